@@ -1,0 +1,53 @@
+import { Volume } from 'memfs';
+import { translated } from './errors.js';
+import { toFsStat } from './stat.js';
+import type { FsDirent, WorkspaceFs } from './types.js';
+
+/** Initial files for a memory backend: path (relative to `/` or absolute) to text or bytes. */
+export type SeedFiles = Record<string, string | Uint8Array>;
+
+/**
+ * An in-memory backend over memfs. `seed` fills it: `{ 'src/a.ts': 'export {}' }`
+ * creates `/src/a.ts` with its parent folders.
+ */
+export function createMemoryFs(seed: SeedFiles = {}): WorkspaceFs {
+  const vol = new Volume();
+  for (const [name, content] of Object.entries(seed)) {
+    const path = name.startsWith('/') ? name : `/${name}`;
+    vol.mkdirSync(path.slice(0, path.lastIndexOf('/')) || '/', { recursive: true });
+    vol.writeFileSync(path, typeof content === 'string' ? content : content);
+  }
+  const p = vol.promises;
+  const fs: WorkspaceFs = {
+    readFile: ((path: string, options?: unknown) =>
+      translated('readFile', async () => {
+        const encoding = typeof options === 'string' ? options : (options as { encoding?: string } | undefined)?.encoding;
+        const data = await p.readFile(path);
+        const bytes = data as Uint8Array;
+        if (encoding === 'utf8' || encoding === 'utf-8') return new TextDecoder().decode(bytes);
+        return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+      })) as WorkspaceFs['readFile'],
+    writeFile: (path, data) => translated('writeFile', () => p.writeFile(path, data)),
+    readdir: (path) => translated('readdir', async () => ((await p.readdir(path)) as string[]).map(String)),
+    readdirTypes: (path) =>
+      translated('readdir', async () => {
+        const entries = (await p.readdir(path, { withFileTypes: true })) as unknown as Array<{
+          name: string | Uint8Array; isFile(): boolean; isDirectory(): boolean; isSymbolicLink(): boolean;
+        }>;
+        return entries.map((d): FsDirent => ({
+          name: String(d.name),
+          type: d.isSymbolicLink() ? 'symlink' : d.isDirectory() ? 'dir' : d.isFile() ? 'file' : 'other',
+        }));
+      }),
+    stat: (path) => translated('stat', async () => toFsStat(await p.stat(path))),
+    lstat: (path) => translated('lstat', async () => toFsStat(await p.lstat(path))),
+    mkdir: (path, options) => translated('mkdir', async () => { await p.mkdir(path, options); }),
+    rmdir: (path) => translated('rmdir', () => p.rmdir(path)),
+    unlink: (path) => translated('unlink', () => p.unlink(path)),
+    rename: (from, to) => translated('rename', () => p.rename(from, to)),
+    readlink: (path) => translated('readlink', async () => String(await p.readlink(path))),
+    symlink: (target, path) => translated('symlink', () => p.symlink(target, path)),
+    capabilities: { symlinks: true, atomicRename: true },
+  };
+  return fs;
+}

@@ -1,0 +1,36 @@
+import { statTypeOf, type FsStat } from './types.js';
+
+type Num = number | bigint;
+interface NodeLikeStats {
+  mode: Num; size: Num; ino: Num; mtimeMs: Num; ctimeMs: Num; uid: Num; gid: Num; dev: Num;
+  isFile(): boolean; isDirectory(): boolean; isSymbolicLink(): boolean;
+}
+
+/** One stat shape for every backend (Node's, memfs's and the browser adapters' own). */
+export function toFsStat(s: NodeLikeStats): FsStat {
+  return makeStat(statTypeOf(s), {
+    mode: Number(s.mode), size: Number(s.size), ino: Number(s.ino), mtimeMs: Number(s.mtimeMs),
+    ctimeMs: Number(s.ctimeMs), uid: Number(s.uid), gid: Number(s.gid), dev: Number(s.dev),
+  });
+}
+
+export function makeStat(
+  type: FsStat['type'],
+  fields: Partial<Omit<FsStat, 'type' | 'isFile' | 'isDirectory' | 'isSymbolicLink'>>,
+): FsStat {
+  const defaultMode = type === 'dir' ? 0o40755 : type === 'symlink' ? 0o120000 : 0o100644;
+  return {
+    type,
+    mode: fields.mode ?? defaultMode,
+    size: fields.size ?? 0,
+    ino: fields.ino ?? 0,
+    mtimeMs: fields.mtimeMs ?? 0,
+    ctimeMs: fields.ctimeMs ?? fields.mtimeMs ?? 0,
+    uid: fields.uid ?? 1,
+    gid: fields.gid ?? 1,
+    dev: fields.dev ?? 1,
+    isFile: () => type === 'file',
+    isDirectory: () => type === 'dir',
+    isSymbolicLink: () => type === 'symlink',
+  };
+}

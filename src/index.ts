@@ -1,0 +1,11 @@
+/** The browser-safe core of Sandpit: no `node:` imports and no WebAssembly reach this entry. */
+export { createWorkspace } from './create-workspace.js';
+export type { Workspace, WorkspaceOptions, Envelope } from './workspace/workspace.js';
+export type { WorkspacePolicy, WorkspaceLimits, ConfirmAction } from './workspace/policy.js';
+export type { ChangeDetail, ChangeSummary, ChangeListener } from './workspace/change-log.js';
+export { ERROR_CODES, ToolError, type ErrorCode, type Problem, type ToolErrorBody } from './workspace/errors.js';
+export { createMemoryFs, type SeedFiles } from './fs/memory.js';
+export type { WorkspaceFs, FsStat, FsDirent, FsCapabilities } from './fs/types.js';
+export { FsError, fsCodeOf } from './fs/errors.js';
+export { defineTool, type ToolDefinition, type ToolInfo, type JsonSchema } from './tools/define.js';
+export { canonicalTools } from './toolsets/canonical.js';

@@ -1,0 +1,111 @@
+import { detectEol, LfView } from '../text/lines.js';
+import type { TextEncodingName } from '../text/codec.js';
+import { ToolError } from '../workspace/errors.js';
+import { displayPath } from '../workspace/paths.js';
+import { codePointLength, codePointOffset, encodingProperty, pathProperty } from './common.js';
+import { defineTool } from './define.js';
+
+interface ReadFileArgs {
+  path: string;
+  start_line?: number;
+  end_line?: number;
+  max_chars?: number;
+  line_numbers?: boolean;
+  encoding?: TextEncodingName;
+}
+
+export const readFile = defineTool<ReadFileArgs, Record<string, unknown>>({
+  name: 'read_file',
+  description:
+    'Read a text file, whole or as a 1-based inclusive line window. Without end_line at most 2,000 lines come back; ' +
+    'has_more and next_start_line tell where to continue. Content uses \\n line endings (eol reports the file\'s own). ' +
+    'Reading a file whole records it as read, which edits may require.',
+  mutates: false,
+  schema: {
+    type: 'object',
+    properties: {
+      path: pathProperty('The file to read'),
+      start_line: { type: 'integer', minimum: 1, description: 'First line to return (1-based, default 1).' },
+      end_line: { type: 'integer', minimum: 1, description: 'Last line to return, inclusive.' },
+      max_chars: { type: 'integer', minimum: 1, description: 'Stop after this many characters, possibly inside a line.' },
+      line_numbers: { type: 'boolean', description: 'Prefix each line with its number, cat -n style.' },
+      encoding: encodingProperty,
+    },
+    required: ['path'],
+    additionalProperties: false,
+  },
+  async run(args, ctx) {
+    const path = await ctx.resolve(args.path, 'read');
+    const windowed = args.start_line !== undefined || args.end_line !== undefined;
+    const file = await ctx.readText(path, { encoding: args.encoding, allowLarge: windowed });
+    const view = new LfView(file.text).text;
+    const starts = lineStarts(view);
+    const totalLines = starts.length;
+    const start = args.start_line ?? 1;
+    if (args.end_line !== undefined && args.end_line < start) {
+      throw new ToolError('INVALID_ARGUMENTS', `end_line ${args.end_line} is before start_line ${start}`, {
+        problems: [{ path: '/end_line', message: 'must be at least start_line' }],
+      });
+    }
+    if (start > Math.max(totalLines, 1)) {
+      throw new ToolError('INVALID_ARGUMENTS', `start_line ${start} is past the end: '${displayPath(path.rel)}' has ${totalLines} lines`, {
+        problems: [{ path: '/start_line', message: `must be at most ${Math.max(totalLines, 1)}` }],
+      });
+    }
+    const cap = ctx.policy.limits.maxReadLines;
+    const wanted = args.end_line ?? start + cap - 1;
+    let end = Math.min(wanted, totalLines);
+    let truncated = args.end_line === undefined && totalLines > end;
+    const from = totalLines === 0 ? 0 : starts[start - 1]!;
+    let to = end < totalLines ? starts[end]! : view.length;
+    let content = view.slice(from, to);
+    let nextStart = end < totalLines ? end + 1 : null;
+    if (args.max_chars !== undefined && codePointLength(content) > args.max_chars) {
+      content = content.slice(0, codePointOffset(content, args.max_chars));
+      to = from + content.length;
+      truncated = true;
+      const cutInsideLine = !content.endsWith('\n');
+      end = start + countNewlines(content) - (cutInsideLine ? 0 : 1);
+      nextStart = cutInsideLine ? end : end + 1;
+    }
+    const fullRead = !windowed && args.max_chars === undefined && !truncated;
+    ctx.ledger.recordRead(path.realRel, file.sha256, fullRead);
+    return {
+      path: displayPath(path.rel),
+      content: args.line_numbers ? numbered(content, start) : content,
+      encoding: file.encoding,
+      bom: file.bom,
+      eol: detectEol(file.text),
+      total_lines: totalLines,
+      start_line: start,
+      end_line: end,
+      has_more: nextStart !== null && nextStart <= totalLines,
+      next_start_line: nextStart !== null && nextStart <= totalLines ? nextStart : null,
+      truncated,
+      total_chars: codePointLength(view),
+      selected_chars: codePointLength(content),
+      sha256: file.sha256,
+    };
+  },
+});
+
+function lineStarts(text: string): number[] {
+  if (text === '') return [];
+  const starts = [0];
+  for (let i = text.indexOf('\n'); i !== -1 && i + 1 < text.length; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+  return starts;
+}
+
+function countNewlines(text: string): number {
+  let n = 0;
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) n++;
+  return n;
+}
+
+function numbered(content: string, firstLine: number): string {
+  if (content === '') return '';
+  const lines = content.split('\n');
+  const trailing = lines[lines.length - 1] === '';
+  if (trailing) lines.pop();
+  return lines.map((line, i) => `${String(firstLine + i).padStart(6)}\t${line}`).join('\n') + (trailing ? '\n' : '');
+}

@@ -1,0 +1,101 @@
+import { countLineChanges, unifiedFileDiff, type LineChanges } from '../text/line-diff.js';
+
+/** One file touched by a change. `null` text means absent; `undefined` means not text or not kept. */
+export interface ChangedFile {
+  path: string;
+  before: string | null | undefined;
+  after: string | null | undefined;
+  /** for a move: where the file was */
+  from?: string;
+}
+
+export type FileStatus = 'added' | 'modified' | 'deleted' | 'moved';
+
+export interface ChangeFileSummary extends LineChanges {
+  path: string;
+  status: FileStatus;
+  from?: string;
+}
+
+export interface ChangeSummary extends LineChanges {
+  id: string;
+  tool: string;
+  created_at: string;
+  files: ChangeFileSummary[];
+}
+
+export interface ChangeDetail extends ChangeSummary {
+  unified_diff: string;
+}
+
+export type ChangeListener = (event: { change_id: string; tool: string; paths: string[] }) => void;
+
+interface Entry {
+  summary: ChangeSummary;
+  files: ChangedFile[];
+  bytes: number;
+}
+
+/**
+ * Every mutating call's diff, kept for a reviewer and out of the model's result. Bounded: the
+ * oldest entries are dropped past `maxEntries` or `maxBytes` of kept text.
+ */
+export class ChangeLog {
+  private readonly entries = new Map<string, Entry>();
+  private readonly listeners = new Set<ChangeListener>();
+  private counter = 0;
+  private keptBytes = 0;
+
+  constructor(private readonly limits = { maxEntries: 500, maxBytes: 64 * 1024 * 1024 }) {}
+
+  record(tool: string, files: ChangedFile[]): ChangeSummary {
+    const id = `chg_${String(++this.counter).padStart(4, '0')}`;
+    let added = 0;
+    let removed = 0;
+    const summaries = files.map((file): ChangeFileSummary => {
+      const counts = file.before === undefined || file.after === undefined
+        ? { added_lines: 0, removed_lines: 0 }
+        : countLineChanges(file.before, file.after);
+      added += counts.added_lines;
+      removed += counts.removed_lines;
+      const status: FileStatus = file.from !== undefined && file.from !== file.path ? 'moved'
+        : file.before === null ? 'added' : file.after === null ? 'deleted' : 'modified';
+      return { path: file.path, status, ...counts, ...(status === 'moved' ? { from: file.from } : {}) };
+    });
+    const summary: ChangeSummary = { id, tool, created_at: new Date().toISOString(), files: summaries, added_lines: added, removed_lines: removed };
+    const bytes = files.reduce((n, f) => n + (f.before?.length ?? 0) + (f.after?.length ?? 0), 0);
+    this.entries.set(id, { summary, files, bytes });
+    this.keptBytes += bytes;
+    this.trim();
+    for (const listener of this.listeners) listener({ change_id: id, tool, paths: summaries.flatMap((f) => (f.from ? [f.from, f.path] : [f.path])) });
+    return summary;
+  }
+
+  get(id: string): ChangeDetail | undefined {
+    const entry = this.entries.get(id);
+    if (!entry) return undefined;
+    const unified = entry.files.map((f) =>
+      f.before === undefined || f.after === undefined
+        ? `Binary or unrecorded file ${f.path}\n`
+        : unifiedFileDiff(f.path, f.before, f.after, f.from ?? f.path)).join('');
+    return { ...entry.summary, unified_diff: unified };
+  }
+
+  list(): ChangeSummary[] {
+    return [...this.entries.values()].map((e) => e.summary);
+  }
+
+  onChange(listener: ChangeListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private trim(): void {
+    for (const [id, entry] of this.entries) {
+      if (this.entries.size <= this.limits.maxEntries && this.keptBytes <= this.limits.maxBytes) break;
+      if (this.entries.size === 1) break;
+      this.entries.delete(id);
+      this.keptBytes -= entry.bytes;
+    }
+  }
+}

@@ -1,0 +1,174 @@
+import { hasFsCode } from '../fs/errors.js';
+import type { WorkspaceFs } from '../fs/types.js';
+import { decodeText, encodeText, isDecodeFailure, type TextEncodingName } from '../text/codec.js';
+import { sha256Hex } from '../text/hash.js';
+import type { ChangeLog, ChangedFile, ChangeSummary } from './change-log.js';
+import { ToolError, toToolError } from './errors.js';
+import type { ReadLedger } from './ledger.js';
+import type { PathLocks } from './locks.js';
+import { displayPath, parentRel, type PathResolver, type ResolveMode, type WorkspacePath } from './paths.js';
+import type { ResolvedPolicy } from './policy.js';
+
+const UNSUPPORTED_EXTENSIONS = ['.docx', '.pptx', '.xlsx', '.xls', '.pdf'];
+
+/** A text file as the text tools see it. */
+export interface TextFile {
+  path: WorkspacePath;
+  bytes: Uint8Array;
+  text: string;
+  encoding: TextEncodingName;
+  bom: boolean;
+  sha256: string;
+}
+
+/** Everything a tool may use: the workspace's storage, paths, rules and records. */
+export class ToolContext {
+  constructor(
+    readonly fs: WorkspaceFs,
+    readonly paths: PathResolver,
+    readonly cwd: string,
+    readonly policy: ResolvedPolicy,
+    readonly ledger: ReadLedger,
+    readonly changes: ChangeLog,
+    private readonly locks: PathLocks,
+    readonly tool: string,
+  ) {}
+
+  resolve(path: string, mode: ResolveMode): Promise<WorkspacePath> {
+    return this.paths.resolve(path, this.cwd, mode);
+  }
+
+  /** Run `work` holding the given root-relative paths, so concurrent calls on them queue. */
+  lock<T>(rels: string[], work: () => Promise<T>): Promise<T> {
+    return this.locks.run(rels, work);
+  }
+
+  /** Read and strictly decode a text file; every refusal is a coded ToolError. */
+  async readText(path: WorkspacePath, options: { encoding?: TextEncodingName; allowLarge?: boolean } = {}): Promise<TextFile> {
+    const shown = displayPath(path.rel);
+    const lower = path.realRel.toLowerCase();
+    const ext = UNSUPPORTED_EXTENSIONS.find((e) => lower.endsWith(e));
+    if (ext) {
+      throw new ToolError('UNSUPPORTED_FILE_TYPE', `'${shown}' is a ${ext.slice(1).toUpperCase()} document, not plain text`, {
+        hint: 'Text tools refuse Office and PDF files; convert it with a document tool first.',
+      });
+    }
+    const stat = await this.existingFile(path);
+    if (!options.allowLarge && stat.size > this.policy.limits.maxReadBytes) {
+      throw new ToolError('TOO_LARGE', `'${shown}' is ${stat.size} bytes, over the ${this.policy.limits.maxReadBytes}-byte read limit`, {
+        hint: 'Read a line window with start_line and end_line, or search it with search_files.',
+      });
+    }
+    const bytes = await this.fs.readFile(path.abs).catch((e) => { throw toToolError(e, shown); });
+    const decoded = decodeText(bytes, options.encoding);
+    if (isDecodeFailure(decoded)) {
+      if (decoded.kind === 'binary') {
+        throw new ToolError('BINARY_FILE', `'${shown}' looks binary (it has NUL bytes), so text tools refuse it`, {
+          hint: 'Use file_bytes to inspect it.',
+        });
+      }
+      throw new ToolError('DECODE_ERROR', `'${shown}' is not valid ${decoded.encoding} (first bad byte at offset ${decoded.byteOffset})`, {
+        hint: "If you know its encoding, name it with the encoding argument (utf-8, utf-16le, utf-16be, latin1); file_bytes shows the raw bytes.",
+      });
+    }
+    return { path, bytes, ...decoded, sha256: await sha256Hex(bytes) };
+  }
+
+  /** lstat of an existing regular file, or the coded reason it is not one. */
+  async existingFile(path: WorkspacePath) {
+    const shown = displayPath(path.rel);
+    if (!path.stat) throw new ToolError('NOT_FOUND', `'${shown}' does not exist`, { hint: 'Check the name with list_directory or glob.' });
+    if (path.stat.type === 'dir') throw new ToolError('NOT_A_FILE', `'${shown}' is a directory`, { hint: 'Use list_directory to see what it holds.' });
+    if (path.stat.type !== 'file') throw new ToolError('NOT_A_FILE', `'${shown}' is not a regular file`);
+    return path.stat;
+  }
+
+  /** The policy checks before a file is replaced: expected hash, staleness, read-before-write. */
+  checkWritable(path: WorkspacePath, currentSha: string | null, expectedSha?: string): void {
+    const shown = displayPath(path.rel);
+    if (expectedSha !== undefined && expectedSha.toLowerCase() !== currentSha) {
+      throw new ToolError('STALE_FILE', currentSha === null
+        ? `'${shown}' does not exist, but expected_sha256 was given`
+        : `'${shown}' has sha256 ${currentSha}, not the expected ${expectedSha}`, {
+        hint: 'Read the file again and base the change on what it holds now.',
+      });
+    }
+    if (currentSha === null) return;
+    const seen = this.ledger.get(path.realRel);
+    if (this.policy.staleCheck && seen && seen.sha256 !== currentSha) {
+      throw new ToolError('STALE_FILE', `'${shown}' changed since you last read it`, {
+        hint: 'Read it again, then repeat the change against its current content.',
+      });
+    }
+    if (this.policy.readBeforeWrite && !seen?.full) {
+      throw new ToolError('NOT_READ', `'${shown}' must be read in full before it is changed`, {
+        hint: 'Call read_file on it without start_line/end_line/max_chars first.',
+      });
+    }
+  }
+
+  encode(path: WorkspacePath, text: string, encoding: TextEncodingName, bom: boolean): Uint8Array {
+    const bytes = encodeText(text, encoding, bom);
+    if (!bytes) {
+      throw new ToolError('INVALID_ARGUMENTS', `the new content of '${displayPath(path.rel)}' has characters ${encoding} cannot store`, {
+        hint: encoding === 'latin1' ? 'Latin-1 holds only U+0000 to U+00FF.' : 'Remove unpaired surrogate characters.',
+      });
+    }
+    if (bytes.length > this.policy.limits.maxWriteBytes) {
+      throw new ToolError('TOO_LARGE', `the new content of '${displayPath(path.rel)}' is ${bytes.length} bytes, over the ${this.policy.limits.maxWriteBytes}-byte write limit`);
+    }
+    return bytes;
+  }
+
+  /**
+   * Write bytes, creating missing parent folders. If the write fails the folders it created are
+   * removed again, so a failed call leaves the workspace as it was.
+   */
+  async writeBytes(path: WorkspacePath, bytes: Uint8Array): Promise<void> {
+    const created = await this.makeParents(path.realRel);
+    try {
+      await this.fs.writeFile(path.abs, bytes);
+    } catch (error) {
+      await this.removeCreated(created);
+      throw toToolError(error, displayPath(path.rel));
+    }
+    this.ledger.recordWrite(path.realRel, await sha256Hex(bytes));
+  }
+
+  /** Create the missing folders above `rel`; returns those created, outermost first. */
+  async makeParents(rel: string): Promise<string[]> {
+    const created: string[] = [];
+    const parts = parentRel(rel).split('/').filter(Boolean);
+    let current = '';
+    for (const part of parts) {
+      current = current ? `${current}/${part}` : part;
+      const abs = this.paths.toAbs(current);
+      const stat = await this.fs.lstat(abs).catch((e) => {
+        if (hasFsCode(e, 'ENOENT')) return null;
+        throw toToolError(e, current);
+      });
+      if (stat?.type === 'dir') continue;
+      if (stat) {
+        await this.removeCreated(created);
+        throw new ToolError('NOT_A_DIRECTORY', `'${current}' is a file, so it cannot hold '${rel}'`);
+      }
+      try {
+        await this.fs.mkdir(abs);
+      } catch (error) {
+        await this.removeCreated(created);
+        throw toToolError(error, current);
+      }
+      created.push(current);
+    }
+    return created;
+  }
+
+  async removeCreated(created: string[]): Promise<void> {
+    for (const rel of [...created].reverse()) await this.fs.rmdir(this.paths.toAbs(rel)).catch(() => {});
+  }
+
+  /** Record a change in the log; the summary's id is the call's change_id. */
+  recordChange(files: ChangedFile[]): ChangeSummary {
+    return this.changes.record(this.tool, files);
+  }
+}

@@ -1,0 +1,4 @@
+import { memoryBackend } from '../contract/memory-backend.js';
+import { runContract } from '../contract/suite.js';
+
+runContract(memoryBackend);

@@ -1,0 +1,6 @@
+import { memoryBackend } from './memory-backend.js';
+import { nodeBackend } from './node-backend.js';
+import { runContract } from './suite.js';
+
+runContract(memoryBackend);
+runContract(nodeBackend);

@@ -1,0 +1,2 @@
+export const URL = globalThis.URL;
+export default { URL };
