@@ -1,4 +1,4 @@
-import { hasFsCode, type FsErrorCode } from '../fs/errors.js';
+import { fsCodeOf, type FsErrorCode } from '../fs/errors.js';
 
 /** The closed list of error codes from DESIGN.md. */
 export const ERROR_CODES = [
@@ -67,11 +67,11 @@ const FS_WORDS: Partial<Record<FsErrorCode, string>> = {
  */
 export function toToolError(error: unknown, relPath?: string): ToolError {
   if (error instanceof ToolError) return error;
-  const code = (error as { code?: string } | null)?.code as FsErrorCode | undefined;
+  const code = fsCodeOf(error);
   const subject = relPath === undefined ? 'the path' : `'${relPath || '.'}'`;
-  if (code && FS_TO_TOOL[code]) return new ToolError(FS_TO_TOOL[code]!, `${subject} ${FS_WORDS[code]}`);
-  if (hasFsCode(error, 'ELOOP')) return new ToolError('OUTSIDE_WORKSPACE', `${subject} goes through too many symbolic links`);
-  return new ToolError('IO_ERROR', `the storage failed while working on ${subject}${code ? ` (${code})` : ''}`, {
+  if (FS_TO_TOOL[code]) return new ToolError(FS_TO_TOOL[code]!, `${subject} ${FS_WORDS[code]}`);
+  if (code === 'ELOOP') return new ToolError('OUTSIDE_WORKSPACE', `${subject} goes through too many symbolic links`);
+  return new ToolError('IO_ERROR', `the storage failed while working on ${subject} (${code})`, {
     hint: 'Retry once; if it fails again the backend is unhealthy.',
   });
 }
