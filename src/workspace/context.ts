@@ -121,10 +121,11 @@ export class ToolContext {
   }
 
   /**
-   * Write bytes, creating missing parent folders. If the write fails the folders it created are
+   * Write bytes, creating missing parent folders; the agent then knows the file as written
+   * (pass `previousSha` for a blind write that only carries forward what it knew). If the write fails the folders it created are
    * removed again, so a failed call leaves the workspace as it was.
    */
-  async writeBytes(path: WorkspacePath, bytes: Uint8Array): Promise<void> {
+  async writeBytes(path: WorkspacePath, bytes: Uint8Array, options: { previousSha?: string | null } = {}): Promise<void> {
     const created = await this.makeParents(path.realRel);
     try {
       await this.fs.writeFile(path.abs, bytes);
@@ -132,7 +133,17 @@ export class ToolContext {
       await this.removeCreated(created);
       throw toToolError(error, displayPath(path.rel));
     }
-    this.ledger.recordWrite(path.realRel, await sha256Hex(bytes));
+    const sha = await sha256Hex(bytes);
+    if (options.previousSha === undefined) {
+      this.ledger.recordWrite(path.realRel, sha);
+      return;
+    }
+    // A blind write (an append) grants nothing new: it only carries forward what was already known.
+    const seen = this.ledger.get(path.realRel);
+    if (seen && seen.sha256 === options.previousSha) {
+      if (seen.full) this.ledger.recordWrite(path.realRel, sha);
+      else this.ledger.recordRead(path.realRel, sha, false);
+    }
   }
 
   /** Create the missing folders above `rel`; returns those created, outermost first. */

@@ -1,0 +1,51 @@
+import { dominantEol } from '../text/lines.js';
+import { ToolError } from '../workspace/errors.js';
+import { displayPath, lexicalPath } from '../workspace/paths.js';
+import { pathProperty } from './common.js';
+import { defineTool } from './define.js';
+
+interface AppendFileArgs {
+  path: string;
+  content: string;
+}
+
+export const appendFile = defineTool<AppendFileArgs, Record<string, unknown>>({
+  name: 'append_file',
+  description:
+    'Add `content` (required) to the end of a text file, creating it (and its folders) if missing. Nothing is inserted ' +
+    'between the old end and the new text, so start content with a newline when the file lacks one. The file keeps its encoding and line-ending style.',
+  mutates: true,
+  schema: {
+    type: 'object',
+    properties: {
+      path: pathProperty('The file to append to'),
+      content: { type: 'string', description: 'The text to add at the end.' },
+    },
+    required: ['path', 'content'],
+    additionalProperties: false,
+  },
+  async run(args, ctx) {
+    const rel = lexicalPath(args.path, ctx.cwd);
+    return ctx.lock([rel], async () => {
+      const path = await ctx.resolve(args.path, 'write');
+      const shown = displayPath(path.rel);
+      if (path.stat?.type === 'dir') throw new ToolError('NOT_A_FILE', `'${shown}' is a directory`);
+      const exists = path.stat !== null;
+      const file = exists ? await ctx.readText(path) : null;
+      const before = file?.text ?? '';
+      const eol = file ? dominantEol(before) : '\n';
+      const addition = eol === '\r\n' && !args.content.includes('\r') ? args.content.replace(/\n/g, '\r\n') : args.content;
+      const text = before + addition;
+      const bytes = ctx.encode(path, text, file?.encoding ?? 'utf-8', file?.bom ?? false);
+      await ctx.writeBytes(path, bytes, { previousSha: file?.sha256 ?? null });
+      const change = ctx.recordChange([{ path: path.rel, before: exists ? before : null, after: text }]);
+      return {
+        path: shown,
+        bytes: bytes.length,
+        created: !exists,
+        added_lines: change.added_lines,
+        change_id: change.id,
+      };
+    });
+  },
+});

@@ -1,0 +1,33 @@
+import { ToolError, toToolError } from '../workspace/errors.js';
+import { displayPath, lexicalPath } from '../workspace/paths.js';
+import { pathProperty } from './common.js';
+import { defineTool } from './define.js';
+
+export const createDirectory = defineTool<{ path: string }, Record<string, unknown>>({
+  name: 'create_directory',
+  description: 'Create a directory and any missing parents. An existing directory is not an error (created: false).',
+  mutates: true,
+  schema: {
+    type: 'object',
+    properties: { path: pathProperty('The directory to create') },
+    required: ['path'],
+    additionalProperties: false,
+  },
+  async run(args, ctx) {
+    const rel = lexicalPath(args.path, ctx.cwd);
+    return ctx.lock([rel], async () => {
+      const path = await ctx.resolve(args.path, 'write');
+      const shown = displayPath(path.rel);
+      if (path.stat?.type === 'dir') return { path: shown, created: false };
+      if (path.stat) throw new ToolError('ALREADY_EXISTS', `'${shown}' already exists as a file`, { hint: 'Choose another name, or delete the file first.' });
+      const created = await ctx.makeParents(path.realRel);
+      try {
+        await ctx.fs.mkdir(path.abs);
+      } catch (error) {
+        await ctx.removeCreated(created);
+        throw toToolError(error, shown);
+      }
+      return { path: shown, created: true };
+    });
+  },
+});

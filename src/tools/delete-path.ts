@@ -1,0 +1,71 @@
+import type { ChangedFile } from '../workspace/change-log.js';
+import type { ToolContext } from '../workspace/context.js';
+import { ToolError, toToolError } from '../workspace/errors.js';
+import { displayPath, lexicalPath } from '../workspace/paths.js';
+import { filesUnder, removeTree } from '../workspace/tree.js';
+import { pathProperty } from './common.js';
+import { confirmOrRefuse } from './confirm.js';
+import { defineTool } from './define.js';
+import { textForLog } from './text-for-log.js';
+
+interface DeletePathArgs {
+  path: string;
+  recursive?: boolean;
+}
+
+/** Where a folder goes in one rename before it is emptied, so a failure never leaves half of it. */
+const TRASH = '.sandpit/trash';
+
+export const deletePath = defineTool<DeletePathArgs, Record<string, unknown>>({
+  name: 'delete_path',
+  description:
+    'Delete a file, a link (not its target) or, with recursive: true, a directory and everything in it. ' +
+    'The workspace may ask the user to confirm first (CONFIRMATION_DENIED when refused). Deletions can be undone from snapshots.',
+  mutates: true,
+  schema: {
+    type: 'object',
+    properties: {
+      path: pathProperty('The path to delete'),
+      recursive: { type: 'boolean', default: false, description: 'Required to delete a directory.' },
+    },
+    required: ['path'],
+    additionalProperties: false,
+  },
+  async run(args, ctx) {
+    const rel = lexicalPath(args.path, ctx.cwd);
+    return ctx.lock([rel], async () => {
+      const path = await ctx.resolve(args.path, 'entry');
+      const shown = displayPath(path.rel);
+      if (path.rel === '') throw new ToolError('PERMISSION_DENIED', 'the workspace root cannot be deleted', { hint: 'Delete the entries inside it one by one.' });
+      if (!path.stat) throw new ToolError('NOT_FOUND', `'${shown}' does not exist`, { hint: 'Check the name with list_directory or glob.' });
+      const isDir = path.stat.type === 'dir';
+      const removed = isDir ? await filesUnder(ctx.fs, ctx.paths, path.rel) : [path.rel];
+      if (isDir && !args.recursive) {
+        throw new ToolError(removed.length ? 'DIRECTORY_NOT_EMPTY' : 'NOT_A_FILE', `'${shown}' is a directory${removed.length ? ` holding ${removed.length} files` : ''}`, {
+          hint: 'Set recursive: true to delete the directory and everything in it.',
+        });
+      }
+      await confirmOrRefuse(ctx, [shown], 'delete');
+      const files: ChangedFile[] = [];
+      for (const file of removed) files.push({ path: file, before: await textForLog(ctx, file), after: null });
+      if (isDir) await deleteFolder(ctx, path.abs, shown);
+      else await ctx.fs.unlink(path.abs).catch((e) => { throw toToolError(e, shown); });
+      ctx.ledger.forget(path.rel);
+      const change = ctx.recordChange(files);
+      return { path: shown, deleted: true, files_deleted: removed.length, change_id: change.id };
+    });
+  },
+});
+
+async function deleteFolder(ctx: ToolContext, abs: string, shown: string): Promise<void> {
+  const trash = ctx.paths.toAbs(TRASH);
+  const parked = `${trash}/${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
+  try {
+    await ctx.fs.mkdir(trash, { recursive: true });
+    await ctx.fs.rename(abs, parked);
+  } catch (error) {
+    throw toToolError(error, shown);
+  }
+  // The folder is already gone from the workspace; a failure while emptying the trash loses nothing.
+  await removeTree(ctx.fs, parked).catch(() => {});
+}

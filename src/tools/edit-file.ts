@@ -1,0 +1,85 @@
+import { dominantEol, lineAt, LfView, toLf } from '../text/lines.js';
+import { ToolError } from '../workspace/errors.js';
+import { displayPath, lexicalPath } from '../workspace/paths.js';
+import { expectedShaProperty, pathProperty } from './common.js';
+import { defineTool } from './define.js';
+import { findNearMatch } from './near-match.js';
+
+interface EditFileArgs {
+  path: string;
+  old_text: string;
+  new_text: string;
+  replace_all?: boolean;
+  expected_sha256?: string;
+}
+
+export const editFile = defineTool<EditFileArgs, Record<string, unknown>>({
+  name: 'edit_file',
+  description:
+    'Replace an exact piece of text in a file. old_text must match exactly once (include surrounding lines to make it ' +
+    'unique) unless replace_all is true. Nothing changes when it is absent (NO_MATCH, with a hint to the nearest ' +
+    'whitespace-insensitive match) or ambiguous (AMBIGUOUS_MATCH, listing the lines). \\n in old_text also matches \\r\\n; ' +
+    'the file keeps its line endings, encoding and every byte outside the match.',
+  mutates: true,
+  schema: {
+    type: 'object',
+    properties: {
+      path: pathProperty('The file to edit'),
+      old_text: { type: 'string', minLength: 1, description: 'The exact text to replace.' },
+      new_text: { type: 'string', description: 'The replacement text.' },
+      replace_all: { type: 'boolean', default: false, description: 'Replace every occurrence.' },
+      expected_sha256: expectedShaProperty,
+    },
+    required: ['path', 'old_text', 'new_text'],
+    additionalProperties: false,
+  },
+  async run(args, ctx) {
+    const rel = lexicalPath(args.path, ctx.cwd);
+    return ctx.lock([rel], async () => {
+      const path = await ctx.resolve(args.path, 'write');
+      const shown = displayPath(path.rel);
+      const file = await ctx.readText(path);
+      ctx.checkWritable(path, file.sha256, args.expected_sha256);
+      const oldText = toLf(args.old_text);
+      const newText = toLf(args.new_text);
+      if (oldText === newText) {
+        throw new ToolError('INVALID_ARGUMENTS', 'old_text and new_text are the same, so nothing would change', {
+          problems: [{ path: '/new_text', message: 'must differ from old_text' }],
+        });
+      }
+      const view = new LfView(file.text);
+      const starts: number[] = [];
+      for (let i = view.text.indexOf(oldText); i !== -1; i = view.text.indexOf(oldText, i + oldText.length)) starts.push(i);
+      if (starts.length === 0) throw noMatch(shown, view.text, oldText);
+      if (starts.length > 1 && !args.replace_all) {
+        const lines = starts.map((s) => lineAt(view.text, s));
+        throw new ToolError('AMBIGUOUS_MATCH', `old_text occurs ${starts.length} times in '${shown}', at lines ${lines.join(', ')}`, {
+          hint: 'Include more surrounding lines so it matches once, or set replace_all: true to change every occurrence.',
+          details: { lines },
+        });
+      }
+      const text = view.splice(starts.map((s) => ({ start: s, end: s + oldText.length, replacement: newText })), dominantEol(file.text));
+      const bytes = ctx.encode(path, text, file.encoding, file.bom);
+      await ctx.writeBytes(path, bytes);
+      const change = ctx.recordChange([{ path: path.rel, before: file.text, after: text }]);
+      return {
+        path: shown,
+        replacements: starts.length,
+        first_line: lineAt(view.text, starts[0]!),
+        added_lines: change.added_lines,
+        removed_lines: change.removed_lines,
+        change_id: change.id,
+      };
+    });
+  },
+});
+
+function noMatch(shown: string, text: string, needle: string): ToolError {
+  const near = findNearMatch(text, needle);
+  const hint = !near
+    ? 'Read the file again and copy old_text exactly, including indentation.'
+    : near.kind === 'whitespace'
+      ? `A match that differs only in whitespace starts at line ${near.line}:\n${near.text}\nCopy its exact spacing into old_text.`
+      : `The first line of old_text is at line ${near.line}, but the lines after it differ:\n${near.text}`;
+  return new ToolError('NO_MATCH', `old_text was not found in '${shown}'`, { hint, details: near ? { near_line: near.line } : undefined });
+}

@@ -1,0 +1,106 @@
+import { sha256Hex } from '../text/hash.js';
+import { lineAt } from '../text/lines.js';
+import { ToolError, toToolError } from '../workspace/errors.js';
+import { displayPath } from '../workspace/paths.js';
+import { pathProperty } from './common.js';
+import { defineTool } from './define.js';
+
+interface FileBytesArgs {
+  path: string;
+  expected?: string;
+  expect_escaped?: boolean;
+}
+
+type Verdict = 'ok' | 'mismatch' | 'literal_where_escaped_expected' | 'escaped_where_literal_expected' | 'decode_error';
+
+const MAX_LISTED = 20;
+
+export const fileBytes = defineTool<FileBytesArgs, Record<string, unknown>>({
+  name: 'file_bytes',
+  description:
+    'Check a file at the byte level: sha256, size, whether it is valid UTF-8, and whether `expected` text occurs in it ' +
+    'literally or in escaped form (as inside a JSON string: \\n, \\t, \\", \\\\). verdict is ok, mismatch, ' +
+    'literal_where_escaped_expected, escaped_where_literal_expected or decode_error. Read-only; works on binary files too.',
+  mutates: false,
+  schema: {
+    type: 'object',
+    properties: {
+      path: pathProperty('The file to inspect'),
+      expected: { type: 'string', description: 'Text that should be in the file.' },
+      expect_escaped: { type: 'boolean', default: false, description: 'The file should hold `expected` in escaped form.' },
+    },
+    required: ['path'],
+    additionalProperties: false,
+  },
+  async run(args, ctx) {
+    const path = await ctx.resolve(args.path, 'read');
+    const shown = displayPath(path.rel);
+    const stat = await ctx.existingFile(path);
+    if (stat.size > ctx.policy.limits.maxWriteBytes) throw new ToolError('TOO_LARGE', `'${shown}' is ${stat.size} bytes, too large to inspect`);
+    const bytes = await ctx.fs.readFile(path.abs).catch((e) => { throw toToolError(e, shown); });
+    const base = { path: shown, sha256: await sha256Hex(bytes), size_bytes: bytes.length };
+    let text: string;
+    try {
+      text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    } catch {
+      return { ...base, encoding_ok: false, verdict: 'decode_error' as Verdict, occurrences: { literal: [], escaped: [] }, occurrence_count: { literal: 0, escaped: 0 }, mismatch: null, hint: 'The file is not valid UTF-8; read it with read_file and an explicit encoding, or treat it as binary.' };
+    }
+    if (args.expected === undefined || args.expected === '') {
+      return { ...base, encoding_ok: true, verdict: 'ok' as Verdict, occurrences: { literal: [], escaped: [] }, occurrence_count: { literal: 0, escaped: 0 }, mismatch: null, hint: null };
+    }
+    const literal = args.expected;
+    const escaped = JSON.stringify(literal).slice(1, -1);
+    const lit = occurrences(text, literal);
+    const esc = escaped === literal ? lit : occurrences(text, escaped);
+    const wantEscaped = args.expect_escaped === true;
+    const verdict: Verdict = wantEscaped
+      ? esc.count > 0 ? 'ok' : lit.count > 0 ? 'literal_where_escaped_expected' : 'mismatch'
+      : lit.count > 0 ? 'ok' : esc.count > 0 ? 'escaped_where_literal_expected' : 'mismatch';
+    return {
+      ...base,
+      encoding_ok: true,
+      verdict,
+      occurrences: { literal: lit.listed, escaped: esc.listed },
+      occurrence_count: { literal: lit.count, escaped: esc.count },
+      mismatch: verdict === 'mismatch' ? longestPrefix(text, wantEscaped ? escaped : literal) : null,
+      hint: HINTS[verdict],
+    };
+  },
+});
+
+const HINTS: Record<Verdict, string | null> = {
+  ok: null,
+  mismatch: 'The expected text is not in the file in either form; mismatch shows how much of it was found and where it diverges.',
+  literal_where_escaped_expected: 'The file holds the text with real newlines/quotes where escape sequences were expected.',
+  escaped_where_literal_expected: 'The file holds escape sequences (like \\n) where the real characters were expected; write the literal text.',
+  decode_error: null,
+};
+
+function occurrences(text: string, needle: string) {
+  const listed: Array<{ line: number; column: number }> = [];
+  let count = 0;
+  for (let i = text.indexOf(needle); i !== -1; i = text.indexOf(needle, i + needle.length)) {
+    count++;
+    if (listed.length < MAX_LISTED) {
+      const line = lineAt(text, i);
+      listed.push({ line, column: i - (text.lastIndexOf('\n', i - 1) + 1) + 1 });
+    }
+  }
+  return { listed, count };
+}
+
+/** How much of `needle` the file holds, found by bisection (a found prefix's prefixes are found too). */
+function longestPrefix(text: string, needle: string) {
+  let lo = 0;
+  let hi = needle.length;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (text.includes(needle.slice(0, mid))) lo = mid;
+    else hi = mid - 1;
+  }
+  if (lo === 0) return { matched_chars: 0, expected_chars: needle.length, line: null, column: null, expected_next: needle.slice(0, 40), found_next: null };
+  const at = text.indexOf(needle.slice(0, lo));
+  const line = lineAt(text, at + lo);
+  const column = at + lo - (text.lastIndexOf('\n', at + lo - 1) + 1) + 1;
+  return { matched_chars: lo, expected_chars: needle.length, line, column, expected_next: needle.slice(lo, lo + 40), found_next: text.slice(at + lo, at + lo + 40) };
+}

@@ -1,0 +1,77 @@
+import { sha256Hex } from '../text/hash.js';
+import type { ChangedFile } from '../workspace/change-log.js';
+import { ToolError, toToolError } from '../workspace/errors.js';
+import { displayPath, lexicalPath } from '../workspace/paths.js';
+import { filesUnder } from '../workspace/tree.js';
+import { pathProperty } from './common.js';
+import { confirmOrRefuse } from './confirm.js';
+import { defineTool } from './define.js';
+import { textForLog } from './text-for-log.js';
+
+interface MovePathArgs {
+  from: string;
+  to: string;
+  overwrite?: boolean;
+}
+
+export const movePath = defineTool<MovePathArgs, Record<string, unknown>>({
+  name: 'move_path',
+  description:
+    'Move or rename a file, directory or link without reading its contents. Missing parent folders of `to` are created. ' +
+    'An existing file at `to` is replaced only with overwrite: true; an existing directory is never replaced (name the full target path instead).',
+  mutates: true,
+  schema: {
+    type: 'object',
+    properties: {
+      from: pathProperty('The path to move'),
+      to: pathProperty('The new path'),
+      overwrite: { type: 'boolean', default: false, description: 'Replace an existing file at `to`.' },
+    },
+    required: ['from', 'to'],
+    additionalProperties: false,
+  },
+  async run(args, ctx) {
+    const fromRel = lexicalPath(args.from, ctx.cwd);
+    const toRel = lexicalPath(args.to, ctx.cwd);
+    return ctx.lock([fromRel, toRel], async () => {
+      const from = await ctx.resolve(args.from, 'entry');
+      const to = await ctx.resolve(args.to, 'write');
+      const fromShown = displayPath(from.rel);
+      const toShown = displayPath(to.rel);
+      if (!from.stat) throw new ToolError('NOT_FOUND', `'${fromShown}' does not exist`, { hint: 'Check the name with list_directory or glob.' });
+      if (from.rel === '' || to.rel === '') throw new ToolError('PERMISSION_DENIED', 'the workspace root cannot be moved or replaced');
+      if (from.rel === to.rel) throw new ToolError('INVALID_ARGUMENTS', `'${fromShown}' and '${toShown}' are the same path`);
+      if (to.rel.startsWith(`${from.rel}/`)) throw new ToolError('INVALID_ARGUMENTS', `'${fromShown}' cannot be moved inside itself`);
+      if (to.stat) {
+        if (to.stat.type === 'dir' || from.stat.type === 'dir') {
+          throw new ToolError('ALREADY_EXISTS', `'${toShown}' already exists${to.stat.type === 'dir' ? ' as a directory' : ''}`, {
+            hint: `To move into a directory, give the full new path, e.g. '${toShown}/${from.rel.split('/').pop()}'.`,
+          });
+        }
+        if (!args.overwrite) throw new ToolError('ALREADY_EXISTS', `'${toShown}' already exists`, { hint: 'Set overwrite: true to replace it.' });
+        const targetBytes = await ctx.fs.readFile(to.abs).catch((e) => { throw toToolError(e, toShown); });
+        ctx.checkWritable(to, await sha256Hex(targetBytes));
+        await confirmOrRefuse(ctx, [toShown], 'overwrite');
+      }
+      const moved = from.stat.type === 'dir' ? await filesUnder(ctx.fs, ctx.paths, from.rel) : [from.rel];
+      const files: ChangedFile[] = [];
+      for (const rel of moved) {
+        const dest = to.rel + rel.slice(from.rel.length);
+        const text = from.stat.type === 'dir' ? undefined : await textForLog(ctx, rel);
+        const before = to.stat ? await textForLog(ctx, to.rel) : text;
+        files.push({ path: dest, from: rel, before, after: text });
+      }
+      const created = await ctx.makeParents(to.rel);
+      try {
+        await ctx.fs.rename(from.abs, to.abs);
+      } catch (error) {
+        await ctx.removeCreated(created);
+        throw toToolError(error, fromShown);
+      }
+      ctx.ledger.forget(to.rel);
+      ctx.ledger.move(from.rel, to.rel);
+      const change = ctx.recordChange(files);
+      return { from: fromShown, to: toShown, change_id: change.id };
+    });
+  },
+});
