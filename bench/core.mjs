@@ -1,0 +1,53 @@
+import { mkdtemp, mkdir, rm, writeFile, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { createMemoryFs, createWorkspace } from '../dist/index.js';
+import { createNodeFs } from '../dist/node/index.js';
+import { fmtMs, fmtRatio, median, table } from './measure.mjs';
+
+const SMALL = Array.from({ length: 40 }, (_, i) => `export const value${i} = ${i}; // a typical short source line`).join('\n') + '\n';
+
+/** read_file and edit_file through call() against the same operation done directly on the backend. */
+export async function benchCore() {
+  const rows = [];
+  const base = await mkdtemp(join(tmpdir(), 'sandpit-bench-core-'));
+  try {
+    await mkdir(join(base, 'src'));
+    await writeFile(join(base, 'src', 'small.ts'), SMALL);
+    const backends = [
+      { name: 'memory', fs: createMemoryFs({ 'src/small.ts': SMALL }), root: '/' },
+      { name: 'node', fs: createNodeFs(), root: base },
+    ];
+    for (const { name, fs, root } of backends) {
+      const ws = createWorkspace({ fs, root, policy: { staleCheck: false } });
+      const abs = `${root === '/' ? '' : root}/src/small.ts`;
+      const direct = await median(async () => new TextDecoder().decode(await fs.readFile(abs)));
+      const viaCall = await median(async () => {
+        const r = await ws.call('read_file', { path: 'src/small.ts' });
+        if (!r.ok) throw new Error(JSON.stringify(r));
+      });
+      rows.push([`read_file (2 KB) on ${name}`, fmtMs(viaCall), fmtMs(direct), fmtRatio(viaCall / direct)]);
+      const directEdit = await median(async (i) => {
+        const text = new TextDecoder().decode(await fs.readFile(abs));
+        const next = text.replace(/value7 = \d+/, `value7 = ${i}`);
+        await fs.writeFile(abs, new TextEncoder().encode(next));
+      });
+      let current = new TextDecoder().decode(await fs.readFile(abs)).match(/value7 = \d+/)[0];
+      const viaEdit = await median(async (i) => {
+        const next = `value7 = ${1e6 + i}`;
+        const r = await ws.call('edit_file', { path: 'src/small.ts', old_text: current, new_text: next });
+        if (!r.ok) throw new Error(JSON.stringify(r));
+        current = next;
+      });
+      rows.push([`edit_file (2 KB) on ${name}`, fmtMs(viaEdit), fmtMs(directEdit), fmtRatio(viaEdit / directEdit)]);
+    }
+  } finally {
+    await rm(base, { recursive: true, force: true });
+  }
+  return table('Contract overhead: call() against the bare backend (medians)', ['operation', 'through call()', 'direct on backend', 'ratio'], rows);
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1]).href) {
+  console.log(await benchCore());
+}
