@@ -71,6 +71,12 @@ export function toToolError(error: unknown, relPath?: string): ToolError {
   const subject = relPath === undefined ? 'the path' : `'${relPath || '.'}'`;
   if (FS_TO_TOOL[code]) return new ToolError(FS_TO_TOOL[code]!, `${subject} ${FS_WORDS[code]}`);
   if (code === 'ELOOP') return new ToolError('OUTSIDE_WORKSPACE', `${subject} goes through too many symbolic links`);
+  const foreign = error as { code?: unknown; name?: unknown } | null;
+  if (typeof foreign?.code !== 'string' && !(typeof DOMException !== 'undefined' && error instanceof DOMException)) {
+    return new ToolError('IO_ERROR', `an internal error stopped the tool while working on ${subject}`, {
+      hint: 'Check the path with read_file or list_directory before retrying; report it if it repeats.',
+    });
+  }
   return new ToolError('IO_ERROR', `the storage failed while working on ${subject} (${code})`, {
     hint: 'Retry once; if it fails again the backend is unhealthy.',
   });
