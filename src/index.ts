@@ -1,5 +1,5 @@
 /** The browser-safe core of Sandpit: no `node:` imports and no WebAssembly reach this entry. */
-export { createWorkspace } from './create-workspace.js';
+export { createWorkspace, type CreateWorkspaceOptions } from './create-workspace.js';
 export type { Workspace, WorkspaceOptions, Envelope } from './workspace/workspace.js';
 export type { WorkspacePolicy, WorkspaceLimits, ConfirmAction } from './workspace/policy.js';
 export type { ChangeDetail, ChangeSummary, ChangeListener } from './workspace/change-log.js';
@@ -9,3 +9,5 @@ export type { WorkspaceFs, FsStat, FsDirent, FsCapabilities } from './fs/types.j
 export { FsError, fsCodeOf } from './fs/errors.js';
 export { defineTool, type ToolDefinition, type ToolInfo, type JsonSchema } from './tools/define.js';
 export { canonicalTools } from './toolsets/canonical.js';
+export { runCommand, createRunCommandTool, splitCommand } from './tools/run-command.js';
+export type { ProcessRunner, CommandRequest, CommandResult } from './tools/process-runner.js';

@@ -12,4 +12,5 @@ export const browserAliases = [
   { find: /^(node:)?path$/, replacement: 'path-browserify' },
   { find: /^(node:)?stream$/, replacement: shim('node-stream') },
   { find: /^(node:)?url$/, replacement: shim('node-url') },
+  { find: /^(node:)?process$/, replacement: shim('node-process') },
 ];

@@ -44,7 +44,20 @@ export function createMemoryFs(seed: SeedFiles = {}): WorkspaceFs {
     mkdir: (path, options) => translated('mkdir', async () => { await p.mkdir(path, options); }),
     rmdir: (path) => translated('rmdir', () => p.rmdir(path)),
     unlink: (path) => translated('unlink', () => p.unlink(path)),
-    rename: (from, to) => translated('rename', () => p.rename(from, to)),
+    rename: (from, to) =>
+      translated('rename', async () => {
+        // memfs renames a link's target instead of the link itself; move the link by hand.
+        if ((await p.lstat(from)).isSymbolicLink()) {
+          const target = String(await p.readlink(from));
+          const existing = await p.lstat(to).catch(() => null);
+          if (existing?.isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
+          if (existing) await p.unlink(to);
+          await p.symlink(target, to);
+          await p.unlink(from);
+          return;
+        }
+        await p.rename(from, to);
+      }),
     readlink: (path) => translated('readlink', async () => String(await p.readlink(path))),
     symlink: (target, path) => translated('symlink', () => p.symlink(target, path)),
     capabilities: { symlinks: true, atomicRename: true },

@@ -1,4 +1,11 @@
-/** The Node entry: everything in the core plus real folders (and later processes and MCP). */
+/** The Node entry: everything in the core plus real folders, processes, background tasks and manifest tools. */
 export * from '../index.js';
 export { createNodeFs } from '../fs/node.js';
-export { openNodeWorkspace } from './open.js';
+export { openNodeWorkspace, type NodeWorkspace, type NodeWorkspaceOptions } from './open.js';
+export { nodeTools, mergeTools, BUILTIN_TOOL_NAMES, type NodeToolset, type NodeToolsOptions } from './node-tools.js';
+export { createNodeRunner, type NodeProcessOptions } from './run-command.js';
+export { TaskRegistry, type TaskEvent, type TaskInfo, type TaskListener, type TaskStatus } from './tasks.js';
+export { loadManifests, type LoadedManifest, type ManifestLoad, type ManifestReport } from './manifests/load.js';
+export { doctorReport } from './manifests/doctor.js';
+export type { ToolManifest } from './manifests/schema.js';
+export type { ModelCaps } from './manifests/output.js';

@@ -56,7 +56,7 @@ export function isDecodeFailure(value: DecodedText | DecodeFailure): value is De
 export function encodeText(text: string, encoding: TextEncodingName, bom: boolean): Uint8Array | null {
   let body: Uint8Array | null;
   switch (encoding) {
-    case 'utf-8': body = new TextEncoder().encode(text); break;
+    case 'utf-8': body = text.isWellFormed() ? new TextEncoder().encode(text) : null; break;
     case 'latin1': body = encodeLatin1(text); break;
     default: body = encodeUtf16(text, encoding === 'utf-16be');
   }
@@ -93,6 +93,7 @@ function encodeUtf16(text: string, bigEndian: boolean): Uint8Array | null {
 }
 
 function firstBadOffset(bytes: Uint8Array, encoding: TextEncodingName): number {
+  if (encoding === 'utf-16le' || encoding === 'utf-16be') return firstUnpairedSurrogate(bytes, encoding === 'utf-16le');
   if (encoding !== 'utf-8') return 0;
   let lo = 0;
   let hi = bytes.length;
@@ -108,4 +109,19 @@ function firstBadOffset(bytes: Uint8Array, encoding: TextEncodingName): number {
   const needed = lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : 2;
   if (lead >= 0xc0 && lo - (start - 1) < needed) return start - 1;
   return lo;
+}
+
+/** Byte offset of the first unpaired surrogate in UTF-16 code units (the only way even-length UTF-16 fails). */
+function firstUnpairedSurrogate(bytes: Uint8Array, littleEndian: boolean): number {
+  const unit = (i: number) => (littleEndian ? bytes[i]! | (bytes[i + 1]! << 8) : (bytes[i]! << 8) | bytes[i + 1]!);
+  for (let i = 0; i + 1 < bytes.length; i += 2) {
+    const u = unit(i);
+    if (u >= 0xdc00 && u <= 0xdfff) return i;
+    if (u >= 0xd800 && u <= 0xdbff) {
+      const next = i + 3 < bytes.length ? unit(i + 2) : -1;
+      if (next < 0xdc00 || next > 0xdfff) return i;
+      i += 2;
+    }
+  }
+  return 0;
 }

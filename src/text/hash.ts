@@ -10,7 +10,7 @@ const K = new Uint32Array([
 ]);
 
 /** Below this size a synchronous hash beats WebCrypto's fixed cost of a round trip. */
-const SYNC_LIMIT = 256 * 1024;
+const SYNC_LIMIT = 4 * 1024;
 
 /** Hex SHA-256 of bytes: in plain JS for small inputs, with WebCrypto for large ones. */
 export async function sha256Hex(bytes: Uint8Array): Promise<string> {

@@ -29,7 +29,7 @@ export const writeFile = defineTool<WriteFileArgs, Record<string, unknown>>({
       content: { type: 'string', description: 'The complete new text of the file.' },
       overwrite: { type: 'boolean', default: true, description: 'Replace an existing file (default true).' },
       expected_sha256: expectedShaProperty,
-      encoding: { ...encodingProperty, description: 'Encoding for a new file (default utf-8); an existing file keeps its own.' },
+      encoding: { ...encodingProperty, description: 'Encoding of the file (default: an existing file\'s own, utf-8 for a new one); name it for a file that is not UTF-8 and has no BOM.' },
     },
     required: ['path', 'content'],
     additionalProperties: false,
@@ -48,7 +48,7 @@ export const writeFile = defineTool<WriteFileArgs, Record<string, unknown>>({
       }
       const oldBytes = exists ? await ctx.fs.readFile(path.abs).catch((e) => { throw toToolError(e, shown); }) : null;
       ctx.checkWritable(path, oldBytes && (await sha256Hex(oldBytes)), args.expected_sha256);
-      const old = oldBytes && decodeText(oldBytes);
+      const old = oldBytes && decodeText(oldBytes, args.encoding);
       const oldText = old && !isDecodeFailure(old) ? old : null;
       const encoding = oldText?.encoding ?? args.encoding ?? 'utf-8';
       const bom = oldText ? oldText.bom : encoding === 'utf-16le' || encoding === 'utf-16be';

@@ -2,6 +2,7 @@ import { hasFsCode } from '../fs/errors.js';
 import type { WorkspaceFs } from '../fs/types.js';
 import { decodeText, encodeText, isDecodeFailure, type TextEncodingName } from '../text/codec.js';
 import { sha256Hex } from '../text/hash.js';
+import type { SnapshotStore } from '../snapshots/store.js';
 import type { ChangeLog, ChangedFile, ChangeSummary } from './change-log.js';
 import { ToolError, toToolError } from './errors.js';
 import type { ReadLedger } from './ledger.js';
@@ -146,40 +147,58 @@ export class ToolContext {
     }
   }
 
-  /** Create the missing folders above `rel`; returns those created, outermost first. */
+  /**
+   * Create the missing folders above `rel`; returns those created, outermost first. On any
+   * failure the folders made so far are removed again. A folder another call creates at the
+   * same moment counts as there (EEXIST on a folder is not a failure).
+   */
   async makeParents(rel: string): Promise<string[]> {
     const created: string[] = [];
     const parts = parentRel(rel).split('/').filter(Boolean);
     let current = '';
-    for (const part of parts) {
-      current = current ? `${current}/${part}` : part;
-      const abs = this.paths.toAbs(current);
-      const stat = await this.fs.lstat(abs).catch((e) => {
-        if (hasFsCode(e, 'ENOENT')) return null;
-        throw toToolError(e, current);
-      });
-      if (stat?.type === 'dir') continue;
-      if (stat) {
-        await this.removeCreated(created);
-        throw new ToolError('NOT_A_DIRECTORY', `'${current}' is a file, so it cannot hold '${rel}'`);
+    try {
+      for (const part of parts) {
+        current = current ? `${current}/${part}` : part;
+        const abs = this.paths.toAbs(current);
+        const stat = await this.lstatOrNull(abs);
+        if (stat?.type === 'dir') continue;
+        if (stat) throw new ToolError('NOT_A_DIRECTORY', `'${current}' is a file, so it cannot hold '${rel}'`);
+        try {
+          await this.fs.mkdir(abs);
+          created.push(current);
+        } catch (error) {
+          if (!hasFsCode(error, 'EEXIST') || (await this.lstatOrNull(abs))?.type !== 'dir') throw error;
+        }
       }
-      try {
-        await this.fs.mkdir(abs);
-      } catch (error) {
-        await this.removeCreated(created);
-        throw toToolError(error, current);
-      }
-      created.push(current);
+    } catch (error) {
+      await this.removeCreated(created);
+      throw toToolError(error, current);
     }
     return created;
+  }
+
+  private async lstatOrNull(abs: string) {
+    try {
+      return await this.fs.lstat(abs);
+    } catch (error) {
+      if (hasFsCode(error, 'ENOENT')) return null;
+      throw error;
+    }
   }
 
   async removeCreated(created: string[]): Promise<void> {
     for (const rel of [...created].reverse()) await this.fs.rmdir(this.paths.toAbs(rel)).catch(() => {});
   }
 
+  /** This call's changes, in order; the snapshot taken after the call holds their paths. */
+  readonly recorded: ChangeSummary[] = [];
+  /** The workspace's snapshot store, when snapshots are on (the snapshot tools use it). */
+  snapshots?: SnapshotStore;
+
   /** Record a change in the log; the summary's id is the call's change_id. */
   recordChange(files: ChangedFile[]): ChangeSummary {
-    return this.changes.record(this.tool, files);
+    const summary = this.changes.record(this.tool, files);
+    this.recorded.push(summary);
+    return summary;
   }
 }

@@ -99,6 +99,12 @@ export class PathResolver {
     return norm.startsWith(`${this.root}/`) ? norm.slice(this.root.length + 1) : null;
   }
 
+  /** Where a link points, root-relative, or null when it points outside. */
+  private async linkTargetRel(abs: string): Promise<string | null> {
+    const target = await this.fs.readlink(abs);
+    return this.toRel(target.startsWith('/') ? normalizeAbsolute(target) : normalizeAbsolute(`${parentOf(abs)}/${target}`));
+  }
+
   async resolve(input: string, cwd: string, mode: ResolveMode): Promise<WorkspacePath> {
     const rel = lexicalPath(input, cwd);
     return this.resolveRel(rel, mode, input);
@@ -144,6 +150,9 @@ export class PathResolver {
         if (pending.length === 0) stat = await this.fs.lstat(this.toAbs(''));
         continue;
       }
+      if (entry.type === 'symlink' && isReserved(await this.linkTargetRel(abs))) {
+        throw new ToolError('PERMISSION_DENIED', `'${displayPath(rel)}' is a link to Sandpit's own snapshot data`);
+      }
       real = candidate;
       stat = entry;
       if (!isLast && entry.type !== 'dir') {
@@ -158,6 +167,10 @@ export class PathResolver {
     const realRel = real.join('/');
     return { rel, realRel, abs: this.toAbs(realRel), stat };
   }
+}
+
+function isReserved(rel: string | null): boolean {
+  return rel !== null && rel !== '' && RESERVED_TOP_LEVEL.includes(rel.split('/')[0]!);
 }
 
 export function normalizeAbsolute(path: string): string {

@@ -10,7 +10,7 @@ export interface WorkspaceLimits {
   maxLineChars: number;
 }
 
-export type ConfirmAction = 'delete' | 'overwrite' | 'move';
+export type ConfirmAction = 'delete' | 'overwrite' | 'move' | 'run';
 
 /** Rules set when a workspace is created. */
 export interface WorkspacePolicy {

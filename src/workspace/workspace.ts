@@ -1,6 +1,8 @@
 import type { WorkspaceFs } from '../fs/types.js';
 import type { ToolDefinition, ToolInfo } from '../tools/define.js';
 import { validateArgs } from '../tools/validate.js';
+import { SnapshotSchedule } from '../snapshots/schedule.js';
+import { SnapshotStore, type CommitOutcome, type SnapshotOptions } from '../snapshots/store.js';
 import { ChangeLog } from './change-log.js';
 import { ToolContext } from './context.js';
 import { ToolError, toToolError, type ToolErrorBody } from './errors.js';
@@ -23,6 +25,8 @@ export interface WorkspaceOptions {
   policy?: WorkspacePolicy;
   /** the tools `call` offers (default: the canonical toolset) */
   tools?: ToolDefinition[];
+  /** git-backed snapshots of every change (default on, after every mutating call); false turns them off */
+  snapshots?: SnapshotOptions | false;
 }
 
 export interface Workspace {
@@ -36,6 +40,16 @@ export interface Workspace {
   /** Run a tool. Never throws: every outcome is an envelope. */
   call(tool: string, args?: unknown): Promise<Envelope>;
   listTools(): ToolInfo[];
+  /** Register work for close(), such as ending a Node host's background processes. */
+  onClose(hook: () => void | Promise<void>): void;
+  /** End what the workspace started (hooks run once, newest first); calls still answer afterwards. */
+  close(): Promise<void>;
+  /** the shadow git repository, or null when snapshots are off */
+  readonly snapshots: SnapshotStore | null;
+  /** Snapshot changes made behind the tools' back (a process, the user); unchanged files are not re-read. */
+  rescan(): Promise<CommitOutcome | null>;
+  /** Run several calls as one batch: with `when: 'batch'` they become one snapshot. */
+  batch<T>(work: () => Promise<T>): Promise<T>;
 }
 
 /** Create a workspace over a backend with the given tools (see createWorkspace for the default set). */
@@ -48,6 +62,9 @@ export function createWorkspaceCore(options: WorkspaceOptions & { tools: ToolDef
   const changes = new ChangeLog();
   const locks = new PathLocks();
   const byName = new Map(options.tools.map((t) => [t.name, t]));
+  const closeHooks: Array<() => void | Promise<void>> = [];
+  const snapshots = options.snapshots === false ? null : new SnapshotStore(options.fs, (rel) => paths.toAbs(rel), options.snapshots);
+  const schedule = snapshots && new SnapshotSchedule(snapshots);
 
   async function call(name: string, args: unknown = {}): Promise<Envelope> {
     const toolName = typeof name === 'string' ? name : String(name);
@@ -62,7 +79,9 @@ export function createWorkspaceCore(options: WorkspaceOptions & { tools: ToolDef
         });
       }
       const ctx = new ToolContext(options.fs, paths, cwd, policy, ledger, changes, locks, tool.name);
-      const result = await tool.run(args ?? {}, ctx);
+      ctx.snapshots = snapshots ?? undefined;
+      if (schedule && tool.mutates) await schedule.before();
+      const result = await tool.run(args ?? {}, ctx).finally(() => (schedule && tool.mutates ? schedule.after(tool.name, ctx.recorded) : undefined));
       return { ok: true, tool: tool.name, result };
     } catch (error) {
       return { ok: false, tool: toolName, error: toToolError(error).toJSON() };
@@ -77,6 +96,13 @@ export function createWorkspaceCore(options: WorkspaceOptions & { tools: ToolDef
     changes,
     ledger,
     call,
+    snapshots,
+    rescan: async () => (snapshots ? snapshots.rescan() : null),
+    batch: (work) => (schedule ? schedule.batch(work) : work()),
+    onClose: (hook) => { closeHooks.push(hook); },
+    close: async () => {
+      for (const hook of closeHooks.splice(0).reverse()) await Promise.resolve().then(hook).catch(() => {});
+    },
     listTools: () => options.tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.schema })),
   };
 }

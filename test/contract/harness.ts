@@ -24,8 +24,16 @@ export async function open(
   const ws = createWorkspace({ ...options, fs: made.fs, root: made.root });
   const abs = (rel: string) => `${made.root}/${rel}`;
   const bytes = async (rel: string) => made.fs.readFile(abs(rel)).catch(() => null);
+  let cleaned = false;
   const h: Harness = {
     ...made,
+    // A test that ends before opening its own workspace must not clean the previous one twice.
+    cleanup: async () => {
+      if (cleaned) return;
+      cleaned = true;
+      await ws.close();
+      await made.cleanup();
+    },
     ws,
     abs,
     bytes,
@@ -43,6 +51,7 @@ export async function open(
       const walk = async (rel: string) => {
         for (const name of (await made.fs.readdir(rel ? abs(rel) : made.root)).sort()) {
           const child = rel ? `${rel}/${name}` : name;
+          if (child === '.sandpit') continue; // the shadow snapshot repository: not workspace content
           const st = await made.fs.lstat(abs(child));
           if (st.type === 'dir') { out[`${child}/`] = 'dir'; await walk(child); }
           else if (st.type === 'symlink') out[child] = `-> ${await made.fs.readlink(abs(child))}`;

@@ -1,0 +1,171 @@
+// search_files against ripgrep, grep and a naive Node search on a generated 10,000-file / 40 MB
+// tree, plus the cost of going through call() for read_file and search_files on each backend.
+// Needs `npm run build` first. Run alone with `node bench/search.mjs`, or import benchSearch().
+import { execFileSync, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { readdir, readFile } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createMemoryFs, createWorkspace } from '../dist/index.js';
+import { createNodeFs } from '../dist/node/index.js';
+import { ensureTree, NEEDLE } from './gen-tree.mjs';
+import { fmtMs, fmtRatio, median, table } from './measure.mjs';
+
+/** Median wall time of a heavy operation (few runs) and its last result. */
+async function timeIt(runs, fn) {
+  let out;
+  const ms = await median(async () => { out = await fn(); }, { runs, warmup: 1 });
+  return { ms, out };
+}
+
+/** Medians of several contenders run in turns, so a busy machine slows each of them alike. */
+async function interleaved(runs, contenders) {
+  const times = contenders.map(() => []);
+  const outs = [];
+  for (let round = -1; round < runs; round++) {
+    for (let i = 0; i < contenders.length; i++) {
+      const t = performance.now();
+      outs[i] = await contenders[i][1]();
+      if (round >= 0) times[i].push(performance.now() - t);
+    }
+  }
+  const mid = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  return contenders.map(([name], i) => [name, { ms: mid(times[i]), out: outs[i] }]);
+}
+
+function hasCommand(cmd) {
+  return spawnSync(cmd, ['--version'], { stdio: 'ignore' }).status === 0;
+}
+
+function ensureRipgrep() {
+  if (hasCommand('rg')) return true;
+  try {
+    execFileSync('apt-get', ['install', '-y', 'ripgrep'], { stdio: 'ignore' });
+  } catch {
+    return false;
+  }
+  return hasCommand('rg');
+}
+
+/** Count output lines of a search command (the matches it found). */
+function runCommand(cmd, args) {
+  const r = spawnSync(cmd, args, { maxBuffer: 256 * 1024 * 1024, encoding: 'utf8' });
+  return r.stdout.split('\n').filter(Boolean).length;
+}
+
+/** Every match through call(), paging with next_cursor until the end. */
+async function searchAll(ws, pageSize) {
+  let count = 0;
+  let cursor;
+  do {
+    const env = await ws.call('search_files', { pattern: NEEDLE, max_matches: pageSize, ...(cursor ? { cursor } : {}) });
+    if (!env.ok) throw new Error(JSON.stringify(env.error));
+    count += env.result.count;
+    cursor = env.result.next_cursor;
+  } while (cursor);
+  return count;
+}
+
+/** The obvious Node search: recursive readdir, readFile as text, indexOf per line, one file at a time. */
+async function naiveNode(root) {
+  let count = 0;
+  const visit = async (dir) => {
+    for (const d of (await readdir(dir, { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      if (d.name.startsWith('.')) continue;
+      const p = join(dir, d.name);
+      if (d.isDirectory()) await visit(p);
+      else if (d.isFile()) for (const line of (await readFile(p, 'utf8')).split('\n')) if (line.includes(NEEDLE)) count++;
+    }
+  };
+  await visit(root);
+  return count;
+}
+
+/** The same search done straight on a WorkspaceFs, without call(): walk, read, decode, indexOf. */
+async function directOnBackend(fs, root) {
+  let count = 0;
+  const decoder = new TextDecoder();
+  const visit = async (dir) => {
+    const entries = (await fs.readdirTypes(dir)).sort((a, b) => (a.name < b.name ? -1 : 1));
+    const files = [];
+    for (const d of entries) {
+      if (d.name.startsWith('.')) continue;
+      if (d.type === 'dir') await visit(`${dir}/${d.name}`);
+      else if (d.type === 'file') files.push(`${dir}/${d.name}`);
+    }
+    const texts = await Promise.all(files.map(async (f) => decoder.decode(await fs.readFile(f))));
+    for (const text of texts) for (const line of text.split('\n')) if (line.includes(NEEDLE)) count++;
+  };
+  await visit(root);
+  return count;
+}
+
+async function memoryCopy(root) {
+  const seed = {};
+  const visit = async (dir) => {
+    for (const d of await readdir(dir, { withFileTypes: true })) {
+      const p = join(dir, d.name);
+      if (d.isDirectory()) await visit(p);
+      else seed[`/ws/${relative(root, p)}`] = await readFile(p);
+    }
+  };
+  await visit(root);
+  return createMemoryFs(seed);
+}
+
+/**
+ * The node adapter with blocking reads: not shipped, measured to show how much of search_files'
+ * time is the adapter's fs.promises.readFile (open, fstat, read, close per file) rather than search.
+ */
+function syncReadingNodeFs() {
+  const fs = createNodeFs();
+  return { ...fs, readFile: async (path) => { const b = readFileSync(path); return new Uint8Array(b.buffer, b.byteOffset, b.byteLength); } };
+}
+
+/**
+ * The search section: search_files against rg, grep and naive Node on the generated tree, and
+ * read_file/search_files through call() against the same work done directly on each backend.
+ * Returns Markdown tables (see measure.mjs), like the other sections of bench/run.mjs.
+ */
+export async function benchSearch({ runs = 7, log = () => {} } = {}) {
+  const root = await ensureTree();
+  log('search: node backend against rg, grep and naive Node');
+  const nodeWs = createWorkspace({ fs: createNodeFs(), root });
+  const syncWs = createWorkspace({ fs: syncReadingNodeFs(), root });
+  const contenders = [
+    ['grep -rnF', () => runCommand('grep', ['-rnF', NEEDLE, root])],
+    ['search_files via call(), one page of 100,000', () => searchAll(nodeWs, 100_000)],
+    ['search_files via call(), pages of 1,000 (cursor)', () => searchAll(nodeWs, 1_000)],
+    ['search_files, first page of 50', () => nodeWs.call('search_files', { pattern: NEEDLE }).then((r) => r.result.count)],
+    ['search_files via call(), node adapter with readFileSync (not shipped)', () => searchAll(syncWs, 100_000)],
+  ];
+  if (ensureRipgrep()) contenders.unshift(['rg -F (ripgrep)', () => runCommand('rg', ['-F', '-n', '--no-heading', NEEDLE, root])]);
+  const results = await interleaved(runs, contenders);
+  results.push(['naive Node readdir+readFile+indexOf', await timeIt(Math.min(runs, 3), () => naiveNode(root))]);
+  const rg = results.find(([name]) => name.startsWith('rg'))?.[1];
+  const rows = results.map(([name, r]) => [name, fmtMs(r.ms), String(r.out), rg ? fmtRatio(r.ms / rg.ms) : 'n/a']);
+  const out = [table('search_files against ripgrep (node, 10,000 files / 40 MB, literal on ~1% of lines; medians)',
+    ['search', 'time', 'matching lines', 'vs rg -F'], rows)];
+
+  log('search: call() overhead on memory and node');
+  const overhead = [];
+  const small = 'pkg00/mod00/file000.ts';
+  for (const [name, fs, r] of [['node', createNodeFs(), root], ['memory', await memoryCopy(root), '/ws']]) {
+    const ws = createWorkspace({ fs, root: r });
+    const decoder = new TextDecoder('utf-8', { fatal: true });
+    const direct = await median(async () => decoder.decode(await fs.readFile(`${r}/${small}`)));
+    const viaCall = await median(() => ws.call('read_file', { path: small }));
+    overhead.push([`read_file (4 KB) on ${name}`, fmtMs(viaCall), fmtMs(direct), fmtRatio(viaCall / direct)]);
+    const [[, directSearch], [, viaSearch]] = await interleaved(Math.min(runs, 5), [
+      ['direct', () => directOnBackend(fs, r)], ['call', () => searchAll(ws, 100_000)],
+    ]);
+    overhead.push([`search_files (40 MB) on ${name}`, fmtMs(viaSearch.ms), fmtMs(directSearch.ms), fmtRatio(viaSearch.ms / directSearch.ms)]);
+  }
+  out.push(table('Search overhead: call() against the same work done directly on the backend (medians)',
+    ['operation', 'through call()', 'direct on backend', 'ratio'], overhead));
+  return out.join('\n\n');
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  console.log(await benchSearch({ log: (m) => console.error(`# ${m}`) }));
+}

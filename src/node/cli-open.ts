@@ -1,0 +1,88 @@
+import { promises as fsp } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { createWorkspace } from '../create-workspace.js';
+import { createMemoryFs } from '../fs/memory.js';
+import type { WorkspaceFs } from '../fs/types.js';
+import type { Workspace } from '../workspace/workspace.js';
+import { UsageError, type WorkspaceSource } from './cli-args.js';
+import { openNodeWorkspace } from './open.js';
+
+/** Folders `--from` leaves behind: dependencies and Sandpit's own state are not workspace content. */
+export const SKIPPED_ON_COPY = new Set(['node_modules', '.sandpit']);
+
+/** What opening found worth telling the person at the terminal (never shown to a model). */
+export interface OpenReport {
+  skipped: number;
+}
+
+/** Open the workspace a command runs on; a missing or unusable folder is a UsageError. */
+export async function openCliWorkspace(source: WorkspaceSource): Promise<{ ws: Workspace; report: OpenReport }> {
+  if (source.backend === 'node') {
+    const root = resolve(source.root);
+    await requireFolder(root, '--root');
+    if (source.toolsDir !== undefined) await requireFolder(resolve(source.toolsDir), '--tools');
+    return { ws: openNodeWorkspace(root, { toolsDir: source.toolsDir }), report: { skipped: 0 } };
+  }
+  const fs = createMemoryFs();
+  const report: OpenReport = { skipped: 0 };
+  if (source.from !== undefined) {
+    const from = resolve(source.from);
+    await requireFolder(from, '--from');
+    await copyInto(fs, from, '', report);
+  }
+  return { ws: createWorkspace({ fs, root: '/' }), report };
+}
+
+// The message names the option, not the folder: a model may be the one reading stderr.
+async function requireFolder(folder: string, option: string): Promise<void> {
+  let isDir = false;
+  try {
+    isDir = (await fsp.stat(folder)).isDirectory();
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    if (code === 'ENOENT') throw new UsageError(`the folder given to ${option} does not exist`);
+    throw new UsageError(`the folder given to ${option} cannot be opened (${code ?? 'unknown error'})`);
+  }
+  if (!isDir) throw new UsageError(`${option} must name a folder, not a file`);
+  try {
+    await fsp.readdir(folder);
+  } catch (error) {
+    throw new UsageError(`the folder given to ${option} cannot be read (${(error as { code?: string }).code ?? 'unknown error'})`);
+  }
+}
+
+/**
+ * Copy a real folder into the memory backend below `rel`. Only relative symlinks are kept:
+ * an absolute target is a host path, which must never reach the workspace.
+ */
+async function copyInto(fs: WorkspaceFs, hostDir: string, rel: string, report: OpenReport): Promise<void> {
+  let entries;
+  try {
+    entries = await fsp.readdir(hostDir, { withFileTypes: true });
+  } catch {
+    report.skipped++;
+    return;
+  }
+  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  for (const entry of entries) {
+    const host = join(hostDir, entry.name);
+    const target = `${rel}/${entry.name}`;
+    try {
+      if (entry.isDirectory()) {
+        if (SKIPPED_ON_COPY.has(entry.name)) continue;
+        await fs.mkdir(target, { recursive: true });
+        await copyInto(fs, host, target, report);
+      } else if (entry.isFile()) {
+        await fs.writeFile(target, new Uint8Array(await fsp.readFile(host)));
+      } else if (entry.isSymbolicLink()) {
+        const link = await fsp.readlink(host);
+        if (link.startsWith('/') || /^[A-Za-z]:|^\\\\/.test(link)) report.skipped++;
+        else await fs.symlink(link, target);
+      } else {
+        report.skipped++;
+      }
+    } catch {
+      report.skipped++;
+    }
+  }
+}

@@ -1,0 +1,131 @@
+#!/usr/bin/env node
+import { readFileSync } from 'node:fs';
+import type { Envelope } from '../workspace/workspace.js';
+import { parseArgs, UsageError, workspaceSource, type ParsedArgs } from './cli-args.js';
+import { HELP, USAGE } from './cli-help.js';
+import type { OpenReport } from './cli-open.js';
+
+// The workspace modules load only once a command needs them, so --help and usage errors answer fast.
+const loadOpen = () => import('./cli-open.js');
+
+// A reader that closed the pipe early (`sandpit replay x | head`) is not a failure.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code === 'EPIPE') process.exit(0);
+  throw error;
+});
+
+/** Write without outrunning a slow pipe, so a long replay neither buffers nor loses output. */
+function out(text: string): Promise<void> {
+  return new Promise((resolve) => {
+    if (process.stdout.write(text)) resolve();
+    else process.stdout.once('drain', resolve);
+  });
+}
+
+const json = (value: unknown, pretty: boolean) => `${JSON.stringify(value, null, pretty ? 2 : undefined)}\n`;
+
+function expectPositionals(args: ParsedArgs, min: number, max: number, shape: string): void {
+  const count = args.positionals.length - 1;
+  if (count < min || count > max) throw new UsageError(`${args.positionals[0]} takes ${shape}`);
+}
+
+function tellSkipped(report: OpenReport): void {
+  if (report.skipped > 0) process.stderr.write(`sandpit: ${report.skipped} entries under --from could not be copied and were left out\n`);
+}
+
+async function callCommand(args: ParsedArgs): Promise<void> {
+  expectPositionals(args, 1, 2, 'TOOL and optionally its JSON arguments');
+  if (!args.options.has('root') && !args.options.has('from')) {
+    throw new UsageError('call needs --root DIR (or --from DIR to work on an in-memory copy)');
+  }
+  const source = workspaceSource(args);
+  const [, tool, rawArgs] = args.positionals as [string, string, string | undefined];
+  const { ws, report } = await (await loadOpen()).openCliWorkspace(source);
+  tellSkipped(report);
+  let envelope: Envelope;
+  try {
+    envelope = await ws.call(tool, rawArgs === undefined ? {} : JSON.parse(rawArgs));
+  } catch (error) {
+    // Bad argument JSON is the caller's mistake about the tool, so it gets an envelope like any other.
+    envelope = {
+      ok: false, tool,
+      error: {
+        code: 'INVALID_ARGUMENTS',
+        message: `the arguments are not valid JSON (${(error as Error).message})`,
+        hint: `Pass one JSON object, e.g. sandpit call ${tool} '{"path": "README.md"}' --root DIR.`,
+        problems: [{ path: '', message: 'must be valid JSON' }],
+      },
+    };
+  }
+  await ws.close();
+  await out(json(envelope, args.flags.has('pretty')));
+}
+
+async function replayCommand(args: ParsedArgs): Promise<void> {
+  expectPositionals(args, 1, 1, 'one FILE (or - for stdin)');
+  if (args.flags.has('pretty')) throw new UsageError('replay prints one envelope per line; --pretty would break that');
+  const source = workspaceSource(args);
+  const { openTranscript, replay } = await import('./cli-replay.js');
+  const { ws, report } = await (await loadOpen()).openCliWorkspace(source);
+  const input = await openTranscript(args.positionals[1]!, process.stdin);
+  tellSkipped(report);
+  try {
+    await replay(ws, input, (envelope) => out(json(envelope, false)));
+  } finally {
+    await ws.close();
+  }
+}
+
+/** `sandpit doctor --tools DIR`: every manifest with OK or its exact problem; exit 1 when any is broken. */
+async function doctorCommand(args: ParsedArgs): Promise<number> {
+  expectPositionals(args, 0, 0, 'no arguments, only --tools DIR');
+  const toolsDir = args.options.get('tools');
+  if (toolsDir === undefined) throw new UsageError('doctor needs --tools DIR');
+  const { doctorReport } = await import('./manifests/doctor.js');
+  const { BUILTIN_TOOL_NAMES } = await import('./node-tools.js');
+  const report = doctorReport(toolsDir, BUILTIN_TOOL_NAMES);
+  await out(report.text.endsWith('\n') ? report.text : `${report.text}\n`);
+  return report.healthy ? 0 : 1;
+}
+
+async function toolsCommand(args: ParsedArgs): Promise<void> {
+  expectPositionals(args, 0, 0, 'no arguments');
+  const { canonicalTools } = await import('../toolsets/canonical.js');
+  const { mergeTools, nodeTools } = await import('./node-tools.js');
+  const node = nodeTools({ toolsDir: args.options.get('tools') });
+  const tools = mergeTools(canonicalTools, node.tools).map((t) =>
+    args.flags.has('schemas') ? { name: t.name, description: t.description, input_schema: t.schema } : { name: t.name, description: t.description });
+  await node.close();
+  await out(json(tools, args.flags.has('pretty')));
+}
+
+function version(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+  return pkg.version;
+}
+
+async function main(argv: string[]): Promise<number> {
+  try {
+    const args = parseArgs(argv);
+    const command = args.positionals[0];
+    if (args.flags.has('help') || command === 'help') await out(HELP);
+    else if (args.flags.has('version')) await out(`${version()}\n`);
+    else if (command === 'call') await callCommand(args);
+    else if (command === 'replay') await replayCommand(args);
+    else if (command === 'tools') await toolsCommand(args);
+    else if (command === 'doctor') return await doctorCommand(args);
+    else throw new UsageError(command === undefined ? 'no command given' : `unknown command '${command.slice(0, 40)}'`);
+    return 0;
+  } catch (error) {
+    if (error instanceof UsageError) {
+      process.stderr.write(`sandpit: ${error.message}\n${USAGE}\n`);
+      return 2;
+    }
+    // Unexpected: the message could hold a host path, so only its kind is shown unless debugging.
+    process.stderr.write(`sandpit: internal error (${(error as Error)?.name ?? 'unknown'})\n`);
+    if (process.env.SANDPIT_DEBUG) process.stderr.write(`${(error as Error)?.stack ?? String(error)}\n`);
+    return 1;
+  }
+}
+
+process.exitCode = await main(process.argv.slice(2));

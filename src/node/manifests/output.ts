@@ -1,0 +1,131 @@
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import type { ProcessOutcome } from '../process.js';
+import type { NotifyNote } from './notify.js';
+
+/** What the model can take in; media it cannot are dropped with a reason. */
+export interface ModelCaps {
+  vision: boolean;
+  audio: boolean;
+  pdf: boolean;
+  video: boolean;
+}
+
+export const DEFAULT_CAPS: ModelCaps = { vision: true, audio: false, pdf: true, video: false };
+
+/** Largest media file attached to a result. */
+export const MAX_MEDIA_BYTES = 5 * 1024 * 1024;
+
+const MIME: Record<string, [string, keyof ModelCaps]> = {
+  '.png': ['image/png', 'vision'], '.jpg': ['image/jpeg', 'vision'], '.jpeg': ['image/jpeg', 'vision'],
+  '.gif': ['image/gif', 'vision'], '.webp': ['image/webp', 'vision'], '.svg': ['image/svg+xml', 'vision'],
+  '.mp3': ['audio/mpeg', 'audio'], '.wav': ['audio/wav', 'audio'], '.ogg': ['audio/ogg', 'audio'],
+  '.mp4': ['video/mp4', 'video'], '.webm': ['video/webm', 'video'], '.pdf': ['application/pdf', 'pdf'],
+};
+
+export interface CallPlaces {
+  outputDir: string;
+  workspaceRoot: string;
+}
+
+/** Turn a finished manifest tool into its result (seed 003's text and JSON modes). */
+export async function toolResult(
+  outcome: ProcessOutcome,
+  mode: 'text' | 'json',
+  places: CallPlaces,
+  options: { attach: boolean; caps: ModelCaps; notes: NotifyNote[] },
+): Promise<Record<string, unknown>> {
+  let output: string;
+  let isError: boolean;
+  let asked: unknown[] = [];
+  const parsed = mode === 'json' ? parseReply(outcome.stdout) : null;
+  if (parsed) {
+    output = typeof parsed.output === 'string' ? parsed.output : JSON.stringify(parsed.output ?? '');
+    isError = parsed.is_error === true || outcome.timed_out;
+    asked = Array.isArray(parsed.media) ? parsed.media : [];
+  } else if (mode === 'json') {
+    // It crashed before printing its reply: show its own words, then how it ended.
+    const own = (outcome.stderr || outcome.stdout).trimEnd();
+    output = `${own}${own ? '\n' : ''}(${ended(outcome)})`;
+    isError = true;
+  } else {
+    output = outcome.stderr ? `${outcome.stdout}${outcome.stdout && !outcome.stdout.endsWith('\n') ? '\n' : ''}${outcome.stderr}` : outcome.stdout;
+    isError = outcome.exit_code !== 0 || outcome.timed_out;
+    if (isError) output = `${output}${output && !output.endsWith('\n') ? '\n' : ''}(${ended(outcome)})`;
+  }
+  const files = await listFiles(places.outputDir);
+  const wanted = new Set<string>();
+  const dropped: Array<{ name: string; reason: string }> = [];
+  for (const item of asked) {
+    const path = typeof item === 'string' ? item : (item as { path?: unknown })?.path;
+    if (typeof path !== 'string') continue;
+    const name = inside(places.outputDir, path);
+    if (name === null) dropped.push({ name: shownName(path, places), reason: 'media must be saved in the output folder ($SANDPIT_OUTPUT_DIR)' });
+    else wanted.add(name);
+  }
+  if (options.attach) for (const f of files) if (MIME[extname(f.name).toLowerCase()]) wanted.add(f.name);
+  const media = [];
+  for (const name of [...wanted].sort()) {
+    const kind = MIME[extname(name).toLowerCase()];
+    const file = files.find((f) => f.name === name);
+    if (!file) { dropped.push({ name, reason: 'the file does not exist' }); continue; }
+    if (!kind) { dropped.push({ name, reason: 'not a media type the model can take' }); continue; }
+    if (!options.caps[kind[1]]) { dropped.push({ name, reason: `the model cannot take ${kind[1]} input` }); continue; }
+    if (file.size_bytes > MAX_MEDIA_BYTES) { dropped.push({ name, reason: `over the ${MAX_MEDIA_BYTES}-byte media limit` }); continue; }
+    const data = await readFile(join(places.outputDir, name));
+    media.push({ name, mime: kind[0], size_bytes: data.length, data_base64: data.toString('base64') });
+  }
+  return {
+    output,
+    is_error: isError,
+    exit_code: outcome.exit_code,
+    timed_out: outcome.timed_out,
+    truncated: outcome.truncated,
+    duration_ms: outcome.duration_ms,
+    files,
+    ...(media.length ? { media } : {}),
+    ...(dropped.length ? { media_dropped: dropped } : {}),
+    ...(options.notes.length ? { notes: options.notes.map((n) => n.text) } : {}),
+  };
+}
+
+function parseReply(stdout: string): Record<string, unknown> | null {
+  try {
+    const value = JSON.parse(stdout) as unknown;
+    return value && typeof value === 'object' && !Array.isArray(value) ? value as Record<string, unknown> : null;
+  } catch {
+    return null;
+  }
+}
+
+function ended(outcome: ProcessOutcome): string {
+  if (outcome.timed_out) return `timed out after ${Math.round(outcome.duration_ms / 1000)} s and was killed`;
+  if (outcome.killed) return 'killed';
+  return `exit code ${outcome.exit_code}`;
+}
+
+/** Files the call wrote to its output folder, by name relative to it. */
+async function listFiles(dir: string, prefix = ''): Promise<Array<{ name: string; size_bytes: number }>> {
+  const out: Array<{ name: string; size_bytes: number }> = [];
+  const entries = await readdir(join(dir, prefix), { withFileTypes: true }).catch(() => []);
+  for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : 1))) {
+    const name = prefix ? `${prefix}/${entry.name}` : entry.name;
+    if (entry.isDirectory()) out.push(...await listFiles(dir, name));
+    else if (entry.isFile()) out.push({ name, size_bytes: (await stat(join(dir, name))).size });
+  }
+  return out;
+}
+
+function inside(dir: string, path: string): string | null {
+  const rel = relative(dir, isAbsolute(path) ? path : resolve(dir, path));
+  if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) return null;
+  return rel.split(sep).join('/');
+}
+
+// A path the tool named, shown without host folders: workspace-relative, or just its file name.
+function shownName(path: string, places: CallPlaces): string {
+  if (!isAbsolute(path)) return path;
+  const rel = relative(places.workspaceRoot, path);
+  if (rel && !rel.startsWith('..') && !isAbsolute(rel)) return rel.split(sep).join('/');
+  return path.split(/[\\/]/).pop() ?? '';
+}

@@ -1,0 +1,154 @@
+import { existsSync, statSync } from 'node:fs';
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { isAbsolute, join, relative } from 'node:path';
+import { confirmOrRefuse } from '../../tools/confirm.js';
+import { defineTool, type ToolDefinition } from '../../tools/define.js';
+import { recordExternalChanges, type FindExternalChanges } from '../../tools/external-changes.js';
+import { DEFAULT_COMMAND_TIMEOUT_SECONDS } from '../../tools/run-command.js';
+import type { ToolContext } from '../../workspace/context.js';
+import { ToolError } from '../../workspace/errors.js';
+import { programEnv } from '../env.js';
+import { DEFAULT_OUTPUT_CAP } from '../output-cap.js';
+import { startProcess } from '../process.js';
+import type { NodeProcessOptions } from '../run-command.js';
+import type { TaskRegistry } from '../tasks.js';
+import type { LoadedManifest } from './load.js';
+import { NotifyTail, type NotifyNote } from './notify.js';
+import { toolResult, type ModelCaps } from './output.js';
+
+/** What every manifest tool of a workspace shares. */
+export interface ManifestDeps {
+  tasks: TaskRegistry;
+  process: NodeProcessOptions;
+  /** the agent home ({home}) and its scratch folder ({scratch}; per-call output folders go here) */
+  home: string;
+  scratch: string;
+  session: string;
+  caps: ModelCaps;
+  /** the workspace's rescan after a foreground call */
+  findChanges: FindExternalChanges;
+  /** the same after a background call ends (its changes are logged under the tool's name) */
+  afterExit: (tool: string) => Promise<void>;
+}
+
+interface CallFolders {
+  outputDir: string;
+  notifyFile: string;
+}
+
+/** A manifest as a tool: its parameters are the schema every call is validated against. */
+export function manifestTool(loaded: LoadedManifest, deps: ManifestDeps): ToolDefinition {
+  const { manifest, name } = loaded;
+  return defineTool<Record<string, unknown>, unknown>({
+    name,
+    description: manifest.description,
+    schema: loaded.parameters,
+    mutates: true,
+    async run(args, ctx) {
+      if (manifest.permission === 'ask') {
+        if (!ctx.policy.confirm) {
+          throw new ToolError('CONFIRMATION_DENIED', `${name} needs approval for each call, and this workspace has no one to approve it`, {
+            hint: 'Do the task another way, or ask the user to allow the tool.',
+          });
+        }
+        await confirmOrRefuse(ctx, [name], 'run');
+      }
+      const folders = await callFolders(deps.scratch, name);
+      const root = ctx.paths.toAbs('');
+      const fill = (s: string) => expand(s, { dir: loaded.dir, workspace: root, home: deps.home, scratch: deps.scratch, output_dir: folders.outputDir });
+      const argv = manifest.command.map((a) => inToolDir(fill(a), loaded.dir));
+      const input = manifest.input ?? 'stdin_json';
+      if (input === 'args_json') argv.push(JSON.stringify(args));
+      const extra: Record<string, string> = {};
+      for (const [k, v] of Object.entries(manifest.env ?? {})) extra[k] = fill(v);
+      Object.assign(extra, engineVars({
+        WORKSPACE: root, HOME: deps.home, SCRATCH: deps.scratch, SESSION: deps.session, TOOL_NAME: name, TOOL_DIR: loaded.dir,
+        OUTPUT_DIR: folders.outputDir, NOTIFY_FILE: folders.notifyFile, CAPS: capsText(deps.caps),
+      }));
+      if (input === 'env') Object.assign(extra, engineVars(argumentVars(args)));
+      const seconds = manifest.timeout_seconds ?? (manifest.background ? -1 : 0);
+      const running = await startProcess({
+        argv,
+        cwd: manifest.cwd === 'tool_dir' ? loaded.dir : await workingFolder(ctx),
+        env: programEnv(deps.process.baseEnv ?? process.env, extra, deps.process.scrubEnv),
+        timeoutMs: seconds === -1 ? null : (seconds === 0 ? DEFAULT_COMMAND_TIMEOUT_SECONDS : seconds) * 1000,
+        stdin: input === 'stdin_json' ? JSON.stringify(args) : undefined,
+        maxOutputBytes: deps.process.maxOutputBytes ?? DEFAULT_OUTPUT_CAP,
+        displayName: manifest.command[0],
+      });
+      const notes: NotifyNote[] = [];
+      let taskId = '';
+      const tail = new NotifyTail(folders.notifyFile, (note) => {
+        if (manifest.background) deps.tasks.emit({ type: 'task_note', task_id: taskId, ...note });
+        else notes.push(note);
+      });
+      tail.start();
+      const finish = async (outcome: Parameters<typeof toolResult>[0]) => {
+        await tail.stop();
+        return toolResult(outcome, manifest.output ?? 'text', { outputDir: folders.outputDir, workspaceRoot: root }, {
+          attach: manifest.attach_outputs === true, caps: deps.caps, notes,
+        });
+      };
+      if (manifest.background) {
+        taskId = deps.tasks.add(running, name, { finish, afterExit: () => deps.afterExit(name) }).task_id;
+        return { task_id: taskId, status: 'running' };
+      }
+      const outcome = await running.done;
+      const changes = await recordExternalChanges(ctx, deps.findChanges);
+      return { ...(await finish(outcome)), ...changes };
+    },
+  });
+}
+
+async function callFolders(scratch: string, name: string): Promise<CallFolders> {
+  await mkdir(join(scratch, 'calls'), { recursive: true });
+  const base = await mkdtemp(join(scratch, 'calls', `${name}-`));
+  const outputDir = join(base, 'out');
+  await mkdir(outputDir);
+  const notifyFile = join(base, 'notify.log');
+  await writeFile(notifyFile, '');
+  return { outputDir, notifyFile };
+}
+
+// The workspace's current folder, so a bare name in a tool argument means what it means to the tools.
+async function workingFolder(ctx: ToolContext): Promise<string> {
+  return (await ctx.resolve('.', 'read')).abs;
+}
+
+function expand(text: string, values: Record<string, string>): string {
+  return text.replace(/\{(dir|workspace|home|scratch|output_dir)\}/g, (_, key: string) => values[key]!);
+}
+
+// A relative argument naming a file in the tool folder means that file, wherever the process runs.
+function inToolDir(arg: string, dir: string): string {
+  if (arg === '' || isAbsolute(arg) || arg.startsWith('-')) return arg;
+  const candidate = join(dir, arg);
+  const rel = relative(dir, candidate);
+  if (rel.startsWith('..') || isAbsolute(rel)) return arg;
+  try {
+    return existsSync(candidate) && statSync(candidate).isFile() ? candidate : arg;
+  } catch {
+    return arg;
+  }
+}
+
+// input: env gives one variable per argument (strings as they are, anything else as JSON) and all of them as JSON.
+function argumentVars(args: Record<string, unknown>): Record<string, string> {
+  const vars: Record<string, string> = { ARGS_JSON: JSON.stringify(args) };
+  for (const [k, v] of Object.entries(args)) vars[`ARG_${k.toUpperCase()}`] = typeof v === 'string' ? v : JSON.stringify(v);
+  return vars;
+}
+
+// Seed 003's tools read ZAGENT_*; Sandpit's own name is SANDPIT_*. Both are set.
+function engineVars(values: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(values)) {
+    out[`SANDPIT_${k}`] = v;
+    out[`ZAGENT_${k}`] = v;
+  }
+  return out;
+}
+
+function capsText(caps: ModelCaps): string {
+  return Object.entries(caps).map(([k, v]) => `${k}=${v}`).join(',');
+}

@@ -1,0 +1,50 @@
+import type { CommandRequest, CommandResult, ProcessRunner } from '../tools/process-runner.js';
+import { createRunCommandTool } from '../tools/run-command.js';
+import type { ToolDefinition } from '../tools/define.js';
+import type { FindExternalChanges } from '../tools/external-changes.js';
+import { programEnv } from './env.js';
+import { DEFAULT_OUTPUT_CAP } from './output-cap.js';
+import { startProcess } from './process.js';
+import type { TaskRegistry } from './tasks.js';
+
+/** How Node runs commands for a workspace. */
+export interface NodeProcessOptions {
+  /** bytes kept of each of stdout and stderr (default 16 KiB, head and tail) */
+  maxOutputBytes?: number;
+  /** more variable names to withhold from programs, exact or `PREFIX*` (credential-like names always are) */
+  scrubEnv?: string[];
+  /** the environment programs inherit (default process.env) */
+  baseEnv?: NodeJS.ProcessEnv;
+}
+
+/**
+ * A ProcessRunner over real child processes: no shell, own process group, capped streams,
+ * credential-free environment. Background commands become tasks in `tasks`; `afterExit` runs
+ * when one ends (the workspace's rescan).
+ */
+export function createNodeRunner(tasks: TaskRegistry, options: NodeProcessOptions = {}, afterExit?: (tool: string) => Promise<void>): ProcessRunner {
+  const spawnRequest = (request: CommandRequest) => ({
+    argv: request.argv,
+    cwd: request.cwd,
+    env: programEnv(options.baseEnv ?? process.env, request.env, options.scrubEnv),
+    timeoutMs: request.timeoutMs,
+    maxOutputBytes: options.maxOutputBytes ?? DEFAULT_OUTPUT_CAP,
+  });
+  return {
+    async run(request): Promise<CommandResult> {
+      const running = await startProcess(spawnRequest(request));
+      const { exit_code, stdout, stderr, timed_out, truncated, duration_ms } = await running.done;
+      return { exit_code, stdout, stderr, timed_out, truncated, duration_ms };
+    },
+    async start(request) {
+      const running = await startProcess(spawnRequest(request));
+      const task = tasks.add(running, request.argv.join(' '), { afterExit: afterExit && (() => afterExit('run_command')) });
+      return { task_id: task.task_id };
+    },
+  };
+}
+
+/** The canonical run_command for Node, with the workspace's rescan for foreground and background commands. */
+export function nodeRunCommand(tasks: TaskRegistry, options: NodeProcessOptions, hooks: { findChanges: FindExternalChanges; afterExit: (tool: string) => Promise<void> }): ToolDefinition {
+  return createRunCommandTool(createNodeRunner(tasks, options, hooks.afterExit), hooks.findChanges);
+}

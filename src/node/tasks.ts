@@ -1,0 +1,142 @@
+import { ToolError } from '../workspace/errors.js';
+import { CappedOutput, DEFAULT_OUTPUT_CAP } from './output-cap.js';
+import type { ProcessOutcome, RunningProcess } from './process.js';
+
+export type TaskStatus = 'running' | 'exited' | 'killed' | 'timed_out';
+
+/** A background task as list_tasks shows it. */
+export interface TaskInfo {
+  task_id: string;
+  /** the command line, or the manifest tool's name */
+  command: string;
+  status: TaskStatus;
+  exit_code: number | null;
+  started_at: string;
+  duration_ms: number;
+}
+
+/** What the host hears about background tasks: notes they write, and their end. */
+export type TaskEvent =
+  | { type: 'task_note'; task_id: string; text: string; wake: boolean }
+  | { type: 'task_exit'; task_id: string; status: TaskStatus; exit_code: number | null; result?: unknown };
+
+export type TaskListener = (event: TaskEvent) => void;
+
+interface Task {
+  info: TaskInfo;
+  process: RunningProcess;
+  stdout: CappedOutput;
+  stderr: CappedOutput;
+  outcome?: ProcessOutcome;
+  result?: unknown;
+  settled: Promise<void>;
+}
+
+/**
+ * The background tasks of one workspace. Each task's unread output is kept (capped, head and
+ * tail), so task_output returns what is new since the last read. closeAll() ends them all.
+ */
+export class TaskRegistry {
+  private readonly tasks = new Map<string, Task>();
+  private readonly listeners = new Set<TaskListener>();
+  private counter = 0;
+
+  constructor(private readonly outputCap: number = DEFAULT_OUTPUT_CAP) {}
+
+  /**
+   * Track a started process. `finish` turns its outcome into the task's final result (a manifest
+   * tool's reply); `afterExit` runs when it ends (the workspace's rescan).
+   */
+  add(process: RunningProcess, command: string, options: {
+    finish?: (outcome: ProcessOutcome) => Promise<unknown>;
+    afterExit?: () => Promise<void>;
+  } = {}): TaskInfo {
+    const id = `task_${++this.counter}`;
+    const info: TaskInfo = { task_id: id, command, status: 'running', exit_code: null, started_at: new Date().toISOString(), duration_ms: 0 };
+    const task: Task = { info, process, stdout: new CappedOutput(this.outputCap), stderr: new CappedOutput(this.outputCap), settled: Promise.resolve() };
+    process.onOutput((stream, chunk) => task[stream].push(chunk));
+    task.settled = process.done.then(async (outcome) => {
+      task.outcome = outcome;
+      if (options.finish) task.result = await options.finish(outcome).catch((e: unknown) => ({ is_error: true, output: String((e as Error).message ?? e) }));
+      await options.afterExit?.().catch(() => {});
+      info.status = outcome.timed_out ? 'timed_out' : outcome.killed ? 'killed' : 'exited';
+      info.exit_code = outcome.exit_code;
+      info.duration_ms = outcome.duration_ms;
+      this.emit({ type: 'task_exit', task_id: id, status: info.status, exit_code: info.exit_code, ...(options.finish ? { result: task.result } : {}) });
+    });
+    this.tasks.set(id, task);
+    return { ...info };
+  }
+
+  /** Output since the last read, and the task's state. */
+  output(id: string): Record<string, unknown> {
+    const task = this.get(id);
+    const out = task.stdout.read();
+    const err = task.stderr.read();
+    task.stdout.reset();
+    task.stderr.reset();
+    return {
+      ...this.snapshot(task),
+      stdout: out.text,
+      stderr: err.text,
+      truncated: out.truncated || err.truncated,
+      ...(task.info.status !== 'running' && task.result !== undefined ? { result: task.result } : {}),
+    };
+  }
+
+  /** Wait until the task ends or `timeoutMs` passes; either way, report it with its new output. */
+  async wait(id: string, timeoutMs: number): Promise<Record<string, unknown>> {
+    const task = this.get(id);
+    let timer: NodeJS.Timeout | undefined;
+    const expired = new Promise<boolean>((resolve) => { timer = setTimeout(() => resolve(true), timeoutMs); });
+    const finished = await Promise.race([task.settled.then(() => false), expired]);
+    clearTimeout(timer);
+    return { ...this.output(id), wait_timed_out: finished };
+  }
+
+  /** Kill the task's whole process group and wait for it to end. */
+  async kill(id: string): Promise<Record<string, unknown>> {
+    const task = this.get(id);
+    task.process.kill();
+    await task.settled;
+    return this.output(id);
+  }
+
+  list(): TaskInfo[] {
+    return [...this.tasks.values()].map((t) => this.snapshot(t));
+  }
+
+  onEvent(listener: TaskListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  emit(event: TaskEvent): void {
+    for (const listener of this.listeners) {
+      try { listener(event); } catch { /* a host's listener cannot break a task */ }
+    }
+  }
+
+  /** End every running task (the workspace is closing) and wait until they are gone. */
+  async closeAll(): Promise<void> {
+    const running = [...this.tasks.values()].filter((t) => t.info.status === 'running');
+    for (const task of running) task.process.kill();
+    await Promise.all(running.map((t) => t.settled));
+  }
+
+  private snapshot(task: Task): TaskInfo {
+    const info = { ...task.info };
+    if (info.status === 'running') info.duration_ms = Date.now() - Date.parse(info.started_at);
+    return info;
+  }
+
+  private get(id: string): Task {
+    const task = this.tasks.get(id);
+    if (!task) {
+      throw new ToolError('NOT_FOUND', `there is no task '${id.slice(0, 60)}'`, {
+        hint: this.tasks.size ? `Known tasks: ${[...this.tasks.keys()].join(', ')}.` : 'No background task has been started; run_command with background: true starts one.',
+      });
+    }
+    return task;
+  }
+}

@@ -1,0 +1,46 @@
+import picomatch from 'picomatch/posix.js';
+
+/** A compiled glob: true when a root-relative path matches. */
+export type PathTest = (rel: string) => boolean;
+
+/**
+ * Compile a glob. A pattern without a slash (`*.ts`) matches basenames at any depth, as in
+ * `.gitignore` and ripgrep; a pattern with one (`src/**\/*.ts`) matches the whole path. Dot names
+ * match too: whether hidden entries are visited at all is the walker's decision.
+ */
+export function compileGlob(pattern: string): PathTest {
+  const clean = pattern.replace(/^\.\//, '');
+  const match = picomatch(clean, { dot: true, basename: !clean.includes('/') });
+  return (rel) => match(rel);
+}
+
+/** A test that passes when any of the globs matches (and always when there are none). */
+export function anyGlob(patterns: readonly string[] | undefined): PathTest | null {
+  if (!patterns || patterns.length === 0) return null;
+  const tests = patterns.map(compileGlob);
+  return (rel) => tests.some((t) => t(rel));
+}
+
+/** The literal folder a pattern starts with (`src/lib` for `src/lib/**\/*.ts`), '' when none. */
+export function staticBase(pattern: string): string {
+  const clean = pattern.replace(/^\.\//, '');
+  if (!clean.includes('/')) return '';
+  return picomatch.scan(clean).base.replace(/\/+$/, '');
+}
+
+/**
+ * Compare root-relative paths component by component with plain code-unit order: the order of a
+ * depth-first walk that sorts the names in each folder. `/` ranks below every other character.
+ */
+export function comparePaths(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const ca = a.charCodeAt(i);
+    const cb = b.charCodeAt(i);
+    if (ca === cb) continue;
+    if (ca === 47) return -1;
+    if (cb === 47) return 1;
+    return ca - cb;
+  }
+  return a.length - b.length;
+}

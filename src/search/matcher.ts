@@ -1,0 +1,62 @@
+import { ToolError } from '../workspace/errors.js';
+import { prepareBytes, type BytePattern } from './bytes.js';
+
+/**
+ * What a search looks for. A case-sensitive literal is searched as UTF-8 bytes, so files without
+ * a match are never decoded; anything else is a RegExp run on decoded lines.
+ */
+export interface Matcher {
+  /** the literal's UTF-8 bytes, when byte search applies */
+  bytes: BytePattern | null;
+  /** finds the first match in one line: its UTF-16 index and length, or null */
+  inLine(line: string): { index: number; length: number } | null;
+  /** length of the pattern in code points, for a byte match */
+  literalChars: number;
+}
+
+/** Build the matcher for a query; an invalid regex is INVALID_ARGUMENTS naming the problem. */
+export function buildMatcher(pattern: string, isRegex: boolean, caseSensitive: boolean): Matcher {
+  if (!isRegex && /[\r\n]/.test(pattern)) {
+    throw new ToolError('INVALID_ARGUMENTS', 'the pattern spans lines, but search_files matches within one line', {
+      hint: 'Search for one line of the text (the most distinctive one).',
+      problems: [{ path: '/pattern', message: 'must not contain a line break' }],
+    });
+  }
+  if (!isRegex && caseSensitive) {
+    return {
+      bytes: prepareBytes(new TextEncoder().encode(pattern)),
+      literalChars: [...pattern].length,
+      inLine: (line) => {
+        const index = line.indexOf(pattern);
+        return index === -1 ? null : { index, length: pattern.length };
+      },
+    };
+  }
+  const source = isRegex ? pattern : pattern.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+  const re = compile(source, caseSensitive ? '' : 'i');
+  return {
+    bytes: null,
+    literalChars: 0,
+    inLine: (line) => {
+      const m = re.exec(line);
+      return m ? { index: m.index, length: m[0].length } : null;
+    },
+  };
+}
+
+/** Compile with Unicode semantics when the pattern allows it, else as a classic JS regex. */
+function compile(source: string, flags: string): RegExp {
+  try {
+    return new RegExp(source, `${flags}u`);
+  } catch {
+    try {
+      return new RegExp(source, flags);
+    } catch (error) {
+      const why = error instanceof SyntaxError ? error.message.replace(/^Invalid regular expression: /, '') : 'it does not parse';
+      throw new ToolError('INVALID_ARGUMENTS', `the pattern is not a valid regular expression: ${why}`, {
+        hint: 'Fix the regex (JavaScript syntax), or pass is_regex: false to search for the text literally.',
+        problems: [{ path: '/pattern', message: 'is not a valid regular expression' }],
+      });
+    }
+  }
+}

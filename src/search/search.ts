@@ -1,0 +1,102 @@
+import type { WorkspaceFs } from '../fs/types.js';
+import { ToolError, toToolError } from '../workspace/errors.js';
+import { displayPath, type PathResolver, type WorkspacePath } from '../workspace/paths.js';
+import type { CursorPosition } from './cursor.js';
+import type { PathTest } from './glob.js';
+import type { Matcher } from './matcher.js';
+import { scanFile, type LineMatch, type ScanOutcome } from './scan.js';
+import { walk } from './walk.js';
+
+/** A match with the file it is in. */
+export interface FileLineMatch extends LineMatch {
+  path: string;
+}
+
+/** One page of one query, with everything already resolved and validated. */
+export interface SearchSpec {
+  matcher: Matcher;
+  /** a file or folder, already resolved and confined */
+  start: WorkspacePath;
+  include: PathTest | null;
+  /** continue after this match (from a cursor) */
+  resume: CursorPosition | null;
+  maxMatches: number;
+  context: number;
+  maxLineChars: number;
+  /** files read at once (default 24) */
+  concurrency?: number;
+}
+
+export interface SearchPage {
+  matches: FileLineMatch[];
+  /** more matches exist after the last one returned */
+  truncated: boolean;
+}
+
+const DEFAULT_CONCURRENCY = 24;
+
+/**
+ * Search files in walk order. Reads run ahead with bounded concurrency while results are taken
+ * strictly in order, and nothing new is read once one match more than the page holds is known.
+ */
+export async function searchFiles(fs: WorkspaceFs, paths: PathResolver, spec: SearchSpec): Promise<SearchPage> {
+  if (spec.start.stat?.type === 'file') return searchOneFile(fs, spec);
+  const concurrency = spec.concurrency ?? DEFAULT_CONCURRENCY;
+  const files = walk(fs, paths, spec.start, { gitignore: true, links: 'follow', resumeAt: spec.resume?.path });
+  const found: FileLineMatch[] = [];
+  const window: Array<Promise<{ rel: string; outcome: ScanOutcome | null }>> = [];
+  let walking = true;
+  const fill = async () => {
+    while (walking && window.length < concurrency) {
+      const next = await files.next();
+      if (next.done) { walking = false; break; }
+      const entry = next.value;
+      if (spec.include && !spec.include(entry.rel)) continue;
+      const afterLine = spec.resume && entry.rel === spec.resume.path ? spec.resume.line : 0;
+      const limit = spec.maxMatches + 1 - found.length;
+      window.push(scanPath(fs, entry.abs, spec, afterLine, limit).then((outcome) => ({ rel: entry.rel, outcome })));
+    }
+  };
+  try {
+    while (found.length <= spec.maxMatches) {
+      await fill();
+      const head = window.shift();
+      if (!head) break;
+      const { rel, outcome } = await head;
+      if (!outcome || 'skipped' in outcome) continue;
+      for (const m of outcome.matches) found.push({ path: rel, ...m });
+    }
+  } finally {
+    walking = false;
+    await files.return(undefined);
+  }
+  const truncated = found.length > spec.maxMatches;
+  return { matches: truncated ? found.slice(0, spec.maxMatches) : found, truncated };
+}
+
+async function scanPath(fs: WorkspaceFs, abs: string, spec: SearchSpec, afterLine: number, limit: number): Promise<ScanOutcome | null> {
+  try {
+    return scanFile(await fs.readFile(abs), spec.matcher, { afterLine, limit, context: spec.context, maxLineChars: spec.maxLineChars });
+  } catch {
+    // A file that vanished or cannot be read is skipped, as a folder that cannot be read is.
+    return null;
+  }
+}
+
+/** A file named directly is searched even if hidden or ignored; a binary or undecodable one is an error. */
+async function searchOneFile(fs: WorkspaceFs, spec: SearchSpec): Promise<SearchPage> {
+  const rel = spec.start.rel;
+  const shown = displayPath(rel);
+  if (spec.include && !spec.include(rel)) return { matches: [], truncated: false };
+  const bytes = await fs.readFile(spec.start.abs).catch((e) => { throw toToolError(e, shown); });
+  const afterLine = spec.resume && spec.resume.path === rel ? spec.resume.line : 0;
+  const outcome = scanFile(bytes, spec.matcher, { afterLine, limit: spec.maxMatches + 1, context: spec.context, maxLineChars: spec.maxLineChars });
+  if ('skipped' in outcome) {
+    throw outcome.skipped === 'binary'
+      ? new ToolError('BINARY_FILE', `'${shown}' looks binary (it has NUL bytes), so it cannot be searched as text`, { hint: 'Use file_bytes to look for bytes in it.' })
+      : new ToolError('DECODE_ERROR', `'${shown}' is not valid UTF-8 or UTF-16, so it cannot be searched as text`, { hint: 'Read it with read_file and an explicit encoding.' });
+  }
+  const found = outcome.matches.map((m) => ({ path: rel, ...m }));
+  const truncated = found.length > spec.maxMatches;
+  return { matches: truncated ? found.slice(0, spec.maxMatches) : found, truncated };
+}

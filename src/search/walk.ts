@@ -1,0 +1,175 @@
+import type { FsDirent, WorkspaceFs } from '../fs/types.js';
+import { toToolError } from '../workspace/errors.js';
+import { displayPath, joinRel, RESERVED_TOP_LEVEL, type PathResolver } from '../workspace/paths.js';
+import { comparePaths } from './glob.js';
+import { isIgnored, parseGitignore, type IgnoreRules } from './ignore.js';
+
+/** Folders of dependencies, build outputs and caches that searches never enter. */
+export const SKIPPED_FOLDERS: ReadonlySet<string> = new Set([
+  'node_modules', 'bower_components', 'jspm_packages', 'dist', 'build', 'out', 'target', 'coverage',
+  '__pycache__', '.next', '.nuxt', '.svelte-kit', '.turbo', '.parcel-cache', '.cache', '.venv', 'venv',
+  '.tox', '.mypy_cache', '.pytest_cache', '.gradle', '.git', '.hg', '.svn',
+]);
+
+/** Where a walk starts: a resolved folder, as the caller named it and as it really is. */
+export interface WalkStart {
+  rel: string;
+  realRel: string;
+}
+
+export interface WalkEntry {
+  /** root-relative path below the start as the caller named it */
+  rel: string;
+  name: string;
+  type: 'file' | 'dir' | 'symlink';
+  /** 1 for the start folder's own entries */
+  depth: number;
+  /** the backend path to read (a followed link's target) */
+  abs: string;
+}
+
+export interface WalkOptions {
+  includeHidden?: boolean;
+  /** `skip`: neither show nor enter dependency/build folders; `list`: show them, never enter */
+  buildOutputs?: 'skip' | 'list';
+  gitignore?: boolean;
+  /** deepest level to yield (1 = the start folder's entries); unlimited when absent */
+  maxDepth?: number;
+  /** yield nothing ordered before this path (see comparePaths); used to resume from a cursor */
+  resumeAt?: string;
+  /** `show`: links are entries of type symlink; `follow`: links to in-root files become files, others are dropped */
+  links?: 'show' | 'follow';
+  /** yield folders as well as files */
+  dirs?: boolean;
+}
+
+const PREFETCH_PER_FOLDER = 64;
+
+interface Frame {
+  rel: string;
+  realRel: string;
+  entries: FsDirent[];
+  next: number;
+  depth: number;
+  rules: IgnoreRules | null;
+  /** listings of sub-folders already requested, so the walk rarely waits on storage */
+  prefetched: Map<string, Promise<FsDirent[]>>;
+}
+
+/**
+ * Walk a folder depth first, names sorted by code unit at each level, so the order is stable and
+ * equals comparePaths order. Never follows a link into a folder (no cycles, no duplicates) and
+ * drops links that leave the root. Folders that cannot be read below the start are skipped.
+ */
+export async function* walk(fs: WorkspaceFs, paths: PathResolver, start: WalkStart, options: WalkOptions = {}): AsyncGenerator<WalkEntry> {
+  const maxDepth = options.maxDepth ?? Infinity;
+  const resumeAt = options.resumeAt;
+  const stack: Frame[] = [];
+  const rules: IgnoreRules[] = options.gitignore ? await ancestorRules(fs, paths, start.realRel) : [];
+  const first = await readFolder(fs, paths.toAbs(start.realRel)).catch((e) => { throw toToolError(e, displayPath(start.rel)); });
+  const frameOf = (rel: string, realRel: string, entries: FsDirent[], depth: number) =>
+    frameFor(fs, paths, rel, realRel, entries, depth, options, rules);
+  stack.push(await frameOf(start.rel, start.realRel, first, 0));
+  while (stack.length > 0) {
+    const frame = stack[stack.length - 1]!;
+    if (frame.next >= frame.entries.length) {
+      stack.pop();
+      if (frame.rules) rules.pop();
+      continue;
+    }
+    const entry = frame.entries[frame.next++]!;
+    const name = entry.name;
+    const rel = joinRel(frame.rel, name);
+    const realRel = joinRel(frame.realRel, name);
+    const depth = frame.depth + 1;
+    if (frame.realRel === '' && RESERVED_TOP_LEVEL.includes(name)) continue;
+    if (!options.includeHidden && name.charCodeAt(0) === 46) continue;
+    if (entry.type === 'other') continue;
+    const isDir = entry.type === 'dir';
+    const buildOutput = isDir && SKIPPED_FOLDERS.has(name);
+    if (buildOutput && options.buildOutputs !== 'list') continue;
+    if (resumeAt !== undefined && comparePaths(rel, resumeAt) < 0 && !(isDir && resumeAt.startsWith(`${rel}/`))) continue;
+    if (rules.length > 0 && isIgnored(rules, realRel, isDir)) continue;
+    const abs = paths.toAbs(realRel);
+    if (entry.type === 'symlink') {
+      if (options.links !== 'follow') {
+        yield { rel, name, type: 'symlink', depth, abs };
+        continue;
+      }
+      const target = await paths.resolveRel(realRel, 'read').catch(() => null);
+      if (target?.stat?.type === 'file') yield { rel, name, type: 'file', depth, abs: target.abs };
+      continue;
+    }
+    if (!isDir) {
+      yield { rel, name, type: 'file', depth, abs };
+      continue;
+    }
+    if (options.dirs && !(resumeAt !== undefined && comparePaths(rel, resumeAt) < 0)) yield { rel, name, type: 'dir', depth, abs };
+    if (buildOutput || depth >= maxDepth) continue;
+    const children = await (frame.prefetched.get(name) ?? readFolder(fs, abs)).catch(() => null);
+    if (children) stack.push(await frameOf(rel, realRel, children, depth));
+  }
+}
+
+async function frameFor(
+  fs: WorkspaceFs, paths: PathResolver, rel: string, realRel: string, entries: FsDirent[], depth: number,
+  options: WalkOptions, rules: IgnoreRules[],
+): Promise<Frame> {
+  let own: IgnoreRules | null = null;
+  if (options.gitignore && entries.some((e) => e.name === '.gitignore' && e.type === 'file')) {
+    own = await loadRules(fs, paths, realRel);
+    if (own) rules.push(own);
+  }
+  const prefetched = new Map<string, Promise<FsDirent[]>>();
+  if (depth + 1 < (options.maxDepth ?? Infinity)) {
+    for (const e of entries) {
+      if (e.type !== 'dir' || SKIPPED_FOLDERS.has(e.name) || (!options.includeHidden && e.name.charCodeAt(0) === 46)) continue;
+      if (prefetched.size >= PREFETCH_PER_FOLDER) break;
+      const listing = readFolder(fs, paths.toAbs(joinRel(realRel, e.name)));
+      listing.catch(() => {});
+      prefetched.set(e.name, listing);
+    }
+  }
+  return { rel, realRel, entries, next: 0, depth, rules: own, prefetched };
+}
+
+/** Entries of a folder sorted by name, from readdirTypes when the backend has it. */
+export async function readFolder(fs: WorkspaceFs, abs: string): Promise<FsDirent[]> {
+  let entries: FsDirent[];
+  if (fs.readdirTypes) {
+    entries = await fs.readdirTypes(abs);
+  } else {
+    const names = await fs.readdir(abs);
+    const base = abs === '/' ? '' : abs;
+    entries = await Promise.all(names.map(async (name): Promise<FsDirent> => {
+      const stat = await fs.lstat(`${base}/${name}`).catch(() => null);
+      return { name, type: stat ? stat.type : 'other' };
+    }));
+  }
+  return entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+async function loadRules(fs: WorkspaceFs, paths: PathResolver, folder: string): Promise<IgnoreRules | null> {
+  try {
+    const bytes = await fs.readFile(paths.toAbs(joinRel(folder, '.gitignore')));
+    return parseGitignore(folder, new TextDecoder().decode(bytes));
+  } catch {
+    // A missing or unreadable .gitignore simply adds no rules.
+    return null;
+  }
+}
+
+/**
+ * The `.gitignore` files above the start folder. When the start folder is itself ignored the
+ * caller asked for it by name, so those outer rules are dropped rather than hiding everything.
+ */
+async function ancestorRules(fs: WorkspaceFs, paths: PathResolver, startReal: string): Promise<IgnoreRules[]> {
+  if (startReal === '') return [];
+  const parts = startReal.split('/');
+  const found: IgnoreRules[] = [];
+  for (let i = 0; i < parts.length; i++) {
+    const rules = await loadRules(fs, paths, parts.slice(0, i).join('/'));
+    if (rules) found.push(rules);
+  }
+  return isIgnored(found, startReal, true) ? [] : found;
+}

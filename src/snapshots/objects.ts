@@ -1,0 +1,121 @@
+import { hasFsCode } from '../fs/errors.js';
+import type { WorkspaceFs } from '../fs/types.js';
+import { deflate, PackWriter } from './pack.js';
+import { fromHex, objectId, toHex, wrapObject, type GitObjectType } from './sha1.js';
+
+/** One entry of a git tree. Modes are git's: 100644, 100755, 120000 (symlink), 040000 (tree). */
+export interface TreeEntry {
+  mode: string;
+  path: string;
+  oid: string;
+  type: 'blob' | 'tree';
+}
+
+export const TREE_MODE = '040000';
+/** Past this many new objects in one snapshot they go to a pack instead of loose files. */
+const LOOSE_LIMIT = 32;
+
+/** isomorphic-git's view of the backend plus the cache that keeps parsed pack indexes warm. */
+export interface GitAccess {
+  fs: { promises: WorkspaceFs };
+  gitdir: string;
+  cache: object;
+}
+
+/** Serialise a tree as git does: entries sorted by name, folders compared as `name/`. */
+export function serializeTree(entries: TreeEntry[]): Uint8Array {
+  const encoder = new TextEncoder();
+  const sorted = entries
+    .map((e) => ({ e, key: encoder.encode(e.type === 'tree' ? `${e.path}/` : e.path), name: encoder.encode(e.path) }))
+    .sort((a, b) => compareBytes(a.key, b.key));
+  const parts: Uint8Array[] = [];
+  let length = 0;
+  for (const { e, name } of sorted) {
+    const head = encoder.encode(`${e.mode.replace(/^0+/, '')} `);
+    const part = new Uint8Array(head.length + name.length + 21);
+    part.set(head);
+    part.set(name, head.length);
+    part.set(fromHex(e.oid), head.length + name.length + 1);
+    parts.push(part);
+    length += part.length;
+  }
+  const out = new Uint8Array(length);
+  let at = 0;
+  for (const part of parts) { out.set(part, at); at += part.length; }
+  return out;
+}
+
+function compareBytes(a: Uint8Array, b: Uint8Array): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
+  return a.length - b.length;
+}
+
+/**
+ * Where one snapshot's new objects go. Ids are computed here, synchronously, so trees and the
+ * commit can be built before anything is compressed. A handful of objects are then written
+ * loose, all compressed at once (isomorphic-git's writeBlob/writeTree compress one object at a
+ * time, which made a one-file snapshot cost several compressor round trips in a row); past
+ * LOOSE_LIMIT everything streams into packfiles, so a first snapshot of a big tree is a few
+ * large writes.
+ */
+export class ObjectSink {
+  private pending: Array<{ oid: string; type: GitObjectType; bytes: Uint8Array }> = [];
+  private pack: PackWriter | null = null;
+  private readonly known = new Set<string>();
+  count = 0;
+
+  constructor(private readonly access: GitAccess) {}
+
+  /** Queue a blob; `oid` may be passed when the caller has already hashed it. */
+  async blob(bytes: Uint8Array, oid = objectId('blob', bytes)): Promise<string> {
+    await this.put(oid, 'blob', bytes);
+    return oid;
+  }
+
+  async tree(entries: TreeEntry[]): Promise<string> {
+    const bytes = serializeTree(entries);
+    const oid = objectId('tree', bytes);
+    await this.put(oid, 'tree', bytes);
+    return oid;
+  }
+
+  async commit(text: string): Promise<string> {
+    const bytes = new TextEncoder().encode(text);
+    const oid = objectId('commit', bytes);
+    await this.put(oid, 'commit', bytes);
+    return oid;
+  }
+
+  private async put(oid: string, type: GitObjectType, bytes: Uint8Array): Promise<void> {
+    if (this.known.has(oid)) return;
+    this.known.add(oid);
+    this.count++;
+    if (this.pack) { await this.pack.add(oid, type, bytes); return; }
+    this.pending.push({ oid, type, bytes });
+    if (this.pending.length > LOOSE_LIMIT) {
+      this.pack = new PackWriter(this.access.fs.promises, `${this.access.gitdir}/objects/pack`);
+      for (const p of this.pending) await this.pack.add(p.oid, p.type, p.bytes);
+      this.pending = [];
+    }
+  }
+
+  /** Write everything still pending; after this every id handed out is readable. */
+  async finish(): Promise<void> {
+    if (this.pack) { await this.pack.flush(); return; }
+    const fs = this.access.fs.promises;
+    const objects = `${this.access.gitdir}/objects`;
+    const pending = this.pending;
+    this.pending = [];
+    const compressed = await Promise.all(pending.map((p) => deflate(wrapObject(p.type, p.bytes))));
+    await Promise.all(pending.map(async (p, i) => {
+      const dir = `${objects}/${p.oid.slice(0, 2)}`;
+      const file = `${dir}/${p.oid.slice(2)}`;
+      if (await fs.lstat(file).then(() => true, () => false)) return;
+      await fs.mkdir(dir).catch((e) => { if (!hasFsCode(e, 'EEXIST')) throw e; });
+      await fs.writeFile(file, compressed[i]!);
+    }));
+  }
+}
+
+export { toHex };

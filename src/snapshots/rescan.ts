@@ -1,0 +1,194 @@
+import { hasFsCode } from '../fs/errors.js';
+import type { FsStat, WorkspaceFs } from '../fs/types.js';
+import type { SnapshotIgnore } from './ignore.js';
+import type { ObjectSink } from './objects.js';
+import { objectId } from './sha1.js';
+import type { Leaf, TreeCache } from './tree.js';
+
+/** A file a snapshot left out because of the size cap. */
+export interface SkippedFile {
+  path: string;
+  size_bytes: number;
+  reason: 'too_large';
+}
+
+type Verdict = 'same' | { leaf: Leaf } | { skip: SkippedFile };
+
+interface StatEntry { size: number; mtimeMs: number; mode: string; oid: string; seenAt: number }
+
+/**
+ * A stat seen within this long of its mtime is not trusted next time: a second write in the same
+ * timestamp tick with the same size would otherwise go unnoticed (git's "racy" files).
+ */
+const RACY_MS = 1000;
+const PARALLEL = 16;
+
+/** What one pass over some paths found. */
+export interface ScanOutcome {
+  /** root-relative files whose snapshot entry was added, changed or removed */
+  changed: Set<string>;
+  skipped: SkippedFile[];
+}
+
+/**
+ * Brings the tree cache in line with the backend for some paths (a file, a folder, or '' for
+ * everything). A stat cache of (size, mtime) per file means an unchanged file is never re-read.
+ */
+export class Scanner {
+  private readonly stats = new Map<string, StatEntry>();
+
+  constructor(
+    private readonly fs: WorkspaceFs,
+    private readonly toAbs: (rel: string) => string,
+    private readonly ignore: SnapshotIgnore,
+    private readonly maxFileBytes: number,
+  ) {}
+
+  /** Forget everything known about `rel` and below (after a restore rewrote them). */
+  forget(rel: string): void {
+    this.stats.delete(rel);
+    const prefix = `${rel}/`;
+    for (const key of this.stats.keys()) if (rel === '' || key.startsWith(prefix)) this.stats.delete(key);
+  }
+
+  async apply(paths: Iterable<string>, tree: TreeCache, sink: ObjectSink, out: ScanOutcome): Promise<void> {
+    const unique = [...new Set(paths)].sort();
+    for (const p of unique) this.ignore.changed(p);
+    // A path under another path in the list is covered by that one's walk.
+    const roots = unique.filter((p, i) => !unique.slice(0, i).some((q) => q === '' || p.startsWith(`${q}/`)));
+    for (const rel of roots) await this.applyPath(rel, tree, sink, out);
+  }
+
+  private async applyPath(rel: string, tree: TreeCache, sink: ObjectSink, out: ScanOutcome): Promise<void> {
+    const stat = rel === '' ? await this.fs.lstat(this.toAbs('')) : await this.lstat(rel);
+    const ignored = rel !== '' && stat !== null && await this.ignore.ignores(rel, stat.type === 'dir');
+    if (stat?.type === 'dir' && !ignored) { await this.applyDir(rel, tree, sink, out); return; }
+    if (stat === null) { await this.removeMissing(rel, tree, out); return; }
+    if (ignored || (rel.includes('/') && await this.ignore.ignores(rel.slice(0, rel.lastIndexOf('/')), true))) {
+      await this.remove(rel, tree, out);
+      return;
+    }
+    await this.applyFile(rel, stat, tree, sink, out);
+  }
+
+  /** `rel` is gone: so may be the folders above it (a recursive delete reports only files). */
+  private async removeMissing(rel: string, tree: TreeCache, out: ScanOutcome): Promise<void> {
+    await this.remove(rel, tree, out);
+    for (let dir = parentOf(rel); dir !== ''; dir = parentOf(dir)) {
+      if ((await tree.get(dir))?.kind !== 'tree' || (await this.lstat(dir)) !== null) return;
+      await this.remove(dir, tree, out);
+    }
+  }
+
+  private async applyDir(rel: string, tree: TreeCache, sink: ObjectSink, out: ScanOutcome): Promise<void> {
+    if (rel !== '' && (await tree.get(rel))?.kind === 'blob') await this.remove(rel, tree, out);
+    if (rel !== '') await tree.ensureDir(rel);
+    const knownDirs = new Set<string>();
+    const known = await tree.files(rel, knownDirs);
+    const { files: found, dirs } = await this.walk(rel);
+    // Reading and hashing run in parallel; the tree is changed afterwards, one path at a time.
+    const verdicts: Array<[string, Verdict]> = [];
+    await parallel(found, PARALLEL, async ({ rel: path, stat }) => {
+      verdicts.push([path, await this.examine(path, stat, known.get(path), sink)]);
+    });
+    for (const [path, verdict] of verdicts) {
+      known.delete(path);
+      await this.settle(path, verdict, tree, out);
+    }
+    for (const gone of known.keys()) await this.remove(gone, tree, out);
+    for (const dir of dirs) if (!knownDirs.delete(dir)) await tree.ensureDir(dir);
+    for (const gone of [...knownDirs].sort().reverse()) await tree.set(gone, null);
+  }
+
+  private async applyFile(rel: string, stat: FsStat, tree: TreeCache, sink: ObjectSink, out: ScanOutcome): Promise<void> {
+    const current = await tree.get(rel);
+    await this.settle(rel, await this.examine(rel, stat, current?.kind === 'blob' ? current : undefined, sink), tree, out);
+  }
+
+  /** Decide what a file's snapshot entry becomes, reading it only when its stat changed. */
+  private async examine(rel: string, stat: FsStat, current: Leaf | undefined, sink: ObjectSink): Promise<Verdict> {
+    if (stat.type === 'file' && stat.size > this.maxFileBytes) return { skip: { path: rel, size_bytes: stat.size, reason: 'too_large' } };
+    const mode = stat.type === 'symlink' ? '120000' : stat.mode & 0o111 ? '100755' : '100644';
+    const seen = this.stats.get(rel);
+    if (seen && current && current.oid === seen.oid && current.mode === mode && seen.mode === mode
+      && seen.size === stat.size && seen.mtimeMs === stat.mtimeMs && seen.seenAt - stat.mtimeMs >= RACY_MS) return 'same';
+    const bytes = stat.type === 'symlink'
+      ? new TextEncoder().encode(await this.fs.readlink(this.toAbs(rel)))
+      : await this.fs.readFile(this.toAbs(rel));
+    const oid = objectId('blob', bytes);
+    this.stats.set(rel, { size: stat.size, mtimeMs: stat.mtimeMs, mode, oid, seenAt: Date.now() });
+    if (current && current.oid === oid && current.mode === mode) return 'same';
+    await sink.blob(bytes, oid);
+    return { leaf: { kind: 'blob', mode, oid } };
+  }
+
+  private async settle(rel: string, verdict: Verdict, tree: TreeCache, out: ScanOutcome): Promise<void> {
+    if (verdict === 'same') return;
+    if ('skip' in verdict) {
+      out.skipped.push(verdict.skip);
+      await this.remove(rel, tree, out);
+      return;
+    }
+    await tree.set(rel, verdict.leaf);
+    out.changed.add(rel);
+  }
+
+  private async remove(rel: string, tree: TreeCache, out: ScanOutcome): Promise<void> {
+    const gone = await tree.files(rel);
+    for (const path of gone.keys()) out.changed.add(path);
+    await tree.set(rel, null);
+    this.forget(rel);
+  }
+
+  /** Every file, symlink and folder under folder `rel` that snapshots keep; files with their lstat. */
+  private async walk(rel: string): Promise<{ files: Array<{ rel: string; stat: FsStat }>; dirs: string[] }> {
+    const files: Array<{ rel: string; stat: FsStat }> = [];
+    const found: string[] = [];
+    const dirs = [rel];
+    while (dirs.length > 0) {
+      const dir = dirs.pop()!;
+      const entries = await this.list(dir);
+      await parallel(entries, PARALLEL, async (name) => {
+        const child = dir ? `${dir}/${name}` : name;
+        const stat = await this.lstat(child);
+        if (!stat) return;
+        if (await this.ignore.ignoredHere(child.split('/'), stat.type === 'dir')) return;
+        if (stat.type === 'dir') { dirs.push(child); found.push(child); }
+        else files.push({ rel: child, stat });
+      });
+    }
+    return { files, dirs: found };
+  }
+
+  private async list(dir: string): Promise<string[]> {
+    try {
+      return await this.fs.readdir(this.toAbs(dir));
+    } catch (error) {
+      if (hasFsCode(error, 'ENOENT', 'ENOTDIR')) return [];
+      throw error;
+    }
+  }
+
+  private async lstat(rel: string): Promise<FsStat | null> {
+    try {
+      return await this.fs.lstat(this.toAbs(rel));
+    } catch (error) {
+      if (hasFsCode(error, 'ENOENT', 'ENOTDIR')) return null;
+      throw error;
+    }
+  }
+}
+
+/** Run `work` over `items` with at most `limit` in flight. */
+export async function parallel<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const runners = Array.from({ length: Math.min(limit, items.length) }, async () => {
+    while (next < items.length) await work(items[next++]!);
+  });
+  await Promise.all(runners);
+}
+
+function parentOf(rel: string): string {
+  const i = rel.lastIndexOf('/');
+  return i === -1 ? '' : rel.slice(0, i);
+}

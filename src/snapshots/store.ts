@@ -1,0 +1,203 @@
+import * as git from 'isomorphic-git';
+import { hasFsCode } from '../fs/errors.js';
+import type { WorkspaceFs } from '../fs/types.js';
+import { ToolError } from '../workspace/errors.js';
+import { History, formatMessage, parseCommit, type CommitMeta, type SnapshotInfo } from './history.js';
+import { SnapshotIgnore } from './ignore.js';
+import { ObjectSink, type GitAccess } from './objects.js';
+import { Scanner, type SkippedFile } from './rescan.js';
+import { TreeCache } from './tree.js';
+
+export type SnapshotWhen = 'call' | 'batch' | 'manual';
+
+/** How a workspace keeps snapshots. */
+export interface SnapshotOptions {
+  /** after every mutating call (default), once per batch of overlapping calls, or only on request */
+  when?: SnapshotWhen;
+  /** the shadow gitdir, relative to the root; it must lie inside `.sandpit` (default `.sandpit/git`) */
+  dir?: string;
+  /** files larger than this are left out and reported (default 5 MiB) */
+  maxFileBytes?: number;
+  /**
+   * how many snapshots history keeps (default 1000). Older ones are cut off with git's `shallow`
+   * file: they vanish from list_snapshots, undo and `git log`, but their objects stay on disk
+   * until `git gc --prune=now` is run on the shadow repository.
+   */
+  keep?: number;
+}
+
+/** What one commit pass did. */
+export interface CommitOutcome {
+  /** the new snapshot, or null when nothing had changed */
+  snapshot: SnapshotInfo | null;
+  changed: string[];
+  skipped: SkippedFile[];
+}
+
+const BRANCH = 'refs/heads/main';
+const SIGNATURE = { name: 'Sandpit', email: 'sandpit@localhost' };
+
+/**
+ * The shadow repository: real git objects on the workspace's own backend, in a gitdir of its
+ * own, never a user's `.git`. Commits are serialised through one queue; each writes only the
+ * blobs of changed files and the trees above them (see TreeCache and Scanner).
+ */
+export class SnapshotStore {
+  readonly when: SnapshotWhen;
+  readonly keep: number;
+  readonly access: GitAccess;
+  readonly history = new History();
+  /** paths the tools changed that no snapshot holds yet */
+  readonly pending = new Set<string>();
+  tree: TreeCache;
+  private readonly scanner: Scanner;
+  private opening: Promise<void> | null = null;
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(readonly fs: WorkspaceFs, readonly toAbs: (rel: string) => string, options: SnapshotOptions = {}) {
+    const dir = options.dir ?? '.sandpit/git';
+    if (!/^\.sandpit\/[^/]/.test(dir) || dir.split('/').includes('..')) throw new Error("snapshots.dir must lie inside '.sandpit'");
+    this.when = options.when ?? 'call';
+    this.keep = Math.max(1, options.keep ?? 1000);
+    this.access = { fs: { promises: fs }, gitdir: toAbs(dir), cache: {} };
+    this.tree = new TreeCache(this.access);
+    this.scanner = new Scanner(fs, toAbs, new SnapshotIgnore(fs, toAbs), options.maxFileBytes ?? 5 * 1024 * 1024);
+  }
+
+  /** Open the shadow repository, creating it with a first snapshot of the whole workspace. */
+  open(): Promise<void> {
+    this.opening ??= this.exclusive(() => this.load()).catch((error) => {
+      this.opening = null;
+      throw error;
+    });
+    return this.opening;
+  }
+
+  /** Commit the pending paths (plus `paths`); nothing is written when nothing changed. */
+  async commitPending(meta: Omit<CommitMeta, 'files_changed'>, paths: string[] = [], force = false): Promise<CommitOutcome> {
+    await this.open();
+    return this.exclusive(async () => {
+      const taken = [...this.pending, ...paths];
+      this.pending.clear();
+      try {
+        return await this.commit(taken, meta, force);
+      } catch (error) {
+        for (const p of taken) this.pending.add(p);
+        this.recover();
+        throw error;
+      }
+    });
+  }
+
+  /** Find changes made behind the tools' back (stat cache: unchanged files are not re-read). */
+  rescan(meta: Omit<CommitMeta, 'files_changed'> = { message: 'Changes found by rescan' }, force = false): Promise<CommitOutcome> {
+    return this.commitPending(meta, [''], force);
+  }
+
+  /** A snapshot by id or unique prefix, or a NOT_FOUND the model can act on. */
+  async find(id: string): Promise<SnapshotInfo> {
+    await this.open();
+    const hit = this.history.find(id.trim());
+    if (hit === 'ambiguous') {
+      throw new ToolError('INVALID_ARGUMENTS', `snapshot id '${id}' matches more than one snapshot`, { hint: 'Give more of the id, as list_snapshots shows it.' });
+    }
+    if (!hit) {
+      throw new ToolError('NOT_FOUND', `there is no snapshot '${id.slice(0, 64)}' (it may be older than the history kept)`, {
+        hint: 'Call list_snapshots to see the ids.',
+      });
+    }
+    return hit;
+  }
+
+  /** Newest first. */
+  async list(limit: number): Promise<SnapshotInfo[]> {
+    await this.open();
+    return this.history.chain.slice(-limit).reverse();
+  }
+
+  async readBlob(oid: string): Promise<Uint8Array> {
+    const { fs, gitdir, cache } = this.access;
+    return (await git.readBlob({ fs, gitdir, cache, oid })).blob;
+  }
+
+  /** Run `work` alone: commits, restores and opening never interleave. */
+  exclusive<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(work, work);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private async commit(paths: string[], meta: Omit<CommitMeta, 'files_changed'>, force: boolean): Promise<CommitOutcome> {
+    const sink = new ObjectSink(this.access);
+    const out = { changed: new Set<string>(), skipped: [] as SkippedFile[] };
+    await this.scanner.apply(paths, this.tree, sink, out);
+    const tree = await this.tree.write(sink);
+    const changed = [...out.changed].sort();
+    const head = this.history.head;
+    if (!force && head && tree === head.tree) {
+      await sink.finish();
+      return { snapshot: null, changed, skipped: out.skipped };
+    }
+    const skipped = out.skipped.map((s) => `${s.path} (${s.size_bytes} bytes)`);
+    const snapshot = await this.writeCommit(tree, { ...meta, files_changed: changed.length, skipped }, sink);
+    return { snapshot, changed, skipped: out.skipped };
+  }
+
+  /** Write a commit on top of the head (with the sink's other objects), move the branch, apply retention. */
+  async writeCommit(tree: string, meta: CommitMeta, sink = new ObjectSink(this.access)): Promise<SnapshotInfo> {
+    const { fs, gitdir } = this.access;
+    const head = this.history.head;
+    const who = { ...SIGNATURE, timestamp: Math.floor(Date.now() / 1000), timezoneOffset: 0 };
+    const commit = { message: formatMessage(meta), tree, parent: head ? [head.oid] : [], author: who, committer: who };
+    const oid = await sink.commit(commitText(commit));
+    await sink.finish();
+    await git.writeRef({ fs, gitdir, ref: BRANCH, value: oid, force: true });
+    const info = parseCommit(oid, commit);
+    this.history.push(info);
+    const boundary = this.history.trim(this.keep);
+    if (boundary) await this.fs.writeFile(`${gitdir}/shallow`, new TextEncoder().encode(`${boundary.oid}\n`));
+    return info;
+  }
+
+  private async load(): Promise<void> {
+    const { fs, gitdir, cache } = this.access;
+    const head = await git.resolveRef({ fs, gitdir, ref: BRANCH }).catch(() => null);
+    if (!head) {
+      await this.fs.mkdir(this.toAbs('.sandpit'), { recursive: true }).catch((e) => { if (!hasFsCode(e, 'EEXIST')) throw e; });
+      await git.init({ fs, gitdir, bare: true, defaultBranch: 'main' });
+      await this.fs.mkdir(`${gitdir}/objects/pack`, { recursive: true }).catch((e) => { if (!hasFsCode(e, 'EEXIST')) throw e; });
+      await this.commit([''], { message: 'Workspace opened' }, true);
+      return;
+    }
+    const shallow = await this.fs.readFile(`${gitdir}/shallow`, 'utf8').then((t) => new Set(t.split('\n').filter(Boolean))).catch(() => new Set<string>());
+    const found: SnapshotInfo[] = [];
+    for (let oid: string | null = head; oid && found.length < this.keep;) {
+      const { commit } = await git.readCommit({ fs, gitdir, cache, oid });
+      found.push(parseCommit(oid, commit));
+      oid = shallow.has(oid) ? null : commit.parent[0] ?? null;
+    }
+    for (const info of found.reverse()) this.history.push(info);
+    this.tree = new TreeCache(this.access, this.history.head!.tree);
+    await this.commit([''], { message: 'Changes found when the workspace was opened' }, false);
+  }
+
+  /**
+   * After a failed commit or restore the cached trees may name objects that were never written:
+   * fall back to the head's tree, read lazily from git, and re-read files on the next pass.
+   */
+  recover(): void {
+    const head = this.history.head;
+    if (head) this.tree.reset(head.tree);
+    this.scanner.forget('');
+  }
+
+  /** Used by restore: the stat cache knows nothing true about rewritten paths. */
+  forget(paths: string[]): void {
+    for (const p of paths) this.scanner.forget(p);
+  }
+}
+
+function commitText(c: { message: string; tree: string; parent: string[]; author: { name: string; email: string; timestamp: number } }): string {
+  const who = `${c.author.name} <${c.author.email}> ${c.author.timestamp} +0000`;
+  return `tree ${c.tree}\n${c.parent.map((p) => `parent ${p}\n`).join('')}author ${who}\ncommitter ${who}\n\n${c.message}`;
+}

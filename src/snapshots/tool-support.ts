@@ -1,0 +1,47 @@
+import { decodeText, isDecodeFailure } from '../text/codec.js';
+import type { ChangedFile } from '../workspace/change-log.js';
+import type { ToolContext } from '../workspace/context.js';
+import { ToolError } from '../workspace/errors.js';
+import type { SnapshotInfo } from './history.js';
+import type { RestoredFile } from './restore.js';
+import type { SnapshotStore } from './store.js';
+
+/** The store, or NOT_SUPPORTED when the workspace was created with snapshots off. */
+export function requireSnapshots(ctx: ToolContext): SnapshotStore {
+  if (!ctx.snapshots) {
+    throw new ToolError('NOT_SUPPORTED', 'snapshots are turned off for this workspace', {
+      hint: 'Nothing can be listed, diffed or undone here; keep your own copies before risky changes.',
+    });
+  }
+  return ctx.snapshots;
+}
+
+/** A snapshot as list_snapshots and snapshot show it to the model. */
+export function describeSnapshot(s: SnapshotInfo, store: SnapshotStore): Record<string, unknown> {
+  const restored = s.restored_to ? store.history.find(s.restored_to) : undefined;
+  return {
+    id: s.id,
+    message: s.message,
+    created_at: s.created_at,
+    files_changed: s.files_changed,
+    ...(s.tool ? { tool: s.tool } : {}),
+    ...(s.change_id ? { change_id: s.change_id } : {}),
+    ...(s.restored_to ? { restored_to: typeof restored === 'object' ? restored.id : s.restored_to.slice(0, 12) } : {}),
+    ...(s.undo ? { undo: true } : {}),
+    ...(s.skipped.length ? { skipped: s.skipped } : {}),
+  };
+}
+
+/** Restored files as the change log keeps them: text where it decodes, else unrecorded. */
+export function restoredChanges(files: RestoredFile[]): ChangedFile[] {
+  return files.map((f) => ({ path: f.path, before: text(f.before), after: text(f.after) }));
+}
+
+function text(bytes: Uint8Array | null): string | null | undefined {
+  if (bytes === null) return null;
+  const decoded = decodeText(bytes);
+  return isDecodeFailure(decoded) ? undefined : decoded.text;
+}
+
+/** At most this many paths are listed in a restore's result; the count is always exact. */
+export const MAX_LISTED = 200;

@@ -1,0 +1,144 @@
+import * as git from 'isomorphic-git';
+import { TREE_MODE, type GitAccess, type ObjectSink, type TreeEntry } from './objects.js';
+
+/** A file (or symlink) in a snapshot. */
+export interface Leaf {
+  kind: 'blob';
+  mode: string;
+  oid: string;
+}
+
+/** A folder: its id when it is written and unchanged (null once dirty), entries once loaded. */
+export interface Dir {
+  kind: 'tree';
+  oid: string | null;
+  entries: Map<string, Leaf | Dir> | null;
+}
+
+export const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
+
+/**
+ * The last snapshot's tree, kept in memory and loaded from git one folder at a time, on demand.
+ * A change marks only the folders on its path dirty; `write` then writes those trees and
+ * reuses every other subtree by id, so a snapshot costs the depth of the change, not the size
+ * of the workspace.
+ */
+export class TreeCache {
+  root: Dir;
+
+  constructor(private readonly access: GitAccess, rootOid: string = EMPTY_TREE) {
+    this.root = { kind: 'tree', oid: rootOid, entries: rootOid === EMPTY_TREE ? new Map() : null };
+  }
+
+  /** Replace the whole tree with another snapshot's (restore); loaded lazily again. */
+  reset(rootOid: string): void {
+    this.root = { kind: 'tree', oid: rootOid, entries: rootOid === EMPTY_TREE ? new Map() : null };
+  }
+
+  async entries(dir: Dir): Promise<Map<string, Leaf | Dir>> {
+    if (dir.entries) return dir.entries;
+    const { fs, gitdir, cache } = this.access;
+    const { tree } = await git.readTree({ fs, gitdir, cache, oid: dir.oid! });
+    const map = new Map<string, Leaf | Dir>();
+    for (const e of tree) {
+      map.set(e.path, e.type === 'tree' ? { kind: 'tree', oid: e.oid, entries: null } : { kind: 'blob', mode: e.mode, oid: e.oid });
+    }
+    dir.entries = map;
+    return map;
+  }
+
+  /** The entry at a root-relative path, or undefined. */
+  async get(rel: string): Promise<Leaf | Dir | undefined> {
+    let node: Leaf | Dir = this.root;
+    for (const part of split(rel)) {
+      if (node.kind !== 'tree') return undefined;
+      const next: Leaf | Dir | undefined = (await this.entries(node)).get(part);
+      if (!next) return undefined;
+      node = next;
+    }
+    return node;
+  }
+
+  /** Put a file or folder at `rel` (replacing whatever was there), or remove what is there. */
+  async set(rel: string, leaf: Leaf | Dir | null): Promise<void> {
+    const parts = split(rel);
+    if (parts.length === 0) {
+      if (leaf === null) this.root = { kind: 'tree', oid: null, entries: new Map() };
+      return;
+    }
+    const chain: Dir[] = [this.root];
+    let dir = this.root;
+    for (const part of parts.slice(0, -1)) {
+      const map = await this.entries(dir);
+      let next = map.get(part);
+      if (!next || next.kind !== 'tree') {
+        if (leaf === null) return;
+        next = { kind: 'tree', oid: null, entries: new Map() };
+        map.set(part, next);
+      }
+      dir = next;
+      chain.push(dir);
+    }
+    const map = await this.entries(dir);
+    const name = parts[parts.length - 1]!;
+    const current = map.get(name);
+    if (leaf === null) {
+      if (!current) return;
+      map.delete(name);
+    } else {
+      if (leaf.kind === 'tree' && current?.kind === 'tree') return;
+      if (leaf.kind === 'blob' && current?.kind === 'blob' && current.oid === leaf.oid && current.mode === leaf.mode) return;
+      map.set(name, leaf);
+    }
+    for (const d of chain) d.oid = null;
+  }
+
+  /** Make sure a folder is there (an empty one is kept, as the empty tree). */
+  async ensureDir(rel: string): Promise<void> {
+    await this.set(rel, { kind: 'tree', oid: null, entries: new Map() });
+  }
+
+  /** Write every dirty folder (children first) and return the root tree's id. */
+  async write(sink: ObjectSink): Promise<string> {
+    return this.writeDir(this.root, sink);
+  }
+
+  private async writeDir(dir: Dir, sink: ObjectSink): Promise<string> {
+    if (dir.oid !== null) return dir.oid;
+    const entries: TreeEntry[] = [];
+    for (const [name, node] of dir.entries!) {
+      if (node.kind === 'tree') {
+        // Empty folders stay, as entries pointing at the empty tree: git never makes those, but
+        // reads them fine, and without them undo could not bring back an empty folder.
+        entries.push({ mode: TREE_MODE, path: name, oid: await this.writeDir(node, sink), type: 'tree' });
+      } else {
+        entries.push({ mode: node.mode, path: name, oid: node.oid, type: 'blob' });
+      }
+    }
+    dir.oid = await sink.tree(entries);
+    return dir.oid;
+  }
+
+  /** Every file under `rel` (default: all), as root-relative path to leaf. Loads what it visits. */
+  async files(rel = '', dirs?: Set<string>): Promise<Map<string, Leaf>> {
+    const out = new Map<string, Leaf>();
+    const node = await this.get(rel);
+    if (!node) return out;
+    if (node.kind === 'blob') { out.set(rel, node); return out; }
+    await walkDir(this, node, rel, out, dirs);
+    return out;
+  }
+}
+
+/** Files into `out`, and (when asked) every folder below `rel` into `dirs`. */
+async function walkDir(cache: TreeCache, dir: Dir, rel: string, out: Map<string, Leaf>, dirs?: Set<string>): Promise<void> {
+  for (const [name, node] of await cache.entries(dir)) {
+    const path = rel ? `${rel}/${name}` : name;
+    if (node.kind === 'blob') out.set(path, node);
+    else { dirs?.add(path); await walkDir(cache, node, path, out, dirs); }
+  }
+}
+
+export function split(rel: string): string[] {
+  return rel === '' ? [] : rel.split('/');
+}

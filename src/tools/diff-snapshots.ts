@@ -1,0 +1,45 @@
+import { diffTrees } from '../snapshots/diff.js';
+import { requireSnapshots } from '../snapshots/tool-support.js';
+import { EMPTY_TREE } from '../snapshots/tree.js';
+import { lexicalPath } from '../workspace/paths.js';
+import { pathProperty } from './common.js';
+import { defineTool } from './define.js';
+
+interface DiffArgs { from?: string; to?: string; path?: string }
+
+const idProperty = (what: string) => ({ type: 'string', minLength: 4, maxLength: 40, pattern: '^[0-9a-fA-F]+$', description: what });
+
+export const diffSnapshots = defineTool<DiffArgs, Record<string, unknown>>({
+  name: 'diff_snapshots',
+  description:
+    'Show what changed between two snapshots: each file with its status (added, modified, deleted) and line counts, ' +
+    'plus a unified diff. By default compares the latest snapshot with the one before it. Give path to look at one file or folder.',
+  mutates: false,
+  schema: {
+    type: 'object',
+    properties: {
+      from: idProperty('The older snapshot id (default: the snapshot before `to`).'),
+      to: idProperty('The newer snapshot id (default: the latest).'),
+      path: pathProperty('Only this file or folder'),
+    },
+    additionalProperties: false,
+  },
+  async run(args, ctx) {
+    const store = requireSnapshots(ctx);
+    const path = args.path === undefined ? '' : lexicalPath(args.path, ctx.cwd);
+    await store.open();
+    const to = args.to ? await store.find(args.to) : store.history.head!;
+    const parent = to.parent ? store.history.find(to.parent) : undefined;
+    const from = args.from ? await store.find(args.from) : typeof parent === 'object' ? parent : undefined;
+    const diff = await diffTrees(store, from?.tree ?? EMPTY_TREE, to.tree, path);
+    return {
+      from: from?.id ?? null,
+      to: to.id,
+      ...(path ? { path } : {}),
+      files: diff.files,
+      count: diff.files.length,
+      unified_diff: diff.unified_diff,
+      truncated: diff.truncated,
+    };
+  },
+});

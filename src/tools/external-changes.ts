@@ -1,0 +1,35 @@
+import type { WorkspaceFs } from '../fs/types.js';
+import type { ChangedFile } from '../workspace/change-log.js';
+import type { ToolContext } from '../workspace/context.js';
+
+/**
+ * Finds what a program changed behind the tools' back (the workspace's rescan) and returns the
+ * root-relative paths; [] when nothing changed or the workspace cannot tell.
+ */
+export type FindExternalChanges = () => Promise<string[]>;
+
+/** Most changed paths a result lists; the change log keeps them all. */
+const MAX_LISTED = 100;
+
+/**
+ * The change-log entry for files a program changed. Their earlier text is not known here (the
+ * snapshots hold it), so only a deletion can be told apart from an addition or an edit.
+ */
+export async function describeExternalChanges(fs: WorkspaceFs, toAbs: (rel: string) => string, paths: string[]): Promise<ChangedFile[]> {
+  return Promise.all(paths.map(async (path): Promise<ChangedFile> => {
+    const exists = await fs.lstat(toAbs(path)).then(() => true, () => false);
+    return { path, before: undefined, after: exists ? undefined : null };
+  }));
+}
+
+/** After a foreground program: rescan, log what it changed as this call's change, and say so in the result. */
+export async function recordExternalChanges(ctx: ToolContext, find?: FindExternalChanges): Promise<Record<string, unknown>> {
+  const changed = find ? await find().catch(() => []) : [];
+  if (changed.length === 0) return {};
+  const summary = ctx.recordChange(await describeExternalChanges(ctx.fs, (rel) => ctx.paths.toAbs(rel), changed));
+  return {
+    changed_files: changed.slice(0, MAX_LISTED),
+    ...(changed.length > MAX_LISTED ? { changed_files_total: changed.length } : {}),
+    change_id: summary.id,
+  };
+}

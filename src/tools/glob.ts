@@ -1,0 +1,69 @@
+import { compileGlob, staticBase } from '../search/glob.js';
+import { walk } from '../search/walk.js';
+import { ToolError } from '../workspace/errors.js';
+import { displayPath, joinRel } from '../workspace/paths.js';
+import { pathProperty } from './common.js';
+import { defineTool } from './define.js';
+
+interface GlobArgs {
+  pattern: string;
+  path?: string;
+  max_results?: number;
+  include_hidden?: boolean;
+}
+
+/** glob: root-relative paths matching a pattern, in walk order. */
+export const globTool = defineTool<GlobArgs, Record<string, unknown>>({
+  name: 'glob',
+  description:
+    "Find files by name pattern. A pattern without '/' matches file names at any depth ('*.ts'); one with '/' " +
+    "matches paths relative to path ('src/**/*.test.ts'). A pattern ending in '/' finds folders instead. " +
+    'Returns root-relative paths in sorted order. Skips hidden entries (unless include_hidden), node_modules, ' +
+    'build outputs and what .gitignore excludes, except below a folder the pattern names literally.',
+  mutates: false,
+  schema: {
+    type: 'object',
+    properties: {
+      pattern: { type: 'string', minLength: 1, description: "Glob: *, **, ?, [abc], {a,b}. '*.md' matches names anywhere." },
+      path: pathProperty('Folder the pattern is relative to, default the current folder'),
+      max_results: { type: 'integer', minimum: 1, maximum: 100000, description: 'Most paths to return (default 500).' },
+      include_hidden: { type: 'boolean', description: 'Also match names starting with a dot (default false).' },
+    },
+    required: ['pattern'],
+    additionalProperties: false,
+  },
+  async run(args, ctx) {
+    const raw = args.pattern.replace(/^(\.\/)+/, '');
+    if (raw.startsWith('/') || raw.split('/').includes('..')) {
+      throw new ToolError('INVALID_ARGUMENTS', `the pattern '${args.pattern}' must stay below path (no leading '/' and no '..')`, {
+        hint: "Set path to the folder to look in and keep the pattern relative, e.g. path 'src', pattern '**/*.ts'.",
+        problems: [{ path: '/pattern', message: "must be relative, without '..'" }],
+      });
+    }
+    const wantDirs = raw.endsWith('/');
+    const pattern = wantDirs ? raw.replace(/\/+$/, '') : raw;
+    const base = await ctx.resolve(args.path ?? '.', 'read');
+    const shown = displayPath(base.rel);
+    if (!base.stat) throw new ToolError('NOT_FOUND', `'${shown}' does not exist`, { hint: 'Omit path to search from the current folder.' });
+    if (base.stat.type !== 'dir') throw new ToolError('NOT_A_DIRECTORY', `'${shown}' is a file, not a folder`);
+    const maxResults = args.max_results ?? 500;
+    // A literal folder at the front of the pattern is where the walk begins, so a pattern that
+    // names node_modules/x or .github explicitly still finds what is inside it.
+    const lead = staticBase(pattern);
+    const start = lead ? await ctx.paths.resolveRel(joinRel(base.rel, lead), 'read') : base;
+    if (start.stat?.type !== 'dir') return { matches: [], count: 0, truncated: false };
+    const test = compileGlob(pattern);
+    const prefix = base.rel === '' ? 0 : base.rel.length + 1;
+    const matches: string[] = [];
+    let truncated = false;
+    const walker = walk(ctx.fs, ctx.paths, start, {
+      includeHidden: args.include_hidden ?? false, gitignore: true, links: 'follow', dirs: wantDirs,
+    });
+    for await (const entry of walker) {
+      if ((entry.type === 'dir') !== wantDirs || !test(entry.rel.slice(prefix))) continue;
+      if (matches.length === maxResults) { truncated = true; break; }
+      matches.push(entry.rel);
+    }
+    return { matches, count: matches.length, truncated };
+  },
+});

@@ -1,0 +1,30 @@
+import { describeSnapshot, requireSnapshots } from '../snapshots/tool-support.js';
+import { defineTool } from './define.js';
+
+export const listSnapshots = defineTool<{ limit?: number }, Record<string, unknown>>({
+  name: 'list_snapshots',
+  description:
+    'List snapshots, newest first: one is taken after every change the tools make. An undo or restore is a snapshot ' +
+    'too (restored_to names the snapshot it brought back), and snapshots that were undone stay listed, so ' +
+    'restore_snapshot can bring them back (redo).',
+  mutates: false,
+  schema: {
+    type: 'object',
+    properties: {
+      limit: { type: 'integer', minimum: 1, maximum: 1000, description: 'How many to list (default 20).' },
+    },
+    additionalProperties: false,
+  },
+  async run(args, ctx) {
+    const store = requireSnapshots(ctx);
+    const limit = args.limit ?? 20;
+    const all = await store.list(Number.MAX_SAFE_INTEGER);
+    const shown = all.slice(0, limit);
+    return {
+      snapshots: shown.map((s) => describeSnapshot(s, store)),
+      count: shown.length,
+      total: all.length,
+      truncated: all.length > shown.length,
+    };
+  },
+});

@@ -1,0 +1,37 @@
+import { restoreSnapshot } from '../snapshots/restore.js';
+import { MAX_LISTED, requireSnapshots, restoredChanges } from '../snapshots/tool-support.js';
+import { defineTool } from './define.js';
+
+export const restoreSnapshotTool = defineTool<{ id: string }, Record<string, unknown>>({
+  name: 'restore_snapshot',
+  description:
+    'Bring the workspace back to a snapshot from list_snapshots: files are written back byte for byte and files that ' +
+    'did not exist then are removed. The restore is itself a snapshot, so undo reverses it; restoring a snapshot ' +
+    'that was undone is redo.',
+  mutates: true,
+  schema: {
+    type: 'object',
+    properties: {
+      id: { type: 'string', minLength: 4, maxLength: 40, pattern: '^[0-9a-fA-F]+$', description: 'The snapshot id (or a unique prefix of it).' },
+    },
+    required: ['id'],
+    additionalProperties: false,
+  },
+  async run(args, ctx) {
+    const store = requireSnapshots(ctx);
+    return ctx.lock([''], async () => {
+      const out = await restoreSnapshot(store, () => store.find(args.id), {
+        message: `restore_snapshot: back to ${args.id.slice(0, 12)}`,
+        tool: 'restore_snapshot',
+      });
+      const change = ctx.recordChange(restoredChanges(out.files));
+      return {
+        id: out.target.id,
+        restored_files: out.files.slice(0, MAX_LISTED).map((f) => f.path),
+        files_changed: out.files.length,
+        snapshot: out.snapshot.id,
+        change_id: change.id,
+      };
+    });
+  },
+});

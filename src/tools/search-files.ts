@@ -1,0 +1,77 @@
+import { decodeCursor, encodeCursor, queryFingerprint } from '../search/cursor.js';
+import { anyGlob } from '../search/glob.js';
+import { buildMatcher } from '../search/matcher.js';
+import { searchFiles as runSearch } from '../search/search.js';
+import { ToolError } from '../workspace/errors.js';
+import { displayPath } from '../workspace/paths.js';
+import { pathProperty } from './common.js';
+import { defineTool } from './define.js';
+
+interface SearchFilesArgs {
+  pattern: string;
+  path?: string;
+  is_regex?: boolean;
+  case_sensitive?: boolean;
+  include?: string[];
+  max_matches?: number;
+  context_lines?: number;
+  cursor?: string;
+}
+
+/** search_files: matching lines across files, paged with a self-contained cursor. */
+export const searchFilesTool = defineTool<SearchFilesArgs, Record<string, unknown>>({
+  name: 'search_files',
+  description:
+    'Search file contents for a literal text (default) or a JavaScript regex, one result per matching line ' +
+    '(path, 1-based line and column, the line capped at 500 characters). Skips hidden folders, node_modules, build ' +
+    'outputs, binary and undecodable files and whatever .gitignore excludes. Results are in sorted path order; when ' +
+    'truncated, pass next_cursor as cursor (with the same other arguments) to get the next page.',
+  mutates: false,
+  schema: {
+    type: 'object',
+    properties: {
+      pattern: { type: 'string', minLength: 1, description: 'Text to find (or a regex when is_regex is true). Matches within one line.' },
+      path: pathProperty('Folder (or single file) to search, default the current folder'),
+      is_regex: { type: 'boolean', description: 'Treat pattern as a JavaScript regular expression (default false).' },
+      case_sensitive: { type: 'boolean', description: 'Match case exactly (default true).' },
+      include: {
+        type: 'array',
+        items: { type: 'string', minLength: 1 },
+        description: "Only search files matching one of these globs: '*.ts' matches basenames anywhere, 'src/**/*.ts' matches root-relative paths.",
+      },
+      max_matches: { type: 'integer', minimum: 1, maximum: 100000, description: 'Matching lines per page (default 50).' },
+      context_lines: { type: 'integer', minimum: 0, maximum: 20, description: 'Lines of context before and after each match (default 0).' },
+      cursor: { type: 'string', minLength: 1, description: 'next_cursor from the previous page of the same search.' },
+    },
+    required: ['pattern'],
+    additionalProperties: false,
+  },
+  async run(args, ctx) {
+    const caseSensitive = args.case_sensitive ?? true;
+    const isRegex = args.is_regex ?? false;
+    const matcher = buildMatcher(args.pattern, isRegex, caseSensitive);
+    const include = anyGlob(args.include);
+    const start = await ctx.resolve(args.path ?? '.', 'read');
+    if (!start.stat) {
+      throw new ToolError('NOT_FOUND', `'${displayPath(start.rel)}' does not exist`, { hint: 'Check the folder with list_directory, or omit path to search the current folder.' });
+    }
+    const fingerprint = queryFingerprint([args.pattern, start.rel, isRegex, caseSensitive, args.include ?? []]);
+    const resume = args.cursor === undefined ? null : decodeCursor(args.cursor, fingerprint);
+    const page = await runSearch(ctx.fs, ctx.paths, {
+      matcher,
+      start,
+      include,
+      resume,
+      maxMatches: args.max_matches ?? 50,
+      context: args.context_lines ?? 0,
+      maxLineChars: ctx.policy.limits.maxLineChars,
+    });
+    const last = page.matches[page.matches.length - 1];
+    return {
+      matches: page.matches,
+      count: page.matches.length,
+      truncated: page.truncated,
+      next_cursor: page.truncated && last ? encodeCursor(fingerprint, last) : null,
+    };
+  },
+});

@@ -1,0 +1,43 @@
+import { restoreSnapshot } from '../snapshots/restore.js';
+import { MAX_LISTED, requireSnapshots, restoredChanges } from '../snapshots/tool-support.js';
+import { ToolError } from '../workspace/errors.js';
+import { defineTool } from './define.js';
+
+export const undoTool = defineTool<{ steps?: number }, Record<string, unknown>>({
+  name: 'undo',
+  description:
+    'Undo the last change (or the last `steps` changes): the workspace goes back to the snapshot before them. ' +
+    'Repeated undos keep going back. The undo is itself a snapshot; to redo, call restore_snapshot with the id in redo_with.',
+  mutates: true,
+  schema: {
+    type: 'object',
+    properties: {
+      steps: { type: 'integer', minimum: 1, maximum: 1000, description: 'How many changes to undo (default 1).' },
+    },
+    additionalProperties: false,
+  },
+  async run(args, ctx) {
+    const store = requireSnapshots(ctx);
+    const steps = args.steps ?? 1;
+    return ctx.lock([''], async () => {
+      const out = await restoreSnapshot(store, () => {
+        const back = store.history.back(steps);
+        if ('target' in back) return back.target;
+        throw new ToolError('NOT_FOUND', back.available === 0
+          ? 'there is nothing to undo: the workspace is at its oldest snapshot'
+          : `only ${back.available} step(s) can be undone, not ${steps}`, {
+          hint: back.available === 0 ? 'list_snapshots shows the history kept.' : `Call undo with steps: ${back.available}.`,
+        });
+      }, { message: `undo ${steps} step(s)`, tool: 'undo', undo: true });
+      const change = ctx.recordChange(restoredChanges(out.files));
+      return {
+        restored_to: out.target.id,
+        restored_files: out.files.slice(0, MAX_LISTED).map((f) => f.path),
+        files_changed: out.files.length,
+        snapshot: out.snapshot.id,
+        redo_with: out.previous.id,
+        change_id: change.id,
+      };
+    });
+  },
+});

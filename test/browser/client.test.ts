@@ -1,0 +1,121 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { connectWorkspace, type RemoteWorkspace } from '../../web/client.js';
+import type { BackendKind, ChangeEvent } from '../../web/protocol.js';
+import { connect, uniqueName } from './connect.js';
+
+const open: RemoteWorkspace[] = [];
+afterEach(async () => {
+  for (const ws of open.splice(0)) await ws.close();
+});
+const track = (ws: RemoteWorkspace) => (open.push(ws), ws);
+
+describe.each<BackendKind>(['memory', 'indexeddb', 'opfs'])('the workspace in a worker: %s', (backend) => {
+  it('runs tools, reports changes with their paths, and keeps the diff for a reviewer', async () => {
+    const ws = track(await connect({ backend, name: uniqueName('client') }));
+    const events: ChangeEvent[] = [];
+    ws.onChange((e) => events.push(e));
+    const written = await ws.call('write_file', { path: 'src/a.ts', content: 'export const a = 1;\n' });
+    expect(written).toMatchObject({ ok: true, tool: 'write_file', result: { path: 'src/a.ts', created: true } });
+    const read = await ws.call('read_file', { path: 'src/a.ts' });
+    expect(read).toMatchObject({ ok: true, result: { content: 'export const a = 1;\n', eol: 'lf', total_lines: 1 } });
+    const edited = await ws.call('edit_file', { path: 'src/a.ts', old_text: '= 1', new_text: '= 2' });
+    expect(edited.ok).toBe(true);
+    await expect.poll(() => events.length).toBe(2);
+    const ids = [written, edited].map((e) => (e as { result: { change_id: string } }).result.change_id);
+    expect(events).toEqual([
+      { change_id: ids[0], tool: 'write_file', paths: ['src/a.ts'] },
+      { change_id: ids[1], tool: 'edit_file', paths: ['src/a.ts'] },
+    ]);
+    expect((await ws.changes()).map((c) => c.id)).toEqual(ids);
+    const detail = await ws.change(ids[1]!);
+    expect(detail?.unified_diff).toContain('-export const a = 1;\n+export const a = 2;');
+    expect(await ws.change('chg_none')).toBeNull();
+  });
+
+  it('delivers every failure as an envelope with its code, across the boundary', async () => {
+    const ws = track(await connect({ backend, name: uniqueName('errors') }));
+    expect(await ws.call('read_file', { path: 'missing.txt' })).toMatchObject({ ok: false, tool: 'read_file', error: { code: 'NOT_FOUND' } });
+    expect(await ws.call('read_file', { path: '../outside' })).toMatchObject({ ok: false, error: { code: 'OUTSIDE_WORKSPACE' } });
+    expect(await ws.call('no_such_tool', {})).toMatchObject({ ok: false, error: { code: 'UNKNOWN_TOOL' } });
+    const invalid = await ws.call('read_file', { path: 'a', start_line: 'x', bogus: 1 });
+    expect(invalid).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENTS' } });
+    if (invalid.ok) throw new Error('unreachable');
+    expect(invalid.error.problems?.map((p) => p.path).sort()).toEqual(['/bogus', '/start_line']);
+    await ws.call('write_file', { path: 'd/f.txt', content: 'x' });
+    expect(await ws.call('delete_path', { path: 'd' })).toMatchObject({ ok: false, error: { code: 'DIRECTORY_NOT_EMPTY' } });
+  });
+
+  it('takes snapshots with isomorphic-git on the same backend, and undoes', async () => {
+    const ws = track(await connect({ backend, name: uniqueName('snap') }));
+    await ws.call('write_file', { path: 'n.txt', content: 'one\n' });
+    await ws.call('write_file', { path: 'n.txt', content: 'two\n' });
+    const list = await ws.call('list_snapshots', {});
+    expect(list.ok).toBe(true);
+    const snaps = (list as { result: { snapshots: Array<{ id: string; files_changed: number }> } }).result.snapshots;
+    expect(snaps.length).toBeGreaterThanOrEqual(2);
+    expect(await ws.call('undo', {})).toMatchObject({ ok: true });
+    expect(await ws.call('read_file', { path: 'n.txt' })).toMatchObject({ ok: true, result: { content: 'one\n' } });
+  });
+
+  it('asks the page to confirm a delete, and refuses when the page says no', async () => {
+    const asked: string[][] = [];
+    const ws = track(await connect({ backend, name: uniqueName('confirm'), policy: { confirm: (paths) => (asked.push(paths), false) } }));
+    await ws.call('write_file', { path: 'keep.txt', content: 'k' });
+    expect(await ws.call('delete_path', { path: 'keep.txt' })).toMatchObject({ ok: false, error: { code: 'CONFIRMATION_DENIED' } });
+    expect(asked).toEqual([['keep.txt']]);
+    expect(await ws.call('exists', { path: 'keep.txt' })).toMatchObject({ ok: true, result: { exists: true } });
+  });
+
+  it('lists the canonical tools with their schemas', async () => {
+    const ws = track(await connect({ backend, name: uniqueName('tools') }));
+    const tools = await ws.listTools();
+    expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(['read_file', 'write_file', 'edit_file', 'apply_patch', 'undo']));
+    expect(tools.find((t) => t.name === 'read_file')?.input_schema).toMatchObject({ type: 'object', required: ['path'] });
+  });
+});
+
+describe('a worker that does not load', () => {
+  it('rejects with a clear message when the script is missing, instead of hanging', async () => {
+    const started = performance.now();
+    await expect(connectWorkspace({ backend: 'memory', worker: new URL('/no-such-sandpit-worker.js', location.href) }))
+      .rejects.toThrow(/Sandpit worker failed/);
+    expect(performance.now() - started).toBeLessThan(10_000);
+  });
+
+  it('rejects when the worker module throws while loading', async () => {
+    await expect(connectWorkspace({ backend: 'memory', worker: new Worker(new URL('./fixtures/broken-worker.ts', import.meta.url), { type: 'module' }) }))
+      .rejects.toThrow(/Sandpit worker failed/);
+  });
+
+  it('rejects calls made after the worker is gone', async () => {
+    const ws = await connect({ backend: 'memory', name: uniqueName('gone') });
+    await ws.close();
+    await expect(ws.call('read_file', { path: 'a' })).rejects.toThrow();
+  });
+});
+
+describe('two tabs on one workspace', () => {
+  it.each<BackendKind>(['indexeddb', 'opfs'])('%s: the second gets IO_ERROR until the first closes, then sees its files', async (backend) => {
+    const name = uniqueName('tabs');
+    const first = track(await connect({ backend, name }));
+    await first.call('write_file', { path: 'shared.txt', content: 'from the first tab\n' });
+    const second = track(await connect({ backend, name }));
+    expect(second.locked).toBe(true);
+    const refused = await second.call('write_file', { path: 'shared.txt', content: 'clobber\n' });
+    expect(refused).toMatchObject({ ok: false, error: { code: 'IO_ERROR' } });
+    expect(JSON.stringify(refused)).toMatch(/another tab/);
+    expect(await first.call('read_file', { path: 'shared.txt' })).toMatchObject({ ok: true, result: { content: 'from the first tab\n' } });
+    await first.close();
+    expect(await second.call('read_file', { path: 'shared.txt' })).toMatchObject({ ok: true, result: { content: 'from the first tab\n' } });
+    expect(await second.call('write_file', { path: 'shared.txt', content: 'now the second\n' })).toMatchObject({ ok: true });
+  });
+
+  it('memory workspaces of the same name are separate and never locked', async () => {
+    const name = uniqueName('mem');
+    const a = track(await connect({ backend: 'memory', name }));
+    const b = track(await connect({ backend: 'memory', name }));
+    expect(b.locked).toBe(false);
+    await a.call('write_file', { path: 'x.txt', content: 'a' });
+    expect(await b.call('exists', { path: 'x.txt' })).toMatchObject({ ok: true, result: { exists: false } });
+  });
+});

@@ -1,0 +1,8 @@
+import '../../web/polyfills.js';
+import { runContract } from '../contract/suite.js';
+import { workerBackend } from './worker-backend.js';
+
+// The same suite with the backends inside a dedicated worker: OPFS there uses sync access handles.
+const fsWorker = () => new Worker(new URL('./fixtures/fs-worker.ts', import.meta.url), { type: 'module' });
+runContract(workerBackend('opfs', fsWorker));
+runContract(workerBackend('indexeddb', fsWorker));

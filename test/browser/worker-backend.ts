@@ -1,0 +1,51 @@
+import { wrap } from 'comlink';
+import { FsError, type FsErrorCode } from '../../src/fs/errors.js';
+import { makeStat } from '../../src/fs/stat.js';
+import type { FsStat, WorkspaceFs } from '../../src/fs/types.js';
+import type { BackendUnderTest } from '../contract/backend.js';
+import { seedTree } from '../contract/seed-backend.js';
+
+interface FsWorker {
+  create(kind: string, name: string): Promise<boolean>;
+  op(name: string, method: string, args: unknown[]): Promise<{ value?: unknown; code?: string }>;
+  destroy(kind: string, name: string): Promise<void>;
+}
+
+const METHODS = ['readFile', 'writeFile', 'readdir', 'readdirTypes', 'stat', 'lstat', 'mkdir', 'rmdir', 'unlink', 'rename', 'readlink', 'symlink'];
+let counter = 0;
+
+/**
+ * A backend that lives in a dedicated worker (test/browser/fixtures/fs-worker.ts), so the OPFS
+ * adapter runs with sync access handles. Each operation crosses as plain JSON; errors come back
+ * as their Node code.
+ */
+export function workerBackend(kind: 'opfs' | 'indexeddb', makeWorker: () => Worker): BackendUnderTest {
+  let remote: ReturnType<typeof wrap<FsWorker>> | null = null;
+  return {
+    name: `${kind} (in a worker)`,
+    symlinks: kind === 'indexeddb',
+    async make(seed = {}) {
+      remote ??= wrap<FsWorker>(makeWorker());
+      const name = `sandpit-wcontract-${Date.now().toString(36)}-${++counter}`;
+      const syncHandles = await remote.create(kind, name);
+      if (kind === 'opfs' && !syncHandles) throw new Error('this worker has no sync access handles');
+      const r = remote;
+      const fs = { capabilities: { symlinks: kind === 'indexeddb', atomicRename: true } } as Record<string, unknown>;
+      for (const method of METHODS) {
+        fs[method] = async (...args: unknown[]) => {
+          // The encoding option is applied here, so only bytes cross the boundary.
+          const utf8 = method === 'readFile' && (args[1] === 'utf8' || (args[1] as { encoding?: string } | undefined)?.encoding === 'utf8');
+          const answer = await r.op(name, method, method === 'readFile' ? [args[0]] : args);
+          if (answer.code) throw new FsError(answer.code as FsErrorCode, method);
+          if (method === 'stat' || method === 'lstat') {
+            const s = answer.value as Omit<FsStat, 'isFile' | 'isDirectory' | 'isSymbolicLink'>;
+            return makeStat(s.type, s);
+          }
+          return utf8 ? new TextDecoder().decode(answer.value as Uint8Array) : answer.value;
+        };
+      }
+      await seedTree(fs as unknown as WorkspaceFs, seed);
+      return { fs: fs as unknown as WorkspaceFs, root: '/ws', outside: '/outside', cleanup: () => r.destroy(kind, name) };
+    },
+  };
+}

@@ -1,0 +1,107 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { builtinModules } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { build } from 'vite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { browserAliases } from '../../web/browser-aliases.js';
+import { buildDemo, filesBelow, repoRoot } from './web-build.js';
+
+let base: string;
+const NODE_BUILTINS = new Set(builtinModules.flatMap((m) => [m, `node:${m}`]));
+const WASM_MAGIC = Buffer.from([0x00, 0x61, 0x73, 0x6d]);
+
+/** Module specifiers a bundle still imports or requires at run time. */
+function specifiers(js: string): string[] {
+  const patterns = [
+    /\bfrom\s*["'`]([^"'`\n]+)["'`]/g,
+    /\bimport\s*\(\s*["'`]([^"'`\n]+)["'`]\s*\)/g,
+    /\bimport\s*["'`]([^"'`\n]+)["'`]/g,
+    /\brequire\s*\(\s*["'`]([^"'`\n]+)["'`]\s*\)/g,
+  ];
+  return patterns.flatMap((re) => [...js.matchAll(re)].map((m) => m[1]!));
+}
+
+/** Everything in an output folder that would bring Node or WebAssembly into a browser. */
+async function offences(dir: string): Promise<string[]> {
+  const found: string[] = [];
+  const files = await filesBelow(dir);
+  for (const file of files) {
+    const bytes = await readFile(join(dir, file));
+    if (file.endsWith('.wasm')) found.push(`${file}: a .wasm file`);
+    if (bytes.includes(WASM_MAGIC)) found.push(`${file}: WebAssembly magic bytes`);
+    if (!/\.(m?js)$/.test(file)) continue;
+    const js = bytes.toString('utf8');
+    for (const spec of specifiers(js)) if (NODE_BUILTINS.has(spec)) found.push(`${file}: imports '${spec}'`);
+    if (/["'`]node:[a-z_]/.test(js)) found.push(`${file}: a 'node:' specifier string`);
+    if (/\bWebAssembly\b/.test(js)) found.push(`${file}: mentions WebAssembly`);
+  }
+  return found;
+}
+
+beforeAll(async () => {
+  base = await mkdtemp(join(tmpdir(), 'sandpit-bundle-'));
+}, 60_000);
+
+afterAll(async () => {
+  if (base) await rm(base, { recursive: true, force: true });
+});
+
+describe('the browser bundles', () => {
+  it('the demo page built by build:web has no node: imports and no WebAssembly', async () => {
+    const out = join(base, 'demo');
+    buildDemo(out);
+    const files = await filesBelow(out);
+    expect(files).toContain('index.html');
+    const scripts = files.filter((f) => f.endsWith('.js'));
+    expect(scripts.length).toBeGreaterThan(0);
+    // The workspace really is inside: a tool name and memfs's Volume class reach the bundle.
+    const js = (await Promise.all(scripts.map((f) => readFile(join(out, f), 'utf8')))).join('\n');
+    expect(js).toContain('read_file');
+    expect(js).toContain('OUTSIDE_WORKSPACE');
+    expect(await offences(out)).toEqual([]);
+  }, 120_000);
+
+  it('a library build of every export of src/index.ts has no node: imports and no WebAssembly', async () => {
+    const out = join(base, 'lib');
+    const result = await build({
+      configFile: false,
+      root: repoRoot,
+      mode: 'production',
+      logLevel: 'error',
+      define: { global: 'globalThis' },
+      resolve: { alias: browserAliases },
+      build: {
+        outDir: out,
+        emptyOutDir: true,
+        lib: { entry: join(repoRoot, 'src/index.ts'), formats: ['es'], fileName: 'sandpit' },
+      },
+    });
+    const outputs = (Array.isArray(result) ? result : [result]).flatMap((r) => ('output' in r ? r.output : []));
+    const chunks = outputs.filter((o) => o.type === 'chunk');
+    expect(chunks.map((c) => c.fileName)).toContain('sandpit.js');
+    // Every dependency is bundled: a chunk importing anything at all would need a resolver in the browser.
+    expect(chunks.flatMap((c) => [...c.imports, ...c.dynamicImports])).toEqual([]);
+    const js = await readFile(join(out, 'sandpit.js'), 'utf8');
+    expect(js).toMatch(/export\s*\{[^}]*\bcreateWorkspace\b/);
+    expect(await offences(out)).toEqual([]);
+  }, 120_000);
+
+  it('the scan finds what it looks for', async () => {
+    // Guards the guard: a planted Node import, wasm file and magic bytes are each reported.
+    const { mkdir, writeFile } = await import('node:fs/promises');
+    const out = join(base, 'planted');
+    await mkdir(out, { recursive: true });
+    await writeFile(join(out, 'a.js'), 'import{readFile as r}from"node:fs";export const x=WebAssembly.instantiate;');
+    await writeFile(join(out, 'b.js'), 'const p=require("path");');
+    await writeFile(join(out, 'c.wasm'), Buffer.concat([WASM_MAGIC, Buffer.from([1, 0, 0, 0])]));
+    expect(await offences(out)).toEqual([
+      "a.js: imports 'node:fs'",
+      "a.js: a 'node:' specifier string",
+      'a.js: mentions WebAssembly',
+      "b.js: imports 'path'",
+      'c.wasm: a .wasm file',
+      'c.wasm: WebAssembly magic bytes',
+    ]);
+  });
+});

@@ -1,0 +1,77 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { readdir } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The repository root, where package.json's scripts and vite.config.ts live. */
+export const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
+const viteBin = fileURLToPath(new URL('../../node_modules/vite/bin/vite.js', import.meta.url));
+
+/**
+ * Build the demo with the real `build:web` script into `outDir`. Each test file uses its own
+ * folder, so files running in parallel never read a bundle another build is rewriting.
+ */
+export function buildDemo(outDir: string): void {
+  // vitest sets NODE_ENV=test, which would give a development build; `npm start` runs with none.
+  const env = { ...process.env };
+  delete env.NODE_ENV;
+  const run = spawnSync('npm', ['run', 'build:web', '--', '--outDir', outDir, '--emptyOutDir'], { cwd: repoRoot, encoding: 'utf8', env });
+  if (run.status !== 0) throw new Error(`npm run build:web failed:\n${run.stdout}\n${run.stderr}`);
+}
+
+/** Every file below `dir`, as paths relative to it. */
+export async function filesBelow(dir: string, rel = ''): Promise<string[]> {
+  const out: string[] = [];
+  for (const entry of await readdir(join(dir, rel), { withFileTypes: true })) {
+    const path = rel ? `${rel}/${entry.name}` : entry.name;
+    if (entry.isDirectory()) out.push(...(await filesBelow(dir, path)));
+    else out.push(path);
+  }
+  return out;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export interface Preview {
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** Serve a built demo with `vite preview` on 127.0.0.1, as `npm start` does, and wait until it answers. */
+export async function previewDemo(outDir: string): Promise<Preview> {
+  const port = await freePort();
+  const child: ChildProcess = spawn(process.execPath, [viteBin, 'preview', '--outDir', outDir, '--host', '127.0.0.1', '--port', String(port), '--strictPort'], {
+    cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (d) => (output += d));
+  child.stderr!.on('data', (d) => (output += d));
+  const url = `http://127.0.0.1:${port}/`;
+  const stop = () => new Promise<void>((resolve) => {
+    if (child.exitCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+  const deadline = Date.now() + 20_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`vite preview exited early:\n${output}`);
+    try {
+      if ((await fetch(url)).ok) return { url, stop };
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  await stop();
+  throw new Error(`vite preview did not answer within 20 s:\n${output}`);
+}

@@ -1,0 +1,56 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { faultInjectionCases } from '../patch/fault-cases.js';
+import { applyPatchCases } from '../patch/inline-cases.js';
+import { hex, loadScenarios, type Scenario } from '../patch/scenarios.js';
+import type { BackendUnderTest } from './backend.js';
+import { open, type Harness } from './harness.js';
+
+const scenarios = loadScenarios();
+
+/** apply_patch: every scenario folder, the inline cases and fault injection, on one backend. */
+export function applyPatchContract(backend: BackendUnderTest) {
+  describe('apply_patch', () => {
+    let h: Harness | undefined;
+    afterEach(async () => { await h?.cleanup(); h = undefined; });
+
+    it('has the scenario suite (at least 40 folders)', () => {
+      expect(scenarios.length).toBeGreaterThanOrEqual(40);
+    });
+
+    for (const scenario of scenarios) {
+      it(`scenario ${scenario.name}`, async () => {
+        h = await runScenario(backend, scenario);
+      });
+    }
+
+    applyPatchCases(backend);
+    faultInjectionCases(backend);
+  });
+}
+
+async function runScenario(backend: BackendUnderTest, s: Scenario): Promise<Harness> {
+  const asked: Array<{ paths: string[]; action: string }> = [];
+  const confirm = s.options.confirm === undefined ? undefined
+    : (paths: string[], action: string) => { asked.push({ paths, action }); return s.options.confirm!; };
+  const h = await open(backend, s.input, { policy: { ...s.options.policy, confirm } });
+  for (const path of s.options.read ?? []) await h.ok('read_file', { path });
+  const before = await h.tree();
+  const env = await h.ws.call('apply_patch', { patch: s.patch, ...(s.options.dry_run ? { dry_run: true } : {}) });
+  if (h.root.length > 4) expect(JSON.stringify(env)).not.toContain(h.root);
+  if (s.expectedError) {
+    if (env.ok) throw new Error(`expected ${s.expectedError.code}, got success: ${JSON.stringify(env.result)}`);
+    expect(env.error.code).toBe(s.expectedError.code);
+    const body = JSON.stringify(env.error);
+    for (const piece of s.expectedError.contains) expect(body).toContain(piece);
+    expect(await h.tree()).toEqual(before);
+  } else {
+    if (!env.ok) throw new Error(`expected success, got ${JSON.stringify(env.error)}`);
+    const files = Object.fromEntries(Object.entries(await h.tree()).filter(([, v]) => v !== 'dir'));
+    const wanted = Object.fromEntries(Object.entries(s.expected!).map(([k, v]) => [k, hex(v)]));
+    expect(files).toEqual(wanted);
+    if (s.result) expect(env.result).toMatchObject(s.result);
+    if (!s.options.dry_run) expect((env.result as { change_id: unknown }).change_id).toMatch(/^chg_/);
+  }
+  if (s.options.expect_confirm) expect(asked).toEqual([{ paths: s.options.expect_confirm, action: 'delete' }]);
+  return h;
+}

@@ -1,0 +1,40 @@
+import { createOpfsFs, type OpfsFsOptions } from '../../src/fs/opfs.js';
+import type { BackendUnderTest } from './backend.js';
+import { seedTree } from './seed-backend.js';
+
+let counter = 0;
+
+/** A fresh OPFS folder per test, removed afterwards. `access` picks the file I/O path. */
+export function opfsBackend(access: OpfsFsOptions['access'] = 'auto'): BackendUnderTest {
+  return {
+    name: access === 'auto' ? 'opfs' : `opfs (${access})`,
+    symlinks: false,
+    async make(seed = {}) {
+      const name = `sandpit-contract-${Date.now().toString(36)}-${++counter}`;
+      const fs = await createOpfsFs({ name, access });
+      await seedTree(fs, seed);
+      return {
+        fs, root: '/ws', outside: '/outside',
+        cleanup: () => removeWhenIdle(name),
+      };
+    },
+  };
+}
+
+/**
+ * Remove a test's folder. A call that failed mid-way (the fault tests) can leave sibling writes
+ * of the same batch still in flight, and OPFS refuses to remove a file that is open for writing.
+ */
+async function removeWhenIdle(name: string): Promise<void> {
+  const root = await navigator.storage.getDirectory();
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await root.removeEntry(name, { recursive: true });
+      return;
+    } catch (error) {
+      if ((error as { name?: string }).name === 'NotFoundError') return;
+      if ((error as { name?: string }).name !== 'NoModificationAllowedError' || attempt >= 40) throw error;
+      await new Promise((r) => setTimeout(r, 25));
+    }
+  }
+}

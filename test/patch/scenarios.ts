@@ -1,0 +1,84 @@
+/// <reference types="vite/client" />
+
+/**
+ * The scenario folders, loaded through Vite's glob import so the same code runs in Node and in
+ * Chromium. A file named `x.esc` holds the bytes of `x` written with escapes (`\r`, `\xHH`, `\\`),
+ * so CRLF, BOM and UTF-16 inputs survive git and the raw import unchanged.
+ */
+const raw = import.meta.glob('./scenarios/**/*', { query: '?raw', import: 'default', eager: true }) as Record<string, string>;
+
+export interface Scenario {
+  name: string;
+  patch: string;
+  input: Record<string, Uint8Array>;
+  /** the whole tree after the call, when it must succeed */
+  expected?: Record<string, Uint8Array>;
+  /** the error code, then substrings the error must contain, when it must fail */
+  expectedError?: { code: string; contains: string[] };
+  /** a subset the result must match */
+  result?: Record<string, unknown>;
+  options: ScenarioOptions;
+}
+
+export interface ScenarioOptions {
+  dry_run?: boolean;
+  policy?: { readBeforeWrite?: boolean; staleCheck?: boolean };
+  /** files read (in full) with read_file before the patch */
+  read?: string[];
+  /** answer of the confirm policy; absent means no confirm policy */
+  confirm?: boolean;
+  /** the paths the confirm policy must be asked about, in one call */
+  expect_confirm?: string[];
+}
+
+/** Decode the `.esc` notation into bytes. */
+export function unescapeBytes(text: string): Uint8Array {
+  const out: number[] = [];
+  const enc = new TextEncoder();
+  const simple: Record<string, number> = { r: 13, n: 10, t: 9, '\\': 92 };
+  text.split(/(\\x[0-9a-fA-F]{2}|\\[rnt\\])/).forEach((part, i) => {
+    if (i % 2 === 0) out.push(...enc.encode(part));
+    else out.push(part[1] === 'x' ? parseInt(part.slice(2), 16) : simple[part[1]!]!);
+  });
+  return new Uint8Array(out);
+}
+
+function contentOf(path: string, text: string): [string, Uint8Array] {
+  return path.endsWith('.esc') ? [path.slice(0, -4), unescapeBytes(text)] : [path, new TextEncoder().encode(text)];
+}
+
+export function loadScenarios(): Scenario[] {
+  const byName = new Map<string, Scenario>();
+  for (const [key, text] of Object.entries(raw)) {
+    const [, name, rest] = /^\.\/scenarios\/([^/]+)\/(.+)$/.exec(key) ?? [];
+    if (!name || !rest) continue;
+    let s = byName.get(name);
+    if (!s) {
+      s = { name, patch: '', input: {}, options: {} };
+      byName.set(name, s);
+    }
+    const [path, bytes] = contentOf(rest, text);
+    if (path === 'patch.txt') s.patch = new TextDecoder().decode(bytes);
+    else if (path === 'options.json') s.options = JSON.parse(text);
+    else if (path === 'result.json') s.result = JSON.parse(text);
+    else if (path === 'expected_error.txt') {
+      const [code, ...contains] = text.split('\n').map((l) => l.trim()).filter(Boolean);
+      s.expectedError = { code: code!, contains };
+    } else if (path.startsWith('input/')) s.input[path.slice(6)] = bytes;
+    else if (path.startsWith('expected/')) (s.expected ??= {})[path.slice(9)] = bytes;
+    else throw new Error(`unknown file ${rest} in scenario ${name}`);
+  }
+  const scenarios = [...byName.values()].sort((a, b) => a.name.localeCompare(b.name));
+  for (const s of scenarios) {
+    if (!s.patch) throw new Error(`scenario ${s.name} has no patch.txt`);
+    // A success with no expected/ folder means the tree ends empty only if said so; an absent folder is an empty tree.
+    if (!s.expectedError) s.expected ??= {};
+  }
+  return scenarios;
+}
+
+export function hex(bytes: Uint8Array): string {
+  let s = '';
+  for (const b of bytes) s += b.toString(16).padStart(2, '0');
+  return s;
+}

@@ -1,0 +1,5 @@
+import os
+
+def main():
+    print("hello")
+    return 0

@@ -1,0 +1,5 @@
+import os
+
+def main():
+    print("hi")
+    return 0

@@ -1,0 +1,6 @@
+class A:
+    def run(self):
+        pass
+class B:
+    def run(self):
+        return 1

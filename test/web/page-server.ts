@@ -1,0 +1,45 @@
+import { createServer, type Server } from 'node:http';
+import { readdir, readFile } from 'node:fs/promises';
+import { extname, join, normalize } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'vite';
+
+const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.json': 'application/json' };
+
+/** Build the test page with the real Vite build into `outDir`. */
+export async function buildPage(outDir: string): Promise<void> {
+  await build({ configFile: fileURLToPath(new URL('./vite.page.config.ts', import.meta.url)), build: { outDir } });
+}
+
+export interface PageServer {
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** Serve a built folder on 127.0.0.1 (a secure context, so OPFS and Web Locks are there). */
+export async function servePage(dir: string): Promise<PageServer> {
+  const server: Server = createServer(async (req, res) => {
+    const path = normalize(decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname)).replace(/^(\.\.[/\\])+/, '');
+    try {
+      const body = await readFile(join(dir, path.endsWith('/') ? `${path}index.html` : path));
+      res.writeHead(200, { 'content-type': TYPES[extname(path) || '.html'] ?? 'application/octet-stream' });
+      res.end(body);
+    } catch {
+      res.writeHead(404).end();
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  return { url: `http://127.0.0.1:${port}/`, stop: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
+/** Every file below `dir`, as paths relative to it. */
+export async function filesBelow(dir: string, rel = ''): Promise<string[]> {
+  const out: string[] = [];
+  for (const entry of await readdir(join(dir, rel), { withFileTypes: true })) {
+    const path = rel ? `${rel}/${entry.name}` : entry.name;
+    if (entry.isDirectory()) out.push(...(await filesBelow(dir, path)));
+    else out.push(path);
+  }
+  return out;
+}

@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest';
+import { countLines, detectEol, dominantEol, LfView, lineAt, splitLines, toLf } from '../../src/text/lines.js';
+
+describe('lines', () => {
+  it('names the line-ending style', () => {
+    expect(detectEol('a\nb\n')).toBe('lf');
+    expect(detectEol('a\r\nb\r\n')).toBe('crlf');
+    expect(detectEol('a\r\nb\n')).toBe('mixed');
+    expect(detectEol('single')).toBe('none');
+    expect(detectEol('')).toBe('none');
+    expect(detectEol('\n')).toBe('lf');
+    expect(detectEol('a\rb')).toBe('none');
+  });
+
+  it('splits and counts lines: a final newline does not start another line', () => {
+    expect(splitLines('')).toEqual([]);
+    expect(splitLines('a')).toEqual(['a']);
+    expect(splitLines('a\n')).toEqual(['a']);
+    expect(splitLines('a\r\nb')).toEqual(['a', 'b']);
+    expect(splitLines('a\n\n')).toEqual(['a', '']);
+    expect(countLines('')).toBe(0);
+    expect(countLines('a')).toBe(1);
+    expect(countLines('a\n')).toBe(1);
+    expect(countLines('a\nb')).toBe(2);
+    expect(countLines('\n\n')).toBe(2);
+  });
+
+  it('finds the line of an offset', () => {
+    const text = 'ab\ncd\n\nef';
+    expect(lineAt(text, 0)).toBe(1);
+    expect(lineAt(text, 2)).toBe(1);
+    expect(lineAt(text, 3)).toBe(2);
+    expect(lineAt(text, 6)).toBe(3);
+    expect(lineAt(text, 7)).toBe(4);
+  });
+
+  it('folds CRLF only, leaving a lone CR alone', () => {
+    expect(toLf('a\r\nb\rc\n')).toBe('a\nb\rc\n');
+    expect(new LfView('a\r\nb\rc\r\n').text).toBe('a\nb\rc\n');
+  });
+
+  it('maps folded offsets back to the original', () => {
+    const view = new LfView('ab\r\ncd\r\nef');
+    expect(view.text).toBe('ab\ncd\nef');
+    expect(view.toOriginal(0)).toBe(0);
+    expect(view.toOriginal(2)).toBe(2);
+    expect(view.toOriginal(3)).toBe(4);
+    expect(view.toOriginal(6)).toBe(8);
+    expect(view.toOriginal(8)).toBe(10);
+  });
+
+  it('splices so that every byte outside the ranges stays, and new lines take the local ending', () => {
+    const original = 'a\r\nb\nc\r\nd';
+    const view = new LfView(original);
+    const at = (s: string) => view.text.indexOf(s);
+    expect(view.splice([{ start: at('c'), end: at('c') + 1, replacement: 'C' }], '\n')).toBe('a\r\nb\nC\r\nd');
+    expect(view.splice([{ start: at('b'), end: at('b') + 1, replacement: 'B' }], '\r\n')).toBe('a\r\nB\nc\r\nd');
+    // a range across a CRLF gives the new lines CRLF; one across a LF gives them LF
+    expect(view.splice([{ start: at('a'), end: at('b') + 1, replacement: 'x\ny\nz' }], '\n')).toBe('x\r\ny\r\nz\nc\r\nd');
+    expect(view.splice([{ start: at('b'), end: at('c') + 1, replacement: 'x\ny' }], '\r\n')).toBe('a\r\nx\ny\r\nd');
+    // a range with no newline uses the fallback
+    expect(view.splice([{ start: at('d'), end: at('d') + 1, replacement: 'd1\nd2' }], '\r\n')).toBe('a\r\nb\nc\r\nd1\r\nd2');
+    // several ranges at once, in order
+    expect(view.splice([
+      { start: at('a'), end: at('a') + 1, replacement: 'A' },
+      { start: at('d'), end: at('d') + 1, replacement: 'D' },
+    ], '\n')).toBe('A\r\nb\nc\r\nD');
+    // a range ending just before a CRLF keeps it
+    const crlf = new LfView('x\r\ny\r\n');
+    expect(crlf.splice([{ start: 0, end: 1, replacement: 'X' }], '\r\n')).toBe('X\r\ny\r\n');
+    expect(crlf.splice([{ start: 1, end: 3, replacement: '\nY' }], '\n')).toBe('x\r\nY\r\n');
+  });
+
+  it('picks the ending new lines get: CRLF only when it is the majority', () => {
+    expect(dominantEol('a\r\nb\r\nc\n')).toBe('\r\n');
+    expect(dominantEol('a\r\nb\n')).toBe('\n');
+    expect(dominantEol('none')).toBe('\n');
+  });
+});

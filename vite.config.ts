@@ -1,0 +1,28 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vite';
+import { browserAliases } from './web/browser-aliases.js';
+
+const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
+
+/**
+ * The demo page: `npm run build:web` writes dist-web/, `npm start` builds and serves it on
+ * 127.0.0.1. The aliases swap the Node built-ins memfs loads for browser stand-ins, so the
+ * bundle has no `node:` imports (test/bundle proves it).
+ */
+export default defineConfig({
+  root: here('./demo'),
+  publicDir: here('./public'),
+  // Relative asset URLs, so the built page also works from a subfolder or a file server.
+  base: './',
+  define: { global: 'globalThis' },
+  resolve: { alias: browserAliases },
+  build: {
+    outDir: here('./dist-web'),
+    emptyOutDir: true,
+    target: 'es2022',
+    // The whole workspace (memfs, ajv, the tools) runs in the page, so one ~450 kB chunk is expected.
+    chunkSizeWarningLimit: 1024,
+  },
+  server: { host: '127.0.0.1', port: 5173, strictPort: true },
+  preview: { host: '127.0.0.1', port: 5173, strictPort: true },
+});

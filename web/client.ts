@@ -1,0 +1,104 @@
+import { proxy, releaseProxy, wrap, type Remote } from 'comlink';
+import type { Envelope } from '../src/workspace/workspace.js';
+import type { ChangeDetail, ChangeSummary } from '../src/workspace/change-log.js';
+import type { WorkspacePolicy } from '../src/workspace/policy.js';
+import type { SnapshotOptions } from '../src/snapshots/store.js';
+import type { ToolInfo } from '../src/tools/define.js';
+import type { BackendKind, ChangeEvent, WorkerApi } from './protocol.js';
+
+export interface ConnectOptions {
+  backend: BackendKind;
+  /** names the storage (default `default`); the same name in another tab is the same workspace */
+  name?: string;
+  /** `confirm` runs here in the page; everything else is sent to the worker as JSON */
+  policy?: WorkspacePolicy;
+  snapshots?: SnapshotOptions | false;
+  /** the worker to use: a Worker, or the URL of a module worker script (default: the bundled web/worker) */
+  worker?: Worker | URL | string;
+}
+
+/** A workspace running in a Web Worker, as the page sees it. */
+export interface RemoteWorkspace {
+  readonly backend: BackendKind;
+  readonly name: string;
+  /** true when another tab held the workspace at connect time (calls fail with IO_ERROR until it lets go) */
+  readonly locked: boolean;
+  /** Run a tool. Resolves to an envelope; rejects only when the worker itself is gone. */
+  call(tool: string, args?: unknown): Promise<Envelope>;
+  listTools(): Promise<ToolInfo[]>;
+  /** the change log's summaries; `change(id)` adds the unified diff */
+  changes(): Promise<ChangeSummary[]>;
+  change(id: string): Promise<ChangeDetail | null>;
+  /** Called after every change with its id and paths, so a UI can refresh. Returns an unsubscribe. */
+  onChange(listener: (event: ChangeEvent) => void): () => void;
+  /** Let go of the workspace (another tab may then open it) and end the worker. */
+  close(): Promise<void>;
+}
+
+/**
+ * Start a worker that hosts a workspace and connect to it. A worker that fails to load rejects
+ * with a message saying so: comlink alone would wait forever for an answer that never comes.
+ */
+export async function connectWorkspace(options: ConnectOptions): Promise<RemoteWorkspace> {
+  const worker = options.worker instanceof Worker ? options.worker
+    : options.worker ? new Worker(options.worker, { type: 'module' })
+      : new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
+  let failure: Error | null = null;
+  let fail!: (error: Error) => void;
+  const failed = new Promise<never>((_, reject) => { fail = reject; });
+  failed.catch(() => {});
+  const onError = (event: Event) => {
+    // Handled here: the page's own error reporting should not see it a second time.
+    event.preventDefault();
+    const detail = (event as ErrorEvent).message;
+    failure = new Error(`the Sandpit worker failed${detail ? `: ${detail}` : ' to load (check the worker URL and the console)'}`);
+    fail(failure);
+    worker.terminate();
+  };
+  worker.addEventListener('error', onError);
+  worker.addEventListener('messageerror', onError);
+  const remote: Remote<WorkerApi> = wrap<WorkerApi>(worker);
+  const guarded = async <T>(work: () => Promise<T>): Promise<T> => {
+    if (failure) throw failure;
+    return Promise.race([work(), failed]);
+  };
+
+  const name = options.name ?? 'default';
+  const { confirm, ...policy } = options.policy ?? {};
+  const info = await guarded(() => remote.open(
+    { backend: options.backend, name, policy: { ...policy, ...(confirm ? { confirm: true } : {}) }, ...(options.snapshots === undefined ? {} : { snapshots: options.snapshots }) },
+    confirm ? proxy(async (paths: string[], action: Parameters<typeof confirm>[1]) => Boolean(await confirm(paths, action))) : undefined,
+  )).catch((error: unknown) => {
+    worker.terminate();
+    throw error instanceof Error ? error : new Error(String(error));
+  });
+
+  const listeners = new Set<(event: ChangeEvent) => void>();
+  await guarded(() => remote.subscribe(proxy((event: ChangeEvent) => {
+    for (const listener of listeners) listener(event);
+  })));
+
+  let closed: Promise<void> | null = null;
+  return {
+    backend: info.backend,
+    name: info.name,
+    locked: info.locked,
+    call: (tool, args) => guarded(() => remote.call(tool, args) as Promise<Envelope>),
+    listTools: () => guarded(() => remote.listTools()),
+    changes: () => guarded(() => remote.changes()),
+    change: (id) => guarded(() => remote.change(id)),
+    onChange(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    close() {
+      closed ??= guarded(() => remote.close()).catch(() => {}).finally(() => {
+        failure ??= new Error('this Sandpit workspace was closed; connect again to use it');
+        listeners.clear();
+        remote[releaseProxy]();
+        worker.terminate();
+      });
+      return closed;
+    },
+  };
+}

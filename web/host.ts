@@ -1,0 +1,103 @@
+import { createWorkspace } from '../src/create-workspace.js';
+import type { Envelope, Workspace } from '../src/workspace/workspace.js';
+import type { ConfirmAction } from '../src/workspace/policy.js';
+import { canonicalTools } from '../src/toolsets/canonical.js';
+import { toToolError } from '../src/workspace/errors.js';
+import { openBackend, type OpenedBackend } from './backends.js';
+import type { ChangeEvent, OpenInfo, WireOpenOptions, WorkerApi } from './protocol.js';
+import { tryLock, type HeldLock } from './tab-lock.js';
+
+const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+
+const envelope = (tool: string, code: 'IO_ERROR' | 'INVALID_ARGUMENTS', message: string, hint?: string): Envelope =>
+  ({ ok: false, tool, error: { code, message, ...(hint ? { hint } : {}) } });
+
+/**
+ * The workspace a worker hosts. A persistent workspace (OPFS, IndexedDB) is opened only while this
+ * worker holds its Web Lock, so two tabs never write one store at once: the second tab's calls
+ * fail with IO_ERROR until the first tab closes it, then the second tab opens it afresh (and sees
+ * the first tab's files, because nothing was read before the lock was taken).
+ */
+export function createHost(): WorkerApi {
+  let options: WireOpenOptions | null = null;
+  let confirm: ((paths: string[], action: ConfirmAction) => Promise<boolean>) | undefined;
+  let lock: HeldLock | null = null;
+  let backend: OpenedBackend | null = null;
+  let ws: Workspace | null = null;
+  const listeners = new Set<(event: ChangeEvent) => void>();
+
+  async function ready(): Promise<Workspace | null> {
+    if (ws) return ws;
+    if (!options) throw new Error('open() was not called');
+    if (options.backend !== 'memory') {
+      lock = await tryLock(`sandpit:${options.backend}:${options.name}`);
+      if (!lock) return null;
+    }
+    backend = await openBackend(options.backend, options.name);
+    const { confirm: asks, ...policy } = options.policy ?? {};
+    ws = createWorkspace({
+      fs: backend.fs,
+      root: '/',
+      policy: { ...policy, ...(asks && confirm ? { confirm } : {}) },
+      ...(options.snapshots === undefined ? {} : { snapshots: options.snapshots }),
+    });
+    ws.changes.onChange((event) => {
+      const plain: ChangeEvent = { change_id: event.change_id, tool: event.tool, paths: [...event.paths] };
+      for (const listener of listeners) Promise.resolve(listener(plain)).catch(() => listeners.delete(listener));
+    });
+    return ws;
+  }
+
+  return {
+    async open(opts, confirmProxy): Promise<OpenInfo> {
+      if (options) throw new Error('this worker already hosts a workspace');
+      if (!['opfs', 'indexeddb', 'memory'].includes(opts?.backend)) throw new Error(`unknown backend '${String(opts?.backend)}': use opfs, indexeddb or memory`);
+      if (typeof opts.name !== 'string' || !NAME.test(opts.name)) throw new Error('name must be 1-64 letters, digits, dots, dashes or underscores');
+      options = structuredClone(opts);
+      confirm = confirmProxy;
+      const opened = await ready();
+      return { backend: opts.backend, name: opts.name, locked: opened === null };
+    },
+    async call(tool, args) {
+      const name = typeof tool === 'string' ? tool : String(tool);
+      try {
+        const current = await ready();
+        if (!current) {
+          return envelope(name, 'IO_ERROR', `the workspace '${options!.name}' is open in another tab or window, and only one may change it at a time`,
+            'Close the workspace in the other tab (or use another name), then retry.');
+        }
+        const result = await current.call(name, args);
+        await backend?.flush?.();
+        return result;
+      } catch (error) {
+        // The call itself never throws; this is opening the backend or saving its tree afterwards.
+        const body = toToolError(error).toJSON();
+        return { ok: false, tool: name, error: { ...body, message: `the browser storage failed: ${body.message}` } };
+      }
+    },
+    async listTools() {
+      return (ws?.listTools() ?? canonicalTools.map((t) => ({ name: t.name, description: t.description, input_schema: t.schema })));
+    },
+    async changes() {
+      return ws ? ws.changes.list() : [];
+    },
+    async change(id) {
+      return ws?.changes.get(id) ?? null;
+    },
+    async subscribe(listener) {
+      listeners.add(listener);
+    },
+    async close() {
+      listeners.clear();
+      try {
+        await ws?.close();
+        await backend?.flush?.();
+      } finally {
+        ws = null;
+        backend = null;
+        lock?.release();
+        lock = null;
+      }
+    },
+  };
+}
