@@ -108,13 +108,16 @@ export class ObjectSink {
     const pending = this.pending;
     this.pending = [];
     const compressed = await Promise.all(pending.map((p) => deflate(wrapObject(p.type, p.bytes))));
-    await Promise.all(pending.map(async (p, i) => {
+    // Every write settles before the first failure is thrown, so none lands after the call returned.
+    const settled = await Promise.allSettled(pending.map(async (p, i) => {
       const dir = `${objects}/${p.oid.slice(0, 2)}`;
       const file = `${dir}/${p.oid.slice(2)}`;
       if (await fs.lstat(file).then(() => true, () => false)) return;
       await fs.mkdir(dir).catch((e) => { if (!hasFsCode(e, 'EEXIST')) throw e; });
       await fs.writeFile(file, compressed[i]!);
     }));
+    const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failed) throw failed.reason;
   }
 }
 
