@@ -20,13 +20,15 @@ export async function benchCore() {
       { name: 'node', fs: createNodeFs(), root: base },
     ];
     for (const { name, fs, root } of backends) {
-      const ws = createWorkspace({ fs, root, policy: { staleCheck: false } });
+      // Snapshots are measured in their own section; this one is the contract's own cost.
+      const ws = createWorkspace({ fs, root, snapshots: false, policy: { staleCheck: false } });
       const abs = `${root === '/' ? '' : root}/src/small.ts`;
-      const direct = await median(async () => new TextDecoder().decode(await fs.readFile(abs)));
+      const READS = { runs: 3000, warmup: 1000 };
+      const direct = await median(async () => new TextDecoder().decode(await fs.readFile(abs)), READS);
       const viaCall = await median(async () => {
         const r = await ws.call('read_file', { path: 'src/small.ts' });
         if (!r.ok) throw new Error(JSON.stringify(r));
-      });
+      }, READS);
       rows.push([`read_file (2 KB) on ${name}`, fmtMs(viaCall), fmtMs(direct), fmtRatio(viaCall / direct)]);
       const directEdit = await median(async (i) => {
         const text = new TextDecoder().decode(await fs.readFile(abs));
@@ -41,6 +43,14 @@ export async function benchCore() {
         current = next;
       });
       rows.push([`edit_file (2 KB) on ${name}`, fmtMs(viaEdit), fmtMs(directEdit), fmtRatio(viaEdit / directEdit)]);
+      const withSnapshots = createWorkspace({ fs, root, policy: { staleCheck: false } });
+      const viaSnapshotEdit = await median(async (i) => {
+        const next = `value7 = ${2e6 + i}`;
+        const r = await withSnapshots.call('edit_file', { path: 'src/small.ts', old_text: current, new_text: next });
+        if (!r.ok) throw new Error(JSON.stringify(r));
+        current = next;
+      }, { runs: 100, warmup: 10 });
+      rows.push([`edit_file (2 KB) on ${name}, with its git snapshot`, fmtMs(viaSnapshotEdit), fmtMs(directEdit), fmtRatio(viaSnapshotEdit / directEdit)]);
     }
   } finally {
     await rm(base, { recursive: true, force: true });

@@ -1,3 +1,4 @@
+import { Superblock } from '@jsonjoy.com/fs-core';
 import { Volume } from 'memfs';
 import { translated } from './errors.js';
 import { toFsStat } from './stat.js';
@@ -11,7 +12,10 @@ export type SeedFiles = Record<string, string | Uint8Array>;
  * creates `/src/a.ts` with its parent folders.
  */
 export function createMemoryFs(seed: SeedFiles = {}): WorkspaceFs {
-  const vol = new Volume();
+  // memfs asks the host for the uid and gid on every operation (a system call each in Node); a
+  // workspace in memory has one owner, so answer from constants.
+  const owner = { cwd: () => '/', platform: 'linux', env: {}, emitWarning: () => {}, getuid: () => 0, getgid: () => 0 };
+  const vol = new Volume(new Superblock({ process: owner } as ConstructorParameters<typeof Superblock>[0]));
   for (const [name, content] of Object.entries(seed)) {
     const path = name.startsWith('/') ? name : `/${name}`;
     vol.mkdirSync(path.slice(0, path.lastIndexOf('/')) || '/', { recursive: true });

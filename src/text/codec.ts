@@ -41,7 +41,7 @@ export function decodeText(bytes: Uint8Array, requested?: TextEncodingName): Dec
   if (encoding === 'latin1') return { text: decodeLatin1(body), encoding, bom: false };
   if (isUtf16 && body.length % 2 === 1) return { kind: 'decode', encoding, byteOffset: body.length - 1 + (bom?.length ?? 0) };
   try {
-    const text = new TextDecoder(encoding, { fatal: true, ignoreBOM: true }).decode(body);
+    const text = strictDecoder(encoding).decode(body);
     return { text, encoding, bom: bom !== null };
   } catch {
     return { kind: 'decode', encoding, byteOffset: firstBadOffset(body, encoding) + (bom?.length ?? 0) };
@@ -66,6 +66,15 @@ export function encodeText(text: string, encoding: TextEncodingName, bom: boolea
   out.set(mark, 0);
   out.set(body, mark.length);
   return out;
+}
+
+const decoders = new Map<string, TextDecoder>();
+
+/** One strict decoder per encoding: without `stream`, each decode() starts afresh, so reuse is safe. */
+function strictDecoder(encoding: string): TextDecoder {
+  let decoder = decoders.get(encoding);
+  if (!decoder) decoders.set(encoding, (decoder = new TextDecoder(encoding, { fatal: true, ignoreBOM: true })));
+  return decoder;
 }
 
 function decodeLatin1(bytes: Uint8Array): string {

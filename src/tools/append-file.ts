@@ -1,6 +1,5 @@
 import { dominantEol } from '../text/lines.js';
 import { ToolError } from '../workspace/errors.js';
-import { displayPath, lexicalPath } from '../workspace/paths.js';
 import { pathProperty } from './common.js';
 import { defineTool } from './define.js';
 
@@ -25,10 +24,7 @@ export const appendFile = defineTool<AppendFileArgs, Record<string, unknown>>({
     additionalProperties: false,
   },
   async run(args, ctx) {
-    const rel = lexicalPath(args.path, ctx.cwd);
-    return ctx.lock([rel], async () => {
-      const path = await ctx.resolve(args.path, 'write');
-      const shown = displayPath(path.rel);
+    return ctx.withPath(args.path, 'write', async (path, shown) => {
       if (path.stat?.type === 'dir') throw new ToolError('NOT_A_FILE', `'${shown}' is a directory`);
       const exists = path.stat !== null;
       const file = exists ? await ctx.readText(path) : null;

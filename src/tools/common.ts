@@ -21,6 +21,7 @@ export const encodingProperty: JsonSchema = {
 
 /** Count Unicode code points, so an emoji is one character and never split. */
 export function codePointLength(text: string): number {
+  if (!/[\uD800-\uDFFF]/.test(text)) return text.length;
   let n = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);

@@ -1,5 +1,4 @@
 import { ToolError, toToolError } from '../workspace/errors.js';
-import { displayPath, lexicalPath } from '../workspace/paths.js';
 import { pathProperty } from './common.js';
 import { defineTool } from './define.js';
 
@@ -14,10 +13,7 @@ export const createDirectory = defineTool<{ path: string }, Record<string, unkno
     additionalProperties: false,
   },
   async run(args, ctx) {
-    const rel = lexicalPath(args.path, ctx.cwd);
-    return ctx.lock([rel], async () => {
-      const path = await ctx.resolve(args.path, 'write');
-      const shown = displayPath(path.rel);
+    return ctx.withPath(args.path, 'write', async (path, shown) => {
       if (path.stat?.type === 'dir') return { path: shown, created: false };
       if (path.stat) throw new ToolError('ALREADY_EXISTS', `'${shown}' already exists as a file`, { hint: 'Choose another name, or delete the file first.' });
       const created = await ctx.makeParents(path.realRel);

@@ -1,7 +1,6 @@
 import type { ChangedFile } from '../workspace/change-log.js';
 import type { ToolContext } from '../workspace/context.js';
 import { ToolError, toToolError } from '../workspace/errors.js';
-import { displayPath, lexicalPath } from '../workspace/paths.js';
 import { filesUnder, removeTree } from '../workspace/tree.js';
 import { pathProperty } from './common.js';
 import { confirmOrRefuse } from './confirm.js';
@@ -32,10 +31,7 @@ export const deletePath = defineTool<DeletePathArgs, Record<string, unknown>>({
     additionalProperties: false,
   },
   async run(args, ctx) {
-    const rel = lexicalPath(args.path, ctx.cwd);
-    return ctx.lock([rel], async () => {
-      const path = await ctx.resolve(args.path, 'entry');
-      const shown = displayPath(path.rel);
+    return ctx.withPath(args.path, 'entry', async (path, shown) => {
       if (path.rel === '') throw new ToolError('PERMISSION_DENIED', 'the workspace root cannot be deleted', { hint: 'Delete the entries inside it one by one.' });
       if (!path.stat) throw new ToolError('NOT_FOUND', `'${shown}' does not exist`, { hint: 'Check the name with list_directory or glob.' });
       const isDir = path.stat.type === 'dir';

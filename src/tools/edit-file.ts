@@ -1,6 +1,5 @@
 import { dominantEol, lineAt, LfView, toLf } from '../text/lines.js';
 import { ToolError } from '../workspace/errors.js';
-import { displayPath, lexicalPath } from '../workspace/paths.js';
 import { expectedShaProperty, pathProperty } from './common.js';
 import { defineTool } from './define.js';
 import { findNearMatch } from './near-match.js';
@@ -34,10 +33,7 @@ export const editFile = defineTool<EditFileArgs, Record<string, unknown>>({
     additionalProperties: false,
   },
   async run(args, ctx) {
-    const rel = lexicalPath(args.path, ctx.cwd);
-    return ctx.lock([rel], async () => {
-      const path = await ctx.resolve(args.path, 'write');
-      const shown = displayPath(path.rel);
+    return ctx.withPath(args.path, 'write', async (path, shown) => {
       const file = await ctx.readText(path);
       ctx.checkWritable(path, file.sha256, args.expected_sha256);
       const oldText = toLf(args.old_text);

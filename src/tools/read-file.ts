@@ -39,9 +39,10 @@ export const readFile = defineTool<ReadFileArgs, Record<string, unknown>>({
     const windowed = args.start_line !== undefined || args.end_line !== undefined;
     const file = await ctx.readText(path, { encoding: args.encoding, allowLarge: windowed });
     const view = new LfView(file.text).text;
-    const starts = lineStarts(view);
-    const totalLines = starts.length;
     const start = args.start_line ?? 1;
+    const cap = ctx.policy.limits.maxReadLines;
+    const wanted = args.end_line ?? start + cap - 1;
+    const { totalLines, from, to: windowEnd } = lineWindow(view, start, wanted);
     if (args.end_line !== undefined && args.end_line < start) {
       throw new ToolError('INVALID_ARGUMENTS', `end_line ${args.end_line} is before start_line ${start}`, {
         problems: [{ path: '/end_line', message: 'must be at least start_line' }],
@@ -52,17 +53,12 @@ export const readFile = defineTool<ReadFileArgs, Record<string, unknown>>({
         problems: [{ path: '/start_line', message: `must be at most ${Math.max(totalLines, 1)}` }],
       });
     }
-    const cap = ctx.policy.limits.maxReadLines;
-    const wanted = args.end_line ?? start + cap - 1;
     let end = Math.min(wanted, totalLines);
     let truncated = args.end_line === undefined && totalLines > end;
-    const from = totalLines === 0 ? 0 : starts[start - 1]!;
-    let to = end < totalLines ? starts[end]! : view.length;
-    let content = view.slice(from, to);
+    let content = from === 0 && windowEnd === view.length ? view : view.slice(from, windowEnd);
     let nextStart = end < totalLines ? end + 1 : null;
     if (args.max_chars !== undefined && codePointLength(content) > args.max_chars) {
       content = content.slice(0, codePointOffset(content, args.max_chars));
-      to = from + content.length;
       truncated = true;
       const cutInsideLine = !content.endsWith('\n');
       end = start + countNewlines(content) - (cutInsideLine ? 0 : 1);
@@ -83,17 +79,28 @@ export const readFile = defineTool<ReadFileArgs, Record<string, unknown>>({
       next_start_line: nextStart !== null && nextStart <= totalLines ? nextStart : null,
       truncated,
       total_chars: codePointLength(view),
-      selected_chars: codePointLength(content),
+      selected_chars: content === view ? codePointLength(view) : codePointLength(content),
       sha256: file.sha256,
     };
   },
 });
 
-function lineStarts(text: string): number[] {
-  if (text === '') return [];
-  const starts = [0];
-  for (let i = text.indexOf('\n'); i !== -1 && i + 1 < text.length; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
-  return starts;
+/**
+ * In one pass over the text: how many lines it has, where line `start` begins and where the line
+ * after `end` begins (the text's end when there is none). A final newline ends a line, it does not
+ * start another.
+ */
+function lineWindow(text: string, start: number, end: number): { totalLines: number; from: number; to: number } {
+  if (text === '') return { totalLines: 0, from: 0, to: 0 };
+  let line = 1;
+  let from = start === 1 ? 0 : text.length;
+  let to = text.length;
+  for (let i = text.indexOf('\n'); i !== -1 && i + 1 < text.length; i = text.indexOf('\n', i + 1)) {
+    line++;
+    if (line === start) from = i + 1;
+    if (line === end + 1) to = i + 1;
+  }
+  return { totalLines: line, from, to };
 }
 
 function countNewlines(text: string): number {

@@ -3,7 +3,6 @@ import { adoptLineEndings } from '../text/eol.js';
 import { sha256Hex } from '../text/hash.js';
 import { decodeText, isDecodeFailure } from '../text/codec.js';
 import { ToolError, toToolError } from '../workspace/errors.js';
-import { displayPath, lexicalPath } from '../workspace/paths.js';
 import { encodingProperty, expectedShaProperty, pathProperty } from './common.js';
 import { defineTool } from './define.js';
 
@@ -35,10 +34,7 @@ export const writeFile = defineTool<WriteFileArgs, Record<string, unknown>>({
     additionalProperties: false,
   },
   async run(args, ctx) {
-    const rel = lexicalPath(args.path, ctx.cwd);
-    return ctx.lock([rel], async () => {
-      const path = await ctx.resolve(args.path, 'write');
-      const shown = displayPath(path.rel);
+    return ctx.withPath(args.path, 'write', async (path, shown) => {
       if (path.stat?.type === 'dir') throw new ToolError('NOT_A_FILE', `'${shown}' is a directory`, { hint: 'Write to a file path inside it.' });
       const exists = path.stat !== null;
       if (exists && args.overwrite === false) {

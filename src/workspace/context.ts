@@ -1,13 +1,13 @@
 import { hasFsCode } from '../fs/errors.js';
 import type { WorkspaceFs } from '../fs/types.js';
 import { decodeText, encodeText, isDecodeFailure, type TextEncodingName } from '../text/codec.js';
-import { sha256Hex } from '../text/hash.js';
 import type { SnapshotStore } from '../snapshots/store.js';
 import type { ChangeLog, ChangedFile, ChangeSummary } from './change-log.js';
 import { ToolError, toToolError } from './errors.js';
 import type { ReadLedger } from './ledger.js';
+import { fileSha256 } from './sha-cache.js';
 import type { PathLocks } from './locks.js';
-import { displayPath, parentRel, type PathResolver, type ResolveMode, type WorkspacePath } from './paths.js';
+import { displayPath, lexicalPath, parentRel, type PathResolver, type ResolveMode, type WorkspacePath } from './paths.js';
 import type { ResolvedPolicy } from './policy.js';
 
 const UNSUPPORTED_EXTENSIONS = ['.docx', '.pptx', '.xlsx', '.xls', '.pdf'];
@@ -37,6 +37,17 @@ export class ToolContext {
 
   resolve(path: string, mode: ResolveMode): Promise<WorkspacePath> {
     return this.paths.resolve(path, this.cwd, mode);
+  }
+
+  /**
+   * Resolve a path while holding its lock, so a change and the checks before it see one state of
+   * the file even when calls arrive in parallel.
+   */
+  withPath<T>(input: string, mode: ResolveMode, work: (path: WorkspacePath, shown: string) => Promise<T>): Promise<T> {
+    return this.lock([lexicalPath(input, this.cwd)], async () => {
+      const path = await this.resolve(input, mode);
+      return work(path, displayPath(path.rel));
+    });
   }
 
   /** Run `work` holding the given root-relative paths, so concurrent calls on them queue. */
@@ -72,7 +83,7 @@ export class ToolContext {
         hint: "If you know its encoding, name it with the encoding argument (utf-8, utf-16le, utf-16be, latin1); file_bytes shows the raw bytes.",
       });
     }
-    return { path, bytes, ...decoded, sha256: await sha256Hex(bytes) };
+    return { path, bytes, ...decoded, sha256: await fileSha256(this.fs, path.abs, bytes) };
   }
 
   /** lstat of an existing regular file, or the coded reason it is not one. */
@@ -134,7 +145,7 @@ export class ToolContext {
       await this.removeCreated(created);
       throw toToolError(error, displayPath(path.rel));
     }
-    const sha = await sha256Hex(bytes);
+    const sha = await fileSha256(this.fs, path.abs, bytes);
     if (options.previousSha === undefined) {
       this.ledger.recordWrite(path.realRel, sha);
       return;

@@ -2,7 +2,7 @@ import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildCli, runCli } from './built-cli.js';
+import { buildCli, envelopes, repoRoot, runCli } from './built-cli.js';
 
 let base: string;
 let root: string;
@@ -68,5 +68,15 @@ describe('sandpit across processes', () => {
     const listed = JSON.parse((await runCli(['tools', '--tools', tools])).stdout) as Array<{ name: string }>;
     expect(listed.map((t) => t.name)).toEqual(expect.arrayContaining(['read_file', 'run_command', 'shout']));
     expect((await runCli(['call', 'shout', '{}', '--tools', tools])).code).toBe(2);
+  });
+
+  it('replays the shipped sample session: one failed ambiguous edit, everything else ok, and the undo restores', async () => {
+    const run = await runCli(['replay', join(repoRoot, 'public', 'sample-session.jsonl')]);
+    expect(run.code).toBe(0);
+    const out = envelopes(run.stdout);
+    expect(out).toHaveLength(14);
+    expect(out.filter((e) => !e.ok).map((e) => e.error.code)).toEqual(['AMBIGUOUS_MATCH']);
+    expect(out[7]).toMatchObject({ tool: 'edit_file', ok: false });
+    expect(out[12]!.result.content).toBe("import { greet } from './greet.js';\n\nconsole.log(greet('world'));\nconsole.log(greet('world'));\n");
   });
 });
