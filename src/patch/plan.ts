@@ -6,6 +6,7 @@ import { ToolError, toToolError } from '../workspace/errors.js';
 import { displayPath, parentRel, type WorkspacePath } from '../workspace/paths.js';
 import type { PatchOp } from './parse.js';
 import { applyChunks } from './rewrite.js';
+import { documentKind } from '../text/document-types.js';
 
 /** What a file holds at one moment of the plan. */
 export interface Content {
@@ -46,8 +47,6 @@ export interface PatchPlan {
 
 /** Stands for the hash of a file no earlier read recorded: the policy checks never compare it. */
 const NOT_HASHED = 'not-hashed';
-
-const UNSUPPORTED_EXTENSIONS = ['.docx', '.pptx', '.xlsx', '.xls', '.pdf'];
 
 /**
  * The preflight: resolve every path, read every file and apply every operation in memory, in
@@ -115,10 +114,9 @@ async function touch(ctx: ToolContext, plan: PatchPlan, input: string, patchLine
   const known = plan.files.get(path.realRel);
   if (known) return known;
   const shown = displayPath(path.rel);
-  const lower = path.realRel.toLowerCase();
-  const ext = UNSUPPORTED_EXTENSIONS.find((e) => lower.endsWith(e));
-  if (ext) {
-    throw new ToolError('UNSUPPORTED_FILE_TYPE', `patch line ${patchLine}: '${shown}' is a ${ext.slice(1).toUpperCase()} document, not plain text`, {
+  const kind = documentKind(path.realRel);
+  if (kind) {
+    throw new ToolError('UNSUPPORTED_FILE_TYPE', `patch line ${patchLine}: '${shown}' is a ${kind} document, not plain text`, {
       hint: 'apply_patch changes plain-text files only; use a document tool for Office and PDF files.',
       details: { path: shown, patch_line: patchLine },
     });

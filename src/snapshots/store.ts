@@ -164,6 +164,8 @@ export class SnapshotStore {
     const head = await git.resolveRef({ fs, gitdir, ref: BRANCH }).catch(() => null);
     if (!head) {
       await this.fs.mkdir(this.toAbs('.sandpit'), { recursive: true }).catch((e) => { if (!hasFsCode(e, 'EEXIST')) throw e; });
+      // The user's own git (and their editors) should not see Sandpit's history as project files.
+      await this.fs.writeFile(this.toAbs('.sandpit/.gitignore'), new TextEncoder().encode('*\n'));
       await git.init({ fs, gitdir, bare: true, defaultBranch: 'main' });
       await this.fs.mkdir(`${gitdir}/objects/pack`, { recursive: true }).catch((e) => { if (!hasFsCode(e, 'EEXIST')) throw e; });
       await this.commit([''], { message: 'Workspace opened' }, true);

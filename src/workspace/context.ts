@@ -9,8 +9,7 @@ import { fileSha256 } from './sha-cache.js';
 import type { PathLocks } from './locks.js';
 import { displayPath, lexicalPath, parentRel, type PathResolver, type ResolveMode, type WorkspacePath } from './paths.js';
 import type { ResolvedPolicy } from './policy.js';
-
-const UNSUPPORTED_EXTENSIONS = ['.docx', '.pptx', '.xlsx', '.xls', '.pdf'];
+import { documentKind } from '../text/document-types.js';
 
 /** A text file as the text tools see it. */
 export interface TextFile {
@@ -58,10 +57,9 @@ export class ToolContext {
   /** Read and strictly decode a text file; every refusal is a coded ToolError. */
   async readText(path: WorkspacePath, options: { encoding?: TextEncodingName; allowLarge?: boolean } = {}): Promise<TextFile> {
     const shown = displayPath(path.rel);
-    const lower = path.realRel.toLowerCase();
-    const ext = UNSUPPORTED_EXTENSIONS.find((e) => lower.endsWith(e));
-    if (ext) {
-      throw new ToolError('UNSUPPORTED_FILE_TYPE', `'${shown}' is a ${ext.slice(1).toUpperCase()} document, not plain text`, {
+    const kind = documentKind(path.realRel);
+    if (kind) {
+      throw new ToolError('UNSUPPORTED_FILE_TYPE', `'${shown}' is a ${kind} document, not plain text`, {
         hint: 'Text tools refuse Office and PDF files; convert it with a document tool first.',
       });
     }

@@ -106,6 +106,8 @@ describe('the shadow repository, read by the real git CLI', () => {
     expect(snapshotOf(join(root, '.git'))).toEqual(before);
     expect(git(join(root, '.git'), 'log', '--format=%s')).toBe('user commit\n');
     expect(git(join(root, '.sandpit', 'git'), 'ls-tree', '-r', '--name-only', 'HEAD')).not.toContain('.git/');
+    // The user's git does not list Sandpit's history as something to commit.
+    expect(execFileSync('git', ['-C', root, 'status', '--porcelain'], { encoding: 'utf8' })).not.toContain('.sandpit');
   });
 
   it('cuts history at the retention limit with a shallow boundary git honours', async () => {
