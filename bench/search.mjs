@@ -1,8 +1,7 @@
 // search_files against ripgrep, grep and a naive Node search on a generated 10,000-file / 40 MB
-// tree, plus the cost of going through call() for read_file and search_files on each backend.
+// tree, plus the cost of going through call() for search_files on each backend.
 // Needs `npm run build` first. Run alone with `node bench/search.mjs`, or import benchSearch().
 import { execFileSync, spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -114,30 +113,19 @@ async function memoryCopy(root) {
 }
 
 /**
- * The node adapter with blocking reads: not shipped, measured to show how much of search_files'
- * time is the adapter's fs.promises.readFile (open, fstat, read, close per file) rather than search.
- */
-function syncReadingNodeFs() {
-  const fs = createNodeFs();
-  return { ...fs, readFile: async (path) => { const b = readFileSync(path); return new Uint8Array(b.buffer, b.byteOffset, b.byteLength); } };
-}
-
-/**
  * The search section: search_files against rg, grep and naive Node on the generated tree, and
- * read_file/search_files through call() against the same work done directly on each backend.
+ * search_files through call() against the same search done directly on each backend.
  * Returns Markdown tables (see measure.mjs), like the other sections of bench/run.mjs.
  */
 export async function benchSearch({ runs = 7, log = () => {} } = {}) {
   const root = await ensureTree();
   log('search: node backend against rg, grep and naive Node');
   const nodeWs = createWorkspace({ fs: createNodeFs(), root });
-  const syncWs = createWorkspace({ fs: syncReadingNodeFs(), root });
   const contenders = [
     ['grep -rnF', () => runCommand('grep', ['-rnF', NEEDLE, root])],
     ['search_files via call(), one page of 100,000', () => searchAll(nodeWs, 100_000)],
     ['search_files via call(), pages of 1,000 (cursor)', () => searchAll(nodeWs, 1_000)],
     ['search_files, first page of 50', () => nodeWs.call('search_files', { pattern: NEEDLE }).then((r) => r.result.count)],
-    ['search_files via call(), node adapter with readFileSync (not shipped)', () => searchAll(syncWs, 100_000)],
   ];
   if (ensureRipgrep()) contenders.unshift(['rg -F (ripgrep)', () => runCommand('rg', ['-F', '-n', '--no-heading', NEEDLE, root])]);
   const results = await interleaved(runs, contenders);
@@ -149,13 +137,8 @@ export async function benchSearch({ runs = 7, log = () => {} } = {}) {
 
   log('search: call() overhead on memory and node');
   const overhead = [];
-  const small = 'pkg00/mod00/file000.ts';
   for (const [name, fs, r] of [['node', createNodeFs(), root], ['memory', await memoryCopy(root), '/ws']]) {
     const ws = createWorkspace({ fs, root: r });
-    const decoder = new TextDecoder('utf-8', { fatal: true });
-    const direct = await median(async () => decoder.decode(await fs.readFile(`${r}/${small}`)));
-    const viaCall = await median(() => ws.call('read_file', { path: small }));
-    overhead.push([`read_file (4 KB) on ${name}`, fmtMs(viaCall), fmtMs(direct), fmtRatio(viaCall / direct)]);
     const [[, directSearch], [, viaSearch]] = await interleaved(Math.min(runs, 5), [
       ['direct', () => directOnBackend(fs, r)], ['call', () => searchAll(ws, 100_000)],
     ]);
