@@ -19,6 +19,7 @@ const sections = [
   ['search', async () => (await import('./search.mjs')).benchSearch({ log })],
   ['patch', async () => (await import('./patch.mjs')).benchPatch({ log })],
   ['snapshots', async () => (await import('./snapshots.mjs')).benchSnapshots({ quick })],
+  ['mcp', async () => (await import('./mcp.mjs')).benchMcp({ log })],
   ['browser', async () => (await import('./browser.mjs')).benchBrowser()],
 ];
 

@@ -1,160 +1,173 @@
-import { createMemoryFs, createWorkspace, type Envelope, type ToolInfo } from '../src/index.js';
-import { exampleArgs } from './example-args.js';
-import { listEntries } from './file-list.js';
+import type { BackendKind } from '../web/protocol.js';
+import sampleSession from '../public/sample-session.jsonl?raw';
+import { $, el, toast } from './dom.js';
+import { Editor } from './editor.js';
+import { FileTree } from './file-tree.js';
+import { Replay } from './replay.js';
+import { Review } from './review.js';
 import { sampleFiles } from './sample-files.js';
+import { BACKENDS, Session } from './session.js';
+import { setUpTabs } from './tabs.js';
+import { ToolConsole } from './tool-console.js';
+import { droppedFiles, exportZip, importFiles, type PickedFile } from './transfer.js';
 
-const ws = createWorkspace({ fs: createMemoryFs(sampleFiles) });
-const tools = ws.listTools();
+const session = new Session();
+const showTab = setUpTabs();
+const toolConsole = new ToolConsole(session);
+const editor = new Editor(session, $('editor'), {
+  path: $('editor-path'), lang: $('editor-lang'), state: $('editor-state'), save: $<HTMLButtonElement>('save'), banner: $('editor-banner'),
+}, (path) => tree.select(path));
+const tree = new FileTree(session, $<HTMLUListElement>('file-tree'), $('tree-empty'), $('file-count'), (path) => void openFile(path), (path, type) => void deletePath(path, type), (path) => void movePath(path));
+const review = new Review(session, (envelope) => toolConsole.show(envelope));
+const replay = new Replay(session, (envelope) => toolConsole.show(envelope));
 
-const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
-const toolSelect = $<HTMLSelectElement>('tool');
-const argsBox = $<HTMLTextAreaElement>('args');
-const description = $<HTMLParagraphElement>('tool-description');
-const runButton = $<HTMLButtonElement>('run');
-const summary = $<HTMLDivElement>('summary');
-const envelopeView = $<HTMLPreElement>('envelope');
-const fileList = $<HTMLUListElement>('file-list');
-const status = $<HTMLSpanElement>('status');
-
-let calls = 0;
-let lastSizes = new Map<string, number>();
-
-function currentTool(): ToolInfo {
-  return tools.find((t) => t.name === toolSelect.value) ?? tools[0]!;
+async function openFile(path: string): Promise<void> {
+  if (editor.dirty && editor.path !== path && !window.confirm(`Discard unsaved changes to ${editor.path}?`)) return;
+  if (await editor.open(path)) toolConsole.useFile(path);
 }
 
-function el<K extends keyof HTMLElementTagNameMap>(tag: K, text?: string, className?: string): HTMLElementTagNameMap[K] {
-  const node = document.createElement(tag);
-  if (text !== undefined) node.textContent = text;
-  if (className) node.className = className;
-  return node;
+/** Delete through delete_path, as an agent would; undo in Review brings it back. */
+async function deletePath(path: string, type: string): Promise<void> {
+  if (!window.confirm(`Delete ${path}${type === 'directory' ? ' and everything in it' : ''}? Undo in Review brings it back.`)) return;
+  const envelope = await session.call('delete_path', { path, ...(type === 'directory' ? { recursive: true } : {}) });
+  toolConsole.show(envelope);
+  if (!envelope.ok) toast(`${envelope.error.code}: ${envelope.error.message}`, 'error');
+  else if (editor.path === path || editor.path?.startsWith(`${path}/`)) editor.close();
 }
 
-function formatSize(bytes: number): string {
-  return bytes < 1024 ? `${bytes} B` : `${(bytes / 1024).toFixed(1)} KiB`;
+/** Rename or move through move_path; the editor follows the file to its new name. */
+async function movePath(from: string): Promise<void> {
+  const to = window.prompt(`Move or rename ${from} to:`, from)?.trim();
+  if (!to || to === from) return;
+  const envelope = await session.call('move_path', { from, to });
+  toolConsole.show(envelope);
+  if (!envelope.ok) toast(`${envelope.error.code}: ${envelope.error.message}`, 'error');
+  else if (editor.path === from && !editor.dirty) await editor.open(to);
 }
 
-/** Redraw the file list; entries that are new or changed size since the last draw flash briefly. */
-async function refreshFiles(): Promise<void> {
-  const entries = await listEntries(ws);
-  const sizes = new Map(entries.map((e) => [e.path, e.size]));
-  fileList.replaceChildren(...entries.map((entry) => {
-    const depth = entry.path.split('/').length - 1;
-    const name = entry.path.slice(entry.path.lastIndexOf('/') + 1) + (entry.type === 'dir' ? '/' : '');
-    const item = el('li', undefined, entry.type);
-    item.dataset.path = entry.path;
-    item.style.paddingLeft = `${0.4 + depth * 0.9}rem`;
-    item.append(el('span', entry.type === 'symlink' ? `${name} →` : name, 'name'));
-    if (entry.type === 'file') {
-      item.append(el('span', formatSize(entry.size), 'size'));
-      item.tabIndex = 0;
-      item.title = `Use ${entry.path} as the path`;
-      if (calls > 0 && lastSizes.get(entry.path) !== entry.size) item.classList.add('changed');
-    }
-    return item;
-  }));
-  $('file-count').textContent = `(${entries.filter((e) => e.type === 'file').length})`;
-  lastSizes = sizes;
-}
+session.onChange((event) => {
+  void tree.refresh();
+  void editor.changed(event.paths, event.tool);
+});
+session.onSettled((envelope) => {
+  review.noteChange(envelope);
+  void review.refresh(true);
+});
+session.onSwitch(() => {
+  editor.close();
+  review.reset();
+});
+session.onLockChange((locked) => {
+  $('locked').hidden = !locked;
+  // The other tab let go: this tab's calls now open the workspace, so show what it holds.
+  if (!locked) void Promise.all([tree.refresh(), review.refresh(true)]).then(() => showStatus());
+});
 
-function showTool(path?: string): void {
-  const tool = currentTool();
-  description.textContent = tool.description;
-  argsBox.value = JSON.stringify(exampleArgs(tool, path), null, 2);
-  argsBox.classList.remove('invalid');
-}
+// --- the workspace picker: storage and name, remembered for the next visit ---
+const backendSelect = $<HTMLSelectElement>('backend');
+const nameInput = $<HTMLInputElement>('ws-name');
+backendSelect.append(...BACKENDS.map((b) => Object.assign(el('option', `${b.label} (${b.note})`), { value: b.kind })));
+backendSelect.value = session.choice.backend;
+nameInput.value = session.choice.name;
 
-/** Aim the current tool at a file: keep the user's other arguments, replace only `path`. */
-function useFile(path: string): void {
-  if (!('path' in (currentTool().input_schema.properties ?? {}))) toolSelect.value = 'read_file';
-  let args: Record<string, unknown> = {};
+async function openWorkspace(backend: BackendKind, name: string): Promise<void> {
+  document.body.dataset.ready = 'false';
+  $('status').textContent = `opening ${name}…`;
   try {
-    const parsed: unknown = JSON.parse(argsBox.value);
-    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) args = parsed as Record<string, unknown>;
-  } catch {
-    return showTool(path);
-  }
-  description.textContent = currentTool().description;
-  argsBox.value = JSON.stringify({ ...args, path }, null, 2);
-}
-
-function renderEnvelope(envelope: Envelope): void {
-  summary.hidden = false;
-  summary.replaceChildren();
-  if (envelope.ok) {
-    summary.className = 'summary ok';
-    summary.append(el('span', 'ok', 'code'), el('span', `${envelope.tool} succeeded`));
-  } else {
-    const { code, message, hint, problems } = envelope.error;
-    summary.className = 'summary error';
-    summary.append(el('span', code, 'code'), el('span', message, 'message'));
-    if (hint) summary.append(el('p', `Hint: ${hint}`, 'hint'));
-    if (problems?.length) {
-      const list = el('ul');
-      list.append(...problems.map((p) => el('li', `${p.path || '(arguments)'} ${p.message}`)));
-      summary.append(list);
-    }
-  }
-  envelopeView.textContent = JSON.stringify(envelope, null, 2);
-}
-
-async function run(): Promise<void> {
-  const tool = currentTool().name;
-  let args: unknown;
-  try {
-    args = argsBox.value.trim() === '' ? {} : JSON.parse(argsBox.value);
-    argsBox.classList.remove('invalid');
+    await session.open({ backend, name });
   } catch (error) {
-    // Shown the way the CLI shows it: malformed arguments are an envelope too.
-    argsBox.classList.add('invalid');
-    renderEnvelope({
-      ok: false, tool,
-      error: { code: 'INVALID_ARGUMENTS', message: `the arguments are not valid JSON (${(error as Error).message})`, problems: [{ path: '', message: 'must be valid JSON' }] },
-    });
+    $('status').textContent = 'could not open the workspace';
+    toast((error as Error).message, 'error');
     return;
   }
-  runButton.disabled = true;
-  try {
-    const envelope = await ws.call(tool, args);
-    calls++;
-    renderEnvelope(envelope);
-    await refreshFiles();
-    status.textContent = `${calls} call${calls === 1 ? '' : 's'} · memory workspace`;
-  } finally {
-    runButton.disabled = false;
-  }
+  $('locked').hidden = !session.locked;
+  await Promise.all([toolConsole.load(), tree.refresh(), review.refresh(true)]);
+  showStatus();
+  document.body.dataset.ready = 'true';
 }
 
-toolSelect.replaceChildren(...tools.map((t) => {
-  const option = el('option', t.name);
-  option.value = t.name;
-  return option;
-}));
-toolSelect.addEventListener('change', () => showTool());
-$('reset-args').addEventListener('click', () => showTool());
-$<HTMLFormElement>('call-form').addEventListener('submit', (event) => {
+function showStatus(): void {
+  const { backend, name } = session.choice;
+  const label = BACKENDS.find((b) => b.kind === backend)!.label;
+  $('status').textContent = `${label} · ${name}${session.locked ? ' · locked by another tab' : ''}`;
+}
+
+backendSelect.addEventListener('change', () => void openWorkspace(backendSelect.value as BackendKind, nameInput.value || 'playground'));
+$<HTMLFormElement>('workspace-form').addEventListener('submit', (event) => {
   event.preventDefault();
-  void run();
-});
-argsBox.addEventListener('keydown', (event) => {
-  if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
-    event.preventDefault();
-    void run();
-  }
-});
-fileList.addEventListener('click', (event) => {
-  const item = (event.target as HTMLElement).closest<HTMLLIElement>('li.file');
-  if (item?.dataset.path) useFile(item.dataset.path);
-});
-fileList.addEventListener('keydown', (event) => {
-  const item = (event.target as HTMLElement).closest<HTMLLIElement>('li.file');
-  if (item?.dataset.path && (event.key === 'Enter' || event.key === ' ')) {
-    event.preventDefault();
-    useFile(item.dataset.path);
-  }
+  void openWorkspace(backendSelect.value as BackendKind, nameInput.value);
 });
 
-showTool();
-await refreshFiles();
-status.textContent = `${tools.length} tools · memory workspace · ready`;
-document.body.dataset.ready = 'true';
+// --- files: new file, sample project, import (picker and drop), export ---
+const newFileForm = $<HTMLFormElement>('new-file-form');
+const newFilePath = $<HTMLInputElement>('new-file-path');
+function startNewFile(): void {
+  newFileForm.hidden = false;
+  newFilePath.value = '';
+  newFilePath.focus();
+}
+$('new-file').addEventListener('click', startNewFile);
+newFileForm.addEventListener('submit', (event) => {
+  event.preventDefault();
+  const path = newFilePath.value.trim().replace(/^\.?\/+/, '');
+  if (!path) return;
+  newFileForm.hidden = true;
+  if (tree.files.some((f) => f.path === path)) void openFile(path);
+  else editor.create(path);
+});
+newFilePath.addEventListener('keydown', (event) => {
+  if (event.key === 'Escape') newFileForm.hidden = true;
+});
+
+$('seed-sample').addEventListener('click', async () => {
+  for (const [path, content] of Object.entries(sampleFiles)) {
+    await session.call('write_file', { path, content: typeof content === 'string' ? content : new TextDecoder().decode(content as Uint8Array) });
+  }
+  await openFile('README.md');
+});
+
+const importInput = $<HTMLInputElement>('import-input');
+importInput.addEventListener('change', async () => {
+  const files = [...(importInput.files ?? [])].map((file): PickedFile => ({ path: file.webkitRelativePath || file.name, file }));
+  importInput.value = '';
+  if (files.length) await importFiles(session, files);
+});
+const filesPanel = $('files-panel');
+filesPanel.addEventListener('dragover', (event) => {
+  event.preventDefault();
+  filesPanel.classList.add('drop-target');
+});
+filesPanel.addEventListener('dragleave', (event) => {
+  if (!filesPanel.contains(event.relatedTarget as Node | null)) filesPanel.classList.remove('drop-target');
+});
+filesPanel.addEventListener('drop', async (event) => {
+  event.preventDefault();
+  filesPanel.classList.remove('drop-target');
+  if (!event.dataTransfer) return;
+  const files = await droppedFiles(event.dataTransfer);
+  if (files.length) await importFiles(session, files);
+});
+$('export').addEventListener('click', () => void exportZip(session, session.choice.name).catch((error: Error) => toast(error.message, 'error')));
+
+// --- replay ---
+const loadSample = () => replay.load(sampleSession, 'sample-session.jsonl');
+$('replay-load-sample').addEventListener('click', loadSample);
+$('empty-replay').addEventListener('click', () => {
+  loadSample();
+  showTab('replay');
+});
+const replayFile = $<HTMLInputElement>('replay-file');
+replayFile.addEventListener('change', async () => {
+  const file = replayFile.files?.[0];
+  replayFile.value = '';
+  if (file) replay.load(await file.text(), file.name);
+});
+
+// --- keyboard: Alt+N new file, Alt+Z undo ---
+document.addEventListener('keydown', (event) => {
+  if (!event.altKey || event.ctrlKey || event.metaKey) return;
+  if (event.key === 'n' || event.key === 'N') { event.preventDefault(); startNewFile(); }
+  if (event.key === 'z' || event.key === 'Z') { event.preventDefault(); $('undo').click(); }
+});
+
+await openWorkspace(session.choice.backend, session.choice.name);

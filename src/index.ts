@@ -11,3 +11,7 @@ export { defineTool, type ToolDefinition, type ToolInfo, type JsonSchema } from 
 export { canonicalTools } from './toolsets/canonical.js';
 export { runCommand, createRunCommandTool, splitCommand } from './tools/run-command.js';
 export type { ProcessRunner, CommandRequest, CommandResult } from './tools/process-runner.js';
+export {
+  toolset, isToolsetName, TOOLSET_NAMES, fileManagerTools, fsProcessTools, coworkTools, toOpenAI, toAnthropic, toMcp,
+  type Toolset, type ToolsetName, type ToolsetOptions, type CoworkOptions, type OpenAITool, type AnthropicTool, type McpTool, type McpAnnotations,
+} from './toolsets/index.js';

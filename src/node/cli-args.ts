@@ -14,7 +14,7 @@ export interface ParsedArgs {
 }
 
 /** Options that take a value; anything else starting with `--` must be a known flag. */
-const VALUE_OPTIONS = new Set(['root', 'backend', 'from', 'tools']);
+const VALUE_OPTIONS = new Set(['root', 'backend', 'from', 'tools', 'toolset', 'artifacts', 'snapshots']);
 const FLAGS = new Set(['help', 'pretty', 'schemas', 'version']);
 const SHORT: Record<string, string> = { '-h': '--help', '-v': '--version' };
 

@@ -3,9 +3,11 @@ import { join, resolve } from 'node:path';
 import { createWorkspace } from '../create-workspace.js';
 import { createMemoryFs } from '../fs/memory.js';
 import type { WorkspaceFs } from '../fs/types.js';
+import type { SnapshotOptions } from '../snapshots/store.js';
+import { isToolsetName, toolset, TOOLSET_NAMES, type Toolset } from '../toolsets/index.js';
 import type { Workspace } from '../workspace/workspace.js';
 import { UsageError, type WorkspaceSource } from './cli-args.js';
-import { openNodeWorkspace } from './open.js';
+import { openToolsetWorkspace } from './mcp-workspace.js';
 
 /** Folders `--from` leaves behind: dependencies and Sandpit's own state are not workspace content. */
 export const SKIPPED_ON_COPY = new Set(['node_modules', '.sandpit']);
@@ -15,13 +17,30 @@ export interface OpenReport {
   skipped: number;
 }
 
-/** Open the workspace a command runs on; a missing or unusable folder is a UsageError. */
-export async function openCliWorkspace(source: WorkspaceSource): Promise<{ ws: Workspace; report: OpenReport }> {
+/** The toolset named by --toolset (default canonical); an unknown name is a UsageError. */
+export function cliToolsetName(name = 'canonical'): (typeof TOOLSET_NAMES)[number] {
+  if (!isToolsetName(name)) throw new UsageError(`unknown toolset '${name.slice(0, 40)}' (use ${TOOLSET_NAMES.join(', ')})`);
+  return name;
+}
+
+/** What --toolset, --artifacts and --snapshots asked for. */
+export interface CliToolsetOptions {
+  toolset?: string;
+  artifactDir?: string;
+  snapshots?: SnapshotOptions | false;
+}
+
+/** Open the workspace a command runs on, offering the named toolset; a missing or unusable folder is a UsageError. */
+export async function openCliWorkspace(source: WorkspaceSource, options: CliToolsetOptions = {}): Promise<{ ws: Workspace; report: OpenReport; set: Toolset }> {
+  const name = cliToolsetName(options.toolset);
+  const artifacts = options.artifactDir === undefined ? {} : { artifactDir: options.artifactDir };
+  const snapshots = options.snapshots === undefined ? {} : { snapshots: options.snapshots };
   if (source.backend === 'node') {
     const root = resolve(source.root);
     await requireFolder(root, '--root');
     if (source.toolsDir !== undefined) await requireFolder(resolve(source.toolsDir), '--tools');
-    return { ws: openNodeWorkspace(root, { toolsDir: source.toolsDir }), report: { skipped: 0 } };
+    const { ws, set } = openToolsetWorkspace(root, name, { ...artifacts, ...snapshots, ...(source.toolsDir !== undefined ? { toolsDir: source.toolsDir } : {}) });
+    return { ws, set, report: { skipped: 0 } };
   }
   const fs = createMemoryFs();
   const report: OpenReport = { skipped: 0 };
@@ -30,7 +49,8 @@ export async function openCliWorkspace(source: WorkspaceSource): Promise<{ ws: W
     await requireFolder(from, '--from');
     await copyInto(fs, from, '', report);
   }
-  return { ws: createWorkspace({ fs, root: '/' }), report };
+  const set = toolset(name, artifacts);
+  return { ws: createWorkspace({ fs, root: '/', tools: set.tools, ...snapshots }), report, set };
 }
 
 // The message names the option, not the folder: a model may be the one reading stderr.

@@ -33,6 +33,8 @@ function tellSkipped(report: OpenReport): void {
   if (report.skipped > 0) process.stderr.write(`sandpit: ${report.skipped} entries under --from could not be copied and were left out\n`);
 }
 
+const toolsetOptions = (args: ParsedArgs) => ({ toolset: args.options.get('toolset'), artifactDir: args.options.get('artifacts') });
+
 async function callCommand(args: ParsedArgs): Promise<void> {
   expectPositionals(args, 1, 2, 'TOOL and optionally its JSON arguments');
   if (!args.options.has('root') && !args.options.has('from')) {
@@ -40,7 +42,7 @@ async function callCommand(args: ParsedArgs): Promise<void> {
   }
   const source = workspaceSource(args);
   const [, tool, rawArgs] = args.positionals as [string, string, string | undefined];
-  const { ws, report } = await (await loadOpen()).openCliWorkspace(source);
+  const { ws, report, set } = await (await loadOpen()).openCliWorkspace(source, toolsetOptions(args));
   tellSkipped(report);
   let envelope: Envelope;
   try {
@@ -58,7 +60,7 @@ async function callCommand(args: ParsedArgs): Promise<void> {
     };
   }
   await ws.close();
-  await out(json(envelope, args.flags.has('pretty')));
+  await out(json(set.present(envelope), args.flags.has('pretty')));
 }
 
 async function replayCommand(args: ParsedArgs): Promise<void> {
@@ -66,11 +68,11 @@ async function replayCommand(args: ParsedArgs): Promise<void> {
   if (args.flags.has('pretty')) throw new UsageError('replay prints one envelope per line; --pretty would break that');
   const source = workspaceSource(args);
   const { openTranscript, replay } = await import('./cli-replay.js');
-  const { ws, report } = await (await loadOpen()).openCliWorkspace(source);
+  const { ws, report, set } = await (await loadOpen()).openCliWorkspace(source, toolsetOptions(args));
   const input = await openTranscript(args.positionals[1]!, process.stdin);
   tellSkipped(report);
   try {
-    await replay(ws, input, (envelope) => out(json(envelope, false)));
+    await replay(ws, input, (envelope) => out(json(set.present(envelope), false)));
   } finally {
     await ws.close();
   }
@@ -90,10 +92,11 @@ async function doctorCommand(args: ParsedArgs): Promise<number> {
 
 async function toolsCommand(args: ParsedArgs): Promise<void> {
   expectPositionals(args, 0, 0, 'no arguments');
-  const { canonicalTools } = await import('../toolsets/canonical.js');
-  const { mergeTools, nodeTools } = await import('./node-tools.js');
+  const { nodeTools } = await import('./node-tools.js');
+  const { nodeToolset } = await import('./mcp-workspace.js');
+  const name = (await loadOpen()).cliToolsetName(args.options.get('toolset'));
   const node = nodeTools({ toolsDir: args.options.get('tools') });
-  const tools = mergeTools(canonicalTools, node.tools).map((t) =>
+  const tools = nodeToolset(name, node).tools.map((t) =>
     args.flags.has('schemas') ? { name: t.name, description: t.description, input_schema: t.schema } : { name: t.name, description: t.description });
   await node.close();
   await out(json(tools, args.flags.has('pretty')));
@@ -114,6 +117,7 @@ async function main(argv: string[]): Promise<number> {
     else if (command === 'replay') await replayCommand(args);
     else if (command === 'tools') await toolsCommand(args);
     else if (command === 'doctor') return await doctorCommand(args);
+    else if (command === 'mcp') await (await import('./mcp-cli.js')).mcpCommand(args);
     else throw new UsageError(command === undefined ? 'no command given' : `unknown command '${command.slice(0, 40)}'`);
     return 0;
   } catch (error) {

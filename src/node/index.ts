@@ -9,3 +9,5 @@ export { loadManifests, type LoadedManifest, type ManifestLoad, type ManifestRep
 export { doctorReport } from './manifests/doctor.js';
 export type { ToolManifest } from './manifests/schema.js';
 export type { ModelCaps } from './manifests/output.js';
+export { openToolsetWorkspace, type ToolsetWorkspaceOptions } from './mcp-workspace.js';
+export { createMcpServer, serveMcpStdio } from './mcp.js';

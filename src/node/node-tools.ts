@@ -19,7 +19,7 @@ export const BUILTIN_TOOL_NAMES: readonly string[] = [
   'read_file', 'write_file', 'append_file', 'edit_file', 'apply_patch', 'list_directory', 'exists', 'create_directory',
   'glob', 'search_files', 'move_path', 'delete_path', 'file_bytes', 'run_command', 'snapshot', 'list_snapshots',
   'diff_snapshots', 'restore_snapshot', 'undo', 'task_output', 'task_wait', 'task_kill', 'list_tasks',
-  'file_manager', 'list_dir', 'text_file_read', 'grep', 'rename', 'delete', 'terminal',
+  'file_manager', 'list_dir', 'text_file_read', 'grep', 'rename', 'rename_path', 'delete', 'terminal',
 ];
 
 export interface NodeToolsOptions extends NodeProcessOptions {

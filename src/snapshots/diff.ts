@@ -33,8 +33,8 @@ export async function diffTrees(store: SnapshotStore, from: string, to: string, 
   let unified = '';
   let truncated = false;
   for (const [p, x, y] of pairs.sort((m, n) => (m[0] < n[0] ? -1 : 1))) {
-    const before = x ? decode(await store.readBlob(x.oid)) : null;
-    const after = y ? decode(await store.readBlob(y.oid)) : null;
+    const before = x ? shown(x, await store.readBlob(x.oid)) : null;
+    const after = y ? shown(y, await store.readBlob(y.oid)) : null;
     const status = !x ? 'added' : !y ? 'deleted' : 'modified';
     const binary = before === undefined || after === undefined;
     const counts = binary ? { added_lines: 0, removed_lines: 0 } : countLineChanges(before, after);
@@ -61,6 +61,16 @@ async function compare(a: TreeCache, b: TreeCache, x: Leaf | Dir | undefined, y:
     if (fileX && fileY && fileX.oid === fileY.oid && fileX.mode === fileY.mode) return;
     out.push([path, fileX, fileY]);
   }
+}
+
+/**
+ * A link's blob is its target; an absolute target is a host path, which no result may carry, so the
+ * diff shows that the link changed without saying where it points.
+ */
+function shown(leaf: Leaf, bytes: Uint8Array): string | undefined {
+  const text = decode(bytes);
+  if (leaf.mode !== '120000' || text === undefined) return text;
+  return /^([/\\]|[a-z]:)/i.test(text) ? '(a link to an absolute host path, not shown)' : text;
 }
 
 /** Text for the diff, or undefined for binary or undecodable content. */

@@ -6,7 +6,7 @@ import { History, formatMessage, parseCommit, type CommitMeta, type SnapshotInfo
 import { SnapshotIgnore } from './ignore.js';
 import { ObjectSink, type GitAccess } from './objects.js';
 import { Scanner, type SkippedFile } from './rescan.js';
-import { TreeCache } from './tree.js';
+import { EMPTY_TREE, TreeCache } from './tree.js';
 
 export type SnapshotWhen = 'call' | 'batch' | 'manual';
 
@@ -149,6 +149,8 @@ export class SnapshotStore {
     const head = this.history.head;
     const who = { ...SIGNATURE, timestamp: Math.floor(Date.now() / 1000), timezoneOffset: 0 };
     const commit = { message: formatMessage(meta), tree, parent: head ? [head.oid] : [], author: who, committer: who };
+    // a tree cache starts at the empty tree without writing it; git fsck wants every tree a commit names
+    if (tree === EMPTY_TREE) await sink.tree([]);
     const oid = await sink.commit(commitText(commit));
     await sink.finish();
     await git.writeRef({ fs, gitdir, ref: BRANCH, value: oid, force: true });

@@ -30,6 +30,8 @@ export interface ToolDefinition<Args = any, Result = unknown> {
   schema: JsonSchema;
   /** true when the tool can change files; such calls return a change_id */
   mutates: boolean;
+  /** Optional check before schema validation, for argument mistakes that deserve a precise error (seed guidance rules). */
+  precheck?(args: unknown): void;
   run(args: Args, ctx: ToolContext): Promise<Result>;
 }
 

@@ -24,7 +24,8 @@ export const globTool = defineTool<GlobArgs, Record<string, unknown>>({
   schema: {
     type: 'object',
     properties: {
-      pattern: { type: 'string', minLength: 1, description: "Glob: *, **, ?, [abc], {a,b}. '*.md' matches names anywhere." },
+      // picomatch refuses patterns over 64 KiB; no real glob comes near this
+      pattern: { type: 'string', minLength: 1, maxLength: 4096, description: "Glob: *, **, ?, [abc], {a,b}. '*.md' matches names anywhere." },
       path: pathProperty('Folder the pattern is relative to, default the current folder'),
       max_results: { type: 'integer', minimum: 1, maximum: 100000, description: 'Most paths to return (default 500).' },
       include_hidden: { type: 'boolean', description: 'Also match names starting with a dot (default false).' },

@@ -36,7 +36,7 @@ export const searchFilesTool = defineTool<SearchFilesArgs, Record<string, unknow
       case_sensitive: { type: 'boolean', description: 'Match case exactly (default true).' },
       include: {
         type: 'array',
-        items: { type: 'string', minLength: 1 },
+        items: { type: 'string', minLength: 1, maxLength: 4096 },
         description: "Only search files matching one of these globs: '*.ts' matches basenames anywhere, 'src/**/*.ts' matches root-relative paths.",
       },
       max_matches: { type: 'integer', minimum: 1, maximum: 100000, description: 'Matching lines per page (default 50).' },

@@ -71,6 +71,7 @@ export function createWorkspaceCore(options: WorkspaceOptions & { tools: ToolDef
     try {
       const tool = byName.get(toolName);
       if (!tool) throw unknownTool(toolName, [...byName.keys()]);
+      tool.precheck?.(args ?? {});
       const problems = validateArgs(tool.schema, args ?? {});
       if (problems.length > 0) {
         throw new ToolError('INVALID_ARGUMENTS', `${tool.name} got invalid arguments: ${problems.map((p) => `${p.path || '(arguments)'} ${p.message}`).join('; ')}`, {
@@ -108,6 +109,13 @@ export function createWorkspaceCore(options: WorkspaceOptions & { tools: ToolDef
 }
 
 function unknownTool(name: string, known: string[]): ToolError {
+  const dotted = name.indexOf('.');
+  if (dotted > 0 && known.includes(name.slice(0, dotted))) {
+    const [tool, method] = [name.slice(0, dotted), name.slice(dotted + 1)];
+    return new ToolError('UNKNOWN_TOOL', `'${name.slice(0, 100)}' is a dotted method name, not a tool`, {
+      hint: `Call the tool '${tool}' itself and name '${method.slice(0, 60)}' in its arguments${tool === 'file_manager' ? `: {"operations": [{"action": "${method.slice(0, 60)}", "path": "..."}]}` : ''}.`,
+    });
+  }
   const near = known.filter((k) => k.includes(name) || name.includes(k) || name.split('.').pop() === k);
   return new ToolError('UNKNOWN_TOOL', `there is no tool named '${name.slice(0, 100)}'`, {
     hint: near.length ? `Did you mean ${near.map((n) => `'${n}'`).join(' or ')}? Tools: ${known.join(', ')}.` : `Tools: ${known.join(', ')}.`,

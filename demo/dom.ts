@@ -1,0 +1,37 @@
+/** Create an element with optional text and class: the page builds all its DOM through this. */
+export function el<K extends keyof HTMLElementTagNameMap>(tag: K, text?: string, className?: string): HTMLElementTagNameMap[K] {
+  const node = document.createElement(tag);
+  if (text !== undefined) node.textContent = text;
+  if (className) node.className = className;
+  return node;
+}
+
+export const $ = <T extends HTMLElement>(id: string): T => {
+  const node = document.getElementById(id);
+  if (!node) throw new Error(`the page has no #${id}`);
+  return node as T;
+};
+
+export function formatSize(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
+  return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+}
+
+/** "12:04:31" for today's events, which is all a session's timeline holds in practice. */
+export function formatTime(iso: string): string {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? iso : date.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+}
+
+/** A short-lived message in the corner; errors stay longer because they need reading. */
+export function toast(message: string, kind: 'info' | 'error' = 'info'): void {
+  const host = document.getElementById('toasts');
+  if (!host) return;
+  const item = el('div', message, `toast ${kind}`);
+  item.setAttribute('role', kind === 'error' ? 'alert' : 'status');
+  host.append(item);
+  // Two at a time is enough to read; older ones make way instead of covering the page.
+  while (host.children.length > 2) host.firstElementChild?.remove();
+  setTimeout(() => item.remove(), kind === 'error' ? 8000 : 3000);
+}

@@ -1,0 +1,210 @@
+import { EditorView, basicSetup } from 'codemirror';
+import { el, toast } from './dom.js';
+import { languageFor } from './languages.js';
+import { planSave } from './save-plan.js';
+import type { Session } from './session.js';
+
+interface OpenFile {
+  path: string;
+  /** the text as last read or saved; the editor is dirty when it differs */
+  saved: string;
+  sha256: string | null;
+  /** a file made with "New file" that is not on the workspace yet */
+  fresh: boolean;
+}
+
+/**
+ * The editor pane. Saves go through the tools an agent uses: edit_file with the smallest unique
+ * run of lines that changed (guarded by the sha256 of the read), or write_file when no such run
+ * exists or the file is new. A change made by anything else reloads a clean editor and warns a
+ * dirty one.
+ */
+export class Editor {
+  private view: EditorView | null = null;
+  private file: OpenFile | null = null;
+  private saving = false;
+
+  constructor(
+    private readonly session: Session,
+    private readonly host: HTMLElement,
+    private readonly header: { path: HTMLElement; lang: HTMLElement; state: HTMLElement; save: HTMLButtonElement; banner: HTMLElement },
+    private readonly onOpened: (path: string | null) => void,
+  ) {
+    // Capture phase, so Ctrl+S saves the file instead of opening the browser's "save page".
+    host.addEventListener('keydown', (event) => {
+      if (event.key.toLowerCase() === 's' && (event.ctrlKey || event.metaKey)) {
+        event.preventDefault();
+        void this.save();
+      }
+    }, true);
+    header.save.addEventListener('click', () => void this.save());
+    this.showEmpty();
+  }
+
+  get path(): string | null {
+    return this.file?.path ?? null;
+  }
+
+  /** Whether the editor's text differs from `text` (the file as the workspace now has it). */
+  private dirtyAgainst(text: string): boolean {
+    return Boolean(this.view && this.view.state.doc.toString() !== text && this.view.state.doc.toString() !== this.file?.saved);
+  }
+
+  get dirty(): boolean {
+    return Boolean(this.file && this.view && (this.file.fresh || this.view.state.doc.toString() !== this.file.saved));
+  }
+
+  close(): void {
+    this.view?.destroy();
+    this.view = null;
+    this.file = null;
+    this.showEmpty();
+    this.onOpened(null);
+  }
+
+  /** Read a file whole (which also lets later edits through a read-before-write policy) and show it. */
+  async open(path: string): Promise<boolean> {
+    const read = await this.readWhole(path);
+    if (!read.ok) {
+      toast(`${path}: ${read.message}`, 'error');
+      return false;
+    }
+    this.mount({ path, saved: read.content, sha256: read.sha256, fresh: false });
+    return true;
+  }
+
+  /** Start a file that exists only in the editor until the first save writes it. */
+  create(path: string): void {
+    this.mount({ path, saved: '', sha256: null, fresh: true });
+    this.view?.focus();
+  }
+
+  async save(): Promise<void> {
+    if (!this.file || !this.view || this.saving || !this.dirty) return;
+    const file = this.file;
+    const content = this.view.state.doc.toString();
+    const plan = file.fresh ? { tool: 'write_file' as const, content } : planSave(file.saved, content);
+    const args = plan.tool === 'edit_file'
+      ? { path: file.path, old_text: plan.old_text, new_text: plan.new_text, ...(file.sha256 ? { expected_sha256: file.sha256 } : {}) }
+      : { path: file.path, content, ...(file.fresh ? { overwrite: false } : file.sha256 ? { expected_sha256: file.sha256 } : {}) };
+    this.saving = true;
+    this.header.state.textContent = 'saving…';
+    try {
+      const envelope = await this.session.call(plan.tool, args);
+      if (!envelope.ok) {
+        this.header.state.textContent = 'not saved';
+        const { code, message, hint } = envelope.error;
+        toast(`${plan.tool} failed: ${code}. ${message}${hint ? ` ${hint}` : ''}`, 'error');
+        return;
+      }
+      const read = await this.readWhole(file.path);
+      file.saved = read.ok ? read.content : content;
+      file.sha256 = read.ok ? read.sha256 : null;
+      file.fresh = false;
+      this.header.banner.hidden = true;
+      this.update();
+      this.header.state.textContent = `saved with ${plan.tool}`;
+    } finally {
+      this.saving = false;
+    }
+  }
+
+  /** Follow a change the tools made: reload if the editor holds no unsaved work, else say so. */
+  async changed(paths: string[], tool: string): Promise<void> {
+    if (!this.file || this.saving || !paths.includes(this.file.path)) return;
+    const read = await this.readWhole(this.file.path);
+    if (!read.ok) {
+      this.showBanner(`${tool} removed this file. Save to write it back, or close it.`, { label: 'Close', run: async () => this.close() });
+      this.file.fresh = true;
+      this.update();
+      return;
+    }
+    if (this.file.fresh) {
+      // It is back (an undo, a restore): the workspace's copy is the one to edit again.
+      this.file.fresh = false;
+      this.header.banner.hidden = true;
+      if (!this.dirtyAgainst(read.content)) this.replaceText(read.content);
+      this.file.saved = read.content;
+      this.file.sha256 = read.sha256;
+      this.update();
+      return;
+    }
+    if (read.content === this.file.saved) return;
+    if (!this.dirty) {
+      this.file.saved = read.content;
+      this.file.sha256 = read.sha256;
+      this.replaceText(read.content);
+      this.header.state.textContent = `updated by ${tool}`;
+      return;
+    }
+    this.showBanner(`${tool} changed this file while you were editing. Saving will be refused as stale; reload to take its version.`,
+      { label: 'Reload', run: async () => { await this.open(this.file!.path); } });
+  }
+
+  private async readWhole(path: string): Promise<{ ok: true; content: string; sha256: string } | { ok: false; message: string }> {
+    let envelope = await this.session.call('read_file', { path });
+    if (envelope.ok && (envelope.result as { has_more?: boolean }).has_more) {
+      // Past the default window: ask for every line, so the editor never saves half a file.
+      envelope = await this.session.call('read_file', { path, start_line: 1, end_line: (envelope.result as { total_lines: number }).total_lines });
+    }
+    if (!envelope.ok) return { ok: false, message: `${envelope.error.code}: ${envelope.error.message}` };
+    const result = envelope.result as { content: string; sha256: string };
+    return { ok: true, content: result.content, sha256: result.sha256 };
+  }
+
+  private mount(file: OpenFile): void {
+    this.view?.destroy();
+    this.file = file;
+    this.host.replaceChildren();
+    const language = languageFor(file.path);
+    this.view = new EditorView({
+      doc: file.saved,
+      parent: this.host,
+      extensions: [
+        basicSetup,
+        ...(language.extension ? [language.extension] : []),
+        EditorView.updateListener.of((update) => { if (update.docChanged) this.update(); }),
+        EditorView.contentAttributes.of({ 'aria-label': `Editing ${file.path}` }),
+      ],
+    });
+    this.header.path.textContent = file.path;
+    this.header.lang.textContent = language.label;
+    this.header.banner.hidden = true;
+    this.header.state.textContent = file.fresh ? 'new file, not saved yet' : '';
+    this.update();
+    this.onOpened(file.path);
+  }
+
+  private replaceText(text: string): void {
+    if (!this.view) return;
+    this.view.dispatch({ changes: { from: 0, to: this.view.state.doc.length, insert: text } });
+  }
+
+  private update(): void {
+    const dirty = this.dirty;
+    this.header.save.disabled = !dirty;
+    this.host.parentElement?.classList.toggle('dirty', dirty);
+    if (dirty && !this.saving) this.header.state.textContent = this.file?.fresh ? 'new file, not saved yet' : 'unsaved changes';
+  }
+
+  private showBanner(text: string, action?: { label: string; run: () => Promise<void> }): void {
+    const banner = this.header.banner;
+    banner.replaceChildren(el('span', text));
+    if (action) {
+      const button = el('button', action.label, 'small');
+      button.type = 'button';
+      button.addEventListener('click', () => void action.run());
+      banner.append(button);
+    }
+    banner.hidden = false;
+  }
+
+  private showEmpty(): void {
+    this.host.replaceChildren(el('div', 'Pick a file in the tree, or make a new one.', 'empty-hint'));
+    this.header.path.textContent = 'No file open';
+    this.header.lang.textContent = '';
+    this.header.state.textContent = '';
+    this.header.save.disabled = true;
+    this.header.banner.hidden = true;
+  }
+}

@@ -1,0 +1,135 @@
+import { connectWorkspace, type RemoteWorkspace } from '../web/client.js';
+import type { BackendKind, ChangeEvent } from '../web/protocol.js';
+import type { Envelope } from '../src/index.js';
+
+const STORE_KEY = 'sandpit.demo.workspace';
+
+export interface WorkspaceChoice {
+  backend: BackendKind;
+  name: string;
+}
+
+export const BACKENDS: Array<{ kind: BackendKind; label: string; note: string }> = [
+  { kind: 'memory', label: 'Memory', note: 'gone when you reload' },
+  { kind: 'indexeddb', label: 'IndexedDB', note: 'kept across reloads' },
+  { kind: 'opfs', label: 'OPFS', note: 'kept across reloads' },
+];
+
+/** The backend and name picked last time, so a reload comes back to the same workspace. */
+export function rememberedChoice(): WorkspaceChoice {
+  try {
+    const saved = JSON.parse(localStorage.getItem(STORE_KEY) ?? 'null') as Partial<WorkspaceChoice> | null;
+    if (saved && BACKENDS.some((b) => b.kind === saved.backend) && typeof saved.name === 'string' && saved.name) {
+      return { backend: saved.backend!, name: saved.name };
+    }
+  } catch {
+    // A corrupt entry is no reason to fail the page; fall back to the default.
+  }
+  return { backend: 'memory', name: 'playground' };
+}
+
+export function rememberChoice(choice: WorkspaceChoice): void {
+  try {
+    localStorage.setItem(STORE_KEY, JSON.stringify(choice));
+  } catch {
+    // Storage may be off (private mode); the choice then lasts only for this page.
+  }
+}
+
+type Listener = (event: ChangeEvent) => void;
+
+/** The Sandpit worker, bundled with the page (Vite follows this `new URL` into the build). */
+const startWorker = () => new Worker(new URL('../web/worker.js', import.meta.url), { type: 'module' });
+
+/**
+ * The page's one connection. Panels subscribe once; a backend switch swaps the workspace under
+ * them and tells them through `onSwitch`, so nobody holds a closed workspace.
+ */
+export class Session {
+  private ws: RemoteWorkspace | null = null;
+  private readonly changeListeners = new Set<Listener>();
+  private readonly switchListeners = new Set<() => void>();
+  private readonly settledListeners = new Set<(envelope: Envelope) => void>();
+  private unsubscribe: (() => void) | null = null;
+  private spare: Worker | null = null;
+  choice: WorkspaceChoice = rememberedChoice();
+
+  private lockedNow = false;
+  private readonly lockListeners = new Set<(locked: boolean) => void>();
+
+  /** Whether another tab holds this workspace, as the latest call found it (it may let go later). */
+  get locked(): boolean {
+    return this.lockedNow;
+  }
+
+  onLockChange(listener: (locked: boolean) => void): void {
+    this.lockListeners.add(listener);
+  }
+
+  private setLocked(locked: boolean): void {
+    if (locked === this.lockedNow) return;
+    this.lockedNow = locked;
+    for (const listener of this.lockListeners) listener(locked);
+  }
+
+  get workspace(): RemoteWorkspace {
+    if (!this.ws) throw new Error('no workspace is open yet');
+    return this.ws;
+  }
+
+  async open(choice: WorkspaceChoice): Promise<void> {
+    const previous = this.ws;
+    this.ws = null;
+    this.unsubscribe?.();
+    await previous?.close();
+    this.choice = choice;
+    rememberChoice(choice);
+    const worker = this.spare ?? startWorker();
+    this.spare = null;
+    this.ws = await connectWorkspace({ backend: choice.backend, name: choice.name, worker });
+    // The next switch takes a worker that is already loaded, so switching works offline too.
+    this.spare = startWorker();
+    this.setLocked(this.ws.locked);
+    this.unsubscribe = this.ws.onChange((event) => {
+      for (const listener of this.changeListeners) listener(event);
+    });
+    for (const listener of this.switchListeners) listener();
+  }
+
+  /** Run a tool. After a call that changed files has fully finished (its snapshot included), `onSettled` listeners run. */
+  async call(tool: string, args: unknown = {}): Promise<Envelope> {
+    let envelope: Envelope;
+    try {
+      if (!this.ws) throw new Error('the workspace is still opening; try again in a moment');
+      envelope = await this.ws.call(tool, args);
+    } catch (error) {
+      // Only a dead or closed worker rejects; the panels show it like any failed call.
+      envelope = { ok: false, tool, error: { code: 'IO_ERROR', message: (error as Error).message } };
+    }
+    if (envelope.ok) this.setLocked(false);
+    else if (envelope.error.code === 'IO_ERROR' && envelope.error.message.includes('another tab')) this.setLocked(true);
+    if (envelope.ok && typeof (envelope.result as { change_id?: unknown })?.change_id === 'string') {
+      for (const listener of this.settledListeners) listener(envelope);
+    }
+    return envelope;
+  }
+
+  onSettled(listener: (envelope: Envelope) => void): void {
+    this.settledListeners.add(listener);
+  }
+
+  /** A call whose failure is the caller's to show: returns the result or throws the envelope's error. */
+  async must<T = Record<string, any>>(tool: string, args: unknown = {}): Promise<T> {
+    const envelope = await this.call(tool, args);
+    if (!envelope.ok) throw Object.assign(new Error(`${envelope.error.code}: ${envelope.error.message}`), { envelope });
+    return envelope.result as T;
+  }
+
+  onChange(listener: Listener): void {
+    this.changeListeners.add(listener);
+  }
+
+  onSwitch(listener: () => void): void {
+    this.switchListeners.add(listener);
+  }
+}

@@ -1,0 +1,33 @@
+// Builds the browser bundles (vite.web.config.ts): `sandpit/web` into dist/web, the worker and the
+// page client, with their declarations pointing at the core's in dist/; and the `browser` build of
+// `sandpit` itself into dist/browser.
+// Run after `tsc -p tsconfig.build.json`, which writes those core declarations.
+import { spawnSync } from 'node:child_process';
+import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const bin = (path) => join(root, 'node_modules', path);
+
+function run(args) {
+  const result = spawnSync(process.execPath, args, { cwd: root, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } });
+  if (result.status !== 0) process.exit(result.status ?? 1);
+}
+
+// worker first: it empties dist/web, and client then adds index.js beside it.
+for (const mode of ['worker', 'client', 'core']) {
+  run([bin('vite/bin/vite.js'), 'build', '-c', 'vite.web.config.ts', '--mode', mode]);
+}
+
+const types = join(root, 'dist', '.web-types');
+await rm(types, { recursive: true, force: true });
+run([bin('typescript/bin/tsc'), '-p', 'tsconfig.web-types.json']);
+const webTypes = join(types, 'web');
+for (const name of await readdir(webTypes)) {
+  if (!name.endsWith('.d.ts')) continue;
+  // web/x.d.ts imports ../src/...; in the package the core's declarations sit at dist/, one level up.
+  const text = (await readFile(join(webTypes, name), 'utf8')).replaceAll("'../src/", "'../");
+  await writeFile(join(root, 'dist', 'web', name), text);
+}
+await rm(types, { recursive: true, force: true });

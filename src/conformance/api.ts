@@ -1,0 +1,157 @@
+/**
+ * The test runner the suite is registered with. The suite's files import `describe`, `it`,
+ * `expect` and `afterEach` from here instead of from a runner, so the same files run under
+ * vitest, node:test, or anything with a `test(name, fn)` function.
+ */
+
+/** The matchers the suite uses: a subset of vitest's and Jest's `expect`. */
+export interface ConformanceMatchers {
+  not: ConformanceMatchers;
+  toBe(expected: unknown): unknown;
+  toEqual(expected: unknown): unknown;
+  toMatchObject(expected: object): unknown;
+  toContain(item: unknown): unknown;
+  toMatch(expected: string | RegExp): unknown;
+  toBeNull(): unknown;
+  toBeUndefined(): unknown;
+  toHaveLength(length: number): unknown;
+  toHaveProperty(path: string, value?: unknown): unknown;
+  toBeGreaterThan(n: number): unknown;
+  toBeGreaterThanOrEqual(n: number): unknown;
+  toBeLessThan(n: number): unknown;
+  toThrow(expected?: string | RegExp): unknown;
+}
+
+/**
+ * A Jest-compatible `expect`: vitest's, or the `expect` package's under node:test. It must throw
+ * when an assertion fails and offer the three asymmetric matchers below.
+ */
+export interface ConformanceExpect {
+  (actual: unknown, message?: string): ConformanceMatchers;
+  stringMatching(pattern: string | RegExp): any;
+  arrayContaining(items: readonly unknown[]): any;
+  objectContaining(subset: Record<string, unknown>): any;
+}
+
+/** A test body as the suite hands it to the runner. */
+export type ConformanceTestFn = () => Promise<void>;
+
+/** A runner's `test`/`it`: vitest's and node:test's both fit. `skip` is used when present. */
+export type ConformanceTest = ((name: string, fn: ConformanceTestFn) => unknown) & {
+  skip?: (name: string, fn: ConformanceTestFn) => unknown;
+};
+
+/** What `runConformance` needs from a test runner. */
+export interface ConformanceRunner {
+  /** the runner's `test` */
+  test?: ConformanceTest;
+  /** or its `it`, when it has no `test` */
+  it?: ConformanceTest;
+  /** groups the tests; without it, group names are prefixed to test names */
+  describe?: (name: string, fn: () => void) => unknown;
+  expect: ConformanceExpect;
+}
+
+interface Scope {
+  names: string[];
+  hooks: Array<() => Promise<void>>;
+  parent: Scope | null;
+}
+
+let runner: ConformanceRunner | null = null;
+let scope: Scope | null = null;
+
+/** Register the suite with `r`: every call of `describe`/`it` made inside `register` goes to it. */
+export function registerWith(r: ConformanceRunner, register: () => void): void {
+  if (!r.test && !r.it) throw new TypeError('runConformance needs a test runner: pass { test, expect } (or { it, expect })');
+  if (typeof r.expect !== 'function') throw new TypeError('runConformance needs a Jest-compatible expect: pass { test, expect }');
+  const previous = { runner, scope };
+  runner = r;
+  scope = { names: [], hooks: [], parent: null };
+  try {
+    register();
+  } finally {
+    ({ runner, scope } = previous);
+  }
+}
+
+function active(): { r: ConformanceRunner; s: Scope } {
+  if (!runner || !scope) throw new Error('the conformance suite registers tests only inside runConformance');
+  return { r: runner, s: scope };
+}
+
+function prefixed(s: Scope, name: string): string {
+  const names: string[] = [];
+  for (let at: Scope | null = s; at; at = at.parent) names.unshift(...at.names);
+  return [...names, name].join(' > ');
+}
+
+/** A group of tests; hooks registered inside it apply to its tests only. */
+export function describe(name: string, fn: () => void): void {
+  const { r, s } = active();
+  const inner: Scope = { names: r.describe ? [] : [name], hooks: [], parent: s };
+  // Runners may collect a group's body later (vitest does), so the body brings its own context.
+  const body = () => {
+    const previous = { runner, scope };
+    runner = r;
+    scope = inner;
+    try { fn(); } finally { ({ runner, scope } = previous); }
+  };
+  if (r.describe) r.describe(name, body);
+  else body();
+}
+
+/**
+ * Run after each test of the enclosing group, innermost group first. The suite runs its hooks
+ * itself, inside the test, so a runner without hooks works and a failing cleanup fails the test.
+ */
+export function afterEach(fn: () => Promise<void> | void): void {
+  active().s.hooks.push(async () => { await fn(); });
+}
+
+function register(name: string, fn: () => Promise<void> | void, skip: boolean): void {
+  const { r, s } = active();
+  const test = (r.test ?? r.it)!;
+  const title = r.describe ? name : prefixed(s, name);
+  if (skip) {
+    if (test.skip) test.skip(title, async () => {});
+    return;
+  }
+  test(title, async () => {
+    // Left set afterwards: the bodies' `expect` calls run after registration has ended.
+    runner = r;
+    let failure: unknown = null;
+    try {
+      await fn();
+    } catch (error) {
+      failure = error;
+    }
+    for (let at: Scope | null = s; at; at = at.parent) {
+      for (const hook of at.hooks) {
+        try { await hook(); } catch (error) { failure ??= error; }
+      }
+    }
+    if (failure !== null) throw failure;
+  });
+}
+
+/** One test. */
+export const it = Object.assign(
+  (name: string, fn: () => Promise<void> | void) => register(name, fn, false),
+  { skip: (name: string, fn: () => Promise<void> | void) => register(name, fn, true) },
+);
+
+/** The runner's `expect`, as passed to `runConformance`. */
+export const expect: ConformanceExpect = Object.assign(
+  (actual: unknown, message?: string) => current().expect(actual, message),
+  {
+    stringMatching: (pattern: string | RegExp) => current().expect.stringMatching(pattern),
+    arrayContaining: (items: readonly unknown[]) => current().expect.arrayContaining(items),
+    objectContaining: (subset: Record<string, unknown>) => current().expect.objectContaining(subset),
+  },
+);
+
+function current(): ConformanceRunner {
+  if (!runner) throw new Error('expect is used only inside a conformance test');
+  return runner;
+}

@@ -1,0 +1,26 @@
+import type { WorkspaceFs } from '../index.js';
+
+/**
+ * A backend under test: it makes a fresh workspace root seeded with files, and cleans it up.
+ * Most backends need only `runConformance(makeFs, ...)`, which builds one of these for them.
+ */
+export interface ConformanceBackend {
+  /** shown in the test names: `contract: <name>` */
+  name: string;
+  /** true when the backend can hold symbolic links; false skips the tests that need them */
+  symlinks: boolean;
+  make(seed?: Record<string, string | Uint8Array>): Promise<MadeBackend>;
+}
+
+/** A fresh, seeded workspace in the backend under test. */
+export interface MadeBackend {
+  fs: WorkspaceFs;
+  /** the workspace root inside the backend */
+  root: string;
+  /** a folder beside the root, outside the workspace, for escape tests */
+  outside: string;
+  cleanup(): Promise<void>;
+}
+
+/** The name the suite's files use. */
+export type BackendUnderTest = ConformanceBackend;

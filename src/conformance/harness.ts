@@ -1,0 +1,84 @@
+import { createWorkspace, type Envelope, type Workspace, type WorkspaceOptions } from '../index.js';
+import type { BackendUnderTest, MadeBackend } from './backend.js';
+
+export interface Harness extends MadeBackend {
+  ws: Workspace;
+  /** raw bytes of a file under the root, or null when absent */
+  bytes(rel: string): Promise<Uint8Array | null>;
+  text(rel: string): Promise<string | null>;
+  /** write straight to the backend, behind the tools' back */
+  put(rel: string, content: string | Uint8Array): Promise<void>;
+  abs(rel: string): string;
+  /** every file under the root with its bytes, for byte-for-byte comparisons */
+  tree(): Promise<Record<string, string>>;
+  ok<R = Record<string, any>>(tool: string, args: unknown): Promise<R>;
+  fail(tool: string, args: unknown): Promise<Extract<Envelope, { ok: false }>['error']>;
+}
+
+export async function open(
+  backend: BackendUnderTest,
+  seed: Record<string, string | Uint8Array> = {},
+  options: Omit<WorkspaceOptions, 'fs' | 'root'> = {},
+): Promise<Harness> {
+  const made = await backend.make(seed);
+  const ws = createWorkspace({ ...options, fs: made.fs, root: made.root });
+  const abs = (rel: string) => `${made.root}/${rel}`;
+  const bytes = async (rel: string) => made.fs.readFile(abs(rel)).catch(() => null);
+  let cleaned = false;
+  const h: Harness = {
+    ...made,
+    // A test that ends before opening its own workspace must not clean the previous one twice.
+    cleanup: async () => {
+      if (cleaned) return;
+      cleaned = true;
+      await ws.close();
+      await made.cleanup();
+    },
+    ws,
+    abs,
+    bytes,
+    text: async (rel) => {
+      const b = await bytes(rel);
+      return b === null ? null : new TextDecoder().decode(b);
+    },
+    put: async (rel, content) => {
+      const parts = rel.split('/');
+      for (let i = 1; i < parts.length; i++) await made.fs.mkdir(abs(parts.slice(0, i).join('/'))).catch(() => {});
+      await made.fs.writeFile(abs(rel), typeof content === 'string' ? new TextEncoder().encode(content) : content);
+    },
+    tree: async () => {
+      const out: Record<string, string> = {};
+      const walk = async (rel: string) => {
+        for (const name of (await made.fs.readdir(rel ? abs(rel) : made.root)).sort()) {
+          const child = rel ? `${rel}/${name}` : name;
+          if (child === '.sandpit') continue; // the shadow snapshot repository: not workspace content
+          const st = await made.fs.lstat(abs(child));
+          if (st.type === 'dir') { out[`${child}/`] = 'dir'; await walk(child); }
+          else if (st.type === 'symlink') out[child] = `-> ${await made.fs.readlink(abs(child))}`;
+          else out[child] = hex(await made.fs.readFile(abs(child)));
+        }
+      };
+      await walk('');
+      return out;
+    },
+    ok: async (tool, args) => {
+      const env = await ws.call(tool, args);
+      if (!env.ok) throw new Error(`${tool} failed: ${JSON.stringify(env.error)}`);
+      return env.result as any;
+    },
+    fail: async (tool, args) => {
+      const env = await ws.call(tool, args);
+      if (env.ok) throw new Error(`${tool} unexpectedly succeeded: ${JSON.stringify(env.result)}`);
+      return env.error;
+    },
+  };
+  return h;
+}
+
+function hex(bytes: Uint8Array): string {
+  let s = '';
+  for (const b of bytes) s += b.toString(16).padStart(2, '0');
+  return s;
+}
+
+export const enc = (s: string) => new TextEncoder().encode(s);

@@ -1,0 +1,117 @@
+import { applyPatchSchema, applyPatchTool } from '../tools/apply-patch.js';
+import { confirmOrRefuse } from '../tools/confirm.js';
+import type { ToolDefinition } from '../tools/define.js';
+import { deletePath } from '../tools/delete-path.js';
+import { globTool } from '../tools/glob.js';
+import { movePath } from '../tools/move-path.js';
+import { readFile } from '../tools/read-file.js';
+import { searchFilesTool } from '../tools/search-files.js';
+import type { ToolContext } from '../workspace/context.js';
+import { lexicalPath } from '../workspace/paths.js';
+import { defined, pick, runCanonical, withPolicy } from './adapt.js';
+
+type Row = Record<string, any>;
+
+export interface CoworkOptions {
+  /**
+   * The run's artifact folder, relative to the workspace root: new files and edits inside it need
+   * no approval; changes elsewhere go to the workspace's `confirm` policy first. Without it every
+   * change goes to `confirm` (when the workspace has one).
+   */
+  artifactDir?: string;
+}
+
+/** The read audit every cowork change runs under: a full read first, and no change since. */
+const audited = (ctx: ToolContext) => withPolicy(ctx, { readBeforeWrite: true, staleCheck: true });
+
+const textFileRead: ToolDefinition<{ path: string; offset?: number; limit?: number; encoding?: string }> = {
+  name: 'text_file_read',
+  description: 'Read a plain-text file (up to 10 MiB), strictly decoded: UTF-8 or a BOM need no encoding; others must be named, and ' +
+    'undecodable bytes fail rather than being replaced. offset is the first line (1-based), limit the number of lines. ' +
+    'Before changing an existing file, read it with offset=1 and no limit: a paged read never grants the write audit. DOCX, PPTX, XLSX, XLS and PDF are refused.',
+  mutates: false,
+  schema: {
+    type: 'object',
+    properties: {
+      path: readFile.schema.properties!.path!,
+      offset: { type: 'integer', minimum: 1, default: 1, description: 'First line to return, 1-based.' },
+      limit: { type: 'integer', minimum: 1, description: 'Lines to return; omit for the whole file.' },
+      ...pick(readFile.schema, ['encoding']),
+    },
+    required: ['path'], additionalProperties: false,
+  },
+  async run(args, ctx) {
+    const offset = args.offset ?? 1;
+    const whole = offset === 1 && args.limit === undefined;
+    // A whole read returns every line (the 10 MiB limit still holds), so it can grant the audit.
+    const view = whole ? withPolicy(ctx, { limits: { ...ctx.policy.limits, maxReadLines: Number.MAX_SAFE_INTEGER } }) : ctx;
+    const r = await runCanonical(readFile, defined({
+      path: args.path, encoding: args.encoding,
+      start_line: whole ? undefined : offset, end_line: args.limit === undefined ? undefined : offset + args.limit - 1,
+    }), view);
+    return {
+      path: r.path, content: r.content, encoding: r.encoding, bom: r.bom, eol: r.eol, total_lines: r.total_lines,
+      offset: r.start_line, lines: r.total_lines === 0 ? 0 : r.end_line - r.start_line + 1, has_more: r.has_more,
+      next_offset: r.next_start_line, sha256: r.sha256, write_audit: whole,
+    };
+  },
+};
+
+/** Paths outside the artifact folder, which need the confirm policy's approval. */
+function outside(ctx: ToolContext, artifact: string | null, paths: string[]): string[] {
+  if (artifact === null) return paths;
+  return paths.filter((p) => {
+    const rel = lexicalPath(p.includes('/') ? p : `./${p}`, ctx.cwd);
+    return artifact !== '' && rel !== artifact && !rel.startsWith(`${artifact}/`);
+  });
+}
+
+function patchTool(artifact: string | null): ToolDefinition<{ patch: string; dry_run?: boolean }> {
+  return {
+    name: 'apply_patch',
+    description: `${applyPatchTool.description} Existing files must have been read whole with text_file_read (offset=1, no limit) and be unchanged since. ` +
+      'New files and edits inside the run\'s artifact folder are allowed; changes elsewhere need approval, and deletes are confirmed together. Office and PDF files are refused.',
+    mutates: true,
+    schema: applyPatchSchema,
+    async run(args, ctx) {
+      const strict = audited(ctx);
+      // Preflight first (it writes nothing), so approval is asked only for a patch that would apply.
+      const plan = await runCanonical(applyPatchTool, { patch: args.patch, dry_run: true }, strict);
+      if (args.dry_run) return plan;
+      const touched = (plan.files as Row[]).filter((f) => f.action !== 'delete').flatMap((f) => [f.path, ...(f.moved_to ? [f.moved_to] : [])]);
+      const needApproval = outside(ctx, artifact, touched);
+      if (needApproval.length > 0) await confirmOrRefuse(ctx, needApproval, 'overwrite');
+      return runCanonical(applyPatchTool, { patch: args.patch }, strict);
+    },
+  };
+}
+
+function renameTool(artifact: string | null): ToolDefinition<{ from: string; to: string; overwrite?: boolean }> {
+  return {
+    name: 'rename_path',
+    description: 'Rename or move a file or folder without reading it. Outside the run\'s artifact folder this needs approval.',
+    mutates: true,
+    schema: movePath.schema,
+    async run(args, ctx) {
+      const needApproval = outside(ctx, artifact, [args.from, args.to]);
+      if (needApproval.length > 0) await confirmOrRefuse(ctx, needApproval, 'move');
+      return runCanonical(movePath, defined(args), ctx);
+    },
+  };
+}
+
+const deleteTool: ToolDefinition = {
+  ...deletePath,
+  description: 'Delete a file, or a folder with recursive: true, after confirmation by the workspace\'s confirm policy.',
+};
+
+const grepTool: ToolDefinition = { ...searchFilesTool, name: 'grep' };
+
+/**
+ * Seed 004's file-system skill: text_file_read, apply_patch, glob, grep, rename_path and
+ * delete_path over the canonical tools, with its read audit and its approval rule.
+ */
+export function coworkTools(options: CoworkOptions = {}): ToolDefinition[] {
+  const artifact = options.artifactDir === undefined ? null : lexicalPath(options.artifactDir.includes('/') ? options.artifactDir : `./${options.artifactDir}`, '');
+  return [textFileRead, patchTool(artifact), globTool, grepTool, renameTool(artifact), deleteTool];
+}

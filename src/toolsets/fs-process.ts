@@ -1,0 +1,207 @@
+import type { ToolDefinition } from '../tools/define.js';
+import { editFile } from '../tools/edit-file.js';
+import { fileBytes } from '../tools/file-bytes.js';
+import { listDirectory } from '../tools/list-directory.js';
+import { readFile } from '../tools/read-file.js';
+import { createRunCommandTool } from '../tools/run-command.js';
+import { searchFilesTool } from '../tools/search-files.js';
+import { writeFile } from '../tools/write-file.js';
+import { LfView } from '../text/lines.js';
+import type { ToolContext } from '../workspace/context.js';
+import { ToolError } from '../workspace/errors.js';
+import { displayPath, lexicalPath } from '../workspace/paths.js';
+import { defined, invalid, pick, runCanonical } from './adapt.js';
+
+type Row = Record<string, any>;
+
+/** Characters kept of each of stdout and stderr (seed 001). */
+export const STREAM_CAP = 4096;
+/** Entries list_dir returns at most (seed 001). */
+export const LIST_CAP = 200;
+
+const rootProperty = { type: 'string', default: '.', description: 'The project root, an existing folder relative to the workspace (default ".").' };
+const fileProperty = { type: 'string', minLength: 1, description: 'The file, relative to the project root `path`.' };
+
+/** A canonical root-relative path written so the workspace resolves it from the root even when its current folder is elsewhere. */
+function fromRoot(rel: string, ctx: ToolContext): string {
+  if (ctx.cwd === '' || rel.includes('/')) return rel || '.';
+  return rel === '' ? '_/..' : `${rel}/../${rel}`;
+}
+
+/** The project root `path` (an existing folder) and, when given, `file` inside it; escaping the root is refused. */
+async function target(ctx: ToolContext, root = '.', file?: string): Promise<{ rootRel: string; rel: string; arg: string }> {
+  const rootRel = lexicalPath(root, ctx.cwd);
+  const dir = await ctx.resolve(fromRoot(rootRel, ctx), 'read');
+  if (!dir.stat) throw new ToolError('NOT_FOUND', `the project root '${displayPath(rootRel)}' does not exist`, { hint: 'Pass path as an existing folder, or "." for the workspace.' });
+  if (dir.stat.type !== 'dir') throw new ToolError('NOT_A_DIRECTORY', `the project root '${displayPath(rootRel)}' is not a folder`, { hint: 'path is the project root; name the file with `file`.' });
+  if (file === undefined) return { rootRel, rel: rootRel, arg: fromRoot(rootRel, ctx) };
+  const joined = rootRel === '' ? file : `${rootRel}/${file}`;
+  const rel = lexicalPath(joined.includes('/') ? joined : `${joined}/../${joined}`, '');
+  if (rootRel !== '' && rel !== rootRel && !rel.startsWith(`${rootRel}/`)) {
+    throw new ToolError('OUTSIDE_WORKSPACE', `'${file.slice(0, 200)}' is outside the project root '${displayPath(rootRel)}'`, { hint: 'Give file relative to path, without climbing above it.' });
+  }
+  return { rootRel, rel, arg: fromRoot(rel, ctx) };
+}
+
+const underRoot = (rootRel: string, rel: string) => (rootRel === '' ? rel : rel === rootRel ? '.' : rel.slice(rootRel.length + 1));
+
+const fsRead: ToolDefinition<{ path?: string; file: string; start_line?: number; end_line?: number }> = {
+  name: 'read_file',
+  description: 'Read a UTF-8 text file under the project root `path`, returned with line numbers. Without a range at most 2,000 lines come back; ' +
+    'an explicit start_line and end_line bypass that cap. showing tells which lines you got. Do not hash or write back the numbered content.',
+  mutates: false,
+  schema: {
+    type: 'object',
+    properties: { path: rootProperty, file: fileProperty, ...pick(readFile.schema, ['start_line', 'end_line']) },
+    required: ['file'], additionalProperties: false,
+  },
+  async run(args, ctx) {
+    const t = await target(ctx, args.path, args.file);
+    const r = await runCanonical(readFile, defined({ path: t.arg, start_line: args.start_line, end_line: args.end_line, line_numbers: true }), ctx);
+    const count = r.total_lines === 0 ? 0 : r.end_line - r.start_line + 1;
+    return { file: underRoot(t.rootRel, r.path), content: r.content, total_lines: r.total_lines, truncated: r.truncated, showing: { start: r.start_line, end: r.end_line, count } };
+  },
+};
+
+const fsWrite: ToolDefinition<{ path?: string; file: string; content: string }> = {
+  name: 'write_file',
+  description: 'Write UTF-8 text to `file` under the project root `path`, creating folders and replacing an existing file ' +
+    '(atomically, keeping its line endings). Returns the workspace path and the bytes written.',
+  mutates: true,
+  schema: { type: 'object', properties: { path: rootProperty, file: fileProperty, ...pick(writeFile.schema, ['content']) }, required: ['file', 'content'], additionalProperties: false },
+  async run(args, ctx) {
+    const t = await target(ctx, args.path, args.file);
+    const r = await runCanonical(writeFile, { path: t.arg, content: args.content }, ctx);
+    return { path: r.path, bytes: r.bytes, change_id: r.change_id };
+  },
+};
+
+const fsEdit: ToolDefinition<{ path?: string; file: string; old: string; new: string; count?: number }> = {
+  name: 'edit_file',
+  description: 'Replace exact text in `file` under the project root `path`. With count=1 (default) several matches fail as ambiguous; ' +
+    'count=-1 replaces all, another positive count replaces up to that many from the top. Returns replacements and the 1-based first_line.',
+  mutates: true,
+  schema: {
+    type: 'object',
+    properties: {
+      path: rootProperty, file: fileProperty,
+      old: { type: 'string', minLength: 1, description: 'The exact text to replace.' },
+      new: { type: 'string', description: 'The replacement text.' },
+      count: { type: 'integer', minimum: -1, default: 1, description: '1: exactly one match; -1: all; N: at most N.' },
+    },
+    required: ['file', 'old', 'new'], additionalProperties: false,
+  },
+  async run(args, ctx) {
+    const count = args.count ?? 1;
+    if (count === 0) throw invalid('edit_file got invalid arguments', [{ path: '/count', message: 'must be -1 (all) or a positive integer' }]);
+    const t = await target(ctx, args.path, args.file);
+    const edit = (replace_all: boolean) => runCanonical(editFile, { path: t.arg, old_text: args.old, new_text: args.new, replace_all }, ctx);
+    if (count === 1 || count === -1) return shapeEdit(await edit(count === -1));
+    return shapeEdit(await limitedEdit(ctx, t.arg, args.old, args.new, count));
+  },
+};
+
+const shapeEdit = (r: Row) => ({ path: r.path, replacements: r.replacements, first_line: r.first_line, change_id: r.change_id });
+
+/**
+ * count=N>1: when more than N matches exist, replace the first N through write_file; the hash guard
+ * (expected_sha256) refuses the write if another writer changed the file in between.
+ */
+async function limitedEdit(ctx: ToolContext, arg: string, oldText: string, newText: string, count: number): Promise<Row> {
+  const file = await ctx.readText(await ctx.resolve(arg, 'write'));
+  const text = new LfView(file.text).text;
+  const needle = oldText.replace(/\r\n?/g, '\n');
+  const starts: number[] = [];
+  for (let i = text.indexOf(needle); i !== -1; i = text.indexOf(needle, i + needle.length)) starts.push(i);
+  if (starts.length <= count) return runCanonical(editFile, { path: arg, old_text: oldText, new_text: newText, replace_all: true }, ctx);
+  let out = '';
+  let last = 0;
+  for (const s of starts.slice(0, count)) { out += text.slice(last, s) + newText.replace(/\r\n?/g, '\n'); last = s + needle.length; }
+  const r = await runCanonical(writeFile, { path: arg, content: out + text.slice(last), expected_sha256: file.sha256 }, ctx);
+  return { ...r, replacements: count, first_line: text.slice(0, starts[0]).split('\n').length };
+}
+
+const fsSearch: ToolDefinition<{ path?: string; pattern: string; is_regex?: boolean; include?: string[] }> = {
+  name: 'search_files',
+  description: 'Search text files under the project root `path` for a literal (or regex) pattern. At most 50 matches, each line capped at ' +
+    '500 characters; include globs match file names (["*.md"]). Hidden, build and binary files are skipped and .gitignore is honoured.',
+  mutates: false,
+  schema: { type: 'object', properties: { path: rootProperty, ...pick(searchFilesTool.schema, ['pattern', 'is_regex', 'include']) }, required: ['pattern'], additionalProperties: false },
+  async run(args, ctx) {
+    const t = await target(ctx, args.path);
+    const r = await runCanonical(searchFilesTool, defined({ path: t.arg, pattern: args.pattern, is_regex: args.is_regex, include: args.include, max_matches: 50 }), ctx);
+    const matches = (r.matches as Row[]).map((m) => ({ file: underRoot(t.rootRel, m.path), line: m.line, content: m.content }));
+    return { matches, count: matches.length, truncated: r.truncated };
+  },
+};
+
+const fsList: ToolDefinition<{ path?: string; max_depth?: number }> = {
+  name: 'list_dir',
+  description: 'List the folder `path` (default "."), alphabetically, to max_depth levels (default 1; below 1 counts as 1), at most 200 entries. ' +
+    'Each entry has name, path (relative to the listed folder), type and size_bytes (null for folders).',
+  mutates: false,
+  schema: { type: 'object', properties: { path: rootProperty, max_depth: { type: 'integer', default: 1, description: 'Levels to list; values below 1 are 1.' } }, additionalProperties: false },
+  async run(args, ctx) {
+    const t = await target(ctx, args.path);
+    const r = await runCanonical(listDirectory, { path: t.arg, max_depth: Math.max(1, args.max_depth ?? 1), max_entries: LIST_CAP }, ctx);
+    const entries = (r.entries as Row[]).map((e) => ({ name: e.name, path: underRoot(t.rootRel, e.path), type: e.type, size_bytes: e.size_bytes }));
+    return { entries, count: entries.length, truncated: r.truncated };
+  },
+};
+
+const fsBytes: ToolDefinition<{ file: string; expected?: string; expect_escaped?: boolean; encoding?: string }> = {
+  name: 'file_bytes',
+  description: 'Check a workspace file byte by byte: sha256, size_bytes, encoding_ok, where `expected` occurs literally or escaped, and a verdict ' +
+    '(ok, mismatch, literal_where_escaped_expected, escaped_where_literal_expected, decode_error). Read-only; confined to the workspace.',
+  mutates: false,
+  schema: {
+    type: 'object',
+    properties: { file: { ...fileProperty, description: 'The file, relative to the workspace.' }, ...pick(fileBytes.schema, ['expected', 'expect_escaped']), encoding: { type: 'string', enum: ['utf-8'], default: 'utf-8', description: 'Only utf-8 is supported.' } },
+    required: ['file'], additionalProperties: false,
+  },
+  async run(args, ctx) {
+    const { path, ...rest } = await runCanonical(fileBytes, defined({ path: args.file, expected: args.expected, expect_escaped: args.expect_escaped }), ctx);
+    return { file: path, ...rest };
+  },
+};
+
+const capStream = (s: string) => (s.length > STREAM_CAP ? `${s.slice(0, STREAM_CAP)}\n[... truncated ${s.length - STREAM_CAP} characters]` : s);
+
+function fsRun(inner: ToolDefinition): ToolDefinition<{ command: string; path?: string; cwd?: string; timeout?: number }> {
+  return {
+    name: 'run_command',
+    description: 'Run a command (split like a shell splits words; no shell, so pipes, redirections, && and $VARS are literal) in the project root ' +
+      '`path` or `cwd` inside it, killed after `timeout` seconds (default 30). stdout and stderr are capped at 4,096 characters each. ' +
+      'A nonzero exit or a timeout (exit_code -1, timed_out true) is still a result.',
+    mutates: true,
+    schema: {
+      type: 'object',
+      properties: {
+        command: { type: 'string', minLength: 1, description: 'The command line.' },
+        path: rootProperty,
+        cwd: { type: 'string', description: 'Working folder relative to the project root (default the root).' },
+        timeout: { type: 'number', exclusiveMinimum: 0, default: 30, description: 'Seconds before the command is killed.' },
+      },
+      required: ['command'], additionalProperties: false,
+    },
+    async run(args, ctx) {
+      const t = await target(ctx, args.path, args.cwd);
+      const r = await runCanonical(inner, { command: args.command, cwd: t.arg, timeout_seconds: args.timeout ?? 30 }, ctx);
+      const stdout = capStream(String(r.stdout ?? ''));
+      const stderr = capStream(String(r.stderr ?? ''));
+      return {
+        stdout, stderr, exit_code: r.timed_out ? -1 : r.exit_code, timed_out: r.timed_out === true,
+        truncated: r.truncated === true || stdout !== r.stdout || stderr !== r.stderr,
+        ...(r.change_id ? { change_id: r.change_id } : {}),
+      };
+    },
+  };
+}
+
+/**
+ * Seed 001's filesystem and process tools over the canonical ones. `runCommand` is the canonical
+ * run_command that does the work (in Node, the one from nodeTools); without it commands are NOT_SUPPORTED.
+ */
+export function fsProcessTools(options: { runCommand?: ToolDefinition } = {}): ToolDefinition[] {
+  return [fsRead, fsWrite, fsEdit, fsSearch, fsList, fsBytes, fsRun(options.runCommand ?? createRunCommandTool())];
+}

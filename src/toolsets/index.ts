@@ -1,0 +1,58 @@
+import type { ToolDefinition } from '../tools/define.js';
+import type { Envelope } from '../workspace/workspace.js';
+import { canonicalTools } from './canonical.js';
+import { coworkTools } from './cowork.js';
+import { toAnthropic, toMcp, toOpenAI, type AnthropicTool, type McpTool, type OpenAITool } from './export.js';
+import { fileManagerEnvelope, fileManagerTools } from './file-manager.js';
+import { fsProcessTools } from './fs-process.js';
+
+export { coworkTools, type CoworkOptions } from './cowork.js';
+export { fileManager, fileManagerEnvelope, fileManagerTools } from './file-manager.js';
+export { fsProcessTools } from './fs-process.js';
+export { annotationsOf, toAnthropic, toMcp, toOpenAI, type AnthropicTool, type McpAnnotations, type McpTool, type OpenAITool } from './export.js';
+
+/** The toolsets by name: the canonical table and each seed system's surface. */
+export const TOOLSET_NAMES = ['canonical', 'file_manager', 'fs_process', 'cowork'] as const;
+export type ToolsetName = (typeof TOOLSET_NAMES)[number];
+
+export interface ToolsetOptions {
+  /** the run_command that runs processes (in Node, the one nodeTools builds): canonical's, and fs_process's worker */
+  runCommand?: ToolDefinition;
+  /** cowork's artifact folder, relative to the workspace root */
+  artifactDir?: string;
+  /** more tools joining the set (manifest tools); a seed tool of the same name wins */
+  extra?: readonly ToolDefinition[];
+}
+
+/** A named list of tool definitions, with its wire envelope and its export formats. */
+export interface Toolset {
+  name: ToolsetName;
+  tools: ToolDefinition[];
+  /** The envelope as this toolset's clients expect it: file_manager's `{ok, tool, results}`, else unchanged. */
+  present(envelope: Envelope): Record<string, unknown>;
+  toOpenAI(): OpenAITool[];
+  toAnthropic(): AnthropicTool[];
+  toMcp(): McpTool[];
+}
+
+export function isToolsetName(name: string): name is ToolsetName {
+  return (TOOLSET_NAMES as readonly string[]).includes(name);
+}
+
+/** Build a toolset by name; use its `tools` as `createWorkspace({ fs, tools })`. */
+export function toolset(name: ToolsetName, options: ToolsetOptions = {}): Toolset {
+  const own = name === 'file_manager' ? fileManagerTools()
+    : name === 'fs_process' ? fsProcessTools(options.runCommand ? { runCommand: options.runCommand } : {})
+    : name === 'cowork' ? coworkTools(options.artifactDir !== undefined ? { artifactDir: options.artifactDir } : {})
+    : canonicalTools.map((t) => (t.name === 'run_command' && options.runCommand ? options.runCommand : t));
+  const names = new Set(own.map((t) => t.name));
+  const tools = [...own, ...(options.extra ?? []).filter((t) => !names.has(t.name))];
+  return {
+    name,
+    tools,
+    present: (envelope) => (envelope.tool === 'file_manager' && names.has('file_manager') ? fileManagerEnvelope(envelope) : envelope),
+    toOpenAI: () => toOpenAI(tools),
+    toAnthropic: () => toAnthropic(tools),
+    toMcp: () => toMcp(tools),
+  };
+}

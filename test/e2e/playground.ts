@@ -1,0 +1,86 @@
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { buildDemo, previewDemo, repoRoot, type Preview } from '../bundle/web-build.js';
+
+const CHROMIUM_ARGS = [
+  '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+  '--disable-component-update', '--disable-sync',
+];
+
+/** Where the e2e screenshots go: the test output folder, never the repository's own files. */
+export const shots = join(repoRoot, 'test-results', 'e2e');
+
+/** The built playground under `vite preview`, one Chromium page on it, and what that page did wrong. */
+export interface Playground {
+  base: string;
+  url: string;
+  context: BrowserContext;
+  page: Page;
+  foreignRequests: string[];
+  pageErrors: string[];
+  waitReady(page?: Page): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** Build once, serve once, open one page: the whole e2e file shares it, to stay fast. */
+export async function startPlayground(): Promise<Playground> {
+  const base = await mkdtemp(join(tmpdir(), 'sandpit-e2e-'));
+  let preview: Preview | undefined;
+  let browser: Browser | undefined;
+  const stop = async () => {
+    await browser?.close();
+    await preview?.stop();
+    await rm(base, { recursive: true, force: true });
+  };
+  try {
+    buildDemo(join(base, 'web'));
+    preview = await previewDemo(join(base, 'web'));
+    browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+    const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, acceptDownloads: true });
+    const page = await context.newPage();
+    const foreignRequests: string[] = [];
+    const pageErrors: string[] = [];
+    const url = preview.url;
+    page.on('request', (request) => {
+      const target = request.url();
+      if (!target.startsWith(url) && !target.startsWith('data:') && !target.startsWith('blob:')) foreignRequests.push(target);
+    });
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+    page.on('console', (message) => {
+      if (message.type() === 'error') pageErrors.push(message.text());
+    });
+    // The page marks itself ready once the workspace is open and listed; if it never does, say why.
+    const waitReady = async (on: Page = page) => {
+      await on.waitForSelector('body[data-ready="true"]', { state: 'attached', timeout: 20_000 }).catch((error: Error) => {
+        throw new Error(`${error.message}\npage errors: ${pageErrors.join('\n') || '(none)'}`);
+      });
+    };
+    await mkdir(shots, { recursive: true });
+    await page.goto(url);
+    await waitReady();
+    return { base, url, context, page, foreignRequests, pageErrors, waitReady, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+/** The editor's text as a person sees it. */
+export const editorText = (page: Page) =>
+  page.$eval('#editor .cm-content', (node) => (node as HTMLElement).innerText.replace(/\u00a0/g, ' '));
+
+export const treePaths = (page: Page) =>
+  page.$$eval('#file-tree li[data-path]', (items) => items.map((i) => (i as HTMLElement).dataset.path));
+
+/** Fill the console's generated form for `tool` and run it; resolves to the envelope it shows. */
+export async function runForm(page: Page, tool: string, fields: Record<string, string>): Promise<Record<string, any>> {
+  await page.click('#tab-console');
+  await page.selectOption('#tool', tool);
+  for (const [name, value] of Object.entries(fields)) await page.fill(`#arg-${name}`, value);
+  const before = await page.textContent('#envelope');
+  await page.click('#run');
+  await page.waitForFunction((old) => document.getElementById('envelope')!.textContent !== old, before);
+  return JSON.parse((await page.textContent('#envelope'))!);
+}

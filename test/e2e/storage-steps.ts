@@ -1,0 +1,115 @@
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { beforeAll, expect, it } from 'vitest';
+import { editorText as textOf, runForm as run, runForm as runFormOn, shots, treePaths as pathsOf, type Playground } from './playground.js';
+
+/** The persistent backends: OPFS and IndexedDB across reloads, a second tab, and a fresh workspace. */
+export function storageSteps(get: () => Playground): void {
+  let pg: Playground;
+  let page: Page;
+  beforeAll(() => {
+    pg = get();
+    page = pg.page;
+  });
+  const editorText = () => textOf(page);
+  const treePaths = () => pathsOf(page);
+  const runForm = (tool: string, fields: Record<string, string>) => run(page, tool, fields);
+
+  it('switches to OPFS, and the files and the timeline survive a reload', async () => {
+    await page.fill('#ws-name', 'e2e-persist');
+    await page.selectOption('#backend', 'opfs');
+    await page.waitForFunction(() => document.getElementById('status')!.textContent!.startsWith('OPFS · e2e-persist'));
+    await pg.waitReady();
+    expect(await page.isVisible('#tree-empty')).toBe(true);
+    const written = await runForm('write_file', { path: 'kept/across-reloads.txt', content: 'still here\n' });
+    expect(written.ok).toBe(true);
+    await page.waitForSelector('#file-tree li[data-path="kept/across-reloads.txt"]');
+
+    await page.reload();
+    await pg.waitReady();
+    expect(await page.inputValue('#backend')).toBe('opfs');
+    expect(await page.inputValue('#ws-name')).toBe('e2e-persist');
+    expect(await treePaths()).toEqual(['kept', 'kept/across-reloads.txt']);
+    await page.click('#file-tree li[data-path="kept/across-reloads.txt"]');
+    await page.waitForFunction(() => document.querySelector('#editor .cm-content')?.textContent === 'still here');
+    await page.click('#tab-review');
+    await page.waitForSelector('#timeline li.step');
+    expect(await page.textContent('#timeline li.step .step-message')).toContain('kept/across-reloads.txt');
+    await page.screenshot({ path: join(shots, 'opfs-after-reload.png') });
+  });
+
+  it('tells a second tab on the same OPFS workspace that it is locked', async () => {
+    const second = await pg.context.newPage();
+    await second.goto(pg.url);
+    await pg.waitReady(second);
+    expect(await second.isVisible('#locked')).toBe(true);
+    expect(await second.textContent('#status')).toContain('locked by another tab');
+    await second.selectOption('#tool', 'write_file');
+    await second.fill('#arg-path', 'intruder.txt');
+    await second.fill('#arg-content', 'no\n');
+    await second.click('#run');
+    await second.waitForSelector('#summary.error');
+    expect(await second.textContent('#summary .code')).toBe('IO_ERROR');
+
+    // The first tab moves to memory and lets go: the second tab's next call opens the workspace.
+    await page.selectOption('#backend', 'memory');
+    await page.waitForFunction(() => document.getElementById('status')!.textContent!.startsWith('Memory'));
+    const listed = await runFormOn(second, 'list_directory', { path: '.' });
+    expect(listed.ok).toBe(true);
+    await second.waitForSelector('#file-tree li[data-path="kept/across-reloads.txt"]');
+    expect(await second.isVisible('#locked')).toBe(false);
+    await second.waitForFunction(() => document.getElementById('status')!.textContent === 'OPFS · e2e-persist');
+    expect(await pathsOf(second)).not.toContain('intruder.txt');
+    await second.close();
+  });
+
+  it('offers a fresh workspace the sample project and the sample session from its empty state', async () => {
+    await pg.waitReady();
+    expect(await page.isVisible('#tree-empty')).toBe(true);
+    await page.click('#empty-replay');
+    expect(await page.isVisible('#pane-replay')).toBe(true);
+    expect(await page.textContent('#replay-count')).toBe('0 / 14');
+    await page.click('#seed-sample');
+    await page.waitForFunction(() => document.getElementById('editor-path')!.textContent === 'README.md');
+    expect(await treePaths()).toEqual(expect.arrayContaining(['src/greet.ts', 'notes/todo.md', 'data/config.json']));
+    expect(await editorText()).toContain('# hello-sandpit');
+    expect(await page.textContent('#editor-lang')).toBe('Markdown');
+    // Folders fold by click and by keyboard, and say so to assistive tech.
+    await page.click('#file-tree li[data-path="src"]');
+    expect(await page.getAttribute('#file-tree li[data-path="src"]', 'aria-expanded')).toBe('false');
+    expect(await treePaths()).not.toContain('src/greet.ts');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('#file-tree li[data-path="src/greet.ts"]');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => document.getElementById('editor-path')!.textContent === 'src/greet.ts');
+    expect(await page.textContent('#editor-lang')).toBe('TypeScript');
+  });
+
+  it('keeps an IndexedDB workspace across a reload too', async () => {
+    await page.fill('#ws-name', 'e2e-idb');
+    await page.selectOption('#backend', 'indexeddb');
+    await page.waitForFunction(() => document.getElementById('status')!.textContent === 'IndexedDB · e2e-idb');
+    expect((await runForm('write_file', { path: 'db.txt', content: 'in indexeddb\n' })).ok).toBe(true);
+    await page.reload();
+    await pg.waitReady();
+    expect(await page.inputValue('#backend')).toBe('indexeddb');
+    expect(await treePaths()).toEqual(['db.txt']);
+  });
+
+  it('keeps working offline once loaded: a backend switch and a whole replay with the network off', async () => {
+    await pg.context.setOffline(true);
+    try {
+      await page.fill('#ws-name', 'offline');
+      await page.selectOption('#backend', 'memory');
+      await page.waitForFunction(() => document.getElementById('status')!.textContent === 'Memory · offline');
+      await page.click('#tab-replay');
+      await page.click('#replay-load-sample');
+      await page.click('#replay-all');
+      await page.waitForFunction(() => document.getElementById('replay-count')!.textContent === '14 / 14', undefined, { timeout: 30_000 });
+      await page.waitForSelector('#file-tree li[data-path="src/greet.test.js"]');
+    } finally {
+      await pg.context.setOffline(false);
+    }
+  });
+}

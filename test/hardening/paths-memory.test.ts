@@ -1,0 +1,3 @@
+import { pathSuite } from './paths-suite.js';
+
+pathSuite('memory');

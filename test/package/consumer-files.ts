@@ -1,0 +1,131 @@
+/**
+ * The consumer projects' files, kept as text so the repository's own type-check never tries to
+ * resolve `sandpit` against itself.
+ */
+
+/** A Node program using every entry, type-checked against the installed declarations. */
+export const nodeProject: Record<string, string> = {
+  'tsconfig.json': JSON.stringify({
+    compilerOptions: {
+      target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true,
+      lib: ['ES2023', 'DOM'], types: ['node'], outDir: 'out', rootDir: 'src', skipLibCheck: false,
+    },
+    include: ['src'],
+  }, null, 2),
+  'src/sample.ts': `
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createMemoryFs, createWorkspace, ERROR_CODES, type Envelope, type WorkspaceFs } from 'sandpit';
+import { openNodeWorkspace, type NodeWorkspace } from 'sandpit/node';
+import { runConformance, seedTree, type ConformanceOptions } from 'sandpit/conformance';
+import type { ConnectOptions, RemoteWorkspace } from 'sandpit/web';
+
+const fs: WorkspaceFs = createMemoryFs({ '/ws/a.txt': 'one\\r\\ntwo\\r\\n' });
+const ws = createWorkspace({ fs, root: '/ws' });
+await ws.call('read_file', { path: 'a.txt' });
+const edit: Envelope = await ws.call('edit_file', { path: 'a.txt', old_text: 'two', new_text: '2' });
+const bytes = new TextDecoder().decode(await fs.readFile('/ws/a.txt'));
+const missing = await ws.call('read_file', { path: 'nope.txt' });
+
+const dir = mkdtempSync(join(tmpdir(), 'sandpit-consumer-'));
+const node: NodeWorkspace = openNodeWorkspace(dir);
+const wrote = await node.call('write_file', { path: 'hello.txt', content: 'hi\\n' });
+const disk = readFileSync(join(dir, 'hello.txt'), 'utf8');
+await node.close();
+rmSync(dir, { recursive: true, force: true });
+
+const seeded = createMemoryFs();
+await seedTree(seeded, { 'x.txt': 'x' });
+const options: Pick<ConformanceOptions, 'name' | 'symlinks'> = { name: 'typed', symlinks: false };
+const connect: ConnectOptions = { backend: 'opfs', name: 'typed' };
+type Call = RemoteWorkspace['call'];
+const call: Call | null = null;
+// Never called: it only proves the declarations are real, so a wrong argument is a type error.
+function typeErrors(): void {
+  // @ts-expect-error: a tool name is a string
+  void ws.call(42, {});
+  // @ts-expect-error: there is no such backend
+  void ({ backend: 'floppy' } satisfies ConnectOptions);
+}
+void typeErrors;
+
+console.log(JSON.stringify({
+  edit, bytes, missing, wrote, disk, codes: ERROR_CODES.length,
+  seeded: new TextDecoder().decode(await seeded.readFile('/ws/x.txt')),
+  runConformance: typeof runConformance, options, connect, call,
+  web: import.meta.resolve('sandpit/web'), worker: import.meta.resolve('sandpit/web/worker'),
+}));
+`,
+};
+
+const conformanceHead = `
+import { describe, test } from 'node:test';
+import { expect } from 'vitest';
+import { createMemoryFs } from 'sandpit';
+import { runConformance } from 'sandpit/conformance';
+`;
+
+/** The suite under node:test: Sandpit's memory backend passes it, a flawed one does not. */
+export const nodeTestFiles: Record<string, string> = {
+  'memory.test.mjs': `${conformanceHead}
+import { patchScenarios } from 'sandpit/conformance/patch-scenarios';
+
+runConformance(() => createMemoryFs(), { describe, test, expect, name: 'memory under node:test', patchScenarios });
+`,
+  'flawed.test.mjs': `${conformanceHead}
+// A rename that will not replace an existing file, as some object stores behave.
+const flawed = () => new Proxy(createMemoryFs(), {
+  get(fs, key) {
+    if (key === 'rename') {
+      return async (from, to) => {
+        const exists = await fs.stat(to).then(() => true, () => false);
+        if (exists) throw Object.assign(new Error('EEXIST: rename failed'), { code: 'EEXIST' });
+        return fs.rename(from, to);
+      };
+    }
+    const value = fs[key];
+    return typeof value === 'function' ? value.bind(fs) : value;
+  },
+});
+runConformance(flawed, { describe, test, expect, name: 'flawed' });
+`,
+};
+
+/** A Vite page using both browser entries, built with no configuration at all. */
+export const browserProject: Record<string, string> = {
+  'web/index.html': `<!doctype html>
+<html><body><pre id="out">loading</pre><script type="module" src="./main.ts"></script></body></html>
+`,
+  'web/tsconfig.json': JSON.stringify({
+    compilerOptions: {
+      target: 'ES2022', module: 'ESNext', moduleResolution: 'Bundler', strict: true,
+      lib: ['ES2023', 'DOM', 'DOM.Iterable'], types: [], noEmit: true, skipLibCheck: false,
+    },
+    include: ['main.ts'],
+  }, null, 2),
+  'web/main.ts': `
+import { createMemoryFs, createWorkspace } from 'sandpit';
+import { connectWorkspace, type RemoteWorkspace } from 'sandpit/web';
+
+async function main() {
+  const local = createWorkspace({ fs: createMemoryFs({ '/ws/a.txt': 'one\\n' }), root: '/ws' });
+  const localRead = await local.call('read_file', { path: 'a.txt' });
+  const ws: RemoteWorkspace = await connectWorkspace({ backend: 'memory', name: 'consumer' });
+  const tools = (await ws.listTools()).length;
+  await ws.call('write_file', { path: 'src/app.js', content: 'console.log("hi");\\n' });
+  const edit = await ws.call('edit_file', { path: 'src/app.js', old_text: '"hi"', new_text: '"hello"' });
+  const read = await ws.call('read_file', { path: 'src/app.js' });
+  const undo = await ws.call('undo', {});
+  const after = await ws.call('read_file', { path: 'src/app.js' });
+  await ws.close();
+  return { localRead, tools, edit, read, undo, after };
+}
+
+const out = document.getElementById('out')!;
+main().then(
+  (result) => { out.textContent = JSON.stringify(result); },
+  (error: unknown) => { out.textContent = \`ERROR \${error instanceof Error ? error.stack : String(error)}\`; },
+);
+`,
+};

@@ -1,0 +1,70 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig, type Plugin } from 'vite';
+import { browserAliases } from './web/browser-aliases.js';
+
+const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
+
+/**
+ * Vite would bundle the client's worker into a hashed asset with an absolute URL. The published
+ * client must instead point at the sibling dist/web/worker.js, so the literal is hidden from
+ * Vite's worker plugin while bundling and put back in the output.
+ */
+function keepWorkerUrl(): Plugin {
+  const literal = "new URL('./worker.js', import.meta.url)";
+  const marker = '__SANDPIT_WORKER_URL__';
+  return {
+    name: 'sandpit-keep-worker-url',
+    enforce: 'pre',
+    transform(code, id) {
+      if (!id.endsWith('/web/client.ts')) return null;
+      if (!code.includes(literal)) this.error(`web/client.ts no longer contains ${literal}`);
+      return code.replace(literal, `new URL(${marker}, import.meta.url)`);
+    },
+    renderChunk(code) {
+      return code.includes(marker) ? code.replaceAll(marker, JSON.stringify('./worker.js')) : null;
+    },
+  };
+}
+
+/**
+ * The browser bundles, one mode per run. For `sandpit/web` in dist/web: `--mode worker` makes worker.js,
+ * one self-contained module with nothing to split, so a consumer's bundler can ship it in any
+ * worker format; `--mode client` makes index.js, whose `new URL('./worker.js', import.meta.url)`
+ * is left for the consumer's bundler to follow. `--mode core` makes dist/browser/index.js, the
+ * `browser` export of `sandpit` itself. The aliases are applied here, once, so a consumer needs
+ * no configuration for the Node built-ins memfs loads.
+ */
+const entries: Record<string, { entry: string; outDir: string; file: string }> = {
+  worker: { entry: './web/worker.ts', outDir: './dist/web', file: 'worker.js' },
+  client: { entry: './web/index.ts', outDir: './dist/web', file: 'index.js' },
+  core: { entry: './src/index.ts', outDir: './dist/browser', file: 'index.js' },
+};
+
+export default defineConfig(({ mode }) => {
+  const target = entries[mode];
+  if (!target) throw new Error(`vite.web.config.ts: unknown mode ${mode} (worker, client or core)`);
+  return {
+    logLevel: 'warn',
+    plugins: mode === 'client' ? [keepWorkerUrl()] : [],
+    define: { global: 'globalThis', 'process.env.NODE_ENV': '"production"' },
+    resolve: { alias: browserAliases },
+    build: {
+      outDir: here(target.outDir),
+      // client shares dist/web with worker, which is built first and empties it.
+      emptyOutDir: mode !== 'client',
+      target: 'es2022',
+      minify: false,
+      sourcemap: false,
+      reportCompressedSize: false,
+      copyPublicDir: false,
+      lib: {
+        entry: here(target.entry),
+        formats: ['es' as const],
+        fileName: () => target.file,
+      },
+      rollupOptions: {
+        output: { codeSplitting: false },
+      },
+    },
+  };
+});
