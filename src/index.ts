@@ -15,3 +15,13 @@ export {
   toolset, isToolsetName, TOOLSET_NAMES, fileManagerTools, fsProcessTools, coworkTools, toOpenAI, toAnthropic, toMcp,
   type Toolset, type ToolsetName, type ToolsetOptions, type CoworkOptions, type OpenAITool, type AnthropicTool, type McpTool, type McpAnnotations,
 } from './toolsets/index.js';
+export type { ToolContext, TextFile } from './workspace/context.js';
+export type { ChangeLog, ChangeFileSummary, ChangedFile, FileStatus } from './workspace/change-log.js';
+export type { ReadLedger, LedgerEntry } from './workspace/ledger.js';
+export type { ResolvedPolicy } from './workspace/policy.js';
+export type { FsErrorCode } from './fs/errors.js';
+export type { SnapshotStore, SnapshotOptions, SnapshotWhen, CommitOutcome } from './snapshots/store.js';
+export type { SnapshotInfo } from './snapshots/history.js';
+export type { SkippedFile } from './snapshots/rescan.js';
+export type { TextEncodingName } from './text/codec.js';
+export type { WorkspacePath, PathResolver, ResolveMode } from './workspace/paths.js';

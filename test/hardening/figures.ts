@@ -1,4 +1,4 @@
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { FULL, SEED } from './sizes.js';
 
@@ -26,8 +26,14 @@ export function recordFigures(row: FigureRow): void {
   mkdirSync(dir, { recursive: true });
   const key = `${row.area}--${row.backend}--${FULL ? 'full' : 'slice'}`.replace(/[^a-z0-9-]+/gi, '_');
   writeFileSync(`${dir}${key}.json`, JSON.stringify({ ...row, mode: FULL ? 'full' : 'slice', seed: SEED }, null, 2));
-  const rows = readdirSync(dir).filter((f) => f.endsWith('.json')).sort()
-    .map((f) => JSON.parse(readFileSync(`${dir}${f}`, 'utf8')) as FigureRow & { mode: string; seed: number });
+  // the newest row per area, backend and mode
+  const latest = new Map<string, FigureRow & { mode: string; seed: number; at: number }>();
+  for (const f of readdirSync(dir).filter((name) => name.endsWith('.json'))) {
+    const row = { ...JSON.parse(readFileSync(`${dir}${f}`, 'utf8')), at: statSync(`${dir}${f}`).mtimeMs } as FigureRow & { mode: string; seed: number; at: number };
+    const id = `${row.area}|${row.backend}|${row.mode}`;
+    if ((latest.get(id)?.at ?? -1) < row.at) latest.set(id, row);
+  }
+  const rows = [...latest.values()].sort((a, b) => `${a.mode}${a.area}${a.backend}`.localeCompare(`${b.mode}${b.area}${b.backend}`));
   const lines = [
     '# Hardening figures',
     '',

@@ -107,7 +107,7 @@ export async function fuzzPaths(world: World, toolsets: NamedToolset[], rng: Rng
       sessions.push({ set: set.name, ws, cwd, uses });
     }
   }
-  report.uses = sessions.reduce((n, s) => n + s.uses.length, 0) / 2;
+  report.uses = sessions.filter((s) => s.cwd === '').reduce((n, s) => n + s.uses.length, 0);
   report.unsupported = [...new Set(report.unsupported)];
   await world.reset();
 
