@@ -116,6 +116,8 @@ async function gitCli(root, editRel, runs) {
     await mkdir(join(gitdir, 'info'), { recursive: true });
     await writeFile(join(gitdir, 'info', 'exclude'), '.sandpit\n.complete\n');
     spawnSync('git', ['--git-dir', gitdir, 'config', 'core.bare', 'false'], { stdio: 'ignore' });
+    // A detached `gc --auto` would still be writing objects when the folder is removed.
+    spawnSync('git', ['--git-dir', gitdir, 'config', 'gc.auto', '0'], { stdio: 'ignore' });
     const first = await timeOnce(() => sh(root, gitdir, 'git add -A && git commit -q -m first'));
     const abs = join(root, editRel);
     const original = await readFile(abs);
@@ -128,7 +130,7 @@ async function gitCli(root, editRel, runs) {
     await writeFile(abs, original);
     return { first, edit };
   } finally {
-    await rm(gitdir, { recursive: true, force: true });
+    await rm(gitdir, { recursive: true, force: true, maxRetries: 5 });
   }
 }
 
