@@ -35,6 +35,9 @@ async function target(ctx: ToolContext, root = '.', file?: string): Promise<{ ro
   if (!dir.stat) throw new ToolError('NOT_FOUND', `the project root '${displayPath(rootRel)}' does not exist`, { hint: 'Pass path as an existing folder, or "." for the workspace.' });
   if (dir.stat.type !== 'dir') throw new ToolError('NOT_A_DIRECTORY', `the project root '${displayPath(rootRel)}' is not a folder`, { hint: 'path is the project root; name the file with `file`.' });
   if (file === undefined) return { rootRel, rel: rootRel, arg: fromRoot(rootRel, ctx) };
+  // `file` alone must pass the path rules first: a host-absolute name, a URL or a drive is refused,
+  // never re-rooted under the project folder by the join below.
+  if (!file.startsWith('..')) lexicalPath(file, '');
   const joined = rootRel === '' ? file : `${rootRel}/${file}`;
   const rel = lexicalPath(joined.includes('/') ? joined : `${joined}/../${joined}`, '');
   if (rootRel !== '' && rel !== rootRel && !rel.startsWith(`${rootRel}/`)) {

@@ -28,15 +28,7 @@ export interface PathFuzzReport {
  * pinned by an it.fails test in regressions.test.ts. Only the expected code and the echo check are
  * waived for them: the storage audit, the outside snapshot and the canary check still apply.
  */
-const KNOWN_DEFECTS: Array<{ id: string; test: (set: string, cwd: string, use: PathUse, cls: string, env: Envelope) => boolean }> = [
-  {
-    // fs_process joins `file` (and run_command's cwd) onto the project root before the lexical
-    // check, so with a current folder set, a host-absolute name is re-rooted inside the workspace
-    // instead of refused: no escape, but the rule "host absolute paths are OUTSIDE_WORKSPACE" breaks.
-    id: 'fs_process-absolute-under-cwd',
-    test: (set, cwd, _use, cls, env) => set === 'fs_process' && cwd !== '' && cls === 'lexical' && (env.ok || env.error.code !== 'OUTSIDE_WORKSPACE'),
-  },
-];
+const KNOWN_DEFECTS: Array<{ id: string; test: (set: string, cwd: string, use: PathUse, cls: string, env: Envelope) => boolean }> = [];
 
 function knownDefect(set: string, cwd: string, use: PathUse, cls: string, env: Envelope): boolean {
   return KNOWN_DEFECTS.some((d) => d.test(set, cwd, use, cls, env));
@@ -127,11 +119,13 @@ export async function fuzzPaths(world: World, toolsets: NamedToolset[], rng: Rng
           dirty = false;
         }
         const label = `${session.set} cwd='${session.cwd}' ${use.tool}${use.slot} ${JSON.stringify(path).slice(0, 300)}`;
-        let cls = await classify(path, session.cwd, world.fs, world.root);
+        // a patch names its paths on header lines, which the parser trims
+        const named = /^\/patch/.test(use.slot) ? path.trim() : path;
+        let cls = await classify(named, session.cwd, world.fs, world.root);
         // a toolset may take a path relative to another argument (fs_process: `file` under `path`,
         // the current folder by default): then the path may also be read from the current folder
         if (session.set !== 'canonical' && session.cwd !== '' && cls !== 'lexical') {
-          const fromCwd = await classify(`./${path}`, session.cwd, world.fs, world.root);
+          const fromCwd = await classify(`./${named}`, session.cwd, world.fs, world.root);
           if (fromCwd !== cls) cls = 'inside';
         }
         const escapesBefore = audit.escapes.length;

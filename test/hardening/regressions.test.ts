@@ -56,11 +56,10 @@ describe('hardening regressions: the shadow repository passes git fsck', () => {
   });
 });
 
-describe('hardening regressions: found outside the hardening files, reported to the lead', () => {
-  // fs_process joins `file` onto the project root before the lexical check: with a current folder
-  // set, a host-absolute name is re-rooted inside the workspace instead of refused. it.fails flips
-  // to a failure (so this line must change to `it`) once src/toolsets/fs-process.ts is fixed.
-  it.fails('fs_process refuses a host-absolute file even when the workspace has a current folder', async () => {
+describe('hardening regressions: found outside the hardening files', () => {
+  // fs_process joined `file` onto the project root before the lexical check: with a current folder
+  // set, a host-absolute name was re-rooted inside the workspace instead of refused.
+  it('fs_process refuses a host-absolute file even when the workspace has a current folder', async () => {
     const { toolset } = await import('../../src/toolsets/index.js');
     const ws = createWorkspace({ fs: createMemoryFs({ '/ws/a/b/keep.txt': 'k\n' }), root: '/ws', cwd: 'a/b', tools: toolset('fs_process').tools });
     const env = await ws.call('write_file', { file: '/etc/host-only/new.txt', content: 'x\n' });
