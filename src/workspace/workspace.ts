@@ -37,8 +37,8 @@ export interface Workspace {
   /** every change's summary and full diff, for a reviewer */
   readonly changes: ChangeLog;
   readonly ledger: ReadLedger;
-  /** Run a tool. Never throws: every outcome is an envelope. */
-  call(tool: string, args?: unknown): Promise<Envelope>;
+  /** Run a tool. Never throws: every outcome is an envelope (name the result type with `R`). */
+  call<R = Record<string, any>>(tool: string, args?: unknown): Promise<Envelope<R>>;
   listTools(): ToolInfo[];
   /** Register work for close(), such as ending a Node host's background processes. */
   onClose(hook: () => void | Promise<void>): void;
@@ -96,7 +96,7 @@ export function createWorkspaceCore(options: WorkspaceOptions & { tools: ToolDef
     policy,
     changes,
     ledger,
-    call,
+    call: call as Workspace['call'],
     snapshots,
     rescan: async () => (snapshots ? snapshots.rescan() : null),
     batch: (work) => (schedule ? schedule.batch(work) : work()),

@@ -57,7 +57,7 @@ async function client(ws: Workspace, c: number, rng: Rng, calls: number, out: Ou
     } else if (roll < 82) {
       // compare-and-swap: read, then edit guarded by the hash just read; a lost race is STALE_FILE and retried
       for (let attempt = 0; attempt < 50; attempt++) {
-        const read = await ws.call('read_file', { path: 'shared/counter.txt' });
+        const read = await ws.call<{ content: string; sha256: string }>('read_file', { path: 'shared/counter.txt' });
         if (!expectOk(read, 'read counter')) break;
         const { content, sha256 } = (read as { result: { content: string; sha256: string } }).result;
         const n = Number(/count (\d+)/.exec(content)![1]);
