@@ -1,4 +1,5 @@
 /// <reference types="vite/client" />
+import type { PatchScenario } from '../../src/conformance/apply-patch.contract.js';
 
 /**
  * The scenario folders, loaded through Vite's glob import so the same code runs in Node and in
@@ -7,29 +8,9 @@
  */
 const raw = import.meta.glob('./scenarios/**/*', { query: '?raw', import: 'default', eager: true }) as Record<string, string>;
 
-export interface Scenario {
-  name: string;
-  patch: string;
-  input: Record<string, Uint8Array>;
-  /** the whole tree after the call, when it must succeed */
-  expected?: Record<string, Uint8Array>;
-  /** the error code, then substrings the error must contain, when it must fail */
-  expectedError?: { code: string; contains: string[] };
-  /** a subset the result must match */
-  result?: Record<string, unknown>;
-  options: ScenarioOptions;
-}
-
-export interface ScenarioOptions {
-  dry_run?: boolean;
-  policy?: { readBeforeWrite?: boolean; staleCheck?: boolean };
-  /** files read (in full) with read_file before the patch */
-  read?: string[];
-  /** answer of the confirm policy; absent means no confirm policy */
-  confirm?: boolean;
-  /** the paths the confirm policy must be asked about, in one call */
-  expect_confirm?: string[];
-}
+/** The shape the exported conformance suite runs; loaded here from the scenario folders. */
+export type Scenario = PatchScenario;
+export type ScenarioOptions = PatchScenario['options'];
 
 /** Decode the `.esc` notation into bytes. */
 export function unescapeBytes(text: string): Uint8Array {
