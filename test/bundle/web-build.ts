@@ -1,7 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { readdir } from 'node:fs/promises';
 import { createServer } from 'node:net';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The repository root, where package.json's scripts and vite.config.ts live. */
@@ -20,16 +18,7 @@ export function buildDemo(outDir: string): void {
   if (run.status !== 0) throw new Error(`npm run build:web failed:\n${run.stdout}\n${run.stderr}`);
 }
 
-/** Every file below `dir`, as paths relative to it. */
-export async function filesBelow(dir: string, rel = ''): Promise<string[]> {
-  const out: string[] = [];
-  for (const entry of await readdir(join(dir, rel), { withFileTypes: true })) {
-    const path = rel ? `${rel}/${entry.name}` : entry.name;
-    if (entry.isDirectory()) out.push(...(await filesBelow(dir, path)));
-    else out.push(path);
-  }
-  return out;
-}
+export { filesBelow } from '../support/files-below.js';
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {

@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:http';
-import { readdir, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { extname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'vite';
@@ -33,13 +33,4 @@ export async function servePage(dir: string): Promise<PageServer> {
   return { url: `http://127.0.0.1:${port}/`, stop: () => new Promise((resolve) => server.close(() => resolve())) };
 }
 
-/** Every file below `dir`, as paths relative to it. */
-export async function filesBelow(dir: string, rel = ''): Promise<string[]> {
-  const out: string[] = [];
-  for (const entry of await readdir(join(dir, rel), { withFileTypes: true })) {
-    const path = rel ? `${rel}/${entry.name}` : entry.name;
-    if (entry.isDirectory()) out.push(...(await filesBelow(dir, path)));
-    else out.push(path);
-  }
-  return out;
-}
+export { filesBelow } from '../support/files-below.js';
