@@ -1,4 +1,4 @@
-import { sha256Hex } from '../text/hash.js';
+import { fileSha256 } from '../workspace/sha-cache.js';
 import type { ChangedFile } from '../workspace/change-log.js';
 import { ToolError, toToolError } from '../workspace/errors.js';
 import { displayPath, lexicalPath } from '../workspace/paths.js';
@@ -50,7 +50,7 @@ export const movePath = defineTool<MovePathArgs, Record<string, unknown>>({
         }
         if (!args.overwrite) throw new ToolError('ALREADY_EXISTS', `'${toShown}' already exists`, { hint: 'Set overwrite: true to replace it.' });
         const targetBytes = await ctx.fs.readFile(to.abs).catch((e) => { throw toToolError(e, toShown); });
-        ctx.checkWritable(to, await sha256Hex(targetBytes));
+        ctx.checkWritable(to, await fileSha256(ctx.fs, to.abs, targetBytes));
         await confirmOrRefuse(ctx, [toShown], 'overwrite');
       }
       const moved = from.stat.type === 'dir' ? await filesUnder(ctx.fs, ctx.paths, from.rel) : [from.rel];

@@ -1,6 +1,6 @@
 import type { TextEncodingName } from '../text/codec.js';
 import { adoptLineEndings } from '../text/eol.js';
-import { sha256Hex } from '../text/hash.js';
+import { fileSha256 } from '../workspace/sha-cache.js';
 import { decodeText, isDecodeFailure } from '../text/codec.js';
 import { ToolError, toToolError } from '../workspace/errors.js';
 import { encodingProperty, expectedShaProperty, pathProperty } from './common.js';
@@ -43,7 +43,7 @@ export const writeFile = defineTool<WriteFileArgs, Record<string, unknown>>({
         });
       }
       const oldBytes = exists ? await ctx.fs.readFile(path.abs).catch((e) => { throw toToolError(e, shown); }) : null;
-      ctx.checkWritable(path, oldBytes && (await sha256Hex(oldBytes)), args.expected_sha256);
+      ctx.checkWritable(path, oldBytes && (await fileSha256(ctx.fs, path.abs, oldBytes)), args.expected_sha256);
       const old = oldBytes && decodeText(oldBytes, args.encoding);
       const oldText = old && !isDecodeFailure(old) ? old : null;
       const encoding = oldText?.encoding ?? args.encoding ?? 'utf-8';
