@@ -1,6 +1,7 @@
 import { Superblock } from '@jsonjoy.com/fs-core';
 import { Volume } from 'memfs';
 import { translated } from './errors.js';
+import { readPlainMemory } from './memory-direct.js';
 import { toFsStat } from './stat.js';
 import type { FsDirent, WorkspaceFs } from './types.js';
 
@@ -15,7 +16,8 @@ export function createMemoryFs(seed: SeedFiles = {}): WorkspaceFs {
   // memfs asks the host for the uid and gid on every operation (a system call each in Node); a
   // workspace in memory has one owner, so answer from constants.
   const owner = { cwd: () => '/', platform: 'linux', env: {}, emitWarning: () => {}, getuid: () => 0, getgid: () => 0 };
-  const vol = new Volume(new Superblock({ process: owner } as ConstructorParameters<typeof Superblock>[0]));
+  const sb = new Superblock({ process: owner } as ConstructorParameters<typeof Superblock>[0]);
+  const vol = new Volume(sb);
   for (const [name, content] of Object.entries(seed)) {
     const path = name.startsWith('/') ? name : `/${name}`;
     vol.mkdirSync(path.slice(0, path.lastIndexOf('/')) || '/', { recursive: true });
@@ -64,6 +66,7 @@ export function createMemoryFs(seed: SeedFiles = {}): WorkspaceFs {
       }),
     readlink: (path) => translated('readlink', async () => String(await p.readlink(path))),
     symlink: (target, path) => translated('symlink', () => p.symlink(target, path)),
+    readPlainFile: async (base, rel, maxBytes) => readPlainMemory(sb, base, rel, maxBytes),
     capabilities: { symlinks: true, atomicRename: true },
   };
   return fs;

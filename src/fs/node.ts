@@ -1,9 +1,11 @@
 import * as fs from 'node:fs';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { dirname, basename, join } from 'node:path';
-import { translated } from './errors.js';
+import { deflateSync } from 'node:zlib';
+import { FsError, translated } from './errors.js';
+import { DIRECT_IO, readPlain, writeInPlace } from './node-direct.js';
 import { toFsStat } from './stat.js';
-import type { FsDirent, WorkspaceFs } from './types.js';
+import type { FsDirent, NativeHelpers, WorkspaceFs } from './types.js';
 
 /**
  * The real-folder backend. Paths are host paths; the workspace above confines them to its root
@@ -31,17 +33,35 @@ export function createNodeFs(): WorkspaceFs {
           name: d.name,
           type: d.isSymbolicLink() ? 'symlink' : d.isDirectory() ? 'dir' : d.isFile() ? 'file' : 'other',
         }))),
-    stat: (path) => translated('stat', async () => toFsStat(fs.statSync(path))),
-    lstat: (path) => translated('lstat', async () => toFsStat(fs.lstatSync(path))),
+    // A missing path is common (existence probes): answered without Node building an error first.
+    stat: (path) => translated('stat', async () => toFsStat(fs.statSync(path, { throwIfNoEntry: false }) ?? missing('stat'))),
+    lstat: (path) => translated('lstat', async () => toFsStat(fs.lstatSync(path, { throwIfNoEntry: false }) ?? missing('lstat'))),
     mkdir: (path, options) => translated('mkdir', async () => { fs.mkdirSync(path, options); }),
     rmdir: (path) => translated('rmdir', async () => fs.rmdirSync(path)),
     unlink: (path) => translated('unlink', async () => fs.unlinkSync(path)),
     rename: (from, to) => translated('rename', async () => fs.renameSync(from, to)),
     readlink: (path) => translated('readlink', async () => fs.readlinkSync(path)),
     symlink: (target, path) => translated('symlink', async () => fs.symlinkSync(target, path)),
+    ...(DIRECT_IO ? {
+      readPlainFile: async (base: string, rel: string, maxBytes: number) => readPlain(base, rel, maxBytes),
+      writeInPlace: (path: string, data: Uint8Array, currentSize: number) => translated('writeFile', async () => writeInPlace(path, data, currentSize)),
+    } : {}),
+    native: NODE_NATIVE,
     capabilities: { symlinks: true, atomicRename: true },
   };
 }
+
+function missing(operation: string): never {
+  throw new FsError('ENOENT', operation);
+}
+
+const NODE_NATIVE: NativeHelpers = {
+  deflate: (data) => {
+    const out = deflateSync(data);
+    return new Uint8Array(out.buffer, out.byteOffset, out.byteLength);
+  },
+  sha256Hex: (data) => createHash('sha256').update(data).digest('hex'),
+};
 
 function writeAtomically(path: string, data: Uint8Array | string): void {
   const temp = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.sandpit-tmp`);

@@ -41,8 +41,39 @@ export interface WorkspaceFs {
   symlink(target: string, path: string): Promise<void>;
   /** Optional fast path for directory walks; callers fall back to readdir + lstat. */
   readdirTypes?(path: string): Promise<FsDirent[]>;
+  /**
+   * Optional fast path for a confined read: `base/rel` when no component of `rel` is a symbolic
+   * link and the last is a regular file, as its lstat plus its bytes (null bytes when it is larger
+   * than `maxBytes`). Resolves null in every other case (missing, a link anywhere in `rel`, not a
+   * regular file, unreadable), and the caller then resolves the path the slow way.
+   */
+  readPlainFile?(base: string, rel: string, maxBytes: number): Promise<PlainFile | null>;
+  /**
+   * Optional: write `data` (at least `currentSize` bytes) over an existing regular file that holds
+   * exactly `currentSize` bytes, in place: no temporary file, no rename, so no atomicity either.
+   * Callers use it only where a crash cannot expose a torn file: a spare file not yet renamed into
+   * place, or a one-sector record that keeps its size (a git ref). Resolves false, changing
+   * nothing, when the file is missing, is a link or has another size.
+   */
+  writeInPlace?(path: string, data: Uint8Array, currentSize: number): Promise<boolean>;
+  /** Optional native code of the platform the backend runs on; without it portable code is used. */
+  readonly native?: NativeHelpers;
   /** What the backend can do; absent means all true. */
   readonly capabilities?: FsCapabilities;
+}
+
+/** Synchronous helpers a platform does faster natively than portable code (Node's zlib and crypto). */
+export interface NativeHelpers {
+  /** zlib compression (RFC 1950), for git objects */
+  deflate(data: Uint8Array): Uint8Array;
+  /** lower-case hex SHA-256 */
+  sha256Hex(data: Uint8Array): string;
+}
+
+/** What `readPlainFile` returns: the file's lstat, and its bytes unless it is over the size asked for. */
+export interface PlainFile {
+  stat: FsStat;
+  bytes: Uint8Array | null;
 }
 
 export interface FsCapabilities {

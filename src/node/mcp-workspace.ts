@@ -5,6 +5,7 @@ import { toolset, type Toolset, type ToolsetName } from '../toolsets/index.js';
 import type { SnapshotOptions } from '../snapshots/store.js';
 import type { Workspace } from '../workspace/workspace.js';
 import { nodeTools, type NodeToolset } from './node-tools.js';
+import { keepSpares } from './open.js';
 
 // Node tools that only the canonical surface offers; a seed toolset keeps to its own list.
 const TASK_TOOLS = new Set(['task_output', 'task_wait', 'task_kill', 'list_tasks']);
@@ -30,6 +31,7 @@ export function openToolsetWorkspace(folder: string, name: ToolsetName, options:
     fs: createNodeFs(), root: resolve(folder), tools: set.tools, ...(options.snapshots === undefined ? {} : { snapshots: options.snapshots }),
   });
   node.attach(ws);
+  keepSpares(ws);
   return { ws, set };
 }
 

@@ -18,6 +18,17 @@ export interface NodeWorkspace extends Workspace {
 }
 
 /**
+ * A long-lived Node host prepares spare object files while idle (see Spares), and removes the
+ * unused ones when it closes.
+ */
+export function keepSpares(ws: Workspace): void {
+  const store = ws.snapshots;
+  if (!store) return;
+  store.useSpares();
+  ws.onClose(() => store.releaseSpares());
+}
+
+/**
  * A workspace over a real folder (made absolute; it must exist). It offers `tools` (default the
  * canonical set) plus run_command, the task tools and any manifest tools from `toolsDir`.
  * close() ends its background tasks.
@@ -26,5 +37,6 @@ export function openNodeWorkspace(folder: string, options: NodeWorkspaceOptions 
   const node = nodeTools(options);
   const ws = createWorkspace({ ...options, fs: createNodeFs(), root: resolve(folder), tools: mergeTools(options.tools ?? canonicalTools, node.tools) });
   node.attach(ws);
+  keepSpares(ws);
   return Object.assign(ws, { tasks: node.tasks, manifests: node.manifests });
 }

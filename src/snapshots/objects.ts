@@ -1,7 +1,8 @@
 import { hasFsCode } from '../fs/errors.js';
 import type { WorkspaceFs } from '../fs/types.js';
-import { deflate, PackWriter } from './pack.js';
+import { compress, PackWriter } from './pack.js';
 import { fromHex, objectId, toHex, wrapObject, type GitObjectType } from './sha1.js';
+import type { Spares } from './spares.js';
 
 /** One entry of a git tree. Modes are git's: 100644, 100755, 120000 (symlink), 040000 (tree). */
 export interface TreeEntry {
@@ -14,6 +15,12 @@ export interface TreeEntry {
 export const TREE_MODE = '040000';
 /** Past this many new objects in one snapshot they go to a pack instead of loose files. */
 const LOOSE_LIMIT = 32;
+
+/** How a snapshot's loose objects are written: the spare files to use (Node hosts), and the fan-out folders known to exist. */
+export interface LooseWrites {
+  spares: Spares | null;
+  dirs: Set<string>;
+}
 
 /** isomorphic-git's view of the backend plus the cache that keeps parsed pack indexes warm. */
 export interface GitAccess {
@@ -65,7 +72,7 @@ export class ObjectSink {
   private readonly known = new Set<string>();
   count = 0;
 
-  constructor(private readonly access: GitAccess) {}
+  constructor(private readonly access: GitAccess, private readonly loose: LooseWrites = { spares: null, dirs: new Set() }) {}
 
   /** Queue a blob; `oid` may be passed when the caller has already hashed it. */
   async blob(bytes: Uint8Array, oid = objectId('blob', bytes)): Promise<string> {
@@ -105,20 +112,43 @@ export class ObjectSink {
     if (this.pack) { await this.pack.flush(); return; }
     const fs = this.access.fs.promises;
     const objects = `${this.access.gitdir}/objects`;
-    const pending = this.pending;
+    const file = (oid: string) => `${objects}/${oid.slice(0, 2)}/${oid.slice(2)}`;
+    // An object already on disk (an edit undone by hand, a file put back) is neither compressed nor
+    // written. A commit names its parent and the time, so it is new: writing it again would be harmless.
+    const present = await Promise.all(this.pending.map((p) => p.type !== 'commit' && fs.lstat(file(p.oid)).then(() => true, () => false)));
+    const pending = this.pending.filter((_, i) => !present[i]);
     this.pending = [];
-    const compressed = await Promise.all(pending.map((p) => deflate(wrapObject(p.type, p.bytes))));
+    const compressed = await Promise.all(pending.map((p) => compress(fs, wrapObject(p.type, p.bytes))));
     // Every write settles before the first failure is thrown, so none lands after the call returned.
     const settled = await Promise.allSettled(pending.map(async (p, i) => {
       const dir = `${objects}/${p.oid.slice(0, 2)}`;
-      const file = `${dir}/${p.oid.slice(2)}`;
-      if (await fs.lstat(file).then(() => true, () => false)) return;
-      await fs.mkdir(dir).catch((e) => { if (!hasFsCode(e, 'EEXIST')) throw e; });
-      await fs.writeFile(file, compressed[i]!);
+      if (await this.loose.spares?.place(dir, file(p.oid), compressed[i]!)) this.loose.dirs.add(dir);
+      else await writeInFolder(fs, dir, file(p.oid), compressed[i]!, this.loose.dirs);
     }));
     const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
     if (failed) throw failed.reason;
   }
+}
+
+/**
+ * Write `file`, making its fan-out folder first unless it is known to exist (then no mkdir call at
+ * all); a known folder removed behind our back (`git prune` drops empty ones) is made again.
+ */
+async function writeInFolder(fs: WorkspaceFs, dir: string, file: string, bytes: Uint8Array, dirs: Set<string>): Promise<void> {
+  const known = dirs.has(dir);
+  if (!known) await makeDir(fs, dir);
+  try {
+    await fs.writeFile(file, bytes);
+  } catch (error) {
+    if (!known || !hasFsCode(error, 'ENOENT')) throw error;
+    await makeDir(fs, dir);
+    await fs.writeFile(file, bytes);
+  }
+  dirs.add(dir);
+}
+
+async function makeDir(fs: WorkspaceFs, dir: string): Promise<void> {
+  await fs.mkdir(dir).catch((e) => { if (!hasFsCode(e, 'EEXIST')) throw e; });
 }
 
 export { toHex };

@@ -23,9 +23,7 @@ export function detectBom(bytes: Uint8Array): { encoding: TextEncodingName; leng
 
 /** A NUL in the first 8 KiB marks a file as binary (UTF-16 files are exempt: they are full of NULs). */
 export function looksBinary(bytes: Uint8Array): boolean {
-  const end = Math.min(bytes.length, BINARY_SNIFF_BYTES);
-  for (let i = 0; i < end; i++) if (bytes[i] === 0) return true;
-  return false;
+  return bytes.subarray(0, BINARY_SNIFF_BYTES).indexOf(0) !== -1;
 }
 
 /**

@@ -35,10 +35,11 @@ export const readFile = defineTool<ReadFileArgs, Record<string, unknown>>({
     additionalProperties: false,
   },
   async run(args, ctx) {
-    const path = await ctx.resolve(args.path, 'read');
     const windowed = args.start_line !== undefined || args.end_line !== undefined;
-    const file = await ctx.readText(path, { encoding: args.encoding, allowLarge: windowed });
+    const file = await ctx.readTextAt(args.path, { encoding: args.encoding, allowLarge: windowed });
+    const path = file.path;
     const view = new LfView(file.text).text;
+    const totalChars = codePointLength(view);
     const start = args.start_line ?? 1;
     const cap = ctx.policy.limits.maxReadLines;
     const wanted = args.end_line ?? start + cap - 1;
@@ -71,15 +72,16 @@ export const readFile = defineTool<ReadFileArgs, Record<string, unknown>>({
       content: args.line_numbers ? numbered(content, start) : content,
       encoding: file.encoding,
       bom: file.bom,
-      eol: detectEol(file.text),
+      // without CRLF the folded view is the text itself, and its newlines are all bare LF
+      eol: view === file.text ? (view.includes('\n') ? 'lf' : 'none') : detectEol(file.text),
       total_lines: totalLines,
       start_line: start,
       end_line: end,
       has_more: nextStart !== null && nextStart <= totalLines,
       next_start_line: nextStart !== null && nextStart <= totalLines ? nextStart : null,
       truncated,
-      total_chars: codePointLength(view),
-      selected_chars: content === view ? codePointLength(view) : codePointLength(content),
+      total_chars: totalChars,
+      selected_chars: content === view ? totalChars : codePointLength(content),
       sha256: file.sha256,
     };
   },

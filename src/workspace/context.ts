@@ -5,7 +5,7 @@ import type { SnapshotStore } from '../snapshots/store.js';
 import type { ChangeLog, ChangedFile, ChangeSummary } from './change-log.js';
 import { ToolError, toToolError } from './errors.js';
 import type { ReadLedger } from './ledger.js';
-import { fileSha256 } from './sha-cache.js';
+import { fileSha256, knownSha256 } from './sha-cache.js';
 import type { PathLocks } from './locks.js';
 import { displayPath, lexicalPath, parentRel, type PathResolver, type ResolveMode, type WorkspacePath } from './paths.js';
 import type { ResolvedPolicy } from './policy.js';
@@ -19,6 +19,12 @@ export interface TextFile {
   encoding: TextEncodingName;
   bom: boolean;
   sha256: string;
+}
+
+export interface ReadTextOptions {
+  encoding?: TextEncodingName;
+  /** read past the size limit (a line window is asked for) */
+  allowLarge?: boolean;
 }
 
 /** Everything a tool may use: the workspace's storage, paths, rules and records. */
@@ -54,8 +60,27 @@ export class ToolContext {
     return this.locks.run(rels, work);
   }
 
+  /**
+   * Resolve a path for reading and read it as text. When no link lies on the way, the backend's
+   * readPlainFile does both in one pass (an lstat per folder, then one descriptor for the file);
+   * anything else takes the full walk of `resolve` and `readText`, which gives the precise refusal.
+   */
+  async readTextAt(input: string, options: ReadTextOptions = {}): Promise<TextFile> {
+    const rel = lexicalPath(input, this.cwd);
+    if (this.fs.readPlainFile && rel !== '' && !documentKind(rel)) {
+      const max = options.allowLarge ? Number.POSITIVE_INFINITY : this.policy.limits.maxReadBytes;
+      const plain = await this.fs.readPlainFile(this.paths.root, rel, max);
+      if (plain) {
+        const path: WorkspacePath = { rel, realRel: rel, abs: this.paths.toAbs(rel), stat: plain.stat };
+        if (!plain.bytes) throw this.tooLarge(path, plain.stat.size);
+        return await this.decodeFile(path, plain.bytes, options.encoding);
+      }
+    }
+    return this.readText(await this.resolve(input, 'read'), options);
+  }
+
   /** Read and strictly decode a text file; every refusal is a coded ToolError. */
-  async readText(path: WorkspacePath, options: { encoding?: TextEncodingName; allowLarge?: boolean } = {}): Promise<TextFile> {
+  async readText(path: WorkspacePath, options: ReadTextOptions = {}): Promise<TextFile> {
     const shown = displayPath(path.rel);
     const kind = documentKind(path.realRel);
     if (kind) {
@@ -64,13 +89,20 @@ export class ToolContext {
       });
     }
     const stat = await this.existingFile(path);
-    if (!options.allowLarge && stat.size > this.policy.limits.maxReadBytes) {
-      throw new ToolError('TOO_LARGE', `'${shown}' is ${stat.size} bytes, over the ${this.policy.limits.maxReadBytes}-byte read limit`, {
-        hint: 'Read a line window with start_line and end_line, or search it with search_files.',
-      });
-    }
+    if (!options.allowLarge && stat.size > this.policy.limits.maxReadBytes) throw this.tooLarge(path, stat.size);
     const bytes = await this.fs.readFile(path.abs).catch((e) => { throw toToolError(e, shown); });
-    const decoded = decodeText(bytes, options.encoding);
+    return this.decodeFile(path, bytes, options.encoding);
+  }
+
+  private tooLarge(path: WorkspacePath, size: number): ToolError {
+    return new ToolError('TOO_LARGE', `'${displayPath(path.rel)}' is ${size} bytes, over the ${this.policy.limits.maxReadBytes}-byte read limit`, {
+      hint: 'Read a line window with start_line and end_line, or search it with search_files.',
+    });
+  }
+
+  private async decodeFile(path: WorkspacePath, bytes: Uint8Array, encoding?: TextEncodingName): Promise<TextFile> {
+    const shown = displayPath(path.rel);
+    const decoded = decodeText(bytes, encoding);
     if (isDecodeFailure(decoded)) {
       if (decoded.kind === 'binary') {
         throw new ToolError('BINARY_FILE', `'${shown}' looks binary (it has NUL bytes), so text tools refuse it`, {
@@ -81,7 +113,7 @@ export class ToolContext {
         hint: "If you know its encoding, name it with the encoding argument (utf-8, utf-16le, utf-16be, latin1); file_bytes shows the raw bytes.",
       });
     }
-    return { path, bytes, ...decoded, sha256: await fileSha256(this.fs, path.abs, bytes) };
+    return { path, bytes, ...decoded, sha256: knownSha256(this.fs, path.abs, bytes) ?? await fileSha256(this.fs, path.abs, bytes) };
   }
 
   /** lstat of an existing regular file, or the coded reason it is not one. */

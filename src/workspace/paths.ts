@@ -42,10 +42,19 @@ function printable(input: string): string {
 }
 
 /**
+ * Names made of word characters, dots and dashes, not starting with a dot, joined by single
+ * slashes: already canonical (no `.`, `..`, empty part, scheme, drive, escape or reserved name),
+ * so the checks below would change nothing. Most paths a model sends look like this.
+ */
+const PLAIN_PATH = /^[\w-][\w.-]*(?:\/[\w-][\w.-]*)*$/;
+const RESERVED_ARE_DOTTED = RESERVED_TOP_LEVEL.every((name) => name.startsWith('.'));
+
+/**
  * Resolve a tool path to canonical root-relative components, without touching storage.
  * A bare name, `.` and `./x` start in `cwd`; any other multi-part path starts at the root.
  */
 export function lexicalPath(input: string, cwd: string): string {
+  if (RESERVED_ARE_DOTTED && PLAIN_PATH.test(input)) return cwd !== '' && !input.includes('/') ? `${cwd}/${input}` : input;
   if (input.includes('\0')) throw outside(input, 'it contains a NUL byte');
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(input) || /^(file|data|blob|javascript):/i.test(input)) {
     throw outside(input, 'URLs are not workspace paths');

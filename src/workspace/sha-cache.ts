@@ -10,7 +10,13 @@ interface Entry {
   sha256: string;
 }
 
-const caches = new WeakMap<WorkspaceFs, Map<string, Entry>>();
+/** Per backend: the entries in least-recently-used order, and the key used last (already at the end). */
+interface Cache {
+  entries: Map<string, Entry>;
+  last: string | null;
+}
+
+const caches = new WeakMap<WorkspaceFs, Cache>();
 
 /**
  * SHA-256 of a file's bytes, remembered per backend path. An agent reads the same files again and
@@ -18,24 +24,56 @@ const caches = new WeakMap<WorkspaceFs, Map<string, Entry>>();
  * a hash is only reused for exactly the same bytes, so it can never be stale.
  */
 export async function fileSha256(fs: WorkspaceFs, abs: string, bytes: Uint8Array): Promise<string> {
-  if (bytes.length > MAX_CACHED_BYTES) return sha256Hex(bytes);
-  let cache = caches.get(fs);
-  if (!cache) caches.set(fs, (cache = new Map()));
-  const known = cache.get(abs);
+  const known = knownSha256(fs, abs, bytes);
+  if (known !== null) return known;
+  const sha256 = await sha256Hex(bytes);
+  return bytes.length > MAX_CACHED_BYTES ? sha256 : keep(cacheOf(fs), abs, bytes, sha256);
+}
+
+/**
+ * fileSha256 answered synchronously, for hot paths: from the cache, or by the backend's native
+ * hashing; null when only the portable (asynchronous) hashing is left.
+ */
+export function knownSha256(fs: WorkspaceFs, abs: string, bytes: Uint8Array): string | null {
+  if (bytes.length > MAX_CACHED_BYTES) return fs.native ? fs.native.sha256Hex(bytes) : null;
+  const cache = cacheOf(fs);
+  const known = cache.entries.get(abs);
   if (known && sameBytes(known.bytes, bytes)) {
-    cache.delete(abs);
-    cache.set(abs, known);
+    if (cache.last !== abs) touch(cache, abs, known);
     return known.sha256;
   }
-  const sha256 = await sha256Hex(bytes);
-  cache.delete(abs);
-  cache.set(abs, { bytes: bytes.slice(), sha256 });
-  if (cache.size > MAX_ENTRIES) cache.delete(cache.keys().next().value!);
+  return fs.native ? keep(cache, abs, bytes, fs.native.sha256Hex(bytes)) : null;
+}
+
+function cacheOf(fs: WorkspaceFs): Cache {
+  let cache = caches.get(fs);
+  if (!cache) caches.set(fs, (cache = { entries: new Map(), last: null }));
+  return cache;
+}
+
+function keep(cache: Cache, abs: string, bytes: Uint8Array, sha256: string): string {
+  touch(cache, abs, { bytes: bytes.slice(), sha256 });
+  if (cache.entries.size > MAX_ENTRIES) cache.entries.delete(cache.entries.keys().next().value!);
   return sha256;
 }
 
+function touch(cache: Cache, abs: string, entry: Entry): void {
+  cache.entries.delete(abs);
+  cache.entries.set(abs, entry);
+  cache.last = abs;
+}
+
+/** Byte equality, four bytes per step where both views are aligned (they nearly always are). */
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  let i = 0;
+  if ((a.byteOffset & 3) === 0 && (b.byteOffset & 3) === 0) {
+    const words = a.length >>> 2;
+    const wa = new Int32Array(a.buffer, a.byteOffset, words);
+    const wb = new Int32Array(b.buffer, b.byteOffset, words);
+    for (; i < words; i++) if (wa[i] !== wb[i]) return false;
+    i = words << 2;
+  }
+  for (; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;
 }

@@ -63,7 +63,25 @@ export function auditedFs(inner: WorkspaceFs, root: string): { fs: WorkspaceFs; 
       throw new FsError('EACCES', op);
     }
   };
-  const out: Record<string, unknown> = { capabilities: inner.capabilities };
+  const out: Record<string, unknown> = { capabilities: inner.capabilities, native: inner.native };
+  // The fast paths a backend may offer are audited like the rest, so the fuzzer exercises them too.
+  if (inner.readPlainFile) {
+    // It follows no link at all and answers null where one is on the way, so what it did is
+    // judged by its answer: a file it handed back must really lie inside the root.
+    out.readPlainFile = async (base: string, rel: string, maxBytes: number) => {
+      count++;
+      const found = await inner.readPlainFile!(base, rel, maxBytes);
+      if (found) await check('readPlainFile', `${base === '/' ? '' : base}/${rel}`, true);
+      return found;
+    };
+  }
+  if (inner.writeInPlace) {
+    out.writeInPlace = async (path: string, data: Uint8Array, currentSize: number) => {
+      count++;
+      await check('writeInPlace', path, true);
+      return inner.writeInPlace!(path, data, currentSize);
+    };
+  }
   for (const op of OPS) {
     const fn = (inner as unknown as Record<string, ((...a: unknown[]) => Promise<unknown>) | undefined>)[op];
     if (!fn) continue;
