@@ -1,10 +1,11 @@
 import { fileURLToPath } from 'node:url';
 
-const shim = (name: string) => fileURLToPath(new URL(`./shims/${name}.ts`, import.meta.url));
+const shim = (name: string, ext = 'ts') => fileURLToPath(new URL(`./shims/${name}.${ext}`, import.meta.url));
 
 /**
  * What the browser build substitutes for the Node built-ins memfs and isomorphic-git load, so
- * no `node:` import reaches a browser bundle. Used by vite.config.ts and vitest.config.ts.
+ * no `node:` import reaches a browser bundle, and for library parts a browser never runs (an old
+ * engine's to-buffer polyfills, pako's deflate). Used by every browser build and vitest's browser project.
  */
 export const browserAliases = [
   { find: /^node:buffer$/, replacement: 'buffer' },
@@ -13,4 +14,6 @@ export const browserAliases = [
   { find: /^(node:)?stream$/, replacement: shim('node-stream') },
   { find: /^(node:)?url$/, replacement: shim('node-url') },
   { find: /^(node:)?process$/, replacement: shim('node-process') },
+  { find: /^to-buffer$/, replacement: shim('to-buffer', 'cjs') },
+  { find: /^pako$/, replacement: shim('pako') },
 ];

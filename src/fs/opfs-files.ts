@@ -23,10 +23,11 @@ export function canUseSyncAccess(): boolean {
 
 /**
  * Read a whole file. `getFile()` is used in both modes: opening a sync access handle costs as
- * much as the read it saves, and a File snapshot takes no exclusive lock.
+ * much as the read it saves, and a File snapshot takes no exclusive lock. `fetched` is a File the
+ * caller got from this handle a moment ago (for the stat that preceded the read).
  */
-export async function readBytes(handle: FileSystemFileHandle): Promise<Uint8Array> {
-  return new Uint8Array(await (await handle.getFile()).arrayBuffer());
+export async function readBytes(handle: FileSystemFileHandle, fetched?: File): Promise<Uint8Array> {
+  return new Uint8Array(await (fetched ?? (await handle.getFile())).arrayBuffer());
 }
 
 /**
@@ -35,11 +36,22 @@ export async function readBytes(handle: FileSystemFileHandle): Promise<Uint8Arra
  * the file to its new size, which is where quota is granted: Chromium's sync `write` past the
  * quota writes what fits and reports a bogus count, and `truncate` past it silently does nothing,
  * so the size is checked, and only then are the bytes written, in space already granted.
+ * A file the caller has just created (`fresh`) has no old bytes to keep, so it is written at once
+ * and its size checked after; the caller removes it if that fails. Each step on a sync handle is
+ * a round trip to the browser in a private window, so every one saved counts.
+ * No `flush()` (an fsync): like IndexedDB's default durability, a write survives a crash of the
+ * tab or the browser, not of the machine.
  */
-export async function writeBytes(handle: FileSystemFileHandle, data: Uint8Array, access: OpfsAccess): Promise<void> {
+export async function writeBytes(handle: FileSystemFileHandle, data: Uint8Array, access: OpfsAccess, fresh = false): Promise<void> {
   if (access === 'sync') {
     const h = await (handle as SyncCapable).createSyncAccessHandle();
     try {
+      if (fresh) {
+        if (data.length === 0) return;
+        const written = h.write(data, { at: 0 });
+        if (written !== data.length || h.getSize() !== data.length) throw new DOMException('the storage quota is full', 'QuotaExceededError');
+        return;
+      }
       const before = h.getSize();
       if (data.length > before) {
         h.truncate(data.length);
@@ -51,7 +63,6 @@ export async function writeBytes(handle: FileSystemFileHandle, data: Uint8Array,
       const written = h.write(data, { at: 0 });
       if (written !== data.length) throw new DOMException('short write', 'QuotaExceededError');
       if (before > data.length) h.truncate(data.length);
-      h.flush();
     } finally {
       h.close();
     }
@@ -83,6 +94,11 @@ export class PathQueue {
       if (this.tails.get(path) === tail) this.tails.delete(path);
     });
     return result;
+  }
+
+  /** Whether nothing is running or waiting on `path`. */
+  idle(path: string): boolean {
+    return !this.tails.has(path);
   }
 
   /** Run with every given path held, taken in sorted order so two renames cannot deadlock. */

@@ -1,4 +1,5 @@
 import { FsError, fsCodeOf, translated } from './errors.js';
+import { OpfsCache } from './opfs-cache.js';
 import { canUseSyncAccess, PathQueue, readBytes, writeBytes, type OpfsAccess } from './opfs-files.js';
 import { makeStat } from './stat.js';
 import type { FsDirent, FsStat, WorkspaceFs } from './types.js';
@@ -23,25 +24,21 @@ type Entry = { kind: 'file'; handle: FileSystemFileHandle } | { kind: 'directory
 /**
  * A backend in the Origin Private File System. OPFS has no symlinks (symlink fails with EPERM,
  * as on a filesystem without them) and no folder rename, so a folder is moved entry by entry.
- * Folder handles are cached by path; only this adapter changes the tree (the workspace lock in
- * web/ keeps a second tab out), and every removal or move drops the cached handles below it.
+ * Handles, folder listings and file sizes are remembered (opfs-cache.ts), so most lookups, misses
+ * and stats cost no round trip to the browser.
  */
 export async function createOpfsFs(options: OpfsFsOptions = {}): Promise<WorkspaceFs> {
   const base = options.directory ?? (await navigator.storage.getDirectory());
   const top = options.name ? await translated('open', () => base.getDirectoryHandle(options.name!, { create: true })) : base;
   const access: OpfsAccess = options.access === 'auto' || !options.access ? (canUseSyncAccess() ? 'sync' : 'async') : options.access;
-  const dirs = new Map<string, FileSystemDirectoryHandle>([['', top]]);
-  // File handles too: one edit stats, reads and writes the same file, and each lookup is a round trip.
-  const files = new Map<string, FileSystemFileHandle>();
+  const cache = new OpfsCache(top);
+  const { dirs, files } = cache;
   const queue = new PathQueue();
   // Folder creation has its own queue: a folder rename holds its paths in `queue` while it creates folders.
   const mkdirQueue = new PathQueue();
 
   const partsOf = (path: string) => path.split('/').filter((p) => p !== '' && p !== '.');
-  const forget = (key: string) => {
-    files.delete(key);
-    for (const map of [dirs, files]) for (const k of map.keys()) if (k === key || k.startsWith(`${key}/`)) map.delete(k);
-  };
+  const missing = (op: string) => new FsError('ENOENT', op);
 
   /** The folder at `parts`; a missing component is ENOENT and a file in the way is ENOTDIR. */
   async function dirAt(parts: string[]): Promise<FileSystemDirectoryHandle> {
@@ -52,13 +49,16 @@ export async function createOpfsFs(options: OpfsFsOptions = {}): Promise<Workspa
     while (i > 0 && !dirs.has(parts.slice(0, i).join('/'))) i--;
     let dir = dirs.get(parts.slice(0, i).join('/'))!;
     for (; i < parts.length; i++) {
+      key = parts.slice(0, i + 1).join('/');
+      const kind = cache.kindOf(key);
+      if (kind === null) throw missing('lookup');
+      if (kind === 'file') throw new FsError('ENOTDIR', 'lookup');
       try {
         dir = await dir.getDirectoryHandle(parts[i]!);
       } catch (error) {
         throw new FsError(fsCodeOf(error), 'lookup');
       }
-      key = parts.slice(0, i + 1).join('/');
-      dirs.set(key, dir);
+      cache.add(key, 'directory', dir);
     }
     return dir;
   }
@@ -72,15 +72,19 @@ export async function createOpfsFs(options: OpfsFsOptions = {}): Promise<Workspa
     if (cachedFile) return { kind: 'file', handle: cachedFile };
     const parent = await dirAt(parts.slice(0, -1));
     const name = parts[parts.length - 1]!;
-    try {
-      const handle = await parent.getFileHandle(name);
-      files.set(key, handle);
-      return { kind: 'file', handle };
-    } catch (error) {
-      if ((error as { name?: string }).name !== 'TypeMismatchError') throw error;
+    const kind = cache.kindOf(key);
+    if (kind === null) throw missing('lookup');
+    if (kind !== 'directory') {
+      try {
+        const handle = await parent.getFileHandle(name);
+        cache.add(key, 'file', handle);
+        return { kind: 'file', handle };
+      } catch (error) {
+        if ((error as { name?: string }).name !== 'TypeMismatchError') throw error;
+      }
     }
     const handle = await parent.getDirectoryHandle(name);
-    dirs.set(parts.join('/'), handle);
+    cache.add(key, 'directory', handle);
     return { kind: 'directory', handle };
   }
 
@@ -89,15 +93,22 @@ export async function createOpfsFs(options: OpfsFsOptions = {}): Promise<Workspa
   async function statOf(parts: string[]): Promise<FsStat> {
     const entry = await entryAt(parts);
     if (entry.kind === 'directory') return makeStat('dir', {});
+    const key = parts.join('/');
+    const known = cache.fileStat(key);
+    if (known) return makeStat('file', known);
     const file = await entry.handle.getFile();
+    cache.setFileStat(key, file.size, file.lastModified, file);
     return makeStat('file', { size: file.size, mtimeMs: file.lastModified });
   }
 
   async function list(path: string): Promise<FsDirent[]> {
     const entry = await entryAt(partsOf(path));
     if (entry.kind !== 'directory') throw new FsError('ENOTDIR', 'readdir');
+    const known = cache.listing(partsOf(path).join('/'));
+    if (known) return known.map(([name, kind]) => ({ name, type: kind === 'file' ? 'file' : 'dir' }));
     const out: FsDirent[] = [];
     for await (const [name, handle] of (entry.handle as IterableDir).entries()) out.push({ name, type: handle.kind === 'file' ? 'file' : 'dir' });
+    cache.listed(partsOf(path).join('/'), out.map((d) => [d.name, d.type === 'file' ? 'file' : 'directory']));
     return out;
   }
 
@@ -115,7 +126,7 @@ export async function createOpfsFs(options: OpfsFsOptions = {}): Promise<Workspa
         throw new FsError('EEXIST', 'mkdir');
       }
       const parent = await dirAt(parts.slice(0, -1));
-      dirs.set(parts.join('/'), await parent.getDirectoryHandle(parts[parts.length - 1]!, { create: true }));
+      cache.add(parts.join('/'), 'directory', await parent.getDirectoryHandle(parts[parts.length - 1]!, { create: true }), true);
     });
   }
 
@@ -127,7 +138,7 @@ export async function createOpfsFs(options: OpfsFsOptions = {}): Promise<Workspa
       for await (const _ of (entry.handle as IterableDir).keys()) throw new FsError('ENOTEMPTY', 'rmdir');
     }
     await (await dirAt(parts.slice(0, -1))).removeEntry(parts[parts.length - 1]!);
-    forget(parts.join('/'));
+    cache.remove(parts.join('/'));
   }
 
   async function move(from: string[], to: string[]): Promise<void> {
@@ -141,15 +152,16 @@ export async function createOpfsFs(options: OpfsFsOptions = {}): Promise<Workspa
     const dest = await exists(to);
     if (dest && src.kind === 'directory' && dest.kind !== 'directory') throw new FsError('ENOTDIR', 'rename');
     if (dest && src.kind === 'file' && dest.kind === 'directory') throw new FsError('EISDIR', 'rename');
-    forget(key);
-    forget(toKey);
     if (src.kind === 'file') {
       const movable = src.handle as FileSystemFileHandle & { move?(dir: FileSystemDirectoryHandle, name: string): Promise<void> };
+      cache.remove(key);
+      cache.remove(toKey);
       if (movable.move) await movable.move(destDir, name);
       else {
         await writeBytes(await destDir.getFileHandle(name, { create: true }), await readBytes(src.handle), access);
         await (await dirAt(from.slice(0, -1))).removeEntry(from[from.length - 1]!);
       }
+      cache.add(toKey, 'file', await destDir.getFileHandle(name));
       return;
     }
     if (dest) await remove(to, 'directory');
@@ -168,31 +180,52 @@ export async function createOpfsFs(options: OpfsFsOptions = {}): Promise<Workspa
     if (parts.length === 0) throw new FsError('EISDIR', 'writeFile');
     const parent = await dirAt(parts.slice(0, -1));
     const name = parts[parts.length - 1]!;
-    let handle: FileSystemFileHandle;
+    const key = parts.join('/');
+    const kind = cache.kindOf(key);
+    if (kind === 'directory') throw new FsError('EISDIR', 'writeFile');
+    let handle = files.get(key);
     let created = false;
-    try {
-      handle = files.get(parts.join('/')) ?? (await parent.getFileHandle(name));
-    } catch (error) {
-      const n = (error as { name?: string }).name;
-      if (n === 'TypeMismatchError') throw new FsError('EISDIR', 'writeFile');
-      if (n !== 'NotFoundError') throw error;
+    if (!handle && kind !== null) {
+      try {
+        handle = await parent.getFileHandle(name);
+      } catch (error) {
+        const n = (error as { name?: string }).name;
+        if (n === 'TypeMismatchError') throw new FsError('EISDIR', 'writeFile');
+        if (n !== 'NotFoundError') throw error;
+      }
+    }
+    if (!handle) {
       handle = await parent.getFileHandle(name, { create: true });
       created = true;
     }
+    cache.forgetStat(key);
     try {
-      await writeBytes(handle, bytes, access);
-      files.set(parts.join('/'), handle);
+      await writeBytes(handle, bytes, access, created);
     } catch (error) {
-      if (created) await parent.removeEntry(name).catch(() => {});
+      // A file this call made is removed again; if even that fails, its presence is no longer known.
+      if (created) await parent.removeEntry(name).then(() => cache.remove(key), () => cache.unsure(key));
       throw error;
     }
+    cache.add(key, 'file', handle);
+    cache.setFileStat(key, bytes.length, Date.now());
   }
 
   const key = (path: string) => partsOf(path).join('/');
+  /** A stat the cache can answer, with nothing in flight on that path, skips the queue (a rescan stats every file). */
+  const statQueued = (path: string): Promise<FsStat> => {
+    const k = key(path);
+    const kind = queue.idle(k) ? cache.kindOf(k) : undefined;
+    if (kind === 'directory') return Promise.resolve(makeStat('dir', {}));
+    const known = kind === 'file' ? cache.fileStat(k) : undefined;
+    if (known) return Promise.resolve(makeStat('file', known));
+    return queue.run(k, () => statOf(partsOf(path)));
+  };
   const fs: WorkspaceFs = {
     readFile: ((path: string, opts?: unknown) =>
       translated('readFile', () => queue.run(key(path), async () => {
-        const bytes = await readBytes(await file(partsOf(path), 'readFile'));
+        const parts = partsOf(path);
+        const handle = await file(parts, 'readFile');
+        const bytes = await readBytes(handle, cache.takeSnapshot(parts.join('/')));
         const encoding = typeof opts === 'string' ? opts : (opts as { encoding?: string } | undefined)?.encoding;
         return encoding === 'utf8' || encoding === 'utf-8' ? new TextDecoder().decode(bytes) : bytes;
       }))) as WorkspaceFs['readFile'],
@@ -201,8 +234,8 @@ export async function createOpfsFs(options: OpfsFsOptions = {}): Promise<Workspa
         write(partsOf(path), typeof data === 'string' ? new TextEncoder().encode(data) : data))),
     readdir: (path) => translated('readdir', async () => (await list(path)).map((d) => d.name)),
     readdirTypes: (path) => translated('readdir', () => list(path)),
-    stat: (path) => translated('stat', () => queue.run(key(path), () => statOf(partsOf(path)))),
-    lstat: (path) => translated('lstat', () => queue.run(key(path), () => statOf(partsOf(path)))),
+    stat: (path) => translated('stat', () => statQueued(path)),
+    lstat: (path) => translated('lstat', () => statQueued(path)),
     mkdir: (path, o) => translated('mkdir', () => mkdir(partsOf(path), o?.recursive ?? false)),
     rmdir: (path) => translated('rmdir', () => remove(partsOf(path), 'directory')),
     unlink: (path) => translated('unlink', () => queue.run(key(path), () => remove(partsOf(path), 'file'))),

@@ -1,22 +1,27 @@
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import type { Problem } from '../workspace/errors.js';
 import type { JsonSchema } from './define.js';
+import { compileSchema, type Check, type SchemaError } from './schema-check.js';
 
-const ajv = new Ajv({ allErrors: true, strict: false, useDefaults: false });
-const compiled = new WeakMap<JsonSchema, ValidateFunction>();
+// A small checker instead of ajv: ajv compiles with `new Function` and weighed a quarter of the
+// browser worker; test/bundle/schema-parity.test.ts holds the two to the same problems.
+const compiled = new WeakMap<JsonSchema, Check>();
 
-/** Check arguments against a schema; one problem per mistake, each naming the argument. */
+/**
+ * Check arguments against a schema; one problem per mistake, each naming the argument. Throws
+ * when the schema itself is malformed or uses a keyword the checker does not support.
+ */
 export function validateArgs(schema: JsonSchema, args: unknown): Problem[] {
-  let validate = compiled.get(schema);
-  if (!validate) {
-    validate = ajv.compile(schema);
-    compiled.set(schema, validate);
+  let check = compiled.get(schema);
+  if (!check) {
+    check = compileSchema(schema);
+    compiled.set(schema, check);
   }
-  if (validate(args)) return [];
-  return dedupe((validate.errors ?? []).map(toProblem));
+  const errors: SchemaError[] = [];
+  check(args, '', errors);
+  return errors.length === 0 ? [] : dedupe(errors.map(toProblem));
 }
 
-function toProblem(error: ErrorObject): Problem {
+function toProblem(error: SchemaError): Problem {
   const at = error.instancePath;
   const params = error.params as Record<string, unknown>;
   switch (error.keyword) {
