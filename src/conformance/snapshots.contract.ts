@@ -159,6 +159,29 @@ export function snapshotsContract(backend: BackendUnderTest) {
       expect(await h.bytes('big.bin')).toHaveLength(2048);
     });
 
+    it('keeps a file it already holds when a .gitignore later names it, as git does', async () => {
+      h = await open(backend, { 'app.log': 'first\n', 'out/keep.js': 'kept\n', 'src/a.ts': 'a\n' });
+      await h.ok('snapshot', { message: 'tracked' });
+      await h.ok('write_file', { path: '.gitignore', content: '*.log\nout/\n' });
+      await h.put('new.log', 'never\n');
+      await h.put('out/new.js', 'never\n');
+      await h.ws.rescan();
+      const held = async () => [...(await h.ws.snapshots!.tree.files()).keys()].sort();
+      expect(await held()).toEqual(['.gitignore', 'app.log', 'out/keep.js', 'src/a.ts']);
+      // a change to a held file is still recorded, through the tools and behind their back
+      await h.ok('write_file', { path: 'app.log', content: 'second\n' });
+      await h.put('out/keep.js', 'changed\n');
+      await h.ws.rescan();
+      await h.ok('undo', {});
+      expect(await h.text('out/keep.js')).toBe('kept\n');
+      expect(await h.text('app.log')).toBe('second\n');
+      expect(await held()).toEqual(['.gitignore', 'app.log', 'out/keep.js', 'src/a.ts']);
+      // deleting a held file removes it from the next snapshot
+      await h.ok('delete_path', { path: 'app.log' });
+      expect(await held()).toEqual(['.gitignore', 'out/keep.js', 'src/a.ts']);
+      expect(await h.text('new.log')).toBe('never\n');
+    });
+
     it('never touches a user\'s own .git and never snapshots it', async () => {
       const userGit = { '.git/HEAD': 'ref: refs/heads/main\n', '.git/config': '[core]\n\tbare = false\n', 'sub/.git/index': new Uint8Array([1, 2, 3]) };
       h = await open(backend, { ...userGit, 'f.txt': 'x\n' });

@@ -61,13 +61,17 @@ export class Scanner {
 
   private async applyPath(rel: string, tree: TreeCache, sink: ObjectSink, out: ScanOutcome): Promise<void> {
     const stat = rel === '' ? await this.fs.lstat(this.toAbs('')) : await this.lstat(rel);
-    const ignored = rel !== '' && stat !== null && await this.ignore.ignores(rel, stat.type === 'dir');
-    if (stat?.type === 'dir' && !ignored) { await this.applyDir(rel, tree, sink, out); return; }
     if (stat === null) { await this.removeMissing(rel, tree, out); return; }
-    if (ignored || (rel.includes('/') && await this.ignore.ignores(rel.slice(0, rel.lastIndexOf('/')), true))) {
-      await this.remove(rel, tree, out);
+    const ignored = rel !== '' && await this.ignore.ignores(rel, stat.type === 'dir');
+    // As in git, .gitignore keeps new files out but never drops a file a snapshot already holds
+    // (a cloned repository may track files its own .gitignore names).
+    const held = (await tree.get(rel))?.kind;
+    if (stat.type === 'dir') {
+      if (!ignored || held === 'tree') await this.applyDir(rel, tree, sink, out, ignored);
+      else await this.remove(rel, tree, out);
       return;
     }
+    if (ignored && held !== 'blob') { await this.remove(rel, tree, out); return; }
     await this.applyFile(rel, stat, tree, sink, out);
   }
 
@@ -80,12 +84,12 @@ export class Scanner {
     }
   }
 
-  private async applyDir(rel: string, tree: TreeCache, sink: ObjectSink, out: ScanOutcome): Promise<void> {
+  private async applyDir(rel: string, tree: TreeCache, sink: ObjectSink, out: ScanOutcome, ignored = false): Promise<void> {
     if (rel !== '' && (await tree.get(rel))?.kind === 'blob') await this.remove(rel, tree, out);
     if (rel !== '') await tree.ensureDir(rel);
     const knownDirs = new Set<string>();
     const known = await tree.files(rel, knownDirs);
-    const { files: found, dirs } = await this.walk(rel);
+    const { files: found, dirs } = await this.walk(rel, ignored, known, knownDirs);
     // Reading and hashing run in parallel; the tree is changed afterwards, one path at a time.
     const verdicts: Array<[string, Verdict]> = [];
     await parallel(found, PARALLEL, async ({ rel: path, stat }) => {
@@ -107,7 +111,9 @@ export class Scanner {
 
   /** Decide what a file's snapshot entry becomes, reading it only when its stat changed. */
   private async examine(rel: string, stat: FsStat, current: Leaf | undefined, sink: ObjectSink): Promise<Verdict> {
-    if (stat.type === 'file' && stat.size > this.maxFileBytes) return { skip: { path: rel, size_bytes: stat.size, reason: 'too_large' } };
+    const tooLarge = stat.type === 'file' && stat.size > this.maxFileBytes;
+    // A large file the snapshot already holds (a clone brings its blob) stays until it changes.
+    if (tooLarge && !current) return { skip: { path: rel, size_bytes: stat.size, reason: 'too_large' } };
     const mode = stat.type === 'symlink' ? '120000' : stat.mode & 0o111 ? '100755' : '100644';
     const seen = this.stats.get(rel);
     if (seen && current && current.oid === seen.oid && current.mode === mode && seen.mode === mode
@@ -118,6 +124,7 @@ export class Scanner {
     const oid = objectId('blob', bytes);
     this.stats.set(rel, { size: stat.size, mtimeMs: stat.mtimeMs, mode, oid, seenAt: Date.now() });
     if (current && current.oid === oid && current.mode === mode) return 'same';
+    if (tooLarge) return { skip: { path: rel, size_bytes: stat.size, reason: 'too_large' } };
     await sink.blob(bytes, oid);
     return { leaf: { kind: 'blob', mode, oid } };
   }
@@ -140,20 +147,25 @@ export class Scanner {
     this.forget(rel);
   }
 
-  /** Every file, symlink and folder under folder `rel` that snapshots keep; files with their lstat. */
-  private async walk(rel: string): Promise<{ files: Array<{ rel: string; stat: FsStat }>; dirs: string[] }> {
+  /**
+   * Every file, symlink and folder under folder `rel` that snapshots keep; files with their lstat.
+   * Inside an ignored place only what the snapshot already holds (`known`, `knownDirs`) is kept.
+   */
+  private async walk(rel: string, ignoredRoot: boolean, known: Map<string, Leaf>, knownDirs: Set<string>): Promise<{ files: Array<{ rel: string; stat: FsStat }>; dirs: string[] }> {
     const files: Array<{ rel: string; stat: FsStat }> = [];
     const found: string[] = [];
-    const dirs = [rel];
+    const dirs: Array<[string, boolean]> = [[rel, ignoredRoot]];
     while (dirs.length > 0) {
-      const dir = dirs.pop()!;
+      const [dir, dirIgnored] = dirs.pop()!;
       const entries = await this.list(dir);
       await parallel(entries, PARALLEL, async (name) => {
         const child = dir ? `${dir}/${name}` : name;
         const stat = await this.lstat(child);
         if (!stat) return;
-        if (await this.ignore.ignoredHere(child.split('/'), stat.type === 'dir')) return;
-        if (stat.type === 'dir') { dirs.push(child); found.push(child); }
+        const isDir = stat.type === 'dir';
+        const ignored = dirIgnored || await this.ignore.ignoredHere(child.split('/'), isDir);
+        if (ignored && !(isDir ? knownDirs.has(child) : known.has(child))) return;
+        if (isDir) { dirs.push([child, ignored]); found.push(child); }
         else files.push({ rel: child, stat });
       });
     }

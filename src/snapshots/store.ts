@@ -4,8 +4,9 @@ import type { WorkspaceFs } from '../fs/types.js';
 import { ToolError } from '../workspace/errors.js';
 import { History, formatMessage, parseCommit, type CommitMeta, type SnapshotInfo } from './history.js';
 import { SnapshotIgnore } from './ignore.js';
-import { ObjectSink, type GitAccess } from './objects.js';
+import { ObjectSink, type GitAccess, type LooseWrites } from './objects.js';
 import { Scanner, type SkippedFile } from './rescan.js';
+import { Spares } from './spares.js';
 import { EMPTY_TREE, TreeCache } from './tree.js';
 
 export type SnapshotWhen = 'call' | 'batch' | 'manual';
@@ -46,12 +47,16 @@ export class SnapshotStore {
   readonly when: SnapshotWhen;
   readonly keep: number;
   readonly access: GitAccess;
-  readonly history = new History();
+  /** replaced, not mutated, when `adopt` takes a fetched history */
+  history = new History();
   /** paths the tools changed that no snapshot holds yet */
   readonly pending = new Set<string>();
   tree: TreeCache;
   private readonly scanner: Scanner;
   private opening: Promise<void> | null = null;
+  private spares: Spares | null = null;
+  /** objects/xx folders seen or made: no mkdir is tried for them */
+  private readonly fanOutDirs = new Set<string>();
   private queue: Promise<unknown> = Promise.resolve();
 
   constructor(readonly fs: WorkspaceFs, readonly toAbs: (rel: string) => string, options: SnapshotOptions = {}) {
@@ -128,7 +133,7 @@ export class SnapshotStore {
   }
 
   private async commit(paths: string[], meta: Omit<CommitMeta, 'files_changed'>, force: boolean): Promise<CommitOutcome> {
-    const sink = new ObjectSink(this.access);
+    const sink = new ObjectSink(this.access, this.looseWrites());
     const out = { changed: new Set<string>(), skipped: [] as SkippedFile[] };
     await this.scanner.apply(paths, this.tree, sink, out);
     const tree = await this.tree.write(sink);
@@ -140,12 +145,34 @@ export class SnapshotStore {
     }
     const skipped = out.skipped.map((s) => `${s.path} (${s.size_bytes} bytes)`);
     const snapshot = await this.writeCommit(tree, { ...meta, files_changed: changed.length, skipped }, sink);
+    this.spares?.refill();
     return { snapshot, changed, skipped: out.skipped };
   }
 
+  /**
+   * Prepare empty object files ahead of time, while idle, so a snapshot on a busy disk does not
+   * wait for new inodes (see Spares). For hosts that call `releaseSpares` when they close;
+   * does nothing on backends that cannot write in place.
+   */
+  useSpares(): void {
+    if (this.spares || !Spares.supported(this.fs)) return;
+    this.spares = new Spares(this.fs, `${this.access.gitdir}/objects`);
+    if (this.opening) void this.opening.then(() => this.spares?.refill(), () => {});
+  }
+
+  private looseWrites(): LooseWrites {
+    return { spares: this.spares, dirs: this.fanOutDirs };
+  }
+
+  /** Stop preparing spares and remove the unused ones. */
+  async releaseSpares(): Promise<void> {
+    const spares = this.spares;
+    this.spares = null;
+    await spares?.release();
+  }
+
   /** Write a commit on top of the head (with the sink's other objects), move the branch, apply retention. */
-  async writeCommit(tree: string, meta: CommitMeta, sink = new ObjectSink(this.access)): Promise<SnapshotInfo> {
-    const { fs, gitdir } = this.access;
+  async writeCommit(tree: string, meta: CommitMeta, sink = new ObjectSink(this.access, this.looseWrites())): Promise<SnapshotInfo> {
     const head = this.history.head;
     const who = { ...SIGNATURE, timestamp: Math.floor(Date.now() / 1000), timezoneOffset: 0 };
     const commit = { message: formatMessage(meta), tree, parent: head ? [head.oid] : [], author: who, committer: who };
@@ -153,12 +180,30 @@ export class SnapshotStore {
     if (tree === EMPTY_TREE) await sink.tree([]);
     const oid = await sink.commit(commitText(commit));
     await sink.finish();
-    await git.writeRef({ fs, gitdir, ref: BRANCH, value: oid, force: true });
+    await this.moveBranch(oid);
     const info = parseCommit(oid, commit);
     this.history.push(info);
     const boundary = this.history.trim(this.keep);
-    if (boundary) await this.fs.writeFile(`${gitdir}/shallow`, new TextEncoder().encode(`${boundary.oid}\n`));
+    if (boundary) await this.writeSmall(`${this.access.gitdir}/shallow`, `${boundary.oid}\n`);
     return info;
+  }
+
+  /**
+   * Point the branch at `oid`. The ref file keeps its size from one commit to the next, so a
+   * backend that can overwrite a small file in place spares a temporary file and a rename per
+   * snapshot; otherwise (first commit, a ref git packed away) isomorphic-git writes it.
+   */
+  private async moveBranch(oid: string): Promise<void> {
+    const { fs, gitdir } = this.access;
+    const line = new TextEncoder().encode(`${oid}\n`);
+    if (await this.fs.writeInPlace?.(`${gitdir}/${BRANCH}`, line, line.length)) return;
+    await git.writeRef({ fs, gitdir, ref: BRANCH, value: oid, force: true });
+  }
+
+  /** A one-line file of the gitdir (the shallow boundary): in place when the backend can, else a whole write. */
+  private async writeSmall(path: string, text: string): Promise<void> {
+    const bytes = new TextEncoder().encode(text);
+    if (!(await this.fs.writeInPlace?.(path, bytes, bytes.length))) await this.fs.writeFile(path, bytes);
   }
 
   private async load(): Promise<void> {
@@ -183,6 +228,29 @@ export class SnapshotStore {
     for (const info of found.reverse()) this.history.push(info);
     this.tree = new TreeCache(this.access, this.history.head!.tree);
     await this.commit([''], { message: 'Changes found when the workspace was opened' }, false);
+  }
+
+  /**
+   * Take `head`, a commit already in the gitdir (fetched by a git clone or pull, whose files the
+   * caller has written), as the branch head: history and trees are read again from it, and the
+   * stat cache is dropped. Call it inside `exclusive`.
+   */
+  async adopt(head: string): Promise<void> {
+    const { fs, gitdir, cache } = this.access;
+    const shallow = await this.fs.readFile(`${gitdir}/shallow`, 'utf8').then((t) => new Set(t.split('\n').filter(Boolean))).catch(() => new Set<string>());
+    const found: SnapshotInfo[] = [];
+    for (let oid: string | null = head; oid && found.length < this.keep;) {
+      const { commit } = await git.readCommit({ fs, gitdir, cache, oid });
+      found.push(parseCommit(oid, commit));
+      oid = shallow.has(oid) ? null : commit.parent[0] ?? null;
+    }
+    await git.writeRef({ fs, gitdir, ref: BRANCH, value: head, force: true });
+    this.history = new History();
+    for (const info of found.reverse()) this.history.push(info);
+    this.tree = new TreeCache(this.access, this.history.head!.tree);
+    this.pending.clear();
+    this.scanner.forget('');
+    this.opening = Promise.resolve();
   }
 
   /**

@@ -1,0 +1,114 @@
+import * as git from 'isomorphic-git';
+import { hasFsCode } from '../fs/errors.js';
+import type { GitAccess } from '../snapshots/objects.js';
+import { ToolError } from '../workspace/errors.js';
+import { removeTree, writeChanges } from './checkout.js';
+import { checkBranch, FETCH_REFSPEC, checkDepth, randomSuffix, rememberRemote, UPSTREAM_REF, type GitContext } from './context.js';
+import { toGitError } from './errors.js';
+import { progressReporter, type GitProgressListener } from './progress.js';
+import { secretsOf, splitRemoteUrl } from './redact.js';
+import { diffTrees } from './tree-diff.js';
+import { authCallback, http, type RemoteOptions } from './transport.js';
+
+export interface CloneOptions extends RemoteOptions {
+  url: string;
+  /** a branch or tag (default: the remote's default branch) */
+  ref?: string;
+  /** fetch only this many commits of history (1: the newest only) */
+  depth?: number;
+  onProgress?: GitProgressListener;
+}
+
+export interface CloneResult {
+  /** the remote, without credentials */
+  url: string;
+  /** the branch or tag that was checked out */
+  ref: string;
+  /** the commit the workspace now holds: also its newest snapshot */
+  commit: string;
+  files: number;
+  shallow: boolean;
+  /** paths in the repository that were not written (Sandpit's own `.sandpit` folder, nested `.git`) */
+  skipped: string[];
+}
+
+const RESERVED = /^(\.sandpit|\.git)(\/|$)|\/\.git(\/|$)/;
+
+/**
+ * Clone into an empty workspace. The fetch goes to a staging gitdir inside `.sandpit`; only when
+ * every file is written do its packs move into the shadow repository and the fetched commit
+ * become the snapshot branch's head, so later snapshots descend from it and a push is a
+ * fast-forward. Any failure removes what was written: the backend is left as it was.
+ */
+export async function cloneInto(ctx: GitContext, options: CloneOptions): Promise<CloneResult> {
+  const { url, auth: urlAuth } = splitRemoteUrl(options?.url);
+  const secrets = secretsOf(urlAuth, typeof options.auth === 'object' ? options.auth : null);
+  try {
+    const depth = checkDepth(options.depth);
+    const ref = options.ref === undefined ? undefined : checkBranch(options.ref);
+    const { store, fs, toAbs } = ctx;
+    await store.open();
+    return await store.exclusive(async () => {
+      await assertEmpty(ctx);
+      const progress = progressReporter(options.onProgress);
+      const staging: GitAccess = { fs: { promises: fs }, gitdir: toAbs(`.sandpit/clone-${randomSuffix()}`), cache: {} };
+      try {
+        await git.init({ fs: staging.fs, gitdir: staging.gitdir, bare: true });
+        await git.setConfig({ fs: staging.fs, gitdir: staging.gitdir, path: 'remote.origin.fetch', value: FETCH_REFSPEC });
+        const fetched = await git.fetch({
+          fs: staging.fs, http, gitdir: staging.gitdir, cache: staging.cache, url, ref, singleBranch: true, tags: false,
+          ...(depth ? { depth } : {}), corsProxy: options.corsProxy, onProgress: progress, onAuth: authCallback(options.auth, urlAuth, secrets),
+        });
+        if (!fetched.fetchHead) throw new ToolError('NOT_FOUND', `the repository at '${url}' is empty: there is nothing to clone`);
+        const { oid: commit, commit: head } = await git.readCommit({ ...staging, oid: fetched.fetchHead });
+        const all = await diffTrees(staging, null, head.tree);
+        const changes = all.filter((c) => !RESERVED.test(c.path));
+        try {
+          await writeChanges(ctx, staging, changes, (done) => progress({ phase: 'Writing files', loaded: done, total: changes.length }));
+          await adoptObjects(ctx, staging.gitdir);
+          await store.adopt(commit);
+        } catch (error) {
+          await wipeFiles(ctx);
+          throw error;
+        }
+        const name = ref ?? (fetched.defaultBranch ?? 'HEAD').replace(/^refs\/heads\//, '');
+        await git.writeRef({ ...store.access, ref: UPSTREAM_REF, value: commit, force: true });
+        await rememberRemote(store, url, name);
+        const shallow = await fs.lstat(`${store.access.gitdir}/shallow`).then(() => true, () => false);
+        return { url, ref: name, commit, files: changes.length, shallow, skipped: all.filter((c) => RESERVED.test(c.path)).map((c) => c.path) };
+      } finally {
+        await removeTree(fs, staging.gitdir).catch(() => {});
+      }
+    });
+  } catch (error) {
+    throw toGitError(error, 'clone', url, secrets);
+  }
+}
+
+async function assertEmpty({ fs, toAbs }: GitContext): Promise<void> {
+  const names = (await fs.readdir(toAbs(''))).filter((n) => n !== '.sandpit').sort();
+  if (names.length > 0) {
+    throw new ToolError('DIRECTORY_NOT_EMPTY', `the workspace already has files (${names.slice(0, 5).join(', ')}${names.length > 5 ? ', ...' : ''}); a clone needs an empty workspace`, {
+      hint: 'Clone into a new, empty workspace, or delete its files first.',
+    });
+  }
+}
+
+/** Move the staging repository's packs (and its shallow list) into the shadow repository. */
+async function adoptObjects({ fs, store }: GitContext, staging: string): Promise<void> {
+  const gitdir = store.access.gitdir;
+  const names = await fs.readdir(`${staging}/objects/pack`).catch(() => [] as string[]);
+  await fs.mkdir(`${gitdir}/objects/pack`, { recursive: true }).catch((e) => { if (!hasFsCode(e, 'EEXIST')) throw e; });
+  // A pack before its index: git and isomorphic-git find packs through their .idx files.
+  for (const name of names.sort((a, b) => Number(b.endsWith('.pack')) - Number(a.endsWith('.pack')))) {
+    await fs.rename(`${staging}/objects/pack/${name}`, `${gitdir}/objects/pack/${name}`);
+  }
+  const shallow = await fs.readFile(`${staging}/shallow`).catch(() => null);
+  if (shallow) await fs.writeFile(`${gitdir}/shallow`, shallow);
+  else await fs.unlink(`${gitdir}/shallow`).catch(() => {});
+}
+
+/** Undo a part-written checkout: the workspace was empty apart from `.sandpit`. */
+async function wipeFiles({ fs, toAbs }: GitContext): Promise<void> {
+  for (const name of await fs.readdir(toAbs(''))) if (name !== '.sandpit') await removeTree(fs, toAbs(name));
+}

@@ -1,0 +1,124 @@
+import * as git from 'isomorphic-git';
+import type { Problem } from '../workspace/errors.js';
+import { ToolError } from '../workspace/errors.js';
+import { formatMessage } from '../snapshots/history.js';
+import { fileMatches, writeChanges } from './checkout.js';
+import { resolveRemote, UPSTREAM_REF, rememberRemote, type GitContext } from './context.js';
+import { toGitError } from './errors.js';
+import { progressReporter, type GitProgressListener } from './progress.js';
+import { secretsOf } from './redact.js';
+import { diffTrees, type FileChange } from './tree-diff.js';
+import { authCallback, http, type RemoteOptions } from './transport.js';
+
+export interface PullOptions extends RemoteOptions {
+  /** the remote branch (default: the one the workspace was cloned from or last pushed to) */
+  branch?: string;
+  onProgress?: GitProgressListener;
+}
+
+export interface PullResult {
+  url: string;
+  branch: string;
+  /** `merged`: both sides had changes, on different files, and a merge commit joins them */
+  status: 'up_to_date' | 'fast_forward' | 'merged';
+  /** the workspace's head commit afterwards */
+  commit: string;
+  /** files the pull wrote or deleted */
+  files: string[];
+}
+
+/**
+ * Bring the remote branch's changes into the workspace. A fast-forward when the workspace has no
+ * snapshots of its own since; when both sides changed, a merge commit, provided they changed
+ * different files. Otherwise (or when a file changed behind the tools' back would be overwritten)
+ * nothing changes and PATCH_CONFLICT lists the colliding paths.
+ */
+export async function pullInto(ctx: GitContext, options: PullOptions = {}): Promise<PullResult> {
+  const { store } = ctx;
+  let url = typeof options?.url === 'string' ? options.url : '';
+  const secrets: string[] = [];
+  try {
+    const remote = await resolveRemote(store, options.url, options.branch);
+    url = remote.url;
+    secrets.push(...secretsOf(remote.auth, typeof options.auth === 'object' ? options.auth : null));
+    if (store.pending.size > 0) await store.commitPending({ message: 'Changes before pull' });
+    await store.open();
+    const { fs, gitdir, cache } = store.access;
+    const fetched = await git.fetch({
+      fs, http, gitdir, cache, url, ref: UPSTREAM_REF, remoteRef: remote.branch, singleBranch: true, tags: false,
+      corsProxy: options.corsProxy, onProgress: progressReporter(options.onProgress), onAuth: authCallback(options.auth, remote.auth, secrets),
+    });
+    if (!fetched.fetchHead) throw new ToolError('NOT_FOUND', `the remote branch '${remote.branch}' does not exist`);
+    const theirs = (await git.readCommit({ fs, gitdir, cache, oid: fetched.fetchHead })).oid;
+    const done = (status: PullResult['status'], files: string[]) => ({ url, branch: remote.branch, status, commit: store.history.head!.oid, files });
+    const ours = store.history.head!;
+    if (theirs === ours.oid || await descends(ctx, ours.oid, theirs)) return done('up_to_date', []);
+    const base = await descends(ctx, theirs, ours.oid) ? ours.oid
+      : (await git.findMergeBase({ fs, gitdir, cache, oids: [ours.oid, theirs] }).catch(() => []))[0] as string | undefined;
+    if (!base) throw new ToolError('PATCH_CONFLICT', `the workspace and '${remote.branch}' share no history, so the branch cannot be pulled`, { hint: 'Clone the branch into a new workspace instead.' });
+    const [baseTree, theirTree] = await Promise.all([treeOf(ctx, base), treeOf(ctx, theirs)]);
+    const incoming = await diffTrees(store.access, baseTree, theirTree);
+    const local = base === ours.oid ? [] : await diffTrees(store.access, baseTree, ours.tree);
+    const result = await store.exclusive(async () => {
+      const conflicts = [...collisions(incoming, local), ...await unsnapshotted(ctx, incoming, ours.tree)];
+      if (conflicts.length > 0) {
+        throw new ToolError('PATCH_CONFLICT', `pulling '${remote.branch}' would overwrite ${conflicts.length} file(s) changed in the workspace; nothing was changed`, {
+          hint: 'Push the workspace to a new branch and merge there, or restore those files and pull again.',
+          problems: conflicts,
+        });
+      }
+      const toWrite = local.length === 0 ? await diffTrees(store.access, ours.tree, theirTree) : incoming;
+      await writeChanges(ctx, store.access, toWrite);
+      if (local.length === 0) { await store.adopt(theirs); return done('fast_forward', toWrite.map((c) => c.path)); }
+      return { files: toWrite.map((c) => c.path) };
+    });
+    if ('status' in result) return finish(ctx, url, remote.branch, theirs, result);
+    // Both sides changed: snapshot the combined files, then record them as a merge of both heads.
+    const combined = await store.commitPending({ message: `Pull ${remote.branch}` }, result.files, true);
+    const tree = combined.snapshot!.tree;
+    const who = { name: 'Sandpit', email: 'sandpit@localhost', timestamp: Math.floor(Date.now() / 1000), timezoneOffset: 0 };
+    const message = formatMessage({ message: `Merge '${remote.branch}' of ${url}`, files_changed: result.files.length, tool: 'git.pull' });
+    const merge = await git.writeCommit({ fs, gitdir, commit: { tree, parent: [ours.oid, theirs], author: who, committer: who, message } });
+    await store.exclusive(() => store.adopt(merge));
+    return finish(ctx, url, remote.branch, theirs, done('merged', result.files));
+  } catch (error) {
+    throw toGitError(error, 'pull from', url, secrets);
+  }
+}
+
+async function finish(ctx: GitContext, url: string, branch: string, theirs: string, result: PullResult): Promise<PullResult> {
+  await git.writeRef({ ...ctx.store.access, ref: UPSTREAM_REF, value: theirs, force: true });
+  await rememberRemote(ctx.store, url, branch);
+  return { ...result, commit: ctx.store.history.head!.oid };
+}
+
+async function descends({ store }: GitContext, oid: string, ancestor: string): Promise<boolean> {
+  return git.isDescendent({ ...store.access, oid, ancestor, depth: -1 }).catch(() => false);
+}
+
+async function treeOf({ store }: GitContext, oid: string): Promise<string> {
+  return (await git.readCommit({ ...store.access, oid })).commit.tree;
+}
+
+/** Paths both sides changed to different contents (a file on one side and a folder on the other counts). */
+function collisions(incoming: FileChange[], local: FileChange[]): Problem[] {
+  const mine = new Map(local.map((c) => [c.path, c]));
+  const out: Problem[] = [];
+  for (const c of incoming) {
+    const m = mine.get(c.path);
+    if (m && (m.after?.oid !== c.after?.oid || m.after?.mode !== c.after?.mode)) out.push({ path: c.path, message: 'changed in the workspace and on the remote' });
+    else if (!m && local.some((l) => l.path.startsWith(`${c.path}/`) || c.path.startsWith(`${l.path}/`))) out.push({ path: c.path, message: 'a file on one side is a folder on the other' });
+  }
+  return out;
+}
+
+/** Incoming paths whose workspace file differs from the last snapshot: changed behind the tools' back. */
+async function unsnapshotted(ctx: GitContext, incoming: FileChange[], tree: string): Promise<Problem[]> {
+  const out: Problem[] = [];
+  for (const c of incoming) {
+    const held = await git.readBlob({ ...ctx.store.access, oid: tree, filepath: c.path }).catch(() => null);
+    const expected = held ? { oid: held.oid, mode: '' } : null;
+    if (!await fileMatches(ctx.fs, ctx.toAbs(c.path), expected)) out.push({ path: c.path, message: 'changed in the workspace since its last snapshot' });
+  }
+  return out;
+}

@@ -1,0 +1,65 @@
+import { afterEach, describe, expect, inject, it } from 'vitest';
+import { commands } from 'vitest/browser';
+import type { Envelope } from '../../src/index.js';
+import type { RemoteWorkspace } from '../../web/client.js';
+import type { BackendKind } from '../../web/protocol.js';
+import { connect, uniqueName } from './connect.js';
+
+const server = inject('gitServer');
+const open: RemoteWorkspace[] = [];
+afterEach(async () => {
+  for (const ws of open.splice(0)) await ws.close();
+});
+const seed = { 'README.md': '# From git\n', 'src/main.js': 'console.log(1);\n', 'src/lib/util.js': 'export const u = 1;\n' };
+
+async function repo(label: string): Promise<string> {
+  const name = uniqueName(label);
+  await commands.gitCreateRepo(server.root, name, seed);
+  return name;
+}
+
+async function files(ws: RemoteWorkspace): Promise<Record<string, string>> {
+  const listed = await ws.call('list_directory', { recursive: true, include_hidden: true }) as Envelope<{ entries: Array<{ path: string; type: string }> }>;
+  if (!listed.ok) throw new Error(JSON.stringify(listed));
+  const out: Record<string, string> = {};
+  for (const e of listed.result.entries.filter((x) => x.type === 'file')) {
+    const read = await ws.call('read_file', { path: e.path }) as Envelope<{ content: string }>;
+    if (read.ok) out[e.path] = read.result.content;
+  }
+  return out;
+}
+
+describe.each<BackendKind>(['opfs', 'indexeddb', 'memory'])('git in Chromium, workspace on %s', (backend) => {
+  it('clones across origins with progress, edits through tools, pushes, and git sees exactly those files', async () => {
+    const name = await repo(`clone-${backend}`);
+    const ws = await connect({ backend, name: uniqueName(`git-${backend}`) });
+    open.push(ws);
+    const phases: string[] = [];
+    const cloned = await ws.git.clone({ url: `${server.url}/${name}.git`, onProgress: (e) => { phases.push(e.phase); } });
+    expect(cloned).toMatchObject({ ok: true, result: { ref: 'main', files: 3 } });
+    expect(await files(ws)).toEqual(seed);
+    await expect.poll(() => phases.includes('Writing files')).toBe(true);
+    expect((await ws.call('edit_file', { path: 'src/main.js', old_text: '1', new_text: '2' })).ok).toBe(true);
+    expect((await ws.call('write_file', { path: 'notes/todo.md', content: '- ship it\n' })).ok).toBe(true);
+    let asked = 0;
+    const pushed = await ws.git.push({ branch: `agent/${backend}`, auth: async () => { asked++; return { token: server.token }; } });
+    expect(pushed).toMatchObject({ ok: true, result: { branch: `agent/${backend}` } });
+    expect(asked).toBeGreaterThan(0);
+    expect(await commands.gitFilesOnBranch(server.root, name, `agent/${backend}`)).toEqual(await files(ws));
+    expect(await files(ws)).toEqual({ ...seed, 'src/main.js': 'console.log(2);\n', 'notes/todo.md': '- ship it\n' });
+  });
+
+  it('refuses a wrong token and a missing repository with clear codes, changing nothing', async () => {
+    const name = await repo(`refuse-${backend}`);
+    const ws = await connect({ backend, name: uniqueName(`git-refuse-${backend}`) });
+    open.push(ws);
+    expect(await ws.git.clone({ url: `${server.url}/missing-${name}.git` })).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });
+    expect(await files(ws)).toEqual({});
+    expect((await ws.git.clone({ url: `${server.url}/${name}.git` })).ok).toBe(true);
+    await ws.call('write_file', { path: 'x.txt', content: 'x\n' });
+    const refused = await ws.git.push({ branch: 'agent/nope', auth: { token: 'wrong-token-in-browser' } });
+    expect(refused).toMatchObject({ ok: false, tool: 'git_push', error: { code: 'PERMISSION_DENIED' } });
+    expect(JSON.stringify(refused)).not.toContain('wrong-token-in-browser');
+    expect(await commands.gitHasBranch(server.root, name, 'agent/nope')).toBe(false);
+  });
+});

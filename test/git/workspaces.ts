@@ -1,0 +1,46 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createMemoryFs, createWorkspace, type Workspace, type WorkspaceFs } from '../../src/index.js';
+import { createNodeFs } from '../../src/fs/node.js';
+
+/** A fresh, empty workspace on one backend, and how to read back everything the backend holds. */
+export interface Made {
+  ws: Workspace;
+  fs: WorkspaceFs;
+  root: string;
+  cleanup(): Promise<void>;
+}
+
+export const backends: Array<[string, () => Promise<Made>]> = [
+  ['memory', async () => {
+    const fs = createMemoryFs();
+    return { ws: createWorkspace({ fs }), fs, root: '/', cleanup: async () => {} };
+  }],
+  ['node', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'sandpit-git-ws-'));
+    const fs = createNodeFs();
+    return { ws: createWorkspace({ fs, root }), fs, root, cleanup: () => rm(root, { recursive: true, force: true }) };
+  }],
+];
+
+/** Every file below `dir` with its bytes (as latin1 text, so any byte compares), `.sandpit` included. */
+export async function everything(fs: WorkspaceFs, dir: string): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  const walk = async (abs: string, rel: string): Promise<void> => {
+    for (const name of (await fs.readdir(abs)).sort()) {
+      const path = abs === '/' ? `/${name}` : `${abs}/${name}`;
+      const stat = await fs.lstat(path);
+      const key = rel ? `${rel}/${name}` : name;
+      if (stat.type === 'dir') { out[`${key}/`] = ''; await walk(path, key); } else out[key] = Buffer.from(await fs.readFile(path)).toString('latin1');
+    }
+  };
+  await walk(dir, '');
+  return out;
+}
+
+/** The workspace's own files (no `.sandpit`), path to text. */
+export async function workspaceFiles(made: Made): Promise<Record<string, string>> {
+  const all = await everything(made.fs, made.root);
+  return Object.fromEntries(Object.entries(all).filter(([k]) => !k.startsWith('.sandpit') && !k.endsWith('/')));
+}
