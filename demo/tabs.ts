@@ -1,23 +1,27 @@
 import { $ } from './dom.js';
 
-export type TabName = 'console' | 'review' | 'replay';
-const NAMES: TabName[] = ['console', 'review', 'replay'];
+/** A side-panel tab, named by its id `tab-<name>` and its pane `pane-<name>`. */
+export type TabName = string;
 
-/** The side panel's tabs: click, arrow keys between them, Alt+1..3 from anywhere. */
+/**
+ * The side panel's tabs, read from the page so a panel added there joins them: click, arrow keys
+ * between them, Alt+1..n from anywhere, in the order they appear.
+ */
 export function setUpTabs(): (name: TabName) => void {
+  const names = [...document.querySelectorAll<HTMLElement>('.side [role="tab"]')].map((tab) => tab.id.replace(/^tab-/, ''));
   const show = (name: TabName) => {
-    for (const other of NAMES) {
+    for (const other of names) {
       $(`tab-${other}`).setAttribute('aria-selected', String(other === name));
       $(`tab-${other}`).tabIndex = other === name ? 0 : -1;
       $(`pane-${other}`).hidden = other !== name;
     }
   };
-  for (const name of NAMES) {
+  for (const name of names) {
     const tab = $(`tab-${name}`);
     tab.addEventListener('click', () => show(name));
     tab.addEventListener('keydown', (event) => {
-      const at = NAMES.indexOf(name);
-      const to = event.key === 'ArrowRight' ? NAMES[(at + 1) % NAMES.length] : event.key === 'ArrowLeft' ? NAMES[(at + NAMES.length - 1) % NAMES.length] : undefined;
+      const at = names.indexOf(name);
+      const to = event.key === 'ArrowRight' ? names[(at + 1) % names.length] : event.key === 'ArrowLeft' ? names[(at + names.length - 1) % names.length] : undefined;
       if (!to) return;
       event.preventDefault();
       show(to);
@@ -26,12 +30,12 @@ export function setUpTabs(): (name: TabName) => void {
   }
   document.addEventListener('keydown', (event) => {
     if (!event.altKey || event.ctrlKey || event.metaKey) return;
-    const index = ['1', '2', '3'].indexOf(event.key);
-    if (index >= 0) {
+    const index = Number(event.key) - 1;
+    if (Number.isInteger(index) && index >= 0 && index < names.length) {
       event.preventDefault();
-      show(NAMES[index]!);
+      show(names[index]!);
     }
   });
-  show('console');
+  show(names[0]!);
   return show;
 }

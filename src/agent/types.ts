@@ -1,0 +1,89 @@
+import type { ToolInfo } from '../tools/define.js';
+import type { Envelope } from '../workspace/workspace.js';
+
+/**
+ * What the loop needs from a workspace: a `Workspace`, a `NodeWorkspace` and the page's worker
+ * client (`connectWorkspace`) all fit.
+ */
+export interface AgentWorkspace {
+  call(tool: string, args?: unknown): Promise<Envelope>;
+  listTools(): ToolInfo[] | Promise<ToolInfo[]>;
+}
+
+/** One tool call the model asked for. `parse_error` is set when its arguments were not a JSON object. */
+export interface AgentToolCall {
+  id: string;
+  name: string;
+  args: unknown;
+  /** the argument text exactly as the model streamed it */
+  raw: string;
+  parse_error?: string;
+}
+
+/** The answer to one tool call, as the model will read it. */
+export interface AgentToolResult {
+  id: string;
+  name: string;
+  envelope: Envelope;
+  /** the text sent to the model: the envelope as JSON (or as the toolset presents it) */
+  content: string;
+}
+
+/** The conversation in a provider-neutral form; each provider turns it into its API's messages. */
+export type AgentMessage =
+  | { role: 'user'; content: string }
+  | { role: 'assistant'; content: string; tool_calls: AgentToolCall[] }
+  | { role: 'tool'; results: AgentToolResult[] };
+
+/** Tokens one model turn used, as the API reported them (0 when it reported nothing). */
+export interface Usage {
+  input_tokens: number;
+  output_tokens: number;
+}
+
+/** Everything one model turn produced. */
+export interface ModelTurn {
+  text: string;
+  tool_calls: AgentToolCall[];
+  usage: Usage;
+  /** the API's own reason (`stop`, `tool_calls`, `end_turn`, `tool_use`, `length`, ...) */
+  stop_reason: string | null;
+}
+
+/** One request to a model: the conversation so far and the tools it may call. */
+export interface ModelRequest {
+  system: string;
+  messages: readonly AgentMessage[];
+  tools: readonly ToolInfo[];
+  signal?: AbortSignal;
+  /** model text as it streams in */
+  onText?: (delta: string) => void;
+  /** a 429 or 5xx is being retried after `delay_ms` */
+  onRetry?: (info: RetryInfo) => void;
+}
+
+/** A retry about to happen. */
+export interface RetryInfo {
+  attempt: number;
+  status: number;
+  delay_ms: number;
+}
+
+/** A chat API that can call tools: the OpenAI-compatible one or Anthropic's. */
+export interface ModelProvider {
+  readonly api: 'openai' | 'anthropic';
+  readonly model: string;
+  turn(request: ModelRequest): Promise<ModelTurn>;
+}
+
+/** Parse a tool call's argument text; empty text is `{}` (a call with no arguments). */
+export function parseToolArgs(raw: string): { args: unknown; parse_error?: string } {
+  if (raw.trim() === '') return { args: {} };
+  try {
+    const args: unknown = JSON.parse(raw);
+    if (typeof args !== 'object' || args === null || Array.isArray(args)) return { args, parse_error: 'the arguments must be one JSON object' };
+    return { args };
+  } catch (error) {
+    return { args: undefined, parse_error: `the arguments are not valid JSON (${(error as Error).message})` };
+  }
+}
