@@ -6,7 +6,7 @@ import { hostilePath, knownHostilePaths } from './path-gen.js';
 import { pathUses, type PathUse } from './path-uses.js';
 import type { Rng } from './rng.js';
 import type { NamedToolset } from './toolsets.js';
-import type { World } from './world.js';
+import type { World } from './fs-world.js';
 
 export interface PathFuzzReport {
   paths: number;

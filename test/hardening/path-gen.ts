@@ -1,5 +1,5 @@
 import type { Rng } from './rng.js';
-import type { World } from './world.js';
+import type { World } from './fs-world.js';
 
 /** Names that are dangerous to put together: climbs, encodings, look-alikes, Windows and long names. */
 const CLIMBS = ['..', '..', '..', '.', '...', '.. ', ' ..', '..\t', '.\u200b.', '..\u0000'];

@@ -3,10 +3,9 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { ToolDefinition } from '../../src/index.js';
 import { canonicalTools } from '../../src/toolsets/canonical.js';
 
-export interface NamedToolset {
-  name: string;
-  tools: ToolDefinition[];
-}
+import type { NamedToolset } from './toolset-registry.js';
+
+export type { NamedToolset } from './toolset-registry.js';
 
 const toolsetDir = fileURLToPath(new URL('../../src/toolsets/', import.meta.url));
 

@@ -1,0 +1,59 @@
+import '../../web/polyfills.js';
+import { afterAll, describe, expect, inject, it } from 'vitest';
+import { commands } from 'vitest/browser';
+import { createIndexedDbFs } from '../../src/fs/indexeddb.js';
+import { createOpfsFs } from '../../src/fs/opfs.js';
+import type { WorkspaceFs } from '../../src/index.js';
+import { backendWorld, type World } from '../hardening/fs-world.js';
+import { coreMaker, fuzzPaths } from '../hardening/path-fuzz.js';
+import { createRng } from '../hardening/rng.js';
+import { registeredToolsets } from '../hardening/toolset-registry.js';
+
+/** The path fuzzer's slice in real Chromium: the two browser backends, the same oracle and audit. */
+const { full, seed } = inject('hardening');
+const replay = (area: string) => `[hardening ${area}] mode=${full ? 'full' : 'slice'} seed=${seed} (replay: HARDENING_SEED=${seed}${full ? ' HARDENING=full' : ''})`;
+
+const unique = (kind: string) => `sandpit-hardening-${kind}-${Date.now().toString(36)}`;
+
+/** OPFS walks are slow enough that the `npm test` slice stays small there. */
+const backends: Array<{ name: 'opfs' | 'indexeddb'; symlinks: boolean; paths: number; open(): Promise<{ fs: WorkspaceFs; remove(): Promise<void> }> }> = [
+  {
+    name: 'opfs', symlinks: false, paths: full ? 1_000 : 30,
+    async open() {
+      const name = unique('opfs');
+      return { fs: await createOpfsFs({ name }), remove: async () => (await navigator.storage.getDirectory()).removeEntry(name, { recursive: true }) };
+    },
+  },
+  {
+    name: 'indexeddb', symlinks: true, paths: full ? 1_000 : 40,
+    async open() {
+      const name = unique('idb');
+      return { fs: createIndexedDbFs({ name, wipe: true }), remove: async () => { indexedDB.deleteDatabase(name); } };
+    },
+  },
+];
+
+describe('hardening: hostile paths in Chromium', () => {
+  const cleanups: Array<() => Promise<void>> = [];
+  afterAll(async () => { for (const c of cleanups) await c().catch(() => undefined); });
+
+  for (const backend of backends) {
+    it(`${backend.name}: ${backend.paths} generated paths through every path-taking slot of every toolset`, async () => {
+      console.log(replay(`paths/${backend.name}`));
+      const { fs, remove } = await backend.open();
+      cleanups.push(remove);
+      const world: World = await backendWorld(backend.name, fs, backend.symlinks);
+      const toolsets = registeredToolsets();
+      const report = await fuzzPaths(world, toolsets, createRng(seed).fork(`paths/${backend.name}`), backend.paths, coreMaker);
+      console.log(`[hardening paths/${backend.name}] calls=${report.calls} escapes=${report.escapes} uncaught=${report.uncaught} partial=${report.partial} not-supported=${report.unsupported.join(',') || 'none'}`);
+      await commands.recordHardeningFigures({
+        area: 'path fuzzing', backend: backend.name, attempts: report.calls, escapes: report.escapes,
+        uncaught: report.uncaught, partial: report.partial, lost: 0, torn: 0,
+        note: `${report.paths.toLocaleString('en-US')} paths x ${report.uses} path slots, ${toolsets.length} toolsets, in Chromium${backend.symlinks ? '' : ' (no symlinks on this backend)'}`,
+      });
+      expect(report.broken, replay(`paths/${backend.name}`)).toEqual([]);
+      expect(report.paths).toBe(backend.paths);
+      expect(report.calls).toBeGreaterThan(backend.paths * 10);
+    }, full ? 3_600_000 : 180_000);
+  }
+});
