@@ -1,6 +1,9 @@
 import { defineConfig } from 'vitest/config';
 import { playwright } from '@vitest/browser-playwright';
 import { browserAliases } from './web/browser-aliases.js';
+import { gitCommands } from './test/browser/git-commands.js';
+import { recordFigures, type FigureRow } from './test/hardening/figures.js';
+import { FULL, SEED } from './test/hardening/sizes.js';
 
 const chromiumArgs = [
   '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
@@ -27,7 +30,9 @@ export default defineConfig({
           name: 'browser',
           alias: browserAliases,
           include: ['test/browser/**/*.test.ts'],
+          globalSetup: ['test/browser/git-global-setup.ts'],
           testTimeout: 60_000,
+          provide: { hardening: { full: FULL, seed: SEED } },
           browser: {
             enabled: true,
             headless: true,
@@ -36,6 +41,7 @@ export default defineConfig({
               launchOptions: { executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: chromiumArgs },
             }),
             instances: [{ browser: 'chromium' }],
+            commands: { recordHardeningFigures: (_ctx, row: FigureRow) => recordFigures(row), ...gitCommands },
           },
         },
       },

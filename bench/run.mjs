@@ -21,6 +21,7 @@ const sections = [
   ['snapshots', async () => (await import('./snapshots.mjs')).benchSnapshots({ quick })],
   ['mcp', async () => (await import('./mcp.mjs')).benchMcp({ log })],
   ['browser', async () => (await import('./browser.mjs')).benchBrowser()],
+  ['git', async () => (await import('./git.mjs')).benchGit()],
 ];
 
 console.log(`## Sandpit benchmarks (${new Date().toISOString().slice(0, 10)}, Node ${process.versions.node}, ${(await import('node:os')).cpus().length} cores)\n`);

@@ -7,6 +7,8 @@ import { Replay } from './replay.js';
 import { Review } from './review.js';
 import { sampleFiles } from './sample-files.js';
 import { BACKENDS, Session } from './session.js';
+import { AgentPanel } from './agent-panel.js';
+import { GitPanel } from './git-panel.js';
 import { setUpTabs } from './tabs.js';
 import { ToolConsole } from './tool-console.js';
 import { droppedFiles, exportZip, importFiles, type PickedFile } from './transfer.js';
@@ -20,6 +22,11 @@ const editor = new Editor(session, $('editor'), {
 const tree = new FileTree(session, $<HTMLUListElement>('file-tree'), $('tree-empty'), $('file-count'), (path) => void openFile(path), (path, type) => void deletePath(path, type), (path) => void movePath(path));
 const review = new Review(session, (envelope) => toolConsole.show(envelope));
 const replay = new Replay(session, (envelope) => toolConsole.show(envelope));
+new AgentPanel(session, (jsonl) => {
+  replay.load(jsonl, 'agent-run.jsonl');
+  showTab('replay');
+});
+new GitPanel(session, () => void Promise.all([tree.refresh(), review.refresh(true)]));
 
 async function openFile(path: string): Promise<void> {
   if (editor.dirty && editor.path !== path && !window.confirm(`Discard unsaved changes to ${editor.path}?`)) return;

@@ -114,6 +114,20 @@ export class Session {
     return envelope;
   }
 
+  /** Bring files in from their bytes as one change (and one snapshot); panels refresh as after a call. */
+  async importFiles(files: Array<{ path: string; bytes: Uint8Array }>, onProgress?: (done: number, total: number) => void): Promise<Envelope> {
+    let envelope: Envelope;
+    try {
+      envelope = await this.workspace.importFiles(files, onProgress);
+    } catch (error) {
+      envelope = { ok: false, tool: 'import_files', error: { code: 'IO_ERROR', message: (error as Error).message } };
+    }
+    if (envelope.ok && typeof (envelope.result as { change_id?: unknown }).change_id === 'string') {
+      for (const listener of this.settledListeners) listener(envelope);
+    }
+    return envelope;
+  }
+
   onSettled(listener: (envelope: Envelope) => void): void {
     this.settledListeners.add(listener);
   }

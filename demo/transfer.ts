@@ -1,4 +1,4 @@
-import { zipSync, strToU8 } from 'fflate';
+import { zipSync } from 'fflate';
 import { $ } from './dom.js';
 import type { Session } from './session.js';
 
@@ -33,30 +33,27 @@ export function stripCommonFolder(paths: string[]): (path: string) => string {
 }
 
 /**
- * Copy files from disk into the workspace with write_file, as an agent would create them.
- * Text must be UTF-8 (a BOM is kept); binary files are skipped and counted, because the tools
- * speak text.
+ * Copy files from disk into the workspace exactly as they are (binary files, any encoding or line
+ * endings), as one change and one snapshot, so a single Undo takes the whole import back.
  */
 export async function importFiles(session: Session, picked: PickedFile[]): Promise<void> {
   const wanted = picked.filter((p) => !p.path.split('/').some((part) => SKIP.has(part)));
   const strip = stripCommonFolder(wanted.map((p) => p.path));
-  const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
-  let written = 0;
-  const skipped: string[] = [];
-  progress('Importing', 0, wanted.length);
+  const files: Array<{ path: string; bytes: Uint8Array }> = [];
+  progress('Reading', 0, wanted.length);
   for (const [index, { path, file }] of wanted.entries()) {
-    const bytes = new Uint8Array(await file.arrayBuffer());
-    let content: string | null = null;
-    if (!bytes.subarray(0, 8192).includes(0)) {
-      try { content = decoder.decode(bytes); } catch { content = null; }
-    }
-    const target = strip(path);
-    const envelope = content === null ? null : await session.call('write_file', { path: target, content });
-    if (envelope?.ok) written++;
-    else skipped.push(target);
-    progress('Importing', index + 1, wanted.length);
+    files.push({ path: strip(path), bytes: new Uint8Array(await file.arrayBuffer()) });
+    progress('Reading', index + 1, wanted.length);
   }
-  finish(`Imported ${written} file${written === 1 ? '' : 's'}${skipped.length ? `; skipped ${skipped.length} (binary or refused): ${skipped.slice(0, 3).join(', ')}${skipped.length > 3 ? '…' : ''}` : ''}.`);
+  progress('Importing', 0, files.length);
+  const envelope = await session.importFiles(files, (done, total) => progress('Importing', done, total));
+  if (!envelope.ok) {
+    finish(`Import failed: ${envelope.error.code}: ${envelope.error.message}`);
+    return;
+  }
+  const { files: written, skipped } = envelope.result as { files: unknown[]; skipped: Array<{ path: string; code: string }> };
+  const count = written.length;
+  finish(`Imported ${count} file${count === 1 ? '' : 's'}${skipped.length ? `; skipped ${skipped.length}: ${skipped.slice(0, 3).map((s) => `${s.path} (${s.code})`).join(', ')}${skipped.length > 3 ? '…' : ''}` : ''}.`);
 }
 
 /** Walk dropped folders through the File and Directory Entries API (the only way a drop exposes folders). */
@@ -84,36 +81,25 @@ export async function droppedFiles(data: DataTransfer): Promise<PickedFile[]> {
 }
 
 /**
- * Zip every file of the workspace and hand it to the browser as a download. Files are read with
- * read_file, so line endings and a BOM are put back from what it reports; binary files, which
- * the text tools do not read, are listed as skipped.
+ * Zip every file of the workspace, byte for byte (binary files, encodings and line endings as
+ * stored), and hand it to the browser as a download. Links, which a zip cannot carry, are skipped.
  */
 export async function exportZip(session: Session, name: string): Promise<{ files: number; skipped: string[] }> {
-  const listing = await session.must<{ entries: Array<{ path: string; type: string }> }>('list_directory', { path: '.', recursive: true, include_hidden: true, max_entries: 10000 });
-  const files = listing.entries.filter((e) => e.type === 'file');
+  progress('Exporting', 0, 1);
+  const { files, skipped } = await session.workspace.exportFiles();
   const zipped: Record<string, Uint8Array> = {};
-  const skipped: string[] = [];
-  progress('Exporting', 0, files.length);
-  for (const [index, { path }] of files.entries()) {
-    let envelope = await session.call('read_file', { path });
-    if (envelope.ok && (envelope.result as { has_more?: boolean }).has_more) {
-      envelope = await session.call('read_file', { path, start_line: 1, end_line: (envelope.result as { total_lines: number }).total_lines });
-    }
-    if (envelope.ok) {
-      const { content, eol, bom } = envelope.result as { content: string; eol: string; bom?: unknown };
-      const text = (bom ? '\uFEFF' : '') + (eol === 'crlf' ? content.replace(/\n/g, '\r\n') : content);
-      zipped[path] = strToU8(text);
-    } else {
-      skipped.push(path);
-    }
-    progress('Exporting', index + 1, files.length);
+  progress('Zipping', 0, files.length);
+  for (const [index, file] of files.entries()) {
+    zipped[file.path] = file.bytes;
+    if (index % 50 === 0) progress('Zipping', index + 1, files.length);
   }
-  const blob = new Blob([zipSync(zipped, { level: 6 })], { type: 'application/zip' });
+  const blob = new Blob([zipSync(zipped, { level: 6 }) as Uint8Array<ArrayBuffer>], { type: 'application/zip' });
+  progress('Exporting', files.length, files.length);
   const link = Object.assign(document.createElement('a'), { href: URL.createObjectURL(blob), download: `${name}.zip` });
   document.body.append(link);
   link.click();
   link.remove();
   setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
-  finish(`Exported ${Object.keys(zipped).length} file${Object.keys(zipped).length === 1 ? '' : 's'} to ${name}.zip${skipped.length ? `; skipped ${skipped.length}` : ''}.`);
-  return { files: Object.keys(zipped).length, skipped };
+  finish(`Exported ${files.length} file${files.length === 1 ? '' : 's'} to ${name}.zip${skipped.length ? `; skipped ${skipped.length} link${skipped.length === 1 ? '' : 's'}` : ''}.`);
+  return { files: files.length, skipped };
 }

@@ -1,11 +1,13 @@
 /** The browser-safe core of Sandpit: no `node:` imports and no WebAssembly reach this entry. */
 export { createWorkspace, type CreateWorkspaceOptions } from './create-workspace.js';
 export type { Workspace, WorkspaceOptions, Envelope } from './workspace/workspace.js';
+export type { ImportedFile, ImportResult } from './tools/import-files.js';
+export type { ExportedFile, ExportResult } from './workspace/export-files.js';
 export type { WorkspacePolicy, WorkspaceLimits, ConfirmAction } from './workspace/policy.js';
 export type { ChangeDetail, ChangeSummary, ChangeListener } from './workspace/change-log.js';
 export { ERROR_CODES, ToolError, type ErrorCode, type Problem, type ToolErrorBody } from './workspace/errors.js';
 export { createMemoryFs, type SeedFiles } from './fs/memory.js';
-export type { WorkspaceFs, FsStat, FsDirent, FsCapabilities } from './fs/types.js';
+export type { WorkspaceFs, FsStat, FsDirent, FsCapabilities, NativeHelpers, PlainFile } from './fs/types.js';
 export { FsError, fsCodeOf } from './fs/errors.js';
 export { defineTool, type ToolDefinition, type ToolInfo, type JsonSchema } from './tools/define.js';
 export { canonicalTools } from './toolsets/canonical.js';
@@ -15,13 +17,22 @@ export {
   toolset, isToolsetName, TOOLSET_NAMES, fileManagerTools, fsProcessTools, coworkTools, toOpenAI, toAnthropic, toMcp,
   type Toolset, type ToolsetName, type ToolsetOptions, type CoworkOptions, type OpenAITool, type AnthropicTool, type McpTool, type McpAnnotations,
 } from './toolsets/index.js';
-export type { ToolContext, TextFile } from './workspace/context.js';
+export type { ToolContext, TextFile, ReadTextOptions } from './workspace/context.js';
 export type { ChangeLog, ChangeFileSummary, ChangedFile, FileStatus } from './workspace/change-log.js';
 export type { ReadLedger, LedgerEntry } from './workspace/ledger.js';
 export type { ResolvedPolicy } from './workspace/policy.js';
 export type { FsErrorCode } from './fs/errors.js';
 export type { SnapshotStore, SnapshotOptions, SnapshotWhen, CommitOutcome } from './snapshots/store.js';
 export type { SnapshotInfo } from './snapshots/history.js';
+export type {
+  WorkspaceGit, CloneOptions, CloneResult, PushOptions, PushResult, PullOptions, PullResult, GitProgress, GitProgressListener, GitAuth, GitCredentials, RemoteOptions,
+} from './git/index.js';
 export type { SkippedFile } from './snapshots/rescan.js';
 export type { TextEncodingName } from './text/codec.js';
 export type { WorkspacePath, PathResolver, ResolveMode } from './workspace/paths.js';
+export {
+  runAgent, AgentError, openAIProvider, anthropicProvider, createProvider, guessApi, systemPrompt, TranscriptRecorder, toJsonl, readSse,
+  type AgentRunOptions, type AgentOutcome, type AgentErrorCode, type AgentEvent, type AgentListener, type StopReason, type AgentWorkspace,
+  type AgentMessage, type AgentToolCall, type AgentToolResult, type ModelProvider, type ModelRequest, type ModelTurn, type Usage, type RetryInfo,
+  type OpenAIOptions, type AnthropicOptions, type ProviderOptions, type ApiKind, type TranscriptLine, type SseEvent, type RetryPolicy, type HttpOptions,
+} from './agent/index.js';

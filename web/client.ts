@@ -4,7 +4,10 @@ import type { ChangeDetail, ChangeSummary } from '../src/workspace/change-log.js
 import type { WorkspacePolicy } from '../src/workspace/policy.js';
 import type { SnapshotOptions } from '../src/snapshots/store.js';
 import type { ToolInfo } from '../src/tools/define.js';
-import type { BackendKind, ChangeEvent, WorkerApi } from './protocol.js';
+import type { BackendKind, ChangeEvent, GitVerb, WorkerApi } from './protocol.js';
+import type { CloneOptions, CloneResult, GitAuth, PullOptions, PullResult, PushOptions, PushResult } from '../src/git/index.js';
+import type { ImportResult } from '../src/tools/import-files.js';
+import { base64ToBytes, bytesToBase64 } from './base64.js';
 
 export interface ConnectOptions {
   backend: BackendKind;
@@ -29,6 +32,22 @@ export interface RemoteWorkspace {
   /** the change log's summaries; `change(id)` adds the unified diff */
   changes(): Promise<ChangeSummary[]>;
   change(id: string): Promise<ChangeDetail | null>;
+  /**
+   * Write files from their bytes (an import from disk, binary files included) as one change and
+   * one snapshot; refused files come back in `skipped`.
+   */
+  importFiles(files: Array<{ path: string; bytes: Uint8Array }>, onProgress?: (done: number, total: number) => void): Promise<Envelope<ImportResult>>;
+  /** Every file's exact bytes, Sandpit's own `.sandpit` left out; links are listed as skipped. */
+  exportFiles(): Promise<{ files: Array<{ path: string; bytes: Uint8Array }>; skipped: string[] }>;
+  /**
+   * Clone, push and pull in the worker, as `workspace.git` does. `onProgress` and an `auth`
+   * callback run here in the page; credentials are never kept by the worker.
+   */
+  readonly git: {
+    clone(options: CloneOptions): Promise<Envelope<CloneResult>>;
+    push(options?: PushOptions): Promise<Envelope<PushResult>>;
+    pull(options?: PullOptions): Promise<Envelope<PullResult>>;
+  };
   /** Called after every change with its id and paths, so a UI can refresh. Returns an unsubscribe. */
   onChange(listener: (event: ChangeEvent) => void): () => void;
   /** Let go of the workspace (another tab may then open it) and end the worker. */
@@ -79,6 +98,16 @@ export async function connectWorkspace(options: ConnectOptions): Promise<RemoteW
   })));
 
   let closed: Promise<void> | null = null;
+  const gitCall = (verb: GitVerb, opts: (CloneOptions | PushOptions) & { auth?: GitAuth; onProgress?: CloneOptions['onProgress'] }) => {
+    const { auth, onProgress, ...plain } = opts ?? {};
+    const authProxy = typeof auth === 'function' ? proxy(async (url: string) => auth(url)) : undefined;
+    return guarded(() => remote.git(
+      verb,
+      { ...plain, ...(auth && typeof auth === 'object' ? { auth } : {}) },
+      onProgress ? proxy((event: Parameters<NonNullable<CloneOptions['onProgress']>>[0]) => { void onProgress(event); }) : undefined,
+      authProxy,
+    ) as Promise<Envelope>);
+  };
   return {
     backend: info.backend,
     name: info.name,
@@ -87,6 +116,19 @@ export async function connectWorkspace(options: ConnectOptions): Promise<RemoteW
     listTools: () => guarded(() => remote.listTools()),
     changes: () => guarded(() => remote.changes()),
     change: (id) => guarded(() => remote.change(id)),
+    importFiles: (files, onProgress) => guarded(() => remote.importFiles(
+      files.map((f) => ({ path: f.path, base64: bytesToBase64(f.bytes) })),
+      onProgress ? proxy((done: number, total: number) => onProgress(done, total)) : undefined,
+    ) as Promise<Envelope<ImportResult>>),
+    exportFiles: () => guarded(async () => {
+      const { files, skipped } = await remote.exportFiles();
+      return { files: files.map((f) => ({ path: f.path, bytes: base64ToBytes(f.base64) })), skipped };
+    }),
+    git: {
+      clone: (opts) => gitCall('clone', opts) as Promise<Envelope<CloneResult>>,
+      push: (opts = {}) => gitCall('push', opts) as Promise<Envelope<PushResult>>,
+      pull: (opts = {}) => gitCall('pull', opts) as Promise<Envelope<PullResult>>,
+    },
     onChange(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);

@@ -6,6 +6,7 @@ import { toToolError } from '../src/workspace/errors.js';
 import { openBackend, type OpenedBackend } from './backends.js';
 import type { ChangeEvent, OpenInfo, WireOpenOptions, WorkerApi } from './protocol.js';
 import { tryLock, type HeldLock } from './tab-lock.js';
+import { base64ToBytes, bytesToBase64 } from './base64.js';
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
@@ -86,6 +87,36 @@ export function createHost(): WorkerApi {
     },
     async subscribe(listener) {
       listeners.add(listener);
+    },
+    async importFiles(files, onProgress) {
+      const current = await ready();
+      if (!current) return envelope('import_files', 'IO_ERROR', `the workspace '${options!.name}' is open in another tab or window, and only one may change it at a time`) as Envelope<never>;
+      if (!Array.isArray(files)) return envelope('import_files', 'INVALID_ARGUMENTS', 'importFiles takes an array of { path, base64 }') as Envelope<never>;
+      let decoded;
+      try {
+        decoded = files.map((f) => ({ path: f.path, bytes: base64ToBytes(f.base64) }));
+      } catch {
+        return envelope('import_files', 'INVALID_ARGUMENTS', 'every imported file needs its bytes as base64 text') as Envelope<never>;
+      }
+      const result = await current.importFiles(decoded, { onProgress: onProgress && ((done, total) => { void Promise.resolve(onProgress(done, total)).catch(() => {}); }) });
+      await backend?.flush?.();
+      return result;
+    },
+    async exportFiles() {
+      const current = await ready();
+      if (!current) throw new Error(`the workspace '${options!.name}' is open in another tab or window`);
+      const { files, skipped } = await current.exportFiles();
+      return { files: files.map((f) => ({ path: f.path, base64: bytesToBase64(f.bytes) })), skipped };
+    },
+    async git(verb, opts, onProgress, auth) {
+      const tool = `git_${String(verb)}`;
+      const current = await ready();
+      if (!current) return envelope(tool, 'IO_ERROR', `the workspace '${options!.name}' is open in another tab or window, and only one may change it at a time`);
+      if (!['clone', 'push', 'pull'].includes(verb)) return envelope(tool, 'INVALID_ARGUMENTS', `unknown git verb '${String(verb).slice(0, 40)}': use clone, push or pull`);
+      const full = { ...opts, ...(onProgress ? { onProgress } : {}), ...(auth ? { auth } : {}) };
+      const result = await (current.git[verb] as (o: typeof full) => Promise<Envelope>)(full);
+      await backend?.flush?.();
+      return result;
     },
     async close() {
       listeners.clear();

@@ -10,6 +10,7 @@ import { editFileContract } from './edit-file.contract.js';
 import { faultsContract } from './faults.contract.js';
 import { fileBytesContract } from './file-bytes.contract.js';
 import { globContract } from './glob.contract.js';
+import { importExportContract } from './import-export.contract.js';
 import { listDirectoryContract } from './list-directory.contract.js';
 import { losslessContract } from './lossless.contract.js';
 import { pathToolsContract } from './path-tools.contract.js';
@@ -88,6 +89,7 @@ export function runConformance(backend: MakeFs | ConformanceBackend, options: Co
       fileBytesContract(b);
       policyContract(b);
       snapshotsContract(b);
+      importExportContract(b);
     });
   });
 }

@@ -1,5 +1,5 @@
 /** The one-line reminder printed after a usage error. */
-export const USAGE = 'usage: sandpit call TOOL [JSON] --root DIR | sandpit replay FILE|- [--backend memory|node] [--root DIR] [--from DIR] | sandpit tools | sandpit doctor --tools DIR | sandpit mcp --root DIR [--toolset NAME] | sandpit --help';
+export const USAGE = 'usage: sandpit call TOOL [JSON] --root DIR | sandpit replay FILE|- [--backend memory|node] [--root DIR] [--from DIR] | sandpit tools | sandpit doctor --tools DIR | sandpit mcp --root DIR [--toolset NAME] | sandpit agent --root DIR --endpoint URL --model NAME "task" | sandpit clone URL DIR | sandpit push --root DIR --remote URL --branch B | sandpit --help';
 
 /** The full `sandpit --help` text. */
 export const HELP = `sandpit: one tool contract over a workspace folder, for LLM agents and their tests
@@ -26,6 +26,29 @@ Commands
       Serve the folder's tools to an MCP client over stdin/stdout; each call's
       envelope is the tool result text (isError when it is not ok). MODE is
       call (default: one snapshot per change), batch, manual or off.
+
+  sandpit agent --root DIR --endpoint URL --model NAME [--toolset NAME] "TASK"
+      Let a model do TASK on the folder with the toolset's tools, printing its text,
+      each tool call and each result as they happen, and exit when it is done.
+      URL is an OpenAI-compatible API base (http://127.0.0.1:11434/v1 for Ollama,
+      http://127.0.0.1:8080/v1 for llama.cpp) or Anthropic's (--api anthropic).
+      The API key comes from SANDPIT_API_KEY (or OPENAI_API_KEY / ANTHROPIC_API_KEY).
+      --max-steps N (25), --token-budget N, --max-tokens N (per answer),
+      --transcript FILE (the run's calls as JSONL for sandpit replay),
+      --instructions TEXT (added to the system prompt), --json (events as JSONL).
+      Exit 0 when the model answered, 1 on a model error (unreachable, 401,
+      rate limited, no tool calling), 3 at the step limit or token budget, 130 on Ctrl-C.
+
+  sandpit clone URL DIR [--ref R] [--depth N] [--progress]
+      Clone a git repository over http(s) into the empty folder DIR (made if missing);
+      the clone becomes the workspace's first snapshot. Prints the envelope.
+  sandpit push --root DIR [--remote URL] [--branch B] [--squash] [--message M]
+      Push the workspace's snapshots (or, with --squash, one commit of its files)
+      to branch B; URL and B default to where DIR was cloned from. A branch that
+      moved on is refused (STALE_FILE). sandpit pull --root DIR takes the same
+      --remote and --branch and fast-forwards or merges, or lists the conflicts.
+      The token comes from SANDPIT_GIT_TOKEN (or the variable --token-env names).
+      Exit 0 when the envelope is ok, 1 when it is not.
 
 Options
   --root DIR        a real folder; tools read and write it (the node backend)

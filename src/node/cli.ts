@@ -109,6 +109,11 @@ function version(): string {
 
 async function main(argv: string[]): Promise<number> {
   try {
+    // The agent has options of its own (--endpoint, --model, ...), so it parses its own argv.
+    if (argv[0] === 'agent' && !argv.includes('--help') && !argv.includes('-h')) return await (await import('./cli-agent.js')).agentCommand(argv.slice(1));
+    if (['clone', 'push', 'pull'].includes(argv[0] ?? '') && !argv.includes('--help') && !argv.includes('-h')) {
+      return await (await import('./cli-git.js')).gitCommand(argv[0] as 'clone' | 'push' | 'pull', argv.slice(1));
+    }
     const args = parseArgs(argv);
     const command = args.positionals[0];
     if (args.flags.has('help') || command === 'help') await out(HELP);

@@ -1,10 +1,13 @@
 import type { WorkspaceFs } from '../fs/types.js';
 import type { ToolDefinition, ToolInfo } from '../tools/define.js';
 import { validateArgs } from '../tools/validate.js';
+import { importFilesTool, type ImportedFile, type ImportResult } from '../tools/import-files.js';
 import { SnapshotSchedule } from '../snapshots/schedule.js';
 import { SnapshotStore, type CommitOutcome, type SnapshotOptions } from '../snapshots/store.js';
+import { createWorkspaceGit, type WorkspaceGit } from '../git/index.js';
 import { ChangeLog } from './change-log.js';
 import { ToolContext } from './context.js';
+import { exportFiles, type ExportResult } from './export-files.js';
 import { ToolError, toToolError, type ToolErrorBody } from './errors.js';
 import { ReadLedger } from './ledger.js';
 import { PathLocks } from './locks.js';
@@ -50,6 +53,16 @@ export interface Workspace {
   rescan(): Promise<CommitOutcome | null>;
   /** Run several calls as one batch: with `when: 'batch'` they become one snapshot. */
   batch<T>(work: () => Promise<T>): Promise<T>;
+  /**
+   * Write files from raw bytes, as a person's import from disk does (binary files included): each
+   * path confined like a tool's, refused files listed in `skipped`, the rest one change and one
+   * snapshot. Never throws.
+   */
+  importFiles(files: ImportedFile[], options?: { onProgress?: (done: number, total: number) => void }): Promise<Envelope<ImportResult>>;
+  /** Every file's exact bytes (`.sandpit` left out; links listed as skipped), for an export. */
+  exportFiles(onProgress?: (done: number) => void): Promise<ExportResult>;
+  /** Clone from, push to and pull from a git server (see src/git). */
+  readonly git: WorkspaceGit;
 }
 
 /** Create a workspace over a backend with the given tools (see createWorkspace for the default set). */
@@ -79,14 +92,17 @@ export function createWorkspaceCore(options: WorkspaceOptions & { tools: ToolDef
           problems,
         });
       }
-      const ctx = new ToolContext(options.fs, paths, cwd, policy, ledger, changes, locks, tool.name);
-      ctx.snapshots = snapshots ?? undefined;
-      if (schedule && tool.mutates) await schedule.before();
-      const result = await tool.run(args ?? {}, ctx).finally(() => (schedule && tool.mutates ? schedule.after(tool.name, ctx.recorded) : undefined));
-      return { ok: true, tool: tool.name, result };
+      return { ok: true, tool: tool.name, result: await run(tool, args ?? {}) };
     } catch (error) {
       return { ok: false, tool: toolName, error: toToolError(error).toJSON() };
     }
+  }
+
+  async function run<A, R>(tool: ToolDefinition<A, R>, args: A): Promise<R> {
+    const ctx = new ToolContext(options.fs, paths, cwd, policy, ledger, changes, locks, tool.name);
+    ctx.snapshots = snapshots ?? undefined;
+    if (schedule && tool.mutates) await schedule.before();
+    return tool.run(args, ctx).finally(() => (schedule && tool.mutates ? schedule.after(tool.name, ctx.recorded) : undefined));
   }
 
   return {
@@ -100,6 +116,16 @@ export function createWorkspaceCore(options: WorkspaceOptions & { tools: ToolDef
     snapshots,
     rescan: async () => (snapshots ? snapshots.rescan() : null),
     batch: (work) => (schedule ? schedule.batch(work) : work()),
+    importFiles: async (files, importOptions = {}) => {
+      try {
+        if (!Array.isArray(files)) throw new ToolError('INVALID_ARGUMENTS', 'importFiles takes an array of { path, bytes }');
+        return { ok: true, tool: importFilesTool.name, result: await run(importFilesTool, { files, onProgress: importOptions.onProgress }) };
+      } catch (error) {
+        return { ok: false, tool: importFilesTool.name, error: toToolError(error).toJSON() };
+      }
+    },
+    exportFiles: (onProgress) => exportFiles(options.fs, paths, onProgress),
+    git: createWorkspaceGit({ fs: options.fs, toAbs: (rel) => paths.toAbs(rel), store: snapshots }),
     onClose: (hook) => { closeHooks.push(hook); },
     close: async () => {
       for (const hook of closeHooks.splice(0).reverse()) await Promise.resolve().then(hook).catch(() => {});

@@ -45,6 +45,24 @@ describe.each<BackendKind>(['memory', 'indexeddb', 'opfs'])('the workspace in a 
     expect(await ws.call('delete_path', { path: 'd' })).toMatchObject({ ok: false, error: { code: 'DIRECTORY_NOT_EMPTY' } });
   });
 
+  it('imports and exports exact bytes across the boundary, with progress, as one change', async () => {
+    const ws = track(await connect({ backend, name: uniqueName('bytes') }));
+    const events: ChangeEvent[] = [];
+    ws.onChange((e) => events.push(e));
+    const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 0, 0xff, 0x80, 0x0d, 0x0a]);
+    const big = new Uint8Array(200_000).map((_, i) => (i * 7) & 0xff);
+    const progress: number[] = [];
+    const imported = await ws.importFiles([{ path: 'img/a.png', bytes: png }, { path: 'big.bin', bytes: big }, { path: '../out.bin', bytes: png }], (done) => progress.push(done));
+    expect(imported).toMatchObject({ ok: true, tool: 'import_files', result: { files: [{ path: 'img/a.png', bytes: 10, created: true }, { path: 'big.bin', bytes: 200_000 }], skipped: [{ path: '../out.bin', code: 'OUTSIDE_WORKSPACE' }] } });
+    await expect.poll(() => progress.at(-1)).toBe(3);
+    await expect.poll(() => events.length).toBe(1);
+    expect(events[0]).toMatchObject({ tool: 'import_files', paths: ['img/a.png', 'big.bin'] });
+    const exported = await ws.exportFiles();
+    expect(exported.files.map((f) => f.path)).toEqual(['big.bin', 'img/a.png']);
+    expect([...exported.files[1]!.bytes]).toEqual([...png]);
+    expect(exported.files[0]!.bytes.every((b, i) => b === ((i * 7) & 0xff))).toBe(true);
+  });
+
   it('takes snapshots with isomorphic-git on the same backend, and undoes', async () => {
     const ws = track(await connect({ backend, name: uniqueName('snap') }));
     await ws.call('write_file', { path: 'n.txt', content: 'one\n' });

@@ -75,17 +75,40 @@ export function transferSteps(get: () => Playground): void {
     expect(await page.textContent('#transfer-count')).toMatch(/^(\d+) \/ \1$/);
   });
 
-  it('imports a folder from disk, skipping binary files', async () => {
+  it('imports a folder from disk byte for byte, binary files included, as one undoable change', async () => {
     const folder = join(pg.base, 'picked');
     await mkdir(join(folder, 'lib'), { recursive: true });
     await writeFile(join(folder, 'lib', 'util.py'), 'def twice(x):\r\n    return 2 * x\r\n');
-    await writeFile(join(folder, 'logo.bin'), Buffer.from([0, 1, 2, 3, 0]));
+    const logo = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 1, 2, 3, 0, 0xff]);
+    await writeFile(join(folder, 'logo.png'), logo);
+    const utf16 = Buffer.from([0xff, 0xfe, 0x68, 0, 0x69, 0, 0x0d, 0, 0x0a, 0]);
+    await writeFile(join(folder, 'win.txt'), utf16);
     await page.setInputFiles('#import-input', folder);
     await page.waitForSelector('#file-tree li[data-path="lib/util.py"]');
-    await page.waitForFunction(() => document.getElementById('transfer-label')!.textContent!.startsWith('Imported 1 file'));
-    expect(await page.textContent('#transfer-label')).toContain('skipped 1');
+    await page.waitForSelector('#file-tree li[data-path="logo.png"]');
+    await page.waitForFunction(() => document.getElementById('transfer-label')!.textContent!.startsWith('Imported 3 files.'));
     const read = await runForm('read_file', { path: 'lib/util.py' });
     expect(read.result).toMatchObject({ eol: 'crlf', content: 'def twice(x):\n    return 2 * x\n' });
+    const bytes = await runForm('file_bytes', { path: 'logo.png' });
+    expect(bytes.result).toMatchObject({ size_bytes: logo.length });
+
+    // the export gives back exactly the bytes that came in
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click('#export')]);
+    const zipPath = join(pg.base, 'export-after-import.zip');
+    await download.saveAs(zipPath);
+    const files = unzipSync(new Uint8Array(await readFile(zipPath)));
+    expect(Buffer.from(files['logo.png']!).equals(logo)).toBe(true);
+    expect(Buffer.from(files['win.txt']!).equals(utf16)).toBe(true);
+    expect(strFromU8(files['lib/util.py']!)).toBe('def twice(x):\r\n    return 2 * x\r\n');
+
+    // one Undo takes the whole import back
+    await page.click('#tab-review');
+    expect(await page.textContent('#timeline li.step.selected .badge')).toBe('import_files');
+    await page.click('#undo');
+    await page.waitForSelector('#file-tree li[data-path="logo.png"]', { state: 'detached' });
+    expect(await treePaths()).not.toContain('lib/util.py');
+    await page.click('#redo');
+    await page.waitForSelector('#file-tree li[data-path="logo.png"]');
   });
 
   it('imports files dropped on the file panel', async () => {
