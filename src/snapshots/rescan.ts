@@ -22,6 +22,14 @@ interface StatEntry { size: number; mtimeMs: number; mode: string; oid: string; 
  */
 const RACY_MS = 1000;
 const PARALLEL = 16;
+/** Written bytes kept for the next commit, at most per file and in all (beyond that, files are read back). */
+const FRESH_FILE_MAX = 1024 * 1024;
+const FRESH_TOTAL_MAX = 8 * 1024 * 1024;
+/**
+ * Noted bytes stand in for the file only this soon after the write: a change behind the tools'
+ * back in that window then has a stat too new to trust (RACY_MS), so the next pass reads it.
+ */
+const FRESH_MS = RACY_MS / 4;
 
 /** What one pass over some paths found. */
 export interface ScanOutcome {
@@ -36,6 +44,8 @@ export interface ScanOutcome {
  */
 export class Scanner {
   private readonly stats = new Map<string, StatEntry>();
+  private readonly fresh = new Map<string, { bytes: Uint8Array; at: number }>();
+  private freshBytes = 0;
 
   constructor(
     private readonly fs: WorkspaceFs,
@@ -47,8 +57,32 @@ export class Scanner {
   /** Forget everything known about `rel` and below (after a restore rewrote them). */
   forget(rel: string): void {
     this.stats.delete(rel);
+    this.takeFresh(rel);
     const prefix = `${rel}/`;
     for (const key of this.stats.keys()) if (rel === '' || key.startsWith(prefix)) this.stats.delete(key);
+    for (const key of this.fresh.keys()) if (rel === '' || key.startsWith(prefix)) this.takeFresh(key);
+  }
+
+  /**
+   * Keep the bytes a tool wrote to `rel` for the commit that follows the call, which then hashes
+   * them instead of reading the file back: only soon after the write (FRESH_MS) and only when the
+   * file still has their size. Its stat is then too new to be trusted later, so the next pass
+   * reads the file itself.
+   */
+  noteWritten(rel: string, bytes: Uint8Array): void {
+    this.takeFresh(rel);
+    if (bytes.length > FRESH_FILE_MAX) return;
+    if (this.freshBytes + bytes.length > FRESH_TOTAL_MAX) { this.fresh.clear(); this.freshBytes = 0; }
+    this.fresh.set(rel, { bytes, at: Date.now() });
+    this.freshBytes += bytes.length;
+  }
+
+  private takeFresh(rel: string): Uint8Array | undefined {
+    const noted = this.fresh.get(rel);
+    if (!noted) return undefined;
+    this.fresh.delete(rel);
+    this.freshBytes -= noted.bytes.length;
+    return Date.now() - noted.at <= FRESH_MS ? noted.bytes : undefined;
   }
 
   async apply(paths: Iterable<string>, tree: TreeCache, sink: ObjectSink, out: ScanOutcome): Promise<void> {
@@ -56,7 +90,13 @@ export class Scanner {
     for (const p of unique) this.ignore.changed(p);
     // A path under another path in the list is covered by that one's walk.
     const roots = unique.filter((p, i) => !unique.slice(0, i).some((q) => q === '' || p.startsWith(`${q}/`)));
-    for (const rel of roots) await this.applyPath(rel, tree, sink, out);
+    try {
+      for (const rel of roots) await this.applyPath(rel, tree, sink, out);
+    } finally {
+      // Bytes noted for paths this pass did not read (deleted since, say) must never stand in later.
+      this.fresh.clear();
+      this.freshBytes = 0;
+    }
   }
 
   private async applyPath(rel: string, tree: TreeCache, sink: ObjectSink, out: ScanOutcome): Promise<void> {
@@ -111,6 +151,7 @@ export class Scanner {
 
   /** Decide what a file's snapshot entry becomes, reading it only when its stat changed. */
   private async examine(rel: string, stat: FsStat, current: Leaf | undefined, sink: ObjectSink): Promise<Verdict> {
+    const fresh = this.takeFresh(rel);
     const tooLarge = stat.type === 'file' && stat.size > this.maxFileBytes;
     // A large file the snapshot already holds (a clone brings its blob) stays until it changes.
     if (tooLarge && !current) return { skip: { path: rel, size_bytes: stat.size, reason: 'too_large' } };
@@ -120,7 +161,7 @@ export class Scanner {
       && seen.size === stat.size && seen.mtimeMs === stat.mtimeMs && seen.seenAt - stat.mtimeMs >= RACY_MS) return 'same';
     const bytes = stat.type === 'symlink'
       ? new TextEncoder().encode(await this.fs.readlink(this.toAbs(rel)))
-      : await this.fs.readFile(this.toAbs(rel));
+      : fresh && fresh.length === stat.size ? fresh : await this.fs.readFile(this.toAbs(rel));
     const oid = objectId('blob', bytes);
     this.stats.set(rel, { size: stat.size, mtimeMs: stat.mtimeMs, mode, oid, seenAt: Date.now() });
     if (current && current.oid === oid && current.mode === mode) return 'same';

@@ -69,6 +69,11 @@ export class SnapshotStore {
     this.scanner = new Scanner(fs, toAbs, new SnapshotIgnore(fs, toAbs), options.maxFileBytes ?? 5 * 1024 * 1024);
   }
 
+  /** The bytes a tool just wrote to `rel`: the next commit hashes them instead of reading the file back. */
+  noteWritten(rel: string, bytes: Uint8Array): void {
+    this.scanner.noteWritten(rel, bytes);
+  }
+
   /** Open the shadow repository, creating it with a first snapshot of the whole workspace. */
   open(): Promise<void> {
     this.opening ??= this.exclusive(() => this.load()).catch((error) => {

@@ -175,6 +175,7 @@ export class ToolContext {
       await this.removeCreated(created);
       throw toToolError(error, displayPath(path.rel));
     }
+    this.snapshots?.noteWritten(path.realRel, bytes);
     const sha = await fileSha256(this.fs, path.abs, bytes);
     if (options.previousSha === undefined) {
       this.ledger.recordWrite(path.realRel, sha);

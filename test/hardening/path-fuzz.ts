@@ -1,7 +1,7 @@
 import { createWorkspace, type Envelope, type Workspace } from '../../src/index.js';
 import { auditedFs } from './audit-fs.js';
 import { envelopeProblem, refusalCodes, textBeyondInputs } from './envelope-check.js';
-import { classify, expectedCodes } from './path-oracle.js';
+import { classify, expectedCodes, lexicallyOutside } from './path-oracle.js';
 import { hostilePath, knownHostilePaths } from './path-gen.js';
 import { pathUses, type PathUse } from './path-uses.js';
 import type { Rng } from './rng.js';
@@ -123,8 +123,9 @@ export async function fuzzPaths(world: World, toolsets: NamedToolset[], rng: Rng
         const named = /^\/patch/.test(use.slot) ? path.trim() : path;
         let cls = await classify(named, session.cwd, world.fs, world.root);
         // a toolset may take a path relative to another argument (fs_process: `file` under `path`,
-        // the current folder by default): then the path may also be read from the current folder
-        if (session.set !== 'canonical' && session.cwd !== '' && cls !== 'lexical') {
+        // the current folder by default): then the path may also be read from the current folder,
+        // where a climb such as `../b/x` from `a/b` ends inside (found by the IndexedDB slice)
+        if (session.set !== 'canonical' && session.cwd !== '' && (cls !== 'lexical' || !lexicallyOutside(named))) {
           const fromCwd = await classify(`./${named}`, session.cwd, world.fs, world.root);
           if (fromCwd !== cls) cls = 'inside';
         }

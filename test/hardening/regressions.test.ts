@@ -3,7 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createMemoryFs, createWorkspace } from '../../src/index.js';
+import { createMemoryFs, createWorkspace, toolset } from '../../src/index.js';
+import { classify } from './path-oracle.js';
 import { createNodeFs } from '../../src/fs/node.js';
 
 /** Defects the hardening fuzzers found, pinned so they stay fixed. */
@@ -24,6 +25,20 @@ describe('hardening regressions', () => {
     expect(text).not.toContain('/srv/host-only');
     // a relative link names no host folder; its target stays visible to a reviewer
     expect(text).toContain('keep.txt');
+  });
+});
+
+describe('hardening regressions: the oracle', () => {
+  // found by the IndexedDB slice in Chromium: the oracle read `../b/x` from `a/b` as a climb out of
+  // the root, while fs_process takes `file` under its project folder, where it ends inside
+  it('fs_process reads a file that climbs out of its project folder and back in, and refuses one that stays out', async () => {
+    const fs = createMemoryFs({ '/ws/a/b/x.txt': 'hi\n', '/ws/a/y.txt': 'y\n' });
+    const ws = createWorkspace({ fs, root: '/ws', cwd: 'a/b', tools: toolset('fs_process').tools });
+    expect(await ws.call('read_file', { file: '../b/x.txt' })).toMatchObject({ ok: true, result: { file: 'x.txt' } });
+    expect(await ws.call('read_file', { file: '../y.txt' })).toMatchObject({ ok: false, error: { code: 'OUTSIDE_WORKSPACE' } });
+    expect(await ws.call('read_file', { file: '../../../x.txt' })).toMatchObject({ ok: false, error: { code: 'OUTSIDE_WORKSPACE' } });
+    expect(await classify('../b/x.txt', 'a/b', fs, '/ws')).toBe('lexical');
+    expect(await classify('./../b/x.txt', 'a/b', fs, '/ws')).toBe('inside');
   });
 });
 
