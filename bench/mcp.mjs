@@ -87,7 +87,7 @@ export async function benchMcp({ log = () => {} } = {}) {
     ].map(([what, [s, r]]) => [what, fmtMs(s), fmtMs(r), fmtRatio(r / s)]);
     return table(`MCP over stdio: sandpit mcp vs @modelcontextprotocol/server-filesystem (median of ${CALLS} calls)`,
       ['operation', 'sandpit mcp', 'server-filesystem', 'sandpit faster by'], rows) +
-      '\n\nSandpit runs with its defaults unless noted: every edit is also committed to the shadow git repository (one undo step per call).';
+      '\n\nSandpit runs with its defaults unless noted: every edit is also committed to the shadow git repository (one undo step per call), right after the answer; the next call waits for that commit.';
   } finally {
     for (const c of clients) await c.close().catch(() => {});
     rmSync(dir, { recursive: true, force: true });

@@ -27,9 +27,11 @@ export interface WorkspaceGit {
 }
 
 /** The git verbs over a workspace's backend and shadow repository (null when snapshots are off). */
-export function createWorkspaceGit(ctx: Omit<GitContext, 'store'> & { store: GitContext['store'] | null }): WorkspaceGit {
+export function createWorkspaceGit(ctx: Omit<GitContext, 'store'> & { store: GitContext['store'] | null }, settled: () => Promise<void> = async () => {}): WorkspaceGit {
   const run = async <R>(tool: string, work: (c: GitContext) => Promise<R>): Promise<Envelope<R>> => {
     try {
+      // commits still running after their calls answered must land before git reads the history
+      await settled();
       if (!ctx.store) {
         throw new ToolError('NOT_SUPPORTED', 'git clone, push and pull need snapshots, which are turned off for this workspace', {
           hint: 'Create the workspace without `snapshots: false`.',

@@ -6,11 +6,13 @@ import { serveMcpStdio } from './mcp.js';
 
 const SNAPSHOT_MODES = ['call', 'batch', 'manual', 'off'] as const;
 
-/** --snapshots call|batch|manual|off (default call: one snapshot per mutating call). */
-function snapshotsOption(value: string | undefined): SnapshotOptions | false | undefined {
-  if (value === undefined) return undefined;
-  if (!(SNAPSHOT_MODES as readonly string[]).includes(value)) throw new UsageError(`--snapshots takes ${SNAPSHOT_MODES.join(', ')}`);
-  return value === 'off' ? false : { when: value as 'call' | 'batch' | 'manual' };
+/**
+ * --snapshots call|batch|manual|off (default call: one snapshot per mutating call). The server
+ * commits after answering: a model thinks between calls, and the next call waits for the commit.
+ */
+function snapshotsOption(value: string | undefined): SnapshotOptions | false {
+  if (value !== undefined && !(SNAPSHOT_MODES as readonly string[]).includes(value)) throw new UsageError(`--snapshots takes ${SNAPSHOT_MODES.join(', ')}`);
+  return value === 'off' ? false : { when: (value ?? 'call') as 'call' | 'batch' | 'manual', afterReply: true };
 }
 
 /** `sandpit mcp --root DIR [--toolset NAME] [--tools DIR] [--artifacts DIR] [--snapshots MODE]`: an MCP server over stdio. */

@@ -25,6 +25,14 @@ export interface SnapshotOptions {
    * until `git gc --prune=now` is run on the shadow repository.
    */
   keep?: number;
+  /**
+   * Commit after the call has answered (default false): the envelope comes back once the files
+   * are written, and the next call, `rescan()`, the git verbs and `close()` wait for the commit,
+   * so every call still sees the history of all calls before it. Suits a host whose caller thinks
+   * between calls (`sandpit mcp` uses it). A crash in between leaves the change on disk, and the
+   * next open snapshots it.
+   */
+  afterReply?: boolean;
 }
 
 /** What one commit pass did. */

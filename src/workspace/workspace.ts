@@ -78,10 +78,15 @@ export function createWorkspaceCore(options: WorkspaceOptions & { tools: ToolDef
   const closeHooks: Array<() => void | Promise<void>> = [];
   const snapshots = options.snapshots === false ? null : new SnapshotStore(options.fs, (rel) => paths.toAbs(rel), options.snapshots);
   const schedule = snapshots && new SnapshotSchedule(snapshots);
+  const afterReply = options.snapshots !== false && options.snapshots?.afterReply === true;
+  // With afterReply, the commits still to run: every entry point waits for them first.
+  let settling: Promise<void> = Promise.resolve();
+  const settled = () => settling;
 
   async function call(name: string, args: unknown = {}): Promise<Envelope> {
     const toolName = typeof name === 'string' ? name : String(name);
     try {
+      if (afterReply) await settling;
       const tool = byName.get(toolName);
       if (!tool) throw unknownTool(toolName, [...byName.keys()]);
       tool.precheck?.(args ?? {});
@@ -101,8 +106,15 @@ export function createWorkspaceCore(options: WorkspaceOptions & { tools: ToolDef
   async function run<A, R>(tool: ToolDefinition<A, R>, args: A): Promise<R> {
     const ctx = new ToolContext(options.fs, paths, cwd, policy, ledger, changes, locks, tool.name);
     ctx.snapshots = snapshots ?? undefined;
-    if (schedule && tool.mutates) await schedule.before();
-    return tool.run(args, ctx).finally(() => (schedule && tool.mutates ? schedule.after(tool.name, ctx.recorded) : undefined));
+    if (!schedule || !tool.mutates) return tool.run(args, ctx);
+    await schedule.before();
+    try {
+      return await tool.run(args, ctx);
+    } finally {
+      const commit = schedule.after(tool.name, ctx.recorded);
+      if (afterReply) settling = settling.then(() => commit).catch(() => {});
+      else await commit;
+    }
   }
 
   return {
@@ -114,10 +126,14 @@ export function createWorkspaceCore(options: WorkspaceOptions & { tools: ToolDef
     ledger,
     call: call as Workspace['call'],
     snapshots,
-    rescan: async () => (snapshots ? snapshots.rescan() : null),
+    rescan: async () => {
+      await settled();
+      return snapshots ? snapshots.rescan() : null;
+    },
     batch: (work) => (schedule ? schedule.batch(work) : work()),
     importFiles: async (files, importOptions = {}) => {
       try {
+        await settled();
         if (!Array.isArray(files)) throw new ToolError('INVALID_ARGUMENTS', 'importFiles takes an array of { path, bytes }');
         return { ok: true, tool: importFilesTool.name, result: await run(importFilesTool, { files, onProgress: importOptions.onProgress }) };
       } catch (error) {
@@ -125,9 +141,10 @@ export function createWorkspaceCore(options: WorkspaceOptions & { tools: ToolDef
       }
     },
     exportFiles: (onProgress) => exportFiles(options.fs, paths, onProgress),
-    git: createWorkspaceGit({ fs: options.fs, toAbs: (rel) => paths.toAbs(rel), store: snapshots }),
+    git: createWorkspaceGit({ fs: options.fs, toAbs: (rel) => paths.toAbs(rel), store: snapshots }, settled),
     onClose: (hook) => { closeHooks.push(hook); },
     close: async () => {
+      await settled();
       for (const hook of closeHooks.splice(0).reverse()) await Promise.resolve().then(hook).catch(() => {});
     },
     listTools: () => options.tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.schema })),
