@@ -2,7 +2,8 @@ import * as git from 'isomorphic-git';
 import type { WorkspaceFs } from '../fs/types.js';
 import type { SnapshotStore } from '../snapshots/store.js';
 import { ToolError } from '../workspace/errors.js';
-import { splitRemoteUrl, type GitCredentials } from './redact.js';
+import { secretsOf, splitRemoteUrl, type GitCredentials } from './redact.js';
+import type { RemoteOptions } from './transport.js';
 
 /** What the git verbs work on: the workspace's backend, its root mapping and its shadow repository. */
 export interface GitContext {
@@ -37,6 +38,18 @@ export async function resolveRemote(store: SnapshotStore, url: unknown, branch: 
   const savedBranch = branch === undefined ? await git.getConfig({ fs, gitdir, path: 'sandpit.branch' }).catch(() => undefined) : undefined;
   const name = checkBranch(branch ?? savedBranch);
   return { ...remote, branch: name };
+}
+
+/**
+ * Where a push or a pull goes, after the tools' pending changes are snapshotted. The credentials
+ * found are added to `secrets` as soon as they are known, so any later error can be scrubbed.
+ */
+export async function remoteForTransfer(store: SnapshotStore, options: RemoteOptions & { branch?: string }, secrets: string[], before: string): Promise<{ url: string; auth: GitCredentials | null; branch: string }> {
+  const remote = await resolveRemote(store, options.url, options.branch);
+  secrets.push(...secretsOf(remote.auth, typeof options.auth === 'object' ? options.auth : null));
+  if (store.pending.size > 0) await store.commitPending({ message: before });
+  await store.open();
+  return remote;
 }
 
 /** A branch name git accepts (a subset of check-ref-format), without `refs/heads/`. */

@@ -3,10 +3,9 @@ import type { Problem } from '../workspace/errors.js';
 import { ToolError } from '../workspace/errors.js';
 import { formatMessage } from '../snapshots/history.js';
 import { fileMatches, writeChanges } from './checkout.js';
-import { resolveRemote, UPSTREAM_REF, rememberRemote, type GitContext } from './context.js';
+import { remoteForTransfer, UPSTREAM_REF, rememberRemote, type GitContext } from './context.js';
 import { toGitError } from './errors.js';
 import { progressReporter, type GitProgressListener } from './progress.js';
-import { secretsOf } from './redact.js';
 import { diffTrees, type FileChange } from './tree-diff.js';
 import { authCallback, http, type RemoteOptions } from './transport.js';
 
@@ -38,11 +37,8 @@ export async function pullInto(ctx: GitContext, options: PullOptions = {}): Prom
   let url = typeof options?.url === 'string' ? options.url : '';
   const secrets: string[] = [];
   try {
-    const remote = await resolveRemote(store, options.url, options.branch);
+    const remote = await remoteForTransfer(store, options, secrets, 'Changes before pull');
     url = remote.url;
-    secrets.push(...secretsOf(remote.auth, typeof options.auth === 'object' ? options.auth : null));
-    if (store.pending.size > 0) await store.commitPending({ message: 'Changes before pull' });
-    await store.open();
     const { fs, gitdir, cache } = store.access;
     const fetched = await git.fetch({
       fs, http, gitdir, cache, url, ref: UPSTREAM_REF, remoteRef: remote.branch, singleBranch: true, tags: false,

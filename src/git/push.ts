@@ -1,9 +1,8 @@
 import * as git from 'isomorphic-git';
 import { ToolError } from '../workspace/errors.js';
-import { resolveRemote, SQUASH_REF, UPSTREAM_REF, rememberRemote, type GitContext } from './context.js';
+import { remoteForTransfer, SQUASH_REF, UPSTREAM_REF, rememberRemote, type GitContext } from './context.js';
 import { toGitError } from './errors.js';
 import { progressReporter, type GitProgressListener } from './progress.js';
-import { secretsOf } from './redact.js';
 import { authCallback, http, type RemoteOptions } from './transport.js';
 
 export interface PushOptions extends RemoteOptions {
@@ -36,11 +35,8 @@ export async function pushFrom(ctx: GitContext, options: PushOptions = {}): Prom
   let url = typeof options?.url === 'string' ? options.url : '';
   const secrets: string[] = [];
   try {
-    const remote = await resolveRemote(store, options.url, options.branch);
+    const remote = await remoteForTransfer(store, options, secrets, 'Changes before push');
     url = remote.url;
-    secrets.push(...secretsOf(remote.auth, typeof options.auth === 'object' ? options.auth : null));
-    if (store.pending.size > 0) await store.commitPending({ message: 'Changes before push' });
-    await store.open();
     const head = store.history.head!;
     const oid = options.squash ? await squashCommit(ctx, head.tree, options) : head.oid;
     const { fs, gitdir, cache } = store.access;

@@ -13,16 +13,27 @@ export interface ParsedArgs {
   flags: Set<string>;
 }
 
-/** Options that take a value; anything else starting with `--` must be a known flag. */
-const VALUE_OPTIONS = new Set(['root', 'backend', 'from', 'tools', 'toolset', 'artifacts', 'snapshots']);
-const FLAGS = new Set(['help', 'pretty', 'schemas', 'version']);
+/** Which options a command knows: those that take a value, and flags; anything else is refused. */
+export interface ArgSpec {
+  valueOptions: ReadonlySet<string>;
+  flags: ReadonlySet<string>;
+  /** the command named in an unknown-option error, when it has options of its own */
+  command?: string;
+}
+
+const COMMON: ArgSpec = {
+  valueOptions: new Set(['root', 'backend', 'from', 'tools', 'toolset', 'artifacts', 'snapshots']),
+  flags: new Set(['help', 'pretty', 'schemas', 'version']),
+};
 const SHORT: Record<string, string> = { '-h': '--help', '-v': '--version' };
 
 /**
  * Split argv into positionals, valued options and flags. Options may come anywhere, as
  * `--root DIR` or `--root=DIR`; `--` ends them; a lone `-` is a positional (stdin).
  */
-export function parseArgs(argv: readonly string[]): ParsedArgs {
+export function parseArgs(argv: readonly string[], spec: ArgSpec = COMMON): ParsedArgs {
+  const { valueOptions: VALUE_OPTIONS, flags: FLAGS } = spec;
+  const forCommand = spec.command ? ` for ${spec.command}` : '';
   const parsed: ParsedArgs = { positionals: [], options: new Map(), flags: new Set() };
   let onlyPositionals = false;
   for (let i = 0; i < argv.length; i++) {
@@ -36,7 +47,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
       onlyPositionals = true;
       continue;
     }
-    if (!arg.startsWith('--')) throw new UsageError(`unknown option '${arg}'`);
+    if (!arg.startsWith('--')) throw new UsageError(`unknown option '${arg.slice(0, 40)}'${forCommand}`);
     const eq = arg.indexOf('=');
     const name = arg.slice(2, eq === -1 ? undefined : eq);
     if (FLAGS.has(name)) {
@@ -44,7 +55,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
       parsed.flags.add(name);
       continue;
     }
-    if (!VALUE_OPTIONS.has(name)) throw new UsageError(`unknown option '--${name}'`);
+    if (!VALUE_OPTIONS.has(name)) throw new UsageError(`unknown option '--${name.slice(0, 40)}'${forCommand}`);
     let value: string | undefined;
     if (eq !== -1) value = arg.slice(eq + 1);
     else value = argv[++i];

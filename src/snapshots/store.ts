@@ -220,7 +220,7 @@ export class SnapshotStore {
   }
 
   private async load(): Promise<void> {
-    const { fs, gitdir, cache } = this.access;
+    const { fs, gitdir } = this.access;
     const head = await git.resolveRef({ fs, gitdir, ref: BRANCH }).catch(() => null);
     if (!head) {
       await this.fs.mkdir(this.toAbs('.sandpit'), { recursive: true }).catch((e) => { if (!hasFsCode(e, 'EEXIST')) throw e; });
@@ -231,24 +231,13 @@ export class SnapshotStore {
       await this.commit([''], { message: 'Workspace opened' }, true);
       return;
     }
-    const shallow = await this.fs.readFile(`${gitdir}/shallow`, 'utf8').then((t) => new Set(t.split('\n').filter(Boolean))).catch(() => new Set<string>());
-    const found: SnapshotInfo[] = [];
-    for (let oid: string | null = head; oid && found.length < this.keep;) {
-      const { commit } = await git.readCommit({ fs, gitdir, cache, oid });
-      found.push(parseCommit(oid, commit));
-      oid = shallow.has(oid) ? null : commit.parent[0] ?? null;
-    }
-    for (const info of found.reverse()) this.history.push(info);
+    for (const info of await this.readHistory(head)) this.history.push(info);
     this.tree = new TreeCache(this.access, this.history.head!.tree);
     await this.commit([''], { message: 'Changes found when the workspace was opened' }, false);
   }
 
-  /**
-   * Take `head`, a commit already in the gitdir (fetched by a git clone or pull, whose files the
-   * caller has written), as the branch head: history and trees are read again from it, and the
-   * stat cache is dropped. Call it inside `exclusive`.
-   */
-  async adopt(head: string): Promise<void> {
+  /** The snapshots from `head` back, oldest first: at most `keep`, and none past a `shallow` cut. */
+  private async readHistory(head: string): Promise<SnapshotInfo[]> {
     const { fs, gitdir, cache } = this.access;
     const shallow = await this.fs.readFile(`${gitdir}/shallow`, 'utf8').then((t) => new Set(t.split('\n').filter(Boolean))).catch(() => new Set<string>());
     const found: SnapshotInfo[] = [];
@@ -257,9 +246,20 @@ export class SnapshotStore {
       found.push(parseCommit(oid, commit));
       oid = shallow.has(oid) ? null : commit.parent[0] ?? null;
     }
+    return found.reverse();
+  }
+
+  /**
+   * Take `head`, a commit already in the gitdir (fetched by a git clone or pull, whose files the
+   * caller has written), as the branch head: history and trees are read again from it, and the
+   * stat cache is dropped. Call it inside `exclusive`.
+   */
+  async adopt(head: string): Promise<void> {
+    const { fs, gitdir } = this.access;
+    const found = await this.readHistory(head);
     await git.writeRef({ fs, gitdir, ref: BRANCH, value: head, force: true });
     this.history = new History();
-    for (const info of found.reverse()) this.history.push(info);
+    for (const info of found) this.history.push(info);
     this.tree = new TreeCache(this.access, this.history.head!.tree);
     this.pending.clear();
     this.scanner.forget('');

@@ -47,9 +47,10 @@ export interface CliRun {
 }
 
 /** Run the built CLI as a real child process, optionally feeding stdin. */
-export function runCli(args: string[], options: { input?: string; cwd?: string } = {}): Promise<CliRun> {
+export function runCli(args: string[], options: { input?: string; cwd?: string; env?: Record<string, string> } = {}): Promise<CliRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cliPath, ...args], { cwd: options.cwd ?? repoRoot, stdio: 'pipe' });
+    const env = options.env ? { ...process.env, ...options.env } : process.env;
+    const child = spawn(process.execPath, [cliPath, ...args], { cwd: options.cwd ?? repoRoot, env, stdio: 'pipe' });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));

@@ -2,9 +2,8 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { buildCli, cliPath } from './built-cli.js';
+import { buildCli, runCli } from './built-cli.js';
 import { createRepo, filesOnBranch, startGitServer, type GitServer } from '../git/git-server.js';
-import { spawn } from 'node:child_process';
 
 let server: GitServer;
 let base: string;
@@ -19,18 +18,7 @@ afterAll(async () => {
 });
 
 /** Run the built CLI with an environment of our choosing (the token travels only there). */
-function run(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cliPath, ...args], { env: { ...process.env, SANDPIT_GIT_TOKEN: '', ...env }, stdio: 'pipe' });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end();
-  });
-}
+const run = (args: string[], env: Record<string, string> = {}) => runCli(args, { env: { SANDPIT_GIT_TOKEN: '', ...env } });
 
 it('clones into a folder, pushes a folder edited by any means to a branch, and git sees it', async () => {
   createRepo(server, 'cli', { 'README.md': '# CLI\n', 'lib/x.js': 'x\n' });

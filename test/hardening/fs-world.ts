@@ -90,6 +90,16 @@ export function randomTag(): string {
   return Math.random().toString(36).slice(2, 10);
 }
 
+/** The files planted beside the root, each holding the canary a breakout would leak. */
+export function outsideFiles(w: { base: string; outside: string; sibling: string }, canary: string): Record<string, string> {
+  return {
+    [`${w.outside}/secret.txt`]: `${canary} secret\n`,
+    [`${w.outside}/sub/deep.txt`]: `${canary} deep\n`,
+    [`${w.sibling}/sibling.txt`]: `${canary} sibling\n`,
+    [`${w.base}/app-evil/x.txt`]: `${canary} evil\n`,
+  };
+}
+
 /**
  * A world on any backend, built through the backend's own calls: the memory backend in Node and
  * OPFS and IndexedDB in Chromium. Everything lives below one made-up base folder.
@@ -98,13 +108,7 @@ export async function backendWorld(backend: World['backend'], fs: WorkspaceFs, s
   const base = '/srv/sandpit-h0st';
   const w = { base, root: `${base}/app`, outside: `${base}/outside`, sibling: `${base}/app2` };
   const canary = `CANARY-${randomTag()}`;
-  const outsideFiles: Record<string, string> = {
-    [`${w.outside}/secret.txt`]: `${canary} secret\n`,
-    [`${w.outside}/sub/deep.txt`]: `${canary} deep\n`,
-    [`${w.sibling}/sibling.txt`]: `${canary} sibling\n`,
-    [`${base}/app-evil/x.txt`]: `${canary} evil\n`,
-  };
-  for (const [abs, content] of Object.entries(outsideFiles)) {
+  for (const [abs, content] of Object.entries(outsideFiles(w, canary))) {
     await fs.mkdir(abs.slice(0, abs.lastIndexOf('/')), { recursive: true });
     await fs.writeFile(abs, new TextEncoder().encode(content));
   }

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createMemoryFs } from '../../src/index.js';
 import { createNodeFs } from '../../src/fs/node.js';
-import { backendWorld, linkNames, randomTag, seedRoot, type World } from './fs-world.js';
+import { backendWorld, linkNames, outsideFiles, randomTag, seedRoot, type World } from './fs-world.js';
 
 export type { World } from './fs-world.js';
 
@@ -15,12 +15,7 @@ export async function nodeWorld(): Promise<World> {
   const base = nodeFs.mkdtempSync(join(tmpdir(), 'sandpit-h0st-'));
   const w = { base, root: join(base, 'app'), outside: join(base, 'outside'), sibling: join(base, 'app2') };
   const canary = `CANARY-${randomTag()}`;
-  const files: Record<string, string> = {
-    [`${w.outside}/secret.txt`]: `${canary} secret\n`,
-    [`${w.outside}/sub/deep.txt`]: `${canary} deep\n`,
-    [`${w.sibling}/sibling.txt`]: `${canary} sibling\n`,
-    [`${base}/app-evil/x.txt`]: `${canary} evil\n`,
-  };
+  const files = outsideFiles(w, canary);
   for (const [abs, content] of Object.entries(files)) {
     nodeFs.mkdirSync(abs.slice(0, abs.lastIndexOf('/')), { recursive: true });
     nodeFs.writeFileSync(abs, content);
