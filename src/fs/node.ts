@@ -6,6 +6,7 @@ import { FsError, translated } from './errors.js';
 import { DIRECT_IO, readPlain, writeInPlace } from './node-direct.js';
 import { toFsStat } from './stat.js';
 import type { FsDirent, NativeHelpers, WorkspaceFs } from './types.js';
+import { atomicTempName } from './temp-names.js';
 
 /**
  * The real-folder backend. Paths are host paths; the workspace above confines them to its root
@@ -64,7 +65,7 @@ const NODE_NATIVE: NativeHelpers = {
 };
 
 function writeAtomically(path: string, data: Uint8Array | string): void {
-  const temp = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.sandpit-tmp`);
+  const temp = join(dirname(path), atomicTempName(basename(path), randomBytes(6).toString('hex')));
   const existing = fs.lstatSync(path, { throwIfNoEntry: false });
   if (existing?.isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
   const mode = existing?.isFile() ? existing.mode & 0o7777 : undefined;

@@ -1,10 +1,12 @@
 import ignore, { type Ignore } from 'ignore';
 import type { WorkspaceFs } from '../fs/types.js';
 import { RESERVED_TOP_LEVEL } from '../workspace/paths.js';
+import { isAtomicTemp } from '../fs/temp-names.js';
 
 /**
  * Which workspace paths snapshots leave out: Sandpit's own folder, every `.git` (a user's own
- * repository is never read or written), and what `.gitignore` files exclude. Rules are loaded
+ * repository is never read or written), the temporary files of atomic writes, and what
+ * `.gitignore` files exclude. Rules are loaded
  * per folder on first use and forgotten when that folder's `.gitignore` changes.
  */
 export class SnapshotIgnore {
@@ -30,7 +32,7 @@ export class SnapshotIgnore {
   /** Whether the last component of `parts` is excluded, given that its parents are not. */
   async ignoredHere(parts: string[], isDir: boolean): Promise<boolean> {
     const name = parts[parts.length - 1]!;
-    if (name === '.git') return true;
+    if (name === '.git' || isAtomicTemp(name)) return true;
     if (parts.length === 1 && RESERVED_TOP_LEVEL.includes(name)) return true;
     // The deepest .gitignore with an opinion wins, so a nested `!pattern` re-includes.
     for (let depth = parts.length - 1; depth >= 0; depth--) {

@@ -1,5 +1,6 @@
 import { hasFsCode } from '../fs/errors.js';
 import type { FsStat, WorkspaceFs } from '../fs/types.js';
+import { isAtomicTemp } from '../fs/temp-names.js';
 import type { SnapshotIgnore } from './ignore.js';
 import type { ObjectSink } from './objects.js';
 import { objectId } from './sha1.js';
@@ -22,6 +23,7 @@ interface StatEntry { size: number; mtimeMs: number; mode: string; oid: string; 
  */
 const RACY_MS = 1000;
 const PARALLEL = 16;
+const TEMP_ABANDONED_MS = 10 * 60 * 1000;
 /** Written bytes kept for the next commit, at most per file and in all (beyond that, files are read back). */
 const FRESH_FILE_MAX = 1024 * 1024;
 const FRESH_TOTAL_MAX = 8 * 1024 * 1024;
@@ -203,6 +205,7 @@ export class Scanner {
         const child = dir ? `${dir}/${name}` : name;
         const stat = await this.lstat(child);
         if (!stat) return;
+        if (stat.type === 'file' && isAtomicTemp(name)) { await this.sweepTemp(child, stat); return; }
         const isDir = stat.type === 'dir';
         const ignored = dirIgnored || await this.ignore.ignoredHere(child.split('/'), isDir);
         if (ignored && !(isDir ? knownDirs.has(child) : known.has(child))) return;
@@ -211,6 +214,15 @@ export class Scanner {
       });
     }
     return { files, dirs: found };
+  }
+
+  /**
+   * A write killed before its rename leaves its temporary file; one this old has no writer left
+   * (a write takes milliseconds), so the walk that finds it removes it.
+   */
+  private async sweepTemp(rel: string, stat: FsStat): Promise<void> {
+    if (Date.now() - stat.mtimeMs < TEMP_ABANDONED_MS) return;
+    await this.fs.unlink(this.toAbs(rel)).catch(() => {});
   }
 
   private async list(dir: string): Promise<string[]> {
