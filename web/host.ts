@@ -27,6 +27,10 @@ export function createHost(): WorkerApi {
   let ws: Workspace | null = null;
   const listeners = new Set<(event: ChangeEvent) => void>();
 
+  /** The answer while another tab holds this workspace. */
+  const locked = (tool: string) => envelope(tool, 'IO_ERROR', `the workspace '${options!.name}' is open in another tab or window, and only one may change it at a time`,
+    'Close the workspace in the other tab (or use another name), then retry.') as Extract<Envelope, { ok: false }>;
+
   async function ready(): Promise<Workspace | null> {
     if (ws) return ws;
     if (!options) throw new Error('open() was not called');
@@ -63,10 +67,7 @@ export function createHost(): WorkerApi {
       const name = typeof tool === 'string' ? tool : String(tool);
       try {
         const current = await ready();
-        if (!current) {
-          return envelope(name, 'IO_ERROR', `the workspace '${options!.name}' is open in another tab or window, and only one may change it at a time`,
-            'Close the workspace in the other tab (or use another name), then retry.');
-        }
+        if (!current) return locked(name);
         const result = await current.call(name, args);
         await backend?.flush?.();
         return result;
@@ -90,7 +91,7 @@ export function createHost(): WorkerApi {
     },
     async importFiles(files, onProgress) {
       const current = await ready();
-      if (!current) return envelope('import_files', 'IO_ERROR', `the workspace '${options!.name}' is open in another tab or window, and only one may change it at a time`) as Envelope<never>;
+      if (!current) return locked('import_files') as Envelope<never>;
       if (!Array.isArray(files)) return envelope('import_files', 'INVALID_ARGUMENTS', 'importFiles takes an array of { path, base64 }') as Envelope<never>;
       let decoded;
       try {
@@ -104,14 +105,14 @@ export function createHost(): WorkerApi {
     },
     async exportFiles() {
       const current = await ready();
-      if (!current) throw new Error(`the workspace '${options!.name}' is open in another tab or window`);
+      if (!current) throw new Error(locked('export').error.message);
       const { files, skipped } = await current.exportFiles();
       return { files: files.map((f) => ({ path: f.path, base64: bytesToBase64(f.bytes) })), skipped };
     },
     async git(verb, opts, onProgress, auth) {
       const tool = `git_${String(verb)}`;
       const current = await ready();
-      if (!current) return envelope(tool, 'IO_ERROR', `the workspace '${options!.name}' is open in another tab or window, and only one may change it at a time`);
+      if (!current) return locked(tool);
       if (!['clone', 'push', 'pull'].includes(verb)) return envelope(tool, 'INVALID_ARGUMENTS', `unknown git verb '${String(verb).slice(0, 40)}': use clone, push or pull`);
       const full = { ...opts, ...(onProgress ? { onProgress } : {}), ...(auth ? { auth } : {}) };
       const result = await (current.git[verb] as (o: typeof full) => Promise<Envelope>)(full);

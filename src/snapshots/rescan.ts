@@ -107,7 +107,7 @@ export class Scanner {
     const ignored = rel !== '' && await this.ignore.ignores(rel, stat.type === 'dir');
     // As in git, .gitignore keeps new files out but never drops a file a snapshot already holds
     // (a cloned repository may track files its own .gitignore names).
-    const held = (await tree.get(rel))?.kind;
+    const held = ignored ? (await tree.get(rel))?.kind : undefined;
     if (stat.type === 'dir') {
       if (!ignored || held === 'tree') await this.applyDir(rel, tree, sink, out, ignored);
       else await this.remove(rel, tree, out);

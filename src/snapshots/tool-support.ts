@@ -3,7 +3,7 @@ import type { ChangedFile } from '../workspace/change-log.js';
 import type { ToolContext } from '../workspace/context.js';
 import { ToolError } from '../workspace/errors.js';
 import type { SnapshotInfo } from './history.js';
-import type { RestoredFile } from './restore.js';
+import type { RestoredFile, RestoreOutcome } from './restore.js';
 import type { SnapshotStore } from './store.js';
 
 /** The store, or NOT_SUPPORTED when the workspace was created with snapshots off. */
@@ -32,8 +32,22 @@ export function describeSnapshot(s: SnapshotInfo, store: SnapshotStore): Record<
   };
 }
 
+/**
+ * What undo and restore_snapshot both answer about a restore, after recording it in the change
+ * log: the files it rewrote (the first MAX_LISTED), their exact count, its snapshot and change id.
+ */
+export function recordRestore(ctx: ToolContext, out: RestoreOutcome): { restored_files: string[]; files_changed: number; snapshot: string; change_id: string } {
+  const change = ctx.recordChange(restoredChanges(out.files));
+  return {
+    restored_files: out.files.slice(0, MAX_LISTED).map((f) => f.path),
+    files_changed: out.files.length,
+    snapshot: out.snapshot.id,
+    change_id: change.id,
+  };
+}
+
 /** Restored files as the change log keeps them: text where it decodes, else unrecorded. */
-export function restoredChanges(files: RestoredFile[]): ChangedFile[] {
+function restoredChanges(files: RestoredFile[]): ChangedFile[] {
   return files.map((f) => ({ path: f.path, before: text(f.before), after: text(f.after) }));
 }
 
@@ -44,4 +58,4 @@ function text(bytes: Uint8Array | null): string | null | undefined {
 }
 
 /** At most this many paths are listed in a restore's result; the count is always exact. */
-export const MAX_LISTED = 200;
+const MAX_LISTED = 200;

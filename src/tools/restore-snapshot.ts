@@ -1,5 +1,5 @@
 import { restoreSnapshot } from '../snapshots/restore.js';
-import { MAX_LISTED, requireSnapshots, restoredChanges } from '../snapshots/tool-support.js';
+import { recordRestore, requireSnapshots } from '../snapshots/tool-support.js';
 import { defineTool } from './define.js';
 
 export const restoreSnapshotTool = defineTool<{ id: string }, Record<string, unknown>>({
@@ -24,14 +24,7 @@ export const restoreSnapshotTool = defineTool<{ id: string }, Record<string, unk
         message: `restore_snapshot: back to ${args.id.slice(0, 12)}`,
         tool: 'restore_snapshot',
       });
-      const change = ctx.recordChange(restoredChanges(out.files));
-      return {
-        id: out.target.id,
-        restored_files: out.files.slice(0, MAX_LISTED).map((f) => f.path),
-        files_changed: out.files.length,
-        snapshot: out.snapshot.id,
-        change_id: change.id,
-      };
+      return { id: out.target.id, ...recordRestore(ctx, out) };
     });
   },
 });

@@ -1,5 +1,5 @@
 import { restoreSnapshot } from '../snapshots/restore.js';
-import { MAX_LISTED, requireSnapshots, restoredChanges } from '../snapshots/tool-support.js';
+import { recordRestore, requireSnapshots } from '../snapshots/tool-support.js';
 import { ToolError } from '../workspace/errors.js';
 import { defineTool } from './define.js';
 
@@ -29,15 +29,8 @@ export const undoTool = defineTool<{ steps?: number }, Record<string, unknown>>(
           hint: back.available === 0 ? 'list_snapshots shows the history kept.' : `Call undo with steps: ${back.available}.`,
         });
       }, { message: `undo ${steps} step(s)`, tool: 'undo', undo: true });
-      const change = ctx.recordChange(restoredChanges(out.files));
-      return {
-        restored_to: out.target.id,
-        restored_files: out.files.slice(0, MAX_LISTED).map((f) => f.path),
-        files_changed: out.files.length,
-        snapshot: out.snapshot.id,
-        redo_with: out.previous.id,
-        change_id: change.id,
-      };
+      const { change_id, ...restored } = recordRestore(ctx, out);
+      return { restored_to: out.target.id, ...restored, redo_with: out.previous.id, change_id };
     });
   },
 });

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { beforeAll, expect, it } from 'vitest';
-import { editorText as textOf, runForm as run, shots, treePaths as pathsOf, type Playground } from './playground.js';
+import { helpersOn, shots, type Playground } from './playground.js';
 
 /** The editor, the console, review and undo, on the memory workspace the page opens with. */
 export function editingSteps(get: () => Playground): void {
@@ -11,9 +11,7 @@ export function editingSteps(get: () => Playground): void {
     pg = get();
     page = pg.page;
   });
-  const editorText = () => textOf(page);
-  const treePaths = () => pathsOf(page);
-  const runForm = (tool: string, fields: Record<string, string>) => run(page, tool, fields);
+  const { editorText, treePaths, runForm } = helpersOn(() => page);
 
   it('opens an empty memory workspace with the backend picker and every tool in the console', async () => {
     expect(await page.inputValue('#backend')).toBe('memory');

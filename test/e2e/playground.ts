@@ -84,3 +84,12 @@ export async function runForm(page: Page, tool: string, fields: Record<string, s
   await page.waitForFunction((old) => document.getElementById('envelope')!.textContent !== old, before);
   return JSON.parse((await page.textContent('#envelope'))!);
 }
+
+/** The page helpers a group of steps uses, on the page `page()` gives once the group's beforeAll ran. */
+export function helpersOn(page: () => Page) {
+  return {
+    editorText: () => editorText(page()),
+    treePaths: () => treePaths(page()),
+    runForm: (tool: string, fields: Record<string, string>) => runForm(page(), tool, fields),
+  };
+}

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { beforeAll, expect, it } from 'vitest';
-import { editorText as textOf, runForm as run, runForm as runFormOn, shots, treePaths as pathsOf, type Playground } from './playground.js';
+import { helpersOn, runForm as runFormOn, shots, treePaths as pathsOf, type Playground } from './playground.js';
 
 /** The persistent backends: OPFS and IndexedDB across reloads, a second tab, and a fresh workspace. */
 export function storageSteps(get: () => Playground): void {
@@ -11,9 +11,7 @@ export function storageSteps(get: () => Playground): void {
     pg = get();
     page = pg.page;
   });
-  const editorText = () => textOf(page);
-  const treePaths = () => pathsOf(page);
-  const runForm = (tool: string, fields: Record<string, string>) => run(page, tool, fields);
+  const { editorText, treePaths, runForm } = helpersOn(() => page);
 
   it('switches to OPFS, and the files and the timeline survive a reload', async () => {
     await page.fill('#ws-name', 'e2e-persist');

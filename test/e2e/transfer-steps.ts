@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { unzipSync, strFromU8 } from 'fflate';
 import type { Page } from 'playwright-core';
 import { beforeAll, expect, it } from 'vitest';
-import { editorText as textOf, runForm as run, shots, treePaths as pathsOf, type Playground } from './playground.js';
+import { helpersOn, shots, type Playground } from './playground.js';
 
 /** Replay, restore, export and import, continuing on the same memory workspace. */
 export function transferSteps(get: () => Playground): void {
@@ -13,9 +13,7 @@ export function transferSteps(get: () => Playground): void {
     pg = get();
     page = pg.page;
   });
-  const editorText = () => textOf(page);
-  const treePaths = () => pathsOf(page);
-  const runForm = (tool: string, fields: Record<string, string>) => run(page, tool, fields);
+  const { editorText, treePaths, runForm } = helpersOn(() => page);
 
   it('replays the sample transcript to the end, with the ambiguous edit marked', async () => {
     await page.click('#tab-replay');
