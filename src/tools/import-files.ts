@@ -1,8 +1,7 @@
-import { decodeText, isDecodeFailure } from '../text/codec.js';
 import { toToolError, ToolError, type ErrorCode } from '../workspace/errors.js';
 import { displayPath } from '../workspace/paths.js';
 import type { ChangedFile } from '../workspace/change-log.js';
-import { textForLog } from './text-for-log.js';
+import { textForLog, textOfBytes } from './text-for-log.js';
 import { defineTool } from './define.js';
 
 /** One file brought in from outside (a folder a person picked, a dropped zip): raw bytes, any kind. */
@@ -17,14 +16,6 @@ export interface ImportResult {
   skipped: Array<{ path: string; code: ErrorCode; message: string }>;
   /** one change for the whole import (null when nothing was written) */
   change_id: string | null;
-}
-
-const KEEP_TEXT_LIMIT = 1024 * 1024;
-
-function textOf(bytes: Uint8Array): string | undefined {
-  if (bytes.length > KEEP_TEXT_LIMIT) return undefined;
-  const decoded = decodeText(bytes);
-  return isDecodeFailure(decoded) ? undefined : decoded.text;
 }
 
 /**
@@ -53,7 +44,7 @@ export const importFilesTool = defineTool<{ files: ImportedFile[]; onProgress?: 
           }
           const before = path.stat ? await textForLog(ctx, path.realRel) : null;
           await ctx.writeBytes(path, file.bytes);
-          changed.push({ path: path.rel, before, after: textOf(file.bytes) });
+          changed.push({ path: path.rel, before, after: textOfBytes(file.bytes) });
           result.files.push({ path: displayPath(path.rel), bytes: file.bytes.length, created: path.stat === null });
         });
       } catch (error) {

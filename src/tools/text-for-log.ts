@@ -3,14 +3,20 @@ import type { ToolContext } from '../workspace/context.js';
 
 const KEEP_LIMIT = 1024 * 1024;
 
+/** Bytes as the change log keeps them: their text, or undefined when binary, undecodable or too big. */
+export function textOfBytes(bytes: Uint8Array): string | undefined {
+  if (bytes.length > KEEP_LIMIT) return undefined;
+  const decoded = decodeText(bytes);
+  return isDecodeFailure(decoded) ? undefined : decoded.text;
+}
+
 /** A file's text for the change log, or undefined when it is binary, undecodable or too big to keep. */
 export async function textForLog(ctx: ToolContext, rel: string): Promise<string | undefined> {
   try {
     const abs = ctx.paths.toAbs(rel);
     const stat = await ctx.fs.lstat(abs);
     if (stat.type !== 'file' || stat.size > KEEP_LIMIT) return undefined;
-    const decoded = decodeText(await ctx.fs.readFile(abs));
-    return isDecodeFailure(decoded) ? undefined : decoded.text;
+    return textOfBytes(await ctx.fs.readFile(abs));
   } catch {
     return undefined;
   }

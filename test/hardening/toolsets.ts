@@ -1,9 +1,8 @@
 import { readdirSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { ToolDefinition } from '../../src/index.js';
-import { canonicalTools } from '../../src/toolsets/canonical.js';
-
-import type { NamedToolset } from './toolset-registry.js';
+import { registeredToolsets, type NamedToolset } from './toolset-registry.js';
+import type { ToolsetOptions } from '../../src/toolsets/index.js';
 
 export type { NamedToolset } from './toolset-registry.js';
 
@@ -41,21 +40,9 @@ function listsIn(name: string, value: unknown): NamedToolset[] {
  * lists (and registries of them), so a toolset added later is fuzzed without editing this file.
  */
 export async function discoverToolsets(options: Record<string, unknown> = {}): Promise<NamedToolset[]> {
-  const found: NamedToolset[] = [{ name: 'canonical', tools: canonicalTools }];
-  const seen = new Set<unknown>([canonicalTools]);
-  // a registry (names plus a builder) is the preferred source: it builds each toolset as users get it
-  const index = readdirSync(toolsetDir).includes('index.ts')
-    ? (await import(/* @vite-ignore */ pathToFileURL(`${toolsetDir}index.ts`).href)) as Record<string, unknown>
-    : {};
-  const names = index.TOOLSET_NAMES;
-  const build = index.toolset;
-  if (Array.isArray(names) && typeof build === 'function') {
-    for (const name of names) {
-      if (typeof name !== 'string' || name === 'canonical') continue;
-      const built = (build as (n: string, o: Record<string, unknown>) => { tools?: unknown })(name, options);
-      if (isToolList(built?.tools)) { found.push({ name, tools: built.tools }); seen.add(built.tools); }
-    }
-  }
+  // the registry builds each toolset as users get it; a tool list exported anywhere else joins too
+  const found = registeredToolsets(options as ToolsetOptions);
+  const seen = new Set<unknown>(found.map((f) => f.tools));
   const files = readdirSync(toolsetDir).filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts')).sort();
   for (const file of files) {
     const mod = (await import(/* @vite-ignore */ pathToFileURL(`${toolsetDir}${file}`).href)) as Record<string, unknown>;
