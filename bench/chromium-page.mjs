@@ -2,7 +2,8 @@
 // `window.sandpit`), a static server for it on 127.0.0.1, and headless Chromium through
 // playwright-core (CHROMIUM_PATH, default /usr/bin/chromium).
 import { createServer } from 'node:http';
-import { readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
@@ -30,6 +31,24 @@ export async function buildTestPage(outDir) {
   await build({ configFile: fileURLToPath(new URL('../test/web/vite.page.config.ts', import.meta.url)), logLevel: 'error', build: { outDir } });
 }
 
-export function launchChromium() {
-  return chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+/**
+ * Headless Chromium with a profile on disk, as a user's browser has (the default), or a private
+ * window (`privateWindow`), where OPFS and IndexedDB live in the browser process's memory and each
+ * sync-handle call is a round trip to it. Resolves to { newPage, close }.
+ */
+export async function openChromium({ privateWindow = false } = {}) {
+  const options = { executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS };
+  if (privateWindow) {
+    const browser = await chromium.launch(options);
+    return { newPage: () => browser.newPage(), close: () => browser.close() };
+  }
+  const profile = await mkdtemp(join(tmpdir(), 'sandpit-bench-profile-'));
+  const context = await chromium.launchPersistentContext(profile, options);
+  return {
+    newPage: () => context.newPage(),
+    close: async () => {
+      await context.close();
+      await rm(profile, { recursive: true, force: true });
+    },
+  };
 }

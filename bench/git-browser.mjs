@@ -5,7 +5,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildTestPage, launchChromium, serve } from './chromium-page.mjs';
+import { buildTestPage, openChromium, serve } from './chromium-page.mjs';
 
 export const BROWSER_BACKENDS = ['memory', 'opfs', 'indexeddb'];
 
@@ -35,7 +35,7 @@ export async function benchGitBrowser(url, { runs = 3, expectFiles } = {}) {
   try {
     await buildTestPage(outDir);
     server = await serve(outDir);
-    browser = await launchChromium();
+    browser = await openChromium();
     const page = await browser.newPage();
     await page.goto(`http://127.0.0.1:${server.address().port}/`);
     await page.waitForFunction(() => window.sandpit);

@@ -1,10 +1,11 @@
 import type { WorkspaceFs } from '../src/fs/types.js';
 import type { BackendKind } from './protocol.js';
 
-/** An opened backend; `flush` makes every change so far survive a reload. */
+/** An opened backend; `flush` makes every change so far survive a reload, `close` lets go of its storage. */
 export interface OpenedBackend {
   fs: WorkspaceFs;
   flush?: () => Promise<void>;
+  close?: () => Promise<void>;
 }
 
 /** The storage name of a workspace: a prefix keeps Sandpit's databases and folders apart from the page's own. */
@@ -27,7 +28,8 @@ export async function openBackend(kind: BackendKind, name: string): Promise<Open
     }
     case 'opfs': {
       const { createOpfsFs } = await import('../src/fs/opfs.js');
-      return { fs: await createOpfsFs({ name: storageName(name) }) };
+      const fs = await createOpfsFs({ name: storageName(name) });
+      return { fs, close: async () => fs.close?.() };
     }
   }
 }

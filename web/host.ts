@@ -125,6 +125,7 @@ export function createHost(): WorkerApi {
         await ws?.close();
         await backend?.flush?.();
       } finally {
+        await backend?.close?.().catch(() => {});
         ws = null;
         backend = null;
         lock?.release();

@@ -58,6 +58,11 @@ export interface WorkspaceFs {
   writeInPlace?(path: string, data: Uint8Array, currentSize: number): Promise<boolean>;
   /** Optional native code of the platform the backend runs on; without it portable code is used. */
   readonly native?: NativeHelpers;
+  /**
+   * Optional: let go of what the backend holds open (the packed OPFS log's access handle). The
+   * owner of the backend calls it after the workspace is closed; later calls fail with EIO.
+   */
+  close?(): Promise<void>;
   /** What the backend can do; absent means all true. */
   readonly capabilities?: FsCapabilities;
 }

@@ -1,5 +1,6 @@
 import type { WorkspaceFs } from '../fs/types.js';
 import { fromHex, sha1, toHex, type GitObjectType } from './sha1.js';
+import { crc32 } from '../fs/crc32.js';
 
 /** A packed object waiting to be written: its id and its zlib-compressed content. */
 interface Entry {
@@ -124,22 +125,6 @@ function buildIndex(entries: Entry[], offsets: number[], crcs: number[], packSum
   idx.set(packSum, end);
   idx.set(sha1(idx.subarray(0, end + 20)), end + 20);
   return idx;
-}
-
-let CRC_TABLE: Uint32Array | undefined;
-
-function crc32(bytes: Uint8Array): number {
-  if (!CRC_TABLE) {
-    CRC_TABLE = new Uint32Array(256);
-    for (let n = 0; n < 256; n++) {
-      let c = n;
-      for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-      CRC_TABLE[n] = c >>> 0;
-    }
-  }
-  let crc = 0xffffffff;
-  for (let i = 0; i < bytes.length; i++) crc = CRC_TABLE[(crc ^ bytes[i]!) & 0xff]! ^ (crc >>> 8);
-  return (crc ^ 0xffffffff) >>> 0;
 }
 
 /**

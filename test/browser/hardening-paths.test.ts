@@ -8,6 +8,7 @@ import { backendWorld, type World } from '../hardening/fs-world.js';
 import { coreMaker, fuzzPaths } from '../hardening/path-fuzz.js';
 import { createRng } from '../hardening/rng.js';
 import { registeredToolsets } from '../hardening/toolset-registry.js';
+import { workerBackend } from './worker-backend.js';
 
 /** The path fuzzer's slice in real Chromium: the two browser backends, the same oracle and audit. */
 const { full, seed } = inject('hardening');
@@ -15,13 +16,21 @@ const replay = (area: string) => `[hardening ${area}] mode=${full ? 'full' : 'sl
 
 const unique = (kind: string) => `sandpit-hardening-${kind}-${Date.now().toString(36)}`;
 
-/** OPFS walks are slow enough that the `npm test` slice stays small there. */
-const backends: Array<{ name: 'opfs' | 'indexeddb'; symlinks: boolean; paths: number; open(): Promise<{ fs: WorkspaceFs; remove(): Promise<void> }> }> = [
+/** OPFS walks are slow enough that the `npm test` slice stays small there. `opfs` is the tree layout the page itself opens. */
+const backends: Array<{ name: 'opfs' | 'opfs-packed' | 'indexeddb'; symlinks: boolean; paths: number; open(): Promise<{ fs: WorkspaceFs; remove(): Promise<void> }> }> = [
   {
     name: 'opfs', symlinks: false, paths: full ? 1_000 : 30,
     async open() {
       const name = unique('opfs');
       return { fs: await createOpfsFs({ name }), remove: async () => (await navigator.storage.getDirectory()).removeEntry(name, { recursive: true }) };
+    },
+  },
+  {
+    // The layout a new OPFS workspace gets in a worker; every operation crosses to the worker as plain JSON.
+    name: 'opfs-packed', symlinks: false, paths: full ? 1_000 : 30,
+    async open() {
+      const made = await workerBackend('opfs', () => new Worker(new URL('./fixtures/fs-worker.ts', import.meta.url), { type: 'module' })).make();
+      return { fs: made.fs, remove: made.cleanup };
     },
   },
   {

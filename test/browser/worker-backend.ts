@@ -16,19 +16,19 @@ let counter = 0;
 
 /**
  * A backend that lives in a dedicated worker (test/browser/fixtures/fs-worker.ts), so the OPFS
- * adapter runs with sync access handles. Each operation crosses as plain JSON; errors come back
+ * adapter runs packed, on a sync access handle. Each operation crosses as plain JSON; errors come back
  * as their Node code.
  */
-export function workerBackend(kind: 'opfs' | 'indexeddb', makeWorker: () => Worker): BackendUnderTest {
+export function workerBackend(kind: 'opfs' | 'opfs-tree' | 'indexeddb', makeWorker: () => Worker): BackendUnderTest {
   let remote: ReturnType<typeof wrap<FsWorker>> | null = null;
   return {
-    name: `${kind} (in a worker)`,
+    name: { opfs: 'opfs packed (in a worker)', 'opfs-tree': 'opfs as a tree, sync access handles (in a worker)', indexeddb: 'indexeddb (in a worker)' }[kind],
     symlinks: kind === 'indexeddb',
     async make(seed = {}) {
       remote ??= wrap<FsWorker>(makeWorker());
       const name = `sandpit-wcontract-${Date.now().toString(36)}-${++counter}`;
-      const syncHandles = await remote.create(kind, name);
-      if (kind === 'opfs' && !syncHandles) throw new Error('this worker has no sync access handles');
+      const packed = await remote.create(kind, name);
+      if (kind === 'opfs' && !packed) throw new Error('the OPFS workspace in the worker did not come out packed');
       const r = remote;
       const fs = { capabilities: { symlinks: kind === 'indexeddb', atomicRename: true } } as Record<string, unknown>;
       for (const method of METHODS) {

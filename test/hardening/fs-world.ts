@@ -6,7 +6,7 @@ import type { WorkspaceFs } from '../../src/index.js';
  * (CVE-2025-53109), some of them dangling, relative, chained or looping.
  */
 export interface World {
-  backend: 'memory' | 'node' | 'opfs' | 'indexeddb';
+  backend: 'memory' | 'node' | 'opfs' | 'opfs-packed' | 'indexeddb';
   fs: WorkspaceFs;
   base: string;
   root: string;

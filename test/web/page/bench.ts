@@ -28,20 +28,25 @@ export interface BrowserBenchResult {
   raw: Record<string, { writeMs: number; readMs: number }>;
 }
 
-/** The browser section of `npm run bench`, run inside the built test page. */
-export async function runBenchmarks({ files = 1000, runs = 300 } = {}): Promise<BrowserBenchResult> {
+/**
+ * The browser section of `npm run bench`, run inside the built test page. `filesOnly` runs just
+ * the 1,000-file rows (for the private-window comparison).
+ */
+export async function runBenchmarks({ files = 1000, runs = 300, filesOnly = false } = {}): Promise<BrowserBenchResult> {
   const stamp = Date.now().toString(36);
-  const rt = await connectWorkspace({ backend: 'memory', name: 'bench-rt', snapshots: false, policy: { staleCheck: false } });
-  await must(rt, 'write_file', { path: 'small.ts', content: SMALL });
   const times: number[] = [];
-  for (let i = -30; i < runs; i++) {
-    const t = performance.now();
-    await must(rt, 'read_file', { path: 'small.ts' });
-    if (i >= 0) times.push(performance.now() - t);
+  if (!filesOnly) {
+    const rt = await connectWorkspace({ backend: 'memory', name: 'bench-rt', snapshots: false, policy: { staleCheck: false } });
+    await must(rt, 'write_file', { path: 'small.ts', content: SMALL });
+    for (let i = -30; i < runs; i++) {
+      const t = performance.now();
+      await must(rt, 'read_file', { path: 'small.ts' });
+      if (i >= 0) times.push(performance.now() - t);
+    }
+    await rt.close();
   }
-  await rt.close();
 
-  const result: BrowserBenchResult = { roundTripMs: median(times), files: {} as never, snapshot: {} as never, raw: {} };
+  const result: BrowserBenchResult = { roundTripMs: times.length ? median(times) : NaN, files: {} as never, snapshot: {} as never, raw: {} };
   for (const backend of ['memory', 'opfs', 'indexeddb'] as const) {
     const name = `bench-files-${backend}-${stamp}`;
     const ws = await connectWorkspace({ backend, name, snapshots: false });
@@ -54,6 +59,8 @@ export async function runBenchmarks({ files = 1000, runs = 300 } = {}): Promise<
     await ws.close();
     await removeStorage(backend, name);
   }
+
+  if (filesOnly) return result;
 
   for (const backend of ['memory', 'opfs', 'indexeddb'] as const) {
     const name = `bench-snap-${backend}-${stamp}`;
@@ -75,6 +82,6 @@ export async function runBenchmarks({ files = 1000, runs = 300 } = {}): Promise<
   }
 
   const raw = wrap<RawBench>(new Worker(new URL('./bench-worker.ts', import.meta.url), { type: 'module' }));
-  for (const kind of ['opfs-sync', 'opfs-async', 'indexeddb', 'memory'] as const) result.raw[kind] = await raw.run(kind, files, stamp);
+  for (const kind of ['opfs-packed', 'opfs-tree-sync', 'opfs-tree-async', 'indexeddb', 'memory'] as const) result.raw[kind] = await raw.run(kind, files, stamp);
   return result;
 }

@@ -1,0 +1,177 @@
+import { describe, expect, it } from 'vitest';
+import { encodeHeader, Op } from '../../src/fs/pack-log.js';
+import { openPackStore, type PackedFs } from '../../src/fs/pack-store.js';
+import type { WorkspaceFs } from '../../src/fs/types.js';
+import { MemoryPackFolder } from './memory-pack-folder.js';
+
+const text = new TextDecoder();
+
+/** Every folder and file below `/`, files with their text: what a reopened store must match. */
+async function dump(fs: WorkspaceFs, dir = '/'): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for (const entry of await fs.readdirTypes!(dir)) {
+    const path = `${dir === '/' ? '' : dir}/${entry.name}`;
+    if (entry.type === 'dir') Object.assign(out, { [`${path}/`]: '' }, await dump(fs, path));
+    else out[path] = text.decode(await fs.readFile(path));
+  }
+  return out;
+}
+
+/** The folder's bytes as they would be on disk after a crash: a copy, nothing held open. */
+function copyOf(folder: MemoryPackFolder, cut?: { name: string; length: number }): MemoryPackFolder {
+  const copy = new MemoryPackFolder();
+  for (const [name, bytes] of folder.files) copy.files.set(name, bytes.slice(0, cut?.name === name ? cut.length : bytes.length));
+  return copy;
+}
+
+const usedLength = (bytes: Uint8Array) => {
+  let end = bytes.length;
+  while (end > 0 && bytes[end - 1] === 0) end--;
+  return end;
+};
+
+describe('the packed OPFS layout: one log, replayed on open', () => {
+  it('reopens with every file, folder, rename and removal in place', async () => {
+    const folder = new MemoryPackFolder();
+    const fs = await openPackStore(folder);
+    await fs.mkdir('/src/lib', { recursive: true });
+    await fs.writeFile('/src/lib/a.ts', 'one');
+    await fs.writeFile('/src/lib/a.ts', 'two');
+    await fs.writeFile('/src/b.ts', 'bee');
+    await fs.rename('/src/lib', '/src/core');
+    await fs.mkdir('/gone');
+    await fs.rmdir('/gone');
+    await fs.writeFile('/tmp.txt', 'x');
+    await fs.unlink('/tmp.txt');
+    const before = await dump(fs);
+    await fs.close();
+    expect(before).toEqual({ '/src/': '', '/src/core/': '', '/src/core/a.ts': 'two', '/src/b.ts': 'bee' });
+    expect([...folder.files.keys()]).toEqual(['sandpit.pack.1']);
+
+    const again = await openPackStore(folder);
+    expect(await dump(again)).toEqual(before);
+    expect((await again.stat('/src/core/a.ts')).size).toBe(3);
+    await again.close();
+  });
+
+  it('after a crash at any byte, opens to the state after some whole operation, never a later one', async () => {
+    const folder = new MemoryPackFolder();
+    const fs = await openPackStore(folder);
+    const states = [await dump(fs)];
+    const steps: Array<() => Promise<void>> = [
+      () => fs.mkdir('/d'),
+      () => fs.writeFile('/d/a.txt', 'alpha'),
+      () => fs.writeFile('/d/b.txt', 'beta'.repeat(20)),
+      () => fs.rename('/d/a.txt', '/a.txt'),
+      () => fs.writeFile('/a.txt', 'alpha 2'),
+      () => fs.unlink('/d/b.txt'),
+      () => fs.rename('/d', '/e'),
+    ];
+    for (const step of steps) {
+      await step();
+      states.push(await dump(fs));
+    }
+    const log = folder.files.get('sandpit.pack.1')!;
+    const length = usedLength(log);
+    let last = 0;
+    for (let cut = 0; cut <= length; cut++) {
+      const reopened = await openPackStore(copyOf(folder, { name: 'sandpit.pack.1', length: cut }));
+      const state = await dump(reopened);
+      const index = states.findIndex((s) => JSON.stringify(s) === JSON.stringify(state));
+      expect(index, `cut at byte ${cut}`).toBeGreaterThanOrEqual(last);
+      last = index;
+      // A write after the crash lands where the torn record was, and survives the next open.
+      await reopened.writeFile('/after.txt', 'after');
+      await reopened.close();
+    }
+    expect(last).toBe(states.length - 1);
+    await fs.close();
+  });
+
+  it('rewrites a wasteful log into the next generation, and the old log goes', async () => {
+    const folder = new MemoryPackFolder();
+    const fs = await openPackStore(folder);
+    await fs.writeFile('/small.txt', 'kept');
+    const big = new Uint8Array(1 << 20).fill(7);
+    for (let round = 0; round < 10; round++) {
+      big[0] = round;
+      await fs.writeFile('/big.bin', big);
+    }
+    expect([...folder.files.keys()]).toEqual(['sandpit.pack.2']);
+    expect(usedLength(folder.files.get('sandpit.pack.2')!)).toBeLessThan(4 << 20);
+    expect((await fs.readFile('/big.bin'))[0]).toBe(9);
+    expect(text.decode(await fs.readFile('/small.txt'))).toBe('kept');
+    await fs.writeFile('/later.txt', 'appended after the rewrite');
+    const before = await dump(fs);
+    await fs.close();
+    const again = await openPackStore(folder);
+    expect(await dump(again)).toEqual(before);
+    await again.close();
+  });
+
+  it('ignores and removes a rewrite that never reached its checkpoint', async () => {
+    const folder = new MemoryPackFolder();
+    const fs = await openPackStore(folder);
+    await fs.writeFile('/a.txt', 'a');
+    await fs.close();
+    folder.files.set('sandpit.pack.2', encodeHeader(Op.Mkdir, Date.now(), 'half-copied'));
+    const again = await openPackStore(folder);
+    expect(await dump(again)).toEqual({ '/a.txt': 'a' });
+    expect([...folder.files.keys()]).toEqual(['sandpit.pack.1']);
+    await again.close();
+  });
+
+  it('takes the newest finished generation and removes the one it replaced', async () => {
+    const folder = new MemoryPackFolder();
+    const fs = await openPackStore(folder);
+    await fs.writeFile('/a.txt', 'old');
+    await fs.close();
+    const older = folder.files.get('sandpit.pack.1')!;
+    const newer = encodeHeader(Op.Write, Date.now(), 'a.txt', '', new TextEncoder().encode('new'));
+    const next = new Uint8Array(usedLength(older) + newer.length + 3);
+    next.set(older.subarray(0, usedLength(older)));
+    next.set(newer, usedLength(older));
+    next.set(new TextEncoder().encode('new'), usedLength(older) + newer.length);
+    folder.files.set('sandpit.pack.2', next);
+    const again = await openPackStore(folder);
+    expect(await dump(again)).toEqual({ '/a.txt': 'new' });
+    expect([...folder.files.keys()]).toEqual(['sandpit.pack.2']);
+    await again.close();
+  });
+
+  it('refuses a damaged log with EIO and keeps it, rather than starting over', async () => {
+    const folder = new MemoryPackFolder();
+    folder.files.set('sandpit.pack.3', encodeHeader(Op.Mkdir, Date.now(), 'no-checkpoint'));
+    await expect(openPackStore(folder)).rejects.toMatchObject({ code: 'EIO' });
+    expect([...folder.files.keys()]).toEqual(['sandpit.pack.3']);
+  });
+
+  it('a full quota is ENOSPC, and the old bytes and the tree stay as they were', async () => {
+    const folder = new MemoryPackFolder(64 * 1024);
+    const fs = await openPackStore(folder);
+    await fs.writeFile('/keep.txt', 'small and safe');
+    const big = new Uint8Array(100 * 1024);
+    await expect(fs.writeFile('/big.bin', big)).rejects.toMatchObject({ code: 'ENOSPC' });
+    await expect(fs.writeFile('/keep.txt', big)).rejects.toMatchObject({ code: 'ENOSPC' });
+    await expect(fs.stat('/big.bin')).rejects.toMatchObject({ code: 'ENOENT' });
+    expect(text.decode(await fs.readFile('/keep.txt'))).toBe('small and safe');
+    // Removing still works at the limit, and so does writing once there is room.
+    await fs.unlink('/keep.txt');
+    folder.capacity = Infinity;
+    await fs.writeFile('/big.bin', big);
+    await fs.close();
+    const again = await openPackStore(folder);
+    expect(Object.keys(await dump(again))).toEqual(['/big.bin']);
+    await again.close();
+  });
+
+  it('holds its log exclusively until closed, and refuses calls after', async () => {
+    const folder = new MemoryPackFolder();
+    const fs: PackedFs = await openPackStore(folder);
+    await expect(openPackStore(folder)).rejects.toMatchObject({ name: 'NoModificationAllowedError' });
+    await fs.close();
+    await expect(fs.readdir('/')).rejects.toMatchObject({ code: 'EIO' });
+    const again = await openPackStore(folder);
+    await again.close();
+  });
+});
