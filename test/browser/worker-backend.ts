@@ -3,6 +3,7 @@ import { FsError, type FsErrorCode } from '../../src/fs/errors.js';
 import { makeStat } from '../../src/fs/stat.js';
 import type { FsStat, WorkspaceFs } from '../../src/fs/types.js';
 import type { BackendUnderTest } from '../contract/backend.js';
+import type { WorkerBackendKind } from './fixtures/fs-worker.js';
 import { seedTree } from '../contract/seed-backend.js';
 
 interface FsWorker {
@@ -19,18 +20,18 @@ let counter = 0;
  * adapter runs packed, on a sync access handle. Each operation crosses as plain JSON; errors come back
  * as their Node code.
  */
-export function workerBackend(kind: 'opfs' | 'opfs-tree' | 'indexeddb', makeWorker: () => Worker): BackendUnderTest {
+export function workerBackend(kind: WorkerBackendKind, makeWorker: () => Worker): BackendUnderTest {
   let remote: ReturnType<typeof wrap<FsWorker>> | null = null;
   return {
-    name: { opfs: 'opfs packed (in a worker)', 'opfs-tree': 'opfs as a tree, sync access handles (in a worker)', indexeddb: 'indexeddb (in a worker)' }[kind],
-    symlinks: kind === 'indexeddb',
+    name: { memory: 'memory (in a worker)', opfs: 'opfs packed (in a worker)', 'opfs-tree': 'opfs as a tree, sync access handles (in a worker)', indexeddb: 'indexeddb (in a worker)' }[kind],
+    symlinks: kind === 'indexeddb' || kind === 'memory',
     async make(seed = {}) {
       remote ??= wrap<FsWorker>(makeWorker());
       const name = `sandpit-wcontract-${Date.now().toString(36)}-${++counter}`;
       const packed = await remote.create(kind, name);
       if (kind === 'opfs' && !packed) throw new Error('the OPFS workspace in the worker did not come out packed');
       const r = remote;
-      const fs = { capabilities: { symlinks: kind === 'indexeddb', atomicRename: true } } as Record<string, unknown>;
+      const fs = { capabilities: { symlinks: kind === 'indexeddb' || kind === 'memory', atomicRename: true } } as Record<string, unknown>;
       for (const method of METHODS) {
         fs[method] = async (...args: unknown[]) => {
           // The encoding option is applied here, so only bytes cross the boundary.

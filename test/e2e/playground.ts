@@ -40,6 +40,8 @@ export async function startPlayground(): Promise<Playground> {
     browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
     const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, acceptDownloads: true });
     const page = await context.newPage();
+    // Shorter than the test timeout, so a stuck step names itself.
+    page.setDefaultTimeout(20_000);
     const foreignRequests: string[] = [];
     const pageErrors: string[] = [];
     const url = preview.url;
