@@ -10,6 +10,21 @@ import { base64ToBytes, bytesToBase64 } from './base64.js';
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
+/**
+ * A progress callback from the page, called without waiting, and a way to wait for the calls
+ * made so far. Progress travels on its own message channel, so without that wait its last events
+ * could reach the page after the envelope, and a UI that clears its progress line on the envelope
+ * would see it written again. Comlink answers calls on one channel in order: the last answer
+ * means every earlier event has been handled.
+ */
+function orderedProgress<A extends unknown[]>(report: ((...args: A) => unknown) | undefined) {
+  let last: Promise<unknown> = Promise.resolve();
+  return {
+    report: report && ((...args: A) => { last = Promise.resolve(report(...args)).catch(() => {}); }),
+    delivered: () => last,
+  };
+}
+
 const envelope = (tool: string, code: 'IO_ERROR' | 'INVALID_ARGUMENTS', message: string, hint?: string): Envelope =>
   ({ ok: false, tool, error: { code, message, ...(hint ? { hint } : {}) } });
 
@@ -99,8 +114,10 @@ export function createHost(): WorkerApi {
       } catch {
         return envelope('import_files', 'INVALID_ARGUMENTS', 'every imported file needs its bytes as base64 text') as Envelope<never>;
       }
-      const result = await current.importFiles(decoded, { onProgress: onProgress && ((done, total) => { void Promise.resolve(onProgress(done, total)).catch(() => {}); }) });
+      const progress = orderedProgress(onProgress);
+      const result = await current.importFiles(decoded, progress.report ? { onProgress: progress.report } : {});
       await backend?.flush?.();
+      await progress.delivered();
       return result;
     },
     async exportFiles() {
@@ -114,9 +131,11 @@ export function createHost(): WorkerApi {
       const current = await ready();
       if (!current) return locked(tool);
       if (!['clone', 'push', 'pull'].includes(verb)) return envelope(tool, 'INVALID_ARGUMENTS', `unknown git verb '${String(verb).slice(0, 40)}': use clone, push or pull`);
-      const full = { ...opts, ...(onProgress ? { onProgress } : {}), ...(auth ? { auth } : {}) };
+      const progress = orderedProgress(onProgress);
+      const full = { ...opts, ...(progress.report ? { onProgress: progress.report } : {}), ...(auth ? { auth } : {}) };
       const result = await (current.git[verb] as (o: typeof full) => Promise<Envelope>)(full);
       await backend?.flush?.();
+      await progress.delivered();
       return result;
     },
     async close() {
