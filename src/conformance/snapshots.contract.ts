@@ -182,6 +182,33 @@ export function snapshotsContract(backend: BackendUnderTest) {
       expect(await h.text('new.log')).toBe('never\n');
     });
 
+    it('keeps the executable bit a checkout gave a file, through an edit, a move, a snapshot and an undo', async () => {
+      h = await open(backend, { 'notes.txt': 'plain\n' });
+      // A backend without modes (OPFS as a tree) ignores the mode, and its snapshots say 100644.
+      const modes = h.fs.capabilities?.modes !== false;
+      const want = modes ? '100755' : '100644';
+      const executable = async (rel: string) => ((await h.fs.stat(h.abs(rel))).mode & 0o111) !== 0;
+      const recorded = async (rel: string) => (await h.ws.snapshots!.tree.files()).get(rel)?.mode;
+      await h.fs.mkdir(h.abs('bin'));
+      await h.fs.writeFile(h.abs('bin/run.sh'), new TextEncoder().encode('echo one\n'), { mode: 0o755 });
+      await h.ws.rescan();
+      expect(await executable('bin/run.sh')).toBe(modes);
+      expect(await recorded('bin/run.sh')).toBe(want);
+      await h.ok('edit_file', { path: 'bin/run.sh', old_text: 'one', new_text: 'two' });
+      await h.ok('move_path', { from: 'bin/run.sh', to: 'run.sh' });
+      expect(await executable('run.sh')).toBe(modes);
+      expect(await recorded('run.sh')).toBe(want);
+      expect(await recorded('notes.txt')).toBe('100644');
+      await h.ok('delete_path', { path: 'run.sh' });
+      await h.ok('undo', {});
+      expect(await h.text('run.sh')).toBe('echo two\n');
+      expect(await executable('run.sh')).toBe(modes);
+      expect(await recorded('run.sh')).toBe(want);
+      // A mode given for an existing file is applied, as a checkout of a mode change needs.
+      await h.fs.writeFile(h.abs('run.sh'), new TextEncoder().encode('echo three\n'), { mode: 0o644 });
+      expect(await executable('run.sh')).toBe(false);
+    });
+
     it('never touches a user\'s own .git and never snapshots it', async () => {
       const userGit = { '.git/HEAD': 'ref: refs/heads/main\n', '.git/config': '[core]\n\tbare = false\n', 'sub/.git/index': new Uint8Array([1, 2, 3]) };
       h = await open(backend, { ...userGit, 'f.txt': 'x\n' });

@@ -1,7 +1,7 @@
 import LightningFS from '@isomorphic-git/lightning-fs';
 import { FsError, translated } from './errors.js';
 import { makeStat } from './stat.js';
-import type { FsDirent, FsStat, WorkspaceFs } from './types.js';
+import { requestedMode, type FsDirent, type FsStat, type WorkspaceFs } from './types.js';
 
 export interface IndexedDbFsOptions {
   /** the IndexedDB database name; several workspaces live side by side under different names */
@@ -79,13 +79,15 @@ export function createIndexedDbFs(options: IndexedDbFsOptions): IndexedDbFs {
         if (encoding === 'utf8' || encoding === 'utf-8') return new TextDecoder().decode(data);
         return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
       })) as WorkspaceFs['readFile'],
-    writeFile: (path, data) =>
+    writeFile: (path, data, options) =>
       changing('writeFile', async () => {
         const s = await statOrNull(path);
         if (s?.type === 'dir') throw new FsError('EISDIR', 'writeFile');
         if (!s) await parentDir(path, 'writeFile');
         try {
-          await p.writeFile!(path, typeof data === 'string' ? new TextEncoder().encode(data) : data);
+          const mode = requestedMode(options);
+          // lightning-fs keeps an existing file's mode unless one is given, and sets it when it is.
+          await p.writeFile!(path, typeof data === 'string' ? new TextEncoder().encode(data) : data, ...(mode === undefined ? [] : [{ mode }]));
         } catch (error) {
           // lightning-fs records the new entry before it stores the bytes: undo that record. For an
           // existing file the old bytes are still stored, and reading them corrects the recorded size.

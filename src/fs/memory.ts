@@ -3,7 +3,7 @@ import { Volume } from 'memfs';
 import { translated } from './errors.js';
 import { readPlainMemory } from './memory-direct.js';
 import { toFsStat } from './stat.js';
-import type { FsDirent, WorkspaceFs } from './types.js';
+import { requestedMode, type FsDirent, type WorkspaceFs } from './types.js';
 
 /** Initial files for a memory backend: path (relative to `/` or absolute) to text or bytes. */
 export type SeedFiles = Record<string, string | Uint8Array>;
@@ -33,7 +33,11 @@ export function createMemoryFs(seed: SeedFiles = {}): WorkspaceFs {
         if (encoding === 'utf8' || encoding === 'utf-8') return new TextDecoder().decode(bytes);
         return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
       })) as WorkspaceFs['readFile'],
-    writeFile: (path, data) => translated('writeFile', () => p.writeFile(path, data)),
+    writeFile: (path, data, options) => translated('writeFile', async () => {
+      await p.writeFile(path, data);
+      const mode = requestedMode(options);
+      if (mode !== undefined) await p.chmod(path, mode);
+    }),
     readdir: (path) => translated('readdir', async () => ((await p.readdir(path)) as string[]).map(String)),
     readdirTypes: (path) =>
       translated('readdir', async () => {

@@ -5,7 +5,7 @@ import { deflateSync } from 'node:zlib';
 import { FsError, translated } from './errors.js';
 import { DIRECT_IO, readPlain, writeInPlace } from './node-direct.js';
 import { toFsStat } from './stat.js';
-import type { FsDirent, NativeHelpers, WorkspaceFs } from './types.js';
+import { requestedMode, type FsDirent, type NativeHelpers, type WorkspaceFs } from './types.js';
 import { atomicTempName } from './temp-names.js';
 
 /**
@@ -26,7 +26,7 @@ export function createNodeFs(): WorkspaceFs {
         const data = fs.readFileSync(path);
         return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
       })) as WorkspaceFs['readFile'],
-    writeFile: (path, data) => translated('writeFile', async () => writeAtomically(path, data)),
+    writeFile: (path, data, options) => translated('writeFile', async () => writeAtomically(path, data, requestedMode(options))),
     readdir: (path) => translated('readdir', async () => fs.readdirSync(path)),
     readdirTypes: (path) =>
       translated('readdir', async () =>
@@ -64,13 +64,15 @@ const NODE_NATIVE: NativeHelpers = {
   sha256Hex: (data) => createHash('sha256').update(data).digest('hex'),
 };
 
-function writeAtomically(path: string, data: Uint8Array | string): void {
+function writeAtomically(path: string, data: Uint8Array | string, requested?: number): void {
   const temp = join(dirname(path), atomicTempName(basename(path), randomBytes(6).toString('hex')));
   const existing = fs.lstatSync(path, { throwIfNoEntry: false });
   if (existing?.isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
-  const mode = existing?.isFile() ? existing.mode & 0o7777 : undefined;
+  const mode = requested ?? (existing?.isFile() ? existing.mode & 0o7777 : undefined);
   try {
     fs.writeFileSync(temp, data, mode === undefined ? {} : { mode });
+    // The umask applies to a new file's mode; a mode asked for is set as given.
+    if (requested !== undefined) fs.chmodSync(temp, requested);
     fs.renameSync(temp, path);
   } catch (error) {
     try { fs.unlinkSync(temp); } catch { /* the temporary file was never made */ }

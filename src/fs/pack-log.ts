@@ -5,7 +5,7 @@ import { crc32 } from './crc32.js';
  *
  *   u32 length   bytes after this field, to the end of the record
  *   u32 crc      CRC-32 of those bytes
- *   u8  op       write | mkdir | remove | rename | checkpoint
+ *   u8  op       write | mkdir | remove | rename | checkpoint; a write's top bit marks an executable file
  *   f64 time     the entry's mtime in ms (write, mkdir)
  *   u16 + utf8   the path
  *   u16 + utf8   the destination (rename only)
@@ -17,8 +17,13 @@ import { crc32 } from './crc32.js';
 export const Op = { Write: 1, Mkdir: 2, Remove: 3, Rename: 4, Checkpoint: 5 } as const;
 export type Op = (typeof Op)[keyof typeof Op];
 
+/** The bit of a write record's op byte that marks the file executable. */
+const EXECUTABLE = 0x80;
+
 export interface LogRecord {
   op: Op;
+  /** a write of an executable file */
+  executable: boolean;
   time: number;
   path: string;
   to: string;
@@ -43,14 +48,14 @@ const encoder = new TextEncoder();
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
 /** A record's header: everything but the file bytes, which follow it in the log. */
-export function encodeHeader(op: Op, time: number, path: string, to = '', data?: Uint8Array): Uint8Array {
+export function encodeHeader(op: Op, time: number, path: string, to = '', data?: Uint8Array, executable = false): Uint8Array {
   const p = encoder.encode(path);
   const t = op === Op.Rename ? encoder.encode(to) : new Uint8Array(0);
   const size = PREFIX + FIXED + p.length + (op === Op.Rename ? 2 + t.length : 0);
   const out = new Uint8Array(size);
   const view = new DataView(out.buffer);
   view.setUint32(0, size - 4 + (data?.length ?? 0), true);
-  view.setUint8(PREFIX, op);
+  view.setUint8(PREFIX, op === Op.Write && executable ? op | EXECUTABLE : op);
   view.setFloat64(PREFIX + 1, time, true);
   view.setUint16(PREFIX + 9, p.length, true);
   out.set(p, PREFIX + FIXED);
@@ -79,8 +84,10 @@ export function readRecord(file: PackFile, at: number, size: number): { record: 
   const body = new Uint8Array(length - 4);
   if (file.read(body, { at: at + PREFIX }) !== body.length || crc32(body) !== head.getUint32(4, true)) return null;
   const view = new DataView(body.buffer);
-  const op = view.getUint8(0) as Op;
-  if (op < Op.Write || op > Op.Checkpoint) return null;
+  const byte = view.getUint8(0);
+  const op = (byte & ~EXECUTABLE) as Op;
+  const executable = (byte & EXECUTABLE) !== 0;
+  if (op < Op.Write || op > Op.Checkpoint || (executable && op !== Op.Write)) return null;
   const pathLength = view.getUint16(9, true);
   let cursor = FIXED + pathLength;
   if (cursor > body.length) return null;
@@ -96,7 +103,7 @@ export function readRecord(file: PackFile, at: number, size: number): { record: 
     }
     const dataLength = op === Op.Write ? body.length - cursor : 0;
     return {
-      record: { op, time: view.getFloat64(1, true), path, to, dataAt: at + PREFIX + cursor, dataLength },
+      record: { op, executable, time: view.getFloat64(1, true), path, to, dataAt: at + PREFIX + cursor, dataLength },
       next: at + 4 + length,
     };
   } catch {

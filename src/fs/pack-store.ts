@@ -2,7 +2,7 @@ import { FsError, translated } from './errors.js';
 import { encodeHeader, MAX_PATH_BYTES, Op, readRecord, type LogRecord, type PackFile } from './pack-log.js';
 import { PackTree, walkTree, type DirNode, type FileNode } from './pack-tree.js';
 import { makeStat } from './stat.js';
-import type { FsDirent, FsStat, PlainFile, WorkspaceFs } from './types.js';
+import { requestedMode, type FsDirent, type FsStat, type PlainFile, type WorkspaceFs } from './types.js';
 
 /** The folder a packed workspace keeps its logs in. `open` creates a missing file. */
 export interface PackFolder {
@@ -114,7 +114,7 @@ function applyRecord(tree: PackTree, r: LogRecord): void {
   switch (r.op) {
     case Op.Write: {
       const { parent, name } = tree.checkWrite(parts);
-      tree.putFile(parent, name, r.dataAt, r.dataLength, r.time);
+      tree.putFile(parent, name, r.dataAt, r.dataLength, r.time, r.executable);
       return;
     }
     case Op.Mkdir: {
@@ -211,7 +211,7 @@ class PackStore {
         const encoding = typeof opts === 'string' ? opts : (opts as { encoding?: string } | undefined)?.encoding;
         return encoding === 'utf8' || encoding === 'utf-8' ? new TextDecoder().decode(bytes) : bytes;
       })) as WorkspaceFs['readFile'],
-      writeFile: (path, data) => changed('writeFile', () => this.write(partsOf(path), typeof data === 'string' ? encoder.encode(data) : data)),
+      writeFile: (path, data, options) => changed('writeFile', () => this.write(partsOf(path), typeof data === 'string' ? encoder.encode(data) : data, requestedMode(options))),
       readdir: (path) => run('readdir', () => [...this.tree.dir(partsOf(path), 'readdir').children.keys()]),
       readdirTypes: (path) => run('readdir', () => [...this.tree.dir(partsOf(path), 'readdir').children]
         .map(([name, node]): FsDirent => ({ name, type: node.kind }))),
@@ -255,7 +255,7 @@ class PackStore {
 
   private statOf(node: FileNode | { kind: 'dir'; mtimeMs: number; ino: number }): FsStat {
     return node.kind === 'file'
-      ? makeStat('file', { size: node.size, mtimeMs: node.mtimeMs, ino: node.ino })
+      ? makeStat('file', { size: node.size, mtimeMs: node.mtimeMs, ino: node.ino, mode: node.executable ? 0o100755 : 0o100644 })
       : makeStat('dir', { mtimeMs: node.mtimeMs, ino: node.ino });
   }
 
@@ -263,19 +263,22 @@ class PackStore {
     return this.statOf(this.tree.find(parts, 'stat'));
   }
 
-  private header(op: Op, parts: string[], to?: string[], data?: Uint8Array, time = Date.now()): Uint8Array {
+  private header(op: Op, parts: string[], to?: string[], data?: Uint8Array, time = Date.now(), executable = false): Uint8Array {
     const path = parts.join('/');
     const dest = to?.join('/') ?? '';
     if (encoder.encode(path).length > MAX_PATH_BYTES || encoder.encode(dest).length > MAX_PATH_BYTES) throw new FsError('ENAMETOOLONG', 'write');
-    return encodeHeader(op, time, path, dest, data);
+    return encodeHeader(op, time, path, dest, data, executable);
   }
 
-  private write(parts: string[], data: Uint8Array): void {
+  /** Write a file; it is executable when `mode` says so, or, without a mode, when it already was. */
+  private write(parts: string[], data: Uint8Array, mode: number | undefined): void {
     const { parent, name } = this.tree.checkWrite(parts);
     const time = Date.now();
-    const header = this.header(Op.Write, parts, undefined, data, time);
+    const existing = parent.children.get(name) as FileNode | undefined;
+    const executable = mode === undefined ? existing?.executable ?? false : (mode & 0o111) !== 0;
+    const header = this.header(Op.Write, parts, undefined, data, time, executable);
     const at = this.log.append(header, data);
-    this.tree.putFile(parent, name, at + header.length, data.length, time);
+    this.tree.putFile(parent, name, at + header.length, data.length, time, executable);
   }
 
   private mkdir(parts: string[], recursive: boolean): void {
@@ -349,7 +352,7 @@ class PackStore {
           continue;
         }
         const data = this.read(node);
-        const header = this.header(Op.Write, parts, undefined, data, node.mtimeMs);
+        const header = this.header(Op.Write, parts, undefined, data, node.mtimeMs, node.executable);
         moved.push([node, writer.append(header, data) + header.length]);
       }
       writer.append(encodeHeader(Op.Checkpoint, Date.now(), ''));

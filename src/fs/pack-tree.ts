@@ -13,6 +13,7 @@ export interface FileNode {
   size: number;
   mtimeMs: number;
   ino: number;
+  executable: boolean;
 }
 export type PackNode = DirNode | FileNode;
 
@@ -62,15 +63,16 @@ export class PackTree {
     return { parent, name };
   }
 
-  putFile(parent: DirNode, name: string, at: number, size: number, time: number): void {
+  putFile(parent: DirNode, name: string, at: number, size: number, time: number, executable: boolean): void {
     const old = parent.children.get(name) as FileNode | undefined;
     if (old) {
       this.liveBytes -= old.size;
       old.at = at;
       old.size = size;
       old.mtimeMs = time;
+      old.executable = executable;
     } else {
-      parent.children.set(name, { kind: 'file', at, size, mtimeMs: time, ino: this.nextIno++ });
+      parent.children.set(name, { kind: 'file', at, size, mtimeMs: time, ino: this.nextIno++, executable });
       this.liveBytes += ENTRY_OVERHEAD;
     }
     this.liveBytes += size;

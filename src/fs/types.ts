@@ -29,6 +29,11 @@ export interface FsDirent {
 export interface WorkspaceFs {
   readFile(path: string, options?: { encoding?: null }): Promise<Uint8Array>;
   readFile(path: string, options: { encoding: 'utf8' } | 'utf8'): Promise<string>;
+  /**
+   * `options.mode`, when given, sets the file's permission bits, new file or not (a git checkout
+   * passes 0o755 or 0o644); without it an existing file keeps its mode and a new one is not
+   * executable. Backends without modes (`capabilities.modes === false`) ignore it.
+   */
   writeFile(path: string, data: Uint8Array | string, options?: unknown): Promise<void>;
   readdir(path: string): Promise<string[]>;
   stat(path: string): Promise<FsStat>;
@@ -85,6 +90,14 @@ export interface FsCapabilities {
   symlinks: boolean;
   /** rename over an existing file replaces it in one step */
   atomicRename: boolean;
+  /** files keep an executable bit (writeFile's `mode`); absent means true */
+  modes?: boolean;
+}
+
+/** The `mode` a writeFile call asked for, if any. */
+export function requestedMode(options: unknown): number | undefined {
+  const mode = (options as { mode?: unknown } | null | undefined)?.mode;
+  return typeof options === 'object' && typeof mode === 'number' ? mode : undefined;
 }
 
 export function statTypeOf(s: { isFile(): boolean; isDirectory(): boolean; isSymbolicLink(): boolean }): FsStat['type'] {

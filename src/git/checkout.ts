@@ -52,7 +52,7 @@ async function writeFile(fs: WorkspaceFs, abs: string, access: GitAccess, file: 
     await fs.symlink(new TextDecoder().decode(blob), abs);
     return;
   }
-  await fs.writeFile(abs, blob, file.mode === '100755' ? { mode: 0o755 } : undefined);
+  await fs.writeFile(abs, blob, { mode: file.mode === '100755' ? 0o755 : 0o644 });
 }
 
 async function ensureDir(fs: WorkspaceFs, abs: string): Promise<void> {

@@ -84,5 +84,6 @@ async function writeBack(store: SnapshotStore, path: string, leaf: Leaf, was: Le
     await store.fs.unlink(abs).catch((e) => { if (!hasFsCode(e, 'ENOENT')) throw e; });
   }
   if (leaf.mode === '120000') await store.fs.symlink(new TextDecoder().decode(bytes), abs);
+  else if (leaf.mode === '100755' || was?.mode === '100755') await store.fs.writeFile(abs, bytes, { mode: leaf.mode === '100755' ? 0o755 : 0o644 });
   else await store.fs.writeFile(abs, bytes);
 }

@@ -30,6 +30,17 @@ async function files(ws: RemoteWorkspace): Promise<Record<string, string>> {
 }
 
 describe.each<BackendKind>(['opfs', 'indexeddb', 'memory'])('git in Chromium, workspace on %s', (backend) => {
+  it('keeps an executable file executable through the clone, an edit and the push', async () => {
+    const name = uniqueName(`modes-${backend}`);
+    await commands.gitCreateRepo(server.root, name, { ...seed, 'bin/run.sh': '#!/bin/sh\necho 1\n' }, ['bin/run.sh']);
+    const ws = await connect({ backend, name: uniqueName(`git-modes-${backend}`) });
+    open.push(ws);
+    expect((await ws.git.clone({ url: `${server.url}/${name}.git` })).ok).toBe(true);
+    expect((await ws.call('edit_file', { path: 'bin/run.sh', old_text: '1', new_text: '2' })).ok).toBe(true);
+    expect((await ws.git.push({ branch: 'agent/modes', auth: { token: server.token } })).ok).toBe(true);
+    expect(await commands.gitModesOnBranch(server.root, name, 'agent/modes')).toEqual(['100644 README.md', '100644 src/lib/util.js', '100644 src/main.js', '100755 bin/run.sh']);
+  });
+
   it('clones across origins with progress, edits through tools, pushes, and git sees exactly those files', async () => {
     const name = await repo(`clone-${backend}`);
     const ws = await connect({ backend, name: uniqueName(`git-${backend}`) });

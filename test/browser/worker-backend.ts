@@ -31,7 +31,7 @@ export function workerBackend(kind: WorkerBackendKind, makeWorker: () => Worker)
       const packed = await remote.create(kind, name);
       if (kind === 'opfs' && !packed) throw new Error('the OPFS workspace in the worker did not come out packed');
       const r = remote;
-      const fs = { capabilities: { symlinks: kind === 'indexeddb' || kind === 'memory', atomicRename: true } } as Record<string, unknown>;
+      const fs = { capabilities: { symlinks: kind === 'indexeddb' || kind === 'memory', atomicRename: true, modes: kind !== 'opfs-tree' } } as Record<string, unknown>;
       for (const method of METHODS) {
         fs[method] = async (...args: unknown[]) => {
           // The encoding option is applied here, so only bytes cross the boundary.

@@ -43,6 +43,19 @@ describe.each(backends)('clone, edit and push on %s', (_, make) => {
     git(bare(name), 'fsck', '--strict');
   });
 
+  it('keeps an executable file executable through the clone, an edit, a rescan and the push', async () => {
+    made = await make();
+    const name = `repo-${++counter}`;
+    createRepo(server, name, { ...seed, 'bin/run.sh': '#!/bin/sh\necho one\n' }, 'main', ['bin/run.sh']);
+    expect((await made.ws.git.clone({ url: `${server.url}/${name}.git` })).ok).toBe(true);
+    expect(((await made.fs.stat(`${made.root}/bin/run.sh`)).mode & 0o111) !== 0).toBe(true);
+    expect((await made.ws.call('edit_file', { path: 'bin/run.sh', old_text: 'one', new_text: 'two' })).ok).toBe(true);
+    await made.ws.rescan();
+    expect((await made.ws.git.push({ branch: 'agent/modes', auth: { token: server.token } })).ok).toBe(true);
+    const modes = git(bare(name), 'ls-tree', '-r', 'agent/modes').trim().split('\n').map((line) => `${line.split(/\s+/)[0]} ${line.split('\t')[1]}`);
+    expect(modes.sort()).toEqual(['100644 README.md', '100644 docs/guide/intro.md', '100644 src/app.ts', '100755 bin/run.sh']);
+  });
+
   it('pushes one squashed commit on top of the cloned commit, and a second squash on top of the first', async () => {
     made = await make();
     const name = repo();

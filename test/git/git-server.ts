@@ -133,13 +133,14 @@ function runBackend(backend: string, root: string, req: IncomingMessage, res: Se
 }
 
 /** The CLI helpers below run git synchronously: point them at bare paths, never at this server's URL (its event loop would be blocked). */
-/** Make a bare repository `name` on the server holding `files` in one commit on `branch`. */
-export function createRepo(server: Pick<GitServer, 'root'>, name: string, files: Record<string, string>, branch = 'main'): string {
+/** Make a bare repository `name` on the server holding `files` (the `executable` ones as 100755) in one commit on `branch`. */
+export function createRepo(server: Pick<GitServer, 'root'>, name: string, files: Record<string, string>, branch = 'main', executable: string[] = []): string {
   const work = mkdtempSync(join(tmpdir(), 'sandpit-git-seed-'));
   try {
     git(work, 'init', '-q', '-b', branch);
     for (const [path, content] of Object.entries(files)) writeNested(join(work, path), content);
     git(work, 'add', '-A');
+    for (const path of executable) git(work, 'update-index', '--chmod=+x', path);
     git(work, 'commit', '-q', '-m', 'initial commit');
     const bare = join(server.root, `${name}.git`);
     execFileSync('git', ['clone', '-q', '--bare', work, bare], { env: gitEnv() });
