@@ -24,6 +24,15 @@ function copyOf(folder: MemoryPackFolder, cut?: { name: string; length: number }
   return copy;
 }
 
+/** A closed packed store holding `files`. */
+async function folderWith(files: Record<string, string>): Promise<MemoryPackFolder> {
+  const folder = new MemoryPackFolder();
+  const fs = await openPackStore(folder);
+  for (const [path, content] of Object.entries(files)) await fs.writeFile(path, content);
+  await fs.close();
+  return folder;
+}
+
 const usedLength = (bytes: Uint8Array) => {
   let end = bytes.length;
   while (end > 0 && bytes[end - 1] === 0) end--;
@@ -37,6 +46,7 @@ describe('the packed OPFS layout: one log, replayed on open', () => {
     await fs.mkdir('/src/lib', { recursive: true });
     await fs.writeFile('/src/lib/a.ts', 'one');
     await fs.writeFile('/src/lib/a.ts', 'two');
+    await fs.writeFile('/src/b.ts', 'be', { mode: 0o755 });
     await fs.writeFile('/src/b.ts', 'bee');
     await fs.rename('/src/lib', '/src/core');
     await fs.mkdir('/gone');
@@ -51,6 +61,8 @@ describe('the packed OPFS layout: one log, replayed on open', () => {
     const again = await openPackStore(folder);
     expect(await dump(again)).toEqual(before);
     expect((await again.stat('/src/core/a.ts')).size).toBe(3);
+    expect((await again.stat('/src/b.ts')).mode).toBe(0o100755);
+    expect((await again.stat('/src/core/a.ts')).mode).toBe(0o100644);
     await again.close();
   });
 
@@ -93,13 +105,15 @@ describe('the packed OPFS layout: one log, replayed on open', () => {
     const fs = await openPackStore(folder);
     await fs.writeFile('/small.txt', 'kept');
     const big = new Uint8Array(1 << 20).fill(7);
+    await fs.writeFile('/big.bin', big, { mode: 0o755 });
     for (let round = 0; round < 10; round++) {
       big[0] = round;
       await fs.writeFile('/big.bin', big);
     }
     expect([...folder.files.keys()]).toEqual(['sandpit.pack.2']);
-    expect(usedLength(folder.files.get('sandpit.pack.2')!)).toBeLessThan(4 << 20);
+    expect(usedLength(folder.files.get('sandpit.pack.2')!)).toBeLessThan(5 << 20);
     expect((await fs.readFile('/big.bin'))[0]).toBe(9);
+    expect((await fs.stat('/big.bin')).mode).toBe(0o100755);
     expect(text.decode(await fs.readFile('/small.txt'))).toBe('kept');
     await fs.writeFile('/later.txt', 'appended after the rewrite');
     const before = await dump(fs);
@@ -110,10 +124,7 @@ describe('the packed OPFS layout: one log, replayed on open', () => {
   });
 
   it('ignores and removes a rewrite that never reached its checkpoint', async () => {
-    const folder = new MemoryPackFolder();
-    const fs = await openPackStore(folder);
-    await fs.writeFile('/a.txt', 'a');
-    await fs.close();
+    const folder = await folderWith({ '/a.txt': 'a' });
     folder.files.set('sandpit.pack.2', encodeHeader(Op.Mkdir, Date.now(), 'half-copied'));
     const again = await openPackStore(folder);
     expect(await dump(again)).toEqual({ '/a.txt': 'a' });
@@ -122,10 +133,7 @@ describe('the packed OPFS layout: one log, replayed on open', () => {
   });
 
   it('takes the newest finished generation and removes the one it replaced', async () => {
-    const folder = new MemoryPackFolder();
-    const fs = await openPackStore(folder);
-    await fs.writeFile('/a.txt', 'old');
-    await fs.close();
+    const folder = await folderWith({ '/a.txt': 'old' });
     const older = folder.files.get('sandpit.pack.1')!;
     const newer = encodeHeader(Op.Write, Date.now(), 'a.txt', '', new TextEncoder().encode('new'));
     const next = new Uint8Array(usedLength(older) + newer.length + 3);
