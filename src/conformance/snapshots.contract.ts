@@ -185,7 +185,7 @@ export function snapshotsContract(backend: BackendUnderTest) {
     it('keeps the executable bit a checkout gave a file, through an edit, a move, a snapshot and an undo', async () => {
       h = await open(backend, { 'notes.txt': 'plain\n' });
       // A backend without modes (OPFS as a tree) ignores the mode, and its snapshots say 100644.
-      const modes = h.fs.capabilities?.modes !== false;
+      const modes = h.fs.capabilities?.modes === true;
       const want = modes ? '100755' : '100644';
       const executable = async (rel: string) => ((await h.fs.stat(h.abs(rel))).mode & 0o111) !== 0;
       const recorded = async (rel: string) => (await h.ws.snapshots!.tree.files()).get(rel)?.mode;

@@ -139,7 +139,7 @@ export function createIndexedDbFs(options: IndexedDbFsOptions): IndexedDbFs {
       dirty = false;
       await p.flush!();
     }),
-    capabilities: { symlinks: true, atomicRename: true },
+    capabilities: { symlinks: true, atomicRename: true, modes: true },
   };
 
   async function listDir(path: string): Promise<string[]> {

@@ -71,7 +71,7 @@ export function createMemoryFs(seed: SeedFiles = {}): WorkspaceFs {
     readlink: (path) => translated('readlink', async () => String(await p.readlink(path))),
     symlink: (target, path) => translated('symlink', () => p.symlink(target, path)),
     readPlainFile: async (base, rel, maxBytes) => readPlainMemory(sb, base, rel, maxBytes),
-    capabilities: { symlinks: true, atomicRename: true },
+    capabilities: { symlinks: true, atomicRename: true, modes: true },
   };
   return fs;
 }

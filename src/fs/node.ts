@@ -48,7 +48,7 @@ export function createNodeFs(): WorkspaceFs {
       writeInPlace: (path: string, data: Uint8Array, currentSize: number) => translated('writeFile', async () => writeInPlace(path, data, currentSize)),
     } : {}),
     native: NODE_NATIVE,
-    capabilities: { symlinks: true, atomicRename: true },
+    capabilities: { symlinks: true, atomicRename: true, modes: true },
   };
 }
 

@@ -270,7 +270,7 @@ export async function createOpfsFs(options: OpfsFsOptions = {}): Promise<Workspa
     rename: (from, to) => translated('rename', () => queue.runAll([key(from), key(to)], () => move(partsOf(from), partsOf(to)))),
     readlink: (path) => translated('readlink', async () => { await entryAt(partsOf(path)); throw new FsError('EINVAL', 'readlink'); }),
     symlink: () => translated('symlink', async () => { throw new FsError('EPERM', 'symlink'); }),
-    capabilities: { symlinks: false, atomicRename: true, modes: false },
+    capabilities: { symlinks: false, atomicRename: true },
   };
   return fs;
 }

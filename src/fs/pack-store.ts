@@ -237,7 +237,7 @@ class PackStore {
         return { stat: this.statOf(node), bytes: node.size > maxBytes ? null : this.read(node) };
       }),
       close: () => this.close(),
-      capabilities: { symlinks: false, atomicRename: true },
+      capabilities: { symlinks: false, atomicRename: true, modes: true },
     };
   }
 

@@ -32,7 +32,7 @@ export interface WorkspaceFs {
   /**
    * `options.mode`, when given, sets the file's permission bits, new file or not (a git checkout
    * passes 0o755 or 0o644); without it an existing file keeps its mode and a new one is not
-   * executable. Backends without modes (`capabilities.modes === false`) ignore it.
+   * executable. Backends without modes (`capabilities.modes` not true) ignore it.
    */
   writeFile(path: string, data: Uint8Array | string, options?: unknown): Promise<void>;
   readdir(path: string): Promise<string[]>;
@@ -90,7 +90,7 @@ export interface FsCapabilities {
   symlinks: boolean;
   /** rename over an existing file replaces it in one step */
   atomicRename: boolean;
-  /** files keep an executable bit (writeFile's `mode`); absent means true */
+  /** files keep an executable bit (writeFile's `mode`); absent means they do not */
   modes?: boolean;
 }
 
