@@ -1,4 +1,5 @@
 import { crc32 } from './crc32.js';
+import { FsError } from './errors.js';
 
 /**
  * The record format of a packed workspace (pack-store.ts): one append-only log per generation.
@@ -47,10 +48,14 @@ const FIXED = 1 + 8 + 2;
 const encoder = new TextEncoder();
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
-/** A record's header: everything but the file bytes, which follow it in the log. */
+/** Paths are limited by the u16 length fields; the tools refuse far shorter ones first. */
+const MAX_PATH_BYTES = 0xffff;
+
+/** A record's header: everything but the file bytes, which follow it in the log. A path too long for it is ENAMETOOLONG. */
 export function encodeHeader(op: Op, time: number, path: string, to = '', data?: Uint8Array, executable = false): Uint8Array {
   const p = encoder.encode(path);
   const t = op === Op.Rename ? encoder.encode(to) : new Uint8Array(0);
+  if (p.length > MAX_PATH_BYTES || t.length > MAX_PATH_BYTES) throw new FsError('ENAMETOOLONG', 'write');
   const size = PREFIX + FIXED + p.length + (op === Op.Rename ? 2 + t.length : 0);
   const out = new Uint8Array(size);
   const view = new DataView(out.buffer);
@@ -66,9 +71,6 @@ export function encodeHeader(op: Op, time: number, path: string, to = '', data?:
   view.setUint32(4, crc32(data ?? new Uint8Array(0), crc32(out.subarray(PREFIX))), true);
   return out;
 }
-
-/** Paths are limited by the u16 length fields; the tools refuse far shorter ones first. */
-export const MAX_PATH_BYTES = 0xffff;
 
 /**
  * The record at `at`, or null where the log ends (zeros, a torn record, bytes that do not check).

@@ -1,5 +1,5 @@
 import { FsError, translated } from './errors.js';
-import { encodeHeader, MAX_PATH_BYTES, Op, readRecord, type LogRecord, type PackFile } from './pack-log.js';
+import { encodeHeader, Op, readRecord, type LogRecord, type PackFile } from './pack-log.js';
 import { PackTree, walkTree, type DirNode, type FileNode } from './pack-tree.js';
 import { makeStat } from './stat.js';
 import { requestedMode, type FsDirent, type FsStat, type PlainFile, type WorkspaceFs } from './types.js';
@@ -264,10 +264,7 @@ class PackStore {
   }
 
   private header(op: Op, parts: string[], to?: string[], data?: Uint8Array, time = Date.now(), executable = false): Uint8Array {
-    const path = parts.join('/');
-    const dest = to?.join('/') ?? '';
-    if (encoder.encode(path).length > MAX_PATH_BYTES || encoder.encode(dest).length > MAX_PATH_BYTES) throw new FsError('ENAMETOOLONG', 'write');
-    return encodeHeader(op, time, path, dest, data, executable);
+    return encodeHeader(op, time, parts.join('/'), to?.join('/') ?? '', data, executable);
   }
 
   /** Write a file; it is executable when `mode` says so, or, without a mode, when it already was. */

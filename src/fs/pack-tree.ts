@@ -47,6 +47,15 @@ export class PackTree {
     return node;
   }
 
+  /** The entry at `parts` (not the root) with the folder holding it, walking the tree once. */
+  private locate(parts: string[], op: string): { parent: DirNode; name: string; node: PackNode } {
+    const parent = this.dir(parts.slice(0, -1), op);
+    const name = parts[parts.length - 1]!;
+    const node = parent.children.get(name);
+    if (!node) throw new FsError('ENOENT', op);
+    return { parent, name, node };
+  }
+
   /** The folder at `parts`, which must exist. */
   dir(parts: string[], op: string): DirNode {
     const node = this.find(parts, op);
@@ -97,11 +106,11 @@ export class PackTree {
   /** Check the removal of a file (`want` file) or an empty folder. */
   checkRemove(parts: string[], want: 'file' | 'dir'): { parent: DirNode; name: string } {
     const op = want === 'file' ? 'unlink' : 'rmdir';
-    const node = this.find(parts, op);
     if (parts.length === 0) throw new FsError('EBUSY', op);
+    const { parent, name, node } = this.locate(parts, op);
     if (node.kind !== want) throw new FsError(want === 'file' ? 'EISDIR' : 'ENOTDIR', op);
     if (node.kind === 'dir' && node.children.size > 0) throw new FsError('ENOTEMPTY', op);
-    return { parent: this.dir(parts.slice(0, -1), op), name: parts[parts.length - 1]! };
+    return { parent, name };
   }
 
   drop(parent: DirNode, name: string): void {
@@ -113,11 +122,12 @@ export class PackTree {
 
   /** Check a rename as Node does it; null when there is nothing to do (a path onto itself). */
   checkRename(from: string[], to: string[]): { node: PackNode; from: DirNode; name: string; into: DirNode; as: string } | null {
-    const node = this.find(from, 'rename');
+    if (from.length === 0) throw new FsError('EINVAL', 'rename');
+    const { parent: fromDir, name, node } = this.locate(from, 'rename');
     const fromKey = from.join('/');
     const toKey = to.join('/');
     if (fromKey === toKey) return null;
-    if (from.length === 0 || toKey.startsWith(`${fromKey}/`)) throw new FsError('EINVAL', 'rename');
+    if (toKey.startsWith(`${fromKey}/`)) throw new FsError('EINVAL', 'rename');
     if (to.length === 0) throw new FsError('EBUSY', 'rename');
     const into = this.dir(to.slice(0, -1), 'rename');
     const as = to[to.length - 1]!;
@@ -125,7 +135,7 @@ export class PackTree {
     if (dest && node.kind === 'dir' && dest.kind !== 'dir') throw new FsError('ENOTDIR', 'rename');
     if (dest && node.kind === 'file' && dest.kind === 'dir') throw new FsError('EISDIR', 'rename');
     if (dest?.kind === 'dir' && dest.children.size > 0) throw new FsError('ENOTEMPTY', 'rename');
-    return { node, from: this.dir(from.slice(0, -1), 'rename'), name: from[from.length - 1]!, into, as };
+    return { node, from: fromDir, name, into, as };
   }
 
   move(plan: { node: PackNode; from: DirNode; name: string; into: DirNode; as: string }): void {
