@@ -1,4 +1,4 @@
-import type { Envelope } from '../src/workspace/workspace.js';
+import type { Envelope } from '../src/contract/index.js';
 import { $, toast } from './dom.js';
 import type { Session } from './session.js';
 import { renderEnvelope } from './tool-console.js';

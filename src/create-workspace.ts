@@ -1,7 +1,7 @@
 import type { ProcessRunner } from './tools/process-runner.js';
 import { createRunCommandTool } from './tools/run-command.js';
 import { canonicalTools } from './toolsets/canonical.js';
-import { createWorkspaceCore, type Workspace, type WorkspaceOptions } from './workspace/workspace.js';
+import { createWorkspaceCore, type Workspace, type WorkspaceOptions } from './workspace-core.js';
 
 export interface CreateWorkspaceOptions extends WorkspaceOptions {
   /** How run_command runs programs; without one, run_command answers NOT_SUPPORTED. */

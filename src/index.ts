@@ -1,15 +1,16 @@
 /** The browser-safe core of Sandpit: no `node:` imports and no WebAssembly reach this entry. */
 export { createWorkspace, type CreateWorkspaceOptions } from './create-workspace.js';
-export type { Workspace, WorkspaceOptions, Envelope } from './workspace/workspace.js';
+export type { Workspace, WorkspaceOptions, Envelope } from './workspace-core.js';
 export type { ImportedFile, ImportResult } from './tools/import-files.js';
 export type { ExportedFile, ExportResult } from './workspace/export-files.js';
 export type { WorkspacePolicy, WorkspaceLimits, ConfirmAction } from './workspace/policy.js';
 export type { ChangeDetail, ChangeSummary, ChangeListener } from './workspace/change-log.js';
-export { ERROR_CODES, ToolError, type ErrorCode, type Problem, type ToolErrorBody } from './workspace/errors.js';
+export { ERROR_CODES, ToolError, type ErrorCode, type Problem, type ToolErrorBody } from './contract/index.js';
 export { createMemoryFs, type SeedFiles } from './fs/memory.js';
 export type { WorkspaceFs, FsStat, FsDirent, FsCapabilities, NativeHelpers, PlainFile } from './fs/types.js';
 export { FsError, fsCodeOf } from './fs/errors.js';
-export { defineTool, type ToolDefinition, type ToolInfo, type JsonSchema } from './tools/define.js';
+export { defineTool, type ToolDefinition, type ToolInfo, type JsonSchema, type ToolRunContext } from './tools/define.js';
+export type { ToolDefinition as ToolContract, ToolAnnotations } from './contract/index.js';
 export { canonicalTools } from './toolsets/canonical.js';
 export { runCommand, createRunCommandTool, splitCommand } from './tools/run-command.js';
 export type { ProcessRunner, CommandRequest, CommandResult } from './tools/process-runner.js';
@@ -17,7 +18,7 @@ export {
   toolset, isToolsetName, TOOLSET_NAMES, fileManagerTools, fsProcessTools, coworkTools, toOpenAI, toAnthropic, toMcp,
   type Toolset, type ToolsetName, type ToolsetOptions, type CoworkOptions, type OpenAITool, type AnthropicTool, type McpTool, type McpAnnotations,
 } from './toolsets/index.js';
-export type { ToolContext, TextFile, ReadTextOptions } from './workspace/context.js';
+export type { ToolContext, TextFile, ReadTextOptions, SnapshotPort } from './workspace/context.js';
 export type { ChangeLog, ChangeFileSummary, ChangedFile, FileStatus } from './workspace/change-log.js';
 export type { ReadLedger, LedgerEntry } from './workspace/ledger.js';
 export type { ResolvedPolicy } from './workspace/policy.js';

@@ -1,5 +1,5 @@
 import { proxy, releaseProxy, wrap, type Remote } from 'comlink';
-import type { Envelope } from '../src/workspace/workspace.js';
+import type { Envelope } from '../src/workspace-core.js';
 import type { ChangeDetail, ChangeSummary } from '../src/workspace/change-log.js';
 import type { WorkspacePolicy } from '../src/workspace/policy.js';
 import type { SnapshotOptions } from '../src/snapshots/store.js';

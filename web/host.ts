@@ -1,8 +1,8 @@
 import { createWorkspace } from '../src/create-workspace.js';
-import type { Envelope, Workspace } from '../src/workspace/workspace.js';
+import type { Envelope, Workspace } from '../src/workspace-core.js';
 import type { ConfirmAction } from '../src/workspace/policy.js';
 import { canonicalTools } from '../src/toolsets/canonical.js';
-import { toToolError } from '../src/workspace/errors.js';
+import { toToolError } from '../src/fs/tool-error.js';
 import { openBackend, type OpenedBackend } from './backends.js';
 import type { ChangeEvent, OpenInfo, WireOpenOptions, WorkerApi } from './protocol.js';
 import { tryLock, type HeldLock } from './tab-lock.js';

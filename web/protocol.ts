@@ -1,4 +1,4 @@
-import type { Envelope } from '../src/workspace/workspace.js';
+import type { Envelope } from '../src/workspace-core.js';
 import type { ChangeDetail, ChangeSummary } from '../src/workspace/change-log.js';
 import type { ConfirmAction, WorkspacePolicy } from '../src/workspace/policy.js';
 import type { SnapshotOptions } from '../src/snapshots/store.js';

@@ -1,4 +1,4 @@
-import type { Envelope } from '../workspace/workspace.js';
+import type { Envelope } from '../contract/index.js';
 import type { AgentToolCall, Usage } from './types.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { Envelope } from '../workspace/workspace.js';
+import type { Envelope } from '../contract/index.js';
 import { AgentError, type AgentEvent, type AgentListener, type StopReason } from './events.js';
 import { systemPrompt } from './system-prompt.js';
 import type { AgentMessage, AgentToolCall, AgentToolResult, AgentWorkspace, ModelProvider, Usage } from './types.js';

@@ -1,5 +1,5 @@
 import type { ToolInfo } from '../tools/define.js';
-import type { Envelope } from '../workspace/workspace.js';
+import type { Envelope } from '../contract/index.js';
 
 /**
  * What the loop needs from a workspace: a `Workspace`, a `NodeWorkspace` and the page's worker

@@ -1,7 +1,7 @@
 import * as git from 'isomorphic-git';
 import { hasFsCode } from '../fs/errors.js';
 import type { GitAccess } from '../snapshots/objects.js';
-import { ToolError } from '../workspace/errors.js';
+import { ToolError } from '../contract/index.js';
 import { removeTree, writeChanges } from './checkout.js';
 import { checkBranch, FETCH_REFSPEC, checkDepth, randomSuffix, rememberRemote, UPSTREAM_REF, type GitContext } from './context.js';
 import { toGitError } from './errors.js';

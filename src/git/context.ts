@@ -1,7 +1,7 @@
 import * as git from 'isomorphic-git';
 import type { WorkspaceFs } from '../fs/types.js';
 import type { SnapshotStore } from '../snapshots/store.js';
-import { ToolError } from '../workspace/errors.js';
+import { ToolError } from '../contract/index.js';
 import { secretsOf, splitRemoteUrl, type GitCredentials } from './redact.js';
 import type { RemoteOptions } from './transport.js';
 

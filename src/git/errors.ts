@@ -1,4 +1,5 @@
-import { ToolError, toToolError } from '../workspace/errors.js';
+import { ToolError } from '../contract/index.js';
+import { toToolError } from '../fs/tool-error.js';
 import { redact } from './redact.js';
 
 type Foreign = { code?: unknown; name?: unknown; message?: unknown; data?: Record<string, unknown> } | null;

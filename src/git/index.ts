@@ -1,5 +1,6 @@
-import { ToolError, toToolError } from '../workspace/errors.js';
-import type { Envelope } from '../workspace/workspace.js';
+import { ToolError } from '../contract/index.js';
+import { toToolError } from '../fs/tool-error.js';
+import type { Envelope } from '../contract/index.js';
 import type { CloneOptions, CloneResult } from './clone.js';
 import type { GitContext } from './context.js';
 import type { PullOptions, PullResult } from './pull.js';

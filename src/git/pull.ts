@@ -1,6 +1,6 @@
 import * as git from 'isomorphic-git';
-import type { Problem } from '../workspace/errors.js';
-import { ToolError } from '../workspace/errors.js';
+import type { Problem } from '../contract/index.js';
+import { ToolError } from '../contract/index.js';
 import { formatMessage } from '../snapshots/history.js';
 import { fileMatches, writeChanges } from './checkout.js';
 import { remoteForTransfer, UPSTREAM_REF, rememberRemote, type GitContext } from './context.js';

@@ -1,5 +1,5 @@
 import * as git from 'isomorphic-git';
-import { ToolError } from '../workspace/errors.js';
+import { ToolError } from '../contract/index.js';
 import { remoteForTransfer, SQUASH_REF, UPSTREAM_REF, rememberRemote, type GitContext } from './context.js';
 import { toGitError } from './errors.js';
 import { progressReporter, type GitProgressListener } from './progress.js';

@@ -1,4 +1,4 @@
-import { ToolError } from '../workspace/errors.js';
+import { ToolError } from '../contract/index.js';
 
 /** What a caller hands over to reach a remote: a token (sent as HTTP basic auth) or a user and password. */
 export interface GitCredentials {

@@ -2,7 +2,7 @@ import { mkdirSync, readdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { GitAuth, GitProgress } from '../git/index.js';
-import type { Envelope } from '../workspace/workspace.js';
+import type { Envelope } from '../workspace-core.js';
 import { UsageError } from './cli-args.js';
 import { openNodeWorkspace } from './open.js';
 

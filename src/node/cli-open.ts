@@ -5,7 +5,7 @@ import { createMemoryFs } from '../fs/memory.js';
 import type { WorkspaceFs } from '../fs/types.js';
 import type { SnapshotOptions } from '../snapshots/store.js';
 import { isToolsetName, toolset, TOOLSET_NAMES, type Toolset } from '../toolsets/index.js';
-import type { Workspace } from '../workspace/workspace.js';
+import type { Workspace } from '../workspace-core.js';
 import { UsageError, type WorkspaceSource } from './cli-args.js';
 import { openToolsetWorkspace } from './mcp-workspace.js';
 

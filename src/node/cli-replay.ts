@@ -1,8 +1,8 @@
 import { promises as fsp } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
-import type { Envelope, Workspace } from '../workspace/workspace.js';
-import type { Problem } from '../workspace/errors.js';
+import type { Envelope, Workspace } from '../workspace-core.js';
+import type { Problem } from '../contract/index.js';
 import { UsageError } from './cli-args.js';
 
 const LINE_SHAPE = 'Each line must be one JSON object such as {"tool": "read_file", "args": {"path": "README.md"}}.';

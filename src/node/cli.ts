@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { readFileSync } from 'node:fs';
-import type { Envelope } from '../workspace/workspace.js';
+import type { Envelope } from '../workspace-core.js';
 import { parseArgs, UsageError, workspaceSource, type ParsedArgs } from './cli-args.js';
 import { HELP, USAGE } from './cli-help.js';
 import type { OpenReport } from './cli-open.js';

@@ -3,7 +3,7 @@ import { createWorkspace } from '../create-workspace.js';
 import { createNodeFs } from '../fs/node.js';
 import { toolset, type Toolset, type ToolsetName } from '../toolsets/index.js';
 import type { SnapshotOptions } from '../snapshots/store.js';
-import type { Workspace } from '../workspace/workspace.js';
+import type { Workspace } from '../workspace-core.js';
 import { nodeTools, type NodeToolset } from './node-tools.js';
 import { keepSpares } from './open.js';
 

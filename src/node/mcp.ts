@@ -3,7 +3,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Toolset } from '../toolsets/index.js';
-import type { Workspace } from '../workspace/workspace.js';
+import type { Workspace } from '../workspace-core.js';
 
 /**
  * An MCP server (not yet connected) offering a workspace's toolset: tools/list gives each tool's

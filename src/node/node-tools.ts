@@ -5,7 +5,7 @@ import type { ToolDefinition } from '../tools/define.js';
 import { describeExternalChanges } from '../tools/external-changes.js';
 import { canonicalTools } from '../toolsets/canonical.js';
 import { PathResolver } from '../workspace/paths.js';
-import type { Workspace } from '../workspace/workspace.js';
+import type { Workspace } from '../workspace-core.js';
 import { loadManifests, type ManifestLoad, type ManifestReport } from './manifests/load.js';
 import { DEFAULT_CAPS, type ModelCaps } from './manifests/output.js';
 import { manifestTool } from './manifests/tool.js';

@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { createWorkspace } from '../create-workspace.js';
 import { createNodeFs } from '../fs/node.js';
 import { canonicalTools } from '../toolsets/canonical.js';
-import type { Workspace, WorkspaceOptions } from '../workspace/workspace.js';
+import type { Workspace, WorkspaceOptions } from '../workspace-core.js';
 import type { ManifestLoad } from './manifests/load.js';
 import { mergeTools, nodeTools, type NodeToolsOptions } from './node-tools.js';
 import type { TaskRegistry } from './tasks.js';

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { ToolError } from '../workspace/errors.js';
+import { ToolError } from '../contract/index.js';
 import { CappedOutput, DEFAULT_OUTPUT_CAP } from './output-cap.js';
 
 /** A program to start; `env` is the complete environment (see programEnv). */

@@ -1,4 +1,4 @@
-import { ToolError } from '../workspace/errors.js';
+import { ToolError } from '../contract/index.js';
 import { CappedOutput, DEFAULT_OUTPUT_CAP } from './output-cap.js';
 import type { ProcessOutcome, RunningProcess } from './process.js';
 

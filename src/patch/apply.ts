@@ -1,6 +1,6 @@
 import type { ChangedFile } from '../workspace/change-log.js';
 import type { ToolContext } from '../workspace/context.js';
-import { ToolError } from '../workspace/errors.js';
+import { ToolError } from '../contract/index.js';
 import { lexicalPath } from '../workspace/paths.js';
 import { unifiedFileDiff } from '../text/line-diff.js';
 import { changesStorage, commitPlan, finalBytes } from './commit.js';

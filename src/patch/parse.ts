@@ -1,4 +1,4 @@
-import { ToolError } from '../workspace/errors.js';
+import { ToolError } from '../contract/index.js';
 
 /** One line of a chunk: kept context, a removed line or an added line. */
 export interface ChunkLine {

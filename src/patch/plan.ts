@@ -2,7 +2,8 @@ import { decodeText, isDecodeFailure, type TextEncodingName } from '../text/code
 import { sha256Hex } from '../text/hash.js';
 import { countLines } from '../text/lines.js';
 import type { ToolContext } from '../workspace/context.js';
-import { ToolError, toToolError } from '../workspace/errors.js';
+import { ToolError } from '../contract/index.js';
+import { toToolError } from '../fs/tool-error.js';
 import { displayPath, parentRel, type WorkspacePath } from '../workspace/paths.js';
 import type { PatchOp } from './parse.js';
 import { applyChunks } from './rewrite.js';

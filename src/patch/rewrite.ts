@@ -1,5 +1,5 @@
 import { dominantEol } from '../text/lines.js';
-import { ToolError } from '../workspace/errors.js';
+import { ToolError } from '../contract/index.js';
 import type { ChunkLine, PatchChunk } from './parse.js';
 import { LineIndex, nearestMatch, seekHeader, seekLines, type MatchTier } from './seek.js';
 

@@ -1,4 +1,4 @@
-import { ToolError } from '../workspace/errors.js';
+import { ToolError } from '../contract/index.js';
 
 /** Where a page ended: the last match returned. */
 export interface CursorPosition {

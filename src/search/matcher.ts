@@ -1,4 +1,4 @@
-import { ToolError } from '../workspace/errors.js';
+import { ToolError } from '../contract/index.js';
 import { prepareBytes, type BytePattern } from './bytes.js';
 
 /**

@@ -1,5 +1,6 @@
 import type { WorkspaceFs } from '../fs/types.js';
-import { ToolError, toToolError } from '../workspace/errors.js';
+import { ToolError } from '../contract/index.js';
+import { toToolError } from '../fs/tool-error.js';
 import { displayPath, type PathResolver, type WorkspacePath } from '../workspace/paths.js';
 import type { CursorPosition } from './cursor.js';
 import type { PathTest } from './glob.js';

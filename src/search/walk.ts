@@ -1,5 +1,5 @@
 import type { FsDirent, WorkspaceFs } from '../fs/types.js';
-import { toToolError } from '../workspace/errors.js';
+import { toToolError } from '../fs/tool-error.js';
 import { displayPath, joinRel, RESERVED_TOP_LEVEL, type PathResolver } from '../workspace/paths.js';
 import { comparePaths } from './glob.js';
 import { isIgnored, parseGitignore, type IgnoreRules } from './ignore.js';

@@ -1,7 +1,7 @@
 import * as git from 'isomorphic-git';
 import { hasFsCode } from '../fs/errors.js';
 import type { WorkspaceFs } from '../fs/types.js';
-import { ToolError } from '../workspace/errors.js';
+import { ToolError } from '../contract/index.js';
 import { History, formatMessage, parseCommit, type CommitMeta, type SnapshotInfo } from './history.js';
 import { SnapshotIgnore } from './ignore.js';
 import { ObjectSink, type GitAccess, type LooseWrites } from './objects.js';

@@ -1,5 +1,5 @@
 import { dominantEol } from '../text/lines.js';
-import { ToolError } from '../workspace/errors.js';
+import { ToolError } from '../contract/index.js';
 import { pathProperty } from './common.js';
 import { defineTool } from './define.js';
 

@@ -1,5 +1,5 @@
-import type { ToolContext } from '../workspace/context.js';
-import { ToolError } from '../workspace/errors.js';
+import type { ToolRunContext as ToolContext } from './define.js';
+import { ToolError } from '../contract/index.js';
 import type { ConfirmAction } from '../workspace/policy.js';
 
 /** Ask the workspace's confirm policy; a refusal, a failure or a timeout is CONFIRMATION_DENIED. */

@@ -1,4 +1,5 @@
-import { ToolError, toToolError } from '../workspace/errors.js';
+import { ToolError } from '../contract/index.js';
+import { toToolError } from '../fs/tool-error.js';
 import { pathProperty } from './common.js';
 import { defineTool } from './define.js';
 

@@ -1,6 +1,7 @@
 import type { ChangedFile } from '../workspace/change-log.js';
-import type { ToolContext } from '../workspace/context.js';
-import { ToolError, toToolError } from '../workspace/errors.js';
+import type { ToolRunContext as ToolContext } from './define.js';
+import { ToolError } from '../contract/index.js';
+import { toToolError } from '../fs/tool-error.js';
 import { filesUnder, removeTree } from '../workspace/tree.js';
 import { pathProperty } from './common.js';
 import { confirmOrRefuse } from './confirm.js';

@@ -1,5 +1,5 @@
 import { diffTrees } from '../snapshots/diff.js';
-import { requireSnapshots } from '../snapshots/tool-support.js';
+import { requireSnapshots } from './snapshot-support.js';
 import { EMPTY_TREE } from '../snapshots/tree.js';
 import { lexicalPath } from '../workspace/paths.js';
 import { pathProperty } from './common.js';

@@ -1,5 +1,5 @@
 import { dominantEol, lineAt, LfView, toLf } from '../text/lines.js';
-import { ToolError } from '../workspace/errors.js';
+import { ToolError } from '../contract/index.js';
 import { expectedShaProperty, pathProperty } from './common.js';
 import { defineTool } from './define.js';
 import { findNearMatch } from './near-match.js';

@@ -1,6 +1,6 @@
 import type { WorkspaceFs } from '../fs/types.js';
 import type { ChangedFile } from '../workspace/change-log.js';
-import type { ToolContext } from '../workspace/context.js';
+import type { ToolRunContext as ToolContext } from './define.js';
 
 /**
  * Finds what a program changed behind the tools' back (the workspace's rescan) and returns the

@@ -1,6 +1,7 @@
 import { sha256Hex } from '../text/hash.js';
 import { lineAt } from '../text/lines.js';
-import { ToolError, toToolError } from '../workspace/errors.js';
+import { ToolError } from '../contract/index.js';
+import { toToolError } from '../fs/tool-error.js';
 import { displayPath } from '../workspace/paths.js';
 import { pathProperty } from './common.js';
 import { defineTool } from './define.js';

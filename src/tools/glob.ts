@@ -1,6 +1,6 @@
 import { compileGlob, staticBase } from '../search/glob.js';
 import { walk } from '../search/walk.js';
-import { ToolError } from '../workspace/errors.js';
+import { ToolError } from '../contract/index.js';
 import { displayPath, joinRel } from '../workspace/paths.js';
 import { pathProperty } from './common.js';
 import { defineTool } from './define.js';

@@ -1,4 +1,5 @@
-import { toToolError, ToolError, type ErrorCode } from '../workspace/errors.js';
+import { toToolError } from '../fs/tool-error.js';
+import { ToolError, type ErrorCode } from '../contract/index.js';
 import { displayPath } from '../workspace/paths.js';
 import type { ChangedFile } from '../workspace/change-log.js';
 import { textForLog, textOfBytes } from './text-for-log.js';

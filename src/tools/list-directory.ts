@@ -1,5 +1,5 @@
 import { walk, type WalkEntry } from '../search/walk.js';
-import { ToolError } from '../workspace/errors.js';
+import { ToolError } from '../contract/index.js';
 import { displayPath } from '../workspace/paths.js';
 import { pathProperty } from './common.js';
 import { defineTool } from './define.js';

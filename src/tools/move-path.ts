@@ -1,6 +1,7 @@
 import { fileSha256 } from '../workspace/sha-cache.js';
 import type { ChangedFile } from '../workspace/change-log.js';
-import { ToolError, toToolError } from '../workspace/errors.js';
+import { ToolError } from '../contract/index.js';
+import { toToolError } from '../fs/tool-error.js';
 import { displayPath, lexicalPath } from '../workspace/paths.js';
 import { filesUnder } from '../workspace/tree.js';
 import { pathProperty } from './common.js';

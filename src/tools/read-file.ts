@@ -1,6 +1,6 @@
 import { detectEol, LfView } from '../text/lines.js';
 import type { TextEncodingName } from '../text/codec.js';
-import { ToolError } from '../workspace/errors.js';
+import { ToolError } from '../contract/index.js';
 import { displayPath } from '../workspace/paths.js';
 import { codePointLength, codePointOffset, encodingProperty, pathProperty } from './common.js';
 import { defineTool } from './define.js';

@@ -1,5 +1,5 @@
 import { restoreSnapshot } from '../snapshots/restore.js';
-import { recordRestore, requireSnapshots } from '../snapshots/tool-support.js';
+import { recordRestore, requireSnapshots } from './snapshot-support.js';
 import { defineTool } from './define.js';
 
 export const restoreSnapshotTool = defineTool<{ id: string }, Record<string, unknown>>({

@@ -1,5 +1,5 @@
 import { parse } from 'shell-quote';
-import { ToolError } from '../workspace/errors.js';
+import { ToolError } from '../contract/index.js';
 import { displayPath } from '../workspace/paths.js';
 import { defineTool, type ToolDefinition } from './define.js';
 import { recordExternalChanges, type FindExternalChanges } from './external-changes.js';

@@ -2,7 +2,7 @@ import { decodeCursor, encodeCursor, queryFingerprint } from '../search/cursor.j
 import { anyGlob } from '../search/glob.js';
 import { buildMatcher } from '../search/matcher.js';
 import { searchFiles as runSearch } from '../search/search.js';
-import { ToolError } from '../workspace/errors.js';
+import { ToolError } from '../contract/index.js';
 import { displayPath } from '../workspace/paths.js';
 import { pathProperty } from './common.js';
 import { defineTool } from './define.js';

@@ -1,4 +1,4 @@
-import { describeSnapshot, requireSnapshots } from '../snapshots/tool-support.js';
+import { describeSnapshot, requireSnapshots } from './snapshot-support.js';
 import { defineTool } from './define.js';
 
 export const snapshotTool = defineTool<{ message?: string }, Record<string, unknown>>({

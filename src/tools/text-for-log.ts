@@ -1,5 +1,5 @@
 import { decodeText, isDecodeFailure } from '../text/codec.js';
-import type { ToolContext } from '../workspace/context.js';
+import type { ToolRunContext as ToolContext } from './define.js';
 
 const KEEP_LIMIT = 1024 * 1024;
 

@@ -1,6 +1,6 @@
 import { restoreSnapshot } from '../snapshots/restore.js';
-import { recordRestore, requireSnapshots } from '../snapshots/tool-support.js';
-import { ToolError } from '../workspace/errors.js';
+import { recordRestore, requireSnapshots } from './snapshot-support.js';
+import { ToolError } from '../contract/index.js';
 import { defineTool } from './define.js';
 
 export const undoTool = defineTool<{ steps?: number }, Record<string, unknown>>({

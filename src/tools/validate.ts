@@ -1,4 +1,4 @@
-import type { Problem } from '../workspace/errors.js';
+import type { Problem } from '../contract/index.js';
 import type { JsonSchema } from './define.js';
 import { compileSchema, type Check, type SchemaError } from './schema-check.js';
 

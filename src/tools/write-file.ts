@@ -2,7 +2,8 @@ import type { TextEncodingName } from '../text/codec.js';
 import { adoptLineEndings } from '../text/eol.js';
 import { fileSha256 } from '../workspace/sha-cache.js';
 import { decodeText, isDecodeFailure } from '../text/codec.js';
-import { ToolError, toToolError } from '../workspace/errors.js';
+import { ToolError } from '../contract/index.js';
+import { toToolError } from '../fs/tool-error.js';
 import { encodingProperty, expectedShaProperty, pathProperty } from './common.js';
 import { defineTool } from './define.js';
 

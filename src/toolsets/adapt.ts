@@ -1,7 +1,7 @@
 import type { JsonSchema, ToolDefinition } from '../tools/define.js';
 import { validateArgs } from '../tools/validate.js';
-import type { ToolContext } from '../workspace/context.js';
-import { ToolError, type Problem } from '../workspace/errors.js';
+import type { ToolRunContext as ToolContext } from '../tools/define.js';
+import { ToolError, type Problem } from '../contract/index.js';
 import type { ResolvedPolicy } from '../workspace/policy.js';
 
 /**

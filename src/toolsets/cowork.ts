@@ -6,7 +6,7 @@ import { globTool } from '../tools/glob.js';
 import { movePath } from '../tools/move-path.js';
 import { readFile } from '../tools/read-file.js';
 import { searchFilesTool } from '../tools/search-files.js';
-import type { ToolContext } from '../workspace/context.js';
+import type { ToolRunContext as ToolContext } from '../tools/define.js';
 import { lexicalPath } from '../workspace/paths.js';
 import { defined, pick, runCanonical, withPolicy } from './adapt.js';
 

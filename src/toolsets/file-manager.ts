@@ -7,8 +7,9 @@ import { listDirectory } from '../tools/list-directory.js';
 import { readFile } from '../tools/read-file.js';
 import { writeFile } from '../tools/write-file.js';
 import { validateArgs } from '../tools/validate.js';
-import { ToolError, toToolError, type Problem, type ToolErrorBody } from '../workspace/errors.js';
-import type { Envelope } from '../workspace/workspace.js';
+import { ToolError, type Problem, type ToolErrorBody } from '../contract/index.js';
+import { toToolError } from '../fs/tool-error.js';
+import type { Envelope } from '../contract/index.js';
 import { defined, invalid, pick, runCanonical } from './adapt.js';
 import { FILE_MANAGER_DESCRIPTION } from './file-manager-text.js';
 

@@ -7,8 +7,8 @@ import { createRunCommandTool } from '../tools/run-command.js';
 import { searchFilesTool } from '../tools/search-files.js';
 import { writeFile } from '../tools/write-file.js';
 import { LfView } from '../text/lines.js';
-import type { ToolContext } from '../workspace/context.js';
-import { ToolError } from '../workspace/errors.js';
+import type { ToolRunContext as ToolContext } from '../tools/define.js';
+import { ToolError } from '../contract/index.js';
 import { displayPath, lexicalPath } from '../workspace/paths.js';
 import { defined, invalid, pick, runCanonical } from './adapt.js';
 

@@ -1,5 +1,5 @@
 import type { ToolDefinition } from '../tools/define.js';
-import type { Envelope } from '../workspace/workspace.js';
+import type { Envelope } from '../contract/index.js';
 import { canonicalTools } from './canonical.js';
 import { coworkTools } from './cowork.js';
 import { toAnthropic, toMcp, toOpenAI, type AnthropicTool, type McpTool, type OpenAITool } from './export.js';

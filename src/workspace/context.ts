@@ -1,9 +1,9 @@
 import { hasFsCode } from '../fs/errors.js';
 import type { WorkspaceFs } from '../fs/types.js';
 import { decodeText, encodeText, isDecodeFailure, type TextEncodingName } from '../text/codec.js';
-import type { SnapshotStore } from '../snapshots/store.js';
 import type { ChangeLog, ChangedFile, ChangeSummary } from './change-log.js';
-import { ToolError, toToolError } from './errors.js';
+import { ToolError } from '../contract/index.js';
+import { toToolError } from '../fs/tool-error.js';
 import type { ReadLedger } from './ledger.js';
 import { fileSha256, knownSha256 } from './sha-cache.js';
 import type { PathLocks } from './locks.js';
@@ -27,8 +27,14 @@ export interface ReadTextOptions {
   allowLarge?: boolean;
 }
 
+/** What the write path tells the snapshot store, declared here and implemented by the store. */
+export interface SnapshotPort {
+  /** These bytes were just written at `rel`: the next snapshot hashes them instead of reading the file back. */
+  noteWritten(rel: string, bytes: Uint8Array): void;
+}
+
 /** Everything a tool may use: the workspace's storage, paths, rules and records. */
-export class ToolContext {
+export class ToolContext<S extends SnapshotPort = SnapshotPort> {
   constructor(
     readonly fs: WorkspaceFs,
     readonly paths: PathResolver,
@@ -235,7 +241,7 @@ export class ToolContext {
   /** This call's changes, in order; the snapshot taken after the call holds their paths. */
   readonly recorded: ChangeSummary[] = [];
   /** The workspace's snapshot store, when snapshots are on (the snapshot tools use it). */
-  snapshots?: SnapshotStore;
+  snapshots?: S;
 
   /** Record a change in the log; the summary's id is the call's change_id. */
   recordChange(files: ChangedFile[]): ChangeSummary {

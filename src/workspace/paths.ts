@@ -1,6 +1,6 @@
 import { hasFsCode } from '../fs/errors.js';
 import type { FsStat, WorkspaceFs } from '../fs/types.js';
-import { ToolError } from './errors.js';
+import { ToolError } from '../contract/index.js';
 
 /** Top-level names the tools never see (the shadow snapshot repository lives there). */
 export const RESERVED_TOP_LEVEL = ['.sandpit'];

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parsePatch, type PatchOp } from '../../src/patch/parse.js';
-import { ToolError } from '../../src/workspace/errors.js';
+import { ToolError } from '../../src/contract/index.js';
 
 const wrap = (...body: string[]) => ['*** Begin Patch', ...body, '*** End Patch'].join('\n');
 

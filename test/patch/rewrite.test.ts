@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parsePatch, type PatchChunk } from '../../src/patch/parse.js';
 import { applyChunks, splitWithEols } from '../../src/patch/rewrite.js';
-import { ToolError } from '../../src/workspace/errors.js';
+import { ToolError } from '../../src/contract/index.js';
 
 function chunksOf(...body: string[]): PatchChunk[] {
   const [op] = parsePatch(['*** Begin Patch', '*** Update File: f', ...body, '*** End Patch'].join('\n'));

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { alive, eventually } from './support.js';
 
 // The host must be a separate Node process, so process.ts and what it imports are transpiled for it.
-const SOURCES = ['node/process.ts', 'node/output-cap.ts', 'workspace/errors.ts', 'fs/errors.ts'];
+const SOURCES = ['node/process.ts', 'node/output-cap.ts', 'contract/index.ts', 'contract/errors.ts', 'contract/envelope.ts', 'contract/tool.ts', 'fs/tool-error.ts', 'fs/errors.ts'];
 let out: string;
 
 beforeAll(async () => {

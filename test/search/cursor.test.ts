@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { decodeCursor, encodeCursor, queryFingerprint } from '../../src/search/cursor.js';
-import { ToolError } from '../../src/workspace/errors.js';
+import { ToolError } from '../../src/contract/index.js';
 
 describe('search cursors', () => {
   it('round-trips a position, non-ASCII paths included, as URL-safe text', () => {

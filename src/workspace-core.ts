@@ -1,23 +1,21 @@
-import type { WorkspaceFs } from '../fs/types.js';
-import type { ToolDefinition, ToolInfo } from '../tools/define.js';
-import { validateArgs } from '../tools/validate.js';
-import { importFilesTool, type ImportedFile, type ImportResult } from '../tools/import-files.js';
-import { SnapshotSchedule } from '../snapshots/schedule.js';
-import { SnapshotStore, type CommitOutcome, type SnapshotOptions } from '../snapshots/store.js';
-import { createWorkspaceGit, type WorkspaceGit } from '../git/index.js';
-import { ChangeLog } from './change-log.js';
-import { ToolContext } from './context.js';
-import { exportFiles, type ExportResult } from './export-files.js';
-import { ToolError, toToolError, type ToolErrorBody } from './errors.js';
-import { ReadLedger } from './ledger.js';
-import { PathLocks } from './locks.js';
-import { lexicalPath, PathResolver } from './paths.js';
-import { resolvePolicy, type ResolvedPolicy, type WorkspacePolicy } from './policy.js';
+import type { WorkspaceFs } from './fs/types.js';
+import type { ToolDefinition, ToolInfo } from './tools/define.js';
+import { validateArgs } from './tools/validate.js';
+import { importFilesTool, type ImportedFile, type ImportResult } from './tools/import-files.js';
+import { SnapshotSchedule } from './snapshots/schedule.js';
+import { SnapshotStore, type CommitOutcome, type SnapshotOptions } from './snapshots/store.js';
+import { createWorkspaceGit, type WorkspaceGit } from './git/index.js';
+import { ChangeLog } from './workspace/change-log.js';
+import { ToolContext } from './workspace/context.js';
+import { exportFiles, type ExportResult } from './workspace/export-files.js';
+import { ToolError, type Envelope } from './contract/index.js';
+import { toToolError } from './fs/tool-error.js';
+import { ReadLedger } from './workspace/ledger.js';
+import { PathLocks } from './workspace/locks.js';
+import { lexicalPath, PathResolver } from './workspace/paths.js';
+import { resolvePolicy, type ResolvedPolicy, type WorkspacePolicy } from './workspace/policy.js';
 
-/** The one shape every tool call returns. */
-export type Envelope<R = unknown> =
-  | { ok: true; tool: string; result: R }
-  | { ok: false; tool: string; error: ToolErrorBody };
+export type { Envelope };
 
 export interface WorkspaceOptions {
   fs: WorkspaceFs;
@@ -104,7 +102,7 @@ export function createWorkspaceCore(options: WorkspaceOptions & { tools: ToolDef
   }
 
   async function run<A, R>(tool: ToolDefinition<A, R>, args: A): Promise<R> {
-    const ctx = new ToolContext(options.fs, paths, cwd, policy, ledger, changes, locks, tool.name);
+    const ctx = new ToolContext<SnapshotStore>(options.fs, paths, cwd, policy, ledger, changes, locks, tool.name);
     ctx.snapshots = snapshots ?? undefined;
     if (!schedule || !tool.mutates) return tool.run(args, ctx);
     await schedule.before();

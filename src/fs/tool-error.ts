@@ -1,52 +1,5 @@
-import { fsCodeOf, type FsErrorCode } from '../fs/errors.js';
-
-/** The closed list of error codes from DESIGN.md. */
-export const ERROR_CODES = [
-  'INVALID_ARGUMENTS', 'UNKNOWN_TOOL', 'NOT_FOUND', 'ALREADY_EXISTS', 'NOT_A_FILE', 'NOT_A_DIRECTORY',
-  'DIRECTORY_NOT_EMPTY', 'OUTSIDE_WORKSPACE', 'BINARY_FILE', 'DECODE_ERROR', 'UNSUPPORTED_FILE_TYPE',
-  'TOO_LARGE', 'NO_MATCH', 'AMBIGUOUS_MATCH', 'NOT_READ', 'STALE_FILE', 'PATCH_PARSE_ERROR',
-  'PATCH_CONFLICT', 'CONFIRMATION_DENIED', 'NOT_SUPPORTED', 'TIMEOUT', 'PERMISSION_DENIED',
-  'QUOTA_EXCEEDED', 'IO_ERROR',
-] as const;
-export type ErrorCode = (typeof ERROR_CODES)[number];
-
-export interface Problem {
-  path: string;
-  message: string;
-}
-
-export interface ToolErrorBody {
-  code: ErrorCode;
-  message: string;
-  hint?: string;
-  problems?: Problem[];
-  [extra: string]: unknown;
-}
-
-/** A failure a tool reports to the model; `call` turns it into the error envelope. */
-export class ToolError extends Error {
-  readonly code: ErrorCode;
-  readonly hint?: string;
-  readonly problems?: Problem[];
-  readonly details?: Record<string, unknown>;
-
-  constructor(code: ErrorCode, message: string, options: { hint?: string; problems?: Problem[]; details?: Record<string, unknown> } = {}) {
-    super(message);
-    this.name = 'ToolError';
-    this.code = code;
-    this.hint = options.hint;
-    this.problems = options.problems;
-    this.details = options.details;
-  }
-
-  toJSON(): ToolErrorBody {
-    const body: ToolErrorBody = { code: this.code, message: this.message };
-    if (this.hint) body.hint = this.hint;
-    if (this.problems) body.problems = this.problems;
-    if (this.details) Object.assign(body, this.details);
-    return body;
-  }
-}
+import { ToolError, type ErrorCode } from '../contract/errors.js';
+import { fsCodeOf, type FsErrorCode } from './errors.js';
 
 const FS_TO_TOOL: Partial<Record<FsErrorCode, ErrorCode>> = {
   ENOENT: 'NOT_FOUND', EEXIST: 'ALREADY_EXISTS', EISDIR: 'NOT_A_FILE', ENOTDIR: 'NOT_A_DIRECTORY',

@@ -1,10 +1,10 @@
 import { decodeText, isDecodeFailure } from '../text/codec.js';
 import type { ChangedFile } from '../workspace/change-log.js';
-import type { ToolContext } from '../workspace/context.js';
-import { ToolError } from '../workspace/errors.js';
-import type { SnapshotInfo } from './history.js';
-import type { RestoredFile, RestoreOutcome } from './restore.js';
-import type { SnapshotStore } from './store.js';
+import type { ToolRunContext as ToolContext } from './define.js';
+import { ToolError } from '../contract/index.js';
+import type { SnapshotInfo } from '../snapshots/history.js';
+import type { RestoredFile, RestoreOutcome } from '../snapshots/restore.js';
+import type { SnapshotStore } from '../snapshots/store.js';
 
 /** The store, or NOT_SUPPORTED when the workspace was created with snapshots off. */
 export function requireSnapshots(ctx: ToolContext): SnapshotStore {

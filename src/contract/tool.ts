@@ -1,0 +1,59 @@
+/** A JSON Schema object as tools declare it (the subset model APIs accept). */
+export type JsonSchema = {
+  type?: string | string[];
+  description?: string;
+  properties?: Record<string, JsonSchema>;
+  required?: readonly string[];
+  additionalProperties?: boolean | JsonSchema;
+  items?: JsonSchema;
+  enum?: readonly unknown[];
+  default?: unknown;
+  minimum?: number;
+  maximum?: number;
+  minLength?: number;
+  maxLength?: number;
+  minItems?: number;
+  maxItems?: number;
+  pattern?: string;
+  [keyword: string]: unknown;
+};
+
+/** What a tool does to its surroundings, as MCP's annotations and a person's approval UI read it. */
+export interface ToolAnnotations {
+  /** changes nothing */
+  readOnly: boolean;
+  /** may destroy or replace what is there (only meaningful when not read-only) */
+  destructive: boolean;
+  /** a repeat with the same arguments changes nothing more */
+  idempotent: boolean;
+  /** reaches past the workspace (a program, the network) */
+  openWorld: boolean;
+}
+
+/**
+ * One tool: its name, the description a model reads, the JSON Schema of its arguments (declared
+ * once, and used for validation, docs, MCP and export) and the function that does the work.
+ * `Ctx` is what the workspace hands `run`; the contract does not need to know its shape.
+ */
+export interface ToolDefinition<Args = any, Result = unknown, Ctx = any> {
+  name: string;
+  /** a short human-readable name (MCP `title`) */
+  title?: string;
+  description: string;
+  schema: JsonSchema;
+  /** the JSON Schema of a successful result (MCP `outputSchema`) */
+  resultSchema?: JsonSchema;
+  annotations?: ToolAnnotations;
+  /** true when the tool can change files; such calls return a change_id */
+  mutates: boolean;
+  /** Optional check before schema validation, for argument mistakes that deserve a precise error (seed guidance rules). */
+  precheck?(args: unknown): void;
+  run(args: Args, ctx: Ctx): Promise<Result>;
+}
+
+/** What `listTools()` gives: the plain-JSON face of a tool. */
+export interface ToolInfo {
+  name: string;
+  description: string;
+  input_schema: JsonSchema;
+}
