@@ -7,6 +7,7 @@ import { SnapshotStore, type CommitOutcome, type SnapshotOptions } from './snaps
 import { createWorkspaceGit, type WorkspaceGit } from './git/index.js';
 import { ChangeLog } from './workspace/change-log.js';
 import { ToolContext } from './workspace/context.js';
+import { FileWriter } from './workspace/file-writer.js';
 import { exportFiles, type ExportResult } from './workspace/export-files.js';
 import { ToolError, type Envelope } from './contract/index.js';
 import { toToolError } from './fs/tool-error.js';
@@ -76,6 +77,7 @@ export function createWorkspaceCore(options: WorkspaceOptions & { tools: ToolDef
   const closeHooks: Array<() => void | Promise<void>> = [];
   const snapshots = options.snapshots === false ? null : new SnapshotStore(options.fs, (rel) => paths.toAbs(rel), options.snapshots);
   const schedule = snapshots && new SnapshotSchedule(snapshots);
+  const writer = new FileWriter(options.fs, paths, locks, changes, snapshots, { allowGitWrites: policy.allowGitWrites });
   const afterReply = options.snapshots !== false && options.snapshots?.afterReply === true;
   // With afterReply, the commits still to run: every entry point waits for them first.
   let settling: Promise<void> = Promise.resolve();
@@ -102,7 +104,7 @@ export function createWorkspaceCore(options: WorkspaceOptions & { tools: ToolDef
   }
 
   async function run<A, R>(tool: ToolDefinition<A, R>, args: A): Promise<R> {
-    const ctx = new ToolContext<SnapshotStore>(options.fs, paths, cwd, policy, ledger, changes, locks, tool.name);
+    const ctx = new ToolContext<SnapshotStore>(options.fs, paths, cwd, policy, ledger, changes, locks, tool.name, writer);
     ctx.snapshots = snapshots ?? undefined;
     if (!schedule || !tool.mutates) return tool.run(args, ctx);
     await schedule.before();
@@ -139,7 +141,7 @@ export function createWorkspaceCore(options: WorkspaceOptions & { tools: ToolDef
       }
     },
     exportFiles: (onProgress) => exportFiles(options.fs, paths, onProgress),
-    git: createWorkspaceGit({ fs: options.fs, toAbs: (rel) => paths.toAbs(rel), store: snapshots }, settled),
+    git: createWorkspaceGit({ fs: options.fs, toAbs: (rel) => paths.toAbs(rel), store: snapshots, writer }, settled),
     onClose: (hook) => { closeHooks.push(hook); },
     close: async () => {
       await settled();

@@ -2,39 +2,49 @@ import * as git from 'isomorphic-git';
 import { hasFsCode } from '../fs/errors.js';
 import type { WorkspaceFs } from '../fs/types.js';
 import type { GitAccess } from '../snapshots/objects.js';
-import { parallel } from '../snapshots/rescan.js';
 import { objectId } from '../snapshots/sha1.js';
+import type { FileStep, FileWriter } from '../workspace/file-writer.js';
 import type { FileChange, TreeFile } from './tree-diff.js';
 
 const PARALLEL = 16;
 
-/** Where files go: the backend and the workspace's root-relative to backend path mapping. */
-export interface Target {
-  fs: WorkspaceFs;
-  toAbs(rel: string): string;
+export interface WriteChangesOptions {
+  /** the name the change log records the change under (git_clone, git_pull) */
+  tool: string;
+  /** the workspace was empty: a failure removes everything written, folders included */
+  intoEmpty?: boolean;
+  onFile?: (done: number) => void;
 }
 
 /**
- * Make the workspace's files match the `after` side of each change: removals first (a file may
- * become a folder), then writes in parallel. Executable files keep their mode where the backend
- * has modes; a symlink becomes a link, or a file holding its target where links are not supported
- * (git's own `core.symlinks=false` behaviour).
+ * Make the workspace's files match the `after` side of each change, through the workspace's one
+ * write path: removals first (a file may become a folder; folders they empty go too), then writes
+ * in parallel, each blob read only when its file is written. Executable files keep their mode
+ * where the backend has modes; a symlink becomes a link, or a file holding its target where links
+ * are not supported (git's own `core.symlinks=false` behaviour). The whole checkout is one change.
  */
-export async function writeChanges(target: Target, access: GitAccess, changes: FileChange[], onFile?: (done: number) => void): Promise<void> {
-  const { fs, toAbs } = target;
-  for (const c of changes) if (c.before && !c.after) await removeFile(fs, toAbs, c.path);
-  for (const c of changes) if (c.before && c.after) await removeFile(fs, toAbs, c.path, false);
+export async function writeChanges(writer: FileWriter, access: GitAccess, changes: FileChange[], options: WriteChangesOptions): Promise<void> {
+  const steps: FileStep[] = [];
+  for (const c of changes) if (c.before && !c.after) steps.push({ kind: 'remove', rel: c.path });
   const writes = changes.filter((c) => c.after);
-  // Folders first, one at a time and parents before children: a recursive mkdir racing another
-  // over the same parent can fail half-way on some backends.
-  const dirs = new Set<string>();
-  for (const c of writes) for (let d = parentOf(c.path); d !== '' && !dirs.has(d); d = parentOf(d)) dirs.add(d);
-  for (const dir of [...dirs].sort((a, b) => a.split('/').length - b.split('/').length)) await ensureDir(fs, toAbs(dir));
-  let done = 0;
-  await parallel(writes, PARALLEL, async (c) => {
-    await writeFile(fs, toAbs(c.path), access, c.after!);
-    onFile?.(++done);
+  for (const c of writes) if (c.before) steps.push({ kind: 'remove', rel: c.path });
+  const removals = steps.length;
+  for (const c of writes) steps.push(writeStep(access, c.path, c.after!, options.intoEmpty));
+  await writer.apply(steps, {
+    allOrNothing: options.intoEmpty === true,
+    prune: true,
+    parallel: PARALLEL,
+    noteForSnapshot: false,
+    record: { tool: options.tool },
+    onProgress: (done) => { if (done > removals) options.onFile?.(done - removals); },
   });
+}
+
+function writeStep(access: GitAccess, rel: string, file: TreeFile, intoEmpty?: boolean): FileStep {
+  const blob = async () => (await git.readBlob({ fs: access.fs, gitdir: access.gitdir, cache: access.cache, oid: file.oid })).blob;
+  const before = intoEmpty ? { before: null } : {};
+  if (file.mode === '120000') return { kind: 'link', rel, target: async () => new TextDecoder().decode(await blob()), ...before };
+  return { kind: 'write', rel, bytes: blob, executable: file.mode === '100755', ...before };
 }
 
 /** Whether the workspace's file at `path` is what `expected` says (null: absent). */
@@ -46,31 +56,6 @@ export async function fileMatches(fs: WorkspaceFs, abs: string, expected: TreeFi
   return objectId('blob', bytes) === expected.oid;
 }
 
-async function writeFile(fs: WorkspaceFs, abs: string, access: GitAccess, file: TreeFile): Promise<void> {
-  const { blob } = await git.readBlob({ fs: access.fs, gitdir: access.gitdir, cache: access.cache, oid: file.oid });
-  if (file.mode === '120000' && fs.capabilities?.symlinks !== false) {
-    await fs.symlink(new TextDecoder().decode(blob), abs);
-    return;
-  }
-  await fs.writeFile(abs, blob, { mode: file.mode === '100755' ? 0o755 : 0o644 });
-}
-
-async function ensureDir(fs: WorkspaceFs, abs: string): Promise<void> {
-  await fs.mkdir(abs).catch(async (e) => {
-    if (!hasFsCode(e, 'EEXIST') || (await fs.lstat(abs)).type !== 'dir') throw e;
-  });
-}
-
-/** Remove a file and (when `prune`) the folders above it that it leaves empty. */
-async function removeFile(fs: WorkspaceFs, toAbs: (rel: string) => string, rel: string, prune = true): Promise<void> {
-  await fs.unlink(toAbs(rel)).catch((e) => { if (!hasFsCode(e, 'ENOENT')) throw e; });
-  for (let dir = parentOf(rel); prune && dir !== ''; dir = parentOf(dir)) {
-    const left = await fs.readdir(toAbs(dir)).catch(() => null);
-    if (!left || left.length > 0) return;
-    await fs.rmdir(toAbs(dir));
-  }
-}
-
 /** Delete a folder and everything in it. */
 export async function removeTree(fs: WorkspaceFs, abs: string): Promise<void> {
   const stat = await fs.lstat(abs).catch(() => null);
@@ -78,9 +63,4 @@ export async function removeTree(fs: WorkspaceFs, abs: string): Promise<void> {
   if (stat.type !== 'dir') { await fs.unlink(abs); return; }
   for (const name of await fs.readdir(abs)) await removeTree(fs, `${abs}/${name}`);
   await fs.rmdir(abs);
-}
-
-export function parentOf(rel: string): string {
-  const i = rel.lastIndexOf('/');
-  return i === -1 ? '' : rel.slice(0, i);
 }

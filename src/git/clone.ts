@@ -64,7 +64,7 @@ export async function cloneInto(ctx: GitContext, options: CloneOptions): Promise
         const all = await diffTrees(staging, null, head.tree);
         const changes = all.filter((c) => !RESERVED.test(c.path));
         try {
-          await writeChanges(ctx, staging, changes, (done) => progress({ phase: 'Writing files', loaded: done, total: changes.length }));
+          await writeChanges(ctx.writer, staging, changes, { tool: 'git_clone', intoEmpty: true, onFile: (done) => progress({ phase: 'Writing files', loaded: done, total: changes.length }) });
           await adoptObjects(ctx, staging.gitdir);
           await store.adopt(commit);
         } catch (error) {

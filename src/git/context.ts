@@ -1,6 +1,7 @@
 import * as git from 'isomorphic-git';
 import type { WorkspaceFs } from '../fs/types.js';
 import type { SnapshotStore } from '../snapshots/store.js';
+import type { FileWriter } from '../workspace/file-writer.js';
 import { ToolError } from '../contract/index.js';
 import { secretsOf, splitRemoteUrl, type GitCredentials } from './redact.js';
 import type { RemoteOptions } from './transport.js';
@@ -10,6 +11,8 @@ export interface GitContext {
   fs: WorkspaceFs;
   toAbs(rel: string): string;
   store: SnapshotStore;
+  /** the workspace's one write path: every file the verbs change goes through it */
+  writer: FileWriter;
 }
 
 /** The last remote commit the workspace is known to contain: a squash's parent, a pull's "have". */

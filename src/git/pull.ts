@@ -64,7 +64,7 @@ export async function pullInto(ctx: GitContext, options: PullOptions = {}): Prom
         });
       }
       const toWrite = local.length === 0 ? await diffTrees(store.access, ours.tree, theirTree) : incoming;
-      await writeChanges(ctx, store.access, toWrite);
+      await writeChanges(ctx.writer, store.access, toWrite, { tool: 'git_pull' });
       if (local.length === 0) { await store.adopt(theirs); return done('fast_forward', toWrite.map((c) => c.path)); }
       return { files: toWrite.map((c) => c.path) };
     });

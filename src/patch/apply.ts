@@ -45,8 +45,7 @@ export async function applyPatch(ctx: ToolContext, patch: string, options: { dry
     }
     await confirmDeletes(ctx, plan.deletes);
     if (changed.length === 0) return { files: plan.ops, change_id: null };
-    await commitPlan(ctx, plan, encoded);
-    return { files: plan.ops, change_id: ctx.recordChange(changed).id };
+    return { files: plan.ops, change_id: (await commitPlan(ctx, plan, encoded, changed)).id };
   });
 }
 

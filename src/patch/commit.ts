@@ -1,8 +1,8 @@
-import { sha256Hex } from '../text/hash.js';
+import type { ChangedFile, ChangeSummary } from '../workspace/change-log.js';
 import type { ToolContext } from '../workspace/context.js';
 import { ToolError } from '../contract/index.js';
-import { toToolError } from '../fs/tool-error.js';
-import { displayPath } from '../workspace/paths.js';
+import { PartialChangeError, type FileStep } from '../workspace/file-writer.js';
+import { fileSha256 } from '../workspace/sha-cache.js';
 import type { PatchPlan, PlannedFile } from './plan.js';
 
 /** The bytes a planned file ends with, encoded as the file was (encoding, BOM). */
@@ -21,38 +21,25 @@ export function changesStorage(file: PlannedFile, bytes: Uint8Array | null): boo
 }
 
 /**
- * Carry out a checked plan: removals first (a file may give way to a folder), then writes.
- * Every step pushes its undo; if any step fails the undos run in reverse, so the workspace is
- * as it was, and the failure is reported with its code.
+ * Carry out a checked plan through the one write path, all or nothing: removals first (a file may
+ * give way to a folder), then writes. The plan already holds every file's old bytes, so the
+ * rollback reads nothing, and the written bytes go to the next snapshot as they are, so it does
+ * not read them back either. If any step fails the workspace is as it was and the failure keeps its code.
  */
-export async function commitPlan(ctx: ToolContext, plan: PatchPlan, encoded: Map<string, Uint8Array>): Promise<void> {
-  const undo: Array<() => Promise<void>> = [];
-  let current = '';
+export async function commitPlan(ctx: ToolContext, plan: PatchPlan, encoded: Map<string, Uint8Array>, changed: ChangedFile[]): Promise<ChangeSummary> {
+  const steps: FileStep[] = [];
+  for (const [rel, file] of plan.files) if (!file.after && file.before) steps.push({ kind: 'remove', rel, before: file.before.bytes });
+  for (const [rel, bytes] of encoded) steps.push({ kind: 'write', rel, bytes, before: plan.files.get(rel)!.before?.bytes ?? null });
+  let summary: ChangeSummary;
   try {
-    for (const [rel, file] of plan.files) {
-      if (file.after || !file.before) continue;
-      current = displayPath(file.path.rel);
-      const original = file.before.bytes;
-      await ctx.fs.unlink(file.path.abs);
-      undo.push(() => ctx.fs.writeFile(ctx.paths.toAbs(rel), original));
-    }
-    for (const [rel, bytes] of encoded) {
-      const file = plan.files.get(rel)!;
-      current = displayPath(file.path.rel);
-      const created = await ctx.makeParents(rel);
-      undo.push(() => ctx.removeCreated(created));
-      await ctx.fs.writeFile(file.path.abs, bytes);
-      const original = file.before?.bytes;
-      undo.push(original ? () => ctx.fs.writeFile(file.path.abs, original) : () => ctx.fs.unlink(file.path.abs));
-    }
+    summary = (await ctx.applySteps(steps, changed))!;
   } catch (error) {
-    const failed = await rollBack(undo);
-    const cause = toToolError(error, current);
-    if (failed > 0) {
-      throw new ToolError('IO_ERROR', `${cause.message}; rolling the patch back also failed for ${failed} step(s), so the workspace may be partly changed`, {
+    if (error instanceof PartialChangeError) {
+      throw new ToolError('IO_ERROR', `${error.cause.message}; rolling the patch back also failed for ${error.failedUndos} step(s), so the workspace may be partly changed`, {
         hint: 'Check the files the patch names with read_file before retrying.',
       });
     }
+    const cause = error as ToolError;
     throw new ToolError(cause.code, `${cause.message}; the patch was rolled back and nothing changed`, {
       hint: cause.hint ?? 'Retry once; if it fails again, the storage is unhealthy.',
     });
@@ -60,14 +47,6 @@ export async function commitPlan(ctx: ToolContext, plan: PatchPlan, encoded: Map
   for (const [rel, file] of plan.files) {
     if (!file.after && file.before) ctx.ledger.forget(rel);
   }
-  const hashes = await Promise.all([...encoded].map(async ([rel, bytes]) => [rel, await sha256Hex(bytes)] as const));
-  for (const [rel, sha] of hashes) ctx.ledger.recordWrite(rel, sha);
-}
-
-async function rollBack(undo: Array<() => Promise<void>>): Promise<number> {
-  let failed = 0;
-  for (const step of undo.reverse()) {
-    try { await step(); } catch { failed++; }
-  }
-  return failed;
+  for (const [rel, bytes] of encoded) ctx.ledger.recordWrite(rel, await fileSha256(ctx.fs, ctx.paths.toAbs(rel), bytes));
+  return summary;
 }

@@ -1,5 +1,5 @@
 import { decodeText, isDecodeFailure, type TextEncodingName } from '../text/codec.js';
-import { sha256Hex } from '../text/hash.js';
+import { fileSha256 } from '../workspace/sha-cache.js';
 import { countLines } from '../text/lines.js';
 import type { ToolContext } from '../workspace/context.js';
 import { ToolError } from '../contract/index.js';
@@ -136,7 +136,7 @@ async function touch(ctx: ToolContext, plan: PatchPlan, input: string, patchLine
     }
     const ok = !isDecodeFailure(decoded);
     // Hashing costs more than the patch itself; only a file the agent read has a hash to compare with.
-    const sha256 = ctx.ledger.get(path.realRel) ? await sha256Hex(bytes) : NOT_HASHED;
+    const sha256 = ctx.ledger.get(path.realRel) ? await fileSha256(ctx.fs, path.abs, bytes) : NOT_HASHED;
     before = { text: ok ? decoded.text : undefined, encoding: ok ? decoded.encoding : 'utf-8', bom: ok && decoded.bom, bytes, sha256 };
   }
   const file: PlannedFile = { path, before, after: before, checked: false };

@@ -5,6 +5,7 @@ import type { SnapshotIgnore } from './ignore.js';
 import type { ObjectSink } from './objects.js';
 import { objectId } from './sha1.js';
 import type { Leaf, TreeCache } from './tree.js';
+import { parallel } from '../workspace/parallel.js';
 
 /** A file a snapshot left out because of the size cap. */
 export interface SkippedFile {
@@ -245,14 +246,6 @@ export class Scanner {
 }
 
 /** Run `work` over `items` with at most `limit` in flight. */
-export async function parallel<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const runners = Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) await work(items[next++]!);
-  });
-  await Promise.all(runners);
-}
-
 function parentOf(rel: string): string {
   const i = rel.lastIndexOf('/');
   return i === -1 ? '' : rel.slice(0, i);

@@ -1,4 +1,4 @@
-import { hasFsCode } from '../fs/errors.js';
+import type { FileStep, FileWriter } from '../workspace/file-writer.js';
 import type { CommitMeta, SnapshotInfo } from './history.js';
 import type { SnapshotStore } from './store.js';
 import { TreeCache, type Leaf } from './tree.js';
@@ -19,10 +19,12 @@ export interface RestoreOutcome {
  * Bring the workspace back to `target`'s files and folders: write back what differs, byte for
  * byte, remove what did not exist then, then record the result as a new
  * snapshot whose tree is the target's. Whatever no snapshot held yet is committed first, so the
- * restore itself can be undone; `pick` chooses the target after that.
+ * restore itself can be undone; `pick` chooses the target after that. The caller holds the path
+ * lock of the whole workspace ('').
  */
 export async function restoreSnapshot(
   store: SnapshotStore,
+  writer: FileWriter,
   pick: () => SnapshotInfo | Promise<SnapshotInfo>,
   meta: Omit<CommitMeta, 'files_changed'>,
 ): Promise<RestoreOutcome & { target: SnapshotInfo; previous: SnapshotInfo }> {
@@ -32,7 +34,7 @@ export async function restoreSnapshot(
     const target = await pick();
     const previous = store.history.head!;
     try {
-      return await rewrite(store, target, previous, meta);
+      return await rewrite(store, writer, target, previous, meta);
     } catch (error) {
       store.recover();
       throw error;
@@ -42,6 +44,7 @@ export async function restoreSnapshot(
 
 async function rewrite(
   store: SnapshotStore,
+  writer: FileWriter,
   target: SnapshotInfo,
   previous: SnapshotInfo,
   meta: Omit<CommitMeta, 'files_changed'>,
@@ -51,25 +54,25 @@ async function rewrite(
   const current = await store.tree.files('', currentDirs);
   const wanted = await new TreeCache(store.access, target.tree).files('', wantedDirs);
   const files: RestoredFile[] = [];
-  const removed = [...current.keys()].filter((p) => !wanted.has(p));
-  for (const path of removed) {
-    files.push({ path, before: await store.readBlob(current.get(path)!.oid), after: null });
-    await store.fs.unlink(store.toAbs(path)).catch((e) => { if (!hasFsCode(e, 'ENOENT')) throw e; });
+  const steps: FileStep[] = [];
+  for (const path of [...current.keys()].filter((p) => !wanted.has(p))) {
+    const before = await store.readBlob(current.get(path)!.oid);
+    files.push({ path, before, after: null });
+    steps.push({ kind: 'remove', rel: path, before });
   }
   // Folders: gone ones deepest first (one still holding ignored files stays), new ones outermost first.
-  for (const dir of [...currentDirs].filter((d) => !wantedDirs.has(d)).sort().reverse()) {
-    await store.fs.rmdir(store.toAbs(dir)).catch((e) => { if (!hasFsCode(e, 'ENOENT', 'ENOTEMPTY', 'EEXIST')) throw e; });
-  }
-  for (const dir of [...wantedDirs].filter((d) => !currentDirs.has(d)).sort()) {
-    await store.fs.mkdir(store.toAbs(dir)).catch((e) => { if (!hasFsCode(e, 'EEXIST')) throw e; });
-  }
+  for (const dir of [...currentDirs].filter((d) => !wantedDirs.has(d)).sort().reverse()) steps.push({ kind: 'rmdir', rel: dir, keepIfNotEmpty: true });
+  for (const dir of [...wantedDirs].filter((d) => !currentDirs.has(d)).sort()) steps.push({ kind: 'mkdir', rel: dir });
   for (const [path, leaf] of wanted) {
     const was = current.get(path);
     if (was && was.oid === leaf.oid && was.mode === leaf.mode) continue;
     const after = await store.readBlob(leaf.oid);
-    files.push({ path, before: was ? await store.readBlob(was.oid) : null, after });
-    await writeBack(store, path, leaf, was, after);
+    const before = was ? await store.readBlob(was.oid) : null;
+    files.push({ path, before, after });
+    steps.push(writeBack(path, leaf, was, after));
   }
+  // The caller holds the lock of the whole workspace, so no call sees a half-restored file.
+  await writer.apply(steps, { locked: true, allOrNothing: false, noteForSnapshot: false });
   store.forget(files.map((f) => f.path));
   store.tree.reset(target.tree);
   files.sort((a, b) => (a.path < b.path ? -1 : 1));
@@ -77,13 +80,9 @@ async function rewrite(
   return { files, snapshot, target, previous };
 }
 
-async function writeBack(store: SnapshotStore, path: string, leaf: Leaf, was: Leaf | undefined, bytes: Uint8Array): Promise<void> {
-  const abs = store.toAbs(path);
-  // Writes never follow a link: a link is replaced by removing it first.
-  if (leaf.mode === '120000' || was?.mode === '120000') {
-    await store.fs.unlink(abs).catch((e) => { if (!hasFsCode(e, 'ENOENT')) throw e; });
-  }
-  if (leaf.mode === '120000') await store.fs.symlink(new TextDecoder().decode(bytes), abs);
-  else if (leaf.mode === '100755' || was?.mode === '100755') await store.fs.writeFile(abs, bytes, { mode: leaf.mode === '100755' ? 0o755 : 0o644 });
-  else await store.fs.writeFile(abs, bytes);
+/** The step that puts a snapshot's file back: a link as a link, the executable bit where it was or is. */
+function writeBack(path: string, leaf: Leaf, was: Leaf | undefined, bytes: Uint8Array): FileStep {
+  if (leaf.mode === '120000') return { kind: 'link', rel: path, target: new TextDecoder().decode(bytes) };
+  const modeMatters = leaf.mode === '100755' || was?.mode === '100755';
+  return { kind: 'write', rel: path, bytes, ...(modeMatters ? { executable: leaf.mode === '100755' } : {}) };
 }

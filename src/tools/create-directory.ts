@@ -1,5 +1,4 @@
 import { ToolError } from '../contract/index.js';
-import { toToolError } from '../fs/tool-error.js';
 import { pathProperty } from './common.js';
 import { defineTool } from './define.js';
 
@@ -17,13 +16,7 @@ export const createDirectory = defineTool<{ path: string }, Record<string, unkno
     return ctx.withPath(args.path, 'write', async (path, shown) => {
       if (path.stat?.type === 'dir') return { path: shown, created: false };
       if (path.stat) throw new ToolError('ALREADY_EXISTS', `'${shown}' already exists as a file`, { hint: 'Choose another name, or delete the file first.' });
-      const created = await ctx.makeParents(path.realRel);
-      try {
-        await ctx.fs.mkdir(path.abs);
-      } catch (error) {
-        await ctx.removeCreated(created);
-        throw toToolError(error, shown);
-      }
+      await ctx.applySteps([{ kind: 'mkdir', rel: path.realRel }]);
       return { path: shown, created: true };
     });
   },

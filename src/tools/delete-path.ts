@@ -1,8 +1,6 @@
 import type { ChangedFile } from '../workspace/change-log.js';
-import type { ToolRunContext as ToolContext } from './define.js';
 import { ToolError } from '../contract/index.js';
-import { toToolError } from '../fs/tool-error.js';
-import { filesUnder, removeTree } from '../workspace/tree.js';
+import { filesUnder } from '../workspace/tree.js';
 import { pathProperty } from './common.js';
 import { confirmOrRefuse } from './confirm.js';
 import { defineTool } from './define.js';
@@ -12,9 +10,6 @@ interface DeletePathArgs {
   path: string;
   recursive?: boolean;
 }
-
-/** Where a folder goes in one rename before it is emptied, so a failure never leaves half of it. */
-const TRASH = '.sandpit/trash';
 
 export const deletePath = defineTool<DeletePathArgs, Record<string, unknown>>({
   name: 'delete_path',
@@ -42,27 +37,13 @@ export const deletePath = defineTool<DeletePathArgs, Record<string, unknown>>({
           hint: 'Set recursive: true to delete the directory and everything in it.',
         });
       }
+      for (const rel of removed) ctx.writer.checkProtected(rel);
       await confirmOrRefuse(ctx, [shown], 'delete');
       const files: ChangedFile[] = [];
       for (const file of removed) files.push({ path: file, before: await textForLog(ctx, file), after: null });
-      if (isDir) await deleteFolder(ctx, path.abs, shown);
-      else await ctx.fs.unlink(path.abs).catch((e) => { throw toToolError(e, shown); });
+      const change = (await ctx.applySteps([{ kind: isDir ? 'remove-tree' : 'remove', rel: path.realRel }], files))!;
       ctx.ledger.forget(path.rel);
-      const change = ctx.recordChange(files);
       return { path: shown, deleted: true, files_deleted: removed.length, change_id: change.id };
     });
   },
 });
-
-async function deleteFolder(ctx: ToolContext, abs: string, shown: string): Promise<void> {
-  const trash = ctx.paths.toAbs(TRASH);
-  const parked = `${trash}/${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
-  try {
-    await ctx.fs.mkdir(trash, { recursive: true });
-    await ctx.fs.rename(abs, parked);
-  } catch (error) {
-    throw toToolError(error, shown);
-  }
-  // The folder is already gone from the workspace; a failure while emptying the trash loses nothing.
-  await removeTree(ctx.fs, parked).catch(() => {});
-}

@@ -62,16 +62,10 @@ export const movePath = defineTool<MovePathArgs, Record<string, unknown>>({
         const before = to.stat ? await textForLog(ctx, to.rel) : text;
         files.push({ path: dest, from: rel, before, after: text });
       }
-      const created = await ctx.makeParents(to.rel);
-      try {
-        await ctx.fs.rename(from.abs, to.abs);
-      } catch (error) {
-        await ctx.removeCreated(created);
-        throw toToolError(error, fromShown);
-      }
+      for (const rel of moved) ctx.writer.checkProtected(rel);
+      const change = (await ctx.applySteps([{ kind: 'move', from: from.realRel, to: to.realRel }], files))!;
       ctx.ledger.forget(to.rel);
       ctx.ledger.move(from.rel, to.rel);
-      const change = ctx.recordChange(files);
       return { from: fromShown, to: toShown, change_id: change.id };
     });
   },

@@ -20,7 +20,7 @@ export const restoreSnapshotTool = defineTool<{ id: string }, Record<string, unk
   async run(args, ctx) {
     const store = requireSnapshots(ctx);
     return ctx.lock([''], async () => {
-      const out = await restoreSnapshot(store, () => store.find(args.id), {
+      const out = await restoreSnapshot(store, ctx.writer, () => store.find(args.id), {
         message: `restore_snapshot: back to ${args.id.slice(0, 12)}`,
         tool: 'restore_snapshot',
       });

@@ -20,7 +20,7 @@ export const undoTool = defineTool<{ steps?: number }, Record<string, unknown>>(
     const store = requireSnapshots(ctx);
     const steps = args.steps ?? 1;
     return ctx.lock([''], async () => {
-      const out = await restoreSnapshot(store, () => {
+      const out = await restoreSnapshot(store, ctx.writer, () => {
         const back = store.history.back(steps);
         if ('target' in back) return back.target;
         throw new ToolError('NOT_FOUND', back.available === 0

@@ -1,4 +1,15 @@
+import { decodeText, isDecodeFailure } from '../text/codec.js';
 import { countLineChanges, unifiedFileDiff, type LineChanges } from '../text/line-diff.js';
+
+/** Files above this size are logged without their text. */
+export const LOG_TEXT_LIMIT = 1024 * 1024;
+
+/** Bytes as the change log keeps them: their text, or undefined when binary, undecodable or too big. */
+export function textOfBytes(bytes: Uint8Array): string | undefined {
+  if (bytes.length > LOG_TEXT_LIMIT) return undefined;
+  const decoded = decodeText(bytes);
+  return isDecodeFailure(decoded) ? undefined : decoded.text;
+}
 
 /** One file touched by a change. `null` text means absent; `undefined` means not text or not kept. */
 export interface ChangedFile {
