@@ -22,9 +22,14 @@ export function readPlain(base: string, rel: string, maxBytes: number): PlainFil
     path = `${path}/${parts[i]}`;
     if (!fs.lstatSync(path, { throwIfNoEntry: false })?.isDirectory()) return null;
   }
+  return readPlainAt(`${path}/${parts[parts.length - 1]}`, maxBytes);
+}
+
+/** The file at `path` through one descriptor opened without following a link, or null when it is anything unusual. */
+export function readPlainAt(path: string, maxBytes: number): PlainFile | null {
   let fd: number;
   try {
-    fd = fs.openSync(`${path}/${parts[parts.length - 1]}`, READ_FLAGS);
+    fd = fs.openSync(path, READ_FLAGS);
   } catch {
     return null;
   }

@@ -2,7 +2,7 @@ import { statTypeOf, type FsStat } from './types.js';
 
 type Num = number | bigint;
 interface NodeLikeStats {
-  mode: Num; size: Num; ino: Num; mtimeMs: Num; ctimeMs: Num; uid: Num; gid: Num; dev: Num;
+  mode: Num; size: Num; ino: Num; mtimeMs: Num; ctimeMs: Num; uid: Num; gid: Num; dev: Num; nlink?: Num;
   isFile(): boolean; isDirectory(): boolean; isSymbolicLink(): boolean;
 }
 
@@ -11,6 +11,7 @@ export function toFsStat(s: NodeLikeStats): FsStat {
   return makeStat(statTypeOf(s), {
     mode: Number(s.mode), size: Number(s.size), ino: Number(s.ino), mtimeMs: Number(s.mtimeMs),
     ctimeMs: Number(s.ctimeMs), uid: Number(s.uid), gid: Number(s.gid), dev: Number(s.dev),
+    ...(s.nlink !== undefined ? { nlink: Number(s.nlink) } : {}),
   });
 }
 
@@ -29,6 +30,7 @@ export function makeStat(
     uid: fields.uid ?? 1,
     gid: fields.gid ?? 1,
     dev: fields.dev ?? 1,
+    ...(fields.nlink !== undefined ? { nlink: fields.nlink } : {}),
     isFile: () => type === 'file',
     isDirectory: () => type === 'dir',
     isSymbolicLink: () => type === 'symlink',

@@ -9,6 +9,8 @@ export interface FsStat {
   uid: number;
   gid: number;
   dev: number;
+  /** hard links to the file, where the backend knows (a file linked from outside the workspace has more than one) */
+  nlink?: number;
   isFile(): boolean;
   isDirectory(): boolean;
   isSymbolicLink(): boolean;

@@ -28,7 +28,7 @@ export function openToolsetWorkspace(folder: string, name: ToolsetName, options:
   const node = nodeTools(options.toolsDir === undefined ? {} : { toolsDir: options.toolsDir });
   const set = nodeToolset(name, node, options.artifactDir);
   const ws = createWorkspace({
-    fs: createNodeFs(), root: resolve(folder), tools: set.tools, ...(options.snapshots === undefined ? {} : { snapshots: options.snapshots }),
+    fs: createNodeFs({ root: resolve(folder) }), root: resolve(folder), tools: set.tools, ...(options.snapshots === undefined ? {} : { snapshots: options.snapshots }),
   });
   node.attach(ws);
   keepSpares(ws);

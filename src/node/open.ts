@@ -35,7 +35,7 @@ export function keepSpares(ws: Workspace): void {
  */
 export function openNodeWorkspace(folder: string, options: NodeWorkspaceOptions = {}): NodeWorkspace {
   const node = nodeTools(options);
-  const ws = createWorkspace({ ...options, fs: createNodeFs(), root: resolve(folder), tools: mergeTools(options.tools ?? canonicalTools, node.tools) });
+  const ws = createWorkspace({ ...options, fs: createNodeFs({ root: resolve(folder) }), root: resolve(folder), tools: mergeTools(options.tools ?? canonicalTools, node.tools) });
   node.attach(ws);
   keepSpares(ws);
   return Object.assign(ws, { tasks: node.tasks, manifests: node.manifests });

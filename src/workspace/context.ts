@@ -1,4 +1,3 @@
-import { hasFsCode } from '../fs/errors.js';
 import type { WorkspaceFs } from '../fs/types.js';
 import { decodeText, encodeText, isDecodeFailure, type TextEncodingName } from '../text/codec.js';
 import type { ChangeLog, ChangedFile, ChangeSummary } from './change-log.js';
@@ -7,7 +6,8 @@ import { toToolError } from '../fs/tool-error.js';
 import type { ReadLedger } from './ledger.js';
 import { fileSha256, knownSha256 } from './sha-cache.js';
 import type { PathLocks } from './locks.js';
-import { displayPath, lexicalPath, parentRel, type PathResolver, type ResolveMode, type WorkspacePath } from './paths.js';
+import type { FileStep, FileWriter } from './file-writer.js';
+import { displayPath, lexicalPath, type PathResolver, type ResolveMode, type WorkspacePath } from './paths.js';
 import type { ResolvedPolicy } from './policy.js';
 import { documentKind } from '../text/document-types.js';
 
@@ -44,6 +44,7 @@ export class ToolContext<S extends SnapshotPort = SnapshotPort> {
     readonly changes: ChangeLog,
     private readonly locks: PathLocks,
     readonly tool: string,
+    readonly writer: FileWriter,
   ) {}
 
   resolve(path: string, mode: ResolveMode): Promise<WorkspacePath> {
@@ -78,6 +79,7 @@ export class ToolContext<S extends SnapshotPort = SnapshotPort> {
       const plain = await this.fs.readPlainFile(this.paths.root, rel, max);
       if (plain) {
         const path: WorkspacePath = { rel, realRel: rel, abs: this.paths.toAbs(rel), stat: plain.stat };
+        this.refuseHardLinked(path);
         if (!plain.bytes) throw this.tooLarge(path, plain.stat.size);
         return await this.decodeFile(path, plain.bytes, options.encoding);
       }
@@ -122,13 +124,22 @@ export class ToolContext<S extends SnapshotPort = SnapshotPort> {
     return { path, bytes, ...decoded, sha256: knownSha256(this.fs, path.abs, bytes) ?? await fileSha256(this.fs, path.abs, bytes) };
   }
 
-  /** lstat of an existing regular file, or the coded reason it is not one. */
+  /** lstat of an existing regular file (one the workspace may read), or the coded reason it is not one. */
   async existingFile(path: WorkspacePath) {
     const shown = displayPath(path.rel);
     if (!path.stat) throw new ToolError('NOT_FOUND', `'${shown}' does not exist`, { hint: 'Check the name with list_directory or glob.' });
     if (path.stat.type === 'dir') throw new ToolError('NOT_A_FILE', `'${shown}' is a directory`, { hint: 'Use list_directory to see what it holds.' });
     if (path.stat.type !== 'file') throw new ToolError('NOT_A_FILE', `'${shown}' is not a regular file`);
+    this.refuseHardLinked(path);
     return path.stat;
+  }
+
+  /** A file with several hard links may be the same file as one outside the workspace, so reads refuse it. */
+  private refuseHardLinked(path: WorkspacePath): void {
+    if ((path.stat?.nlink ?? 1) <= 1 || this.policy.allowHardLinks) return;
+    throw new ToolError('OUTSIDE_WORKSPACE', `'${displayPath(path.rel)}' has ${path.stat!.nlink} hard links, so it may be a file outside the workspace; it is not read`, {
+      hint: 'Copy the file into the workspace (a new file has one link), or create the workspace with the allowHardLinks policy.',
+    });
   }
 
   /** The policy checks before a file is replaced: expected hash, staleness, read-before-write. */
@@ -169,19 +180,13 @@ export class ToolContext<S extends SnapshotPort = SnapshotPort> {
   }
 
   /**
-   * Write bytes, creating missing parent folders; the agent then knows the file as written
-   * (pass `previousSha` for a blind write that only carries forward what it knew). If the write fails the folders it created are
-   * removed again, so a failed call leaves the workspace as it was.
+   * Write bytes through the one write path, creating missing parent folders; the agent then
+   * knows the file as written (pass `previousSha` for a blind write that only carries forward
+   * what it knew). If the write fails the folders it created are removed again, so a failed call
+   * leaves the workspace as it was.
    */
   async writeBytes(path: WorkspacePath, bytes: Uint8Array, options: { previousSha?: string | null } = {}): Promise<void> {
-    const created = await this.makeParents(path.realRel);
-    try {
-      await this.fs.writeFile(path.abs, bytes);
-    } catch (error) {
-      await this.removeCreated(created);
-      throw toToolError(error, displayPath(path.rel));
-    }
-    this.snapshots?.noteWritten(path.realRel, bytes);
+    await this.writer.apply([{ kind: 'write', rel: path.realRel, bytes }], { locked: true });
     const sha = await fileSha256(this.fs, path.abs, bytes);
     if (options.previousSha === undefined) {
       this.ledger.recordWrite(path.realRel, sha);
@@ -196,46 +201,13 @@ export class ToolContext<S extends SnapshotPort = SnapshotPort> {
   }
 
   /**
-   * Create the missing folders above `rel`; returns those created, outermost first. On any
-   * failure the folders made so far are removed again. A folder another call creates at the
-   * same moment counts as there (EEXIST on a folder is not a failure).
+   * Change files through the one write path while this call holds their locks; the change is
+   * recorded as this call's when `files` (its text for the log) is given.
    */
-  async makeParents(rel: string): Promise<string[]> {
-    const created: string[] = [];
-    const parts = parentRel(rel).split('/').filter(Boolean);
-    let current = '';
-    try {
-      for (const part of parts) {
-        current = current ? `${current}/${part}` : part;
-        const abs = this.paths.toAbs(current);
-        const stat = await this.lstatOrNull(abs);
-        if (stat?.type === 'dir') continue;
-        if (stat) throw new ToolError('NOT_A_DIRECTORY', `'${current}' is a file, so it cannot hold '${rel}'`);
-        try {
-          await this.fs.mkdir(abs);
-          created.push(current);
-        } catch (error) {
-          if (!hasFsCode(error, 'EEXIST') || (await this.lstatOrNull(abs))?.type !== 'dir') throw error;
-        }
-      }
-    } catch (error) {
-      await this.removeCreated(created);
-      throw toToolError(error, current);
-    }
-    return created;
-  }
-
-  private async lstatOrNull(abs: string) {
-    try {
-      return await this.fs.lstat(abs);
-    } catch (error) {
-      if (hasFsCode(error, 'ENOENT')) return null;
-      throw error;
-    }
-  }
-
-  async removeCreated(created: string[]): Promise<void> {
-    for (const rel of [...created].reverse()) await this.fs.rmdir(this.paths.toAbs(rel)).catch(() => {});
+  async applySteps(steps: FileStep[], files?: ChangedFile[]): Promise<ChangeSummary | null> {
+    const summary = await this.writer.apply(steps, { locked: true, ...(files ? { record: { tool: this.tool, files } } : {}) });
+    if (summary) this.recorded.push(summary);
+    return summary;
   }
 
   /** This call's changes, in order; the snapshot taken after the call holds their paths. */

@@ -21,6 +21,10 @@ export interface WorkspacePolicy {
   /** asked before deletes; false (or a rejected promise) refuses with CONFIRMATION_DENIED */
   confirm?: (paths: string[], action: ConfirmAction) => boolean | Promise<boolean>;
   limits?: Partial<WorkspaceLimits>;
+  /** let tools write, move and delete under `.git` folders (default false: a repository's hooks and config are code its owner runs) */
+  allowGitWrites?: boolean;
+  /** let text tools read a file with more than one hard link (default false: its other name may be outside the workspace) */
+  allowHardLinks?: boolean;
 }
 
 export const DEFAULT_LIMITS: WorkspaceLimits = {
@@ -35,6 +39,8 @@ export interface ResolvedPolicy {
   staleCheck: boolean;
   confirm?: WorkspacePolicy['confirm'];
   limits: WorkspaceLimits;
+  allowGitWrites: boolean;
+  allowHardLinks: boolean;
 }
 
 export function resolvePolicy(policy: WorkspacePolicy = {}): ResolvedPolicy {
@@ -43,5 +49,7 @@ export function resolvePolicy(policy: WorkspacePolicy = {}): ResolvedPolicy {
     staleCheck: policy.staleCheck ?? true,
     confirm: policy.confirm,
     limits: { ...DEFAULT_LIMITS, ...policy.limits },
+    allowGitWrites: policy.allowGitWrites === true,
+    allowHardLinks: policy.allowHardLinks === true,
   };
 }
