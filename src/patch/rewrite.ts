@@ -20,22 +20,20 @@ export interface RewriteResult {
 
 const TIER_ORDER: MatchTier[] = ['exact', 'trailing_whitespace', 'whitespace', 'unicode'];
 
-/** A text cut into lines and the exact terminator of each ('\n', '\r\n', or '' for a last line without one). */
+/** A text cut into lines and the exact terminator of each ('\n', '\r\n', a lone '\r', or '' for a last line without one). */
 export function splitWithEols(text: string): { lines: string[]; eols: string[] } {
   const lines: string[] = [];
   const eols: string[] = [];
+  const ends = text.includes('\r') ? /\r\n|\r|\n/g : /\n/g;
   let start = 0;
-  while (start < text.length) {
-    const nl = text.indexOf('\n', start);
-    if (nl === -1) {
-      lines.push(text.slice(start));
-      eols.push('');
-      break;
-    }
-    const crlf = nl > start && text.charCodeAt(nl - 1) === 13;
-    lines.push(text.slice(start, crlf ? nl - 1 : nl));
-    eols.push(crlf ? '\r\n' : '\n');
-    start = nl + 1;
+  for (let m = ends.exec(text); m !== null; m = ends.exec(text)) {
+    lines.push(text.slice(start, m.index));
+    eols.push(m[0]);
+    start = m.index + m[0].length;
+  }
+  if (start < text.length) {
+    lines.push(text.slice(start));
+    eols.push('');
   }
   return { lines, eols };
 }
