@@ -10,6 +10,7 @@ import { searchFilesTool } from '../tools/search-files.js';
 import type { ToolRunContext as ToolContext } from '../tools/define.js';
 import { lexicalPath } from '../workspace/paths.js';
 import { defined, pick, runCanonical, withPolicy } from './adapt.js';
+import { COWORK_WORDS, speaking } from './vocabulary.js';
 
 type Row = Record<string, any>;
 
@@ -112,9 +113,11 @@ const grepTool: ToolDefinition = { ...searchFilesTool, name: 'grep' };
 
 /**
  * Seed 004's file-system skill: text_file_read, apply_patch, glob, grep, rename_path and
- * delete_path over the canonical tools, with its read audit and its approval rule.
+ * delete_path over the canonical tools, with its read audit and its approval rule; errors and
+ * hints name these tools and their arguments.
  */
 export function coworkTools(options: CoworkOptions = {}): ToolDefinition[] {
   const artifact = options.artifactDir === undefined ? null : lexicalPath(options.artifactDir.includes('/') ? options.artifactDir : `./${options.artifactDir}`, '');
-  return [textFileRead, patchTool(artifact), globTool, grepTool, renameTool(artifact), deleteTool];
+  const tools: ToolDefinition[] = [textFileRead, patchTool(artifact), globTool, grepTool, renameTool(artifact), deleteTool];
+  return tools.map((tool) => speaking(tool, COWORK_WORDS));
 }

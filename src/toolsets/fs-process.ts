@@ -9,6 +9,7 @@ import type { ToolRunContext as ToolContext } from '../tools/define.js';
 import { defined, invalid, pick, runCanonical } from './adapt.js';
 import { fsList, fsSearch } from './fs-process-listing.js';
 import { projectTarget as target, underRoot } from './fs-process-root.js';
+import { FS_PROCESS_WORDS, say, speaking } from './vocabulary.js';
 
 type Row = Record<string, any>;
 
@@ -107,7 +108,7 @@ const fsBytes: ToolDefinition<{ file: string; expected?: string; expect_escaped?
   },
   async run(args, ctx) {
     const { path, ...rest } = await runCanonical(fileBytes, defined({ path: args.file, expected: args.expected, expect_escaped: args.expect_escaped }), ctx);
-    return { file: path, ...rest };
+    return { file: path, ...rest, ...(typeof rest.hint === 'string' ? { hint: say(rest.hint, FS_PROCESS_WORDS) } : {}) };
   },
 };
 
@@ -145,9 +146,11 @@ function fsRun(inner: ToolDefinition): ToolDefinition<{ command: string; path?: 
 }
 
 /**
- * Seed 001's filesystem and process tools over the canonical ones. `runCommand` is the canonical
- * run_command that does the work (in Node, the one from nodeTools); without it commands are NOT_SUPPORTED.
+ * Seed 001's filesystem and process tools over the canonical ones, their errors worded in seed 001's
+ * names. `runCommand` is the canonical run_command that does the work (in Node, the one from
+ * nodeTools); without it commands are NOT_SUPPORTED.
  */
 export function fsProcessTools(options: { runCommand?: ToolDefinition } = {}): ToolDefinition[] {
-  return [fsRead, fsWrite, fsEdit, fsSearch, fsList, fsBytes, fsRun(options.runCommand ?? createRunCommandTool())];
+  const tools: ToolDefinition[] = [fsRead, fsWrite, fsEdit, fsSearch, fsList, fsBytes, fsRun(options.runCommand ?? createRunCommandTool())];
+  return tools.map((tool) => speaking(tool, FS_PROCESS_WORDS));
 }
