@@ -24,12 +24,21 @@ const TIER_ORDER: MatchTier[] = ['exact', 'trailing_whitespace', 'whitespace', '
 export function splitWithEols(text: string): { lines: string[]; eols: string[] } {
   const lines: string[] = [];
   const eols: string[] = [];
-  const ends = text.includes('\r') ? /\r\n|\r|\n/g : /\n/g;
   let start = 0;
-  for (let m = ends.exec(text); m !== null; m = ends.exec(text)) {
-    lines.push(text.slice(start, m.index));
-    eols.push(m[0]);
-    start = m.index + m[0].length;
+  if (!text.includes('\r')) {
+    // the common case, and the hot one in a big patch: only LF ends lines
+    for (let nl = text.indexOf('\n'); nl !== -1; nl = text.indexOf('\n', start)) {
+      lines.push(text.slice(start, nl));
+      eols.push('\n');
+      start = nl + 1;
+    }
+  } else {
+    const ends = /\r\n|\r|\n/g;
+    for (let m = ends.exec(text); m !== null; m = ends.exec(text)) {
+      lines.push(text.slice(start, m.index));
+      eols.push(m[0]);
+      start = m.index + m[0].length;
+    }
   }
   if (start < text.length) {
     lines.push(text.slice(start));
