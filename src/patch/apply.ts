@@ -21,9 +21,9 @@ export interface PatchOutcome {
 /**
  * Apply a `*** Begin Patch` patch all or nothing: parse, plan every file in memory, ask the
  * confirm policy once about all deletes, then write, rolling back on any failure. The whole
- * patch is one change in the change log.
+ * patch is one change in the change log. `exact` turns off the tolerant matching tiers.
  */
-export async function applyPatch(ctx: ToolContext, patch: string, options: { dryRun?: boolean } = {}): Promise<PatchOutcome> {
+export async function applyPatch(ctx: ToolContext, patch: string, options: { dryRun?: boolean; exact?: boolean } = {}): Promise<PatchOutcome> {
   const ops = parsePatch(patch);
   if (ops.length > MAX_PATCH_FILES) {
     throw new ToolError('TOO_LARGE', `the patch has ${ops.length} file sections; one patch holds at most ${MAX_PATCH_FILES}`, {
@@ -31,7 +31,7 @@ export async function applyPatch(ctx: ToolContext, patch: string, options: { dry
     });
   }
   return ctx.lock(lockKeys(ctx, ops), async () => {
-    const plan = await planPatch(ctx, ops);
+    const plan = await planPatch(ctx, ops, { exact: options.exact === true });
     const encoded = new Map<string, Uint8Array>();
     for (const [rel, file] of plan.files) {
       if (!file.after) continue;

@@ -51,9 +51,10 @@ const NOT_HASHED = 'not-hashed';
 
 /**
  * The preflight: resolve every path, read every file and apply every operation in memory, in
- * patch order. Nothing is written; any failure is thrown before the first write.
+ * patch order. Nothing is written; any failure is thrown before the first write. With `exact`
+ * chunks match only line for line (seed 004's surface); otherwise whitespace and punctuation are tolerated.
  */
-export async function planPatch(ctx: ToolContext, ops: PatchOp[]): Promise<PatchPlan> {
+export async function planPatch(ctx: ToolContext, ops: PatchOp[], options: { exact?: boolean } = {}): Promise<PatchPlan> {
   const plan: PatchPlan = { files: new Map(), ops: [], deletes: [], moves: [] };
   for (const op of ops) {
     const file = await touch(ctx, plan, op.path, op.patchLine, op.kind === 'update' ? 'text' : 'bytes');
@@ -80,7 +81,7 @@ export async function planPatch(ctx: ToolContext, ops: PatchOp[]): Promise<Patch
       if (current.text === undefined) await ctx.readText(file.path).catch((error) => { throw atLine(error, op.patchLine); });
       if (!file.checked && file.before) ctx.checkWritable(file.path, file.before.sha256);
       file.checked = true;
-      const result = op.chunks.length > 0 ? applyChunks(current.text!, op.chunks, shown) : null;
+      const result = op.chunks.length > 0 ? applyChunks(current.text!, op.chunks, shown, options) : null;
       const next: Content = result && result.text !== current.text ? { ...current, text: result.text, bytes: undefined } : current;
       let target = file;
       if (op.moveTo !== null) {

@@ -20,22 +20,29 @@ export interface RewriteResult {
 
 const TIER_ORDER: MatchTier[] = ['exact', 'trailing_whitespace', 'whitespace', 'unicode'];
 
-/** A text cut into lines and the exact terminator of each ('\n', '\r\n', or '' for a last line without one). */
+/** A text cut into lines and the exact terminator of each ('\n', '\r\n', a lone '\r', or '' for a last line without one). */
 export function splitWithEols(text: string): { lines: string[]; eols: string[] } {
   const lines: string[] = [];
   const eols: string[] = [];
   let start = 0;
-  while (start < text.length) {
-    const nl = text.indexOf('\n', start);
-    if (nl === -1) {
-      lines.push(text.slice(start));
-      eols.push('');
-      break;
+  if (!text.includes('\r')) {
+    // the common case, and the hot one in a big patch: only LF ends lines
+    for (let nl = text.indexOf('\n'); nl !== -1; nl = text.indexOf('\n', start)) {
+      lines.push(text.slice(start, nl));
+      eols.push('\n');
+      start = nl + 1;
     }
-    const crlf = nl > start && text.charCodeAt(nl - 1) === 13;
-    lines.push(text.slice(start, crlf ? nl - 1 : nl));
-    eols.push(crlf ? '\r\n' : '\n');
-    start = nl + 1;
+  } else {
+    const ends = /\r\n|\r|\n/g;
+    for (let m = ends.exec(text); m !== null; m = ends.exec(text)) {
+      lines.push(text.slice(start, m.index));
+      eols.push(m[0]);
+      start = m.index + m[0].length;
+    }
+  }
+  if (start < text.length) {
+    lines.push(text.slice(start));
+    eols.push('');
   }
   return { lines, eols };
 }
@@ -45,7 +52,8 @@ export function splitWithEols(text: string): { lines: string[]; eols: string[] }
  * lines keep the file's own bytes, new lines take the line ending of the lines they replace (or
  * of their neighbours), and the file keeps the presence or absence of its final newline.
  */
-export function applyChunks(text: string, chunks: PatchChunk[], shownPath: string): RewriteResult {
+export function applyChunks(text: string, chunks: PatchChunk[], shownPath: string, options: { exact?: boolean } = {}): RewriteResult {
+  const exact = options.exact === true;
   const { lines, eols } = splitWithEols(text);
   const file = new LineIndex(lines);
   const edits: Edit[] = [];
@@ -55,7 +63,7 @@ export function applyChunks(text: string, chunks: PatchChunk[], shownPath: strin
     let from = cursor;
     let headerAt = -1;
     for (const header of chunk.headers) {
-      headerAt = seekHeader(file, header, from);
+      headerAt = seekHeader(file, header, from, exact);
       if (headerAt === -1) throw headerMissing(shownPath, chunk, k, header, from);
       from = headerAt + 1;
     }
@@ -68,16 +76,16 @@ export function applyChunks(text: string, chunks: PatchChunk[], shownPath: strin
       if (at !== lines.length) cursor = at;
       return;
     }
-    let hit = seekLines(file, old, from, chunk.eof);
+    let hit = seekLines(file, old, from, chunk.eof, exact);
     // Agents often repeat the @@ line as the chunk's first context line.
-    if (!hit && headerAt !== -1) hit = seekLines(file, old, headerAt, chunk.eof);
+    if (!hit && headerAt !== -1) hit = seekLines(file, old, headerAt, chunk.eof, exact);
     while (!hit && body.length > 0 && body[body.length - 1]!.kind === ' ' && body[body.length - 1]!.text.trim() === '') {
       body = body.slice(0, -1);
       old = oldLines(body);
       if (old.length === 0) break;
-      hit = seekLines(file, old, from, chunk.eof);
+      hit = seekLines(file, old, from, chunk.eof, exact);
     }
-    if (!hit) throw contextMissing(shownPath, chunk, k, file, from);
+    if (!hit) throw contextMissing(shownPath, chunk, k, file, from, exact);
     loosest = Math.max(loosest, TIER_ORDER.indexOf(hit.tier));
     edits.push(...editsOf(body, hit.index));
     cursor = hit.index + old.length;
@@ -149,7 +157,7 @@ function headerMissing(shownPath: string, chunk: PatchChunk, k: number, header: 
     'The text after @@ must be a line of the file (such as a function signature) above the change; chunks go in file order. Read the file and copy the line exactly.');
 }
 
-function contextMissing(shownPath: string, chunk: PatchChunk, k: number, file: LineIndex, from: number): ToolError {
+function contextMissing(shownPath: string, chunk: PatchChunk, k: number, file: LineIndex, from: number, exact: boolean): ToolError {
   const old = oldLines(chunk.lines);
   const where = chunk.eof ? ' at the end of the file' : from > 0 ? ` after line ${from}` : '';
   const message = `the ${old.length} context and removed line(s) were not found${where}; they start ${quote(old[0]!)}`;
@@ -157,13 +165,16 @@ function contextMissing(shownPath: string, chunk: PatchChunk, k: number, file: L
   if (!near) {
     return conflict(shownPath, chunk, k, message, 'No line of the chunk occurs in the file. Read the file again and copy the lines to change exactly.', { nearest: null });
   }
-  const differs = near.firstDifference;
+  // The nearest place is found loosely; under exact matching its first difference is the exact one.
+  const differs = exact ? old.findIndex((line, i) => file.lines[near.index + i] !== line) : near.firstDifference;
+  const matched = exact ? old.filter((line, i) => file.lines[near.index + i] === line).length : near.matched;
   const fileLine = near.index + differs;
   const detail = differs === -1
     ? `The same lines are at line ${near.index + 1}, before the previous chunk's place: chunks must be in file order.`
-    : `The nearest text is at line ${near.index + 1} (${near.matched} of ${old.length} lines match); line ${fileLine + 1} reads ` +
+    : `The nearest text is at line ${near.index + 1} (${matched} of ${old.length} lines match); line ${fileLine + 1} reads ` +
       `${fileLine < file.length ? quote(file.lines[fileLine]!) : '(end of file)'} where the patch expects ${quote(old[differs]!)}.`;
-  return conflict(shownPath, chunk, k, message, `${detail} Read the file again and copy the lines exactly.`, {
+  const strict = exact ? ' Matching is exact: whitespace and Unicode punctuation must be the file\'s own.' : '';
+  return conflict(shownPath, chunk, k, message, `${detail}${strict} Read the file again and copy the lines exactly.`, {
     nearest: { line: near.index + 1, text: file.lines.slice(near.index, near.index + Math.min(old.length, 8)).join('\n') },
   });
 }

@@ -53,14 +53,14 @@ export interface SeekHit {
 
 /**
  * Find `pattern` at or after line `start`, trying each tier over the whole range before the
- * next, looser one. With `eof` the pattern must end at the last line.
+ * next, looser one (only the exact tier when `exact`). With `eof` the pattern must end at the last line.
  */
-export function seekLines(file: LineIndex, pattern: readonly string[], start: number, eof = false): SeekHit | null {
+export function seekLines(file: LineIndex, pattern: readonly string[], start: number, eof = false, exact = false): SeekHit | null {
   const m = pattern.length;
   const n = file.length;
   if (m === 0) return { index: eof ? n : start, tier: 'exact' };
   if (m > n - start) return null;
-  for (const [tier, normalise] of TIERS) {
+  for (const [tier, normalise] of exact ? TIERS.slice(0, 1) : TIERS) {
     const lines = file.form(tier);
     const wanted = pattern.map(normalise);
     const first = wanted[0]!;
@@ -78,12 +78,13 @@ export function seekLines(file: LineIndex, pattern: readonly string[], start: nu
 /**
  * Find the line an `@@ header` names: a whole-line match by the tiers first, then, because
  * agents often write only part of a signature (`@@ def run`), the first line containing it.
+ * With `exact` neither whitespace nor punctuation is folded.
  */
-export function seekHeader(file: LineIndex, header: string, start: number): number {
-  const hit = seekLines(file, [header], start);
+export function seekHeader(file: LineIndex, header: string, start: number, exact = false): number {
+  const hit = seekLines(file, [header], start, false, exact);
   if (hit) return hit.index;
-  const wanted = foldPunctuation(header).trim();
-  const lines = file.form('unicode');
+  const wanted = exact ? header : foldPunctuation(header).trim();
+  const lines = exact ? file.lines : file.form('unicode');
   for (let p = start; p < lines.length; p++) if (lines[p]!.includes(wanted)) return p;
   return -1;
 }

@@ -1,67 +1,100 @@
-/** How a text ends its lines. */
-export type EolStyle = 'lf' | 'crlf' | 'mixed' | 'none';
+/** How a text ends its lines; `cr` is a lone carriage return (classic Mac files). */
+export type EolStyle = 'lf' | 'crlf' | 'cr' | 'mixed' | 'none';
 
-export function detectEol(text: string): EolStyle {
-  let crlf = 0;
-  let lf = 0;
-  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) {
-    if (i > 0 && text.charCodeAt(i - 1) === 13) crlf++;
-    else lf++;
-    if (crlf && lf) return 'mixed';
+/** A line ending: `\r` alone ends a line too, as in Codex's apply_patch and most editors. */
+export type Eol = '\n' | '\r\n' | '\r';
+
+const LINE_END = /\r\n|\r|\n/g;
+
+/** The style of each line ending a text has, counted. */
+function countEols(text: string): { lf: number; crlf: number; cr: number } {
+  const counts = { lf: 0, crlf: 0, cr: 0 };
+  if (!text.includes('\r')) {
+    for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) counts.lf++;
+    return counts;
   }
-  return crlf ? 'crlf' : lf ? 'lf' : 'none';
+  for (const m of text.matchAll(LINE_END)) {
+    if (m[0] === '\n') counts.lf++;
+    else if (m[0] === '\r\n') counts.crlf++;
+    else counts.cr++;
+  }
+  return counts;
 }
 
-/** Lines without their terminators; a final newline does not start another line. */
+export function detectEol(text: string): EolStyle {
+  const { lf, crlf, cr } = countEols(text);
+  const kinds = (lf ? 1 : 0) + (crlf ? 1 : 0) + (cr ? 1 : 0);
+  if (kinds > 1) return 'mixed';
+  return crlf ? 'crlf' : cr ? 'cr' : lf ? 'lf' : 'none';
+}
+
+/** Lines without their terminators (`\n`, `\r\n` or a lone `\r`); a final line end does not start another line. */
 export function splitLines(text: string): string[] {
   if (text === '') return [];
-  const lines = text.split('\n');
+  const lines = text.includes('\r') ? text.split(LINE_END) : text.split('\n');
   if (lines[lines.length - 1] === '') lines.pop();
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i]!;
-    if (line.endsWith('\r')) lines[i] = line.slice(0, -1);
-  }
   return lines;
+}
+
+/** Lines with their own terminators, so joining them gives the text back. */
+export function splitKeepingEols(text: string): string[] {
+  if (text === '') return [];
+  return text.split(/(?<=\r\n|\r(?!\n)|\n)/);
 }
 
 export function countLines(text: string): number {
   if (text === '') return 0;
-  let n = 0;
-  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) n++;
-  return text.endsWith('\n') ? n : n + 1;
+  const { lf, crlf, cr } = countEols(text);
+  return lf + crlf + cr + (/[\r\n]$/.test(text) ? 0 : 1);
 }
 
-/** 1-based line number of a character offset. */
+/** 1-based line number of a character offset; a lone `\r` ends a line. */
 export function lineAt(text: string, offset: number): number {
   let n = 1;
-  for (let i = text.indexOf('\n'); i !== -1 && i < offset; i = text.indexOf('\n', i + 1)) n++;
+  const before = text.slice(0, offset);
+  if (!before.includes('\r')) {
+    for (let i = before.indexOf('\n'); i !== -1; i = before.indexOf('\n', i + 1)) n++;
+    return n;
+  }
+  for (const m of before.matchAll(LINE_END)) {
+    // the `\r` of a CRLF whose `\n` is at the offset still ends the offset's own line
+    if (m.index === before.length - 1 && m[0] === '\r' && text.charCodeAt(offset) === 10) continue;
+    n++;
+  }
   return n;
 }
 
+/** Every line end as `\n`. */
 export function toLf(text: string): string {
-  return text.includes('\r\n') ? text.replace(/\r\n/g, '\n') : text;
+  return text.includes('\r') ? text.replace(/\r\n?/g, '\n') : text;
 }
 
 /**
- * A view of a text with CRLF folded to LF, and the way back: tools match and count on the
- * folded view, then splice the original so every byte they did not mean to change stays.
+ * A view of a text with every line end (`\r\n`, lone `\r`) folded to `\n`, and the way back:
+ * tools match and count on the folded view, then splice the original so every byte they did
+ * not mean to change stays, and every line keeps its own ending.
  */
 export class LfView {
   readonly text: string;
-  /** offsets, in the folded text, of each removed `\r` (sorted) */
+  /** offsets, in the folded text, of each removed `\r` of a CRLF (sorted) */
   private readonly removed: number[];
 
   constructor(readonly original: string) {
     const removed: number[] = [];
-    if (!original.includes('\r\n')) {
+    if (!original.includes('\r')) {
       this.text = original;
     } else {
       let out = '';
       let last = 0;
-      for (let i = original.indexOf('\r\n'); i !== -1; i = original.indexOf('\r\n', i + 2)) {
+      for (let i = original.indexOf('\r'); i !== -1; i = original.indexOf('\r', i + 1)) {
         out += original.slice(last, i);
-        removed.push(out.length);
-        last = i + 1;
+        if (original.charCodeAt(i + 1) === 10) {
+          removed.push(out.length);
+          last = i + 1;
+        } else {
+          out += '\n';
+          last = i + 1;
+        }
       }
       this.text = out + original.slice(last);
     }
@@ -80,29 +113,32 @@ export class LfView {
     return offset + lo;
   }
 
-  /** Replace folded ranges; new text takes the line ending its surroundings use. */
-  splice(ranges: Array<{ start: number; end: number; replacement: string }>, fallbackEol: '\n' | '\r\n'): string {
+  /**
+   * Replace folded ranges. The k-th new line takes the ending of the k-th line the range
+   * replaced (the last one once they run out), else the fallback: a mixed file stays mixed.
+   */
+  splice(ranges: Array<{ start: number; end: number; replacement: string }>, fallbackEol: Eol): string {
     let out = '';
     let cursor = 0;
     for (const { start, end, replacement } of ranges) {
       const from = this.toOriginal(start);
       const to = this.toOriginal(end);
       const region = this.original.slice(from, to);
-      const eol = region.includes('\r\n') ? '\r\n' : region.includes('\n') ? '\n' : fallbackEol;
-      out += this.original.slice(cursor, from) + (eol === '\n' ? replacement : replacement.replace(/\n/g, '\r\n'));
+      const eols = region.match(LINE_END) ?? [];
+      let k = 0;
+      const text = replacement.includes('\n')
+        ? replacement.replace(/\n/g, () => eols[Math.min(k++, eols.length - 1)] ?? fallbackEol)
+        : replacement;
+      out += this.original.slice(cursor, from) + text;
       cursor = to;
     }
     return out + this.original.slice(cursor);
   }
 }
 
-/** The line ending new lines get in a file: its own when it has one style, else LF. */
-export function dominantEol(text: string): '\n' | '\r\n' {
-  let crlf = 0;
-  let lf = 0;
-  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) {
-    if (i > 0 && text.charCodeAt(i - 1) === 13) crlf++;
-    else lf++;
-  }
+/** The line ending new lines get in a file: the one most of its lines use, LF on a tie or when it has none. */
+export function dominantEol(text: string): Eol {
+  const { lf, crlf, cr } = countEols(text);
+  if (cr > crlf && cr > lf) return '\r';
   return crlf > lf ? '\r\n' : '\n';
 }

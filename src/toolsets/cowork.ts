@@ -1,4 +1,5 @@
-import { applyPatchSchema, applyPatchTool } from '../tools/apply-patch.js';
+import { applyPatch, MAX_PATCH_FILES } from '../patch/apply.js';
+import { applyPatchSchema } from '../tools/apply-patch.js';
 import { confirmOrRefuse } from '../tools/confirm.js';
 import type { ToolDefinition } from '../tools/define.js';
 import { deletePath } from '../tools/delete-path.js';
@@ -9,6 +10,7 @@ import { searchFilesTool } from '../tools/search-files.js';
 import type { ToolRunContext as ToolContext } from '../tools/define.js';
 import { lexicalPath } from '../workspace/paths.js';
 import { defined, pick, runCanonical, withPolicy } from './adapt.js';
+import { COWORK_WORDS, speaking } from './vocabulary.js';
 
 type Row = Record<string, any>;
 
@@ -69,19 +71,21 @@ function outside(ctx: ToolContext, artifact: string | null, paths: string[]): st
 function patchTool(artifact: string | null): ToolDefinition<{ patch: string; dry_run?: boolean }> {
   return {
     name: 'apply_patch',
-    description: `${applyPatchTool.description} Existing files must have been read whole with text_file_read (offset=1, no limit) and be unchanged since. ` +
+    description: `Create, update, move and delete up to ${MAX_PATCH_FILES} plain-text files with one exact patch, all or nothing. ` +
+      'Matching is exact: whitespace and Unicode variants are not normalized, so copy context lines byte for byte and use enough of them to make each hunk unique. ' +
+      'Existing files must have been read whole with text_file_read (offset=1, no limit) and be unchanged since. ' +
       'New files and edits inside the run\'s artifact folder are allowed; changes elsewhere need approval, and deletes are confirmed together. Office and PDF files are refused.',
     mutates: true,
     schema: applyPatchSchema,
     async run(args, ctx) {
       const strict = audited(ctx);
       // Preflight first (it writes nothing), so approval is asked only for a patch that would apply.
-      const plan = await runCanonical(applyPatchTool, { patch: args.patch, dry_run: true }, strict);
+      const plan = await applyPatch(strict, args.patch, { dryRun: true, exact: true });
       if (args.dry_run) return plan;
-      const touched = (plan.files as Row[]).filter((f) => f.action !== 'delete').flatMap((f) => [f.path, ...(f.moved_to ? [f.moved_to] : [])]);
+      const touched = plan.files.filter((f) => f.action !== 'delete').flatMap((f) => [f.path, ...(f.moved_to ? [f.moved_to] : [])]);
       const needApproval = outside(ctx, artifact, touched);
       if (needApproval.length > 0) await confirmOrRefuse(ctx, needApproval, 'overwrite');
-      return runCanonical(applyPatchTool, { patch: args.patch }, strict);
+      return applyPatch(strict, args.patch, { exact: true });
     },
   };
 }
@@ -109,9 +113,11 @@ const grepTool: ToolDefinition = { ...searchFilesTool, name: 'grep' };
 
 /**
  * Seed 004's file-system skill: text_file_read, apply_patch, glob, grep, rename_path and
- * delete_path over the canonical tools, with its read audit and its approval rule.
+ * delete_path over the canonical tools, with its read audit and its approval rule; errors and
+ * hints name these tools and their arguments.
  */
 export function coworkTools(options: CoworkOptions = {}): ToolDefinition[] {
   const artifact = options.artifactDir === undefined ? null : lexicalPath(options.artifactDir.includes('/') ? options.artifactDir : `./${options.artifactDir}`, '');
-  return [textFileRead, patchTool(artifact), globTool, grepTool, renameTool(artifact), deleteTool];
+  const tools: ToolDefinition[] = [textFileRead, patchTool(artifact), globTool, grepTool, renameTool(artifact), deleteTool];
+  return tools.map((tool) => speaking(tool, COWORK_WORDS));
 }

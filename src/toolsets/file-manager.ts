@@ -8,10 +8,10 @@ import { readFile } from '../tools/read-file.js';
 import { writeFile } from '../tools/write-file.js';
 import { validateArgs } from '../tools/validate.js';
 import { ToolError, type Problem, type ToolErrorBody } from '../contract/index.js';
-import { toToolError } from '../fs/tool-error.js';
 import type { Envelope } from '../contract/index.js';
 import { defined, invalid, pick, runCanonical } from './adapt.js';
 import { FILE_MANAGER_DESCRIPTION } from './file-manager-text.js';
+import { FILE_MANAGER_WORDS, reword } from './vocabulary.js';
 
 type Row = Record<string, any>;
 
@@ -121,7 +121,7 @@ export const fileManager: ToolDefinition<{ operations: Row[] }, { results: Row[]
         const r = await runCanonical(spec.tool, defined(rest), ctx, `/operations/${i}`);
         results.push({ ok: true, action, relative_path: r.path, ...spec.shape(r) });
       } catch (error) {
-        const e = toToolError(error);
+        const e = reword(error, FILE_MANAGER_WORDS);
         results.push({ ok: false, action, error: e.toJSON() });
         const left = args.operations.length - i - 1;
         throw new ToolError(e.code, `operation ${i + 1} (${String(action)}) failed: ${e.message}` +

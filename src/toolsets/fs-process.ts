@@ -1,52 +1,24 @@
 import type { ToolDefinition } from '../tools/define.js';
 import { editFile } from '../tools/edit-file.js';
 import { fileBytes } from '../tools/file-bytes.js';
-import { listDirectory } from '../tools/list-directory.js';
 import { readFile } from '../tools/read-file.js';
 import { createRunCommandTool } from '../tools/run-command.js';
-import { searchFilesTool } from '../tools/search-files.js';
 import { writeFile } from '../tools/write-file.js';
 import { LfView } from '../text/lines.js';
 import type { ToolRunContext as ToolContext } from '../tools/define.js';
-import { ToolError } from '../contract/index.js';
-import { displayPath, lexicalPath } from '../workspace/paths.js';
 import { defined, invalid, pick, runCanonical } from './adapt.js';
+import { fsList, fsSearch } from './fs-process-listing.js';
+import { projectTarget as target, underRoot } from './fs-process-root.js';
+import { FS_PROCESS_WORDS, say, speaking } from './vocabulary.js';
 
 type Row = Record<string, any>;
 
 /** Characters kept of each of stdout and stderr (seed 001). */
 export const STREAM_CAP = 4096;
-/** Entries list_dir returns at most (seed 001). */
-export const LIST_CAP = 200;
+export { LIST_CAP } from './fs-process-listing.js';
 
 const rootProperty = { type: 'string', default: '.', description: 'The project root, an existing folder relative to the workspace (default ".").' };
 const fileProperty = { type: 'string', minLength: 1, description: 'The file, relative to the project root `path`.' };
-
-/** A canonical root-relative path written so the workspace resolves it from the root even when its current folder is elsewhere. */
-function fromRoot(rel: string, ctx: ToolContext): string {
-  if (ctx.cwd === '' || rel.includes('/')) return rel || '.';
-  return rel === '' ? '_/..' : `${rel}/../${rel}`;
-}
-
-/** The project root `path` (an existing folder) and, when given, `file` inside it; escaping the root is refused. */
-async function target(ctx: ToolContext, root = '.', file?: string): Promise<{ rootRel: string; rel: string; arg: string }> {
-  const rootRel = lexicalPath(root, ctx.cwd);
-  const dir = await ctx.resolve(fromRoot(rootRel, ctx), 'read');
-  if (!dir.stat) throw new ToolError('NOT_FOUND', `the project root '${displayPath(rootRel)}' does not exist`, { hint: 'Pass path as an existing folder, or "." for the workspace.' });
-  if (dir.stat.type !== 'dir') throw new ToolError('NOT_A_DIRECTORY', `the project root '${displayPath(rootRel)}' is not a folder`, { hint: 'path is the project root; name the file with `file`.' });
-  if (file === undefined) return { rootRel, rel: rootRel, arg: fromRoot(rootRel, ctx) };
-  // `file` alone must pass the path rules first: a host-absolute name, a URL or a drive is refused,
-  // never re-rooted under the project folder by the join below.
-  if (!file.startsWith('..')) lexicalPath(file, '');
-  const joined = rootRel === '' ? file : `${rootRel}/${file}`;
-  const rel = lexicalPath(joined.includes('/') ? joined : `${joined}/../${joined}`, '');
-  if (rootRel !== '' && rel !== rootRel && !rel.startsWith(`${rootRel}/`)) {
-    throw new ToolError('OUTSIDE_WORKSPACE', `'${file.slice(0, 200)}' is outside the project root '${displayPath(rootRel)}'`, { hint: 'Give file relative to path, without climbing above it.' });
-  }
-  return { rootRel, rel, arg: fromRoot(rel, ctx) };
-}
-
-const underRoot = (rootRel: string, rel: string) => (rootRel === '' ? rel : rel === rootRel ? '.' : rel.slice(rootRel.length + 1));
 
 const fsRead: ToolDefinition<{ path?: string; file: string; start_line?: number; end_line?: number }> = {
   name: 'read_file',
@@ -124,34 +96,6 @@ async function limitedEdit(ctx: ToolContext, arg: string, oldText: string, newTe
   return { ...r, replacements: count, first_line: text.slice(0, starts[0]).split('\n').length };
 }
 
-const fsSearch: ToolDefinition<{ path?: string; pattern: string; is_regex?: boolean; include?: string[] }> = {
-  name: 'search_files',
-  description: 'Search text files under the project root `path` for a literal (or regex) pattern. At most 50 matches, each line capped at ' +
-    '500 characters; include globs match file names (["*.md"]). Hidden, build and binary files are skipped and .gitignore is honoured.',
-  mutates: false,
-  schema: { type: 'object', properties: { path: rootProperty, ...pick(searchFilesTool.schema, ['pattern', 'is_regex', 'include']) }, required: ['pattern'], additionalProperties: false },
-  async run(args, ctx) {
-    const t = await target(ctx, args.path);
-    const r = await runCanonical(searchFilesTool, defined({ path: t.arg, pattern: args.pattern, is_regex: args.is_regex, include: args.include, max_matches: 50 }), ctx);
-    const matches = (r.matches as Row[]).map((m) => ({ file: underRoot(t.rootRel, m.path), line: m.line, content: m.content }));
-    return { matches, count: matches.length, truncated: r.truncated };
-  },
-};
-
-const fsList: ToolDefinition<{ path?: string; max_depth?: number }> = {
-  name: 'list_dir',
-  description: 'List the folder `path` (default "."), alphabetically, to max_depth levels (default 1; below 1 counts as 1), at most 200 entries. ' +
-    'Each entry has name, path (relative to the listed folder), type and size_bytes (null for folders).',
-  mutates: false,
-  schema: { type: 'object', properties: { path: rootProperty, max_depth: { type: 'integer', default: 1, description: 'Levels to list; values below 1 are 1.' } }, additionalProperties: false },
-  async run(args, ctx) {
-    const t = await target(ctx, args.path);
-    const r = await runCanonical(listDirectory, { path: t.arg, max_depth: Math.max(1, args.max_depth ?? 1), max_entries: LIST_CAP }, ctx);
-    const entries = (r.entries as Row[]).map((e) => ({ name: e.name, path: underRoot(t.rootRel, e.path), type: e.type, size_bytes: e.size_bytes }));
-    return { entries, count: entries.length, truncated: r.truncated };
-  },
-};
-
 const fsBytes: ToolDefinition<{ file: string; expected?: string; expect_escaped?: boolean; encoding?: string }> = {
   name: 'file_bytes',
   description: 'Check a workspace file byte by byte: sha256, size_bytes, encoding_ok, where `expected` occurs literally or escaped, and a verdict ' +
@@ -164,7 +108,7 @@ const fsBytes: ToolDefinition<{ file: string; expected?: string; expect_escaped?
   },
   async run(args, ctx) {
     const { path, ...rest } = await runCanonical(fileBytes, defined({ path: args.file, expected: args.expected, expect_escaped: args.expect_escaped }), ctx);
-    return { file: path, ...rest };
+    return { file: path, ...rest, ...(typeof rest.hint === 'string' ? { hint: say(rest.hint, FS_PROCESS_WORDS) } : {}) };
   },
 };
 
@@ -202,9 +146,11 @@ function fsRun(inner: ToolDefinition): ToolDefinition<{ command: string; path?: 
 }
 
 /**
- * Seed 001's filesystem and process tools over the canonical ones. `runCommand` is the canonical
- * run_command that does the work (in Node, the one from nodeTools); without it commands are NOT_SUPPORTED.
+ * Seed 001's filesystem and process tools over the canonical ones, their errors worded in seed 001's
+ * names. `runCommand` is the canonical run_command that does the work (in Node, the one from
+ * nodeTools); without it commands are NOT_SUPPORTED.
  */
 export function fsProcessTools(options: { runCommand?: ToolDefinition } = {}): ToolDefinition[] {
-  return [fsRead, fsWrite, fsEdit, fsSearch, fsList, fsBytes, fsRun(options.runCommand ?? createRunCommandTool())];
+  const tools: ToolDefinition[] = [fsRead, fsWrite, fsEdit, fsSearch, fsList, fsBytes, fsRun(options.runCommand ?? createRunCommandTool())];
+  return tools.map((tool) => speaking(tool, FS_PROCESS_WORDS));
 }

@@ -36,6 +36,13 @@ async function call(tool: string, args: Record<string, unknown> = {}): Promise<R
   return env.result as Record<string, any>;
 }
 
+/** A call that must fail: its envelope's error, which keeps every field of the tool's result. */
+async function failed(tool: string, args: Record<string, unknown> = {}): Promise<Record<string, any>> {
+  const env = await ws.call(tool, args);
+  if (env.ok) throw new Error(`${tool} succeeded: ${JSON.stringify(env.result)}`);
+  return env.error as Record<string, any>;
+}
+
 describe('loading manifests', () => {
   it('loads the good tools into listTools with their schema and skips each broken one with its problem', () => {
     const names = ws.listTools().map((t) => t.name);
@@ -104,15 +111,17 @@ describe('running manifest tools', () => {
     expect(seen.notify).toBeTruthy();
   });
 
-  it('a nonzero exit in text mode is an error result with the code; a crash in json mode shows its own words', async () => {
-    expect(await call('fails')).toMatchObject({ output: 'partial\nbroken\n(exit code 2)', is_error: true, exit_code: 2 });
-    expect(await call('crashes')).toMatchObject({ output: 'boom\n(exit code 1)', is_error: true, exit_code: 1 });
+  it('a nonzero exit in text mode is an error envelope with the output and the code; a crash in json mode shows its own words', async () => {
+    const fails = await failed('fails');
+    expect(fails).toMatchObject({ code: 'IO_ERROR', output: 'partial\nbroken\n(exit code 2)', is_error: true, exit_code: 2 });
+    expect(fails.message).toBe('fails reported an error:\npartial\nbroken\n(exit code 2)');
+    expect(await failed('crashes')).toMatchObject({ code: 'IO_ERROR', output: 'boom\n(exit code 1)', is_error: true, exit_code: 1 });
   });
 
   it('kills a tool at its timeout', async () => {
     const started = Date.now();
-    const result = await call('slow');
-    expect(result).toMatchObject({ is_error: true, timed_out: true, exit_code: -1 });
+    const result = await failed('slow');
+    expect(result).toMatchObject({ code: 'TIMEOUT', is_error: true, timed_out: true, exit_code: -1 });
     expect(result.output).toMatch(/timed out/);
     expect(Date.now() - started).toBeLessThan(5000);
   });

@@ -32,7 +32,7 @@ describe('fs_process (seed 001)', () => {
     expect(tools.read_file!.required).toEqual(['file']);
     expect(Object.keys(tools.write_file!.properties!)).toEqual(['path', 'file', 'content']);
     expect(Object.keys(tools.edit_file!.properties!)).toEqual(['path', 'file', 'old', 'new', 'count']);
-    expect(Object.keys(tools.search_files!.properties!)).toEqual(['path', 'pattern', 'is_regex', 'include']);
+    expect(Object.keys(tools.search_files!.properties!)).toEqual(['path', 'pattern', 'is_regex', 'include', 'cursor']);
     expect(Object.keys(tools.list_dir!.properties!)).toEqual(['path', 'max_depth']);
     expect(Object.keys(tools.file_bytes!.properties!)).toEqual(['file', 'expected', 'expect_escaped', 'encoding']);
     expect(Object.keys(tools.run_command!.properties!)).toEqual(['command', 'path', 'cwd', 'timeout']);
@@ -91,7 +91,7 @@ describe('fs_process (seed 001)', () => {
     const md = await ok('search_files', { path: 'r', pattern: 'needle', include: ['*.md'] });
     const sorted = await ok('search_files', { path: 'r/many', pattern: 'needle' });
     expect(sorted.matches.map((m: Row) => m.file)).toEqual([...sorted.matches.map((m: Row) => m.file)].sort());
-    expect(md).toEqual({ matches: [{ file: 'docs/a.md', line: 1, content: 'needle here' }], count: 1, truncated: false });
+    expect(md).toEqual({ matches: [{ file: 'docs/a.md', line: 1, content: 'needle here' }], count: 1, truncated: false, next_cursor: null });
     const all = await ok('search_files', { path: 'r', pattern: 'needle' });
     expect(all.count).toBe(50);
     expect(all.truncated).toBe(true);
@@ -113,6 +113,58 @@ describe('fs_process (seed 001)', () => {
     expect(deep.entries.map((e: Row) => e.path)).toEqual(['a', 'a/x.txt', 'b.txt']);
     const wide = await ok('list_dir', { path: 'wide' });
     expect([wide.count, wide.truncated]).toEqual([200, true]);
+  });
+
+  it('search_files pages with next_cursor, takes path globs from the project root, and skips links leaving it', async () => {
+    const seed: Record<string, string> = { 'r/docs/a.md': 'needle\n', 'r/docs/deep/b.md': 'needle\n', 'other/secret.md': 'needle secret\n' };
+    for (let i = 0; i < 60; i++) seed[`r/many/f${String(i).padStart(2, '0')}.txt`] = 'needle\n';
+    const { ws, fs, ok, fail } = open(seed);
+    await fs.symlink('../other', '/r/esc');
+    await fs.symlink('docs/a.md', '/r/inside.md');
+    const seen: string[] = [];
+    let page = await ok('search_files', { path: 'r', pattern: 'needle' });
+    seen.push(...page.matches.map((m: Row) => m.file));
+    expect([page.count, page.truncated, typeof page.next_cursor]).toEqual([50, true, 'string']);
+    page = await ok('search_files', { path: 'r', pattern: 'needle', cursor: page.next_cursor });
+    seen.push(...page.matches.map((m: Row) => m.file));
+    expect([page.truncated, page.next_cursor]).toEqual([false, null]);
+    expect(seen).toHaveLength(63);
+    expect(new Set(seen).size).toBe(63);
+    expect(seen.some((f) => f.startsWith('esc'))).toBe(false);
+    expect(seen).toContain('inside.md');
+    expect((await ok('search_files', { path: 'r', pattern: 'needle', include: ['docs/**'] })).matches.map((m: Row) => m.file)).toEqual(['docs/a.md', 'docs/deep/b.md']);
+    expect((await ok('search_files', { path: 'r', pattern: 'needle', include: ['r/docs/*.md'] })).count).toBe(0);
+    const other = await fail('search_files', { path: 'r', pattern: 'other', cursor: page.next_cursor ?? 'bogus' });
+    expect(other.code).toBe('INVALID_ARGUMENTS');
+    expect(ws).toBeTruthy();
+  });
+
+  it('list_dir leaves out build and cache folders and links that escape the project root; an in-root link is listed', async () => {
+    const { fs, ok } = open({ 'p/a.txt': 'a', 'p/node_modules/m.js': '', 'p/__pycache__/c.pyc': '', 'p/dist/x.js': '', 'p/src/s.ts': '', 'other/secret.txt': 's' });
+    await fs.symlink('../other', '/p/etclink');
+    await fs.symlink('src', '/p/srclink');
+    const listed = await ok('list_dir', { path: 'p', max_depth: 2 });
+    expect(listed.entries.map((e: Row) => [e.path, e.type])).toEqual([['a.txt', 'file'], ['src', 'directory'], ['src/s.ts', 'file'], ['srclink', 'symlink']]);
+  });
+
+  it('the project root is a barrier for links like the workspace root: a link out of it is refused for every tool', async () => {
+    const { fs, ok, fail, text } = open({ 'proj/real/in.txt': 'inside\n', 'other/secret.txt': 'secret\n' });
+    await fs.symlink('../other', '/proj/esc');
+    await fs.symlink('real', '/proj/alias');
+    for (const [tool, args] of [
+      ['read_file', { path: 'proj', file: 'esc/secret.txt' }],
+      ['read_file', { path: 'proj', file: '../other/secret.txt' }],
+      ['edit_file', { path: 'proj', file: 'esc/secret.txt', old: 'secret', new: 'changed' }],
+      ['write_file', { path: 'proj', file: 'esc/new.txt', content: 'x' }],
+      ['run_command', { path: 'proj', cwd: 'esc', command: 'pwd' }],
+    ] as const) {
+      const error = await fail(tool, args);
+      expect(error.code, tool).toBe('OUTSIDE_WORKSPACE');
+      expect(error.message).toContain('outside the project root');
+    }
+    expect(await text('other/secret.txt')).toBe('secret\n');
+    expect((await ok('read_file', { path: 'proj', file: 'alias/in.txt' })).content).toBe('     1\tinside\n');
+    expect((await ok('read_file', { path: 'proj/esc', file: 'secret.txt' })).content).toBe('     1\tsecret\n');
   });
 
   it('file_bytes: sha256, size_bytes, encoding_ok, verdicts, only utf-8, and confined to the workspace', async () => {

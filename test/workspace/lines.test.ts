@@ -9,7 +9,8 @@ describe('lines', () => {
     expect(detectEol('single')).toBe('none');
     expect(detectEol('')).toBe('none');
     expect(detectEol('\n')).toBe('lf');
-    expect(detectEol('a\rb')).toBe('none');
+    expect(detectEol('a\rb')).toBe('cr');
+    expect(detectEol('one\r\ntwo\rthree\nfour\r\n')).toBe('mixed');
   });
 
   it('splits and counts lines: a final newline does not start another line', () => {
@@ -34,9 +35,25 @@ describe('lines', () => {
     expect(lineAt(text, 7)).toBe(4);
   });
 
-  it('folds CRLF only, leaving a lone CR alone', () => {
-    expect(toLf('a\r\nb\rc\n')).toBe('a\nb\rc\n');
-    expect(new LfView('a\r\nb\rc\r\n').text).toBe('a\nb\rc\n');
+  it('folds CRLF and a lone CR, since both end a line', () => {
+    expect(toLf('a\r\nb\rc\n')).toBe('a\nb\nc\n');
+    const view = new LfView('a\r\nb\rc\r\n');
+    expect(view.text).toBe('a\nb\nc\n');
+    expect(view.toOriginal(view.text.indexOf('c'))).toBe(5);
+    expect(splitLines('one\r\ntwo\rthree\nfour\r\n')).toEqual(['one', 'two', 'three', 'four']);
+    expect(countLines('one\r\ntwo\rthree\nfour\r\n')).toBe(4);
+    expect(countLines('a\rb')).toBe(2);
+    expect(lineAt('a\rb\r\nc', 2)).toBe(2);
+    expect(lineAt('a\rb\r\nc', 4)).toBe(2);
+    expect(lineAt('a\rb\r\nc', 5)).toBe(3);
+    expect(dominantEol('a\rb\rc\n')).toBe('\r');
+  });
+
+  it('splices a lone-CR line with its own ending, and each new line takes the ending of the line it replaces', () => {
+    const view = new LfView('one\r\ntwo\rthree\nfour\r\n');
+    const at = (s: string) => view.text.indexOf(s);
+    expect(view.splice([{ start: at('two'), end: at('two') + 3, replacement: 'TWO' }], '\n')).toBe('one\r\nTWO\rthree\nfour\r\n');
+    expect(view.splice([{ start: at('one'), end: at('four'), replacement: '1\n2\n3\n' }], '\n')).toBe('1\r\n2\r3\nfour\r\n');
   });
 
   it('maps folded offsets back to the original', () => {

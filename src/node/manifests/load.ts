@@ -19,6 +19,8 @@ export interface ManifestReport {
   name: string;
   status: 'ok' | 'skipped';
   problems: string[];
+  /** skipped only because its `platforms` leave this machine out: not a broken manifest */
+  otherPlatform?: true;
 }
 
 export interface ManifestLoad {
@@ -99,9 +101,9 @@ function checkFolder(toolDir: string, folder: string, taken: Set<string>): { rep
       problems.push(`parameters is not a valid JSON Schema (${(error as Error).message})`);
     }
   }
-  if (manifest.platforms && !manifest.platforms.includes(currentPlatform() as 'linux')) {
-    problems.push(`only for ${manifest.platforms.join(', ')}; this machine is ${currentPlatform()}`);
-  }
   if (problems.length > 0) return skip(name, problems);
+  if (manifest.platforms && !manifest.platforms.includes(currentPlatform() as 'linux')) {
+    return { report: { name, status: 'skipped', problems: [`only for ${manifest.platforms.join(', ')}; this machine is ${currentPlatform()}`], otherPlatform: true } };
+  }
   return { report: { name, status: 'ok', problems: [] }, tool: { name, dir: toolDir, manifest, parameters } };
 }

@@ -1,5 +1,6 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { ToolError } from '../../contract/index.js';
 import type { ProcessOutcome } from '../process.js';
 import type { NotifyNote } from './notify.js';
 
@@ -87,6 +88,25 @@ export async function toolResult(
     ...(dropped.length ? { media_dropped: dropped } : {}),
     ...(options.notes.length ? { notes: options.notes.map((n) => n.text) } : {}),
   };
+}
+
+/**
+ * A result that is an error (seed 003: a non-zero exit in text mode, `is_error` in JSON mode, a
+ * crash or a timeout) as the error the envelope carries, so `ok` is false on every surface (MCP's
+ * isError, the agent loop). The closed list has no "the tool failed" code: a timeout is TIMEOUT,
+ * anything else IO_ERROR, the code for an operation outside Sandpit that did not succeed.
+ * Every field of the result stays on the error, so the model still reads the tool's own words.
+ */
+export function failureOf(name: string, result: Record<string, unknown>): ToolError | null {
+  if (result.is_error !== true) return null;
+  const output = String(result.output ?? '').trimEnd();
+  const timedOut = result.timed_out === true;
+  return new ToolError(timedOut ? 'TIMEOUT' : 'IO_ERROR', `${name} ${timedOut ? 'timed out' : 'reported an error'}${output ? `:\n${output}` : ''}`, {
+    hint: timedOut
+      ? 'The tool ran out of time; give it less work, or do the task another way.'
+      : 'The tool ran and failed; its output says why. Fix what it names and call it again, or do the task another way.',
+    details: result,
+  });
 }
 
 function parseReply(stdout: string): Record<string, unknown> | null {

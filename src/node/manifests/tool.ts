@@ -14,7 +14,7 @@ import type { NodeProcessOptions } from '../run-command.js';
 import type { TaskRegistry } from '../tasks.js';
 import type { LoadedManifest } from './load.js';
 import { NotifyTail, type NotifyNote } from './notify.js';
-import { toolResult, type ModelCaps } from './output.js';
+import { failureOf, toolResult, type ModelCaps } from './output.js';
 
 /** What every manifest tool of a workspace shares. */
 export interface ManifestDeps {
@@ -95,7 +95,10 @@ export function manifestTool(loaded: LoadedManifest, deps: ManifestDeps): ToolDe
       }
       const outcome = await running.done;
       const changes = await recordExternalChanges(ctx, deps.findChanges);
-      return { ...(await finish(outcome)), ...changes };
+      const result = { ...(await finish(outcome)), ...changes };
+      const failure = failureOf(name, result);
+      if (failure) throw failure;
+      return result;
     },
   });
 }
