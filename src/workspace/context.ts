@@ -6,7 +6,9 @@ import { toToolError } from '../fs/tool-error.js';
 import type { ReadLedger } from './ledger.js';
 import { fileSha256, knownSha256 } from './sha-cache.js';
 import type { PathLocks } from './locks.js';
-import type { FileStep, FileWriter } from './file-writer.js';
+import type { FileStep, FileWriter, SnapshotPort } from './file-writer.js';
+
+export type { SnapshotPort };
 import { displayPath, lexicalPath, type PathResolver, type ResolveMode, type WorkspacePath } from './paths.js';
 import type { ResolvedPolicy } from './policy.js';
 import { documentKind } from '../text/document-types.js';
@@ -25,12 +27,6 @@ export interface ReadTextOptions {
   encoding?: TextEncodingName;
   /** read past the size limit (a line window is asked for) */
   allowLarge?: boolean;
-}
-
-/** What the write path tells the snapshot store, declared here and implemented by the store. */
-export interface SnapshotPort {
-  /** These bytes were just written at `rel`: the next snapshot hashes them instead of reading the file back. */
-  noteWritten(rel: string, bytes: Uint8Array): void;
 }
 
 /** Everything a tool may use: the workspace's storage, paths, rules and records. */

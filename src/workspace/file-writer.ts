@@ -3,12 +3,17 @@ import { hasFsCode } from '../fs/errors.js';
 import { toToolError } from '../fs/tool-error.js';
 import type { FsStat, WorkspaceFs } from '../fs/types.js';
 import type { ChangedFile, ChangeLog, ChangeSummary } from './change-log.js';
-import type { SnapshotPort } from './context.js';
 import type { PathLocks } from './locks.js';
 import { displayPath, parentRel, type PathResolver } from './paths.js';
 import { textOfBytes } from './change-log.js';
 import { parallel } from './parallel.js';
 import { removeTree } from './tree.js';
+
+/** What the write path tells the snapshot store, declared in the workspace layer and implemented by the store. */
+export interface SnapshotPort {
+  /** These bytes were just written at `rel`: the next snapshot hashes them instead of reading the file back. */
+  noteWritten(rel: string, bytes: Uint8Array): void;
+}
 
 /**
  * One step of a change to the workspace's files, by canonical root-relative path. `before`, when
