@@ -4,7 +4,7 @@ import type { ToolDefinition } from '../tools/define.js';
 import type { FindExternalChanges } from '../tools/external-changes.js';
 import { DEFAULT_OUTPUT_CAP } from './output-cap.js';
 import { startProcess } from './process.js';
-import { sandboxChoice, type SandboxMode, type SandboxPolicy } from './sandbox.js';
+import { chooseSandbox, sandboxChoice, type SandboxMode, type SandboxPolicy } from './sandbox.js';
 import { execRequest } from './sandbox-exec.js';
 import type { TaskRegistry } from './tasks.js';
 
@@ -33,14 +33,14 @@ export interface NodeProcessOptions {
  */
 export function createNodeRunner(tasks: TaskRegistry, options: NodeProcessOptions = {}, afterExit?: (tool: string) => Promise<void>): ProcessRunner {
   const choice = sandboxChoice(options.sandbox, options.sandboxPolicy);
-  const spawnRequest = (request: CommandRequest) => execRequest({
+  const spawnRequest = async (request: CommandRequest) => execRequest({
     argv: request.argv,
     hostRoot: request.root ?? request.cwd,
     hostCwd: request.cwd,
     extra: request.env,
     parentEnv: options.baseEnv ?? process.env,
     scrubEnv: options.scrubEnv,
-  }, choice, { timeoutMs: request.timeoutMs, maxOutputBytes: options.maxOutputBytes ?? DEFAULT_OUTPUT_CAP });
+  }, await chooseSandbox(choice), choice.policy, { timeoutMs: request.timeoutMs, maxOutputBytes: options.maxOutputBytes ?? DEFAULT_OUTPUT_CAP });
   return {
     async run(request): Promise<CommandResult> {
       const running = await startProcess(await spawnRequest(request));

@@ -67,7 +67,7 @@ export function bwrapArgs(layout: SandboxLayout, argv: readonly string[]): strin
     if (stat?.isDirectory()) args.push('--tmpfs', path);
     else if (stat) args.push('--ro-bind', '/dev/null', path);
   }
-  for (const mount of layout.extra ?? []) args.push(mount.writable ? '--bind' : '--ro-bind', mount.host, mount.host);
+  for (const mount of layout.extra ?? []) args.push(mount.writable ? '--bind-try' : '--ro-bind-try', mount.host, mount.host);
   args.push('--bind', layout.hostRoot, SANDBOX_WORKSPACE, '--chdir', insideCwd(layout));
   args.push('--unshare-all', ...(layout.policy.network ? ['--share-net'] : []), '--die-with-parent', '--new-session', '--', ...argv);
   return args;

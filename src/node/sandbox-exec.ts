@@ -1,5 +1,5 @@
 import { allowListedEnv, programEnv } from './env.js';
-import { chooseSandbox, type SandboxChoice } from './sandbox.js';
+import type { SandboxMode, SandboxPolicy } from './sandbox.js';
 import { bwrapArgs, checkProgram, SANDBOX_HOME, SANDBOX_WORKSPACE, type ExtraMount } from './sandbox-bwrap.js';
 import type { SpawnRequest } from './process.js';
 
@@ -19,17 +19,16 @@ export interface ExecPlan {
   displayName?: string;
 }
 
-/** The process to spawn for a plan: bubblewrap around the command in the OS sandbox, the command itself without. */
-export async function execRequest(
+/** The process to spawn for a plan (mode from chooseSandbox): bubblewrap around the command in the OS sandbox, the command itself without. */
+export function execRequest(
   plan: ExecPlan,
-  choice: SandboxChoice | undefined,
+  mode: SandboxMode,
+  policy: SandboxPolicy,
   rest: Omit<SpawnRequest, 'argv' | 'cwd' | 'env'>,
-): Promise<SpawnRequest> {
-  const mode = await chooseSandbox(choice);
+): SpawnRequest {
   if (mode === 'none') {
     return { ...rest, argv: plan.argv, cwd: plan.hostCwd, env: programEnv(plan.parentEnv, plan.extra, plan.scrubEnv), displayName: plan.displayName };
   }
-  const policy = choice!.policy;
   const layout = { hostRoot: plan.hostRoot, hostCwd: plan.hostCwd, extra: plan.mounts, policy };
   // bubblewrap's own environment is the command's: what /proc/1/environ shows inside is no more than the command has.
   const env = allowListedEnv(plan.parentEnv, SANDBOX_HOME, policy.env, plan.extra);

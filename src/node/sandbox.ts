@@ -10,7 +10,7 @@ export interface SandboxPolicy {
   network?: boolean;
   /** more variable names passed from the host environment (PATH, LANG and TERM always are; HOME points into the sandbox) */
   env?: string[];
-  /** host paths made absent inside the sandbox (folders become empty, files empty); added to the defaults below */
+  /** host paths made absent inside the sandbox (a folder shows empty, a file cannot be read); added to the defaults below */
   hide?: string[];
   /** the bubblewrap program (default `bwrap`, looked up on PATH) */
   bwrap?: string;

@@ -2,7 +2,7 @@ import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { alive, node, tempWorkspace, type TempWorkspace } from './support.js';
+import { alive, eventually, node, tempWorkspace, type TempWorkspace } from './support.js';
 
 let t: TempWorkspace;
 afterEach(async () => { await t?.cleanup(); });
@@ -68,6 +68,15 @@ describe('run_command on real processes', () => {
     const grandchild = Number(result.stdout.trim());
     expect(grandchild).toBeGreaterThan(0);
     expect(await alive(grandchild)).toBe(false);
+  });
+
+  it('kills a setsid grandchild at the timeout without the OS sandbox too, while its parent still runs', async () => {
+    t = await tempWorkspace({ sandbox: 'none' });
+    const result = ok(await run({ command: ['sh', '-c', 'setsid sleep 1000 & echo $!; sleep 100'], timeout_seconds: 1 }));
+    expect(result).toMatchObject({ timed_out: true, exit_code: -1 });
+    const grandchild = Number(result.stdout.trim());
+    expect(grandchild).toBeGreaterThan(0);
+    expect(await eventually(async () => !(await alive(grandchild)), 2000)).toBe(true);
   });
 
   it('runs no shell: variables, pipes, redirections and globs are literal words', async () => {
