@@ -1,5 +1,5 @@
 import { allowListedEnv, programEnv } from './env.js';
-import type { SandboxMode, SandboxPolicy } from './sandbox.js';
+import { bwrapPath, type SandboxMode, type SandboxPolicy } from './sandbox.js';
 import { bwrapArgs, checkProgram, SANDBOX_HOME, SANDBOX_WORKSPACE, type ExtraMount } from './sandbox-bwrap.js';
 import type { SpawnRequest } from './process.js';
 
@@ -35,7 +35,7 @@ export function execRequest(
   checkProgram(layout, plan.argv[0]!, env.PATH, plan.displayName);
   return {
     ...rest,
-    argv: [policy.bwrap ?? 'bwrap', ...bwrapArgs(layout, plan.argv)],
+    argv: [bwrapPath(policy.bwrap), ...bwrapArgs(layout, plan.argv)],
     cwd: plan.hostRoot,
     env,
     displayName: plan.displayName ?? plan.argv[0],

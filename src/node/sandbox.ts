@@ -1,4 +1,6 @@
 import { spawn } from 'node:child_process';
+import { accessSync, constants } from 'node:fs';
+import { delimiter, isAbsolute, join } from 'node:path';
 import { ToolError } from '../contract/index.js';
 
 /** Where commands run: `os` inside bubblewrap (Linux), `none` as plain child processes. */
@@ -41,10 +43,28 @@ export function bwrapProblem(bwrap = 'bwrap'): Promise<string | null> {
   if (!probe) {
     probe = process.platform !== 'linux'
       ? Promise.resolve(`the OS sandbox needs Linux (this is ${process.platform})`)
-      : runProbe(bwrap);
+      : runProbe(bwrapPath(bwrap));
     probes.set(bwrap, probe);
   }
   return probe;
+}
+
+/**
+ * bubblewrap as an absolute path, found on Sandpit's own PATH: the command's PATH (which the
+ * sandbox passes on) need not contain it.
+ */
+export function bwrapPath(bwrap = 'bwrap'): string {
+  if (bwrap.includes('/')) return bwrap;
+  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
+    if (!isAbsolute(dir)) continue;
+    try {
+      accessSync(join(dir, bwrap), constants.X_OK);
+      return join(dir, bwrap);
+    } catch {
+      // not in this folder
+    }
+  }
+  return bwrap;
 }
 
 function runProbe(bwrap: string): Promise<string | null> {
