@@ -28,8 +28,8 @@ export interface NodeProcessOptions {
 
 /**
  * A ProcessRunner over real child processes: no shell, own process group, capped streams,
- * credential-free environment, in the OS sandbox unless `sandbox: 'none'`. Background commands become tasks in `tasks`; `afterExit` runs
- * when one ends (the workspace's rescan).
+ * credential-free environment, in the OS sandbox unless `sandbox: 'none'`. Background commands
+ * become tasks in `tasks`; `afterExit` runs when one ends (the workspace's rescan).
  */
 export function createNodeRunner(tasks: TaskRegistry, options: NodeProcessOptions = {}, afterExit?: (tool: string) => Promise<void>): ProcessRunner {
   const choice = sandboxChoice(options.sandbox, options.sandboxPolicy);
