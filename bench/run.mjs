@@ -20,6 +20,7 @@ const sections = [
   ['patch', async () => (await import('./patch.mjs')).benchPatch({ log })],
   ['snapshots', async () => (await import('./snapshots.mjs')).benchSnapshots({ quick })],
   ['mcp', async () => (await import('./mcp.mjs')).benchMcp({ log })],
+  ['sandbox', async () => (await import('./sandbox.mjs')).benchSandbox()],
   ['browser', async () => (await import('./browser.mjs')).benchBrowser()],
   ['git', async () => (await import('./git.mjs')).benchGit()],
 ];

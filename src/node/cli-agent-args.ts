@@ -3,7 +3,7 @@ import { parseArgs, UsageError, type ParsedArgs } from './cli-args.js';
 // The workspace options every command shares, plus the agent's own; flags take no value.
 const AGENT_ARGS = {
   valueOptions: new Set([
-    'root', 'backend', 'from', 'tools', 'toolset', 'artifacts',
+    'root', 'backend', 'from', 'tools', 'toolset', 'artifacts', 'sandbox',
     'endpoint', 'model', 'api', 'max-steps', 'token-budget', 'max-tokens', 'transcript', 'instructions',
   ]),
   flags: new Set(['json']),

@@ -6,6 +6,7 @@ import type { AgentEvent } from '../agent/events.js';
 import { UsageError, workspaceSource } from './cli-args.js';
 import { parseAgentArgs, positiveInt } from './cli-agent-args.js';
 import { openCliWorkspace } from './cli-open.js';
+import { cliSecret } from './sandbox-relaunch.js';
 
 /** Exit codes: the model answered, a model error, a limit ended the run, or Ctrl-C stopped it. */
 const EXIT = { answered: 0, error: 1, step_limit: 3, token_budget: 3, stopped: 130 } as const;
@@ -14,7 +15,7 @@ const clip = (text: string, max = 160) => (text.length > max ? `${text.slice(0, 
 
 /** The key from the environment, never the command line (where other users could read it). */
 function apiKey(api: ApiKind): string | undefined {
-  return process.env.SANDPIT_API_KEY || (api === 'anthropic' ? process.env.ANTHROPIC_API_KEY : process.env.OPENAI_API_KEY) || undefined;
+  return cliSecret('SANDPIT_API_KEY') || cliSecret(api === 'anthropic' ? 'ANTHROPIC_API_KEY' : 'OPENAI_API_KEY') || undefined;
 }
 
 /** How one event reads in a terminal: text streams as it comes, each call and result on its own line. */

@@ -22,7 +22,7 @@ export interface ArgSpec {
 }
 
 const COMMON: ArgSpec = {
-  valueOptions: new Set(['root', 'backend', 'from', 'tools', 'toolset', 'artifacts', 'snapshots']),
+  valueOptions: new Set(['root', 'backend', 'from', 'tools', 'toolset', 'artifacts', 'snapshots', 'sandbox']),
   flags: new Set(['help', 'pretty', 'schemas', 'version']),
 };
 const SHORT: Record<string, string> = { '-h': '--help', '-v': '--version' };
@@ -68,7 +68,7 @@ export function parseArgs(argv: readonly string[], spec: ArgSpec = COMMON): Pars
 
 /** Where a command's workspace lives, decided from --backend, --root and --from. */
 export type WorkspaceSource =
-  | { backend: 'node'; root: string; toolsDir?: string }
+  | { backend: 'node'; root: string; toolsDir?: string; sandbox?: 'os' | 'none' }
   | { backend: 'memory'; from?: string };
 
 /**
@@ -87,11 +87,19 @@ export function workspaceSource(args: ParsedArgs): WorkspaceSource {
     if (from !== undefined) throw new UsageError('--from seeds the memory backend; it cannot be used with the node backend');
     if (root === undefined) throw new UsageError('the node backend needs --root DIR');
     const toolsDir = args.options.get('tools');
-    return toolsDir === undefined ? { backend, root } : { backend, root, toolsDir };
+    const sandbox = sandboxOption(args.options.get('sandbox'));
+    return { backend, root, ...(toolsDir === undefined ? {} : { toolsDir }), ...(sandbox === undefined ? {} : { sandbox }) };
   }
   if (root !== undefined) {
     throw new UsageError('--root is a real folder for the node backend; to work on a copy in memory use --from DIR');
   }
   if (args.options.has('tools')) throw new UsageError('--tools runs programs in a real folder, so it needs --root DIR (the node backend)');
+  if (args.options.has('sandbox')) throw new UsageError('--sandbox is about running programs in a real folder, so it needs --root DIR (the node backend)');
   return from === undefined ? { backend } : { backend, from };
+}
+
+/** --sandbox os|none: where run_command and manifest tools run (default os where bubblewrap works). */
+function sandboxOption(value: string | undefined): 'os' | 'none' | undefined {
+  if (value === undefined || value === 'os' || value === 'none') return value;
+  throw new UsageError(`--sandbox takes os or none, not '${value.slice(0, 40)}'`);
 }

@@ -5,6 +5,7 @@ import type { GitAuth, GitProgress } from '../git/index.js';
 import type { Envelope } from '../workspace-core.js';
 import { UsageError } from './cli-args.js';
 import { openNodeWorkspace } from './open.js';
+import { cliSecret } from './sandbox-relaunch.js';
 
 type Verb = 'clone' | 'push' | 'pull';
 
@@ -30,7 +31,8 @@ export async function gitCommand(verb: Verb, argv: string[]): Promise<number> {
   const values = parsed.values as Record<string, string | boolean | undefined>;
   const str = (name: string) => (typeof values[name] === 'string' ? (values[name] as string) : undefined);
   const envName = str('token-env') ?? 'SANDPIT_GIT_TOKEN';
-  const auth: GitAuth | undefined = process.env[envName] ? () => ({ token: process.env[envName] }) : undefined;
+  const token = cliSecret(envName);
+  const auth: GitAuth | undefined = token ? () => ({ token }) : undefined;
   const onProgress = values.progress ? progressLine : undefined;
 
   let envelope: Envelope;

@@ -61,6 +61,10 @@ Options
                     tool surface for call, replay and mcp
   --artifacts DIR   cowork's artifact folder (relative to the workspace): changes
                     there need no approval
+  --sandbox MODE    os or none: where run_command and manifest tools run (with
+                    --root). os (default where bubblewrap works): in bubblewrap,
+                    the folder at /workspace, no network, PATH/HOME/LANG/TERM
+                    only; asked for and missing, each command is NOT_SUPPORTED
   --pretty          indent the JSON output
   -h, --help        this text
   -v, --version     the version

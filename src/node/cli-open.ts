@@ -39,7 +39,9 @@ export async function openCliWorkspace(source: WorkspaceSource, options: CliTool
     const root = resolve(source.root);
     await requireFolder(root, '--root');
     if (source.toolsDir !== undefined) await requireFolder(resolve(source.toolsDir), '--tools');
-    const { ws, set } = openToolsetWorkspace(root, name, { ...artifacts, ...snapshots, ...(source.toolsDir !== undefined ? { toolsDir: source.toolsDir } : {}) });
+    const { ws, set } = openToolsetWorkspace(root, name, {
+      ...artifacts, ...snapshots, ...(source.toolsDir !== undefined ? { toolsDir: source.toolsDir } : {}), ...(source.sandbox ? { sandbox: source.sandbox } : {}),
+    });
     return { ws, set, report: { skipped: 0 } };
   }
   const fs = createMemoryFs();

@@ -4,6 +4,10 @@ import type { Envelope } from '../workspace-core.js';
 import { parseArgs, UsageError, workspaceSource, type ParsedArgs } from './cli-args.js';
 import { HELP, USAGE } from './cli-help.js';
 import type { OpenReport } from './cli-open.js';
+import { relaunchWithoutSecrets } from './sandbox-relaunch.js';
+
+// Credentials stay out of the environment of the process that runs programs (it is what their /proc/$PPID shows).
+const relaunched = await relaunchWithoutSecrets(process.argv.slice(2));
 
 // The workspace modules load only once a command needs them, so --help and usage errors answer fast.
 const loadOpen = () => import('./cli-open.js');
@@ -137,4 +141,4 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-process.exitCode = await main(process.argv.slice(2));
+process.exitCode = relaunched ?? await main(process.argv.slice(2));

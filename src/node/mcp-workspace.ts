@@ -6,6 +6,7 @@ import type { SnapshotOptions } from '../snapshots/store.js';
 import type { Workspace } from '../workspace-core.js';
 import { nodeTools, type NodeToolset } from './node-tools.js';
 import { keepSpares } from './open.js';
+import type { SandboxMode } from './sandbox.js';
 
 // Node tools that only the canonical surface offers; a seed toolset keeps to its own list.
 const TASK_TOOLS = new Set(['task_output', 'task_wait', 'task_kill', 'list_tasks']);
@@ -17,6 +18,8 @@ export interface ToolsetWorkspaceOptions {
   artifactDir?: string;
   /** when snapshots are taken (default after every mutating call); false turns them off */
   snapshots?: SnapshotOptions | false;
+  /** where commands run: `os` (bubblewrap) or `none`; default `os` where bubblewrap works */
+  sandbox?: SandboxMode;
 }
 
 /**
@@ -25,7 +28,7 @@ export interface ToolsetWorkspaceOptions {
  * run_command running real processes), plus any manifest tools. close() ends its tasks.
  */
 export function openToolsetWorkspace(folder: string, name: ToolsetName, options: ToolsetWorkspaceOptions = {}): { ws: Workspace; set: Toolset } {
-  const node = nodeTools(options.toolsDir === undefined ? {} : { toolsDir: options.toolsDir });
+  const node = nodeTools({ ...(options.toolsDir === undefined ? {} : { toolsDir: options.toolsDir }), ...(options.sandbox ? { sandbox: options.sandbox } : {}) });
   const set = nodeToolset(name, node, options.artifactDir);
   const ws = createWorkspace({
     fs: createNodeFs({ root: resolve(folder) }), root: resolve(folder), tools: set.tools, ...(options.snapshots === undefined ? {} : { snapshots: options.snapshots }),

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { ToolError } from '../contract/index.js';
 import { CappedOutput, DEFAULT_OUTPUT_CAP } from './output-cap.js';
 
@@ -14,6 +15,8 @@ export interface SpawnRequest {
   maxOutputBytes?: number;
   /** the program's name as the model should see it (argv[0] may be a host path) */
   displayName?: string;
+  /** everything the program starts dies with it (a PID namespace): ending its group is enough */
+  contained?: boolean;
 }
 
 /** How a process ended. */
@@ -70,7 +73,10 @@ export class RunningProcess {
   private killed = false;
   private exited = false;
 
+  private readonly contained: boolean;
+
   constructor(private readonly child: ChildProcess, request: SpawnRequest, private readonly started: number) {
+    this.contained = request.contained === true;
     const stdout = new CappedOutput(request.maxOutputBytes ?? DEFAULT_OUTPUT_CAP);
     const stderr = new CappedOutput(request.maxOutputBytes ?? DEFAULT_OUTPUT_CAP);
     child.stdout!.on('data', (chunk: Buffer) => { stdout.push(chunk); this.emit('stdout', chunk); });
@@ -131,13 +137,59 @@ export class RunningProcess {
   }
 
   private killGroup(): void {
+    // A `setsid` child leaves the group; found through its parent while that still runs.
+    const strays = this.contained || this.exited || process.platform !== 'linux' ? [] : descendantsOf(this.child.pid!);
     try {
       if (process.platform === 'win32') this.child.kill('SIGKILL');
       else process.kill(-this.child.pid!, 'SIGKILL');
     } catch {
       // The group is already gone.
     }
+    for (const pid of strays) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // It ended meanwhile.
+      }
+    }
   }
+}
+
+/**
+ * Every living descendant of `root`, read from /proc (no cgroup needed). One that has already
+ * been orphaned (its parent ended) is no longer anyone's descendant: only a PID namespace catches it.
+ */
+export function descendantsOf(root: number): number[] {
+  const children = new Map<number, number[]>();
+  let names: string[];
+  try {
+    names = readdirSync('/proc');
+  } catch {
+    return [];
+  }
+  for (const name of names) {
+    if (!/^\d+$/.test(name)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+    } catch {
+      continue;
+    }
+    // Fields after the command name, which may itself hold spaces and parentheses.
+    const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    const list = children.get(ppid) ?? [];
+    list.push(Number(name));
+    children.set(ppid, list);
+  }
+  const found: number[] = [];
+  const queue = [root];
+  while (queue.length > 0) {
+    for (const child of children.get(queue.shift()!) ?? []) {
+      found.push(child);
+      queue.push(child);
+    }
+  }
+  return found;
 }
 
 /**
@@ -175,7 +227,8 @@ export function startProcess(request: SpawnRequest): Promise<RunningProcess> {
   });
 }
 
-function startError(error: unknown, name: string): ToolError {
+/** The ToolError for a program that could not start (NOT_FOUND, PERMISSION_DENIED, IO_ERROR), naming it as the model gave it. */
+export function startError(error: unknown, name: string): ToolError {
   const code = (error as { code?: string }).code;
   if (code === 'ENOENT') {
     return new ToolError('NOT_FOUND', `no program named '${name}' was found`, {

@@ -11,6 +11,8 @@ export interface CommandRequest {
   cwd: string;
   /** the working folder as the model named it, root-relative ('.' is the root) */
   cwdDisplay: string;
+  /** the workspace root as a backend path (a sandbox mounts it; the host folder for the node backend) */
+  root?: string;
   /** variables the call adds on top of the host's (already scrubbed) environment */
   env: Record<string, string>;
   /** null means no limit */

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openNodeWorkspace, type ManifestReport, type NodeWorkspace, type TaskEvent } from '../../src/node/index.js';
+import { bwrapProblem } from '../../src/node/sandbox.js';
 import { GOOD, PNG, writeToolsFolder } from './fixtures.js';
 
 let base: string;
@@ -103,11 +104,13 @@ describe('running manifest tools', () => {
   it('expands placeholders and resolves relative arguments that name files in the tool folder', async () => {
     const seen = JSON.parse((await call('places')).output);
     const toolDir = join(toolsDir, 'places');
-    expect(seen.argv.slice(0, 2)).toEqual([root, home]);
+    // By default tools run in the OS sandbox where it works, and see the workspace at /workspace there.
+    const shown = (await bwrapProblem()) === null ? '/workspace' : root;
+    expect(seen.argv.slice(0, 2)).toEqual([shown, home]);
     expect(seen.argv[3]).toBe(seen.output);
     expect(dirname(dirname(seen.output)).startsWith(seen.argv[2])).toBe(true);
     expect(seen.argv.slice(4)).toEqual([join(toolDir, 'data.txt'), 'missing.txt']);
-    expect(seen).toMatchObject({ cwd: root, workspace: root, sandpitWorkspace: root, home, toolDir });
+    expect(seen).toMatchObject({ cwd: shown, workspace: shown, sandpitWorkspace: shown, home, toolDir });
     expect(seen.notify).toBeTruthy();
   });
 

@@ -2,7 +2,7 @@ import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { alive, node, tempWorkspace, type TempWorkspace } from './support.js';
+import { alive, eventually, node, tempWorkspace, type TempWorkspace } from './support.js';
 
 let t: TempWorkspace;
 afterEach(async () => { await t?.cleanup(); });
@@ -59,8 +59,8 @@ describe('run_command on real processes', () => {
     expect(result.stderr.length).toBeLessThan(16 * 1024 + 200);
   }, 60_000);
 
-  it('kills the whole process group on timeout, grandchildren included', async () => {
-    t = await tempWorkspace();
+  it('kills the whole process group on timeout, grandchildren included (without the OS sandbox)', async () => {
+    t = await tempWorkspace({ sandbox: 'none' });
     const started = Date.now();
     const result = ok(await run({ command: ['sh', '-c', 'sleep 60 & echo $!; wait'], timeout_seconds: 1 }));
     expect(result).toMatchObject({ timed_out: true, exit_code: -1 });
@@ -68,6 +68,15 @@ describe('run_command on real processes', () => {
     const grandchild = Number(result.stdout.trim());
     expect(grandchild).toBeGreaterThan(0);
     expect(await alive(grandchild)).toBe(false);
+  });
+
+  it('kills a setsid grandchild at the timeout without the OS sandbox too, while its parent still runs', async () => {
+    t = await tempWorkspace({ sandbox: 'none' });
+    const result = ok(await run({ command: ['sh', '-c', 'setsid sleep 1000 & echo $!; sleep 100'], timeout_seconds: 1 }));
+    expect(result).toMatchObject({ timed_out: true, exit_code: -1 });
+    const grandchild = Number(result.stdout.trim());
+    expect(grandchild).toBeGreaterThan(0);
+    expect(await eventually(async () => !(await alive(grandchild)), 2000)).toBe(true);
   });
 
   it('runs no shell: variables, pipes, redirections and globs are literal words', async () => {
@@ -80,8 +89,8 @@ describe('run_command on real processes', () => {
     expect(argv.stdout).toBe('a b|$HOME|*|');
   });
 
-  it('confines cwd to the workspace', async () => {
-    t = await tempWorkspace();
+  it('confines cwd to the workspace (host paths without the OS sandbox)', async () => {
+    t = await tempWorkspace({ sandbox: 'none' });
     await mkdir(join(t.root, 'sub'));
     await symlink(join(t.base, 'outside'), join(t.root, 'escape'));
     const inSub = ok(await run({ command: [node, '-e', 'console.log(process.cwd())'], cwd: 'sub' }));
@@ -96,16 +105,24 @@ describe('run_command on real processes', () => {
     expect(fail(await run({ command: 'pwd', cwd: 'file.txt' })).code).toBe('NOT_A_DIRECTORY');
   });
 
-  it('withholds credential-like variables and adds the call env', async () => {
+  it('withholds credential-like variables and adds the call env (without the OS sandbox)', async () => {
     t = await tempWorkspace({
-      baseEnv: { PATH: process.env.PATH, MY_API_KEY: 'k', GITHUB_TOKEN: 't', DB_PASSWORD: 'p', AWS_SECRET: 's', CORP_THING: 'c', ZAGENT_OLD: 'z', SAFE_VALUE: 'ok' },
+      sandbox: 'none',
+      baseEnv: {
+        PATH: process.env.PATH, MY_API_KEY: 'k', GITHUB_TOKEN: 't', DB_PASSWORD: 'p', AWS_SECRET: 's', CORP_THING: 'c', ZAGENT_OLD: 'z', SAFE_VALUE: 'ok',
+        DATABASE_URL: 'postgres://app:hunter2@db.internal:5432/app', NPM_CONFIG__AUTH: 'dXNlcjpwYXNz', SSH_AUTH_SOCK: '/run/agent.sock',
+        ALERTS: 'https://hooks.slack.com/services/T000/B000/XXXX', GIT_AUTHOR_NAME: 'Ada', PLAIN_URL: 'https://example.org/a:b',
+      },
       scrubEnv: ['CORP_*'],
     });
     const result = ok(await run({ command: [node, '-e', 'console.log(JSON.stringify(process.env))'], env: { EXTRA: '1' } }));
     const env = JSON.parse(result.stdout) as Record<string, string>;
     expect(env.SAFE_VALUE).toBe('ok');
     expect(env.EXTRA).toBe('1');
-    for (const name of ['MY_API_KEY', 'GITHUB_TOKEN', 'DB_PASSWORD', 'AWS_SECRET', 'CORP_THING', 'ZAGENT_OLD']) expect(env[name], name).toBeUndefined();
+    expect(env.GIT_AUTHOR_NAME).toBe('Ada');
+    expect(env.PLAIN_URL).toBe('https://example.org/a:b');
+    const withheld = ['MY_API_KEY', 'GITHUB_TOKEN', 'DB_PASSWORD', 'AWS_SECRET', 'CORP_THING', 'ZAGENT_OLD', 'DATABASE_URL', 'NPM_CONFIG__AUTH', 'SSH_AUTH_SOCK', 'ALERTS'];
+    for (const name of withheld) expect(env[name], name).toBeUndefined();
   });
 
   it('checks its arguments against the schema', async () => {

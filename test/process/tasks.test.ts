@@ -38,7 +38,7 @@ describe('background tasks', () => {
   });
 
   it('kill ends the task and everything it started', async () => {
-    t = await tempWorkspace();
+    t = await tempWorkspace({ sandbox: 'none' });
     const started = await call('run_command', { command: ['sh', '-c', 'sleep 60 & echo $!; wait'], background: true });
     let out = '';
     expect(await eventually(async () => { out += (await call('task_output', { task_id: started.task_id })).stdout; return out.includes('\n'); })).toBe(true);
@@ -49,7 +49,7 @@ describe('background tasks', () => {
   });
 
   it('a timeout ends a background task; close() ends the rest', async () => {
-    t = await tempWorkspace();
+    t = await tempWorkspace({ sandbox: 'none' });
     const short = await call('run_command', { command: ['sleep', '30'], background: true, timeout_seconds: 0.3 });
     expect(await call('task_wait', { task_id: short.task_id, timeout_seconds: 5 })).toMatchObject({ status: 'timed_out', exit_code: -1 });
     const long = await call('run_command', { command: ['sh', '-c', 'sleep 60 & echo $!; wait'], background: true });

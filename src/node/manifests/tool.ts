@@ -7,9 +7,10 @@ import { recordExternalChanges, type FindExternalChanges } from '../../tools/ext
 import { DEFAULT_COMMAND_TIMEOUT_SECONDS } from '../../tools/run-command.js';
 import type { ToolRunContext as ToolContext } from '../../tools/define.js';
 import { ToolError } from '../../contract/index.js';
-import { programEnv } from '../env.js';
 import { DEFAULT_OUTPUT_CAP } from '../output-cap.js';
 import { startProcess } from '../process.js';
+import { chooseSandbox, sandboxChoice } from '../sandbox.js';
+import { execRequest, workspacePathInside } from '../sandbox-exec.js';
 import type { NodeProcessOptions } from '../run-command.js';
 import type { TaskRegistry } from '../tasks.js';
 import type { LoadedManifest } from './load.js';
@@ -53,29 +54,38 @@ export function manifestTool(loaded: LoadedManifest, deps: ManifestDeps): ToolDe
         }
         await confirmOrRefuse(ctx, [name], 'run');
       }
+      const choice = sandboxChoice(deps.process.sandbox, deps.process.sandboxPolicy);
+      const mode = await chooseSandbox(choice);
       const folders = await callFolders(deps.scratch, name);
       const root = ctx.paths.toAbs('');
-      const fill = (s: string) => expand(s, { dir: loaded.dir, workspace: root, home: deps.home, scratch: deps.scratch, output_dir: folders.outputDir });
+      // In the OS sandbox the workspace is at /workspace; the tool, home and scratch folders keep their paths.
+      const shownRoot = mode === 'os' ? workspacePathInside(root, root) : root;
+      const fill = (s: string) => expand(s, { dir: loaded.dir, workspace: shownRoot, home: deps.home, scratch: deps.scratch, output_dir: folders.outputDir });
       const argv = manifest.command.map((a) => inToolDir(fill(a), loaded.dir));
       const input = manifest.input ?? 'stdin_json';
       if (input === 'args_json') argv.push(JSON.stringify(args));
       const extra: Record<string, string> = {};
       for (const [k, v] of Object.entries(manifest.env ?? {})) extra[k] = fill(v);
       Object.assign(extra, engineVars({
-        WORKSPACE: root, HOME: deps.home, SCRATCH: deps.scratch, SESSION: deps.session, TOOL_NAME: name, TOOL_DIR: loaded.dir,
+        WORKSPACE: shownRoot, HOME: deps.home, SCRATCH: deps.scratch, SESSION: deps.session, TOOL_NAME: name, TOOL_DIR: loaded.dir,
         OUTPUT_DIR: folders.outputDir, NOTIFY_FILE: folders.notifyFile, CAPS: capsText(deps.caps),
       }));
       if (input === 'env') Object.assign(extra, engineVars(argumentVars(args)));
       const seconds = manifest.timeout_seconds ?? (manifest.background ? -1 : 0);
-      const running = await startProcess({
+      const running = await startProcess(execRequest({
         argv,
-        cwd: manifest.cwd === 'tool_dir' ? loaded.dir : await workingFolder(ctx),
-        env: programEnv(deps.process.baseEnv ?? process.env, extra, deps.process.scrubEnv),
+        hostRoot: root,
+        hostCwd: manifest.cwd === 'tool_dir' ? loaded.dir : await workingFolder(ctx),
+        extra,
+        parentEnv: deps.process.baseEnv ?? process.env,
+        scrubEnv: deps.process.scrubEnv,
+        mounts: [{ host: deps.home, writable: false }, { host: deps.scratch, writable: true }, { host: loaded.dir, writable: false }],
+        displayName: manifest.command[0],
+      }, mode, choice.policy, {
         timeoutMs: seconds === -1 ? null : (seconds === 0 ? DEFAULT_COMMAND_TIMEOUT_SECONDS : seconds) * 1000,
         stdin: input === 'stdin_json' ? JSON.stringify(args) : undefined,
         maxOutputBytes: deps.process.maxOutputBytes ?? DEFAULT_OUTPUT_CAP,
-        displayName: manifest.command[0],
-      });
+      }));
       const notes: NotifyNote[] = [];
       let taskId = '';
       const tail = new NotifyTail(folders.notifyFile, (note) => {
