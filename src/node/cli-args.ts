@@ -22,8 +22,8 @@ export interface ArgSpec {
 }
 
 const COMMON: ArgSpec = {
-  valueOptions: new Set(['root', 'backend', 'from', 'tools', 'toolset', 'artifacts', 'snapshots']),
-  flags: new Set(['help', 'pretty', 'schemas', 'version']),
+  valueOptions: new Set(['root', 'backend', 'from', 'tools', 'toolset', 'artifacts', 'snapshots', 'approve', 'format']),
+  flags: new Set(['help', 'pretty', 'schemas', 'version', 'strict']),
 };
 const SHORT: Record<string, string> = { '-h': '--help', '-v': '--version' };
 

@@ -42,7 +42,7 @@ export const deletePath = defineTool<DeletePathArgs, Record<string, unknown>>({
           hint: 'Set recursive: true to delete the directory and everything in it.',
         });
       }
-      await confirmOrRefuse(ctx, [shown], 'delete');
+      await confirmOrRefuse(ctx, [shown], 'delete', { required: ctx.policy.alwaysConfirmDeletes });
       const files: ChangedFile[] = [];
       for (const file of removed) files.push({ path: file, before: await textForLog(ctx, file), after: null });
       if (isDir) await deleteFolder(ctx, path.abs, shown);

@@ -78,10 +78,15 @@ function patchTool(artifact: string | null): ToolDefinition<{ patch: string; dry
       // Preflight first (it writes nothing), so approval is asked only for a patch that would apply.
       const plan = await runCanonical(applyPatchTool, { patch: args.patch, dry_run: true }, strict);
       if (args.dry_run) return plan;
-      const touched = (plan.files as Row[]).filter((f) => f.action !== 'delete').flatMap((f) => [f.path, ...(f.moved_to ? [f.moved_to] : [])]);
+      const files = plan.files as Row[];
+      const touched = files.filter((f) => f.action !== 'delete').flatMap((f) => [f.path, ...(f.moved_to ? [f.moved_to] : [])]);
       const needApproval = outside(ctx, artifact, touched);
-      if (needApproval.length > 0) await confirmOrRefuse(ctx, needApproval, 'overwrite');
-      return runCanonical(applyPatchTool, { patch: args.patch }, strict);
+      const deletes = files.filter((f) => f.action === 'delete').map((f) => f.path as string);
+      // The skill promises both confirmations, so no approver means refused, never silently applied.
+      if (needApproval.length > 0) await confirmOrRefuse(ctx, needApproval, 'overwrite', { required: true });
+      if (deletes.length > 0) await confirmOrRefuse(ctx, deletes, 'delete', { required: true });
+      // Approved above: the canonical patch must not ask about its deletes a second time.
+      return runCanonical(applyPatchTool, { patch: args.patch }, withPolicy(strict, { confirm: () => true }));
     },
   };
 }
@@ -94,7 +99,7 @@ function renameTool(artifact: string | null): ToolDefinition<{ from: string; to:
     schema: movePath.schema,
     async run(args, ctx) {
       const needApproval = outside(ctx, artifact, [args.from, args.to]);
-      if (needApproval.length > 0) await confirmOrRefuse(ctx, needApproval, 'move');
+      if (needApproval.length > 0) await confirmOrRefuse(ctx, needApproval, 'move', { required: true });
       return runCanonical(movePath, defined(args), ctx);
     },
   };
@@ -102,7 +107,9 @@ function renameTool(artifact: string | null): ToolDefinition<{ from: string; to:
 
 const deleteTool: ToolDefinition = {
   ...deletePath,
-  description: 'Delete a file, or a folder with recursive: true, after confirmation by the workspace\'s confirm policy.',
+  description: 'Delete a file, or a folder with recursive: true, after the user confirms (CONFIRMATION_DENIED when refused or nobody can be asked).',
+  // The skill deletes only "after confirmation": with no approver that is a refusal.
+  run: (args, ctx) => deletePath.run(args, withPolicy(ctx, { alwaysConfirmDeletes: true })),
 };
 
 const grepTool: ToolDefinition = { ...searchFilesTool, name: 'grep' };
