@@ -4,6 +4,7 @@ export { createNodeFs } from '../fs/node.js';
 export { openNodeWorkspace, type NodeWorkspace, type NodeWorkspaceOptions } from './open.js';
 export { nodeTools, mergeTools, BUILTIN_TOOL_NAMES, type NodeToolset, type NodeToolsOptions } from './node-tools.js';
 export { createNodeRunner, type NodeProcessOptions } from './run-command.js';
+export { taskInbox, exitNote } from './task-inbox.js';
 export { TaskRegistry, type TaskEvent, type TaskInfo, type TaskListener, type TaskStatus } from './tasks.js';
 export { loadManifests, type LoadedManifest, type ManifestLoad, type ManifestReport } from './manifests/load.js';
 export { doctorReport } from './manifests/doctor.js';

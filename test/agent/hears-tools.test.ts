@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createProvider, runAgent, type AgentEvent } from '../../src/index.js';
-import { openNodeWorkspace } from '../../src/node/index.js';
-import { taskInbox } from '../../src/node/task-inbox.js';
+import { openNodeWorkspace, taskInbox } from '../../src/node/index.js';
+
 import { folderWith } from './fixture-folder.js';
 import { PNG_BASE64, writeHearingTools } from './hearing-tools.js';
 import { startModelServer, type ModelServer, type RecordedRequest, type ScriptTurn } from './model-server.js';
