@@ -3,7 +3,7 @@ export { createWorkspace, type CreateWorkspaceOptions } from './create-workspace
 export type { Workspace, WorkspaceOptions, Envelope } from './workspace-core.js';
 export type { ImportedFile, ImportResult } from './tools/import-files.js';
 export type { ExportedFile, ExportResult } from './workspace/export-files.js';
-export type { WorkspacePolicy, WorkspaceLimits, ConfirmAction } from './workspace/policy.js';
+export type { WorkspacePolicy, WorkspaceLimits, ConfirmAction, Approver, ApprovalRequest } from './workspace/policy.js';
 export type { ChangeDetail, ChangeSummary, ChangeListener } from './workspace/change-log.js';
 export { ERROR_CODES, ToolError, type ErrorCode, type Problem, type ToolErrorBody } from './contract/index.js';
 export { createMemoryFs, type SeedFiles } from './fs/memory.js';
@@ -15,8 +15,9 @@ export { canonicalTools } from './toolsets/canonical.js';
 export { runCommand, createRunCommandTool, splitCommand } from './tools/run-command.js';
 export type { ProcessRunner, CommandRequest, CommandResult } from './tools/process-runner.js';
 export {
-  toolset, isToolsetName, TOOLSET_NAMES, fileManagerTools, fsProcessTools, coworkTools, toOpenAI, toAnthropic, toMcp,
-  type Toolset, type ToolsetName, type ToolsetOptions, type CoworkOptions, type OpenAITool, type AnthropicTool, type McpTool, type McpAnnotations,
+  toolset, isToolsetName, TOOLSET_NAMES, fileManagerTools, fsProcessTools, coworkTools, toOpenAI, toOpenAIResponses, toAnthropic, toMcp,
+  toStrictSchema, fromStrictArgs, fitDescription, OPENAI_DESCRIPTION_LIMIT,
+  type OpenAIResponsesTool, type OpenAIExportOptions, type ObjectSchema, type Toolset, type ToolsetName, type ToolsetOptions, type CoworkOptions, type OpenAITool, type AnthropicTool, type McpTool, type McpAnnotations,
 } from './toolsets/index.js';
 export type { ToolContext, TextFile, ReadTextOptions, SnapshotPort } from './workspace/context.js';
 export type { ChangeLog, ChangeFileSummary, ChangedFile, FileStatus } from './workspace/change-log.js';
@@ -32,7 +33,8 @@ export type { SkippedFile } from './snapshots/rescan.js';
 export type { TextEncodingName } from './text/codec.js';
 export type { WorkspacePath, PathResolver, ResolveMode } from './workspace/paths.js';
 export {
-  runAgent, AgentError, openAIProvider, anthropicProvider, createProvider, guessApi, systemPrompt, TranscriptRecorder, toJsonl, readSse,
+  runAgent, AgentError, openAIProvider, anthropicProvider, createProvider, guessApi, providerCaps, systemPrompt, TranscriptRecorder, toJsonl, readSse,
+  NoteQueue, infoLines, splitMedia, type AgentInbox, type AgentNote, type AgentMedia, type ProviderCaps,
   type AgentRunOptions, type AgentOutcome, type AgentErrorCode, type AgentEvent, type AgentListener, type StopReason, type AgentWorkspace,
   type AgentMessage, type AgentToolCall, type AgentToolResult, type ModelProvider, type ModelRequest, type ModelTurn, type Usage, type RetryInfo,
   type OpenAIOptions, type AnthropicOptions, type ProviderOptions, type ApiKind, type TranscriptLine, type SseEvent, type RetryPolicy, type HttpOptions,

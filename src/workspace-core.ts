@@ -14,6 +14,7 @@ import { toToolError } from './fs/tool-error.js';
 import { ReadLedger } from './workspace/ledger.js';
 import { PathLocks } from './workspace/locks.js';
 import { lexicalPath, PathResolver } from './workspace/paths.js';
+import { fromStrictArgs } from './tools/strict-schema.js';
 import { resolvePolicy, type ResolvedPolicy, type WorkspacePolicy } from './workspace/policy.js';
 
 export type { Envelope };
@@ -89,15 +90,17 @@ export function createWorkspaceCore(options: WorkspaceOptions & { tools: ToolDef
       if (afterReply) await settling;
       const tool = byName.get(toolName);
       if (!tool) throw unknownTool(toolName, [...byName.keys()]);
-      tool.precheck?.(args ?? {});
-      const problems = validateArgs(tool.schema, args ?? {});
+      // A model shown strict-mode schemas sends null for "absent" and maps as pairs: read them as meant.
+      args = fromStrictArgs(tool.schema, args ?? {});
+      tool.precheck?.(args);
+      const problems = validateArgs(tool.schema, args);
       if (problems.length > 0) {
         throw new ToolError('INVALID_ARGUMENTS', `${tool.name} got invalid arguments: ${problems.map((p) => `${p.path || '(arguments)'} ${p.message}`).join('; ')}`, {
           hint: `Arguments must match the schema of ${tool.name}; allowed: ${Object.keys(tool.schema.properties ?? {}).join(', ')}.`,
           problems,
         });
       }
-      return { ok: true, tool: tool.name, result: await run(tool, args ?? {}) };
+      return { ok: true, tool: tool.name, result: await run(tool, args) };
     } catch (error) {
       return { ok: false, tool: toolName, error: toToolError(error).toJSON() };
     }

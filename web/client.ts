@@ -86,7 +86,7 @@ export async function connectWorkspace(options: ConnectOptions): Promise<RemoteW
   const { confirm, ...policy } = options.policy ?? {};
   const info = await guarded(() => remote.open(
     { backend: options.backend, name, policy: { ...policy, ...(confirm ? { confirm: true } : {}) }, ...(options.snapshots === undefined ? {} : { snapshots: options.snapshots }) },
-    confirm ? proxy(async (paths: string[], action: Parameters<typeof confirm>[1]) => Boolean(await confirm(paths, action))) : undefined,
+    confirm ? proxy(async (paths: string[], action: Parameters<typeof confirm>[1], request: Parameters<typeof confirm>[2]) => Boolean(await confirm(paths, action, request))) : undefined,
   )).catch((error: unknown) => {
     worker.terminate();
     throw error instanceof Error ? error : new Error(String(error));

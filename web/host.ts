@@ -1,6 +1,6 @@
 import { createWorkspace } from '../src/create-workspace.js';
 import type { Envelope, Workspace } from '../src/workspace-core.js';
-import type { ConfirmAction } from '../src/workspace/policy.js';
+import type { ApprovalRequest, ConfirmAction } from '../src/workspace/policy.js';
 import { canonicalTools } from '../src/toolsets/canonical.js';
 import { toToolError } from '../src/fs/tool-error.js';
 import { openBackend, type OpenedBackend } from './backends.js';
@@ -36,7 +36,7 @@ const envelope = (tool: string, code: 'IO_ERROR' | 'INVALID_ARGUMENTS', message:
  */
 export function createHost(): WorkerApi {
   let options: WireOpenOptions | null = null;
-  let confirm: ((paths: string[], action: ConfirmAction) => Promise<boolean>) | undefined;
+  let confirm: ((paths: string[], action: ConfirmAction, request: ApprovalRequest) => Promise<boolean>) | undefined;
   let lock: HeldLock | null = null;
   let backend: OpenedBackend | null = null;
   let ws: Workspace | null = null;

@@ -1,6 +1,6 @@
 import type { Envelope } from '../src/workspace-core.js';
 import type { ChangeDetail, ChangeSummary } from '../src/workspace/change-log.js';
-import type { ConfirmAction, WorkspacePolicy } from '../src/workspace/policy.js';
+import type { ApprovalRequest, ConfirmAction, WorkspacePolicy } from '../src/workspace/policy.js';
 import type { SnapshotOptions } from '../src/snapshots/store.js';
 import type { ToolInfo } from '../src/tools/define.js';
 import type { CloneOptions, GitCredentials, GitProgress, PullOptions, PushOptions } from '../src/git/index.js';
@@ -40,7 +40,7 @@ export interface OpenInfo {
  * callbacks are comlink proxies the page registers.
  */
 export interface WorkerApi {
-  open(options: WireOpenOptions, confirm?: (paths: string[], action: ConfirmAction) => Promise<boolean>): Promise<OpenInfo>;
+  open(options: WireOpenOptions, confirm?: (paths: string[], action: ConfirmAction, request: ApprovalRequest) => Promise<boolean>): Promise<OpenInfo>;
   call(tool: string, args?: unknown): Promise<Envelope>;
   listTools(): Promise<ToolInfo[]>;
   changes(): Promise<ChangeSummary[]>;

@@ -1,4 +1,5 @@
 import type { Envelope } from '../contract/index.js';
+import type { ApprovalRequest } from '../workspace/policy.js';
 import type { AgentToolCall, Usage } from './types.js';
 
 /**
@@ -36,6 +37,9 @@ export type AgentEvent =
   | { type: 'usage'; step: number; turn: Usage; total: Usage }
   | { type: 'retry'; step: number; attempt: number; status: number; delay_ms: number }
   | { type: 'error'; step: number; code: AgentErrorCode; message: string; status?: number }
+  | { type: 'approval'; request: ApprovalRequest; approved: boolean }
+  | { type: 'notes'; step: number; notes: string[] }
+  | { type: 'waiting'; step: number; tasks: number }
   | { type: 'done'; reason: StopReason; steps: number; text: string; usage: Usage };
 
 /** Receives every event of a run. */

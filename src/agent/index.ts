@@ -1,10 +1,12 @@
 /** The agent loop: any toolset, any OpenAI-compatible or Anthropic model, over `fetch` only. */
 export { runAgent, type AgentRunOptions, type AgentOutcome } from './loop.js';
 export { AgentError, type AgentErrorCode, type AgentEvent, type AgentListener, type StopReason } from './events.js';
-export type { AgentWorkspace, AgentMessage, AgentToolCall, AgentToolResult, ModelProvider, ModelRequest, ModelTurn, Usage, RetryInfo } from './types.js';
+export type { AgentWorkspace, AgentMessage, AgentMedia, AgentToolCall, AgentToolResult, ModelProvider, ModelRequest, ModelTurn, ProviderCaps, Usage, RetryInfo } from './types.js';
+export { NoteQueue, infoLines, type AgentInbox, type AgentNote } from './inbox.js';
+export { splitMedia } from './media.js';
 export { openAIProvider, chatCompletionsUrl, type OpenAIOptions } from './providers/openai.js';
 export { anthropicProvider, messagesUrl, type AnthropicOptions } from './providers/anthropic.js';
-export { createProvider, guessApi, type ProviderOptions, type ApiKind } from './provider.js';
+export { createProvider, guessApi, providerCaps, type ProviderOptions, type ApiKind } from './provider.js';
 export { systemPrompt } from './system-prompt.js';
 export { TranscriptRecorder, toJsonl, type TranscriptLine } from './transcript.js';
 export { readSse, type SseEvent } from './sse.js';

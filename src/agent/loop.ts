@@ -1,7 +1,11 @@
 import type { Envelope } from '../contract/index.js';
+import type { Approver } from '../workspace/policy.js';
 import { AgentError, type AgentEvent, type AgentListener, type StopReason } from './events.js';
+import { infoLines, type AgentInbox } from './inbox.js';
+import { splitMedia } from './media.js';
 import { systemPrompt } from './system-prompt.js';
 import type { AgentMessage, AgentToolCall, AgentToolResult, AgentWorkspace, ModelProvider, Usage } from './types.js';
+import { waitForWake } from './wake.js';
 
 /** What to run and within which limits. */
 export interface AgentRunOptions {
@@ -14,6 +18,8 @@ export interface AgentRunOptions {
   system?: string;
   /** appended to the generated system prompt (house rules, the project's conventions) */
   instructions?: string;
+  /** the toolset the workspace offers: its long guidance joins the system prompt, and `present` shapes results */
+  toolset?: { instructions?: string; present?: (envelope: Envelope) => unknown };
   /** model turns at most (default 25) */
   maxSteps?: number;
   /** input plus output tokens over the whole run; no model call starts once it is spent */
@@ -23,6 +29,17 @@ export interface AgentRunOptions {
   onEvent?: AgentListener;
   /** the text the model reads for an envelope (a toolset's `present`; default the envelope itself) */
   present?: (envelope: Envelope) => unknown;
+  /**
+   * The approver for this run's confirmations (deletes, cowork's changes outside its artifact
+   * folder, `permission: "ask"` tools). It is installed as the workspace's `confirm` policy for
+   * the run, so the workspace must expose its policy (a Workspace or NodeWorkspace does; for a
+   * worker, pass `policy.confirm` to connectWorkspace instead).
+   */
+  onApproval?: Approver;
+  /** notes from background work (seed 003), appended to the next request as `[info: ...]` lines */
+  inbox?: AgentInbox;
+  /** after an answer, stay alive this long for running background tasks; a wake note or an exit starts the next turn */
+  maxBackgroundWaitMinutes?: number;
 }
 
 /** How a run ended, with the conversation to continue from. */
@@ -38,15 +55,36 @@ export interface AgentOutcome {
 
 /**
  * Run the agent loop: model, tool calls, results, model again, until the model answers without
- * calling a tool, the step limit, the token budget, the signal, or a model error. Never throws
- * for a model or tool failure: the outcome and the events say what happened.
+ * calling a tool (and no background task wakes it), the step limit, the token budget, the
+ * signal, or a model error. Never throws for a model or tool failure: the outcome and the
+ * events say what happened.
  */
 export async function runAgent(options: AgentRunOptions): Promise<AgentOutcome> {
-  const { workspace, provider, signal } = options;
+  const { workspace } = options;
   const emit = (event: AgentEvent) => options.onEvent?.(event);
+  const policy = workspace.policy;
+  const previous = policy?.confirm;
+  if (options.onApproval && policy) {
+    const approve = options.onApproval;
+    policy.confirm = async (paths, action, request) => {
+      const approved = (await approve(paths, action, request)) === true;
+      emit({ type: 'approval', request, approved });
+      return approved;
+    };
+  }
+  try {
+    return await loop(options, emit);
+  } finally {
+    if (options.onApproval && policy) policy.confirm = previous;
+  }
+}
+
+async function loop(options: AgentRunOptions, emit: (event: AgentEvent) => void): Promise<AgentOutcome> {
+  const { workspace, provider, signal, inbox } = options;
   const maxSteps = options.maxSteps ?? 25;
   const tools = await workspace.listTools();
-  const system = options.system ?? systemPrompt(tools, options.instructions);
+  const guidance = [options.toolset?.instructions, options.instructions].filter((t) => t?.trim()).join('\n\n');
+  const system = options.system ?? systemPrompt(tools, guidance || undefined);
   const messages: AgentMessage[] = [...(options.history ?? []), { role: 'user', content: options.task }];
   const usage: Usage = { input_tokens: 0, output_tokens: 0 };
   let text = '';
@@ -61,6 +99,7 @@ export async function runAgent(options: AgentRunOptions): Promise<AgentOutcome> 
     if (signal?.aborted) return finish('stopped');
     if (steps >= maxSteps) return finish('step_limit');
     if (options.tokenBudget !== undefined && usage.input_tokens + usage.output_tokens >= options.tokenBudget) return finish('token_budget');
+    deliverNotes(messages, inbox, emit, steps);
     const step = ++steps;
     emit({ type: 'step', step });
     let turn;
@@ -83,11 +122,37 @@ export async function runAgent(options: AgentRunOptions): Promise<AgentOutcome> 
     text = turn.text;
     messages.push({ role: 'assistant', content: turn.text, tool_calls: turn.tool_calls });
     emit({ type: 'assistant', step, text: turn.text, tool_calls: turn.tool_calls });
-    if (turn.tool_calls.length === 0) return finish('answered');
+    if (turn.tool_calls.length === 0) {
+      if (!inbox || !options.maxBackgroundWaitMinutes) return finish('answered');
+      const woke = await waitForWake(inbox, options.maxBackgroundWaitMinutes * 60_000, signal, (tasks) => emit({ type: 'waiting', step, tasks }));
+      if (woke === 'stopped') return finish('stopped');
+      if (woke === 'idle') return finish('answered');
+      // The wake itself is the next request's message: the notes, as a user turn after the answer.
+      const notes = inbox.take();
+      emit({ type: 'notes', step, notes: notes.map((n) => n.text) });
+      messages.push({ role: 'user', content: infoLines(notes) });
+      continue;
+    }
     // All at once: the workspace serialises calls that touch the same path, in the order issued.
     const results = await Promise.all(turn.tool_calls.map((call) => runCall(options, call, step, emit)));
     messages.push({ role: 'tool', results });
   }
+}
+
+/**
+ * Notes that arrived since the last request go at its end: with the results just pushed, or
+ * appended to the task itself. Only the newest, not yet sent message changes, so every earlier
+ * message (and the system prompt) stays byte-identical for the provider's prompt cache.
+ */
+function deliverNotes(messages: AgentMessage[], inbox: AgentInbox | undefined, emit: (event: AgentEvent) => void, step: number): void {
+  const notes = inbox?.take() ?? [];
+  if (notes.length === 0) return;
+  emit({ type: 'notes', step, notes: notes.map((n) => n.text) });
+  const lines = infoLines(notes);
+  const last = messages.at(-1)!;
+  if (last.role === 'tool') messages[messages.length - 1] = { ...last, notes: last.notes ? `${last.notes}\n${lines}` : lines };
+  else if (last.role === 'user') messages[messages.length - 1] = { role: 'user', content: `${last.content}\n\n${lines}` };
+  else messages.push({ role: 'user', content: lines });
 }
 
 async function runCall(options: AgentRunOptions, call: AgentToolCall, step: number, emit: (event: AgentEvent) => void): Promise<AgentToolResult> {
@@ -112,6 +177,8 @@ async function runCall(options: AgentRunOptions, call: AgentToolCall, step: numb
     }
   }
   emit({ type: 'tool_result', step, call, envelope });
-  const shown = options.present ? options.present(envelope) : envelope;
-  return { id: call.id, name: call.name, envelope, content: JSON.stringify(shown) };
+  const { envelope: visible, media } = splitMedia(envelope, options.provider.caps?.vision === true);
+  const present = options.present ?? options.toolset?.present;
+  const shown = present ? present(visible) : visible;
+  return { id: call.id, name: call.name, envelope, content: JSON.stringify(shown), ...(media.length ? { media } : {}) };
 }

@@ -1,5 +1,6 @@
 import type { ToolInfo } from '../tools/define.js';
 import type { Envelope } from '../contract/index.js';
+import type { Approver } from '../workspace/policy.js';
 
 /**
  * What the loop needs from a workspace: a `Workspace`, a `NodeWorkspace` and the page's worker
@@ -8,6 +9,8 @@ import type { Envelope } from '../contract/index.js';
 export interface AgentWorkspace {
   call(tool: string, args?: unknown): Promise<Envelope>;
   listTools(): ToolInfo[] | Promise<ToolInfo[]>;
+  /** a workspace's policy, where runAgent's onApproval installs itself for the run */
+  readonly policy?: { confirm?: Approver };
 }
 
 /** One tool call the model asked for. `parse_error` is set when its arguments were not a JSON object. */
@@ -25,15 +28,35 @@ export interface AgentToolResult {
   id: string;
   name: string;
   envelope: Envelope;
-  /** the text sent to the model: the envelope as JSON (or as the toolset presents it) */
+  /** the text sent to the model: the envelope as JSON (or as the toolset presents it), attached media left out */
   content: string;
+  /** images the tool attached, sent as the API's image blocks (only to a provider with vision) */
+  media?: AgentMedia[];
 }
 
-/** The conversation in a provider-neutral form; each provider turns it into its API's messages. */
+/** One image a tool attached for the model to see. */
+export interface AgentMedia {
+  name: string;
+  mime: string;
+  data_base64: string;
+}
+
+/**
+ * The conversation in a provider-neutral form; each provider turns it into its API's messages.
+ * `notes` are `[info: ...]` lines that arrived while the calls ran, sent after their results.
+ */
 export type AgentMessage =
   | { role: 'user'; content: string }
   | { role: 'assistant'; content: string; tool_calls: AgentToolCall[] }
-  | { role: 'tool'; results: AgentToolResult[] };
+  | { role: 'tool'; results: AgentToolResult[]; notes?: string };
+
+/** A model's media capabilities, as seed 003's ZAGENT_CAPS states them to tools. */
+export interface ProviderCaps {
+  vision: boolean;
+  audio: boolean;
+  pdf: boolean;
+  video: boolean;
+}
 
 /** Tokens one model turn used, as the API reported them (0 when it reported nothing). */
 export interface Usage {
@@ -73,6 +96,8 @@ export interface RetryInfo {
 export interface ModelProvider {
   readonly api: 'openai' | 'anthropic';
   readonly model: string;
+  /** what the model can take in besides text (images attached to tool results need `vision`) */
+  readonly caps?: ProviderCaps;
   turn(request: ModelRequest): Promise<ModelTurn>;
 }
 

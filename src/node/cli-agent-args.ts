@@ -5,8 +5,9 @@ const AGENT_ARGS = {
   valueOptions: new Set([
     'root', 'backend', 'from', 'tools', 'toolset', 'artifacts', 'sandbox',
     'endpoint', 'model', 'api', 'max-steps', 'token-budget', 'max-tokens', 'transcript', 'instructions',
+    'approve', 'max-background-wait',
   ]),
-  flags: new Set(['json']),
+  flags: new Set(['json', 'vision']),
   command: 'agent',
 };
 

@@ -3,7 +3,9 @@ import { createProvider, guessApi, type ApiKind } from '../agent/provider.js';
 import { runAgent } from '../agent/loop.js';
 import { TranscriptRecorder } from '../agent/transcript.js';
 import type { AgentEvent } from '../agent/events.js';
+import { approvalQuestion, cliApprover } from './cli-approve.js';
 import { UsageError, workspaceSource } from './cli-args.js';
+import { taskInbox } from './task-inbox.js';
 import { parseAgentArgs, positiveInt } from './cli-agent-args.js';
 import { openCliWorkspace } from './cli-open.js';
 import { cliSecret } from './sandbox-relaunch.js';
@@ -57,6 +59,13 @@ export async function agentCommand(argv: readonly string[]): Promise<number> {
   const tokenBudget = positiveInt(args, 'token-budget');
   const maxTokens = positiveInt(args, 'max-tokens');
   const transcriptFile = args.options.get('transcript');
+  const waitMinutes = args.options.get('max-background-wait');
+  const maxBackgroundWaitMinutes = waitMinutes === undefined ? undefined : Number(waitMinutes);
+  if (maxBackgroundWaitMinutes !== undefined && !(Number.isFinite(maxBackgroundWaitMinutes) && maxBackgroundWaitMinutes >= 0)) {
+    throw new UsageError('--max-background-wait must be a number of minutes, 0 or more');
+  }
+  const approver = cliApprover(args);
+  const vision = args.flags.has('vision');
 
   if (transcriptFile !== undefined) {
     // Found out now, not after a run whose transcript could then not be kept.
@@ -64,10 +73,14 @@ export async function agentCommand(argv: readonly string[]): Promise<number> {
       throw new UsageError(`the --transcript file cannot be written (${error.code ?? 'unknown error'})`);
     });
   }
-  const { ws, set } = await openCliWorkspace(workspaceSource(args), { toolset: args.options.get('toolset'), artifactDir: args.options.get('artifacts') });
   const api = apiOption ?? guessApi(endpoint);
   const key = apiKey(api);
-  const provider = createProvider({ endpoint, model, api, ...(maxTokens ? { maxTokens } : {}), ...(key ? { apiKey: key } : {}) });
+  const provider = createProvider({ endpoint, model, api, vision, ...(maxTokens ? { maxTokens } : {}), ...(key ? { apiKey: key } : {}) });
+  // The tools hear what the model can take (ZAGENT_CAPS) from the same declaration the provider acts on.
+  const { ws, set, tasks } = await openCliWorkspace(workspaceSource(args), {
+    toolset: args.options.get('toolset'), artifactDir: args.options.get('artifacts'), caps: provider.caps, ...(approver ? { confirm: approver } : {}),
+  });
+  const inbox = tasks ? taskInbox(tasks) : undefined;
   const stop = new AbortController();
   const onSigint = () => stop.abort();
   process.once('SIGINT', onSigint);
@@ -76,7 +89,8 @@ export async function agentCommand(argv: readonly string[]): Promise<number> {
   const json = args.flags.has('json');
   try {
     const outcome = await runAgent({
-      workspace: ws, provider, task, signal: stop.signal, present: set.present,
+      workspace: ws, provider, task, signal: stop.signal, toolset: set,
+      ...(inbox ? { inbox } : {}), ...(maxBackgroundWaitMinutes !== undefined ? { maxBackgroundWaitMinutes } : {}),
       ...(maxSteps ? { maxSteps } : {}), ...(tokenBudget ? { tokenBudget } : {}),
       ...(args.options.has('instructions') ? { instructions: args.options.get('instructions')! } : {}),
       onEvent: (event) => {
@@ -90,6 +104,7 @@ export async function agentCommand(argv: readonly string[]): Promise<number> {
     return EXIT[outcome.reason];
   } finally {
     process.off('SIGINT', onSigint);
+    inbox?.close();
     await ws.close();
   }
 }

@@ -22,8 +22,8 @@ export interface ArgSpec {
 }
 
 const COMMON: ArgSpec = {
-  valueOptions: new Set(['root', 'backend', 'from', 'tools', 'toolset', 'artifacts', 'snapshots', 'sandbox']),
-  flags: new Set(['help', 'pretty', 'schemas', 'version']),
+  valueOptions: new Set(['root', 'backend', 'from', 'tools', 'toolset', 'artifacts', 'snapshots', 'sandbox', 'approve', 'format']),
+  flags: new Set(['help', 'pretty', 'schemas', 'version', 'strict']),
 };
 const SHORT: Record<string, string> = { '-h': '--help', '-v': '--version' };
 

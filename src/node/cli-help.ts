@@ -16,8 +16,11 @@ Commands
       are skipped; a line that is not JSON or has no "tool" prints an
       INVALID_ARGUMENTS envelope and the replay continues.
   sandpit tools [--schemas] [--tools DIR] [--toolset NAME]
+          [--format openai|openai-responses|anthropic|mcp] [--strict]
       List the tools as JSON: name and description (and input_schema with --schemas),
-      with the manifest tools of DIR when given.
+      with the manifest tools of DIR when given. --format prints them as that API's
+      tool list; --strict gives OpenAI strict-mode schemas (optional arguments
+      nullable; the workspace reads null as absent).
   sandpit doctor --tools DIR
       Check every tool manifest in DIR (DIR/<name>/<name>.json) and print OK or the
       exact problem for each; exit 1 when any manifest is broken.
@@ -35,7 +38,10 @@ Commands
       The API key comes from SANDPIT_API_KEY (or OPENAI_API_KEY / ANTHROPIC_API_KEY).
       --max-steps N (25), --token-budget N, --max-tokens N (per answer),
       --transcript FILE (the run's calls as JSONL for sandpit replay),
-      --instructions TEXT (added to the system prompt), --json (events as JSONL).
+      --instructions TEXT (added to the system prompt), --json (events as JSONL),
+      --vision (the model sees images tools attach), --max-background-wait MIN
+      (after answering, stay up to MIN minutes for background tasks; a wake note
+      or a task's exit starts the next turn).
       Exit 0 when the model answered, 1 on a model error (unreachable, 401,
       rate limited, no tool calling), 3 at the step limit or token budget, 130 on Ctrl-C.
 
@@ -65,6 +71,10 @@ Options
                     --root). os (default where bubblewrap works): in bubblewrap,
                     the folder at /workspace, no network, PATH/HOME/LANG/TERM
                     only; asked for and missing, each command is NOT_SUPPORTED
+  --approve all     allow every confirmation (deletes, cowork changes outside the
+                    artifact folder, permission: "ask" tools) without asking; by
+                    default call and agent ask y/N on a terminal, and with no
+                    terminal (or under mcp) those confirmations are refused
   --pretty          indent the JSON output
   -h, --help        this text
   -v, --version     the version

@@ -6,7 +6,10 @@ import type { WorkspaceFs } from '../fs/types.js';
 import type { SnapshotOptions } from '../snapshots/store.js';
 import { isToolsetName, toolset, TOOLSET_NAMES, type Toolset } from '../toolsets/index.js';
 import type { Workspace } from '../workspace-core.js';
+import type { Approver } from '../workspace/policy.js';
 import { UsageError, type WorkspaceSource } from './cli-args.js';
+import type { ModelCaps } from './manifests/output.js';
+import type { TaskRegistry } from './tasks.js';
 import { openToolsetWorkspace } from './mcp-workspace.js';
 
 /** Folders `--from` leaves behind: dependencies and Sandpit's own state are not workspace content. */
@@ -28,21 +31,27 @@ export interface CliToolsetOptions {
   toolset?: string;
   artifactDir?: string;
   snapshots?: SnapshotOptions | false;
+  /** the approver (--approve all, or the terminal) */
+  confirm?: Approver;
+  /** the model's media capabilities, passed to manifest tools */
+  caps?: Partial<ModelCaps>;
 }
 
 /** Open the workspace a command runs on, offering the named toolset; a missing or unusable folder is a UsageError. */
-export async function openCliWorkspace(source: WorkspaceSource, options: CliToolsetOptions = {}): Promise<{ ws: Workspace; report: OpenReport; set: Toolset }> {
+export async function openCliWorkspace(source: WorkspaceSource, options: CliToolsetOptions = {}): Promise<{ ws: Workspace; report: OpenReport; set: Toolset; tasks: TaskRegistry | null }> {
   const name = cliToolsetName(options.toolset);
   const artifacts = options.artifactDir === undefined ? {} : { artifactDir: options.artifactDir };
   const snapshots = options.snapshots === undefined ? {} : { snapshots: options.snapshots };
+  const policy = options.confirm ? { policy: { confirm: options.confirm } } : {};
   if (source.backend === 'node') {
     const root = resolve(source.root);
     await requireFolder(root, '--root');
     if (source.toolsDir !== undefined) await requireFolder(resolve(source.toolsDir), '--tools');
-    const { ws, set } = openToolsetWorkspace(root, name, {
-      ...artifacts, ...snapshots, ...(source.toolsDir !== undefined ? { toolsDir: source.toolsDir } : {}), ...(source.sandbox ? { sandbox: source.sandbox } : {}),
+    const { ws, set, tasks } = openToolsetWorkspace(root, name, {
+      ...artifacts, ...snapshots, ...policy, ...(options.caps ? { caps: options.caps } : {}), ...(source.toolsDir !== undefined ? { toolsDir: source.toolsDir } : {}),
+      ...(source.sandbox ? { sandbox: source.sandbox } : {}),
     });
-    return { ws, set, report: { skipped: 0 } };
+    return { ws, set, tasks, report: { skipped: 0 } };
   }
   const fs = createMemoryFs();
   const report: OpenReport = { skipped: 0 };
@@ -52,7 +61,7 @@ export async function openCliWorkspace(source: WorkspaceSource, options: CliTool
     await copyInto(fs, from, '', report);
   }
   const set = toolset(name, artifacts);
-  return { ws: createWorkspace({ fs, root: '/', tools: set.tools, ...snapshots }), report, set };
+  return { ws: createWorkspace({ fs, root: '/', tools: set.tools, ...snapshots, ...policy }), report, set, tasks: null };
 }
 
 // The message names the option, not the folder: a model may be the one reading stderr.

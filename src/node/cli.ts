@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { readFileSync } from 'node:fs';
 import type { Envelope } from '../workspace-core.js';
+import { cliApprover } from './cli-approve.js';
 import { parseArgs, UsageError, workspaceSource, type ParsedArgs } from './cli-args.js';
 import { HELP, USAGE } from './cli-help.js';
 import type { OpenReport } from './cli-open.js';
@@ -37,7 +38,10 @@ function tellSkipped(report: OpenReport): void {
   if (report.skipped > 0) process.stderr.write(`sandpit: ${report.skipped} entries under --from could not be copied and were left out\n`);
 }
 
-const toolsetOptions = (args: ParsedArgs) => ({ toolset: args.options.get('toolset'), artifactDir: args.options.get('artifacts') });
+const toolsetOptions = (args: ParsedArgs) => {
+  const confirm = cliApprover(args);
+  return { toolset: args.options.get('toolset'), artifactDir: args.options.get('artifacts'), ...(confirm ? { confirm } : {}) };
+};
 
 async function callCommand(args: ParsedArgs): Promise<void> {
   expectPositionals(args, 1, 2, 'TOOL and optionally its JSON arguments');
@@ -94,14 +98,25 @@ async function doctorCommand(args: ParsedArgs): Promise<number> {
   return report.healthy ? 0 : 1;
 }
 
+/** What `sandpit tools --format` can print: each API's own tool list. */
+const TOOL_FORMATS = ['openai', 'openai-responses', 'anthropic', 'mcp'] as const;
+
 async function toolsCommand(args: ParsedArgs): Promise<void> {
   expectPositionals(args, 0, 0, 'no arguments');
   const { nodeTools } = await import('./node-tools.js');
   const { nodeToolset } = await import('./mcp-workspace.js');
   const name = (await loadOpen()).cliToolsetName(args.options.get('toolset'));
   const node = nodeTools({ toolsDir: args.options.get('tools') });
-  const tools = nodeToolset(name, node).tools.map((t) =>
-    args.flags.has('schemas') ? { name: t.name, description: t.description, input_schema: t.schema } : { name: t.name, description: t.description });
+  const format = args.options.get('format');
+  if (format !== undefined && !(TOOL_FORMATS as readonly string[]).includes(format)) throw new UsageError(`--format takes ${TOOL_FORMATS.join(', ')}`);
+  if (args.flags.has('strict') && format !== 'openai' && format !== 'openai-responses') throw new UsageError('--strict applies to --format openai or openai-responses');
+  const set = nodeToolset(name, node, args.options.get('artifacts'));
+  const strict = args.flags.has('strict');
+  const tools = format === 'openai' ? set.toOpenAI({ strict })
+    : format === 'openai-responses' ? set.toOpenAI({ api: 'responses', strict })
+    : format === 'anthropic' ? set.toAnthropic()
+    : format === 'mcp' ? set.toMcp()
+    : set.tools.map((t) => (args.flags.has('schemas') ? { name: t.name, description: t.description, input_schema: t.schema } : { name: t.name, description: t.description }));
   await node.close();
   await out(json(tools, args.flags.has('pretty')));
 }

@@ -23,8 +23,12 @@ export async function mcpCommand(args: ParsedArgs): Promise<void> {
   cliToolsetName(args.options.get('toolset'));
   const source = workspaceSource(args);
   if (source.backend !== 'node') throw new UsageError('mcp serves a real folder: use --root DIR');
+  const approve = args.options.get('approve');
+  if (approve !== undefined && approve !== 'all') throw new UsageError('--approve takes only all (allow every confirmation without asking)');
+  // stdin carries JSON-RPC, so no terminal can be asked; --approve all is the one approver here.
   const { ws, set } = await openCliWorkspace({ ...source, root: resolve(source.root) }, {
     toolset: args.options.get('toolset'), artifactDir: args.options.get('artifacts'), snapshots: snapshotsOption(args.options.get('snapshots')),
+    ...(approve === 'all' ? { confirm: () => true } : {}),
   });
   await serveMcpStdio(ws, set);
 }

@@ -4,7 +4,10 @@ import { createNodeFs } from '../fs/node.js';
 import { toolset, type Toolset, type ToolsetName } from '../toolsets/index.js';
 import type { SnapshotOptions } from '../snapshots/store.js';
 import type { Workspace } from '../workspace-core.js';
+import type { WorkspacePolicy } from '../workspace/policy.js';
+import type { ModelCaps } from './manifests/output.js';
 import { nodeTools, type NodeToolset } from './node-tools.js';
+import type { TaskRegistry } from './tasks.js';
 import { keepSpares } from './open.js';
 import type { SandboxMode } from './sandbox.js';
 
@@ -20,6 +23,10 @@ export interface ToolsetWorkspaceOptions {
   snapshots?: SnapshotOptions | false;
   /** where commands run: `os` (bubblewrap) or `none`; default `os` where bubblewrap works */
   sandbox?: SandboxMode;
+  /** the workspace's rules, its approver (`confirm`) among them */
+  policy?: WorkspacePolicy;
+  /** what the model can take in, as manifest tools read it from ZAGENT_CAPS */
+  caps?: Partial<ModelCaps>;
 }
 
 /**
@@ -27,15 +34,18 @@ export interface ToolsetWorkspaceOptions {
  * real processes and the task tools, or a seed toolset with exactly its own tools (fs_process's
  * run_command running real processes), plus any manifest tools. close() ends its tasks.
  */
-export function openToolsetWorkspace(folder: string, name: ToolsetName, options: ToolsetWorkspaceOptions = {}): { ws: Workspace; set: Toolset } {
-  const node = nodeTools({ ...(options.toolsDir === undefined ? {} : { toolsDir: options.toolsDir }), ...(options.sandbox ? { sandbox: options.sandbox } : {}) });
+export function openToolsetWorkspace(folder: string, name: ToolsetName, options: ToolsetWorkspaceOptions = {}): { ws: Workspace; set: Toolset; tasks: TaskRegistry } {
+  const node = nodeTools({
+    ...(options.toolsDir === undefined ? {} : { toolsDir: options.toolsDir }), ...(options.caps ? { caps: options.caps } : {}), ...(options.sandbox ? { sandbox: options.sandbox } : {}),
+  });
   const set = nodeToolset(name, node, options.artifactDir);
   const ws = createWorkspace({
     fs: createNodeFs({ root: resolve(folder) }), root: resolve(folder), tools: set.tools, ...(options.snapshots === undefined ? {} : { snapshots: options.snapshots }),
+    ...(options.policy ? { policy: options.policy } : {}),
   });
   node.attach(ws);
   keepSpares(ws);
-  return { ws, set };
+  return { ws, set, tasks: node.tasks };
 }
 
 /** The named toolset with Node's tools: real processes behind run_command, the task tools (canonical only) and manifest tools. */

@@ -2,6 +2,7 @@ import type { ChangedFile } from '../workspace/change-log.js';
 import type { ToolContext } from '../workspace/context.js';
 import { ToolError } from '../contract/index.js';
 import { lexicalPath } from '../workspace/paths.js';
+import { confirmOrRefuse } from '../workspace/approval.js';
 import { unifiedFileDiff } from '../text/line-diff.js';
 import { changesStorage, commitPlan, finalBytes } from './commit.js';
 import { parsePatch, type PatchOp } from './parse.js';
@@ -64,19 +65,13 @@ function lockKeys(ctx: ToolContext, ops: PatchOp[]): string[] {
   return keys;
 }
 
+// A patch's deletes are asked about together, after the preflight; alwaysConfirmDeletes makes an approver mandatory.
 async function confirmDeletes(ctx: ToolContext, paths: string[]): Promise<void> {
-  if (paths.length === 0 || !ctx.policy.confirm) return;
-  let allowed = false;
-  try {
-    allowed = (await ctx.policy.confirm([...paths], 'delete')) === true;
-  } catch {
-    allowed = false;
-  }
-  if (!allowed) {
-    throw new ToolError('CONFIRMATION_DENIED', `deleting ${paths.map((p) => `'${p}'`).join(', ')} was not confirmed, so nothing in the patch was applied`, {
-      hint: 'Ask the user, or send the patch again without the Delete File sections.',
-    });
-  }
+  if (paths.length === 0) return;
+  await confirmOrRefuse(ctx, [...paths], 'delete', {
+    required: ctx.policy.alwaysConfirmDeletes,
+    refusedHint: 'Nothing in the patch was applied. Ask the user, or send the patch again without the Delete File sections.',
+  });
 }
 
 /** The change log's view: per path, before and after text; a move whose target was free is one entry. */

@@ -38,7 +38,7 @@ export const deletePath = defineTool<DeletePathArgs, Record<string, unknown>>({
         });
       }
       for (const rel of removed) ctx.writer.checkProtected(rel);
-      await confirmOrRefuse(ctx, [shown], 'delete');
+      await confirmOrRefuse(ctx, [shown], 'delete', { required: ctx.policy.alwaysConfirmDeletes });
       const files: ChangedFile[] = [];
       for (const file of removed) files.push({ path: file, before: await textForLog(ctx, file), after: null });
       const change = (await ctx.applySteps([{ kind: isDir ? 'remove-tree' : 'remove', rel: path.realRel }], files))!;

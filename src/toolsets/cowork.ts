@@ -82,10 +82,15 @@ function patchTool(artifact: string | null): ToolDefinition<{ patch: string; dry
       // Preflight first (it writes nothing), so approval is asked only for a patch that would apply.
       const plan = await applyPatch(strict, args.patch, { dryRun: true, exact: true });
       if (args.dry_run) return plan;
-      const touched = plan.files.filter((f) => f.action !== 'delete').flatMap((f) => [f.path, ...(f.moved_to ? [f.moved_to] : [])]);
+      const files = plan.files as Row[];
+      const touched = files.filter((f) => f.action !== 'delete').flatMap((f) => [f.path, ...(f.moved_to ? [f.moved_to] : [])]);
       const needApproval = outside(ctx, artifact, touched);
-      if (needApproval.length > 0) await confirmOrRefuse(ctx, needApproval, 'overwrite');
-      return applyPatch(strict, args.patch, { exact: true });
+      const deletes = files.filter((f) => f.action === 'delete').map((f) => f.path as string);
+      // The skill promises both confirmations, so no approver means refused, never silently applied.
+      if (needApproval.length > 0) await confirmOrRefuse(ctx, needApproval, 'overwrite', { required: true });
+      if (deletes.length > 0) await confirmOrRefuse(ctx, deletes, 'delete', { required: true });
+      // Approved above: the patch must not ask about its deletes a second time.
+      return applyPatch(withPolicy(strict, { confirm: () => true }), args.patch, { exact: true });
     },
   };
 }
@@ -98,7 +103,7 @@ function renameTool(artifact: string | null): ToolDefinition<{ from: string; to:
     schema: movePath.schema,
     async run(args, ctx) {
       const needApproval = outside(ctx, artifact, [args.from, args.to]);
-      if (needApproval.length > 0) await confirmOrRefuse(ctx, needApproval, 'move');
+      if (needApproval.length > 0) await confirmOrRefuse(ctx, needApproval, 'move', { required: true });
       return runCanonical(movePath, defined(args), ctx);
     },
   };
@@ -106,7 +111,9 @@ function renameTool(artifact: string | null): ToolDefinition<{ from: string; to:
 
 const deleteTool: ToolDefinition = {
   ...deletePath,
-  description: 'Delete a file, or a folder with recursive: true, after confirmation by the workspace\'s confirm policy.',
+  description: 'Delete a file, or a folder with recursive: true, after the user confirms (CONFIRMATION_DENIED when refused or nobody can be asked).',
+  // The skill deletes only "after confirmation": with no approver that is a refusal.
+  run: (args, ctx) => deletePath.run(args, withPolicy(ctx, { alwaysConfirmDeletes: true })),
 };
 
 const grepTool: ToolDefinition = { ...searchFilesTool, name: 'grep' };

@@ -1,17 +1,9 @@
 import type { JsonSchema, ToolDefinition } from '../tools/define.js';
 
-/** A tool as OpenAI's Chat Completions and Responses-style function calling take it. */
-export interface OpenAITool {
-  type: 'function';
-  function: { name: string; description: string; parameters: JsonSchema };
-}
-
-/** A tool as Anthropic's Messages API takes it. */
-export interface AnthropicTool {
-  name: string;
-  description: string;
-  input_schema: JsonSchema;
-}
+export {
+  fitDescription, toAnthropic, toOpenAI, toOpenAIResponses, OPENAI_DESCRIPTION_LIMIT,
+  type AnthropicTool, type ObjectSchema, type OpenAIExportOptions, type OpenAIResponsesTool, type OpenAITool,
+} from './export-formats.js';
 
 /** MCP's hints about what a tool does to its environment. */
 export interface McpAnnotations {
@@ -45,16 +37,6 @@ export function annotationsOf(tool: ToolDefinition): McpAnnotations {
     idempotentHint: !tool.mutates || IDEMPOTENT.has(tool.name),
     openWorldHint: OPEN_WORLD.has(tool.name),
   };
-}
-
-/** The tools in OpenAI's function-calling format, from the same schemas `call` validates with. */
-export function toOpenAI(tools: readonly ToolDefinition[]): OpenAITool[] {
-  return tools.map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.schema } }));
-}
-
-/** The tools in Anthropic's tool-use format. */
-export function toAnthropic(tools: readonly ToolDefinition[]): AnthropicTool[] {
-  return tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.schema }));
 }
 
 /** The tools as an MCP `tools/list` answer lists them, with annotations. */

@@ -10,7 +10,6 @@ import { validateArgs } from '../tools/validate.js';
 import { ToolError, type Problem, type ToolErrorBody } from '../contract/index.js';
 import type { Envelope } from '../contract/index.js';
 import { defined, invalid, pick, runCanonical } from './adapt.js';
-import { FILE_MANAGER_DESCRIPTION } from './file-manager-text.js';
 import { FILE_MANAGER_WORDS, reword } from './vocabulary.js';
 
 type Row = Record<string, any>;
@@ -95,6 +94,18 @@ function checkOperations(operations: Row[]): void {
 }
 
 /**
+ * The description function calling shows (within OpenAI's 1,024 characters); the seed's full
+ * text is the toolset's `instructions`, which the system prompt carries.
+ */
+export const FILE_MANAGER_SUMMARY = 'Manage text files and directories inside the active workspace: create_directory, read_file, write_file, ' +
+  'append_file, edit_file, list_directory and exists. Valid call shape is always {"operations": [{"action": "read_file", "path": "example.txt"}]}: ' +
+  'one tool id, `file_manager` (never a dotted name such as file_manager.read_file), with each file operation inside `operations` ' +
+  '(no top-level action, path or shell command). Paths are relative to the workspace; a bare name, `.` or `./...` means the current folder. ' +
+  'Text is UTF-8. `content` is required for write_file and append_file. edit_file needs exact old_text that occurs once (or replace_all). ' +
+  'read_file takes 1-based start_line/end_line windows. Operations run in order; the first failure stops the call, earlier ones stay applied. ' +
+  'The tool does not delete files or directories. Each result gives the canonical `relative_path` to reuse.';
+
+/**
  * Seed 000's `file_manager`: one tool whose `operations` run in order over the canonical tools.
  * The first failing operation stops the call: operations before it stay applied, later ones are
  * not run, and the error carries every result so far. The call is one snapshot, so `undo`
@@ -102,7 +113,7 @@ function checkOperations(operations: Row[]): void {
  */
 export const fileManager: ToolDefinition<{ operations: Row[] }, { results: Row[] }> = {
   name: 'file_manager',
-  description: FILE_MANAGER_DESCRIPTION,
+  description: FILE_MANAGER_SUMMARY,
   mutates: true,
   precheck,
   schema: {

@@ -2,14 +2,19 @@ import type { ToolDefinition } from '../tools/define.js';
 import type { Envelope } from '../contract/index.js';
 import { canonicalTools } from './canonical.js';
 import { coworkTools } from './cowork.js';
-import { toAnthropic, toMcp, toOpenAI, type AnthropicTool, type McpTool, type OpenAITool } from './export.js';
+import { toAnthropic, toMcp, toOpenAI, type AnthropicTool, type McpTool, type OpenAIExportOptions, type OpenAIResponsesTool, type OpenAITool } from './export.js';
 import { fileManagerEnvelope, fileManagerTools } from './file-manager.js';
+import { FILE_MANAGER_DESCRIPTION } from './file-manager-text.js';
 import { fsProcessTools } from './fs-process.js';
 
 export { coworkTools, type CoworkOptions } from './cowork.js';
 export { fileManager, fileManagerEnvelope, fileManagerTools } from './file-manager.js';
 export { fsProcessTools } from './fs-process.js';
-export { annotationsOf, toAnthropic, toMcp, toOpenAI, type AnthropicTool, type McpAnnotations, type McpTool, type OpenAITool } from './export.js';
+export {
+  annotationsOf, fitDescription, toAnthropic, toMcp, toOpenAI, toOpenAIResponses, OPENAI_DESCRIPTION_LIMIT,
+  type AnthropicTool, type McpAnnotations, type McpTool, type ObjectSchema, type OpenAIExportOptions, type OpenAIResponsesTool, type OpenAITool,
+} from './export.js';
+export { fromStrictArgs, toStrictSchema } from '../tools/strict-schema.js';
 
 /** The toolsets by name: the canonical table and each seed system's surface. */
 export const TOOLSET_NAMES = ['canonical', 'file_manager', 'fs_process', 'cowork'] as const;
@@ -30,7 +35,16 @@ export interface Toolset {
   tools: ToolDefinition[];
   /** The envelope as this toolset's clients expect it: file_manager's `{ok, tool, results}`, else unchanged. */
   present(envelope: Envelope): Record<string, unknown>;
-  toOpenAI(): OpenAITool[];
+  /**
+   * The toolset's long guidance for the model ('' when its descriptions say it all): too long for
+   * a tool description (OpenAI's limit is 1,024 characters), so it belongs in the system prompt,
+   * which the agent's `systemPrompt()` builds with it.
+   */
+  instructions: string;
+  /** Chat Completions tools by default; `{ api: 'responses' }` for the Responses API; `strict` for strict-mode schemas. */
+  toOpenAI(options?: OpenAIExportOptions & { api?: 'chat' }): OpenAITool[];
+  toOpenAI(options: OpenAIExportOptions & { api: 'responses' }): OpenAIResponsesTool[];
+  toOpenAI(options?: OpenAIExportOptions): OpenAITool[] | OpenAIResponsesTool[];
   toAnthropic(): AnthropicTool[];
   toMcp(): McpTool[];
 }
@@ -51,7 +65,8 @@ export function toolset(name: ToolsetName, options: ToolsetOptions = {}): Toolse
     name,
     tools,
     present: (envelope) => (envelope.tool === 'file_manager' && names.has('file_manager') ? fileManagerEnvelope(envelope) : envelope),
-    toOpenAI: () => toOpenAI(tools),
+    instructions: name === 'file_manager' ? FILE_MANAGER_DESCRIPTION : '',
+    toOpenAI: ((options?: OpenAIExportOptions) => toOpenAI(tools, options)) as Toolset['toOpenAI'],
     toAnthropic: () => toAnthropic(tools),
     toMcp: () => toMcp(tools),
   };

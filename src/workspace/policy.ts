@@ -10,7 +10,27 @@ export interface WorkspaceLimits {
   maxLineChars: number;
 }
 
+/** What a confirmation is for: removing, changing or moving files, or running a tool that asks first. */
 export type ConfirmAction = 'delete' | 'overwrite' | 'move' | 'run';
+
+/** One confirmation as a host's approver sees it. */
+export interface ApprovalRequest {
+  action: ConfirmAction;
+  /** the workspace paths concerned (for `run`, the tool's name) */
+  paths: string[];
+  /** the tool asking */
+  tool: string;
+  /** the call's arguments, for `run` (a manifest tool with `permission: "ask"`) */
+  args?: unknown;
+}
+
+/**
+ * A host's approver, the workspace's `confirm` policy: a terminal prompt, `runAgent`'s
+ * `onApproval`, the playground's dialog, MCP elicitation. `true` allows; `false`, a throw or a
+ * rejected promise refuses with CONFIRMATION_DENIED. The third argument names the tool and
+ * carries a run's arguments.
+ */
+export type Approver = (paths: string[], action: ConfirmAction, request: ApprovalRequest) => boolean | Promise<boolean>;
 
 /** Rules set when a workspace is created. */
 export interface WorkspacePolicy {
@@ -18,8 +38,15 @@ export interface WorkspacePolicy {
   readBeforeWrite?: boolean;
   /** refuse to write a file that changed since the agent read it (default true) */
   staleCheck?: boolean;
-  /** asked before deletes; false (or a rejected promise) refuses with CONFIRMATION_DENIED */
-  confirm?: (paths: string[], action: ConfirmAction) => boolean | Promise<boolean>;
+  /**
+   * The approver every confirmation goes to: deletes, cowork's changes outside its artifact
+   * folder, manifest tools with `permission: "ask"`. Without one, the confirmations a surface
+   * promises are refused (CONFIRMATION_DENIED); only the canonical delete_path proceeds, since
+   * its change is snapshotted and can be undone (unless `alwaysConfirmDeletes`).
+   */
+  confirm?: Approver;
+  /** make delete_path refuse when there is no approver, as the other confirmations do (default false) */
+  alwaysConfirmDeletes?: boolean;
   limits?: Partial<WorkspaceLimits>;
   /** let tools write, move and delete under `.git` folders (default false: a repository's hooks and config are code its owner runs) */
   allowGitWrites?: boolean;
@@ -37,7 +64,9 @@ export const DEFAULT_LIMITS: WorkspaceLimits = {
 export interface ResolvedPolicy {
   readBeforeWrite: boolean;
   staleCheck: boolean;
-  confirm?: WorkspacePolicy['confirm'];
+  /** replaceable while the workspace is open (runAgent's onApproval installs itself here for a run) */
+  confirm?: Approver;
+  alwaysConfirmDeletes: boolean;
   limits: WorkspaceLimits;
   allowGitWrites: boolean;
   allowHardLinks: boolean;
@@ -48,6 +77,7 @@ export function resolvePolicy(policy: WorkspacePolicy = {}): ResolvedPolicy {
     readBeforeWrite: policy.readBeforeWrite ?? false,
     staleCheck: policy.staleCheck ?? true,
     confirm: policy.confirm,
+    alwaysConfirmDeletes: policy.alwaysConfirmDeletes ?? false,
     limits: { ...DEFAULT_LIMITS, ...policy.limits },
     allowGitWrites: policy.allowGitWrites === true,
     allowHardLinks: policy.allowHardLinks === true,

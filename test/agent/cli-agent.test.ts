@@ -84,7 +84,10 @@ describe('sandpit agent', () => {
     const [first, second] = server.requestsFor('cli-file-manager');
     expect(first!.body.tools).toEqual(toolset('file_manager').toAnthropic());
     expect(first!.body.system).toContain('- file_manager: ');
-    expect(first!.body.system).not.toContain('edit_file');
+    // Advice only for tools the set has; file_manager's own guidance (its seed text) travels in the system prompt.
+    expect(first!.body.system).not.toContain('- edit_file needs');
+    expect(first!.body.system).toContain(toolset('file_manager').instructions);
+    expect(first!.body.tools[0].description.length).toBeLessThanOrEqual(1024);
     const [result] = sentResults(second!);
     expect(result!.envelope).toMatchObject({ ok: true, tool: 'file_manager', results: [{ action: 'read_file', relative_path: 'notes.md' }, { action: 'exists', exists: false }] });
     expect(run.stdout).toContain('notes.md has three open items.');

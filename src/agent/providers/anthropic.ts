@@ -39,10 +39,16 @@ export function toAnthropicMessages(messages: readonly AgentMessage[]): unknown[
       // The API refuses an assistant turn with no content at all.
       return { role: 'assistant', content: blocks.length > 0 ? blocks : [{ type: 'text', text: '(no answer)' }] };
     }
-    return {
-      role: 'user',
-      content: message.results.map((r) => ({ type: 'tool_result', tool_use_id: r.id, content: r.content, ...(r.envelope.ok ? {} : { is_error: true }) })),
-    };
+    const results: unknown[] = message.results.map((r) => ({
+      type: 'tool_result', tool_use_id: r.id,
+      // A tool_result may hold image blocks beside its text: the model sees what the tool attached.
+      content: r.media?.length
+        ? [{ type: 'text', text: r.content }, ...r.media.map((m) => ({ type: 'image', source: { type: 'base64', media_type: m.mime, data: m.data_base64 } }))]
+        : r.content,
+      ...(r.envelope.ok ? {} : { is_error: true }),
+    }));
+    // Notes follow the results in the same user turn (text after every tool_result block).
+    return { role: 'user', content: message.notes ? [...results, { type: 'text', text: message.notes }] : results };
   });
 }
 

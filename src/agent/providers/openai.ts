@@ -42,6 +42,18 @@ export function toOpenAIMessages(system: string, messages: readonly AgentMessage
       });
     } else {
       for (const result of message.results) out.push({ role: 'tool', tool_call_id: result.id, content: result.content });
+      // Chat tool messages carry text only: images come in a user message right after them, then the notes.
+      const images = message.results.flatMap((r) => (r.media ?? []).map((m) => ({ ...m, call: r.id })));
+      if (images.length > 0) {
+        out.push({
+          role: 'user',
+          content: [
+            { type: 'text', text: `Images attached by the tool calls above: ${images.map((m) => `${m.name} (${m.call})`).join(', ')}.` },
+            ...images.map((m) => ({ type: 'image_url', image_url: { url: `data:${m.mime};base64,${m.data_base64}` } })),
+            ...(message.notes ? [{ type: 'text', text: message.notes }] : []),
+          ],
+        });
+      } else if (message.notes) out.push({ role: 'user', content: message.notes });
     }
   }
   return out;

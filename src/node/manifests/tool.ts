@@ -7,6 +7,7 @@ import { recordExternalChanges, type FindExternalChanges } from '../../tools/ext
 import { DEFAULT_COMMAND_TIMEOUT_SECONDS } from '../../tools/run-command.js';
 import type { ToolRunContext as ToolContext } from '../../tools/define.js';
 import { ToolError } from '../../contract/index.js';
+import { programEnv } from '../env.js';
 import { DEFAULT_OUTPUT_CAP } from '../output-cap.js';
 import { startProcess } from '../process.js';
 import { chooseSandbox, sandboxChoice } from '../sandbox.js';
@@ -46,14 +47,7 @@ export function manifestTool(loaded: LoadedManifest, deps: ManifestDeps): ToolDe
     schema: loaded.parameters,
     mutates: true,
     async run(args, ctx) {
-      if (manifest.permission === 'ask') {
-        if (!ctx.policy.confirm) {
-          throw new ToolError('CONFIRMATION_DENIED', `${name} needs approval for each call, and this workspace has no one to approve it`, {
-            hint: 'Do the task another way, or ask the user to allow the tool.',
-          });
-        }
-        await confirmOrRefuse(ctx, [name], 'run');
-      }
+      if (manifest.permission === 'ask') await confirmOrRefuse(ctx, [name], 'run', { required: true, args });
       const choice = sandboxChoice(deps.process.sandbox, deps.process.sandboxPolicy);
       const mode = await chooseSandbox(choice);
       const folders = await callFolders(deps.scratch, name);

@@ -1,0 +1,44 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+
+// The smallest valid PNG: 1x1, one transparent pixel.
+export const PNG_BASE64 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
+
+const tools: Record<string, { manifest: object; script: string }> = {
+  // Two notes while it runs, then a short exit.
+  indexer: {
+    manifest: { description: 'Index the project in the background.', command: ['node', 'indexer.mjs'], background: true, output: 'json' },
+    script: `import { appendFileSync } from 'node:fs';
+      appendFileSync(process.env.ZAGENT_NOTIFY_FILE, 'indexing 40% done\\n');
+      setTimeout(() => { console.log(JSON.stringify({ output: 'indexed 12 files' })); }, 300);`,
+  },
+  // Asks to be heard (wake), works on, then leaves a report file in its output folder.
+  reviewer: {
+    manifest: { description: 'Review the project in the background.', command: ['node', 'reviewer.mjs'], background: true, output: 'json' },
+    script: `import { appendFileSync, writeFileSync } from 'node:fs';
+      setTimeout(() => appendFileSync(process.env.ZAGENT_NOTIFY_FILE, JSON.stringify({ text: 'need your decision on X', wake: true }) + '\\n'), 200);
+      setTimeout(() => {
+        writeFileSync(process.env.ZAGENT_OUTPUT_DIR + '/review.md', '# Review\\nall good\\n');
+        console.log(JSON.stringify({ output: 'review finished: 0 problems' }));
+      }, 1500);`,
+  },
+  sleeper: {
+    manifest: { description: 'Sleep a long time in the background.', command: ['node', '-e', 'setTimeout(() => {}, 60000)'], background: true },
+    script: '',
+  },
+  chart: {
+    manifest: { description: 'Draw a chart.', command: ['node', 'chart.mjs'], output: 'json', attach_outputs: true },
+    script: `import { writeFileSync } from 'node:fs';
+      writeFileSync(process.env.ZAGENT_OUTPUT_DIR + '/chart.png', Buffer.from('${PNG_BASE64}', 'base64'));
+      console.log(JSON.stringify({ output: 'drew chart.png; caps ' + process.env.ZAGENT_CAPS }));`,
+  },
+};
+
+/** A tools folder with the background and media tools the agent tests script against. */
+export async function writeHearingTools(dir: string): Promise<void> {
+  for (const [name, { manifest, script }] of Object.entries(tools)) {
+    await mkdir(join(dir, name), { recursive: true });
+    await writeFile(join(dir, name, `${name}.json`), JSON.stringify(manifest));
+    if (script) await writeFile(join(dir, name, `${name}.mjs`), script);
+  }
+}
