@@ -7,7 +7,7 @@ import type { SnapshotOptions } from '../snapshots/store.js';
 import { isToolsetName, toolset, TOOLSET_NAMES, type Toolset } from '../toolsets/index.js';
 import type { Workspace } from '../workspace-core.js';
 import { UsageError, type WorkspaceSource } from './cli-args.js';
-import { openToolsetWorkspace } from './mcp-workspace.js';
+import { openToolsetWorkspace } from './open.js';
 
 /** Folders `--from` leaves behind: dependencies and Sandpit's own state are not workspace content. */
 export const SKIPPED_ON_COPY = new Set(['node_modules', '.sandpit']);

@@ -1,7 +1,7 @@
 /** The Node entry: everything in the core plus real folders, processes, background tasks and manifest tools. */
 export * from '../index.js';
 export { createNodeFs } from '../fs/node.js';
-export { openNodeWorkspace, type NodeWorkspace, type NodeWorkspaceOptions } from './open.js';
+export { openNodeWorkspace, openToolsetWorkspace, type NodeWorkspace, type NodeWorkspaceOptions, type ToolsetWorkspaceOptions } from './open.js';
 export { nodeTools, mergeTools, BUILTIN_TOOL_NAMES, type NodeToolset, type NodeToolsOptions } from './node-tools.js';
 export { createNodeRunner, type NodeProcessOptions } from './run-command.js';
 export { TaskRegistry, type TaskEvent, type TaskInfo, type TaskListener, type TaskStatus } from './tasks.js';
@@ -9,5 +9,4 @@ export { loadManifests, type LoadedManifest, type ManifestLoad, type ManifestRep
 export { doctorReport } from './manifests/doctor.js';
 export type { ToolManifest } from './manifests/schema.js';
 export type { ModelCaps } from './manifests/output.js';
-export { openToolsetWorkspace, type ToolsetWorkspaceOptions } from './mcp-workspace.js';
 export { createMcpServer, serveMcpStdio } from './mcp.js';
