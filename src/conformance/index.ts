@@ -59,7 +59,7 @@ export interface ConformanceOptions extends ConformanceRunner {
  * ```ts
  * // my-fs.test.ts, under vitest
  * import { describe, expect, test } from 'vitest';
- * import { runConformance } from 'sandpit/conformance';
+ * import { runConformance } from 'sandpit-workspace/conformance';
  * import { createMyFs } from './my-fs.js';
  *
  * runConformance(() => createMyFs(), { describe, test, expect, name: 'my-fs' });

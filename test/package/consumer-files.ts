@@ -16,10 +16,10 @@ export const nodeProject: Record<string, string> = {
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createMemoryFs, createWorkspace, ERROR_CODES, type Envelope, type WorkspaceFs } from 'sandpit';
-import { openNodeWorkspace, type NodeWorkspace } from 'sandpit/node';
-import { runConformance, seedTree, type ConformanceOptions } from 'sandpit/conformance';
-import type { ConnectOptions, RemoteWorkspace } from 'sandpit/web';
+import { createMemoryFs, createWorkspace, ERROR_CODES, type Envelope, type WorkspaceFs } from 'sandpit-workspace';
+import { openNodeWorkspace, type NodeWorkspace } from 'sandpit-workspace/node';
+import { runConformance, seedTree, type ConformanceOptions } from 'sandpit-workspace/conformance';
+import type { ConnectOptions, RemoteWorkspace } from 'sandpit-workspace/web';
 
 const fs: WorkspaceFs = createMemoryFs({ '/ws/a.txt': 'one\\r\\ntwo\\r\\n' });
 const ws = createWorkspace({ fs, root: '/ws' });
@@ -54,7 +54,7 @@ console.log(JSON.stringify({
   edit, bytes, missing, wrote, disk, codes: ERROR_CODES.length,
   seeded: new TextDecoder().decode(await seeded.readFile('/ws/x.txt')),
   runConformance: typeof runConformance, options, connect, call,
-  web: import.meta.resolve('sandpit/web'), worker: import.meta.resolve('sandpit/web/worker'),
+  web: import.meta.resolve('sandpit-workspace/web'), worker: import.meta.resolve('sandpit-workspace/web/worker'),
 }));
 `,
 };
@@ -62,14 +62,14 @@ console.log(JSON.stringify({
 const conformanceHead = `
 import { describe, test } from 'node:test';
 import { expect } from 'vitest';
-import { createMemoryFs } from 'sandpit';
-import { runConformance } from 'sandpit/conformance';
+import { createMemoryFs } from 'sandpit-workspace';
+import { runConformance } from 'sandpit-workspace/conformance';
 `;
 
 /** The suite under node:test: Sandpit's memory backend passes it, a flawed one does not. */
 export const nodeTestFiles: Record<string, string> = {
   'memory.test.mjs': `${conformanceHead}
-import { patchScenarios } from 'sandpit/conformance/patch-scenarios';
+import { patchScenarios } from 'sandpit-workspace/conformance/patch-scenarios';
 
 runConformance(() => createMemoryFs(), { describe, test, expect, name: 'memory under node:test', patchScenarios });
 `,
@@ -105,8 +105,8 @@ export const browserProject: Record<string, string> = {
     include: ['main.ts'],
   }, null, 2),
   'web/main.ts': `
-import { createMemoryFs, createWorkspace } from 'sandpit';
-import { connectWorkspace, type RemoteWorkspace } from 'sandpit/web';
+import { createMemoryFs, createWorkspace } from 'sandpit-workspace';
+import { connectWorkspace, type RemoteWorkspace } from 'sandpit-workspace/web';
 
 async function main() {
   const local = createWorkspace({ fs: createMemoryFs({ '/ws/a.txt': 'one\\n' }), root: '/ws' });

@@ -23,7 +23,7 @@ const tsc = () => join(app, 'node_modules', 'typescript', 'bin', 'tsc');
 
 describe('the npm package, installed into a fresh project', () => {
   it('ships only the built entries, their types and the README', async () => {
-    const pkg = JSON.parse(await readFile(join(app, 'node_modules', 'sandpit', 'package.json'), 'utf8'));
+    const pkg = JSON.parse(await readFile(join(app, 'node_modules', 'sandpit-workspace', 'package.json'), 'utf8'));
     const others = packed.files.filter((f) => !f.startsWith('dist/') && f !== 'package.json' && f !== 'README.md');
     expect(others).toEqual([]);
     expect(packed.files.filter((f) => f.endsWith('.map') || f.includes('tsbuildinfo') || f.includes('/test/'))).toEqual([]);
@@ -48,8 +48,8 @@ describe('the npm package, installed into a fresh project', () => {
     expect(result.codes).toBeGreaterThan(20);
     expect(result.seeded).toBe('x');
     expect(result.runConformance).toBe('function');
-    expect(result.web).toMatch(/\/node_modules\/sandpit\/dist\/web\/index\.js$/);
-    expect(result.worker).toMatch(/\/node_modules\/sandpit\/dist\/web\/worker\.js$/);
+    expect(result.web).toMatch(/\/node_modules\/sandpit-workspace\/dist\/web\/index\.js$/);
+    expect(result.worker).toMatch(/\/node_modules\/sandpit-workspace\/dist\/web\/worker\.js$/);
     // The CLI the package declares runs from the install.
     const cli = run(join(app, 'node_modules', '.bin', 'sandpit'), ['tools'], app);
     expect(cli.status).toBe(0);

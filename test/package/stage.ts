@@ -8,7 +8,7 @@ export const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 
 /** What `npm pack` needs to build the package: everything else in the checkout is left out. */
 const BUILD_INPUTS = [
-  'package.json', 'README.md', 'tsconfig.json', 'tsconfig.build.json', 'tsconfig.web-types.json',
+  'package.json', 'README.md', 'LICENSE', 'tsconfig.json', 'tsconfig.build.json', 'tsconfig.web-types.json',
   'vite.web.config.ts', 'scripts', 'src', 'web', 'test/patch/scenarios',
 ];
 
