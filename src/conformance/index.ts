@@ -1,5 +1,6 @@
 // The `sandpit/conformance` entry: the contract suite every Sandpit backend passes, exported so
 // the author of a new WorkspaceFs (S3, a database, a remote filesystem) can run it too.
+import { backendFsContract } from './backend-fs.contract.js';
 import type { WorkspaceFs } from '../index.js';
 import { describe, registerWith, type ConformanceRunner } from './api.js';
 import { applyPatchContract, type PatchScenario } from './apply-patch.contract.js';
@@ -90,6 +91,7 @@ export function runConformance(backend: MakeFs | ConformanceBackend, options: Co
       policyContract(b);
       snapshotsContract(b);
       importExportContract(b);
+      backendFsContract(b);
     });
   });
 }
