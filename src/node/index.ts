@@ -9,4 +9,4 @@ export { loadManifests, type LoadedManifest, type ManifestLoad, type ManifestRep
 export { doctorReport } from './manifests/doctor.js';
 export type { ToolManifest } from './manifests/schema.js';
 export type { ModelCaps } from './manifests/output.js';
-export { createMcpServer, serveMcpStdio } from './mcp.js';
+export { createMcpServer, serveMcpStdio, type McpServerHandle } from './mcp.js';

@@ -61,12 +61,12 @@ console.log(JSON.stringify({
 
 const conformanceHead = `
 import { describe, test } from 'node:test';
-import { expect } from 'vitest';
+import { expect } from 'expect';
 import { createMemoryFs } from 'sandpit-workspace';
 import { runConformance } from 'sandpit-workspace/conformance';
 `;
 
-/** The suite under node:test: Sandpit's memory backend passes it, a flawed one does not. */
+/** The suite under node:test with the \`expect\` package: Sandpit's memory backend passes it, a flawed one does not. */
 export const nodeTestFiles: Record<string, string> = {
   'memory.test.mjs': `${conformanceHead}
 import { patchScenarios } from 'sandpit-workspace/conformance/patch-scenarios';
@@ -89,6 +89,23 @@ const flawed = () => new Proxy(createMemoryFs(), {
   },
 });
 runConformance(flawed, { describe, test, expect, name: 'flawed' });
+`,
+};
+
+const jestHead = `
+import { describe, expect, test } from '@jest/globals';
+import { runConformance } from 'sandpit-workspace/conformance';
+import { createMapFs } from 'sandpit-workspace/conformance/example';
+`;
+
+/** The suite under Jest (native ESM): the shipped example passes it, the same example with a planted bug fails by name. */
+export const jestFiles: Record<string, string> = {
+  'jest.config.json': JSON.stringify({ testEnvironment: 'node', transform: {}, testMatch: ['**/jest-*.test.mjs'] }, null, 2),
+  'jest-example.test.mjs': `${jestHead}
+runConformance(() => createMapFs(), { describe, test, expect, name: 'example under jest', symlinks: false });
+`,
+  'jest-flawed.test.mjs': `${jestHead}
+runConformance(() => createMapFs({ rmdirIgnoresNotEmpty: true }), { describe, test, expect, name: 'flawed under jest', symlinks: false });
 `,
 };
 

@@ -13,7 +13,7 @@ const BUILD_INPUTS = [
 ];
 
 /** Tools the consumer projects borrow from this checkout instead of downloading them again. */
-const BORROWED = ['typescript', 'vite', 'vitest', '@types/node'];
+const BORROWED = ['typescript', 'vite', 'vitest', '@types/node', 'expect', 'jest', '@jest/globals'];
 
 export interface Run {
   status: number | null;
