@@ -59,6 +59,24 @@ console.log(JSON.stringify({
 `,
 };
 
+/** The entries that must type-check under `lib: ["ES2022"]` with @types/node and no DOM library. */
+export const NO_DOM_ENTRIES = ['sandpit-workspace', 'sandpit-workspace/node', 'sandpit-workspace/conformance', 'sandpit-workspace/conformance/patch-scenarios', 'sandpit-workspace/conformance/example'];
+
+/** A project that imports one entry and compiles it without the DOM library. */
+export function noDomProject(entry: string): Record<string, string> {
+  const name = entry.replaceAll('/', '_');
+  return {
+    [`nodom/${name}/tsconfig.json`]: JSON.stringify({
+      compilerOptions: {
+        target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true,
+        lib: ['ES2022'], types: ['node'], noEmit: true, skipLibCheck: false,
+      },
+      include: ['main.ts'],
+    }, null, 2),
+    [`nodom/${name}/main.ts`]: `import * as entry from '${entry}';\nexport const names: string[] = Object.keys(entry);\n`,
+  };
+}
+
 const conformanceHead = `
 import { describe, test } from 'node:test';
 import { expect } from 'expect';

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../web/chromium.js';
 import { filesBelow, servePage } from '../web/page-server.js';
-import { browserProject, jestFiles, nodeProject, nodeTestFiles } from './consumer-files.js';
+import { browserProject, jestFiles, NO_DOM_ENTRIES, noDomProject, nodeProject, nodeTestFiles } from './consumer-files.js';
 import { makeConsumer, mustRun, packSandpit, run, writeTree, type Packed } from './stage.js';
 
 let work: string;
@@ -64,6 +64,11 @@ describe('the npm package, installed into a fresh project', () => {
     expect(cli.stdout).toContain('read_file');
     const named = run(join(app, 'node_modules', '.bin', 'sandpit-workspace'), ['tools'], app);
     expect(named.stdout).toBe(cli.stdout);
+  }, 60_000);
+
+  it.each(NO_DOM_ENTRIES)('%s type-checks under lib ES2022 with @types/node and no DOM', async (entry) => {
+    await writeTree(app, noDomProject(entry));
+    mustRun(process.execPath, [tsc(), '-p', 'tsconfig.json'], join(app, 'nodom', entry.replaceAll('/', '_')));
   }, 60_000);
 
   it('runs the conformance suite under node:test: the memory backend passes, a flawed one fails by name', async () => {
