@@ -4,6 +4,7 @@ import { browserAliases } from './web/browser-aliases.js';
 import { gitCommands } from './test/browser/git-commands.js';
 import { recordFigures, type FigureRow } from './test/hardening/figures.js';
 import { FULL, SEED } from './test/hardening/sizes.js';
+import { findChromium } from './scripts/test-setup.mjs';
 
 const chromiumArgs = [
   '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
@@ -38,7 +39,8 @@ export default defineConfig({
             headless: true,
             screenshotFailures: false,
             provider: playwright({
-              launchOptions: { executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: chromiumArgs },
+              // `npm test` runs scripts/test-setup.mjs first, which installs a Chromium when none is found.
+              launchOptions: { executablePath: findChromium() ?? '/usr/bin/chromium', args: chromiumArgs },
             }),
             instances: [{ browser: 'chromium' }],
             commands: { recordHardeningFigures: (_ctx, row: FigureRow) => recordFigures(row), ...gitCommands },

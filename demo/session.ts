@@ -1,5 +1,6 @@
 import { connectWorkspace, type RemoteWorkspace } from '../web/client.js';
 import type { BackendKind, ChangeEvent } from '../web/protocol.js';
+import { WORKSPACE_BACKENDS } from '../src/fs/backends.js';
 import type { Envelope } from '../src/index.js';
 
 const STORE_KEY = 'sandpit.demo.workspace';
@@ -9,11 +10,8 @@ export interface WorkspaceChoice {
   name: string;
 }
 
-export const BACKENDS: Array<{ kind: BackendKind; label: string; note: string }> = [
-  { kind: 'memory', label: 'Memory', note: 'gone when you reload' },
-  { kind: 'indexeddb', label: 'IndexedDB', note: 'kept across reloads' },
-  { kind: 'opfs', label: 'OPFS', note: 'kept across reloads' },
-];
+/** The backends the page offers: those this browser has, from the one list of descriptors. */
+export const BACKENDS: ReadonlyArray<{ kind: BackendKind; label: string; note: string }> = WORKSPACE_BACKENDS.filter((b) => b.isAvailable());
 
 /** The backend and name picked last time, so a reload comes back to the same workspace. */
 export function rememberedChoice(): WorkspaceChoice {

@@ -1,13 +1,9 @@
 import { proxy, releaseProxy, wrap, type Remote } from 'comlink';
-import type { Envelope } from '../src/workspace-core.js';
-import type { ChangeDetail, ChangeSummary } from '../src/workspace/change-log.js';
+import type { Envelope, Workspace } from '../src/workspace-core.js';
 import type { WorkspacePolicy } from '../src/workspace/policy.js';
 import type { SnapshotOptions } from '../src/snapshots/store.js';
-import type { ToolInfo } from '../src/tools/define.js';
-import type { BackendKind, ChangeEvent, GitVerb, WorkerApi } from './protocol.js';
-import type { CloneOptions, CloneResult, GitAuth, PullOptions, PullResult, PushOptions, PushResult } from '../src/git/index.js';
-import type { ImportResult } from '../src/tools/import-files.js';
-import { base64ToBytes, bytesToBase64 } from './base64.js';
+import type { BackendKind, ChangeEvent, GitVerb, WorkerApi, WorkspaceVerbs } from './protocol.js';
+import type { CloneOptions, GitAuth, PushOptions } from '../src/git/index.js';
 
 export interface ConnectOptions {
   backend: BackendKind;
@@ -20,34 +16,21 @@ export interface ConnectOptions {
   worker?: Worker | URL | string;
 }
 
-/** A workspace running in a Web Worker, as the page sees it. */
-export interface RemoteWorkspace {
+/**
+ * A workspace running in a Web Worker, as the page sees it: the verbs of `Workspace` (see
+ * {@link WorkspaceVerbs}) answered from the worker, plus change events. `call` resolves to an
+ * envelope and rejects only when the worker itself is gone.
+ */
+export interface RemoteWorkspace extends WorkspaceVerbs {
   readonly backend: BackendKind;
   readonly name: string;
   /** true when another tab held the workspace at connect time (calls fail with IO_ERROR until it lets go) */
   readonly locked: boolean;
-  /** Run a tool. Resolves to an envelope; rejects only when the worker itself is gone. */
-  call(tool: string, args?: unknown): Promise<Envelope>;
-  listTools(): Promise<ToolInfo[]>;
-  /** the change log's summaries; `change(id)` adds the unified diff */
-  changes(): Promise<ChangeSummary[]>;
-  change(id: string): Promise<ChangeDetail | null>;
-  /**
-   * Write files from their bytes (an import from disk, binary files included) as one change and
-   * one snapshot; refused files come back in `skipped`.
-   */
-  importFiles(files: Array<{ path: string; bytes: Uint8Array }>, onProgress?: (done: number, total: number) => void): Promise<Envelope<ImportResult>>;
-  /** Every file's exact bytes, Sandpit's own `.sandpit` left out; links are listed as skipped. */
-  exportFiles(): Promise<{ files: Array<{ path: string; bytes: Uint8Array }>; skipped: string[] }>;
   /**
    * Clone, push and pull in the worker, as `workspace.git` does. `onProgress` and an `auth`
    * callback run here in the page; credentials are never kept by the worker.
    */
-  readonly git: {
-    clone(options: CloneOptions): Promise<Envelope<CloneResult>>;
-    push(options?: PushOptions): Promise<Envelope<PushResult>>;
-    pull(options?: PullOptions): Promise<Envelope<PullResult>>;
-  };
+  readonly git: Workspace['git'];
   /** Called after every change with its id and paths, so a UI can refresh. Returns an unsubscribe. */
   onChange(listener: (event: ChangeEvent) => void): () => void;
   /** Let go of the workspace (another tab may then open it) and end the worker. */
@@ -112,22 +95,19 @@ export async function connectWorkspace(options: ConnectOptions): Promise<RemoteW
     backend: info.backend,
     name: info.name,
     locked: info.locked,
-    call: (tool, args) => guarded(() => remote.call(tool, args) as Promise<Envelope>),
+    call: ((tool: string, args?: unknown) => guarded(() => remote.call(tool, args) as Promise<Envelope>)) as Workspace['call'],
     listTools: () => guarded(() => remote.listTools()),
     changes: () => guarded(() => remote.changes()),
     change: (id) => guarded(() => remote.change(id)),
     importFiles: (files, onProgress) => guarded(() => remote.importFiles(
-      files.map((f) => ({ path: f.path, base64: bytesToBase64(f.bytes) })),
+      files.map((f) => ({ path: f.path, bytes: f.bytes })),
       onProgress ? proxy((done: number, total: number) => onProgress(done, total)) : undefined,
-    ) as Promise<Envelope<ImportResult>>),
-    exportFiles: () => guarded(async () => {
-      const { files, skipped } = await remote.exportFiles();
-      return { files: files.map((f) => ({ path: f.path, bytes: base64ToBytes(f.base64) })), skipped };
-    }),
+    ) as ReturnType<Workspace['importFiles']>),
+    exportFiles: () => guarded(() => remote.exportFiles()),
     git: {
-      clone: (opts) => gitCall('clone', opts) as Promise<Envelope<CloneResult>>,
-      push: (opts = {}) => gitCall('push', opts) as Promise<Envelope<PushResult>>,
-      pull: (opts = {}) => gitCall('pull', opts) as Promise<Envelope<PullResult>>,
+      clone: (opts) => gitCall('clone', opts) as never,
+      push: (opts = {}) => gitCall('push', opts) as never,
+      pull: (opts = {}) => gitCall('pull', opts) as never,
     },
     onChange(listener) {
       listeners.add(listener);

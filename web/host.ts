@@ -3,10 +3,10 @@ import type { Envelope, Workspace } from '../src/workspace-core.js';
 import type { ApprovalRequest, ConfirmAction } from '../src/workspace/policy.js';
 import { canonicalTools } from '../src/toolsets/canonical.js';
 import { toToolError } from '../src/fs/tool-error.js';
-import { openBackend, type OpenedBackend } from './backends.js';
-import type { ChangeEvent, OpenInfo, WireOpenOptions, WorkerApi } from './protocol.js';
+import { BACKEND_KINDS, backendOf, type OpenedBackend } from '../src/fs/backends.js';
+import type { GitCredentials, GitProgress } from '../src/git/index.js';
+import type { ChangeEvent, GitVerb, OpenInfo, WireGitOptions, WireOpenOptions, WorkerApi } from './protocol.js';
 import { tryLock, type HeldLock } from './tab-lock.js';
-import { base64ToBytes, bytesToBase64 } from './base64.js';
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
@@ -24,6 +24,9 @@ function orderedProgress<A extends unknown[]>(report: ((...args: A) => unknown) 
     delivered: () => last,
   };
 }
+
+const ownBytes = (bytes: Uint8Array): Uint8Array =>
+  (bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : new Uint8Array(bytes));
 
 const envelope = (tool: string, code: 'IO_ERROR' | 'INVALID_ARGUMENTS', message: string, hint?: string): Envelope =>
   ({ ok: false, tool, error: { code, message, ...(hint ? { hint } : {}) } });
@@ -49,11 +52,12 @@ export function createHost(): WorkerApi {
   async function ready(): Promise<Workspace | null> {
     if (ws) return ws;
     if (!options) throw new Error('open() was not called');
-    if (options.backend !== 'memory') {
+    const descriptor = backendOf(options.backend)!;
+    if (descriptor.persistent) {
       lock = await tryLock(`sandpit:${options.backend}:${options.name}`);
       if (!lock) return null;
     }
-    backend = await openBackend(options.backend, options.name);
+    backend = await descriptor.create(options.name);
     const { confirm: asks, ...policy } = options.policy ?? {};
     ws = createWorkspace({
       fs: backend.fs,
@@ -71,14 +75,17 @@ export function createHost(): WorkerApi {
   return {
     async open(opts, confirmProxy): Promise<OpenInfo> {
       if (options) throw new Error('this worker already hosts a workspace');
-      if (!['opfs', 'indexeddb', 'memory'].includes(opts?.backend)) throw new Error(`unknown backend '${String(opts?.backend)}': use opfs, indexeddb or memory`);
+      const descriptor = backendOf(opts?.backend);
+      if (!descriptor) throw new Error(`unknown backend '${String(opts?.backend).slice(0, 40)}': use ${BACKEND_KINDS.join(', ')}`);
+      if (!descriptor.isAvailable()) throw new Error(`the ${descriptor.label} backend is not available in this browser`);
       if (typeof opts.name !== 'string' || !NAME.test(opts.name)) throw new Error('name must be 1-64 letters, digits, dots, dashes or underscores');
       options = structuredClone(opts);
       confirm = confirmProxy;
       const opened = await ready();
       return { backend: opts.backend, name: opts.name, locked: opened === null };
     },
-    async call(tool, args) {
+    // One untyped body answers every tool; the typed signature is the Workspace's own.
+    call: (async (tool: string, args?: unknown): Promise<Envelope> => {
       const name = typeof tool === 'string' ? tool : String(tool);
       try {
         const current = await ready();
@@ -91,7 +98,7 @@ export function createHost(): WorkerApi {
         const body = toToolError(error).toJSON();
         return { ok: false, tool: name, error: { ...body, message: `the browser storage failed: ${body.message}` } };
       }
-    },
+    }) as WorkerApi['call'],
     async listTools() {
       return (ws?.listTools() ?? canonicalTools.map((t) => ({ name: t.name, description: t.description, input_schema: t.schema })));
     },
@@ -107,15 +114,12 @@ export function createHost(): WorkerApi {
     async importFiles(files, onProgress) {
       const current = await ready();
       if (!current) return locked('import_files') as Envelope<never>;
-      if (!Array.isArray(files)) return envelope('import_files', 'INVALID_ARGUMENTS', 'importFiles takes an array of { path, base64 }') as Envelope<never>;
-      let decoded;
-      try {
-        decoded = files.map((f) => ({ path: f.path, bytes: base64ToBytes(f.base64) }));
-      } catch {
-        return envelope('import_files', 'INVALID_ARGUMENTS', 'every imported file needs its bytes as base64 text') as Envelope<never>;
+      if (!Array.isArray(files)) return envelope('import_files', 'INVALID_ARGUMENTS', 'importFiles takes an array of { path, bytes }') as Envelope<never>;
+      if (!files.every((f) => typeof f?.path === 'string' && f.bytes instanceof Uint8Array)) {
+        return envelope('import_files', 'INVALID_ARGUMENTS', 'every imported file needs a path and its bytes as a Uint8Array') as Envelope<never>;
       }
       const progress = orderedProgress(onProgress);
-      const result = await current.importFiles(decoded, progress.report ? { onProgress: progress.report } : {});
+      const result = await current.importFiles(files.map((f) => ({ path: f.path, bytes: f.bytes })), progress.report ? { onProgress: progress.report } : {});
       await backend?.flush?.();
       await progress.delivered();
       return result;
@@ -124,9 +128,10 @@ export function createHost(): WorkerApi {
       const current = await ready();
       if (!current) throw new Error(locked('export').error.message);
       const { files, skipped } = await current.exportFiles();
-      return { files: files.map((f) => ({ path: f.path, base64: bytesToBase64(f.bytes) })), skipped };
+      // A view into a larger buffer (a pooled Buffer) would clone the whole buffer: send its own bytes.
+      return { files: files.map((f) => ({ path: f.path, bytes: ownBytes(f.bytes) })), skipped };
     },
-    async git(verb, opts, onProgress, auth) {
+    git: (async (verb: GitVerb, opts: WireGitOptions, onProgress?: (event: GitProgress) => void, auth?: (url: string) => Promise<GitCredentials | undefined>): Promise<Envelope> => {
       const tool = `git_${String(verb)}`;
       const current = await ready();
       if (!current) return locked(tool);
@@ -137,7 +142,7 @@ export function createHost(): WorkerApi {
       await backend?.flush?.();
       await progress.delivered();
       return result;
-    },
+    }) as WorkerApi['git'],
     async close() {
       listeners.clear();
       try {

@@ -1,14 +1,11 @@
-import type { Envelope } from '../src/workspace-core.js';
-import type { ChangeDetail, ChangeSummary } from '../src/workspace/change-log.js';
-import type { ApprovalRequest, ConfirmAction, WorkspacePolicy } from '../src/workspace/policy.js';
+import type { BackendKind } from '../src/fs/backends.js';
+import type { CloneOptions, GitCredentials, GitProgress, PullOptions, PushOptions, WorkspaceGit } from '../src/git/index.js';
 import type { SnapshotOptions } from '../src/snapshots/store.js';
-import type { ToolInfo } from '../src/tools/define.js';
-import type { CloneOptions, GitCredentials, GitProgress, PullOptions, PushOptions } from '../src/git/index.js';
-import type { ImportResult } from '../src/tools/import-files.js';
-import type { WireFile } from './base64.js';
+import type { ChangeDetail } from '../src/workspace/change-log.js';
+import type { ApprovalRequest, ConfirmAction, WorkspacePolicy } from '../src/workspace/policy.js';
+import type { Workspace } from '../src/workspace-core.js';
 
-/** Where a browser workspace keeps its files. `memory` is gone when the worker ends, by design. */
-export type BackendKind = 'opfs' | 'indexeddb' | 'memory';
+export type { BackendKind };
 
 /** The policy as it crosses the worker boundary: plain JSON, with `confirm` replaced by a flag. */
 export type WirePolicy = Omit<WorkspacePolicy, 'confirm'> & { confirm?: boolean };
@@ -35,31 +32,47 @@ export interface OpenInfo {
   locked: boolean;
 }
 
+/** A synchronous `Workspace` method as it is answered from another thread: the same arguments, a promise of the same result. */
+export type Answered<F> = F extends (...args: infer A) => infer R ? (...args: A) => Promise<Awaited<R>> : never;
+
+/** The progress callback of `Workspace.importFiles`, which crosses as its own argument (a comlink proxy). */
+export type ImportProgress = NonNullable<NonNullable<Parameters<Workspace['importFiles']>[1]>['onProgress']>;
+
 /**
- * What the worker exposes through comlink. Every argument and result is plain JSON; the two
- * callbacks are comlink proxies the page registers.
+ * The verbs of a `Workspace` that cross the worker boundary, typed from the `Workspace` interface
+ * itself, so the two cannot drift. Arguments and results travel by structured clone: envelopes are
+ * plain JSON and file bytes stay `Uint8Array`. Callbacks cannot sit inside a cloned object, so
+ * each one travels as its own argument, a comlink proxy.
  */
-export interface WorkerApi {
-  open(options: WireOpenOptions, confirm?: (paths: string[], action: ConfirmAction, request: ApprovalRequest) => Promise<boolean>): Promise<OpenInfo>;
-  call(tool: string, args?: unknown): Promise<Envelope>;
-  listTools(): Promise<ToolInfo[]>;
-  changes(): Promise<ChangeSummary[]>;
+export interface WorkspaceVerbs {
+  call: Workspace['call'];
+  listTools: Answered<Workspace['listTools']>;
+  /** the change log's summaries; `change(id)` adds the unified diff */
+  changes: Answered<Workspace['changes']['list']>;
   change(id: string): Promise<ChangeDetail | null>;
+  /**
+   * Write files from their bytes (an import from disk, binary files included) as one change and
+   * one snapshot; refused files come back in `skipped`.
+   */
+  importFiles(files: Parameters<Workspace['importFiles']>[0], onProgress?: ImportProgress): ReturnType<Workspace['importFiles']>;
+  /** Every file's exact bytes, Sandpit's own `.sandpit` left out; links are listed as skipped. */
+  exportFiles(): ReturnType<Workspace['exportFiles']>;
+  close: Workspace['close'];
+}
+
+/** The git verbs a worker answers. */
+export type GitVerb = keyof WorkspaceGit;
+
+/** Git options as they cross the worker boundary: callbacks are sent separately, as proxies. */
+export type WireGitOptions = Omit<Partial<CloneOptions> & PushOptions & PullOptions, 'onProgress' | 'auth'> & { auth?: GitCredentials };
+
+/** What the worker exposes through comlink: the workspace verbs, plus opening, change events and git. */
+export interface WorkerApi extends WorkspaceVerbs {
+  open(options: WireOpenOptions, confirm?: (paths: string[], action: ConfirmAction, request: ApprovalRequest) => Promise<boolean>): Promise<OpenInfo>;
   subscribe(listener: (event: ChangeEvent) => void): Promise<void>;
-  /** Write files from their bytes as one change and one snapshot (an import from disk); `onProgress` is a comlink proxy. */
-  importFiles(files: WireFile[], onProgress?: (done: number, total: number) => void): Promise<Envelope<ImportResult>>;
-  /** Every file's bytes (`.sandpit` left out), for an export. */
-  exportFiles(): Promise<{ files: WireFile[]; skipped: string[] }>;
   /**
    * A git verb on the hosted workspace. `options` is plain JSON (credentials in it are used for
    * this request only); `onProgress` and `auth` are comlink proxies that stay in the page.
    */
-  git(verb: GitVerb, options: WireGitOptions, onProgress?: (event: GitProgress) => void, auth?: (url: string) => Promise<GitCredentials | undefined>): Promise<Envelope>;
-  close(): Promise<void>;
+  git<V extends GitVerb>(verb: V, options: WireGitOptions, onProgress?: (event: GitProgress) => void, auth?: (url: string) => Promise<GitCredentials | undefined>): ReturnType<WorkspaceGit[V]>;
 }
-
-/** The git verbs a worker answers. */
-export type GitVerb = 'clone' | 'push' | 'pull';
-
-/** Git options as they cross the worker boundary: callbacks are sent separately, as proxies. */
-export type WireGitOptions = Omit<Partial<CloneOptions> & PushOptions & PullOptions, 'onProgress' | 'auth'> & { auth?: GitCredentials };

@@ -23,11 +23,12 @@ export interface ConformanceMatchers {
 }
 
 /**
- * A Jest-compatible `expect`: vitest's, or the `expect` package's under node:test. It must throw
- * when an assertion fails and offer the three asymmetric matchers below.
+ * A Jest-compatible `expect`: vitest's, Jest's, or the `expect` package's under node:test. It must
+ * throw when an assertion fails and offer the three asymmetric matchers below. The suite calls it
+ * with one argument only (Jest's refuses a second) and adds its own message to a failure.
  */
 export interface ConformanceExpect {
-  (actual: unknown, message?: string): ConformanceMatchers;
+  (actual: unknown): ConformanceMatchers;
   stringMatching(pattern: string | RegExp): any;
   arrayContaining(items: readonly unknown[]): any;
   objectContaining(subset: Record<string, unknown>): any;
@@ -142,14 +143,47 @@ export const it = Object.assign(
 );
 
 /** The runner's `expect`, as passed to `runConformance`. */
-export const expect: ConformanceExpect = Object.assign(
-  (actual: unknown, message?: string) => current().expect(actual, message),
+export const expect = Object.assign(
+  (actual: unknown, message?: string): ConformanceMatchers => {
+    const matchers = current().expect(actual);
+    return message === undefined ? matchers : labelled(matchers, message);
+  },
   {
     stringMatching: (pattern: string | RegExp) => current().expect.stringMatching(pattern),
     arrayContaining: (items: readonly unknown[]) => current().expect.arrayContaining(items),
     objectContaining: (subset: Record<string, unknown>) => current().expect.objectContaining(subset),
   },
 );
+
+/** A failure's message with the suite's own label in front (which file, which case). */
+function relabel(error: unknown, message: string): unknown {
+  if (error instanceof Error && !error.message.startsWith(`${message}: `)) {
+    try { error.message = `${message}: ${error.message}`; } catch { /* a frozen message stays as it is */ }
+  }
+  return error;
+}
+
+/** The matchers with `message` added to any failure, sync or async (`resolves`, `rejects`). */
+function labelled(matchers: ConformanceMatchers, message: string): ConformanceMatchers {
+  return new Proxy(matchers, {
+    get(target, key) {
+      const value: unknown = Reflect.get(target, key);
+      if (typeof value === 'function') {
+        return (...args: unknown[]) => {
+          try {
+            const out: unknown = value.apply(target, args);
+            if (out && typeof (out as Promise<unknown>).then === 'function') return (out as Promise<unknown>).catch((e: unknown) => { throw relabel(e, message); });
+            return out;
+          } catch (error) {
+            throw relabel(error, message);
+          }
+        };
+      }
+      if (value && typeof value === 'object' && (key === 'not' || key === 'resolves' || key === 'rejects')) return labelled(value as ConformanceMatchers, message);
+      return value;
+    },
+  });
+}
 
 function current(): ConformanceRunner {
   if (!runner) throw new Error('expect is used only inside a conformance test');

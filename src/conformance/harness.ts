@@ -1,4 +1,5 @@
 import { createWorkspace, type Envelope, type Workspace, type WorkspaceOptions } from '../index.js';
+import { mkdirp, readFileOrNull } from '../fs/helpers.js';
 import type { BackendUnderTest, MadeBackend } from './backend.js';
 
 export interface Harness extends MadeBackend {
@@ -23,7 +24,7 @@ export async function open(
   const made = await backend.make(seed);
   const ws = createWorkspace({ ...options, fs: made.fs, root: made.root });
   const abs = (rel: string) => `${made.root}/${rel}`;
-  const bytes = async (rel: string) => made.fs.readFile(abs(rel)).catch(() => null);
+  const bytes = async (rel: string) => readFileOrNull(made.fs, abs(rel));
   let cleaned = false;
   const h: Harness = {
     ...made,
@@ -43,7 +44,7 @@ export async function open(
     },
     put: async (rel, content) => {
       const parts = rel.split('/');
-      for (let i = 1; i < parts.length; i++) await made.fs.mkdir(abs(parts.slice(0, i).join('/'))).catch(() => {});
+      if (parts.length > 1) await mkdirp(made.fs, abs(parts.slice(0, -1).join('/')));
       await made.fs.writeFile(abs(rel), typeof content === 'string' ? new TextEncoder().encode(content) : content);
     },
     tree: async () => {

@@ -1,5 +1,6 @@
 // The `sandpit/conformance` entry: the contract suite every Sandpit backend passes, exported so
 // the author of a new WorkspaceFs (S3, a database, a remote filesystem) can run it too.
+import { backendFsContract } from './backend-fs.contract.js';
 import type { WorkspaceFs } from '../index.js';
 import { describe, registerWith, type ConformanceRunner } from './api.js';
 import { applyPatchContract, type PatchScenario } from './apply-patch.contract.js';
@@ -59,7 +60,7 @@ export interface ConformanceOptions extends ConformanceRunner {
  * ```ts
  * // my-fs.test.ts, under vitest
  * import { describe, expect, test } from 'vitest';
- * import { runConformance } from 'sandpit/conformance';
+ * import { runConformance } from 'sandpit-workspace/conformance';
  * import { createMyFs } from './my-fs.js';
  *
  * runConformance(() => createMyFs(), { describe, test, expect, name: 'my-fs' });
@@ -90,6 +91,7 @@ export function runConformance(backend: MakeFs | ConformanceBackend, options: Co
       policyContract(b);
       snapshotsContract(b);
       importExportContract(b);
+      backendFsContract(b);
     });
   });
 }

@@ -1,6 +1,7 @@
 import { Superblock } from '@jsonjoy.com/fs-core';
 import { Volume } from 'memfs';
 import { translated } from './errors.js';
+import { isAbsent } from './helpers.js';
 import { readPlainMemory } from './memory-direct.js';
 import { toFsStat } from './stat.js';
 import { requestedMode, type FsDirent, type WorkspaceFs } from './types.js';
@@ -59,7 +60,7 @@ export function createMemoryFs(seed: SeedFiles = {}): WorkspaceFs {
         // memfs renames a link's target instead of the link itself; move the link by hand.
         if ((await p.lstat(from)).isSymbolicLink()) {
           const target = String(await p.readlink(from));
-          const existing = await p.lstat(to).catch(() => null);
+          const existing = await p.lstat(to).catch((e) => { if (isAbsent(e)) return null; throw e; });
           if (existing?.isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
           if (existing) await p.unlink(to);
           await p.symlink(target, to);

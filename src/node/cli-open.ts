@@ -10,7 +10,7 @@ import type { Approver } from '../workspace/policy.js';
 import { UsageError, type WorkspaceSource } from './cli-args.js';
 import type { ModelCaps } from './manifests/output.js';
 import type { TaskRegistry } from './tasks.js';
-import { openToolsetWorkspace } from './mcp-workspace.js';
+import { openToolsetWorkspace } from './open.js';
 
 /** Folders `--from` leaves behind: dependencies and Sandpit's own state are not workspace content. */
 export const SKIPPED_ON_COPY = new Set(['node_modules', '.sandpit']);

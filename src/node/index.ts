@@ -1,7 +1,7 @@
 /** The Node entry: everything in the core plus real folders, processes, background tasks and manifest tools. */
 export * from '../index.js';
 export { createNodeFs } from '../fs/node.js';
-export { openNodeWorkspace, type NodeWorkspace, type NodeWorkspaceOptions } from './open.js';
+export { openNodeWorkspace, openToolsetWorkspace, type NodeWorkspace, type NodeWorkspaceOptions, type ToolsetWorkspaceOptions } from './open.js';
 export { nodeTools, mergeTools, BUILTIN_TOOL_NAMES, type NodeToolset, type NodeToolsOptions } from './node-tools.js';
 export { createNodeRunner, type NodeProcessOptions } from './run-command.js';
 export type { SandboxMode, SandboxPolicy } from './sandbox.js';
@@ -11,5 +11,4 @@ export { loadManifests, type LoadedManifest, type ManifestLoad, type ManifestRep
 export { doctorReport } from './manifests/doctor.js';
 export type { ToolManifest } from './manifests/schema.js';
 export type { ModelCaps } from './manifests/output.js';
-export { openToolsetWorkspace, type ToolsetWorkspaceOptions } from './mcp-workspace.js';
-export { createMcpServer, serveMcpStdio } from './mcp.js';
+export { createMcpServer, serveMcpStdio, type McpServerHandle } from './mcp.js';

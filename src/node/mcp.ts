@@ -6,12 +6,26 @@ import type { Toolset } from '../toolsets/index.js';
 import type { Workspace } from '../workspace-core.js';
 
 /**
+ * The MCP server {@link createMcpServer} makes, as a host drives it: connect it to any transport of
+ * the MCP SDK, close it. Declared here rather than as the SDK's `Server`, whose transport types need
+ * the DOM library, so `sandpit-workspace/node` compiles without it.
+ */
+export interface McpServerHandle {
+  /** Start serving over `transport` (an MCP SDK `Transport`, such as `StdioServerTransport`). */
+  connect(transport: unknown): Promise<void>;
+  /** Stop serving and close the transport. */
+  close(): Promise<void>;
+  /** Called once the connection has closed. */
+  onclose?: (() => void) | undefined;
+}
+
+/**
  * An MCP server (not yet connected) offering a workspace's toolset: tools/list gives each tool's
  * JSON Schema and annotations, and tools/call returns the envelope, as the toolset presents it,
  * as the result text, with isError when it is not ok. A tool failure is a result the model
  * reads, never a protocol error.
  */
-export function createMcpServer(ws: Workspace, set: Toolset, version = '0.0.0'): Server {
+export function createMcpServer(ws: Workspace, set: Toolset, version = '0.0.0'): McpServerHandle {
   const server = new Server({ name: 'sandpit', version }, { capabilities: { tools: {} } });
   const listing = set.toMcp();
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listing }));

@@ -1,13 +1,24 @@
 import { resolve } from 'node:path';
 import { createWorkspace } from '../create-workspace.js';
 import { createNodeFs } from '../fs/node.js';
-import { canonicalTools } from '../toolsets/canonical.js';
+import type { ToolDefinition } from '../tools/define.js';
+import { toolsetOf, type Toolset, type ToolsetName } from '../toolsets/index.js';
+import type { SnapshotOptions } from '../snapshots/store.js';
 import type { Workspace, WorkspaceOptions } from '../workspace-core.js';
 import type { ManifestLoad } from './manifests/load.js';
+import { nodeToolset } from './mcp-workspace.js';
 import { mergeTools, nodeTools, type NodeToolsOptions } from './node-tools.js';
 import type { TaskRegistry } from './tasks.js';
+import type { ModelCaps } from './manifests/output.js';
+import type { SandboxMode } from './sandbox.js';
+import type { WorkspacePolicy } from '../workspace/policy.js';
 
-export type NodeWorkspaceOptions = Omit<WorkspaceOptions, 'fs' | 'root'> & NodeToolsOptions;
+export type NodeWorkspaceOptions = Omit<WorkspaceOptions, 'fs' | 'root'> & NodeToolsOptions & {
+  /** the toolset offered (default `canonical`), with Node's tools joining it; ignored when `tools` is given */
+  toolset?: ToolsetName;
+  /** cowork's artifact folder, relative to the workspace root */
+  artifactDir?: string;
+};
 
 /** A workspace over a real folder, with processes, background tasks and manifest tools. */
 export interface NodeWorkspace extends Workspace {
@@ -15,6 +26,24 @@ export interface NodeWorkspace extends Workspace {
   readonly tasks: TaskRegistry;
   /** what loading `toolsDir` found, for warnings and doctor */
   readonly manifests: ManifestLoad | null;
+  /** the toolset this workspace offers, with its wire envelope and export formats */
+  readonly toolset: Toolset;
+}
+
+/** Options of {@link openToolsetWorkspace}: what the CLI and the MCP server can ask for. */
+export interface ToolsetWorkspaceOptions {
+  /** a folder of tool manifests (seed 003) whose tools join the toolset */
+  toolsDir?: string;
+  /** cowork's artifact folder, relative to the workspace root */
+  artifactDir?: string;
+  /** when snapshots are taken (default after every mutating call); false turns them off */
+  snapshots?: SnapshotOptions | false;
+  /** where commands run: `os` (bubblewrap) or `none`; default `os` where bubblewrap works */
+  sandbox?: SandboxMode;
+  /** the workspace's rules, its approver (`confirm`) among them */
+  policy?: WorkspacePolicy;
+  /** what the model can take in, as manifest tools read it from ZAGENT_CAPS */
+  caps?: Partial<ModelCaps>;
 }
 
 /**
@@ -29,14 +58,29 @@ export function keepSpares(ws: Workspace): void {
 }
 
 /**
- * A workspace over a real folder (made absolute; it must exist). It offers `tools` (default the
- * canonical set) plus run_command, the task tools and any manifest tools from `toolsDir`.
- * close() ends its background tasks.
+ * The one way to open a workspace over a real folder (made absolute; it must exist), used by the
+ * API, the CLI and the MCP server. It offers the named toolset (default canonical) with real
+ * processes behind run_command, the task tools (canonical only) and any manifest tools from
+ * `toolsDir`; `tools` replaces the toolset with a list of one's own, Node's tools joining it.
+ * close() ends its background tasks and removes unused spare objects.
  */
 export function openNodeWorkspace(folder: string, options: NodeWorkspaceOptions = {}): NodeWorkspace {
-  const node = nodeTools(options);
-  const ws = createWorkspace({ ...options, fs: createNodeFs({ root: resolve(folder) }), root: resolve(folder), tools: mergeTools(options.tools ?? canonicalTools, node.tools) });
+  const { toolset: name = 'canonical', artifactDir, tools, ...rest } = options;
+  const node = nodeTools(rest);
+  const set = tools ? toolsetOf('canonical', mergeTools(tools, node.tools)) : nodeToolset(name, node, artifactDir);
+  const ws = createWorkspace({ ...rest, fs: createNodeFs({ root: resolve(folder) }), root: resolve(folder), tools: set.tools });
   node.attach(ws);
   keepSpares(ws);
-  return Object.assign(ws, { tasks: node.tasks, manifests: node.manifests });
+  return Object.assign(ws, { tasks: node.tasks, manifests: node.manifests, toolset: set });
+}
+
+/**
+ * A workspace over a real folder offering one named toolset: `canonical` with real processes and
+ * the task tools, or a seed toolset with exactly its own tools (fs_process's run_command running
+ * real processes), plus any manifest tools. The same as {@link openNodeWorkspace}, answered as
+ * the workspace and its toolset.
+ */
+export function openToolsetWorkspace(folder: string, name: ToolsetName, options: ToolsetWorkspaceOptions = {}): { ws: NodeWorkspace; set: Toolset; tasks: TaskRegistry } {
+  const ws = openNodeWorkspace(folder, { ...options, toolset: name });
+  return { ws, set: ws.toolset, tasks: ws.tasks };
 }

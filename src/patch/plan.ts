@@ -4,6 +4,7 @@ import { countLines } from '../text/lines.js';
 import type { ToolContext } from '../workspace/context.js';
 import { ToolError } from '../contract/index.js';
 import { toToolError } from '../fs/tool-error.js';
+import { lstatOrNull } from '../fs/helpers.js';
 import { displayPath, parentRel, type WorkspacePath } from '../workspace/paths.js';
 import type { PatchOp } from './parse.js';
 import { applyChunks } from './rewrite.js';
@@ -171,7 +172,7 @@ async function checkParents(ctx: ToolContext, plan: PatchPlan, rel: string, patc
   for (let dir = parentRel(rel); dir !== ''; dir = parentRel(dir)) {
     const planned = plan.files.get(dir);
     if (planned && !planned.after) continue;
-    const stat = planned ? { type: 'file' } : await ctx.fs.lstat(ctx.paths.toAbs(dir)).catch(() => null);
+    const stat = planned ? { type: 'file' } : await lstatOrNull(ctx.fs, ctx.paths.toAbs(dir));
     if (stat && stat.type !== 'dir') {
       throw new ToolError('PATCH_CONFLICT', `patch line ${patchLine}: '${dir}' is a file, so it cannot hold '${rel}'`, {
         details: { path: rel, patch_line: patchLine },

@@ -1,3 +1,6 @@
+import { ToolError } from '../contract/index.js';
+import { hasFsCode } from '../fs/errors.js';
+import { isAbsent, lstatOrNull } from '../fs/helpers.js';
 import type { FsDirent, WorkspaceFs } from '../fs/types.js';
 import { toToolError } from '../fs/tool-error.js';
 import { displayPath, joinRel, RESERVED_TOP_LEVEL, type PathResolver } from '../workspace/paths.js';
@@ -96,7 +99,7 @@ export async function* walk(fs: WorkspaceFs, paths: PathResolver, start: WalkSta
         yield { rel, name, type: 'symlink', depth, abs };
         continue;
       }
-      const target = await paths.resolveRel(realRel, 'read').catch(() => null);
+      const target = await paths.resolveRel(realRel, 'read').catch(droppedLink);
       if (target?.stat?.type === 'file') yield { rel, name, type: 'file', depth, abs: target.abs };
       continue;
     }
@@ -106,9 +109,21 @@ export async function* walk(fs: WorkspaceFs, paths: PathResolver, start: WalkSta
     }
     if (options.dirs && !(resumeAt !== undefined && comparePaths(rel, resumeAt) < 0)) yield { rel, name, type: 'dir', depth, abs };
     if (buildOutput || depth >= maxDepth) continue;
-    const children = await (frame.prefetched.get(name) ?? readFolder(fs, abs)).catch(() => null);
+    const children = await (frame.prefetched.get(name) ?? readFolder(fs, abs)).catch(skippedFolder);
     if (children) stack.push(await frameOf(rel, realRel, children, depth));
   }
+}
+
+/** A link the walk drops: it leaves the root or leads where tools may not go, or vanished meanwhile. */
+function droppedLink(error: unknown): null {
+  if (error instanceof ToolError || isAbsent(error)) return null;
+  throw error;
+}
+
+/** A sub-folder the walk skips: removed meanwhile or not readable; an I/O failure is not hidden. */
+function skippedFolder(error: unknown): null {
+  if (isAbsent(error) || hasFsCode(error, 'EACCES', 'EPERM')) return null;
+  throw error;
 }
 
 async function frameFor(
@@ -142,7 +157,7 @@ export async function readFolder(fs: WorkspaceFs, abs: string): Promise<FsDirent
     const names = await fs.readdir(abs);
     const base = abs === '/' ? '' : abs;
     entries = await Promise.all(names.map(async (name): Promise<FsDirent> => {
-      const stat = await fs.lstat(`${base}/${name}`).catch(() => null);
+      const stat = await lstatOrNull(fs, `${base}/${name}`);
       return { name, type: stat ? stat.type : 'other' };
     }));
   }
@@ -153,9 +168,10 @@ async function loadRules(fs: WorkspaceFs, paths: PathResolver, folder: string): 
   try {
     const bytes = await fs.readFile(paths.toAbs(joinRel(folder, '.gitignore')));
     return parseGitignore(folder, new TextDecoder().decode(bytes));
-  } catch {
-    // A missing or unreadable .gitignore simply adds no rules.
-    return null;
+  } catch (error) {
+    // A missing or unreadable .gitignore simply adds no rules; a failing disk is still reported.
+    if (isAbsent(error) || hasFsCode(error, 'EACCES', 'EPERM', 'EISDIR')) return null;
+    throw error;
   }
 }
 

@@ -1,4 +1,5 @@
 import { hasFsCode } from '../fs/errors.js';
+import { removeIfPresent } from '../fs/helpers.js';
 import type { FsStat, WorkspaceFs } from '../fs/types.js';
 import { isAtomicTemp } from '../fs/temp-names.js';
 import type { SnapshotIgnore } from './ignore.js';
@@ -223,7 +224,7 @@ export class Scanner {
    */
   private async sweepTemp(rel: string, stat: FsStat): Promise<void> {
     if (Date.now() - stat.mtimeMs < TEMP_ABANDONED_MS) return;
-    await this.fs.unlink(this.toAbs(rel)).catch(() => {});
+    await removeIfPresent(this.fs, this.toAbs(rel));
   }
 
   private async list(dir: string): Promise<string[]> {

@@ -1,4 +1,5 @@
 import { hasFsCode } from '../fs/errors.js';
+import { lstatOrNull, removeIfPresent } from '../fs/helpers.js';
 import type { WorkspaceFs } from '../fs/types.js';
 import { toHex } from './sha1.js';
 
@@ -47,7 +48,7 @@ export class Spares {
     } catch {
       // fall through: the ordinary write reports the real failure, if there is one
     }
-    await this.fs.unlink(spare).catch(() => {});
+    await removeIfPresent(this.fs, spare);
     return false;
   }
 
@@ -60,7 +61,7 @@ export class Spares {
     }
     const spareDir = this.dirs.pop();
     if (spareDir === undefined) await this.fs.mkdir(dir).catch((e) => { if (!hasFsCode(e, 'EEXIST')) throw e; });
-    else await this.fs.rename(spareDir, dir).catch(async (e) => { await this.fs.rmdir(spareDir).catch(() => {}); if (!hasFsCode(e, 'EEXIST', 'ENOTEMPTY')) throw e; });
+    else await this.fs.rename(spareDir, dir).catch(async (e) => { await removeIfPresent(this.fs, spareDir); if (!hasFsCode(e, 'EEXIST', 'ENOTEMPTY')) throw e; });
     await this.fs.rename(spare, file);
   }
 
@@ -84,11 +85,11 @@ export class Spares {
     const name = `${this.objects}/${PREFIX}${toHex(crypto.getRandomValues(new Uint8Array(8)))}`;
     if (this.files.length < SPARE_FILES) {
       await this.fs.writeFile(name, new Uint8Array(0));
-      if (this.stopped) await this.fs.unlink(name).catch(() => {});
+      if (this.stopped) await removeIfPresent(this.fs, name);
       else this.files.push(name);
     } else {
       await this.fs.mkdir(name);
-      if (this.stopped) await this.fs.rmdir(name).catch(() => {});
+      if (this.stopped) await removeIfPresent(this.fs, name);
       else this.dirs.push(name);
     }
   }
@@ -102,9 +103,10 @@ export class Spares {
     for (const name of await this.fs.readdir(this.objects)) {
       if (!name.startsWith(PREFIX)) continue;
       const path = `${this.objects}/${name}`;
-      const stat = await this.fs.lstat(path).catch(() => null);
+      const stat = await lstatOrNull(this.fs, path);
       if (!stat || now - stat.mtimeMs < STALE_MS) continue;
-      await (stat.type === 'dir' ? this.fs.rmdir(path) : this.fs.unlink(path)).catch(() => {});
+      // A stale spare folder another process has already filled is no longer a spare: leave it.
+      await removeIfPresent(this.fs, path).catch((e) => { if (!hasFsCode(e, 'ENOTEMPTY')) throw e; });
     }
   }
 
@@ -114,7 +116,6 @@ export class Spares {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     await this.step.catch(() => {});
-    for (const f of this.files.splice(0)) await this.fs.unlink(f).catch(() => {});
-    for (const d of this.dirs.splice(0)) await this.fs.rmdir(d).catch(() => {});
+    for (const path of [...this.files.splice(0), ...this.dirs.splice(0)]) await removeIfPresent(this.fs, path);
   }
 }

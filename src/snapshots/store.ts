@@ -1,5 +1,6 @@
 import * as git from 'isomorphic-git';
 import { hasFsCode } from '../fs/errors.js';
+import { readFileOrNull } from '../fs/helpers.js';
 import type { WorkspaceFs } from '../fs/types.js';
 import { ToolError } from '../contract/index.js';
 import { History, formatMessage, parseCommit, type CommitMeta, type SnapshotInfo } from './history.js';
@@ -239,7 +240,8 @@ export class SnapshotStore {
   /** The snapshots from `head` back, oldest first: at most `keep`, and none past a `shallow` cut. */
   private async readHistory(head: string): Promise<SnapshotInfo[]> {
     const { fs, gitdir, cache } = this.access;
-    const shallow = await this.fs.readFile(`${gitdir}/shallow`, 'utf8').then((t) => new Set(t.split('\n').filter(Boolean))).catch(() => new Set<string>());
+    const cut = await readFileOrNull(this.fs, `${gitdir}/shallow`);
+    const shallow = new Set(cut ? new TextDecoder().decode(cut).split('\n').filter(Boolean) : []);
     const found: SnapshotInfo[] = [];
     for (let oid: string | null = head; oid && found.length < this.keep;) {
       const { commit } = await git.readCommit({ fs, gitdir, cache, oid });

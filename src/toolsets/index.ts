@@ -60,7 +60,12 @@ export function toolset(name: ToolsetName, options: ToolsetOptions = {}): Toolse
     : name === 'cowork' ? coworkTools(options.artifactDir !== undefined ? { artifactDir: options.artifactDir } : {})
     : canonicalTools.map((t) => (t.name === 'run_command' && options.runCommand ? options.runCommand : t));
   const names = new Set(own.map((t) => t.name));
-  const tools = [...own, ...(options.extra ?? []).filter((t) => !names.has(t.name))];
+  return toolsetOf(name, [...own, ...(options.extra ?? []).filter((t) => !names.has(t.name))]);
+}
+
+/** A toolset over a given list of tools: its envelope, guidance and export formats. */
+export function toolsetOf(name: ToolsetName, tools: ToolDefinition[]): Toolset {
+  const names = new Set(tools.map((t) => t.name));
   return {
     name,
     tools,

@@ -1,5 +1,6 @@
 import { ToolError } from '../contract/index.js';
 import { hasFsCode } from '../fs/errors.js';
+import { removeTree } from '../fs/helpers.js';
 import { toToolError } from '../fs/tool-error.js';
 import type { FsStat, WorkspaceFs } from '../fs/types.js';
 import type { ChangedFile, ChangeLog, ChangeSummary } from './change-log.js';
@@ -7,7 +8,6 @@ import type { PathLocks } from './locks.js';
 import { displayPath, parentRel, type PathResolver } from './paths.js';
 import { textOfBytes } from './change-log.js';
 import { parallel } from './parallel.js';
-import { removeTree } from './tree.js';
 
 /** What the write path tells the snapshot store, declared in the workspace layer and implemented by the store. */
 export interface SnapshotPort {

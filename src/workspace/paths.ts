@@ -1,4 +1,5 @@
 import { hasFsCode } from '../fs/errors.js';
+import { lstatOrNull } from '../fs/helpers.js';
 import type { FsStat, WorkspaceFs } from '../fs/types.js';
 import { ToolError } from '../contract/index.js';
 
@@ -126,7 +127,7 @@ export class PathResolver {
     let stat: FsStat | null = null;
     let hops = 0;
     if (pending.length === 0) {
-      stat = await this.fs.lstat(this.toAbs('')).catch(() => null);
+      stat = await lstatOrNull(this.fs, this.toAbs(''));
     }
     for (let i = 0; i < pending.length; i++) {
       const candidate = [...real, pending[i]!];

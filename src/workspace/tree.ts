@@ -16,14 +16,3 @@ export async function filesUnder(fs: WorkspaceFs, paths: PathResolver, rel: stri
   await walk(rel);
   return out;
 }
-
-/** Remove a folder and everything in it, deepest first. */
-export async function removeTree(fs: WorkspaceFs, abs: string): Promise<void> {
-  for (const name of await fs.readdir(abs)) {
-    const child = `${abs}/${name}`;
-    const stat = await fs.lstat(child);
-    if (stat.type === 'dir') await removeTree(fs, child);
-    else await fs.unlink(child);
-  }
-  await fs.rmdir(abs);
-}

@@ -21,7 +21,7 @@ describe.each<BackendKind>(['memory', 'indexeddb', 'opfs'])('the workspace in a 
     const edited = await ws.call('edit_file', { path: 'src/a.ts', old_text: '= 1', new_text: '= 2' });
     expect(edited.ok).toBe(true);
     await expect.poll(() => events.length).toBe(2);
-    const ids = [written, edited].map((e) => (e as { result: { change_id: string } }).result.change_id);
+    const ids = [written, edited].map((e) => (e as unknown as { result: { change_id: string } }).result.change_id);
     expect(events).toEqual([
       { change_id: ids[0], tool: 'write_file', paths: ['src/a.ts'] },
       { change_id: ids[1], tool: 'edit_file', paths: ['src/a.ts'] },
@@ -60,6 +60,8 @@ describe.each<BackendKind>(['memory', 'indexeddb', 'opfs'])('the workspace in a 
     expect(events[0]).toMatchObject({ tool: 'import_files', paths: ['img/a.png', 'big.bin'] });
     const exported = await ws.exportFiles();
     expect(exported.files.map((f) => f.path)).toEqual(['big.bin', 'img/a.png']);
+    // Bytes cross by structured clone, as bytes: no base64 text on the wire.
+    for (const file of exported.files) expect(file.bytes).toBeInstanceOf(Uint8Array);
     expect([...exported.files[1]!.bytes]).toEqual([...png]);
     expect(exported.files[0]!.bytes.every((b, i) => b === ((i * 7) & 0xff))).toBe(true);
   });
@@ -70,7 +72,7 @@ describe.each<BackendKind>(['memory', 'indexeddb', 'opfs'])('the workspace in a 
     await ws.call('write_file', { path: 'n.txt', content: 'two\n' });
     const list = await ws.call('list_snapshots', {});
     expect(list.ok).toBe(true);
-    const snaps = (list as { result: { snapshots: Array<{ id: string; files_changed: number }> } }).result.snapshots;
+    const snaps = (list as unknown as { result: { snapshots: Array<{ id: string; files_changed: number }> } }).result.snapshots;
     expect(snaps.length).toBeGreaterThanOrEqual(2);
     expect(await ws.call('undo', {})).toMatchObject({ ok: true });
     expect(await ws.call('read_file', { path: 'n.txt' })).toMatchObject({ ok: true, result: { content: 'one\n' } });

@@ -16,10 +16,10 @@ export const nodeProject: Record<string, string> = {
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createMemoryFs, createWorkspace, ERROR_CODES, type Envelope, type WorkspaceFs } from 'sandpit';
-import { openNodeWorkspace, type NodeWorkspace } from 'sandpit/node';
-import { runConformance, seedTree, type ConformanceOptions } from 'sandpit/conformance';
-import type { ConnectOptions, RemoteWorkspace } from 'sandpit/web';
+import { createMemoryFs, createWorkspace, ERROR_CODES, type Envelope, type WorkspaceFs } from 'sandpit-workspace';
+import { openNodeWorkspace, type NodeWorkspace } from 'sandpit-workspace/node';
+import { runConformance, seedTree, type ConformanceOptions } from 'sandpit-workspace/conformance';
+import type { ConnectOptions, RemoteWorkspace } from 'sandpit-workspace/web';
 
 const fs: WorkspaceFs = createMemoryFs({ '/ws/a.txt': 'one\\r\\ntwo\\r\\n' });
 const ws = createWorkspace({ fs, root: '/ws' });
@@ -54,22 +54,40 @@ console.log(JSON.stringify({
   edit, bytes, missing, wrote, disk, codes: ERROR_CODES.length,
   seeded: new TextDecoder().decode(await seeded.readFile('/ws/x.txt')),
   runConformance: typeof runConformance, options, connect, call,
-  web: import.meta.resolve('sandpit/web'), worker: import.meta.resolve('sandpit/web/worker'),
+  web: import.meta.resolve('sandpit-workspace/web'), worker: import.meta.resolve('sandpit-workspace/web/worker'),
 }));
 `,
 };
 
+/** The entries that must type-check under `lib: ["ES2022"]` with @types/node and no DOM library. */
+export const NO_DOM_ENTRIES = ['sandpit-workspace', 'sandpit-workspace/node', 'sandpit-workspace/conformance', 'sandpit-workspace/conformance/patch-scenarios', 'sandpit-workspace/conformance/example'];
+
+/** A project that imports one entry and compiles it without the DOM library. */
+export function noDomProject(entry: string): Record<string, string> {
+  const name = entry.replaceAll('/', '_');
+  return {
+    [`nodom/${name}/tsconfig.json`]: JSON.stringify({
+      compilerOptions: {
+        target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true,
+        lib: ['ES2022'], types: ['node'], noEmit: true, skipLibCheck: false,
+      },
+      include: ['main.ts'],
+    }, null, 2),
+    [`nodom/${name}/main.ts`]: `import * as entry from '${entry}';\nexport const names: string[] = Object.keys(entry);\n`,
+  };
+}
+
 const conformanceHead = `
 import { describe, test } from 'node:test';
-import { expect } from 'vitest';
-import { createMemoryFs } from 'sandpit';
-import { runConformance } from 'sandpit/conformance';
+import { expect } from 'expect';
+import { createMemoryFs } from 'sandpit-workspace';
+import { runConformance } from 'sandpit-workspace/conformance';
 `;
 
-/** The suite under node:test: Sandpit's memory backend passes it, a flawed one does not. */
+/** The suite under node:test with the \`expect\` package: Sandpit's memory backend passes it, a flawed one does not. */
 export const nodeTestFiles: Record<string, string> = {
   'memory.test.mjs': `${conformanceHead}
-import { patchScenarios } from 'sandpit/conformance/patch-scenarios';
+import { patchScenarios } from 'sandpit-workspace/conformance/patch-scenarios';
 
 runConformance(() => createMemoryFs(), { describe, test, expect, name: 'memory under node:test', patchScenarios });
 `,
@@ -92,6 +110,23 @@ runConformance(flawed, { describe, test, expect, name: 'flawed' });
 `,
 };
 
+const jestHead = `
+import { describe, expect, test } from '@jest/globals';
+import { runConformance } from 'sandpit-workspace/conformance';
+import { createMapFs } from 'sandpit-workspace/conformance/example';
+`;
+
+/** The suite under Jest (native ESM): the shipped example passes it, the same example with a planted bug fails by name. */
+export const jestFiles: Record<string, string> = {
+  'jest.config.json': JSON.stringify({ testEnvironment: 'node', transform: {}, testMatch: ['**/jest-*.test.mjs'] }, null, 2),
+  'jest-example.test.mjs': `${jestHead}
+runConformance(() => createMapFs(), { describe, test, expect, name: 'example under jest', symlinks: false });
+`,
+  'jest-flawed.test.mjs': `${jestHead}
+runConformance(() => createMapFs({ rmdirIgnoresNotEmpty: true }), { describe, test, expect, name: 'flawed under jest', symlinks: false });
+`,
+};
+
 /** A Vite page using both browser entries, built with no configuration at all. */
 export const browserProject: Record<string, string> = {
   'web/index.html': `<!doctype html>
@@ -105,8 +140,8 @@ export const browserProject: Record<string, string> = {
     include: ['main.ts'],
   }, null, 2),
   'web/main.ts': `
-import { createMemoryFs, createWorkspace } from 'sandpit';
-import { connectWorkspace, type RemoteWorkspace } from 'sandpit/web';
+import { createMemoryFs, createWorkspace } from 'sandpit-workspace';
+import { connectWorkspace, type RemoteWorkspace } from 'sandpit-workspace/web';
 
 async function main() {
   const local = createWorkspace({ fs: createMemoryFs({ '/ws/a.txt': 'one\\n' }), root: '/ws' });

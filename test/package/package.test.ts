@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../web/chromium.js';
 import { filesBelow, servePage } from '../web/page-server.js';
-import { browserProject, nodeProject, nodeTestFiles } from './consumer-files.js';
+import { browserProject, jestFiles, NO_DOM_ENTRIES, noDomProject, nodeProject, nodeTestFiles } from './consumer-files.js';
 import { makeConsumer, mustRun, packSandpit, run, writeTree, type Packed } from './stage.js';
 
 let work: string;
@@ -23,8 +23,8 @@ const tsc = () => join(app, 'node_modules', 'typescript', 'bin', 'tsc');
 
 describe('the npm package, installed into a fresh project', () => {
   it('ships only the built entries, their types and the README', async () => {
-    const pkg = JSON.parse(await readFile(join(app, 'node_modules', 'sandpit', 'package.json'), 'utf8'));
-    const others = packed.files.filter((f) => !f.startsWith('dist/') && f !== 'package.json' && f !== 'README.md');
+    const pkg = JSON.parse(await readFile(join(app, 'node_modules', 'sandpit-workspace', 'package.json'), 'utf8'));
+    const others = packed.files.filter((f) => !f.startsWith('dist/') && !['package.json', 'README.md', 'LICENSE'].includes(f));
     expect(others).toEqual([]);
     expect(packed.files.filter((f) => f.endsWith('.map') || f.includes('tsbuildinfo') || f.includes('/test/'))).toEqual([]);
     for (const [entry, target] of Object.entries(pkg.exports as Record<string, string | Record<string, string>>)) {
@@ -34,6 +34,14 @@ describe('the npm package, installed into a fresh project', () => {
     }
     expect(Object.keys(pkg.exports)).toEqual(expect.arrayContaining(['.', './node', './web', './web/worker', './conformance', './conformance/patch-scenarios']));
     expect(pkg.bin.sandpit).toBe('dist/node/cli.js');
+    expect(pkg.bin['sandpit-workspace']).toBe('dist/node/cli.js');
+    expect(packed.files).toContain('LICENSE');
+    expect(pkg).toMatchObject({ name: 'sandpit-workspace', license: 'MIT', repository: { type: 'git' } });
+    expect(pkg.private).toBeUndefined();
+    expect(typeof pkg.description).toBe('string');
+    expect(pkg.keywords.length).toBeGreaterThan(3);
+    // Installing from the registry must build nothing: the tarball carries dist/ already.
+    expect(Object.keys(pkg.scripts ?? {}).filter((s) => ['preinstall', 'install', 'postinstall'].includes(s))).toEqual([]);
   });
 
   it('type-checks a Node program against every entry and runs it', async () => {
@@ -48,12 +56,19 @@ describe('the npm package, installed into a fresh project', () => {
     expect(result.codes).toBeGreaterThan(20);
     expect(result.seeded).toBe('x');
     expect(result.runConformance).toBe('function');
-    expect(result.web).toMatch(/\/node_modules\/sandpit\/dist\/web\/index\.js$/);
-    expect(result.worker).toMatch(/\/node_modules\/sandpit\/dist\/web\/worker\.js$/);
+    expect(result.web).toMatch(/\/node_modules\/sandpit-workspace\/dist\/web\/index\.js$/);
+    expect(result.worker).toMatch(/\/node_modules\/sandpit-workspace\/dist\/web\/worker\.js$/);
     // The CLI the package declares runs from the install.
     const cli = run(join(app, 'node_modules', '.bin', 'sandpit'), ['tools'], app);
     expect(cli.status).toBe(0);
     expect(cli.stdout).toContain('read_file');
+    const named = run(join(app, 'node_modules', '.bin', 'sandpit-workspace'), ['tools'], app);
+    expect(named.stdout).toBe(cli.stdout);
+  }, 60_000);
+
+  it.each(NO_DOM_ENTRIES)('%s type-checks under lib ES2022 with @types/node and no DOM', async (entry) => {
+    await writeTree(app, noDomProject(entry));
+    mustRun(process.execPath, [tsc(), '-p', 'tsconfig.json'], join(app, 'nodom', entry.replaceAll('/', '_')));
   }, 60_000);
 
   it('runs the conformance suite under node:test: the memory backend passes, a flawed one fails by name', async () => {
@@ -71,6 +86,26 @@ describe('the npm package, installed into a fresh project', () => {
     expect(count(bad.stdout, 'fail')).toBeGreaterThan(0);
     expect(bad.stdout).toMatch(/not ok \d+ - moves a file into a new folder and refuses to clobber without overwrite/);
   }, 60_000);
+
+  it('runs the conformance suite under Jest: the shipped example passes, a planted bug fails by name', async () => {
+    await writeTree(app, jestFiles);
+    const jest = (file: string) => {
+      const report = join(app, `${file}.json`);
+      const r = run(process.execPath, ['--experimental-vm-modules', join(app, 'node_modules', 'jest', 'bin', 'jest.js'), '--json', `--outputFile=${report}`, file], app);
+      return { status: r.status, log: r.stderr.slice(-3000), report };
+    };
+    type JestReport = { numFailedTests: number; numPassedTests: number; testResults: Array<{ assertionResults: Array<{ fullName: string; status: string }> }> };
+    const read = async (path: string) => JSON.parse(await readFile(path, 'utf8')) as JestReport;
+    const good = jest('jest-example.test.mjs');
+    const passed = await read(good.report);
+    expect(passed.numFailedTests, good.log).toBe(0);
+    expect(passed.numPassedTests).toBeGreaterThan(150);
+    expect(good.status).toBe(0);
+    const bad = jest('jest-flawed.test.mjs');
+    const failed = (await read(bad.report)).testResults.flatMap((t) => t.assertionResults).filter((a) => a.status === 'failed').map((a) => a.fullName);
+    expect(bad.status).not.toBe(0);
+    expect(failed).toContain('contract: flawed under jest WorkspaceFs itself rmdir refuses a folder that still holds entries with ENOTEMPTY and removes nothing');
+  }, 120_000);
 
   it('builds a Vite page from both browser entries with no configuration, and it runs in Chromium', async () => {
     await writeTree(app, browserProject);

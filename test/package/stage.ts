@@ -8,12 +8,12 @@ export const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 
 /** What `npm pack` needs to build the package: everything else in the checkout is left out. */
 const BUILD_INPUTS = [
-  'package.json', 'README.md', 'tsconfig.json', 'tsconfig.build.json', 'tsconfig.web-types.json',
+  'package.json', 'README.md', 'LICENSE', 'tsconfig.json', 'tsconfig.build.json', 'tsconfig.web-types.json',
   'vite.web.config.ts', 'scripts', 'src', 'web', 'test/patch/scenarios',
 ];
 
 /** Tools the consumer projects borrow from this checkout instead of downloading them again. */
-const BORROWED = ['typescript', 'vite', 'vitest', '@types/node'];
+const BORROWED = ['typescript', 'vite', 'vitest', '@types/node', 'expect', 'jest', '@jest/globals'];
 
 export interface Run {
   status: number | null;

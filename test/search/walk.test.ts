@@ -14,7 +14,23 @@ async function collect(fs: WorkspaceFs, options: WalkOptions = {}, start = '') {
 
 const names = ['a', 'a-b', 'a.b', 'a/b', 'a/b/c', 'ab', 'B', 'a/B', 'é', 'z', 'a/a-', 'a/a/'];
 
+/** `fs` whose listing of `failing` fails with `code`, as a damaged or unreadable folder would. */
+function withBadFolder(fs: WorkspaceFs, failing: string, code: string): WorkspaceFs {
+  const fail = () => Promise.reject(Object.assign(new Error(`${code}: readdir failed`), { code }));
+  return {
+    ...fs,
+    readdir: (path) => (path === failing ? fail() : fs.readdir(path)),
+    readdirTypes: (path) => (path === failing ? fail() : fs.readdirTypes!(path)),
+  } as WorkspaceFs;
+}
+
 describe('walk', () => {
+  it('skips a folder it may not read but reports one that fails with EIO', async () => {
+    const fs = createMemoryFs({ '/ws/a/x': '', '/ws/bad/y': '', '/ws/z': '' });
+    expect(await collect(withBadFolder(fs, '/ws/bad', 'EACCES'))).toEqual(['a/x', 'z']);
+    await expect(collect(withBadFolder(fs, '/ws/bad', 'EIO'))).rejects.toMatchObject({ code: 'EIO' });
+  });
+
   it('orders paths component by component, as a depth-first walk of sorted names', async () => {
     const sorted = [...names].sort(comparePaths);
     const byParts = [...names].sort((x, y) => {

@@ -1,6 +1,7 @@
 import { wrap } from 'comlink';
 import { connectWorkspace, type RemoteWorkspace } from '../../../web/client.js';
 import type { BackendKind } from '../../../web/protocol.js';
+import { backendOf } from '../../../src/fs/backends.js';
 import type { RawBench } from './bench-worker.js';
 
 const SMALL = Array.from({ length: 40 }, (_, i) => `export const value${i} = ${i}; // a typical short source line`).join('\n') + '\n';
@@ -17,8 +18,7 @@ async function must(ws: RemoteWorkspace, tool: string, args: unknown) {
 }
 
 async function removeStorage(backend: BackendKind, name: string) {
-  if (backend === 'opfs') await (await navigator.storage.getDirectory()).removeEntry(`sandpit-${name}`, { recursive: true }).catch(() => {});
-  if (backend === 'indexeddb') indexedDB.deleteDatabase(`sandpit-${name}`);
+  await backendOf(backend)!.destroy(name);
 }
 
 export interface BrowserBenchResult {

@@ -1,0 +1,2 @@
+/** The Chromium to test with: CHROMIUM_PATH when set, else the first one found, else null. */
+export function findChromium(): string | null;
