@@ -14,6 +14,7 @@ export type { ToolDefinition as ToolContract, ToolAnnotations } from './contract
 export { canonicalTools } from './toolsets/canonical.js';
 export { runCommand, createRunCommandTool, splitCommand } from './tools/run-command.js';
 export type { ProcessRunner, CommandRequest, CommandResult } from './tools/process-runner.js';
+export { createShellRunner, SHELL_SUMMARY, type ShellRunnerOptions } from './shell-runner.js';
 export {
   toolset, isToolsetName, TOOLSET_NAMES, fileManagerTools, fsProcessTools, coworkTools, toOpenAI, toAnthropic, toMcp,
   type Toolset, type ToolsetName, type ToolsetOptions, type CoworkOptions, type OpenAITool, type AnthropicTool, type McpTool, type McpAnnotations,
