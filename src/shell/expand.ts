@@ -1,5 +1,6 @@
 import type { Word, WordPart } from './ast.js';
 import { evalArithmetic } from './arith.js';
+import { readWord } from './lex.js';
 import type { ShellFs } from './overlay.js';
 
 /** What expansion needs from the running shell. */
@@ -22,7 +23,7 @@ const escapeGlob = (s: string) => s.replace(/[*?[\]\\]/g, '\\$&');
 async function partValue(host: ExpandHost, part: WordPart): Promise<string> {
   if (part.t === 'lit') return part.v;
   if (part.t === 'cmd') return (await host.substitute(part.src)).replace(/\n+$/, '');
-  if (part.t === 'arith') return String(evalArithmetic(await expandString(host, [{ t: 'lit', v: part.src, q: true }]), host));
+  if (part.t === 'arith') return String(evalArithmetic(await expandString(host, readWord(part.src, true)), host));
   const raw = part.name === '@' || part.name === '*' ? host.args.join(' ') : host.getVar(part.name);
   if (part.op === '#len') return String((raw ?? '').length);
   if (!part.op) return raw ?? '';

@@ -63,7 +63,7 @@ export class Interpreter implements ShellHandle {
     const s = this.state;
     return {
       fs: s.fs, cwd: s.cwd, args: s.args,
-      getVar: (name) => (name === '?' ? String(s.status) : name === '#' ? String(s.args.length) : name === '$' ? '1' : /^[1-9]$/.test(name) ? s.args[Number(name) - 1] : name === '0' ? 'sh' : s.vars.get(name)),
+      getVar: (name) => (name === '?' ? String(s.status) : name === '#' ? String(s.args.length) : name === '$' ? '1' : /^[1-9]$/.test(name) ? s.args[Number(name) - 1] : name === '0' ? s.vars.get('0') ?? 'sh' : s.vars.get(name)),
       setVar: (name, value) => { s.vars.set(name, value); },
       substitute: async (src) => {
         let out = '';
@@ -169,6 +169,9 @@ export class Interpreter implements ShellHandle {
       if (r.op === '<<') { stdin = r.heredoc!.expand ? await expandString(host, heredocWord(r.heredoc!.body)) : r.heredoc!.body; continue; }
       const target = await expandString(host, r.target);
       if (r.op === '>&' && /^[0-9]$/.test(target)) { fds[r.fd] = fds[Number(target)] ?? (() => {}); continue; }
+      // The device files scripts use: no /dev exists in a workspace, so they are named here.
+      if (target === '/dev/null') { if (r.op === '<') stdin = ''; else if (r.op === '&>') { fds[1] = () => {}; fds[2] = () => {}; } else fds[r.fd] = () => {}; continue; }
+      if (target === '/dev/stdout' || target === '/dev/stderr') { if (r.op !== '<') fds[r.fd] = fds[target === '/dev/stdout' ? 1 : 2]!; continue; }
       const path = shellPath(this.state.cwd, target);
       try {
         if (r.op === '<') { stdin = decodeLossy(await this.state.fs.readFile(path)); continue; }

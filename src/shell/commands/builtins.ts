@@ -110,6 +110,7 @@ export const builtins: Record<string, CommandFn> = {
     if (ctx.args[0] !== '-c' || ctx.args[1] === undefined) throw new UsageError('only `sh -c COMMAND` is supported (there are no script files to run)', 2);
     const sub = ctx.shell.sub();
     sub.state.args.splice(0, sub.state.args.length, ...ctx.args.slice(3));
+    if (ctx.args[2] !== undefined) sub.state.vars.set('0', ctx.args[2]);
     try { return await sub.runLine(ctx.args[1], ctx); } catch (e) { if (e instanceof ExitSignal) return e.code; throw e; }
   },
   realpath: async (ctx) => { for (const a of ctx.args) ctx.out(`${resolve(ctx, a)}\n`); return 0; },

@@ -2,7 +2,7 @@ import { UsageError, type CommandContext, type CommandFn } from '../context.js';
 import { compareC, getopts, inputs, joinLines, lines } from './util.js';
 
 /** `-5` as head and tail take it: the same as `-n 5`. */
-const countArgs = (args: string[]) => args.map((a) => (/^-\d+$/.test(a) ? `-n${a.slice(1)}` : a));
+const countArgs = (args: string[]) => args.map((a, i) => (/^-\d+$/.test(a) && !['-n', '-c'].includes(args[i - 1] ?? '') ? `-n${a.slice(1)}` : a));
 
 async function headTail(ctx: CommandContext, tail: boolean): Promise<number> {
   const { operands, flags, values } = getopts(countArgs(ctx.args), 'qv', 'nc', { lines: 'n', bytes: 'c' });
