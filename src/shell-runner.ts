@@ -37,7 +37,8 @@ export function createShellRunner(fs: WorkspaceFs, root = '/', options: ShellRun
         ...(options.maxOutputBytes ? { maxOutputBytes: options.maxOutputBytes } : {}),
         ...(options.extraCommands ? { extraCommands: options.extraCommands } : {}),
       });
-      const { applied, ...fields } = result;
+      const { applied, ...rest } = result;
+      const fields = { ...rest, files: applied };
       const failed = result.exit_code !== 0 && applied.length > 0;
       return failed
         ? { ...fields, note: `the command ${result.timed_out ? 'timed out' : `failed (exit ${result.exit_code})`}; the writes it made before that were kept, as in a real shell (see changed_files; undo reverts them)` }

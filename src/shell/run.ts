@@ -1,5 +1,5 @@
 import type { WorkspaceFs } from '../fs/types.js';
-import { applyBufferedChanges } from './apply.js';
+import { applyBufferedChanges, type AppliedFile } from './apply.js';
 import { commandTable } from './commands/index.js';
 import { ExitSignal, TimeoutSignal, type CommandFn } from './context.js';
 import { Interpreter } from './interpreter.js';
@@ -30,8 +30,8 @@ export interface ShellResult {
   timed_out: boolean;
   truncated: boolean;
   duration_ms: number;
-  /** root-relative paths the command wrote, created or removed (already applied) */
-  applied: string[];
+  /** the files the command wrote, created or removed (already applied), with their text before and after */
+  applied: AppliedFile[];
 }
 
 /** The environment every command line starts with; the call's `env` goes on top. */

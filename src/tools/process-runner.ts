@@ -29,6 +29,11 @@ export interface CommandResult {
   duration_ms: number;
   /** what the model should know beyond the fields (writes kept by a command that failed part-way) */
   note?: string;
+  /**
+   * The files the runner itself changed, with their text before and after, when it knows them (the
+   * browser shell does): the change log then shows real diffs. Not part of the tool's result.
+   */
+  files?: Array<{ path: string; before: string | null | undefined; after: string | null | undefined }>;
 }
 
 /** A host's way to run commands. Throw a ToolError (NOT_FOUND, PERMISSION_DENIED) when one cannot start. */

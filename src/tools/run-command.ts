@@ -98,8 +98,8 @@ export function createRunCommandTool(runner?: ProcessRunner, findChanges?: FindE
         if (!runner.start) throw new ToolError('NOT_SUPPORTED', 'this host cannot run background tasks', { hint: 'Run the command without background.' });
         return { ...(await runner.start(request)), cwd: request.cwdDisplay };
       }
-      const result = await runner.run(request);
-      return { ...result, ...(await recordExternalChanges(ctx, findChanges)) };
+      const { files, ...result } = await runner.run(request);
+      return { ...result, ...(await recordExternalChanges(ctx, findChanges, files)) };
     },
   });
 }
