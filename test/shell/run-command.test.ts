@@ -92,3 +92,14 @@ describe('run_command over the built-in shell', () => {
     expect(await text(fs, '/z.txt')).toBeNull();
   });
 });
+
+describe('the agent\'s system prompt with the browser shell', () => {
+  it('tells the model it has a bash command line and which commands exist', async () => {
+    const { systemPrompt } = await import('../../src/agent/system-prompt.js');
+    const { ws } = open();
+    const prompt = systemPrompt(ws.listTools());
+    expect(prompt).toMatch(/run_command takes a bash command line/);
+    expect(prompt).toMatch(/grep .* sed awk find/);
+    expect(prompt).not.toMatch(/without a shell/);
+  });
+});
