@@ -23,6 +23,8 @@ export default defineConfig({
     // The page (CodeMirror and its languages) and the worker (the whole workspace) are ~700 kB each.
     chunkSizeWarningLimit: 1024,
   },
+  // ES-module workers can split: the shell, the backends and git's verbs then load on first use.
+  worker: { format: 'es' },
   server: { host: '127.0.0.1', port: 5173, strictPort: true },
   preview: { host: '127.0.0.1', port: 5173, strictPort: true },
 });

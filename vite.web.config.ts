@@ -45,6 +45,8 @@ export default defineConfig(({ mode }) => {
   if (!target) throw new Error(`vite.web.config.ts: unknown mode ${mode} (worker, client or core)`);
   return {
     logLevel: 'warn',
+    // Relative asset URLs: the node script worker is found beside worker.js wherever it is served from.
+    base: './',
     plugins: mode === 'client' ? [keepWorkerUrl()] : [],
     define: { global: 'globalThis', 'process.env.NODE_ENV': '"production"' },
     resolve: { alias: browserAliases },

@@ -23,6 +23,7 @@ const sections = [
   ['sandbox', async () => (await import('./sandbox.mjs')).benchSandbox()],
   ['browser', async () => (await import('./browser.mjs')).benchBrowser()],
   ['git', async () => (await import('./git.mjs')).benchGit()],
+  ['shell', async () => (await import('./shell.mjs')).benchShell()],
 ];
 
 console.log(`## Sandpit benchmarks (${new Date().toISOString().slice(0, 10)}, Node ${process.versions.node}, ${(await import('node:os')).cpus().length} cores)\n`);

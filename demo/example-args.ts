@@ -17,6 +17,7 @@ const BY_TOOL: Record<string, Record<string, unknown>> = {
   glob: { pattern: '**/*.ts' },
   search_files: { pattern: 'greet' },
   create_directory: { path: 'docs' },
+  run_command: { command: "grep -rn greet . | head -5 && find . -name '*.ts' | wc -l" },
   append_file: { path: 'notes/todo.md', content: '- [ ] try the demo\n' },
   apply_patch: {
     patch: [

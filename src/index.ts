@@ -14,6 +14,7 @@ export type { ToolDefinition as ToolContract, ToolAnnotations } from './contract
 export { canonicalTools } from './toolsets/canonical.js';
 export { runCommand, createRunCommandTool, splitCommand } from './tools/run-command.js';
 export type { ProcessRunner, CommandRequest, CommandResult } from './tools/process-runner.js';
+export { createShellRunner, SHELL_SUMMARY, type ShellRunnerOptions } from './shell-runner.js';
 export {
   toolset, isToolsetName, TOOLSET_NAMES, fileManagerTools, fsProcessTools, coworkTools, toOpenAI, toOpenAIResponses, toAnthropic, toMcp,
   toStrictSchema, fromStrictArgs, fitDescription, OPENAI_DESCRIPTION_LIMIT,

@@ -1,4 +1,6 @@
 import { createWorkspace } from '../src/create-workspace.js';
+import { createShellRunner } from '../src/shell-runner.js';
+import { nodeCommand } from './node-host.js';
 import type { Envelope, Workspace } from '../src/workspace-core.js';
 import type { ApprovalRequest, ConfirmAction } from '../src/workspace/policy.js';
 import { canonicalTools } from '../src/toolsets/canonical.js';
@@ -62,6 +64,8 @@ export function createHost(): WorkerApi {
     ws = createWorkspace({
       fs: backend.fs,
       root: '/',
+      // run_command runs in Sandpit's own shell (loaded on the first command); `node` in a throwaway worker.
+      processRunner: createShellRunner(backend.fs, '/', { extraCommands: { node: nodeCommand } }),
       policy: { ...policy, ...(asks && confirm ? { confirm } : {}) },
       ...(options.snapshots === undefined ? {} : { snapshots: options.snapshots }),
     });

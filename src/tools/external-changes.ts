@@ -23,10 +23,13 @@ export async function describeExternalChanges(fs: WorkspaceFs, toAbs: (rel: stri
 }
 
 /** After a foreground program: rescan, log what it changed as this call's change, and say so in the result. */
-export async function recordExternalChanges(ctx: ToolContext, find?: FindExternalChanges): Promise<Record<string, unknown>> {
+export async function recordExternalChanges(ctx: ToolContext, find?: FindExternalChanges, known: ChangedFile[] = []): Promise<Record<string, unknown>> {
   const changed = find ? await find().catch(() => []) : [];
   if (changed.length === 0) return {};
-  const summary = ctx.recordChange(await describeExternalChanges(ctx.fs, (rel) => ctx.paths.toAbs(rel), changed));
+  // Where the program said what it changed (the browser shell), the log gets real before and after text.
+  const byPath = new Map(known.map((f) => [f.path, f]));
+  const described = await describeExternalChanges(ctx.fs, (rel) => ctx.paths.toAbs(rel), changed.filter((p) => !byPath.has(p)));
+  const summary = ctx.recordChange([...changed.filter((p) => byPath.has(p)).map((p) => byPath.get(p)!), ...described]);
   return {
     changed_files: changed.slice(0, MAX_LISTED),
     ...(changed.length > MAX_LISTED ? { changed_files_total: changed.length } : {}),

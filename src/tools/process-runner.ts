@@ -7,6 +7,8 @@
 export interface CommandRequest {
   /** the program and its arguments; no shell interprets them */
   argv: string[];
+  /** the command line exactly as the call gave it, when it gave a string (a shell runner reads this) */
+  commandLine?: string;
   /** the working folder as a backend path (for the node backend, a host folder) */
   cwd: string;
   /** the working folder as the model named it, root-relative ('.' is the root) */
@@ -27,11 +29,25 @@ export interface CommandResult {
   timed_out: boolean;
   truncated: boolean;
   duration_ms: number;
+  /** what the model should know beyond the fields (writes kept by a command that failed part-way) */
+  note?: string;
+  /**
+   * The files the runner itself changed, with their text before and after, when it knows them (the
+   * browser shell does): the change log then shows real diffs. Not part of the tool's result.
+   */
+  files?: Array<{ path: string; before: string | null | undefined; after: string | null | undefined }>;
 }
 
 /** A host's way to run commands. Throw a ToolError (NOT_FOUND, PERMISSION_DENIED) when one cannot start. */
 export interface ProcessRunner {
   run(request: CommandRequest): Promise<CommandResult>;
+  /**
+   * 'shell' when the runner reads `commandLine` itself as a shell does (the browser's shell), so the
+   * tool tells the model that pipes and globs work; absent means argv runs with no shell.
+   */
+  readonly kind?: 'programs' | 'shell';
+  /** What the runner offers, for the tool's description (the browser shell lists its commands). */
+  readonly summary?: string;
   /** Start a command as a background task; without it, `background: true` is NOT_SUPPORTED. */
   start?(request: CommandRequest): Promise<{ task_id: string }>;
 }

@@ -36,12 +36,17 @@ export function splitCommand(command: string): string[] {
   return guarded ? words.map((w) => w.replaceAll(DOLLAR, '$')) : words;
 }
 
-const schema = {
+const PROGRAMS_COMMAND = 'The program and its arguments: an argv array, or one string split like a POSIX shell splits words. ' +
+  "There is no shell: pipes, redirections, globs and $VARIABLES are passed literally; run ['sh', '-c', '...'] when you need them.";
+const SHELL_COMMAND = 'A bash command line (pipes, redirections, &&, ||, ;, globs, quotes, $VARIABLES, $(...), if/for/while), ' +
+  'or an argv array run as one command. `/` is the workspace root.';
+
+/** The schema, with the `command` description that fits the runner (one schema, two wordings). */
+const schemaFor = (shell: boolean) => ({
   type: 'object',
   properties: {
     command: {
-      description: 'The program and its arguments: an argv array, or one string split like a POSIX shell splits words. ' +
-        "There is no shell: pipes, redirections, globs and $VARIABLES are passed literally; run ['sh', '-c', '...'] when you need them.",
+      description: shell ? SHELL_COMMAND : PROGRAMS_COMMAND,
       anyOf: [{ type: 'string', minLength: 1 }, { type: 'array', items: { type: 'string' }, minItems: 1 }],
     },
     cwd: { type: 'string', description: "Working folder, relative to the workspace root (default: the workspace's current folder)." },
@@ -54,7 +59,7 @@ const schema = {
   },
   required: ['command'],
   additionalProperties: false,
-} as const;
+} as const);
 
 /**
  * The canonical run_command over a host's process runner. Without a runner (the browser) every
@@ -62,12 +67,17 @@ const schema = {
  * the change log and the next snapshot; the result then lists the files and gives a change_id.
  */
 export function createRunCommandTool(runner?: ProcessRunner, findChanges?: FindExternalChanges): ToolDefinition<RunCommandArgs> {
+  const shell = runner?.kind === 'shell';
   return defineTool<RunCommandArgs, unknown>({
     name: 'run_command',
-    description: 'Run a program in the workspace and return its exit code, stdout and stderr (each capped, keeping head and tail). ' +
-      'A nonzero exit or a timeout (timed_out: true, exit_code -1) is a normal result. No shell is involved.',
+    description: shell
+      ? 'Run a bash command line in the workspace\'s built-in shell and return its exit code, stdout and stderr (each capped, keeping head and tail). ' +
+        'Its writes become one change you can undo. A nonzero exit or a timeout (timed_out: true, exit_code -1) is a normal result.' +
+        (runner?.summary ? ` ${runner.summary}` : '')
+      : 'Run a program in the workspace and return its exit code, stdout and stderr (each capped, keeping head and tail). ' +
+        'A nonzero exit or a timeout (timed_out: true, exit_code -1) is a normal result. No shell is involved.',
     mutates: true,
-    schema,
+    schema: schemaFor(shell),
     async run(args, ctx) {
       if (!runner) {
         throw new ToolError('NOT_SUPPORTED', 'run_command cannot run here: this workspace has no process runner (a browser page cannot start programs)', {
@@ -83,13 +93,13 @@ export function createRunCommandTool(runner?: ProcessRunner, findChanges?: FindE
       if (dir.stat.type !== 'dir') throw new ToolError('NOT_A_DIRECTORY', `the working folder '${displayPath(dir.rel)}' is not a folder`);
       const background = args.background === true;
       const seconds = args.timeout_seconds ?? (background ? undefined : DEFAULT_COMMAND_TIMEOUT_SECONDS);
-      const request = { argv, cwd: dir.abs, cwdDisplay: displayPath(dir.rel), root: ctx.paths.toAbs(''), env: args.env ?? {}, timeoutMs: seconds === undefined ? null : seconds * 1000 };
+      const request = { argv, ...(typeof args.command === 'string' ? { commandLine: args.command } : {}), cwd: dir.abs, cwdDisplay: displayPath(dir.rel), root: ctx.paths.toAbs(''), env: args.env ?? {}, timeoutMs: seconds === undefined ? null : seconds * 1000 };
       if (background) {
         if (!runner.start) throw new ToolError('NOT_SUPPORTED', 'this host cannot run background tasks', { hint: 'Run the command without background.' });
         return { ...(await runner.start(request)), cwd: request.cwdDisplay };
       }
-      const result = await runner.run(request);
-      return { ...result, ...(await recordExternalChanges(ctx, findChanges)) };
+      const { files, ...result } = await runner.run(request);
+      return { ...result, ...(await recordExternalChanges(ctx, findChanges, files)) };
     },
   });
 }

@@ -39,6 +39,29 @@ async function offences(dir: string): Promise<string[]> {
   return found;
 }
 
+/**
+ * The shell (run_command's interpreter) and the node script worker are their own chunks: the
+ * workspace worker names them only in a dynamic import and a `new URL`, so they load on the
+ * first command, and the worker's first load does not carry them.
+ */
+async function expectShellLoadedOnFirstUse(out: string, scripts: string[]): Promise<void> {
+  const texts = new Map(await Promise.all(scripts.map(async (f) => [f, await readFile(join(out, f), 'utf8')] as const)));
+  const withShell = [...texts].filter(([, js]) => js.includes('only `sh -c COMMAND` is supported')).map(([f]) => f);
+  expect(withShell).toHaveLength(1);
+  const shellChunk = withShell[0]!.split('/').pop()!;
+  const worker = [...texts].find(([f, js]) => /worker-[^/]*\.js$/.test(f) && !f.includes('node-worker') && js.includes('run_command'));
+  expect(worker, 'the workspace worker chunk').toBeDefined();
+  const [workerFile, workerJs] = worker!;
+  expect(workerFile).not.toBe(withShell[0]);
+  expect(workerJs).not.toContain('only `sh -c COMMAND` is supported');
+  expect(workerJs).toMatch(new RegExp(`import\\(\\s*["'\`][^"'\`]*${shellChunk.replace(/[.$]/g, '\\$&')}`));
+  const staticImports = [...workerJs.matchAll(/\bfrom\s*["'`]([^"'`]+)["'`]|\bimport\s*["'`]([^"'`]+)["'`]/g)].map((m) => m[1] ?? m[2]!);
+  expect(staticImports.filter((spec) => spec.includes(shellChunk))).toEqual([]);
+  const nodeWorker = scripts.filter((f) => /node-worker-[^/]*\.js$/.test(f));
+  expect(nodeWorker).toHaveLength(1);
+  expect(workerJs).toContain(nodeWorker[0]!.split('/').pop()!);
+}
+
 beforeAll(async () => {
   base = await mkdtemp(join(tmpdir(), 'sandpit-bundle-'));
 }, 60_000);
@@ -60,6 +83,7 @@ describe('the browser bundles', () => {
     expect(js).toContain('read_file');
     expect(js).toContain('OUTSIDE_WORKSPACE');
     expect(await offences(out)).toEqual([]);
+    await expectShellLoadedOnFirstUse(out, scripts);
   }, 120_000);
 
   it('a library build of every export of src/index.ts has no node: imports and no WebAssembly', async () => {

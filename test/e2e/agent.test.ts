@@ -1,7 +1,8 @@
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { toolset } from '../../src/index.js';
+import { createShellRunner, createWorkspace, toolset } from '../../src/index.js';
+import { createMemoryFs } from '../../src/fs/memory.js';
 import { fixGreeting, fixed, fixture, FIX_TASK, TURN } from '../agent/conversations.js';
 import { startModelServer, type ModelServer } from '../agent/model-server.js';
 import { sentResults } from '../agent/requests.js';
@@ -11,7 +12,7 @@ import { runForm, shots, startPlayground, type Playground } from './playground.j
 /**
  * The playground's agent panel against the scripted model server: a setup run writes the
  * project, the fix conversation runs over the Anthropic API in the page, and "Undo run" puts
- * every file back. run_command is NOT_SUPPORTED in the page, and the model reads that and goes on.
+ * every file back. run_command runs `node check.mjs` in the page's shell and the model reads its output.
  */
 const KEY = 'sk-e2e-key';
 let pg: Playground;
@@ -43,12 +44,12 @@ describe('the agent panel in the playground', () => {
     expect(await pg.page.textContent('#agent-log li.agent-text')).toBe('The project is in place.');
   });
 
-  it('runs the fix over the Anthropic API: reads, patches, meets NOT_SUPPORTED and an ambiguous edit, recovers', async () => {
+  it('runs the fix over the Anthropic API: reads, patches, runs the check, meets an ambiguous edit, recovers', async () => {
     const reason = await runAgentTask(pg.page, { ...anthropic(), model: 'e2e-fix' }, FIX_TASK);
     await pg.page.screenshot({ path: join(shots, 'agent-run.png') });
     expect(reason).toBe('answered');
     expect(await loggedCalls(pg.page)).toEqual([
-      'read_file:ok', 'read_file:ok', 'apply_patch:ok', 'run_command:NOT_SUPPORTED', 'edit_file:AMBIGUOUS_MATCH', 'edit_file:ok',
+      'read_file:ok', 'read_file:ok', 'apply_patch:ok', 'run_command:ok', 'edit_file:AMBIGUOUS_MATCH', 'edit_file:ok',
     ]);
     const texts = await pg.page.$$eval('#agent-log li.agent-text', (items) => items.map((i) => i.textContent));
     expect(texts[0]).toBe("I'll read the code and the check first.");
@@ -59,11 +60,15 @@ describe('the agent panel in the playground', () => {
   it('sent the page workspace\'s tools in Anthropic\'s format and every envelope back, errors included', () => {
     const requests = server.requestsFor('e2e-fix');
     expect(requests).toHaveLength(6);
-    expect(requests[0]!.body.tools).toEqual(toolset('canonical').toAnthropic());
+    // The worker's run_command is the shell's: same name and arguments, its own description.
+    const fs = createMemoryFs();
+    const shellRun = createWorkspace({ fs, processRunner: createShellRunner(fs) }).listTools().find((t) => t.name === 'run_command')!;
+    const expected = toolset('canonical').toAnthropic().map((t) => (t.name === 'run_command' ? { ...t, description: shellRun.description, input_schema: shellRun.input_schema } : t));
+    expect(requests[0]!.body.tools).toEqual(expected);
     expect(requests[0]!.headers['x-api-key']).toBe(KEY);
     expect(requests[0]!.headers.origin).toBe(pg.url.replace(/\/$/, ''));
     expect(sentResults(requests[TURN.reads]!).map((r) => r.envelope.result.content)).toEqual([fixture['src/greet.js'], fixture['check.mjs']]);
-    expect(sentResults(requests[TURN.run]!)[0]).toMatchObject({ is_error: true, envelope: { ok: false, error: { code: 'NOT_SUPPORTED' } } });
+    expect(sentResults(requests[TURN.run]!)[0]).toMatchObject({ envelope: { ok: true, result: { exit_code: 0, stdout: 'Hello, sandpit!\n', timed_out: false } } });
     expect(sentResults(requests[TURN.ambiguous]!)[0]!.envelope).toMatchObject({ ok: false, error: { code: 'AMBIGUOUS_MATCH' } });
   });
 

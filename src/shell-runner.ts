@@ -1,0 +1,48 @@
+import type { WorkspaceFs } from './fs/types.js';
+import type { CommandFn } from './shell/context.js';
+import type { CommandRequest, CommandResult, ProcessRunner } from './tools/process-runner.js';
+
+/** Options for the built-in shell. */
+export interface ShellRunnerOptions {
+  /** bytes kept of each of stdout and stderr (default 16 KiB, head and tail) */
+  maxOutputBytes?: number;
+  /** commands a host adds or replaces, such as `node` over a Web Worker */
+  extraCommands?: Record<string, CommandFn>;
+}
+
+/** The commands the shell has, for the tool's description and the agent's system prompt. */
+export const SHELL_SUMMARY = 'Commands: ls cat head tail grep egrep fgrep sed awk find wc sort uniq cut tr rev diff mkdir rm rmdir mv cp touch tee ' +
+  'echo printf xargs test [ basename dirname pwd cd env export seq sleep true false; node FILE.js / node -e where the host offers it. ' +
+  'No network, no package managers, no other programs; symbolic links are not followed.';
+
+const quote = (word: string) => (/^[A-Za-z0-9_./=:,+-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`);
+
+/**
+ * A ProcessRunner over Sandpit's own bash-compatible shell, for hosts that cannot start programs
+ * (a browser page or worker). The shell's code loads on the first command, so a workspace that
+ * never runs one does not pay for it. `root` is the backend folder that is the workspace root.
+ */
+export function createShellRunner(fs: WorkspaceFs, root = '/', options: ShellRunnerOptions = {}): ProcessRunner {
+  return {
+    kind: 'shell',
+    summary: SHELL_SUMMARY,
+    async run(request: CommandRequest): Promise<CommandResult> {
+      const { runShell } = await import('./shell/run.js');
+      const result = await runShell({
+        fs, root,
+        command: request.commandLine ?? request.argv.map(quote).join(' '),
+        cwd: request.cwdDisplay,
+        env: request.env,
+        timeoutMs: request.timeoutMs,
+        ...(options.maxOutputBytes ? { maxOutputBytes: options.maxOutputBytes } : {}),
+        ...(options.extraCommands ? { extraCommands: options.extraCommands } : {}),
+      });
+      const { applied, ...rest } = result;
+      const fields = { ...rest, files: applied };
+      const failed = result.exit_code !== 0 && applied.length > 0;
+      return failed
+        ? { ...fields, note: `the command ${result.timed_out ? 'timed out' : `failed (exit ${result.exit_code})`}; the writes it made before that were kept, as in a real shell (see changed_files; undo reverts them)` }
+        : fields;
+    },
+  };
+}

@@ -1,0 +1,100 @@
+import { decodeLossy } from '../bytes.js';
+import { errorText, type CommandContext, type CommandFn } from '../context.js';
+import { globRegExp } from '../expand.js';
+import { getopts, lines, resolve } from './util.js';
+import { escapeRegex, posixRegex } from './regex.js';
+
+const LONG = {
+  'ignore-case': 'i', 'invert-match': 'v', 'line-number': 'n', count: 'c', 'files-with-matches': 'l',
+  'files-without-match': 'L', recursive: 'r', 'word-regexp': 'w', 'line-regexp': 'x', 'extended-regexp': 'E',
+  'fixed-strings': 'F', 'only-matching': 'o', 'no-filename': 'h', 'with-filename': 'H', quiet: 'q', silent: 'q',
+  regexp: 'e', include: 'I', exclude: 'X', 'no-messages': 's',
+};
+
+/** Files below `dir`, sorted, hidden ones included (as grep -r does). */
+async function walk(ctx: CommandContext, dir: string, shown: string, out: Array<[string, string]>): Promise<void> {
+  const fs = ctx.shell.state.fs;
+  for (const name of await fs.readdir(dir)) {
+    const path = dir === '/' ? `/${name}` : `${dir}/${name}`;
+    const label = shown === '' ? name : shown.endsWith('/') ? `${shown}${name}` : `${shown}/${name}`;
+    const st = await fs.stat(path).catch(() => null);
+    if (st?.type === 'dir') await walk(ctx, path, label, out);
+    else if (st) out.push([label, path]);
+  }
+}
+
+/** grep: basic or extended regular expressions, or fixed strings, over files, folders (-r) or stdin. */
+export const grep: CommandFn = async (ctx) => {
+  const { operands, flags, values } = getopts(ctx.args, 'ivnclLrRwxEFGohHqsPa', 'emABCIX', LONG);
+  const patterns = values.get('e') ?? (operands.length ? [operands.shift()!] : []);
+  if (patterns.length === 0) { ctx.err('Usage: grep [OPTION]... PATTERNS [FILE]...\n'); return 2; }
+  const sources = patterns.flatMap((p) => p.split('\n')).map((p) => {
+    let body = flags.has('F') ? escapeRegex(p) : posixRegex(p, flags.has('E') || flags.has('P'), '').source;
+    if (flags.has('w')) body = `(?<![A-Za-z0-9_])(?:${body})(?![A-Za-z0-9_])`;
+    if (flags.has('x')) body = `^(?:${body})$`;
+    return body;
+  });
+  const re = new RegExp(sources.map((s) => `(?:${s})`).join('|'), flags.has('i') ? 'gi' : 'g');
+  const recursive = flags.has('r') || flags.has('R');
+  const files: Array<[string, string]> = [];
+  let status = 1;
+  let trouble = false;
+  const fs = ctx.shell.state.fs;
+  const include = (values.get('I') ?? []).map((g) => globRegExp(g, true));
+  const exclude = (values.get('X') ?? []).map((g) => globRegExp(g, true));
+  const named = operands.length ? operands : recursive ? ['.'] : [];
+  for (const op of named) {
+    const path = resolve(ctx, op);
+    const st = await fs.stat(path).catch(() => null);
+    if (st?.type === 'dir') {
+      if (!recursive) { ctx.err(`grep: ${op}: Is a directory\n`); trouble = true; continue; }
+      const found: Array<[string, string]> = [];
+      await walk(ctx, path, operands.length ? op : '', found);
+      files.push(...found.filter(([label]) => {
+        const base = label.split('/').pop()!;
+        return (include.length === 0 || include.some((r) => r.test(base))) && !exclude.some((r) => r.test(base));
+      }));
+    } else files.push([op, path]);
+  }
+  const many = flags.has('H') || (!flags.has('h') && (files.length > 1 || recursive));
+  const inputs: Array<[string, string | null]> = named.length === 0 ? [['(standard input)', ctx.stdin]] : [];
+  for (const [label, path] of files) {
+    try {
+      const bytes = await fs.readFile(path);
+      if (!flags.has('a') && bytes.subarray(0, 8192).includes(0)) { inputs.push([label, null]); continue; }
+      inputs.push([label, decodeLossy(bytes)]);
+    } catch (error) {
+      if (!flags.has('s')) ctx.err(`grep: ${label}: ${errorText(error)}\n`);
+      trouble = true;
+    }
+  }
+  const max = values.has('m') ? Number(values.get('m')![0]) : Infinity;
+  for (const [label, text] of inputs) {
+    const prefix = many ? `${label}:` : '';
+    if (text === null) {
+      re.lastIndex = 0;
+      continue;
+    }
+    let count = 0;
+    for (const [n, line] of lines(text).entries()) {
+      if (count >= max) break;
+      re.lastIndex = 0;
+      const hit = re.test(line) !== flags.has('v');
+      if (!hit) continue;
+      count++;
+      status = 0;
+      if (flags.has('q')) return 0;
+      if (flags.has('l') || flags.has('L') || flags.has('c')) continue;
+      const num = flags.has('n') ? `${n + 1}:` : '';
+      if (flags.has('o') && !flags.has('v')) {
+        re.lastIndex = 0;
+        for (const m of line.matchAll(re)) if (m[0]) ctx.out(`${prefix}${num}${m[0]}\n`);
+      } else ctx.out(`${prefix}${num}${line}\n`);
+    }
+    if (flags.has('c')) ctx.out(`${prefix}${count}\n`);
+    if (flags.has('l') && count > 0) ctx.out(`${label}\n`);
+    if (flags.has('L') && count === 0) ctx.out(`${label}\n`);
+  }
+  if (flags.has('L')) status = inputs.some(([, t]) => t !== null) ? 0 : 1;
+  return trouble && (status !== 0 || !flags.has('q')) ? 2 : status;
+};

@@ -1,0 +1,165 @@
+import { FsError, hasFsCode } from '../fs/errors.js';
+import type { WorkspaceFs } from '../fs/types.js';
+import { RESERVED_TOP_LEVEL } from '../workspace/paths.js';
+
+/** What the shell knows about one path it changed: new bytes, a folder it made, or a removal. */
+export type OverlayEntry =
+  | { kind: 'file'; data: Uint8Array }
+  | { kind: 'dir'; fresh: boolean }
+  | { kind: 'deleted' };
+
+/** What a shell path is, as the shell sees it (overlay first, then the backend). */
+export interface ShellStat {
+  type: 'file' | 'dir';
+  size: number;
+  mtimeMs: number;
+}
+
+/** A change the overlay holds, in the order it must be applied (parents before children). */
+export interface BufferedChange {
+  /** root-relative path */
+  path: string;
+  entry: OverlayEntry;
+}
+
+const RESERVED = new Set(RESERVED_TOP_LEVEL);
+
+/**
+ * Normalise a shell path against the shell's current folder. `/` is the workspace root, and
+ * `..` stops there, the way it does at a real filesystem's root: nothing above it can be named.
+ */
+export function shellPath(cwd: string, path: string): string {
+  const parts = (path.startsWith('/') ? path : `${cwd}/${path}`).split('/');
+  const out: string[] = [];
+  for (const part of parts) {
+    if (part === '' || part === '.') continue;
+    if (part === '..') out.pop();
+    else out.push(part);
+  }
+  return `/${out.join('/')}`;
+}
+
+const parentOf = (p: string) => (p.lastIndexOf('/') <= 0 ? '/' : p.slice(0, p.lastIndexOf('/')));
+
+/**
+ * The shell's view of the workspace: reads pass through to the backend, confined below the root;
+ * writes stay in memory until `changes()` hands them to the workspace in one go. Symbolic links
+ * are never followed (a link could lead outside the root), and `.sandpit/` (the shadow snapshot
+ * repository) can be neither read nor written.
+ */
+export class ShellFs {
+  private readonly entries = new Map<string, OverlayEntry>();
+  private readonly root: string;
+
+  constructor(private readonly fs: WorkspaceFs, root: string) {
+    this.root = root === '/' ? '' : root.replace(/\/+$/, '');
+  }
+
+  private backendPath(p: string): string {
+    return p === '/' ? this.root || '/' : `${this.root}${p}`;
+  }
+
+  private guard(p: string, op: string): void {
+    const top = p.split('/')[1];
+    if (top !== undefined && RESERVED.has(top)) throw new FsError('EACCES', op);
+  }
+
+  /** The overlay's verdict for `p`: an entry, 'missing', or undefined (ask the backend). */
+  private overlaid(p: string): OverlayEntry | 'missing' | undefined {
+    const own = this.entries.get(p);
+    if (own) return own.kind === 'deleted' ? 'missing' : own;
+    for (let a = parentOf(p); ; a = parentOf(a)) {
+      const e = this.entries.get(a);
+      if (e?.kind === 'deleted') return 'missing';
+      if (e?.kind === 'file') throw new FsError('ENOTDIR', 'stat');
+      if (e?.kind === 'dir' && e.fresh) return 'missing';
+      if (a === '/') return undefined;
+    }
+  }
+
+  /** stat without following links; a link is reported as an error the shell turns into a message. */
+  async stat(p: string): Promise<ShellStat | null> {
+    this.guard(p, 'stat');
+    const o = this.overlaid(p);
+    if (o === 'missing') return null;
+    if (o) return o.kind === 'file' ? { type: 'file', size: o.data.length, mtimeMs: Date.now() } : { type: 'dir', size: 0, mtimeMs: Date.now() };
+    try {
+      const s = await this.fs.lstat(this.backendPath(p));
+      if (s.type === 'symlink') throw new FsError('ELOOP', 'stat');
+      return { type: s.type, size: s.size, mtimeMs: s.mtimeMs };
+    } catch (error) {
+      if (hasFsCode(error, 'ENOENT', 'ENOTDIR')) return null;
+      throw error;
+    }
+  }
+
+  async readFile(p: string): Promise<Uint8Array> {
+    const s = await this.stat(p);
+    if (!s) throw new FsError('ENOENT', 'open');
+    if (s.type === 'dir') throw new FsError('EISDIR', 'read');
+    const o = this.overlaid(p);
+    if (o && o !== 'missing' && o.kind === 'file') return o.data;
+    return this.fs.readFile(this.backendPath(p));
+  }
+
+  /** Names in a folder, sorted bytewise (as `LC_ALL=C ls` sorts), `.sandpit` left out at the root. */
+  async readdir(p: string): Promise<string[]> {
+    const s = await this.stat(p);
+    if (!s) throw new FsError('ENOENT', 'scandir');
+    if (s.type !== 'dir') throw new FsError('ENOTDIR', 'scandir');
+    const names = new Set<string>();
+    const o = this.overlaid(p);
+    if (!(o && o !== 'missing' && o.kind === 'dir' && o.fresh)) {
+      for (const name of await this.fs.readdir(this.backendPath(p)).catch(() => [] as string[])) names.add(name);
+    }
+    const prefix = p === '/' ? '/' : `${p}/`;
+    for (const [key, e] of this.entries) {
+      if (!key.startsWith(prefix) || key.length === prefix.length || key.slice(prefix.length).includes('/')) continue;
+      if (e.kind === 'deleted') names.delete(key.slice(prefix.length));
+      else names.add(key.slice(prefix.length));
+    }
+    if (p === '/') for (const r of RESERVED) names.delete(r);
+    return [...names].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  }
+
+  async writeFile(p: string, data: Uint8Array): Promise<void> {
+    this.guard(p, 'open');
+    if (p === '/') throw new FsError('EISDIR', 'open');
+    const parent = await this.stat(parentOf(p));
+    if (!parent) throw new FsError('ENOENT', 'open');
+    if (parent.type !== 'dir') throw new FsError('ENOTDIR', 'open');
+    if ((await this.stat(p))?.type === 'dir') throw new FsError('EISDIR', 'open');
+    this.entries.set(p, { kind: 'file', data });
+  }
+
+  async mkdir(p: string): Promise<void> {
+    this.guard(p, 'mkdir');
+    if (await this.stat(p)) throw new FsError('EEXIST', 'mkdir');
+    const parent = await this.stat(parentOf(p));
+    if (!parent) throw new FsError('ENOENT', 'mkdir');
+    if (parent.type !== 'dir') throw new FsError('ENOTDIR', 'mkdir');
+    // A folder made where one was removed in this command must not show the removed one's files.
+    this.entries.set(p, { kind: 'dir', fresh: this.entries.get(p)?.kind === 'deleted' || (await this.backendExists(p)) });
+  }
+
+  private async backendExists(p: string): Promise<boolean> {
+    return this.fs.lstat(this.backendPath(p)).then(() => true, () => false);
+  }
+
+  /** Remove a file, or a folder with everything below it. */
+  async remove(p: string): Promise<void> {
+    this.guard(p, 'rm');
+    if (p === '/') throw new FsError('EBUSY', 'rm');
+    if (!(await this.stat(p))) throw new FsError('ENOENT', 'rm');
+    const prefix = `${p}/`;
+    for (const key of [...this.entries.keys()]) if (key.startsWith(prefix)) this.entries.delete(key);
+    this.entries.set(p, { kind: 'deleted' });
+  }
+
+  /** The buffered changes, parents before children, as root-relative paths. */
+  changes(): BufferedChange[] {
+    return [...this.entries]
+      .map(([p, entry]) => ({ path: p.slice(1), entry }))
+      .sort((a, b) => a.path.split('/').length - b.path.split('/').length || (a.path < b.path ? -1 : 1));
+  }
+}

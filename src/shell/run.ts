@@ -1,0 +1,72 @@
+import type { WorkspaceFs } from '../fs/types.js';
+import { applyBufferedChanges, type AppliedFile } from './apply.js';
+import { commandTable } from './commands/index.js';
+import { ExitSignal, TimeoutSignal, type CommandFn } from './context.js';
+import { Interpreter } from './interpreter.js';
+import { ShellFs } from './overlay.js';
+import { OutputCap } from './output-cap.js';
+
+/** One command line for the shell. */
+export interface ShellRequest {
+  fs: WorkspaceFs;
+  /** the backend folder that is the workspace root */
+  root: string;
+  /** the whole line, as bash would read it */
+  command: string;
+  /** the working folder, root-relative ('' or '.' is the root) */
+  cwd: string;
+  env: Record<string, string>;
+  timeoutMs: number | null;
+  /** bytes kept of each of stdout and stderr (head and tail) */
+  maxOutputBytes?: number;
+  /** extra commands a host adds (`node` in a browser worker) */
+  extraCommands?: Record<string, CommandFn>;
+}
+
+export interface ShellResult {
+  exit_code: number;
+  stdout: string;
+  stderr: string;
+  timed_out: boolean;
+  truncated: boolean;
+  duration_ms: number;
+  /** the files the command wrote, created or removed (already applied), with their text before and after */
+  applied: AppliedFile[];
+}
+
+/** The environment every command line starts with; the call's `env` goes on top. */
+const BASE_ENV = { HOME: '/', PATH: '/usr/bin:/bin', SHELL: '/bin/sh', USER: 'user', LANG: 'C.UTF-8' };
+
+/**
+ * Run a command line through the shell over the workspace. Reads see the workspace; writes are
+ * kept in an overlay and applied when the line ends (also when it fails or times out part-way,
+ * as a real shell would have made them), so they become one change and one snapshot.
+ */
+export async function runShell(request: ShellRequest): Promise<ShellResult> {
+  const started = Date.now();
+  const fs = new ShellFs(request.fs, request.root);
+  const cwd = `/${request.cwd === '.' ? '' : request.cwd}`;
+  const vars = new Map(Object.entries({ ...BASE_ENV, PWD: cwd, ...request.env }));
+  const commands = commandTable();
+  for (const [name, fn] of Object.entries(request.extraCommands ?? {})) commands.set(name, fn);
+  const shell = new Interpreter({
+    fs, cwd, vars, exported: new Set(vars.keys()), args: [], status: 0, commands,
+    deadline: request.timeoutMs === null ? Infinity : started + request.timeoutMs,
+  });
+  const stdout = new OutputCap(request.maxOutputBytes);
+  const stderr = new OutputCap(request.maxOutputBytes);
+  let exit = 0;
+  let timedOut = false;
+  try {
+    exit = await shell.runLine(request.command, { stdin: '', out: (t) => stdout.write(t), err: (t) => stderr.write(t) });
+  } catch (error) {
+    if (error instanceof ExitSignal) exit = error.code;
+    else if (error instanceof TimeoutSignal) { timedOut = true; exit = -1; }
+    else { stderr.write(`sh: ${error instanceof Error ? error.message : String(error)}\n`); exit = 2; }
+  }
+  const applied = await applyBufferedChanges(request.fs, (rel) => (rel === '' ? request.root : `${request.root === '/' ? '' : request.root}/${rel}`), fs.changes());
+  return {
+    exit_code: exit, stdout: stdout.text(), stderr: stderr.text(), timed_out: timedOut,
+    truncated: stdout.truncated || stderr.truncated, duration_ms: Date.now() - started, applied,
+  };
+}

@@ -1,0 +1,79 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createMemoryFs } from '../../src/fs/memory.js';
+import type { WorkspaceFs } from '../../src/fs/types.js';
+import { runShell } from '../../src/shell/run.js';
+import { FIXTURE, KNOWN_DIFFERENCES, LINES } from './differential-lines.js';
+
+const base = mkdtempSync(join(tmpdir(), 'sandpit-shell-diff-'));
+afterAll(() => rmSync(base, { recursive: true, force: true }));
+
+/** Every file below a host folder, as path -> text (folders as path/ -> ''). */
+function hostTree(dir: string, prefix = ''): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of readdirSync(dir).sort()) {
+    const full = join(dir, name);
+    const rel = prefix + name;
+    if (statSync(full).isDirectory()) { out[`${rel}/`] = ''; Object.assign(out, hostTree(full, `${rel}/`)); }
+    else out[rel] = readFileSync(full, 'utf8');
+  }
+  return out;
+}
+
+async function memoryTree(fs: WorkspaceFs, dir = '/', prefix = ''): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for (const name of (await fs.readdir(dir)).sort()) {
+    if (prefix === '' && name === '.sandpit') continue;
+    const full = dir === '/' ? `/${name}` : `${dir}/${name}`;
+    const rel = prefix + name;
+    if ((await fs.lstat(full)).type === 'dir') { out[`${rel}/`] = ''; Object.assign(out, await memoryTree(fs, full, `${rel}/`)); }
+    else out[rel] = new TextDecoder().decode(await fs.readFile(full));
+  }
+  return out;
+}
+
+function bash(line: string, n: number) {
+  const dir = join(base, String(n));
+  for (const [path, text] of Object.entries(FIXTURE)) {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), text);
+  }
+  const run = spawnSync('/bin/bash', ['-c', line], {
+    cwd: dir, encoding: 'utf8', timeout: 10_000,
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', LC_ALL: 'C', HOME: '/' },
+  });
+  return { stdout: run.stdout, stderr: run.stderr, exit: run.status ?? -1, files: hostTree(dir) };
+}
+
+async function shell(line: string) {
+  const fs = createMemoryFs(Object.fromEntries(Object.entries(FIXTURE).map(([p, t]) => [`/${p}`, t])));
+  const r = await runShell({ fs, root: '/', command: line, cwd: '.', env: { LC_ALL: 'C' }, timeoutMs: 10_000 });
+  return { stdout: r.stdout, stderr: r.stderr, exit: r.exit_code, files: await memoryTree(fs) };
+}
+
+describe('the browser shell against /bin/bash with the real tools', () => {
+  it('has at least 150 command lines', () => {
+    expect(LINES.length).toBeGreaterThanOrEqual(150);
+    expect(new Set(LINES).size).toBe(LINES.length);
+  });
+
+  it('agrees on stdout, exit code and the resulting files, line by line', async () => {
+    const mismatches: string[] = [];
+    for (const [n, line] of LINES.entries()) {
+      const want = bash(line, n);
+      const got = await shell(line);
+      const known = line in KNOWN_DIFFERENCES;
+      const problems: string[] = [];
+      if (got.exit !== want.exit) problems.push(`exit ${got.exit} != ${want.exit}`);
+      if (!known && got.stdout !== want.stdout) problems.push(`stdout ${JSON.stringify(got.stdout)} != ${JSON.stringify(want.stdout)}`);
+      if (!known && JSON.stringify(got.files) !== JSON.stringify(want.files)) problems.push('files differ');
+      // stderr matters where a command fails: both must say something, or both nothing.
+      if ((got.stderr === '') !== (want.stderr === '')) problems.push(`stderr ${JSON.stringify(got.stderr)} vs ${JSON.stringify(want.stderr)}`);
+      if (problems.length) mismatches.push(`${JSON.stringify(line)}: ${problems.join('; ')}`);
+    }
+    expect(mismatches).toEqual([]);
+  }, 60_000);
+});

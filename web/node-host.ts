@@ -1,0 +1,40 @@
+import { createNodeCommand, type ScriptJob, type ScriptOutcome } from '../src/shell/commands/node.js';
+
+/** What the script worker posts: output as it happens, then the outcome. */
+export type ScriptMessage =
+  | { type: 'out' | 'err'; text: string }
+  | { type: 'done'; exitCode: number; writes: Array<[string, Uint8Array | null]> };
+
+/**
+ * Run one script in a throwaway module worker. Output streams back as it is written, so a script
+ * that times out still shows what it printed; the timeout terminates the worker and its writes
+ * are dropped.
+ */
+export function runScriptInWorker(job: ScriptJob): Promise<ScriptOutcome> {
+  const worker = new Worker(new URL('./node-worker.js', import.meta.url), { type: 'module' });
+  let stdout = '';
+  let stderr = '';
+  return new Promise((resolve) => {
+    const finish = (outcome: Omit<ScriptOutcome, 'stdout' | 'stderr'>) => {
+      clearTimeout(timer);
+      worker.terminate();
+      resolve({ ...outcome, stdout, stderr });
+    };
+    const timer = setTimeout(() => finish({ exitCode: -1, timedOut: true, writes: [] }), job.timeoutMs);
+    worker.onmessage = (event: MessageEvent<ScriptMessage>) => {
+      const m = event.data;
+      if (m.type === 'done') finish({ exitCode: m.exitCode, timedOut: false, writes: m.writes });
+      else if (m.type === 'out') stdout += m.text;
+      else stderr += m.text;
+    };
+    worker.onerror = (event) => {
+      event.preventDefault();
+      stderr += `node: the script worker failed: ${event.message}\n`;
+      finish({ exitCode: 1, timedOut: false, writes: [] });
+    };
+    worker.postMessage(job);
+  });
+}
+
+/** The shell's `node` in a browser worker. */
+export const nodeCommand = createNodeCommand(runScriptInWorker);

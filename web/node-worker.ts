@@ -1,0 +1,161 @@
+/// <reference lib="webworker" />
+import type { ScriptJob } from '../src/shell/commands/node.js';
+import { createFs, createPath } from './node-fs.js';
+import type { ScriptMessage } from './node-host.js';
+import { formatArgs, inspect } from './node-inspect.js';
+
+/**
+ * The script worker behind the shell's `node`: plain JavaScript and ES modules with `console`,
+ * `process`, `require`/`import` of workspace files and `fs` over the copied-in workspace. It runs
+ * one job; the host terminates it afterwards (or at the timeout).
+ */
+class ProcessExit { constructor(readonly code: number) {} }
+
+const scope = self as unknown as DedicatedWorkerGlobalScope;
+const dec = new TextDecoder();
+let finished = false;
+
+scope.onmessage = (event: MessageEvent<ScriptJob>) => { void run(event.data); };
+
+async function run(job: ScriptJob): Promise<void> {
+  const post = (m: ScriptMessage) => scope.postMessage(m);
+  const files = new Map(job.files);
+  const dirs = new Set<string>(['/']);
+  for (const p of files.keys()) for (let i = p.indexOf('/', 1); i > 0; i = p.indexOf('/', i + 1)) dirs.add(p.slice(0, i));
+  const writes = new Map<string, Uint8Array | null>();
+  let cwd = job.cwd;
+  const path = createPath(() => cwd);
+  const fs = createFs(files, dirs, writes, (p) => path.resolve(p));
+  const out = (text: string) => post({ type: 'out', text });
+  const err = (text: string) => post({ type: 'err', text });
+  const eval_ = job.argv[0] === '-e' || job.argv[0] === '-p';
+  const entry = eval_ ? '[eval]' : job.argv[0]!;
+  const proc = {
+    argv: ['/usr/local/bin/node', ...(eval_ ? job.argv.slice(2) : [entry, ...job.argv.slice(1)])],
+    env: { ...job.env }, exitCode: undefined as number | undefined, platform: 'linux', version: 'v20.0.0', versions: { node: '20.0.0' },
+    cwd: () => cwd,
+    chdir: (d: string) => { const p = path.resolve(d); if (!dirs.has(p)) throw Object.assign(new Error(`ENOENT: no such file or directory, chdir '${d}'`), { code: 'ENOENT' }); cwd = p; },
+    exit: (code?: number) => { throw new ProcessExit(code ?? proc.exitCode ?? 0); },
+    stdout: { write: (s: unknown) => { out(String(s)); return true; }, isTTY: false },
+    stderr: { write: (s: unknown) => { err(String(s)); return true; }, isTTY: false },
+    stdin: { read: () => job.stdin },
+    nextTick: (f: (...a: unknown[]) => void, ...a: unknown[]) => queueMicrotask(() => f(...a)),
+    hrtime: Object.assign(() => [Math.floor(performance.now() / 1000), 0], { bigint: () => BigInt(Math.round(performance.now() * 1e6)) }),
+    on: () => proc, once: () => proc,
+  };
+  const done = (code: number) => {
+    if (finished) return;
+    finished = true;
+    post({ type: 'done', exitCode: code, writes: [...writes] });
+  };
+  const fail = (e: unknown) => {
+    if (e instanceof ProcessExit) return done(e.code);
+    err(`${e instanceof Error ? e.stack ?? String(e) : `Uncaught ${inspect(e)}`}\n`);
+    done(1);
+  };
+  scope.addEventListener('error', (event) => { event.preventDefault(); fail(event.error); });
+  scope.addEventListener('unhandledrejection', (event) => { event.preventDefault(); fail(event.reason); });
+
+  // Count pending timers: like Node, the script ends when nothing is left to run.
+  let pending = 0;
+  const realSetTimeout = scope.setTimeout.bind(scope);
+  const realClearTimeout = scope.clearTimeout.bind(scope);
+  const realSetInterval = scope.setInterval.bind(scope);
+  const realClearInterval = scope.clearInterval.bind(scope);
+  const timers = new Set<number>();
+  const g = globalThis as Record<string, unknown>;
+  g.setTimeout = (f: () => void, ms?: number, ...a: unknown[]) => {
+    pending++;
+    const id = realSetTimeout(() => { timers.delete(id); pending--; try { f.apply(null, a as []); } catch (e) { fail(e); } }, ms);
+    timers.add(id);
+    return id;
+  };
+  g.clearTimeout = (id: number) => { if (timers.delete(id)) { pending--; realClearTimeout(id); } };
+  const intervals = new Set<number>();
+  g.setInterval = (f: () => void, ms?: number) => { const id = realSetInterval(() => { try { f(); } catch (e) { fail(e); } }, ms); intervals.add(id); return id; };
+  g.clearInterval = (id: number) => { intervals.delete(id); realClearInterval(id); };
+  g.setImmediate = (f: () => void) => (g.setTimeout as (f: () => void, ms: number) => number)(f, 0);
+
+  const consoleOut = (...a: unknown[]) => out(`${formatArgs(a)}\n`);
+  const consoleErr = (...a: unknown[]) => err(`${formatArgs(a)}\n`);
+  g.console = { log: consoleOut, info: consoleOut, debug: consoleOut, dir: (v: unknown) => out(`${inspect(v)}\n`), error: consoleErr, warn: consoleErr, trace: consoleErr, table: consoleOut, assert: (c: unknown, ...a: unknown[]) => { if (!c) consoleErr('Assertion failed:', ...a); } };
+  g.process = proc;
+  const util = { format: (...a: unknown[]) => formatArgs(a), inspect, promisify: (f: (...a: unknown[]) => void) => (...a: unknown[]) => new Promise((res, rej) => f(...a, (e: unknown, v: unknown) => (e ? rej(e) : res(v)))) };
+  const builtins: Record<string, unknown> = {
+    fs, 'fs/promises': fs.promises, path, 'path/posix': path, process: proc, util, os: { EOL: '\n', platform: () => 'linux', tmpdir: () => '/tmp', homedir: () => '/' },
+    assert: Object.assign((c: unknown, m?: string) => { if (!c) throw new Error(m ?? 'Assertion failed'); }, { equal: (a: unknown, b: unknown) => { if (a != b) throw new Error(`${inspect(a)} == ${inspect(b)}`); }, strictEqual: (a: unknown, b: unknown) => { if (a !== b) throw new Error(`Expected values to be strictly equal:\n\n${inspect(a)} !== ${inspect(b)}\n`); } }),
+  };
+  const builtinOf = (spec: string) => builtins[spec.replace(/^node:/, '')];
+
+  const cache = new Map<string, { exports: unknown }>();
+  const resolveFile = (spec: string, dir: string): string => {
+    const base = path.resolve(dir, spec);
+    for (const c of [base, `${base}.js`, `${base}.cjs`, `${base}.mjs`, `${base}.json`, `${base}/index.js`]) if (files.has(c)) return c;
+    throw Object.assign(new Error(`Cannot find module '${spec}'`), { code: 'MODULE_NOT_FOUND' });
+  };
+  const makeRequire = (dir: string) => (spec: string): unknown => {
+    const b = builtinOf(spec);
+    if (b) return b;
+    if (!/^\.{0,2}\//.test(spec)) throw Object.assign(new Error(`Cannot find module '${spec}' (packages are not installed in the browser shell)`), { code: 'MODULE_NOT_FOUND' });
+    return loadCjs(resolveFile(spec, dir));
+  };
+  const loadCjs = (file: string): unknown => {
+    const hit = cache.get(file);
+    if (hit) return hit.exports;
+    const text = dec.decode(files.get(file)!);
+    if (file.endsWith('.json')) return JSON.parse(text);
+    const module = { exports: {} as unknown };
+    cache.set(file, module);
+    const dir = path.dirname(file);
+    new Function('exports', 'require', 'module', '__filename', '__dirname', `${text.replace(/^#!.*/, '')}\n//# sourceURL=${file}`)(module.exports, makeRequire(dir), module, file, dir);
+    return module.exports;
+  };
+  g.__sandpitRequire = (file: string) => loadCjs(file);
+  g.__sandpitBuiltin = builtinOf;
+  const urls = new Map<string, string>();
+  const esmUrl = (file: string, stack: string[] = []): string => {
+    const known = urls.get(file);
+    if (known) return known;
+    if (stack.includes(file)) throw new Error(`import cycle through ${file} is not supported in the browser shell`);
+    let body: string;
+    if (file.endsWith('.cjs') || file.endsWith('.json')) body = `export default globalThis.__sandpitRequire(${JSON.stringify(file)});`;
+    else {
+      const dir = path.dirname(file);
+      body = dec.decode(files.get(file)!).replace(/(\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)(['"])([^'"]+)\2/g, (all, lead: string, q: string, spec: string) => {
+        if (builtinOf(spec)) return `${lead}${q}${builtinUrl(spec)}${q}`;
+        if (!/^\.{0,2}\//.test(spec)) return all;
+        return `${lead}${q}${esmUrl(resolveFile(spec, dir), [...stack, file])}${q}`;
+      });
+    }
+    const url = URL.createObjectURL(new Blob([`${body}\n//# sourceURL=${file}`], { type: 'text/javascript' }));
+    urls.set(file, url);
+    return url;
+  };
+  const builtinUrl = (spec: string) => {
+    const names = Object.keys(builtinOf(spec) as object).filter((n) => /^[A-Za-z_$][\w$]*$/.test(n) && n !== 'default');
+    const src = `const m = globalThis.__sandpitBuiltin(${JSON.stringify(spec)}); export default m; export const { ${names.join(', ')} } = m;`;
+    return URL.createObjectURL(new Blob([src], { type: 'text/javascript' }));
+  };
+
+  try {
+    if (eval_) {
+      const code = job.argv[1] ?? '';
+      if (job.argv[0] === '-p') out(`${inspect(new Function('require', '__filename', '__dirname', `return (${code})`)(makeRequire(cwd), entry, cwd))}\n`);
+      else new Function('exports', 'require', 'module', '__filename', '__dirname', code)({}, makeRequire(cwd), { exports: {} }, entry, cwd);
+    } else {
+      if (!files.has(entry)) throw Object.assign(new Error(`Cannot find module '${entry}'`), { code: 'MODULE_NOT_FOUND' });
+      const text = dec.decode(files.get(entry)!);
+      const esm = entry.endsWith('.mjs') || (!entry.endsWith('.cjs') && /^\s*(import\s|import\{|export\s)/m.test(text));
+      if (esm) await import(/* @vite-ignore */ esmUrl(entry));
+      else loadCjs(entry);
+    }
+    // Like Node, wait for timers and promise chains to settle before the script ends.
+    for (let idle = 0; idle < 2 && !finished;) {
+      await new Promise((r) => realSetTimeout(r, 0));
+      idle = pending === 0 && intervals.size === 0 ? idle + 1 : 0;
+    }
+    done(proc.exitCode ?? 0);
+  } catch (e) {
+    fail(e);
+  }
+}
