@@ -28,12 +28,15 @@ export function createShellRunner(fs: WorkspaceFs, root = '/', options: ShellRun
     summary: SHELL_SUMMARY,
     async run(request: CommandRequest): Promise<CommandResult> {
       const { runShell } = await import('./shell/run.js');
+      const apply = request.apply;
+      if (!apply) throw new Error('the shell runs inside run_command, which hands it the workspace\'s write path');
       const result = await runShell({
         fs, root,
         command: request.commandLine ?? request.argv.map(quote).join(' '),
         cwd: request.cwdDisplay,
         env: request.env,
         timeoutMs: request.timeoutMs,
+        apply,
         ...(options.maxOutputBytes ? { maxOutputBytes: options.maxOutputBytes } : {}),
         ...(options.extraCommands ? { extraCommands: options.extraCommands } : {}),
       });

@@ -1,7 +1,11 @@
 import { hasFsCode } from '../fs/errors.js';
 import type { WorkspaceFs } from '../fs/types.js';
-import { decodeText, isDecodeFailure } from '../text/codec.js';
+import { textOfBytes } from '../workspace/change-log.js';
+import type { FileStep } from '../workspace/file-writer.js';
 import type { BufferedChange } from './overlay.js';
+
+/** The workspace's write path, as a command's runner is handed it. */
+export type ApplySteps = (steps: FileStep[]) => Promise<unknown>;
 
 /** A file a command changed, with its text before and after for the change log (undefined: binary or too big; null: absent). */
 export interface AppliedFile {
@@ -10,51 +14,48 @@ export interface AppliedFile {
   after: string | null | undefined;
 }
 
-const KEEP_LIMIT = 1024 * 1024;
-const textOf = (bytes: Uint8Array): string | undefined => {
-  if (bytes.length > KEEP_LIMIT) return undefined;
-  const decoded = decodeText(bytes);
-  return isDecodeFailure(decoded) ? undefined : decoded.text;
-};
+const textOf = textOfBytes;
 
 /**
- * Carry a command's buffered changes into the workspace, parents before children. The workspace's
- * rescan then records them as the command's one change and one snapshot. This is the single place
- * a shell or script writes the backend, so it can be pointed at the workspace's own write path.
- * Resolves with the files it changed, their text before and after; a failure part-way keeps what was
- * applied (the rescan still finds it).
+ * Carry a command's buffered changes into the workspace through its one write path (`apply`),
+ * parents before children: links never followed, `.git` left alone, every path locked. The
+ * workspace's rescan then records them as the command's one change and one snapshot. Resolves
+ * with the files it changed, their text before and after; a failure part-way keeps what was
+ * applied (the rescan still finds it), as a real shell keeps the writes made before a failure.
  */
-export async function applyBufferedChanges(fs: WorkspaceFs, toAbs: (rel: string) => string, changes: BufferedChange[]): Promise<AppliedFile[]> {
+export async function applyBufferedChanges(fs: WorkspaceFs, toAbs: (rel: string) => string, changes: BufferedChange[], apply: ApplySteps): Promise<AppliedFile[]> {
   const files = new Map<string, AppliedFile>();
   const note = (path: string, before: string | null | undefined, after: string | null | undefined) => {
     const earlier = files.get(path);
     files.set(path, { path, before: earlier ? earlier.before : before, after });
   };
-  const removeTree = async (abs: string, rel: string): Promise<void> => {
-    const s = await fs.lstat(abs).catch((e) => (hasFsCode(e, 'ENOENT') ? null : Promise.reject(e)));
+  const noteRemoved = async (abs: string, rel: string): Promise<void> => {
+    const s = await fs.lstat(abs).catch((e) => (hasFsCode(e, 'ENOENT', 'ENOTDIR') ? null : Promise.reject(e)));
     if (!s) return;
-    if (s.type !== 'dir') {
-      note(rel, s.type === 'file' ? textOf(await fs.readFile(abs)) : undefined, null);
-      return fs.unlink(abs);
-    }
-    for (const name of await fs.readdir(abs)) await removeTree(`${abs === '/' ? '' : abs}/${name}`, rel ? `${rel}/${name}` : name);
-    await fs.rmdir(abs);
+    if (s.type !== 'dir') { note(rel, s.type === 'file' ? textOf(await fs.readFile(abs)) : undefined, null); return; }
+    for (const name of await fs.readdir(abs)) await noteRemoved(`${abs === '/' ? '' : abs}/${name}`, rel ? `${rel}/${name}` : name);
+  };
+  const steps: FileStep[] = [];
+  const remove = async (abs: string, rel: string, type: string) => {
+    await noteRemoved(abs, rel);
+    steps.push(type === 'dir' ? { kind: 'remove-tree', rel } : { kind: 'remove', rel });
   };
   for (const { path, entry } of changes) {
     const abs = toAbs(path);
-    const existing = await fs.lstat(abs).catch(() => null);
+    const existing = await fs.lstat(abs).catch((e) => (hasFsCode(e, 'ENOENT', 'ENOTDIR') ? null : Promise.reject(e)));
     if (entry.kind === 'deleted') {
-      await removeTree(abs, path);
+      if (existing) await remove(abs, path, existing.type);
     } else if (entry.kind === 'dir') {
-      if (existing && (entry.fresh || existing.type !== 'dir')) await removeTree(abs, path);
-      if (!existing || entry.fresh || existing.type !== 'dir') await fs.mkdir(abs);
+      if (existing && (entry.fresh || existing.type !== 'dir')) await remove(abs, path, existing.type);
+      if (!existing || entry.fresh || existing.type !== 'dir') steps.push({ kind: 'mkdir', rel: path });
     } else {
       let before: string | null | undefined = null;
       if (existing?.type === 'file') before = textOf(await fs.readFile(abs));
-      else if (existing) await removeTree(abs, path);
-      await fs.writeFile(abs, entry.data);
+      else if (existing) await remove(abs, path, existing.type);
+      steps.push({ kind: 'write', rel: path, bytes: entry.data });
       note(path, before, textOf(entry.data));
     }
   }
+  if (steps.length > 0) await apply(steps);
   return [...files.values()].filter((f) => f.before !== f.after || f.before === undefined);
 }

@@ -1,5 +1,5 @@
 import type { WorkspaceFs } from '../fs/types.js';
-import { applyBufferedChanges, type AppliedFile } from './apply.js';
+import { applyBufferedChanges, type AppliedFile, type ApplySteps } from './apply.js';
 import { commandTable } from './commands/index.js';
 import { ExitSignal, TimeoutSignal, type CommandFn } from './context.js';
 import { Interpreter } from './interpreter.js';
@@ -21,6 +21,8 @@ export interface ShellRequest {
   maxOutputBytes?: number;
   /** extra commands a host adds (`node` in a browser worker) */
   extraCommands?: Record<string, CommandFn>;
+  /** the workspace's write path, which the command's buffered writes go through */
+  apply: ApplySteps;
 }
 
 export interface ShellResult {
@@ -64,7 +66,7 @@ export async function runShell(request: ShellRequest): Promise<ShellResult> {
     else if (error instanceof TimeoutSignal) { timedOut = true; exit = -1; }
     else { stderr.write(`sh: ${error instanceof Error ? error.message : String(error)}\n`); exit = 2; }
   }
-  const applied = await applyBufferedChanges(request.fs, (rel) => (rel === '' ? request.root : `${request.root === '/' ? '' : request.root}/${rel}`), fs.changes());
+  const applied = await applyBufferedChanges(request.fs, (rel) => (rel === '' ? request.root : `${request.root === '/' ? '' : request.root}/${rel}`), fs.changes(), request.apply);
   return {
     exit_code: exit, stdout: stdout.text(), stderr: stderr.text(), timed_out: timedOut,
     truncated: stdout.truncated || stderr.truncated, duration_ms: Date.now() - started, applied,

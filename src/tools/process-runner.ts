@@ -1,3 +1,4 @@
+import type { FileStep } from '../workspace/file-writer.js';
 /**
  * What run_command needs from a host that can run programs. Node supplies one (sandpit/node);
  * a browser playground can plug in its own (a remote sandbox, an emulator). Browser-safe: types only.
@@ -19,6 +20,8 @@ export interface CommandRequest {
   env: Record<string, string>;
   /** null means no limit */
   timeoutMs: number | null;
+  /** the workspace's one write path, for a runner that writes files itself (the browser shell) */
+  apply?: (steps: FileStep[]) => Promise<unknown>;
 }
 
 /** The outcome of a finished command. A nonzero exit or a timeout is still a result, not an error. */

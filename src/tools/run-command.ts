@@ -1,3 +1,4 @@
+import type { FileStep } from '../workspace/file-writer.js';
 import { parse } from 'shell-quote';
 import { ToolError } from '../contract/index.js';
 import { displayPath } from '../workspace/paths.js';
@@ -93,7 +94,7 @@ export function createRunCommandTool(runner?: ProcessRunner, findChanges?: FindE
       if (dir.stat.type !== 'dir') throw new ToolError('NOT_A_DIRECTORY', `the working folder '${displayPath(dir.rel)}' is not a folder`);
       const background = args.background === true;
       const seconds = args.timeout_seconds ?? (background ? undefined : DEFAULT_COMMAND_TIMEOUT_SECONDS);
-      const request = { argv, ...(typeof args.command === 'string' ? { commandLine: args.command } : {}), cwd: dir.abs, cwdDisplay: displayPath(dir.rel), root: ctx.paths.toAbs(''), env: args.env ?? {}, timeoutMs: seconds === undefined ? null : seconds * 1000 };
+      const request = { argv, ...(typeof args.command === 'string' ? { commandLine: args.command } : {}), cwd: dir.abs, cwdDisplay: displayPath(dir.rel), root: ctx.paths.toAbs(''), env: args.env ?? {}, apply: (steps: FileStep[]) => ctx.writer.apply(steps, { allOrNothing: false }), timeoutMs: seconds === undefined ? null : seconds * 1000 };
       if (background) {
         if (!runner.start) throw new ToolError('NOT_SUPPORTED', 'this host cannot run background tasks', { hint: 'Run the command without background.' });
         return { ...(await runner.start(request)), cwd: request.cwdDisplay };

@@ -6,6 +6,10 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createMemoryFs } from '../../src/fs/memory.js';
 import type { WorkspaceFs } from '../../src/fs/types.js';
 import { runShell } from '../../src/shell/run.js';
+import { ChangeLog } from '../../src/workspace/change-log.js';
+import { FileWriter } from '../../src/workspace/file-writer.js';
+import { PathLocks } from '../../src/workspace/locks.js';
+import { PathResolver } from '../../src/workspace/paths.js';
 import { FIXTURE, KNOWN_DIFFERENCES, LINES } from './differential-lines.js';
 
 const base = mkdtempSync(join(tmpdir(), 'sandpit-shell-diff-'));
@@ -50,7 +54,8 @@ function bash(line: string, n: number) {
 
 async function shell(line: string) {
   const fs = createMemoryFs(Object.fromEntries(Object.entries(FIXTURE).map(([p, t]) => [`/${p}`, t])));
-  const r = await runShell({ fs, root: '/', command: line, cwd: '.', env: { LC_ALL: 'C' }, timeoutMs: 10_000 });
+  const writer = new FileWriter(fs, new PathResolver(fs, '/'), new PathLocks(), new ChangeLog(), null);
+  const r = await runShell({ fs, root: '/', command: line, cwd: '.', env: { LC_ALL: 'C' }, timeoutMs: 10_000, apply: (steps) => writer.apply(steps, { allOrNothing: false }) });
   return { stdout: r.stdout, stderr: r.stderr, exit: r.exit_code, files: await memoryTree(fs) };
 }
 
