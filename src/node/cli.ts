@@ -96,8 +96,12 @@ async function toolsCommand(args: ParsedArgs): Promise<void> {
   const { nodeToolset } = await import('./mcp-workspace.js');
   const name = (await loadOpen()).cliToolsetName(args.options.get('toolset'));
   const node = nodeTools({ toolsDir: args.options.get('tools') });
-  const tools = nodeToolset(name, node).tools.map((t) =>
-    args.flags.has('schemas') ? { name: t.name, description: t.description, input_schema: t.schema } : { name: t.name, description: t.description });
+  const tools = nodeToolset(name, node).tools.map((t) => ({
+    name: t.name,
+    title: t.title ?? t.name,
+    description: t.description,
+    ...(args.flags.has('schemas') ? { input_schema: t.schema, output_schema: t.resultSchema, annotations: t.annotations } : {}),
+  }));
   await node.close();
   await out(json(tools, args.flags.has('pretty')));
 }

@@ -7,9 +7,6 @@ import type { Workspace } from '../workspace-core.js';
 import { nodeTools, type NodeToolset } from './node-tools.js';
 import { keepSpares } from './open.js';
 
-// Node tools that only the canonical surface offers; a seed toolset keeps to its own list.
-const TASK_TOOLS = new Set(['task_output', 'task_wait', 'task_kill', 'list_tasks']);
-
 export interface ToolsetWorkspaceOptions {
   /** a folder of tool manifests (seed 003) whose tools join the toolset */
   toolsDir?: string;
@@ -37,9 +34,10 @@ export function openToolsetWorkspace(folder: string, name: ToolsetName, options:
 
 /** The named toolset with Node's tools: real processes behind run_command, the task tools (canonical only) and manifest tools. */
 export function nodeToolset(name: ToolsetName, node: NodeToolset, artifactDir?: string): Toolset {
+  // The task tools say which toolsets offer them; a seed toolset keeps to its own list.
   return toolset(name, {
-    runCommand: node.tools.find((t) => t.name === 'run_command'),
+    runCommand: node.tools.find((t) => t.slot === 'process'),
     ...(artifactDir !== undefined ? { artifactDir } : {}),
-    extra: node.tools.filter((t) => t.name !== 'run_command' && (name === 'canonical' || !TASK_TOOLS.has(t.name))),
+    extra: node.tools.filter((t) => t.slot !== 'process'),
   });
 }

@@ -1,4 +1,4 @@
-import type { ToolDefinition } from '../tools/define.js';
+import { defineTool, DESTRUCTIVE, DESTRUCTIVE_IDEMPOTENT, READ_ONLY, RUNS_PROGRAMS, type ToolDefinition } from '../tools/define.js';
 import { editFile } from '../tools/edit-file.js';
 import { fileBytes } from '../tools/file-bytes.js';
 import { listDirectory } from '../tools/list-directory.js';
@@ -8,9 +8,9 @@ import { searchFilesTool } from '../tools/search-files.js';
 import { writeFile } from '../tools/write-file.js';
 import { LfView } from '../text/lines.js';
 import type { ToolRunContext as ToolContext } from '../tools/define.js';
-import { ToolError } from '../contract/index.js';
+import { s, ToolError, type JsonSchema, type ResultOf, type Schema } from '../contract/index.js';
 import { displayPath, lexicalPath } from '../workspace/paths.js';
-import { defined, invalid, pick, runCanonical } from './adapt.js';
+import { defined, invalid, runCanonical } from './adapt.js';
 
 type Row = Record<string, any>;
 
@@ -19,8 +19,9 @@ export const STREAM_CAP = 4096;
 /** Entries list_dir returns at most (seed 001). */
 export const LIST_CAP = 200;
 
-const rootProperty = { type: 'string', default: '.', description: 'The project root, an existing folder relative to the workspace (default ".").' };
-const fileProperty = { type: 'string', minLength: 1, description: 'The file, relative to the project root `path`.' };
+const rootProperty = s.optional(s.string({ default: '.', description: 'The project root, an existing folder relative to the workspace (default ".").' }));
+const fileProperty = s.string({ minLength: 1, description: 'The file, relative to the project root `path`.' });
+const changeId = s.string({ description: 'The change-log entry of this call.' });
 
 /** A canonical root-relative path written so the workspace resolves it from the root even when its current folder is elsewhere. */
 function fromRoot(rel: string, ctx: ToolContext): string {
@@ -48,52 +49,59 @@ async function target(ctx: ToolContext, root = '.', file?: string): Promise<{ ro
 
 const underRoot = (rootRel: string, rel: string) => (rootRel === '' ? rel : rel === rootRel ? '.' : rel.slice(rootRel.length + 1));
 
-const fsRead: ToolDefinition<{ path?: string; file: string; start_line?: number; end_line?: number }> = {
+const fsRead = defineTool({
   name: 'read_file',
+  title: 'Read file',
   description: 'Read a UTF-8 text file under the project root `path`, returned with line numbers. Without a range at most 2,000 lines come back; ' +
     'an explicit start_line and end_line bypass that cap. showing tells which lines you got. Do not hash or write back the numbered content.',
   mutates: false,
-  schema: {
-    type: 'object',
-    properties: { path: rootProperty, file: fileProperty, ...pick(readFile.schema, ['start_line', 'end_line']) },
-    required: ['file'], additionalProperties: false,
-  },
+  annotations: READ_ONLY,
+  schema: s.object({ path: rootProperty, file: fileProperty, ...s.pick(readFile.schema, ['start_line', 'end_line']) }),
+  resultSchema: s.object({
+    file: s.string({ description: 'Relative to the project root.' }),
+    content: s.string({ description: 'The lines, numbered cat -n style.' }),
+    total_lines: s.integer(),
+    truncated: s.boolean(),
+    showing: s.object({ start: s.integer(), end: s.integer(), count: s.integer() }),
+  }),
   async run(args, ctx) {
     const t = await target(ctx, args.path, args.file);
     const r = await runCanonical(readFile, defined({ path: t.arg, start_line: args.start_line, end_line: args.end_line, line_numbers: true }), ctx);
     const count = r.total_lines === 0 ? 0 : r.end_line - r.start_line + 1;
     return { file: underRoot(t.rootRel, r.path), content: r.content, total_lines: r.total_lines, truncated: r.truncated, showing: { start: r.start_line, end: r.end_line, count } };
   },
-};
+});
 
-const fsWrite: ToolDefinition<{ path?: string; file: string; content: string }> = {
+const fsWrite = defineTool({
   name: 'write_file',
+  title: 'Write file',
   description: 'Write UTF-8 text to `file` under the project root `path`, creating folders and replacing an existing file ' +
     '(atomically, keeping its line endings). Returns the workspace path and the bytes written.',
   mutates: true,
-  schema: { type: 'object', properties: { path: rootProperty, file: fileProperty, ...pick(writeFile.schema, ['content']) }, required: ['file', 'content'], additionalProperties: false },
+  annotations: DESTRUCTIVE_IDEMPOTENT,
+  schema: s.object({ path: rootProperty, file: fileProperty, ...s.pick(writeFile.schema, ['content']) }),
+  resultSchema: s.object({ path: s.string({ description: 'Relative to the workspace.' }), bytes: s.integer(), change_id: changeId }),
   async run(args, ctx) {
     const t = await target(ctx, args.path, args.file);
     const r = await runCanonical(writeFile, { path: t.arg, content: args.content }, ctx);
     return { path: r.path, bytes: r.bytes, change_id: r.change_id };
   },
-};
+});
 
-const fsEdit: ToolDefinition<{ path?: string; file: string; old: string; new: string; count?: number }> = {
+const fsEdit = defineTool({
   name: 'edit_file',
+  title: 'Edit file',
   description: 'Replace exact text in `file` under the project root `path`. With count=1 (default) several matches fail as ambiguous; ' +
     'count=-1 replaces all, another positive count replaces up to that many from the top. Returns replacements and the 1-based first_line.',
   mutates: true,
-  schema: {
-    type: 'object',
-    properties: {
-      path: rootProperty, file: fileProperty,
-      old: { type: 'string', minLength: 1, description: 'The exact text to replace.' },
-      new: { type: 'string', description: 'The replacement text.' },
-      count: { type: 'integer', minimum: -1, default: 1, description: '1: exactly one match; -1: all; N: at most N.' },
-    },
-    required: ['file', 'old', 'new'], additionalProperties: false,
-  },
+  annotations: DESTRUCTIVE,
+  schema: s.object({
+    path: rootProperty, file: fileProperty,
+    old: s.string({ minLength: 1, description: 'The exact text to replace.' }),
+    new: s.string({ description: 'The replacement text.' }),
+    count: s.optional(s.integer({ minimum: -1, default: 1, description: '1: exactly one match; -1: all; N: at most N.' })),
+  }),
+  resultSchema: s.object({ path: s.string(), replacements: s.integer(), first_line: s.integer(), change_id: changeId }),
   async run(args, ctx) {
     const count = args.count ?? 1;
     if (count === 0) throw invalid('edit_file got invalid arguments', [{ path: '/count', message: 'must be -1 (all) or a positive integer' }]);
@@ -102,7 +110,7 @@ const fsEdit: ToolDefinition<{ path?: string; file: string; old: string; new: st
     if (count === 1 || count === -1) return shapeEdit(await edit(count === -1));
     return shapeEdit(await limitedEdit(ctx, t.arg, args.old, args.new, count));
   },
-};
+});
 
 const shapeEdit = (r: Row) => ({ path: r.path, replacements: r.replacements, first_line: r.first_line, change_id: r.change_id });
 
@@ -124,69 +132,104 @@ async function limitedEdit(ctx: ToolContext, arg: string, oldText: string, newTe
   return { ...r, replacements: count, first_line: text.slice(0, starts[0]).split('\n').length };
 }
 
-const fsSearch: ToolDefinition<{ path?: string; pattern: string; is_regex?: boolean; include?: string[] }> = {
+const fsSearch = defineTool({
   name: 'search_files',
+  title: 'Search file contents',
   description: 'Search text files under the project root `path` for a literal (or regex) pattern. At most 50 matches, each line capped at ' +
     '500 characters; include globs match file names (["*.md"]). Hidden, build and binary files are skipped and .gitignore is honoured.',
   mutates: false,
-  schema: { type: 'object', properties: { path: rootProperty, ...pick(searchFilesTool.schema, ['pattern', 'is_regex', 'include']) }, required: ['pattern'], additionalProperties: false },
+  annotations: READ_ONLY,
+  schema: s.object({ path: rootProperty, ...s.pick(searchFilesTool.schema, ['pattern', 'is_regex', 'include']) }),
+  resultSchema: s.object({
+    matches: s.array(s.object({ file: s.string({ description: 'Relative to the project root.' }), line: s.integer(), content: s.string() })),
+    count: s.integer(),
+    truncated: s.boolean(),
+  }),
   async run(args, ctx) {
     const t = await target(ctx, args.path);
     const r = await runCanonical(searchFilesTool, defined({ path: t.arg, pattern: args.pattern, is_regex: args.is_regex, include: args.include, max_matches: 50 }), ctx);
     const matches = (r.matches as Row[]).map((m) => ({ file: underRoot(t.rootRel, m.path), line: m.line, content: m.content }));
     return { matches, count: matches.length, truncated: r.truncated };
   },
-};
+});
 
-const fsList: ToolDefinition<{ path?: string; max_depth?: number }> = {
+const fsList = defineTool({
   name: 'list_dir',
+  title: 'List directory',
   description: 'List the folder `path` (default "."), alphabetically, to max_depth levels (default 1; below 1 counts as 1), at most 200 entries. ' +
     'Each entry has name, path (relative to the listed folder), type and size_bytes (null for folders).',
   mutates: false,
-  schema: { type: 'object', properties: { path: rootProperty, max_depth: { type: 'integer', default: 1, description: 'Levels to list; values below 1 are 1.' } }, additionalProperties: false },
+  annotations: READ_ONLY,
+  schema: s.object({ path: rootProperty, max_depth: s.optional(s.integer({ default: 1, description: 'Levels to list; values below 1 are 1.' })) }),
+  resultSchema: s.object({
+    entries: s.array(s.object({
+      name: s.string(),
+      path: s.string({ description: 'Relative to the listed folder.' }),
+      type: s.enum(['file', 'directory', 'symlink']),
+      size_bytes: s.nullable(s.integer()),
+    })),
+    count: s.integer(),
+    truncated: s.boolean(),
+  }),
   async run(args, ctx) {
     const t = await target(ctx, args.path);
     const r = await runCanonical(listDirectory, { path: t.arg, max_depth: Math.max(1, args.max_depth ?? 1), max_entries: LIST_CAP }, ctx);
     const entries = (r.entries as Row[]).map((e) => ({ name: e.name, path: underRoot(t.rootRel, e.path), type: e.type, size_bytes: e.size_bytes }));
     return { entries, count: entries.length, truncated: r.truncated };
   },
-};
+});
 
-const fsBytes: ToolDefinition<{ file: string; expected?: string; expect_escaped?: boolean; encoding?: string }> = {
+const { path: _bytesPath, ...bytesResults } = fileBytes.resultSchema.properties as Record<string, JsonSchema>;
+
+const fsBytes = defineTool({
   name: 'file_bytes',
+  title: 'Check file bytes',
   description: 'Check a workspace file byte by byte: sha256, size_bytes, encoding_ok, where `expected` occurs literally or escaped, and a verdict ' +
     '(ok, mismatch, literal_where_escaped_expected, escaped_where_literal_expected, decode_error). Read-only; confined to the workspace.',
   mutates: false,
-  schema: {
-    type: 'object',
-    properties: { file: { ...fileProperty, description: 'The file, relative to the workspace.' }, ...pick(fileBytes.schema, ['expected', 'expect_escaped']), encoding: { type: 'string', enum: ['utf-8'], default: 'utf-8', description: 'Only utf-8 is supported.' } },
-    required: ['file'], additionalProperties: false,
-  },
+  annotations: READ_ONLY,
+  schema: s.object({
+    file: { ...fileProperty, description: 'The file, relative to the workspace.' },
+    ...s.pick(fileBytes.schema, ['expected', 'expect_escaped']),
+    encoding: s.optional(s.enum(['utf-8'], { default: 'utf-8', description: 'Only utf-8 is supported.' })),
+  }),
+  // file_bytes' own result, with `file` for `path`
+  resultSchema: {
+    ...fileBytes.resultSchema,
+    properties: { file: s.string(), ...bytesResults },
+    required: ['file', ...(fileBytes.resultSchema.required ?? []).filter((k) => k !== 'path')],
+  } as Schema<Omit<ResultOf<typeof fileBytes>, 'path'> & { file: string }>,
   async run(args, ctx) {
     const { path, ...rest } = await runCanonical(fileBytes, defined({ path: args.file, expected: args.expected, expect_escaped: args.expect_escaped }), ctx);
     return { file: path, ...rest };
   },
-};
+});
 
 const capStream = (s: string) => (s.length > STREAM_CAP ? `${s.slice(0, STREAM_CAP)}\n[... truncated ${s.length - STREAM_CAP} characters]` : s);
 
-function fsRun(inner: ToolDefinition): ToolDefinition<{ command: string; path?: string; cwd?: string; timeout?: number }> {
-  return {
+function fsRun(inner: ToolDefinition) {
+  return defineTool({
     name: 'run_command',
+    title: 'Run command',
     description: 'Run a command (split like a shell splits words; no shell, so pipes, redirections, && and $VARS are literal) in the project root ' +
       '`path` or `cwd` inside it, killed after `timeout` seconds (default 30). stdout and stderr are capped at 4,096 characters each. ' +
       'A nonzero exit or a timeout (exit_code -1, timed_out true) is still a result.',
     mutates: true,
-    schema: {
-      type: 'object',
-      properties: {
-        command: { type: 'string', minLength: 1, description: 'The command line.' },
-        path: rootProperty,
-        cwd: { type: 'string', description: 'Working folder relative to the project root (default the root).' },
-        timeout: { type: 'number', exclusiveMinimum: 0, default: 30, description: 'Seconds before the command is killed.' },
-      },
-      required: ['command'], additionalProperties: false,
-    },
+    annotations: RUNS_PROGRAMS,
+    schema: s.object({
+      command: s.string({ minLength: 1, description: 'The command line.' }),
+      path: rootProperty,
+      cwd: s.optional(s.string({ description: 'Working folder relative to the project root (default the root).' })),
+      timeout: s.optional(s.number({ exclusiveMinimum: 0, default: 30, description: 'Seconds before the command is killed.' })),
+    }),
+    resultSchema: s.object({
+      stdout: s.string({ description: 'Capped at 4,096 characters.' }),
+      stderr: s.string({ description: 'Capped at 4,096 characters.' }),
+      exit_code: s.integer({ description: '-1 after a timeout.' }),
+      timed_out: s.boolean(),
+      truncated: s.boolean(),
+      change_id: s.optional(changeId),
+    }),
     async run(args, ctx) {
       const t = await target(ctx, args.path, args.cwd);
       const r = await runCanonical(inner, { command: args.command, cwd: t.arg, timeout_seconds: args.timeout ?? 30 }, ctx);
@@ -198,7 +241,7 @@ function fsRun(inner: ToolDefinition): ToolDefinition<{ command: string; path?: 
         ...(r.change_id ? { change_id: r.change_id } : {}),
       };
     },
-  };
+  });
 }
 
 /**
