@@ -18,6 +18,6 @@ export function createWorkspace(options: CreateWorkspaceOptions): Workspace {
   if (!runner) return createWorkspaceCore({ ...options, tools: base });
   // A command may change any file, so the workspace rescans after it to log and snapshot the changes.
   const runCommand = createRunCommandTool(runner, async () => (await ws.rescan())?.changed ?? []);
-  const ws: Workspace = createWorkspaceCore({ ...options, tools: base.map((t) => (t.name === runCommand.name ? runCommand : t)) });
+  const ws: Workspace = createWorkspaceCore({ ...options, tools: base.map((t) => (t.slot === runCommand.slot ? runCommand : t)) });
   return ws;
 }

@@ -1,7 +1,7 @@
 /** The browser-safe core of Sandpit: no `node:` imports and no WebAssembly reach this entry. */
 export { createWorkspace, type CreateWorkspaceOptions } from './create-workspace.js';
 export type { Workspace, WorkspaceOptions, Envelope } from './workspace-core.js';
-export type { ImportedFile, ImportResult } from './tools/import-files.js';
+export { importResultSchema, type ImportedFile, type ImportResult } from './tools/import-files.js';
 export type { ExportedFile, ExportResult } from './workspace/export-files.js';
 export type { WorkspacePolicy, WorkspaceLimits, ConfirmAction, Approver, ApprovalRequest } from './workspace/policy.js';
 export type { ChangeDetail, ChangeSummary, ChangeListener } from './workspace/change-log.js';
@@ -9,16 +9,17 @@ export { ERROR_CODES, ToolError, type ErrorCode, type Problem, type ToolErrorBod
 export { createMemoryFs, type SeedFiles } from './fs/memory.js';
 export type { WorkspaceFs, FsStat, FsDirent, FsCapabilities, NativeHelpers, PlainFile } from './fs/types.js';
 export { FsError, fsCodeOf } from './fs/errors.js';
-export { defineTool, type ToolDefinition, type ToolInfo, type JsonSchema, type ToolRunContext } from './tools/define.js';
-export type { ToolDefinition as ToolContract, ToolAnnotations } from './contract/index.js';
-export { canonicalTools } from './toolsets/canonical.js';
+export { defineTool, READ_ONLY, ADDITIVE, DESTRUCTIVE, DESTRUCTIVE_IDEMPOTENT, RUNS_PROGRAMS, type ToolSpec, type ToolDefinition, type ToolInfo, type JsonSchema, type ToolRunContext } from './tools/define.js';
+export type { ToolDefinition as ToolContract, ToolAnnotations, ArgsOf, ResultOf, Schema, Infer, ObjectOf, ObjectSchema, SchemaKeywords, SchemaProperties } from './contract/index.js';
+export { s, OptionalProperty, toolErrorSchema } from './contract/index.js';
+export { canonicalTools, CANONICAL_TOOLS, type CanonicalTools, type CanonicalToolName, type CanonicalArgs, type CanonicalResult } from './toolsets/canonical.js';
 export { runCommand, createRunCommandTool, splitCommand } from './tools/run-command.js';
 export type { ProcessRunner, CommandRequest, CommandResult } from './tools/process-runner.js';
 export { createShellRunner, SHELL_SUMMARY, type ShellRunnerOptions } from './shell-runner.js';
 export {
   toolset, isToolsetName, TOOLSET_NAMES, fileManagerTools, fsProcessTools, coworkTools, toOpenAI, toOpenAIResponses, toAnthropic, toMcp,
   toStrictSchema, fromStrictArgs, fitDescription, OPENAI_DESCRIPTION_LIMIT,
-  type OpenAIResponsesTool, type OpenAIExportOptions, type ObjectSchema, type Toolset, type ToolsetName, type ToolsetOptions, type CoworkOptions, type OpenAITool, type AnthropicTool, type McpTool, type McpAnnotations,
+  type OpenAIResponsesTool, type OpenAIExportOptions, type ObjectSchema as ExportedObjectSchema, type Toolset, type ToolsetName, type ToolsetOptions, type CoworkOptions, type OpenAITool, type AnthropicTool, type McpTool, type McpAnnotations,
 } from './toolsets/index.js';
 export type { ToolContext, TextFile, ReadTextOptions, SnapshotPort } from './workspace/context.js';
 export type { ChangeLog, ChangeFileSummary, ChangedFile, FileStatus } from './workspace/change-log.js';

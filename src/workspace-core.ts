@@ -10,6 +10,7 @@ import { ToolContext } from './workspace/context.js';
 import { FileWriter } from './workspace/file-writer.js';
 import { exportFiles, type ExportResult } from './workspace/export-files.js';
 import { ToolError, type Envelope } from './contract/index.js';
+import type { CanonicalArgs, CanonicalResult, CanonicalToolName } from './toolsets/canonical.js';
 import { toToolError } from './fs/tool-error.js';
 import { ReadLedger } from './workspace/ledger.js';
 import { PathLocks } from './workspace/locks.js';
@@ -40,7 +41,11 @@ export interface Workspace {
   /** every change's summary and full diff, for a reviewer */
   readonly changes: ChangeLog;
   readonly ledger: ReadLedger;
-  /** Run a tool. Never throws: every outcome is an envelope (name the result type with `R`). */
+  /**
+   * Run a tool. Never throws: every outcome is an envelope. A canonical tool's arguments and
+   * result are typed from its schemas; any other tool takes the string form (name the result type with `R`).
+   */
+  call<N extends CanonicalToolName>(tool: N, args: CanonicalArgs<N>): Promise<Envelope<CanonicalResult<N>>>;
   call<R = Record<string, any>>(tool: string, args?: unknown): Promise<Envelope<R>>;
   listTools(): ToolInfo[];
   /** Register work for close(), such as ending a Node host's background processes. */
@@ -89,7 +94,7 @@ export function createWorkspaceCore(options: WorkspaceOptions & { tools: ToolDef
     try {
       if (afterReply) await settling;
       const tool = byName.get(toolName);
-      if (!tool) throw unknownTool(toolName, [...byName.keys()]);
+      if (!tool) throw unknownTool(toolName, byName);
       // A model shown strict-mode schemas sends null for "absent" and maps as pairs: read them as meant.
       args = fromStrictArgs(tool.schema, args ?? {});
       tool.precheck?.(args);
@@ -150,16 +155,26 @@ export function createWorkspaceCore(options: WorkspaceOptions & { tools: ToolDef
       await settled();
       for (const hook of closeHooks.splice(0).reverse()) await Promise.resolve().then(hook).catch(() => {});
     },
-    listTools: () => options.tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.schema })),
+    listTools: () => options.tools.map((t) => ({
+      name: t.name,
+      ...(t.title ? { title: t.title } : {}),
+      description: t.description,
+      input_schema: t.schema,
+      ...(t.resultSchema ? { output_schema: t.resultSchema } : {}),
+      ...(t.annotations ? { annotations: t.annotations } : {}),
+    })),
   };
 }
 
-function unknownTool(name: string, known: string[]): ToolError {
+function unknownTool(name: string, tools: Map<string, ToolDefinition>): ToolError {
+  const known = [...tools.keys()];
   const dotted = name.indexOf('.');
-  if (dotted > 0 && known.includes(name.slice(0, dotted))) {
-    const [tool, method] = [name.slice(0, dotted), name.slice(dotted + 1)];
+  const owner = dotted > 0 ? tools.get(name.slice(0, dotted)) : undefined;
+  if (owner) {
+    const method = name.slice(dotted + 1);
+    const example = owner.dottedHint?.(method);
     return new ToolError('UNKNOWN_TOOL', `'${name.slice(0, 100)}' is a dotted method name, not a tool`, {
-      hint: `Call the tool '${tool}' itself and name '${method.slice(0, 60)}' in its arguments${tool === 'file_manager' ? `: {"operations": [{"action": "${method.slice(0, 60)}", "path": "..."}]}` : ''}.`,
+      hint: `Call the tool '${owner.name}' itself and name '${method.slice(0, 60)}' in its arguments${example ? `: ${example}` : ''}.`,
     });
   }
   const near = known.filter((k) => k.includes(name) || name.includes(k) || name.split('.').pop() === k);

@@ -116,7 +116,12 @@ async function toolsCommand(args: ParsedArgs): Promise<void> {
     : format === 'openai-responses' ? set.toOpenAI({ api: 'responses', strict })
     : format === 'anthropic' ? set.toAnthropic()
     : format === 'mcp' ? set.toMcp()
-    : set.tools.map((t) => (args.flags.has('schemas') ? { name: t.name, description: t.description, input_schema: t.schema } : { name: t.name, description: t.description }));
+    : set.tools.map((t) => ({
+      name: t.name,
+      title: t.title ?? t.name,
+      description: t.description,
+      ...(args.flags.has('schemas') ? { input_schema: t.schema, output_schema: t.resultSchema, annotations: t.annotations } : {}),
+    }));
   await node.close();
   await out(json(tools, args.flags.has('pretty')));
 }

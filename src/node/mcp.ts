@@ -21,8 +21,9 @@ export interface McpServerHandle {
 
 /**
  * An MCP server (not yet connected) offering a workspace's toolset: tools/list gives each tool's
- * JSON Schema and annotations, and tools/call returns the envelope, as the toolset presents it,
- * as the result text, with isError when it is not ok. A tool failure is a result the model
+ * title, argument and result schemas and annotations, and tools/call returns the result object
+ * (or the error object, with isError) as structuredContent, beside the envelope as the toolset
+ * presents it as text for clients that read only text. A tool failure is a result the model
  * reads, never a protocol error.
  */
 export function createMcpServer(ws: Workspace, set: Toolset, version = '0.0.0'): McpServerHandle {
@@ -32,7 +33,12 @@ export function createMcpServer(ws: Workspace, set: Toolset, version = '0.0.0'):
   server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
     const envelope = await ws.call(request.params.name, request.params.arguments ?? {});
     const shown = set.present(envelope);
-    return { content: [{ type: 'text', text: JSON.stringify(shown) }], isError: shown.ok !== true };
+    const structured = envelope.ok ? envelope.result : envelope.error;
+    return {
+      content: [{ type: 'text', text: JSON.stringify(shown) }],
+      ...(isObject(structured) ? { structuredContent: structured } : {}),
+      isError: shown.ok !== true,
+    };
   });
   return server;
 }
@@ -49,6 +55,8 @@ export async function serveMcpStdio(ws: Workspace, set: Toolset): Promise<void> 
   await server.close().catch(() => {});
   await ws.close();
 }
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 function packageVersion(): string {
   try {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import type { ToolDefinition } from '../tools/define.js';
 import { describeExternalChanges } from '../tools/external-changes.js';
-import { canonicalTools } from '../toolsets/canonical.js';
+import { TOOLSET_NAMES, toolset } from '../toolsets/index.js';
 import { PathResolver } from '../workspace/paths.js';
 import type { Workspace } from '../workspace-core.js';
 import { loadManifests, type ManifestLoad, type ManifestReport } from './manifests/load.js';
@@ -13,14 +13,11 @@ import { nodeRunCommand, type NodeProcessOptions } from './run-command.js';
 import { taskTools } from './task-tools.js';
 import { TaskRegistry } from './tasks.js';
 
-/** Names no manifest may take: every built-in tool of every toolset. */
-export const BUILTIN_TOOL_NAMES: readonly string[] = [
-  ...canonicalTools.map((t) => t.name),
-  'read_file', 'write_file', 'append_file', 'edit_file', 'apply_patch', 'list_directory', 'exists', 'create_directory',
-  'glob', 'search_files', 'move_path', 'delete_path', 'file_bytes', 'run_command', 'snapshot', 'list_snapshots',
-  'diff_snapshots', 'restore_snapshot', 'undo', 'task_output', 'task_wait', 'task_kill', 'list_tasks',
-  'file_manager', 'list_dir', 'text_file_read', 'grep', 'rename', 'rename_path', 'delete', 'terminal',
-];
+/** Names no manifest may take: every built-in tool of every toolset, Node's task tools included. */
+export const BUILTIN_TOOL_NAMES: readonly string[] = [...new Set([
+  ...TOOLSET_NAMES.flatMap((name) => toolset(name).tools.map((t) => t.name)),
+  ...taskTools(new TaskRegistry()).map((t) => t.name),
+])];
 
 export interface NodeToolsOptions extends NodeProcessOptions {
   /** a folder of tool folders (`<name>/<name>.json`, seed 003) to load as tools */

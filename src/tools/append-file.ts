@@ -1,28 +1,28 @@
 import { dominantEol } from '../text/lines.js';
-import { ToolError } from '../contract/index.js';
+import { s, ToolError } from '../contract/index.js';
 import { pathProperty } from './common.js';
-import { defineTool } from './define.js';
+import { ADDITIVE, defineTool } from './define.js';
+import { changeIdResult } from './result-schemas.js';
 
-interface AppendFileArgs {
-  path: string;
-  content: string;
-}
-
-export const appendFile = defineTool<AppendFileArgs, Record<string, unknown>>({
+export const appendFile = defineTool({
   name: 'append_file',
+  title: 'Append to file',
   description:
     'Add `content` (required) to the end of a text file, creating it (and its folders) if missing. Nothing is inserted ' +
     'between the old end and the new text, so start content with a newline when the file lacks one. The file keeps its encoding and line-ending style.',
   mutates: true,
-  schema: {
-    type: 'object',
-    properties: {
-      path: pathProperty('The file to append to'),
-      content: { type: 'string', description: 'The text to add at the end.' },
-    },
-    required: ['path', 'content'],
-    additionalProperties: false,
-  },
+  annotations: ADDITIVE,
+  schema: s.object({
+    path: pathProperty('The file to append to'),
+    content: s.string({ description: 'The text to add at the end.' }),
+  }),
+  resultSchema: s.object({
+    path: s.string(),
+    bytes: s.integer({ description: 'Size of the file after the append.' }),
+    created: s.boolean(),
+    added_lines: s.integer(),
+    change_id: changeIdResult,
+  }),
   async run(args, ctx) {
     return ctx.withPath(args.path, 'write', async (path, shown) => {
       if (path.stat?.type === 'dir') throw new ToolError('NOT_A_FILE', `'${shown}' is a directory`);

@@ -1,23 +1,17 @@
+import { s } from '../contract/index.js';
 import { TEXT_ENCODINGS } from '../text/codec.js';
-import type { JsonSchema } from './define.js';
 
 /** Schema pieces several tools share, so each is written once. */
-export const pathProperty = (what: string): JsonSchema => ({
-  type: 'string',
+export const pathProperty = (what: string) => s.string({
   description: `${what}, relative to the workspace root (a bare name, '.' or './x' is relative to the current folder).`,
 });
 
-export const expectedShaProperty: JsonSchema = {
-  type: 'string',
+export const expectedShaProperty = s.string({
   pattern: '^[0-9a-fA-F]{64}$',
   description: 'Refuse the change (STALE_FILE) unless the file currently has this sha256 (from read_file).',
-};
+});
 
-export const encodingProperty: JsonSchema = {
-  type: 'string',
-  enum: TEXT_ENCODINGS,
-  description: 'Text encoding when the file has no BOM and is not UTF-8.',
-};
+export const encodingProperty = s.enum(TEXT_ENCODINGS, { description: 'Text encoding when the file has no BOM and is not UTF-8.' });
 
 /** Count Unicode code points, so an emoji is one character and never split. */
 export function codePointLength(text: string): number {

@@ -1,4 +1,4 @@
-import type { JsonSchema, ToolDefinition as ContractTool, ToolInfo } from '../contract/index.js';
+import type { Infer, JsonSchema, ToolAnnotations, ToolDefinition as ContractTool, ToolInfo } from '../contract/index.js';
 import type { SnapshotStore } from '../snapshots/store.js';
 import type { ToolContext } from '../workspace/context.js';
 
@@ -8,8 +8,32 @@ export type { JsonSchema, ToolInfo };
 export type ToolRunContext = ToolContext<SnapshotStore>;
 
 /** A tool as Sandpit's workspace runs it (the contract's definition, with the tool context). */
-export type ToolDefinition<Args = any, Result = unknown> = ContractTool<Args, Result, ToolRunContext>;
+export type ToolDefinition<Args = any, Result = unknown, Name extends string = string> = ContractTool<Args, Result, ToolRunContext, Name>;
 
-export function defineTool<Args, Result>(definition: ToolDefinition<Args, Result>): ToolDefinition<Args, Result> {
-  return definition;
+/** What a tool declares: every fact is required here, and the types of `run` come from the two schemas. */
+export type ToolSpec<Name extends string, A extends JsonSchema, R extends JsonSchema> =
+  Omit<ContractTool<Infer<A>, Infer<R>, ToolRunContext, Name>, 'title' | 'schema' | 'resultSchema' | 'annotations' | 'run'> & {
+    title: string;
+    schema: A;
+    resultSchema: R;
+    annotations: ToolAnnotations;
+    run(args: Infer<A>, ctx: ToolRunContext): Promise<Infer<R>>;
+  };
+
+/** Declare a tool: its argument and result types are those of its schemas, declared once. */
+export function defineTool<const Name extends string, A extends JsonSchema, R extends JsonSchema>(
+  spec: ToolSpec<Name, A, R>,
+): ToolDefinition<Infer<A>, Infer<R>, Name> & { schema: A; resultSchema: R; title: string; annotations: ToolAnnotations } {
+  return spec;
 }
+
+/** Changes nothing: a repeat gives the same answer. */
+export const READ_ONLY: ToolAnnotations = { readOnly: true, destructive: false, idempotent: true, openWorld: false };
+/** Only adds (text at the end, a record): never destroys, but each repeat adds again. */
+export const ADDITIVE: ToolAnnotations = { readOnly: false, destructive: false, idempotent: false, openWorld: false };
+/** May replace or remove what is there; a repeat with the same arguments changes nothing more. */
+export const DESTRUCTIVE_IDEMPOTENT: ToolAnnotations = { readOnly: false, destructive: true, idempotent: true, openWorld: false };
+/** May replace or remove what is there, and a repeat may change more. */
+export const DESTRUCTIVE: ToolAnnotations = { readOnly: false, destructive: true, idempotent: false, openWorld: false };
+/** Runs a program: it may change anything and reach past the workspace. */
+export const RUNS_PROGRAMS: ToolAnnotations = { readOnly: false, destructive: true, idempotent: false, openWorld: true };

@@ -1,31 +1,30 @@
 import type { ChangedFile } from '../workspace/change-log.js';
-import { ToolError } from '../contract/index.js';
+import { s, ToolError } from '../contract/index.js';
 import { filesUnder } from '../workspace/tree.js';
 import { pathProperty } from './common.js';
 import { confirmOrRefuse } from './confirm.js';
-import { defineTool } from './define.js';
+import { defineTool, DESTRUCTIVE_IDEMPOTENT } from './define.js';
+import { changeIdResult } from './result-schemas.js';
 import { textForLog } from './text-for-log.js';
 
-interface DeletePathArgs {
-  path: string;
-  recursive?: boolean;
-}
-
-export const deletePath = defineTool<DeletePathArgs, Record<string, unknown>>({
+export const deletePath = defineTool({
   name: 'delete_path',
+  title: 'Delete path',
   description:
     'Delete a file, a link (not its target) or, with recursive: true, a directory and everything in it. ' +
     'The workspace may ask the user to confirm first (CONFIRMATION_DENIED when refused). Deletions can be undone from snapshots.',
   mutates: true,
-  schema: {
-    type: 'object',
-    properties: {
-      path: pathProperty('The path to delete'),
-      recursive: { type: 'boolean', default: false, description: 'Required to delete a directory.' },
-    },
-    required: ['path'],
-    additionalProperties: false,
-  },
+  annotations: DESTRUCTIVE_IDEMPOTENT,
+  schema: s.object({
+    path: pathProperty('The path to delete'),
+    recursive: s.optional(s.boolean({ default: false, description: 'Required to delete a directory.' })),
+  }),
+  resultSchema: s.object({
+    path: s.string(),
+    deleted: s.boolean(),
+    files_deleted: s.integer({ description: 'Files removed (those inside a folder included).' }),
+    change_id: changeIdResult,
+  }),
   async run(args, ctx) {
     return ctx.withPath(args.path, 'entry', async (path, shown) => {
       if (path.rel === '') throw new ToolError('PERMISSION_DENIED', 'the workspace root cannot be deleted', { hint: 'Delete the entries inside it one by one.' });

@@ -3,27 +3,39 @@ import { requireSnapshots } from './snapshot-support.js';
 import { EMPTY_TREE } from '../snapshots/tree.js';
 import { lexicalPath } from '../workspace/paths.js';
 import { pathProperty } from './common.js';
-import { defineTool } from './define.js';
+import { s } from '../contract/index.js';
+import { defineTool, READ_ONLY } from './define.js';
 
-interface DiffArgs { from?: string; to?: string; path?: string }
+const idProperty = (what: string) => s.string({ minLength: 4, maxLength: 40, pattern: '^[0-9a-fA-F]+$', description: what });
 
-const idProperty = (what: string) => ({ type: 'string', minLength: 4, maxLength: 40, pattern: '^[0-9a-fA-F]+$', description: what });
-
-export const diffSnapshots = defineTool<DiffArgs, Record<string, unknown>>({
+export const diffSnapshots = defineTool({
   name: 'diff_snapshots',
+  title: 'Diff snapshots',
   description:
     'Show what changed between two snapshots: each file with its status (added, modified, deleted) and line counts, ' +
     'plus a unified diff. By default compares the latest snapshot with the one before it. Give path to look at one file or folder.',
   mutates: false,
-  schema: {
-    type: 'object',
-    properties: {
-      from: idProperty('The older snapshot id (default: the snapshot before `to`).'),
-      to: idProperty('The newer snapshot id (default: the latest).'),
-      path: pathProperty('Only this file or folder'),
-    },
-    additionalProperties: false,
-  },
+  annotations: READ_ONLY,
+  schema: s.object({
+    from: s.optional(idProperty('The older snapshot id (default: the snapshot before `to`).')),
+    to: s.optional(idProperty('The newer snapshot id (default: the latest).')),
+    path: s.optional(pathProperty('Only this file or folder')),
+  }),
+  resultSchema: s.object({
+    from: s.nullable(s.string()),
+    to: s.string(),
+    path: s.optional(s.string()),
+    files: s.array(s.object({
+      path: s.string(),
+      status: s.enum(['added', 'modified', 'deleted']),
+      added_lines: s.integer(),
+      removed_lines: s.integer(),
+      binary: s.optional(s.boolean()),
+    })),
+    count: s.integer(),
+    unified_diff: s.string(),
+    truncated: s.boolean({ description: 'The unified diff was cut (the file list is complete).' }),
+  }),
   async run(args, ctx) {
     const store = requireSnapshots(ctx);
     const path = args.path === undefined ? '' : lexicalPath(args.path, ctx.cwd);

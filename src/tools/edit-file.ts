@@ -1,37 +1,35 @@
 import { dominantEol, lineAt, LfView, toLf } from '../text/lines.js';
-import { ToolError } from '../contract/index.js';
+import { s, ToolError } from '../contract/index.js';
 import { expectedShaProperty, pathProperty } from './common.js';
-import { defineTool } from './define.js';
+import { defineTool, DESTRUCTIVE } from './define.js';
 import { findNearMatch } from './near-match.js';
+import { changeIdResult } from './result-schemas.js';
 
-interface EditFileArgs {
-  path: string;
-  old_text: string;
-  new_text: string;
-  replace_all?: boolean;
-  expected_sha256?: string;
-}
-
-export const editFile = defineTool<EditFileArgs, Record<string, unknown>>({
+export const editFile = defineTool({
   name: 'edit_file',
+  title: 'Edit file',
   description:
     'Replace an exact piece of text in a file. old_text must match exactly once (include surrounding lines to make it ' +
     'unique) unless replace_all is true. Nothing changes when it is absent (NO_MATCH, with a hint to the nearest ' +
     'whitespace-insensitive match) or ambiguous (AMBIGUOUS_MATCH, listing the lines). \\n in old_text also matches \\r\\n; ' +
     'the file keeps its line endings, encoding and every byte outside the match.',
   mutates: true,
-  schema: {
-    type: 'object',
-    properties: {
-      path: pathProperty('The file to edit'),
-      old_text: { type: 'string', minLength: 1, description: 'The exact text to replace.' },
-      new_text: { type: 'string', description: 'The replacement text.' },
-      replace_all: { type: 'boolean', default: false, description: 'Replace every occurrence.' },
-      expected_sha256: expectedShaProperty,
-    },
-    required: ['path', 'old_text', 'new_text'],
-    additionalProperties: false,
-  },
+  annotations: DESTRUCTIVE,
+  schema: s.object({
+    path: pathProperty('The file to edit'),
+    old_text: s.string({ minLength: 1, description: 'The exact text to replace.' }),
+    new_text: s.string({ description: 'The replacement text.' }),
+    replace_all: s.optional(s.boolean({ default: false, description: 'Replace every occurrence.' })),
+    expected_sha256: s.optional(expectedShaProperty),
+  }),
+  resultSchema: s.object({
+    path: s.string(),
+    replacements: s.integer(),
+    first_line: s.integer({ description: 'The 1-based line of the first replacement.' }),
+    added_lines: s.integer(),
+    removed_lines: s.integer(),
+    change_id: changeIdResult,
+  }),
   async run(args, ctx) {
     return ctx.withPath(args.path, 'write', async (path, shown) => {
       const file = await ctx.readText(path);

@@ -1,6 +1,8 @@
 import type { WorkspaceFs } from '../fs/types.js';
 import type { ChangedFile } from '../workspace/change-log.js';
+import type { ObjectOf } from '../contract/index.js';
 import type { ToolRunContext as ToolContext } from './define.js';
+import type { externalChangeResults } from './result-schemas.js';
 
 /**
  * Finds what a program changed behind the tools' back (the workspace's rescan) and returns the
@@ -23,7 +25,7 @@ export async function describeExternalChanges(fs: WorkspaceFs, toAbs: (rel: stri
 }
 
 /** After a foreground program: rescan, log what it changed as this call's change, and say so in the result. */
-export async function recordExternalChanges(ctx: ToolContext, find?: FindExternalChanges, known: ChangedFile[] = []): Promise<Record<string, unknown>> {
+export async function recordExternalChanges(ctx: ToolContext, find?: FindExternalChanges, known: ChangedFile[] = []): Promise<ObjectOf<typeof externalChangeResults>> {
   const changed = find ? await find().catch(() => []) : [];
   if (changed.length === 0) return {};
   // Where the program said what it changed (the browser shell), the log gets real before and after text.

@@ -1,38 +1,51 @@
 import { sha256Hex } from '../text/hash.js';
 import { lineAt } from '../text/lines.js';
-import { ToolError } from '../contract/index.js';
+import { s, ToolError } from '../contract/index.js';
 import { toToolError } from '../fs/tool-error.js';
 import { displayPath } from '../workspace/paths.js';
 import { pathProperty } from './common.js';
-import { defineTool } from './define.js';
+import { defineTool, READ_ONLY } from './define.js';
 
-interface FileBytesArgs {
-  path: string;
-  expected?: string;
-  expect_escaped?: boolean;
-}
+const VERDICTS = ['ok', 'mismatch', 'literal_where_escaped_expected', 'escaped_where_literal_expected', 'decode_error'] as const;
+type Verdict = (typeof VERDICTS)[number];
 
-type Verdict = 'ok' | 'mismatch' | 'literal_where_escaped_expected' | 'escaped_where_literal_expected' | 'decode_error';
+const positions = s.array(s.object({ line: s.integer(), column: s.integer() }), { description: 'Where it occurs (the first 20).' });
+const counts = s.object({ literal: s.integer(), escaped: s.integer() });
 
 const MAX_LISTED = 20;
 
-export const fileBytes = defineTool<FileBytesArgs, Record<string, unknown>>({
+export const fileBytes = defineTool({
   name: 'file_bytes',
+  title: 'Check file bytes',
   description:
     'Check a file at the byte level: sha256, size, whether it is valid UTF-8, and whether `expected` text occurs in it ' +
     'literally or in escaped form (as inside a JSON string: \\n, \\t, \\", \\\\). verdict is ok, mismatch, ' +
     'literal_where_escaped_expected, escaped_where_literal_expected or decode_error. Read-only; works on binary files too.',
   mutates: false,
-  schema: {
-    type: 'object',
-    properties: {
-      path: pathProperty('The file to inspect'),
-      expected: { type: 'string', description: 'Text that should be in the file.' },
-      expect_escaped: { type: 'boolean', default: false, description: 'The file should hold `expected` in escaped form.' },
-    },
-    required: ['path'],
-    additionalProperties: false,
-  },
+  annotations: READ_ONLY,
+  schema: s.object({
+    path: pathProperty('The file to inspect'),
+    expected: s.optional(s.string({ description: 'Text that should be in the file.' })),
+    expect_escaped: s.optional(s.boolean({ default: false, description: 'The file should hold `expected` in escaped form.' })),
+  }),
+  resultSchema: s.object({
+    path: s.string(),
+    sha256: s.string(),
+    size_bytes: s.integer(),
+    encoding_ok: s.boolean({ description: 'Whether the bytes are valid UTF-8.' }),
+    verdict: s.enum(VERDICTS),
+    occurrences: s.object({ literal: positions, escaped: positions }),
+    occurrence_count: counts,
+    mismatch: s.nullable(s.object({
+      matched_chars: s.integer(),
+      expected_chars: s.integer(),
+      line: s.nullable(s.integer()),
+      column: s.nullable(s.integer()),
+      expected_next: s.string(),
+      found_next: s.nullable(s.string()),
+    }, { description: 'For a mismatch: how much of `expected` was found, and where it diverges.' })),
+    hint: s.nullable(s.string()),
+  }),
   async run(args, ctx) {
     const path = await ctx.resolve(args.path, 'read');
     const shown = displayPath(path.rel);

@@ -1,38 +1,33 @@
 import { compileGlob, staticBase } from '../search/glob.js';
 import { walk } from '../search/walk.js';
-import { ToolError } from '../contract/index.js';
+import { s, ToolError } from '../contract/index.js';
 import { displayPath, joinRel } from '../workspace/paths.js';
 import { pathProperty } from './common.js';
-import { defineTool } from './define.js';
-
-interface GlobArgs {
-  pattern: string;
-  path?: string;
-  max_results?: number;
-  include_hidden?: boolean;
-}
+import { defineTool, READ_ONLY } from './define.js';
 
 /** glob: root-relative paths matching a pattern, in walk order. */
-export const globTool = defineTool<GlobArgs, Record<string, unknown>>({
+export const globTool = defineTool({
   name: 'glob',
+  title: 'Find files by pattern',
   description:
     "Find files by name pattern. A pattern without '/' matches file names at any depth ('*.ts'); one with '/' " +
     "matches paths relative to path ('src/**/*.test.ts'). A pattern ending in '/' finds folders instead. " +
     'Returns root-relative paths in sorted order. Skips hidden entries (unless include_hidden), node_modules, ' +
     'build outputs and what .gitignore excludes, except below a folder the pattern names literally.',
   mutates: false,
-  schema: {
-    type: 'object',
-    properties: {
-      // picomatch refuses patterns over 64 KiB; no real glob comes near this
-      pattern: { type: 'string', minLength: 1, maxLength: 4096, description: "Glob: *, **, ?, [abc], {a,b}. '*.md' matches names anywhere." },
-      path: pathProperty('Folder the pattern is relative to, default the current folder'),
-      max_results: { type: 'integer', minimum: 1, maximum: 100000, description: 'Most paths to return (default 500).' },
-      include_hidden: { type: 'boolean', description: 'Also match names starting with a dot (default false).' },
-    },
-    required: ['pattern'],
-    additionalProperties: false,
-  },
+  annotations: READ_ONLY,
+  schema: s.object({
+    // picomatch refuses patterns over 64 KiB; no real glob comes near this
+    pattern: s.string({ minLength: 1, maxLength: 4096, description: "Glob: *, **, ?, [abc], {a,b}. '*.md' matches names anywhere." }),
+    path: s.optional(pathProperty('Folder the pattern is relative to, default the current folder')),
+    max_results: s.optional(s.integer({ minimum: 1, maximum: 100000, description: 'Most paths to return (default 500).' })),
+    include_hidden: s.optional(s.boolean({ description: 'Also match names starting with a dot (default false).' })),
+  }),
+  resultSchema: s.object({
+    matches: s.array(s.string(), { description: 'Root-relative paths, sorted.' }),
+    count: s.integer(),
+    truncated: s.boolean(),
+  }),
   async run(args, ctx) {
     const raw = args.pattern.replace(/^(\.\/)+/, '');
     if (raw.startsWith('/') || raw.split('/').includes('..')) {

@@ -1,9 +1,9 @@
 import { toToolError } from '../fs/tool-error.js';
-import { ToolError, type ErrorCode } from '../contract/index.js';
+import { ERROR_CODES, s, ToolError, type Infer, type Schema } from '../contract/index.js';
 import { displayPath } from '../workspace/paths.js';
 import type { ChangedFile } from '../workspace/change-log.js';
 import { textForLog, textOfBytes } from './text-for-log.js';
-import { defineTool } from './define.js';
+import { defineTool, DESTRUCTIVE_IDEMPOTENT } from './define.js';
 
 /** One file brought in from outside (a folder a person picked, a dropped zip): raw bytes, any kind. */
 export interface ImportedFile {
@@ -11,24 +11,34 @@ export interface ImportedFile {
   bytes: Uint8Array;
 }
 
-export interface ImportResult {
-  files: Array<{ path: string; bytes: number; created: boolean }>;
-  /** files that were refused, each with its code; the others were still written */
-  skipped: Array<{ path: string; code: ErrorCode; message: string }>;
-  /** one change for the whole import (null when nothing was written) */
-  change_id: string | null;
-}
+/** The result schema of an import (see `Workspace.importFiles`). */
+export const importResultSchema = s.object({
+  files: s.array(s.object({ path: s.string(), bytes: s.integer(), created: s.boolean() })),
+  skipped: s.array(s.object({ path: s.string(), code: s.enum(ERROR_CODES), message: s.string() }), {
+    description: 'Files that were refused, each with its code; the others were still written.',
+  }),
+  change_id: s.nullable(s.string({ description: 'One change for the whole import (null when nothing was written).' })),
+});
+
+/** What an import answers: the files written, the files refused, and its one change. */
+export type ImportResult = Infer<typeof importResultSchema>;
+
+// Raw bytes and a progress callback cannot be JSON Schema: importFiles checks the array itself.
+const importArgsSchema = { type: 'object' } as Schema<{ files: ImportedFile[]; onProgress?: (done: number, total: number) => void }>;
 
 /**
  * Bytes written as they are, for an import a person asked for; not part of any toolset (models
  * speak text through write_file). Every path is confined like a tool's; an existing file is
  * replaced; a refused file is reported and the rest go on; the whole import is one change.
  */
-export const importFilesTool = defineTool<{ files: ImportedFile[]; onProgress?: (done: number, total: number) => void }, ImportResult>({
+export const importFilesTool = defineTool({
   name: 'import_files',
+  title: 'Import files',
   description: 'Write files from raw bytes, as an import from disk does.',
   mutates: true,
-  schema: { type: 'object' },
+  annotations: DESTRUCTIVE_IDEMPOTENT,
+  schema: importArgsSchema,
+  resultSchema: importResultSchema,
   async run(args, ctx) {
     const result: ImportResult = { files: [], skipped: [], change_id: null };
     const changed: ChangedFile[] = [];

@@ -1,16 +1,8 @@
 import { walk, type WalkEntry } from '../search/walk.js';
-import { ToolError } from '../contract/index.js';
+import { s, ToolError } from '../contract/index.js';
 import { displayPath } from '../workspace/paths.js';
 import { pathProperty } from './common.js';
-import { defineTool } from './define.js';
-
-interface ListDirectoryArgs {
-  path?: string;
-  recursive?: boolean;
-  max_depth?: number;
-  max_entries?: number;
-  include_hidden?: boolean;
-}
+import { defineTool, READ_ONLY } from './define.js';
 
 interface ListedEntry {
   path: string;
@@ -22,25 +14,34 @@ interface ListedEntry {
 const TYPE_NAMES = { file: 'file', dir: 'directory', symlink: 'symlink' } as const;
 
 /** list_directory: a sorted, capped listing of a folder (DESIGN.md, canonical tools). */
-export const listDirectory = defineTool<ListDirectoryArgs, Record<string, unknown>>({
+export const listDirectory = defineTool({
   name: 'list_directory',
+  title: 'List directory',
   description:
     'List a folder: entries sorted by path (a folder is followed by its contents when recursive), each with its ' +
     'type (file, directory, symlink) and size (null for directories and links; links are shown, never followed). ' +
     'Hidden entries only with include_hidden. Recursive listings do not enter node_modules or build outputs. ' +
     'At most max_entries (default 200) come back; truncated says when there were more.',
   mutates: false,
-  schema: {
-    type: 'object',
-    properties: {
-      path: pathProperty('Folder to list, default the current folder'),
-      recursive: { type: 'boolean', description: 'Include the contents of sub-folders (default false).' },
-      max_depth: { type: 'integer', minimum: 1, description: 'Levels to list: 1 is the folder itself; more implies recursive.' },
-      max_entries: { type: 'integer', minimum: 1, maximum: 10000, description: 'Most entries to return (default 200).' },
-      include_hidden: { type: 'boolean', description: 'Include names starting with a dot (default false).' },
-    },
-    additionalProperties: false,
-  },
+  annotations: READ_ONLY,
+  schema: s.object({
+    path: s.optional(pathProperty('Folder to list, default the current folder')),
+    recursive: s.optional(s.boolean({ description: 'Include the contents of sub-folders (default false).' })),
+    max_depth: s.optional(s.integer({ minimum: 1, description: 'Levels to list: 1 is the folder itself; more implies recursive.' })),
+    max_entries: s.optional(s.integer({ minimum: 1, maximum: 10000, description: 'Most entries to return (default 200).' })),
+    include_hidden: s.optional(s.boolean({ description: 'Include names starting with a dot (default false).' })),
+  }),
+  resultSchema: s.object({
+    path: s.string(),
+    entries: s.array(s.object({
+      path: s.string({ description: 'Root-relative.' }),
+      name: s.string(),
+      type: s.enum(['file', 'directory', 'symlink']),
+      size_bytes: s.nullable(s.integer()),
+    })),
+    count: s.integer(),
+    truncated: s.boolean(),
+  }),
   async run(args, ctx) {
     const start = await ctx.resolve(args.path ?? '.', 'read');
     const shown = displayPath(start.rel);

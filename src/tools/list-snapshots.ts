@@ -1,20 +1,26 @@
+import { s } from '../contract/index.js';
 import { describeSnapshot, requireSnapshots } from './snapshot-support.js';
-import { defineTool } from './define.js';
+import { defineTool, READ_ONLY } from './define.js';
+import { snapshotResult } from './result-schemas.js';
 
-export const listSnapshots = defineTool<{ limit?: number }, Record<string, unknown>>({
+export const listSnapshots = defineTool({
   name: 'list_snapshots',
+  title: 'List snapshots',
   description:
     'List snapshots, newest first: one is taken after every change the tools make. An undo or restore is a snapshot ' +
     'too (restored_to names the snapshot it brought back), and snapshots that were undone stay listed, so ' +
     'restore_snapshot can bring them back (redo).',
   mutates: false,
-  schema: {
-    type: 'object',
-    properties: {
-      limit: { type: 'integer', minimum: 1, maximum: 1000, description: 'How many to list (default 20).' },
-    },
-    additionalProperties: false,
-  },
+  annotations: READ_ONLY,
+  schema: s.object({
+    limit: s.optional(s.integer({ minimum: 1, maximum: 1000, description: 'How many to list (default 20).' })),
+  }),
+  resultSchema: s.object({
+    snapshots: s.array(snapshotResult, { description: 'Newest first.' }),
+    count: s.integer(),
+    total: s.integer(),
+    truncated: s.boolean(),
+  }),
   async run(args, ctx) {
     const store = requireSnapshots(ctx);
     const limit = args.limit ?? 20;

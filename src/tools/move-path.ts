@@ -1,36 +1,29 @@
 import { fileSha256 } from '../workspace/sha-cache.js';
 import type { ChangedFile } from '../workspace/change-log.js';
-import { ToolError } from '../contract/index.js';
+import { s, ToolError } from '../contract/index.js';
 import { toToolError } from '../fs/tool-error.js';
 import { displayPath, lexicalPath } from '../workspace/paths.js';
 import { filesUnder } from '../workspace/tree.js';
 import { pathProperty } from './common.js';
 import { confirmOrRefuse } from './confirm.js';
-import { defineTool } from './define.js';
+import { defineTool, DESTRUCTIVE } from './define.js';
+import { changeIdResult } from './result-schemas.js';
 import { textForLog } from './text-for-log.js';
 
-interface MovePathArgs {
-  from: string;
-  to: string;
-  overwrite?: boolean;
-}
-
-export const movePath = defineTool<MovePathArgs, Record<string, unknown>>({
+export const movePath = defineTool({
   name: 'move_path',
+  title: 'Move or rename',
   description:
     'Move or rename a file, directory or link without reading its contents. Missing parent folders of `to` are created. ' +
     'An existing file at `to` is replaced only with overwrite: true; an existing directory is never replaced (name the full target path instead).',
   mutates: true,
-  schema: {
-    type: 'object',
-    properties: {
-      from: pathProperty('The path to move'),
-      to: pathProperty('The new path'),
-      overwrite: { type: 'boolean', default: false, description: 'Replace an existing file at `to`.' },
-    },
-    required: ['from', 'to'],
-    additionalProperties: false,
-  },
+  annotations: DESTRUCTIVE,
+  schema: s.object({
+    from: pathProperty('The path to move'),
+    to: pathProperty('The new path'),
+    overwrite: s.optional(s.boolean({ default: false, description: 'Replace an existing file at `to`.' })),
+  }),
+  resultSchema: s.object({ from: s.string(), to: s.string(), change_id: changeIdResult }),
   async run(args, ctx) {
     const fromRel = lexicalPath(args.from, ctx.cwd);
     const toRel = lexicalPath(args.to, ctx.cwd);

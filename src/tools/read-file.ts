@@ -1,39 +1,45 @@
 import { detectEol, LfView } from '../text/lines.js';
-import type { TextEncodingName } from '../text/codec.js';
-import { ToolError } from '../contract/index.js';
+import { TEXT_ENCODINGS } from '../text/codec.js';
+import { s, ToolError } from '../contract/index.js';
 import { displayPath } from '../workspace/paths.js';
 import { codePointLength, codePointOffset, encodingProperty, pathProperty } from './common.js';
-import { defineTool } from './define.js';
+import { defineTool, READ_ONLY } from './define.js';
 
-interface ReadFileArgs {
-  path: string;
-  start_line?: number;
-  end_line?: number;
-  max_chars?: number;
-  line_numbers?: boolean;
-  encoding?: TextEncodingName;
-}
+const lineNumber = (description: string) => s.integer({ minimum: 1, description });
 
-export const readFile = defineTool<ReadFileArgs, Record<string, unknown>>({
+export const readFile = defineTool({
   name: 'read_file',
+  title: 'Read file',
   description:
     'Read a text file, whole or as a 1-based inclusive line window. Without end_line at most 2,000 lines come back; ' +
     'has_more and next_start_line tell where to continue. Content uses \\n line endings (eol reports the file\'s own). ' +
     'Reading a file whole records it as read, which edits may require.',
   mutates: false,
-  schema: {
-    type: 'object',
-    properties: {
-      path: pathProperty('The file to read'),
-      start_line: { type: 'integer', minimum: 1, description: 'First line to return (1-based, default 1).' },
-      end_line: { type: 'integer', minimum: 1, description: 'Last line to return, inclusive.' },
-      max_chars: { type: 'integer', minimum: 1, description: 'Stop after this many characters, possibly inside a line.' },
-      line_numbers: { type: 'boolean', description: 'Prefix each line with its number, cat -n style.' },
-      encoding: encodingProperty,
-    },
-    required: ['path'],
-    additionalProperties: false,
-  },
+  annotations: READ_ONLY,
+  schema: s.object({
+    path: pathProperty('The file to read'),
+    start_line: s.optional(lineNumber('First line to return (1-based, default 1).')),
+    end_line: s.optional(lineNumber('Last line to return, inclusive.')),
+    max_chars: s.optional(s.integer({ minimum: 1, description: 'Stop after this many characters, possibly inside a line.' })),
+    line_numbers: s.optional(s.boolean({ description: 'Prefix each line with its number, cat -n style.' })),
+    encoding: s.optional(encodingProperty),
+  }),
+  resultSchema: s.object({
+    path: s.string(),
+    content: s.string({ description: 'The text, with \\n line endings.' }),
+    encoding: s.enum(TEXT_ENCODINGS),
+    bom: s.boolean(),
+    eol: s.enum(['lf', 'crlf', 'cr', 'mixed', 'none'], { description: "The file's own line endings." }),
+    total_lines: s.integer(),
+    start_line: s.integer(),
+    end_line: s.integer(),
+    has_more: s.boolean(),
+    next_start_line: s.nullable(s.integer()),
+    truncated: s.boolean(),
+    total_chars: s.integer(),
+    selected_chars: s.integer(),
+    sha256: s.string({ description: 'Of the whole file, for expected_sha256.' }),
+  }),
   async run(args, ctx) {
     const windowed = args.start_line !== undefined || args.end_line !== undefined;
     const file = await ctx.readTextAt(args.path, { encoding: args.encoding, allowLarge: windowed });

@@ -1,22 +1,22 @@
 import { restoreSnapshot } from '../snapshots/restore.js';
 import { recordRestore, requireSnapshots } from './snapshot-support.js';
-import { defineTool } from './define.js';
+import { s } from '../contract/index.js';
+import { defineTool, DESTRUCTIVE_IDEMPOTENT } from './define.js';
+import { restoreResults } from './result-schemas.js';
 
-export const restoreSnapshotTool = defineTool<{ id: string }, Record<string, unknown>>({
+export const restoreSnapshotTool = defineTool({
   name: 'restore_snapshot',
+  title: 'Restore snapshot',
   description:
     'Bring the workspace back to a snapshot from list_snapshots: files are written back byte for byte and files that ' +
     'did not exist then are removed. The restore is itself a snapshot, so undo reverses it; restoring a snapshot ' +
     'that was undone is redo.',
   mutates: true,
-  schema: {
-    type: 'object',
-    properties: {
-      id: { type: 'string', minLength: 4, maxLength: 40, pattern: '^[0-9a-fA-F]+$', description: 'The snapshot id (or a unique prefix of it).' },
-    },
-    required: ['id'],
-    additionalProperties: false,
-  },
+  annotations: DESTRUCTIVE_IDEMPOTENT,
+  schema: s.object({
+    id: s.string({ minLength: 4, maxLength: 40, pattern: '^[0-9a-fA-F]+$', description: 'The snapshot id (or a unique prefix of it).' }),
+  }),
+  resultSchema: s.object({ id: s.string({ description: 'The snapshot brought back.' }), ...restoreResults }),
   async run(args, ctx) {
     const store = requireSnapshots(ctx);
     return ctx.lock([''], async () => {

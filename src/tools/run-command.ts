@@ -1,18 +1,11 @@
 import type { FileStep } from '../workspace/file-writer.js';
 import { parse } from 'shell-quote';
-import { ToolError } from '../contract/index.js';
+import { s, ToolError } from '../contract/index.js';
 import { displayPath } from '../workspace/paths.js';
-import { defineTool, type ToolDefinition } from './define.js';
+import { defineTool, RUNS_PROGRAMS } from './define.js';
 import { recordExternalChanges, type FindExternalChanges } from './external-changes.js';
 import type { ProcessRunner } from './process-runner.js';
-
-interface RunCommandArgs {
-  command: string | string[];
-  cwd?: string;
-  timeout_seconds?: number;
-  env?: Record<string, string>;
-  background?: boolean;
-}
+import { externalChangeResults } from './result-schemas.js';
 
 /** Seconds a foreground command may run when the call names no limit. */
 export const DEFAULT_COMMAND_TIMEOUT_SECONDS = 30;
@@ -43,34 +36,41 @@ const SHELL_COMMAND = 'A bash command line (pipes, redirections, &&, ||, ;, glob
   'or an argv array run as one command. `/` is the workspace root.';
 
 /** The schema, with the `command` description that fits the runner (one schema, two wordings). */
-const schemaFor = (shell: boolean) => ({
-  type: 'object',
-  properties: {
-    command: {
-      description: shell ? SHELL_COMMAND : PROGRAMS_COMMAND,
-      anyOf: [{ type: 'string', minLength: 1 }, { type: 'array', items: { type: 'string' }, minItems: 1 }],
-    },
-    cwd: { type: 'string', description: "Working folder, relative to the workspace root (default: the workspace's current folder)." },
-    timeout_seconds: {
-      type: 'number', exclusiveMinimum: 0,
-      description: `Kill the command and everything it started after this many seconds (default ${DEFAULT_COMMAND_TIMEOUT_SECONDS}; background tasks default to no limit).`,
-    },
-    env: { type: 'object', additionalProperties: { type: 'string' }, description: 'Extra environment variables for this command.' },
-    background: { type: 'boolean', description: 'Start it as a background task and return a task_id at once (see task_output, task_wait, task_kill).' },
-  },
-  required: ['command'],
-  additionalProperties: false,
-} as const);
+const schemaFor = (shell: boolean) => s.object({
+  command: s.anyOf([s.string({ minLength: 1 }), s.array(s.string(), { minItems: 1 })], { description: shell ? SHELL_COMMAND : PROGRAMS_COMMAND }),
+  cwd: s.optional(s.string({ description: "Working folder, relative to the workspace root (default: the workspace's current folder)." })),
+  timeout_seconds: s.optional(s.number({
+    exclusiveMinimum: 0,
+    description: `Kill the command and everything it started after this many seconds (default ${DEFAULT_COMMAND_TIMEOUT_SECONDS}; background tasks default to no limit).`,
+  })),
+  env: s.optional(s.record(s.string(), { description: 'Extra environment variables for this command.' })),
+  background: s.optional(s.boolean({ description: 'Start it as a background task and return a task_id at once (see task_output, task_wait, task_kill).' })),
+});
+
+// A foreground command gives its outcome; a background one only its task_id and folder.
+const resultSchema = s.object({
+  exit_code: s.optional(s.integer({ description: '-1 after a timeout.' })),
+  stdout: s.optional(s.string()),
+  stderr: s.optional(s.string()),
+  timed_out: s.optional(s.boolean()),
+  truncated: s.optional(s.boolean({ description: 'stdout or stderr was cut (head and tail kept).' })),
+  duration_ms: s.optional(s.number()),
+  note: s.optional(s.string({ description: 'What to know beyond the fields, such as the writes kept by a command that failed part-way.' })),
+  ...externalChangeResults,
+  task_id: s.optional(s.string({ description: 'For background: true, the task to follow with task_output, task_wait, task_kill.' })),
+  cwd: s.optional(s.string({ description: 'For background: true, the folder it runs in.' })),
+});
 
 /**
  * The canonical run_command over a host's process runner. Without a runner (the browser) every
  * call is NOT_SUPPORTED. `findChanges` (the workspace's rescan) puts what a command changed in
  * the change log and the next snapshot; the result then lists the files and gives a change_id.
  */
-export function createRunCommandTool(runner?: ProcessRunner, findChanges?: FindExternalChanges): ToolDefinition<RunCommandArgs> {
+export function createRunCommandTool(runner?: ProcessRunner, findChanges?: FindExternalChanges) {
   const shell = runner?.kind === 'shell';
-  return defineTool<RunCommandArgs, unknown>({
+  return defineTool({
     name: 'run_command',
+    title: 'Run command',
     description: shell
       ? 'Run a bash command line in the workspace\'s built-in shell and return its exit code, stdout and stderr (each capped, keeping head and tail). ' +
         'Its writes become one change you can undo. A nonzero exit or a timeout (timed_out: true, exit_code -1) is a normal result.' +
@@ -78,7 +78,11 @@ export function createRunCommandTool(runner?: ProcessRunner, findChanges?: FindE
       : 'Run a program in the workspace and return its exit code, stdout and stderr (each capped, keeping head and tail). ' +
         'A nonzero exit or a timeout (timed_out: true, exit_code -1) is a normal result. No shell is involved.',
     mutates: true,
+    annotations: RUNS_PROGRAMS,
+    // the place a host that can run programs fills with its own run_command
+    slot: 'process',
     schema: schemaFor(shell),
+    resultSchema,
     async run(args, ctx) {
       if (!runner) {
         throw new ToolError('NOT_SUPPORTED', 'run_command cannot run here: this workspace has no process runner (a browser page cannot start programs)', {

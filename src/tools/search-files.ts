@@ -2,50 +2,47 @@ import { decodeCursor, encodeCursor, queryFingerprint } from '../search/cursor.j
 import { anyGlob } from '../search/glob.js';
 import { buildMatcher } from '../search/matcher.js';
 import { searchFiles as runSearch } from '../search/search.js';
-import { ToolError } from '../contract/index.js';
+import { s, ToolError } from '../contract/index.js';
 import { displayPath } from '../workspace/paths.js';
 import { pathProperty } from './common.js';
-import { defineTool } from './define.js';
-
-interface SearchFilesArgs {
-  pattern: string;
-  path?: string;
-  is_regex?: boolean;
-  case_sensitive?: boolean;
-  include?: string[];
-  max_matches?: number;
-  context_lines?: number;
-  cursor?: string;
-}
+import { defineTool, READ_ONLY } from './define.js';
 
 /** search_files: matching lines across files, paged with a self-contained cursor. */
-export const searchFilesTool = defineTool<SearchFilesArgs, Record<string, unknown>>({
+export const searchFilesTool = defineTool({
   name: 'search_files',
+  title: 'Search file contents',
   description:
     'Search file contents for a literal text (default) or a JavaScript regex, one result per matching line ' +
     '(path, 1-based line and column, the line capped at 500 characters). Skips hidden folders, node_modules, build ' +
     'outputs, binary and undecodable files and whatever .gitignore excludes. Results are in sorted path order; when ' +
     'truncated, pass next_cursor as cursor (with the same other arguments) to get the next page.',
   mutates: false,
-  schema: {
-    type: 'object',
-    properties: {
-      pattern: { type: 'string', minLength: 1, description: 'Text to find (or a regex when is_regex is true). Matches within one line.' },
-      path: pathProperty('Folder (or single file) to search, default the current folder'),
-      is_regex: { type: 'boolean', description: 'Treat pattern as a JavaScript regular expression (default false).' },
-      case_sensitive: { type: 'boolean', description: 'Match case exactly (default true).' },
-      include: {
-        type: 'array',
-        items: { type: 'string', minLength: 1, maxLength: 4096 },
-        description: "Only search files matching one of these globs: '*.ts' matches basenames anywhere, 'src/**/*.ts' matches root-relative paths.",
-      },
-      max_matches: { type: 'integer', minimum: 1, maximum: 100000, description: 'Matching lines per page (default 50).' },
-      context_lines: { type: 'integer', minimum: 0, maximum: 20, description: 'Lines of context before and after each match (default 0).' },
-      cursor: { type: 'string', minLength: 1, description: 'next_cursor from the previous page of the same search.' },
-    },
-    required: ['pattern'],
-    additionalProperties: false,
-  },
+  annotations: READ_ONLY,
+  schema: s.object({
+    pattern: s.string({ minLength: 1, description: 'Text to find (or a regex when is_regex is true). Matches within one line.' }),
+    path: s.optional(pathProperty('Folder (or single file) to search, default the current folder')),
+    is_regex: s.optional(s.boolean({ description: 'Treat pattern as a JavaScript regular expression (default false).' })),
+    case_sensitive: s.optional(s.boolean({ description: 'Match case exactly (default true).' })),
+    include: s.optional(s.array(s.string({ minLength: 1, maxLength: 4096 }), {
+      description: "Only search files matching one of these globs: '*.ts' matches basenames anywhere, 'src/**/*.ts' matches root-relative paths.",
+    })),
+    max_matches: s.optional(s.integer({ minimum: 1, maximum: 100000, description: 'Matching lines per page (default 50).' })),
+    context_lines: s.optional(s.integer({ minimum: 0, maximum: 20, description: 'Lines of context before and after each match (default 0).' })),
+    cursor: s.optional(s.string({ minLength: 1, description: 'next_cursor from the previous page of the same search.' })),
+  }),
+  resultSchema: s.object({
+    matches: s.array(s.object({
+      path: s.string(),
+      line: s.integer({ description: '1-based.' }),
+      column: s.integer({ description: '1-based, in code points.' }),
+      content: s.string({ description: 'The line, capped at 500 characters.' }),
+      before: s.optional(s.array(s.string())),
+      after: s.optional(s.array(s.string())),
+    })),
+    count: s.integer(),
+    truncated: s.boolean(),
+    next_cursor: s.nullable(s.string({ description: 'Pass as cursor for the next page.' })),
+  }),
   async run(args, ctx) {
     const caseSensitive = args.case_sensitive ?? true;
     const isRegex = args.is_regex ?? false;

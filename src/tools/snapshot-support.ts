@@ -1,7 +1,8 @@
 import { decodeText, isDecodeFailure } from '../text/codec.js';
 import type { ChangedFile } from '../workspace/change-log.js';
 import type { ToolRunContext as ToolContext } from './define.js';
-import { ToolError } from '../contract/index.js';
+import { ToolError, type Infer } from '../contract/index.js';
+import type { snapshotResult } from './result-schemas.js';
 import type { SnapshotInfo } from '../snapshots/history.js';
 import type { RestoredFile, RestoreOutcome } from '../snapshots/restore.js';
 import type { SnapshotStore } from '../snapshots/store.js';
@@ -17,7 +18,7 @@ export function requireSnapshots(ctx: ToolContext): SnapshotStore {
 }
 
 /** A snapshot as list_snapshots and snapshot show it to the model. */
-export function describeSnapshot(s: SnapshotInfo, store: SnapshotStore): Record<string, unknown> {
+export function describeSnapshot(s: SnapshotInfo, store: SnapshotStore): Infer<typeof snapshotResult> {
   const restored = s.restored_to ? store.history.find(s.restored_to) : undefined;
   return {
     id: s.id,
@@ -27,7 +28,7 @@ export function describeSnapshot(s: SnapshotInfo, store: SnapshotStore): Record<
     ...(s.tool ? { tool: s.tool } : {}),
     ...(s.change_id ? { change_id: s.change_id } : {}),
     ...(s.restored_to ? { restored_to: typeof restored === 'object' ? restored.id : s.restored_to.slice(0, 12) } : {}),
-    ...(s.undo ? { undo: true } : {}),
+    ...(s.undo ? { undo: true as const } : {}),
     ...(s.skipped.length ? { skipped: s.skipped } : {}),
   };
 }

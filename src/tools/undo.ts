@@ -1,21 +1,25 @@
 import { restoreSnapshot } from '../snapshots/restore.js';
 import { recordRestore, requireSnapshots } from './snapshot-support.js';
-import { ToolError } from '../contract/index.js';
-import { defineTool } from './define.js';
+import { s, ToolError } from '../contract/index.js';
+import { defineTool, DESTRUCTIVE } from './define.js';
+import { restoreResults } from './result-schemas.js';
 
-export const undoTool = defineTool<{ steps?: number }, Record<string, unknown>>({
+export const undoTool = defineTool({
   name: 'undo',
+  title: 'Undo',
   description:
     'Undo the last change (or the last `steps` changes): the workspace goes back to the snapshot before them. ' +
     'Repeated undos keep going back. The undo is itself a snapshot; to redo, call restore_snapshot with the id in redo_with.',
   mutates: true,
-  schema: {
-    type: 'object',
-    properties: {
-      steps: { type: 'integer', minimum: 1, maximum: 1000, description: 'How many changes to undo (default 1).' },
-    },
-    additionalProperties: false,
-  },
+  annotations: DESTRUCTIVE,
+  schema: s.object({
+    steps: s.optional(s.integer({ minimum: 1, maximum: 1000, description: 'How many changes to undo (default 1).' })),
+  }),
+  resultSchema: s.object({
+    restored_to: s.string({ description: 'The snapshot the workspace is back at.' }),
+    ...restoreResults,
+    redo_with: s.string({ description: 'Give this id to restore_snapshot to redo.' }),
+  }),
   async run(args, ctx) {
     const store = requireSnapshots(ctx);
     const steps = args.steps ?? 1;

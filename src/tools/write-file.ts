@@ -1,39 +1,36 @@
-import type { TextEncodingName } from '../text/codec.js';
 import { adoptLineEndings } from '../text/eol.js';
 import { fileSha256 } from '../workspace/sha-cache.js';
 import { decodeText, isDecodeFailure } from '../text/codec.js';
-import { ToolError } from '../contract/index.js';
+import { s, ToolError } from '../contract/index.js';
 import { toToolError } from '../fs/tool-error.js';
 import { encodingProperty, expectedShaProperty, pathProperty } from './common.js';
-import { defineTool } from './define.js';
+import { defineTool, DESTRUCTIVE_IDEMPOTENT } from './define.js';
+import { changeIdResult } from './result-schemas.js';
 
-interface WriteFileArgs {
-  path: string;
-  content: string;
-  overwrite?: boolean;
-  expected_sha256?: string;
-  encoding?: TextEncodingName;
-}
-
-export const writeFile = defineTool<WriteFileArgs, Record<string, unknown>>({
+export const writeFile = defineTool({
   name: 'write_file',
+  title: 'Write file',
   description:
     'Create or replace a text file with `content` (required; an explicit empty string makes an empty file). ' +
     'Parent folders are created. An existing file keeps its encoding, BOM and line-ending style. ' +
     'overwrite:false refuses an existing file; expected_sha256 refuses unless the file still has that hash.',
   mutates: true,
-  schema: {
-    type: 'object',
-    properties: {
-      path: pathProperty('The file to write'),
-      content: { type: 'string', description: 'The complete new text of the file.' },
-      overwrite: { type: 'boolean', default: true, description: 'Replace an existing file (default true).' },
-      expected_sha256: expectedShaProperty,
-      encoding: { ...encodingProperty, description: 'Encoding of the file (default: an existing file\'s own, utf-8 for a new one); name it for a file that is not UTF-8 and has no BOM.' },
-    },
-    required: ['path', 'content'],
-    additionalProperties: false,
-  },
+  annotations: DESTRUCTIVE_IDEMPOTENT,
+  schema: s.object({
+    path: pathProperty('The file to write'),
+    content: s.string({ description: 'The complete new text of the file.' }),
+    overwrite: s.optional(s.boolean({ default: true, description: 'Replace an existing file (default true).' })),
+    expected_sha256: s.optional(expectedShaProperty),
+    encoding: s.optional({ ...encodingProperty, description: 'Encoding of the file (default: an existing file\'s own, utf-8 for a new one); name it for a file that is not UTF-8 and has no BOM.' }),
+  }),
+  resultSchema: s.object({
+    path: s.string(),
+    bytes: s.integer({ description: 'Bytes written.' }),
+    created: s.boolean(),
+    added_lines: s.integer(),
+    removed_lines: s.integer(),
+    change_id: changeIdResult,
+  }),
   async run(args, ctx) {
     return ctx.withPath(args.path, 'write', async (path, shown) => {
       if (path.stat?.type === 'dir') throw new ToolError('NOT_A_FILE', `'${shown}' is a directory`, { hint: 'Write to a file path inside it.' });

@@ -1,7 +1,7 @@
 import type { JsonSchema, ToolDefinition } from '../tools/define.js';
 import { validateArgs } from '../tools/validate.js';
 import type { ToolRunContext as ToolContext } from '../tools/define.js';
-import { ToolError, type Problem } from '../contract/index.js';
+import { ToolError, type Problem, type ResultOf } from '../contract/index.js';
 import type { ResolvedPolicy } from '../workspace/policy.js';
 
 /**
@@ -9,7 +9,9 @@ import type { ResolvedPolicy } from '../workspace/policy.js';
  * (so a seed adapter never re-implements validation), then the canonical code does the work on
  * the same context, so changes land in this call's change log entry and snapshot.
  */
-export async function runCanonical<R = Record<string, any>>(tool: ToolDefinition, args: Record<string, unknown>, ctx: ToolContext, where = ''): Promise<R> {
+export async function runCanonical<T extends ToolDefinition, R = unknown extends ResultOf<T> ? Record<string, any> : ResultOf<T>>(
+  tool: T, args: Record<string, unknown>, ctx: ToolContext, where = '',
+): Promise<R> {
   const problems = validateArgs(tool.schema, args);
   if (problems.length > 0) throw invalid(`${where || tool.name} got invalid arguments`, problems.map((p) => ({ ...p, path: `${where}${p.path}` })));
   return (await tool.run(args, ctx)) as R;

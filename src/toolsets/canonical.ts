@@ -1,3 +1,4 @@
+import type { ArgsOf, ResultOf } from '../contract/index.js';
 import type { ToolDefinition } from '../tools/define.js';
 import { appendFile } from '../tools/append-file.js';
 import { applyPatchTool } from '../tools/apply-patch.js';
@@ -19,8 +20,8 @@ import { undoTool } from '../tools/undo.js';
 import { searchFilesTool } from '../tools/search-files.js';
 import { writeFile } from '../tools/write-file.js';
 
-/** The canonical toolset: the tool table in DESIGN.md. */
-export const canonicalTools: ToolDefinition[] = [
+/** The canonical tools with their own types, in table order (`canonicalTools` is the same list as plain definitions). */
+export const CANONICAL_TOOLS = [
   readFile,
   writeFile,
   appendFile,
@@ -36,4 +37,16 @@ export const canonicalTools: ToolDefinition[] = [
   searchFilesTool,
   runCommand,
   snapshotTool, listSnapshots, diffSnapshots, restoreSnapshotTool, undoTool,
-];
+] as const;
+
+/** The canonical toolset: the tool table in DESIGN.md. */
+export const canonicalTools: ToolDefinition[] = [...CANONICAL_TOOLS];
+
+/** The canonical tools by name, each with the types its schemas declare. */
+export type CanonicalTools = { [T in (typeof CANONICAL_TOOLS)[number] as T['name']]: T };
+/** A canonical tool's name. */
+export type CanonicalToolName = keyof CanonicalTools;
+/** The arguments a canonical tool takes. */
+export type CanonicalArgs<N extends CanonicalToolName> = ArgsOf<CanonicalTools[N]>;
+/** The result a canonical tool gives on success. */
+export type CanonicalResult<N extends CanonicalToolName> = ResultOf<CanonicalTools[N]>;

@@ -1,7 +1,8 @@
 import { applyPatch, MAX_PATCH_FILES } from '../patch/apply.js';
-import { applyPatchSchema } from '../tools/apply-patch.js';
+import { s } from '../contract/index.js';
+import { applyPatchResultSchema, applyPatchSchema, applyPatchTool } from '../tools/apply-patch.js';
 import { confirmOrRefuse } from '../tools/confirm.js';
-import type { ToolDefinition } from '../tools/define.js';
+import { defineTool, DESTRUCTIVE, READ_ONLY, type ToolDefinition } from '../tools/define.js';
 import { deletePath } from '../tools/delete-path.js';
 import { globTool } from '../tools/glob.js';
 import { movePath } from '../tools/move-path.js';
@@ -9,6 +10,7 @@ import { readFile } from '../tools/read-file.js';
 import { searchFilesTool } from '../tools/search-files.js';
 import type { ToolRunContext as ToolContext } from '../tools/define.js';
 import { lexicalPath } from '../workspace/paths.js';
+import { TEXT_ENCODINGS } from '../text/codec.js';
 import { defined, pick, runCanonical, withPolicy } from './adapt.js';
 import { COWORK_WORDS, speaking } from './vocabulary.js';
 
@@ -26,22 +28,34 @@ export interface CoworkOptions {
 /** The read audit every cowork change runs under: a full read first, and no change since. */
 const audited = (ctx: ToolContext) => withPolicy(ctx, { readBeforeWrite: true, staleCheck: true });
 
-const textFileRead: ToolDefinition<{ path: string; offset?: number; limit?: number; encoding?: string }> = {
+const textFileRead = defineTool({
   name: 'text_file_read',
+  title: 'Read text file',
   description: 'Read a plain-text file (up to 10 MiB), strictly decoded: UTF-8 or a BOM need no encoding; others must be named, and ' +
     'undecodable bytes fail rather than being replaced. offset is the first line (1-based), limit the number of lines. ' +
     'Before changing an existing file, read it with offset=1 and no limit: a paged read never grants the write audit. DOCX, PPTX, XLSX, XLS and PDF are refused.',
   mutates: false,
-  schema: {
-    type: 'object',
-    properties: {
-      path: readFile.schema.properties!.path!,
-      offset: { type: 'integer', minimum: 1, default: 1, description: 'First line to return, 1-based.' },
-      limit: { type: 'integer', minimum: 1, description: 'Lines to return; omit for the whole file.' },
-      ...pick(readFile.schema, ['encoding']),
-    },
-    required: ['path'], additionalProperties: false,
-  },
+  annotations: READ_ONLY,
+  schema: s.object({
+    ...s.pick(readFile.schema, ['path']),
+    offset: s.optional(s.integer({ minimum: 1, default: 1, description: 'First line to return, 1-based.' })),
+    limit: s.optional(s.integer({ minimum: 1, description: 'Lines to return; omit for the whole file.' })),
+    ...s.pick(readFile.schema, ['encoding']),
+  }),
+  resultSchema: s.object({
+    path: s.string(),
+    content: s.string(),
+    encoding: s.enum(TEXT_ENCODINGS),
+    bom: s.boolean(),
+    eol: s.enum(['lf', 'crlf', 'cr', 'mixed', 'none']),
+    total_lines: s.integer(),
+    offset: s.integer(),
+    lines: s.integer({ description: 'How many lines came back.' }),
+    has_more: s.boolean(),
+    next_offset: s.nullable(s.integer()),
+    sha256: s.string(),
+    write_audit: s.boolean({ description: 'This read was whole, so it allows changing the file.' }),
+  }),
   async run(args, ctx) {
     const offset = args.offset ?? 1;
     const whole = offset === 1 && args.limit === undefined;
@@ -57,7 +71,7 @@ const textFileRead: ToolDefinition<{ path: string; offset?: number; limit?: numb
       next_offset: r.next_start_line, sha256: r.sha256, write_audit: whole,
     };
   },
-};
+});
 
 /** Paths outside the artifact folder, which need the confirm policy's approval. */
 function outside(ctx: ToolContext, artifact: string | null, paths: string[]): string[] {
@@ -68,15 +82,18 @@ function outside(ctx: ToolContext, artifact: string | null, paths: string[]): st
   });
 }
 
-function patchTool(artifact: string | null): ToolDefinition<{ patch: string; dry_run?: boolean }> {
-  return {
+function patchTool(artifact: string | null) {
+  return defineTool({
     name: 'apply_patch',
+    title: 'Apply patch',
     description: `Create, update, move and delete up to ${MAX_PATCH_FILES} plain-text files with one exact patch, all or nothing. ` +
       'Matching is exact: whitespace and Unicode variants are not normalized, so copy context lines byte for byte and use enough of them to make each hunk unique. ' +
       'Existing files must have been read whole with text_file_read (offset=1, no limit) and be unchanged since. ' +
       'New files and edits inside the run\'s artifact folder are allowed; changes elsewhere need approval, and deletes are confirmed together. Office and PDF files are refused.',
     mutates: true,
+    annotations: DESTRUCTIVE,
     schema: applyPatchSchema,
+    resultSchema: applyPatchResultSchema,
     async run(args, ctx) {
       const strict = audited(ctx);
       // Preflight first (it writes nothing), so approval is asked only for a patch that would apply.
@@ -92,21 +109,24 @@ function patchTool(artifact: string | null): ToolDefinition<{ patch: string; dry
       // Approved above: the patch must not ask about its deletes a second time.
       return applyPatch(withPolicy(strict, { confirm: () => true }), args.patch, { exact: true });
     },
-  };
+  });
 }
 
-function renameTool(artifact: string | null): ToolDefinition<{ from: string; to: string; overwrite?: boolean }> {
-  return {
+function renameTool(artifact: string | null) {
+  return defineTool({
     name: 'rename_path',
+    title: 'Rename or move',
     description: 'Rename or move a file or folder without reading it. Outside the run\'s artifact folder this needs approval.',
     mutates: true,
+    annotations: movePath.annotations,
     schema: movePath.schema,
+    resultSchema: movePath.resultSchema,
     async run(args, ctx) {
       const needApproval = outside(ctx, artifact, [args.from, args.to]);
       if (needApproval.length > 0) await confirmOrRefuse(ctx, needApproval, 'move', { required: true });
       return runCanonical(movePath, defined(args), ctx);
     },
-  };
+  });
 }
 
 const deleteTool: ToolDefinition = {
@@ -116,7 +136,7 @@ const deleteTool: ToolDefinition = {
   run: (args, ctx) => deletePath.run(args, withPolicy(ctx, { alwaysConfirmDeletes: true })),
 };
 
-const grepTool: ToolDefinition = { ...searchFilesTool, name: 'grep' };
+const grepTool: ToolDefinition = { ...searchFilesTool, name: 'grep', title: 'Grep' };
 
 /**
  * Seed 004's file-system skill: text_file_read, apply_patch, glob, grep, rename_path and

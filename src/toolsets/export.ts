@@ -1,3 +1,4 @@
+import { toolErrorSchema } from '../contract/index.js';
 import type { JsonSchema, ToolDefinition } from '../tools/define.js';
 
 export {
@@ -17,34 +18,40 @@ export interface McpAnnotations {
 /** A tool as an MCP server lists it. */
 export interface McpTool {
   name: string;
+  title?: string;
   description: string;
   inputSchema: JsonSchema & { type: 'object' };
+  outputSchema?: JsonSchema & { type: 'object' };
   annotations: McpAnnotations;
 }
 
-// Mutating tools that only add (a folder, text at the end, a snapshot) never destroy what is there.
-const ADDITIVE = new Set(['create_directory', 'append_file', 'snapshot']);
-// Reading tools whose repeat gives the same answer and changes nothing either way.
-const IDEMPOTENT = new Set(['create_directory']);
-// Tools that reach past the workspace: a program may touch the network or other files.
-const OPEN_WORLD = new Set(['run_command']);
-
-/** The MCP annotations of a tool, from whether it mutates and what kind of change it makes. */
+/**
+ * The MCP annotations of a tool, from the facts it declares. A tool that declares none (a
+ * third-party definition) is described by the one thing always known: whether it mutates.
+ */
 export function annotationsOf(tool: ToolDefinition): McpAnnotations {
+  const facts = tool.annotations ?? { readOnly: !tool.mutates, destructive: tool.mutates, idempotent: !tool.mutates, openWorld: false };
   return {
-    readOnlyHint: !tool.mutates,
-    destructiveHint: tool.mutates && !ADDITIVE.has(tool.name),
-    idempotentHint: !tool.mutates || IDEMPOTENT.has(tool.name),
-    openWorldHint: OPEN_WORLD.has(tool.name),
+    ...(tool.title ? { title: tool.title } : {}),
+    readOnlyHint: facts.readOnly,
+    destructiveHint: !facts.readOnly && facts.destructive,
+    idempotentHint: facts.idempotent,
+    openWorldHint: facts.openWorld,
   };
 }
 
-/** The tools as an MCP `tools/list` answer lists them, with annotations. */
+/**
+ * The tools as an MCP `tools/list` answer lists them: title, schemas of arguments and result,
+ * annotations. structuredContent is the result, or the error object when `isError` is set, and
+ * clients check it against outputSchema either way, so outputSchema admits both.
+ */
 export function toMcp(tools: readonly ToolDefinition[]): McpTool[] {
   return tools.map((t) => ({
     name: t.name,
+    ...(t.title ? { title: t.title } : {}),
     description: t.description,
     inputSchema: { ...t.schema, type: 'object' },
+    ...(t.resultSchema?.type === 'object' ? { outputSchema: { type: 'object' as const, anyOf: [t.resultSchema, toolErrorSchema] } } : {}),
     annotations: annotationsOf(t),
   }));
 }

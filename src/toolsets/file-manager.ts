@@ -1,4 +1,4 @@
-import type { JsonSchema, ToolDefinition } from '../tools/define.js';
+import { defineTool, DESTRUCTIVE, type JsonSchema, type ToolDefinition } from '../tools/define.js';
 import { appendFile } from '../tools/append-file.js';
 import { createDirectory } from '../tools/create-directory.js';
 import { editFile } from '../tools/edit-file.js';
@@ -7,7 +7,8 @@ import { listDirectory } from '../tools/list-directory.js';
 import { readFile } from '../tools/read-file.js';
 import { writeFile } from '../tools/write-file.js';
 import { validateArgs } from '../tools/validate.js';
-import { ToolError, type Problem, type ToolErrorBody } from '../contract/index.js';
+import { s, ToolError, type Infer, type Problem, type Schema, type ToolErrorBody } from '../contract/index.js';
+import { toToolError } from '../fs/tool-error.js';
 import type { Envelope } from '../contract/index.js';
 import { defined, invalid, pick, runCanonical } from './adapt.js';
 import { FILE_MANAGER_WORDS, reword } from './vocabulary.js';
@@ -54,7 +55,7 @@ const actionSchemas = Object.fromEntries(ACTION_NAMES.map((name) => {
   return [name, { type: 'object', properties: { action: { const: name }, ...pick(tool.schema, args) }, required: ['action', ...required], additionalProperties: false } as JsonSchema];
 }));
 
-const operationSchema: JsonSchema = {
+const operationSchema = {
   type: 'object',
   description: 'One file operation; `action` names it, the other fields are its arguments.',
   properties: {
@@ -63,7 +64,15 @@ const operationSchema: JsonSchema = {
   },
   required: ['action', 'path'],
   additionalProperties: false,
-};
+} as Schema<Row>;
+
+// Each operation's own fields follow `ok`, `action` and `relative_path`; see ACTIONS for them.
+const operationResult = s.object({
+  ok: s.boolean(),
+  action: s.string(),
+  relative_path: s.optional(s.string()),
+  error: s.optional(s.unknown({ description: 'The failed operation\'s error.' })),
+}, { additionalProperties: true });
 
 /** Seed 000's guidance rules, checked before the schema so each mistake gets its own precise error. */
 function precheck(args: unknown): void {
@@ -111,17 +120,18 @@ export const FILE_MANAGER_SUMMARY = 'Manage text files and directories inside th
  * not run, and the error carries every result so far. The call is one snapshot, so `undo`
  * reverts all of it.
  */
-export const fileManager: ToolDefinition<{ operations: Row[] }, { results: Row[] }> = {
+export const fileManager = defineTool({
   name: 'file_manager',
+  title: 'File manager',
   description: FILE_MANAGER_SUMMARY,
   mutates: true,
+  annotations: DESTRUCTIVE,
   precheck,
-  schema: {
-    type: 'object',
-    properties: { operations: { type: 'array', minItems: 1, items: operationSchema, description: 'File operations, run in order.' } },
-    required: ['operations'],
-    additionalProperties: false,
-  },
+  // A model that calls `file_manager.read_file` meant this tool with that action.
+  present: (envelope) => fileManagerEnvelope(envelope),
+  dottedHint: (method) => `{"operations": [{"action": "${method.slice(0, 60)}", "path": "..."}]}`,
+  schema: s.object({ operations: s.array(operationSchema, { minItems: 1, description: 'File operations, run in order.' }) }),
+  resultSchema: s.object({ results: s.array(operationResult, { description: 'One per operation, in order.' }) }),
   async run(args, ctx) {
     checkOperations(args.operations);
     const results: Row[] = [];
@@ -143,9 +153,9 @@ export const fileManager: ToolDefinition<{ operations: Row[] }, { results: Row[]
         });
       }
     }
-    return { results };
+    return { results: results as Array<Infer<typeof operationResult>> };
   },
-};
+});
 
 /** Seed 000's toolset: the single `file_manager` tool. */
 export function fileManagerTools(): ToolDefinition[] {

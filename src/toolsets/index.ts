@@ -3,7 +3,7 @@ import type { Envelope } from '../contract/index.js';
 import { canonicalTools } from './canonical.js';
 import { coworkTools } from './cowork.js';
 import { toAnthropic, toMcp, toOpenAI, type AnthropicTool, type McpTool, type OpenAIExportOptions, type OpenAIResponsesTool, type OpenAITool } from './export.js';
-import { fileManagerEnvelope, fileManagerTools } from './file-manager.js';
+import { fileManagerTools } from './file-manager.js';
 import { FILE_MANAGER_DESCRIPTION } from './file-manager-text.js';
 import { fsProcessTools } from './fs-process.js';
 
@@ -21,11 +21,14 @@ export const TOOLSET_NAMES = ['canonical', 'file_manager', 'fs_process', 'cowork
 export type ToolsetName = (typeof TOOLSET_NAMES)[number];
 
 export interface ToolsetOptions {
-  /** the run_command that runs processes (in Node, the one nodeTools builds): canonical's, and fs_process's worker */
+  /** the tool for the `process` slot, which runs programs (in Node, the run_command nodeTools builds): canonical's, and fs_process's worker */
   runCommand?: ToolDefinition;
   /** cowork's artifact folder, relative to the workspace root */
   artifactDir?: string;
-  /** more tools joining the set (manifest tools); a seed tool of the same name wins */
+  /**
+   * more tools joining the set (manifest tools, Node's task tools); a seed tool of the same name
+   * wins, and a tool that names the toolsets offering it (`toolsets`) joins only those
+   */
   extra?: readonly ToolDefinition[];
 }
 
@@ -58,18 +61,21 @@ export function toolset(name: ToolsetName, options: ToolsetOptions = {}): Toolse
   const own = name === 'file_manager' ? fileManagerTools()
     : name === 'fs_process' ? fsProcessTools(options.runCommand ? { runCommand: options.runCommand } : {})
     : name === 'cowork' ? coworkTools(options.artifactDir !== undefined ? { artifactDir: options.artifactDir } : {})
-    : canonicalTools.map((t) => (t.name === 'run_command' && options.runCommand ? options.runCommand : t));
+    : canonicalTools.map((t) => (t.slot && options.runCommand?.slot === t.slot ? options.runCommand : t));
   const names = new Set(own.map((t) => t.name));
-  return toolsetOf(name, [...own, ...(options.extra ?? []).filter((t) => !names.has(t.name))]);
+  const joins = (t: ToolDefinition) => !names.has(t.name) && (t.toolsets === undefined || t.toolsets.includes(name));
+  return toolsetOf(name, [...own, ...(options.extra ?? []).filter(joins)]);
 }
 
 /** A toolset over a given list of tools: its envelope, guidance and export formats. */
 export function toolsetOf(name: ToolsetName, tools: ToolDefinition[]): Toolset {
-  const names = new Set(tools.map((t) => t.name));
   return {
     name,
     tools,
-    present: (envelope) => (envelope.tool === 'file_manager' && names.has('file_manager') ? fileManagerEnvelope(envelope) : envelope),
+    present: (envelope) => {
+      const tool = tools.find((t) => t.name === envelope.tool);
+      return tool?.present ? tool.present(envelope) : envelope;
+    },
     instructions: name === 'file_manager' ? FILE_MANAGER_DESCRIPTION : '',
     toOpenAI: ((options?: OpenAIExportOptions) => toOpenAI(tools, options)) as Toolset['toOpenAI'],
     toAnthropic: () => toAnthropic(tools),

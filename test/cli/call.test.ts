@@ -86,17 +86,18 @@ describe('sandpit call', () => {
 });
 
 describe('sandpit tools, --help and the bin', () => {
-  it('lists every tool with a description, and schemas on request', async () => {
+  it('lists every tool with its title and description, and schemas on request', async () => {
     const run = await runCli(['tools']);
     expect(run.code).toBe(0);
     const tools = JSON.parse(run.stdout) as Array<Record<string, unknown>>;
     expect(tools.map((t) => t.name)).toContain('read_file');
     for (const tool of tools) {
-      expect(Object.keys(tool).sort()).toEqual(['description', 'name']);
+      expect(Object.keys(tool).sort()).toEqual(['description', 'name', 'title']);
       expect(String(tool.description).length).toBeGreaterThan(10);
     }
     const withSchemas = JSON.parse((await runCli(['tools', '--schemas'])).stdout) as Array<Record<string, any>>;
     expect(withSchemas.find((t) => t.name === 'read_file')!.input_schema.required).toEqual(['path']);
+    expect(withSchemas.find((t) => t.name === 'read_file')).toMatchObject({ title: 'Read file', output_schema: { type: 'object' }, annotations: { readOnly: true } });
   });
 
   it('prints help on stdout with exit 0, saying what --from leaves out', async () => {

@@ -2,11 +2,12 @@ import { existsSync, statSync } from 'node:fs';
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { isAbsolute, join, relative } from 'node:path';
 import { confirmOrRefuse } from '../../tools/confirm.js';
-import { defineTool, type ToolDefinition } from '../../tools/define.js';
+import { defineTool, RUNS_PROGRAMS, type ToolDefinition } from '../../tools/define.js';
 import { recordExternalChanges, type FindExternalChanges } from '../../tools/external-changes.js';
 import { DEFAULT_COMMAND_TIMEOUT_SECONDS } from '../../tools/run-command.js';
 import type { ToolRunContext as ToolContext } from '../../tools/define.js';
-import { ToolError } from '../../contract/index.js';
+import { s, ToolError, type Schema } from '../../contract/index.js';
+import { externalChangeResults } from '../../tools/result-schemas.js';
 import { programEnv } from '../env.js';
 import { DEFAULT_OUTPUT_CAP } from '../output-cap.js';
 import { startProcess } from '../process.js';
@@ -38,13 +39,41 @@ interface CallFolders {
   notifyFile: string;
 }
 
+/** What a manifest tool answers: its output (seed 003's text or JSON reply), or a task for a background tool. */
+export const manifestResultSchema = s.object({
+  output: s.optional(s.string()),
+  is_error: s.optional(s.boolean({ description: 'The tool reported a failure (or exited nonzero in text mode).' })),
+  exit_code: s.optional(s.nullable(s.integer())),
+  timed_out: s.optional(s.boolean()),
+  truncated: s.optional(s.boolean()),
+  duration_ms: s.optional(s.number()),
+  files: s.optional(s.array(s.object({ name: s.string(), size_bytes: s.integer() }), { description: 'Files the call wrote to its output folder.' })),
+  media: s.optional(s.array(s.object({ name: s.string(), mime: s.string(), size_bytes: s.integer(), data_base64: s.string() }))),
+  media_dropped: s.optional(s.array(s.object({ name: s.string(), reason: s.string() }))),
+  notes: s.optional(s.array(s.string(), { description: 'Progress notes the tool wrote.' })),
+  ...externalChangeResults,
+  task_id: s.optional(s.string({ description: 'For a background tool: the task to follow with task_output, task_wait, task_kill.' })),
+  status: s.optional(s.string({ description: "For a background tool: 'running'." })),
+});
+
+/** A manifest's name as a person reads it: `word_count` is "Word count". */
+function titleOf(name: string): string {
+  const words = name.replace(/_+/g, ' ').trim();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
 /** A manifest as a tool: its parameters are the schema every call is validated against. */
 export function manifestTool(loaded: LoadedManifest, deps: ManifestDeps): ToolDefinition {
   const { manifest, name } = loaded;
-  return defineTool<Record<string, unknown>, unknown>({
+  return defineTool({
     name,
+    title: titleOf(name),
     description: manifest.description,
-    schema: loaded.parameters,
+    // The manifest's own parameters, checked when it was loaded: arbitrary JSON arguments.
+    schema: loaded.parameters as Schema<Record<string, unknown>>,
+    resultSchema: manifestResultSchema,
+    // A program of the user's: it may change anything, and reach the network.
+    annotations: RUNS_PROGRAMS,
     mutates: true,
     async run(args, ctx) {
       if (manifest.permission === 'ask') await confirmOrRefuse(ctx, [name], 'run', { required: true, args });
