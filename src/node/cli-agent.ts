@@ -3,7 +3,7 @@ import { createProvider, guessApi, type ApiKind } from '../agent/provider.js';
 import { runAgent } from '../agent/loop.js';
 import { TranscriptRecorder } from '../agent/transcript.js';
 import type { AgentEvent } from '../agent/events.js';
-import { approvalQuestion, cliApprover } from './cli-approve.js';
+import { cliApprover } from './cli-approve.js';
 import { UsageError, workspaceSource } from './cli-args.js';
 import { taskInbox } from './task-inbox.js';
 import { parseAgentArgs, positiveInt } from './cli-agent-args.js';

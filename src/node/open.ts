@@ -1,7 +1,6 @@
 import { resolve } from 'node:path';
 import { createWorkspace } from '../create-workspace.js';
 import { createNodeFs } from '../fs/node.js';
-import type { ToolDefinition } from '../tools/define.js';
 import { toolsetOf, type Toolset, type ToolsetName } from '../toolsets/index.js';
 import type { SnapshotOptions } from '../snapshots/store.js';
 import type { Workspace, WorkspaceOptions } from '../workspace-core.js';

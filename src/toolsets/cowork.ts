@@ -1,6 +1,6 @@
 import { applyPatch, MAX_PATCH_FILES } from '../patch/apply.js';
 import { s } from '../contract/index.js';
-import { applyPatchResultSchema, applyPatchSchema, applyPatchTool } from '../tools/apply-patch.js';
+import { applyPatchResultSchema, applyPatchSchema } from '../tools/apply-patch.js';
 import { confirmOrRefuse } from '../tools/confirm.js';
 import { defineTool, DESTRUCTIVE, READ_ONLY, type ToolDefinition } from '../tools/define.js';
 import { deletePath } from '../tools/delete-path.js';
@@ -11,7 +11,7 @@ import { searchFilesTool } from '../tools/search-files.js';
 import type { ToolRunContext as ToolContext } from '../tools/define.js';
 import { lexicalPath } from '../workspace/paths.js';
 import { TEXT_ENCODINGS } from '../text/codec.js';
-import { defined, pick, runCanonical, withPolicy } from './adapt.js';
+import { defined, runCanonical, withPolicy } from './adapt.js';
 import { COWORK_WORDS, speaking } from './vocabulary.js';
 
 type Row = Record<string, any>;

@@ -8,7 +8,6 @@ import { readFile } from '../tools/read-file.js';
 import { writeFile } from '../tools/write-file.js';
 import { validateArgs } from '../tools/validate.js';
 import { s, ToolError, type Infer, type Problem, type Schema, type ToolErrorBody } from '../contract/index.js';
-import { toToolError } from '../fs/tool-error.js';
 import type { Envelope } from '../contract/index.js';
 import { defined, invalid, pick, runCanonical } from './adapt.js';
 import { FILE_MANAGER_WORDS, reword } from './vocabulary.js';

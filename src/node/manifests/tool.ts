@@ -6,9 +6,8 @@ import { defineTool, RUNS_PROGRAMS, type ToolDefinition } from '../../tools/defi
 import { recordExternalChanges, type FindExternalChanges } from '../../tools/external-changes.js';
 import { DEFAULT_COMMAND_TIMEOUT_SECONDS } from '../../tools/run-command.js';
 import type { ToolRunContext as ToolContext } from '../../tools/define.js';
-import { s, ToolError, type Schema } from '../../contract/index.js';
+import { s, type Schema } from '../../contract/index.js';
 import { externalChangeResults } from '../../tools/result-schemas.js';
-import { programEnv } from '../env.js';
 import { DEFAULT_OUTPUT_CAP } from '../output-cap.js';
 import { startProcess } from '../process.js';
 import { chooseSandbox, sandboxChoice } from '../sandbox.js';
