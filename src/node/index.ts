@@ -11,3 +11,4 @@ export type { ToolManifest } from './manifests/schema.js';
 export type { ModelCaps } from './manifests/output.js';
 export { openToolsetWorkspace, type ToolsetWorkspaceOptions } from './mcp-workspace.js';
 export { createMcpServer, serveMcpStdio } from './mcp.js';
+export { serveMcpHttp, MCP_PATH, type McpHttpOptions, type McpHttpServer } from './mcp-http.js';

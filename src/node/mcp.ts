@@ -4,6 +4,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Toolset } from '../toolsets/index.js';
 import type { Workspace } from '../workspace-core.js';
+import { toCallResult } from './mcp-content.js';
 
 /**
  * An MCP server (not yet connected) offering a workspace's toolset: tools/list gives each tool's
@@ -13,18 +14,12 @@ import type { Workspace } from '../workspace-core.js';
  * reads, never a protocol error.
  */
 export function createMcpServer(ws: Workspace, set: Toolset, version = '0.0.0'): Server {
-  const server = new Server({ name: 'sandpit', version }, { capabilities: { tools: {} } });
+  const server = new Server({ name: 'sandpit', version }, { capabilities: { tools: {}, logging: {} } });
   const listing = set.toMcp();
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listing }));
   server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
     const envelope = await ws.call(request.params.name, request.params.arguments ?? {});
-    const shown = set.present(envelope);
-    const structured = envelope.ok ? envelope.result : envelope.error;
-    return {
-      content: [{ type: 'text', text: JSON.stringify(shown) }],
-      ...(isObject(structured) ? { structuredContent: structured } : {}),
-      isError: shown.ok !== true,
-    };
+    return toCallResult(envelope, set.present);
   });
   return server;
 }
@@ -42,9 +37,8 @@ export async function serveMcpStdio(ws: Workspace, set: Toolset): Promise<void> 
   await ws.close();
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-
-function packageVersion(): string {
+/** This package's version, as the server tells clients. */
+export function packageVersion(): string {
   try {
     return (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
   } catch {
