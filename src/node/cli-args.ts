@@ -22,7 +22,7 @@ export interface ArgSpec {
 }
 
 const COMMON: ArgSpec = {
-  valueOptions: new Set(['root', 'backend', 'from', 'tools', 'toolset', 'artifacts', 'snapshots', 'sandbox', 'approve', 'format']),
+  valueOptions: new Set(['root', 'backend', 'from', 'tools', 'toolset', 'artifacts', 'snapshots', 'sandbox', 'approve', 'format', 'http', 'auth-token-env']),
   flags: new Set(['help', 'pretty', 'schemas', 'version', 'strict']),
 };
 const SHORT: Record<string, string> = { '-h': '--help', '-v': '--version' };

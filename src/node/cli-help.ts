@@ -26,9 +26,13 @@ Commands
       exact problem for each; exit 1 when any manifest is broken.
 
   sandpit mcp --root DIR [--toolset NAME] [--tools DIR] [--artifacts DIR] [--snapshots MODE]
-      Serve the folder's tools to an MCP client over stdin/stdout; each call's
-      envelope is the tool result text (isError when it is not ok). MODE is
-      call (default: one snapshot per change), batch, manual or off.
+          [--http [HOST:]PORT [--auth-token-env NAME]]
+      Serve the folder's tools to an MCP client over stdin/stdout, or with --http
+      over Streamable HTTP at http://HOST:PORT/mcp (HOST default 127.0.0.1; other
+      Host and Origin headers are refused). --auth-token-env NAME requires
+      "Authorization: Bearer <the value of NAME>". Each result carries the result
+      object as structuredContent and the envelope as text (isError when it is
+      not ok). MODE is call (default: one snapshot per change), batch, manual or off.
 
   sandpit agent --root DIR --endpoint URL --model NAME [--toolset NAME] "TASK"
       Let a model do TASK on the folder with the toolset's tools, printing its text,

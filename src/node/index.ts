@@ -12,3 +12,4 @@ export { doctorReport } from './manifests/doctor.js';
 export type { ToolManifest } from './manifests/schema.js';
 export type { ModelCaps } from './manifests/output.js';
 export { createMcpServer, serveMcpStdio, type McpServerHandle } from './mcp.js';
+export { serveMcpHttp, MCP_PATH, type McpHttpOptions, type McpHttpServer } from './mcp-http.js';

@@ -2,7 +2,8 @@ import { resolve } from 'node:path';
 import type { SnapshotOptions } from '../snapshots/store.js';
 import { UsageError, workspaceSource, type ParsedArgs } from './cli-args.js';
 import { cliToolsetName, openCliWorkspace } from './cli-open.js';
-import { serveMcpStdio } from './mcp.js';
+import { serveMcpHttp } from './mcp-http.js';
+import { packageVersion, serveMcpStdio } from './mcp.js';
 
 const SNAPSHOT_MODES = ['call', 'batch', 'manual', 'off'] as const;
 
@@ -15,12 +16,31 @@ function snapshotsOption(value: string | undefined): SnapshotOptions | false {
   return value === 'off' ? false : { when: (value ?? 'call') as 'call' | 'batch' | 'manual', afterReply: true };
 }
 
-/** `sandpit mcp --root DIR [--toolset NAME] [--tools DIR] [--artifacts DIR] [--snapshots MODE]`: an MCP server over stdio. */
+/** --http [HOST:]PORT: where to listen (HOST default 127.0.0.1; PORT 0 picks a free one). */
+export function httpOption(value: string): { host: string; port: number } {
+  const match = /^(?:\[([0-9a-fA-F:]+)\]|([^:]+)):(\d+)$|^(\d+)$/.exec(value);
+  const port = Number(match?.[3] ?? match?.[4]);
+  if (!match || !Number.isInteger(port) || port > 65535) throw new UsageError('--http takes [HOST:]PORT, e.g. 8080 or 127.0.0.1:8080');
+  return { host: match[1] ?? match[2] ?? '127.0.0.1', port };
+}
+
+/** The bearer token from the variable --auth-token-env names (never the token itself on the command line). */
+function authToken(name: string | undefined): string | undefined {
+  if (name === undefined) return undefined;
+  const token = process.env[name];
+  if (!token) throw new UsageError(`--auth-token-env names ${name.slice(0, 60)}, which is not set or empty`);
+  return token;
+}
+
+/** `sandpit mcp --root DIR [--toolset NAME] [--tools DIR] [--artifacts DIR] [--snapshots MODE] [--http [HOST:]PORT]`: an MCP server over stdio or HTTP. */
 export async function mcpCommand(args: ParsedArgs): Promise<void> {
   if (args.positionals.length > 1) throw new UsageError('mcp takes no arguments, only --root DIR and options');
   if (!args.options.has('root')) throw new UsageError('mcp needs --root DIR');
   if (args.flags.has('pretty')) throw new UsageError('mcp speaks JSON-RPC on stdout; --pretty does not apply');
   cliToolsetName(args.options.get('toolset'));
+  const http = args.options.has('http') ? httpOption(args.options.get('http')!) : null;
+  if (!http && args.options.has('auth-token-env')) throw new UsageError('--auth-token-env goes with --http');
+  const token = authToken(args.options.get('auth-token-env'));
   const source = workspaceSource(args);
   if (source.backend !== 'node') throw new UsageError('mcp serves a real folder: use --root DIR');
   const approve = args.options.get('approve');
@@ -30,5 +50,13 @@ export async function mcpCommand(args: ParsedArgs): Promise<void> {
     toolset: args.options.get('toolset'), artifactDir: args.options.get('artifacts'), snapshots: snapshotsOption(args.options.get('snapshots')),
     ...(approve === 'all' ? { confirm: () => true } : {}),
   });
-  await serveMcpStdio(ws, set);
+  if (!http) return serveMcpStdio(ws, set);
+  const server = await serveMcpHttp(ws, set, { ...http, ...(token !== undefined ? { authToken: token } : {}), version: packageVersion() });
+  process.stderr.write(`sandpit: MCP over HTTP at ${server.url}\n`);
+  await new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
+  await server.close();
+  await ws.close();
 }

@@ -4,6 +4,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Toolset } from '../toolsets/index.js';
 import type { Workspace } from '../workspace-core.js';
+import { toCallResult } from './mcp-content.js';
 
 /**
  * The MCP server {@link createMcpServer} makes, as a host drives it: connect it to any transport of
@@ -27,18 +28,12 @@ export interface McpServerHandle {
  * reads, never a protocol error.
  */
 export function createMcpServer(ws: Workspace, set: Toolset, version = '0.0.0'): McpServerHandle {
-  const server = new Server({ name: 'sandpit', version }, { capabilities: { tools: {} } });
+  const server = new Server({ name: 'sandpit', version }, { capabilities: { tools: {}, logging: {} } });
   const listing = set.toMcp();
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listing }));
   server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
     const envelope = await ws.call(request.params.name, request.params.arguments ?? {});
-    const shown = set.present(envelope);
-    const structured = envelope.ok ? envelope.result : envelope.error;
-    return {
-      content: [{ type: 'text', text: JSON.stringify(shown) }],
-      ...(isObject(structured) ? { structuredContent: structured } : {}),
-      isError: shown.ok !== true,
-    };
+    return toCallResult(envelope, set.present);
   });
   return server;
 }
@@ -56,9 +51,8 @@ export async function serveMcpStdio(ws: Workspace, set: Toolset): Promise<void> 
   await ws.close();
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-
-function packageVersion(): string {
+/** This package's version, as the server tells clients. */
+export function packageVersion(): string {
   try {
     return (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
   } catch {
