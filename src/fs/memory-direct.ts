@@ -20,7 +20,7 @@ export function readPlainMemory(sb: Superblock, base: string, rel: string, maxBy
   if (!node.isFile() || !node.canRead(0, 0)) return null;
   const size = node.getSize();
   const stat = makeStat('file', {
-    mode: node.mode, size, ino: node.ino, mtimeMs: node.mtime.getTime(), ctimeMs: node.ctime.getTime(), uid: node.uid, gid: node.gid, dev: 0,
+    mode: node.mode, size, ino: node.ino, mtimeMs: node.mtime.getTime(), ctimeMs: node.ctime.getTime(), uid: node.uid, gid: node.gid, dev: 0, nlink: node.nlink,
   });
   if (size > maxBytes) return { stat, bytes: null };
   const bytes = node.getBuffer();

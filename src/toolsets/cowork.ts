@@ -122,7 +122,11 @@ function renameTool(artifact: string | null) {
     schema: movePath.schema,
     resultSchema: movePath.resultSchema,
     async run(args, ctx) {
-      const needApproval = outside(ctx, artifact, [args.from, args.to]);
+      // A path the move would refuse anyway is refused before anyone is asked about it.
+      const from = await ctx.resolve(args.from, 'entry');
+      await ctx.resolve(args.to, 'write');
+      // a missing source gets the move's own NOT_FOUND
+      const needApproval = from.stat ? outside(ctx, artifact, [args.from, args.to]) : [];
       if (needApproval.length > 0) await confirmOrRefuse(ctx, needApproval, 'move', { required: true });
       return runCanonical(movePath, defined(args), ctx);
     },
