@@ -124,9 +124,11 @@ function renameTool(artifact: string | null) {
     async run(args, ctx) {
       // A path the move would refuse anyway is refused before anyone is asked about it.
       const from = await ctx.resolve(args.from, 'entry');
-      await ctx.resolve(args.to, 'write');
-      // a missing source gets the move's own NOT_FOUND
-      const needApproval = from.stat ? outside(ctx, artifact, [args.from, args.to]) : [];
+      const to = await ctx.resolve(args.to, 'write');
+      // A move that would be refused anyway gets its own error, not a question to the person.
+      const refused = !from.stat || from.rel === '' || to.rel === '' || from.rel === to.rel || to.rel.startsWith(`${from.rel}/`)
+        || (to.stat !== null && (to.stat.type === 'dir' || from.stat.type === 'dir' || args.overwrite !== true));
+      const needApproval = refused ? [] : outside(ctx, artifact, [args.from, args.to]);
       if (needApproval.length > 0) await confirmOrRefuse(ctx, needApproval, 'move', { required: true });
       return runCanonical(movePath, defined(args), ctx);
     },
