@@ -85,7 +85,8 @@ export class FileWriter {
     const allOrNothing = options.allOrNothing !== false;
     // One step fails whole or not at all (writes are atomic): only its new folders need undoing.
     const keepUndo = allOrNothing && steps.length > 1;
-    const logged: ChangedFile[] = [];
+    // by path: a file removed and written again (a checkout turning a link into a file) is one entry
+    const logged = new LoggedFiles();
     let current = '';
     let done = 0;
     try {
@@ -116,14 +117,14 @@ export class FileWriter {
       throw cause;
     }
     if (!options.record) return null;
-    return this.changes.record(options.record.tool, options.record.files ?? logged);
+    return this.changes.record(options.record.tool, options.record.files ?? logged.files());
   }
 
   /**
    * Carry out one step, pushing onto `undo` what undoes each part as soon as it is done: new
    * folders always, files only when the change is all or nothing (`keepUndo`).
    */
-  private async take(step: FileStep, undo: Array<() => Promise<void>>, keepUndo: boolean, options: ApplyOptions, logged: ChangedFile[]): Promise<void> {
+  private async take(step: FileStep, undo: Array<() => Promise<void>>, keepUndo: boolean, options: ApplyOptions, logged: LoggedFiles): Promise<void> {
     switch (step.kind) {
       case 'write':
       case 'link': {
@@ -290,6 +291,20 @@ export class PartialChangeError extends ToolError {
     super('IO_ERROR', `${cause.message}; undoing the steps already taken also failed for ${failedUndos} of them, so the workspace may be partly changed`, {
       hint: 'Check the files this change names with read_file before retrying.',
     });
+  }
+}
+
+/** The change log's view of the steps: per path, what it held first and what it holds last. */
+class LoggedFiles {
+  private readonly byPath = new Map<string, ChangedFile>();
+
+  push(file: ChangedFile): void {
+    const earlier = this.byPath.get(file.path);
+    this.byPath.set(file.path, earlier ? { ...file, before: earlier.before } : file);
+  }
+
+  files(): ChangedFile[] {
+    return [...this.byPath.values()].filter((f) => f.before !== f.after || f.before === undefined);
   }
 }
 

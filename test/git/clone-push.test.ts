@@ -30,6 +30,10 @@ describe.each(backends)('clone, edit and push on %s', (_, make) => {
     await expect.poll(() => phases.has('Writing files')).toBe(true);
     const snaps = await made.ws.call<{ snapshots: Array<{ id: string; message: string }> }>('list_snapshots', {});
     expect(snaps.ok && snaps.result.snapshots).toEqual([expect.objectContaining({ id: cloned.result.commit.slice(0, 12), message: 'initial commit' })]);
+    // the clone went through the one write path: it is a change in the log, like a tool's, with its text
+    const [logged] = made.ws.changes.list();
+    expect(logged).toMatchObject({ tool: 'git_clone', files: expect.arrayContaining([expect.objectContaining({ path: 'src/app.ts', status: 'added' })]) });
+    expect(made.ws.changes.get(logged!.id)?.unified_diff).toContain('+');
 
     expect((await made.ws.call('edit_file', { path: 'src/app.ts', old_text: '3000', new_text: '8080' })).ok).toBe(true);
     expect((await made.ws.call('write_file', { path: 'src/new.ts', content: 'export {};\n' })).ok).toBe(true);

@@ -51,6 +51,10 @@ describe.each(backends)('pull on %s', (_, make) => {
     const pulled = await made.ws.git.pull({ auth });
     expect(pulled).toMatchObject({ ok: true, result: { status: 'fast_forward', files: ['a.txt'] } });
     expect(await workspaceFiles(made)).toEqual({ ...seed, 'a.txt': 'a changed remotely\n' });
+    // a pull is a change in the log like any other, so a reviewer sees its diff
+    const pull = made.ws.changes.list().find((c) => c.tool === 'git_pull');
+    expect(pull?.files).toEqual([expect.objectContaining({ path: 'a.txt', status: 'modified' })]);
+    expect(made.ws.changes.get(pull!.id)?.unified_diff).toContain('+a changed remotely');
     expect(pulled.ok && pulled.result.commit).toBe(git(`${server.root}/${s.name}.git`, 'rev-parse', 'main').trim());
     expect(await made.ws.git.pull({ auth })).toMatchObject({ ok: true, result: { status: 'up_to_date', files: [] } });
     // the tools see the new content as the latest snapshot: undo goes back to the cloned files
