@@ -22,6 +22,18 @@ export default defineConfig({
     target: 'es2022',
     // The page (CodeMirror and its languages) and the worker (the whole workspace) are ~700 kB each.
     chunkSizeWarningLimit: 1024,
+    rollupOptions: {
+      // The preview origin's bridge page and Service Worker ship beside the playground; the
+      // worker needs a fixed name at the root, since its URL is its scope.
+      input: {
+        main: here('./demo/index.html'),
+        'preview-bridge': here('./demo/preview-bridge.html'),
+        'preview-sw': here('./demo/preview-sw.ts'),
+      },
+      output: {
+        entryFileNames: (chunk) => (chunk.name === 'preview-sw' ? 'preview-sw.js' : 'assets/[name]-[hash].js'),
+      },
+    },
   },
   server: { host: '127.0.0.1', port: 5173, strictPort: true },
   preview: { host: '127.0.0.1', port: 5173, strictPort: true },

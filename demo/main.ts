@@ -9,6 +9,7 @@ import { sampleFiles } from './sample-files.js';
 import { BACKENDS, Session } from './session.js';
 import { AgentPanel } from './agent-panel.js';
 import { GitPanel } from './git-panel.js';
+import { PreviewPanel } from './preview-panel.js';
 import { setUpTabs } from './tabs.js';
 import { ToolConsole } from './tool-console.js';
 import { droppedFiles, exportZip, importFiles, type PickedFile } from './transfer.js';
@@ -26,7 +27,11 @@ new AgentPanel(session, (jsonl) => {
   replay.load(jsonl, 'agent-run.jsonl');
   showTab('replay');
 });
-new GitPanel(session, () => void Promise.all([tree.refresh(), review.refresh(true)]));
+const preview = new PreviewPanel(session);
+new GitPanel(session, () => {
+  preview.filesChanged();
+  void Promise.all([tree.refresh(), review.refresh(true)]);
+});
 
 async function openFile(path: string): Promise<void> {
   if (editor.dirty && editor.path !== path && !window.confirm(`Discard unsaved changes to ${editor.path}?`)) return;
@@ -178,3 +183,4 @@ document.addEventListener('keydown', (event) => {
 });
 
 await openWorkspace(session.choice.backend, session.choice.name);
+if (PreviewPanel.wasOpen()) showTab('preview');

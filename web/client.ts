@@ -8,6 +8,7 @@ import type { BackendKind, ChangeEvent, GitVerb, WorkerApi } from './protocol.js
 import type { CloneOptions, CloneResult, GitAuth, PullOptions, PullResult, PushOptions, PushResult } from '../src/git/index.js';
 import type { ImportResult } from '../src/tools/import-files.js';
 import { base64ToBytes, bytesToBase64 } from './base64.js';
+import type { PreviewEntry } from './preview/read-file.js';
 
 export interface ConnectOptions {
   backend: BackendKind;
@@ -50,6 +51,8 @@ export interface RemoteWorkspace {
   };
   /** Called after every change with its id and paths, so a UI can refresh. Returns an unsubscribe. */
   onChange(listener: (event: ChangeEvent) => void): () => void;
+  /** One file's bytes as stored, for a live preview: read-only, confined like a tool's path, `.sandpit` never served. */
+  previewEntry(path: string): Promise<PreviewEntry>;
   /** Let go of the workspace (another tab may then open it) and end the worker. */
   close(): Promise<void>;
 }
@@ -129,6 +132,7 @@ export async function connectWorkspace(options: ConnectOptions): Promise<RemoteW
       push: (opts = {}) => gitCall('push', opts) as Promise<Envelope<PushResult>>,
       pull: (opts = {}) => gitCall('pull', opts) as Promise<Envelope<PullResult>>,
     },
+    previewEntry: (path) => guarded(() => remote.previewEntry(path) as Promise<PreviewEntry>),
     onChange(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);

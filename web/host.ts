@@ -7,6 +7,7 @@ import { openBackend, type OpenedBackend } from './backends.js';
 import type { ChangeEvent, OpenInfo, WireOpenOptions, WorkerApi } from './protocol.js';
 import { tryLock, type HeldLock } from './tab-lock.js';
 import { base64ToBytes, bytesToBase64 } from './base64.js';
+import { readPreviewEntry } from './preview/read-file.js';
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
@@ -137,6 +138,10 @@ export function createHost(): WorkerApi {
       await backend?.flush?.();
       await progress.delivered();
       return result;
+    },
+    async previewEntry(path) {
+      const current = await ready();
+      return current ? readPreviewEntry(current, path) : { kind: 'missing' };
     },
     async close() {
       listeners.clear();

@@ -6,6 +6,7 @@ import type { ToolInfo } from '../src/tools/define.js';
 import type { CloneOptions, GitCredentials, GitProgress, PullOptions, PushOptions } from '../src/git/index.js';
 import type { ImportResult } from '../src/tools/import-files.js';
 import type { WireFile } from './base64.js';
+import type { PreviewEntry } from './preview/read-file.js';
 
 /** Where a browser workspace keeps its files. `memory` is gone when the worker ends, by design. */
 export type BackendKind = 'opfs' | 'indexeddb' | 'memory';
@@ -55,6 +56,8 @@ export interface WorkerApi {
    * this request only); `onProgress` and `auth` are comlink proxies that stay in the page.
    */
   git(verb: GitVerb, options: WireGitOptions, onProgress?: (event: GitProgress) => void, auth?: (url: string) => Promise<GitCredentials | undefined>): Promise<Envelope>;
+  /** One file's bytes for the live preview (read-only, confined, `.sandpit` never served). */
+  previewEntry(path: string): Promise<PreviewEntry>;
   close(): Promise<void>;
 }
 

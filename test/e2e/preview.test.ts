@@ -1,0 +1,122 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startModelServer, type ModelServer } from '../agent/model-server.js';
+import { runAgentTask } from './agent-steps.js';
+import { shots, startPlayground, type Playground } from './playground.js';
+import { callTool, nextLoad, openPreview, previewConsole, previewFrame, previewLoads } from './preview-steps.js';
+
+/**
+ * The live preview: the workspace served by a Service Worker on its own origin, TSX turned into
+ * JavaScript on the fly, reloaded after each change, and kept away from the playground's storage.
+ */
+const KEY = 'sk-e2e-key';
+const page0 = {
+  'index.html': '<!doctype html><html><head><link rel="stylesheet" href="style.css"></head><body><div id="root"></div><script type="module" src="app.tsx"></script></body></html>\n',
+  'style.css': 'h1 { color: rgb(200, 30, 30); }\n',
+  'app.tsx': [
+    'const React = { createElement: (tag: string, _props: unknown, ...kids: string[]) => { const n = document.createElement(tag); n.append(...kids); return n; } };',
+    "const title: string = 'Made by the agent';",
+    "document.getElementById('root')!.append(<h1>{title}</h1>);",
+    '',
+  ].join('\n'),
+};
+let pg: Playground;
+let server: ModelServer;
+beforeAll(async () => {
+  server = await startModelServer({
+    'preview-build': [
+      { calls: Object.entries(page0).map(([path, content]) => ({ name: 'write_file', args: { path, content } })) },
+      { text: 'The page is written.' },
+    ],
+    'preview-edit': [
+      { calls: [{ name: 'edit_file', args: { path: 'app.tsx', old_text: "'Made by the agent'", new_text: "'Edited by the agent'" } }] },
+      { text: 'Edited.' },
+    ],
+  }, { apiKey: KEY });
+  pg = await startPlayground({ withPreviewOrigin: true });
+}, 180_000);
+afterAll(async () => {
+  await pg?.stop();
+  await server?.stop();
+});
+
+const heading = () => previewFrame(pg.page).locator('h1').textContent({ timeout: 15_000 });
+const agent = (model: string, task: string) => runAgentTask(pg.page, { api: 'openai', endpoint: `${server.url}/v1`, key: KEY, model }, task);
+
+describe('the live preview', () => {
+  it('shows what a scripted agent wrote, follows its edit, and an undo', async () => {
+    const { page } = pg;
+    expect(await agent('preview-build', 'Write a page.')).toBe('answered');
+    await openPreview(page);
+    expect(await heading()).toBe('Made by the agent');
+    const color = await previewFrame(page).locator('h1').evaluate((h) => getComputedStyle(h).color);
+    expect(color).toBe('rgb(200, 30, 30)');
+    await page.screenshot({ path: join(shots, 'preview.png') });
+
+    let loads = await previewLoads(page);
+    expect(await agent('preview-edit', 'Change the title.')).toBe('answered');
+    await nextLoad(page, loads);
+    expect(await heading()).toBe('Edited by the agent');
+
+    loads = await previewLoads(page);
+    await page.click('#tab-review');
+    await page.click('#undo');
+    await nextLoad(page, loads);
+    expect(await heading()).toBe('Made by the agent');
+    expect(pg.foreignRequests.filter((url) => !url.startsWith(server.url))).toEqual([]);
+  });
+
+  it('serves fetch() of JSON, an image, a three-level import chain; reports a syntax error and a missing import', async () => {
+    const { page } = pg;
+    const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAIAAAADCAYAAAC56t6BAAAAEklEQVR4nGNgYPj/HwoZGBgYAEf2Bv3cnmWJAAAAAElFTkSuQmCC', 'base64');
+    const folder = join(pg.base, 'img');
+    await mkdir(folder, { recursive: true });
+    await writeFile(join(folder, 'dot.png'), png);
+    await page.setInputFiles('#import-input', folder);
+    await page.waitForFunction(() => [...document.querySelectorAll('#file-tree li')].some((li) => (li as HTMLElement).dataset.path === 'dot.png'));
+    const files: Record<string, string> = {
+      'lab/index.html': '<!doctype html><html><head><title>lab</title></head><body><p id="data"></p><img id="img" src="/dot.png"><p id="chain"></p><script type="module" src="./main.ts"></script></body></html>',
+      'lab/dot.png': '',
+      'lab/data/info.json': '{"answer": 42}\n',
+      'lab/main.ts': "import { second } from './lib/second.js';\nconst info: { answer: number } = await fetch('data/info.json').then((r) => r.json());\ndocument.getElementById('data')!.textContent = `answer ${info.answer}`;\ndocument.getElementById('chain')!.textContent = second();\nconst img = document.getElementById('img') as HTMLImageElement;\nawait img.decode();\ndocument.body.dataset.image = `${img.naturalWidth}x${img.naturalHeight}`;\n",
+      'lab/lib/second.ts': "import { third } from '../deep/third';\nexport const second = (): string => `second>${third()}`;\n",
+      'lab/deep/third.tsx': 'export function third(): string {\n  const n: number = 3;\n  return `third${n}`;\n}\n',
+    };
+    delete files['lab/dot.png'];
+    for (const [path, content] of Object.entries(files)) expect((await callTool(page, 'write_file', { path, content })).ok).toBe(true);
+    // The import drops the picked folder's name: the image lands at the root, and moves in beside the page.
+    expect((await callTool(page, 'move_path', { from: 'dot.png', to: 'lab/dot.png' })).ok).toBe(true);
+    await page.click('#tab-preview');
+    await page.selectOption('#preview-root', 'lab');
+    const frame = previewFrame(page);
+    await frame.locator('body[data-image]').waitFor({ timeout: 15_000 });
+    expect(await frame.locator('#data').textContent()).toBe('answer 42');
+    expect(await frame.locator('#chain').textContent()).toBe('second>third3');
+    expect(await frame.locator('body').getAttribute('data-image')).toBe('2x3');
+
+    let loads = await previewLoads(page);
+    await callTool(page, 'write_file', { path: 'lab/lib/second.ts', content: "import { third } from '../deep/third';\nexport function second(): string {\n  return third( + ;\n}\n" });
+    await page.click('#tab-preview');
+    await nextLoad(page, loads);
+    await page.waitForFunction(() => document.getElementById('preview-console')!.textContent!.includes('Syntax error'));
+    expect(await previewConsole(page)).toContainEqual(expect.stringMatching(/^Syntax error in lab\/lib\/second\.ts:3:19: Unexpected token/));
+
+    loads = await previewLoads(page);
+    await callTool(page, 'write_file', { path: 'lab/lib/second.ts', content: "import { pad } from 'left-pad-esm';\nexport const second = (): string => pad('x');\n" });
+    await page.click('#tab-preview');
+    await nextLoad(page, loads);
+    await page.waitForFunction(() => document.getElementById('preview-console')!.textContent!.includes('left-pad-esm'));
+    expect(await previewConsole(page)).toContainEqual(
+      "lab/lib/second.ts imports 'left-pad-esm', which nothing provides: add it to the page's import map, or put an ES module build in node_modules/left-pad-esm.",
+    );
+
+    // An ES module build in the workspace's node_modules satisfies it, through `exports`.
+    loads = await previewLoads(page);
+    await callTool(page, 'write_file', { path: 'node_modules/left-pad-esm/package.json', content: '{"name":"left-pad-esm","exports":{".":{"import":"./dist/pad.mjs","require":"./cjs.js"}}}' });
+    await callTool(page, 'write_file', { path: 'node_modules/left-pad-esm/dist/pad.mjs', content: "export const pad = (s) => `[${s}]`;\n" });
+    await page.click('#tab-preview');
+    await nextLoad(page, loads);
+    await frame.locator('#chain', { hasText: '[x]' }).waitFor({ timeout: 15_000 });
+  });
+});
