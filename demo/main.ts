@@ -28,6 +28,8 @@ new AgentPanel(session, (jsonl) => {
   showTab('replay');
 });
 const preview = new PreviewPanel(session);
+// For benchmarks and tests that drive the page: the same session the panels use, nothing more.
+(window as unknown as { sandpitPlayground: { session: Session } }).sandpitPlayground = { session };
 new GitPanel(session, () => {
   preview.filesChanged();
   void Promise.all([tree.refresh(), review.refresh(true)]);

@@ -4,7 +4,8 @@ import { $, el } from './dom.js';
 import { PreviewLink } from './preview-link.js';
 import type { Session } from './session.js';
 
-const RELOAD_AFTER_MS = 40;
+/** A change reloads at once; more changes within this window (a multi-file call, a replay) wait for its end. */
+const RELOAD_QUIET_MS = 60;
 const CONSOLE_LINES = 200;
 const OPEN_KEY = 'sandpit.demo.preview-open';
 
@@ -39,6 +40,7 @@ export class PreviewPanel {
   private started = false;
   private path = '';
   private reloadTimer: ReturnType<typeof setTimeout> | undefined;
+  private lastReload = 0;
   private loads = 0;
 
   constructor(private readonly session: Session) {
@@ -130,15 +132,19 @@ export class PreviewPanel {
     this.rootSelect.value = folders.includes(current) && this.rootSelect.dataset.chosen === 'true' ? current : folders[0]!;
   }
 
+  /** Debounced on both edges: the first change of a burst shows at once, the last one when the burst ends. */
   private scheduleReload(): void {
+    const since = performance.now() - this.lastReload;
     clearTimeout(this.reloadTimer);
-    this.reloadTimer = setTimeout(() => this.reload(), RELOAD_AFTER_MS);
+    if (since > RELOAD_QUIET_MS) this.reload();
+    else this.reloadTimer = setTimeout(() => this.reload(), RELOAD_QUIET_MS - since);
   }
 
   /** Load the frame again at the path it showed last, so a reload keeps the person where they were. */
   reload(): void {
     if (!this.started) return;
     clearTimeout(this.reloadTimer);
+    this.lastReload = performance.now();
     this.log.replaceChildren();
     this.status('');
     $('preview-address').textContent = `/${this.path}`;

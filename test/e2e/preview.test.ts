@@ -119,4 +119,70 @@ describe('the live preview', () => {
     await nextLoad(page, loads);
     await frame.locator('#chain', { hasText: '[x]' }).waitFor({ timeout: 15_000 });
   });
+
+  for (const [backend, label] of [['opfs', 'OPFS'], ['indexeddb', 'IndexedDB']] as const) {
+    it(`comes back after a reload of the playground on ${label}, showing the sample project's page`, async () => {
+      const { page } = pg;
+      const name = `e2e-preview-${backend}`;
+      await page.fill('#ws-name', name);
+      await page.selectOption('#backend', backend);
+      await page.waitForFunction((s) => document.getElementById('status')!.textContent === s, `${label} · ${name}`);
+      await page.click('#seed-sample');
+      await page.waitForFunction(() => document.getElementById('editor-path')!.textContent === 'README.md');
+      await page.click('#tab-preview');
+      await previewFrame(page).locator('h1', { hasText: 'Hello, world!' }).waitFor({ timeout: 15_000 });
+      expect(await previewFrame(page).locator('p.note').textContent()).toContain('hello-sandpit 0.1.0');
+      await page.reload();
+      await pg.waitReady();
+      // The preview was open, so it opens again, on the same workspace, with nothing clicked.
+      await previewFrame(page).locator('h1', { hasText: 'Hello, world!' }).waitFor({ timeout: 15_000 });
+      expect(await page.getAttribute('#tab-preview', 'aria-selected')).toBe('true');
+    });
+  }
+
+  it('keeps the previewed code away from the playground: no storage of its, no calls into the workspace', async () => {
+    const { page } = pg;
+    // The playground itself holds all three kinds of storage now (the last two tests made them).
+    const own = await page.evaluate(async () => {
+      const opfs: string[] = [];
+      for await (const [name] of (await navigator.storage.getDirectory() as any).entries()) opfs.push(name);
+      return { key: localStorage.getItem('sandpit.demo.workspace'), databases: (await indexedDB.databases()).map((d) => d.name), opfs };
+    });
+    expect(own.key).toContain('indexeddb');
+    expect(own.databases.length).toBeGreaterThan(0);
+    expect(own.opfs.length).toBeGreaterThan(0);
+    const probe = [
+      'const out = {};',
+      'out.keys = Object.keys(localStorage);',
+      'out.databases = (await indexedDB.databases()).map((d) => d.name);',
+      'out.opfs = [];',
+      'for await (const [name] of (await navigator.storage.getDirectory()).entries()) out.opfs.push(name);',
+      "const write = { path: 'pwned.txt', content: 'x' };",
+      "const tries = [{ type: 'call', tool: 'write_file', args: write }, { id: 'p', type: 'APPLY', path: ['call'], argumentList: [{ type: 'RAW', value: 'write_file' }, { type: 'RAW', value: write }] }];",
+      "for (const message of tries) parent.postMessage(message, '*');",
+      // The bridge is a sibling frame on this origin: reach into it and post as it would.
+      'out.frames = parent.frames.length;',
+      'for (let i = 0; i < parent.frames.length; i++) {',
+      "  try { for (const message of tries) parent.frames[i].parent.postMessage(message, '*'); parent.frames[i].eval?.(`parent.postMessage(${JSON.stringify(tries[0])}, '*')`); } catch (e) { out.bridgeError = String(e); }",
+      '}',
+      "out.shadow = (await fetch('/@fs/.sandpit/config')).status;",
+      "out.above = (await fetch('/@fs/%2E%2E/%2E%2E/etc/passwd')).status;",
+      'document.body.dataset.result = JSON.stringify(out);',
+    ].join('\n');
+    expect((await callTool(page, 'write_file', { path: 'probe/index.html', content: '<!doctype html><html><head></head><body><script type="module" src="probe.js"></script></body></html>' })).ok).toBe(true);
+    expect((await callTool(page, 'write_file', { path: 'probe/probe.js', content: probe })).ok).toBe(true);
+    await page.click('#tab-preview');
+    await page.selectOption('#preview-root', 'probe');
+    const result = JSON.parse((await previewFrame(page).locator('body[data-result]').getAttribute('data-result', { timeout: 15_000 }))!);
+    expect(result.keys).toEqual([]);
+    for (const name of own.databases) expect(result.databases).not.toContain(name);
+    for (const name of own.opfs) expect(result.opfs).not.toContain(name);
+    expect(result.frames).toBeGreaterThan(0);
+    expect(result.shadow).toBe(404);
+    expect(result.above).toBe(404);
+    await page.waitForTimeout(300);
+    const exists = await callTool(page, 'exists', { path: 'pwned.txt' });
+    expect(exists.result.exists).toBe(false);
+    expect(await page.getAttribute('#preview-frame', 'sandbox')).toBe('allow-scripts allow-forms allow-same-origin');
+  });
 });

@@ -105,7 +105,7 @@ export function createFileServer(options: FileServerOptions) {
   async function resolveBare(spec: string, importer: string): Promise<string | null> {
     if (mapped.some((key) => key === spec || (key.endsWith('/') && spec.startsWith(key)))) return null;
     const rel = await fromNodeModules(spec, importer);
-    if (rel) return `/${FS_PREFIX}${rel.split('/').map(encodeURIComponent).join('/')}`;
+    if (rel) return `/${FS_PREFIX}${rel.split('/').map((part) => encodeURIComponent(part).replace(/%40/g, '@')).join('/')}`;
     const { name } = splitPackage(spec);
     options.onProblem({
       message: `${importer} imports '${spec}', which nothing provides: add it to the page's import map, or put an ES module build in node_modules/${name}.`,
