@@ -79,6 +79,21 @@ export class Editor {
     this.view?.focus();
   }
 
+  /**
+   * The open file (or a folder holding it) was moved: follow it to its new path, keeping any unsaved
+   * text, since the bytes the editor read are the bytes now at the new path.
+   */
+  renamed(from: string, to: string): void {
+    if (!this.file) return;
+    const path = this.file.path;
+    if (path !== from && !path.startsWith(`${from}/`)) return;
+    this.file = { ...this.file, path: `${to}${path.slice(from.length)}` };
+    this.header.path.textContent = this.file.path;
+    this.header.banner.hidden = true;
+    this.update();
+    this.onOpened(this.file.path);
+  }
+
   async save(): Promise<void> {
     if (!this.file || !this.view || this.saving || !this.dirty) return;
     const file = this.file;
@@ -111,8 +126,11 @@ export class Editor {
 
   /** Follow a change the tools made: reload if the editor holds no unsaved work, else say so. */
   async changed(paths: string[], tool: string): Promise<void> {
-    if (!this.file || this.saving || !paths.includes(this.file.path)) return;
-    const read = await this.readWhole(this.file.path);
+    const file = this.file;
+    if (!file || this.saving || !paths.includes(file.path)) return;
+    const read = await this.readWhole(file.path);
+    // The read took a moment: the file may have been closed, renamed or replaced meanwhile (a delete, F2).
+    if (this.file !== file) return;
     if (!read.ok) {
       this.showBanner(`${tool} removed this file. Save to write it back, or close it.`, { label: 'Close', run: async () => this.close() });
       this.file.fresh = true;

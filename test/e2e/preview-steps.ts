@@ -26,9 +26,10 @@ export async function callTool(page: Page, tool: string, args: Record<string, un
   await page.selectOption('#tool', tool);
   await page.click('#mode-json');
   await page.fill('#args', JSON.stringify(args));
-  const before = await page.textContent('#envelope');
+  // Cleared first, so a call whose envelope reads as the last one's still counts as answered.
+  await page.$eval('#envelope', (node) => { node.textContent = ''; });
   await page.click('#run');
-  await page.waitForFunction((old) => document.getElementById('envelope')!.textContent !== old, before);
+  await page.waitForFunction(() => document.getElementById('envelope')!.textContent !== '');
   await page.click('#mode-form');
   return JSON.parse((await page.textContent('#envelope'))!);
 }
