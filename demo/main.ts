@@ -231,6 +231,9 @@ $('seed-sample').addEventListener('click', async () => {
 });
 
 const importInput = $<HTMLInputElement>('import-input');
+// Real buttons open the hidden file pickers, so both are reachable and named for the keyboard.
+$('import-folder').addEventListener('click', () => importInput.click());
+$('replay-open').addEventListener('click', () => $<HTMLInputElement>('replay-file').click());
 importInput.addEventListener('change', async () => {
   const files = [...(importInput.files ?? [])].map((file): PickedFile => ({ path: file.webkitRelativePath || file.name, file }));
   importInput.value = '';
@@ -267,8 +270,13 @@ replayFile.addEventListener('change', async () => {
   if (file) replay.load(await file.text(), file.name);
 });
 
-// --- keyboard: Alt+N new file, Alt+Z undo ---
+// --- keyboard: Ctrl+S saves from anywhere, Alt+N new file, Alt+Z undo ---
 document.addEventListener('keydown', (event) => {
+  if ((event.ctrlKey || event.metaKey) && !event.altKey && event.key.toLowerCase() === 's') {
+    event.preventDefault();
+    void editor.save();
+    return;
+  }
   if (!event.altKey || event.ctrlKey || event.metaKey) return;
   if (event.key === 'n' || event.key === 'N') { event.preventDefault(); startNewFile(); }
   if (event.key === 'z' || event.key === 'Z') { event.preventDefault(); $('undo').click(); }

@@ -120,6 +120,8 @@ export class Review {
       const item = el('li', undefined, 'step');
       item.dataset.id = row.id;
       item.tabIndex = row.id === this.selected ? 0 : -1;
+      // A list to pick one step from: aria-selected needs the option role (and the list, listbox).
+      item.setAttribute('role', 'option');
       item.classList.toggle('selected', row.id === this.selected);
       item.setAttribute('aria-selected', String(row.id === this.selected));
       // The badge names the tool already; the subject's "tool: " prefix would say it twice.
