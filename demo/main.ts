@@ -223,10 +223,16 @@ newFilePath.addEventListener('keydown', (event) => {
   if (event.key === 'Escape') newFileForm.hidden = true;
 });
 
+// One change and one snapshot for the whole sample, so a single Undo takes it all back.
 $('seed-sample').addEventListener('click', async () => {
-  for (const [path, content] of Object.entries(sampleFiles)) {
-    await session.call('write_file', { path, content: typeof content === 'string' ? content : new TextDecoder().decode(content as Uint8Array) });
+  const encoder = new TextEncoder();
+  const files = Object.entries(sampleFiles).map(([path, content]) => ({ path, bytes: typeof content === 'string' ? encoder.encode(content) : content as Uint8Array }));
+  const envelope = await session.importFiles(files);
+  if (!envelope.ok) {
+    toast(`Could not add the sample project: ${envelope.error.message}`, 'error');
+    return;
   }
+  await tree.refresh();
   await openFile('README.md');
 });
 

@@ -1,3 +1,5 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPlayground, type Playground } from './playground.js';
 import { callTool } from './preview-steps.js';
@@ -140,5 +142,28 @@ describe('the playground keeps a person\'s work and never leaves them stuck', ()
     await page().selectOption('#backend', 'memory');
     await page().waitForFunction(() => document.getElementById('status')!.textContent === 'Memory · e2e-trust-empty');
     expect(await page().isDisabled('#undo')).toBe(true);
+  });
+
+  it('9: the sample project is one change, so one Undo takes it all back, and its README tells the truth', async () => {
+    await page().fill('#ws-name', 'e2e-trust-sample');
+    await page().selectOption('#backend', 'memory');
+    await page().waitForFunction(() => document.getElementById('status')!.textContent === 'Memory · e2e-trust-sample');
+    await page().click('#seed-sample');
+    await page().waitForFunction(() => document.getElementById('editor-path')!.textContent === 'README.md');
+    await page().waitForFunction(() => document.getElementById('timeline-count')!.textContent === '1');
+    expect(await page().textContent('#editor .cm-content')).not.toContain('disappears when you reload');
+    await page().click('#tab-review');
+    await page().click('#undo');
+    await page().waitForSelector('#tree-empty', { state: 'visible' });
+  });
+
+  it('11: an import says which files it left out and why', async () => {
+    const folder = join(pg.base, 'with-deps');
+    await mkdir(join(folder, 'node_modules', 'dep'), { recursive: true });
+    await writeFile(join(folder, 'a.txt'), 'a\n');
+    await writeFile(join(folder, 'node_modules', 'dep', 'index.js'), 'x\n');
+    await page().setInputFiles('#import-input', folder);
+    await page().waitForFunction(() => document.getElementById('transfer-label')!.textContent!.startsWith('Imported 1 file.'));
+    expect(await page().textContent('#transfer-label')).toContain('Left out 1 file in node_modules/');
   });
 });
