@@ -143,6 +143,8 @@ export class Review {
       item.classList.toggle('selected', on);
       item.setAttribute('aria-selected', String(on));
       item.tabIndex = on ? 0 : -1;
+      // A restore selects the new newest entry: bring it into view wherever the list was scrolled.
+      if (on) item.scrollIntoView({ block: 'nearest' });
     }
     ($('restore') as HTMLButtonElement).disabled = id === this.rows[0]?.id;
     const envelope = await this.session.call('diff_snapshots', { to: id });

@@ -166,4 +166,47 @@ describe('the playground keeps a person\'s work and never leaves them stuck', ()
     await page().waitForFunction(() => document.getElementById('transfer-label')!.textContent!.startsWith('Imported 1 file.'));
     expect(await page().textContent('#transfer-label')).toContain('Left out 1 file in node_modules/');
   });
+
+  it('7: after Restore, the new timeline entry is selected and in view', async () => {
+    for (let i = 0; i < 14; i++) await callTool(page(), 'write_file', { path: 'steps.txt', content: `step ${i}\n` });
+    await page().click('#tab-review');
+    const oldest = page().locator('#timeline li[data-id]').last();
+    await oldest.scrollIntoViewIfNeeded();
+    await oldest.click();
+    await page().waitForFunction(() => !(document.getElementById('restore') as HTMLButtonElement).disabled);
+    await page().click('#restore');
+    await page().waitForFunction(() => document.querySelector('#timeline li[data-id]')?.getAttribute('aria-selected') === 'true');
+    await page().waitForTimeout(300);
+    const inView = await page().$eval('#timeline', (list) => {
+      const item = list.querySelector('li[aria-selected="true"]')!.getBoundingClientRect();
+      const box = list.getBoundingClientRect();
+      // A big diff once squeezed the list to a sliver; it keeps its height now.
+      return box.height > 60 && item.top >= box.top - 1 && item.bottom <= box.bottom + 1;
+    });
+    expect(inView).toBe(true);
+  });
+
+  it('8, 14: Push and Pull wait for a remote; commit message and author are fields, kept per workspace', async () => {
+    await page().click('#tab-git');
+    expect(await page().isDisabled('#git-push')).toBe(true);
+    expect(await page().isDisabled('#git-pull')).toBe(true);
+    expect(await page().isVisible('#git-push-hint')).toBe(true);
+    await page().fill('#git-url', 'http://127.0.0.1:9/repo.git');
+    expect(await page().isDisabled('#git-push')).toBe(false);
+    await page().fill('#git-message', 'Add the greeting');
+    await page().fill('#git-author-name', 'Ada');
+    await page().fill('#git-author-email', 'ada@example.test');
+    await page().press('#git-author-email', 'Tab');
+    await page().fill('#ws-name', 'e2e-trust-other');
+    await page().click('#open-ws');
+    await page().waitForFunction(() => document.getElementById('status')!.textContent === 'Memory · e2e-trust-other');
+    expect(await page().inputValue('#git-message')).toBe('');
+    expect(await page().isDisabled('#git-push')).toBe(true);
+    await page().fill('#ws-name', 'e2e-trust-sample');
+    await page().click('#open-ws');
+    await page().waitForFunction(() => document.getElementById('status')!.textContent === 'Memory · e2e-trust-sample');
+    expect(await page().inputValue('#git-message')).toBe('Add the greeting');
+    expect(await page().inputValue('#git-author-name')).toBe('Ada');
+    expect(await page().inputValue('#git-url')).toBe('http://127.0.0.1:9/repo.git');
+  });
 });
