@@ -148,7 +148,11 @@ export class Editor {
       if (!envelope.ok) {
         this.header.state.textContent = 'not saved';
         const { code, message, hint } = envelope.error;
-        toast(`${plan.tool} failed: ${code}. ${message}${hint ? ` ${hint}` : ''}`, 'error');
+        // A person needs to know what happened and what to do, not two full hashes.
+        const shortened = (text: string) => text.replace(/\b([0-9a-f]{12})[0-9a-f]{52}\b/g, '$1…');
+        toast(code === 'STALE_FILE'
+          ? `Not saved: ${file.path} changed since you opened it (an agent, a tool or another tab). Copy your text, then reload the file to see its new version.`
+          : `Not saved (${code}): ${shortened(message)}${hint ? ` ${shortened(hint)}` : ''}`, 'error');
         return;
       }
       const read = await this.readWhole(file.path, file.encoding);

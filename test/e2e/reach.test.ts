@@ -122,6 +122,47 @@ describe('files that are not text, and every control within reach', () => {
     }
   });
 
+  it("13: error summaries keep a quoted line's spaces, name each line once, and a stale save names no hashes", async () => {
+    await callTool(page(), 'write_file', { path: 'amb.txt', content: 'x x\ny\nx\n' });
+    const ambiguous = await callTool(page(), 'edit_file', { path: 'amb.txt', old_text: 'x', new_text: 'z' });
+    expect(ambiguous.error.message).toBe("old_text occurs 3 times in 'amb.txt', on lines 1 (twice) and 3");
+    expect(await page().textContent('#summary .message')).toContain('on lines 1 (twice) and 3');
+    await callTool(page(), 'write_file', { path: 'sp.txt', content: 'a  b\n' });
+    await callTool(page(), 'apply_patch', { patch: '*** Begin Patch\n*** Update File: sp.txt\n@@\n-a    b\n+c\n*** End Patch\n' });
+    expect(await page().$eval('#summary .message', (n) => getComputedStyle(n).whiteSpace)).toBe('pre-wrap');
+
+    await callTool(page(), 'write_file', { path: 'stale.md', content: 'one\n' });
+    await page().click('#file-tree li[data-path="stale.md"]');
+    await page().waitForFunction(() => document.getElementById('editor-path')!.textContent === 'stale.md');
+    await page().click('#editor .cm-content');
+    await page().keyboard.type('mine ');
+    await callTool(page(), 'write_file', { path: 'stale.md', content: 'theirs\n' });
+    await page().evaluate(() => document.querySelectorAll('.toast').forEach((t) => t.remove()));
+    await page().click('#save');
+    await page().waitForSelector('.toast.error');
+    const text = (await page().textContent('.toast.error'))!;
+    expect(text).toContain('changed since you opened it');
+    expect(text).not.toMatch(/[0-9a-f]{64}/);
+    await page().click('.toast.error');
+    expect(await page().$$('.toast.error')).toHaveLength(0);
+  });
+
+  it('15: at 800x700 the page scrolls as one and Push is reached by it; no text under 12 px; toasts sit off the results', async () => {
+    await page().setViewportSize({ width: 800, height: 700 });
+    await page().click('#tab-git');
+    await page().fill('#git-url', 'http://127.0.0.1:9/r.git');
+    const pane = await page().$eval('#pane-git', (p) => ({ inner: p.scrollHeight - p.clientHeight, overflow: getComputedStyle(p).overflowY }));
+    expect(pane.inner).toBeLessThanOrEqual(1);
+    await page().locator('#git-push').scrollIntoViewIfNeeded();
+    expect(await page().locator('#git-push').isVisible()).toBe(true);
+    const sizes = await page().$$eval('.file-tree .size, .shortcuts, .step-meta, .badge, .pill, .field-help', (nodes) => nodes.map((n) => parseFloat(getComputedStyle(n).fontSize)));
+    expect(Math.min(...sizes)).toBeGreaterThanOrEqual(12);
+    expect(await page().textContent('.shortcuts')).toContain('6');
+    await page().setViewportSize({ width: 1440, height: 900 });
+    const toasts = await page().$eval('#toasts', (t) => getComputedStyle(t).left);
+    expect(toasts).toBe('14px');
+  });
+
   it('keeps screenshots of the playground at 1400x900 and 800x700 in docs/', async () => {
     for (const [path, content] of Object.entries(sampleFiles)) await callTool(page(), 'write_file', { path, content: String(content) });
     for (const [width, height] of [[1400, 900], [800, 700]] as const) {
