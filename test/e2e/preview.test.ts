@@ -29,6 +29,7 @@ beforeAll(async () => {
       { calls: Object.entries(page0).map(([path, content]) => ({ name: 'write_file', args: { path, content } })) },
       { text: 'The page is written.' },
     ],
+    'preview-missing': [{ status: 404, message: 'model not found' }],
     'preview-edit': [
       { calls: [{ name: 'edit_file', args: { path: 'app.tsx', old_text: "'Made by the agent'", new_text: "'Edited by the agent'" } }] },
       { text: 'Edited.' },
@@ -184,5 +185,16 @@ describe('the live preview', () => {
     const exists = await callTool(page, 'exists', { path: 'pwned.txt' });
     expect(exists.result.exists).toBe(false);
     expect(await page.getAttribute('#preview-frame', 'sandbox')).toBe('allow-scripts allow-forms allow-same-origin');
+  });
+
+  it('6 (issue 26): a run that fails at once adds no snapshot, leaves Undo run off, and names its error once', async () => {
+    const { page } = pg;
+    const before = await page.textContent('#timeline-count');
+    expect(await agent('preview-missing', 'Anything.')).toBe('error');
+    expect(await page.textContent('#timeline-count')).toBe(before);
+    expect(await page.isDisabled('#agent-undo')).toBe(true);
+    const code = (await page.getAttribute('#agent-log li.agent-error', 'data-code'))!;
+    const text = (await page.textContent('#pane-agent'))!;
+    expect(text.split(code).length - 1).toBe(1);
   });
 });
