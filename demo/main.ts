@@ -217,7 +217,7 @@ newFileForm.addEventListener('submit', (event) => {
   if (!path) return;
   newFileForm.hidden = true;
   if (tree.files.some((f) => f.path === path)) void openFile(path);
-  else editor.create(path);
+  else if (!editor.dirty || window.confirm(`Discard unsaved changes to ${editor.path}?`)) editor.create(path);
 });
 newFilePath.addEventListener('keydown', (event) => {
   if (event.key === 'Escape') newFileForm.hidden = true;

@@ -80,6 +80,15 @@ describe('the playground keeps a person\'s work and never leaves them stuck', ()
       return event.defaultPrevented;
     });
     expect(blocked).toBe(true);
+    // "New file" asks too, instead of replacing the unsaved text.
+    let askedNew = '';
+    page().once('dialog', (dialog) => { askedNew = dialog.message(); void dialog.dismiss(); });
+    await page().click('#new-file');
+    await page().fill('#new-file-path', 'n.txt');
+    await page().press('#new-file-path', 'Enter');
+    await page().waitForTimeout(200);
+    expect(askedNew).toContain('Discard unsaved changes to z.txt');
+    expect(await editorPath()).toBe('z.txt');
     await page().click('#save');
     await page().waitForFunction(() => (document.getElementById('save') as HTMLButtonElement).disabled);
     expect(await page().evaluate(() => {
