@@ -195,6 +195,7 @@ export class GitPanel {
     const out = $('git-result');
     out.hidden = false;
     renderEnvelope($('git-summary'), out, envelope);
+    for (const line of $('git-summary').querySelectorAll('.message, .hint')) line.textContent = inPersonWords(line.textContent ?? '');
     if (!envelope.ok) toast(`${envelope.error.code}: ${inPersonWords(`${envelope.error.message}${envelope.error.hint ? ` ${envelope.error.hint}` : ''}`)}`, 'error');
     else this.filesChanged();
     return envelope;
