@@ -71,10 +71,15 @@ export function createFileServer(options: FileServerOptions) {
     return found.kind === 'file' ? decoder.decode(found.bytes) : null;
   };
 
-  async function jsxSettings(): Promise<JsxSettings> {
-    const root = options.root();
-    const { jsxSettingsFrom } = await transformer();
-    return jsxSettingsFrom((root ? await readText(join(root, 'tsconfig.json')) : null) ?? await readText('tsconfig.json'));
+  /** tsconfig.json's JSX settings, read once per page load (a reload reads them again). */
+  let jsx: Promise<JsxSettings> | null = null;
+  function jsxSettings(): Promise<JsxSettings> {
+    jsx ??= (async () => {
+      const root = options.root();
+      const { jsxSettingsFrom } = await transformer();
+      return jsxSettingsFrom((root ? await readText(join(root, 'tsconfig.json')) : null) ?? await readText('tsconfig.json'));
+    })();
+    return jsx;
   }
 
   /** The workspace file a bare specifier loads from node_modules, searching up from the importer's folder. */
@@ -130,6 +135,8 @@ export function createFileServer(options: FileServerOptions) {
   }
 
   function servePage(html: string): ServedFile {
+    // A page starts a load: what it and its modules read from tsconfig.json is read afresh.
+    jsx = null;
     mapped = importMapKeys(html);
     const hook = pageHookTag(options.playgroundOrigin, options.prefix);
     const head = /<head\b[^>]*>/i.exec(html);
