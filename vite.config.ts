@@ -1,8 +1,24 @@
 import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 import { browserAliases } from './web/browser-aliases.js';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
+
+/**
+ * sucrase keeps, as text, a helper that imports Node's `module` for an option (creating
+ * `require` in ES modules) that the preview never sets. The text is inert, but a bundle that
+ * names a Node built-in is what test/bundle forbids, so the name is replaced where it is kept.
+ */
+function dropSucraseNodeHelper(): Plugin {
+  return {
+    name: 'sandpit-drop-sucrase-node-helper',
+    transform(code, id) {
+      if (!id.replace(/\\/g, '/').endsWith('/sucrase/dist/esm/HelperManager.js')) return null;
+      if (!code.includes('from "module"')) this.error('sucrase HelperManager.js no longer holds its `module` helper; check dropSucraseNodeHelper');
+      return code.replace('from "module"', 'from "(unused in the browser: injectCreateRequireForImportRequire)"');
+    },
+  };
+}
 
 /**
  * The demo page: `npm run build:web` writes dist-web/, `npm start` builds and serves it on
@@ -16,12 +32,25 @@ export default defineConfig({
   base: './',
   define: { global: 'globalThis' },
   resolve: { alias: browserAliases },
+  plugins: [dropSucraseNodeHelper()],
   build: {
     outDir: here('./dist-web'),
     emptyOutDir: true,
     target: 'es2022',
     // The page (CodeMirror and its languages) and the worker (the whole workspace) are ~700 kB each.
     chunkSizeWarningLimit: 1024,
+    rollupOptions: {
+      // The preview origin's bridge page and Service Worker ship beside the playground; the
+      // worker needs a fixed name at the root, since its URL is its scope.
+      input: {
+        main: here('./demo/index.html'),
+        'preview-bridge': here('./demo/preview-bridge.html'),
+        'preview-sw': here('./demo/preview-sw.ts'),
+      },
+      output: {
+        entryFileNames: (chunk) => (chunk.name === 'preview-sw' ? 'preview-sw.js' : 'assets/[name]-[hash].js'),
+      },
+    },
   },
   // ES-module workers can split: the shell, the backends and git's verbs then load on first use.
   worker: { format: 'es' },

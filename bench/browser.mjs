@@ -48,7 +48,8 @@ export async function benchBrowser({ files = 1000 } = {}) {
       ...Object.entries(r.raw).map(([k, v]) => [`adapter alone in a worker, ${files} writes + reads: ${k}`, `${fmtMs(v.writeMs)} + ${fmtMs(v.readMs)}`, '', '']),
       ['what an OPFS worker loads, gzip: entry + OPFS chunk (tools, snapshots and isomorphic-git included; memfs, lightning-fs not)', `${(workerGz / 1024).toFixed(1)} KiB`, 'under 120 KiB', workerGz < 120 * 1024 ? 'met' : 'missed'],
     ];
-    return table('Browser (headless Chromium, a profile on disk unless a row says otherwise): the workspace in a Web Worker', ['measure', 'result', 'target', ''], rows);
+    const workerTable = table('Browser (headless Chromium, a profile on disk unless a row says otherwise): the workspace in a Web Worker', ['measure', 'result', 'target', ''], rows);
+    return `${workerTable}\n\n${await (await import('./preview.mjs')).benchPreview()}`;
   } finally {
     await new Promise((resolve) => (server ? server.close(resolve) : resolve()));
     await rm(outDir, { recursive: true, force: true });

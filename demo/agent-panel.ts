@@ -124,10 +124,11 @@ export class AgentPanel {
     this.setButtons();
     this.log.clear();
     this.log.task(task);
-    this.status('taking a snapshot to undo the run…');
-    const snapshot = await this.session.call('snapshot', { message: `before the agent: ${task.slice(0, 120)}` });
-    this.before = snapshot.ok ? (snapshot.result as { id: string }).id : null;
-    if (!snapshot.ok) toast(`No undo point for this run: ${snapshot.error.message}`, 'error');
+    this.status('noting where to undo the run to…');
+    // Every change is already a snapshot, so the newest one is the undo point: no empty
+    // "before the agent" entry in Review for a run that changes nothing or fails at once.
+    this.before = await this.head();
+    if (!this.before) toast('No undo point for this run: the workspace has no snapshot to go back to.', 'error');
     const recorder = new TranscriptRecorder();
     const workspace: AgentWorkspace = { call: (tool, args) => this.session.call(tool, args), listTools: () => this.session.workspace.listTools() };
     this.status(`running ${settings.model}…`);
@@ -141,15 +142,24 @@ export class AgentPanel {
           if (event.type === 'usage') this.status(`running ${settings.model}… step ${event.step} · ${event.total.input_tokens + event.total.output_tokens} tokens`);
         },
       });
-      this.status(outcome.error ? `${outcome.error.code}: ${outcome.error.message}` : `${outcome.reason.replace('_', ' ')} after ${outcome.steps} steps`);
+      // The log already shows the error in full; the status line only says how the run ended.
+      this.status(outcome.error ? `ended by an error after ${outcome.steps} step${outcome.steps === 1 ? '' : 's'} (see the log)` : `${outcome.reason.replace('_', ' ')} after ${outcome.steps} step${outcome.steps === 1 ? '' : 's'}`);
     } catch (error) {
       // Only the page's own workspace can fail this way (a closed worker); the loop itself does not throw.
       this.status(`the run failed: ${(error as Error).message}`);
     } finally {
       this.transcript = recorder.toJsonl();
+      // A run that changed nothing has nothing to undo.
+      if (this.before && (await this.head()) === this.before) this.before = null;
       this.running = null;
       this.setButtons();
     }
+  }
+
+  /** The newest snapshot's id, or null when there is none (or snapshots are off). */
+  private async head(): Promise<string | null> {
+    const envelope = await this.session.call('list_snapshots', { limit: 1 });
+    return envelope.ok ? ((envelope.result as { snapshots: Array<{ id: string }> }).snapshots[0]?.id ?? null) : null;
   }
 
   /** Put every file back as it was before the run; the restore is itself a snapshot, so Review can undo it. */
@@ -158,7 +168,7 @@ export class AgentPanel {
     const envelope = await this.session.call('restore_snapshot', { id: this.before });
     if (!envelope.ok) return void toast(`${envelope.error.code}: ${envelope.error.message}`, 'error');
     const restored = (envelope.result as { files_changed?: number }).files_changed ?? 0;
-    this.status(`undone: ${restored} file${restored === 1 ? '' : 's'} back as before the run (Review can redo it)`);
+    this.status(`undone: ${restored} file${restored === 1 ? '' : 's'} back as before the run (Undo in Review brings the run back)`);
     toast('The run was undone.');
     this.before = null;
     this.setButtons();

@@ -33,5 +33,11 @@ export function toast(message: string, kind: 'info' | 'error' = 'info'): void {
   host.append(item);
   // Two at a time is enough to read; older ones make way instead of covering the page.
   while (host.children.length > 2) host.firstElementChild?.remove();
-  setTimeout(() => item.remove(), kind === 'error' ? 8000 : 3000);
+  // An error stays long enough to read, and a click puts it away sooner; it sits over the file
+  // list's corner, not over the results a person is reading.
+  if (kind === 'error') {
+    item.title = 'Click to dismiss';
+    item.addEventListener('click', () => item.remove());
+  }
+  setTimeout(() => item.remove(), kind === 'error' ? 6000 : 3000);
 }

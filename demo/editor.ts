@@ -1,5 +1,6 @@
 import { EditorView, basicSetup } from 'codemirror';
 import { el, toast } from './dom.js';
+import { renderViewer } from './file-viewer.js';
 import { languageFor } from './languages.js';
 import { planSave } from './save-plan.js';
 import type { Session } from './session.js';
@@ -11,6 +12,8 @@ interface OpenFile {
   sha256: string | null;
   /** a file made with "New file" that is not on the workspace yet */
   fresh: boolean;
+  /** the encoding the person picked for a file that is not UTF-8; saves write it back in it */
+  encoding?: string;
 }
 
 /**
@@ -23,6 +26,8 @@ export class Editor {
   private view: EditorView | null = null;
   private file: OpenFile | null = null;
   private saving = false;
+  /** a file shown in the viewer (an image, bytes, text in another encoding), not the editor */
+  private viewing: string | null = null;
 
   constructor(
     private readonly session: Session,
@@ -42,7 +47,7 @@ export class Editor {
   }
 
   get path(): string | null {
-    return this.file?.path ?? null;
+    return this.file?.path ?? this.viewing;
   }
 
   /** Whether the editor's text differs from `text` (the file as the workspace now has it). */
@@ -58,18 +63,47 @@ export class Editor {
     this.view?.destroy();
     this.view = null;
     this.file = null;
+    this.viewing = null;
     this.showEmpty();
     this.onOpened(null);
   }
 
   /** Read a file whole (which also lets later edits through a read-before-write policy) and show it. */
-  async open(path: string): Promise<boolean> {
-    const read = await this.readWhole(path);
+  async open(path: string, encoding?: string): Promise<boolean> {
+    const read = await this.readWhole(path, encoding);
     if (!read.ok) {
-      toast(`${path}: ${read.message}`, 'error');
+      if (!encoding && (read.code === 'BINARY_FILE' || read.code === 'DECODE_ERROR')) return this.showBytes(path, read.code);
+      toast(`Could not open ${path}: ${read.message}`, 'error');
       return false;
     }
-    this.mount({ path, saved: read.content, sha256: read.sha256, fresh: false });
+    this.mount({ path, saved: read.content, sha256: read.sha256, fresh: false, ...(encoding ? { encoding } : {}) });
+    if (encoding) this.header.state.textContent = `opened as ${encoding}; saves keep it`;
+    return true;
+  }
+
+  /** Show a file that is not UTF-8 text in the viewer instead of refusing it. */
+  private async showBytes(path: string, reason: string): Promise<boolean> {
+    let entry;
+    try {
+      entry = await this.session.workspace.previewEntry(path);
+    } catch {
+      entry = null;
+    }
+    if (entry?.kind !== 'file') {
+      toast(`Could not open ${path}: it is not text, and its bytes could not be read.`, 'error');
+      return false;
+    }
+    this.view?.destroy();
+    this.view = null;
+    this.file = null;
+    this.viewing = path;
+    const kind = await renderViewer(this.host, { path, bytes: entry.bytes, reason, openAs: (encoding) => void this.open(path, encoding) });
+    this.header.path.textContent = path;
+    this.header.lang.textContent = kind;
+    this.header.state.textContent = 'read-only';
+    this.header.save.disabled = true;
+    this.header.banner.hidden = true;
+    this.onOpened(path);
     return true;
   }
 
@@ -79,14 +113,34 @@ export class Editor {
     this.view?.focus();
   }
 
+  /**
+   * The open file (or a folder holding it) was moved: follow it to its new path, keeping any unsaved
+   * text, since the bytes the editor read are the bytes now at the new path.
+   */
+  renamed(from: string, to: string): void {
+    if (this.viewing && (this.viewing === from || this.viewing.startsWith(`${from}/`))) {
+      void this.open(`${to}${this.viewing.slice(from.length)}`);
+      return;
+    }
+    if (!this.file) return;
+    const path = this.file.path;
+    if (path !== from && !path.startsWith(`${from}/`)) return;
+    this.file = { ...this.file, path: `${to}${path.slice(from.length)}` };
+    this.header.path.textContent = this.file.path;
+    this.header.banner.hidden = true;
+    this.update();
+    this.onOpened(this.file.path);
+  }
+
   async save(): Promise<void> {
     if (!this.file || !this.view || this.saving || !this.dirty) return;
     const file = this.file;
     const content = this.view.state.doc.toString();
-    const plan = file.fresh ? { tool: 'write_file' as const, content } : planSave(file.saved, content);
+    // A file in another encoding is written whole, naming it: edit_file reads UTF-8 only.
+    const plan = file.fresh || file.encoding ? { tool: 'write_file' as const, content } : planSave(file.saved, content);
     const args = plan.tool === 'edit_file'
       ? { path: file.path, old_text: plan.old_text, new_text: plan.new_text, ...(file.sha256 ? { expected_sha256: file.sha256 } : {}) }
-      : { path: file.path, content, ...(file.fresh ? { overwrite: false } : file.sha256 ? { expected_sha256: file.sha256 } : {}) };
+      : { path: file.path, content, ...(file.encoding ? { encoding: file.encoding } : {}), ...(file.fresh ? { overwrite: false } : file.sha256 ? { expected_sha256: file.sha256 } : {}) };
     this.saving = true;
     this.header.state.textContent = 'saving…';
     try {
@@ -94,10 +148,14 @@ export class Editor {
       if (!envelope.ok) {
         this.header.state.textContent = 'not saved';
         const { code, message, hint } = envelope.error;
-        toast(`${plan.tool} failed: ${code}. ${message}${hint ? ` ${hint}` : ''}`, 'error');
+        // A person needs to know what happened and what to do, not two full hashes.
+        const shortened = (text: string) => text.replace(/\b([0-9a-f]{12})[0-9a-f]{52}\b/g, '$1…');
+        toast(code === 'STALE_FILE'
+          ? `Not saved: ${file.path} changed since you opened it (an agent, a tool or another tab). Copy your text, then reload the file to see its new version.`
+          : `Not saved (${code}): ${shortened(message)}${hint ? ` ${shortened(hint)}` : ''}`, 'error');
         return;
       }
-      const read = await this.readWhole(file.path);
+      const read = await this.readWhole(file.path, file.encoding);
       file.saved = read.ok ? read.content : content;
       file.sha256 = read.ok ? read.sha256 : null;
       file.fresh = false;
@@ -111,8 +169,19 @@ export class Editor {
 
   /** Follow a change the tools made: reload if the editor holds no unsaved work, else say so. */
   async changed(paths: string[], tool: string): Promise<void> {
-    if (!this.file || this.saving || !paths.includes(this.file.path)) return;
-    const read = await this.readWhole(this.file.path);
+    const viewed = this.viewing;
+    if (viewed && paths.includes(viewed)) {
+      const entry = await this.session.workspace.previewEntry(viewed).catch(() => null);
+      if (this.viewing !== viewed) return;
+      if (entry?.kind === 'file') await this.open(viewed);
+      else this.close();
+      return;
+    }
+    const file = this.file;
+    if (!file || this.saving || !paths.includes(file.path)) return;
+    const read = await this.readWhole(file.path, file.encoding);
+    // The read took a moment: the file may have been closed, renamed or replaced meanwhile (a delete, F2).
+    if (this.file !== file) return;
     if (!read.ok) {
       this.showBanner(`${tool} removed this file. Save to write it back, or close it.`, { label: 'Close', run: async () => this.close() });
       this.file.fresh = true;
@@ -141,13 +210,14 @@ export class Editor {
       { label: 'Reload', run: async () => { await this.open(this.file!.path); } });
   }
 
-  private async readWhole(path: string): Promise<{ ok: true; content: string; sha256: string } | { ok: false; message: string }> {
-    let envelope = await this.session.call('read_file', { path });
+  private async readWhole(path: string, encoding?: string): Promise<{ ok: true; content: string; sha256: string } | { ok: false; code: string; message: string }> {
+    const named = encoding ? { encoding } : {};
+    let envelope = await this.session.call('read_file', { path, ...named });
     if (envelope.ok && (envelope.result as { has_more?: boolean }).has_more) {
       // Past the default window: ask for every line, so the editor never saves half a file.
-      envelope = await this.session.call('read_file', { path, start_line: 1, end_line: (envelope.result as { total_lines: number }).total_lines });
+      envelope = await this.session.call('read_file', { path, ...named, start_line: 1, end_line: (envelope.result as { total_lines: number }).total_lines });
     }
-    if (!envelope.ok) return { ok: false, message: `${envelope.error.code}: ${envelope.error.message}` };
+    if (!envelope.ok) return { ok: false, code: envelope.error.code, message: envelope.error.message };
     const result = envelope.result as { content: string; sha256: string };
     return { ok: true, content: result.content, sha256: result.sha256 };
   }

@@ -39,6 +39,17 @@ export class FileTree {
     list.addEventListener('keydown', (event) => this.onKey(event));
   }
 
+  /**
+   * After the next redraw, put keyboard focus on `path`, or where it stood when it is gone (a
+   * delete), so focus never falls to the page.
+   */
+  focusAfter(path: string, near: string = path): void {
+    const items = [...this.list.querySelectorAll<HTMLLIElement>('li[data-path]')];
+    this.pendingFocus = { path, index: Math.max(0, items.findIndex((i) => i.dataset.path === near)) };
+  }
+
+  private pendingFocus: { path: string; index: number } | null = null;
+
   get files(): TreeEntry[] {
     return this.entries.filter((e) => e.type === 'file');
   }
@@ -111,6 +122,19 @@ export class FileTree {
     this.empty.hidden = this.entries.length > 0;
     this.empty.querySelector('.empty-title')!.textContent = error ?? 'This workspace is empty.';
     this.previousSizes = new Map(this.entries.map((e) => [e.path, e.size_bytes]));
+    if (this.pendingFocus) {
+      const { path, index } = this.pendingFocus;
+      const exact = items.find((i) => i.dataset.path === path);
+      if (exact || !this.entries.some((e) => e.path === path)) {
+        this.pendingFocus = null;
+        const target = exact ?? items[Math.min(index, items.length - 1)];
+        if (target) {
+          for (const item of items) item.tabIndex = -1;
+          target.tabIndex = 0;
+          target.focus();
+        } else if (!this.empty.hidden) this.empty.querySelector<HTMLElement>('button:not([disabled])')?.focus();
+      }
+    }
   }
 
   private activate(item: HTMLLIElement): void {

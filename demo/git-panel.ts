@@ -3,6 +3,16 @@ import { $, toast } from './dom.js';
 import type { Session } from './session.js';
 import { renderEnvelope } from './tool-console.js';
 
+/** The git layer's hints name API options ("Pass url.", "git.pull"); the page names its own controls. */
+export function inPersonWords(text: string): string {
+  return text
+    .replace(/\bPass url\b\.?/g, 'Enter the repository URL above.')
+    .replace(/\(git\.pull\)/g, '(the Pull button)')
+    .replace(/\(git\.push\)/g, '(the Push button)')
+    .replace(/\(git\.clone\)/g, '(Clone into this workspace)')
+    .replace(/\bgit\.(clone|push|pull)\b/g, (_, verb: string) => `the ${verb[0]!.toUpperCase()}${verb.slice(1)} button`);
+}
+
 /** Builds the panel inside #pane-git, so the page's HTML only holds the tab and the pane. */
 function buildForm(pane: HTMLElement): void {
   pane.innerHTML = `
@@ -28,6 +38,15 @@ function buildForm(pane: HTMLElement): void {
       <label for="git-branch">Branch</label>
       <input id="git-branch" spellcheck="false" placeholder="agent/my-change" required />
       <label class="git-check"><input id="git-squash" type="checkbox" /> one squashed commit instead of every snapshot</label>
+      <label for="git-message">Commit message (for the squashed commit)</label>
+      <textarea id="git-message" rows="3" spellcheck="true" placeholder="filled in from the changes"></textarea>
+      <div class="git-row">
+        <label for="git-author-name">Author</label>
+        <input id="git-author-name" spellcheck="false" placeholder="Sandpit" autocomplete="name" />
+        <label for="git-author-email">Email</label>
+        <input id="git-author-email" type="email" spellcheck="false" placeholder="sandpit@localhost" autocomplete="email" />
+      </div>
+      <p id="git-push-hint" class="muted">Clone a repository (or enter its URL above) before pushing or pulling.</p>
       <div class="actions">
         <button id="git-push" type="submit">Push</button>
         <button id="git-pull" type="button" class="secondary" title="Bring the branch's new commits in, unless a file collides">Pull</button>
@@ -48,6 +67,64 @@ export class GitPanel {
     $<HTMLFormElement>('git-clone-form').addEventListener('submit', (e) => { e.preventDefault(); void this.clone(); });
     $<HTMLFormElement>('git-push-form').addEventListener('submit', (e) => { e.preventDefault(); void this.sync('push'); });
     $('git-pull').addEventListener('click', () => void this.sync('pull'));
+    $('git-url').addEventListener('input', () => this.updateButtons());
+    for (const id of ['git-message', 'git-author-name', 'git-author-email']) $(id).addEventListener('change', () => this.keep());
+    $('git-squash').addEventListener('change', () => void this.suggestMessage());
+    session.onSwitch(() => this.load());
+    this.load();
+  }
+
+  /** Per workspace: the remote it was cloned from, and the message and author last used. */
+  private get key(): string {
+    return `sandpit.demo.git:${this.session.choice.backend}:${this.session.choice.name}`;
+  }
+
+  private load(): void {
+    let saved: { url?: string; branch?: string; message?: string; name?: string; email?: string } = {};
+    try {
+      saved = JSON.parse(localStorage.getItem(this.key) ?? '{}') as typeof saved;
+    } catch {
+      // A broken entry is forgotten.
+    }
+    $<HTMLInputElement>('git-url').value = saved.url ?? '';
+    $<HTMLInputElement>('git-branch').value = saved.branch ?? '';
+    $<HTMLTextAreaElement>('git-message').value = saved.message ?? '';
+    $<HTMLInputElement>('git-author-name').value = saved.name ?? '';
+    $<HTMLInputElement>('git-author-email').value = saved.email ?? '';
+    this.updateButtons();
+  }
+
+  private keep(): void {
+    try {
+      localStorage.setItem(this.key, JSON.stringify({
+        url: $<HTMLInputElement>('git-url').value.trim(),
+        branch: $<HTMLInputElement>('git-branch').value.trim(),
+        message: $<HTMLTextAreaElement>('git-message').value,
+        name: $<HTMLInputElement>('git-author-name').value.trim(),
+        email: $<HTMLInputElement>('git-author-email').value.trim(),
+      }));
+    } catch {
+      // Storage off: the fields last for this page only.
+    }
+  }
+
+  /** Push and Pull need a remote: offered once there is a URL (typed, or kept from the clone). */
+  private updateButtons(): void {
+    const none = !$<HTMLInputElement>('git-url').value.trim();
+    $<HTMLButtonElement>('git-push').disabled = none;
+    $<HTMLButtonElement>('git-pull').disabled = none;
+    $('git-push-hint').hidden = !none;
+  }
+
+  /** A squashed commit's default message: one line per change since the workspace began, newest last. */
+  private async suggestMessage(): Promise<void> {
+    const box = $<HTMLTextAreaElement>('git-message');
+    if (box.value.trim() || !$<HTMLInputElement>('git-squash').checked) return;
+    const envelope = await this.session.call('list_snapshots', { limit: 50 });
+    if (!envelope.ok) return;
+    const rows = (envelope.result as { snapshots: Array<{ message: string }> }).snapshots.slice(0, -1).reverse();
+    if (rows.length === 0) return;
+    box.value = `Changes from Sandpit\n\n${rows.map((r) => `- ${r.message.split('\n')[0]}`).join('\n')}\n`;
   }
 
   private get remote() {
@@ -80,6 +157,8 @@ export class GitPanel {
       const r = envelope.result as { files: number; ref: string };
       toast(`Cloned ${r.files} files from ${r.ref}`);
       if (!$<HTMLInputElement>('git-branch').value) $<HTMLInputElement>('git-branch').value = `agent/${Date.now().toString(36)}`;
+      this.keep();
+      this.updateButtons();
     }
   }
 
@@ -88,7 +167,14 @@ export class GitPanel {
     const branch = $<HTMLInputElement>('git-branch').value.trim();
     const common = { ...(url ? { url } : {}), ...(branch ? { branch } : {}), ...this.remote };
     const ws = this.session.workspace;
-    const envelope = await this.busy(() => (verb === 'push' ? ws.git.push({ ...common, squash: $<HTMLInputElement>('git-squash').checked }) : ws.git.pull(common)));
+    const squash = $<HTMLInputElement>('git-squash').checked;
+    if (verb === 'push' && squash) await this.suggestMessage();
+    const message = $<HTMLTextAreaElement>('git-message').value.trim();
+    const name = $<HTMLInputElement>('git-author-name').value.trim();
+    const email = $<HTMLInputElement>('git-author-email').value.trim();
+    const commit = squash ? { ...(message ? { message } : {}), ...(name || email ? { author: { name: name || 'Sandpit', email: email || 'sandpit@localhost' } } : {}) } : {};
+    this.keep();
+    const envelope = await this.busy(() => (verb === 'push' ? ws.git.push({ ...common, squash, ...commit }) : ws.git.pull(common)));
     if (envelope.ok) toast(verb === 'push' ? `Pushed to ${branch}` : `Pull: ${(envelope.result as { status: string }).status.replace('_', ' ')}`);
   }
 
@@ -102,13 +188,15 @@ export class GitPanel {
       envelope = { ok: false, tool: 'git', error: { code: 'IO_ERROR', message: (error as Error).message } };
     } finally {
       for (const b of buttons) b.disabled = false;
+      this.updateButtons();
     }
     // The code, message and hint on a coloured line, as the console shows them: a refusal has to
     // read as one at a glance, not as a field inside the JSON below it.
     const out = $('git-result');
     out.hidden = false;
     renderEnvelope($('git-summary'), out, envelope);
-    if (!envelope.ok) toast(`${envelope.error.code}: ${envelope.error.message}`, 'error');
+    for (const line of $('git-summary').querySelectorAll('.message, .hint')) line.textContent = inPersonWords(line.textContent ?? '');
+    if (!envelope.ok) toast(`${envelope.error.code}: ${inPersonWords(`${envelope.error.message}${envelope.error.hint ? ` ${envelope.error.hint}` : ''}`)}`, 'error');
     else this.filesChanged();
     return envelope;
   }

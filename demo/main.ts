@@ -9,6 +9,7 @@ import { sampleFiles } from './sample-files.js';
 import { BACKENDS, Session } from './session.js';
 import { AgentPanel } from './agent-panel.js';
 import { GitPanel } from './git-panel.js';
+import { PreviewPanel } from './preview-panel.js';
 import { setUpTabs } from './tabs.js';
 import { ToolConsole } from './tool-console.js';
 import { droppedFiles, exportZip, importFiles, type PickedFile } from './transfer.js';
@@ -18,7 +19,10 @@ const showTab = setUpTabs();
 const toolConsole = new ToolConsole(session);
 const editor = new Editor(session, $('editor'), {
   path: $('editor-path'), lang: $('editor-lang'), state: $('editor-state'), save: $<HTMLButtonElement>('save'), banner: $('editor-banner'),
-}, (path) => tree.select(path));
+}, (path) => {
+  tree.select(path);
+  rememberOpenFile(path);
+});
 const tree = new FileTree(session, $<HTMLUListElement>('file-tree'), $('tree-empty'), $('file-count'), (path) => void openFile(path), (path, type) => void deletePath(path, type), (path) => void movePath(path));
 const review = new Review(session, (envelope) => toolConsole.show(envelope));
 const replay = new Replay(session, (envelope) => toolConsole.show(envelope));
@@ -26,31 +30,56 @@ new AgentPanel(session, (jsonl) => {
   replay.load(jsonl, 'agent-run.jsonl');
   showTab('replay');
 });
-new GitPanel(session, () => void Promise.all([tree.refresh(), review.refresh(true)]));
+const preview = new PreviewPanel(session);
+// For benchmarks and tests that drive the page: the same session the panels use, nothing more.
+(window as unknown as { sandpitPlayground: { session: Session } }).sandpitPlayground = { session };
+new GitPanel(session, () => {
+  preview.filesChanged();
+  void Promise.all([tree.refresh(), review.refresh(true)]);
+});
 
 async function openFile(path: string): Promise<void> {
   if (editor.dirty && editor.path !== path && !window.confirm(`Discard unsaved changes to ${editor.path}?`)) return;
   if (await editor.open(path)) toolConsole.useFile(path);
 }
 
+/** Whether `path` (or a folder holding it) is the file open in the editor. */
+const holdsOpenFile = (path: string) => editor.path === path || Boolean(editor.path?.startsWith(`${path}/`));
+
 /** Delete through delete_path, as an agent would; undo in Review brings it back. */
 async function deletePath(path: string, type: string): Promise<void> {
-  if (!window.confirm(`Delete ${path}${type === 'directory' ? ' and everything in it' : ''}? Undo in Review brings it back.`)) return;
+  const unsaved = editor.dirty && holdsOpenFile(path) ? ` Your unsaved changes to ${editor.path} go with it.` : '';
+  if (!window.confirm(`Delete ${path}${type === 'directory' ? ' and everything in it' : ''}?${unsaved} Undo in Review brings it back.`)) return;
+  tree.focusAfter(path);
   const envelope = await session.call('delete_path', { path, ...(type === 'directory' ? { recursive: true } : {}) });
   toolConsole.show(envelope);
-  if (!envelope.ok) toast(`${envelope.error.code}: ${envelope.error.message}`, 'error');
-  else if (editor.path === path || editor.path?.startsWith(`${path}/`)) editor.close();
+  if (!envelope.ok) toast(`Could not delete ${path}: ${envelope.error.message}`, 'error');
+  else if (holdsOpenFile(path)) editor.close();
 }
 
-/** Rename or move through move_path; the editor follows the file to its new name. */
+/** Rename or move through move_path; the editor follows the file to its new name, unsaved text included. */
 async function movePath(from: string): Promise<void> {
   const to = window.prompt(`Move or rename ${from} to:`, from)?.trim();
-  if (!to || to === from) return;
+  if (!to || to === from) {
+    tree.focusAfter(from);
+    await tree.refresh();
+    return;
+  }
+  tree.focusAfter(to, from);
   const envelope = await session.call('move_path', { from, to });
   toolConsole.show(envelope);
-  if (!envelope.ok) toast(`${envelope.error.code}: ${envelope.error.message}`, 'error');
-  else if (editor.path === from && !editor.dirty) await editor.open(to);
+  if (!envelope.ok) {
+    tree.focusAfter(from);
+    toast(`Could not move ${from}: ${envelope.error.message}`, 'error');
+  } else editor.renamed(from, to);
 }
+
+// Unsaved work is never lost without a question: closing or reloading the tab asks too.
+window.addEventListener('beforeunload', (event) => {
+  if (!editor.dirty) return;
+  event.preventDefault();
+  event.returnValue = '';
+});
 
 session.onChange((event) => {
   void tree.refresh();
@@ -61,14 +90,39 @@ session.onSettled((envelope) => {
   void review.refresh(true);
 });
 session.onSwitch(() => {
+  // Closing for a switch is not the person closing the file: keep it remembered for the next visit.
+  reopening = true;
   editor.close();
+  reopening = false;
   review.reset();
 });
 session.onLockChange((locked) => {
   $('locked').hidden = !locked;
+  $<HTMLButtonElement>('seed-sample').disabled = locked;
+  if (locked) void waitForUnlock();
   // The other tab let go: this tab's calls now open the workspace, so show what it holds.
   if (!locked) void Promise.all([tree.refresh(), review.refresh(true)]).then(() => showStatus());
 });
+
+/**
+ * While another tab holds the workspace, look every second whether it let go (its Web Lock is
+ * gone), then make a call so this tab's worker takes the workspace; no click needed.
+ */
+let watchingLock = false;
+async function waitForUnlock(): Promise<void> {
+  if (watchingLock) return;
+  watchingLock = true;
+  try {
+    while (session.locked) {
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      const { backend, name } = session.choice;
+      const held = await navigator.locks?.query().then((state) => (state.held ?? []).some((lock) => lock.name === `sandpit:${backend}:${name}`)).catch(() => false);
+      if (!held) await session.call('exists', { path: '.' });
+    }
+  } finally {
+    watchingLock = false;
+  }
+}
 
 // --- the workspace picker: storage and name, remembered for the next visit ---
 const backendSelect = $<HTMLSelectElement>('backend');
@@ -77,18 +131,61 @@ backendSelect.append(...BACKENDS.map((b) => Object.assign(el('option', `${b.labe
 backendSelect.value = session.choice.backend;
 nameInput.value = session.choice.name;
 
+const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+
+/** The open file is kept per workspace, so a reload opens it again (OPFS and IndexedDB keep the file too). */
+const openFileKey = () => `sandpit.demo.open:${session.choice.backend}:${session.choice.name}`;
+let reopening = false;
+function rememberOpenFile(path: string | null): void {
+  if (reopening) return;
+  try {
+    if (path) localStorage.setItem(openFileKey(), path);
+    else localStorage.removeItem(openFileKey());
+  } catch {
+    // Storage off: the next visit opens no file.
+  }
+}
+async function reopenFile(): Promise<void> {
+  let path: string | null = null;
+  try {
+    path = localStorage.getItem(openFileKey());
+  } catch {
+    return;
+  }
+  if (path && tree.files.some((f) => f.path === path)) await openFile(path);
+}
+
 async function openWorkspace(backend: BackendKind, name: string): Promise<void> {
+  const current = session.choice;
+  const putBack = () => {
+    backendSelect.value = current.backend;
+    nameInput.value = current.name;
+  };
+  if (!NAME.test(name)) {
+    // Checked before anything closes, so a bad name leaves the open workspace as it was.
+    putBack();
+    nameInput.value = name;
+    nameInput.focus();
+    toast(`“${name}” cannot name a workspace: use 1 to 64 letters, digits, dots, dashes or underscores, starting with a letter or digit.`, 'error');
+    return;
+  }
+  if (editor.dirty && !window.confirm(`Discard unsaved changes to ${editor.path} and open another workspace?`)) {
+    putBack();
+    return;
+  }
   document.body.dataset.ready = 'false';
   $('status').textContent = `opening ${name}…`;
   try {
     await session.open({ backend, name });
   } catch (error) {
-    $('status').textContent = 'could not open the workspace';
-    toast((error as Error).message, 'error');
-    return;
+    putBack();
+    toast(`Could not open ${name}: ${(error as Error).message}. The workspace that was open stays open.`, 'error');
   }
   $('locked').hidden = !session.locked;
+  $<HTMLButtonElement>('seed-sample').disabled = session.locked;
+  if (session.locked) void waitForUnlock();
   await Promise.all([toolConsole.load(), tree.refresh(), review.refresh(true)]);
+  await reopenFile();
   showStatus();
   document.body.dataset.ready = 'true';
 }
@@ -120,20 +217,29 @@ newFileForm.addEventListener('submit', (event) => {
   if (!path) return;
   newFileForm.hidden = true;
   if (tree.files.some((f) => f.path === path)) void openFile(path);
-  else editor.create(path);
+  else if (!editor.dirty || window.confirm(`Discard unsaved changes to ${editor.path}?`)) editor.create(path);
 });
 newFilePath.addEventListener('keydown', (event) => {
   if (event.key === 'Escape') newFileForm.hidden = true;
 });
 
+// One change and one snapshot for the whole sample, so a single Undo takes it all back.
 $('seed-sample').addEventListener('click', async () => {
-  for (const [path, content] of Object.entries(sampleFiles)) {
-    await session.call('write_file', { path, content: typeof content === 'string' ? content : new TextDecoder().decode(content as Uint8Array) });
+  const encoder = new TextEncoder();
+  const files = Object.entries(sampleFiles).map(([path, content]) => ({ path, bytes: typeof content === 'string' ? encoder.encode(content) : content as Uint8Array }));
+  const envelope = await session.importFiles(files);
+  if (!envelope.ok) {
+    toast(`Could not add the sample project: ${envelope.error.message}`, 'error');
+    return;
   }
+  await tree.refresh();
   await openFile('README.md');
 });
 
 const importInput = $<HTMLInputElement>('import-input');
+// Real buttons open the hidden file pickers, so both are reachable and named for the keyboard.
+$('import-folder').addEventListener('click', () => importInput.click());
+$('replay-open').addEventListener('click', () => $<HTMLInputElement>('replay-file').click());
 importInput.addEventListener('change', async () => {
   const files = [...(importInput.files ?? [])].map((file): PickedFile => ({ path: file.webkitRelativePath || file.name, file }));
   importInput.value = '';
@@ -170,11 +276,17 @@ replayFile.addEventListener('change', async () => {
   if (file) replay.load(await file.text(), file.name);
 });
 
-// --- keyboard: Alt+N new file, Alt+Z undo ---
+// --- keyboard: Ctrl+S saves from anywhere, Alt+N new file, Alt+Z undo ---
 document.addEventListener('keydown', (event) => {
+  if ((event.ctrlKey || event.metaKey) && !event.altKey && event.key.toLowerCase() === 's') {
+    event.preventDefault();
+    void editor.save();
+    return;
+  }
   if (!event.altKey || event.ctrlKey || event.metaKey) return;
   if (event.key === 'n' || event.key === 'N') { event.preventDefault(); startNewFile(); }
   if (event.key === 'z' || event.key === 'Z') { event.preventDefault(); $('undo').click(); }
 });
 
 await openWorkspace(session.choice.backend, session.choice.name);
+if (PreviewPanel.wasOpen()) showTab('preview');

@@ -63,7 +63,7 @@ export class Replay {
       toast(`${source}: ${(error as Error).message}`, 'error');
       return;
     }
-    $('replay-source').textContent = `${source} · ${this.steps.length} calls`;
+    $('replay-source').textContent = `${source} · ${this.steps.length} call${this.steps.length === 1 ? '' : 's'}`;
     this.rewind();
   }
 

@@ -67,6 +67,23 @@ export class Review {
     this.selected = null;
     this.redoWith = null;
     this.diffText = '';
+    this.redoRestored = false;
+  }
+
+  /** Redo survives a reload: the snapshot it restores is kept per workspace, like the files. */
+  private get redoKey(): string {
+    return `sandpit.demo.redo:${this.session.choice.backend}:${this.session.choice.name}`;
+  }
+
+  private redoRestored = false;
+
+  private keepRedo(): void {
+    try {
+      if (this.redoWith) localStorage.setItem(this.redoKey, this.redoWith);
+      else localStorage.removeItem(this.redoKey);
+    } catch {
+      // Storage off: Redo then lasts only for this page.
+    }
   }
 
   /** Reload the timeline; the newest snapshot becomes the selection when `follow` is set. */
@@ -76,6 +93,14 @@ export class Review {
     $('timeline-empty').hidden = this.rows.length > 1;
     $('timeline-count').textContent = this.rows.length > 1 ? String(this.rows.length - 1) : '';
     if (follow || !this.rows.some((r) => r.id === this.selected)) this.selected = this.rows.length > 1 ? this.rows[0]!.id : null;
+    if (!this.redoRestored && envelope.ok) {
+      this.redoRestored = true;
+      const kept = (() => { try { return localStorage.getItem(this.redoKey); } catch { return null; } })();
+      if (kept && !this.redoWith) this.redoWith = kept;
+    }
+    ($('redo') as HTMLButtonElement).disabled = !this.redoWith;
+    // Nothing to undo in a workspace with no change yet; the button says so instead of failing.
+    ($('undo') as HTMLButtonElement).disabled = this.rows.length <= 1;
     this.drawList();
     (this.selected ? await this.select(this.selected) : this.clearDiff());
   }
@@ -85,6 +110,7 @@ export class Review {
     if (envelope.tool === 'undo' && envelope.ok) this.redoWith = (envelope.result as { redo_with?: string }).redo_with ?? null;
     else if (envelope.tool !== 'restore_snapshot') this.redoWith = null;
     ($('redo') as HTMLButtonElement).disabled = !this.redoWith;
+    this.keepRedo();
   }
 
   private drawList(): void {
@@ -94,6 +120,8 @@ export class Review {
       const item = el('li', undefined, 'step');
       item.dataset.id = row.id;
       item.tabIndex = row.id === this.selected ? 0 : -1;
+      // A list to pick one step from: aria-selected needs the option role (and the list, listbox).
+      item.setAttribute('role', 'option');
       item.classList.toggle('selected', row.id === this.selected);
       item.setAttribute('aria-selected', String(row.id === this.selected));
       // The badge names the tool already; the subject's "tool: " prefix would say it twice.
@@ -115,6 +143,8 @@ export class Review {
       item.classList.toggle('selected', on);
       item.setAttribute('aria-selected', String(on));
       item.tabIndex = on ? 0 : -1;
+      // A restore selects the new newest entry: bring it into view wherever the list was scrolled.
+      if (on) item.scrollIntoView({ block: 'nearest' });
     }
     ($('restore') as HTMLButtonElement).disabled = id === this.rows[0]?.id;
     const envelope = await this.session.call('diff_snapshots', { to: id });
@@ -154,5 +184,6 @@ export class Review {
     else toast(tool === 'undo' ? 'Undone. Redo brings it back.' : redo ? 'Redone.' : 'Restored that snapshot.');
     if (redo && envelope.ok) this.redoWith = null;
     ($('redo') as HTMLButtonElement).disabled = !this.redoWith;
+    this.keepRedo();
   }
 }

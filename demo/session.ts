@@ -77,14 +77,22 @@ export class Session {
 
   async open(choice: WorkspaceChoice): Promise<void> {
     const previous = this.ws;
+    const before = this.choice;
     this.ws = null;
     this.unsubscribe?.();
     await previous?.close();
-    this.choice = choice;
-    rememberChoice(choice);
     const worker = this.spare ?? startWorker();
     this.spare = null;
-    this.ws = await connectWorkspace({ backend: choice.backend, name: choice.name, worker });
+    try {
+      this.ws = await connectWorkspace({ backend: choice.backend, name: choice.name, worker });
+    } catch (error) {
+      // Never leave the page without a workspace: go back to the one that was open.
+      this.spare = startWorker();
+      if (previous) await this.open(before).catch(() => {});
+      throw error;
+    }
+    this.choice = choice;
+    rememberChoice(choice);
     // The next switch takes a worker that is already loaded, so switching works offline too.
     this.spare = startWorker();
     this.setLocked(this.ws.locked);

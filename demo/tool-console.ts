@@ -47,9 +47,11 @@ export class ToolConsole {
       event.preventDefault();
       void this.run();
     });
-    this.raw.addEventListener('keydown', (event) => {
+    // Ctrl+Enter, as the Run button says, from any field of the form: inputs, selects and text areas.
+    $<HTMLFormElement>('call-form').addEventListener('keydown', (event) => {
       if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
         event.preventDefault();
+        event.stopPropagation();
         void this.run();
       }
     });
@@ -113,8 +115,9 @@ export class ToolConsole {
     if (mode === 'json') this.raw.value = JSON.stringify(this.form.values(), null, 2);
     else this.form.setValues(this.args());
     this.mode = mode;
-    $('mode-form').setAttribute('aria-selected', String(mode === 'form'));
-    $('mode-json').setAttribute('aria-selected', String(mode === 'json'));
+    // Toggle buttons in a group: aria-pressed (aria-selected belongs to tabs and options).
+    $('mode-form').setAttribute('aria-pressed', String(mode === 'form'));
+    $('mode-json').setAttribute('aria-pressed', String(mode === 'json'));
     $('arg-form').hidden = mode !== 'form';
     this.raw.hidden = mode !== 'json';
   }

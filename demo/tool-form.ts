@@ -108,12 +108,6 @@ export class ToolForm {
       area.spellcheck = false;
       area.placeholder = kind === 'list' ? 'one per line' : kind === 'json' ? 'JSON, or plain text' : '';
       area.addEventListener('input', () => { area.dataset.touched = 'yes'; });
-      area.addEventListener('keydown', (event) => {
-        if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
-          event.preventDefault();
-          this.onSubmit();
-        }
-      });
       return area;
     }
     const input = el('input');

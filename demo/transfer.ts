@@ -38,6 +38,15 @@ export function stripCommonFolder(paths: string[]): (path: string) => string {
  */
 export async function importFiles(session: Session, picked: PickedFile[]): Promise<void> {
   const wanted = picked.filter((p) => !p.path.split('/').some((part) => SKIP.has(part)));
+  // Say what was left out and why, instead of a count that silently does not add up.
+  const leftOut = new Map<string, number>();
+  for (const p of picked) {
+    const folder = p.path.split('/').find((part) => SKIP.has(part));
+    if (folder) leftOut.set(folder, (leftOut.get(folder) ?? 0) + 1);
+  }
+  const leftOutNote = leftOut.size
+    ? ` Left out ${[...leftOut].map(([folder, n]) => `${n} file${n === 1 ? '' : 's'} in ${folder}/`).join(' and ')}: dependencies and version-control folders are not copied (.sandpit is Sandpit's own).`
+    : '';
   const strip = stripCommonFolder(wanted.map((p) => p.path));
   const files: Array<{ path: string; bytes: Uint8Array }> = [];
   progress('Reading', 0, wanted.length);
@@ -53,7 +62,7 @@ export async function importFiles(session: Session, picked: PickedFile[]): Promi
   }
   const { files: written, skipped } = envelope.result as { files: unknown[]; skipped: Array<{ path: string; code: string }> };
   const count = written.length;
-  finish(`Imported ${count} file${count === 1 ? '' : 's'}${skipped.length ? `; skipped ${skipped.length}: ${skipped.slice(0, 3).map((s) => `${s.path} (${s.code})`).join(', ')}${skipped.length > 3 ? '…' : ''}` : ''}.`);
+  finish(`Imported ${count} file${count === 1 ? '' : 's'}${skipped.length ? `; refused ${skipped.length}: ${skipped.slice(0, 3).map((s) => `${s.path} (${s.code})`).join(', ')}${skipped.length > 3 ? '…' : ''}` : ''}.${leftOutNote}`);
 }
 
 /** Walk dropped folders through the File and Directory Entries API (the only way a drop exposes folders). */

@@ -4,6 +4,7 @@ import type { WorkspacePolicy } from '../src/workspace/policy.js';
 import type { SnapshotOptions } from '../src/snapshots/store.js';
 import type { BackendKind, ChangeEvent, GitVerb, WorkerApi, WorkspaceVerbs } from './protocol.js';
 import type { CloneOptions, GitAuth, PushOptions } from '../src/git/index.js';
+import type { PreviewEntry } from './preview/read-file.js';
 
 export interface ConnectOptions {
   backend: BackendKind;
@@ -33,6 +34,8 @@ export interface RemoteWorkspace extends WorkspaceVerbs {
   readonly git: Workspace['git'];
   /** Called after every change with its id and paths, so a UI can refresh. Returns an unsubscribe. */
   onChange(listener: (event: ChangeEvent) => void): () => void;
+  /** One file's bytes as stored, for a live preview: read-only, confined like a tool's path, `.sandpit` never served. */
+  previewEntry(path: string): Promise<PreviewEntry>;
   /** Let go of the workspace (another tab may then open it) and end the worker. */
   close(): Promise<void>;
 }
@@ -109,6 +112,7 @@ export async function connectWorkspace(options: ConnectOptions): Promise<RemoteW
       push: (opts = {}) => gitCall('push', opts) as never,
       pull: (opts = {}) => gitCall('pull', opts) as never,
     },
+    previewEntry: (path) => guarded(() => remote.previewEntry(path) as Promise<PreviewEntry>),
     onChange(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);

@@ -9,6 +9,7 @@ import { BACKEND_KINDS, backendOf, type OpenedBackend } from '../src/fs/backends
 import type { GitCredentials, GitProgress } from '../src/git/index.js';
 import type { ChangeEvent, GitVerb, OpenInfo, WireGitOptions, WireOpenOptions, WorkerApi } from './protocol.js';
 import { tryLock, type HeldLock } from './tab-lock.js';
+import { readPreviewEntry } from './preview/read-file.js';
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
@@ -147,6 +148,10 @@ export function createHost(): WorkerApi {
       await progress.delivered();
       return result;
     }) as WorkerApi['git'],
+    async previewEntry(path: string) {
+      const current = await ready();
+      return current ? readPreviewEntry(current, path) : { kind: 'missing' as const };
+    },
     async close() {
       listeners.clear();
       try {

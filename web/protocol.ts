@@ -4,6 +4,7 @@ import type { SnapshotOptions } from '../src/snapshots/store.js';
 import type { ChangeDetail } from '../src/workspace/change-log.js';
 import type { ApprovalRequest, ConfirmAction, WorkspacePolicy } from '../src/workspace/policy.js';
 import type { Workspace } from '../src/workspace-core.js';
+import type { PreviewEntry } from './preview/read-file.js';
 
 export type { BackendKind };
 
@@ -75,4 +76,6 @@ export interface WorkerApi extends WorkspaceVerbs {
    * this request only); `onProgress` and `auth` are comlink proxies that stay in the page.
    */
   git<V extends GitVerb>(verb: V, options: WireGitOptions, onProgress?: (event: GitProgress) => void, auth?: (url: string) => Promise<GitCredentials | undefined>): ReturnType<WorkspaceGit[V]>;
+  /** One file's bytes for the live preview (read-only, confined, `.sandpit` never served). */
+  previewEntry(path: string): Promise<PreviewEntry>;
 }

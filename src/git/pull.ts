@@ -58,7 +58,7 @@ export async function pullInto(ctx: GitContext, options: PullOptions = {}): Prom
     const result = await store.exclusive(async () => {
       const conflicts = [...collisions(incoming, local), ...await unsnapshotted(ctx, incoming, ours.tree)];
       if (conflicts.length > 0) {
-        throw new ToolError('PATCH_CONFLICT', `pulling '${remote.branch}' would overwrite ${conflicts.length} file(s) changed in the workspace; nothing was changed`, {
+        throw new ToolError('PATCH_CONFLICT', `pulling '${remote.branch}' would overwrite ${conflicts.length} file${conflicts.length === 1 ? '' : 's'} changed in the workspace; nothing was changed`, {
           hint: 'Push the workspace to a new branch and merge there, or restore those files and pull again.',
           problems: conflicts,
         });

@@ -47,7 +47,7 @@ export const editFile = defineTool({
       if (starts.length === 0) throw noMatch(shown, view.text, oldText);
       if (starts.length > 1 && !args.replace_all) {
         const lines = starts.map((s) => lineAt(view.text, s));
-        throw new ToolError('AMBIGUOUS_MATCH', `old_text occurs ${starts.length} times in '${shown}', at lines ${lines.join(', ')}`, {
+        throw new ToolError('AMBIGUOUS_MATCH', `old_text occurs ${starts.length} times in '${shown}', ${whereOnLines(lines)}`, {
           hint: 'Include more surrounding lines so it matches once, or set replace_all: true to change every occurrence.',
           details: { lines },
         });
@@ -76,4 +76,14 @@ function noMatch(shown: string, text: string, needle: string): ToolError {
       ? `A match that differs only in whitespace starts at line ${near.line}:\n${near.text}\nCopy its exact spacing into old_text.`
       : `The first line of old_text is at line ${near.line}, but the lines after it differ:\n${near.text}`;
   return new ToolError('NO_MATCH', `old_text was not found in '${shown}'`, { hint, details: near ? { near_line: near.line } : undefined });
+}
+
+/** "on lines 1 (twice) and 3": each line once, with how often it matched there when more than once. */
+export function whereOnLines(lines: number[]): string {
+  const counts = new Map<number, number>();
+  for (const line of lines) counts.set(line, (counts.get(line) ?? 0) + 1);
+  const words = ['', '', 'twice', 'three times'];
+  const parts = [...counts].map(([line, n]) => (n > 1 ? `${line} (${words[n] ?? `${n} times`})` : String(line)));
+  const list = parts.length > 1 ? `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}` : parts[0];
+  return `on line${parts.length > 1 ? 's' : ''} ${list}`;
 }

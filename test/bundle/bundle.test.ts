@@ -82,6 +82,11 @@ describe('the browser bundles', () => {
     const js = (await Promise.all(scripts.map((f) => readFile(join(out, f), 'utf8')))).join('\n');
     expect(js).toContain('read_file');
     expect(js).toContain('OUTSIDE_WORKSPACE');
+    // The live preview's Service Worker and bridge page ship in the same build, so the scan
+    // below covers them, and sucrase (the TypeScript transform) with them.
+    expect(files).toEqual(expect.arrayContaining(['preview-sw.js', 'preview-bridge.html']));
+    expect(await readFile(join(out, 'preview-sw.js'), 'utf8')).toContain('sandpit-preview-request');
+    expect(js).toContain('jsxPragma');
     expect(await offences(out)).toEqual([]);
     await expectShellLoadedOnFirstUse(out, scripts);
   }, 120_000);

@@ -33,12 +33,47 @@ async function freePort(): Promise<number> {
 
 export interface Preview {
   url: string;
+  /** the live preview's origin (the next port), when it was asked for */
+  previewUrl?: string;
   stop(): Promise<void>;
 }
 
-/** Serve a built demo with `vite preview` on 127.0.0.1, as `npm start` does, and wait until it answers. */
-export async function previewDemo(outDir: string): Promise<Preview> {
-  const port = await freePort();
+/** Two free ports in a row: the playground's preview origin is the port after the playground's. */
+async function freePortPair(): Promise<number> {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const port = await freePort();
+    if (port >= 65535) continue;
+    const next = await new Promise<boolean>((resolve) => {
+      const server = createServer();
+      server.once('error', () => resolve(false));
+      server.listen(port + 1, '127.0.0.1', () => server.close(() => resolve(true)));
+    });
+    if (next) return port;
+  }
+  throw new Error('no two free ports in a row on 127.0.0.1');
+}
+
+/**
+ * Serve a built demo with `vite preview` on 127.0.0.1, as `npm start` does, and wait until it
+ * answers. With `withPreviewOrigin`, the next port serves the same files as the live preview's
+ * origin, as `npm start` does too.
+ */
+export async function previewDemo(outDir: string, options: { withPreviewOrigin?: boolean } = {}): Promise<Preview> {
+  if (options.withPreviewOrigin) {
+    const port = await freePortPair();
+    const main = await serveBuilt(outDir, port);
+    try {
+      const previews = await serveBuilt(outDir, port + 1);
+      return { url: main.url, previewUrl: previews.url, stop: async () => { await Promise.all([main.stop(), previews.stop()]); } };
+    } catch (error) {
+      await main.stop();
+      throw error;
+    }
+  }
+  return serveBuilt(outDir, await freePort());
+}
+
+async function serveBuilt(outDir: string, port: number): Promise<Preview> {
   const child: ChildProcess = spawn(process.execPath, [viteBin, 'preview', '--outDir', outDir, '--host', '127.0.0.1', '--port', String(port), '--strictPort'], {
     cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'],
   });

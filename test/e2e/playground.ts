@@ -16,6 +16,8 @@ export const shots = join(repoRoot, 'test-results', 'e2e');
 export interface Playground {
   base: string;
   url: string;
+  /** the live preview's origin, when the playground was started with it */
+  previewUrl?: string;
   context: BrowserContext;
   page: Page;
   foreignRequests: string[];
@@ -25,7 +27,7 @@ export interface Playground {
 }
 
 /** Build once, serve once, open one page: the whole e2e file shares it, to stay fast. */
-export async function startPlayground(): Promise<Playground> {
+export async function startPlayground(options: { withPreviewOrigin?: boolean } = {}): Promise<Playground> {
   const base = await mkdtemp(join(tmpdir(), 'sandpit-e2e-'));
   let preview: Preview | undefined;
   let browser: Browser | undefined;
@@ -36,7 +38,7 @@ export async function startPlayground(): Promise<Playground> {
   };
   try {
     buildDemo(join(base, 'web'));
-    preview = await previewDemo(join(base, 'web'));
+    preview = await previewDemo(join(base, 'web'), options);
     browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
     const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, acceptDownloads: true });
     const page = await context.newPage();
@@ -47,7 +49,8 @@ export async function startPlayground(): Promise<Playground> {
     const url = preview.url;
     page.on('request', (request) => {
       const target = request.url();
-      if (!target.startsWith(url) && !target.startsWith('data:') && !target.startsWith('blob:')) foreignRequests.push(target);
+      const own = target.startsWith(url) || (preview!.previewUrl !== undefined && target.startsWith(preview!.previewUrl));
+      if (!own && !target.startsWith('data:') && !target.startsWith('blob:')) foreignRequests.push(target);
     });
     page.on('pageerror', (error) => pageErrors.push(error.message));
     page.on('console', (message) => {
@@ -62,7 +65,7 @@ export async function startPlayground(): Promise<Playground> {
     await mkdir(shots, { recursive: true });
     await page.goto(url);
     await waitReady();
-    return { base, url, context, page, foreignRequests, pageErrors, waitReady, stop };
+    return { base, url, ...(preview.previewUrl ? { previewUrl: preview.previewUrl } : {}), context, page, foreignRequests, pageErrors, waitReady, stop };
   } catch (error) {
     await stop();
     throw error;

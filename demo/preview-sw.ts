@@ -1,0 +1,89 @@
+/// <reference lib="es2022" />
+// The preview origin's Service Worker. It answers the previewed page's requests by asking the
+// playground (through the bridge page beside it) for the workspace's bytes; it keeps no copy.
+import { BRIDGE_PATH, splitPreviewPath, type FileReply, type FileRequest } from '../web/preview/messages.js';
+
+/** The few Service Worker globals used here (the page's DOM types do not describe a worker). */
+interface WindowClientLike { id: string; url: string; postMessage(message: unknown, transfer: Transferable[]): void }
+interface FetchEventLike extends Event {
+  request: Request;
+  clientId: string;
+  resultingClientId: string;
+  respondWith(response: Promise<Response>): void;
+}
+interface WorkerScope {
+  location: Location;
+  clients: {
+    get(id: string): Promise<WindowClientLike | undefined>;
+    matchAll(options: { type: 'window'; includeUncontrolled: boolean }): Promise<WindowClientLike[]>;
+    claim(): Promise<void>;
+  };
+  skipWaiting(): Promise<void>;
+  addEventListener(type: string, listener: (event: any) => void): void;
+}
+const worker = globalThis as unknown as WorkerScope;
+const ANSWER_WITHIN_MS = 15_000;
+
+worker.addEventListener('install', (event: { waitUntil(p: Promise<unknown>): void }) => event.waitUntil(worker.skipWaiting()));
+worker.addEventListener('activate', (event: { waitUntil(p: Promise<unknown>): void }) => event.waitUntil(worker.clients.claim()));
+
+/** The session and path a request belongs to, or null for the bridge's own files. */
+async function target(event: FetchEventLike): Promise<{ session: string; path: string; referrer: string } | null> {
+  const url = new URL(event.request.url);
+  const referrerPath = (() => {
+    try {
+      return event.request.referrer ? new URL(event.request.referrer).pathname : '';
+    } catch {
+      return '';
+    }
+  })();
+  const direct = splitPreviewPath(url.pathname);
+  const fromReferrer = splitPreviewPath(referrerPath);
+  if (direct) return { session: direct.session, path: direct.rest + url.search, referrer: fromReferrer?.rest ?? '' };
+  // A root-relative URL (`/style.css`) from a previewed page means the previewed folder's root.
+  const client = event.clientId ? await worker.clients.get(event.clientId) : undefined;
+  const owner = (client && splitPreviewPath(new URL(client.url).pathname)) ?? fromReferrer;
+  if (!owner) return null;
+  return { session: owner.session, path: url.pathname.slice(1) + url.search, referrer: fromReferrer?.rest ?? owner.rest };
+}
+
+async function bridgeFor(session: string): Promise<WindowClientLike | undefined> {
+  const windows = await worker.clients.matchAll({ type: 'window', includeUncontrolled: true });
+  return windows.find((client) => {
+    const url = new URL(client.url);
+    return url.pathname === BRIDGE_PATH && url.searchParams.get('session') === session;
+  });
+}
+
+const page = (status: number, message: string) => new Response(
+  `<!doctype html><meta charset="utf-8"><body style="font:14px system-ui;margin:2rem"><p>${message}</p>`,
+  { status, headers: { 'content-type': 'text/html; charset=utf-8' } },
+);
+
+async function answer(event: FetchEventLike, where: { session: string; path: string; referrer: string }): Promise<Response> {
+  const bridge = await bridgeFor(where.session);
+  if (!bridge) return page(503, 'The playground that showed this preview is closed. Open the Preview panel again.');
+  const channel = new MessageChannel();
+  const reply = new Promise<FileReply | null>((resolve) => {
+    const timer = setTimeout(() => resolve(null), ANSWER_WITHIN_MS);
+    channel.port1.onmessage = (message) => {
+      clearTimeout(timer);
+      resolve(message.data as FileReply);
+    };
+  });
+  const request: FileRequest = { type: 'sandpit-preview-request', path: where.path, referrer: where.referrer, destination: event.request.destination };
+  bridge.postMessage(request, [channel.port2]);
+  const served = await reply;
+  channel.port1.close();
+  if (!served) return page(504, 'The playground did not answer in time. Reload the preview.');
+  const headers = new Headers(served.headers);
+  const location = headers.get('location');
+  if (served.status >= 300 && served.status < 400 && location) return Response.redirect(new URL(location, event.request.url).href, served.status);
+  return new Response(served.body && served.status !== 204 ? served.body : null, { status: served.status, headers });
+}
+
+worker.addEventListener('fetch', (event: FetchEventLike) => {
+  const url = new URL(event.request.url);
+  if (url.origin !== worker.location.origin || event.request.method !== 'GET') return;
+  event.respondWith(target(event).then((where) => (where ? answer(event, where) : fetch(event.request))));
+});

@@ -1,0 +1,222 @@
+import { contentTypeOf, isModuleSource, needsTranspile } from './content-types.js';
+import { isBareSpecifier, packageEntry, rewriteBareImports, splitPackage } from './imports.js';
+import { pageHookTag } from './page-hook.js';
+import type { PreviewEntry } from './read-file.js';
+import type { JsxSettings } from './transform.js';
+
+/** sucrase is loaded on the first module that needs it, so a playground that never previews never loads it. */
+const transformer = () => import('./transform.js');
+
+/** What the file server answers with; the Service Worker turns it into a Response. */
+export interface ServedFile {
+  status: number;
+  headers: Record<string, string>;
+  body: Uint8Array;
+}
+
+/** Something the previewed page asked for that cannot work, in a person's words. */
+export interface PreviewProblem {
+  message: string;
+}
+
+export interface FileServerOptions {
+  /** reads a workspace file by its root-relative path */
+  entry(rel: string): Promise<PreviewEntry>;
+  /** the previewed folder, root-relative ('' is the workspace root) */
+  root(): string;
+  /** the playground's origin and the URL prefix of this session, for the injected page hook */
+  playgroundOrigin: string;
+  prefix: string;
+  onProblem(problem: PreviewProblem): void;
+}
+
+/** URL folders the server answers itself: `@fs/` is the workspace root (for node_modules above the previewed folder). */
+const FS_PREFIX = '@fs/';
+const MISSING_PREFIX = '@missing/';
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+const text = (status: number, body: string, type = 'text/plain; charset=utf-8', extra: Record<string, string> = {}): ServedFile =>
+  ({ status, headers: { 'content-type': type, 'cache-control': 'no-store', ...extra }, body: encoder.encode(body) });
+
+const join = (...parts: string[]) => parts.filter(Boolean).join('/').replace(/\/+/g, '/');
+const dirOf = (rel: string) => rel.slice(0, Math.max(0, rel.lastIndexOf('/')));
+const escapeHtml = (s: string) => s.replace(/[&<>"]/g, (c) => `&${{ '&': 'amp', '<': 'lt', '>': 'gt', '"': 'quot' }[c]};`);
+
+/** The import map of a page, as the keys it maps (exact specifiers, and prefixes ending in `/`). */
+export function importMapKeys(html: string): string[] {
+  const keys: string[] = [];
+  for (const match of html.matchAll(/<script\b[^>]*type\s*=\s*["']?importmap["']?[^>]*>([\s\S]*?)<\/script>/gi)) {
+    try {
+      const map = JSON.parse(match[1]!) as { imports?: Record<string, string> };
+      keys.push(...Object.keys(map.imports ?? {}));
+    } catch {
+      // A broken import map is the browser's to report; it maps nothing.
+    }
+  }
+  return keys;
+}
+
+/**
+ * Answers the previewed page's requests from the workspace as it is now: `index.html` for folders,
+ * content types by extension, TypeScript and JSX turned into modules, bare imports resolved
+ * through the page's import map or the workspace's node_modules. It keeps no copy of any file.
+ */
+export function createFileServer(options: FileServerOptions) {
+  /** The import map of the page served last: modules it loads are resolved against it. */
+  let mapped: string[] = [];
+
+  const readText = async (rel: string): Promise<string | null> => {
+    const found = await options.entry(rel);
+    return found.kind === 'file' ? decoder.decode(found.bytes) : null;
+  };
+
+  /** tsconfig.json's JSX settings, read once per page load (a reload reads them again). */
+  let jsx: Promise<JsxSettings> | null = null;
+  function jsxSettings(): Promise<JsxSettings> {
+    jsx ??= (async () => {
+      const root = options.root();
+      const { jsxSettingsFrom } = await transformer();
+      return jsxSettingsFrom((root ? await readText(join(root, 'tsconfig.json')) : null) ?? await readText('tsconfig.json'));
+    })();
+    return jsx;
+  }
+
+  /** The workspace file a bare specifier loads from node_modules, searching up from the importer's folder. */
+  async function fromNodeModules(spec: string, importer: string): Promise<string | null> {
+    const { name, sub } = splitPackage(spec);
+    for (let dir = dirOf(importer); ; dir = dirOf(dir)) {
+      const base = join(dir, 'node_modules', name);
+      const manifest = await readText(join(base, 'package.json'));
+      if (manifest !== null) {
+        let pkg: Record<string, unknown> = {};
+        try {
+          pkg = JSON.parse(manifest) as Record<string, unknown>;
+        } catch {
+          return null;
+        }
+        const target = packageEntry(pkg, sub);
+        if (!target) return null;
+        for (const candidate of [target, `${target}.js`, `${target}.mjs`, `${target}/index.js`]) {
+          const rel = join(base, candidate.replace(/^\.\//, ''));
+          if ((await options.entry(rel)).kind === 'file') return rel;
+        }
+        return null;
+      }
+      if (!dir) return null;
+    }
+  }
+
+  async function resolveBare(spec: string, importer: string): Promise<string | null> {
+    if (mapped.some((key) => key === spec || (key.endsWith('/') && spec.startsWith(key)))) return null;
+    const rel = await fromNodeModules(spec, importer);
+    if (rel) return `/${FS_PREFIX}${rel.split('/').map((part) => encodeURIComponent(part).replace(/%40/g, '@')).join('/')}`;
+    const { name } = splitPackage(spec);
+    options.onProblem({
+      message: `${importer} imports '${spec}', which nothing provides: add it to the page's import map, or put an ES module build in node_modules/${name}.`,
+    });
+    return `/${MISSING_PREFIX}${encodeURIComponent(spec)}`;
+  }
+
+  async function serveModule(rel: string, bytes: Uint8Array): Promise<ServedFile> {
+    let code = decoder.decode(bytes);
+    if (needsTranspile(rel)) {
+      const { transpile } = await transformer();
+      const result = transpile(rel, code, await jsxSettings());
+      if (!result.ok) {
+        const message = `${rel}:${result.line}:${result.column}: ${result.message}`;
+        options.onProblem({ message: `Syntax error in ${message}` });
+        return text(500, `Syntax error in ${message}`);
+      }
+      code = result.code;
+    }
+    code = await rewriteBareImports(code, (spec) => resolveBare(spec, rel));
+    return { status: 200, headers: { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-store' }, body: encoder.encode(code) };
+  }
+
+  function servePage(html: string): ServedFile {
+    // A page starts a load: what it and its modules read from tsconfig.json is read afresh.
+    jsx = null;
+    mapped = importMapKeys(html);
+    const hook = pageHookTag(options.playgroundOrigin, options.prefix);
+    const head = /<head\b[^>]*>/i.exec(html);
+    const page = head ? `${html.slice(0, head.index + head[0].length)}${hook}${html.slice(head.index + head[0].length)}`
+      : /^\s*<!doctype[^>]*>/i.test(html) ? html.replace(/^\s*<!doctype[^>]*>/i, (d) => `${d}${hook}`) : `${hook}${html}`;
+    return text(200, page, 'text/html; charset=utf-8');
+  }
+
+  async function listing(rel: string, urlPath: string): Promise<ServedFile> {
+    const shown = rel || 'the workspace';
+    return servePage(`<!doctype html><html><head><meta charset="utf-8"><title>${escapeHtml(shown)}</title></head><body style="font:14px system-ui;margin:2rem">`
+      + `<h1 style="font-size:18px">No index.html in ${escapeHtml(shown)}</h1><p>Add an <code>index.html</code> to this folder to see it here.</p>`
+      + `<p style="color:#666">${escapeHtml(urlPath || '/')}</p></body></html>`);
+  }
+
+  /**
+   * Answer one request: `urlPath` is the path below the session's prefix, URL-encoded and with any
+   * query; `referrer` is the same for the page or module that asked, when known.
+   */
+  async function serve(urlPath: string, referrer = ''): Promise<ServedFile> {
+    const bare = urlPath.replace(/[?#].*$/, '');
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(bare);
+    } catch {
+      return text(400, 'That address is not valid.');
+    }
+    if (decoded.startsWith(MISSING_PREFIX)) {
+      return text(404, `Nothing provides the module '${decoded.slice(MISSING_PREFIX.length)}'.`);
+    }
+    const rel = decoded.startsWith(FS_PREFIX) ? join(decoded.slice(FS_PREFIX.length)) : join(options.root(), decoded);
+    const asked = decoded.replace(/\/$/, '');
+    let found = await options.entry(rel);
+    let served = rel;
+    if (found.kind === 'missing') {
+      // TypeScript imports name the output (`./greet.js` for greet.ts), and bundlers allow no extension at all.
+      for (const candidate of sourceCandidates(rel)) {
+        const entry = await options.entry(candidate);
+        if (entry.kind === 'file') {
+          found = entry;
+          served = candidate;
+          break;
+        }
+      }
+    }
+    if (found.kind === 'directory') {
+      if (bare !== '' && !bare.endsWith('/')) return text(301, '', 'text/plain', { location: `${bare.slice(bare.lastIndexOf('/') + 1)}/` });
+      const index = join(rel, 'index.html');
+      const page = await options.entry(index);
+      return page.kind === 'file' ? servePage(decoder.decode(page.bytes)) : listing(rel, decoded);
+    }
+    if (found.kind === 'missing') {
+      const by = referrer ? ` (asked for by ${decodeURIComponentSafe(referrer.replace(/[?#].*$/, '')) || 'the page'})` : '';
+      options.onProblem({ message: `Not found: ${asked || '/'}${by}. No such file in the workspace.` });
+      return text(404, `Not found: ${asked}`);
+    }
+    if (/\.html?$/i.test(served)) return servePage(decoder.decode(found.bytes));
+    if (isModuleSource(served) && !served.endsWith('.d.ts')) return serveModule(served, found.bytes);
+    return { status: 200, headers: { 'content-type': contentTypeOf(served), 'cache-control': 'no-store' }, body: found.bytes };
+  }
+
+  return { serve };
+}
+
+/** The sources a module URL may stand for when no file has its exact name. */
+function sourceCandidates(rel: string): string[] {
+  const ext = /\.(m?js|jsx)$/.exec(rel);
+  if (ext) {
+    const stem = rel.slice(0, -ext[0].length);
+    return ext[1] === 'mjs' ? [`${stem}.mts`] : [`${stem}.ts`, `${stem}.tsx`];
+  }
+  if (/\.[a-z0-9]+$/i.test(rel.slice(rel.lastIndexOf('/') + 1))) return [];
+  return ['.ts', '.tsx', '.js', '.jsx', '/index.ts', '/index.tsx', '/index.js'].map((suffix) => `${rel}${suffix}`);
+}
+
+function decodeURIComponentSafe(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
+}
+

@@ -1,0 +1,49 @@
+/**
+ * The messages of the live preview. Three parties: the playground page (which holds the
+ * workspace), the bridge page on the preview's own origin (which registers the Service Worker and
+ * passes requests up), and the Service Worker (which answers the previewed page's requests).
+ * A request travels SW → bridge → playground with a MessagePort; the playground answers on the
+ * port, straight back to the Service Worker.
+ */
+
+/** The folder of the preview origin's URL space under which each playground tab's files appear. */
+export const PREVIEW_PREFIX = '/preview/';
+/** The bridge page's path on the preview origin. */
+export const BRIDGE_PATH = '/preview-bridge.html';
+
+/** SW → bridge → playground: the bytes for one URL path, relative to the preview root. */
+export interface FileRequest {
+  type: 'sandpit-preview-request';
+  /** URL path below `/preview/<session>/`, still URL-encoded, with its query */
+  path: string;
+  /** the path of the page or module that asked, below the same prefix, when known */
+  referrer: string;
+  /** the request's destination: document, script, style, image, … ('' for fetch()) */
+  destination: string;
+}
+
+/** playground → SW, on the request's port. */
+export interface FileReply {
+  status: number;
+  headers: Record<string, string>;
+  body: ArrayBuffer | null;
+}
+
+/** bridge → playground: the Service Worker is active and answers requests for this session. */
+export interface BridgeReady {
+  type: 'sandpit-preview-ready';
+}
+
+/** previewed page → playground, sent by the script injected into every served HTML page. */
+export type PageReport =
+  | { sandpitPreview: true; kind: 'console'; level: 'log' | 'info' | 'warn' | 'error' | 'debug'; text: string }
+  | { sandpitPreview: true; kind: 'load' | 'location'; path: string };
+
+/** Where a path sits in the preview URL space: `/preview/<session>/<rest>` → its session and rest. */
+export function splitPreviewPath(pathname: string): { session: string; rest: string } | null {
+  if (!pathname.startsWith(PREVIEW_PREFIX)) return null;
+  const tail = pathname.slice(PREVIEW_PREFIX.length);
+  const slash = tail.indexOf('/');
+  if (slash <= 0) return null;
+  return { session: tail.slice(0, slash), rest: tail.slice(slash + 1) };
+}

@@ -1,0 +1,30 @@
+import type { Workspace } from '../../src/workspace-core.js';
+import { PathResolver, RESERVED_TOP_LEVEL } from '../../src/workspace/paths.js';
+
+/** What the preview's file server gets for one path: the bytes as stored, or why there are none. */
+export type PreviewEntry =
+  | { kind: 'file'; bytes: Uint8Array }
+  | { kind: 'directory' }
+  | { kind: 'missing' };
+
+/**
+ * Read one workspace file for the preview, by its root-relative path. The path is confined like
+ * a tool's (links that leave the root, `..` and host paths come back `missing`), and Sandpit's own
+ * `.sandpit` folder is never served: the preview reads what the workspace holds, nothing more.
+ */
+export async function readPreviewEntry(ws: Workspace, rel: string): Promise<PreviewEntry> {
+  if (typeof rel !== 'string' || rel.includes('\0')) return { kind: 'missing' };
+  const clean = rel.replace(/^\/+/, '');
+  if (RESERVED_TOP_LEVEL.includes(clean.split('/')[0]!)) return { kind: 'missing' };
+  try {
+    const resolved = await new PathResolver(ws.fs, ws.root).resolve(clean === '' ? '.' : clean, '', 'read');
+    if (RESERVED_TOP_LEVEL.includes(resolved.realRel.split('/')[0]!)) return { kind: 'missing' };
+    const { stat } = resolved;
+    if (!stat) return { kind: 'missing' };
+    if (stat.type === 'dir') return { kind: 'directory' };
+    if (stat.type !== 'file') return { kind: 'missing' };
+    return { kind: 'file', bytes: await ws.fs.readFile(resolved.abs) };
+  } catch {
+    return { kind: 'missing' };
+  }
+}
