@@ -22,17 +22,19 @@ interface SearchFilesArgs {
 export const searchFilesTool = defineTool<SearchFilesArgs, Record<string, unknown>>({
   name: 'search_files',
   description:
-    'Search file contents for a literal text (default) or a JavaScript regex, one result per matching line ' +
+    'Search file contents for a literal text (default) or an RE2 regex (JavaScript syntax without backreferences ' +
+    'or lookaround), one result per matching line ' +
     '(path, 1-based line and column, the line capped at 500 characters). Skips hidden folders, node_modules, build ' +
     'outputs, binary and undecodable files and whatever .gitignore excludes. Results are in sorted path order; when ' +
-    'truncated, pass next_cursor as cursor (with the same other arguments) to get the next page.',
+    'truncated, pass next_cursor as cursor (with the same other arguments) to get the next page; a search that ' +
+    "runs out of time answers with what it found, truncated, stopped: 'time_budget' and a next_cursor.",
   mutates: false,
   schema: {
     type: 'object',
     properties: {
       pattern: { type: 'string', minLength: 1, description: 'Text to find (or a regex when is_regex is true). Matches within one line.' },
       path: pathProperty('Folder (or single file) to search, default the current folder'),
-      is_regex: { type: 'boolean', description: 'Treat pattern as a JavaScript regular expression (default false).' },
+      is_regex: { type: 'boolean', description: 'Treat pattern as an RE2 regular expression, matched in linear time (default false).' },
       case_sensitive: { type: 'boolean', description: 'Match case exactly (default true).' },
       include: {
         type: 'array',
@@ -65,13 +67,15 @@ export const searchFilesTool = defineTool<SearchFilesArgs, Record<string, unknow
       maxMatches: args.max_matches ?? 50,
       context: args.context_lines ?? 0,
       maxLineChars: ctx.policy.limits.maxLineChars,
+      deadline: Date.now() + ctx.policy.limits.searchBudgetMs,
     });
-    const last = page.matches[page.matches.length - 1];
+    const last = page.resumeAfter ?? page.matches[page.matches.length - 1];
     return {
       matches: page.matches,
       count: page.matches.length,
       truncated: page.truncated,
       next_cursor: page.truncated && last ? encodeCursor(fingerprint, last) : null,
+      ...(page.resumeAfter ? { stopped: 'time_budget' } : {}),
     };
   },
 });
