@@ -22,7 +22,7 @@ export interface ArgSpec {
 }
 
 const COMMON: ArgSpec = {
-  valueOptions: new Set(['root', 'backend', 'from', 'tools', 'toolset', 'artifacts', 'snapshots']),
+  valueOptions: new Set(['root', 'backend', 'from', 'tools', 'toolset', 'artifacts', 'snapshots', 'max-message-bytes']),
   flags: new Set(['help', 'pretty', 'schemas', 'version']),
 };
 const SHORT: Record<string, string> = { '-h': '--help', '-v': '--version' };

@@ -22,10 +22,11 @@ Commands
       Check every tool manifest in DIR (DIR/<name>/<name>.json) and print OK or the
       exact problem for each; exit 1 when any manifest is broken.
 
-  sandpit mcp --root DIR [--toolset NAME] [--tools DIR] [--artifacts DIR] [--snapshots MODE]
+  sandpit mcp --root DIR [--toolset NAME] [--tools DIR] [--artifacts DIR] [--snapshots MODE] [--max-message-bytes N]
       Serve the folder's tools to an MCP client over stdin/stdout; each call's
       envelope is the tool result text (isError when it is not ok). MODE is
-      call (default: one snapshot per change), batch, manual or off.
+      call (default: one snapshot per change), batch, manual or off. A message over
+      N bytes (default 64 MiB) is answered with a JSON-RPC error; the server stays up.
 
   sandpit agent --root DIR --endpoint URL --model NAME [--toolset NAME] "TASK"
       Let a model do TASK on the folder with the toolset's tools, printing its text,

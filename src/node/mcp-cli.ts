@@ -15,7 +15,15 @@ function snapshotsOption(value: string | undefined): SnapshotOptions | false {
   return value === 'off' ? false : { when: (value ?? 'call') as 'call' | 'batch' | 'manual', afterReply: true };
 }
 
-/** `sandpit mcp --root DIR [--toolset NAME] [--tools DIR] [--artifacts DIR] [--snapshots MODE]`: an MCP server over stdio. */
+/** --max-message-bytes N: the largest JSON-RPC message read (default 64 MiB); a bigger one is answered with an error. */
+function maxMessageBytes(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(n) || n < 1024) throw new UsageError('--max-message-bytes takes a whole number of bytes, at least 1024');
+  return n;
+}
+
+/** `sandpit mcp --root DIR [--toolset NAME] [--tools DIR] [--artifacts DIR] [--snapshots MODE] [--max-message-bytes N]`: an MCP server over stdio. */
 export async function mcpCommand(args: ParsedArgs): Promise<void> {
   if (args.positionals.length > 1) throw new UsageError('mcp takes no arguments, only --root DIR and options');
   if (!args.options.has('root')) throw new UsageError('mcp needs --root DIR');
@@ -26,5 +34,5 @@ export async function mcpCommand(args: ParsedArgs): Promise<void> {
   const { ws, set } = await openCliWorkspace({ ...source, root: resolve(source.root) }, {
     toolset: args.options.get('toolset'), artifactDir: args.options.get('artifacts'), snapshots: snapshotsOption(args.options.get('snapshots')),
   });
-  await serveMcpStdio(ws, set);
+  await serveMcpStdio(ws, set, { maxMessageBytes: maxMessageBytes(args.options.get('max-message-bytes')) });
 }
