@@ -5,6 +5,7 @@ import { toolset, type Toolset, type ToolsetName } from '../toolsets/index.js';
 import type { SnapshotOptions } from '../snapshots/store.js';
 import type { Workspace } from '../workspace-core.js';
 import { nodeTools, type NodeToolset } from './node-tools.js';
+import { folderLock } from './process-lock.js';
 import { keepSpares } from './open.js';
 
 // Node tools that only the canonical surface offers; a seed toolset keeps to its own list.
@@ -28,7 +29,7 @@ export function openToolsetWorkspace(folder: string, name: ToolsetName, options:
   const node = nodeTools(options.toolsDir === undefined ? {} : { toolsDir: options.toolsDir });
   const set = nodeToolset(name, node, options.artifactDir);
   const ws = createWorkspace({
-    fs: createNodeFs(), root: resolve(folder), tools: set.tools, ...(options.snapshots === undefined ? {} : { snapshots: options.snapshots }),
+    fs: createNodeFs(), root: resolve(folder), processLock: folderLock(resolve(folder)), tools: set.tools, ...(options.snapshots === undefined ? {} : { snapshots: options.snapshots }),
   });
   node.attach(ws);
   keepSpares(ws);

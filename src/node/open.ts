@@ -5,6 +5,7 @@ import { canonicalTools } from '../toolsets/canonical.js';
 import type { Workspace, WorkspaceOptions } from '../workspace-core.js';
 import type { ManifestLoad } from './manifests/load.js';
 import { mergeTools, nodeTools, type NodeToolsOptions } from './node-tools.js';
+import { folderLock } from './process-lock.js';
 import type { TaskRegistry } from './tasks.js';
 
 export type NodeWorkspaceOptions = Omit<WorkspaceOptions, 'fs' | 'root'> & NodeToolsOptions;
@@ -35,7 +36,8 @@ export function keepSpares(ws: Workspace): void {
  */
 export function openNodeWorkspace(folder: string, options: NodeWorkspaceOptions = {}): NodeWorkspace {
   const node = nodeTools(options);
-  const ws = createWorkspace({ ...options, fs: createNodeFs(), root: resolve(folder), tools: mergeTools(options.tools ?? canonicalTools, node.tools) });
+  const root = resolve(folder);
+  const ws = createWorkspace({ processLock: folderLock(root), ...options, fs: createNodeFs(), root, tools: mergeTools(options.tools ?? canonicalTools, node.tools) });
   node.attach(ws);
   keepSpares(ws);
   return Object.assign(ws, { tasks: node.tasks, manifests: node.manifests });

@@ -14,18 +14,25 @@ export class SnapshotSchedule {
 
   constructor(readonly store: SnapshotStore) {}
 
-  /** Before a mutating call: make sure the state before it is a snapshot (the first one, once). */
-  async before(): Promise<void> {
+  /**
+   * Before a mutating call: make sure the state before it is a snapshot (the first one, once).
+   * `shared`: other processes may have committed (the caller holds their lock), so take their
+   * commits first. Answers why history cannot hold this change, or null.
+   */
+  async before(shared = false): Promise<unknown> {
     this.inFlight++;
     try {
       await this.store.open();
+      if (shared) await this.store.catchUp();
+      return null;
     } catch (error) {
       this.lastError = error;
+      return error;
     }
   }
 
-  /** After a mutating call (successful or not): snapshot what it changed, when the mode says so. */
-  async after(tool: string, recorded: readonly ChangeSummary[]): Promise<void> {
+  /** After a mutating call (successful or not): snapshot what it changed, when the mode says so; answers the commit's error or null. */
+  async after(tool: string, recorded: readonly ChangeSummary[]): Promise<unknown> {
     this.inFlight--;
     for (const change of recorded) {
       for (const f of change.files) {
@@ -33,12 +40,13 @@ export class SnapshotSchedule {
         if (f.from !== undefined) this.store.pending.add(f.from);
       }
     }
-    if (this.store.pending.size === 0 || this.store.when === 'manual') return;
-    if (this.store.when === 'batch' && this.inFlight > 0) return;
+    if (this.store.pending.size === 0 || this.store.when === 'manual') return null;
+    if (this.store.when === 'batch' && this.inFlight > 0) return null;
     const paths = [...this.store.pending];
     const shown = paths.slice(0, 5).join(', ') + (paths.length > 5 ? `, and ${paths.length - 5} more` : '');
     const ids = recorded.map((c) => c.id).join(' ');
-    await this.commit({ message: `${this.store.when === 'batch' ? 'batch' : tool}: ${shown}`, tool, ...(ids ? { change_id: ids } : {}) });
+    const outcome = await this.commit({ message: `${this.store.when === 'batch' ? 'batch' : tool}: ${shown}`, tool, ...(ids ? { change_id: ids } : {}) });
+    return outcome === null ? this.lastError : null;
   }
 
   /** Run `work` as one batch: in 'batch' mode its calls become a single snapshot. */

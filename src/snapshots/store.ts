@@ -91,6 +91,39 @@ export class SnapshotStore {
     return this.opening;
   }
 
+  /**
+   * Take the commits another process made since this one last looked (call it holding the
+   * process lock): the branch's new commits are appended to history, and the trees are read
+   * from the new head. Reads one small file when nothing changed.
+   */
+  async catchUp(): Promise<void> {
+    await this.open();
+    await this.exclusive(async () => {
+      const onDisk = await this.readBranch();
+      const known = this.history.head?.oid;
+      if (onDisk.kind !== 'ok') throw damagedHistory(onDisk.kind === 'damaged' ? onDisk.why : 'the branch refs/heads/main is gone');
+      if (onDisk.oid === known) return;
+      const { fs, gitdir, cache } = this.access;
+      const fresh: SnapshotInfo[] = [];
+      let oid: string | null = onDisk.oid;
+      while (oid && oid !== known && fresh.length < this.keep) {
+        const at: string = oid;
+        const { commit }: git.ReadCommitResult = await git.readCommit({ fs, gitdir, cache, oid: at }).catch(() => { throw damagedHistory(`commit ${at.slice(0, 12)} is missing or corrupt`); });
+        fresh.push(parseCommit(at, commit));
+        oid = commit.parent[0] ?? null;
+      }
+      if (oid !== known) {
+        this.history = new History();
+        for (const info of await this.readHistory(onDisk.oid)) this.history.push(info);
+      } else {
+        for (const info of fresh.reverse()) this.history.push(info);
+        this.history.trim(this.keep);
+      }
+      this.tree = new TreeCache(this.access, this.history.head!.tree);
+      this.scanner.forget('');
+    });
+  }
+
   /** Commit the pending paths (plus `paths`); nothing is written when nothing changed. */
   async commitPending(meta: Omit<CommitMeta, 'files_changed'>, paths: string[] = [], force = false): Promise<CommitOutcome> {
     await this.open();
@@ -193,7 +226,7 @@ export class SnapshotStore {
     if (tree === EMPTY_TREE) await sink.tree([]);
     const oid = await sink.commit(commitText(commit));
     await sink.finish();
-    await this.moveBranch(oid);
+    await this.moveBranch(oid, head?.oid ?? null);
     const info = parseCommit(oid, commit);
     this.history.push(info);
     const boundary = this.history.trim(this.keep);
@@ -206,8 +239,18 @@ export class SnapshotStore {
    * backend that can overwrite a small file in place spares a temporary file and a rename per
    * snapshot; otherwise (first commit, a ref git packed away) isomorphic-git writes it.
    */
-  private async moveBranch(oid: string): Promise<void> {
+  private async moveBranch(oid: string, expected: string | null): Promise<void> {
     const { fs, gitdir } = this.access;
+    // Compare-and-swap: a branch some other process moved since this one read it is never
+    // overwritten (that would orphan its commits); the commit stays unreferenced and the call says so.
+    if (expected !== null) {
+      const now = await this.readBranch();
+      if (now.kind !== 'ok' || now.oid !== expected) {
+        throw new ToolError('IO_ERROR', 'the snapshot history moved underneath this process (another process committed without the workspace lock)', {
+          hint: 'Open the workspace through one Sandpit host at a time, or through hosts that share the workspace lock; then retry.',
+        });
+      }
+    }
     const line = new TextEncoder().encode(`${oid}\n`);
     if (await this.fs.writeInPlace?.(`${gitdir}/${BRANCH}`, line, line.length)) return;
     await git.writeRef({ fs, gitdir, ref: BRANCH, value: oid, force: true });
@@ -221,7 +264,13 @@ export class SnapshotStore {
 
   private async load(): Promise<void> {
     const { fs, gitdir } = this.access;
-    const head = await git.resolveRef({ fs, gitdir, ref: BRANCH }).catch(() => null);
+    const branch = await this.readBranch();
+    if (branch.kind === 'damaged') throw damagedHistory(branch.why);
+    if (branch.kind === 'ok') {
+      const { fs: gfs, cache } = this.access;
+      await git.readCommit({ fs: gfs, gitdir, cache, oid: branch.oid }).catch(() => { throw damagedHistory(`the branch names commit ${branch.oid.slice(0, 12)}, which is missing or corrupt`); });
+    }
+    const head = branch.kind === 'ok' ? branch.oid : null;
     if (!head) {
       await this.fs.mkdir(this.toAbs('.sandpit'), { recursive: true }).catch((e) => { if (!hasFsCode(e, 'EEXIST')) throw e; });
       // The user's own git (and their editors) should not see Sandpit's history as project files.
@@ -236,15 +285,35 @@ export class SnapshotStore {
     await this.commit([''], { message: 'Changes found when the workspace was opened' }, false);
   }
 
+  /**
+   * Where the branch points, read from its file (or packed-refs), telling a repository never
+   * made (`absent`) from one whose ref is gone or garbage (`damaged`): the second must never be
+   * taken for the first, or a new history would start over the old one.
+   */
+  async readBranch(): Promise<{ kind: 'ok'; oid: string } | { kind: 'absent' } | { kind: 'damaged'; why: string }> {
+    const { gitdir } = this.access;
+    const text = await this.fs.readFile(`${gitdir}/${BRANCH}`, 'utf8').then(String, (e) => (hasFsCode(e, 'ENOENT') || hasFsCode(e, 'ENOTDIR') ? null : Promise.reject(e)));
+    if (text !== null) {
+      const m = /^([0-9a-f]{40})\n?$/.exec(text);
+      return m ? { kind: 'ok', oid: m[1]! } : { kind: 'damaged', why: `the branch file refs/heads/main does not hold a commit id (${text.length} bytes${text.length ? ' of something else' : ', empty'})` };
+    }
+    const packed = await this.fs.readFile(`${gitdir}/packed-refs`, 'utf8').then(String, () => '');
+    const hit = /^([0-9a-f]{40}) refs\/heads\/main$/m.exec(packed);
+    if (hit) return { kind: 'ok', oid: hit[1]! };
+    const made = await this.fs.stat(`${gitdir}/HEAD`).then(() => true, () => false);
+    return made ? { kind: 'damaged', why: 'the branch refs/heads/main is missing, though the repository exists' } : { kind: 'absent' };
+  }
+
   /** The snapshots from `head` back, oldest first: at most `keep`, and none past a `shallow` cut. */
   private async readHistory(head: string): Promise<SnapshotInfo[]> {
     const { fs, gitdir, cache } = this.access;
     const shallow = await this.fs.readFile(`${gitdir}/shallow`, 'utf8').then((t) => new Set(t.split('\n').filter(Boolean))).catch(() => new Set<string>());
     const found: SnapshotInfo[] = [];
     for (let oid: string | null = head; oid && found.length < this.keep;) {
-      const { commit } = await git.readCommit({ fs, gitdir, cache, oid });
-      found.push(parseCommit(oid, commit));
-      oid = shallow.has(oid) ? null : commit.parent[0] ?? null;
+      const at: string = oid;
+      const { commit } = await git.readCommit({ fs, gitdir, cache, oid: at }).catch(() => { throw damagedHistory(`commit ${at.slice(0, 12)} in the history is missing or corrupt`); });
+      found.push(parseCommit(at, commit));
+      oid = shallow.has(at) ? null : commit.parent[0] ?? null;
     }
     return found.reverse();
   }
@@ -280,6 +349,13 @@ export class SnapshotStore {
   forget(paths: string[]): void {
     for (const p of paths) this.scanner.forget(p);
   }
+}
+
+/** History that cannot be read is an error naming the damage and the repair, never a fresh start. */
+export function damagedHistory(why: string): ToolError {
+  return new ToolError('IO_ERROR', `the snapshot history is damaged: ${why}`, {
+    hint: 'Run `sandpit doctor --repair --root <folder>` to reset the history to its newest intact snapshot; the files themselves were not changed.',
+  });
 }
 
 function commitText(c: { message: string; tree: string; parent: string[]; author: { name: string; email: string; timestamp: number } }): string {
