@@ -23,7 +23,7 @@ export interface ArgSpec {
 
 const COMMON: ArgSpec = {
   valueOptions: new Set(['root', 'backend', 'from', 'tools', 'toolset', 'artifacts', 'snapshots', 'max-message-bytes']),
-  flags: new Set(['help', 'pretty', 'schemas', 'version']),
+  flags: new Set(['help', 'pretty', 'schemas', 'version', 'repair']),
 };
 const SHORT: Record<string, string> = { '-h': '--help', '-v': '--version' };
 

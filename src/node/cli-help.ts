@@ -1,5 +1,5 @@
 /** The one-line reminder printed after a usage error. */
-export const USAGE = 'usage: sandpit call TOOL [JSON] --root DIR | sandpit replay FILE|- [--backend memory|node] [--root DIR] [--from DIR] | sandpit tools | sandpit doctor --tools DIR | sandpit mcp --root DIR [--toolset NAME] | sandpit agent --root DIR --endpoint URL --model NAME "task" | sandpit clone URL DIR | sandpit push --root DIR --remote URL --branch B | sandpit --help';
+export const USAGE = 'usage: sandpit call TOOL [JSON] --root DIR | sandpit replay FILE|- [--backend memory|node] [--root DIR] [--from DIR] | sandpit tools | sandpit doctor --tools DIR | sandpit doctor --root DIR [--repair] | sandpit mcp --root DIR [--toolset NAME] | sandpit agent --root DIR --endpoint URL --model NAME "task" | sandpit clone URL DIR | sandpit push --root DIR --remote URL --branch B | sandpit --help';
 
 /** The full `sandpit --help` text. */
 export const HELP = `sandpit: one tool contract over a workspace folder, for LLM agents and their tests
@@ -21,6 +21,9 @@ Commands
   sandpit doctor --tools DIR
       Check every tool manifest in DIR (DIR/<name>/<name>.json) and print OK or the
       exact problem for each; exit 1 when any manifest is broken.
+  sandpit doctor --root DIR [--repair]
+      Check the folder's snapshot history; with --repair, reset a damaged branch to
+      the newest intact snapshot (from the reflog or the object store).
 
   sandpit mcp --root DIR [--toolset NAME] [--tools DIR] [--artifacts DIR] [--snapshots MODE] [--max-message-bytes N]
       Serve the folder's tools to an MCP client over stdin/stdout; each call's

@@ -2,6 +2,7 @@ import * as git from 'isomorphic-git';
 import { hasFsCode } from '../fs/errors.js';
 import type { WorkspaceFs } from '../fs/types.js';
 import { ToolError } from '../contract/index.js';
+import { BRANCH, readBranch, type BranchState } from './branch.js';
 import { History, formatMessage, parseCommit, type CommitMeta, type SnapshotInfo } from './history.js';
 import { SnapshotIgnore } from './ignore.js';
 import { ObjectSink, type GitAccess, type LooseWrites } from './objects.js';
@@ -43,7 +44,6 @@ export interface CommitOutcome {
   skipped: SkippedFile[];
 }
 
-const BRANCH = 'refs/heads/main';
 const SIGNATURE = { name: 'Sandpit', email: 'sandpit@localhost' };
 
 /**
@@ -285,23 +285,9 @@ export class SnapshotStore {
     await this.commit([''], { message: 'Changes found when the workspace was opened' }, false);
   }
 
-  /**
-   * Where the branch points, read from its file (or packed-refs), telling a repository never
-   * made (`absent`) from one whose ref is gone or garbage (`damaged`): the second must never be
-   * taken for the first, or a new history would start over the old one.
-   */
-  async readBranch(): Promise<{ kind: 'ok'; oid: string } | { kind: 'absent' } | { kind: 'damaged'; why: string }> {
-    const { gitdir } = this.access;
-    const text = await this.fs.readFile(`${gitdir}/${BRANCH}`, 'utf8').then(String, (e) => (hasFsCode(e, 'ENOENT') || hasFsCode(e, 'ENOTDIR') ? null : Promise.reject(e)));
-    if (text !== null) {
-      const m = /^([0-9a-f]{40})\n?$/.exec(text);
-      return m ? { kind: 'ok', oid: m[1]! } : { kind: 'damaged', why: `the branch file refs/heads/main does not hold a commit id (${text.length} bytes${text.length ? ' of something else' : ', empty'})` };
-    }
-    const packed = await this.fs.readFile(`${gitdir}/packed-refs`, 'utf8').then(String, () => '');
-    const hit = /^([0-9a-f]{40}) refs\/heads\/main$/m.exec(packed);
-    if (hit) return { kind: 'ok', oid: hit[1]! };
-    const made = await this.fs.stat(`${gitdir}/HEAD`).then(() => true, () => false);
-    return made ? { kind: 'damaged', why: 'the branch refs/heads/main is missing, though the repository exists' } : { kind: 'absent' };
+  /** Where the branch points on disk now (see readBranch). */
+  readBranch(): Promise<BranchState> {
+    return readBranch(this.fs, this.access.gitdir);
   }
 
   /** The snapshots from `head` back, oldest first: at most `keep`, and none past a `shallow` cut. */

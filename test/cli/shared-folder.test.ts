@@ -62,3 +62,27 @@ describe('several processes on one folder', () => {
     console.log(`[hardening processes] ${PROCESSES}x${APPENDS} appends in ${took} ms (loaded machine)`);
   }, 300_000);
 });
+
+describe('sandpit doctor --root', () => {
+  it('names a damaged history, and --repair resets it to the newest intact snapshot', async () => {
+    const root = join(base, 'doctor');
+    execFileSync('mkdir', ['-p', root]);
+    for (let i = 0; i < 3; i++) expect(JSON.parse((await runCli(['call', 'write_file', JSON.stringify({ path: `f${i}.txt`, content: `${i}\n` }), '--root', root])).stdout).ok).toBe(true);
+    const gitdir = join(root, '.sandpit', 'git');
+    const head = git(gitdir, 'rev-parse', 'main').trim();
+    expect((await runCli(['doctor', '--root', root])).stdout).toMatch(/^history: OK \(\d+ snapshots\)/);
+    await writeFile(join(gitdir, 'refs', 'heads', 'main'), 'garbage');
+    const listed = JSON.parse((await runCli(['call', 'list_snapshots', '{}', '--root', root])).stdout);
+    expect(listed).toMatchObject({ ok: false, error: { code: 'IO_ERROR' } });
+    expect(listed.error.hint).toContain('doctor --repair');
+    const check = await runCli(['doctor', '--root', root]);
+    expect(check.code).toBe(1);
+    expect(check.stdout).toContain('DAMAGED');
+    const fix = await runCli(['doctor', '--root', root, '--repair']);
+    expect(fix.code, fix.stdout + fix.stderr).toBe(0);
+    expect(fix.stdout).toContain(`REPAIRED: the branch now points at ${head.slice(0, 12)}`);
+    const after = JSON.parse((await runCli(['call', 'list_snapshots', '{"limit": 50}', '--root', root])).stdout);
+    expect(after.ok).toBe(true);
+    expect(after.result.snapshots.map((s: { message: string }) => s.message)).toContain('write_file: f1.txt');
+  }, 120_000);
+});
