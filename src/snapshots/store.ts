@@ -59,6 +59,8 @@ export class SnapshotStore {
   history = new History();
   /** paths the tools changed that no snapshot holds yet */
   readonly pending = new Set<string>();
+  /** paths a failed commit gave back: the next commit takes them, whoever makes it */
+  private readonly stranded = new Set<string>();
   tree: TreeCache;
   private readonly scanner: Scanner;
   private opening: Promise<void> | null = null;
@@ -124,16 +126,25 @@ export class SnapshotStore {
     });
   }
 
-  /** Commit the pending paths (plus `paths`); nothing is written when nothing changed. */
-  async commitPending(meta: Omit<CommitMeta, 'files_changed'>, paths: string[] = [], force = false): Promise<CommitOutcome> {
+  /**
+   * Commit the pending paths (plus `paths`); nothing is written when nothing changed. With
+   * `only`, commit just those paths (one call's own change) and whatever an earlier failed
+   * commit left behind, so concurrent calls each get their own snapshot. A `title` prefix makes
+   * the subject name the paths actually taken (`prefix: a, b, and 3 more`).
+   */
+  async commitPending(meta: Omit<CommitMeta, 'files_changed'> & { title?: string }, paths: string[] = [], force = false, only?: string[]): Promise<CommitOutcome> {
     await this.open();
     return this.exclusive(async () => {
-      const taken = [...this.pending, ...paths];
-      this.pending.clear();
+      const taken = only ? [...new Set([...only, ...this.stranded])] : [...this.pending, ...paths];
+      if (only) for (const p of taken) this.pending.delete(p);
+      else this.pending.clear();
+      this.stranded.clear();
+      const { title, ...rest } = meta;
+      const message = title === undefined ? rest.message : `${title}: ${describePaths(taken.filter((p) => p !== ''))}`;
       try {
-        return await this.commit(taken, meta, force);
+        return await this.commit(taken, { ...rest, message }, force);
       } catch (error) {
-        for (const p of taken) this.pending.add(p);
+        for (const p of taken) { this.pending.add(p); this.stranded.add(p); }
         this.recover();
         throw error;
       }
@@ -335,6 +346,12 @@ export class SnapshotStore {
   forget(paths: string[]): void {
     for (const p of paths) this.scanner.forget(p);
   }
+}
+
+/** Paths for a commit subject: all of them when few, else the first five and a count. */
+export function describePaths(paths: string[]): string {
+  const sorted = [...paths].sort();
+  return sorted.slice(0, 5).join(', ') + (sorted.length > 5 ? `, and ${sorted.length - 5} more` : '');
 }
 
 /** History that cannot be read is an error naming the damage and the repair, never a fresh start. */
