@@ -7,6 +7,7 @@ import { checkBranch, FETCH_REFSPEC, checkDepth, randomSuffix, rememberRemote, U
 import { toGitError } from './errors.js';
 import { progressReporter, type GitProgressListener } from './progress.js';
 import { secretsOf, splitRemoteUrl } from './redact.js';
+import { isSkippedPath } from './safe-path.js';
 import { diffTrees } from './tree-diff.js';
 import { authCallback, http, type RemoteOptions } from './transport.js';
 
@@ -32,8 +33,6 @@ export interface CloneResult {
   skipped: string[];
 }
 
-const RESERVED = /^(\.sandpit|\.git)(\/|$)|\/\.git(\/|$)/;
-
 /**
  * Clone into an empty workspace. The fetch goes to a staging gitdir inside `.sandpit`; only when
  * every file is written do its packs move into the shadow repository and the fetched commit
@@ -43,6 +42,8 @@ const RESERVED = /^(\.sandpit|\.git)(\/|$)|\/\.git(\/|$)/;
 export async function cloneInto(ctx: GitContext, options: CloneOptions): Promise<CloneResult> {
   const { url, auth: urlAuth } = splitRemoteUrl(options?.url);
   const secrets = secretsOf(urlAuth, typeof options.auth === 'object' ? options.auth : null);
+  // Opening the store makes `.sandpit`; a clone that fails must not leave it behind.
+  const hadState = await ctx.fs.lstat(ctx.toAbs('.sandpit')).then(() => true, () => false);
   try {
     const depth = checkDepth(options.depth);
     const ref = options.ref === undefined ? undefined : checkBranch(options.ref);
@@ -62,7 +63,7 @@ export async function cloneInto(ctx: GitContext, options: CloneOptions): Promise
         if (!fetched.fetchHead) throw new ToolError('NOT_FOUND', `the repository at '${url}' is empty: there is nothing to clone`);
         const { oid: commit, commit: head } = await git.readCommit({ ...staging, oid: fetched.fetchHead });
         const all = await diffTrees(staging, null, head.tree);
-        const changes = all.filter((c) => !RESERVED.test(c.path));
+        const changes = all.filter((c) => !isSkippedPath(c.path));
         try {
           await writeChanges(ctx, staging, changes, (done) => progress({ phase: 'Writing files', loaded: done, total: changes.length }));
           await adoptObjects(ctx, staging.gitdir);
@@ -75,12 +76,18 @@ export async function cloneInto(ctx: GitContext, options: CloneOptions): Promise
         await git.writeRef({ ...store.access, ref: UPSTREAM_REF, value: commit, force: true });
         await rememberRemote(store, url, name);
         const shallow = await fs.lstat(`${store.access.gitdir}/shallow`).then(() => true, () => false);
-        return { url, ref: name, commit, files: changes.length, shallow, skipped: all.filter((c) => RESERVED.test(c.path)).map((c) => c.path) };
+        return { url, ref: name, commit, files: changes.length, shallow, skipped: all.filter((c) => isSkippedPath(c.path)).map((c) => c.path) };
       } finally {
         await removeTree(fs, staging.gitdir).catch(() => {});
       }
     });
   } catch (error) {
+    if (!hadState) {
+      await ctx.store.exclusive(async () => {
+        await removeTree(ctx.fs, ctx.toAbs('.sandpit')).catch(() => {});
+        ctx.store.reset();
+      });
+    }
     throw toGitError(error, 'clone', url, secrets);
   }
 }

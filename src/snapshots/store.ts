@@ -333,6 +333,20 @@ export class SnapshotStore {
   }
 
   /**
+   * Forget everything loaded, as if never opened: for a failed clone that removed the gitdir it
+   * made, so the next open starts from what the backend holds. Call it inside `exclusive`.
+   */
+  reset(): void {
+    this.history = new History();
+    this.tree = new TreeCache(this.access);
+    this.pending.clear();
+    this.stranded.clear();
+    this.scanner.forget('');
+    this.fanOutDirs.clear();
+    this.opening = null;
+  }
+
+  /**
    * After a failed commit or restore the cached trees may name objects that were never written:
    * fall back to the head's tree, read lazily from git, and re-read files on the next pass.
    */
