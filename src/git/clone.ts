@@ -8,7 +8,8 @@ import { toGitError } from './errors.js';
 import { progressReporter, type GitProgressListener } from './progress.js';
 import { secretsOf, splitRemoteUrl } from './redact.js';
 import { isSkippedPath } from './safe-path.js';
-import { diffTrees } from './tree-diff.js';
+import { packObjectSizes } from './pack-sizes.js';
+import { diffTrees, type FileChange } from './tree-diff.js';
 import { authCallback, http, type RemoteOptions } from './transport.js';
 
 export interface CloneOptions extends RemoteOptions {
@@ -18,7 +19,14 @@ export interface CloneOptions extends RemoteOptions {
   /** fetch only this many commits of history (1: the newest only) */
   depth?: number;
   onProgress?: GitProgressListener;
+  /** a file larger than this is not written, and is listed in `skipped` (default 100 MiB) */
+  maxFileBytes?: number;
+  /** files that would total more than this stop the clone with TOO_LARGE, nothing written (default 2 GiB) */
+  maxTotalBytes?: number;
 }
+
+const DEFAULT_MAX_FILE_BYTES = 100 * 1024 * 1024;
+const DEFAULT_MAX_TOTAL_BYTES = 2 * 1024 * 1024 * 1024;
 
 export interface CloneResult {
   /** the remote, without credentials */
@@ -63,7 +71,8 @@ export async function cloneInto(ctx: GitContext, options: CloneOptions): Promise
         if (!fetched.fetchHead) throw new ToolError('NOT_FOUND', `the repository at '${url}' is empty: there is nothing to clone`);
         const { oid: commit, commit: head } = await git.readCommit({ ...staging, oid: fetched.fetchHead });
         const all = await diffTrees(staging, null, head.tree);
-        const changes = all.filter((c) => !isSkippedPath(c.path));
+        const sizes = await packObjectSizes(fs, staging.gitdir);
+        const { changes, skipped } = applyCaps(all, sizes, options);
         try {
           await writeChanges(ctx, staging, changes, (done) => progress({ phase: 'Writing files', loaded: done, total: changes.length }));
           await adoptObjects(ctx, staging.gitdir);
@@ -76,7 +85,7 @@ export async function cloneInto(ctx: GitContext, options: CloneOptions): Promise
         await git.writeRef({ ...store.access, ref: UPSTREAM_REF, value: commit, force: true });
         await rememberRemote(store, url, name);
         const shallow = await fs.lstat(`${store.access.gitdir}/shallow`).then(() => true, () => false);
-        return { url, ref: name, commit, files: changes.length, shallow, skipped: all.filter((c) => isSkippedPath(c.path)).map((c) => c.path) };
+        return { url, ref: name, commit, files: changes.length, shallow, skipped };
       } finally {
         await removeTree(fs, staging.gitdir).catch(() => {});
       }
@@ -90,6 +99,28 @@ export async function cloneInto(ctx: GitContext, options: CloneOptions): Promise
     }
     throw toGitError(error, 'clone', url, secrets);
   }
+}
+
+/** Leave out unsafe paths and files over the largest-file cap; refuse a total over the total cap. */
+function applyCaps(all: FileChange[], sizes: Map<string, number>, options: CloneOptions): { changes: FileChange[]; skipped: string[] } {
+  const maxFile = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
+  const maxTotal = options.maxTotalBytes ?? DEFAULT_MAX_TOTAL_BYTES;
+  const changes: FileChange[] = [];
+  const skipped: string[] = [];
+  let total = 0;
+  for (const c of all) {
+    if (isSkippedPath(c.path)) { skipped.push(c.path); continue; }
+    const size = c.after ? sizes.get(c.after.oid) ?? 0 : 0;
+    if (size > maxFile) { skipped.push(`${c.path} (${size} bytes, over the ${maxFile}-byte file cap)`); continue; }
+    total += size;
+    changes.push(c);
+  }
+  if (total > maxTotal) {
+    throw new ToolError('TOO_LARGE', `the repository's files total ${total} bytes, over the clone's cap of ${maxTotal} bytes; nothing was written`, {
+      hint: 'Clone a smaller ref or with depth 1, or raise maxTotalBytes if the workspace can hold it.',
+    });
+  }
+  return { changes, skipped };
 }
 
 async function assertEmpty({ fs, toAbs }: GitContext): Promise<void> {

@@ -1,5 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createNodeFs } from '../../src/fs/node.js';
+import { packObjectSizes } from '../../src/git/pack-sizes.js';
 import { backends, everything, type Made } from './workspaces.js';
 import { createRepo, git, startGitServer, type GitServer } from './git-server.js';
 
@@ -31,6 +33,28 @@ function repoWithNestedGit(): string {
   return name;
 }
 
+/** A repository with a file of zeros that compresses to almost nothing, and a near-copy stored as a delta. */
+function bombRepo(bytes: number): string {
+  const name = `bomb-${++counter}`;
+  const zeros = '\0'.repeat(bytes);
+  const pattern = Array.from({ length: 20_000 }, (_, i) => `line ${i} of a file that deltas well\n`).join('');
+  createRepo(server, name, { 'small.txt': 'small\n', 'zeros.bin': zeros, 'a.txt': pattern, 'b.txt': `${pattern}one more line\n` });
+  execFileSync('git', [`--git-dir=${bare(name)}`, 'repack', '-adq', '--window=10']);
+  return name;
+}
+
+describe('pack object sizes', () => {
+  it('match git cat-file for every object, deltas included, without inflating them', async () => {
+    const name = bombRepo(3 * 1024 * 1024);
+    const expected = new Map(execFileSync('git', [`--git-dir=${bare(name)}`, 'cat-file', '--batch-check=%(objectname) %(objectsize) %(deltabase)', '--batch-all-objects'], { encoding: 'utf8' })
+      .trim().split('\n').map((l) => l.split(' ')).map(([oid, size]) => [oid!, Number(size)]));
+    const deltas = execFileSync('git', [`--git-dir=${bare(name)}`, 'cat-file', '--batch-check=%(deltabase)', '--batch-all-objects'], { encoding: 'utf8' }).split('\n').filter((d) => d && !/^0+$/.test(d));
+    expect(deltas.length).toBeGreaterThan(0);
+    const sizes = await packObjectSizes(createNodeFs(), bare(name));
+    expect(new Map([...sizes].sort())).toEqual(new Map([...expected].sort()));
+  });
+});
+
 describe.each(backends)('clone limits and clean-up on %s', (_, make) => {
   let made: Made;
   afterEach(async () => { await made?.cleanup(); });
@@ -45,6 +69,25 @@ describe.each(backends)('clone limits and clean-up on %s', (_, make) => {
     const files = await everything(made.fs, made.root);
     expect(files['sub/keep.txt']).toBe('# x\n');
     expect(Object.keys(files).some((p) => p.startsWith('sub/.git'))).toBe(false);
+  });
+
+  it('skips and lists a file over the largest-file cap, and stops cleanly over the total cap', async () => {
+    made = await make();
+    const name = bombRepo(8 * 1024 * 1024);
+    const capped = await made.ws.git.clone({ url: `${server.url}/${name}.git`, maxFileBytes: 1024 * 1024 });
+    expect(capped.ok, JSON.stringify(capped)).toBe(true);
+    if (!capped.ok) return;
+    expect(capped.result.skipped).toEqual([`zeros.bin (${8 * 1024 * 1024} bytes, over the 1048576-byte file cap)`]);
+    const files = await everything(made.fs, made.root);
+    expect(files['small.txt']).toBe('small\n');
+    expect(files['zeros.bin']).toBeUndefined();
+    await made.cleanup();
+
+    made = await make();
+    const refused = await made.ws.git.clone({ url: `${server.url}/${name}.git`, maxTotalBytes: 4 * 1024 * 1024 });
+    expect(refused.ok).toBe(false);
+    if (!refused.ok) expect(refused.error.code).toBe('TOO_LARGE');
+    expect(await everything(made.fs, made.root)).toEqual({});
   });
 
   it('removes everything a failed clone wrote, .sandpit included, so a retry works', async () => {
