@@ -31,6 +31,17 @@ export interface WorkspaceOptions {
   tools?: ToolDefinition[];
   /** git-backed snapshots of every change (default on, after every mutating call); false turns them off */
   snapshots?: SnapshotOptions | false;
+  /**
+   * A lock shared with other processes that open the same root (the Node host supplies one in
+   * `.sandpit/`): each mutating call holds it from its first read to its snapshot, and first takes
+   * any commits those processes made. Reads never wait for it.
+   */
+  processLock?: ProcessLock;
+}
+
+/** Held by one process's changes at a time; `acquire` waits (bounded) and resolves to the release. */
+export interface ProcessLock {
+  acquire(): Promise<() => Promise<void>>;
 }
 
 export interface Workspace {
@@ -114,14 +125,28 @@ export function createWorkspaceCore(options: WorkspaceOptions & { tools: ToolDef
   async function run<A, R>(tool: ToolDefinition<A, R>, args: A): Promise<R> {
     const ctx = new ToolContext<SnapshotStore>(options.fs, paths, cwd, policy, ledger, changes, locks, tool.name, writer);
     ctx.snapshots = snapshots ?? undefined;
-    if (!schedule || !tool.mutates) return tool.run(args, ctx);
-    await schedule.before();
+    if (!tool.mutates) return tool.run(args, ctx);
+    const release = options.processLock ? await options.processLock.acquire() : null;
+    if (!schedule) {
+      try {
+        return await tool.run(args, ctx);
+      } finally {
+        await release?.();
+      }
+    }
+    let commit: Promise<unknown> | null = null;
     try {
-      return await tool.run(args, ctx);
+      const opened = await schedule.before(release !== null);
+      const result = await tool.run(args, ctx);
+      commit = schedule.after(tool.name, ctx.recorded);
+      const failed = opened ?? (afterReply ? null : await commit);
+      return failed && ctx.recorded.length > 0 ? withSnapshotError(result, failed) : result;
     } finally {
-      const commit = schedule.after(tool.name, ctx.recorded);
-      if (afterReply) settling = settling.then(() => commit).catch(() => {});
-      else await commit;
+      // a call that failed part-way still snapshots what it changed before failing
+      commit ??= schedule.after(tool.name, ctx.recorded);
+      const done = commit.catch(() => {}).finally(() => release?.());
+      if (afterReply) settling = settling.then(() => done).then(() => {});
+      else await done;
     }
   }
 
@@ -164,6 +189,13 @@ export function createWorkspaceCore(options: WorkspaceOptions & { tools: ToolDef
       ...(t.annotations ? { annotations: t.annotations } : {}),
     })),
   };
+}
+
+/** A change that history does not hold says so in its result, so no one relies on undoing it. */
+function withSnapshotError<R>(result: R, error: unknown): R {
+  if (!result || typeof result !== 'object' || Array.isArray(result)) return result;
+  const { code, message, hint } = toToolError(error).toJSON();
+  return { ...result, snapshot_error: { code, message: `the change was made but is not in the snapshot history: ${message}`, ...(hint ? { hint } : {}) } };
 }
 
 function unknownTool(name: string, tools: Map<string, ToolDefinition>): ToolError {

@@ -56,6 +56,33 @@ export function readFileContract(backend: BackendUnderTest) {
       expect(whole).toMatchObject({ content: 'ab😀cd\n', end_line: 1, next_start_line: 2, total_chars: 13 });
     });
 
+    it('continues a window that stopped inside a line where it stopped, never repeating it', async () => {
+      const line = 'x'.repeat(45) + '😀' + 'y'.repeat(20);
+      h = await open(backend, { 'long.txt': `${line}\nnext\n` });
+      let got = '';
+      let args: Record<string, unknown> = { path: 'long.txt', start_line: 1, end_line: 1, max_chars: 20 };
+      const seen = new Set<string>();
+      for (let i = 0; i < 10; i++) {
+        const r = await h.ok('read_file', args);
+        const key = `${r.start_line}:${(args.start_char as number | undefined) ?? 1}`;
+        expect(seen.has(key)).toBe(false);
+        seen.add(key);
+        got += r.content;
+        if (!r.has_more || r.next_start_line !== 1) break;
+        expect(r.next_start_char).toBeGreaterThan(1);
+        args = { ...args, start_char: r.next_start_char };
+      }
+      expect(got).toBe(`${line}\n`);
+      const last = await h.ok('read_file', { path: 'long.txt', start_line: 1, max_chars: 10 });
+      expect(last).toMatchObject({ next_start_line: 1, next_start_char: 11 });
+      const whole = await h.ok('read_file', { path: 'long.txt', max_chars: 67 });
+      expect(whole).toMatchObject({ next_start_line: 2, next_start_char: null });
+      const into = await h.ok('read_file', { path: 'long.txt', max_chars: 70 });
+      expect(into).toMatchObject({ end_line: 2, next_start_line: 2, next_start_char: 4 });
+      const past = await h.fail('read_file', { path: 'long.txt', start_line: 2, start_char: 6 });
+      expect(past.code).toBe('INVALID_ARGUMENTS');
+    });
+
     it('reports CRLF files and returns their content with \\n', async () => {
       h = await open(backend, { 'w.txt': 'a\r\nb\r\n', 'm.txt': 'a\r\nb\nc', 'n.txt': 'single' });
       expect(await h.ok('read_file', { path: 'w.txt' })).toMatchObject({ eol: 'crlf', content: 'a\nb\n', total_lines: 2 });

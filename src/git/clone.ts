@@ -7,7 +7,9 @@ import { checkBranch, FETCH_REFSPEC, checkDepth, randomSuffix, rememberRemote, U
 import { toGitError } from './errors.js';
 import { progressReporter, type GitProgressListener } from './progress.js';
 import { secretsOf, splitRemoteUrl } from './redact.js';
-import { diffTrees } from './tree-diff.js';
+import { isSkippedPath } from './safe-path.js';
+import { packObjectSizes } from './pack-sizes.js';
+import { diffTrees, type FileChange } from './tree-diff.js';
 import { authCallback, http, type RemoteOptions } from './transport.js';
 
 export interface CloneOptions extends RemoteOptions {
@@ -17,7 +19,14 @@ export interface CloneOptions extends RemoteOptions {
   /** fetch only this many commits of history (1: the newest only) */
   depth?: number;
   onProgress?: GitProgressListener;
+  /** a file larger than this is not written, and is listed in `skipped` (default 100 MiB) */
+  maxFileBytes?: number;
+  /** files that would total more than this stop the clone with TOO_LARGE, nothing written (default 2 GiB) */
+  maxTotalBytes?: number;
 }
+
+const DEFAULT_MAX_FILE_BYTES = 100 * 1024 * 1024;
+const DEFAULT_MAX_TOTAL_BYTES = 2 * 1024 * 1024 * 1024;
 
 export interface CloneResult {
   /** the remote, without credentials */
@@ -32,8 +41,6 @@ export interface CloneResult {
   skipped: string[];
 }
 
-const RESERVED = /^(\.sandpit|\.git)(\/|$)|\/\.git(\/|$)/;
-
 /**
  * Clone into an empty workspace. The fetch goes to a staging gitdir inside `.sandpit`; only when
  * every file is written do its packs move into the shadow repository and the fetched commit
@@ -43,6 +50,8 @@ const RESERVED = /^(\.sandpit|\.git)(\/|$)|\/\.git(\/|$)/;
 export async function cloneInto(ctx: GitContext, options: CloneOptions): Promise<CloneResult> {
   const { url, auth: urlAuth } = splitRemoteUrl(options?.url);
   const secrets = secretsOf(urlAuth, typeof options.auth === 'object' ? options.auth : null);
+  // Opening the store makes `.sandpit`; a clone that fails must not leave it behind.
+  const hadState = await ctx.fs.lstat(ctx.toAbs('.sandpit')).then(() => true, () => false);
   try {
     const depth = checkDepth(options.depth);
     const ref = options.ref === undefined ? undefined : checkBranch(options.ref);
@@ -62,7 +71,8 @@ export async function cloneInto(ctx: GitContext, options: CloneOptions): Promise
         if (!fetched.fetchHead) throw new ToolError('NOT_FOUND', `the repository at '${url}' is empty: there is nothing to clone`);
         const { oid: commit, commit: head } = await git.readCommit({ ...staging, oid: fetched.fetchHead });
         const all = await diffTrees(staging, null, head.tree);
-        const changes = all.filter((c) => !RESERVED.test(c.path));
+        const sizes = await packObjectSizes(fs, staging.gitdir);
+        const { changes, skipped } = applyCaps(all, sizes, options);
         try {
           await writeChanges(ctx.writer, staging, changes, { tool: 'git_clone', intoEmpty: true, onFile: (done) => progress({ phase: 'Writing files', loaded: done, total: changes.length }) });
           await adoptObjects(ctx, staging.gitdir);
@@ -75,14 +85,42 @@ export async function cloneInto(ctx: GitContext, options: CloneOptions): Promise
         await git.writeRef({ ...store.access, ref: UPSTREAM_REF, value: commit, force: true });
         await rememberRemote(store, url, name);
         const shallow = await fs.lstat(`${store.access.gitdir}/shallow`).then(() => true, () => false);
-        return { url, ref: name, commit, files: changes.length, shallow, skipped: all.filter((c) => RESERVED.test(c.path)).map((c) => c.path) };
+        return { url, ref: name, commit, files: changes.length, shallow, skipped };
       } finally {
         await removeTree(fs, staging.gitdir).catch(() => {});
       }
     });
   } catch (error) {
+    if (!hadState) {
+      await ctx.store.exclusive(async () => {
+        await removeTree(ctx.fs, ctx.toAbs('.sandpit')).catch(() => {});
+        ctx.store.reset();
+      });
+    }
     throw toGitError(error, 'clone', url, secrets);
   }
+}
+
+/** Leave out unsafe paths and files over the largest-file cap; refuse a total over the total cap. */
+function applyCaps(all: FileChange[], sizes: Map<string, number>, options: CloneOptions): { changes: FileChange[]; skipped: string[] } {
+  const maxFile = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
+  const maxTotal = options.maxTotalBytes ?? DEFAULT_MAX_TOTAL_BYTES;
+  const changes: FileChange[] = [];
+  const skipped: string[] = [];
+  let total = 0;
+  for (const c of all) {
+    if (isSkippedPath(c.path)) { skipped.push(c.path); continue; }
+    const size = c.after ? sizes.get(c.after.oid) ?? 0 : 0;
+    if (size > maxFile) { skipped.push(`${c.path} (${size} bytes, over the ${maxFile}-byte file cap)`); continue; }
+    total += size;
+    changes.push(c);
+  }
+  if (total > maxTotal) {
+    throw new ToolError('TOO_LARGE', `the repository's files total ${total} bytes, over the clone's cap of ${maxTotal} bytes; nothing was written`, {
+      hint: 'Clone a smaller ref or with depth 1, or raise maxTotalBytes if the workspace can hold it.',
+    });
+  }
+  return { changes, skipped };
 }
 
 async function assertEmpty({ fs, toAbs }: GitContext): Promise<void> {

@@ -6,6 +6,7 @@ import { fileMatches, writeChanges } from './checkout.js';
 import { remoteForTransfer, UPSTREAM_REF, rememberRemote, type GitContext } from './context.js';
 import { toGitError } from './errors.js';
 import { progressReporter, type GitProgressListener } from './progress.js';
+import { isSkippedPath } from './safe-path.js';
 import { diffTrees, type FileChange } from './tree-diff.js';
 import { authCallback, http, type RemoteOptions } from './transport.js';
 
@@ -53,8 +54,10 @@ export async function pullInto(ctx: GitContext, options: PullOptions = {}): Prom
       : (await git.findMergeBase({ fs, gitdir, cache, oids: [ours.oid, theirs] }).catch(() => []))[0] as string | undefined;
     if (!base) throw new ToolError('PATCH_CONFLICT', `the workspace and '${remote.branch}' share no history, so the branch cannot be pulled`, { hint: 'Clone the branch into a new workspace instead.' });
     const [baseTree, theirTree] = await Promise.all([treeOf(ctx, base), treeOf(ctx, theirs)]);
-    const incoming = await diffTrees(store.access, baseTree, theirTree);
-    const local = base === ours.oid ? [] : await diffTrees(store.access, baseTree, ours.tree);
+    // what a clone would not write, a pull does not write either (see isSkippedPath)
+    const writable = (changes: FileChange[]) => changes.filter((c) => !isSkippedPath(c.path));
+    const incoming = writable(await diffTrees(store.access, baseTree, theirTree));
+    const local = base === ours.oid ? [] : writable(await diffTrees(store.access, baseTree, ours.tree));
     const result = await store.exclusive(async () => {
       const conflicts = [...collisions(incoming, local), ...await unsnapshotted(ctx, incoming, ours.tree)];
       if (conflicts.length > 0) {
@@ -63,7 +66,7 @@ export async function pullInto(ctx: GitContext, options: PullOptions = {}): Prom
           problems: conflicts,
         });
       }
-      const toWrite = local.length === 0 ? await diffTrees(store.access, ours.tree, theirTree) : incoming;
+      const toWrite = local.length === 0 ? writable(await diffTrees(store.access, ours.tree, theirTree)) : incoming;
       await writeChanges(ctx.writer, store.access, toWrite, { tool: 'git_pull' });
       if (local.length === 0) { await store.adopt(theirs); return done('fast_forward', toWrite.map((c) => c.path)); }
       return { files: toWrite.map((c) => c.path) };

@@ -1,5 +1,4 @@
-import * as git from 'isomorphic-git';
-import type { GitAccess } from '../snapshots/objects.js';
+import { readTreeEntries, type GitAccess } from '../snapshots/objects.js';
 
 /** A file (blob or symlink) as a tree names it. */
 export interface TreeFile {
@@ -19,8 +18,7 @@ type Entries = Map<string, { oid: string; mode: string; type: string }>;
 async function entriesOf(access: GitAccess, oid: string | null): Promise<Entries> {
   const out: Entries = new Map();
   if (!oid) return out;
-  const { fs, gitdir, cache } = access;
-  const { tree } = await git.readTree({ fs, gitdir, cache, oid });
+  const tree = await readTreeEntries(access, oid);
   for (const e of tree) out.set(e.path, { oid: e.oid, mode: e.mode, type: e.type });
   return out;
 }

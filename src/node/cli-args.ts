@@ -22,8 +22,8 @@ export interface ArgSpec {
 }
 
 const COMMON: ArgSpec = {
-  valueOptions: new Set(['root', 'backend', 'from', 'tools', 'toolset', 'artifacts', 'snapshots', 'sandbox', 'approve', 'format', 'http', 'auth-token-env']),
-  flags: new Set(['help', 'pretty', 'schemas', 'version', 'strict']),
+  valueOptions: new Set(['root', 'backend', 'from', 'tools', 'toolset', 'artifacts', 'snapshots', 'sandbox', 'approve', 'format', 'http', 'auth-token-env', 'max-message-bytes']),
+  flags: new Set(['help', 'pretty', 'schemas', 'version', 'strict', 'repair']),
 };
 const SHORT: Record<string, string> = { '-h': '--help', '-v': '--version' };
 

@@ -1,5 +1,5 @@
 /** The one-line reminder printed after a usage error. */
-export const USAGE = 'usage: sandpit call TOOL [JSON] --root DIR | sandpit replay FILE|- [--backend memory|node] [--root DIR] [--from DIR] | sandpit tools | sandpit doctor --tools DIR | sandpit mcp --root DIR [--toolset NAME] | sandpit agent --root DIR --endpoint URL --model NAME "task" | sandpit clone URL DIR | sandpit push --root DIR --remote URL --branch B | sandpit --help';
+export const USAGE = 'usage: sandpit call TOOL [JSON] --root DIR | sandpit replay FILE|- [--backend memory|node] [--root DIR] [--from DIR] | sandpit tools | sandpit doctor --tools DIR | sandpit doctor --root DIR [--repair] | sandpit mcp --root DIR [--toolset NAME] | sandpit agent --root DIR --endpoint URL --model NAME "task" | sandpit clone URL DIR | sandpit push --root DIR --remote URL --branch B | sandpit --help';
 
 /** The full `sandpit --help` text. */
 export const HELP = `sandpit: one tool contract over a workspace folder, for LLM agents and their tests
@@ -24,15 +24,20 @@ Commands
   sandpit doctor --tools DIR
       Check every tool manifest in DIR (DIR/<name>/<name>.json) and print OK or the
       exact problem for each; exit 1 when any manifest is broken.
+  sandpit doctor --root DIR [--repair]
+      Check the folder's snapshot history; with --repair, reset a damaged branch to
+      the newest intact snapshot (from the reflog or the object store).
 
   sandpit mcp --root DIR [--toolset NAME] [--tools DIR] [--artifacts DIR] [--snapshots MODE]
-          [--http [HOST:]PORT [--auth-token-env NAME]]
+          [--http [HOST:]PORT [--auth-token-env NAME]] [--max-message-bytes N]
       Serve the folder's tools to an MCP client over stdin/stdout, or with --http
       over Streamable HTTP at http://HOST:PORT/mcp (HOST default 127.0.0.1; other
       Host and Origin headers are refused). --auth-token-env NAME requires
       "Authorization: Bearer <the value of NAME>". Each result carries the result
       object as structuredContent and the envelope as text (isError when it is
       not ok). MODE is call (default: one snapshot per change), batch, manual or off.
+      A stdio message over N bytes (default 64 MiB) is answered with a JSON-RPC
+      error; the server stays up.
 
   sandpit agent --root DIR --endpoint URL --model NAME [--toolset NAME] "TASK"
       Let a model do TASK on the folder with the toolset's tools, printing its text,

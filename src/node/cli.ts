@@ -86,16 +86,32 @@ async function replayCommand(args: ParsedArgs): Promise<void> {
   }
 }
 
-/** `sandpit doctor --tools DIR`: every manifest with OK or its exact problem; exit 1 when any is broken. */
+/**
+ * `sandpit doctor --tools DIR`: every manifest with OK or its exact problem. `sandpit doctor
+ * --root DIR [--repair]`: check the snapshot history, and with --repair reset a damaged branch to
+ * its newest intact commit. Exit 1 when anything is still broken.
+ */
 async function doctorCommand(args: ParsedArgs): Promise<number> {
-  expectPositionals(args, 0, 0, 'no arguments, only --tools DIR');
+  expectPositionals(args, 0, 0, 'no arguments, only --tools DIR or --root DIR [--repair]');
   const toolsDir = args.options.get('tools');
-  if (toolsDir === undefined) throw new UsageError('doctor needs --tools DIR');
-  const { doctorReport } = await import('./manifests/doctor.js');
-  const { BUILTIN_TOOL_NAMES } = await import('./node-tools.js');
-  const report = doctorReport(toolsDir, BUILTIN_TOOL_NAMES);
-  await out(report.text.endsWith('\n') ? report.text : `${report.text}\n`);
-  return report.healthy ? 0 : 1;
+  const root = args.options.get('root');
+  if (toolsDir === undefined && root === undefined) throw new UsageError('doctor needs --tools DIR or --root DIR');
+  if (args.flags.has('repair') && root === undefined) throw new UsageError('--repair needs --root DIR');
+  let healthy = true;
+  if (toolsDir !== undefined) {
+    const { doctorReport } = await import('./manifests/doctor.js');
+    const { BUILTIN_TOOL_NAMES } = await import('./node-tools.js');
+    const report = doctorReport(toolsDir, BUILTIN_TOOL_NAMES);
+    await out(report.text.endsWith('\n') ? report.text : `${report.text}\n`);
+    healthy = report.healthy;
+  }
+  if (root !== undefined) {
+    const { doctorHistory } = await import('./cli-doctor.js');
+    const report = await doctorHistory(root, args.flags.has('repair'));
+    await out(report.text);
+    healthy &&= report.healthy;
+  }
+  return healthy ? 0 : 1;
 }
 
 /** What `sandpit tools --format` can print: each API's own tool list. */

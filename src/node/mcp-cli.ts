@@ -32,7 +32,16 @@ function authToken(name: string | undefined): string | undefined {
   return token;
 }
 
-/** `sandpit mcp --root DIR [--toolset NAME] [--tools DIR] [--artifacts DIR] [--snapshots MODE] [--http [HOST:]PORT]`: an MCP server over stdio or HTTP. */
+
+/** --max-message-bytes N: the largest JSON-RPC message read (default 64 MiB); a bigger one is answered with an error. */
+function maxMessageBytes(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(n) || n < 1024) throw new UsageError('--max-message-bytes takes a whole number of bytes, at least 1024');
+  return n;
+}
+
+/** `sandpit mcp --root DIR [--toolset NAME] [--tools DIR] [--artifacts DIR] [--snapshots MODE] [--http [HOST:]PORT] [--max-message-bytes N]`: an MCP server over stdio or HTTP. */
 export async function mcpCommand(args: ParsedArgs): Promise<void> {
   if (args.positionals.length > 1) throw new UsageError('mcp takes no arguments, only --root DIR and options');
   if (!args.options.has('root')) throw new UsageError('mcp needs --root DIR');
@@ -50,7 +59,7 @@ export async function mcpCommand(args: ParsedArgs): Promise<void> {
     toolset: args.options.get('toolset'), artifactDir: args.options.get('artifacts'), snapshots: snapshotsOption(args.options.get('snapshots')),
     ...(approve === 'all' ? { confirm: () => true } : {}),
   });
-  if (!http) return serveMcpStdio(ws, set);
+  if (!http) return serveMcpStdio(ws, set, { maxMessageBytes: maxMessageBytes(args.options.get('max-message-bytes')) });
   const server = await serveMcpHttp(ws, set, { ...http, ...(token !== undefined ? { authToken: token } : {}), version: packageVersion() });
   process.stderr.write(`sandpit: MCP over HTTP at ${server.url}\n`);
   await new Promise<void>((resolve) => {

@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Toolset } from '../toolsets/index.js';
 import type { Workspace } from '../workspace-core.js';
@@ -19,6 +18,7 @@ export interface McpServerHandle {
   /** Called once the connection has closed. */
   onclose?: (() => void) | undefined;
 }
+import { StdioFramedTransport, type StdioFramerOptions } from './mcp-stdio.js';
 
 /**
  * An MCP server (not yet connected) offering a workspace's toolset: tools/list gives each tool's
@@ -39,13 +39,13 @@ export function createMcpServer(ws: Workspace, set: Toolset, version = '0.0.0'):
 }
 
 /** Serve over stdin/stdout until the client goes away, then close the workspace (ending its tasks). */
-export async function serveMcpStdio(ws: Workspace, set: Toolset): Promise<void> {
+export async function serveMcpStdio(ws: Workspace, set: Toolset, framing: StdioFramerOptions = {}): Promise<void> {
   const server = createMcpServer(ws, set, packageVersion());
   const closed = new Promise<void>((resolve) => {
     server.onclose = () => resolve();
     process.stdin.once('end', () => resolve());
   });
-  await server.connect(new StdioServerTransport());
+  await server.connect(new StdioFramedTransport(process.stdin, process.stdout, framing));
   await closed;
   await server.close().catch(() => {});
   await ws.close();

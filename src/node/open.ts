@@ -7,6 +7,7 @@ import type { Workspace, WorkspaceOptions } from '../workspace-core.js';
 import type { ManifestLoad } from './manifests/load.js';
 import { nodeToolset } from './mcp-workspace.js';
 import { mergeTools, nodeTools, type NodeToolsOptions } from './node-tools.js';
+import { folderLock } from './process-lock.js';
 import type { TaskRegistry } from './tasks.js';
 import type { ModelCaps } from './manifests/output.js';
 import type { SandboxMode } from './sandbox.js';
@@ -67,7 +68,8 @@ export function openNodeWorkspace(folder: string, options: NodeWorkspaceOptions 
   const { toolset: name = 'canonical', artifactDir, tools, ...rest } = options;
   const node = nodeTools(rest);
   const set = tools ? toolsetOf('canonical', mergeTools(tools, node.tools)) : nodeToolset(name, node, artifactDir);
-  const ws = createWorkspace({ ...rest, fs: createNodeFs({ root: resolve(folder) }), root: resolve(folder), tools: set.tools });
+  const root = resolve(folder);
+  const ws = createWorkspace({ processLock: folderLock(root), ...rest, fs: createNodeFs({ root }), root, tools: set.tools });
   node.attach(ws);
   keepSpares(ws);
   return Object.assign(ws, { tasks: node.tasks, manifests: node.manifests, toolset: set });

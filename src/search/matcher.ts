@@ -1,5 +1,6 @@
 import { ToolError } from '../contract/index.js';
 import { prepareBytes, type BytePattern } from './bytes.js';
+import { compileRegex } from './regex.js';
 
 /**
  * What a search looks for. A case-sensitive literal is searched as UTF-8 bytes, so files without
@@ -32,8 +33,9 @@ export function buildMatcher(pattern: string, isRegex: boolean, caseSensitive: b
       },
     };
   }
-  const source = isRegex ? pattern : pattern.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
-  const re = compile(source, caseSensitive ? '' : 'i');
+  if (isRegex) return { bytes: null, literalChars: 0, inLine: compileRegex(pattern, caseSensitive) };
+  // An escaped literal cannot backtrack, so the built-in engine is safe here, and faster.
+  const re = new RegExp(pattern.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&'), 'iu');
   return {
     bytes: null,
     literalChars: 0,
@@ -42,21 +44,4 @@ export function buildMatcher(pattern: string, isRegex: boolean, caseSensitive: b
       return m ? { index: m.index, length: m[0].length } : null;
     },
   };
-}
-
-/** Compile with Unicode semantics when the pattern allows it, else as a classic JS regex. */
-function compile(source: string, flags: string): RegExp {
-  try {
-    return new RegExp(source, `${flags}u`);
-  } catch {
-    try {
-      return new RegExp(source, flags);
-    } catch (error) {
-      const why = error instanceof SyntaxError ? error.message.replace(/^Invalid regular expression: /, '') : 'it does not parse';
-      throw new ToolError('INVALID_ARGUMENTS', `the pattern is not a valid regular expression: ${why}`, {
-        hint: 'Fix the regex (JavaScript syntax), or pass is_regex: false to search for the text literally.',
-        problems: [{ path: '/pattern', message: 'is not a valid regular expression' }],
-      });
-    }
-  }
 }

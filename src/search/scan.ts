@@ -21,10 +21,19 @@ export interface ScanOptions {
   limit: number;
   context: number;
   maxLineChars: number;
+  /** Date.now() after which the scan stops between lines (the call's time budget) */
+  deadline?: number;
 }
 
 /** The matches of a file, or why it was not searched. */
-export type ScanOutcome = { matches: LineMatch[] } | { skipped: 'binary' | 'decode' };
+export type ScanOutcome =
+  | { matches: LineMatch[]; /** the budget ran out after this line: later lines were not looked at */ stoppedAfter?: number }
+  | { skipped: 'binary' | 'decode' };
+
+/** Lines between two looks at the clock: cheap enough per line, fine-grained enough per call. */
+const CLOCK_EVERY = 256;
+/** Lines a page scans in a file before the budget may stop it, so each page of a big file gets somewhere. */
+const LEAST_LINES = 4096;
 
 const SNIFF = 8192;
 const fatalUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
@@ -112,7 +121,14 @@ function scanText(text: string, matcher: Matcher, options: ScanOptions): ScanOut
   if (lines[lines.length - 1] === '') lines.pop();
   for (let i = 0; i < lines.length; i++) if (lines[i]!.endsWith('\r')) lines[i] = lines[i]!.slice(0, -1);
   const matches: LineMatch[] = [];
+  const deadline = options.deadline ?? Infinity;
+  let scannedChars = 0;
   for (let i = options.afterLine; i < lines.length; i++) {
+    scannedChars += lines[i]!.length;
+    if (deadline !== Infinity && (i % CLOCK_EVERY === 0 || scannedChars > 1 << 20) && i >= options.afterLine + LEAST_LINES) {
+      scannedChars = 0;
+      if (Date.now() > deadline) return { matches, stoppedAfter: i };
+    }
     const found = matcher.inLine(lines[i]!);
     if (!found) continue;
     const line = lines[i]!;

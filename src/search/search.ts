@@ -6,7 +6,7 @@ import type { CursorPosition } from './cursor.js';
 import type { PathTest } from './glob.js';
 import type { Matcher } from './matcher.js';
 import { scanFile, type LineMatch, type ScanOutcome } from './scan.js';
-import { walk } from './walk.js';
+import { walk, type WalkBudget } from './walk.js';
 
 /** A match with the file it is in. */
 export interface FileLineMatch extends LineMatch {
@@ -26,12 +26,16 @@ export interface SearchSpec {
   maxLineChars: number;
   /** files read at once (default 24) */
   concurrency?: number;
+  /** Date.now() when the call's time budget ends: the page stops there with what it found */
+  deadline?: number;
 }
 
 export interface SearchPage {
   matches: FileLineMatch[];
   /** more matches exist after the last one returned */
   truncated: boolean;
+  /** set when the time budget ended the page: where the next page starts (after this line) */
+  resumeAfter?: CursorPosition;
 }
 
 const DEFAULT_CONCURRENCY = 24;
@@ -43,7 +47,8 @@ const DEFAULT_CONCURRENCY = 24;
 export async function searchFiles(fs: WorkspaceFs, paths: PathResolver, spec: SearchSpec): Promise<SearchPage> {
   if (spec.start.stat?.type === 'file') return searchOneFile(fs, spec);
   const concurrency = spec.concurrency ?? DEFAULT_CONCURRENCY;
-  const files = walk(fs, paths, spec.start, { gitignore: true, links: 'follow', resumeAt: spec.resume?.path });
+  const budget: WalkBudget | undefined = spec.deadline === undefined ? undefined : { deadline: spec.deadline };
+  const files = walk(fs, paths, spec.start, { gitignore: true, links: 'follow', resumeAt: spec.resume?.path, budget });
   const found: FileLineMatch[] = [];
   const window: Array<Promise<{ rel: string; outcome: ScanOutcome | null }>> = [];
   let walking = true;
@@ -58,26 +63,43 @@ export async function searchFiles(fs: WorkspaceFs, paths: PathResolver, spec: Se
       window.push(scanPath(fs, entry.abs, spec, afterLine, limit).then((outcome) => ({ rel: entry.rel, outcome })));
     }
   };
+  let resumeAfter: CursorPosition | undefined;
   try {
     while (found.length <= spec.maxMatches) {
       await fill();
       const head = window.shift();
       if (!head) break;
       const { rel, outcome } = await head;
-      if (!outcome || 'skipped' in outcome) continue;
-      for (const m of outcome.matches) found.push({ path: rel, ...m });
+      if (outcome && !('skipped' in outcome)) {
+        for (const m of outcome.matches) found.push({ path: rel, ...m });
+        if (outcome.stoppedAfter !== undefined) {
+          resumeAfter = { path: rel, line: outcome.stoppedAfter, column: 0 };
+          break;
+        }
+      }
+      if (spec.deadline !== undefined && Date.now() > spec.deadline && (window.length > 0 || walking)) {
+        // Files read ahead are read again by the next page: it starts after the whole of this one.
+        resumeAfter = { path: rel, line: Number.MAX_SAFE_INTEGER, column: 0 };
+        break;
+      }
     }
   } finally {
     walking = false;
     await files.return(undefined);
   }
-  const truncated = found.length > spec.maxMatches;
-  return { matches: truncated ? found.slice(0, spec.maxMatches) : found, truncated };
+  if (!resumeAfter && budget?.stoppedAt !== undefined) resumeAfter = { path: budget.stoppedAt, line: 0, column: 0 };
+  return finishPage(found, spec.maxMatches, resumeAfter);
+}
+
+/** Cut to the page size; a page the budget ended is truncated unless the cut already says so. */
+function finishPage(found: FileLineMatch[], maxMatches: number, resumeAfter: CursorPosition | undefined): SearchPage {
+  if (found.length > maxMatches) return { matches: found.slice(0, maxMatches), truncated: true };
+  return resumeAfter ? { matches: found, truncated: true, resumeAfter } : { matches: found, truncated: false };
 }
 
 async function scanPath(fs: WorkspaceFs, abs: string, spec: SearchSpec, afterLine: number, limit: number): Promise<ScanOutcome | null> {
   try {
-    return scanFile(await fs.readFile(abs), spec.matcher, { afterLine, limit, context: spec.context, maxLineChars: spec.maxLineChars });
+    return scanFile(await fs.readFile(abs), spec.matcher, { afterLine, limit, context: spec.context, maxLineChars: spec.maxLineChars, deadline: spec.deadline });
   } catch {
     // A file that vanished or cannot be read is skipped, as a folder that cannot be read is.
     return null;
@@ -91,13 +113,13 @@ async function searchOneFile(fs: WorkspaceFs, spec: SearchSpec): Promise<SearchP
   if (spec.include && !spec.include(rel)) return { matches: [], truncated: false };
   const bytes = await fs.readFile(spec.start.abs).catch((e) => { throw toToolError(e, shown); });
   const afterLine = spec.resume && spec.resume.path === rel ? spec.resume.line : 0;
-  const outcome = scanFile(bytes, spec.matcher, { afterLine, limit: spec.maxMatches + 1, context: spec.context, maxLineChars: spec.maxLineChars });
+  const outcome = scanFile(bytes, spec.matcher, { afterLine, limit: spec.maxMatches + 1, context: spec.context, maxLineChars: spec.maxLineChars, deadline: spec.deadline });
   if ('skipped' in outcome) {
     throw outcome.skipped === 'binary'
       ? new ToolError('BINARY_FILE', `'${shown}' looks binary (it has NUL bytes), so it cannot be searched as text`, { hint: 'Use file_bytes to look for bytes in it.' })
       : new ToolError('DECODE_ERROR', `'${shown}' is not valid UTF-8 or UTF-16, so it cannot be searched as text`, { hint: 'Read it with read_file and an explicit encoding.' });
   }
   const found = outcome.matches.map((m) => ({ path: rel, ...m }));
-  const truncated = found.length > spec.maxMatches;
-  return { matches: truncated ? found.slice(0, spec.maxMatches) : found, truncated };
+  const stopped = outcome.stoppedAfter === undefined ? undefined : { path: rel, line: outcome.stoppedAfter, column: 0 };
+  return finishPage(found, spec.maxMatches, stopped);
 }

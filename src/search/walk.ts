@@ -44,7 +44,19 @@ export interface WalkOptions {
   links?: 'show' | 'follow';
   /** yield folders as well as files */
   dirs?: boolean;
+  /** a call's time budget: past `deadline` the walk ends and names, in `stoppedAt`, the entry it did not reach */
+  budget?: WalkBudget;
 }
+
+/** When a walk must end early, and (set by the walk) where it ended. */
+export interface WalkBudget {
+  deadline: number;
+  /** the first entry not yielded: a later walk resumes here (inclusive) */
+  stoppedAt?: string;
+}
+
+/** Entries between two looks at the clock. */
+const CLOCK_EVERY = 64;
 
 const PREFETCH_PER_FOLDER = 64;
 
@@ -73,6 +85,7 @@ export async function* walk(fs: WorkspaceFs, paths: PathResolver, start: WalkSta
   const frameOf = (rel: string, realRel: string, entries: FsDirent[], depth: number) =>
     frameFor(fs, paths, rel, realRel, entries, depth, options, rules);
   stack.push(await frameOf(start.rel, start.realRel, first, 0));
+  let visited = 0;
   while (stack.length > 0) {
     const frame = stack[stack.length - 1]!;
     if (frame.next >= frame.entries.length) {
@@ -83,6 +96,10 @@ export async function* walk(fs: WorkspaceFs, paths: PathResolver, start: WalkSta
     const entry = frame.entries[frame.next++]!;
     const name = entry.name;
     const rel = joinRel(frame.rel, name);
+    if (options.budget && ++visited % CLOCK_EVERY === 0 && Date.now() > options.budget.deadline) {
+      options.budget.stoppedAt = rel;
+      return;
+    }
     const realRel = joinRel(frame.realRel, name);
     const depth = frame.depth + 1;
     if (frame.realRel === '' && RESERVED_TOP_LEVEL.includes(name)) continue;

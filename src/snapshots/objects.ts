@@ -1,3 +1,4 @@
+import * as git from 'isomorphic-git';
 import { hasFsCode } from '../fs/errors.js';
 import type { WorkspaceFs } from '../fs/types.js';
 import { compress, PackWriter } from './pack.js';
@@ -152,3 +153,35 @@ async function makeDir(fs: WorkspaceFs, dir: string): Promise<void> {
 }
 
 export { toHex };
+
+/** One entry of a stored tree, as the tree says it, unsafe names included. */
+export interface StoredTreeEntry {
+  mode: string;
+  path: string;
+  oid: string;
+  type: 'blob' | 'tree' | 'commit';
+}
+
+/**
+ * Read a tree's entries without refusing names git would not check out. isomorphic-git's
+ * readTree throws on a `.git` entry anywhere, which failed a whole clone over one nested `.git`
+ * folder; callers decide per path what to skip (and list) instead.
+ */
+export async function readTreeEntries(access: GitAccess, oid: string): Promise<StoredTreeEntry[]> {
+  const { object, type } = await git.readObject({ fs: access.fs, gitdir: access.gitdir, cache: access.cache, oid, format: 'content' });
+  if (type !== 'tree') throw new Error(`object ${oid} is a ${type}, not a tree`);
+  const bytes = object as Uint8Array;
+  const out: StoredTreeEntry[] = [];
+  const text = new TextDecoder();
+  for (let at = 0; at < bytes.length;) {
+    const space = bytes.indexOf(32, at);
+    const nul = bytes.indexOf(0, space + 1);
+    if (space === -1 || nul === -1 || nul + 21 > bytes.length) throw new Error(`tree ${oid} is malformed`);
+    let mode = text.decode(bytes.subarray(at, space));
+    if (mode === '40000') mode = TREE_MODE;
+    const kind = mode === TREE_MODE ? 'tree' : mode === '160000' ? 'commit' : 'blob';
+    out.push({ mode, path: text.decode(bytes.subarray(space + 1, nul)), oid: toHex(bytes.subarray(nul + 1, nul + 21)), type: kind });
+    at = nul + 21;
+  }
+  return out;
+}

@@ -14,31 +14,43 @@ export class SnapshotSchedule {
 
   constructor(readonly store: SnapshotStore) {}
 
-  /** Before a mutating call: make sure the state before it is a snapshot (the first one, once). */
-  async before(): Promise<void> {
+  /**
+   * Before a mutating call: make sure the state before it is a snapshot (the first one, once).
+   * `shared`: other processes may have committed (the caller holds their lock), so take their
+   * commits first. Answers why history cannot hold this change, or null.
+   */
+  async before(shared = false): Promise<unknown> {
     this.inFlight++;
     try {
       await this.store.open();
+      if (shared) await this.store.catchUp();
+      return null;
     } catch (error) {
       this.lastError = error;
+      return error;
     }
   }
 
-  /** After a mutating call (successful or not): snapshot what it changed, when the mode says so. */
-  async after(tool: string, recorded: readonly ChangeSummary[]): Promise<void> {
+  /** After a mutating call (successful or not): snapshot what it changed, when the mode says so; answers the commit's error or null. */
+  async after(tool: string, recorded: readonly ChangeSummary[]): Promise<unknown> {
     this.inFlight--;
+    const own: string[] = [];
     for (const change of recorded) {
       for (const f of change.files) {
-        this.store.pending.add(f.path);
-        if (f.from !== undefined) this.store.pending.add(f.from);
+        own.push(f.path);
+        if (f.from !== undefined) own.push(f.from);
       }
     }
-    if (this.store.pending.size === 0 || this.store.when === 'manual') return;
-    if (this.store.when === 'batch' && this.inFlight > 0) return;
-    const paths = [...this.store.pending];
-    const shown = paths.slice(0, 5).join(', ') + (paths.length > 5 ? `, and ${paths.length - 5} more` : '');
+    for (const p of own) this.store.pending.add(p);
+    if (this.store.pending.size === 0 || this.store.when === 'manual') return null;
+    if (this.store.when === 'batch' && this.inFlight > 0) return null;
     const ids = recorded.map((c) => c.id).join(' ');
-    await this.commit({ message: `${this.store.when === 'batch' ? 'batch' : tool}: ${shown}`, tool, ...(ids ? { change_id: ids } : {}) });
+    // 'call': this call's own paths only, so calls that overlap still get one snapshot each, in
+    // the order they finished; 'batch': everything pending once the batch is quiet.
+    const title = this.store.when === 'batch' ? 'batch' : tool;
+    if (this.store.when === 'call' && own.length === 0) return null;
+    const outcome = await this.commit({ message: title, title, tool, ...(ids ? { change_id: ids } : {}) }, this.store.when === 'call' ? own : undefined);
+    return outcome === null ? this.lastError : null;
   }
 
   /** Run `work` as one batch: in 'batch' mode its calls become a single snapshot. */
@@ -48,13 +60,13 @@ export class SnapshotSchedule {
       return await work();
     } finally {
       this.inFlight--;
-      if (this.inFlight === 0 && this.store.when !== 'manual' && this.store.pending.size > 0) await this.commit({ message });
+      if (this.inFlight === 0 && this.store.when !== 'manual' && this.store.pending.size > 0) await this.commit({ message, ...(message === 'batch' ? { title: message } : {}) });
     }
   }
 
-  private async commit(meta: { message: string; tool?: string; change_id?: string }): Promise<CommitOutcome | null> {
+  private async commit(meta: { message: string; title?: string; tool?: string; change_id?: string }, only?: string[]): Promise<CommitOutcome | null> {
     try {
-      return await this.store.commitPending(meta);
+      return await this.store.commitPending(meta, [], false, only);
     } catch (error) {
       this.lastError = error;
       return null;

@@ -3,6 +3,7 @@ import { hasFsCode } from '../fs/errors.js';
 import { readFileOrNull } from '../fs/helpers.js';
 import type { WorkspaceFs } from '../fs/types.js';
 import { ToolError } from '../contract/index.js';
+import { BRANCH, readBranch, type BranchState } from './branch.js';
 import { History, formatMessage, parseCommit, type CommitMeta, type SnapshotInfo } from './history.js';
 import { SnapshotIgnore } from './ignore.js';
 import { ObjectSink, type GitAccess, type LooseWrites } from './objects.js';
@@ -44,7 +45,6 @@ export interface CommitOutcome {
   skipped: SkippedFile[];
 }
 
-const BRANCH = 'refs/heads/main';
 const SIGNATURE = { name: 'Sandpit', email: 'sandpit@localhost' };
 
 /**
@@ -60,6 +60,8 @@ export class SnapshotStore {
   history = new History();
   /** paths the tools changed that no snapshot holds yet */
   readonly pending = new Set<string>();
+  /** paths a failed commit gave back: the next commit takes them, whoever makes it */
+  private readonly stranded = new Set<string>();
   tree: TreeCache;
   private readonly scanner: Scanner;
   private opening: Promise<void> | null = null;
@@ -92,16 +94,58 @@ export class SnapshotStore {
     return this.opening;
   }
 
-  /** Commit the pending paths (plus `paths`); nothing is written when nothing changed. */
-  async commitPending(meta: Omit<CommitMeta, 'files_changed'>, paths: string[] = [], force = false): Promise<CommitOutcome> {
+  /**
+   * Take the commits another process made since this one last looked (call it holding the
+   * process lock): the branch's new commits are appended to history, and the trees are read
+   * from the new head. Reads one small file when nothing changed.
+   */
+  async catchUp(): Promise<void> {
+    await this.open();
+    await this.exclusive(async () => {
+      const onDisk = await this.readBranch();
+      const known = this.history.head?.oid;
+      if (onDisk.kind !== 'ok') throw damagedHistory(onDisk.kind === 'damaged' ? onDisk.why : 'the branch refs/heads/main is gone');
+      if (onDisk.oid === known) return;
+      const { fs, gitdir, cache } = this.access;
+      const fresh: SnapshotInfo[] = [];
+      let oid: string | null = onDisk.oid;
+      while (oid && oid !== known && fresh.length < this.keep) {
+        const at: string = oid;
+        const { commit }: git.ReadCommitResult = await git.readCommit({ fs, gitdir, cache, oid: at }).catch(() => { throw damagedHistory(`commit ${at.slice(0, 12)} is missing or corrupt`); });
+        fresh.push(parseCommit(at, commit));
+        oid = commit.parent[0] ?? null;
+      }
+      if (oid !== known) {
+        this.history = new History();
+        for (const info of await this.readHistory(onDisk.oid)) this.history.push(info);
+      } else {
+        for (const info of fresh.reverse()) this.history.push(info);
+        this.history.trim(this.keep);
+      }
+      this.tree = new TreeCache(this.access, this.history.head!.tree);
+      this.scanner.forget('');
+    });
+  }
+
+  /**
+   * Commit the pending paths (plus `paths`); nothing is written when nothing changed. With
+   * `only`, commit just those paths (one call's own change) and whatever an earlier failed
+   * commit left behind, so concurrent calls each get their own snapshot. A `title` prefix makes
+   * the subject name the paths actually taken (`prefix: a, b, and 3 more`).
+   */
+  async commitPending(meta: Omit<CommitMeta, 'files_changed'> & { title?: string }, paths: string[] = [], force = false, only?: string[]): Promise<CommitOutcome> {
     await this.open();
     return this.exclusive(async () => {
-      const taken = [...this.pending, ...paths];
-      this.pending.clear();
+      const taken = only ? [...new Set([...only, ...this.stranded])] : [...this.pending, ...paths];
+      if (only) for (const p of taken) this.pending.delete(p);
+      else this.pending.clear();
+      this.stranded.clear();
+      const { title, ...rest } = meta;
+      const message = title === undefined ? rest.message : `${title}: ${describePaths(taken.filter((p) => p !== ''))}`;
       try {
-        return await this.commit(taken, meta, force);
+        return await this.commit(taken, { ...rest, message }, force);
       } catch (error) {
-        for (const p of taken) this.pending.add(p);
+        for (const p of taken) { this.pending.add(p); this.stranded.add(p); }
         this.recover();
         throw error;
       }
@@ -194,7 +238,7 @@ export class SnapshotStore {
     if (tree === EMPTY_TREE) await sink.tree([]);
     const oid = await sink.commit(commitText(commit));
     await sink.finish();
-    await this.moveBranch(oid);
+    await this.moveBranch(oid, head?.oid ?? null);
     const info = parseCommit(oid, commit);
     this.history.push(info);
     const boundary = this.history.trim(this.keep);
@@ -207,8 +251,18 @@ export class SnapshotStore {
    * backend that can overwrite a small file in place spares a temporary file and a rename per
    * snapshot; otherwise (first commit, a ref git packed away) isomorphic-git writes it.
    */
-  private async moveBranch(oid: string): Promise<void> {
+  private async moveBranch(oid: string, expected: string | null): Promise<void> {
     const { fs, gitdir } = this.access;
+    // Compare-and-swap: a branch some other process moved since this one read it is never
+    // overwritten (that would orphan its commits); the commit stays unreferenced and the call says so.
+    if (expected !== null) {
+      const now = await this.readBranch();
+      if (now.kind !== 'ok' || now.oid !== expected) {
+        throw new ToolError('IO_ERROR', 'the snapshot history moved underneath this process (another process committed without the workspace lock)', {
+          hint: 'Open the workspace through one Sandpit host at a time, or through hosts that share the workspace lock; then retry.',
+        });
+      }
+    }
     const line = new TextEncoder().encode(`${oid}\n`);
     if (await this.fs.writeInPlace?.(`${gitdir}/${BRANCH}`, line, line.length)) return;
     await git.writeRef({ fs, gitdir, ref: BRANCH, value: oid, force: true });
@@ -222,7 +276,13 @@ export class SnapshotStore {
 
   private async load(): Promise<void> {
     const { fs, gitdir } = this.access;
-    const head = await git.resolveRef({ fs, gitdir, ref: BRANCH }).catch(() => null);
+    const branch = await this.readBranch();
+    if (branch.kind === 'damaged') throw damagedHistory(branch.why);
+    if (branch.kind === 'ok') {
+      const { fs: gfs, cache } = this.access;
+      await git.readCommit({ fs: gfs, gitdir, cache, oid: branch.oid }).catch(() => { throw damagedHistory(`the branch names commit ${branch.oid.slice(0, 12)}, which is missing or corrupt`); });
+    }
+    const head = branch.kind === 'ok' ? branch.oid : null;
     if (!head) {
       await this.fs.mkdir(this.toAbs('.sandpit'), { recursive: true }).catch((e) => { if (!hasFsCode(e, 'EEXIST')) throw e; });
       // The user's own git (and their editors) should not see Sandpit's history as project files.
@@ -237,6 +297,11 @@ export class SnapshotStore {
     await this.commit([''], { message: 'Changes found when the workspace was opened' }, false);
   }
 
+  /** Where the branch points on disk now (see readBranch). */
+  readBranch(): Promise<BranchState> {
+    return readBranch(this.fs, this.access.gitdir);
+  }
+
   /** The snapshots from `head` back, oldest first: at most `keep`, and none past a `shallow` cut. */
   private async readHistory(head: string): Promise<SnapshotInfo[]> {
     const { fs, gitdir, cache } = this.access;
@@ -244,9 +309,10 @@ export class SnapshotStore {
     const shallow = new Set(cut ? new TextDecoder().decode(cut).split('\n').filter(Boolean) : []);
     const found: SnapshotInfo[] = [];
     for (let oid: string | null = head; oid && found.length < this.keep;) {
-      const { commit } = await git.readCommit({ fs, gitdir, cache, oid });
-      found.push(parseCommit(oid, commit));
-      oid = shallow.has(oid) ? null : commit.parent[0] ?? null;
+      const at: string = oid;
+      const { commit } = await git.readCommit({ fs, gitdir, cache, oid: at }).catch(() => { throw damagedHistory(`commit ${at.slice(0, 12)} in the history is missing or corrupt`); });
+      found.push(parseCommit(at, commit));
+      oid = shallow.has(at) ? null : commit.parent[0] ?? null;
     }
     return found.reverse();
   }
@@ -269,6 +335,20 @@ export class SnapshotStore {
   }
 
   /**
+   * Forget everything loaded, as if never opened: for a failed clone that removed the gitdir it
+   * made, so the next open starts from what the backend holds. Call it inside `exclusive`.
+   */
+  reset(): void {
+    this.history = new History();
+    this.tree = new TreeCache(this.access);
+    this.pending.clear();
+    this.stranded.clear();
+    this.scanner.forget('');
+    this.fanOutDirs.clear();
+    this.opening = null;
+  }
+
+  /**
    * After a failed commit or restore the cached trees may name objects that were never written:
    * fall back to the head's tree, read lazily from git, and re-read files on the next pass.
    */
@@ -282,6 +362,19 @@ export class SnapshotStore {
   forget(paths: string[]): void {
     for (const p of paths) this.scanner.forget(p);
   }
+}
+
+/** Paths for a commit subject: all of them when few, else the first five and a count. */
+export function describePaths(paths: string[]): string {
+  const sorted = [...paths].sort();
+  return sorted.slice(0, 5).join(', ') + (sorted.length > 5 ? `, and ${sorted.length - 5} more` : '');
+}
+
+/** History that cannot be read is an error naming the damage and the repair, never a fresh start. */
+export function damagedHistory(why: string): ToolError {
+  return new ToolError('IO_ERROR', `the snapshot history is damaged: ${why}`, {
+    hint: 'Run `sandpit doctor --repair --root <folder>` to reset the history to its newest intact snapshot; the files themselves were not changed.',
+  });
 }
 
 function commitText(c: { message: string; tree: string; parent: string[]; author: { name: string; email: string; timestamp: number } }): string {

@@ -1,5 +1,4 @@
-import * as git from 'isomorphic-git';
-import { TREE_MODE, type GitAccess, type ObjectSink, type TreeEntry } from './objects.js';
+import { readTreeEntries, TREE_MODE, type GitAccess, type ObjectSink, type TreeEntry } from './objects.js';
 
 /** A file (or symlink) in a snapshot. */
 export interface Leaf {
@@ -37,8 +36,7 @@ export class TreeCache {
 
   async entries(dir: Dir): Promise<Map<string, Leaf | Dir>> {
     if (dir.entries) return dir.entries;
-    const { fs, gitdir, cache } = this.access;
-    const { tree } = await git.readTree({ fs, gitdir, cache, oid: dir.oid! });
+    const tree = await readTreeEntries(this.access, dir.oid!);
     const map = new Map<string, Leaf | Dir>();
     for (const e of tree) {
       map.set(e.path, e.type === 'tree' ? { kind: 'tree', oid: e.oid, entries: null } : { kind: 'blob', mode: e.mode, oid: e.oid });

@@ -24,8 +24,19 @@ export type ToolSpec<Name extends string, A extends JsonSchema, R extends JsonSc
 export function defineTool<const Name extends string, A extends JsonSchema, R extends JsonSchema>(
   spec: ToolSpec<Name, A, R>,
 ): ToolDefinition<Infer<A>, Infer<R>, Name> & { schema: A; resultSchema: R; title: string; annotations: ToolAnnotations } {
-  return spec;
+  const result = spec.resultSchema;
+  if (!spec.mutates || result.type !== 'object' || !result.properties) return spec;
+  // Any change may come back with the note that history could not hold it (see withSnapshotError).
+  return { ...spec, resultSchema: { ...result, properties: { ...result.properties, snapshot_error: SNAPSHOT_ERROR } } };
 }
+
+const SNAPSHOT_ERROR: JsonSchema = {
+  type: 'object',
+  description: 'Present when the change was made but the snapshot history could not hold it, so undo cannot reach it.',
+  properties: { code: { type: 'string' }, message: { type: 'string' }, hint: { type: 'string' } },
+  required: ['code', 'message'],
+  additionalProperties: false,
+};
 
 /** Changes nothing: a repeat gives the same answer. */
 export const READ_ONLY: ToolAnnotations = { readOnly: true, destructive: false, idempotent: true, openWorld: false };

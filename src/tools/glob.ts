@@ -1,5 +1,6 @@
 import { compileGlob, staticBase } from '../search/glob.js';
-import { walk } from '../search/walk.js';
+import { decodeCursor, encodeCursor, queryFingerprint } from '../search/cursor.js';
+import { walk, type WalkBudget } from '../search/walk.js';
 import { s, ToolError } from '../contract/index.js';
 import { displayPath, joinRel } from '../workspace/paths.js';
 import { pathProperty } from './common.js';
@@ -13,7 +14,8 @@ export const globTool = defineTool({
     "Find files by name pattern. A pattern without '/' matches file names at any depth ('*.ts'); one with '/' " +
     "matches paths relative to path ('src/**/*.test.ts'). A pattern ending in '/' finds folders instead. " +
     'Returns root-relative paths in sorted order. Skips hidden entries (unless include_hidden), node_modules, ' +
-    'build outputs and what .gitignore excludes, except below a folder the pattern names literally.',
+    'build outputs and what .gitignore excludes, except below a folder the pattern names literally. When truncated ' +
+    "(max_results reached, or stopped: 'time_budget'), pass next_cursor as cursor with the same arguments to continue.",
   mutates: false,
   annotations: READ_ONLY,
   schema: s.object({
@@ -22,11 +24,14 @@ export const globTool = defineTool({
     path: s.optional(pathProperty('Folder the pattern is relative to, default the current folder')),
     max_results: s.optional(s.integer({ minimum: 1, maximum: 100000, description: 'Most paths to return (default 500).' })),
     include_hidden: s.optional(s.boolean({ description: 'Also match names starting with a dot (default false).' })),
+    cursor: s.optional(s.string({ minLength: 1, description: 'next_cursor from the previous page of the same glob.' })),
   }),
   resultSchema: s.object({
     matches: s.array(s.string(), { description: 'Root-relative paths, sorted.' }),
     count: s.integer(),
     truncated: s.boolean(),
+    next_cursor: s.nullable(s.string({ description: 'Pass as cursor for the next page.' })),
+    stopped: s.optional(s.enum(['time_budget'], { description: 'The call ran out of its time budget; next_cursor continues.' })),
   }),
   async run(args, ctx) {
     const raw = args.pattern.replace(/^(\.\/)+/, '');
@@ -43,23 +48,37 @@ export const globTool = defineTool({
     if (!base.stat) throw new ToolError('NOT_FOUND', `'${shown}' does not exist`, { hint: 'Omit path to search from the current folder.' });
     if (base.stat.type !== 'dir') throw new ToolError('NOT_A_DIRECTORY', `'${shown}' is a file, not a folder`);
     const maxResults = args.max_results ?? 500;
+    const fingerprint = queryFingerprint(['glob', args.pattern, base.rel, args.include_hidden ?? false]);
+    // line 0: resume at the path itself (where a walk stopped); 1: after it (the last match returned)
+    const resume = args.cursor === undefined ? null : decodeCursor(args.cursor, fingerprint);
     // A literal folder at the front of the pattern is where the walk begins, so a pattern that
     // names node_modules/x or .github explicitly still finds what is inside it.
     const lead = staticBase(pattern);
     const start = lead ? await ctx.paths.resolveRel(joinRel(base.rel, lead), 'read') : base;
-    if (start.stat?.type !== 'dir') return { matches: [], count: 0, truncated: false };
+    if (start.stat?.type !== 'dir') return { matches: [], count: 0, truncated: false, next_cursor: null };
     const test = compileGlob(pattern);
     const prefix = base.rel === '' ? 0 : base.rel.length + 1;
     const matches: string[] = [];
     let truncated = false;
+    const budget: WalkBudget = { deadline: Date.now() + ctx.policy.limits.searchBudgetMs };
     const walker = walk(ctx.fs, ctx.paths, start, {
-      includeHidden: args.include_hidden ?? false, gitignore: true, links: 'follow', dirs: wantDirs,
+      includeHidden: args.include_hidden ?? false, gitignore: true, links: 'follow', dirs: wantDirs, resumeAt: resume?.path, budget,
     });
     for await (const entry of walker) {
+      if (resume && resume.line === 1 && entry.rel === resume.path) continue;
       if ((entry.type === 'dir') !== wantDirs || !test(entry.rel.slice(prefix))) continue;
       if (matches.length === maxResults) { truncated = true; break; }
       matches.push(entry.rel);
     }
-    return { matches, count: matches.length, truncated };
+    const stopped = !truncated && budget.stoppedAt !== undefined;
+    const last = matches[matches.length - 1];
+    const next = stopped ? { path: budget.stoppedAt!, line: 0, column: 0 } : truncated && last ? { path: last, line: 1, column: 0 } : null;
+    return {
+      matches,
+      count: matches.length,
+      truncated: truncated || stopped,
+      next_cursor: next ? encodeCursor(fingerprint, next) : null,
+      ...(stopped ? { stopped: 'time_budget' as const } : {}),
+    };
   },
 });

@@ -12,7 +12,8 @@ export const readFile = defineTool({
   title: 'Read file',
   description:
     'Read a text file, whole or as a 1-based inclusive line window. Without end_line at most 2,000 lines come back; ' +
-    'has_more and next_start_line tell where to continue. Content uses \\n line endings (eol reports the file\'s own). ' +
+    'has_more and next_start_line tell where to continue; a max_chars window that stops inside a line also gives ' +
+    'next_start_char, to pass as start_char with the same start_line. Content uses \\n line endings (eol reports the file\'s own). ' +
     'Reading a file whole records it as read, which edits may require.',
   mutates: false,
   annotations: READ_ONLY,
@@ -21,6 +22,7 @@ export const readFile = defineTool({
     start_line: s.optional(lineNumber('First line to return (1-based, default 1).')),
     end_line: s.optional(lineNumber('Last line to return, inclusive.')),
     max_chars: s.optional(s.integer({ minimum: 1, description: 'Stop after this many characters, possibly inside a line.' })),
+    start_char: s.optional(s.integer({ minimum: 1, description: 'Begin at this character (1-based, in code points) of start_line, to continue a window that stopped inside a line (default 1).' })),
     line_numbers: s.optional(s.boolean({ description: 'Prefix each line with its number, cat -n style.' })),
     encoding: s.optional(encodingProperty),
   }),
@@ -35,13 +37,14 @@ export const readFile = defineTool({
     end_line: s.integer(),
     has_more: s.boolean(),
     next_start_line: s.nullable(s.integer()),
+    next_start_char: s.nullable(s.integer({ description: 'With next_start_line: where the next window starts inside that line (pass as start_char).' })),
     truncated: s.boolean(),
     total_chars: s.integer(),
     selected_chars: s.integer(),
     sha256: s.string({ description: 'Of the whole file, for expected_sha256.' }),
   }),
   async run(args, ctx) {
-    const windowed = args.start_line !== undefined || args.end_line !== undefined;
+    const windowed = args.start_line !== undefined || args.end_line !== undefined || (args.start_char ?? 1) > 1;
     const file = await ctx.readTextAt(args.path, { encoding: args.encoding, allowLarge: windowed });
     const path = file.path;
     const view = new LfView(file.text).text;
@@ -62,14 +65,22 @@ export const readFile = defineTool({
     }
     let end = Math.min(wanted, totalLines);
     let truncated = args.end_line === undefined && totalLines > end;
-    let content = from === 0 && windowEnd === view.length ? view : view.slice(from, windowEnd);
+    const skip = skipChars(view, from, windowEnd, (args.start_char ?? 1) - 1);
+    let content = from + skip === 0 && windowEnd === view.length ? view : view.slice(from + skip, windowEnd);
     let nextStart = end < totalLines ? end + 1 : null;
+    let nextChar: number | null = null;
     if (args.max_chars !== undefined && codePointLength(content) > args.max_chars) {
       content = content.slice(0, codePointOffset(content, args.max_chars));
       truncated = true;
       const cutInsideLine = !content.endsWith('\n');
       end = start + countNewlines(content) - (cutInsideLine ? 0 : 1);
       nextStart = cutInsideLine ? end : end + 1;
+      // Without a column, a window that stops inside a line would send the reader back to its own start.
+      if (cutInsideLine) {
+        const lastBreak = content.lastIndexOf('\n');
+        const done = codePointLength(content.slice(lastBreak + 1)) + (lastBreak === -1 ? (args.start_char ?? 1) - 1 : 0);
+        nextChar = done + 1;
+      }
     }
     const fullRead = !windowed && args.max_chars === undefined && !truncated;
     ctx.ledger.recordRead(path.realRel, file.sha256, fullRead);
@@ -85,6 +96,7 @@ export const readFile = defineTool({
       end_line: end,
       has_more: nextStart !== null && nextStart <= totalLines,
       next_start_line: nextStart !== null && nextStart <= totalLines ? nextStart : null,
+      next_start_char: nextStart !== null && nextStart <= totalLines ? nextChar : null,
       truncated,
       total_chars: totalChars,
       selected_chars: content === view ? totalChars : codePointLength(content),
@@ -109,6 +121,23 @@ function lineWindow(text: string, start: number, end: number): { totalLines: num
     if (line === end + 1) to = i + 1;
   }
   return { totalLines: line, from, to };
+}
+
+/**
+ * UTF-16 length of the first `chars` code points of the line at `from`; a start_char past the
+ * line's end (its newline excluded) is INVALID_ARGUMENTS.
+ */
+function skipChars(text: string, from: number, to: number, chars: number): number {
+  if (chars === 0) return 0;
+  const lineEnd = text.indexOf('\n', from);
+  const line = text.slice(from, lineEnd === -1 || lineEnd > to ? to : lineEnd);
+  const length = codePointLength(line);
+  if (chars > length) {
+    throw new ToolError('INVALID_ARGUMENTS', `start_char ${chars + 1} is past the end of the line, which has ${length} characters`, {
+      problems: [{ path: '/start_char', message: `must be at most ${length + 1}` }],
+    });
+  }
+  return codePointOffset(line, chars);
 }
 
 function countNewlines(text: string): number {

@@ -12,16 +12,18 @@ export const searchFilesTool = defineTool({
   name: 'search_files',
   title: 'Search file contents',
   description:
-    'Search file contents for a literal text (default) or a JavaScript regex, one result per matching line ' +
+    'Search file contents for a literal text (default) or an RE2 regex (JavaScript syntax without backreferences ' +
+    'or lookaround), one result per matching line ' +
     '(path, 1-based line and column, the line capped at 500 characters). Skips hidden folders, node_modules, build ' +
     'outputs, binary and undecodable files and whatever .gitignore excludes. Results are in sorted path order; when ' +
-    'truncated, pass next_cursor as cursor (with the same other arguments) to get the next page.',
+    'truncated, pass next_cursor as cursor (with the same other arguments) to get the next page; a search that ' +
+    "runs out of time answers with what it found, truncated, stopped: 'time_budget' and a next_cursor.",
   mutates: false,
   annotations: READ_ONLY,
   schema: s.object({
     pattern: s.string({ minLength: 1, description: 'Text to find (or a regex when is_regex is true). Matches within one line.' }),
     path: s.optional(pathProperty('Folder (or single file) to search, default the current folder')),
-    is_regex: s.optional(s.boolean({ description: 'Treat pattern as a JavaScript regular expression (default false).' })),
+    is_regex: s.optional(s.boolean({ description: 'Treat pattern as an RE2 regular expression, matched in linear time (default false).' })),
     case_sensitive: s.optional(s.boolean({ description: 'Match case exactly (default true).' })),
     include: s.optional(s.array(s.string({ minLength: 1, maxLength: 4096 }), {
       description: "Only search files matching one of these globs: '*.ts' matches basenames anywhere, 'src/**/*.ts' matches root-relative paths.",
@@ -42,6 +44,7 @@ export const searchFilesTool = defineTool({
     count: s.integer(),
     truncated: s.boolean(),
     next_cursor: s.nullable(s.string({ description: 'Pass as cursor for the next page.' })),
+    stopped: s.optional(s.enum(['time_budget'], { description: 'The call ran out of its time budget; next_cursor continues.' })),
   }),
   async run(args, ctx) {
     const caseSensitive = args.case_sensitive ?? true;
@@ -62,13 +65,15 @@ export const searchFilesTool = defineTool({
       maxMatches: args.max_matches ?? 50,
       context: args.context_lines ?? 0,
       maxLineChars: ctx.policy.limits.maxLineChars,
+      deadline: Date.now() + ctx.policy.limits.searchBudgetMs,
     });
-    const last = page.matches[page.matches.length - 1];
+    const last = page.resumeAfter ?? page.matches[page.matches.length - 1];
     return {
       matches: page.matches,
       count: page.matches.length,
       truncated: page.truncated,
       next_cursor: page.truncated && last ? encodeCursor(fingerprint, last) : null,
+      ...(page.resumeAfter ? { stopped: 'time_budget' as const } : {}),
     };
   },
 });

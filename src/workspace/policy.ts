@@ -8,6 +8,8 @@ export interface WorkspaceLimits {
   maxWriteBytes: number;
   /** characters of one search result line */
   maxLineChars: number;
+  /** milliseconds a search_files or glob call may run before it answers with what it found so far */
+  searchBudgetMs: number;
 }
 
 /** What a confirmation is for: removing, changing or moving files, or running a tool that asks first. */
@@ -59,6 +61,7 @@ export const DEFAULT_LIMITS: WorkspaceLimits = {
   maxReadLines: 2000,
   maxWriteBytes: 64 * 1024 * 1024,
   maxLineChars: 500,
+  searchBudgetMs: 5000,
 };
 
 export interface ResolvedPolicy {

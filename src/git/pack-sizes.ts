@@ -1,0 +1,83 @@
+import type { WorkspaceFs } from '../fs/types.js';
+
+/**
+ * The inflated size of every object in a gitdir's packs, read from the pack index and each
+ * entry's header, without inflating the objects: a blob's header states its size, and a delta's
+ * first inflated bytes state the size of the object it makes. A clone checks these against its
+ * caps before writing one file, so a small repository that expands to gigabytes is refused.
+ */
+export async function packObjectSizes(fs: WorkspaceFs, gitdir: string): Promise<Map<string, number>> {
+  const sizes = new Map<string, number>();
+  const dir = `${gitdir}/objects/pack`;
+  for (const name of await fs.readdir(dir).catch(() => [] as string[])) {
+    if (!name.endsWith('.idx')) continue;
+    const idx = await fs.readFile(`${dir}/${name}`);
+    const pack = await fs.readFile(`${dir}/${name.slice(0, -4)}.pack`);
+    const entries = readIndex(idx).sort((a, b) => a.offset - b.offset);
+    for (let i = 0; i < entries.length; i++) {
+      const end = entries[i + 1]?.offset ?? pack.length - 20;
+      sizes.set(entries[i]!.oid, await entrySize(pack, entries[i]!.offset, end));
+    }
+  }
+  return sizes;
+}
+
+/** Object ids and pack offsets from a version 2 pack index. */
+function readIndex(idx: Uint8Array): Array<{ oid: string; offset: number }> {
+  const view = new DataView(idx.buffer, idx.byteOffset, idx.byteLength);
+  if (view.getUint32(0) !== 0xff744f63 || view.getUint32(4) !== 2) throw new Error('unsupported pack index');
+  const count = view.getUint32(8 + 255 * 4);
+  const oids = 8 + 256 * 4;
+  const offsets = oids + count * 20 + count * 4;
+  const large = offsets + count * 4;
+  const out: Array<{ oid: string; offset: number }> = [];
+  for (let i = 0; i < count; i++) {
+    let offset = view.getUint32(offsets + i * 4);
+    if (offset & 0x80000000) {
+      const at = large + (offset & 0x7fffffff) * 8;
+      offset = view.getUint32(at) * 2 ** 32 + view.getUint32(at + 4);
+    }
+    let oid = '';
+    for (let b = 0; b < 20; b++) oid += idx[oids + i * 20 + b]!.toString(16).padStart(2, '0');
+    out.push({ oid, offset });
+  }
+  return out;
+}
+
+async function entrySize(pack: Uint8Array, offset: number, end: number): Promise<number> {
+  let at = offset;
+  let c = pack[at++]!;
+  const type = (c >> 4) & 7;
+  let size = c & 15;
+  for (let scale = 16; c & 0x80; scale *= 128) { c = pack[at++]!; size += (c & 0x7f) * scale; }
+  if (type !== 6 && type !== 7) return size;
+  if (type === 7) at += 20;
+  else while (pack[at++]! & 0x80) { /* the base's offset, not needed */ }
+  const head = await inflatedHead(pack.subarray(at, end));
+  let pos = 0;
+  const varint = () => { let v = 0; let s = 1; let b: number; do { b = head[pos++] ?? 0; v += (b & 0x7f) * s; s *= 128; } while (b & 0x80 && pos < head.length); return v; };
+  varint();
+  return varint();
+}
+
+/** The first bytes a zlib stream inflates to; the rest is never produced. */
+async function inflatedHead(deflated: Uint8Array): Promise<Uint8Array> {
+  const stream = new Blob([deflated as BlobPart]).stream().pipeThrough(new DecompressionStream('deflate'));
+  const reader = stream.getReader();
+  const chunks: Uint8Array[] = [];
+  let length = 0;
+  try {
+    while (length < 32) {
+      const { value, done } = await reader.read();
+      if (done || !value) break;
+      chunks.push(value);
+      length += value.length;
+    }
+  } finally {
+    await reader.cancel().catch(() => {});
+  }
+  const out = new Uint8Array(length);
+  let at = 0;
+  for (const c of chunks) { out.set(c, at); at += c.length; }
+  return out;
+}

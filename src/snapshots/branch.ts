@@ -1,0 +1,26 @@
+import { hasFsCode } from '../fs/errors.js';
+import type { WorkspaceFs } from '../fs/types.js';
+
+/** The shadow repository's one branch. */
+export const BRANCH = 'refs/heads/main';
+
+/** Where the branch points: a commit, a repository never made, or a ref that is gone or garbage. */
+export type BranchState = { kind: 'ok'; oid: string } | { kind: 'absent' } | { kind: 'damaged'; why: string };
+
+/**
+ * Read the branch from its file (or packed-refs), telling a repository never made (`absent`)
+ * from one whose ref is gone or garbage (`damaged`): the second must never be taken for the
+ * first, or a new history would start over the old one.
+ */
+export async function readBranch(fs: WorkspaceFs, gitdir: string): Promise<BranchState> {
+  const text = await fs.readFile(`${gitdir}/${BRANCH}`, 'utf8').then(String, (e) => (hasFsCode(e, 'ENOENT') || hasFsCode(e, 'ENOTDIR') ? null : Promise.reject(e)));
+  if (text !== null) {
+    const m = /^([0-9a-f]{40})\n?$/.exec(text);
+    return m ? { kind: 'ok', oid: m[1]! } : { kind: 'damaged', why: `the branch file refs/heads/main does not hold a commit id (${text.length === 0 ? 'it is empty' : `${text.length} bytes of something else`})` };
+  }
+  const packed = await fs.readFile(`${gitdir}/packed-refs`, 'utf8').then(String, () => '');
+  const hit = /^([0-9a-f]{40}) refs\/heads\/main$/m.exec(packed);
+  if (hit) return { kind: 'ok', oid: hit[1]! };
+  const made = await fs.stat(`${gitdir}/HEAD`).then(() => true, () => false);
+  return made ? { kind: 'damaged', why: 'the branch refs/heads/main is missing, though the repository exists' } : { kind: 'absent' };
+}

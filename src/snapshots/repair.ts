@@ -1,0 +1,120 @@
+import * as git from 'isomorphic-git';
+import type { WorkspaceFs } from '../fs/types.js';
+import { BRANCH, readBranch } from './branch.js';
+
+/** What a look at the shadow history found, and what a repair did. */
+export interface HistoryReport {
+  /** the history reads from the branch to its oldest kept commit */
+  healthy: boolean;
+  /** no shadow repository exists yet */
+  absent: boolean;
+  /** what is wrong, for a person */
+  damage: string | null;
+  /** commits readable from the branch (after a repair: from the commit it reset to) */
+  snapshots: number;
+  /** the commit the branch was reset to, when a repair ran and found one */
+  repairedTo: string | null;
+}
+
+const MAX_CHAIN = 100_000;
+
+/**
+ * Check the shadow history: the branch must parse and every commit back to a shallow cut (or
+ * the root) must read, with the newest one's tree.
+ */
+export async function checkHistory(fs: WorkspaceFs, gitdir: string): Promise<HistoryReport> {
+  const branch = await readBranch(fs, gitdir);
+  if (branch.kind === 'absent') return { healthy: true, absent: true, damage: null, snapshots: 0, repairedTo: null };
+  if (branch.kind === 'damaged') return { healthy: false, absent: false, damage: branch.why, snapshots: 0, repairedTo: null };
+  const chain = await readChain(fs, gitdir, branch.oid);
+  return chain.broken
+    ? { healthy: false, absent: false, damage: chain.broken, snapshots: chain.length, repairedTo: null }
+    : { healthy: true, absent: false, damage: null, snapshots: chain.length, repairedTo: null };
+}
+
+/**
+ * Reset a damaged branch to the newest intact commit: first from the reflog, newest entry
+ * first, then from every commit in the loose object store, newest first. An intact
+ * commit reads back to the root or the shallow cut, its tree included. A healthy history is left
+ * as it is; when nothing intact is found the branch is not touched.
+ */
+export async function repairHistory(fs: WorkspaceFs, gitdir: string): Promise<HistoryReport> {
+  const before = await checkHistory(fs, gitdir);
+  if (before.healthy) return before;
+  for (const oid of [...(await reflogCandidates(fs, gitdir)), ...(await looseCommits(fs, gitdir))]) {
+    const chain = await readChain(fs, gitdir, oid);
+    if (chain.broken) continue;
+    await fs.mkdir(`${gitdir}/refs/heads`, { recursive: true }).catch(() => {});
+    await fs.writeFile(`${gitdir}/${BRANCH}`, new TextEncoder().encode(`${oid}\n`));
+    return { ...before, snapshots: chain.length, repairedTo: oid };
+  }
+  return before;
+}
+
+async function readChain(fs: WorkspaceFs, gitdir: string, head: string): Promise<{ length: number; broken: string | null }> {
+  const gfs = { promises: fs };
+  const cache = {};
+  const shallow = await fs.readFile(`${gitdir}/shallow`, 'utf8').then((t) => new Set(String(t).split('\n').filter(Boolean)), () => new Set<string>());
+  let length = 0;
+  for (let oid: string | null = head; oid && length < MAX_CHAIN;) {
+    const at: string = oid;
+    let parent: string | null;
+    try {
+      const { commit } = await git.readCommit({ fs: gfs, gitdir, cache, oid: at });
+      if (length === 0) await git.readTree({ fs: gfs, gitdir, cache, oid: commit.tree });
+      parent = commit.parent[0] ?? null;
+    } catch {
+      return { length, broken: length === 0 ? `the branch names commit ${at.slice(0, 12)}, which is missing or corrupt` : `commit ${at.slice(0, 12)}, ${length} back from the newest, is missing or corrupt` };
+    }
+    length++;
+    oid = shallow.has(at) ? null : parent;
+  }
+  return { length, broken: null };
+}
+
+/** Commits the branch pointed at, newest first, from git's reflog when one was kept. */
+async function reflogCandidates(fs: WorkspaceFs, gitdir: string): Promise<string[]> {
+  const text = await fs.readFile(`${gitdir}/logs/${BRANCH}`, 'utf8').then(String, () => '');
+  const found: string[] = [];
+  for (const line of text.split('\n').reverse()) {
+    const m = /^[0-9a-f]{40} ([0-9a-f]{40}) /.exec(line);
+    if (m && !found.includes(m[1]!)) found.push(m[1]!);
+  }
+  return found;
+}
+
+/** Every loose commit, newest (furthest from the root) first. */
+async function looseCommits(fs: WorkspaceFs, gitdir: string): Promise<string[]> {
+  const gfs = { promises: fs };
+  const cache = {};
+  const commits = new Map<string, { time: number; parents: string[] }>();
+  const fanOut = await fs.readdir(`${gitdir}/objects`).catch(() => [] as string[]);
+  for (const dir of fanOut) {
+    if (!/^[0-9a-f]{2}$/.test(dir)) continue;
+    for (const rest of await fs.readdir(`${gitdir}/objects/${dir}`).catch(() => [] as string[])) {
+      if (!/^[0-9a-f]{38}$/.test(rest)) continue;
+      const oid = dir + rest;
+      try {
+        const { commit } = await git.readCommit({ fs: gfs, gitdir, cache, oid });
+        commits.set(oid, { time: commit.committer.timestamp, parents: commit.parent });
+      } catch {
+        // a blob, a tree, or a damaged object: not a candidate
+      }
+    }
+  }
+  // Seconds-resolution times tie within one history, so the order is by distance from the root first.
+  const depth = new Map<string, number>();
+  const depthOf = (oid: string): number => {
+    let n = 0;
+    const path: string[] = [];
+    for (let at: string | undefined = oid; at && commits.has(at) && !depth.has(at); at = commits.get(at)!.parents[0]) path.push(at);
+    const last = path.length ? commits.get(path[path.length - 1]!)!.parents[0] : oid;
+    n = last !== undefined && depth.has(last) ? depth.get(last)! : 0;
+    for (const at of path.reverse()) depth.set(at, ++n);
+    return depth.get(oid) ?? n;
+  };
+  return [...commits.entries()]
+    .map(([oid, c]) => ({ oid, time: c.time, depth: depthOf(oid) }))
+    .sort((a, b) => b.depth - a.depth || b.time - a.time)
+    .map((c) => c.oid);
+}
