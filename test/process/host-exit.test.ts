@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { readdirSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -7,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { alive, eventually } from './support.js';
 
 // The host must be a separate Node process, so process.ts and what it imports are transpiled for it.
-const SOURCES = ['node/process.ts', 'node/output-cap.ts', 'contract/index.ts', 'contract/errors.ts', 'contract/envelope.ts', 'contract/tool.ts', 'fs/tool-error.ts', 'fs/errors.ts'];
+const SOURCES = ['node/process.ts', 'node/output-cap.ts', 'fs/tool-error.ts', 'fs/errors.ts', ...readdirSync('src/contract').map((f) => `contract/${f}`)];
 let out: string;
 
 beforeAll(async () => {
