@@ -1,3 +1,4 @@
+import { cliSecret } from './sandbox-relaunch.js';
 import { resolve } from 'node:path';
 import type { SnapshotOptions } from '../snapshots/store.js';
 import { UsageError, workspaceSource, type ParsedArgs } from './cli-args.js';
@@ -27,7 +28,8 @@ export function httpOption(value: string): { host: string; port: number } {
 /** The bearer token from the variable --auth-token-env names (never the token itself on the command line). */
 function authToken(name: string | undefined): string | undefined {
   if (name === undefined) return undefined;
-  const token = process.env[name];
+  // the relaunched CLI keeps credentials in memory, not in its environment
+  const token = cliSecret(name);
   if (!token) throw new UsageError(`--auth-token-env names ${name.slice(0, 60)}, which is not set or empty`);
   return token;
 }

@@ -81,12 +81,16 @@ function takeSecrets(fd: number): void {
   }
 }
 
-// `--token-env NAME` (git commands) names one more variable the command needs.
+// `--token-env NAME` (git commands) and `--auth-token-env NAME` (mcp --http) each name one more variable the command needs.
+const TOKEN_OPTIONS = ['--token-env', '--auth-token-env'];
+
 function tokenEnvNames(argv: readonly string[]): string[] {
   const names: string[] = [];
   argv.forEach((arg, i) => {
-    if (arg === '--token-env' && argv[i + 1]) names.push(argv[i + 1]!);
-    else if (arg.startsWith('--token-env=')) names.push(arg.slice('--token-env='.length));
+    for (const option of TOKEN_OPTIONS) {
+      if (arg === option && argv[i + 1]) names.push(argv[i + 1]!);
+      else if (arg.startsWith(`${option}=`)) names.push(arg.slice(option.length + 1));
+    }
   });
   return names;
 }
