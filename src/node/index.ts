@@ -1,6 +1,6 @@
 /** The Node entry: everything in the core plus real folders, processes, background tasks and manifest tools. */
 export * from '../index.js';
-export { createNodeFs } from '../fs/node.js';
+export { createNodeFs, type NodeFsOptions } from '../fs/node.js';
 export { openNodeWorkspace, openToolsetWorkspace, type NodeWorkspace, type NodeWorkspaceOptions, type ToolsetWorkspaceOptions } from './open.js';
 export { nodeTools, mergeTools, BUILTIN_TOOL_NAMES, type NodeToolset, type NodeToolsOptions } from './node-tools.js';
 export { createNodeRunner, type NodeProcessOptions } from './run-command.js';
@@ -12,4 +12,5 @@ export { doctorReport } from './manifests/doctor.js';
 export type { ToolManifest } from './manifests/schema.js';
 export type { ModelCaps } from './manifests/output.js';
 export { createMcpServer, serveMcpStdio, type McpServerHandle } from './mcp.js';
+export type { StdioFramerOptions } from './mcp-stdio.js';
 export { serveMcpHttp, MCP_PATH, type McpHttpOptions, type McpHttpServer } from './mcp-http.js';
