@@ -16,7 +16,8 @@ export { defineTool, READ_ONLY, ADDITIVE, DESTRUCTIVE, DESTRUCTIVE_IDEMPOTENT, R
 export type { ToolDefinition as ToolContract, ToolAnnotations, ArgsOf, ResultOf, Schema, Infer, ObjectOf, ObjectSchema, SchemaKeywords, SchemaProperties } from './contract/index.js';
 export { s, OptionalProperty, toolErrorSchema } from './contract/index.js';
 export { canonicalTools, CANONICAL_TOOLS, type CanonicalTools, type CanonicalToolName, type CanonicalArgs, type CanonicalResult } from './toolsets/canonical.js';
-export { runCommand, createRunCommandTool, splitCommand } from './tools/run-command.js';
+export { runCommand, createRunCommandTool } from './tools/run-command.js';
+export { splitCommand } from './tools/split-command.js';
 export type { ProcessRunner, CommandRequest, CommandResult } from './tools/process-runner.js';
 export { createShellRunner, SHELL_SUMMARY, type ShellRunnerOptions } from './shell-runner.js';
 export {

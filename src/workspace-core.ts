@@ -1,7 +1,7 @@
 import type { WorkspaceFs } from './fs/types.js';
 import type { ToolDefinition, ToolInfo } from './tools/define.js';
 import { validateArgs } from './tools/validate.js';
-import { importFilesTool, type ImportedFile, type ImportResult } from './tools/import-files.js';
+import type { ImportedFile, ImportResult } from './tools/import-files.js';
 import { SnapshotSchedule } from './snapshots/schedule.js';
 import { SnapshotStore, type CommitOutcome, type SnapshotOptions } from './snapshots/store.js';
 import { createWorkspaceGit, type WorkspaceGit } from './git/index.js';
@@ -15,7 +15,6 @@ import { toToolError } from './fs/tool-error.js';
 import { ReadLedger } from './workspace/ledger.js';
 import { PathLocks } from './workspace/locks.js';
 import { lexicalPath, PathResolver } from './workspace/paths.js';
-import { fromStrictArgs } from './tools/strict-schema.js';
 import { resolvePolicy, type ResolvedPolicy, type WorkspacePolicy } from './workspace/policy.js';
 
 export type { Envelope };
@@ -107,7 +106,8 @@ export function createWorkspaceCore(options: WorkspaceOptions & { tools: ToolDef
       const tool = byName.get(toolName);
       if (!tool) throw unknownTool(toolName, byName);
       // A model shown strict-mode schemas sends null for "absent" and maps as pairs: read them as meant.
-      args = fromStrictArgs(tool.schema, args ?? {});
+      // The converter loads on the first call that could need it (a null, or an array of objects).
+      if (mayBeStrict(args)) args = (await import('./tools/strict-schema.js')).fromStrictArgs(tool.schema, args ?? {});
       tool.precheck?.(args);
       const problems = validateArgs(tool.schema, args);
       if (problems.length > 0) {
@@ -168,9 +168,11 @@ export function createWorkspaceCore(options: WorkspaceOptions & { tools: ToolDef
       try {
         await settled();
         if (!Array.isArray(files)) throw new ToolError('INVALID_ARGUMENTS', 'importFiles takes an array of { path, bytes }');
-        return { ok: true, tool: importFilesTool.name, result: await run(importFilesTool, { files, onProgress: importOptions.onProgress }) };
+        // loaded with the first import: a person's import from disk, never a model's call
+        const { importFilesTool } = await import('./tools/import-files.js');
+        return { ok: true, tool: IMPORT_FILES, result: await run(importFilesTool, { files, onProgress: importOptions.onProgress }) };
       } catch (error) {
-        return { ok: false, tool: importFilesTool.name, error: toToolError(error).toJSON() };
+        return { ok: false, tool: IMPORT_FILES, error: toToolError(error).toJSON() };
       }
     },
     exportFiles: (onProgress) => exportFiles(options.fs, paths, onProgress),
@@ -196,6 +198,16 @@ function withSnapshotError<R>(result: R, error: unknown): R {
   if (!result || typeof result !== 'object' || Array.isArray(result)) return result;
   const { code, message, hint } = toToolError(error).toJSON();
   return { ...result, snapshot_error: { code, message: `the change was made but is not in the snapshot history: ${message}`, ...(hint ? { hint } : {}) } };
+}
+
+/** The envelope name of `importFiles` (the import_files tool's own name). */
+const IMPORT_FILES = 'import_files';
+
+/** Whether arguments hold what a strict-mode model sends in place of absent ones or maps: a null, or an array of objects. */
+function mayBeStrict(value: unknown): boolean {
+  if (value === null) return true;
+  if (Array.isArray(value)) return value.some((v) => (v !== null && typeof v === 'object') || mayBeStrict(v));
+  return typeof value === 'object' && Object.values(value as object).some(mayBeStrict);
 }
 
 function unknownTool(name: string, tools: Map<string, ToolDefinition>): ToolError {

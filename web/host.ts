@@ -1,6 +1,5 @@
 import { createWorkspace } from '../src/create-workspace.js';
 import { createShellRunner } from '../src/shell-runner.js';
-import { nodeCommand } from './node-host.js';
 import type { Envelope, Workspace } from '../src/workspace-core.js';
 import type { ApprovalRequest, ConfirmAction } from '../src/workspace/policy.js';
 import { canonicalTools } from '../src/toolsets/canonical.js';
@@ -9,7 +8,6 @@ import { BACKEND_KINDS, backendOf, type OpenedBackend } from '../src/fs/backends
 import type { GitCredentials, GitProgress } from '../src/git/index.js';
 import type { ChangeEvent, GitVerb, OpenInfo, WireGitOptions, WireOpenOptions, WorkerApi } from './protocol.js';
 import { tryLock, type HeldLock } from './tab-lock.js';
-import { readPreviewEntry } from './preview/read-file.js';
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
@@ -66,7 +64,8 @@ export function createHost(): WorkerApi {
       fs: backend.fs,
       root: '/',
       // run_command runs in Sandpit's own shell (loaded on the first command); `node` in a throwaway worker.
-      processRunner: createShellRunner(backend.fs, '/', { extraCommands: { node: nodeCommand } }),
+      // `node` loads with the shell, on the first command that names it, not with the worker
+      processRunner: createShellRunner(backend.fs, '/', { extraCommands: { node: async (ctx) => (await import('./node-host.js')).nodeCommand(ctx) } }),
       policy: { ...policy, ...(asks && confirm ? { confirm } : {}) },
       ...(options.snapshots === undefined ? {} : { snapshots: options.snapshots }),
     });
@@ -150,7 +149,8 @@ export function createHost(): WorkerApi {
     }) as WorkerApi['git'],
     async previewEntry(path: string) {
       const current = await ready();
-      return current ? readPreviewEntry(current, path) : { kind: 'missing' as const };
+      // the preview's reader loads when a preview first asks, not with every worker
+      return current ? (await import('./preview/read-file.js')).readPreviewEntry(current, path) : { kind: 'missing' as const };
     },
     async close() {
       listeners.clear();

@@ -1,6 +1,5 @@
 import { ToolError } from '../contract/index.js';
 import { prepareBytes, type BytePattern } from './bytes.js';
-import { compileRegex } from './regex.js';
 
 /**
  * What a search looks for. A case-sensitive literal is searched as UTF-8 bytes, so files without
@@ -15,8 +14,12 @@ export interface Matcher {
   literalChars: number;
 }
 
-/** Build the matcher for a query; an invalid regex is INVALID_ARGUMENTS naming the problem. */
-export function buildMatcher(pattern: string, isRegex: boolean, caseSensitive: boolean): Matcher {
+/**
+ * Build the matcher for a query; an invalid regex is INVALID_ARGUMENTS naming the problem. The
+ * RE2 engine loads on the first regex search, so a browser worker that never runs one does not
+ * carry it (it weighs half of everything else the worker loads).
+ */
+export async function buildMatcher(pattern: string, isRegex: boolean, caseSensitive: boolean): Promise<Matcher> {
   if (!isRegex && /[\r\n]/.test(pattern)) {
     throw new ToolError('INVALID_ARGUMENTS', 'the pattern spans lines, but search_files matches within one line', {
       hint: 'Search for one line of the text (the most distinctive one).',
@@ -33,7 +36,10 @@ export function buildMatcher(pattern: string, isRegex: boolean, caseSensitive: b
       },
     };
   }
-  if (isRegex) return { bytes: null, literalChars: 0, inLine: compileRegex(pattern, caseSensitive) };
+  if (isRegex) {
+    const { compileRegex } = await import('./regex.js');
+    return { bytes: null, literalChars: 0, inLine: compileRegex(pattern, caseSensitive) };
+  }
   // An escaped literal cannot backtrack, so the built-in engine is safe here, and faster.
   const re = new RegExp(pattern.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&'), 'iu');
   return {

@@ -8,7 +8,7 @@ import { History, formatMessage, parseCommit, type CommitMeta, type SnapshotInfo
 import { SnapshotIgnore } from './ignore.js';
 import { ObjectSink, type GitAccess, type LooseWrites } from './objects.js';
 import { Scanner, type SkippedFile } from './rescan.js';
-import { Spares } from './spares.js';
+import type { Spares } from './spares.js';
 import { EMPTY_TREE, TreeCache } from './tree.js';
 
 export type SnapshotWhen = 'call' | 'batch' | 'manual';
@@ -66,6 +66,7 @@ export class SnapshotStore {
   private readonly scanner: Scanner;
   private opening: Promise<void> | null = null;
   private spares: Spares | null = null;
+  private sparesWanted = false;
   /** objects/xx folders seen or made: no mkdir is tried for them */
   private readonly fanOutDirs = new Set<string>();
   private queue: Promise<unknown> = Promise.resolve();
@@ -213,9 +214,13 @@ export class SnapshotStore {
    * does nothing on backends that cannot write in place.
    */
   useSpares(): void {
-    if (this.spares || !Spares.supported(this.fs)) return;
-    this.spares = new Spares(this.fs, `${this.access.gitdir}/objects`);
-    if (this.opening) void this.opening.then(() => this.spares?.refill(), () => {});
+    // Loaded here, so a browser worker (which never asks for spares) does not carry them.
+    this.sparesWanted = true;
+    void import('./spares.js').then(({ Spares }) => {
+      if (!this.sparesWanted || this.spares || !Spares.supported(this.fs)) return;
+      this.spares = new Spares(this.fs, `${this.access.gitdir}/objects`);
+      if (this.opening) void this.opening.then(() => this.spares?.refill(), () => {});
+    });
   }
 
   private looseWrites(): LooseWrites {
@@ -224,6 +229,7 @@ export class SnapshotStore {
 
   /** Stop preparing spares and remove the unused ones. */
   async releaseSpares(): Promise<void> {
+    this.sparesWanted = false;
     const spares = this.spares;
     this.spares = null;
     await spares?.release();

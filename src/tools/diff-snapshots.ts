@@ -1,4 +1,3 @@
-import { diffTrees } from '../snapshots/diff.js';
 import { requireSnapshots } from './snapshot-support.js';
 import { EMPTY_TREE } from '../snapshots/tree.js';
 import { lexicalPath } from '../workspace/paths.js';
@@ -43,7 +42,7 @@ export const diffSnapshots = defineTool({
     const to = args.to ? await store.find(args.to) : store.history.head!;
     const parent = to.parent ? store.history.find(to.parent) : undefined;
     const from = args.from ? await store.find(args.from) : typeof parent === 'object' ? parent : undefined;
-    const diff = await diffTrees(store, from?.tree ?? EMPTY_TREE, to.tree, path);
+    const diff = await (await import('../snapshots/diff.js')).diffTrees(store, from?.tree ?? EMPTY_TREE, to.tree, path);
     return {
       from: from?.id ?? null,
       to: to.id,

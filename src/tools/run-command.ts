@@ -1,5 +1,4 @@
 import type { FileStep } from '../workspace/file-writer.js';
-import { parse } from 'shell-quote';
 import { s, ToolError } from '../contract/index.js';
 import { displayPath } from '../workspace/paths.js';
 import { defineTool, RUNS_PROGRAMS } from './define.js';
@@ -10,25 +9,6 @@ import { externalChangeResults } from './result-schemas.js';
 /** Seconds a foreground command may run when the call names no limit. */
 export const DEFAULT_COMMAND_TIMEOUT_SECONDS = 30;
 
-// `$` is swapped for a noncharacter before parsing, so shell-quote cannot expand variables.
-const DOLLAR = '\uFDD0';
-
-/**
- * Split a command line into words the way a POSIX shell splits them (quotes, backslashes), and do
- * nothing else: there is no shell, so `$HOME`, `*.ts`, `|`, `>` and `&&` stay literal words.
- */
-export function splitCommand(command: string): string[] {
-  const guarded = !command.includes(DOLLAR);
-  const tokens = parse(guarded ? command.replaceAll('$', DOLLAR) : command, (key) => `$${key}`);
-  const words: string[] = [];
-  for (const token of tokens) {
-    if (typeof token === 'string') words.push(token);
-    else if ('comment' in token) words.push(...`#${token.comment}`.split(/\s+/).filter(Boolean));
-    else if ('pattern' in token && typeof token.pattern === 'string') words.push(token.pattern);
-    else if ('op' in token) words.push(String(token.op));
-  }
-  return guarded ? words.map((w) => w.replaceAll(DOLLAR, '$')) : words;
-}
 
 const PROGRAMS_COMMAND = 'The program and its arguments: an argv array, or one string split like a POSIX shell splits words. ' +
   "There is no shell: pipes, redirections, globs and $VARIABLES are passed literally; run ['sh', '-c', '...'] when you need them.";
@@ -89,7 +69,8 @@ export function createRunCommandTool(runner?: ProcessRunner, findChanges?: FindE
           hint: 'Use the file tools instead, or ask the host to provide a process runner.',
         });
       }
-      const argv = typeof args.command === 'string' ? splitCommand(args.command) : args.command;
+      // the splitter loads with the first string command: a browser shell never needs it
+      const argv = typeof args.command === 'string' ? (await import('./split-command.js')).splitCommand(args.command) : args.command;
       if (argv.length === 0 || argv[0] === '') {
         throw new ToolError('INVALID_ARGUMENTS', 'the command is empty', { problems: [{ path: '/command', message: 'must name a program' }] });
       }

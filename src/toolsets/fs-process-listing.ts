@@ -37,7 +37,7 @@ export const fsSearch = defineTool({
   }),
   async run(args, ctx) {
     const isRegex = args.is_regex ?? false;
-    const matcher = buildMatcher(args.pattern, isRegex, true);
+    const matcher = await buildMatcher(args.pattern, isRegex, true);
     const target = await projectTarget(ctx, args.path);
     const paths = projectResolver(ctx, target);
     const fingerprint = queryFingerprint(['fs_process', args.pattern, target.rootRel, isRegex, args.include ?? []]);

@@ -3,7 +3,8 @@ import { createWorkspace } from '../../src/create-workspace.js';
 import { createMemoryFs } from '../../src/fs/memory.js';
 import { canonicalTools } from '../../src/toolsets/canonical.js';
 import type { CommandRequest, ProcessRunner } from '../../src/tools/process-runner.js';
-import { createRunCommandTool, runCommand, splitCommand } from '../../src/tools/run-command.js';
+import { createRunCommandTool, runCommand } from '../../src/tools/run-command.js';
+import { splitCommand } from '../../src/tools/split-command.js';
 
 describe('splitCommand', () => {
   it('splits like a POSIX shell and expands nothing', () => {
