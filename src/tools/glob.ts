@@ -1,6 +1,6 @@
 import { compileGlob, staticBase } from '../search/glob.js';
 import { decodeCursor, encodeCursor, queryFingerprint } from '../search/cursor.js';
-import { walk, type WalkBudget } from '../search/walk.js';
+import { shortened, walk, type Unreadable, type WalkBudget } from '../search/walk.js';
 import { ToolError } from '../contract/index.js';
 import { displayPath, joinRel } from '../workspace/paths.js';
 import { pathProperty } from './common.js';
@@ -65,8 +65,9 @@ export const globTool = defineTool<GlobArgs, Record<string, unknown>>({
     const matches: string[] = [];
     let truncated = false;
     const budget: WalkBudget = { deadline: Date.now() + ctx.policy.limits.searchBudgetMs };
+    const unreadable: Unreadable[] = [];
     const walker = walk(ctx.fs, ctx.paths, start, {
-      includeHidden: args.include_hidden ?? false, gitignore: true, links: 'follow', dirs: wantDirs, resumeAt: resume?.path, budget,
+      includeHidden: args.include_hidden ?? false, gitignore: true, links: 'follow', dirs: wantDirs, resumeAt: resume?.path, budget, unreadable,
     });
     for await (const entry of walker) {
       if (resume && resume.line === 1 && entry.rel === resume.path) continue;
@@ -80,9 +81,10 @@ export const globTool = defineTool<GlobArgs, Record<string, unknown>>({
     return {
       matches,
       count: matches.length,
-      truncated: truncated || stopped,
+      truncated: truncated || stopped || unreadable.length > 0,
       next_cursor: next ? encodeCursor(fingerprint, next) : null,
       ...(stopped ? { stopped: 'time_budget' } : {}),
+      ...(unreadable.length > 0 ? { skipped: unreadable.map(shortened) } : {}),
     };
   },
 });

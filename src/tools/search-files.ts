@@ -2,6 +2,7 @@ import { decodeCursor, encodeCursor, queryFingerprint } from '../search/cursor.j
 import { anyGlob } from '../search/glob.js';
 import { buildMatcher } from '../search/matcher.js';
 import { searchFiles as runSearch } from '../search/search.js';
+import { shortened, type Unreadable } from '../search/walk.js';
 import { ToolError } from '../contract/index.js';
 import { displayPath } from '../workspace/paths.js';
 import { pathProperty } from './common.js';
@@ -59,6 +60,7 @@ export const searchFilesTool = defineTool<SearchFilesArgs, Record<string, unknow
     }
     const fingerprint = queryFingerprint([args.pattern, start.rel, isRegex, caseSensitive, args.include ?? []]);
     const resume = args.cursor === undefined ? null : decodeCursor(args.cursor, fingerprint);
+    const unreadable: Unreadable[] = [];
     const page = await runSearch(ctx.fs, ctx.paths, {
       matcher,
       start,
@@ -68,14 +70,17 @@ export const searchFilesTool = defineTool<SearchFilesArgs, Record<string, unknow
       context: args.context_lines ?? 0,
       maxLineChars: ctx.policy.limits.maxLineChars,
       deadline: Date.now() + ctx.policy.limits.searchBudgetMs,
+      unreadable,
     });
     const last = page.resumeAfter ?? page.matches[page.matches.length - 1];
     return {
       matches: page.matches,
       count: page.matches.length,
-      truncated: page.truncated,
+      // what could not be read makes the answer incomplete, even with nothing more to page
+      truncated: page.truncated || unreadable.length > 0,
       next_cursor: page.truncated && last ? encodeCursor(fingerprint, last) : null,
       ...(page.resumeAfter ? { stopped: 'time_budget' } : {}),
+      ...(unreadable.length > 0 ? { skipped: unreadable.map(shortened) } : {}),
     };
   },
 });
