@@ -16,7 +16,7 @@ export interface Matcher {
 }
 
 /** Build the matcher for a query; an invalid regex is INVALID_ARGUMENTS naming the problem. */
-export function buildMatcher(pattern: string, isRegex: boolean, caseSensitive: boolean): Matcher {
+export async function buildMatcher(pattern: string, isRegex: boolean, caseSensitive: boolean): Promise<Matcher> {
   if (!isRegex && /[\r\n]/.test(pattern)) {
     throw new ToolError('INVALID_ARGUMENTS', 'the pattern spans lines, but search_files matches within one line', {
       hint: 'Search for one line of the text (the most distinctive one).',
@@ -33,7 +33,7 @@ export function buildMatcher(pattern: string, isRegex: boolean, caseSensitive: b
       },
     };
   }
-  if (isRegex) return { bytes: null, literalChars: 0, inLine: compileRegex(pattern, caseSensitive) };
+  if (isRegex) return { bytes: null, literalChars: 0, inLine: await compileRegex(pattern, caseSensitive) };
   // An escaped literal cannot backtrack, so the built-in engine is safe here, and faster.
   const re = new RegExp(pattern.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&'), 'iu');
   return {

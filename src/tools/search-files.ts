@@ -52,7 +52,7 @@ export const searchFilesTool = defineTool<SearchFilesArgs, Record<string, unknow
   async run(args, ctx) {
     const caseSensitive = args.case_sensitive ?? true;
     const isRegex = args.is_regex ?? false;
-    const matcher = buildMatcher(args.pattern, isRegex, caseSensitive);
+    const matcher = await buildMatcher(args.pattern, isRegex, caseSensitive);
     const include = anyGlob(args.include);
     const start = await ctx.resolve(args.path ?? '.', 'read');
     if (!start.stat) {
