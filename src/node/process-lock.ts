@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, readFile, stat, unlink, utimes } from 'node:fs/promises';
+import { mkdir, open, readFile, rmdir, stat, unlink, utimes } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ToolError } from '../contract/index.js';
 import type { ProcessLock } from '../workspace-core.js';
@@ -37,6 +37,8 @@ export function folderLock(root: string, options: FolderLockOptions = {}): Proce
   let holders = 0;
   let held: Promise<string> | null = null;
   let beat: ReturnType<typeof setInterval> | null = null;
+  // `.sandpit` made only for the lock goes again with it, so a folder without snapshots stays clean
+  let madeDir = false;
 
   async function take(): Promise<string> {
     const token = `${process.pid}-${randomBytes(8).toString('hex')}`;
@@ -64,7 +66,7 @@ export function folderLock(root: string, options: FolderLockOptions = {}): Proce
       } catch (error) {
         const code = (error as NodeJS.ErrnoException).code;
         if (code === 'EEXIST') return false;
-        if (code === 'ENOENT' && attempt === 0) { await mkdir(dir, { recursive: true }); continue; }
+        if (code === 'ENOENT' && attempt < 3) { madeDir = (await mkdir(dir, { recursive: true })) !== undefined || madeDir; continue; }
         throw error;
       }
     }
@@ -73,6 +75,10 @@ export function folderLock(root: string, options: FolderLockOptions = {}): Proce
   async function release(token: string): Promise<void> {
     const body = await readBody(path);
     if (body?.token === token) await unlink(path).catch(() => {});
+    if (madeDir) {
+      madeDir = false;
+      await rmdir(dir).catch(() => {});
+    }
   }
 
   return {

@@ -1,5 +1,6 @@
 import { ToolError } from '../contract/index.js';
 import { prepareBytes, type BytePattern } from './bytes.js';
+import { compileRegex } from './regex.js';
 
 /**
  * What a search looks for. A case-sensitive literal is searched as UTF-8 bytes, so files without
@@ -14,11 +15,7 @@ export interface Matcher {
   literalChars: number;
 }
 
-/**
- * Build the matcher for a query; an invalid regex is INVALID_ARGUMENTS naming the problem. The
- * RE2 engine loads on the first regex search, so a browser worker that never runs one does not
- * carry it (it weighs half of everything else the worker loads).
- */
+/** Build the matcher for a query; an invalid regex is INVALID_ARGUMENTS naming the problem. */
 export async function buildMatcher(pattern: string, isRegex: boolean, caseSensitive: boolean): Promise<Matcher> {
   if (!isRegex && /[\r\n]/.test(pattern)) {
     throw new ToolError('INVALID_ARGUMENTS', 'the pattern spans lines, but search_files matches within one line', {
@@ -36,10 +33,7 @@ export async function buildMatcher(pattern: string, isRegex: boolean, caseSensit
       },
     };
   }
-  if (isRegex) {
-    const { compileRegex } = await import('./regex.js');
-    return { bytes: null, literalChars: 0, inLine: compileRegex(pattern, caseSensitive) };
-  }
+  if (isRegex) return { bytes: null, literalChars: 0, inLine: await compileRegex(pattern, caseSensitive) };
   // An escaped literal cannot backtrack, so the built-in engine is safe here, and faster.
   const re = new RegExp(pattern.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&'), 'iu');
   return {

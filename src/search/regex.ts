@@ -1,5 +1,8 @@
-import { RE2JS } from 're2js';
+import type { RE2JS } from 're2js';
 import { ToolError } from '../contract/index.js';
+
+// Loaded on the first regex search only: the engine is most of a browser worker's first download otherwise.
+let engine: Promise<typeof import('re2js')> | null = null;
 
 /** Finds the first match in one line: its UTF-16 index and length, or null. */
 export type LineFinder = (line: string) => { index: number; length: number } | null;
@@ -10,11 +13,12 @@ export type LineFinder = (line: string) => { index: number; length: number } | n
  * RE2 lacks backreferences and lookaround; those are refused by name rather than with RE2's
  * parser message, so the model knows to rewrite the pattern, not fix a typo.
  */
-export function compileRegex(pattern: string, caseSensitive: boolean): LineFinder {
+export async function compileRegex(pattern: string, caseSensitive: boolean): Promise<LineFinder> {
   const source = translateEscapes(pattern);
+  const { RE2JS: Engine } = await (engine ??= import('re2js'));
   let re: RE2JS;
   try {
-    re = RE2JS.compile(source, caseSensitive ? 0 : RE2JS.CASE_INSENSITIVE);
+    re = Engine.compile(source, caseSensitive ? 0 : Engine.CASE_INSENSITIVE);
   } catch (error) {
     throw refusal(pattern, error instanceof Error ? error.message : String(error));
   }

@@ -6,7 +6,7 @@ import type { CursorPosition } from './cursor.js';
 import type { PathTest } from './glob.js';
 import type { Matcher } from './matcher.js';
 import { scanFile, type LineMatch, type ScanOutcome } from './scan.js';
-import { walk, type WalkBudget } from './walk.js';
+import { noteUnreadable, walk, type Unreadable, type WalkBudget } from './walk.js';
 
 /** A match with the file it is in. */
 export interface FileLineMatch extends LineMatch {
@@ -28,6 +28,8 @@ export interface SearchSpec {
   concurrency?: number;
   /** Date.now() when the call's time budget ends: the page stops there with what it found */
   deadline?: number;
+  /** filled with the folders and files that could not be read */
+  unreadable?: Unreadable[];
 }
 
 export interface SearchPage {
@@ -48,7 +50,7 @@ export async function searchFiles(fs: WorkspaceFs, paths: PathResolver, spec: Se
   if (spec.start.stat?.type === 'file') return searchOneFile(fs, spec);
   const concurrency = spec.concurrency ?? DEFAULT_CONCURRENCY;
   const budget: WalkBudget | undefined = spec.deadline === undefined ? undefined : { deadline: spec.deadline };
-  const files = walk(fs, paths, spec.start, { gitignore: true, links: 'follow', resumeAt: spec.resume?.path, budget });
+  const files = walk(fs, paths, spec.start, { gitignore: true, links: 'follow', resumeAt: spec.resume?.path, budget, unreadable: spec.unreadable });
   const found: FileLineMatch[] = [];
   const window: Array<Promise<{ rel: string; outcome: ScanOutcome | null }>> = [];
   let walking = true;
@@ -60,7 +62,7 @@ export async function searchFiles(fs: WorkspaceFs, paths: PathResolver, spec: Se
       if (spec.include && !spec.include(entry.rel)) continue;
       const afterLine = spec.resume && entry.rel === spec.resume.path ? spec.resume.line : 0;
       const limit = spec.maxMatches + 1 - found.length;
-      window.push(scanPath(fs, entry.abs, spec, afterLine, limit).then((outcome) => ({ rel: entry.rel, outcome })));
+      window.push(scanPath(fs, entry.abs, spec, afterLine, limit, entry.rel).then((outcome) => ({ rel: entry.rel, outcome })));
     }
   };
   let resumeAfter: CursorPosition | undefined;
@@ -97,11 +99,12 @@ function finishPage(found: FileLineMatch[], maxMatches: number, resumeAfter: Cur
   return resumeAfter ? { matches: found, truncated: true, resumeAfter } : { matches: found, truncated: false };
 }
 
-async function scanPath(fs: WorkspaceFs, abs: string, spec: SearchSpec, afterLine: number, limit: number): Promise<ScanOutcome | null> {
+async function scanPath(fs: WorkspaceFs, abs: string, spec: SearchSpec, afterLine: number, limit: number, rel: string): Promise<ScanOutcome | null> {
   try {
     return scanFile(await fs.readFile(abs), spec.matcher, { afterLine, limit, context: spec.context, maxLineChars: spec.maxLineChars, deadline: spec.deadline });
-  } catch {
-    // A file that vanished or cannot be read is skipped, as a folder that cannot be read is.
+  } catch (error) {
+    // A file that vanished is skipped; one that cannot be read is skipped and reported.
+    noteUnreadable(spec.unreadable, rel, error);
     return null;
   }
 }

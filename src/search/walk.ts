@@ -46,6 +46,27 @@ export interface WalkOptions {
   dirs?: boolean;
   /** a call's time budget: past `deadline` the walk ends and names, in `stoppedAt`, the entry it did not reach */
   budget?: WalkBudget;
+  /** folders the walk could not enter (a name too long, no permission), with why; filled as it goes */
+  unreadable?: Unreadable[];
+}
+
+/** A place a walk or a search could not look into, so its answer is incomplete. */
+export interface Unreadable {
+  path: string;
+  reason: string;
+}
+
+/** For a result: a very long path keeps its start and end, so the answer stays small. */
+export function shortened(u: Unreadable): Unreadable {
+  return u.path.length <= 300 ? u : { path: `${u.path.slice(0, 150)}...${u.path.slice(-120)}`, reason: u.reason };
+}
+
+/** Note why `rel` could not be read, unless it simply vanished meanwhile. */
+export function noteUnreadable(into: Unreadable[] | undefined, rel: string, error: unknown): void {
+  if (!into || hasFsCode(error, 'ENOENT', 'ENOTDIR')) return;
+  const code = (error as { code?: unknown })?.code;
+  const reason = code === 'ENAMETOOLONG' ? 'the path is too long for this file system' : code === 'EACCES' || code === 'EPERM' ? 'permission denied' : `cannot be read (${typeof code === 'string' ? code : 'error'})`;
+  if (into.length < 1000) into.push({ path: rel, reason });
 }
 
 /** When a walk must end early, and (set by the walk) where it ended. */
@@ -126,7 +147,12 @@ export async function* walk(fs: WorkspaceFs, paths: PathResolver, start: WalkSta
     }
     if (options.dirs && !(resumeAt !== undefined && comparePaths(rel, resumeAt) < 0)) yield { rel, name, type: 'dir', depth, abs };
     if (buildOutput || depth >= maxDepth) continue;
-    const children = await (frame.prefetched.get(name) ?? readFolder(fs, abs)).catch(skippedFolder);
+    // Absent, unreadable or unreachable (a name too long, too deep) is reported as skipped; an I/O failure is not hidden.
+    const children = await (frame.prefetched.get(name) ?? readFolder(fs, abs)).catch((error: unknown) => {
+      if (hasFsCode(error, 'EIO')) throw error;
+      noteUnreadable(options.unreadable, rel, error);
+      return null;
+    });
     if (children) stack.push(await frameOf(rel, realRel, children, depth));
   }
 }

@@ -8,11 +8,26 @@ import { objectId } from './sha1.js';
 import type { Leaf, TreeCache } from './tree.js';
 import { parallel } from '../workspace/parallel.js';
 
-/** A file a snapshot left out because of the size cap. */
+/** A file a snapshot left out: over the size cap, or a path the backend cannot reach (a name too long, no permission). */
 export interface SkippedFile {
   path: string;
   size_bytes: number;
-  reason: 'too_large';
+  reason: 'too_large' | 'unreadable';
+  /** for an unreadable path: what the backend said, e.g. ENAMETOOLONG */
+  why?: string;
+}
+
+/** Errors that mean "this path cannot be read here", not "the snapshot failed". */
+const UNREADABLE = ['ENAMETOOLONG', 'EACCES', 'EPERM', 'ELOOP'] as const;
+
+function unreadable(rel: string, error: unknown): SkippedFile | null {
+  const code = UNREADABLE.find((c) => hasFsCode(error, c));
+  return code ? { path: rel, size_bytes: 0, reason: 'unreadable', why: code } : null;
+}
+
+/** A skipped file as the commit trailer and the model see it. */
+export function describeSkipped(s: SkippedFile): string {
+  return s.reason === 'unreadable' ? `${s.path} (unreadable: ${s.why})` : `${s.path} (${s.size_bytes} bytes)`;
 }
 
 type Verdict = 'same' | { leaf: Leaf } | { skip: SkippedFile };
@@ -104,6 +119,16 @@ export class Scanner {
   }
 
   private async applyPath(rel: string, tree: TreeCache, sink: ObjectSink, out: ScanOutcome): Promise<void> {
+    try {
+      await this.applyPathOrThrow(rel, tree, sink, out);
+    } catch (error) {
+      const skip = unreadable(rel, error);
+      if (!skip) throw error;
+      out.skipped.push(skip);
+    }
+  }
+
+  private async applyPathOrThrow(rel: string, tree: TreeCache, sink: ObjectSink, out: ScanOutcome): Promise<void> {
     const stat = rel === '' ? await this.fs.lstat(this.toAbs('')) : await this.lstat(rel);
     if (stat === null) { await this.removeMissing(rel, tree, out); return; }
     const ignored = rel !== '' && await this.ignore.ignores(rel, stat.type === 'dir');
@@ -133,11 +158,22 @@ export class Scanner {
     if (rel !== '') await tree.ensureDir(rel);
     const knownDirs = new Set<string>();
     const known = await tree.files(rel, knownDirs);
-    const { files: found, dirs } = await this.walk(rel, ignored, known, knownDirs);
+    const { files: found, dirs, unreachable } = await this.walk(rel, ignored, known, knownDirs);
+    // What cannot be reached keeps what the snapshot already holds for it, and is reported.
+    for (const u of unreachable) {
+      out.skipped.push(u);
+      for (const key of [...known.keys()]) if (key === u.path || key.startsWith(`${u.path}/`)) known.delete(key);
+      for (const key of [...knownDirs]) if (key === u.path || key.startsWith(`${u.path}/`)) knownDirs.delete(key);
+    }
     // Reading and hashing run in parallel; the tree is changed afterwards, one path at a time.
     const verdicts: Array<[string, Verdict]> = [];
     await parallel(found, PARALLEL, async ({ rel: path, stat }) => {
-      verdicts.push([path, await this.examine(path, stat, known.get(path), sink)]);
+      const current = known.get(path);
+      verdicts.push([path, await this.examine(path, stat, current, sink).catch((error: unknown) => {
+        const skip = unreadable(path, error);
+        if (!skip) throw error;
+        return current ? 'same' as const : { skip };
+      })]);
     });
     for (const [path, verdict] of verdicts) {
       known.delete(path);
@@ -196,16 +232,28 @@ export class Scanner {
    * Every file, symlink and folder under folder `rel` that snapshots keep; files with their lstat.
    * Inside an ignored place only what the snapshot already holds (`known`, `knownDirs`) is kept.
    */
-  private async walk(rel: string, ignoredRoot: boolean, known: Map<string, Leaf>, knownDirs: Set<string>): Promise<{ files: Array<{ rel: string; stat: FsStat }>; dirs: string[] }> {
+  private async walk(rel: string, ignoredRoot: boolean, known: Map<string, Leaf>, knownDirs: Set<string>): Promise<{ files: Array<{ rel: string; stat: FsStat }>; dirs: string[]; unreachable: SkippedFile[] }> {
     const files: Array<{ rel: string; stat: FsStat }> = [];
     const found: string[] = [];
+    const unreachable: SkippedFile[] = [];
     const dirs: Array<[string, boolean]> = [[rel, ignoredRoot]];
+    const reach = async <T>(path: string, work: () => Promise<T>): Promise<T | null> => {
+      try {
+        return await work();
+      } catch (error) {
+        const skip = unreadable(path, error);
+        if (!skip) throw error;
+        unreachable.push(skip);
+        return null;
+      }
+    };
     while (dirs.length > 0) {
       const [dir, dirIgnored] = dirs.pop()!;
-      const entries = await this.list(dir);
+      const entries = await reach(dir, () => this.list(dir));
+      if (!entries) continue;
       await parallel(entries, PARALLEL, async (name) => {
         const child = dir ? `${dir}/${name}` : name;
-        const stat = await this.lstat(child);
+        const stat = await reach(child, () => this.lstat(child));
         if (!stat) return;
         if (stat.type === 'file' && isAtomicTemp(name)) { await this.sweepTemp(child, stat); return; }
         const isDir = stat.type === 'dir';
@@ -215,7 +263,7 @@ export class Scanner {
         else files.push({ rel: child, stat });
       });
     }
-    return { files, dirs: found };
+    return { files, dirs: found, unreachable };
   }
 
   /**

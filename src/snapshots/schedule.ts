@@ -1,3 +1,4 @@
+import { ToolError } from '../contract/index.js';
 import type { ChangeSummary } from '../workspace/change-log.js';
 import type { CommitOutcome, SnapshotStore } from './store.js';
 
@@ -50,7 +51,14 @@ export class SnapshotSchedule {
     const title = this.store.when === 'batch' ? 'batch' : tool;
     if (this.store.when === 'call' && own.length === 0) return null;
     const outcome = await this.commit({ message: title, title, tool, ...(ids ? { change_id: ids } : {}) }, this.store.when === 'call' ? own : undefined);
-    return outcome === null ? this.lastError : null;
+    if (outcome === null) return this.lastError;
+    // A path of this call that the snapshot could not reach is a change history does not hold.
+    const lost = outcome.skipped.find((s) => s.reason === 'unreadable' && own.some((p) => p === s.path || p.startsWith(`${s.path}/`)));
+    if (!lost) return null;
+    const shown = lost.path.length > 200 ? `${lost.path.slice(0, 100)}...${lost.path.slice(-80)}` : lost.path;
+    return new ToolError('IO_ERROR', `'${shown}' could not be recorded (${lost.why}), so the snapshot leaves it out`, {
+      hint: 'Keep paths shorter and shallower; the rest of history is intact, and list_snapshots and undo still work.',
+    });
   }
 
   /** Run `work` as one batch: in 'batch' mode its calls become a single snapshot. */

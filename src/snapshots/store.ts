@@ -7,7 +7,7 @@ import { BRANCH, readBranch, type BranchState } from './branch.js';
 import { History, formatMessage, parseCommit, type CommitMeta, type SnapshotInfo } from './history.js';
 import { SnapshotIgnore } from './ignore.js';
 import { ObjectSink, type GitAccess, type LooseWrites } from './objects.js';
-import { Scanner, type SkippedFile } from './rescan.js';
+import { describeSkipped, Scanner, type SkippedFile } from './rescan.js';
 import type { Spares } from './spares.js';
 import { EMPTY_TREE, TreeCache } from './tree.js';
 
@@ -202,7 +202,7 @@ export class SnapshotStore {
       await sink.finish();
       return { snapshot: null, changed, skipped: out.skipped };
     }
-    const skipped = out.skipped.map((s) => `${s.path} (${s.size_bytes} bytes)`);
+    const skipped = out.skipped.map(describeSkipped);
     const snapshot = await this.writeCommit(tree, { ...meta, files_changed: changed.length, skipped }, sink);
     this.spares?.refill();
     return { snapshot, changed, skipped: out.skipped };
@@ -294,8 +294,15 @@ export class SnapshotStore {
       // The user's own git (and their editors) should not see Sandpit's history as project files.
       await this.fs.writeFile(this.toAbs('.sandpit/.gitignore'), new TextEncoder().encode('*\n'));
       await git.init({ fs, gitdir, bare: true, defaultBranch: 'main' });
-      await this.fs.mkdir(`${gitdir}/objects/pack`, { recursive: true }).catch((e) => { if (!hasFsCode(e, 'EEXIST')) throw e; });
-      await this.commit([''], { message: 'Workspace opened' }, true);
+      try {
+        await this.fs.mkdir(`${gitdir}/objects/pack`, { recursive: true }).catch((e) => { if (!hasFsCode(e, 'EEXIST')) throw e; });
+        await this.commit([''], { message: 'Workspace opened' }, true);
+      } catch (error) {
+        // A repository without its first commit would read as damaged next time: make none at all.
+        await removeAll(this.fs, gitdir).catch(() => {});
+        this.reset();
+        throw error;
+      }
       return;
     }
     for (const info of await this.readHistory(head)) this.history.push(info);
@@ -368,6 +375,14 @@ export class SnapshotStore {
   forget(paths: string[]): void {
     for (const p of paths) this.scanner.forget(p);
   }
+}
+
+async function removeAll(fs: WorkspaceFs, abs: string): Promise<void> {
+  const stat = await fs.lstat(abs).catch(() => null);
+  if (!stat) return;
+  if (stat.type !== 'dir') { await fs.unlink(abs); return; }
+  for (const name of await fs.readdir(abs)) await removeAll(fs, `${abs}/${name}`);
+  await fs.rmdir(abs);
 }
 
 /** Paths for a commit subject: all of them when few, else the first five and a count. */

@@ -1,6 +1,7 @@
+import { unreadableResult } from './result-schemas.js';
 import { compileGlob, staticBase } from '../search/glob.js';
 import { decodeCursor, encodeCursor, queryFingerprint } from '../search/cursor.js';
-import { walk, type WalkBudget } from '../search/walk.js';
+import { shortened, walk, type Unreadable, type WalkBudget } from '../search/walk.js';
 import { s, ToolError } from '../contract/index.js';
 import { displayPath, joinRel } from '../workspace/paths.js';
 import { pathProperty } from './common.js';
@@ -32,6 +33,7 @@ export const globTool = defineTool({
     truncated: s.boolean(),
     next_cursor: s.nullable(s.string({ description: 'Pass as cursor for the next page.' })),
     stopped: s.optional(s.enum(['time_budget'], { description: 'The call ran out of its time budget; next_cursor continues.' })),
+    skipped: unreadableResult,
   }),
   async run(args, ctx) {
     const raw = args.pattern.replace(/^(\.\/)+/, '');
@@ -61,8 +63,9 @@ export const globTool = defineTool({
     const matches: string[] = [];
     let truncated = false;
     const budget: WalkBudget = { deadline: Date.now() + ctx.policy.limits.searchBudgetMs };
+    const unreadable: Unreadable[] = [];
     const walker = walk(ctx.fs, ctx.paths, start, {
-      includeHidden: args.include_hidden ?? false, gitignore: true, links: 'follow', dirs: wantDirs, resumeAt: resume?.path, budget,
+      includeHidden: args.include_hidden ?? false, gitignore: true, links: 'follow', dirs: wantDirs, resumeAt: resume?.path, budget, unreadable,
     });
     for await (const entry of walker) {
       if (resume && resume.line === 1 && entry.rel === resume.path) continue;
@@ -76,9 +79,10 @@ export const globTool = defineTool({
     return {
       matches,
       count: matches.length,
-      truncated: truncated || stopped,
+      truncated: truncated || stopped || unreadable.length > 0,
       next_cursor: next ? encodeCursor(fingerprint, next) : null,
       ...(stopped ? { stopped: 'time_budget' as const } : {}),
+      ...(unreadable.length > 0 ? { skipped: unreadable.map(shortened) } : {}),
     };
   },
 });

@@ -16,8 +16,14 @@ export const externalChangeResults = {
 export const skippedFileResult = s.object({
   path: s.string(),
   size_bytes: s.integer(),
-  reason: s.enum(['too_large']),
+  reason: s.enum(['too_large', 'unreadable']),
+  why: s.optional(s.string({ description: 'For an unreadable path: what the storage said, e.g. ENAMETOOLONG.' })),
 });
+
+/** What a walk could not enter (a folder too deep, a name too long, no permission), so a short answer is never silent. */
+export const unreadableResult = s.optional(s.array(s.object({ path: s.string(), reason: s.string() }), {
+  description: 'Paths the walk could not enter, with the reason; the answer is then truncated.',
+}));
 
 /** One snapshot as list_snapshots and snapshot describe it. */
 export const snapshotResultProperties = {

@@ -1,7 +1,9 @@
+import { unreadableResult } from './result-schemas.js';
 import { decodeCursor, encodeCursor, queryFingerprint } from '../search/cursor.js';
 import { anyGlob } from '../search/glob.js';
 import { buildMatcher } from '../search/matcher.js';
 import { searchFiles as runSearch } from '../search/search.js';
+import { shortened, type Unreadable } from '../search/walk.js';
 import { s, ToolError } from '../contract/index.js';
 import { displayPath } from '../workspace/paths.js';
 import { pathProperty } from './common.js';
@@ -45,6 +47,7 @@ export const searchFilesTool = defineTool({
     truncated: s.boolean(),
     next_cursor: s.nullable(s.string({ description: 'Pass as cursor for the next page.' })),
     stopped: s.optional(s.enum(['time_budget'], { description: 'The call ran out of its time budget; next_cursor continues.' })),
+    skipped: unreadableResult,
   }),
   async run(args, ctx) {
     const caseSensitive = args.case_sensitive ?? true;
@@ -57,6 +60,7 @@ export const searchFilesTool = defineTool({
     }
     const fingerprint = queryFingerprint([args.pattern, start.rel, isRegex, caseSensitive, args.include ?? []]);
     const resume = args.cursor === undefined ? null : decodeCursor(args.cursor, fingerprint);
+    const unreadable: Unreadable[] = [];
     const page = await runSearch(ctx.fs, ctx.paths, {
       matcher,
       start,
@@ -66,14 +70,17 @@ export const searchFilesTool = defineTool({
       context: args.context_lines ?? 0,
       maxLineChars: ctx.policy.limits.maxLineChars,
       deadline: Date.now() + ctx.policy.limits.searchBudgetMs,
+      unreadable,
     });
     const last = page.resumeAfter ?? page.matches[page.matches.length - 1];
     return {
       matches: page.matches,
       count: page.matches.length,
-      truncated: page.truncated,
+      // what could not be read makes the answer incomplete, even with nothing more to page
+      truncated: page.truncated || unreadable.length > 0,
       next_cursor: page.truncated && last ? encodeCursor(fingerprint, last) : null,
       ...(page.resumeAfter ? { stopped: 'time_budget' as const } : {}),
+      ...(unreadable.length > 0 ? { skipped: unreadable.map(shortened) } : {}),
     };
   },
 });

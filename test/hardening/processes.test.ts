@@ -3,8 +3,8 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FULL } from '../hardening/sizes.js';
-import { buildCli, envelopes, runCli } from './built-cli.js';
+import { FULL } from './sizes.js';
+import { buildCli, envelopes, runCli } from '../cli/built-cli.js';
 
 const PROCESSES = 4;
 const APPENDS = FULL ? 100 : 25;

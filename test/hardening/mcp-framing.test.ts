@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildCli, cliPath } from '../cli/built-cli.js';
-import { FULL } from '../hardening/sizes.js';
+import { FULL } from './sizes.js';
 
 type Reply = { jsonrpc: string; id: number | string | null; result?: any; error?: { code: number; message: string } };
 
