@@ -7,9 +7,9 @@ import { unifiedFileDiff } from '../text/line-diff.js';
 import { changesStorage, commitPlan, finalBytes } from './commit.js';
 import { parsePatch, type PatchOp } from './parse.js';
 import { planPatch, type OpSummary, type PatchPlan } from './plan.js';
+import { MAX_PATCH_FILES } from './limits.js';
 
-/** The most file sections one patch may hold. */
-export const MAX_PATCH_FILES = 100;
+export { MAX_PATCH_FILES };
 
 export interface PatchOutcome {
   files: OpSummary[];

@@ -1,5 +1,5 @@
 import { s } from '../contract/index.js';
-import { applyPatch, MAX_PATCH_FILES } from '../patch/apply.js';
+import { MAX_PATCH_FILES } from '../patch/limits.js';
 import { defineTool, DESTRUCTIVE } from './define.js';
 
 /** The schema, shared with toolsets that expose the same tool under their own surface. */
@@ -41,5 +41,6 @@ export const applyPatchTool = defineTool({
   annotations: DESTRUCTIVE,
   schema: applyPatchSchema,
   resultSchema: applyPatchResultSchema,
-  run: (args, ctx) => applyPatch(ctx, args.patch, { dryRun: args.dry_run === true }),
+  // the patch engine loads with the first patch, not with every browser worker
+  run: async (args, ctx) => (await import('../patch/apply.js')).applyPatch(ctx, args.patch, { dryRun: args.dry_run === true }),
 });
