@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, readFile, rm, symlink, writeFile, rename } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createMemoryFs, createWorkspace, type Workspace, type WorkspaceFs } from '../../src/index.js';
+import { coworkTools, createMemoryFs, createWorkspace, fileManagerTools, fsProcessTools, type ToolDefinition, type Workspace, type WorkspaceFs } from '../../src/index.js';
 import { createNodeFs } from '../../src/fs/node.js';
 import { faultyFs } from '../support/faulty-fs.js';
 
@@ -101,6 +101,29 @@ describe('the one write path', () => {
     expect(new TextDecoder().decode(await fs.readFile('/repo/.git/config'))).toBe('[core]\n');
     const allowed = createWorkspace({ fs, policy: { allowGitWrites: true } });
     expect((await allowed.call('write_file', { path: 'repo/.git/info', content: 'x' })).ok).toBe(true);
+  });
+
+  it('refuses .git changes through every seed toolset too', async () => {
+    const seed = () => createMemoryFs({ 'repo/.git/config': '[core]\n', 'repo/a.txt': 'a\n' });
+    const cases: Array<[ToolDefinition[], string, Record<string, unknown>]> = [
+      [fsProcessTools(), 'write_file', { path: 'repo', file: '.git/hooks/pre-commit', content: 'evil' }],
+      [fsProcessTools(), 'edit_file', { path: 'repo', file: '.git/config', old: '[core]', new: '[x]' }],
+      [fileManagerTools(), 'file_manager', { operations: [{ action: 'write_file', path: 'repo/.git/hooks/post-merge', content: 'evil' }] }],
+      [fileManagerTools(), 'file_manager', { operations: [{ action: 'create_directory', path: 'repo/.git/hooks' }] }],
+      [coworkTools(), 'apply_patch', { patch: '*** Begin Patch\n*** Add File: repo/.git/hooks/pre-push\n+x\n*** End Patch\n' }],
+      [coworkTools(), 'rename_path', { from: 'repo/a.txt', to: 'repo/.git/a.txt' }],
+      [coworkTools(), 'delete_path', { path: 'repo/.git/config' }],
+    ];
+    for (const [tools, tool, args] of cases) {
+      const fs = seed();
+      // an approver that says yes, so only the .git rule can refuse
+      const ws = createWorkspace({ fs, tools, policy: { confirm: () => true } });
+      if (tool === 'apply_patch' || tool === 'rename_path') await ws.call('text_file_read', { path: 'repo/a.txt' });
+      const out = await ws.call(tool, args);
+      expect(JSON.stringify(out), `${tool} ${JSON.stringify(args)}`).toContain('PERMISSION_DENIED');
+      expect(new TextDecoder().decode(await fs.readFile('/repo/.git/config'))).toBe('[core]\n');
+      expect(await fs.readdir('/repo/.git')).toEqual(['config']);
+    }
   });
 
   it('records an import made through it in the change log', async () => {
