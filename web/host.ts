@@ -86,6 +86,7 @@ export function createHost(): WorkerApi {
       options = structuredClone(opts);
       confirm = confirmProxy;
       const opened = await ready();
+      warmUp();
       return { backend: opts.backend, name: opts.name, locked: opened === null };
     },
     // One untyped body answers every tool; the typed signature is the Workspace's own.
@@ -166,4 +167,19 @@ export function createHost(): WorkerApi {
       }
     },
   };
+}
+
+/**
+ * Once a workspace is open, fetch in the background the code that loads on first use (the other
+ * backends, the shell, the patch engine, RE2, ...): the worker's first load stays small, and a
+ * page that then goes offline still has all of it, as it had when the worker was one file.
+ */
+function warmUp(): void {
+  const later = [
+    () => import('../src/fs/memory.js'), () => import('../src/fs/indexeddb.js'), () => import('../src/fs/opfs.js'),
+    () => import('../src/shell/run.js'), () => import('./node-host.js'), () => import('../src/patch/apply.js'),
+    () => import('../src/search/regex.js').then((m) => m.compileRegex('a', true)), () => import('../src/tools/strict-schema.js'),
+    () => import('../src/tools/import-files.js'), () => import('./preview/read-file.js'), () => import('../src/snapshots/diff.js'),
+  ];
+  setTimeout(() => { for (const load of later) void load().catch(() => {}); }, 0);
 }

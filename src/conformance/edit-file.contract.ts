@@ -18,7 +18,7 @@ export function editFileContract(backend: BackendUnderTest) {
       h = await open(backend, { 'a.txt': 'x\ny\nx\nz\nx\n' });
       const err = await h.fail('edit_file', { path: 'a.txt', old_text: 'x', new_text: 'w' });
       expect(err).toMatchObject({ code: 'AMBIGUOUS_MATCH', lines: [1, 3, 5] });
-      expect(err.message).toContain('1, 3, 5');
+      expect(err.message).toContain('lines 1, 3 and 5');
       expect(await h.text('a.txt')).toBe('x\ny\nx\nz\nx\n');
       expect(await h.ok('edit_file', { path: 'a.txt', old_text: 'x', new_text: 'w', replace_all: true })).toMatchObject({ replacements: 3, first_line: 1 });
       expect(await h.text('a.txt')).toBe('w\ny\nw\nz\nw\n');
