@@ -3,8 +3,8 @@
 // `sandpit` itself into dist/browser.
 // Run after `tsc -p tsconfig.build.json`, which writes those core declarations.
 import { spawnSync } from 'node:child_process';
-import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -24,10 +24,13 @@ const types = join(root, 'dist', '.web-types');
 await rm(types, { recursive: true, force: true });
 run([bin('typescript/bin/tsc'), '-p', 'tsconfig.web-types.json']);
 const webTypes = join(types, 'web');
-for (const name of await readdir(webTypes)) {
+for (const name of await readdir(webTypes, { recursive: true })) {
   if (!name.endsWith('.d.ts')) continue;
-  // web/x.d.ts imports ../src/...; in the package the core's declarations sit at dist/, one level up.
-  const text = (await readFile(join(webTypes, name), 'utf8')).replaceAll("'../src/", "'../");
+  // web/x.d.ts imports ../src/... (web/a/x.d.ts ../../src/...); in the package the core's
+  // declarations sit at dist/, one level up from dist/web.
+  const up = '../'.repeat(name.split('/').length);
+  const text = (await readFile(join(webTypes, name), 'utf8')).replaceAll(`'${up}src/`, `'${up}`);
+  await mkdir(dirname(join(root, 'dist', 'web', name)), { recursive: true });
   await writeFile(join(root, 'dist', 'web', name), text);
 }
 await rm(types, { recursive: true, force: true });

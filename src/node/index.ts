@@ -12,5 +12,5 @@ export { doctorReport } from './manifests/doctor.js';
 export type { ToolManifest } from './manifests/schema.js';
 export type { ModelCaps } from './manifests/output.js';
 export { createMcpServer, serveMcpStdio, type McpServerHandle } from './mcp.js';
-export type { StdioFramerOptions } from './mcp-stdio.js';
+export type { StdioFramerOptions } from './mcp-framing.js';
 export { serveMcpHttp, MCP_PATH, type McpHttpOptions, type McpHttpServer } from './mcp-http.js';

@@ -1,3 +1,4 @@
+import type { StdioFramerOptions } from './mcp-framing.js';
 import type { Readable, Writable } from 'node:stream';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ClientRequestSchema, JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
@@ -8,10 +9,7 @@ export const DEFAULT_MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
 /** Bytes of an oversized message kept to find its id, so the caller waiting on it gets an answer. */
 const HEAD_KEPT = 64 * 1024;
 
-export interface StdioFramerOptions {
-  /** largest message in bytes (default 64 MiB); a bigger one is answered with an error and dropped */
-  maxMessageBytes?: number;
-}
+export type { StdioFramerOptions };
 
 type RequestId = string | number;
 type Problem = { code: number; message: string; id: RequestId | null };

@@ -18,7 +18,8 @@ export interface McpServerHandle {
   /** Called once the connection has closed. */
   onclose?: (() => void) | undefined;
 }
-import { StdioFramedTransport, type StdioFramerOptions } from './mcp-stdio.js';
+import type { StdioFramerOptions } from './mcp-framing.js';
+import { StdioFramedTransport } from './mcp-stdio.js';
 
 /**
  * An MCP server (not yet connected) offering a workspace's toolset: tools/list gives each tool's
