@@ -9,6 +9,7 @@ export { ERROR_CODES, ToolError, type ErrorCode, type Problem, type ToolErrorBod
 export { createMemoryFs, type SeedFiles } from './fs/memory.js';
 export type { WorkspaceFs, FsStat, FsDirent, FsCapabilities, NativeHelpers, PlainFile } from './fs/types.js';
 export { FsError, fsCodeOf } from './fs/errors.js';
+export { gitFsClient, type GitFsClient } from './fs/git-client.js';
 export { defineTool, READ_ONLY, ADDITIVE, DESTRUCTIVE, DESTRUCTIVE_IDEMPOTENT, RUNS_PROGRAMS, type ToolSpec, type ToolDefinition, type ToolInfo, type JsonSchema, type ToolRunContext } from './tools/define.js';
 export type { ToolDefinition as ToolContract, ToolAnnotations, ArgsOf, ResultOf, Schema, Infer, ObjectOf, ObjectSchema, SchemaKeywords, SchemaProperties } from './contract/index.js';
 export { s, OptionalProperty, toolErrorSchema } from './contract/index.js';

@@ -249,14 +249,11 @@ export async function createOpfsFs(options: OpfsFsOptions = {}): Promise<Workspa
     return queue.run(k, () => statOf(partsOf(path)));
   };
   const fs: WorkspaceFs = {
-    readFile: ((path: string, opts?: unknown) =>
+    readFile: (path) =>
       translated('readFile', () => queue.run(key(path), async () => {
         const parts = partsOf(path);
-        const handle = await file(parts, 'readFile');
-        const bytes = await readBytes(handle, cache.takeSnapshot(parts.join('/')));
-        const encoding = typeof opts === 'string' ? opts : (opts as { encoding?: string } | undefined)?.encoding;
-        return encoding === 'utf8' || encoding === 'utf-8' ? new TextDecoder().decode(bytes) : bytes;
-      }))) as WorkspaceFs['readFile'],
+        return readBytes(await file(parts, 'readFile'), cache.takeSnapshot(parts.join('/')));
+      })),
     writeFile: (path, data) =>
       translated('writeFile', () => queue.run(key(path), () =>
         write(partsOf(path), typeof data === 'string' ? new TextEncoder().encode(data) : data))),

@@ -23,14 +23,15 @@ export interface FsDirent {
 }
 
 /**
- * The async filesystem every backend implements: a small subset of Node's `fs.promises`,
- * shaped so the same object can be handed to isomorphic-git as `{ promises: fs }`.
- * Paths are absolute POSIX paths. Failures are errors carrying a Node `code`
- * (ENOENT, EEXIST, EISDIR, ENOTDIR, ENOTEMPTY, EACCES, ENOSPC, EIO).
+ * The async filesystem every backend implements: a small subset of Node's `fs.promises`, with
+ * one signature per method, so a plain object of ordinary async functions implements it with no
+ * cast. Paths are absolute POSIX paths. Failures are errors carrying a Node `code`
+ * (ENOENT, EEXIST, EISDIR, ENOTDIR, ENOTEMPTY, EACCES, ENOSPC, EIO). To hand a backend to
+ * isomorphic-git, wrap it with {@link gitFsClient}, which adds the text reads git asks for.
  */
 export interface WorkspaceFs {
-  readFile(path: string, options?: { encoding?: null }): Promise<Uint8Array>;
-  readFile(path: string, options: { encoding: 'utf8' } | 'utf8'): Promise<string>;
+  /** The file's bytes, a copy the caller may change (a folder is EISDIR). */
+  readFile(path: string): Promise<Uint8Array>;
   /**
    * `options.mode`, when given, sets the file's permission bits, new file or not (a git checkout
    * passes 0o755 or 0o644); without it an existing file keeps its mode and a new one is not

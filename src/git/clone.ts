@@ -51,7 +51,7 @@ export async function cloneInto(ctx: GitContext, options: CloneOptions): Promise
     return await store.exclusive(async () => {
       await assertEmpty(ctx);
       const progress = progressReporter(options.onProgress);
-      const staging: GitAccess = { fs: { promises: fs }, gitdir: toAbs(`.sandpit/clone-${randomSuffix()}`), cache: {} };
+      const staging: GitAccess = { fs: store.access.fs, gitdir: toAbs(`.sandpit/clone-${randomSuffix()}`), cache: {} };
       try {
         await git.init({ fs: staging.fs, gitdir: staging.gitdir, bare: true });
         await git.setConfig({ fs: staging.fs, gitdir: staging.gitdir, path: 'remote.origin.fetch', value: FETCH_REFSPEC });

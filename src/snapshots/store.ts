@@ -1,5 +1,6 @@
 import * as git from 'isomorphic-git';
 import { hasFsCode } from '../fs/errors.js';
+import { gitFsClient } from '../fs/git-client.js';
 import { readFileOrNull } from '../fs/helpers.js';
 import type { WorkspaceFs } from '../fs/types.js';
 import { ToolError } from '../contract/index.js';
@@ -73,7 +74,7 @@ export class SnapshotStore {
     if (!/^\.sandpit\/[^/]/.test(dir) || dir.split('/').includes('..')) throw new Error("snapshots.dir must lie inside '.sandpit'");
     this.when = options.when ?? 'call';
     this.keep = Math.max(1, options.keep ?? 1000);
-    this.access = { fs: { promises: fs }, gitdir: toAbs(dir), cache: {} };
+    this.access = { fs: gitFsClient(fs), gitdir: toAbs(dir), cache: {} };
     this.tree = new TreeCache(this.access);
     this.scanner = new Scanner(fs, toAbs, new SnapshotIgnore(fs, toAbs), options.maxFileBytes ?? 5 * 1024 * 1024);
   }
