@@ -1,6 +1,6 @@
 /** The Node entry: everything in the core plus real folders, processes, background tasks and manifest tools. */
 export * from '../index.js';
-export { createNodeFs } from '../fs/node.js';
+export { createNodeFs, type NodeFsOptions } from '../fs/node.js';
 export { openNodeWorkspace, openToolsetWorkspace, type NodeWorkspace, type NodeWorkspaceOptions, type ToolsetWorkspaceOptions } from './open.js';
 export { nodeTools, mergeTools, BUILTIN_TOOL_NAMES, type NodeToolset, type NodeToolsOptions } from './node-tools.js';
 export { createNodeRunner, type NodeProcessOptions } from './run-command.js';
