@@ -5,6 +5,17 @@ import type { SnapshotOptions } from '../src/snapshots/store.js';
 import type { BackendKind, ChangeEvent, GitVerb, WorkerApi, WorkspaceVerbs } from './protocol.js';
 import type { CloneOptions, GitAuth, PushOptions } from '../src/git/index.js';
 
+/**
+ * The part of the DOM's `Worker` this entry's types name: pass a real `Worker`. Declared here so
+ * that code importing `sandpit-workspace/web` type-checks without the DOM library.
+ */
+export interface ModuleWorker {
+  /** send a message to the worker */
+  postMessage(message: unknown, transfer?: unknown[]): void;
+  /** end the worker at once */
+  terminate(): void;
+}
+
 export interface ConnectOptions {
   backend: BackendKind;
   /** names the storage (default `default`); the same name in another tab is the same workspace */
@@ -13,7 +24,7 @@ export interface ConnectOptions {
   policy?: WorkspacePolicy;
   snapshots?: SnapshotOptions | false;
   /** the worker to use: a Worker, or the URL of a module worker script (default: the bundled web/worker) */
-  worker?: Worker | URL | string;
+  worker?: ModuleWorker | URL | string;
 }
 
 /**
@@ -42,9 +53,11 @@ export interface RemoteWorkspace extends WorkspaceVerbs {
  * with a message saying so: comlink alone would wait forever for an answer that never comes.
  */
 export async function connectWorkspace(options: ConnectOptions): Promise<RemoteWorkspace> {
-  const worker = options.worker instanceof Worker ? options.worker
-    : options.worker ? new Worker(options.worker, { type: 'module' })
-      : new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
+  const given = options.worker;
+  const worker = given instanceof Worker ? given
+    : typeof given === 'string' || given instanceof URL ? new Worker(given, { type: 'module' })
+      : given ? (given as Worker)
+        : new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
   let failure: Error | null = null;
   let fail!: (error: Error) => void;
   const failed = new Promise<never>((_, reject) => { fail = reject; });

@@ -45,10 +45,13 @@ export type ImportProgress = NonNullable<NonNullable<Parameters<Workspace['impor
  * each one travels as its own argument, a comlink proxy.
  */
 export interface WorkspaceVerbs {
+  /** Run a tool in the worker; resolves to its envelope. */
   call: Workspace['call'];
+  /** The tools `call` offers. */
   listTools: Answered<Workspace['listTools']>;
   /** the change log's summaries; `change(id)` adds the unified diff */
   changes: Answered<Workspace['changes']['list']>;
+  /** One change with its unified diff, or null when it is unknown. */
   change(id: string): Promise<ChangeDetail | null>;
   /**
    * Write files from their bytes (an import from disk, binary files included) as one change and
@@ -57,6 +60,7 @@ export interface WorkspaceVerbs {
   importFiles(files: Parameters<Workspace['importFiles']>[0], onProgress?: ImportProgress): ReturnType<Workspace['importFiles']>;
   /** Every file's exact bytes, Sandpit's own `.sandpit` left out; links are listed as skipped. */
   exportFiles(): ReturnType<Workspace['exportFiles']>;
+  /** Close the workspace in the worker (its hooks run once). */
   close: Workspace['close'];
 }
 

@@ -19,7 +19,12 @@ export interface AgentRunOptions {
   /** appended to the generated system prompt (house rules, the project's conventions) */
   instructions?: string;
   /** the toolset the workspace offers: its long guidance joins the system prompt, and `present` shapes results */
-  toolset?: { instructions?: string; present?: (envelope: Envelope) => unknown };
+  toolset?: {
+    /** the toolset's guidance for the system prompt */
+    instructions?: string;
+    /** what the model reads for an envelope */
+    present?: (envelope: Envelope) => unknown;
+  };
   /** model turns at most (default 25) */
   maxSteps?: number;
   /** input plus output tokens over the whole run; no model call starts once it is spent */

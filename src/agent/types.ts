@@ -7,7 +7,9 @@ import type { Approver } from '../workspace/policy.js';
  * client (`connectWorkspace`) all fit.
  */
 export interface AgentWorkspace {
+  /** Run one tool; resolves to its envelope. */
   call(tool: string, args?: unknown): Promise<Envelope>;
+  /** The tools offered to the model. */
   listTools(): ToolInfo[] | Promise<ToolInfo[]>;
   /** a workspace's policy, where runAgent's onApproval installs itself for the run */
   readonly policy?: { confirm?: Approver };
@@ -98,6 +100,7 @@ export interface ModelProvider {
   readonly model: string;
   /** what the model can take in besides text (images attached to tool results need `vision`) */
   readonly caps?: ProviderCaps;
+  /** Send the conversation and tools, and get the model's next turn. */
   turn(request: ModelRequest): Promise<ModelTurn>;
 }
 

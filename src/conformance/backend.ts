@@ -9,6 +9,7 @@ export interface ConformanceBackend {
   name: string;
   /** true when the backend can hold symbolic links; false skips the tests that need them */
   symlinks: boolean;
+  /** Make a fresh workspace root holding `seed` (paths relative to the root). */
   make(seed?: Record<string, string | Uint8Array>): Promise<MadeBackend>;
 }
 
@@ -19,6 +20,7 @@ export interface MadeBackend {
   root: string;
   /** a folder beside the root, outside the workspace, for escape tests */
   outside: string;
+  /** Remove what `make` created. */
   cleanup(): Promise<void>;
 }
 

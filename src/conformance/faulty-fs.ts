@@ -5,6 +5,7 @@ export const MUTATING_OPS = ['writeFile', 'mkdir', 'rmdir', 'unlink', 'rename', 
 /** A {@link WorkspaceFs} method a {@link FaultPlan} can fail. */
 export type FsOp = (typeof MUTATING_OPS)[number] | 'readFile' | 'readdir' | 'stat' | 'lstat' | 'readlink';
 
+/** Which operation of a `faultyFs` fails, and how. */
 export interface FaultPlan {
   /** which operations count towards `failAt` (default: the mutating ones) */
   ops?: readonly FsOp[];

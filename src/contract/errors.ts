@@ -40,6 +40,7 @@ export class ToolError extends Error {
     this.details = options.details;
   }
 
+  /** The error as the envelope carries it: plain JSON. */
   toJSON(): ToolErrorBody {
     const body: ToolErrorBody = { code: this.code, message: this.message };
     if (this.hint) body.hint = this.hint;

@@ -45,18 +45,25 @@ const typed = <T>(type: string, keywords: SchemaKeywords = {}): Schema<T> => ({ 
  * unless `additionalProperties` is given.
  */
 export const s = {
+  /** a string */
   string: (keywords?: SchemaKeywords): Schema<string> => typed('string', keywords),
+  /** a whole number */
   integer: (keywords?: SchemaKeywords): Schema<number> => typed('integer', keywords),
+  /** any number */
   number: (keywords?: SchemaKeywords): Schema<number> => typed('number', keywords),
+  /** true or false */
   boolean: (keywords?: SchemaKeywords): Schema<boolean> => typed('boolean', keywords),
+  /** only null */
   null: (keywords?: SchemaKeywords): Schema<null> => typed('null', keywords),
   /** one of some strings */
   enum: <const V extends readonly string[]>(values: V, keywords: SchemaKeywords = {}): Schema<V[number]> =>
     ({ type: 'string', enum: values, ...keywords }) as Schema<V[number]>,
   /** exactly this value */
   literal: <const V extends string | number | boolean>(value: V, keywords: SchemaKeywords = {}): Schema<V> => ({ const: value, ...keywords }) as Schema<V>,
+  /** an array whose items all match `items` */
   array: <I extends JsonSchema>(items: I, keywords: SchemaKeywords = {}): Schema<Array<Infer<I>>> =>
     ({ type: 'array', items, ...keywords }) as Schema<Array<Infer<I>>>,
+  /** an object with these properties (required unless `s.optional`), refusing unknown keys unless `additionalProperties` says otherwise */
   object<P extends SchemaProperties>(properties: P, keywords: SchemaKeywords = {}): ObjectSchema<P> {
     const shown: Record<string, JsonSchema> = {};
     const required: string[] = [];
@@ -90,6 +97,7 @@ export const s = {
   /** an object whose keys are free and whose values all match `values` */
   record: <V extends JsonSchema>(values: V, keywords: SchemaKeywords = {}): Schema<Record<string, Infer<V>>> =>
     ({ type: 'object', additionalProperties: values, ...keywords }) as Schema<Record<string, Infer<V>>>,
+  /** a value that matches at least one of `schemas` */
   anyOf: <const S extends readonly JsonSchema[]>(schemas: S, keywords: SchemaKeywords = {}): Schema<Infer<S[number]>> =>
     ({ ...keywords, anyOf: schemas }) as Schema<Infer<S[number]>>,
   /** the schema, or null */

@@ -62,6 +62,7 @@ export interface ToolDefinition<Args = any, Result = unknown, Ctx = any, Name ex
   present?(envelope: Envelope): Record<string, unknown>;
   /** Optional check before schema validation, for argument mistakes that deserve a precise error (seed guidance rules). */
   precheck?(args: unknown): void;
+  /** Do the work with validated arguments; throw a ToolError to fail. */
   run(args: Args, ctx: Ctx): Promise<Result>;
 }
 

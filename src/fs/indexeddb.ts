@@ -3,6 +3,7 @@ import { FsError, translated } from './errors.js';
 import { makeStat } from './stat.js';
 import { requestedMode, type FsDirent, type FsStat, type WorkspaceFs } from './types.js';
 
+/** Where an IndexedDB backend keeps its files. */
 export interface IndexedDbFsOptions {
   /** the IndexedDB database name; several workspaces live side by side under different names */
   name: string;

@@ -27,6 +27,7 @@ export interface NodeFsOptions {
   root?: string;
 }
 
+/** The backend over Node's real files. Writes go to a temporary file and are renamed into place, so a crash leaves the old or the new file. */
 export function createNodeFs(options: NodeFsOptions = {}): WorkspaceFs {
   const beneath = options.root !== undefined && BENEATH_SUPPORTED ? new Beneath(resolve(options.root)) : null;
   /** `work` on the path to use for the last component of `abs`: below the root, inside its folder's descriptor. */

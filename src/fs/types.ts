@@ -11,8 +11,11 @@ export interface FsStat {
   dev: number;
   /** hard links to the file, where the backend knows (a file linked from outside the workspace has more than one) */
   nlink?: number;
+  /** `type` is `'file'` */
   isFile(): boolean;
+  /** `type` is `'dir'` */
   isDirectory(): boolean;
+  /** `type` is `'symlink'` */
   isSymbolicLink(): boolean;
 }
 
@@ -38,14 +41,23 @@ export interface WorkspaceFs {
    * executable. Backends without modes (`capabilities.modes` not true) ignore it.
    */
   writeFile(path: string, data: Uint8Array | string, options?: unknown): Promise<void>;
+  /** The names in a folder (not `.` or `..`), in any order. */
   readdir(path: string): Promise<string[]>;
+  /** The entry's stat, links followed. */
   stat(path: string): Promise<FsStat>;
+  /** The entry's own stat: a link is reported as a link. */
   lstat(path: string): Promise<FsStat>;
+  /** Make a folder (EEXIST if something is there); `recursive` makes missing parents and accepts an existing folder. */
   mkdir(path: string, options?: { recursive?: boolean }): Promise<void>;
+  /** Remove an empty folder (ENOTEMPTY otherwise). */
   rmdir(path: string): Promise<void>;
+  /** Remove a file or a link (not what it points to). */
   unlink(path: string): Promise<void>;
+  /** Move an entry; an existing file at `to` is replaced. */
   rename(from: string, to: string): Promise<void>;
+  /** A link's target, as stored. */
   readlink(path: string): Promise<string>;
+  /** Make a link at `path` pointing to `target` (EPERM from a backend without links). */
   symlink(target: string, path: string): Promise<void>;
   /** Optional fast path for directory walks; callers fall back to readdir + lstat. */
   readdirTypes?(path: string): Promise<FsDirent[]>;
@@ -89,6 +101,7 @@ export interface PlainFile {
   bytes: Uint8Array | null;
 }
 
+/** What a backend can do, so the tools and the suite know what to expect of it. */
 export interface FsCapabilities {
   symlinks: boolean;
   /** rename over an existing file replaces it in one step */

@@ -19,6 +19,7 @@ export interface CloneOptions extends RemoteOptions {
   onProgress?: GitProgressListener;
 }
 
+/** What `git.clone` did: the remote, the ref and commit checked out, and how many files it wrote. */
 export interface CloneResult {
   /** the remote, without credentials */
   url: string;

@@ -7,6 +7,7 @@ export interface GitProgress {
   total: number;
 }
 
+/** Told of each phase of a clone, push or pull as it goes. */
 export type GitProgressListener = (event: GitProgress) => void | Promise<void>;
 
 /**

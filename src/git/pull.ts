@@ -15,6 +15,7 @@ export interface PullOptions extends RemoteOptions {
   onProgress?: GitProgressListener;
 }
 
+/** What `git.pull` did to the workspace's branch. */
 export interface PullResult {
   url: string;
   branch: string;

@@ -17,6 +17,7 @@ export interface PushOptions extends RemoteOptions {
   onProgress?: GitProgressListener;
 }
 
+/** What `git.push` sent: the remote branch and the commit it now points at. */
 export interface PushResult {
   url: string;
   branch: string;

@@ -44,6 +44,7 @@ interface Session {
   active: number;
 }
 
+/** The URL path the Streamable HTTP MCP server answers on. */
 export const MCP_PATH = '/mcp';
 const MAX_BODY_BYTES = 16 * 1024 * 1024;
 

@@ -12,6 +12,7 @@ import type { ModelCaps } from './manifests/output.js';
 import type { SandboxMode } from './sandbox.js';
 import type { WorkspacePolicy } from '../workspace/policy.js';
 
+/** What `openNodeWorkspace` takes: the workspace's options (without `fs` and `root`) and Node's tools. */
 export type NodeWorkspaceOptions = Omit<WorkspaceOptions, 'fs' | 'root'> & NodeToolsOptions & {
   /** the toolset offered (default `canonical`), with Node's tools joining it; ignored when `tools` is given */
   toolset?: ToolsetName;

@@ -2,6 +2,7 @@ import { ToolError } from '../contract/index.js';
 import { CappedOutput, DEFAULT_OUTPUT_CAP } from './output-cap.js';
 import type { ProcessOutcome, RunningProcess } from './process.js';
 
+/** Where a background task is: still running, exited, killed, or stopped by its timeout. */
 export type TaskStatus = 'running' | 'exited' | 'killed' | 'timed_out';
 
 /** A background task as list_tasks shows it. */
@@ -20,6 +21,7 @@ export type TaskEvent =
   | { type: 'task_note'; task_id: string; text: string; wake: boolean }
   | { type: 'task_exit'; task_id: string; status: TaskStatus; exit_code: number | null; result?: unknown };
 
+/** Told of each task event (started, output, exited). */
 export type TaskListener = (event: TaskEvent) => void;
 
 interface Task {
@@ -102,15 +104,18 @@ export class TaskRegistry {
     return this.output(id);
   }
 
+  /** Every task this workspace started, running or not. */
   list(): TaskInfo[] {
     return [...this.tasks.values()].map((t) => this.snapshot(t));
   }
 
+  /** Listen to task events; the returned function stops listening. */
   onEvent(listener: TaskListener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
 
+  /** Tell every listener of an event; a listener that throws is ignored. */
   emit(event: TaskEvent): void {
     for (const listener of this.listeners) {
       try { listener(event); } catch { /* a host's listener cannot break a task */ }

@@ -11,6 +11,7 @@ import { Scanner, type SkippedFile } from './rescan.js';
 import { Spares } from './spares.js';
 import { EMPTY_TREE, TreeCache } from './tree.js';
 
+/** When a snapshot is taken: after each mutating call, once per batch, or only when asked. */
 export type SnapshotWhen = 'call' | 'batch' | 'manual';
 
 /** How a workspace keeps snapshots. */
@@ -69,6 +70,11 @@ export class SnapshotStore {
   private readonly fanOutDirs = new Set<string>();
   private queue: Promise<unknown> = Promise.resolve();
 
+  /**
+   * @param fs - the workspace's backend, which also holds the shadow repository
+   * @param toAbs - the backend path of a root-relative path
+   * @param options - when to snapshot, where the gitdir is, and what to keep
+   */
   constructor(readonly fs: WorkspaceFs, readonly toAbs: (rel: string) => string, options: SnapshotOptions = {}) {
     const dir = options.dir ?? '.sandpit/git';
     if (!/^\.sandpit\/[^/]/.test(dir) || dir.split('/').includes('..')) throw new Error("snapshots.dir must lie inside '.sandpit'");
@@ -135,6 +141,7 @@ export class SnapshotStore {
     return this.history.chain.slice(-limit).reverse();
   }
 
+  /** The bytes of a blob in the shadow repository. */
   async readBlob(oid: string): Promise<Uint8Array> {
     const { fs, gitdir, cache } = this.access;
     return (await git.readBlob({ fs, gitdir, cache, oid })).blob;

@@ -13,10 +13,15 @@ export type ToolDefinition<Args = any, Result = unknown, Name extends string = s
 /** What a tool declares: every fact is required here, and the types of `run` come from the two schemas. */
 export type ToolSpec<Name extends string, A extends JsonSchema, R extends JsonSchema> =
   Omit<ContractTool<Infer<A>, Infer<R>, ToolRunContext, Name>, 'title' | 'schema' | 'resultSchema' | 'annotations' | 'run'> & {
+    /** a short human-readable name */
     title: string;
+    /** the JSON Schema of the arguments */
     schema: A;
+    /** the JSON Schema of a successful result */
     resultSchema: R;
+    /** what the tool does to its surroundings */
     annotations: ToolAnnotations;
+    /** Do the work with arguments already checked against `schema`; throw a ToolError to fail. */
     run(args: Infer<A>, ctx: ToolRunContext): Promise<Infer<R>>;
   };
 

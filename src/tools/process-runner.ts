@@ -43,6 +43,7 @@ export interface CommandResult {
 
 /** A host's way to run commands. Throw a ToolError (NOT_FOUND, PERMISSION_DENIED) when one cannot start. */
 export interface ProcessRunner {
+  /** Run one command to its end (or its timeout) and give its outcome. */
   run(request: CommandRequest): Promise<CommandResult>;
   /**
    * 'shell' when the runner reads `commandLine` itself as a shell does (the browser's shell), so the

@@ -20,14 +20,17 @@ export interface ChangedFile {
   from?: string;
 }
 
+/** How a change touched one file. */
 export type FileStatus = 'added' | 'modified' | 'deleted' | 'moved';
 
+/** One file of a change: its path, how it changed and its line counts (`from` is the old path of a move). */
 export interface ChangeFileSummary extends LineChanges {
   path: string;
   status: FileStatus;
   from?: string;
 }
 
+/** One recorded change, as `change_id` names it: the tool that made it, when, and its files. */
 export interface ChangeSummary extends LineChanges {
   id: string;
   tool: string;
@@ -35,10 +38,12 @@ export interface ChangeSummary extends LineChanges {
   files: ChangeFileSummary[];
 }
 
+/** A change with its full unified diff, for a reviewer (the model's result carries only the change_id). */
 export interface ChangeDetail extends ChangeSummary {
   unified_diff: string;
 }
 
+/** Called after every recorded change with its id, tool and paths. */
 export type ChangeListener = (event: { change_id: string; tool: string; paths: string[] }) => void;
 
 interface Entry {
@@ -59,6 +64,7 @@ export class ChangeLog {
 
   constructor(private readonly limits = { maxEntries: 500, maxBytes: 64 * 1024 * 1024 }) {}
 
+  /** Record a change made by `tool` and tell the listeners; returns its summary with a new id. */
   record(tool: string, files: ChangedFile[]): ChangeSummary {
     const id = `chg_${String(++this.counter).padStart(4, '0')}`;
     let added = 0;
@@ -82,6 +88,7 @@ export class ChangeLog {
     return summary;
   }
 
+  /** The change with this id and its diff, or undefined once it has been dropped or never existed. */
   get(id: string): ChangeDetail | undefined {
     const entry = this.entries.get(id);
     if (!entry) return undefined;
@@ -92,10 +99,12 @@ export class ChangeLog {
     return { ...entry.summary, unified_diff: unified };
   }
 
+  /** Every kept change, oldest first. */
   list(): ChangeSummary[] {
     return [...this.entries.values()].map((e) => e.summary);
   }
 
+  /** Listen to new changes; the returned function stops listening. */
   onChange(listener: ChangeListener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);

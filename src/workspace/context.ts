@@ -23,6 +23,7 @@ export interface TextFile {
   sha256: string;
 }
 
+/** How `readText` decodes a file. */
 export interface ReadTextOptions {
   encoding?: TextEncodingName;
   /** read past the size limit (a line window is asked for) */
@@ -43,6 +44,7 @@ export class ToolContext<S extends SnapshotPort = SnapshotPort> {
     readonly writer: FileWriter,
   ) {}
 
+  /** Resolve a tool path from the workspace's current folder (OUTSIDE_WORKSPACE when it leaves the root). */
   resolve(path: string, mode: ResolveMode): Promise<WorkspacePath> {
     return this.paths.resolve(path, this.cwd, mode);
   }
@@ -162,6 +164,7 @@ export class ToolContext<S extends SnapshotPort = SnapshotPort> {
     }
   }
 
+  /** Encode new text for `path` in the file's encoding and BOM, refusing characters the encoding cannot hold. */
   encode(path: WorkspacePath, text: string, encoding: TextEncodingName, bom: boolean): Uint8Array {
     const bytes = encodeText(text, encoding, bom);
     if (!bytes) {

@@ -7,6 +7,7 @@ export interface ExportedFile {
   bytes: Uint8Array;
 }
 
+/** What `exportFiles` gives: every file's bytes, and what it left out. */
 export interface ExportResult {
   files: ExportedFile[];
   /** links, which an archive of plain files cannot carry faithfully */

@@ -61,6 +61,7 @@ export const DEFAULT_LIMITS: WorkspaceLimits = {
   maxLineChars: 500,
 };
 
+/** The workspace's policy with every default filled in, as the tools read it. */
 export interface ResolvedPolicy {
   readBeforeWrite: boolean;
   staleCheck: boolean;

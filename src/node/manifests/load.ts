@@ -23,6 +23,7 @@ export interface ManifestReport {
   otherPlatform?: true;
 }
 
+/** What loading a manifest folder gives: the tools that loaded and a report per manifest. */
 export interface ManifestLoad {
   tools: LoadedManifest[];
   reports: ManifestReport[];
