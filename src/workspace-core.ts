@@ -38,12 +38,17 @@ export interface WorkspaceOptions {
 
 /** A workspace: `call` runs a tool and answers with an envelope; the rest serves the host (review, import, export, git, snapshots). */
 export interface Workspace {
+  /** the backend that holds the files */
   readonly fs: WorkspaceFs;
+  /** the backend folder that is the workspace root */
   readonly root: string;
+  /** the current folder, relative to the root, where bare names resolve */
   readonly cwd: string;
+  /** the policy in force, defaults filled in */
   readonly policy: ResolvedPolicy;
   /** every change's summary and full diff, for a reviewer */
   readonly changes: ChangeLog;
+  /** what the agent has read, for NOT_READ and STALE_FILE */
   readonly ledger: ReadLedger;
   /**
    * Run a tool. Never throws: every outcome is an envelope. A canonical tool's arguments and

@@ -1,13 +1,22 @@
 /** What `stat`/`lstat` return: the fields isomorphic-git and the tools read. */
 export interface FsStat {
+  /** `'file'`, `'dir'` or `'symlink'` (lstat only; stat follows links) */
   type: 'file' | 'dir' | 'symlink';
+  /** POSIX type and permission bits (`0o100644`, `0o100755`, `0o40755`, `0o120777`); only the executable bit is read, and only with `capabilities.modes` */
   mode: number;
+  /** the file's length in bytes (0 is fine for a folder) */
   size: number;
+  /** a number that tells two entries apart (a rescan's stat cache keys on it with `mtimeMs`) */
   ino: number;
+  /** last change of the content, in ms; it must move on every write */
   mtimeMs: number;
+  /** last change of content or metadata, in ms (the same as `mtimeMs` is fine) */
   ctimeMs: number;
+  /** recorded in git's index; any constant works */
   uid: number;
+  /** recorded in git's index; any constant works */
   gid: number;
+  /** recorded in git's index; any constant works */
   dev: number;
   /** hard links to the file, where the backend knows (a file linked from outside the workspace has more than one) */
   nlink?: number;
@@ -21,7 +30,9 @@ export interface FsStat {
 
 /** A directory entry with its type, as `readdir(..., { withFileTypes: true })` gives it. */
 export interface FsDirent {
+  /** the entry's name in its folder */
   name: string;
+  /** what it is, without following a link */
   type: 'file' | 'dir' | 'symlink' | 'other';
 }
 
@@ -97,12 +108,15 @@ export interface NativeHelpers {
 
 /** What `readPlainFile` returns: the file's lstat, and its bytes unless it is over the size asked for. */
 export interface PlainFile {
+  /** the file's lstat */
   stat: FsStat;
+  /** its bytes, or null when it is larger than asked for */
   bytes: Uint8Array | null;
 }
 
 /** What a backend can do, so the tools and the suite know what to expect of it. */
 export interface FsCapabilities {
+  /** the backend holds symbolic links (without them `symlink` fails with EPERM) */
   symlinks: boolean;
   /** rename over an existing file replaces it in one step */
   atomicRename: boolean;

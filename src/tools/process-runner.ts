@@ -26,11 +26,17 @@ export interface CommandRequest {
 
 /** The outcome of a finished command. A nonzero exit or a timeout is still a result, not an error. */
 export interface CommandResult {
+  /** the exit status; -1 after a timeout */
   exit_code: number;
+  /** standard output, capped (head and tail kept) */
   stdout: string;
+  /** standard error, capped (head and tail kept) */
   stderr: string;
+  /** the command was killed at its timeout */
   timed_out: boolean;
+  /** stdout or stderr was cut */
   truncated: boolean;
+  /** how long it ran */
   duration_ms: number;
   /** what the model should know beyond the fields (writes kept by a command that failed part-way) */
   note?: string;
