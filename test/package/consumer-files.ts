@@ -149,7 +149,9 @@ import { connectWorkspace, createOpfsFs, type ConnectOptions, type RemoteWorkspa
 // Never called: the entry declares its own Worker and OPFS handle shapes (so it compiles without
 // the DOM library), and the DOM's real ones must still fit them.
 async function domTypesFit(): Promise<void> {
-  const options: ConnectOptions = { backend: 'opfs', worker: new Worker(new URL('./w.js', import.meta.url), { type: 'module' }) };
+  // A URL held in a variable, so the bundler does not try to build a worker from it.
+  const script: string = location.href;
+  const options: ConnectOptions = { backend: 'opfs', worker: new Worker(script, { type: 'module' }) };
   await createOpfsFs({ directory: await navigator.storage.getDirectory() });
   void options;
 }
