@@ -9,8 +9,11 @@ import { open, type Harness } from './harness.js';
  * Sandpit's own run loads 70-odd of them from test/patch/scenarios.
  */
 export interface PatchScenario {
+  /** the scenario's folder name */
   name: string;
+  /** the patch text */
   patch: string;
+  /** the tree before the call, by root-relative path */
   input: Record<string, Uint8Array>;
   /** the whole tree after the call, when it must succeed */
   expected?: Record<string, Uint8Array>;
@@ -18,6 +21,7 @@ export interface PatchScenario {
   expectedError?: { code: string; contains: string[] };
   /** a subset the result must match */
   result?: Record<string, unknown>;
+  /** how the call is made */
   options: {
     dry_run?: boolean;
     policy?: { readBeforeWrite?: boolean; staleCheck?: boolean };

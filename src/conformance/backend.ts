@@ -15,6 +15,7 @@ export interface ConformanceBackend {
 
 /** A fresh, seeded workspace in the backend under test. */
 export interface MadeBackend {
+  /** the backend holding the workspace */
   fs: WorkspaceFs;
   /** the workspace root inside the backend */
   root: string;

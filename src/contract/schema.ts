@@ -15,7 +15,9 @@ export type Infer<S> = S extends { readonly [DATA]?: infer T } ? (unknown extend
 
 /** An object property that may be left out (see `s.optional`). */
 export class OptionalProperty<T> {
+  /** marks the property as one that may be left out */
   readonly optional = true as const;
+  /** @param schema - the property's schema */
   constructor(readonly schema: Schema<T>) {}
 }
 

@@ -16,6 +16,7 @@ export interface CloneOptions extends RemoteOptions {
   ref?: string;
   /** fetch only this many commits of history (1: the newest only) */
   depth?: number;
+  /** told of each phase as it goes */
   onProgress?: GitProgressListener;
 }
 
@@ -27,7 +28,9 @@ export interface CloneResult {
   ref: string;
   /** the commit the workspace now holds: also its newest snapshot */
   commit: string;
+  /** how many files were written */
   files: number;
+  /** true when only part of the history was fetched */
   shallow: boolean;
   /** paths in the repository that were not written (Sandpit's own `.sandpit` folder, nested `.git`) */
   skipped: string[];

@@ -2,6 +2,7 @@
 export interface GitProgress {
   /** `Counting objects`, `Receiving objects`, `Resolving deltas` (from git), `Writing files` (Sandpit's checkout), ... */
   phase: string;
+  /** how much of the phase is done */
   loaded: number;
   /** unknown (0) while the server has not said */
   total: number;
