@@ -23,6 +23,7 @@ export interface McpHttpOptions {
   allowedOrigins?: string[];
   /** a session with no request for this long is closed (default 30 minutes): a killed client never says goodbye */
   idleMs?: number;
+  /** the server version the MCP handshake reports */
   version?: string;
 }
 
@@ -30,6 +31,7 @@ export interface McpHttpOptions {
 export interface McpHttpServer {
   /** the endpoint, `http://HOST:PORT/mcp` */
   url: string;
+  /** the port it listens on */
   port: number;
   /** sessions open now */
   sessionCount(): number;

@@ -80,7 +80,14 @@ export function openNodeWorkspace(folder: string, options: NodeWorkspaceOptions 
  * real processes), plus any manifest tools. The same as {@link openNodeWorkspace}, answered as
  * the workspace and its toolset.
  */
-export function openToolsetWorkspace(folder: string, name: ToolsetName, options: ToolsetWorkspaceOptions = {}): { ws: NodeWorkspace; set: Toolset; tasks: TaskRegistry } {
+export function openToolsetWorkspace(folder: string, name: ToolsetName, options: ToolsetWorkspaceOptions = {}): {
+  /** the workspace */
+  ws: NodeWorkspace;
+  /** the toolset it offers */
+  set: Toolset;
+  /** its background tasks */
+  tasks: TaskRegistry;
+} {
   const ws = openNodeWorkspace(folder, { ...options, toolset: name });
   return { ws, set: ws.toolset, tasks: ws.tasks };
 }

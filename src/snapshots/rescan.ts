@@ -10,8 +10,11 @@ import { parallel } from '../workspace/parallel.js';
 
 /** A file a snapshot left out because of the size cap. */
 export interface SkippedFile {
+  /** the file's root-relative path */
   path: string;
+  /** its size */
   size_bytes: number;
+  /** why it was left out of the snapshot */
   reason: 'too_large';
 }
 

@@ -42,7 +42,9 @@ export interface SnapshotOptions {
 export interface CommitOutcome {
   /** the new snapshot, or null when nothing had changed */
   snapshot: SnapshotInfo | null;
+  /** the paths the snapshot changed */
   changed: string[];
+  /** files left out (over the size cap) */
   skipped: SkippedFile[];
 }
 
@@ -55,13 +57,17 @@ const SIGNATURE = { name: 'Sandpit', email: 'sandpit@localhost' };
  * blobs of changed files and the trees above them (see TreeCache and Scanner).
  */
 export class SnapshotStore {
+  /** when snapshots are taken */
   readonly when: SnapshotWhen;
+  /** how many snapshots are kept */
   readonly keep: number;
+  /** isomorphic-git's view of the shadow repository */
   readonly access: GitAccess;
   /** replaced, not mutated, when `adopt` takes a fetched history */
   history = new History();
   /** paths the tools changed that no snapshot holds yet */
   readonly pending = new Set<string>();
+  /** the newest snapshot's tree, cached */
   tree: TreeCache;
   private readonly scanner: Scanner;
   private opening: Promise<void> | null = null;

@@ -7,7 +7,9 @@ import { defineTool, DESTRUCTIVE_IDEMPOTENT } from './define.js';
 
 /** One file brought in from outside (a folder a person picked, a dropped zip): raw bytes, any kind. */
 export interface ImportedFile {
+  /** where it goes, relative to the root */
   path: string;
+  /** its bytes */
   bytes: Uint8Array;
 }
 

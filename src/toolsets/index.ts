@@ -36,7 +36,9 @@ export interface ToolsetOptions {
 
 /** A named list of tool definitions, with its wire envelope and its export formats. */
 export interface Toolset {
+  /** the toolset's name */
   name: ToolsetName;
+  /** its tools */
   tools: ToolDefinition[];
   /** The envelope as this toolset's clients expect it: file_manager's `{ok, tool, results}`, else unchanged. */
   present(envelope: Envelope): Record<string, unknown>;

@@ -13,8 +13,11 @@ export function textOfBytes(bytes: Uint8Array): string | undefined {
 
 /** One file touched by a change. `null` text means absent; `undefined` means not text or not kept. */
 export interface ChangedFile {
+  /** the file's root-relative path */
   path: string;
+  /** its text before the change */
   before: string | null | undefined;
+  /** its text after it */
   after: string | null | undefined;
   /** for a move: where the file was */
   from?: string;
@@ -25,21 +28,29 @@ export type FileStatus = 'added' | 'modified' | 'deleted' | 'moved';
 
 /** One file of a change: its path, how it changed and its line counts (`from` is the old path of a move). */
 export interface ChangeFileSummary extends LineChanges {
+  /** the file's root-relative path */
   path: string;
+  /** how it changed */
   status: FileStatus;
+  /** for a move: where it was */
   from?: string;
 }
 
 /** One recorded change, as `change_id` names it: the tool that made it, when, and its files. */
 export interface ChangeSummary extends LineChanges {
+  /** the change_id */
   id: string;
+  /** the tool that made it */
   tool: string;
+  /** when, ISO 8601 */
   created_at: string;
+  /** the files it touched */
   files: ChangeFileSummary[];
 }
 
 /** A change with its full unified diff, for a reviewer (the model's result carries only the change_id). */
 export interface ChangeDetail extends ChangeSummary {
+  /** the whole change as a unified diff */
   unified_diff: string;
 }
 

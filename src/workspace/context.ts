@@ -15,16 +15,23 @@ import { documentKind } from '../text/document-types.js';
 
 /** A text file as the text tools see it. */
 export interface TextFile {
+  /** where it is */
   path: WorkspacePath;
+  /** its bytes */
   bytes: Uint8Array;
+  /** its decoded text */
   text: string;
+  /** the encoding it was decoded with */
   encoding: TextEncodingName;
+  /** it starts with a byte order mark */
   bom: boolean;
+  /** the SHA-256 of its bytes */
   sha256: string;
 }
 
 /** How `readText` decodes a file. */
 export interface ReadTextOptions {
+  /** decode with this encoding instead of detecting UTF-8 or a BOM */
   encoding?: TextEncodingName;
   /** read past the size limit (a line window is asked for) */
   allowLarge?: boolean;
@@ -32,6 +39,17 @@ export interface ReadTextOptions {
 
 /** Everything a tool may use: the workspace's storage, paths, rules and records. */
 export class ToolContext<S extends SnapshotPort = SnapshotPort> {
+  /**
+   * @param fs - the workspace's backend
+   * @param paths - resolves tool paths inside the root
+   * @param cwd - the current folder, relative to the root
+   * @param policy - the rules in force
+   * @param ledger - what the agent has read
+   * @param changes - where changes are recorded for review
+   * @param locks - path locks that serialise overlapping writes
+   * @param tool - the tool being run
+   * @param writer - the one write path
+   */
   constructor(
     readonly fs: WorkspaceFs,
     readonly paths: PathResolver,
