@@ -17,11 +17,13 @@ export interface ModuleWorker {
 }
 
 export interface ConnectOptions {
+  /** where the worker keeps the files */
   backend: BackendKind;
   /** names the storage (default `default`); the same name in another tab is the same workspace */
   name?: string;
   /** `confirm` runs here in the page; everything else is sent to the worker as JSON */
   policy?: WorkspacePolicy;
+  /** git-backed snapshots (default on); false turns them off */
   snapshots?: SnapshotOptions | false;
   /** the worker to use: a Worker, or the URL of a module worker script (default: the bundled web/worker) */
   worker?: ModuleWorker | URL | string;
@@ -33,7 +35,9 @@ export interface ConnectOptions {
  * envelope and rejects only when the worker itself is gone.
  */
 export interface RemoteWorkspace extends WorkspaceVerbs {
+  /** where the worker keeps the files */
   readonly backend: BackendKind;
+  /** the storage's name */
   readonly name: string;
   /** true when another tab held the workspace at connect time (calls fail with IO_ERROR until it lets go) */
   readonly locked: boolean;

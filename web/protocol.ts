@@ -20,8 +20,11 @@ export interface WireOpenOptions {
 
 /** A change as a UI needs it to refresh: which call made it and which paths it touched. */
 export interface ChangeEvent {
+  /** the change, for `change(id)` */
   change_id: string;
+  /** the tool that made it */
   tool: string;
+  /** the paths it touched */
   paths: string[];
 }
 

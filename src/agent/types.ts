@@ -12,7 +12,10 @@ export interface AgentWorkspace {
   /** The tools offered to the model. */
   listTools(): ToolInfo[] | Promise<ToolInfo[]>;
   /** a workspace's policy, where runAgent's onApproval installs itself for the run */
-  readonly policy?: { confirm?: Approver };
+  readonly policy?: {
+    /** the approver asked for confirmations */
+    confirm?: Approver;
+  };
 }
 
 /** One tool call the model asked for. `parse_error` is set when its arguments were not a JSON object. */

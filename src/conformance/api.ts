@@ -68,6 +68,7 @@ export interface ConformanceRunner {
   it?: ConformanceTest;
   /** groups the tests; without it, group names are prefixed to test names */
   describe?: (name: string, fn: () => void) => unknown;
+  /** the runner's Jest-compatible `expect` */
   expect: ConformanceExpect;
 }
 

@@ -13,7 +13,12 @@ export interface PushOptions extends RemoteOptions {
   /** the squashed commit's message */
   message?: string;
   /** the squashed commit's author (default Sandpit) */
-  author?: { name: string; email: string };
+  author?: {
+    /** the author's name */
+    name: string;
+    /** the author's email */
+    email: string;
+  };
   /** told of each phase as it goes */
   onProgress?: GitProgressListener;
 }

@@ -22,8 +22,12 @@ export const importResultSchema = s.object({
   change_id: s.nullable(s.string({ description: 'One change for the whole import (null when nothing was written).' })),
 });
 
-/** What an import answers: the files written, the files refused, and its one change. */
-export type ImportResult = Infer<typeof importResultSchema>;
+/**
+ * What an import answers: the files written, the files refused, and its one change. An interface
+ * over the schema's type, so it keeps its name wherever it appears.
+ */
+export interface ImportResult extends ImportResultData {}
+type ImportResultData = Infer<typeof importResultSchema>;
 
 // Raw bytes and a progress callback cannot be JSON Schema: importFiles checks the array itself.
 const importArgsSchema = { type: 'object' } as Schema<{ files: ImportedFile[]; onProgress?: (done: number, total: number) => void }>;

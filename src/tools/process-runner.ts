@@ -44,7 +44,14 @@ export interface CommandResult {
    * The files the runner itself changed, with their text before and after, when it knows them (the
    * browser shell does): the change log then shows real diffs. Not part of the tool's result.
    */
-  files?: Array<{ path: string; before: string | null | undefined; after: string | null | undefined }>;
+  files?: Array<{
+    /** the file's root-relative path */
+    path: string;
+    /** its text before (null: absent; undefined: not text) */
+    before: string | null | undefined;
+    /** its text after (null: absent; undefined: not text) */
+    after: string | null | undefined;
+  }>;
 }
 
 /** A host's way to run commands. Throw a ToolError (NOT_FOUND, PERMISSION_DENIED) when one cannot start. */
@@ -59,5 +66,8 @@ export interface ProcessRunner {
   /** What the runner offers, for the tool's description (the browser shell lists its commands). */
   readonly summary?: string;
   /** Start a command as a background task; without it, `background: true` is NOT_SUPPORTED. */
-  start?(request: CommandRequest): Promise<{ task_id: string }>;
+  start?(request: CommandRequest): Promise<{
+    /** the background task's id */
+    task_id: string;
+  }>;
 }

@@ -1,5 +1,6 @@
 /** What the workspace remembers of a file an agent has read. */
 export interface LedgerEntry {
+  /** the SHA-256 of the bytes the agent saw */
   sha256: string;
   /** read whole, not through a window: grants writes under `readBeforeWrite` */
   full: boolean;

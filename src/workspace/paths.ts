@@ -92,6 +92,7 @@ export function lexicalPath(input: string, cwd: string): string {
 
 /** Maps workspace paths to backend paths and resolves links inside the root. */
 export class PathResolver {
+  /** the backend folder that is the workspace root ('' for `/`) */
   readonly root: string;
 
   constructor(private readonly fs: WorkspaceFs, root: string) {
