@@ -15,6 +15,7 @@ export type { ToolDefinition as ToolContract, ToolAnnotations, ArgsOf, ResultOf,
 export { s, OptionalProperty, toolErrorSchema } from './contract/index.js';
 export { canonicalTools, CANONICAL_TOOLS, type CanonicalTools, type CanonicalToolName, type CanonicalArgs, type CanonicalResult } from './toolsets/canonical.js';
 export { runCommand, createRunCommandTool, splitCommand } from './tools/run-command.js';
+export type { RunCommandArgs, RunCommandResult, RunCommandTool } from './tools/run-command-types.js';
 export type { ProcessRunner, CommandRequest, CommandResult } from './tools/process-runner.js';
 export { createShellRunner, SHELL_SUMMARY, type ShellRunnerOptions } from './shell-runner.js';
 export {

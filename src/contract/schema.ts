@@ -8,10 +8,16 @@ export declare const PROPERTIES: unique symbol;
  * A JSON Schema that also carries, at the type level only, the TypeScript type of the data it
  * accepts. The object itself is plain JSON Schema: the phantom key never exists at run time.
  */
-export type Schema<T> = JsonSchema & { readonly [DATA]?: T };
+export type Schema<T> = JsonSchema & {
+  /** the data type, at the type level only */
+  readonly [DATA]?: T;
+};
 
 /** The TypeScript type a schema accepts (`unknown` for a plain, untyped JSON Schema). */
-export type Infer<S> = S extends { readonly [DATA]?: infer T } ? (unknown extends T ? unknown : T) : unknown;
+export type Infer<S> = S extends {
+  /** the data type a {@link Schema} carries */
+  readonly [DATA]?: infer T;
+} ? (unknown extends T ? unknown : T) : unknown;
 
 /** An object property that may be left out (see `s.optional`). */
 export class OptionalProperty<T> {
@@ -33,7 +39,10 @@ export type ObjectOf<P> = Simplify<
 >;
 
 /** An object schema that remembers its properties, so another schema can reuse some of them (`s.pick`). */
-export type ObjectSchema<P> = Schema<ObjectOf<P>> & { readonly [PROPERTIES]?: P };
+export type ObjectSchema<P> = Schema<ObjectOf<P>> & {
+  /** the properties it was built from, at the type level only */
+  readonly [PROPERTIES]?: P;
+};
 
 /** The keywords a builder takes beside the ones it sets itself (description, limits, default...). */
 export type SchemaKeywords = Omit<JsonSchema, 'type' | 'properties' | 'required' | 'items' | 'enum'>;

@@ -28,7 +28,16 @@ export type ToolSpec<Name extends string, A extends JsonSchema, R extends JsonSc
 /** Declare a tool: its argument and result types are those of its schemas, declared once. */
 export function defineTool<const Name extends string, A extends JsonSchema, R extends JsonSchema>(
   spec: ToolSpec<Name, A, R>,
-): ToolDefinition<Infer<A>, Infer<R>, Name> & { schema: A; resultSchema: R; title: string; annotations: ToolAnnotations } {
+): ToolDefinition<Infer<A>, Infer<R>, Name> & {
+  /** the JSON Schema of the arguments, with their type */
+  schema: A;
+  /** the JSON Schema of a successful result, with its type */
+  resultSchema: R;
+  /** a short human-readable name */
+  title: string;
+  /** what the tool does to its surroundings */
+  annotations: ToolAnnotations;
+} {
   return spec;
 }
 
