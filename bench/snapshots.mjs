@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as git from 'isomorphic-git';
-import { createMemoryFs, createWorkspace } from '../dist/index.js';
+import { createMemoryFs, createWorkspace, gitFsClient } from '../dist/index.js';
 import { createNodeFs } from '../dist/node/index.js';
 import { ensureTree } from './gen-tree.mjs';
 import { fmtMs, median, table } from './measure.mjs';
@@ -80,7 +80,7 @@ async function sandpit(fs, root, editRel, runs) {
 
 async function isoGit(seed, editRel, n, runs) {
   if (n > ISOGIT_FIRST_MAX) return null;
-  const fs = { promises: createMemoryFs(seed) };
+  const fs = gitFsClient(createMemoryFs(seed));
   const dir = '/ws';
   const author = { name: 'b', email: 'b@x' };
   const cache = {};

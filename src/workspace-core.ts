@@ -19,12 +19,15 @@ import { resolvePolicy, type ResolvedPolicy, type WorkspacePolicy } from './work
 
 export type { Envelope };
 
+/** What `createWorkspace` takes: the backend, where the root is, the policy, the tools and snapshots. */
 export interface WorkspaceOptions {
+  /** the backend that holds the files */
   fs: WorkspaceFs;
   /** the backend folder that is the workspace root (default `/`) */
   root?: string;
   /** the current folder, relative to the root, where bare names resolve (default the root) */
   cwd?: string;
+  /** rules the tools enforce: read before write, stale checks, confirmations, limits */
   policy?: WorkspacePolicy;
   /** the tools `call` offers (default: the canonical toolset) */
   tools?: ToolDefinition[];
@@ -43,20 +46,28 @@ export interface ProcessLock {
   acquire(): Promise<() => Promise<void>>;
 }
 
+/** A workspace: `call` runs a tool and answers with an envelope; the rest serves the host (review, import, export, git, snapshots). */
 export interface Workspace {
+  /** the backend that holds the files */
   readonly fs: WorkspaceFs;
+  /** the backend folder that is the workspace root */
   readonly root: string;
+  /** the current folder, relative to the root, where bare names resolve */
   readonly cwd: string;
+  /** the policy in force, defaults filled in */
   readonly policy: ResolvedPolicy;
   /** every change's summary and full diff, for a reviewer */
   readonly changes: ChangeLog;
+  /** what the agent has read, for NOT_READ and STALE_FILE */
   readonly ledger: ReadLedger;
   /**
    * Run a tool. Never throws: every outcome is an envelope. A canonical tool's arguments and
    * result are typed from its schemas; any other tool takes the string form (name the result type with `R`).
    */
   call<N extends CanonicalToolName>(tool: N, args: CanonicalArgs<N>): Promise<Envelope<CanonicalResult<N>>>;
+  /** Run any tool by name, for toolsets beyond the canonical one; `R` names the result type. */
   call<R = Record<string, any>>(tool: string, args?: unknown): Promise<Envelope<R>>;
+  /** The tools `call` offers, as plain JSON. */
   listTools(): ToolInfo[];
   /** Register work for close(), such as ending a Node host's background processes. */
   onClose(hook: () => void | Promise<void>): void;

@@ -6,15 +6,28 @@ import type { BackendKind, ChangeEvent, GitVerb, WorkerApi, WorkspaceVerbs } fro
 import type { CloneOptions, GitAuth, PushOptions } from '../src/git/index.js';
 import type { PreviewEntry } from './preview/read-file.js';
 
+/**
+ * The part of the DOM's `Worker` this entry's types name: pass a real `Worker`. Declared here so
+ * that code importing `sandpit-workspace/web` type-checks without the DOM library.
+ */
+export interface ModuleWorker {
+  /** send a message to the worker */
+  postMessage(message: unknown, transfer?: unknown[]): void;
+  /** end the worker at once */
+  terminate(): void;
+}
+
 export interface ConnectOptions {
+  /** where the worker keeps the files */
   backend: BackendKind;
   /** names the storage (default `default`); the same name in another tab is the same workspace */
   name?: string;
   /** `confirm` runs here in the page; everything else is sent to the worker as JSON */
   policy?: WorkspacePolicy;
+  /** git-backed snapshots (default on); false turns them off */
   snapshots?: SnapshotOptions | false;
   /** the worker to use: a Worker, or the URL of a module worker script (default: the bundled web/worker) */
-  worker?: Worker | URL | string;
+  worker?: ModuleWorker | URL | string;
 }
 
 /**
@@ -23,7 +36,9 @@ export interface ConnectOptions {
  * envelope and rejects only when the worker itself is gone.
  */
 export interface RemoteWorkspace extends WorkspaceVerbs {
+  /** where the worker keeps the files */
   readonly backend: BackendKind;
+  /** the storage's name */
   readonly name: string;
   /** true when another tab held the workspace at connect time (calls fail with IO_ERROR until it lets go) */
   readonly locked: boolean;
@@ -45,9 +60,11 @@ export interface RemoteWorkspace extends WorkspaceVerbs {
  * with a message saying so: comlink alone would wait forever for an answer that never comes.
  */
 export async function connectWorkspace(options: ConnectOptions): Promise<RemoteWorkspace> {
-  const worker = options.worker instanceof Worker ? options.worker
-    : options.worker ? new Worker(options.worker, { type: 'module' })
-      : new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
+  const given = options.worker;
+  const worker = given instanceof Worker ? given
+    : typeof given === 'string' || given instanceof URL ? new Worker(given, { type: 'module' })
+      : given ? (given as Worker)
+        : new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
   let failure: Error | null = null;
   let fail!: (error: Error) => void;
   const failed = new Promise<never>((_, reject) => { fail = reject; });

@@ -21,8 +21,11 @@ export interface WireOpenOptions {
 
 /** A change as a UI needs it to refresh: which call made it and which paths it touched. */
 export interface ChangeEvent {
+  /** the change, for `change(id)` */
   change_id: string;
+  /** the tool that made it */
   tool: string;
+  /** the paths it touched */
   paths: string[];
 }
 
@@ -46,10 +49,13 @@ export type ImportProgress = NonNullable<NonNullable<Parameters<Workspace['impor
  * each one travels as its own argument, a comlink proxy.
  */
 export interface WorkspaceVerbs {
+  /** Run a tool in the worker; resolves to its envelope. */
   call: Workspace['call'];
+  /** The tools `call` offers. */
   listTools: Answered<Workspace['listTools']>;
   /** the change log's summaries; `change(id)` adds the unified diff */
   changes: Answered<Workspace['changes']['list']>;
+  /** One change with its unified diff, or null when it is unknown. */
   change(id: string): Promise<ChangeDetail | null>;
   /**
    * Write files from their bytes (an import from disk, binary files included) as one change and
@@ -58,6 +64,7 @@ export interface WorkspaceVerbs {
   importFiles(files: Parameters<Workspace['importFiles']>[0], onProgress?: ImportProgress): ReturnType<Workspace['importFiles']>;
   /** Every file's exact bytes, Sandpit's own `.sandpit` left out; links are listed as skipped. */
   exportFiles(): ReturnType<Workspace['exportFiles']>;
+  /** Close the workspace in the worker (its hooks run once). */
   close: Workspace['close'];
 }
 

@@ -6,6 +6,7 @@ import type { RetryInfo } from './types.js';
 export interface HttpOptions {
   /** the fetch to use (default the global one) */
   fetch?: typeof fetch;
+  /** how 429 and 5xx answers are retried */
   retry?: RetryPolicy;
 }
 

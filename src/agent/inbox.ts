@@ -1,5 +1,6 @@
 /** One note from a host's background work: a line a tool wrote to its notify file, or a task's end. */
 export interface AgentNote {
+  /** the note's text, as the model will read it */
   text: string;
   /** starts an idle agent's next turn (a `{"wake": true}` line, a task's exit) */
   wake: boolean;

@@ -9,8 +9,11 @@ import { waitForWake } from './wake.js';
 
 /** What to run and within which limits. */
 export interface AgentRunOptions {
+  /** where the tools run */
   workspace: AgentWorkspace;
+  /** the model to ask */
   provider: ModelProvider;
+  /** the person's request */
   task: string;
   /** the conversation so far, for a follow-up task in the same session */
   history?: readonly AgentMessage[];
@@ -19,13 +22,19 @@ export interface AgentRunOptions {
   /** appended to the generated system prompt (house rules, the project's conventions) */
   instructions?: string;
   /** the toolset the workspace offers: its long guidance joins the system prompt, and `present` shapes results */
-  toolset?: { instructions?: string; present?: (envelope: Envelope) => unknown };
+  toolset?: {
+    /** the toolset's guidance for the system prompt */
+    instructions?: string;
+    /** what the model reads for an envelope */
+    present?: (envelope: Envelope) => unknown;
+  };
   /** model turns at most (default 25) */
   maxSteps?: number;
   /** input plus output tokens over the whole run; no model call starts once it is spent */
   tokenBudget?: number;
   /** the user's stop: ends the model stream at once; tool calls already running finish first */
   signal?: AbortSignal;
+  /** told of every step as it happens */
   onEvent?: AgentListener;
   /** the text the model reads for an envelope (a toolset's `present`; default the envelope itself) */
   present?: (envelope: Envelope) => unknown;
@@ -44,12 +53,17 @@ export interface AgentRunOptions {
 
 /** How a run ended, with the conversation to continue from. */
 export interface AgentOutcome {
+  /** why the run ended */
   reason: StopReason;
   /** the model's last text */
   text: string;
+  /** how many model turns it took */
   steps: number;
+  /** tokens used in all */
   usage: Usage;
+  /** the whole conversation, to continue or inspect */
   messages: AgentMessage[];
+  /** the model error that ended it, when one did */
   error?: AgentError;
 }
 

@@ -14,7 +14,12 @@ interface MediaEntry {
  * Without vision, or for media the tool-result APIs cannot carry, the entry is dropped with the
  * reason seed 003 gives; the rest of the result still arrives.
  */
-export function splitMedia(envelope: Envelope, vision: boolean): { envelope: Envelope; media: AgentMedia[] } {
+export function splitMedia(envelope: Envelope, vision: boolean): {
+  /** the envelope with its media taken out (or replaced by a note without vision) */
+  envelope: Envelope;
+  /** the images to send beside it */
+  media: AgentMedia[];
+} {
   if (!envelope.ok || typeof envelope.result !== 'object' || envelope.result === null) return { envelope, media: [] };
   const result = envelope.result as Record<string, unknown>;
   if (!Array.isArray(result.media) || result.media.length === 0) return { envelope, media: [] };

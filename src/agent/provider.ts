@@ -7,6 +7,7 @@ export type ApiKind = 'openai' | 'anthropic';
 
 /** A provider by API kind; `api` defaults to a guess from the endpoint. */
 export type ProviderOptions = (OpenAIOptions & AnthropicOptions) & {
+  /** which API the endpoint speaks (default: guessed from the endpoint) */
   api?: ApiKind;
   /**
    * The model can see images: tools' attached images go to it as image blocks (else they are

@@ -1,6 +1,8 @@
 /** One server-sent event: its `event:` name (default `message`) and its joined `data:` lines. */
 export interface SseEvent {
+  /** the event's name (`message` when the stream names none) */
   event: string;
+  /** its data lines, joined */
   data: string;
 }
 

@@ -2,7 +2,9 @@ import type { AgentEvent } from './events.js';
 
 /** One line of a transcript as `sandpit replay` and the playground's replay read it. */
 export interface TranscriptLine {
+  /** the tool called */
   tool: string;
+  /** its arguments */
   args: unknown;
 }
 
@@ -13,6 +15,7 @@ export interface TranscriptLine {
  * calls are written in the order they settled; they only ran at once when their paths differed.
  */
 export class TranscriptRecorder {
+  /** the calls recorded so far, in the order they finished */
   readonly lines: TranscriptLine[] = [];
 
   /** Feed it every event of a run (it is an AgentListener). */

@@ -7,26 +7,38 @@ import type { Approver } from '../workspace/policy.js';
  * client (`connectWorkspace`) all fit.
  */
 export interface AgentWorkspace {
+  /** Run one tool; resolves to its envelope. */
   call(tool: string, args?: unknown): Promise<Envelope>;
+  /** The tools offered to the model. */
   listTools(): ToolInfo[] | Promise<ToolInfo[]>;
   /** a workspace's policy, where runAgent's onApproval installs itself for the run */
-  readonly policy?: { confirm?: Approver };
+  readonly policy?: {
+    /** the approver asked for confirmations */
+    confirm?: Approver;
+  };
 }
 
 /** One tool call the model asked for. `parse_error` is set when its arguments were not a JSON object. */
 export interface AgentToolCall {
+  /** the API's id for the call */
   id: string;
+  /** the tool's name */
   name: string;
+  /** the parsed arguments */
   args: unknown;
   /** the argument text exactly as the model streamed it */
   raw: string;
+  /** why the arguments could not be parsed, when they could not */
   parse_error?: string;
 }
 
 /** The answer to one tool call, as the model will read it. */
 export interface AgentToolResult {
+  /** the call's id */
   id: string;
+  /** the tool's name */
   name: string;
+  /** what the tool answered */
   envelope: Envelope;
   /** the text sent to the model: the envelope as JSON (or as the toolset presents it), attached media left out */
   content: string;
@@ -36,8 +48,11 @@ export interface AgentToolResult {
 
 /** One image a tool attached for the model to see. */
 export interface AgentMedia {
+  /** a file name for it */
   name: string;
+  /** its media type (`image/png`) */
   mime: string;
+  /** its bytes, base64 */
   data_base64: string;
 }
 
@@ -46,28 +61,56 @@ export interface AgentMedia {
  * `notes` are `[info: ...]` lines that arrived while the calls ran, sent after their results.
  */
 export type AgentMessage =
-  | { role: 'user'; content: string }
-  | { role: 'assistant'; content: string; tool_calls: AgentToolCall[] }
-  | { role: 'tool'; results: AgentToolResult[]; notes?: string };
+  | {
+    /** the person's message */
+    role: 'user';
+    /** its text */
+    content: string;
+  }
+  | {
+    /** a model turn */
+    role: 'assistant';
+    /** its text */
+    content: string;
+    /** the tools it asked to call */
+    tool_calls: AgentToolCall[];
+  }
+  | {
+    /** the answers to a turn's tool calls */
+    role: 'tool';
+    /** one per call */
+    results: AgentToolResult[];
+    /** inbox notes sent after the results */
+    notes?: string;
+  };
 
 /** A model's media capabilities, as seed 003's ZAGENT_CAPS states them to tools. */
 export interface ProviderCaps {
+  /** takes images */
   vision: boolean;
+  /** takes audio */
   audio: boolean;
+  /** takes PDF documents */
   pdf: boolean;
+  /** takes video */
   video: boolean;
 }
 
 /** Tokens one model turn used, as the API reported them (0 when it reported nothing). */
 export interface Usage {
+  /** tokens sent */
   input_tokens: number;
+  /** tokens produced */
   output_tokens: number;
 }
 
 /** Everything one model turn produced. */
 export interface ModelTurn {
+  /** the model's text */
   text: string;
+  /** the tools it asked to call */
   tool_calls: AgentToolCall[];
+  /** tokens the turn used */
   usage: Usage;
   /** the API's own reason (`stop`, `tool_calls`, `end_turn`, `tool_use`, `length`, ...) */
   stop_reason: string | null;
@@ -75,9 +118,13 @@ export interface ModelTurn {
 
 /** One request to a model: the conversation so far and the tools it may call. */
 export interface ModelRequest {
+  /** the system prompt */
   system: string;
+  /** the conversation so far */
   messages: readonly AgentMessage[];
+  /** the tools the model may call */
   tools: readonly ToolInfo[];
+  /** aborts the request */
   signal?: AbortSignal;
   /** model text as it streams in */
   onText?: (delta: string) => void;
@@ -87,17 +134,23 @@ export interface ModelRequest {
 
 /** A retry about to happen. */
 export interface RetryInfo {
+  /** the attempt about to be made, from 2 */
   attempt: number;
+  /** the HTTP status that failed */
   status: number;
+  /** the wait before it */
   delay_ms: number;
 }
 
 /** A chat API that can call tools: the OpenAI-compatible one or Anthropic's. */
 export interface ModelProvider {
+  /** which API it speaks */
   readonly api: 'openai' | 'anthropic';
+  /** the model it asks */
   readonly model: string;
   /** what the model can take in besides text (images attached to tool results need `vision`) */
   readonly caps?: ProviderCaps;
+  /** Send the conversation and tools, and get the model's next turn. */
   turn(request: ModelRequest): Promise<ModelTurn>;
 }
 

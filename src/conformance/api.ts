@@ -6,19 +6,33 @@
 
 /** The matchers the suite uses: a subset of vitest's and Jest's `expect`. */
 export interface ConformanceMatchers {
+  /** the same matchers, negated */
   not: ConformanceMatchers;
+  /** `Object.is` equality */
   toBe(expected: unknown): unknown;
+  /** deep equality */
   toEqual(expected: unknown): unknown;
+  /** deep equality on the properties `expected` names */
   toMatchObject(expected: object): unknown;
+  /** an array holds the item, or a string the substring */
   toContain(item: unknown): unknown;
+  /** a string contains the text or matches the pattern */
   toMatch(expected: string | RegExp): unknown;
+  /** is `null` */
   toBeNull(): unknown;
+  /** is `undefined` */
   toBeUndefined(): unknown;
+  /** has this `length` */
   toHaveLength(length: number): unknown;
+  /** has the property at this dotted path (with this value, when given) */
   toHaveProperty(path: string, value?: unknown): unknown;
+  /** a number above `n` */
   toBeGreaterThan(n: number): unknown;
+  /** a number at or above `n` */
   toBeGreaterThanOrEqual(n: number): unknown;
+  /** a number below `n` */
   toBeLessThan(n: number): unknown;
+  /** a function that throws (an error whose message matches, when given) */
   toThrow(expected?: string | RegExp): unknown;
 }
 
@@ -29,8 +43,11 @@ export interface ConformanceMatchers {
  */
 export interface ConformanceExpect {
   (actual: unknown): ConformanceMatchers;
+  /** matches a string that matches the pattern */
   stringMatching(pattern: string | RegExp): any;
+  /** matches an array that holds these items, in any order */
   arrayContaining(items: readonly unknown[]): any;
+  /** matches an object that has these properties */
   objectContaining(subset: Record<string, unknown>): any;
 }
 
@@ -39,6 +56,7 @@ export type ConformanceTestFn = () => Promise<void>;
 
 /** A runner's `test`/`it`: vitest's and node:test's both fit. `skip` is used when present. */
 export type ConformanceTest = ((name: string, fn: ConformanceTestFn) => unknown) & {
+  /** registers a skipped test */
   skip?: (name: string, fn: ConformanceTestFn) => unknown;
 };
 
@@ -50,6 +68,7 @@ export interface ConformanceRunner {
   it?: ConformanceTest;
   /** groups the tests; without it, group names are prefixed to test names */
   describe?: (name: string, fn: () => void) => unknown;
+  /** the runner's Jest-compatible `expect` */
   expect: ConformanceExpect;
 }
 

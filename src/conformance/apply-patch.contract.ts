@@ -9,18 +9,34 @@ import { open, type Harness } from './harness.js';
  * Sandpit's own run loads 70-odd of them from test/patch/scenarios.
  */
 export interface PatchScenario {
+  /** the scenario's folder name */
   name: string;
+  /** the patch text */
   patch: string;
+  /** the tree before the call, by root-relative path */
   input: Record<string, Uint8Array>;
   /** the whole tree after the call, when it must succeed */
   expected?: Record<string, Uint8Array>;
   /** the error code, then substrings the error must contain, when it must fail */
-  expectedError?: { code: string; contains: string[] };
+  expectedError?: {
+    /** the error code */
+    code: string;
+    /** substrings its message must contain */
+    contains: string[];
+  };
   /** a subset the result must match */
   result?: Record<string, unknown>;
+  /** how the call is made */
   options: {
+    /** call with `dry_run: true` */
     dry_run?: boolean;
-    policy?: { readBeforeWrite?: boolean; staleCheck?: boolean };
+    /** the workspace policy */
+    policy?: {
+      /** the `readBeforeWrite` policy */
+      readBeforeWrite?: boolean;
+      /** the `staleCheck` policy */
+      staleCheck?: boolean;
+    };
     /** files read (in full) with read_file before the patch */
     read?: string[];
     /** answer of the confirm policy; absent means no confirm policy */

@@ -9,16 +9,19 @@ export interface ConformanceBackend {
   name: string;
   /** true when the backend can hold symbolic links; false skips the tests that need them */
   symlinks: boolean;
+  /** Make a fresh workspace root holding `seed` (paths relative to the root). */
   make(seed?: Record<string, string | Uint8Array>): Promise<MadeBackend>;
 }
 
 /** A fresh, seeded workspace in the backend under test. */
 export interface MadeBackend {
+  /** the backend holding the workspace */
   fs: WorkspaceFs;
   /** the workspace root inside the backend */
   root: string;
   /** a folder beside the root, outside the workspace, for escape tests */
   outside: string;
+  /** Remove what `make` created. */
   cleanup(): Promise<void>;
 }
 

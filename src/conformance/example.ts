@@ -93,19 +93,14 @@ export function createMapFs(flaws: MapFsFlaws = {}): WorkspaceFs {
     entries.set(p, { type: 'dir', ino: ++inodes, mtimeMs: now() });
   };
 
-  async function readFile(path: string, options?: { encoding?: null }): Promise<Uint8Array>;
-  async function readFile(path: string, options: { encoding: 'utf8' } | 'utf8'): Promise<string>;
-  async function readFile(path: string, options?: { encoding?: 'utf8' | null } | 'utf8'): Promise<Uint8Array | string> {
-    const e = get(norm(path), 'readFile');
-    if (e.type === 'dir') return fail('EISDIR', 'readFile');
-    const utf8 = options === 'utf8' || (typeof options === 'object' && options?.encoding === 'utf8');
-    // A copy, so a caller that changes the bytes it was given cannot change the stored file.
-    return utf8 ? new TextDecoder().decode(e.data) : flaws.readReturnsStored ? e.data : e.data.slice();
-  }
-
   return {
     capabilities: { symlinks: false, atomicRename: true },
-    readFile,
+    async readFile(path) {
+      const e = get(norm(path), 'readFile');
+      if (e.type === 'dir') return fail('EISDIR', 'readFile');
+      // A copy, so a caller that changes the bytes it was given cannot change the stored file.
+      return flaws.readReturnsStored ? e.data : e.data.slice();
+    },
     async writeFile(path, data) {
       const p = norm(path);
       if (!(flaws.writeWithoutParent && !entries.has(parentOf(p)))) parentDir(p, 'writeFile');

@@ -5,6 +5,7 @@ export const MUTATING_OPS = ['writeFile', 'mkdir', 'rmdir', 'unlink', 'rename', 
 /** A {@link WorkspaceFs} method a {@link FaultPlan} can fail. */
 export type FsOp = (typeof MUTATING_OPS)[number] | 'readFile' | 'readdir' | 'stat' | 'lstat' | 'readlink';
 
+/** Which operation of a `faultyFs` fails, and how. */
 export interface FaultPlan {
   /** which operations count towards `failAt` (default: the mutating ones) */
   ops?: readonly FsOp[];
@@ -18,7 +19,12 @@ export interface FaultPlan {
  * A real backend with one injected failure: the k-th counted operation throws before it runs.
  * `counted` tells how many counted operations a clean run makes, so a test can try every k.
  */
-export function faultyFs(inner: WorkspaceFs, plan: FaultPlan = {}): WorkspaceFs & { counted: number; plan: FaultPlan } {
+export function faultyFs(inner: WorkspaceFs, plan: FaultPlan = {}): WorkspaceFs & {
+  /** counted operations so far */
+  counted: number;
+  /** the plan in force; setting it restarts the count */
+  plan: FaultPlan;
+} {
   const state = { counted: 0, plan };
   const ops = new Set<string>(plan.ops ?? MUTATING_OPS);
   const wrap = (name: string, fn: (...args: unknown[]) => Promise<unknown>) =>

@@ -2,5 +2,19 @@ import type { ToolErrorBody } from './errors.js';
 
 /** The one shape every tool call returns. */
 export type Envelope<R = unknown> =
-  | { ok: true; tool: string; result: R }
-  | { ok: false; tool: string; error: ToolErrorBody };
+  | {
+    /** the call succeeded */
+    ok: true;
+    /** the tool that was called */
+    tool: string;
+    /** the tool's result, as its result schema declares */
+    result: R;
+  }
+  | {
+    /** the call failed */
+    ok: false;
+    /** the tool that was called */
+    tool: string;
+    /** what went wrong and what to do next */
+    error: ToolErrorBody;
+  };

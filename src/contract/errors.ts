@@ -11,24 +11,35 @@ export type ErrorCode = (typeof ERROR_CODES)[number];
 
 /** One mistake in a call's arguments: a JSON pointer to the argument and what is wrong with it. */
 export interface Problem {
+  /** a JSON pointer to the argument (`/start_line`; `''` for the arguments as a whole) */
   path: string;
+  /** what is wrong with it */
   message: string;
 }
 
 /** The `error` of a failed envelope: a code, a message for the model, and what to do next. */
 export interface ToolErrorBody {
+  /** one of {@link ERROR_CODES} */
   code: ErrorCode;
+  /** what went wrong, written for the model; never a host path */
   message: string;
+  /** what to do next, when there is something better than retrying */
   hint?: string;
+  /** for INVALID_ARGUMENTS: one entry per mistake */
   problems?: Problem[];
+  /** tool-specific facts (the lines of each match of an AMBIGUOUS_MATCH, say) */
   [extra: string]: unknown;
 }
 
 /** A failure a tool reports to the model; `call` turns it into the error envelope. */
 export class ToolError extends Error {
+  /** one of {@link ERROR_CODES} */
   readonly code: ErrorCode;
+  /** what to do next */
   readonly hint?: string;
+  /** for INVALID_ARGUMENTS: one entry per mistake */
   readonly problems?: Problem[];
+  /** extra facts, spread into the error body */
   readonly details?: Record<string, unknown>;
 
   constructor(code: ErrorCode, message: string, options: { hint?: string; problems?: Problem[]; details?: Record<string, unknown> } = {}) {
@@ -40,6 +51,7 @@ export class ToolError extends Error {
     this.details = options.details;
   }
 
+  /** The error as the envelope carries it: plain JSON. */
   toJSON(): ToolErrorBody {
     const body: ToolErrorBody = { code: this.code, message: this.message };
     if (this.hint) body.hint = this.hint;

@@ -8,14 +8,22 @@ export declare const PROPERTIES: unique symbol;
  * A JSON Schema that also carries, at the type level only, the TypeScript type of the data it
  * accepts. The object itself is plain JSON Schema: the phantom key never exists at run time.
  */
-export type Schema<T> = JsonSchema & { readonly [DATA]?: T };
+export type Schema<T> = JsonSchema & {
+  /** the data type, at the type level only */
+  readonly [DATA]?: T;
+};
 
 /** The TypeScript type a schema accepts (`unknown` for a plain, untyped JSON Schema). */
-export type Infer<S> = S extends { readonly [DATA]?: infer T } ? (unknown extends T ? unknown : T) : unknown;
+export type Infer<S> = S extends {
+  /** the data type a {@link Schema} carries */
+  readonly [DATA]?: infer T;
+} ? (unknown extends T ? unknown : T) : unknown;
 
 /** An object property that may be left out (see `s.optional`). */
 export class OptionalProperty<T> {
+  /** marks the property as one that may be left out */
   readonly optional = true as const;
+  /** @param schema - the property's schema */
   constructor(readonly schema: Schema<T>) {}
 }
 
@@ -31,7 +39,10 @@ export type ObjectOf<P> = Simplify<
 >;
 
 /** An object schema that remembers its properties, so another schema can reuse some of them (`s.pick`). */
-export type ObjectSchema<P> = Schema<ObjectOf<P>> & { readonly [PROPERTIES]?: P };
+export type ObjectSchema<P> = Schema<ObjectOf<P>> & {
+  /** the properties it was built from, at the type level only */
+  readonly [PROPERTIES]?: P;
+};
 
 /** The keywords a builder takes beside the ones it sets itself (description, limits, default...). */
 export type SchemaKeywords = Omit<JsonSchema, 'type' | 'properties' | 'required' | 'items' | 'enum'>;
@@ -45,18 +56,25 @@ const typed = <T>(type: string, keywords: SchemaKeywords = {}): Schema<T> => ({ 
  * unless `additionalProperties` is given.
  */
 export const s = {
+  /** a string */
   string: (keywords?: SchemaKeywords): Schema<string> => typed('string', keywords),
+  /** a whole number */
   integer: (keywords?: SchemaKeywords): Schema<number> => typed('integer', keywords),
+  /** any number */
   number: (keywords?: SchemaKeywords): Schema<number> => typed('number', keywords),
+  /** true or false */
   boolean: (keywords?: SchemaKeywords): Schema<boolean> => typed('boolean', keywords),
+  /** only null */
   null: (keywords?: SchemaKeywords): Schema<null> => typed('null', keywords),
   /** one of some strings */
   enum: <const V extends readonly string[]>(values: V, keywords: SchemaKeywords = {}): Schema<V[number]> =>
     ({ type: 'string', enum: values, ...keywords }) as Schema<V[number]>,
   /** exactly this value */
   literal: <const V extends string | number | boolean>(value: V, keywords: SchemaKeywords = {}): Schema<V> => ({ const: value, ...keywords }) as Schema<V>,
+  /** an array whose items all match `items` */
   array: <I extends JsonSchema>(items: I, keywords: SchemaKeywords = {}): Schema<Array<Infer<I>>> =>
     ({ type: 'array', items, ...keywords }) as Schema<Array<Infer<I>>>,
+  /** an object with these properties (required unless `s.optional`), refusing unknown keys unless `additionalProperties` says otherwise */
   object<P extends SchemaProperties>(properties: P, keywords: SchemaKeywords = {}): ObjectSchema<P> {
     const shown: Record<string, JsonSchema> = {};
     const required: string[] = [];
@@ -90,6 +108,7 @@ export const s = {
   /** an object whose keys are free and whose values all match `values` */
   record: <V extends JsonSchema>(values: V, keywords: SchemaKeywords = {}): Schema<Record<string, Infer<V>>> =>
     ({ type: 'object', additionalProperties: values, ...keywords }) as Schema<Record<string, Infer<V>>>,
+  /** a value that matches at least one of `schemas` */
   anyOf: <const S extends readonly JsonSchema[]>(schemas: S, keywords: SchemaKeywords = {}): Schema<Infer<S[number]>> =>
     ({ ...keywords, anyOf: schemas }) as Schema<Infer<S[number]>>,
   /** the schema, or null */

@@ -2,21 +2,37 @@ import type { Envelope } from './envelope.js';
 
 /** A JSON Schema object as tools declare it (the subset model APIs accept). */
 export type JsonSchema = {
+  /** the JSON type, or several */
   type?: string | string[];
+  /** what the value means, for the model */
   description?: string;
+  /** an object's properties, by name */
   properties?: Record<string, JsonSchema>;
+  /** the properties an object must have */
   required?: readonly string[];
+  /** false refuses unknown keys; a schema checks their values */
   additionalProperties?: boolean | JsonSchema;
+  /** the schema every array item matches */
   items?: JsonSchema;
+  /** the only values allowed */
   enum?: readonly unknown[];
+  /** the value used when the argument is left out */
   default?: unknown;
+  /** the smallest number allowed */
   minimum?: number;
+  /** the largest number allowed */
   maximum?: number;
+  /** the shortest string allowed */
   minLength?: number;
+  /** the longest string allowed */
   maxLength?: number;
+  /** the fewest array items allowed */
   minItems?: number;
+  /** the most array items allowed */
   maxItems?: number;
+  /** a regular expression a string must match */
   pattern?: string;
+  /** any other JSON Schema keyword */
   [keyword: string]: unknown;
 };
 
@@ -39,13 +55,17 @@ export interface ToolAnnotations {
  * `Ctx` is what the workspace hands `run`; the contract does not need to know its shape.
  */
 export interface ToolDefinition<Args = any, Result = unknown, Ctx = any, Name extends string = string> {
+  /** the name a model calls it by (`read_file`) */
   name: Name;
   /** a short human-readable name (MCP `title`) */
   title?: string;
+  /** what the model reads to decide when and how to call it */
   description: string;
+  /** the JSON Schema of its arguments, checked before `run` */
   schema: JsonSchema;
   /** the JSON Schema of a successful result (MCP `outputSchema`) */
   resultSchema?: JsonSchema;
+  /** what it does to its surroundings */
   annotations?: ToolAnnotations;
   /** true when the tool can change files; such calls return a change_id */
   mutates: boolean;
@@ -62,17 +82,23 @@ export interface ToolDefinition<Args = any, Result = unknown, Ctx = any, Name ex
   present?(envelope: Envelope): Record<string, unknown>;
   /** Optional check before schema validation, for argument mistakes that deserve a precise error (seed guidance rules). */
   precheck?(args: unknown): void;
+  /** Do the work with validated arguments; throw a ToolError to fail. */
   run(args: Args, ctx: Ctx): Promise<Result>;
 }
 
 /** What `listTools()` gives: the plain-JSON face of a tool. */
 export interface ToolInfo {
+  /** the name `call` takes */
   name: string;
+  /** a short human-readable name */
   title?: string;
+  /** what the model reads */
   description: string;
+  /** the JSON Schema of its arguments */
   input_schema: JsonSchema;
   /** the JSON Schema of a successful result */
   output_schema?: JsonSchema;
+  /** what it does to its surroundings */
   annotations?: ToolAnnotations;
 }
 

@@ -2,6 +2,7 @@ import type { FsCapabilities, WorkspaceFs } from './types.js';
 
 /** An opened backend: its filesystem and what its owner must call around its life. */
 export interface OpenedBackend {
+  /** the opened backend */
   fs: WorkspaceFs;
   /** make every change so far survive a reload (IndexedDB writes its tree lazily) */
   flush?: () => Promise<void>;

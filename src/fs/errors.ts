@@ -10,6 +10,7 @@ const KNOWN = new Set<string>([
 
 /** An error with a Node `code`; its message never holds more than the code and an operation. */
 export class FsError extends Error {
+  /** the Node error code */
   readonly code: FsErrorCode;
   constructor(code: FsErrorCode, operation: string) {
     super(`${code}: ${operation} failed`);

@@ -3,6 +3,7 @@ import { FsError, translated } from './errors.js';
 import { makeStat } from './stat.js';
 import { requestedMode, type FsDirent, type FsStat, type WorkspaceFs } from './types.js';
 
+/** Where an IndexedDB backend keeps its files. */
 export interface IndexedDbFsOptions {
   /** the IndexedDB database name; several workspaces live side by side under different names */
   name: string;
@@ -68,17 +69,15 @@ export function createIndexedDbFs(options: IndexedDbFsOptions): IndexedDbFs {
   };
 
   const fs: IndexedDbFs = {
-    readFile: ((path: string, opts?: unknown) =>
+    readFile: (path) =>
       translated('readFile', async () => {
         const s = await statOrNull(path);
         if (!s) return missing(path, 'readFile');
         if (s.type === 'dir') throw new FsError('EISDIR', 'readFile');
         const data = (await p.readFile!(path)) as Uint8Array | null;
         if (!data) throw new FsError('EIO', 'readFile');
-        const encoding = typeof opts === 'string' ? opts : (opts as { encoding?: string } | undefined)?.encoding;
-        if (encoding === 'utf8' || encoding === 'utf-8') return new TextDecoder().decode(data);
         return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
-      })) as WorkspaceFs['readFile'],
+      }),
     writeFile: (path, data, options) =>
       changing('writeFile', async () => {
         const s = await statOrNull(path);

@@ -26,14 +26,11 @@ export function createMemoryFs(seed: SeedFiles = {}): WorkspaceFs {
   }
   const p = vol.promises;
   const fs: WorkspaceFs = {
-    readFile: ((path: string, options?: unknown) =>
+    readFile: (path) =>
       translated('readFile', async () => {
-        const encoding = typeof options === 'string' ? options : (options as { encoding?: string } | undefined)?.encoding;
-        const data = await p.readFile(path);
-        const bytes = data as Uint8Array;
-        if (encoding === 'utf8' || encoding === 'utf-8') return new TextDecoder().decode(bytes);
+        const bytes = (await p.readFile(path)) as Uint8Array;
         return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-      })) as WorkspaceFs['readFile'],
+      }),
     writeFile: (path, data, options) => translated('writeFile', async () => {
       await p.writeFile(path, data);
       const mode = requestedMode(options);

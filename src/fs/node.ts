@@ -27,6 +27,7 @@ export interface NodeFsOptions {
   root?: string;
 }
 
+/** The backend over Node's real files. Writes go to a temporary file and are renamed into place, so a crash leaves the old or the new file. */
 export function createNodeFs(options: NodeFsOptions = {}): WorkspaceFs {
   const beneath = options.root !== undefined && BENEATH_SUPPORTED ? new Beneath(resolve(options.root)) : null;
   /** `work` on the path to use for the last component of `abs`: below the root, inside its folder's descriptor. */
@@ -40,13 +41,11 @@ export function createNodeFs(options: NodeFsOptions = {}): WorkspaceFs {
     return parts ? beneath!.inDir(parts, (fd) => work(`/proc/self/fd/${fd}`)) : work(abs);
   };
   return {
-    readFile: ((path: string, options?: unknown) =>
+    readFile: (path) =>
       translated('readFile', async () => {
-        const encoding = typeof options === 'string' ? options : (options as { encoding?: string } | undefined)?.encoding;
         const data = at(path, (p) => (beneath ? readNoFollow(p) : fs.readFileSync(p)));
-        if (encoding === 'utf8' || encoding === 'utf-8') return data.toString('utf8');
         return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
-      })) as WorkspaceFs['readFile'],
+      }),
     writeFile: (path, data, options) => translated('writeFile', async () => at(path, (p) => writeAtomically(p, data, requestedMode(options)))),
     readdir: (path) => translated('readdir', async () => inFolder(path, (p) => fs.readdirSync(p))),
     readdirTypes: (path) =>

@@ -6,13 +6,28 @@ import { isPackLogName, openPackStore } from './pack-store.js';
 import { makeStat } from './stat.js';
 import type { FsDirent, FsStat, WorkspaceFs } from './types.js';
 
+/**
+ * The part of the DOM's `FileSystemDirectoryHandle` this entry's types name: pass a real OPFS
+ * folder handle. Declared here so that code importing `sandpit-workspace/web` type-checks without
+ * the DOM library (a Node-side build, a test runner).
+ */
+export interface OpfsDirectoryHandle {
+  /** always `'directory'` */
+  readonly kind: 'directory';
+  /** the folder's own name */
+  readonly name: string;
+  /** a folder inside it, made when `create` is true */
+  getDirectoryHandle(name: string, options?: { create?: boolean }): Promise<unknown>;
+}
+
+/** Where and how an OPFS backend keeps its files. */
 export interface OpfsFsOptions {
   /** a folder below the origin's OPFS root that holds this workspace; absent: the OPFS root itself */
   name?: string;
-  /** use this folder instead of the origin's OPFS root (`name` is then looked up inside it) */
-  directory?: FileSystemDirectoryHandle;
+  /** use this folder (a `FileSystemDirectoryHandle`) instead of the origin's OPFS root (`name` is then looked up inside it) */
+  directory?: OpfsDirectoryHandle;
   /** `auto` (default): sync access handles inside a dedicated worker, the async API elsewhere */
-  access?: OpfsAccess | 'auto';
+  access?: 'sync' | 'async' | 'auto';
   /**
    * How the workspace is stored. `packed`: in one log file written through a sync access handle
    * (workers only), many times faster for small files. `tree`: one OPFS file per file, readable
@@ -55,7 +70,7 @@ async function chooseLayout(top: FileSystemDirectoryHandle, wanted: 'auto' | 'pa
  * and stats cost no round trip to the browser.
  */
 export async function createOpfsFs(options: OpfsFsOptions = {}): Promise<WorkspaceFs> {
-  const base = options.directory ?? (await navigator.storage.getDirectory());
+  const base = (options.directory as FileSystemDirectoryHandle | undefined) ?? (await navigator.storage.getDirectory());
   const top = options.name ? await translated('open', () => base.getDirectoryHandle(options.name!, { create: true })) : base;
   const access: OpfsAccess = options.access === 'auto' || !options.access ? (canUseSyncAccess() ? 'sync' : 'async') : options.access;
   if ((await chooseLayout(top, options.layout ?? 'auto', access)) === 'packed') return translated('open', () => openPackStore(opfsPackFolder(top)));
@@ -249,14 +264,11 @@ export async function createOpfsFs(options: OpfsFsOptions = {}): Promise<Workspa
     return queue.run(k, () => statOf(partsOf(path)));
   };
   const fs: WorkspaceFs = {
-    readFile: ((path: string, opts?: unknown) =>
+    readFile: (path) =>
       translated('readFile', () => queue.run(key(path), async () => {
         const parts = partsOf(path);
-        const handle = await file(parts, 'readFile');
-        const bytes = await readBytes(handle, cache.takeSnapshot(parts.join('/')));
-        const encoding = typeof opts === 'string' ? opts : (opts as { encoding?: string } | undefined)?.encoding;
-        return encoding === 'utf8' || encoding === 'utf-8' ? new TextDecoder().decode(bytes) : bytes;
-      }))) as WorkspaceFs['readFile'],
+        return readBytes(await file(parts, 'readFile'), cache.takeSnapshot(parts.join('/')));
+      })),
     writeFile: (path, data) =>
       translated('writeFile', () => queue.run(key(path), () =>
         write(partsOf(path), typeof data === 'string' ? new TextEncoder().encode(data) : data))),

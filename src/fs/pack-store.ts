@@ -206,11 +206,7 @@ class PackStore {
       return value;
     });
     this.fs = {
-      readFile: ((path: string, opts?: unknown) => run('readFile', () => {
-        const bytes = this.read(this.fileAt(partsOf(path), 'readFile'));
-        const encoding = typeof opts === 'string' ? opts : (opts as { encoding?: string } | undefined)?.encoding;
-        return encoding === 'utf8' || encoding === 'utf-8' ? new TextDecoder().decode(bytes) : bytes;
-      })) as WorkspaceFs['readFile'],
+      readFile: (path) => run('readFile', () => this.read(this.fileAt(partsOf(path), 'readFile'))),
       writeFile: (path, data, options) => changed('writeFile', () => this.write(partsOf(path), typeof data === 'string' ? encoder.encode(data) : data, requestedMode(options))),
       readdir: (path) => run('readdir', () => [...this.tree.dir(partsOf(path), 'readdir').children.keys()]),
       readdirTypes: (path) => run('readdir', () => [...this.tree.dir(partsOf(path), 'readdir').children]

@@ -1,50 +1,74 @@
 /** What `stat`/`lstat` return: the fields isomorphic-git and the tools read. */
 export interface FsStat {
+  /** `'file'`, `'dir'` or `'symlink'` (lstat only; stat follows links) */
   type: 'file' | 'dir' | 'symlink';
+  /** POSIX type and permission bits (`0o100644`, `0o100755`, `0o40755`, `0o120777`); only the executable bit is read, and only with `capabilities.modes` */
   mode: number;
+  /** the file's length in bytes (0 is fine for a folder) */
   size: number;
+  /** a number that tells two entries apart (a rescan's stat cache keys on it with `mtimeMs`) */
   ino: number;
+  /** last change of the content, in ms; it must move on every write */
   mtimeMs: number;
+  /** last change of content or metadata, in ms (the same as `mtimeMs` is fine) */
   ctimeMs: number;
+  /** recorded in git's index; any constant works */
   uid: number;
+  /** recorded in git's index; any constant works */
   gid: number;
+  /** recorded in git's index; any constant works */
   dev: number;
   /** hard links to the file, where the backend knows (a file linked from outside the workspace has more than one) */
   nlink?: number;
+  /** `type` is `'file'` */
   isFile(): boolean;
+  /** `type` is `'dir'` */
   isDirectory(): boolean;
+  /** `type` is `'symlink'` */
   isSymbolicLink(): boolean;
 }
 
 /** A directory entry with its type, as `readdir(..., { withFileTypes: true })` gives it. */
 export interface FsDirent {
+  /** the entry's name in its folder */
   name: string;
+  /** what it is, without following a link */
   type: 'file' | 'dir' | 'symlink' | 'other';
 }
 
 /**
- * The async filesystem every backend implements: a small subset of Node's `fs.promises`,
- * shaped so the same object can be handed to isomorphic-git as `{ promises: fs }`.
- * Paths are absolute POSIX paths. Failures are errors carrying a Node `code`
- * (ENOENT, EEXIST, EISDIR, ENOTDIR, ENOTEMPTY, EACCES, ENOSPC, EIO).
+ * The async filesystem every backend implements: a small subset of Node's `fs.promises`, with
+ * one signature per method, so a plain object of ordinary async functions implements it with no
+ * cast. Paths are absolute POSIX paths. Failures are errors carrying a Node `code`
+ * (ENOENT, EEXIST, EISDIR, ENOTDIR, ENOTEMPTY, EACCES, ENOSPC, EIO). To hand a backend to
+ * isomorphic-git, wrap it with {@link gitFsClient}, which adds the text reads git asks for.
  */
 export interface WorkspaceFs {
-  readFile(path: string, options?: { encoding?: null }): Promise<Uint8Array>;
-  readFile(path: string, options: { encoding: 'utf8' } | 'utf8'): Promise<string>;
+  /** The file's bytes, a copy the caller may change (a folder is EISDIR). */
+  readFile(path: string): Promise<Uint8Array>;
   /**
    * `options.mode`, when given, sets the file's permission bits, new file or not (a git checkout
    * passes 0o755 or 0o644); without it an existing file keeps its mode and a new one is not
    * executable. Backends without modes (`capabilities.modes` not true) ignore it.
    */
   writeFile(path: string, data: Uint8Array | string, options?: unknown): Promise<void>;
+  /** The names in a folder (not `.` or `..`), in any order. */
   readdir(path: string): Promise<string[]>;
+  /** The entry's stat, links followed. */
   stat(path: string): Promise<FsStat>;
+  /** The entry's own stat: a link is reported as a link. */
   lstat(path: string): Promise<FsStat>;
+  /** Make a folder (EEXIST if something is there); `recursive` makes missing parents and accepts an existing folder. */
   mkdir(path: string, options?: { recursive?: boolean }): Promise<void>;
+  /** Remove an empty folder (ENOTEMPTY otherwise). */
   rmdir(path: string): Promise<void>;
+  /** Remove a file or a link (not what it points to). */
   unlink(path: string): Promise<void>;
+  /** Move an entry; an existing file at `to` is replaced. */
   rename(from: string, to: string): Promise<void>;
+  /** A link's target, as stored. */
   readlink(path: string): Promise<string>;
+  /** Make a link at `path` pointing to `target` (EPERM from a backend without links). */
   symlink(target: string, path: string): Promise<void>;
   /** Optional fast path for directory walks; callers fall back to readdir + lstat. */
   readdirTypes?(path: string): Promise<FsDirent[]>;
@@ -84,11 +108,15 @@ export interface NativeHelpers {
 
 /** What `readPlainFile` returns: the file's lstat, and its bytes unless it is over the size asked for. */
 export interface PlainFile {
+  /** the file's lstat */
   stat: FsStat;
+  /** its bytes, or null when it is larger than asked for */
   bytes: Uint8Array | null;
 }
 
+/** What a backend can do, so the tools and the suite know what to expect of it. */
 export interface FsCapabilities {
+  /** the backend holds symbolic links (without them `symlink` fails with EPERM) */
   symlinks: boolean;
   /** rename over an existing file replaces it in one step */
   atomicRename: boolean;

@@ -18,6 +18,7 @@ export interface CloneOptions extends RemoteOptions {
   ref?: string;
   /** fetch only this many commits of history (1: the newest only) */
   depth?: number;
+  /** told of each phase as it goes */
   onProgress?: GitProgressListener;
   /** a file larger than this is not written, and is listed in `skipped` (default 100 MiB) */
   maxFileBytes?: number;
@@ -28,6 +29,7 @@ export interface CloneOptions extends RemoteOptions {
 const DEFAULT_MAX_FILE_BYTES = 100 * 1024 * 1024;
 const DEFAULT_MAX_TOTAL_BYTES = 2 * 1024 * 1024 * 1024;
 
+/** What `git.clone` did: the remote, the ref and commit checked out, and how many files it wrote. */
 export interface CloneResult {
   /** the remote, without credentials */
   url: string;
@@ -35,7 +37,9 @@ export interface CloneResult {
   ref: string;
   /** the commit the workspace now holds: also its newest snapshot */
   commit: string;
+  /** how many files were written */
   files: number;
+  /** true when only part of the history was fetched */
   shallow: boolean;
   /** paths in the repository that were not written (Sandpit's own `.sandpit` folder, nested `.git`) */
   skipped: string[];
@@ -60,7 +64,7 @@ export async function cloneInto(ctx: GitContext, options: CloneOptions): Promise
     return await store.exclusive(async () => {
       await assertEmpty(ctx);
       const progress = progressReporter(options.onProgress);
-      const staging: GitAccess = { fs: { promises: fs }, gitdir: toAbs(`.sandpit/clone-${randomSuffix()}`), cache: {} };
+      const staging: GitAccess = { fs: store.access.fs, gitdir: toAbs(`.sandpit/clone-${randomSuffix()}`), cache: {} };
       try {
         await git.init({ fs: staging.fs, gitdir: staging.gitdir, bare: true });
         await git.setConfig({ fs: staging.fs, gitdir: staging.gitdir, path: 'remote.origin.fetch', value: FETCH_REFSPEC });

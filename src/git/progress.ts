@@ -2,11 +2,13 @@
 export interface GitProgress {
   /** `Counting objects`, `Receiving objects`, `Resolving deltas` (from git), `Writing files` (Sandpit's checkout), ... */
   phase: string;
+  /** how much of the phase is done */
   loaded: number;
   /** unknown (0) while the server has not said */
   total: number;
 }
 
+/** Told of each phase of a clone, push or pull as it goes. */
 export type GitProgressListener = (event: GitProgress) => void | Promise<void>;
 
 /**

@@ -13,11 +13,15 @@ import { authCallback, http, type RemoteOptions } from './transport.js';
 export interface PullOptions extends RemoteOptions {
   /** the remote branch (default: the one the workspace was cloned from or last pushed to) */
   branch?: string;
+  /** told of each phase as it goes */
   onProgress?: GitProgressListener;
 }
 
+/** What `git.pull` did to the workspace's branch. */
 export interface PullResult {
+  /** the remote, without credentials */
   url: string;
+  /** the remote branch pulled from */
   branch: string;
   /** `merged`: both sides had changes, on different files, and a merge commit joins them */
   status: 'up_to_date' | 'fast_forward' | 'merged';

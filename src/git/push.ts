@@ -13,15 +13,25 @@ export interface PushOptions extends RemoteOptions {
   /** the squashed commit's message */
   message?: string;
   /** the squashed commit's author (default Sandpit) */
-  author?: { name: string; email: string };
+  author?: {
+    /** the author's name */
+    name: string;
+    /** the author's email */
+    email: string;
+  };
+  /** told of each phase as it goes */
   onProgress?: GitProgressListener;
 }
 
+/** What `git.push` sent: the remote branch and the commit it now points at. */
 export interface PushResult {
+  /** the remote, without credentials */
   url: string;
+  /** the remote branch pushed to */
   branch: string;
   /** the commit the remote branch now points at */
   commit: string;
+  /** the snapshots were pushed as one commit */
   squashed: boolean;
 }
 

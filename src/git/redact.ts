@@ -4,7 +4,9 @@ import { ToolError } from '../contract/index.js';
 export interface GitCredentials {
   /** sent as the password; `username` defaults to `x-access-token`, which GitHub, Gitea and most hosts accept */
   token?: string;
+  /** the user name (default `x-access-token` with a token) */
   username?: string;
+  /** the password */
   password?: string;
 }
 

@@ -5,6 +5,7 @@ import type { GitAuth, GitCredentials } from './redact.js';
 export interface RemoteOptions {
   /** an http(s) URL; credentials in it are taken out and used as `auth` */
   url?: string;
+  /** credentials, or a function that gives them for a URL */
   auth?: GitAuth;
   /**
    * A CORS proxy for browsers talking to hosts that send no CORS headers (isomorphic-git's

@@ -23,6 +23,7 @@ export interface McpHttpOptions {
   allowedOrigins?: string[];
   /** a session with no request for this long is closed (default 30 minutes): a killed client never says goodbye */
   idleMs?: number;
+  /** the server version the MCP handshake reports */
   version?: string;
 }
 
@@ -30,6 +31,7 @@ export interface McpHttpOptions {
 export interface McpHttpServer {
   /** the endpoint, `http://HOST:PORT/mcp` */
   url: string;
+  /** the port it listens on */
   port: number;
   /** sessions open now */
   sessionCount(): number;
@@ -44,6 +46,7 @@ interface Session {
   active: number;
 }
 
+/** The URL path the Streamable HTTP MCP server answers on. */
 export const MCP_PATH = '/mcp';
 const MAX_BODY_BYTES = 16 * 1024 * 1024;
 

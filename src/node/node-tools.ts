@@ -40,6 +40,7 @@ export interface NodeToolsOptions extends NodeProcessOptions {
 export interface NodeToolset {
   /** run_command, the task tools and the manifest tools */
   tools: ToolDefinition[];
+  /** the background tasks its tools started */
   tasks: TaskRegistry;
   /** what loading toolsDir found (null without toolsDir) */
   manifests: ManifestLoad | null;

@@ -13,6 +13,7 @@ import type { ModelCaps } from './manifests/output.js';
 import type { SandboxMode } from './sandbox.js';
 import type { WorkspacePolicy } from '../workspace/policy.js';
 
+/** What `openNodeWorkspace` takes: the workspace's options (without `fs` and `root`) and Node's tools. */
 export type NodeWorkspaceOptions = Omit<WorkspaceOptions, 'fs' | 'root'> & NodeToolsOptions & {
   /** the toolset offered (default `canonical`), with Node's tools joining it; ignored when `tools` is given */
   toolset?: ToolsetName;
@@ -81,7 +82,14 @@ export function openNodeWorkspace(folder: string, options: NodeWorkspaceOptions 
  * real processes), plus any manifest tools. The same as {@link openNodeWorkspace}, answered as
  * the workspace and its toolset.
  */
-export function openToolsetWorkspace(folder: string, name: ToolsetName, options: ToolsetWorkspaceOptions = {}): { ws: NodeWorkspace; set: Toolset; tasks: TaskRegistry } {
+export function openToolsetWorkspace(folder: string, name: ToolsetName, options: ToolsetWorkspaceOptions = {}): {
+  /** the workspace */
+  ws: NodeWorkspace;
+  /** the toolset it offers */
+  set: Toolset;
+  /** its background tasks */
+  tasks: TaskRegistry;
+} {
   const ws = openNodeWorkspace(folder, { ...options, toolset: name });
   return { ws, set: ws.toolset, tasks: ws.tasks };
 }

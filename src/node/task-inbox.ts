@@ -25,7 +25,10 @@ export function exitNote(event: Exit, command: string): string {
  * (`{"wake": true}` lines wake an idle run) and each exit wakes it with the result and files.
  * close() stops listening.
  */
-export function taskInbox(tasks: TaskRegistry): AgentInbox & { close(): void } {
+export function taskInbox(tasks: TaskRegistry): AgentInbox & {
+  /** stop listening to the tasks */
+  close(): void;
+} {
   const queue = new NoteQueue();
   const commandOf = (id: string) => tasks.list().find((t) => t.task_id === id)?.command ?? 'a command';
   const off = tasks.onEvent((event) => {

@@ -2,24 +2,51 @@ import { ToolError } from '../contract/index.js';
 import { CappedOutput, DEFAULT_OUTPUT_CAP } from './output-cap.js';
 import type { ProcessOutcome, RunningProcess } from './process.js';
 
+/** Where a background task is: still running, exited, killed, or stopped by its timeout. */
 export type TaskStatus = 'running' | 'exited' | 'killed' | 'timed_out';
 
 /** A background task as list_tasks shows it. */
 export interface TaskInfo {
+  /** the id task_output, task_wait and task_kill take */
   task_id: string;
   /** the command line, or the manifest tool's name */
   command: string;
+  /** where it is */
   status: TaskStatus;
+  /** its exit status, once it exited */
   exit_code: number | null;
+  /** when it started, ISO 8601 */
   started_at: string;
+  /** how long it has run */
   duration_ms: number;
 }
 
 /** What the host hears about background tasks: notes they write, and their end. */
 export type TaskEvent =
-  | { type: 'task_note'; task_id: string; text: string; wake: boolean }
-  | { type: 'task_exit'; task_id: string; status: TaskStatus; exit_code: number | null; result?: unknown };
+  | {
+    /** the task wrote a line to its notify file */
+    type: 'task_note';
+    /** which task */
+    task_id: string;
+    /** the note */
+    text: string;
+    /** the line asks to wake an idle agent */
+    wake: boolean;
+  }
+  | {
+    /** the task ended */
+    type: 'task_exit';
+    /** which task */
+    task_id: string;
+    /** how it ended */
+    status: TaskStatus;
+    /** its exit status, when it exited */
+    exit_code: number | null;
+    /** a manifest tool's parsed result, when it has one */
+    result?: unknown;
+  };
 
+/** Told of each task event (started, output, exited). */
 export type TaskListener = (event: TaskEvent) => void;
 
 interface Task {
@@ -102,15 +129,18 @@ export class TaskRegistry {
     return this.output(id);
   }
 
+  /** Every task this workspace started, running or not. */
   list(): TaskInfo[] {
     return [...this.tasks.values()].map((t) => this.snapshot(t));
   }
 
+  /** Listen to task events; the returned function stops listening. */
   onEvent(listener: TaskListener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
 
+  /** Tell every listener of an event; a listener that throws is ignored. */
   emit(event: TaskEvent): void {
     for (const listener of this.listeners) {
       try { listener(event); } catch { /* a host's listener cannot break a task */ }

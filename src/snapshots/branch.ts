@@ -13,12 +13,12 @@ export type BranchState = { kind: 'ok'; oid: string } | { kind: 'absent' } | { k
  * first, or a new history would start over the old one.
  */
 export async function readBranch(fs: WorkspaceFs, gitdir: string): Promise<BranchState> {
-  const text = await fs.readFile(`${gitdir}/${BRANCH}`, 'utf8').then(String, (e) => (hasFsCode(e, 'ENOENT') || hasFsCode(e, 'ENOTDIR') ? null : Promise.reject(e)));
+  const text = await fs.readFile(`${gitdir}/${BRANCH}`).then((b) => new TextDecoder().decode(b), (e) => (hasFsCode(e, 'ENOENT') || hasFsCode(e, 'ENOTDIR') ? null : Promise.reject(e)));
   if (text !== null) {
     const m = /^([0-9a-f]{40})\n?$/.exec(text);
     return m ? { kind: 'ok', oid: m[1]! } : { kind: 'damaged', why: `the branch file refs/heads/main does not hold a commit id (${text.length === 0 ? 'it is empty' : `${text.length} bytes of something else`})` };
   }
-  const packed = await fs.readFile(`${gitdir}/packed-refs`, 'utf8').then(String, () => '');
+  const packed = await fs.readFile(`${gitdir}/packed-refs`).then((b) => new TextDecoder().decode(b), () => '');
   const hit = /^([0-9a-f]{40}) refs\/heads\/main$/m.exec(packed);
   if (hit) return { kind: 'ok', oid: hit[1]! };
   const made = await fs.stat(`${gitdir}/HEAD`).then(() => true, () => false);

@@ -2,14 +2,23 @@
 export interface SnapshotInfo {
   /** the commit id, shortened to 12 hex digits for the model */
   id: string;
+  /** the full commit id */
   oid: string;
+  /** the commit's tree */
   tree: string;
+  /** the previous snapshot's commit, or null for the first */
   parent: string | null;
+  /** what the snapshot is of (the tool call, or the message given) */
   message: string;
+  /** when it was taken, ISO 8601 */
   created_at: string;
+  /** how many files differ from the parent */
   files_changed: number;
+  /** the tool whose call it records, if any */
   tool?: string;
+  /** the change it records, if any */
   change_id?: string;
+  /** files left out (over the size cap) */
   skipped: string[];
   /** for a restore or undo: the snapshot whose files it brought back */
   restored_to?: string;

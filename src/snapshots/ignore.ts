@@ -79,7 +79,7 @@ export class SnapshotIgnore {
     if (this.rules.has(dir)) return this.rules.get(dir)!;
     let rules: Ignore | null = null;
     try {
-      const text = await this.fs.readFile(this.toAbs(dir ? `${dir}/.gitignore` : '.gitignore'), 'utf8');
+      const text = new TextDecoder().decode(await this.fs.readFile(this.toAbs(dir ? `${dir}/.gitignore` : '.gitignore')));
       rules = ignore({ allowRelativePaths: true }).add(text);
     } catch {
       rules = null;

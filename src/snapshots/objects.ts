@@ -1,5 +1,6 @@
 import * as git from 'isomorphic-git';
 import { hasFsCode } from '../fs/errors.js';
+import type { GitFsClient } from '../fs/git-client.js';
 import type { WorkspaceFs } from '../fs/types.js';
 import { compress, PackWriter } from './pack.js';
 import { fromHex, objectId, toHex, wrapObject, type GitObjectType } from './sha1.js';
@@ -25,7 +26,7 @@ export interface LooseWrites {
 
 /** isomorphic-git's view of the backend plus the cache that keeps parsed pack indexes warm. */
 export interface GitAccess {
-  fs: { promises: WorkspaceFs };
+  fs: GitFsClient;
   gitdir: string;
   cache: object;
 }

@@ -1,3 +1,4 @@
+import { gitFsClient } from '../fs/git-client.js';
 import * as git from 'isomorphic-git';
 import type { WorkspaceFs } from '../fs/types.js';
 import { BRANCH, readBranch } from './branch.js';
@@ -52,9 +53,9 @@ export async function repairHistory(fs: WorkspaceFs, gitdir: string): Promise<Hi
 }
 
 async function readChain(fs: WorkspaceFs, gitdir: string, head: string): Promise<{ length: number; broken: string | null }> {
-  const gfs = { promises: fs };
+  const gfs = gitFsClient(fs);
   const cache = {};
-  const shallow = await fs.readFile(`${gitdir}/shallow`, 'utf8').then((t) => new Set(String(t).split('\n').filter(Boolean)), () => new Set<string>());
+  const shallow = await fs.readFile(`${gitdir}/shallow`).then((t) => new Set(new TextDecoder().decode(t).split('\n').filter(Boolean)), () => new Set<string>());
   let length = 0;
   for (let oid: string | null = head; oid && length < MAX_CHAIN;) {
     const at: string = oid;
@@ -74,7 +75,7 @@ async function readChain(fs: WorkspaceFs, gitdir: string, head: string): Promise
 
 /** Commits the branch pointed at, newest first, from git's reflog when one was kept. */
 async function reflogCandidates(fs: WorkspaceFs, gitdir: string): Promise<string[]> {
-  const text = await fs.readFile(`${gitdir}/logs/${BRANCH}`, 'utf8').then(String, () => '');
+  const text = await fs.readFile(`${gitdir}/logs/${BRANCH}`).then((b) => new TextDecoder().decode(b), () => '');
   const found: string[] = [];
   for (const line of text.split('\n').reverse()) {
     const m = /^[0-9a-f]{40} ([0-9a-f]{40}) /.exec(line);
@@ -85,7 +86,7 @@ async function reflogCandidates(fs: WorkspaceFs, gitdir: string): Promise<string
 
 /** Every loose commit, newest (furthest from the root) first. */
 async function looseCommits(fs: WorkspaceFs, gitdir: string): Promise<string[]> {
-  const gfs = { promises: fs };
+  const gfs = gitFsClient(fs);
   const cache = {};
   const commits = new Map<string, { time: number; parents: string[] }>();
   const fanOut = await fs.readdir(`${gitdir}/objects`).catch(() => [] as string[]);

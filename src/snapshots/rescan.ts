@@ -10,8 +10,11 @@ import { parallel } from '../workspace/parallel.js';
 
 /** A file a snapshot left out: over the size cap, or a path the backend cannot reach (a name too long, no permission). */
 export interface SkippedFile {
+  /** the file's root-relative path */
   path: string;
+  /** its size */
   size_bytes: number;
+  /** why it was left out of the snapshot */
   reason: 'too_large' | 'unreadable';
   /** for an unreadable path: what the backend said, e.g. ENAMETOOLONG */
   why?: string;

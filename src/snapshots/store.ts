@@ -1,5 +1,6 @@
 import * as git from 'isomorphic-git';
 import { hasFsCode } from '../fs/errors.js';
+import { gitFsClient } from '../fs/git-client.js';
 import { readFileOrNull } from '../fs/helpers.js';
 import type { WorkspaceFs } from '../fs/types.js';
 import { ToolError } from '../contract/index.js';
@@ -11,6 +12,7 @@ import { describeSkipped, Scanner, type SkippedFile } from './rescan.js';
 import type { Spares } from './spares.js';
 import { EMPTY_TREE, TreeCache } from './tree.js';
 
+/** When a snapshot is taken: after each mutating call, once per batch, or only when asked. */
 export type SnapshotWhen = 'call' | 'batch' | 'manual';
 
 /** How a workspace keeps snapshots. */
@@ -41,7 +43,9 @@ export interface SnapshotOptions {
 export interface CommitOutcome {
   /** the new snapshot, or null when nothing had changed */
   snapshot: SnapshotInfo | null;
+  /** the paths the snapshot changed */
   changed: string[];
+  /** files left out (over the size cap) */
   skipped: SkippedFile[];
 }
 
@@ -53,8 +57,11 @@ const SIGNATURE = { name: 'Sandpit', email: 'sandpit@localhost' };
  * blobs of changed files and the trees above them (see TreeCache and Scanner).
  */
 export class SnapshotStore {
+  /** when snapshots are taken */
   readonly when: SnapshotWhen;
+  /** how many snapshots are kept */
   readonly keep: number;
+  /** isomorphic-git's view of the shadow repository */
   readonly access: GitAccess;
   /** replaced, not mutated, when `adopt` takes a fetched history */
   history = new History();
@@ -62,6 +69,7 @@ export class SnapshotStore {
   readonly pending = new Set<string>();
   /** paths a failed commit gave back: the next commit takes them, whoever makes it */
   private readonly stranded = new Set<string>();
+  /** the newest snapshot's tree, cached */
   tree: TreeCache;
   private readonly scanner: Scanner;
   private opening: Promise<void> | null = null;
@@ -71,12 +79,17 @@ export class SnapshotStore {
   private readonly fanOutDirs = new Set<string>();
   private queue: Promise<unknown> = Promise.resolve();
 
+  /**
+   * @param fs - the workspace's backend, which also holds the shadow repository
+   * @param toAbs - the backend path of a root-relative path
+   * @param options - when to snapshot, where the gitdir is, and what to keep
+   */
   constructor(readonly fs: WorkspaceFs, readonly toAbs: (rel: string) => string, options: SnapshotOptions = {}) {
     const dir = options.dir ?? '.sandpit/git';
     if (!/^\.sandpit\/[^/]/.test(dir) || dir.split('/').includes('..')) throw new Error("snapshots.dir must lie inside '.sandpit'");
     this.when = options.when ?? 'call';
     this.keep = Math.max(1, options.keep ?? 1000);
-    this.access = { fs: { promises: fs }, gitdir: toAbs(dir), cache: {} };
+    this.access = { fs: gitFsClient(fs), gitdir: toAbs(dir), cache: {} };
     this.tree = new TreeCache(this.access);
     this.scanner = new Scanner(fs, toAbs, new SnapshotIgnore(fs, toAbs), options.maxFileBytes ?? 5 * 1024 * 1024);
   }
@@ -179,6 +192,7 @@ export class SnapshotStore {
     return this.history.chain.slice(-limit).reverse();
   }
 
+  /** The bytes of a blob in the shadow repository. */
   async readBlob(oid: string): Promise<Uint8Array> {
     const { fs, gitdir, cache } = this.access;
     return (await git.readBlob({ fs, gitdir, cache, oid })).blob;

@@ -2,7 +2,9 @@ import { createTwoFilesPatch, diffArrays } from 'diff';
 import { splitLines } from './lines.js';
 
 export interface LineChanges {
+  /** lines added */
   added_lines: number;
+  /** lines removed */
   removed_lines: number;
 }
 

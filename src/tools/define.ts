@@ -13,17 +13,31 @@ export type ToolDefinition<Args = any, Result = unknown, Name extends string = s
 /** What a tool declares: every fact is required here, and the types of `run` come from the two schemas. */
 export type ToolSpec<Name extends string, A extends JsonSchema, R extends JsonSchema> =
   Omit<ContractTool<Infer<A>, Infer<R>, ToolRunContext, Name>, 'title' | 'schema' | 'resultSchema' | 'annotations' | 'run'> & {
+    /** a short human-readable name */
     title: string;
+    /** the JSON Schema of the arguments */
     schema: A;
+    /** the JSON Schema of a successful result */
     resultSchema: R;
+    /** what the tool does to its surroundings */
     annotations: ToolAnnotations;
+    /** Do the work with arguments already checked against `schema`; throw a ToolError to fail. */
     run(args: Infer<A>, ctx: ToolRunContext): Promise<Infer<R>>;
   };
 
 /** Declare a tool: its argument and result types are those of its schemas, declared once. */
 export function defineTool<const Name extends string, A extends JsonSchema, R extends JsonSchema>(
   spec: ToolSpec<Name, A, R>,
-): ToolDefinition<Infer<A>, Infer<R>, Name> & { schema: A; resultSchema: R; title: string; annotations: ToolAnnotations } {
+): ToolDefinition<Infer<A>, Infer<R>, Name> & {
+  /** the JSON Schema of the arguments, with their type */
+  schema: A;
+  /** the JSON Schema of a successful result, with its type */
+  resultSchema: R;
+  /** a short human-readable name */
+  title: string;
+  /** what the tool does to its surroundings */
+  annotations: ToolAnnotations;
+} {
   const result = spec.resultSchema;
   if (!spec.mutates || result.type !== 'object' || !result.properties) return spec;
   // Any change may come back with the note that history could not hold it (see withSnapshotError).

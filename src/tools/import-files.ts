@@ -1,5 +1,5 @@
 import { toToolError } from '../fs/tool-error.js';
-import { ERROR_CODES, s, ToolError, type Infer, type Schema } from '../contract/index.js';
+import { ERROR_CODES, s, ToolError, type ErrorCode, type Infer, type Schema } from '../contract/index.js';
 import { displayPath } from '../workspace/paths.js';
 import type { ChangedFile } from '../workspace/change-log.js';
 import { textForLog, textOfBytes } from './text-for-log.js';
@@ -7,12 +7,13 @@ import { defineTool, DESTRUCTIVE_IDEMPOTENT } from './define.js';
 
 /** One file brought in from outside (a folder a person picked, a dropped zip): raw bytes, any kind. */
 export interface ImportedFile {
+  /** where it goes, relative to the root */
   path: string;
+  /** its bytes */
   bytes: Uint8Array;
 }
 
-/** The result schema of an import (see `Workspace.importFiles`). */
-export const importResultSchema = s.object({
+const importResultShape = s.object({
   files: s.array(s.object({ path: s.string(), bytes: s.integer(), created: s.boolean() })),
   skipped: s.array(s.object({ path: s.string(), code: s.enum(ERROR_CODES), message: s.string() }), {
     description: 'Files that were refused, each with its code; the others were still written.',
@@ -21,7 +22,37 @@ export const importResultSchema = s.object({
 });
 
 /** What an import answers: the files written, the files refused, and its one change. */
-export type ImportResult = Infer<typeof importResultSchema>;
+export interface ImportResult {
+  /** the files written */
+  files: Array<{
+    /** the file's root-relative path */
+    path: string;
+    /** its size */
+    bytes: number;
+    /** it did not exist before */
+    created: boolean;
+  }>;
+  /** the files refused, each with its code; the others were still written */
+  skipped: Array<{
+    /** the file's path as given */
+    path: string;
+    /** why it was refused */
+    code: ErrorCode;
+    /** what went wrong */
+    message: string;
+  }>;
+  /** one change for the whole import (null when nothing was written) */
+  change_id: string | null;
+}
+
+// The interface is the schema's type written out (so the reference can document each field);
+// these two lines fail to compile the moment either one drifts from the other.
+const sameFromSchema: ImportResult = {} as Infer<typeof importResultShape>;
+const sameToSchema: Infer<typeof importResultShape> = {} as ImportResult;
+void sameFromSchema; void sameToSchema;
+
+/** The result schema of an import (see `Workspace.importFiles`). */
+export const importResultSchema: Schema<ImportResult> = importResultShape;
 
 // Raw bytes and a progress callback cannot be JSON Schema: importFiles checks the array itself.
 const importArgsSchema = { type: 'object' } as Schema<{ files: ImportedFile[]; onProgress?: (done: number, total: number) => void }>;

@@ -26,11 +26,17 @@ export interface CommandRequest {
 
 /** The outcome of a finished command. A nonzero exit or a timeout is still a result, not an error. */
 export interface CommandResult {
+  /** the exit status; -1 after a timeout */
   exit_code: number;
+  /** standard output, capped (head and tail kept) */
   stdout: string;
+  /** standard error, capped (head and tail kept) */
   stderr: string;
+  /** the command was killed at its timeout */
   timed_out: boolean;
+  /** stdout or stderr was cut */
   truncated: boolean;
+  /** how long it ran */
   duration_ms: number;
   /** what the model should know beyond the fields (writes kept by a command that failed part-way) */
   note?: string;
@@ -38,11 +44,19 @@ export interface CommandResult {
    * The files the runner itself changed, with their text before and after, when it knows them (the
    * browser shell does): the change log then shows real diffs. Not part of the tool's result.
    */
-  files?: Array<{ path: string; before: string | null | undefined; after: string | null | undefined }>;
+  files?: Array<{
+    /** the file's root-relative path */
+    path: string;
+    /** its text before (null: absent; undefined: not text) */
+    before: string | null | undefined;
+    /** its text after (null: absent; undefined: not text) */
+    after: string | null | undefined;
+  }>;
 }
 
 /** A host's way to run commands. Throw a ToolError (NOT_FOUND, PERMISSION_DENIED) when one cannot start. */
 export interface ProcessRunner {
+  /** Run one command to its end (or its timeout) and give its outcome. */
   run(request: CommandRequest): Promise<CommandResult>;
   /**
    * 'shell' when the runner reads `commandLine` itself as a shell does (the browser's shell), so the
@@ -52,5 +66,8 @@ export interface ProcessRunner {
   /** What the runner offers, for the tool's description (the browser shell lists its commands). */
   readonly summary?: string;
   /** Start a command as a background task; without it, `background: true` is NOT_SUPPORTED. */
-  start?(request: CommandRequest): Promise<{ task_id: string }>;
+  start?(request: CommandRequest): Promise<{
+    /** the background task's id */
+    task_id: string;
+  }>;
 }

@@ -1,10 +1,11 @@
 import type { FileStep } from '../workspace/file-writer.js';
-import { s, ToolError } from '../contract/index.js';
+import { s, ToolError, type Infer } from '../contract/index.js';
 import { displayPath } from '../workspace/paths.js';
 import { defineTool, RUNS_PROGRAMS } from './define.js';
 import { recordExternalChanges, type FindExternalChanges } from './external-changes.js';
 import type { ProcessRunner } from './process-runner.js';
 import { externalChangeResults } from './result-schemas.js';
+import type { RunCommandArgs, RunCommandResult, RunCommandTool } from './run-command-types.js';
 
 /** Seconds a foreground command may run when the call names no limit. */
 export const DEFAULT_COMMAND_TIMEOUT_SECONDS = 30;
@@ -41,12 +42,20 @@ const resultSchema = s.object({
   cwd: s.optional(s.string({ description: 'For background: true, the folder it runs in.' })),
 });
 
+// The interfaces are the schemas' types written out (so the reference documents each field);
+// these lines fail to compile the moment either side drifts from the other.
+type SchemaArgs = Infer<ReturnType<typeof schemaFor>>;
+type SchemaResult = Infer<typeof resultSchema>;
+const argsAgree: [RunCommandArgs, SchemaArgs] = [{} as SchemaArgs, {} as RunCommandArgs];
+const resultsAgree: [RunCommandResult, SchemaResult] = [{} as SchemaResult, {} as RunCommandResult];
+void argsAgree; void resultsAgree;
+
 /**
  * The canonical run_command over a host's process runner. Without a runner (the browser) every
  * call is NOT_SUPPORTED. `findChanges` (the workspace's rescan) puts what a command changed in
  * the change log and the next snapshot; the result then lists the files and gives a change_id.
  */
-export function createRunCommandTool(runner?: ProcessRunner, findChanges?: FindExternalChanges) {
+export function createRunCommandTool(runner?: ProcessRunner, findChanges?: FindExternalChanges): RunCommandTool {
   const shell = runner?.kind === 'shell';
   return defineTool({
     name: 'run_command',
@@ -91,4 +100,4 @@ export function createRunCommandTool(runner?: ProcessRunner, findChanges?: FindE
 }
 
 /** run_command as the browser has it: NOT_SUPPORTED until a host supplies a runner. */
-export const runCommand = createRunCommandTool();
+export const runCommand: RunCommandTool = createRunCommandTool();

@@ -20,8 +20,9 @@ import { undoTool } from '../tools/undo.js';
 import { searchFilesTool } from '../tools/search-files.js';
 import { writeFile } from '../tools/write-file.js';
 
-/** The canonical tools with their own types, in table order (`canonicalTools` is the same list as plain definitions). */
-export const CANONICAL_TOOLS = [
+// Each tool keeps its own types here; the export below names them through CanonicalTools, so the
+// reference shows one readable type instead of nineteen expanded schemas.
+const CANONICAL_TOOL_TUPLE = [
   readFile,
   writeFile,
   appendFile,
@@ -39,11 +40,14 @@ export const CANONICAL_TOOLS = [
   snapshotTool, listSnapshots, diffSnapshots, restoreSnapshotTool, undoTool,
 ] as const;
 
+/** The canonical tools by name, each with the types its schemas declare. */
+export type CanonicalTools = { [T in (typeof CANONICAL_TOOL_TUPLE)[number] as T['name']]: T };
+
+/** The canonical tools with their own types, in table order (`canonicalTools` is the same list as plain definitions). */
+export const CANONICAL_TOOLS: ReadonlyArray<CanonicalTools[CanonicalToolName]> = CANONICAL_TOOL_TUPLE;
+
 /** The canonical toolset: the tool table in DESIGN.md. */
 export const canonicalTools: ToolDefinition[] = [...CANONICAL_TOOLS];
-
-/** The canonical tools by name, each with the types its schemas declare. */
-export type CanonicalTools = { [T in (typeof CANONICAL_TOOLS)[number] as T['name']]: T };
 /** A canonical tool's name. */
 export type CanonicalToolName = keyof CanonicalTools;
 /** The arguments a canonical tool takes. */

@@ -16,6 +16,7 @@ import { COWORK_WORDS, speaking } from './vocabulary.js';
 
 type Row = Record<string, any>;
 
+/** Options of the cowork toolset. */
 export interface CoworkOptions {
   /**
    * The run's artifact folder, relative to the workspace root: new files and edits inside it need

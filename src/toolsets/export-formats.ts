@@ -5,27 +5,51 @@ import { toStrictSchema } from '../tools/strict-schema.js';
 export const OPENAI_DESCRIPTION_LIMIT = 1024;
 
 /** A tool's argument schema as the function-calling APIs take it: an object at the root. */
-export type ObjectSchema = JsonSchema & { type: 'object'; required?: string[] };
+export type ObjectSchema = JsonSchema & {
+  /** always `'object'` */
+  type: 'object';
+  /** the properties that must be given */
+  required?: string[];
+};
 
 /** A tool as OpenAI's Chat Completions API takes it (assigns to the SDK's `ChatCompletionTool`). */
 export interface OpenAITool {
+  /** always `'function'` */
   type: 'function';
-  function: { name: string; description: string; parameters: ObjectSchema; strict?: boolean };
+  /** the function the model may call */
+  function: {
+    /** the tool's name */
+    name: string;
+    /** what the model reads (cut to OpenAI's limit) */
+    description: string;
+    /** the JSON Schema of its arguments */
+    parameters: ObjectSchema;
+    /** strict mode: the schema is in OpenAI's strict subset */
+    strict?: boolean;
+  };
 }
 
 /** A tool as OpenAI's Responses API takes it: flat, `strict` always stated (the SDK's `FunctionTool`). */
 export interface OpenAIResponsesTool {
+  /** always `'function'` */
   type: 'function';
+  /** the tool's name */
   name: string;
+  /** what the model reads (cut to OpenAI's limit) */
   description: string;
+  /** the JSON Schema of its arguments */
   parameters: ObjectSchema;
+  /** strict mode: the schema is in OpenAI's strict subset */
   strict: boolean;
 }
 
 /** A tool as Anthropic's Messages API takes it (assigns to the SDK's `Tool`). */
 export interface AnthropicTool {
+  /** the tool's name */
   name: string;
+  /** what the model reads */
   description: string;
+  /** the JSON Schema of its arguments */
   input_schema: ObjectSchema;
 }
 

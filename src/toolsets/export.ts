@@ -8,20 +8,37 @@ export {
 
 /** MCP's hints about what a tool does to its environment. */
 export interface McpAnnotations {
+  /** a short human-readable name */
   title?: string;
+  /** changes nothing */
   readOnlyHint: boolean;
+  /** may destroy or replace what is there */
   destructiveHint: boolean;
+  /** a repeat changes nothing more */
   idempotentHint: boolean;
+  /** reaches past the workspace */
   openWorldHint: boolean;
 }
 
 /** A tool as an MCP server lists it. */
 export interface McpTool {
+  /** the tool's name */
   name: string;
+  /** a short human-readable name */
   title?: string;
+  /** what the model reads */
   description: string;
-  inputSchema: JsonSchema & { type: 'object' };
-  outputSchema?: JsonSchema & { type: 'object' };
+  /** the JSON Schema of its arguments */
+  inputSchema: JsonSchema & {
+    /** always `'object'` */
+    type: 'object';
+  };
+  /** the JSON Schema of a successful result */
+  outputSchema?: JsonSchema & {
+    /** always `'object'` */
+    type: 'object';
+  };
+  /** what it does to its surroundings */
   annotations: McpAnnotations;
 }
 

@@ -18,8 +18,10 @@ export { fromStrictArgs, toStrictSchema } from '../tools/strict-schema.js';
 
 /** The toolsets by name: the canonical table and each seed system's surface. */
 export const TOOLSET_NAMES = ['canonical', 'file_manager', 'fs_process', 'cowork'] as const;
+/** The name of a built-in toolset. */
 export type ToolsetName = (typeof TOOLSET_NAMES)[number];
 
+/** What `toolset()` needs beside the name: the host's process runner and the cowork options. */
 export interface ToolsetOptions {
   /** the tool for the `process` slot, which runs programs (in Node, the run_command nodeTools builds): canonical's, and fs_process's worker */
   runCommand?: ToolDefinition;
@@ -34,7 +36,9 @@ export interface ToolsetOptions {
 
 /** A named list of tool definitions, with its wire envelope and its export formats. */
 export interface Toolset {
+  /** the toolset's name */
   name: ToolsetName;
+  /** its tools */
   tools: ToolDefinition[];
   /** The envelope as this toolset's clients expect it: file_manager's `{ok, tool, results}`, else unchanged. */
   present(envelope: Envelope): Record<string, unknown>;
@@ -44,14 +48,19 @@ export interface Toolset {
    * which the agent's `systemPrompt()` builds with it.
    */
   instructions: string;
-  /** Chat Completions tools by default; `{ api: 'responses' }` for the Responses API; `strict` for strict-mode schemas. */
+  /** Chat Completions tools by default; `strict` for strict-mode schemas. */
   toOpenAI(options?: OpenAIExportOptions & { api?: 'chat' }): OpenAITool[];
+  /** `{ api: 'responses' }`: the tools as OpenAI Responses API function tools. */
   toOpenAI(options: OpenAIExportOptions & { api: 'responses' }): OpenAIResponsesTool[];
+  /** The tools for either OpenAI API, as `options.api` says. */
   toOpenAI(options?: OpenAIExportOptions): OpenAITool[] | OpenAIResponsesTool[];
+  /** The tools as Anthropic Messages API tools. */
   toAnthropic(): AnthropicTool[];
+  /** The tools as MCP `tools/list` entries. */
   toMcp(): McpTool[];
 }
 
+/** Whether `name` is a built-in toolset's name. */
 export function isToolsetName(name: string): name is ToolsetName {
   return (TOOLSET_NAMES as readonly string[]).includes(name);
 }

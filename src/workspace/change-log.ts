@@ -13,32 +13,48 @@ export function textOfBytes(bytes: Uint8Array): string | undefined {
 
 /** One file touched by a change. `null` text means absent; `undefined` means not text or not kept. */
 export interface ChangedFile {
+  /** the file's root-relative path */
   path: string;
+  /** its text before the change */
   before: string | null | undefined;
+  /** its text after it */
   after: string | null | undefined;
   /** for a move: where the file was */
   from?: string;
 }
 
+/** How a change touched one file. */
 export type FileStatus = 'added' | 'modified' | 'deleted' | 'moved';
 
+/** One file of a change: its path, how it changed and its line counts (`from` is the old path of a move). */
 export interface ChangeFileSummary extends LineChanges {
+  /** the file's root-relative path */
   path: string;
+  /** how it changed */
   status: FileStatus;
+  /** for a move: where it was */
   from?: string;
 }
 
+/** One recorded change, as `change_id` names it: the tool that made it, when, and its files. */
 export interface ChangeSummary extends LineChanges {
+  /** the change_id */
   id: string;
+  /** the tool that made it */
   tool: string;
+  /** when, ISO 8601 */
   created_at: string;
+  /** the files it touched */
   files: ChangeFileSummary[];
 }
 
+/** A change with its full unified diff, for a reviewer (the model's result carries only the change_id). */
 export interface ChangeDetail extends ChangeSummary {
+  /** the whole change as a unified diff */
   unified_diff: string;
 }
 
+/** Called after every recorded change with its id, tool and paths. */
 export type ChangeListener = (event: { change_id: string; tool: string; paths: string[] }) => void;
 
 interface Entry {
@@ -59,6 +75,7 @@ export class ChangeLog {
 
   constructor(private readonly limits = { maxEntries: 500, maxBytes: 64 * 1024 * 1024 }) {}
 
+  /** Record a change made by `tool` and tell the listeners; returns its summary with a new id. */
   record(tool: string, files: ChangedFile[]): ChangeSummary {
     const id = `chg_${String(++this.counter).padStart(4, '0')}`;
     let added = 0;
@@ -82,6 +99,7 @@ export class ChangeLog {
     return summary;
   }
 
+  /** The change with this id and its diff, or undefined once it has been dropped or never existed. */
   get(id: string): ChangeDetail | undefined {
     const entry = this.entries.get(id);
     if (!entry) return undefined;
@@ -92,10 +110,12 @@ export class ChangeLog {
     return { ...entry.summary, unified_diff: unified };
   }
 
+  /** Every kept change, oldest first. */
   list(): ChangeSummary[] {
     return [...this.entries.values()].map((e) => e.summary);
   }
 
+  /** Listen to new changes; the returned function stops listening. */
   onChange(listener: ChangeListener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);

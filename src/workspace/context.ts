@@ -15,15 +15,23 @@ import { documentKind } from '../text/document-types.js';
 
 /** A text file as the text tools see it. */
 export interface TextFile {
+  /** where it is */
   path: WorkspacePath;
+  /** its bytes */
   bytes: Uint8Array;
+  /** its decoded text */
   text: string;
+  /** the encoding it was decoded with */
   encoding: TextEncodingName;
+  /** it starts with a byte order mark */
   bom: boolean;
+  /** the SHA-256 of its bytes */
   sha256: string;
 }
 
+/** How `readText` decodes a file. */
 export interface ReadTextOptions {
+  /** decode with this encoding instead of detecting UTF-8 or a BOM */
   encoding?: TextEncodingName;
   /** read past the size limit (a line window is asked for) */
   allowLarge?: boolean;
@@ -31,6 +39,17 @@ export interface ReadTextOptions {
 
 /** Everything a tool may use: the workspace's storage, paths, rules and records. */
 export class ToolContext<S extends SnapshotPort = SnapshotPort> {
+  /**
+   * @param fs - the workspace's backend
+   * @param paths - resolves tool paths inside the root
+   * @param cwd - the current folder, relative to the root
+   * @param policy - the rules in force
+   * @param ledger - what the agent has read
+   * @param changes - where changes are recorded for review
+   * @param locks - path locks that serialise overlapping writes
+   * @param tool - the tool being run
+   * @param writer - the one write path
+   */
   constructor(
     readonly fs: WorkspaceFs,
     readonly paths: PathResolver,
@@ -43,6 +62,7 @@ export class ToolContext<S extends SnapshotPort = SnapshotPort> {
     readonly writer: FileWriter,
   ) {}
 
+  /** Resolve a tool path from the workspace's current folder (OUTSIDE_WORKSPACE when it leaves the root). */
   resolve(path: string, mode: ResolveMode): Promise<WorkspacePath> {
     return this.paths.resolve(path, this.cwd, mode);
   }
@@ -162,6 +182,7 @@ export class ToolContext<S extends SnapshotPort = SnapshotPort> {
     }
   }
 
+  /** Encode new text for `path` in the file's encoding and BOM, refusing characters the encoding cannot hold. */
   encode(path: WorkspacePath, text: string, encoding: TextEncodingName, bom: boolean): Uint8Array {
     const bytes = encodeText(text, encoding, bom);
     if (!bytes) {

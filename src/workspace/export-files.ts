@@ -3,11 +3,15 @@ import { joinRel, RESERVED_TOP_LEVEL, type PathResolver } from './paths.js';
 
 /** One file of the workspace as stored: the exact bytes, whatever their encoding or kind. */
 export interface ExportedFile {
+  /** its root-relative path */
   path: string;
+  /** its exact bytes */
   bytes: Uint8Array;
 }
 
+/** What `exportFiles` gives: every file's bytes, and what it left out. */
 export interface ExportResult {
+  /** every file, with its bytes */
   files: ExportedFile[];
   /** links, which an archive of plain files cannot carry faithfully */
   skipped: string[];

@@ -16,6 +16,7 @@ const MAX_LINK_HOPS = 40;
  */
 export type ResolveMode = 'read' | 'entry' | 'write';
 
+/** A tool path resolved inside the workspace. */
 export interface WorkspacePath {
   /** Canonical root-relative path as the caller named it ('' is the root). */
   rel: string;
@@ -91,12 +92,14 @@ export function lexicalPath(input: string, cwd: string): string {
 
 /** Maps workspace paths to backend paths and resolves links inside the root. */
 export class PathResolver {
+  /** the backend folder that is the workspace root ('' for `/`) */
   readonly root: string;
 
   constructor(private readonly fs: WorkspaceFs, root: string) {
     this.root = root === '/' ? '' : root.replace(/\/+$/, '');
   }
 
+  /** The backend path of a root-relative path. */
   toAbs(rel: string): string {
     return rel === '' ? this.root || '/' : `${this.root}/${rel}`;
   }
@@ -115,6 +118,7 @@ export class PathResolver {
     return this.toRel(target.startsWith('/') ? normalizeAbsolute(target) : normalizeAbsolute(`${parentOf(abs)}/${target}`));
   }
 
+  /** Resolve a tool path from `cwd`, refusing anything outside the root (OUTSIDE_WORKSPACE); `mode` says which links are followed. */
   async resolve(input: string, cwd: string, mode: ResolveMode): Promise<WorkspacePath> {
     const rel = lexicalPath(input, cwd);
     return this.resolveRel(rel, mode, input);

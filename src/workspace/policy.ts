@@ -17,6 +17,7 @@ export type ConfirmAction = 'delete' | 'overwrite' | 'move' | 'run';
 
 /** One confirmation as a host's approver sees it. */
 export interface ApprovalRequest {
+  /** what is to be done */
   action: ConfirmAction;
   /** the workspace paths concerned (for `run`, the tool's name) */
   paths: string[];
@@ -49,6 +50,7 @@ export interface WorkspacePolicy {
   confirm?: Approver;
   /** make delete_path refuse when there is no approver, as the other confirmations do (default false) */
   alwaysConfirmDeletes?: boolean;
+  /** caps on bytes, lines and matches; each one left out keeps its default */
   limits?: Partial<WorkspaceLimits>;
   /** let tools write, move and delete under `.git` folders (default false: a repository's hooks and config are code its owner runs) */
   allowGitWrites?: boolean;
@@ -64,14 +66,21 @@ export const DEFAULT_LIMITS: WorkspaceLimits = {
   searchBudgetMs: 5000,
 };
 
+/** The workspace's policy with every default filled in, as the tools read it. */
 export interface ResolvedPolicy {
+  /** an existing file must be read in full before it is overwritten, edited or patched */
   readBeforeWrite: boolean;
+  /** a file changed since it was read is refused (STALE_FILE) */
   staleCheck: boolean;
   /** replaceable while the workspace is open (runAgent's onApproval installs itself here for a run) */
   confirm?: Approver;
+  /** delete_path refuses when there is no approver */
   alwaysConfirmDeletes: boolean;
+  /** caps on bytes, lines and matches */
   limits: WorkspaceLimits;
+  /** tools may change what is under `.git` folders */
   allowGitWrites: boolean;
+  /** text tools may read a file with more than one hard link */
   allowHardLinks: boolean;
 }
 

@@ -34,15 +34,13 @@ export function workerBackend(kind: WorkerBackendKind, makeWorker: () => Worker)
       const fs = { capabilities: { symlinks: kind === 'indexeddb' || kind === 'memory', atomicRename: true, modes: kind !== 'opfs-tree' } } as Record<string, unknown>;
       for (const method of METHODS) {
         fs[method] = async (...args: unknown[]) => {
-          // The encoding option is applied here, so only bytes cross the boundary.
-          const utf8 = method === 'readFile' && (args[1] === 'utf8' || (args[1] as { encoding?: string } | undefined)?.encoding === 'utf8');
-          const answer = await r.op(name, method, method === 'readFile' ? [args[0]] : args);
+          const answer = await r.op(name, method, args);
           if (answer.code) throw new FsError(answer.code as FsErrorCode, method);
           if (method === 'stat' || method === 'lstat') {
             const s = answer.value as Omit<FsStat, 'isFile' | 'isDirectory' | 'isSymbolicLink'>;
             return makeStat(s.type, s);
           }
-          return utf8 ? new TextDecoder().decode(answer.value as Uint8Array) : answer.value;
+          return answer.value;
         };
       }
       await seedTree(fs as unknown as WorkspaceFs, seed);

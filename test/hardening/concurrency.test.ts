@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import git from 'isomorphic-git';
 import { describe, expect, it } from 'vitest';
-import { createMemoryFs, createWorkspace, type Envelope, type Workspace, type WorkspaceFs } from '../../src/index.js';
+import { createMemoryFs, createWorkspace, gitFsClient, type Envelope, type Workspace, type WorkspaceFs } from '../../src/index.js';
 import { createNodeFs } from '../../src/fs/node.js';
 import { recordFigures } from './figures.js';
 import { createRng, type Rng } from './rng.js';
@@ -118,13 +118,13 @@ async function run(backend: string, fs: WorkspaceFs, root: string): Promise<Outc
   const list = await ws.call('list_snapshots', { limit: 1000 });
   if (!list.ok) out.broken.push(`list_snapshots: ${JSON.stringify(list.error)}`);
   const gitdir = `${root}/.sandpit/git`;
-  const log = await git.log({ fs: { promises: fs }, gitdir, depth: 2000 }).catch((e) => { out.broken.push(`isomorphic-git log: ${String(e)}`); return []; });
+  const log = await git.log({ fs: gitFsClient(fs), gitdir, depth: 2000 }).catch((e) => { out.broken.push(`isomorphic-git log: ${String(e)}`); return []; });
   if (log.length < 2) out.broken.push(`only ${log.length} commits in the history`);
   const head = log[0];
   if (head) {
     for (const [c] of models.entries()) {
       const disk = await text(`c${c}/f0.txt`);
-      const inGit = await git.readBlob({ fs: { promises: fs }, gitdir, oid: head.oid, filepath: `c${c}/f0.txt` }).then((b) => new TextDecoder().decode(b.blob)).catch(() => undefined);
+      const inGit = await git.readBlob({ fs: gitFsClient(fs), gitdir, oid: head.oid, filepath: `c${c}/f0.txt` }).then((b) => new TextDecoder().decode(b.blob)).catch(() => undefined);
       if (disk !== inGit) out.broken.push(`c${c}/f0.txt: the latest snapshot holds ${JSON.stringify(inGit)}, the disk ${JSON.stringify(disk)}`);
     }
   }

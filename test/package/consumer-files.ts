@@ -60,7 +60,10 @@ console.log(JSON.stringify({
 };
 
 /** The entries that must type-check under `lib: ["ES2022"]` with @types/node and no DOM library. */
-export const NO_DOM_ENTRIES = ['sandpit-workspace', 'sandpit-workspace/node', 'sandpit-workspace/conformance', 'sandpit-workspace/conformance/patch-scenarios', 'sandpit-workspace/conformance/example'];
+export const NO_DOM_ENTRIES = [
+  'sandpit-workspace', 'sandpit-workspace/node', 'sandpit-workspace/web', 'sandpit-workspace/web/worker',
+  'sandpit-workspace/conformance', 'sandpit-workspace/conformance/patch-scenarios', 'sandpit-workspace/conformance/example',
+];
 
 /** A project that imports one entry and compiles it without the DOM library. */
 export function noDomProject(entry: string): Record<string, string> {
@@ -141,7 +144,18 @@ export const browserProject: Record<string, string> = {
   }, null, 2),
   'web/main.ts': `
 import { createMemoryFs, createWorkspace } from 'sandpit-workspace';
-import { connectWorkspace, type RemoteWorkspace } from 'sandpit-workspace/web';
+import { connectWorkspace, createOpfsFs, type ConnectOptions, type RemoteWorkspace } from 'sandpit-workspace/web';
+
+// Never called: the entry declares its own Worker and OPFS handle shapes (so it compiles without
+// the DOM library), and the DOM's real ones must still fit them.
+async function domTypesFit(): Promise<void> {
+  // A URL held in a variable, so the bundler does not try to build a worker from it.
+  const script: string = location.href;
+  const options: ConnectOptions = { backend: 'opfs', worker: new Worker(script, { type: 'module' }) };
+  await createOpfsFs({ directory: await navigator.storage.getDirectory() });
+  void options;
+}
+void domTypesFit;
 
 async function main() {
   const local = createWorkspace({ fs: createMemoryFs({ '/ws/a.txt': 'one\\n' }), root: '/ws' });

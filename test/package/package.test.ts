@@ -44,6 +44,16 @@ describe('the npm package, installed into a fresh project', () => {
     expect(Object.keys(pkg.scripts ?? {}).filter((s) => ['preinstall', 'install', 'postinstall'].includes(s))).toEqual([]);
   });
 
+  it('passes npm publish --dry-run with no warning but the missing login', () => {
+    // The copy packSandpit built: --ignore-scripts, so the dry run checks the package, not a rebuild.
+    const dry = run('npm', ['publish', '--dry-run', '--ignore-scripts'], join(work, 'sandpit'));
+    expect(dry.status, dry.stderr.slice(-3000)).toBe(0);
+    const warnings = dry.stderr.split('\n').filter((l) => /^npm (warn|error)/i.test(l) && !/requires you to be logged in/.test(l));
+    expect(warnings).toEqual([]);
+    expect(dry.stderr).toMatch(/^npm notice name: sandpit-workspace$/m);
+    expect(dry.stdout).toContain('+ sandpit-workspace@');
+  });
+
   it('type-checks a Node program against every entry and runs it', async () => {
     await writeTree(app, nodeProject);
     mustRun(process.execPath, [tsc(), '-p', 'tsconfig.json'], app);

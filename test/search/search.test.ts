@@ -5,15 +5,15 @@ import { createMemoryFs, createWorkspace, type WorkspaceFs } from '../../src/ind
 function scrambled(seed: Record<string, string>) {
   const fs = createMemoryFs(seed);
   const counter = { reads: 0 };
-  const readFile = fs.readFile.bind(fs) as (path: string) => Promise<Uint8Array>;
+  const readFile = fs.readFile.bind(fs);
   const wrapped: WorkspaceFs = {
     ...fs,
-    readFile: (async (path: string) => {
+    readFile: async (path: string) => {
       counter.reads++;
       const bytes = await readFile(path);
       await new Promise((resolve) => setTimeout(resolve, (path.length * 7919) % 5));
       return bytes;
-    }) as WorkspaceFs['readFile'],
+    },
   };
   return { fs: wrapped, counter };
 }

@@ -7,7 +7,7 @@ function open(files: Record<string, string> = { '/a.txt': 'one\ntwo\n', '/src/x.
   const fs = createMemoryFs(files);
   return { fs, ws: createWorkspace({ fs, processRunner: createShellRunner(fs) }) };
 }
-const text = async (fs: ReturnType<typeof createMemoryFs>, p: string) => fs.readFile(p, 'utf8').catch(() => null);
+const text = async (fs: ReturnType<typeof createMemoryFs>, p: string) => fs.readFile(p).then((b) => new TextDecoder().decode(b), () => null);
 
 describe('run_command over the built-in shell', () => {
   it('answers with the same fields as on Node, and describes the shell to the model', async () => {

@@ -41,11 +41,11 @@ describe('a damaged snapshot history', () => {
         const before = await ws.call<{ snapshots: Array<{ id: string; oid?: string }> }>('list_snapshots', {});
         if (!before.ok) throw new Error(JSON.stringify(before.error));
         const gitdir = `${root}/.sandpit/git`;
-        const head = String(await fs.readFile(`${gitdir}/refs/heads/main`, 'utf8')).trim();
+        const head = new TextDecoder().decode(await fs.readFile(`${gitdir}/refs/heads/main`)).trim();
         const parent = ws.snapshots!.history.chain.at(-2)!.oid;
         await ws.close();
         await damage.harm(fs, gitdir, head);
-        const refBefore = await fs.readFile(`${gitdir}/refs/heads/main`, 'utf8').then(String, () => null);
+        const refBefore = await fs.readFile(`${gitdir}/refs/heads/main`).then((b) => new TextDecoder().decode(b), () => null);
 
         const broken = createWorkspace({ fs, root });
         const list = await broken.call('list_snapshots', {});
@@ -61,7 +61,7 @@ describe('a damaged snapshot history', () => {
         expect(write.ok).toBe(true);
         if (write.ok) expect(write.result.snapshot_error?.code).toBe('IO_ERROR');
         // nothing started a new history over the damaged one
-        expect(await fs.readFile(`${gitdir}/refs/heads/main`, 'utf8').then(String, () => null)).toBe(refBefore);
+        expect(await fs.readFile(`${gitdir}/refs/heads/main`).then((b) => new TextDecoder().decode(b), () => null)).toBe(refBefore);
         expect((await checkHistory(fs, gitdir)).healthy).toBe(false);
 
         const repaired = await repairHistory(fs, gitdir);

@@ -21,11 +21,11 @@ function counting(inner: WorkspaceFs): WorkspaceFs & { reads: Map<string, number
   const reads = new Map<string, number>();
   const state = { hashes: 0 };
   const out = Object.create(inner) as WorkspaceFs & { reads: Map<string, number>; hashes: number };
-  out.readFile = (async (path: string, ...rest: unknown[]) => {
+  out.readFile = async (path: string) => {
     // isomorphic-git probes readFile() with no path to tell a promise fs; that reads nothing
     if (path !== undefined) reads.set(path, (reads.get(path) ?? 0) + 1);
-    return (inner.readFile as (...a: unknown[]) => Promise<Uint8Array>)(path, ...rest);
-  }) as WorkspaceFs['readFile'];
+    return inner.readFile(path);
+  };
   // With a native hasher every sha256 the workspace takes goes through it, so it can be counted.
   Object.defineProperty(out, 'native', {
     value: {

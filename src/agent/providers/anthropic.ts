@@ -9,11 +9,13 @@ import { asDefinitions } from './tool-defs.js';
 export interface AnthropicOptions extends HttpOptions {
   /** the API base (`https://api.anthropic.com`, with or without `/v1`) or the full `/v1/messages` URL */
   endpoint: string;
+  /** the model to ask */
   model: string;
   /** sent as `x-api-key` */
   apiKey?: string;
   /** the longest answer per turn (the API requires one; default 4,096) */
   maxTokens?: number;
+  /** sampling temperature (the API's default when absent) */
   temperature?: number;
   /** the `anthropic-version` header (default 2023-06-01) */
   version?: string;

@@ -9,11 +9,13 @@ import { asDefinitions } from './tool-defs.js';
 export interface OpenAIOptions extends HttpOptions {
   /** the API base (`https://api.openai.com/v1`, `http://127.0.0.1:8080/v1`, Ollama's `http://127.0.0.1:11434/v1`) or the full `/chat/completions` URL */
   endpoint: string;
+  /** the model to ask */
   model: string;
   /** sent as `Authorization: Bearer`; local servers usually need none */
   apiKey?: string;
   /** the longest answer per turn (`max_tokens`); unset lets the server decide */
   maxTokens?: number;
+  /** sampling temperature (the API's default when absent) */
   temperature?: number;
 }
 

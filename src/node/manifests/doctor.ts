@@ -5,7 +5,14 @@ import { loadManifests, type ManifestLoad } from './load.js';
  * exact problem. `healthy` is false when a manifest is broken or the folder cannot be read; a
  * tool whose `platforms` leave this machine out is listed but is not broken.
  */
-export function doctorReport(toolsDir: string, reserved: Iterable<string> = []): { text: string; healthy: boolean; load: ManifestLoad } {
+export function doctorReport(toolsDir: string, reserved: Iterable<string> = []): {
+  /** the report, one line per tool folder */
+  text: string;
+  /** no manifest is broken */
+  healthy: boolean;
+  /** what loading found */
+  load: ManifestLoad;
+} {
   const load = loadManifests(toolsDir, reserved);
   if (load.folderProblem) return { text: `tools: ${load.folderProblem}\n`, healthy: false, load };
   if (load.reports.length === 0) return { text: 'tools: no tool folders found\n', healthy: true, load };

@@ -6,10 +6,13 @@ import { currentPlatform, manifestSchema, TOOL_NAME_PATTERN, type ToolManifest }
 
 /** A manifest that passed every check, with where it lives. */
 export interface LoadedManifest {
+  /** the tool's name */
   name: string;
   /** the tool folder (host path; never shown to a model) */
   dir: string;
+  /** the manifest as written */
   manifest: ToolManifest;
+  /** the JSON Schema of its arguments */
   parameters: JsonSchema;
 }
 
@@ -17,14 +20,19 @@ export interface LoadedManifest {
 export interface ManifestReport {
   /** the tool's name, or its folder's when the manifest could not say */
   name: string;
+  /** `ok`: it loaded; `skipped`: it did not */
   status: 'ok' | 'skipped';
+  /** why not, one line each */
   problems: string[];
   /** skipped only because its `platforms` leave this machine out: not a broken manifest */
   otherPlatform?: true;
 }
 
+/** What loading a manifest folder gives: the tools that loaded and a report per manifest. */
 export interface ManifestLoad {
+  /** the tools that loaded */
   tools: LoadedManifest[];
+  /** one verdict per tool folder */
   reports: ManifestReport[];
   /** set when the folder itself cannot be read; no tools load then */
   folderProblem?: string;

@@ -6,9 +6,13 @@ import type { NotifyNote } from './notify.js';
 
 /** What the model can take in; media it cannot are dropped with a reason. */
 export interface ModelCaps {
+  /** takes images */
   vision: boolean;
+  /** takes audio */
   audio: boolean;
+  /** takes PDF documents */
   pdf: boolean;
+  /** takes video */
   video: boolean;
 }
 

@@ -1,6 +1,0 @@
-/**
- * The browser entry for pages: `connectWorkspace` runs a workspace in a Web Worker
- * (`sandpit/web/worker`, found by your bundler), and the OPFS and IndexedDB backends for direct use.
- * @module sandpit/web
- */
-export * from '../../web/index.js';
