@@ -4,6 +4,11 @@ import { UsageError, workspaceSource, type ParsedArgs } from './cli-args.js';
 import { cliToolsetName, openCliWorkspace } from './cli-open.js';
 import { serveMcpHttp } from './mcp-http.js';
 import { packageVersion, serveMcpStdio } from './mcp.js';
+import { McpLogHub } from './mcp-log.js';
+import type { NodeWorkspace } from './open.js';
+import type { TaskRegistry } from './tasks.js';
+import type { Workspace } from '../workspace-core.js';
+import { toToolError } from '../fs/tool-error.js';
 
 const SNAPSHOT_MODES = ['call', 'batch', 'manual', 'off'] as const;
 
@@ -11,9 +16,24 @@ const SNAPSHOT_MODES = ['call', 'batch', 'manual', 'off'] as const;
  * --snapshots call|batch|manual|off (default call: one snapshot per mutating call). The server
  * commits after answering: a model thinks between calls, and the next call waits for the commit.
  */
-function snapshotsOption(value: string | undefined): SnapshotOptions | false {
+function snapshotsOption(value: string | undefined, log: McpLogHub): SnapshotOptions | false {
   if (value !== undefined && !(SNAPSHOT_MODES as readonly string[]).includes(value)) throw new UsageError(`--snapshots takes ${SNAPSHOT_MODES.join(', ')}`);
-  return value === 'off' ? false : { when: (value ?? 'call') as 'call' | 'batch' | 'manual', afterReply: true };
+  if (value === 'off') return false;
+  const onError = (error: unknown) => log.emit({ level: 'error', logger: 'snapshots', data: `a snapshot failed (the change itself is made, and the next snapshot includes it): ${toToolError(error).message}` });
+  return { when: (value ?? 'call') as 'call' | 'batch' | 'manual', afterReply: true, onError };
+}
+
+/** Tell every session what a person at a terminal would have been shown: broken manifests, task exits. */
+function logWorkspaceEvents(log: McpLogHub, ws: Workspace, tasks: TaskRegistry | null): void {
+  const manifests = (ws as Partial<NodeWorkspace>).manifests;
+  if (manifests?.folderProblem) log.atStart({ level: 'warning', logger: 'manifests', data: `no manifest tools loaded: ${manifests.folderProblem}` });
+  for (const report of manifests?.reports ?? []) {
+    if (report.status === 'skipped' && !report.otherPlatform) log.atStart({ level: 'warning', logger: 'manifests', data: `the tool ${report.name} was not loaded: ${report.problems.join('; ')}` });
+  }
+  tasks?.onEvent((event) => {
+    if (event.type !== 'task_exit') return;
+    log.emit({ level: event.status === 'exited' && event.exit_code === 0 ? 'info' : 'warning', logger: 'tasks', data: { task_id: event.task_id, status: event.status, exit_code: event.exit_code } });
+  });
 }
 
 /** --http [HOST:]PORT: where to listen (HOST default 127.0.0.1; PORT 0 picks a free one). */
@@ -46,12 +66,14 @@ export async function mcpCommand(args: ParsedArgs): Promise<void> {
   const approve = args.options.get('approve');
   if (approve !== undefined && approve !== 'all') throw new UsageError('--approve takes only all (allow every confirmation without asking)');
   // stdin carries JSON-RPC, so no terminal can be asked; --approve all is the one approver here.
-  const { ws, set } = await openCliWorkspace({ ...source, root: resolve(source.root) }, {
-    toolset: args.options.get('toolset'), artifactDir: args.options.get('artifacts'), snapshots: snapshotsOption(args.options.get('snapshots')),
+  const log = new McpLogHub();
+  const { ws, set, tasks } = await openCliWorkspace({ ...source, root: resolve(source.root) }, {
+    toolset: args.options.get('toolset'), artifactDir: args.options.get('artifacts'), snapshots: snapshotsOption(args.options.get('snapshots'), log),
     ...(approve === 'all' ? { confirm: () => true } : {}),
   });
-  if (!http) return serveMcpStdio(ws, set);
-  const server = await serveMcpHttp(ws, set, { ...http, ...(token !== undefined ? { authToken: token } : {}), version: packageVersion() });
+  logWorkspaceEvents(log, ws, tasks);
+  if (!http) return serveMcpStdio(ws, set, { log });
+  const server = await serveMcpHttp(ws, set, { ...http, ...(token !== undefined ? { authToken: token } : {}), version: packageVersion(), log });
   process.stderr.write(`sandpit: MCP over HTTP at ${server.url}\n`);
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);

@@ -8,6 +8,7 @@ import type { Toolset } from '../toolsets/index.js';
 import type { Workspace } from '../workspace-core.js';
 import { SessionEventStore } from './mcp-events.js';
 import { createMcpServer, type McpServerHandle } from './mcp.js';
+import type { McpLogHub } from './mcp-log.js';
 
 /** How `sandpit mcp --http` listens. */
 export interface McpHttpOptions {
@@ -24,6 +25,8 @@ export interface McpHttpOptions {
   /** a session with no request for this long is closed (default 30 minutes): a killed client never says goodbye */
   idleMs?: number;
   version?: string;
+  /** log messages for every session (start-up warnings, snapshot failures, task exits) */
+  log?: McpLogHub;
 }
 
 /** A listening Streamable HTTP MCP server over one workspace. */
@@ -106,7 +109,7 @@ export async function serveMcpHttp(ws: Workspace, set: Toolset, options: McpHttp
   }
 
   function open(): Session {
-    const server = createMcpServer(ws, set, options.version);
+    const server = createMcpServer(ws, set, { ...(options.version !== undefined ? { version: options.version } : {}), ...(options.log ? { log: options.log } : {}) });
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       eventStore: new SessionEventStore(),

@@ -5,6 +5,18 @@ import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } fr
 import type { Toolset } from '../toolsets/index.js';
 import type { Workspace } from '../workspace-core.js';
 import { toCallResult } from './mcp-content.js';
+import { mcpCallOptions } from './mcp-call.js';
+import type { McpLogHub } from './mcp-log.js';
+
+/** How {@link createMcpServer} serves. */
+export interface McpServerOptions {
+  /** the version told to clients */
+  version?: string;
+  /** where start-up warnings, snapshot failures and task exits come from, sent as log messages */
+  log?: McpLogHub;
+  /** how long an elicitation may wait for the person (default 5 minutes) */
+  elicitTimeoutMs?: number;
+}
 
 /**
  * The MCP server {@link createMcpServer} makes, as a host drives it: connect it to any transport of
@@ -27,22 +39,30 @@ export interface McpServerHandle {
  * presents it as text for clients that read only text. A tool failure is a result the model
  * reads, never a protocol error.
  */
-export function createMcpServer(ws: Workspace, set: Toolset, version = '0.0.0'): McpServerHandle {
-  const server = new Server({ name: 'sandpit', version }, { capabilities: { tools: {}, logging: {} } });
+export function createMcpServer(ws: Workspace, set: Toolset, options: McpServerOptions = {}): McpServerHandle {
+  const server = new Server({ name: 'sandpit', version: options.version ?? '0.0.0' }, { capabilities: { tools: {}, logging: {} } });
   const listing = set.toMcp();
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listing }));
-  server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
-    const envelope = await ws.call(request.params.name, request.params.arguments ?? {});
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+    const canElicit = server.getClientCapabilities()?.elicitation !== undefined;
+    const envelope = await ws.call(request.params.name, request.params.arguments ?? {}, mcpCallOptions(extra, canElicit, options.elicitTimeoutMs));
     return toCallResult(envelope, set.present);
   });
+  if (options.log) {
+    const log = options.log;
+    let detach: (() => void) | undefined;
+    server.oninitialized = () => { detach = log.attach(server, () => server.transport?.sessionId); };
+    server.onclose = () => { detach?.(); };
+  }
   return server;
 }
 
 /** Serve over stdin/stdout until the client goes away, then close the workspace (ending its tasks). */
-export async function serveMcpStdio(ws: Workspace, set: Toolset): Promise<void> {
-  const server = createMcpServer(ws, set, packageVersion());
+export async function serveMcpStdio(ws: Workspace, set: Toolset, options: McpServerOptions = {}): Promise<void> {
+  const server = createMcpServer(ws, set, { version: packageVersion(), ...options });
   const closed = new Promise<void>((resolve) => {
-    server.onclose = () => resolve();
+    const detach = server.onclose;
+    server.onclose = () => { detach?.(); resolve(); };
     process.stdin.once('end', () => resolve());
   });
   await server.connect(new StdioServerTransport());

@@ -21,6 +21,7 @@ export class SnapshotSchedule {
       await this.store.open();
     } catch (error) {
       this.lastError = error;
+      try { this.store.onError?.(error); } catch { /* as in commit */ }
     }
   }
 
@@ -57,6 +58,7 @@ export class SnapshotSchedule {
       return await this.store.commitPending(meta);
     } catch (error) {
       this.lastError = error;
+      try { this.store.onError?.(error); } catch { /* a host's listener cannot fail the call */ }
       return null;
     }
   }

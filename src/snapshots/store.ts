@@ -34,6 +34,8 @@ export interface SnapshotOptions {
    * next open snapshots it.
    */
   afterReply?: boolean;
+  /** told when a snapshot fails (the call that made the change still succeeds): a host logs it where a person sees it */
+  onError?: (error: unknown) => void;
 }
 
 /** What one commit pass did. */
@@ -68,10 +70,14 @@ export class SnapshotStore {
   private readonly fanOutDirs = new Set<string>();
   private queue: Promise<unknown> = Promise.resolve();
 
+  /** see {@link SnapshotOptions.onError} */
+  readonly onError: ((error: unknown) => void) | undefined;
+
   constructor(readonly fs: WorkspaceFs, readonly toAbs: (rel: string) => string, options: SnapshotOptions = {}) {
     const dir = options.dir ?? '.sandpit/git';
     if (!/^\.sandpit\/[^/]/.test(dir) || dir.split('/').includes('..')) throw new Error("snapshots.dir must lie inside '.sandpit'");
     this.when = options.when ?? 'call';
+    this.onError = options.onError;
     this.keep = Math.max(1, options.keep ?? 1000);
     this.access = { fs: { promises: fs }, gitdir: toAbs(dir), cache: {} };
     this.tree = new TreeCache(this.access);

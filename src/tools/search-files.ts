@@ -62,6 +62,10 @@ export const searchFilesTool = defineTool({
       maxMatches: args.max_matches ?? 50,
       context: args.context_lines ?? 0,
       maxLineChars: ctx.policy.limits.maxLineChars,
+      onFiles: (scanned) => {
+        ctx.throwIfCancelled();
+        ctx.progress(scanned, undefined, `${scanned} files searched`);
+      },
     });
     const last = page.matches[page.matches.length - 1];
     return {
