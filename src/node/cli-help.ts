@@ -1,5 +1,5 @@
 /** The one-line reminder printed after a usage error. */
-export const USAGE = 'usage: sandpit call TOOL [JSON] --root DIR | sandpit replay FILE|- [--backend memory|node] [--root DIR] [--from DIR] | sandpit tools | sandpit doctor --tools DIR | sandpit mcp --root DIR [--toolset NAME] | sandpit agent --root DIR --endpoint URL --model NAME "task" | sandpit clone URL DIR | sandpit push --root DIR --remote URL --branch B | sandpit --help';
+export const USAGE = 'usage: sandpit call TOOL [JSON] --root DIR | sandpit replay FILE|- [--backend memory|node] [--root DIR] [--from DIR] | sandpit tools | sandpit doctor --tools DIR | sandpit mcp [--root DIR] [--toolset NAME] | sandpit agent --root DIR --endpoint URL --model NAME "task" | sandpit clone URL DIR | sandpit push --root DIR --remote URL --branch B | sandpit --help';
 
 /** The full `sandpit --help` text. */
 export const HELP = `sandpit: one tool contract over a workspace folder, for LLM agents and their tests
@@ -25,7 +25,7 @@ Commands
       Check every tool manifest in DIR (DIR/<name>/<name>.json) and print OK or the
       exact problem for each; exit 1 when any manifest is broken.
 
-  sandpit mcp --root DIR [--toolset NAME] [--tools DIR] [--artifacts DIR] [--snapshots MODE]
+  sandpit mcp [--root DIR] [--toolset NAME] [--tools DIR] [--artifacts DIR] [--snapshots MODE]
           [--http [HOST:]PORT [--auth-token-env NAME]]
       Serve the folder's tools to an MCP client over stdin/stdout, or with --http
       over Streamable HTTP at http://HOST:PORT/mcp (HOST default 127.0.0.1; other
@@ -33,6 +33,8 @@ Commands
       "Authorization: Bearer <the value of NAME>". Each result carries the result
       object as structuredContent and the envelope as text (isError when it is
       not ok). MODE is call (default: one snapshot per change), batch, manual or off.
+      Without --root it serves the client's first file:// root (roots/list) and
+      follows its changes; with --root the client's roots are ignored.
 
   sandpit agent --root DIR --endpoint URL --model NAME [--toolset NAME] "TASK"
       Let a model do TASK on the folder with the toolset's tools, printing its text,
@@ -78,7 +80,8 @@ Options
   --approve all     allow every confirmation (deletes, cowork changes outside the
                     artifact folder, permission: "ask" tools) without asking; by
                     default call and agent ask y/N on a terminal, and with no
-                    terminal (or under mcp) those confirmations are refused
+                    terminal those confirmations are refused; under mcp the
+                    client's person is asked by elicitation when it supports it
   --pretty          indent the JSON output
   -h, --help        this text
   -v, --version     the version

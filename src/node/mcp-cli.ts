@@ -2,8 +2,10 @@ import { resolve } from 'node:path';
 import type { SnapshotOptions } from '../snapshots/store.js';
 import { UsageError, workspaceSource, type ParsedArgs } from './cli-args.js';
 import { cliToolsetName, openCliWorkspace } from './cli-open.js';
-import { serveMcpHttp } from './mcp-http.js';
-import { packageVersion, serveMcpStdio } from './mcp.js';
+import { serveMcpHttp, serveMcpHttpRoots } from './mcp-http.js';
+import { packageVersion, serveMcpStdio, serveStdio, type ServedWorkspace } from './mcp.js';
+import { createRootsMcpServer, WorkspacePool } from './mcp-roots.js';
+import { ToolError } from '../contract/index.js';
 import { McpLogHub } from './mcp-log.js';
 import type { NodeWorkspace } from './open.js';
 import type { TaskRegistry } from './tasks.js';
@@ -52,33 +54,51 @@ function authToken(name: string | undefined): string | undefined {
   return token;
 }
 
-/** `sandpit mcp --root DIR [--toolset NAME] [--tools DIR] [--artifacts DIR] [--snapshots MODE] [--http [HOST:]PORT]`: an MCP server over stdio or HTTP. */
+/**
+ * `sandpit mcp [--root DIR] [--toolset NAME] [--tools DIR] [--artifacts DIR] [--snapshots MODE] [--http [HOST:]PORT]`:
+ * an MCP server over stdio or HTTP. Without --root it serves the client's first file:// root.
+ */
 export async function mcpCommand(args: ParsedArgs): Promise<void> {
   if (args.positionals.length > 1) throw new UsageError('mcp takes no arguments, only --root DIR and options');
-  if (!args.options.has('root')) throw new UsageError('mcp needs --root DIR');
   if (args.flags.has('pretty')) throw new UsageError('mcp speaks JSON-RPC on stdout; --pretty does not apply');
   cliToolsetName(args.options.get('toolset'));
   const http = args.options.has('http') ? httpOption(args.options.get('http')!) : null;
   if (!http && args.options.has('auth-token-env')) throw new UsageError('--auth-token-env goes with --http');
   const token = authToken(args.options.get('auth-token-env'));
-  const source = workspaceSource(args);
-  if (source.backend !== 'node') throw new UsageError('mcp serves a real folder: use --root DIR');
+  const fixedRoot = args.options.has('root');
+  // Without --root the folder comes from the client; the rest of the options are checked as if one were given.
+  const source = workspaceSource(fixedRoot ? args : { ...args, options: new Map([...args.options, ['root', '.']]) });
+  if (source.backend !== 'node') throw new UsageError('mcp serves a real folder: use --root DIR, or let the client name its root');
   const approve = args.options.get('approve');
   if (approve !== undefined && approve !== 'all') throw new UsageError('--approve takes only all (allow every confirmation without asking)');
-  // stdin carries JSON-RPC, so no terminal can be asked; --approve all is the one approver here.
   const log = new McpLogHub();
-  const { ws, set, tasks } = await openCliWorkspace({ ...source, root: resolve(source.root) }, {
-    toolset: args.options.get('toolset'), artifactDir: args.options.get('artifacts'), snapshots: snapshotsOption(args.options.get('snapshots'), log),
-    ...(approve === 'all' ? { confirm: () => true } : {}),
-  });
-  logWorkspaceEvents(log, ws, tasks);
-  if (!http) return serveMcpStdio(ws, set, { log });
-  const server = await serveMcpHttp(ws, set, { ...http, ...(token !== undefined ? { authToken: token } : {}), version: packageVersion(), log });
+  // stdin carries JSON-RPC, so no terminal can be asked: the client's person is asked by elicitation, unless --approve all.
+  const open = async (root: string): Promise<ServedWorkspace> => {
+    const { ws, set, tasks } = await openCliWorkspace({ ...source, root }, {
+      toolset: args.options.get('toolset'), artifactDir: args.options.get('artifacts'), snapshots: snapshotsOption(args.options.get('snapshots'), log),
+      ...(approve === 'all' ? { confirm: () => true } : {}),
+    });
+    logWorkspaceEvents(log, ws, tasks);
+    return { ws, set };
+  };
+  const pool = new WorkspacePool(async (folder) => open(folder).catch(() => {
+    throw new ToolError('NOT_FOUND', "the client's first root is not a folder this server can open", { hint: 'Check the root the client names exists and is readable.' });
+  }));
+  const fixed = fixedRoot ? await open(resolve(source.root)) : null;
+  const options = { version: packageVersion(), log };
+  if (!http) {
+    if (fixed) return serveMcpStdio(fixed.ws, fixed.set, { log });
+    await serveStdio(createRootsMcpServer(pool, options));
+    return pool.closeAll();
+  }
+  const httpOptions = { ...http, ...(token !== undefined ? { authToken: token } : {}), ...options };
+  const server = fixed ? await serveMcpHttp(fixed.ws, fixed.set, httpOptions) : await serveMcpHttpRoots(pool, httpOptions);
   process.stderr.write(`sandpit: MCP over HTTP at ${server.url}\n`);
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);
     process.once('SIGTERM', resolve);
   });
   await server.close();
-  await ws.close();
+  await fixed?.ws.close();
+  await pool.closeAll();
 }

@@ -1,11 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ErrorCode as RpcCode, ListToolsRequestSchema, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { toToolError } from '../fs/tool-error.js';
 import type { Toolset } from '../toolsets/index.js';
 import type { Workspace } from '../workspace-core.js';
 import { toCallResult } from './mcp-content.js';
 import { mcpCallOptions } from './mcp-call.js';
+import { serveResources } from './mcp-resources.js';
 import type { McpLogHub } from './mcp-log.js';
 
 /** How {@link createMcpServer} serves. */
@@ -32,34 +34,69 @@ export interface McpServerHandle {
   onclose?: (() => void) | undefined;
 }
 
+/** What a server serves: a workspace and the toolset it offers. */
+export interface ServedWorkspace {
+  ws: Workspace;
+  set: Toolset;
+}
+
 /**
  * An MCP server (not yet connected) offering a workspace's toolset: tools/list gives each tool's
  * title, argument and result schemas and annotations, and tools/call returns the result object
  * (or the error object, with isError) as structuredContent, beside the envelope as the toolset
  * presents it as text for clients that read only text. A tool failure is a result the model
- * reads, never a protocol error.
+ * reads, never a protocol error. The workspace's files are its resources.
  */
 export function createMcpServer(ws: Workspace, set: Toolset, options: McpServerOptions = {}): McpServerHandle {
-  const server = new Server({ name: 'sandpit', version: options.version ?? '0.0.0' }, { capabilities: { tools: {}, logging: {} } });
-  const listing = set.toMcp();
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listing }));
+  const served = Promise.resolve({ ws, set });
+  return buildMcpServer(() => served, options);
+}
+
+/**
+ * The server around a workspace that `current` gives (fixed, or the one the client's roots
+ * name): what {@link createMcpServer} and the roots-following server share. `setup` runs before
+ * the server connects, to add handlers of its own.
+ */
+export function buildMcpServer(current: () => Promise<ServedWorkspace>, options: McpServerOptions, setup?: (server: Server) => void): Server {
+  const server = new Server({ name: 'sandpit', version: options.version ?? '0.0.0' }, {
+    capabilities: { tools: {}, logging: {}, resources: { subscribe: true, listChanged: false } },
+  });
+  const listings = new WeakMap<Toolset, unknown[]>();
+  server.setRequestHandler(ListToolsRequestSchema, async () => {
+    const { set } = await current().catch((error: unknown) => { throw new McpError(RpcCode.InvalidRequest, toToolError(error).message); });
+    if (!listings.has(set)) listings.set(set, set.toMcp());
+    return { tools: listings.get(set) as ReturnType<Toolset['toMcp']> };
+  });
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+    let served: ServedWorkspace;
+    try {
+      served = await current();
+    } catch (error) {
+      return toCallResult({ ok: false, tool: request.params.name, error: toToolError(error).toJSON() }, (envelope) => envelope as never);
+    }
+    const { ws, set } = served;
     const canElicit = server.getClientCapabilities()?.elicitation !== undefined;
     const envelope = await ws.call(request.params.name, request.params.arguments ?? {}, mcpCallOptions(extra, canElicit, options.elicitTimeoutMs));
     return toCallResult(envelope, set.present);
   });
-  if (options.log) {
-    const log = options.log;
-    let detach: (() => void) | undefined;
-    server.oninitialized = () => { detach = log.attach(server, () => server.transport?.sessionId); };
-    server.onclose = () => { detach?.(); };
-  }
+  const stopResources = serveResources(server, async () => (await current()).ws);
+  let detach: (() => void) | undefined;
+  server.oninitialized = () => {
+    if (options.log) detach = options.log.attach(server, () => server.transport?.sessionId);
+  };
+  server.onclose = () => { detach?.(); stopResources(); };
+  setup?.(server);
   return server;
 }
 
 /** Serve over stdin/stdout until the client goes away, then close the workspace (ending its tasks). */
 export async function serveMcpStdio(ws: Workspace, set: Toolset, options: McpServerOptions = {}): Promise<void> {
-  const server = createMcpServer(ws, set, { version: packageVersion(), ...options });
+  await serveStdio(createMcpServer(ws, set, { version: packageVersion(), ...options }));
+  await ws.close();
+}
+
+/** Serve one server over stdin/stdout until the client goes away. */
+export async function serveStdio(server: McpServerHandle): Promise<void> {
   const closed = new Promise<void>((resolve) => {
     const detach = server.onclose;
     server.onclose = () => { detach?.(); resolve(); };
@@ -68,7 +105,6 @@ export async function serveMcpStdio(ws: Workspace, set: Toolset, options: McpSer
   await server.connect(new StdioServerTransport());
   await closed;
   await server.close().catch(() => {});
-  await ws.close();
 }
 
 /** This package's version, as the server tells clients. */
