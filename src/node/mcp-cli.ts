@@ -7,6 +7,8 @@ import { packageVersion, serveMcpStdio, serveStdio, type ServedWorkspace } from 
 import { createRootsMcpServer, WorkspacePool } from './mcp-roots.js';
 import { ToolError } from '../contract/index.js';
 import { McpLogHub } from './mcp-log.js';
+import { cliSecret } from './sandbox-relaunch.js';
+import type { EarlyStart } from './mcp-fast-start.js';
 import type { NodeWorkspace } from './open.js';
 import type { TaskRegistry } from './tasks.js';
 import type { Workspace } from '../workspace-core.js';
@@ -49,7 +51,7 @@ export function httpOption(value: string): { host: string; port: number } {
 /** The bearer token from the variable --auth-token-env names (never the token itself on the command line). */
 function authToken(name: string | undefined): string | undefined {
   if (name === undefined) return undefined;
-  const token = process.env[name];
+  const token = cliSecret(name);
   if (!token) throw new UsageError(`--auth-token-env names ${name.slice(0, 60)}, which is not set or empty`);
   return token;
 }
@@ -58,7 +60,7 @@ function authToken(name: string | undefined): string | undefined {
  * `sandpit mcp [--root DIR] [--toolset NAME] [--tools DIR] [--artifacts DIR] [--snapshots MODE] [--http [HOST:]PORT]`:
  * an MCP server over stdio or HTTP. Without --root it serves the client's first file:// root.
  */
-export async function mcpCommand(args: ParsedArgs): Promise<void> {
+export async function mcpCommand(args: ParsedArgs, early?: EarlyStart): Promise<void> {
   if (args.positionals.length > 1) throw new UsageError('mcp takes no arguments, only --root DIR and options');
   if (args.flags.has('pretty')) throw new UsageError('mcp speaks JSON-RPC on stdout; --pretty does not apply');
   cliToolsetName(args.options.get('toolset'));
@@ -87,8 +89,8 @@ export async function mcpCommand(args: ParsedArgs): Promise<void> {
   const fixed = fixedRoot ? await open(resolve(source.root)) : null;
   const options = { version: packageVersion(), log };
   if (!http) {
-    if (fixed) return serveMcpStdio(fixed.ws, fixed.set, { log });
-    await serveStdio(createRootsMcpServer(pool, options));
+    if (fixed) return serveMcpStdio(fixed.ws, fixed.set, { log }, early);
+    await serveStdio(createRootsMcpServer(pool, options), early);
     return pool.closeAll();
   }
   const httpOptions = { ...http, ...(token !== undefined ? { authToken: token } : {}), ...options };

@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ErrorCode as RpcCode, ListToolsRequestSchema, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -6,6 +5,8 @@ import { toToolError } from '../fs/tool-error.js';
 import type { Toolset } from '../toolsets/index.js';
 import type { Workspace } from '../workspace-core.js';
 import { toCallResult } from './mcp-content.js';
+import { SERVER_CAPABILITIES } from './mcp-capabilities.js';
+import { packageVersion, type EarlyStart } from './mcp-fast-start.js';
 import { mcpCallOptions } from './mcp-call.js';
 import { serveResources } from './mcp-resources.js';
 import type { McpLogHub } from './mcp-log.js';
@@ -59,7 +60,7 @@ export function createMcpServer(ws: Workspace, set: Toolset, options: McpServerO
  */
 export function buildMcpServer(current: () => Promise<ServedWorkspace>, options: McpServerOptions, setup?: (server: Server) => void): Server {
   const server = new Server({ name: 'sandpit', version: options.version ?? '0.0.0' }, {
-    capabilities: { tools: {}, logging: {}, resources: { subscribe: true, listChanged: false } },
+    capabilities: { ...SERVER_CAPABILITIES, resources: { ...SERVER_CAPABILITIES.resources } },
   });
   const listings = new WeakMap<Toolset, unknown[]>();
   server.setRequestHandler(ListToolsRequestSchema, async () => {
@@ -90,28 +91,22 @@ export function buildMcpServer(current: () => Promise<ServedWorkspace>, options:
 }
 
 /** Serve over stdin/stdout until the client goes away, then close the workspace (ending its tasks). */
-export async function serveMcpStdio(ws: Workspace, set: Toolset, options: McpServerOptions = {}): Promise<void> {
-  await serveStdio(createMcpServer(ws, set, { version: packageVersion(), ...options }));
+export async function serveMcpStdio(ws: Workspace, set: Toolset, options: McpServerOptions = {}, early?: EarlyStart): Promise<void> {
+  await serveStdio(createMcpServer(ws, set, { version: packageVersion(), ...options }), early);
   await ws.close();
 }
 
-/** Serve one server over stdin/stdout until the client goes away. */
-export async function serveStdio(server: McpServerHandle): Promise<void> {
+/** Serve one server over stdin/stdout until the client goes away; `early` is the stdio that answered initialize already. */
+export async function serveStdio(server: McpServerHandle, early?: EarlyStart): Promise<void> {
+  const io = early ? await early.ready : { input: process.stdin, output: process.stdout };
   const closed = new Promise<void>((resolve) => {
     const detach = server.onclose;
     server.onclose = () => { detach?.(); resolve(); };
-    process.stdin.once('end', () => resolve());
+    io.input.once('end', () => resolve());
   });
-  await server.connect(new StdioServerTransport());
+  await server.connect(new StdioServerTransport(io.input, io.output));
   await closed;
   await server.close().catch(() => {});
 }
 
-/** This package's version, as the server tells clients. */
-export function packageVersion(): string {
-  try {
-    return (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
-  } catch {
-    return '0.0.0';
-  }
-}
+export { packageVersion };

@@ -84,9 +84,12 @@ function takeSecrets(fd: number): void {
 // `--token-env NAME` (git commands) names one more variable the command needs.
 function tokenEnvNames(argv: readonly string[]): string[] {
   const names: string[] = [];
+  // git's --token-env and mcp's --auth-token-env both name a variable the command itself reads.
   argv.forEach((arg, i) => {
-    if (arg === '--token-env' && argv[i + 1]) names.push(argv[i + 1]!);
-    else if (arg.startsWith('--token-env=')) names.push(arg.slice('--token-env='.length));
+    for (const option of ['--token-env', '--auth-token-env']) {
+      if (arg === option && argv[i + 1]) names.push(argv[i + 1]!);
+      else if (arg.startsWith(`${option}=`)) names.push(arg.slice(option.length + 1));
+    }
   });
   return names;
 }
