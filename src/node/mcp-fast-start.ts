@@ -47,7 +47,7 @@ export function answerInitializeEarly(stdin: Readable = process.stdin, stdout: W
       while (dropping && (at = pending.indexOf('\n')) !== -1) {
         const line = pending.slice(0, at + 1);
         pending = pending.slice(at + 1);
-        if (isAnswerTo(line, dropId)) dropping = false;
+        if (isAnswerTo(line, dropId)) { dropping = false; release(); }
         else kept.push(line);
       }
       if (!dropping && pending) { kept.push(pending); pending = ''; }
@@ -58,11 +58,24 @@ export function answerInitializeEarly(stdin: Readable = process.stdin, stdout: W
   let resolveReady!: (io: EarlyStdio) => void;
   const ready = new Promise<EarlyStdio>((resolve) => { resolveReady = resolve; });
   let head = Buffer.alloc(0);
-  const hand = () => {
+  // What the client sent after initialize waits until the server has handled initialize itself
+  // (the client did not wait for it, since it had its answer): handlers then see its capabilities.
+  let rest = Buffer.alloc(0);
+  const release = () => {
+    input.write(rest);
+    stdin.pipe(input);
+  };
+  const hand = (at: number) => {
     stdin.off('data', onData);
     stdin.off('end', onEnd);
-    input.write(head);
-    stdin.pipe(input);
+    if (dropping) {
+      input.write(head.subarray(0, at + 1));
+      rest = head.subarray(at + 1);
+      stdin.pause();
+    } else {
+      input.write(head);
+      stdin.pipe(input);
+    }
     resolveReady({ input, output });
   };
   const onData = (chunk: Buffer) => {
@@ -78,7 +91,7 @@ export function answerInitializeEarly(stdin: Readable = process.stdin, stdout: W
         result: { protocolVersion: negotiatedVersion(initialize.version), capabilities: SERVER_CAPABILITIES, serverInfo: { name: 'sandpit', version: packageVersion() } },
       })}\n`);
     }
-    hand();
+    hand(at);
   };
   const onEnd = () => {
     stdin.off('data', onData);
