@@ -58,12 +58,14 @@ export function serveResources(server: Server, current: () => Promise<Workspace>
   const watch = (ws: Workspace) => {
     if (watched.has(ws)) return;
     watched.add(ws);
-    detach.push(ws.changes.onChange((event) => {
-      for (const rel of event.paths) {
+    const announce = (paths: string[]) => {
+      for (const rel of paths) {
         const uri = resourceUri(rel);
         if (subscribed.has(uri)) void server.sendResourceUpdated({ uri }).catch(() => {});
       }
-    }));
+    };
+    detach.push(ws.changes.onChange((event) => announce(event.paths)));
+    if (ws.snapshots) detach.push(ws.snapshots.onRescan(announce));
   };
   const workspace = async () => {
     const ws = await current();

@@ -115,8 +115,22 @@ export class SnapshotStore {
   }
 
   /** Find changes made behind the tools' back (stat cache: unchanged files are not re-read). */
-  rescan(meta: Omit<CommitMeta, 'files_changed'> = { message: 'Changes found by rescan' }, force = false): Promise<CommitOutcome> {
-    return this.commitPending(meta, [''], force);
+  async rescan(meta: Omit<CommitMeta, 'files_changed'> = { message: 'Changes found by rescan' }, force = false): Promise<CommitOutcome> {
+    const outcome = await this.commitPending(meta, [''], force);
+    if (outcome.changed.length > 0) {
+      for (const listener of this.rescanListeners) {
+        try { listener(outcome.changed); } catch { /* a host's listener cannot fail the rescan */ }
+      }
+    }
+    return outcome;
+  }
+
+  private readonly rescanListeners = new Set<(changed: string[]) => void>();
+
+  /** Hear the paths each rescan found changed (a process's writes, the user's edits); returns the way to stop. */
+  onRescan(listener: (changed: string[]) => void): () => void {
+    this.rescanListeners.add(listener);
+    return () => { this.rescanListeners.delete(listener); };
   }
 
   /** A snapshot by id or unique prefix, or a NOT_FOUND the model can act on. */

@@ -86,9 +86,9 @@ describe('roots (a server started without --root)', () => {
 });
 
 describe('resources', () => {
-  async function served(files: Record<string, string | Uint8Array>) {
+  async function served(files: Record<string, string | Uint8Array>, snapshots = false) {
     const dir = folder(files);
-    const ws = openNodeWorkspace(dir, { snapshots: false });
+    const ws = openNodeWorkspace(dir, snapshots ? {} : { snapshots: false });
     closers.push(() => ws.close());
     const client = new Client({ name: 'resources-test', version: '1.0.0' });
     await link(createMcpServer(ws, ws.toolset), client);
@@ -143,5 +143,17 @@ describe('resources', () => {
     await text(client, 'edit_file', { path: 'watched.txt', old_text: 'z', new_text: 'y' });
     await client.ping();
     expect(updated).toHaveLength(1);
+  });
+
+  it('announces a subscribed file a rescan found changed behind the tools', async () => {
+    const { dir, ws, client } = await served({ 'watched.txt': 'a\n' }, true);
+    await ws.rescan();
+    const updated: string[] = [];
+    client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => { updated.push(n.params.uri); });
+    await client.subscribeResource({ uri: 'sandpit://workspace/watched.txt' });
+    writeFileSync(join(dir, 'watched.txt'), 'changed by a process\n');
+    await ws.rescan();
+    await client.ping();
+    expect(updated).toEqual(['sandpit://workspace/watched.txt']);
   });
 });
