@@ -1,11 +1,11 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { LATEST_PROTOCOL_VERSION, ListRootsRequestSchema, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
+import { LATEST_PROTOCOL_VERSION, ListRootsRequestSchema, LoggingMessageNotificationSchema, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROTOCOL_VERSIONS } from '../../src/node/mcp-capabilities.js';
 import { answerInitializeEarly } from '../../src/node/mcp-fast-start.js';
@@ -72,5 +72,22 @@ describe('sandpit mcp without --root (a real child over stdio)', () => {
     closers.push(() => client.close());
     const read = (await client.callTool({ name: 'read_file', arguments: { path: 'hello.txt' } })) as Record<string, any>;
     expect(read.structuredContent, JSON.stringify(read.structuredContent)).toMatchObject({ content: 'from the root\n' });
+  });
+
+  it('tells the session about a broken manifest as a log message', async () => {
+    const dir = folder({ 'a.txt': 'a\n' });
+    const tools = folder({});
+    mkdirSync(join(tools, 'broken'));
+    writeFileSync(join(tools, 'broken', 'broken.json'), '{ not json');
+    const client = new Client({ name: 'log-cli', version: '1.0.0' });
+    const messages: Array<Record<string, unknown>> = [];
+    client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => { messages.push(n.params); });
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [cliPath, 'mcp', '--root', dir, '--tools', tools], stderr: 'pipe' }));
+    closers.push(() => client.close());
+    await client.listTools();
+    await expect.poll(() => messages.length).toBeGreaterThan(0);
+    expect(messages[0]).toMatchObject({ level: 'warning', logger: 'manifests' });
+    expect(String(messages[0]!.data)).toMatch(/broken/);
+    expect(String(messages[0]!.data)).not.toContain(tools);
   });
 });
