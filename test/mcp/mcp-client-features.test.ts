@@ -27,7 +27,7 @@ function folder(files: Record<string, string>): string {
   return dir;
 }
 
-type Answer = 'accept' | 'decline' | 'cancel' | null;
+type Answer = 'accept' | 'decline' | 'cancel' | 'never' | null;
 
 /** A real SDK client and server joined in memory; `answer` null means the client declares no elicitation. */
 async function connect(dir: string, answer: Answer, policy: WorkspacePolicy = {}, options: McpServerOptions = {}) {
@@ -38,6 +38,7 @@ async function connect(dir: string, answer: Answer, policy: WorkspacePolicy = {}
   if (answer) {
     client.setRequestHandler(ElicitRequestSchema, async (request) => {
       asked.push(request.params.message);
+      if (answer === 'never') return new Promise<never>(() => {});
       return { action: answer };
     });
   }
@@ -70,6 +71,15 @@ describe('elicitation for confirmations', () => {
       expect(asked).toHaveLength(1);
       expect(readFileSync(join(dir, 'keep.txt'), 'utf8')).toBe('x\n');
     }
+  });
+
+  it('refuses when the person does not answer in time, with nothing changed', async () => {
+    const dir = folder({ 'keep.txt': 'x\n' });
+    const { client, asked } = await connect(dir, 'never', {}, { elicitTimeoutMs: 200 });
+    const result = (await client.callTool({ name: 'delete_path', arguments: { path: 'keep.txt' } })) as Row;
+    expect(result.structuredContent).toMatchObject({ code: 'CONFIRMATION_DENIED' });
+    expect(asked).toHaveLength(1);
+    expect(readFileSync(join(dir, 'keep.txt'), 'utf8')).toBe('x\n');
   });
 
   it('refuses a required confirmation with a hint when the client cannot elicit', async () => {
@@ -125,6 +135,19 @@ describe('progress and cancellation', () => {
     for (let i = 1; i < seen.length; i++) expect(seen[i]!.progress).toBeGreaterThan(seen[i - 1]!.progress);
     expect(seen[0]!.total).toBe(FILES * 2);
     expect(readFileSync(join(dir, 'f/099.txt'), 'utf8')).toContain('LINE 200');
+  });
+
+  it('sends progress over Streamable HTTP too', async () => {
+    const dir = folder(manyFiles());
+    const ws = openNodeWorkspace(dir, { snapshots: false });
+    const http = await serveMcpHttp(ws, ws.toolset, { port: 0 });
+    const client = new Client({ name: 'progress-http', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(http.url)));
+    closers.push(async () => { await client.close(); await http.close(); await ws.close(); });
+    const seen: Progress[] = [];
+    const result = await client.callTool({ name: 'apply_patch', arguments: { patch: bigPatch() } }, CallToolResultSchema, { onprogress: (p) => seen.push(p) });
+    expect(result.isError).toBe(false);
+    expect(seen.length).toBeGreaterThan(FILES / 2);
   });
 
   it('stops a cancelled apply_patch before it writes, leaving every file as it was', async () => {
