@@ -5,6 +5,12 @@ import type { Approver } from '../workspace/policy.js';
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
+/**
+ * A way to send the client a request on the stream of the request being handled (over HTTP the
+ * only stream sure to be open): the SDK's `extra.sendRequest`.
+ */
+export type RequestSender = Pick<Extra, 'sendRequest'>;
+
 /** How long a person has to answer an elicitation before the call is refused (5 minutes). */
 export const ELICITATION_TIMEOUT_MS = 5 * 60_000;
 

@@ -6,6 +6,7 @@ import { toToolError } from '../fs/tool-error.js';
 import { walk } from '../search/walk.js';
 import { decodeText, isDecodeFailure, looksBinary } from '../text/codec.js';
 import type { Workspace } from '../workspace-core.js';
+import type { RequestSender } from './mcp-call.js';
 import { displayPath, PathResolver } from '../workspace/paths.js';
 
 /** Workspace files are resources under this prefix, never as host `file://` paths. */
@@ -51,7 +52,7 @@ function asRpcError(error: unknown): McpError {
  * its mimeType and anything else as a blob; a subscribed file changed by a tool or a rescan is
  * announced with `notifications/resources/updated`.
  */
-export function serveResources(server: Server, current: () => Promise<Workspace>): () => void {
+export function serveResources(server: Server, current: (request: RequestSender) => Promise<Workspace>): () => void {
   const subscribed = new Set<string>();
   const watched = new WeakSet<Workspace>();
   const detach: Array<() => void> = [];
@@ -67,14 +68,14 @@ export function serveResources(server: Server, current: () => Promise<Workspace>
     detach.push(ws.changes.onChange((event) => announce(event.paths)));
     if (ws.snapshots) detach.push(ws.snapshots.onRescan(announce));
   };
-  const workspace = async () => {
-    const ws = await current();
+  const workspace = async (extra: RequestSender) => {
+    const ws = await current(extra);
     watch(ws);
     return ws;
   };
 
-  server.setRequestHandler(ListResourcesRequestSchema, async (request) => {
-    const ws = await workspace();
+  server.setRequestHandler(ListResourcesRequestSchema, async (request, extra) => {
+    const ws = await workspace(extra);
     const paths = new PathResolver(ws.fs, ws.root);
     const after = request.params?.cursor;
     const resources: Resource[] = [];
@@ -92,8 +93,8 @@ export function serveResources(server: Server, current: () => Promise<Workspace>
     resourceTemplates: [{ uriTemplate: `${RESOURCE_PREFIX}{+path}`, name: 'workspace file', description: 'Any file of the workspace by its root-relative path.' }],
   }));
 
-  server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
-    const ws = await workspace();
+  server.setRequestHandler(ReadResourceRequestSchema, async (request, extra) => {
+    const ws = await workspace(extra);
     const uri = request.params.uri;
     try {
       const rel = relOf(uri);
@@ -115,9 +116,9 @@ export function serveResources(server: Server, current: () => Promise<Workspace>
     }
   });
 
-  server.setRequestHandler(SubscribeRequestSchema, async (request) => {
+  server.setRequestHandler(SubscribeRequestSchema, async (request, extra) => {
     relOf(request.params.uri);
-    await workspace();
+    await workspace(extra);
     subscribed.add(request.params.uri);
     return {};
   });

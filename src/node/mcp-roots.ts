@@ -1,8 +1,8 @@
 import { fileURLToPath } from 'node:url';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { RootsListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { ListRootsResultSchema, RootsListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { ToolError } from '../contract/index.js';
-import { buildMcpServer, type McpServerHandle, type McpServerOptions, type ServedWorkspace } from './mcp.js';
+import { buildMcpServer, type McpServerHandle, type McpServerOptions, type RequestSender, type ServedWorkspace } from './mcp.js';
 
 /** Opens the workspace over a host folder a client's root names; a folder it cannot serve is a ToolError. */
 export type FolderOpener = (folder: string) => Promise<ServedWorkspace>;
@@ -38,32 +38,35 @@ export class WorkspacePool {
 const NO_ROOT_HINT = 'Start sandpit mcp with --root DIR, or add a folder as a root in the MCP client.';
 
 /**
- * A server started without `--root`: once the client is initialized it asks `roots/list`, serves
- * the first `file://` root, and asks again on `notifications/roots/list_changed` (later calls go
+ * A server started without `--root`: on its first request that needs the workspace it asks the
+ * client `roots/list` (on that request's stream, which over HTTP is sure to be open), serves the
+ * first `file://` root, and asks again after `notifications/roots/list_changed` (later calls go
  * to the new folder). A client without roots, or with no `file://` root, gets one clear error on
  * every call. The folder's host path never reaches a result or an error.
  */
 export function createRootsMcpServer(pool: WorkspacePool, options: McpServerOptions = {}): McpServerHandle {
-  let current: Promise<ServedWorkspace> = Promise.reject(new ToolError('NOT_FOUND', 'the client has not been asked for its roots yet'));
-  current.catch(() => {});
-  return buildMcpServer(() => current, options, (server) => {
-    const refresh = () => {
-      current = firstRoot(server, pool);
+  let server!: Server;
+  let current: Promise<ServedWorkspace> | null = null;
+  return buildMcpServer((request) => {
+    if (!current) {
+      current = firstRoot(server, pool, request);
+      // A failure is answered to every call until the client's roots change.
       current.catch(() => {});
-    };
-    const initialized = server.oninitialized;
-    server.oninitialized = () => { initialized?.(); refresh(); };
-    server.setNotificationHandler(RootsListChangedNotificationSchema, async () => { refresh(); });
+    }
+    return current;
+  }, options, (built) => {
+    server = built;
+    server.setNotificationHandler(RootsListChangedNotificationSchema, async () => { current = null; });
   });
 }
 
-async function firstRoot(server: Server, pool: WorkspacePool): Promise<ServedWorkspace> {
+async function firstRoot(server: Server, pool: WorkspacePool, request: RequestSender): Promise<ServedWorkspace> {
   if (!server.getClientCapabilities()?.roots) {
     throw new ToolError('NOT_FOUND', 'this server was started without --root and the client offers no roots, so there is no workspace', { hint: NO_ROOT_HINT });
   }
   let roots: Array<{ uri: string }>;
   try {
-    roots = (await server.listRoots()).roots;
+    roots = (await request.sendRequest({ method: 'roots/list' }, ListRootsResultSchema, { timeout: 30_000 })).roots;
   } catch {
     throw new ToolError('NOT_FOUND', 'the client did not answer roots/list, so there is no workspace', { hint: NO_ROOT_HINT });
   }

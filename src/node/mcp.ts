@@ -7,7 +7,9 @@ import type { Workspace } from '../workspace-core.js';
 import { toCallResult } from './mcp-content.js';
 import { SERVER_CAPABILITIES } from './mcp-capabilities.js';
 import { packageVersion, type EarlyStart } from './mcp-fast-start.js';
-import { mcpCallOptions } from './mcp-call.js';
+import { mcpCallOptions, type RequestSender } from './mcp-call.js';
+
+export type { RequestSender };
 import { serveResources } from './mcp-resources.js';
 import type { McpLogHub } from './mcp-log.js';
 
@@ -58,20 +60,20 @@ export function createMcpServer(ws: Workspace, set: Toolset, options: McpServerO
  * name): what {@link createMcpServer} and the roots-following server share. `setup` runs before
  * the server connects, to add handlers of its own.
  */
-export function buildMcpServer(current: () => Promise<ServedWorkspace>, options: McpServerOptions, setup?: (server: Server) => void): Server {
+export function buildMcpServer(current: (request: RequestSender) => Promise<ServedWorkspace>, options: McpServerOptions, setup?: (server: Server) => void): Server {
   const server = new Server({ name: 'sandpit', version: options.version ?? '0.0.0' }, {
     capabilities: { ...SERVER_CAPABILITIES, resources: { ...SERVER_CAPABILITIES.resources } },
   });
   const listings = new WeakMap<Toolset, unknown[]>();
-  server.setRequestHandler(ListToolsRequestSchema, async () => {
-    const { set } = await current().catch((error: unknown) => { throw new McpError(RpcCode.InvalidRequest, toToolError(error).message); });
+  server.setRequestHandler(ListToolsRequestSchema, async (_request, extra) => {
+    const { set } = await current(extra).catch((error: unknown) => { throw new McpError(RpcCode.InvalidRequest, toToolError(error).message); });
     if (!listings.has(set)) listings.set(set, set.toMcp());
     return { tools: listings.get(set) as ReturnType<Toolset['toMcp']> };
   });
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
     let served: ServedWorkspace;
     try {
-      served = await current();
+      served = await current(extra);
     } catch (error) {
       return toCallResult({ ok: false, tool: request.params.name, error: toToolError(error).toJSON() }, (envelope) => envelope as never);
     }
@@ -80,7 +82,7 @@ export function buildMcpServer(current: () => Promise<ServedWorkspace>, options:
     const envelope = await ws.call(request.params.name, request.params.arguments ?? {}, mcpCallOptions(extra, canElicit, options.elicitTimeoutMs));
     return toCallResult(envelope, set.present);
   });
-  const stopResources = serveResources(server, async () => (await current()).ws);
+  const stopResources = serveResources(server, async (extra) => (await current(extra)).ws);
   let detach: (() => void) | undefined;
   server.oninitialized = () => {
     if (options.log) detach = options.log.attach(server, () => server.transport?.sessionId);

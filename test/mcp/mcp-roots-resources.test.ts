@@ -4,9 +4,10 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ListRootsRequestSchema, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createMcpServer, createRootsMcpServer, openNodeWorkspace, WorkspacePool, type McpServerHandle } from '../../src/node/index.js';
+import { createMcpServer, createRootsMcpServer, openNodeWorkspace, serveMcpHttpRoots, WorkspacePool, type McpServerHandle } from '../../src/node/index.js';
 
 type Row = Record<string, any>;
 const dirs: string[] = [];
@@ -60,6 +61,24 @@ describe('roots (a server started without --root)', () => {
     const after = (await client.callTool({ name: 'read_file', arguments: { path: 'which.txt' } })) as Row;
     expect(after.structuredContent).toMatchObject({ content: 'second\n' });
     expect(JSON.stringify(after)).not.toContain(second);
+  });
+
+  it('serves each HTTP session its own first root, one workspace per folder', async () => {
+    const one = folder({ 'which.txt': 'one\n' });
+    const two = folder({ 'which.txt': 'two\n' });
+    const shared = pool();
+    const http = await serveMcpHttpRoots(shared, { port: 0 });
+    closers.push(() => http.close());
+    const reads: string[] = [];
+    for (const dir of [one, two, one]) {
+      const client = new Client({ name: 'roots-http', version: '1.0.0' }, { capabilities: { roots: {} } });
+      client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: [{ uri: pathToFileURL(dir).href }] }));
+      await client.connect(new StreamableHTTPClientTransport(new URL(http.url)));
+      closers.push(() => client.close());
+      reads.push((await text(client, 'read_file', { path: 'which.txt' })).content);
+    }
+    expect(reads).toEqual(['one\n', 'two\n', 'one\n']);
+    expect(await shared.get(one)).toBe(await shared.get(one));
   });
 
   it('gives one clear error to a client with no roots', async () => {
