@@ -1,6 +1,8 @@
 // `sandpit mcp` against @modelcontextprotocol/server-filesystem: both stdio children driven by
 // the SDK's client on the same temp folder. Median latency over 200 calls of reading a 4 KB file,
-// of a one-line edit in a 200-line file, and of a bare round trip (ping).
+// of a one-line edit in a 200-line file, and of a bare round trip (ping); the time to answer
+// initialize from a cold start; the same read and edit over Streamable HTTP; and the calls per
+// second of 8 HTTP sessions at once.
 // Needs `npm run build` first. Run alone with `node bench/mcp.mjs`, or import benchMcp().
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -8,6 +10,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { spawn } from 'node:child_process';
 import { fmtMs, fmtRatio, table } from './measure.mjs';
 
 const CALLS = 200;
@@ -46,16 +50,75 @@ async function checked(client, name, args) {
   return r;
 }
 
+const STARTS = 10;
+const SESSIONS = 8;
+const SESSION_CALLS = 100;
+
+/** Median time from spawning a server to its initialize answer, the two started in turns. */
+async function initializeTimes(dir) {
+  const contenders = [[sandpitCli, 'mcp', '--root', dir], [referenceCli, dir]];
+  const times = contenders.map(() => []);
+  for (let i = 0; i < STARTS; i++) {
+    for (const [k, args] of contenders.entries()) {
+      const t = performance.now();
+      const client = await connect(args);
+      times[k].push(performance.now() - t);
+      await client.close();
+    }
+  }
+  return times.map((list) => list.sort((a, b) => a - b)[Math.floor(list.length / 2)]);
+}
+
+/** `sandpit mcp --http 127.0.0.1:0` on `dir`: its child and endpoint. */
+async function startHttp(dir) {
+  const child = spawn(process.execPath, [sandpitCli, 'mcp', '--root', dir, '--http', '127.0.0.1:0'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const url = await new Promise((resolve, reject) => {
+    let err = '';
+    child.stderr.on('data', (c) => {
+      err += c;
+      const m = /MCP over HTTP at (\S+)/.exec(err);
+      if (m) resolve(m[1]);
+    });
+    child.once('exit', () => reject(new Error(`sandpit mcp --http exited: ${err.slice(0, 300)}`)));
+  });
+  return { child, url };
+}
+
+async function httpClient(url) {
+  const client = new Client({ name: 'sandpit-bench-http', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+  return client;
+}
+
+/** 8 sessions each making SESSION_CALLS mixed calls (read, edit of its own file, search) at once. */
+async function concurrentSessions(url, dir) {
+  const sessions = await Promise.all(Array.from({ length: SESSIONS }, () => httpClient(url)));
+  for (const k of sessions.keys()) writeFileSync(join(dir, `s${k}.txt`), 'value = A\n');
+  const t = performance.now();
+  await Promise.all(sessions.map(async (client, k) => {
+    for (let i = 0; i < SESSION_CALLS; i++) {
+      if (i % 3 === 0) await checked(client, 'read_file', { path: 'read.txt' });
+      else if (i % 3 === 1) await checked(client, 'edit_file', { path: `s${k}.txt`, old_text: i % 2 ? 'value = A' : 'value = B', new_text: i % 2 ? 'value = B' : 'value = A' });
+      else await checked(client, 'search_files', { pattern: 'quick brown', max_matches: 5 });
+    }
+  }));
+  const seconds = (performance.now() - t) / 1000;
+  for (const c of sessions) await c.close().catch(() => {});
+  return (SESSIONS * SESSION_CALLS) / seconds;
+}
+
 export async function benchMcp({ log = () => {} } = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'sandpit-bench-mcp-'));
   const clients = [];
   try {
     const line = 'The quick brown fox jumps over the lazy dog, again and again. 0123456789\n';
     writeFileSync(join(dir, 'read.txt'), line.repeat(Math.ceil(4096 / line.length)).slice(0, 4096));
-    for (const who of ['sandpit', 'bare', 'reference']) {
+    for (const who of ['sandpit', 'bare', 'reference', 'http']) {
       writeFileSync(join(dir, `edit-${who}.txt`), Array.from({ length: 200 }, (_, i) => `line ${i + 1}: value = ${i === 99 ? 'A' : i}`).join('\n') + '\n');
     }
-    log('starting both servers');
+    log(`initialize: ${STARTS} cold starts each`);
+    const init = await initializeTimes(dir);
+    log('starting the servers');
     const sandpit = await connect([sandpitCli, 'mcp', '--root', dir]);
     const reference = await connect([referenceCli, dir]);
     const bare = await connect([sandpitCli, 'mcp', '--root', dir, '--snapshots', 'off']);
@@ -78,15 +141,35 @@ export async function benchMcp({ log = () => {} } = {}) {
       ['reference', (i) => { const [a, b] = flip(i); return checked(reference, 'edit_file', { path: join(dir, 'edit-reference.txt'), edits: [{ oldText: a, newText: b }] }); }],
     ], IDLE_MS);
     const ping = await interleaved([['sandpit', () => sandpit.ping()], ['reference', () => reference.ping()]]);
+    log('over HTTP');
+    const { child, url } = await startHttp(dir);
+    let httpRead, httpEdit, perSecond;
+    try {
+      const http = await httpClient(url);
+      clients.push(http);
+      [httpRead] = await interleaved([['http', () => checked(http, 'read_file', { path: 'read.txt' })]]);
+      [httpEdit] = await interleaved([['http', (i) => { const [a, b] = flip(i); return checked(http, 'edit_file', { path: 'edit-http.txt', old_text: a, new_text: b }); }]]);
+      log(`${SESSIONS} sessions x ${SESSION_CALLS} calls`);
+      perSecond = await concurrentSessions(url, dir);
+    } finally {
+      child.kill('SIGTERM');
+    }
     const rows = [
       ['read a 4 KB file', read],
       ['one-line edit in a 200-line file', edit],
       ['the same edit, `--snapshots off`', [edit[2], edit[1]]],
       [`the same edit, each call after ${IDLE_MS} ms idle`, idleEdit],
       ['bare round trip (ping)', ping],
+      [`initialize from a cold start (median of ${STARTS})`, init],
     ].map(([what, [s, r]]) => [what, fmtMs(s), fmtMs(r), fmtRatio(r / s)]);
+    const httpRows = [
+      ['read a 4 KB file', fmtMs(httpRead), fmtMs(read[0])],
+      ['one-line edit in a 200-line file', fmtMs(httpEdit), fmtMs(edit[0])],
+      [`${SESSIONS} sessions x ${SESSION_CALLS} mixed calls at once`, `${Math.round(perSecond)} calls/s`, ''],
+    ];
     return table(`MCP over stdio: sandpit mcp vs @modelcontextprotocol/server-filesystem (median of ${CALLS} calls)`,
-      ['operation', 'sandpit mcp', 'server-filesystem', 'sandpit faster by'], rows) +
+      ['operation', 'sandpit mcp', 'server-filesystem', 'sandpit faster by'], rows) + '\n\n' +
+      table('sandpit mcp over Streamable HTTP beside stdio (median, same calls)', ['operation', 'HTTP', 'stdio'], httpRows) +
       '\n\nSandpit runs with its defaults unless noted: every edit is also committed to the shadow git repository (one undo step per call), right after the answer; the next call waits for that commit.';
   } finally {
     for (const c of clients) await c.close().catch(() => {});

@@ -6,7 +6,7 @@ import { SnapshotSchedule } from './snapshots/schedule.js';
 import { SnapshotStore, type CommitOutcome, type SnapshotOptions } from './snapshots/store.js';
 import { createWorkspaceGit, type WorkspaceGit } from './git/index.js';
 import { ChangeLog } from './workspace/change-log.js';
-import { ToolContext } from './workspace/context.js';
+import { ToolContext, type CallOptions } from './workspace/context.js';
 import { FileWriter } from './workspace/file-writer.js';
 import { exportFiles, type ExportResult } from './workspace/export-files.js';
 import { ToolError, type Envelope } from './contract/index.js';
@@ -17,7 +17,7 @@ import { PathLocks } from './workspace/locks.js';
 import { lexicalPath, PathResolver } from './workspace/paths.js';
 import { resolvePolicy, type ResolvedPolicy, type WorkspacePolicy } from './workspace/policy.js';
 
-export type { Envelope };
+export type { Envelope, CallOptions };
 
 /** What `createWorkspace` takes: the backend, where the root is, the policy, the tools and snapshots. */
 export interface WorkspaceOptions {
@@ -64,9 +64,9 @@ export interface Workspace {
    * Run a tool. Never throws: every outcome is an envelope. A canonical tool's arguments and
    * result are typed from its schemas; any other tool takes the string form (name the result type with `R`).
    */
-  call<N extends CanonicalToolName>(tool: N, args: CanonicalArgs<N>): Promise<Envelope<CanonicalResult<N>>>;
+  call<N extends CanonicalToolName>(tool: N, args: CanonicalArgs<N>, options?: CallOptions): Promise<Envelope<CanonicalResult<N>>>;
   /** Run any tool by name, for toolsets beyond the canonical one; `R` names the result type. */
-  call<R = Record<string, any>>(tool: string, args?: unknown): Promise<Envelope<R>>;
+  call<R = Record<string, any>>(tool: string, args?: unknown, options?: CallOptions): Promise<Envelope<R>>;
   /** The tools `call` offers, as plain JSON. */
   listTools(): ToolInfo[];
   /** Register work for close(), such as ending a Node host's background processes. */
@@ -110,7 +110,7 @@ export function createWorkspaceCore(options: WorkspaceOptions & { tools: ToolDef
   let settling: Promise<void> = Promise.resolve();
   const settled = () => settling;
 
-  async function call(name: string, args: unknown = {}): Promise<Envelope> {
+  async function call(name: string, args: unknown = {}, callOptions: CallOptions = {}): Promise<Envelope> {
     const toolName = typeof name === 'string' ? name : String(name);
     try {
       if (afterReply) await settling;
@@ -127,15 +127,20 @@ export function createWorkspaceCore(options: WorkspaceOptions & { tools: ToolDef
           problems,
         });
       }
-      return { ok: true, tool: tool.name, result: await run(tool, args) };
+      return { ok: true, tool: tool.name, result: await run(tool, args, callOptions) };
     } catch (error) {
       return { ok: false, tool: toolName, error: toToolError(error).toJSON() };
     }
   }
 
-  async function run<A, R>(tool: ToolDefinition<A, R>, args: A): Promise<R> {
-    const ctx = new ToolContext<SnapshotStore>(options.fs, paths, cwd, policy, ledger, changes, locks, tool.name, writer);
+  async function run<A, R>(tool: ToolDefinition<A, R>, args: A, callOptions: CallOptions = {}): Promise<R> {
+    // The workspace's own approver wins (a host that trusts every change); a call's approver fills in only when there is none.
+    const callPolicy = callOptions.confirm && !policy.confirm ? { ...policy, confirm: callOptions.confirm } : policy;
+    const ctx = new ToolContext<SnapshotStore>(options.fs, paths, cwd, callPolicy, ledger, changes, locks, tool.name, writer);
     ctx.snapshots = snapshots ?? undefined;
+    if (callOptions.signal) ctx.signal = callOptions.signal;
+    if (callOptions.onProgress) ctx.onProgress = callOptions.onProgress;
+    ctx.throwIfCancelled();
     if (!tool.mutates) return tool.run(args, ctx);
     const release = options.processLock ? await options.processLock.acquire() : null;
     if (!schedule) {

@@ -1,5 +1,5 @@
 /** The one-line reminder printed after a usage error. */
-export const USAGE = 'usage: sandpit call TOOL [JSON] --root DIR | sandpit replay FILE|- [--backend memory|node] [--root DIR] [--from DIR] | sandpit tools | sandpit doctor --tools DIR | sandpit doctor --root DIR [--repair] | sandpit mcp --root DIR [--toolset NAME] | sandpit agent --root DIR --endpoint URL --model NAME "task" | sandpit clone URL DIR | sandpit push --root DIR --remote URL --branch B | sandpit --help';
+export const USAGE = 'usage: sandpit call TOOL [JSON] --root DIR | sandpit replay FILE|- [--backend memory|node] [--root DIR] [--from DIR] | sandpit tools | sandpit doctor --tools DIR | sandpit doctor --root DIR [--repair] | sandpit mcp [--root DIR] [--toolset NAME] | sandpit agent --root DIR --endpoint URL --model NAME "task" | sandpit clone URL DIR | sandpit push --root DIR --remote URL --branch B | sandpit --help';
 
 /** The full `sandpit --help` text. */
 export const HELP = `sandpit: one tool contract over a workspace folder, for LLM agents and their tests
@@ -28,7 +28,7 @@ Commands
       Check the folder's snapshot history; with --repair, reset a damaged branch to
       the newest intact snapshot (from the reflog or the object store).
 
-  sandpit mcp --root DIR [--toolset NAME] [--tools DIR] [--artifacts DIR] [--snapshots MODE]
+  sandpit mcp [--root DIR] [--toolset NAME] [--tools DIR] [--artifacts DIR] [--snapshots MODE]
           [--http [HOST:]PORT [--auth-token-env NAME]] [--max-message-bytes N]
       Serve the folder's tools to an MCP client over stdin/stdout, or with --http
       over Streamable HTTP at http://HOST:PORT/mcp (HOST default 127.0.0.1; other
@@ -38,6 +38,8 @@ Commands
       not ok). MODE is call (default: one snapshot per change), batch, manual or off.
       A stdio message over N bytes (default 64 MiB) is answered with a JSON-RPC
       error; the server stays up.
+      Without --root it serves the client's first file:// root (roots/list) and
+      follows its changes; with --root the client's roots are ignored.
 
   sandpit agent --root DIR --endpoint URL --model NAME [--toolset NAME] "TASK"
       Let a model do TASK on the folder with the toolset's tools, printing its text,
@@ -83,7 +85,8 @@ Options
   --approve all     allow every confirmation (deletes, cowork changes outside the
                     artifact folder, permission: "ask" tools) without asking; by
                     default call and agent ask y/N on a terminal, and with no
-                    terminal (or under mcp) those confirmations are refused
+                    terminal those confirmations are refused; under mcp the
+                    client's person is asked by elicitation when it supports it
   --pretty          indent the JSON output
   -h, --help        this text
   -v, --version     the version

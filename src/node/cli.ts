@@ -162,7 +162,7 @@ async function main(argv: string[]): Promise<number> {
     else if (command === 'replay') await replayCommand(args);
     else if (command === 'tools') await toolsCommand(args);
     else if (command === 'doctor') return await doctorCommand(args);
-    else if (command === 'mcp') await (await import('./mcp-cli.js')).mcpCommand(args);
+    else if (command === 'mcp') await mcpStart(args);
     else throw new UsageError(command === undefined ? 'no command given' : `unknown command '${command.slice(0, 40)}'`);
     return 0;
   } catch (error) {
@@ -174,6 +174,21 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(`sandpit: internal error (${(error as Error)?.name ?? 'unknown'})\n`);
     if (process.env.SANDPIT_DEBUG) process.stderr.write(`${(error as Error)?.stack ?? String(error)}\n`);
     return 1;
+  }
+}
+
+/**
+ * Over stdio, answer initialize while the server loads (see mcp-fast-start.ts); the rest of the
+ * command, its usage errors included, runs once loaded.
+ */
+async function mcpStart(args: ParsedArgs): Promise<void> {
+  const loading = import('./mcp-cli.js');
+  const early = args.options.has('http') || args.flags.has('help') ? undefined : (await import('./mcp-fast-start.js')).answerInitializeEarly();
+  try {
+    await (await loading).mcpCommand(args, early);
+  } catch (error) {
+    early?.abandon();
+    throw error;
   }
 }
 

@@ -11,6 +11,10 @@ export { loadManifests, type LoadedManifest, type ManifestLoad, type ManifestRep
 export { doctorReport } from './manifests/doctor.js';
 export type { ToolManifest } from './manifests/schema.js';
 export type { ModelCaps } from './manifests/output.js';
-export { createMcpServer, serveMcpStdio, type McpServerHandle } from './mcp.js';
+export { createMcpServer, serveMcpStdio, type McpServerHandle, type McpServerOptions, type ServedWorkspace } from './mcp.js';
 export type { StdioFramerOptions } from './mcp-framing.js';
-export { serveMcpHttp, MCP_PATH, type McpHttpOptions, type McpHttpServer } from './mcp-http.js';
+export { McpLogHub, type McpLogEntry, type LogSink } from './mcp-log.js';
+export { answerInitializeEarly, type EarlyStart, type EarlyStdio } from './mcp-fast-start.js';
+export { createRootsMcpServer, WorkspacePool, type FolderOpener } from './mcp-roots.js';
+export { RESOURCE_PREFIX, resourceUri } from './mcp-resources.js';
+export { serveMcpHttp, serveMcpHttpRoots, MCP_PATH, type McpHttpOptions, type McpHttpServer } from './mcp-http.js';

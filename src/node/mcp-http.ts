@@ -7,7 +7,9 @@ import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { Toolset } from '../toolsets/index.js';
 import type { Workspace } from '../workspace-core.js';
 import { SessionEventStore } from './mcp-events.js';
-import { createMcpServer, type McpServerHandle } from './mcp.js';
+import { createMcpServer, type McpServerHandle, type McpServerOptions } from './mcp.js';
+import { createRootsMcpServer, type WorkspacePool } from './mcp-roots.js';
+import type { McpLogHub } from './mcp-log.js';
 
 /** How `sandpit mcp --http` listens. */
 export interface McpHttpOptions {
@@ -25,6 +27,8 @@ export interface McpHttpOptions {
   idleMs?: number;
   /** the server version the MCP handshake reports */
   version?: string;
+  /** log messages for every session (start-up warnings, snapshot failures, task exits) */
+  log?: McpLogHub;
 }
 
 /** A listening Streamable HTTP MCP server over one workspace. */
@@ -56,7 +60,20 @@ const MAX_BODY_BYTES = 16 * 1024 * 1024;
  * session per `initialize` (`Mcp-Session-Id`), SSE responses with resumability, DELETE to end a
  * session. Host and Origin are checked against an allow-list (403) and an optional bearer token (401).
  */
-export async function serveMcpHttp(ws: Workspace, set: Toolset, options: McpHttpOptions): Promise<McpHttpServer> {
+export function serveMcpHttp(ws: Workspace, set: Toolset, options: McpHttpOptions): Promise<McpHttpServer> {
+  return serveMcpSessions(() => createMcpServer(ws, set, serverOptions(options)), options);
+}
+
+/** The same server without --root: each session serves its client's first root (see createRootsMcpServer), one workspace per folder. */
+export function serveMcpHttpRoots(pool: WorkspacePool, options: McpHttpOptions): Promise<McpHttpServer> {
+  return serveMcpSessions(() => createRootsMcpServer(pool, serverOptions(options)), options);
+}
+
+function serverOptions(options: McpHttpOptions): McpServerOptions {
+  return { ...(options.version !== undefined ? { version: options.version } : {}), ...(options.log ? { log: options.log } : {}) };
+}
+
+async function serveMcpSessions(makeServer: () => McpServerHandle, options: McpHttpOptions): Promise<McpHttpServer> {
   const host = options.host ?? '127.0.0.1';
   const idleMs = options.idleMs ?? 30 * 60_000;
   const sessions = new Map<string, Session>();
@@ -109,7 +126,7 @@ export async function serveMcpHttp(ws: Workspace, set: Toolset, options: McpHttp
   }
 
   function open(): Session {
-    const server = createMcpServer(ws, set, options.version);
+    const server = makeServer();
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       eventStore: new SessionEventStore(),

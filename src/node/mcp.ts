@@ -1,9 +1,26 @@
-import { readFileSync } from 'node:fs';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ErrorCode as RpcCode, ListToolsRequestSchema, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { toToolError } from '../fs/tool-error.js';
 import type { Toolset } from '../toolsets/index.js';
 import type { Workspace } from '../workspace-core.js';
 import { toCallResult } from './mcp-content.js';
+import { SERVER_CAPABILITIES } from './mcp-capabilities.js';
+import { packageVersion, type EarlyStart } from './mcp-fast-start.js';
+import { mcpCallOptions, type RequestSender } from './mcp-call.js';
+
+export type { RequestSender };
+import { serveResources } from './mcp-resources.js';
+import type { McpLogHub } from './mcp-log.js';
+
+/** How {@link createMcpServer} serves. */
+export interface McpServerOptions {
+  /** the version told to clients */
+  version?: string;
+  /** where start-up warnings, snapshot failures and task exits come from, sent as log messages */
+  log?: McpLogHub;
+  /** how long an elicitation may wait for the person (default 5 minutes) */
+  elicitTimeoutMs?: number;
+}
 
 /**
  * The MCP server {@link createMcpServer} makes, as a host drives it: connect it to any transport of
@@ -21,42 +38,79 @@ export interface McpServerHandle {
 import type { StdioFramerOptions } from './mcp-framing.js';
 import { StdioFramedTransport } from './mcp-stdio.js';
 
+/** What a server serves: a workspace and the toolset it offers. */
+export interface ServedWorkspace {
+  ws: Workspace;
+  set: Toolset;
+}
+
 /**
  * An MCP server (not yet connected) offering a workspace's toolset: tools/list gives each tool's
  * title, argument and result schemas and annotations, and tools/call returns the result object
  * (or the error object, with isError) as structuredContent, beside the envelope as the toolset
  * presents it as text for clients that read only text. A tool failure is a result the model
- * reads, never a protocol error.
+ * reads, never a protocol error. The workspace's files are its resources.
  */
-export function createMcpServer(ws: Workspace, set: Toolset, version = '0.0.0'): McpServerHandle {
-  const server = new Server({ name: 'sandpit', version }, { capabilities: { tools: {}, logging: {} } });
-  const listing = set.toMcp();
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listing }));
-  server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
-    const envelope = await ws.call(request.params.name, request.params.arguments ?? {});
+export function createMcpServer(ws: Workspace, set: Toolset, options: McpServerOptions = {}): McpServerHandle {
+  const served = Promise.resolve({ ws, set });
+  return buildMcpServer(() => served, options);
+}
+
+/**
+ * The server around a workspace that `current` gives (fixed, or the one the client's roots
+ * name): what {@link createMcpServer} and the roots-following server share. `setup` runs before
+ * the server connects, to add handlers of its own.
+ */
+export function buildMcpServer(current: (request: RequestSender) => Promise<ServedWorkspace>, options: McpServerOptions, setup?: (server: Server) => void): Server {
+  const server = new Server({ name: 'sandpit', version: options.version ?? '0.0.0' }, {
+    capabilities: { ...SERVER_CAPABILITIES, resources: { ...SERVER_CAPABILITIES.resources } },
+  });
+  const listings = new WeakMap<Toolset, unknown[]>();
+  server.setRequestHandler(ListToolsRequestSchema, async (_request, extra) => {
+    const { set } = await current(extra).catch((error: unknown) => { throw new McpError(RpcCode.InvalidRequest, toToolError(error).message); });
+    if (!listings.has(set)) listings.set(set, set.toMcp());
+    return { tools: listings.get(set) as ReturnType<Toolset['toMcp']> };
+  });
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+    let served: ServedWorkspace;
+    try {
+      served = await current(extra);
+    } catch (error) {
+      return toCallResult({ ok: false, tool: request.params.name, error: toToolError(error).toJSON() }, (envelope) => envelope as never);
+    }
+    const { ws, set } = served;
+    const canElicit = server.getClientCapabilities()?.elicitation !== undefined;
+    const envelope = await ws.call(request.params.name, request.params.arguments ?? {}, mcpCallOptions(extra, canElicit, options.elicitTimeoutMs));
     return toCallResult(envelope, set.present);
   });
+  const stopResources = serveResources(server, async (extra) => (await current(extra)).ws);
+  let detach: (() => void) | undefined;
+  server.oninitialized = () => {
+    if (options.log) detach = options.log.attach(server, () => server.transport?.sessionId);
+  };
+  server.onclose = () => { detach?.(); stopResources(); };
+  setup?.(server);
   return server;
 }
 
 /** Serve over stdin/stdout until the client goes away, then close the workspace (ending its tasks). */
-export async function serveMcpStdio(ws: Workspace, set: Toolset, framing: StdioFramerOptions = {}): Promise<void> {
-  const server = createMcpServer(ws, set, packageVersion());
-  const closed = new Promise<void>((resolve) => {
-    server.onclose = () => resolve();
-    process.stdin.once('end', () => resolve());
-  });
-  await server.connect(new StdioFramedTransport(process.stdin, process.stdout, framing));
-  await closed;
-  await server.close().catch(() => {});
+export async function serveMcpStdio(ws: Workspace, set: Toolset, options: McpServerOptions & StdioFramerOptions = {}, early?: EarlyStart): Promise<void> {
+  const { maxMessageBytes, ...serverOptions } = options;
+  await serveStdio(createMcpServer(ws, set, { version: packageVersion(), ...serverOptions }), early, maxMessageBytes === undefined ? {} : { maxMessageBytes });
   await ws.close();
 }
 
-/** This package's version, as the server tells clients. */
-export function packageVersion(): string {
-  try {
-    return (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
-  } catch {
-    return '0.0.0';
-  }
+/** Serve one server over stdin/stdout until the client goes away; `early` is the stdio that answered initialize already. */
+export async function serveStdio(server: McpServerHandle, early?: EarlyStart, framing: StdioFramerOptions = {}): Promise<void> {
+  const io = early ? await early.ready : { input: process.stdin, output: process.stdout };
+  const closed = new Promise<void>((resolve) => {
+    const detach = server.onclose;
+    server.onclose = () => { detach?.(); resolve(); };
+    io.input.once('end', () => resolve());
+  });
+  await server.connect(new StdioFramedTransport(io.input, io.output, framing));
+  await closed;
+  await server.close().catch(() => {});
 }
+
+export { packageVersion };

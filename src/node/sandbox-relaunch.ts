@@ -86,6 +86,7 @@ const TOKEN_OPTIONS = ['--token-env', '--auth-token-env'];
 
 function tokenEnvNames(argv: readonly string[]): string[] {
   const names: string[] = [];
+  // git's --token-env and mcp's --auth-token-env both name a variable the command itself reads.
   argv.forEach((arg, i) => {
     for (const option of TOKEN_OPTIONS) {
       if (arg === option && argv[i + 1]) names.push(argv[i + 1]!);

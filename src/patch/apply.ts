@@ -45,6 +45,9 @@ export async function applyPatch(ctx: ToolContext, patch: string, options: { dry
       return { files: plan.ops, change_id: null, unified_diff: diff, dry_run: true };
     }
     await confirmDeletes(ctx, plan.deletes);
+    // The last point where stopping leaves the tree as it was: the commit that follows is all or nothing.
+    ctx.throwIfCancelled();
+    ctx.progress(ops.length, ops.length * 2, 'writing');
     if (changed.length === 0) return { files: plan.ops, change_id: null };
     return { files: plan.ops, change_id: (await commitPlan(ctx, plan, encoded, changed)).id };
   });

@@ -30,7 +30,12 @@ export interface SearchSpec {
   deadline?: number;
   /** filled with the folders and files that could not be read */
   unreadable?: Unreadable[];
+  /** told every so many files scanned; a read-only search may stop at any point, so a throw here ends it */
+  onFiles?: (scanned: number) => void;
 }
+
+/** How many files a search scans between progress reports. */
+const PROGRESS_EVERY = 200;
 
 export interface SearchPage {
   matches: FileLineMatch[];
@@ -54,6 +59,7 @@ export async function searchFiles(fs: WorkspaceFs, paths: PathResolver, spec: Se
   const found: FileLineMatch[] = [];
   const window: Array<Promise<{ rel: string; outcome: ScanOutcome | null }>> = [];
   let walking = true;
+  let scanned = 0;
   const fill = async () => {
     while (walking && window.length < concurrency) {
       const next = await files.next();
@@ -72,6 +78,7 @@ export async function searchFiles(fs: WorkspaceFs, paths: PathResolver, spec: Se
       const head = window.shift();
       if (!head) break;
       const { rel, outcome } = await head;
+      if (spec.onFiles && ++scanned % PROGRESS_EVERY === 0) spec.onFiles(scanned);
       if (outcome && !('skipped' in outcome)) {
         for (const m of outcome.matches) found.push({ path: rel, ...m });
         if (outcome.stoppedAfter !== undefined) {

@@ -163,12 +163,6 @@ function droppedLink(error: unknown): null {
   throw error;
 }
 
-/** A sub-folder the walk skips: removed meanwhile or not readable; an I/O failure is not hidden. */
-function skippedFolder(error: unknown): null {
-  if (isAbsent(error) || hasFsCode(error, 'EACCES', 'EPERM')) return null;
-  throw error;
-}
-
 async function frameFor(
   fs: WorkspaceFs, paths: PathResolver, rel: string, realRel: string, entries: FsDirent[], depth: number,
   options: WalkOptions, rules: IgnoreRules[],

@@ -28,6 +28,7 @@ export class SnapshotSchedule {
       return null;
     } catch (error) {
       this.lastError = error;
+      try { this.store.onError?.(error); } catch { /* as in commit */ }
       return error;
     }
   }
@@ -77,6 +78,7 @@ export class SnapshotSchedule {
       return await this.store.commitPending(meta, [], false, only);
     } catch (error) {
       this.lastError = error;
+      try { this.store.onError?.(error); } catch { /* a host's listener cannot fail the call */ }
       return null;
     }
   }

@@ -37,6 +37,8 @@ export interface SnapshotOptions {
    * next open snapshots it.
    */
   afterReply?: boolean;
+  /** told when a snapshot fails (the call that made the change still succeeds): a host logs it where a person sees it */
+  onError?: (error: unknown) => void;
 }
 
 /** What one commit pass did. */
@@ -79,6 +81,9 @@ export class SnapshotStore {
   private readonly fanOutDirs = new Set<string>();
   private queue: Promise<unknown> = Promise.resolve();
 
+  /** see {@link SnapshotOptions.onError} */
+  readonly onError: ((error: unknown) => void) | undefined;
+
   /**
    * @param fs - the workspace's backend, which also holds the shadow repository
    * @param toAbs - the backend path of a root-relative path
@@ -88,6 +93,7 @@ export class SnapshotStore {
     const dir = options.dir ?? '.sandpit/git';
     if (!/^\.sandpit\/[^/]/.test(dir) || dir.split('/').includes('..')) throw new Error("snapshots.dir must lie inside '.sandpit'");
     this.when = options.when ?? 'call';
+    this.onError = options.onError;
     this.keep = Math.max(1, options.keep ?? 1000);
     this.access = { fs: gitFsClient(fs), gitdir: toAbs(dir), cache: {} };
     this.tree = new TreeCache(this.access);
@@ -167,8 +173,22 @@ export class SnapshotStore {
   }
 
   /** Find changes made behind the tools' back (stat cache: unchanged files are not re-read). */
-  rescan(meta: Omit<CommitMeta, 'files_changed'> = { message: 'Changes found by rescan' }, force = false): Promise<CommitOutcome> {
-    return this.commitPending(meta, [''], force);
+  async rescan(meta: Omit<CommitMeta, 'files_changed'> = { message: 'Changes found by rescan' }, force = false): Promise<CommitOutcome> {
+    const outcome = await this.commitPending(meta, [''], force);
+    if (outcome.changed.length > 0) {
+      for (const listener of this.rescanListeners) {
+        try { listener(outcome.changed); } catch { /* a host's listener cannot fail the rescan */ }
+      }
+    }
+    return outcome;
+  }
+
+  private readonly rescanListeners = new Set<(changed: string[]) => void>();
+
+  /** Hear the paths each rescan found changed (a process's writes, the user's edits); returns the way to stop. */
+  onRescan(listener: (changed: string[]) => void): () => void {
+    this.rescanListeners.add(listener);
+    return () => { this.rescanListeners.delete(listener); };
   }
 
   /** A snapshot by id or unique prefix, or a NOT_FOUND the model can act on. */

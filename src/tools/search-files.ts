@@ -71,6 +71,10 @@ export const searchFilesTool = defineTool({
       maxLineChars: ctx.policy.limits.maxLineChars,
       deadline: Date.now() + ctx.policy.limits.searchBudgetMs,
       unreadable,
+      onFiles: (scanned) => {
+        ctx.throwIfCancelled();
+        ctx.progress(scanned, undefined, `${scanned} files searched`);
+      },
     });
     const last = page.resumeAfter ?? page.matches[page.matches.length - 1];
     return {

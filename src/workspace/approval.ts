@@ -19,6 +19,7 @@ export interface ConfirmOptions {
 
 /** The hint for a refusal because nobody could be asked: how a host supplies an approver. */
 export const NO_APPROVER_HINT = 'Nobody is here to approve it: the CLI asks on a terminal (or allows it with --approve all), ' +
+  'sandpit mcp asks through the MCP client when the client supports elicitation, ' +
   'and a program passes a confirm option (policy.confirm, or runAgent\'s onApproval). Otherwise do the task another way.';
 
 /**

@@ -10,7 +10,7 @@ import type { FileStep, FileWriter, SnapshotPort } from './file-writer.js';
 
 export type { SnapshotPort };
 import { displayPath, lexicalPath, type PathResolver, type ResolveMode, type WorkspacePath } from './paths.js';
-import type { ResolvedPolicy } from './policy.js';
+import type { Approver, ResolvedPolicy } from './policy.js';
 import { documentKind } from '../text/document-types.js';
 
 /** A text file as the text tools see it. */
@@ -37,8 +37,23 @@ export interface ReadTextOptions {
   allowLarge?: boolean;
 }
 
+/** What one call brings besides its arguments: a host's way to stop it, hear its progress and ask its person. */
+export interface CallOptions {
+  /** aborting stops the call where it can still leave everything as before (an all-or-nothing tool checks before it writes) */
+  signal?: AbortSignal;
+  /** progress of long work: units done, of `total` when known */
+  onProgress?: (done: number, total?: number, message?: string) => void;
+  /** the approver for this call only (an MCP session's elicitation), used when the workspace has none of its own */
+  confirm?: Approver;
+}
+
 /** Everything a tool may use: the workspace's storage, paths, rules and records. */
 export class ToolContext<S extends SnapshotPort = SnapshotPort> {
+  /** set when the caller may stop the call: see {@link ToolContext.throwIfCancelled} */
+  signal?: AbortSignal;
+  /** the caller's progress listener, when it has one */
+  onProgress?: CallOptions['onProgress'];
+
   /**
    * @param fs - the workspace's backend
    * @param paths - resolves tool paths inside the root
@@ -61,6 +76,22 @@ export class ToolContext<S extends SnapshotPort = SnapshotPort> {
     readonly tool: string,
     readonly writer: FileWriter,
   ) {}
+
+  /** Refuse to go on once the caller cancelled (TIMEOUT: the call stopped before its end, nothing changed). */
+  throwIfCancelled(): void {
+    if (this.signal?.aborted) {
+      throw new ToolError('TIMEOUT', `${this.tool} was cancelled before it changed anything`, { hint: 'Nothing changed; call it again if it is still wanted.' });
+    }
+  }
+
+  /** Tell the caller how far long work has got (nothing when nobody listens). */
+  progress(done: number, total?: number, message?: string): void {
+    try {
+      this.onProgress?.(done, total, message);
+    } catch {
+      // a listener's failure is not the tool's
+    }
+  }
 
   /** Resolve a tool path from the workspace's current folder (OUTSIDE_WORKSPACE when it leaves the root). */
   resolve(path: string, mode: ResolveMode): Promise<WorkspacePath> {

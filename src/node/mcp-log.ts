@@ -1,0 +1,42 @@
+import type { LoggingLevel } from '@modelcontextprotocol/sdk/types.js';
+
+/** One log line as MCP's `notifications/message` carries it. */
+export interface McpLogEntry {
+  level: LoggingLevel;
+  /** where it comes from: `manifests`, `snapshots`, `tasks` */
+  logger: string;
+  data: unknown;
+}
+
+/** What the hub needs of a connected server: the SDK Server's own sender (it filters by the session's `logging/setLevel`). */
+export interface LogSink {
+  sendLoggingMessage(params: McpLogEntry, sessionId?: string): Promise<void>;
+}
+
+/**
+ * What the server would otherwise only print, sent to every connected session as log messages:
+ * manifest warnings found at start (kept, so a session that connects later still hears them),
+ * snapshot failures and background task exits as they happen.
+ */
+export class McpLogHub {
+  private readonly sinks = new Map<LogSink, () => string | undefined>();
+  private readonly startup: McpLogEntry[] = [];
+
+  /** A warning from start-up: every session gets it when it connects. */
+  atStart(entry: McpLogEntry): void {
+    this.startup.push(entry);
+    this.emit(entry);
+  }
+
+  /** Send to every connected session now. */
+  emit(entry: McpLogEntry): void {
+    for (const [sink, session] of this.sinks) void sink.sendLoggingMessage(entry, session()).catch(() => {});
+  }
+
+  /** A session is ready (initialized): it hears the start-up warnings, then everything new; the returned function detaches it. */
+  attach(sink: LogSink, sessionId: () => string | undefined = () => undefined): () => void {
+    this.sinks.set(sink, sessionId);
+    for (const entry of this.startup) void sink.sendLoggingMessage(entry, sessionId()).catch(() => {});
+    return () => { this.sinks.delete(sink); };
+  }
+}
