@@ -16,5 +16,4 @@ export type { StdioFramerOptions } from './mcp-framing.js';
 export { McpLogHub, type McpLogEntry, type LogSink } from './mcp-log.js';
 export { answerInitializeEarly, type EarlyStart, type EarlyStdio } from './mcp-fast-start.js';
 export { createRootsMcpServer, WorkspacePool, type FolderOpener } from './mcp-roots.js';
-export { RESOURCE_PREFIX, resourceUri } from './mcp-resources.js';
 export { serveMcpHttp, serveMcpHttpRoots, MCP_PATH, type McpHttpOptions, type McpHttpServer } from './mcp-http.js';

@@ -1,4 +1,5 @@
-import type { LoggingLevel } from '@modelcontextprotocol/sdk/types.js';
+/** MCP's log levels (RFC 5424's, lowest first), spelled out so the declarations need no SDK types. */
+export type LoggingLevel = 'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency';
 
 /** One log line as MCP's `notifications/message` carries it. */
 export interface McpLogEntry {

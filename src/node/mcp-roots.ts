@@ -2,7 +2,9 @@ import { fileURLToPath } from 'node:url';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { ListRootsResultSchema, RootsListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { ToolError } from '../contract/index.js';
-import { buildMcpServer, type McpServerHandle, type McpServerOptions, type RequestSender, type ServedWorkspace } from './mcp.js';
+import { buildMcpServer } from './mcp-build.js';
+import type { RequestSender } from './mcp-call.js';
+import type { McpServerHandle, McpServerOptions, ServedWorkspace } from './mcp.js';
 
 /** Opens the workspace over a host folder a client's root names; a folder it cannot serve is a ToolError. */
 export type FolderOpener = (folder: string) => Promise<ServedWorkspace>;

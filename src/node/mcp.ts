@@ -1,15 +1,10 @@
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ErrorCode as RpcCode, ListToolsRequestSchema, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { toToolError } from '../fs/tool-error.js';
 import type { Toolset } from '../toolsets/index.js';
 import type { Workspace } from '../workspace-core.js';
-import { toCallResult } from './mcp-content.js';
-import { SERVER_CAPABILITIES } from './mcp-capabilities.js';
 import { packageVersion, type EarlyStart } from './mcp-fast-start.js';
-import { mcpCallOptions, type RequestSender } from './mcp-call.js';
+import { buildMcpServer } from './mcp-build.js';
+import type { StdioFramerOptions } from './mcp-framing.js';
+import { StdioFramedTransport } from './mcp-stdio.js';
 
-export type { RequestSender };
-import { serveResources } from './mcp-resources.js';
 import type { McpLogHub } from './mcp-log.js';
 
 /** How {@link createMcpServer} serves. */
@@ -35,8 +30,6 @@ export interface McpServerHandle {
   /** Called once the connection has closed. */
   onclose?: (() => void) | undefined;
 }
-import type { StdioFramerOptions } from './mcp-framing.js';
-import { StdioFramedTransport } from './mcp-stdio.js';
 
 /** What a server serves: a workspace and the toolset it offers. */
 export interface ServedWorkspace {
@@ -54,43 +47,6 @@ export interface ServedWorkspace {
 export function createMcpServer(ws: Workspace, set: Toolset, options: McpServerOptions = {}): McpServerHandle {
   const served = Promise.resolve({ ws, set });
   return buildMcpServer(() => served, options);
-}
-
-/**
- * The server around a workspace that `current` gives (fixed, or the one the client's roots
- * name): what {@link createMcpServer} and the roots-following server share. `setup` runs before
- * the server connects, to add handlers of its own.
- */
-export function buildMcpServer(current: (request: RequestSender) => Promise<ServedWorkspace>, options: McpServerOptions, setup?: (server: Server) => void): Server {
-  const server = new Server({ name: 'sandpit', version: options.version ?? '0.0.0' }, {
-    capabilities: { ...SERVER_CAPABILITIES, resources: { ...SERVER_CAPABILITIES.resources } },
-  });
-  const listings = new WeakMap<Toolset, unknown[]>();
-  server.setRequestHandler(ListToolsRequestSchema, async (_request, extra) => {
-    const { set } = await current(extra).catch((error: unknown) => { throw new McpError(RpcCode.InvalidRequest, toToolError(error).message); });
-    if (!listings.has(set)) listings.set(set, set.toMcp());
-    return { tools: listings.get(set) as ReturnType<Toolset['toMcp']> };
-  });
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
-    let served: ServedWorkspace;
-    try {
-      served = await current(extra);
-    } catch (error) {
-      return toCallResult({ ok: false, tool: request.params.name, error: toToolError(error).toJSON() }, (envelope) => envelope as never);
-    }
-    const { ws, set } = served;
-    const canElicit = server.getClientCapabilities()?.elicitation !== undefined;
-    const envelope = await ws.call(request.params.name, request.params.arguments ?? {}, mcpCallOptions(extra, canElicit, options.elicitTimeoutMs));
-    return toCallResult(envelope, set.present);
-  });
-  const stopResources = serveResources(server, async (extra) => (await current(extra)).ws);
-  let detach: (() => void) | undefined;
-  server.oninitialized = () => {
-    if (options.log) detach = options.log.attach(server, () => server.transport?.sessionId);
-  };
-  server.onclose = () => { detach?.(); stopResources(); };
-  setup?.(server);
-  return server;
 }
 
 /** Serve over stdin/stdout until the client goes away, then close the workspace (ending its tasks). */
