@@ -39,6 +39,8 @@ const envelope = (tool: string, code: 'IO_ERROR' | 'INVALID_ARGUMENTS', message:
  * the first tab's files, because nothing was read before the lock was taken).
  */
 export function createHost(): WorkerApi {
+  // A worker may be started ahead of need (the playground keeps a spare one) and asked to open later, offline.
+  warmUp();
   let options: WireOpenOptions | null = null;
   let confirm: ((paths: string[], action: ConfirmAction, request: ApprovalRequest) => Promise<boolean>) | undefined;
   let lock: HeldLock | null = null;
@@ -86,7 +88,6 @@ export function createHost(): WorkerApi {
       options = structuredClone(opts);
       confirm = confirmProxy;
       const opened = await ready();
-      warmUp();
       return { backend: opts.backend, name: opts.name, locked: opened === null };
     },
     // One untyped body answers every tool; the typed signature is the Workspace's own.
@@ -170,7 +171,7 @@ export function createHost(): WorkerApi {
 }
 
 /**
- * Once a workspace is open, fetch in the background the code that loads on first use (the other
+ * As soon as the worker starts, fetch in the background the code that loads on first use (the
  * backends, the shell, the patch engine, RE2, ...): the worker's first load stays small, and a
  * page that then goes offline still has all of it, as it had when the worker was one file.
  */
