@@ -6,7 +6,7 @@ import { toCallResult } from './mcp-content.js';
 import { SERVER_CAPABILITIES } from './mcp-capabilities.js';
 import { mcpCallOptions, type RequestSender } from './mcp-call.js';
 import { serveResources } from './mcp-resources.js';
-import type { McpServerOptions, ServedWorkspace } from './mcp.js';
+import type { McpServerOptions, ServedWorkspace } from './mcp-types.js';
 
 // Apart from mcp.ts, so the declarations sandpit/node ships never name the SDK's types (they need the DOM library).
 /**

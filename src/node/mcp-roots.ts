@@ -4,7 +4,7 @@ import { ListRootsResultSchema, RootsListChangedNotificationSchema } from '@mode
 import { ToolError } from '../contract/index.js';
 import { buildMcpServer } from './mcp-build.js';
 import type { RequestSender } from './mcp-call.js';
-import type { McpServerHandle, McpServerOptions, ServedWorkspace } from './mcp.js';
+import type { McpServerHandle, McpServerOptions, ServedWorkspace } from './mcp-types.js';
 
 /** Opens the workspace over a host folder a client's root names; a folder it cannot serve is a ToolError. */
 export type FolderOpener = (folder: string) => Promise<ServedWorkspace>;

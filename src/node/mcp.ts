@@ -2,40 +2,11 @@ import type { Toolset } from '../toolsets/index.js';
 import type { Workspace } from '../workspace-core.js';
 import { packageVersion, type EarlyStart } from './mcp-fast-start.js';
 import { buildMcpServer } from './mcp-build.js';
+import type { McpServerHandle, McpServerOptions, ServedWorkspace } from './mcp-types.js';
 import type { StdioFramerOptions } from './mcp-framing.js';
 import { StdioFramedTransport } from './mcp-stdio.js';
 
-import type { McpLogHub } from './mcp-log.js';
-
-/** How {@link createMcpServer} serves. */
-export interface McpServerOptions {
-  /** the version told to clients */
-  version?: string;
-  /** where start-up warnings, snapshot failures and task exits come from, sent as log messages */
-  log?: McpLogHub;
-  /** how long an elicitation may wait for the person (default 5 minutes) */
-  elicitTimeoutMs?: number;
-}
-
-/**
- * The MCP server {@link createMcpServer} makes, as a host drives it: connect it to any transport of
- * the MCP SDK, close it. Declared here rather than as the SDK's `Server`, whose transport types need
- * the DOM library, so `sandpit-workspace/node` compiles without it.
- */
-export interface McpServerHandle {
-  /** Start serving over `transport` (an MCP SDK `Transport`, such as `StdioServerTransport`). */
-  connect(transport: unknown): Promise<void>;
-  /** Stop serving and close the transport. */
-  close(): Promise<void>;
-  /** Called once the connection has closed. */
-  onclose?: (() => void) | undefined;
-}
-
-/** What a server serves: a workspace and the toolset it offers. */
-export interface ServedWorkspace {
-  ws: Workspace;
-  set: Toolset;
-}
+export type { McpServerHandle, McpServerOptions, ServedWorkspace };
 
 /**
  * An MCP server (not yet connected) offering a workspace's toolset: tools/list gives each tool's
