@@ -1,8 +1,6 @@
 /** The browser-safe core of Sandpit: no `node:` imports and no WebAssembly reach this entry. */
 export { createWorkspace, type CreateWorkspaceOptions } from './create-workspace.js';
-export type { Workspace, WorkspaceOptions, Envelope, ProcessLock, CallOptions } from './workspace-core.js';
-export type { FileStep, FileWriter, ApplyOptions } from './workspace/file-writer.js';
-export type { BranchState } from './snapshots/branch.js';
+export type { Workspace, WorkspaceOptions, Envelope, CallOptions } from './workspace-core.js';
 
 export { importResultSchema, type ImportedFile, type ImportResult } from './tools/import-files.js';
 export type { ExportedFile, ExportResult } from './workspace/export-files.js';

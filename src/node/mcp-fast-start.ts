@@ -4,7 +4,9 @@ import { negotiatedVersion, SERVER_CAPABILITIES } from './mcp-capabilities.js';
 
 /** The streams the SDK's stdio transport reads and writes once the server is loaded. */
 export interface EarlyStdio {
+  /** where the client's messages arrive (stdin, or what is left of it after the early answer) */
   input: Readable;
+  /** where answers go (stdout) */
   output: Writable;
 }
 

@@ -3,14 +3,17 @@ export type LoggingLevel = 'debug' | 'info' | 'notice' | 'warning' | 'error' | '
 
 /** One log line as MCP's `notifications/message` carries it. */
 export interface McpLogEntry {
+  /** how serious it is */
   level: LoggingLevel;
   /** where it comes from: `manifests`, `snapshots`, `tasks` */
   logger: string;
+  /** the message itself, plain JSON */
   data: unknown;
 }
 
 /** What the hub needs of a connected server: the SDK Server's own sender (it filters by the session's `logging/setLevel`). */
 export interface LogSink {
+  /** Send one log message to the session (MCP `notifications/message`). */
   sendLoggingMessage(params: McpLogEntry, sessionId?: string): Promise<void>;
 }
 

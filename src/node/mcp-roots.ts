@@ -18,6 +18,7 @@ export class WorkspacePool {
 
   constructor(private readonly open: FolderOpener) {}
 
+  /** The workspace over `folder`, opened on first use and shared after. */
   get(folder: string): Promise<ServedWorkspace> {
     let served = this.opened.get(folder);
     if (!served) {

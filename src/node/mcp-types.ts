@@ -28,6 +28,8 @@ export interface McpServerHandle {
 
 /** What a server serves: a workspace and the toolset it offers. */
 export interface ServedWorkspace {
+  /** the workspace the server's tools act on */
   ws: Workspace;
+  /** the toolset it offers, with its wire envelope */
   set: Toolset;
 }
