@@ -36,11 +36,21 @@ export class Beneath {
     return parts.some((p) => p === '.' || p === '..') ? null : parts;
   }
 
+  // The root is trusted (the workspace was opened on it), so its descriptor is opened once and kept:
+  // a root renamed or replaced later is still the folder the workspace was opened on.
+  private rootFd: number | null = null;
+
+  private rootDescriptor(): number {
+    this.rootFd ??= fs.openSync(this.root, O_RDONLY | O_DIRECTORY | O_NONBLOCK);
+    return this.rootFd;
+  }
+
   /** Run `work` with the descriptor of the folder `parts` names, opened without following links. */
   inDir<T>(parts: readonly string[], work: (dirFd: number) => T): T {
-    let fd = fs.openSync(this.root, O_RDONLY | O_DIRECTORY | O_NONBLOCK);
+    if (parts.length === 0) return work(this.rootDescriptor());
+    let fd = fs.openSync(`/proc/self/fd/${this.rootDescriptor()}/${parts[0]}`, DIR_FLAGS);
     try {
-      for (const part of parts) {
+      for (const part of parts.slice(1)) {
         const next = fs.openSync(`/proc/self/fd/${fd}/${part}`, DIR_FLAGS);
         fs.closeSync(fd);
         fd = next;
