@@ -6,6 +6,8 @@ import { objectId } from '../snapshots/sha1.js';
 import type { FileStep, FileWriter } from '../workspace/file-writer.js';
 import type { FileChange, TreeFile } from './tree-diff.js';
 
+export { removeTree } from '../fs/helpers.js';
+
 const PARALLEL = 16;
 
 export interface WriteChangesOptions {
@@ -54,13 +56,4 @@ export async function fileMatches(fs: WorkspaceFs, abs: string, expected: TreeFi
   if (!stat || stat.type === 'dir') return false;
   const bytes = stat.type === 'symlink' ? new TextEncoder().encode(await fs.readlink(abs)) : await fs.readFile(abs);
   return objectId('blob', bytes) === expected.oid;
-}
-
-/** Delete a folder and everything in it. */
-export async function removeTree(fs: WorkspaceFs, abs: string): Promise<void> {
-  const stat = await fs.lstat(abs).catch(() => null);
-  if (!stat) return;
-  if (stat.type !== 'dir') { await fs.unlink(abs); return; }
-  for (const name of await fs.readdir(abs)) await removeTree(fs, `${abs}/${name}`);
-  await fs.rmdir(abs);
 }

@@ -1,6 +1,6 @@
 import { ToolError } from '../contract/index.js';
 import { hasFsCode } from '../fs/errors.js';
-import { removeTree } from '../fs/helpers.js';
+import { lstatOrNull, readdirOrNull, removeTree } from '../fs/helpers.js';
 import { toToolError } from '../fs/tool-error.js';
 import type { FsStat, WorkspaceFs } from '../fs/types.js';
 import type { ChangedFile, ChangeLog, ChangeSummary } from './change-log.js';
@@ -131,7 +131,7 @@ export class FileWriter {
         undo.push(...await this.makeParents(step.rel));
         const abs = this.paths.toAbs(step.rel);
         const before = await this.previous(step, keepUndo || logging(options));
-        const was = await this.lstatOrNull(abs);
+        const was = await lstatOrNull(this.fs, abs);
         if (was?.type === 'dir') throw new ToolError('NOT_A_FILE', `'${step.rel}' is a directory, so a file cannot replace it`);
         // Loaded only now, so a checkout of many files holds a few in memory at a time.
         const content = step.kind === 'link' ? (typeof step.target === 'string' ? step.target : await step.target())
@@ -207,7 +207,7 @@ export class FileWriter {
   private async previous(step: Extract<FileStep, { kind: 'write' | 'link' | 'remove' }>, needed: boolean): Promise<Uint8Array | null | undefined> {
     if (step.before !== undefined || !needed) return step.before;
     const abs = this.paths.toAbs(step.rel);
-    const stat = await this.lstatOrNull(abs);
+    const stat = await lstatOrNull(this.fs, abs);
     if (!stat || stat.type === 'dir') return null;
     return stat.type === 'symlink' ? new TextEncoder().encode(await this.fs.readlink(abs)) : this.fs.readFile(abs);
   }
@@ -219,7 +219,7 @@ export class FileWriter {
       await this.fs.unlink(abs).catch((e) => { if (!hasFsCode(e, 'ENOENT')) throw e; });
       return;
     }
-    if ((await this.lstatOrNull(abs))?.type === 'symlink') await this.fs.unlink(abs);
+    if ((await lstatOrNull(this.fs, abs))?.type === 'symlink') await this.fs.unlink(abs);
     await this.fs.writeFile(abs, before);
   }
 
@@ -237,14 +237,14 @@ export class FileWriter {
       for (const part of parts) {
         current = current ? `${current}/${part}` : part;
         const abs = this.paths.toAbs(current);
-        const stat = await this.lstatOrNull(abs);
+        const stat = await lstatOrNull(this.fs, abs);
         if (stat?.type === 'dir') continue;
         if (stat) throw notAFolder(current, rel, stat);
         try {
           await this.fs.mkdir(abs);
           undo.push(() => this.fs.rmdir(abs).catch(() => {}));
         } catch (error) {
-          const now = await this.lstatOrNull(abs);
+          const now = await lstatOrNull(this.fs, abs);
           if (!hasFsCode(error, 'EEXIST') || now?.type !== 'dir') throw now ? notAFolder(current, rel, now) : error;
         }
       }
@@ -260,7 +260,7 @@ export class FileWriter {
     let current = '';
     for (const part of parentRel(rel).split('/').filter(Boolean)) {
       current = current ? `${current}/${part}` : part;
-      const stat = await this.lstatOrNull(this.paths.toAbs(current));
+      const stat = await lstatOrNull(this.fs, this.paths.toAbs(current));
       if (stat?.type === 'symlink') throw notAFolder(current, rel, stat);
       if (!stat) return;
     }
@@ -269,18 +269,9 @@ export class FileWriter {
   private async prune(dir: string): Promise<void> {
     for (; dir !== ''; dir = parentRel(dir)) {
       const abs = this.paths.toAbs(dir);
-      const left = await this.fs.readdir(abs).catch((e) => { if (hasFsCode(e, 'ENOENT', 'ENOTDIR')) return null; throw e; });
+      const left = await readdirOrNull(this.fs, abs);
       if (!left || left.length > 0) return;
       await this.fs.rmdir(abs);
-    }
-  }
-
-  async lstatOrNull(abs: string): Promise<FsStat | null> {
-    try {
-      return await this.fs.lstat(abs);
-    } catch (error) {
-      if (hasFsCode(error, 'ENOENT', 'ENOTDIR')) return null;
-      throw error;
     }
   }
 }
