@@ -63,22 +63,39 @@ async function run(job: ScriptJob): Promise<void> {
   const realSetInterval = scope.setInterval.bind(scope);
   const realClearInterval = scope.clearInterval.bind(scope);
   const timers = new Set<number>();
+  // The script's own timers and console are handed to its code rather than patched onto the
+  // worker's globals, so nothing else living in the worker (a dev server's client pinging on an
+  // interval, say) keeps the script alive or writes to its output.
   const g = globalThis as Record<string, unknown>;
-  g.setTimeout = (f: () => void, ms?: number, ...a: unknown[]) => {
+  const setTimeout_ = (f: () => void, ms?: number, ...a: unknown[]) => {
     pending++;
     const id = realSetTimeout(() => { timers.delete(id); pending--; try { f.apply(null, a as []); } catch (e) { fail(e); } }, ms);
     timers.add(id);
     return id;
   };
-  g.clearTimeout = (id: number) => { if (timers.delete(id)) { pending--; realClearTimeout(id); } };
+  const clearTimeout_ = (id: number) => { if (timers.delete(id)) { pending--; realClearTimeout(id); } };
   const intervals = new Set<number>();
-  g.setInterval = (f: () => void, ms?: number) => { const id = realSetInterval(() => { try { f(); } catch (e) { fail(e); } }, ms); intervals.add(id); return id; };
-  g.clearInterval = (id: number) => { intervals.delete(id); realClearInterval(id); };
-  g.setImmediate = (f: () => void) => (g.setTimeout as (f: () => void, ms: number) => number)(f, 0);
+  const setInterval_ = (f: () => void, ms?: number) => { const id = realSetInterval(() => { try { f(); } catch (e) { fail(e); } }, ms); intervals.add(id); return id; };
+  const clearInterval_ = (id: number) => { intervals.delete(id); realClearInterval(id); };
+  const setImmediate_ = (f: () => void) => setTimeout_(f, 0);
 
   const consoleOut = (...a: unknown[]) => out(`${formatArgs(a)}\n`);
   const consoleErr = (...a: unknown[]) => err(`${formatArgs(a)}\n`);
-  g.console = { log: consoleOut, info: consoleOut, debug: consoleOut, dir: (v: unknown) => out(`${inspect(v)}\n`), error: consoleErr, warn: consoleErr, trace: consoleErr, table: consoleOut, assert: (c: unknown, ...a: unknown[]) => { if (!c) consoleErr('Assertion failed:', ...a); } };
+  const console_ = { log: consoleOut, info: consoleOut, debug: consoleOut, dir: (v: unknown) => out(`${inspect(v)}\n`), error: consoleErr, warn: consoleErr, trace: consoleErr, table: consoleOut, assert: (c: unknown, ...a: unknown[]) => { if (!c) consoleErr('Assertion failed:', ...a); } };
+  const scriptScope: Record<string, unknown> = {
+    console: console_, process: proc, setTimeout: setTimeout_, clearTimeout: clearTimeout_, setInterval: setInterval_,
+    clearInterval: clearInterval_, setImmediate: setImmediate_, clearImmediate: clearTimeout_,
+  };
+  const scopeNames = Object.keys(scriptScope);
+  const scopeValues = Object.values(scriptScope);
+  g.__sandpitScope = scriptScope;
+  /** Compile script text as a function of `params` that closes over the script scope, so the script may still declare its own `console` or `setTimeout`. */
+  const compile = (params: string[], body: string, sourceUrl?: string) =>
+    (new Function(...scopeNames, `return function (${params.join(', ')}) {\n${body}\n}${sourceUrl ? `\n//# sourceURL=${sourceUrl}` : ''}`) as (...a: unknown[]) => (...a: unknown[]) => unknown)(...scopeValues);
+  const esmPrelude = (body: string) => {
+    const own = scopeNames.filter((n) => !new RegExp(`\\b(?:const|let|var|function|class)\\s+${n}\\b|\\bimport\\b[^;]*\\b${n}\\b[^;]*\\bfrom\\b`).test(body));
+    return own.length ? `const { ${own.join(', ')} } = globalThis.__sandpitScope;` : '';
+  };
   g.process = proc;
   const util = { format: (...a: unknown[]) => formatArgs(a), inspect, promisify: (f: (...a: unknown[]) => void) => (...a: unknown[]) => new Promise((res, rej) => f(...a, (e: unknown, v: unknown) => (e ? rej(e) : res(v)))) };
   const builtins: Record<string, unknown> = {
@@ -107,7 +124,7 @@ async function run(job: ScriptJob): Promise<void> {
     const module = { exports: {} as unknown };
     cache.set(file, module);
     const dir = path.dirname(file);
-    new Function('exports', 'require', 'module', '__filename', '__dirname', `${text.replace(/^#!.*/, '')}\n//# sourceURL=${file}`)(module.exports, makeRequire(dir), module, file, dir);
+    compile(['exports', 'require', 'module', '__filename', '__dirname'], text.replace(/^#!.*/, ''), file)(module.exports, makeRequire(dir), module, file, dir);
     return module.exports;
   };
   g.__sandpitRequire = (file: string) => loadCjs(file);
@@ -121,7 +138,8 @@ async function run(job: ScriptJob): Promise<void> {
     if (file.endsWith('.cjs') || file.endsWith('.json')) body = `export default globalThis.__sandpitRequire(${JSON.stringify(file)});`;
     else {
       const dir = path.dirname(file);
-      body = dec.decode(files.get(file)!).replace(/(\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)(['"])([^'"]+)\2/g, (all, lead: string, q: string, spec: string) => {
+      const text = dec.decode(files.get(file)!).replace(/^#!.*/, '');
+      body = esmPrelude(text) + text.replace(/(\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)(['"])([^'"]+)\2/g, (all, lead: string, q: string, spec: string) => {
         if (builtinOf(spec)) return `${lead}${q}${builtinUrl(spec)}${q}`;
         if (!/^\.{0,2}\//.test(spec)) return all;
         return `${lead}${q}${esmUrl(resolveFile(spec, dir), [...stack, file])}${q}`;
@@ -140,8 +158,8 @@ async function run(job: ScriptJob): Promise<void> {
   try {
     if (eval_) {
       const code = job.argv[1] ?? '';
-      if (job.argv[0] === '-p') out(`${inspect(new Function('require', '__filename', '__dirname', `return (${code})`)(makeRequire(cwd), entry, cwd))}\n`);
-      else new Function('exports', 'require', 'module', '__filename', '__dirname', code)({}, makeRequire(cwd), { exports: {} }, entry, cwd);
+      if (job.argv[0] === '-p') out(`${inspect(compile(['require', '__filename', '__dirname'], `return (${code})`)(makeRequire(cwd), entry, cwd))}\n`);
+      else compile(['exports', 'require', 'module', '__filename', '__dirname'], code)({}, makeRequire(cwd), { exports: {} }, entry, cwd);
     } else {
       if (!files.has(entry)) throw Object.assign(new Error(`Cannot find module '${entry}'`), { code: 'MODULE_NOT_FOUND' });
       const text = dec.decode(files.get(entry)!);
