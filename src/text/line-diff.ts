@@ -1,4 +1,4 @@
-import { createTwoFilesPatch, diffArrays } from 'diff';
+import { createTwoFilesPatch } from 'diff';
 import { splitLines } from './lines.js';
 
 export interface LineChanges {
@@ -25,15 +25,34 @@ export function countLineChanges(before: string | null, after: string | null): L
   const midA = a.slice(start, endA);
   const midB = b.slice(start, endB);
   if (midA.length === 0 || midB.length === 0) return { added_lines: midB.length, removed_lines: midA.length };
-  const parts = diffArrays(midA, midB, { maxEditLength: MAX_EDIT });
-  if (!parts) return { added_lines: midB.length, removed_lines: midA.length };
-  let added = 0;
-  let removed = 0;
-  for (const part of parts) {
-    if (part.added) added += part.count ?? part.value.length;
-    else if (part.removed) removed += part.count ?? part.value.length;
+  const edits = shortestEditLength(midA, midB, MAX_EDIT);
+  if (edits === -1) return { added_lines: midB.length, removed_lines: midA.length };
+  // Every shortest edit script has the same size, and adds exactly as many more lines than it removes as b is longer than a.
+  const grow = midB.length - midA.length;
+  return { added_lines: (edits + grow) / 2, removed_lines: (edits - grow) / 2 };
+}
+
+/**
+ * The size of a shortest edit script from `a` to `b` (lines added plus removed), or -1 when it is
+ * over `max`. Myers' greedy O((N+M)D) search, keeping only the furthest point on each diagonal:
+ * counting needs no path, so nothing is allocated but one array.
+ */
+function shortestEditLength(a: string[], b: string[], max: number): number {
+  const n = a.length;
+  const m = b.length;
+  const limit = Math.min(max, n + m);
+  const offset = limit + 1;
+  const furthest = new Int32Array(2 * limit + 3);
+  for (let d = 0; d <= limit; d++) {
+    for (let k = -d; k <= d; k += 2) {
+      let x = k === -d || (k !== d && furthest[offset + k - 1]! < furthest[offset + k + 1]!) ? furthest[offset + k + 1]! : furthest[offset + k - 1]! + 1;
+      let y = x - k;
+      while (x < n && y < m && a[x] === b[y]) { x++; y++; }
+      furthest[offset + k] = x;
+      if (x >= n && y >= m) return d;
+    }
   }
-  return { added_lines: added, removed_lines: removed };
+  return -1;
 }
 
 /** A git-style unified diff of one file; `null` sides are a creation or a deletion. */

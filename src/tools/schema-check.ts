@@ -164,7 +164,10 @@ function keywordCheck(keyword: string, value: unknown, schema: JsonSchema, at: s
     if (limit < 0 || limit % 1) throw new Error(`${at} must be a non-negative integer`);
     const [comp, unit, count] = COUNTS[keyword]!;
     const tooMany = comp === 'more';
+    const isLength = count === codePoints;
     return (d, path, errors) => {
+      // A string has at most as many code points as UTF-16 units and at least half as many, so most lengths need no count.
+      if (isLength && (tooMany ? (d as string).length <= limit : Math.ceil((d as string).length / 2) >= limit)) return;
       const n = count(d);
       if (tooMany ? n > limit : n < limit) errors.push(fail(path, keyword, { limit }, `must NOT have ${comp} than ${limit} ${unit}`));
     };
