@@ -65,19 +65,27 @@ export const NO_DOM_ENTRIES = [
   'sandpit-workspace/conformance', 'sandpit-workspace/conformance/patch-scenarios', 'sandpit-workspace/conformance/example',
 ];
 
-/** A project that imports one entry and compiles it without the DOM library. */
-export function noDomProject(entry: string): Record<string, string> {
-  const name = entry.replaceAll('/', '_');
-  return {
-    [`nodom/${name}/tsconfig.json`]: JSON.stringify({
+/**
+ * A project that imports every entry, one file each, and compiles them without the DOM library.
+ * One program for all of them is as strict as one per entry only if nothing in it brings the DOM
+ * back (a `/// <reference lib="dom" />` anywhere would, for every file): the test lists the
+ * program's files and refuses any DOM library among them.
+ */
+export function noDomProject(entries: readonly string[]): Record<string, string> {
+  const files: Record<string, string> = {
+    'nodom/tsconfig.json': JSON.stringify({
       compilerOptions: {
         target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true,
         lib: ['ES2022'], types: ['node'], noEmit: true, skipLibCheck: false,
       },
-      include: ['main.ts'],
+      include: ['*.ts'],
     }, null, 2),
-    [`nodom/${name}/main.ts`]: `import * as entry from '${entry}';\nexport const names: string[] = Object.keys(entry);\n`,
   };
+  for (const entry of entries) {
+    const name = entry.replaceAll('/', '_');
+    files[`nodom/${name}.ts`] = `import * as entry from '${entry}';\nexport const names: string[] = Object.keys(entry);\n`;
+  }
+  return files;
 }
 
 const conformanceHead = `
