@@ -1,23 +1,34 @@
 import type { ProcessRunner } from './tools/process-runner.js';
-import { createRunCommandTool } from './tools/run-command.js';
+import { awaitsRunner, bindRunner } from './tools/runner-slot.js';
+import { createShellRunner } from './shell-runner.js';
 import { canonicalTools } from './toolsets/canonical.js';
 import { createWorkspaceCore, type Workspace, type WorkspaceOptions } from './workspace-core.js';
 
 export interface CreateWorkspaceOptions extends WorkspaceOptions {
-  /** How run_command runs programs; without one, run_command answers NOT_SUPPORTED. */
-  processRunner?: ProcessRunner;
+  /**
+   * What runs run_command. By default Sandpit's own bash-compatible shell over `fs` (its code
+   * loads on the first command; `node` there says it is not available, see `createPageRunner` in
+   * `sandpit/web` for scripts in Web Workers). A host's runner (a remote sandbox) replaces it;
+   * `false` or `null` turns run_command off: every call is NOT_SUPPORTED. It backs each tool in
+   * `tools` that was made without a runner (canonical's and fs_process's run_command); a tool
+   * made over its own runner (Node's real processes) keeps it.
+   */
+  processRunner?: ProcessRunner | false | null;
 }
 
 /**
  * Create a workspace: `call(tool, args)` runs a tool and returns its envelope, `listTools()`
- * describes the tools. Without `tools` it offers the canonical toolset.
+ * describes the tools. Without `tools` it offers the canonical toolset, its run_command in the
+ * built-in shell unless `processRunner` says otherwise.
  */
 export function createWorkspace(options: CreateWorkspaceOptions): Workspace {
+  const { processRunner, ...rest } = options;
   const base = options.tools ?? canonicalTools;
-  const runner = options.processRunner;
-  if (!runner) return createWorkspaceCore({ ...options, tools: base });
+  // Nothing to bind (Node's own run_command, or no such tool) or run_command turned off: the tools as they are.
+  if (processRunner === false || processRunner === null || !base.some(awaitsRunner)) return createWorkspaceCore({ ...rest, tools: base });
+  const runner = processRunner ?? createShellRunner(options.fs, options.root ?? '/');
   // A command may change any file, so the workspace rescans after it to log and snapshot the changes.
-  const runCommand = createRunCommandTool(runner, async () => (await ws.rescan())?.changed ?? []);
-  const ws: Workspace = createWorkspaceCore({ ...options, tools: base.map((t) => (t.slot === runCommand.slot ? runCommand : t)) });
+  const findChanges = async () => (await ws.rescan())?.changed ?? [];
+  const ws: Workspace = createWorkspaceCore({ ...rest, tools: base.map((t) => bindRunner(t, runner, findChanges)) });
   return ws;
 }

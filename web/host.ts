@@ -1,5 +1,5 @@
 import { createWorkspace } from '../src/create-workspace.js';
-import { createShellRunner } from '../src/shell-runner.js';
+import { createPageRunner } from './page-runner.js';
 import type { Envelope, Workspace } from '../src/workspace-core.js';
 import type { ApprovalRequest, ConfirmAction } from '../src/workspace/policy.js';
 import { canonicalTools } from '../src/toolsets/canonical.js';
@@ -66,8 +66,7 @@ export function createHost(): WorkerApi {
       fs: backend.fs,
       root: '/',
       // run_command runs in Sandpit's own shell (loaded on the first command); `node` in a throwaway worker.
-      // `node` loads with the shell, on the first command that names it, not with the worker
-      processRunner: createShellRunner(backend.fs, '/', { extraCommands: { node: async (ctx) => (await import('./node-host.js')).nodeCommand(ctx) } }),
+      processRunner: createPageRunner(backend.fs, '/'),
       policy: { ...policy, ...(asks && confirm ? { confirm } : {}) },
       ...(options.snapshots === undefined ? {} : { snapshots: options.snapshots }),
     });

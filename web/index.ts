@@ -5,3 +5,4 @@ export type { BackendDescriptor, OpenedBackend } from '../src/fs/backends.js';
 export type { PreviewEntry } from './preview/read-file.js';
 export { createOpfsFs, type OpfsFsOptions, type OpfsDirectoryHandle } from '../src/fs/opfs.js';
 export { createIndexedDbFs, type IndexedDbFs, type IndexedDbFsOptions } from '../src/fs/indexeddb.js';
+export { createPageRunner } from './page-runner.js';

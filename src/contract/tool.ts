@@ -71,7 +71,8 @@ export interface ToolDefinition<Args = any, Result = unknown, Ctx = any, Name ex
   mutates: boolean;
   /**
    * A place a host fills with its own tool: a host that can run programs swaps its tool for the
-   * one in slot `process` (the browser's run_command, which answers NOT_SUPPORTED).
+   * one in slot `process` (canonical's run_command, which otherwise runs on the workspace's own
+   * runner: the built-in shell, or NOT_SUPPORTED where the host turns it off).
    */
   slot?: 'process';
   /** The toolsets that offer this tool when it joins one as an extra (default: every toolset). */

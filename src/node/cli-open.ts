@@ -61,7 +61,8 @@ export async function openCliWorkspace(source: WorkspaceSource, options: CliTool
     await copyInto(fs, from, '', report);
   }
   const set = toolset(name, artifacts);
-  return { ws: createWorkspace({ fs, root: '/', tools: set.tools, ...snapshots, ...policy }), report, set, tasks: null };
+  // A memory workspace in Node runs no programs, and the CLI does not swap the built-in shell in for them.
+  return { ws: createWorkspace({ fs, root: '/', tools: set.tools, ...snapshots, ...policy, processRunner: false }), report, set, tasks: null };
 }
 
 // The message names the option, not the folder: a model may be the one reading stderr.

@@ -4,6 +4,7 @@ import { displayPath } from '../workspace/paths.js';
 import { defineTool, RUNS_PROGRAMS } from './define.js';
 import { recordExternalChanges, type FindExternalChanges } from './external-changes.js';
 import type { ProcessRunner } from './process-runner.js';
+import { awaitRunner } from './runner-slot.js';
 import { externalChangeResults } from './result-schemas.js';
 import type { RunCommandArgs, RunCommandResult, RunCommandTool } from './run-command-types.js';
 
@@ -51,11 +52,18 @@ const resultsAgree: [RunCommandResult, SchemaResult] = [{} as SchemaResult, {} a
 void argsAgree; void resultsAgree;
 
 /**
- * The canonical run_command over a host's process runner. Without a runner (the browser) every
- * call is NOT_SUPPORTED. `findChanges` (the workspace's rescan) puts what a command changed in
- * the change log and the next snapshot; the result then lists the files and gives a change_id.
+ * The canonical run_command over a host's process runner. Made without one, it waits for the
+ * workspace's runner (createWorkspace binds it to the built-in shell unless told otherwise) and
+ * answers NOT_SUPPORTED where none is given. `findChanges` (the workspace's rescan) puts what a
+ * command changed in the change log and the next snapshot; the result then lists the files and
+ * gives a change_id.
  */
 export function createRunCommandTool(runner?: ProcessRunner, findChanges?: FindExternalChanges): RunCommandTool {
+  const tool = runCommandOver(runner, findChanges);
+  return runner ? tool : awaitRunner(tool, (bound, changes) => runCommandOver(bound, changes));
+}
+
+function runCommandOver(runner?: ProcessRunner, findChanges?: FindExternalChanges): RunCommandTool {
   const shell = runner?.kind === 'shell';
   return defineTool({
     name: 'run_command',
@@ -74,7 +82,7 @@ export function createRunCommandTool(runner?: ProcessRunner, findChanges?: FindE
     resultSchema,
     async run(args, ctx) {
       if (!runner) {
-        throw new ToolError('NOT_SUPPORTED', 'run_command cannot run here: this workspace has no process runner (a browser page cannot start programs)', {
+        throw new ToolError('NOT_SUPPORTED', 'run_command is turned off in this workspace: it was made without a process runner', {
           hint: 'Use the file tools instead, or ask the host to provide a process runner.',
         });
       }
@@ -99,5 +107,5 @@ export function createRunCommandTool(runner?: ProcessRunner, findChanges?: FindE
   });
 }
 
-/** run_command as the browser has it: NOT_SUPPORTED until a host supplies a runner. */
+/** The canonical run_command, waiting for the workspace's runner (NOT_SUPPORTED in a workspace that has none). */
 export const runCommand: RunCommandTool = createRunCommandTool();

@@ -3,6 +3,7 @@ import { editFile } from '../tools/edit-file.js';
 import { fileBytes } from '../tools/file-bytes.js';
 import { readFile } from '../tools/read-file.js';
 import { createRunCommandTool } from '../tools/run-command.js';
+import { awaitRunner, awaitsRunner } from '../tools/runner-slot.js';
 import { writeFile } from '../tools/write-file.js';
 import { LfView } from '../text/lines.js';
 import type { ToolRunContext as ToolContext } from '../tools/define.js';
@@ -133,11 +134,15 @@ const fsBytes = defineTool({
 
 const capStream = (s: string) => (s.length > STREAM_CAP ? `${s.slice(0, STREAM_CAP)}\n[... truncated ${s.length - STREAM_CAP} characters]` : s);
 
-function fsRun(inner: ToolDefinition) {
+// Seed 001's wording for a runner that splits argv, and the same facts for the built-in shell.
+const HOW_PROGRAMS = 'Run a command (split like a shell splits words; no shell, so pipes, redirections, && and $VARS are literal)';
+const HOW_SHELL = "Run a bash command line (pipes, redirections, &&, globs, $VARS, $(...)) in the workspace's built-in shell";
+
+function fsRun(inner: ToolDefinition, shell: boolean) {
   return defineTool({
     name: 'run_command',
     title: 'Run command',
-    description: 'Run a command (split like a shell splits words; no shell, so pipes, redirections, && and $VARS are literal) in the project root ' +
+    description: `${shell ? HOW_SHELL : HOW_PROGRAMS} in the project root ` +
       '`path` or `cwd` inside it, killed after `timeout` seconds (default 30). stdout and stderr are capped at 4,096 characters each. ' +
       'A nonzero exit or a timeout (exit_code -1, timed_out true) is still a result.',
     mutates: true,
@@ -173,9 +178,14 @@ function fsRun(inner: ToolDefinition) {
 /**
  * Seed 001's filesystem and process tools over the canonical ones, their errors worded in seed 001's
  * names. `runCommand` is the canonical run_command that does the work (in Node, the one from
- * nodeTools); without it commands are NOT_SUPPORTED.
+ * nodeTools); without it, run_command runs on the workspace's runner (createWorkspace's built-in
+ * shell by default) and is NOT_SUPPORTED where the workspace has none.
  */
 export function fsProcessTools(options: { runCommand?: ToolDefinition } = {}): ToolDefinition[] {
-  const tools: ToolDefinition[] = [fsRead, fsWrite, fsEdit, fsSearch, fsList, fsBytes, fsRun(options.runCommand ?? createRunCommandTool())];
-  return tools.map((tool) => speaking(tool, FS_PROCESS_WORDS));
+  const inner = options.runCommand ?? createRunCommandTool();
+  const own: ToolDefinition[] = [fsRead, fsWrite, fsEdit, fsSearch, fsList, fsBytes];
+  const tools = own.map((tool) => speaking(tool, FS_PROCESS_WORDS));
+  const run = speaking(fsRun(inner, false), FS_PROCESS_WORDS);
+  if (!awaitsRunner(inner)) return [...tools, run];
+  return [...tools, awaitRunner(run, (runner, findChanges) => speaking(fsRun(createRunCommandTool(runner, findChanges), runner.kind === 'shell'), FS_PROCESS_WORDS))];
 }

@@ -17,8 +17,8 @@ describe('splitCommand', () => {
 });
 
 describe('run_command in the browser', () => {
-  it('is NOT_SUPPORTED without a process runner, and says why', async () => {
-    const ws = createWorkspace({ fs: createMemoryFs(), tools: [...canonicalTools, runCommand] });
+  it('is NOT_SUPPORTED when the host turns the runner off, and says why', async () => {
+    const ws = createWorkspace({ fs: createMemoryFs(), tools: [...canonicalTools, runCommand], processRunner: false });
     const result = await ws.call('run_command', { command: 'npm test' });
     expect(result.ok).toBe(false);
     if (result.ok) return;

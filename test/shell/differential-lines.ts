@@ -17,6 +17,10 @@ export const FIXTURE: Record<string, string> = {
   'docs/readme.md': '# Title\n\nSome text here.\nTODO: docs\n',
   '.hidden': 'secret\n',
   'space name.txt': 'has spaces\n',
+  'json/data.json': '{"name":"sandpit","version":"1.2.0","tags":["fs","shell","git"],"deps":{"memfs":"4.0","isomorphic-git":"1.2"},"count":3,"nested":{"a":{"b":[10,20,30]}},"nothing":null,"ok":true}\n',
+  'json/people.json': '[\n  {"name": "ann", "age": 31, "city": "oslo"},\n  {"name": "bob", "age": 25, "city": "rome"},\n  {"name": "cid", "age": 40, "city": "oslo", "admin": true}\n]\n',
+  'json/stream.jsonl': '{"id":1,"v":"a"}\n{"id":2,"v":"b"}\n{"id":3,"v":null}\n',
+  'json/bad.json': '{"a": 1,, }\n',
 };
 
 export const LINES: string[] = [
@@ -94,4 +98,35 @@ export const LINES: string[] = [
 export const KNOWN_DIFFERENCES: Record<string, string> = {
   // Known: `pwd` prints the root-relative folder ('/' is the workspace root), bash the host folder.
   'cd src; pwd': 'the shell shows the workspace root as /',
+  // Known: jq 1.6 exits 4 on input that is not JSON; jq 1.7 and the manual say 2, as the shell does.
+  'jq . json/bad.json; echo $?': 'jq 1.6 exits 4 on bad input, jq 1.7 (and the shell) 2',
 };
+
+/**
+ * `jq` lines, run against the real jq only where one is installed (the differential test skips
+ * them otherwise; test/shell/jq.test.ts checks the same subset against written-out answers).
+ */
+export const JQ_LINES: string[] = [
+  'jq . json/data.json', 'jq -c . json/data.json', 'jq .name json/data.json', 'jq -r .name json/data.json', 'jq .nested.a.b json/data.json',
+  "jq '.nested.a.b[1]' json/data.json", "jq '.tags[-1]' json/data.json", "jq '.[\"version\"]' json/data.json", "jq '.tags[]' json/data.json",
+  "jq -r '.tags[]' json/data.json", 'jq keys json/data.json', "jq -c 'keys' json/people.json", "jq -c '.[2] | keys' json/people.json",
+  'jq length json/data.json json/people.json', "jq '.tags | length' json/data.json", "jq -c '.[] | select(.city == \"oslo\") | .name' json/people.json",
+  "jq -r '.[] | select(.age > 30) | .name' json/people.json", "jq -c 'map(.age)' json/people.json", "jq 'map(select(.admin)) | length' json/people.json",
+  "jq -c '[.[] | {n: .name, old: (.age >= 30)}]' json/people.json", "jq -c '{name, count}' json/data.json", "jq -c '{(.name): .version}' json/data.json",
+  "jq '.missing' json/data.json", "jq '.missing.deeper' json/data.json", "jq '.name.x' json/data.json; echo $?", "jq '.name.x?' json/data.json; echo $?",
+  "jq '.count[]?' json/data.json; echo $?", "jq '.count[]' json/data.json; echo $?", "jq -c '.id, .v' json/stream.jsonl", "jq -c 'select(.v != null) | .id' json/stream.jsonl",
+  "jq -s 'length' json/stream.jsonl", "jq -c -s 'map(.id)' json/stream.jsonl", "jq -n '1 + 2 * 3'", "jq -n '\"a\" + \"b\"'", "jq -n -c '[1,2] + [3]'",
+  "jq -n '10 / 4, 10 % 3, -5 + 2'", "jq -n -c '{a: 1} + {b: 2}'", "jq -nr '\"x-\\(1 + 2)-y\"'", "jq -r '.[] | \"\\(.name) is \\(.age)\"' json/people.json",
+  "jq '.nothing // \"fallback\"' json/data.json", "jq -c '[.[] | .age] | sort' json/people.json", "jq -c 'sort_by(.age) | map(.name)' json/people.json",
+  "jq -r '.tags | join(\",\")' json/data.json", "jq '.ok and (.count > 2)' json/data.json", "jq 'if .count > 2 then \"many\" else \"few\" end' json/data.json",
+  "jq -r '.deps | keys[]' json/data.json", "jq -c '.deps | to_entries | map(.key)' json/data.json", "jq -r '.[] | .city' json/people.json | sort | uniq -c",
+  "cat json/people.json | jq '.[0].name'", "echo '{\"a\":[1,2,3]}' | jq '.a | add'", "echo '1 2 3' | jq -c '[., . * 2]'", 'jq . json/bad.json; echo $?',
+  'jq . missing.json; echo $?', "jq '.[' json/data.json; echo $?", "jq 'nosuchfn' json/data.json; echo $?", 'jq; echo $?', "jq -c '.tags[1:]' json/data.json",
+  "jq -n -c '[1,2,3] | map(. * 10) | .[1:]'", "jq -c '.[] | {name} | select(.name | startswith(\"b\"))' json/people.json",
+  "jq '.version | split(\".\") | length' json/data.json", "jq -j '.tags[]' json/data.json; echo", "jq -c '[.[] | .age] | min, max' json/people.json",
+  "jq -c '[.tags[] | ascii_upcase]' json/data.json", "jq '.count | tostring' json/data.json", "jq -n '\"3\" | tonumber + 1'", "jq 'has(\"name\"), has(\"zzz\")' json/data.json",
+  "jq -c '[.[] | .admin // false]' json/people.json", "jq '.[] | select(.name == \"zed\")' json/people.json; echo $?", "jq -r '.tags | map(\"#\" + .) | .[]' json/data.json",
+  "jq -c '[.[] | type]' json/data.json", "jq -n -c '[3,1,2] | reverse | first, last'", "jq -n 'null | length'", "jq '.[] | .name.first' json/people.json; echo $?",
+  "jq '.id | .x' json/stream.jsonl; echo $?", "jq -r '.tags' json/data.json", "jq -c '.nested | [.. | numbers?]' json/data.json 2>/dev/null; echo $?",
+  "jq -c '[.[] | .age > 30 or .admin == true]' json/people.json", "jq -n -c '[1, null, \"a\"] | map(. != null)'", "jq -c '[.[] | strings]' json/data.json",
+];

@@ -10,7 +10,7 @@ import { ChangeLog } from '../../src/workspace/change-log.js';
 import { FileWriter } from '../../src/workspace/file-writer.js';
 import { PathLocks } from '../../src/workspace/locks.js';
 import { PathResolver } from '../../src/workspace/paths.js';
-import { FIXTURE, KNOWN_DIFFERENCES, LINES } from './differential-lines.js';
+import { FIXTURE, JQ_LINES, KNOWN_DIFFERENCES, LINES } from './differential-lines.js';
 
 const base = mkdtempSync(join(tmpdir(), 'sandpit-shell-diff-'));
 afterAll(() => rmSync(base, { recursive: true, force: true }));
@@ -39,8 +39,8 @@ async function memoryTree(fs: WorkspaceFs, dir = '/', prefix = ''): Promise<Reco
   return out;
 }
 
-function bash(line: string, n: number) {
-  const dir = join(base, String(n));
+function bash(line: string, name: string) {
+  const dir = join(base, name);
   for (const [path, text] of Object.entries(FIXTURE)) {
     mkdirSync(dirname(join(dir, path)), { recursive: true });
     writeFileSync(join(dir, path), text);
@@ -59,6 +59,8 @@ async function shell(line: string) {
   return { stdout: r.stdout, stderr: r.stderr, exit: r.exit_code, files: await memoryTree(fs) };
 }
 
+const hasJq = spawnSync('/bin/sh', ['-c', 'command -v jq'], { encoding: 'utf8' }).status === 0;
+
 describe('the browser shell against /bin/bash with the real tools', () => {
   it('has at least 150 command lines', () => {
     expect(LINES.length).toBeGreaterThanOrEqual(150);
@@ -66,19 +68,28 @@ describe('the browser shell against /bin/bash with the real tools', () => {
   });
 
   it('agrees on stdout, exit code and the resulting files, line by line', async () => {
-    const mismatches: string[] = [];
-    for (const [n, line] of LINES.entries()) {
-      const want = bash(line, n);
-      const got = await shell(line);
-      const known = line in KNOWN_DIFFERENCES;
-      const problems: string[] = [];
-      if (got.exit !== want.exit) problems.push(`exit ${got.exit} != ${want.exit}`);
-      if (!known && got.stdout !== want.stdout) problems.push(`stdout ${JSON.stringify(got.stdout)} != ${JSON.stringify(want.stdout)}`);
-      if (!known && JSON.stringify(got.files) !== JSON.stringify(want.files)) problems.push('files differ');
-      // stderr matters where a command fails: both must say something, or both nothing.
-      if ((got.stderr === '') !== (want.stderr === '')) problems.push(`stderr ${JSON.stringify(got.stderr)} vs ${JSON.stringify(want.stderr)}`);
-      if (problems.length) mismatches.push(`${JSON.stringify(line)}: ${problems.join('; ')}`);
-    }
-    expect(mismatches).toEqual([]);
+    expect(await mismatchesOf(LINES, 'line')).toEqual([]);
+  }, 60_000);
+
+  // Only where a real jq is installed; test/shell/jq.test.ts checks the subset without one.
+  it.runIf(hasJq)('agrees with the real jq on its subset', async () => {
+    expect(await mismatchesOf(JQ_LINES, 'jq')).toEqual([]);
   }, 60_000);
 });
+
+async function mismatchesOf(lines: string[], folder: string): Promise<string[]> {
+  const mismatches: string[] = [];
+  for (const [n, line] of lines.entries()) {
+    const want = bash(line, `${folder}-${n}`);
+    const got = await shell(line);
+    const known = line in KNOWN_DIFFERENCES;
+    const problems: string[] = [];
+    if (got.exit !== want.exit) problems.push(`exit ${got.exit} != ${want.exit}`);
+    if (!known && got.stdout !== want.stdout) problems.push(`stdout ${JSON.stringify(got.stdout)} != ${JSON.stringify(want.stdout)}`);
+    if (!known && JSON.stringify(got.files) !== JSON.stringify(want.files)) problems.push('files differ');
+    // stderr matters where a command fails: both must say something, or both nothing.
+    if ((got.stderr === '') !== (want.stderr === '')) problems.push(`stderr ${JSON.stringify(got.stderr)} vs ${JSON.stringify(want.stderr)}`);
+    if (problems.length) mismatches.push(`${JSON.stringify(line)}: ${problems.join('; ')}`);
+  }
+  return mismatches;
+}

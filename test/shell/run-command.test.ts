@@ -99,7 +99,7 @@ describe('the agent\'s system prompt with the browser shell', () => {
     const { ws } = open();
     const prompt = systemPrompt(ws.listTools());
     expect(prompt).toMatch(/run_command takes a bash command line/);
-    expect(prompt).toMatch(/grep .* sed awk find/);
+    expect(prompt).toMatch(/grep .* sed awk jq find/);
     expect(prompt).not.toMatch(/without a shell/);
   });
 });

@@ -28,8 +28,12 @@ describe('toolset export', () => {
         expect(t.function.description.length).toBeGreaterThan(10);
       }
       // The same schema objects validate calls: what a model is shown is what the workspace checks.
-      const ws = createWorkspace({ fs: createMemoryFs(), tools: set.tools });
+      const ws = createWorkspace({ fs: createMemoryFs(), tools: set.tools, processRunner: false });
       expect(ws.listTools().map((t) => t.input_schema)).toEqual(anthropic.map((t) => t.input_schema));
+      // Bound to the built-in shell, run_command takes the same arguments; only its wording says "bash".
+      const shelled = createWorkspace({ fs: createMemoryFs(), tools: set.tools }).listTools();
+      const plain = (schema: unknown) => JSON.parse(JSON.stringify(schema, (k, v) => (k === 'description' ? undefined : v)));
+      expect(shelled.map((t) => plain(t.input_schema))).toEqual(anthropic.map((t) => plain(t.input_schema)));
       // JSON round trip: the definitions are plain data an API request can carry.
       expect(JSON.parse(JSON.stringify(openai))).toEqual(openai);
     });

@@ -179,8 +179,10 @@ describe('fs_process (seed 001)', () => {
     expect((await fail('file_bytes', { file: '/etc/hostname' })).code).toBe('OUTSIDE_WORKSPACE');
   });
 
-  it('run_command without a process runner (the browser) is NOT_SUPPORTED', async () => {
-    const { fail } = open();
-    expect((await fail('run_command', { command: 'echo hi' })).code).toBe('NOT_SUPPORTED');
+  it('run_command runs in the built-in shell without a host runner, and is NOT_SUPPORTED when the host turns it off', async () => {
+    const { ok } = open({ 'a.txt': 'one\ntwo\n' });
+    expect(await ok('run_command', { command: 'wc -l < a.txt | tr -d " "' })).toMatchObject({ stdout: '2\n', stderr: '', exit_code: 0, timed_out: false, truncated: false });
+    const off = await createWorkspace({ fs: createMemoryFs(), tools: fsProcessTools(), processRunner: false }).call('run_command', { command: 'echo hi' });
+    expect(off).toMatchObject({ ok: false, error: { code: 'NOT_SUPPORTED' } });
   });
 });

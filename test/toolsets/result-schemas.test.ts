@@ -60,8 +60,10 @@ describe('every successful result matches the schema its tool declares (own chec
     await call('undo', {});
     await call('restore_snapshot', { id: snap.id });
     await call('list_snapshots', {});
-    const run = await (open(tools).ws).call('run_command', { command: 'true' });
-    expect(run).toMatchObject({ ok: false, error: { code: 'NOT_SUPPORTED' } });
+    // without a host runner, run_command is the built-in shell's, its results in the same schema
+    const run = await call('run_command', { command: 'echo made > made.txt; cat made.txt' });
+    expect(run).toMatchObject({ exit_code: 0, stdout: 'made\n', changed_files: ['made.txt'] });
+    await call('run_command', { command: 'cat nowhere', timeout_seconds: 5 });
   });
 
   it('file_manager, fs_process and cowork: every tool', async () => {
@@ -83,6 +85,7 @@ describe('every successful result matches the schema its tool declares (own chec
     await p.call('search_files', { pattern: 'a', include: ['*.ts'] });
     await p.call('list_dir', { max_depth: 2 });
     await p.call('file_bytes', { file: 'src/a.ts', expected: 'const' });
+    expect(await p.call('run_command', { command: 'grep -c z src/x.ts; echo w >> src/x.ts', path: '.' })).toMatchObject({ stdout: '1\n', exit_code: 0 });
     const cw = toolset('cowork', { artifactDir: 'out' }).tools;
     const c = open(cw);
     await c.call('text_file_read', { path: 'src/a.ts' });

@@ -14,9 +14,10 @@ function touchRunner(fs: ReturnType<typeof createMemoryFs>, seen: string[]): Pro
 }
 
 describe('run_command in the browser core', () => {
-  it('is NOT_SUPPORTED, saying why, when the host gives no process runner', async () => {
-    const ws = createWorkspace({ fs: createMemoryFs({ 'a.txt': 'a' }) });
-    const r = await ws.call('run_command', { command: 'ls' });
+  it('runs the built-in shell when the host gives no runner, and is NOT_SUPPORTED when it turns run_command off', async () => {
+    const fs = createMemoryFs({ 'a.txt': 'a' });
+    expect(await createWorkspace({ fs }).call('run_command', { command: 'ls' })).toMatchObject({ ok: true, result: { exit_code: 0, stdout: 'a.txt\n' } });
+    const r = await createWorkspace({ fs, processRunner: false }).call('run_command', { command: 'ls' });
     expect(r).toMatchObject({ ok: false, error: { code: 'NOT_SUPPORTED' } });
   });
 
