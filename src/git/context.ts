@@ -1,3 +1,4 @@
+import '../snapshots/global-buffer.js';
 import * as git from 'isomorphic-git';
 import type { WorkspaceFs } from '../fs/types.js';
 import type { SnapshotStore } from '../snapshots/store.js';

@@ -1,3 +1,4 @@
+import './global-buffer.js';
 import { gitFsClient } from '../fs/git-client.js';
 import * as git from 'isomorphic-git';
 import type { WorkspaceFs } from '../fs/types.js';

@@ -1,3 +1,4 @@
+import './global-buffer.js';
 import * as git from 'isomorphic-git';
 import { hasFsCode } from '../fs/errors.js';
 import { gitFsClient } from '../fs/git-client.js';

@@ -1,5 +1,4 @@
-// undo reads snapshots through isomorphic-git, which needs a global Buffer on the page (the worker has it; a page must import this)
-import '../../web/polyfills.js';
+// No Buffer polyfill here on purpose: a page workspace must undo (isomorphic-git reads) without one.
 import { afterAll, describe, expect, it } from 'vitest';
 import { createMemoryFs, createWorkspace, type Workspace, type WorkspaceFs } from '../../src/index.js';
 import { createIndexedDbFs, createOpfsFs, createPageRunner } from '../../web/index.js';
