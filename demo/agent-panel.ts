@@ -1,5 +1,5 @@
 import { createProvider, runAgent, TranscriptRecorder, type AgentWorkspace } from '../src/agent/index.js';
-import { $, el, toast } from './dom.js';
+import { $, counted, el, toast } from './dom.js';
 import { AgentLog } from './agent-view.js';
 import { ChangesInbox } from './agent-inbox.js';
 import { loadSettings, saveSettings, type AgentSettings } from './agent-settings.js';
@@ -143,7 +143,7 @@ export class AgentPanel {
         onEvent: (event) => {
           recorder.listen(event);
           this.log.show(event);
-          if (event.type === 'usage') this.status(`running ${settings.model}… step ${event.step} · ${event.total.input_tokens + event.total.output_tokens} tokens`);
+          if (event.type === 'usage') this.status(`running ${settings.model}… step ${event.step} · ${counted(event.total.input_tokens + event.total.output_tokens, 'token')}`);
         },
       });
       // The log already shows the error in full; the status line only says how the run ended.

@@ -92,7 +92,33 @@ describe('files that are not text, and every control within reach', () => {
     expect(await page().getAttribute('#mode-json', 'aria-pressed')).toBe('false');
   });
 
-  it('walks every panel with the keyboard: each visible control is reached by Tab', async () => {
+  it('walks every panel with the keyboard: each visible control is reached by Tab and has an accessible name', async () => {
+    // Chromium's own accessible name for the focused element: aria-labelledby, aria-label, a
+    // <label>, text content, title, as the accessibility tree computes it.
+    const cdp = await pg.context.newCDPSession(page());
+    const focusedName = async (): Promise<{ what: string; name: string }> => {
+      const what = await page().evaluate(() => {
+        const node = document.activeElement as HTMLElement | null;
+        document.querySelectorAll('[data-walk-now]').forEach((n) => n.removeAttribute('data-walk-now'));
+        if (!node || node === document.body) return '';
+        node.setAttribute('data-walk-now', '');
+        return `${node.tagName.toLowerCase()}${node.id ? `#${node.id}` : ''}${node.dataset.path ? `[${node.dataset.path}]` : ''}`;
+      });
+      if (!what) return { what: 'body', name: '' };
+      const { root } = await cdp.send('DOM.getDocument', { depth: 0 });
+      const { nodeId } = await cdp.send('DOM.querySelector', { nodeId: root.nodeId, selector: '[data-walk-now]' });
+      const { nodes } = await cdp.send('Accessibility.getPartialAXTree', { nodeId, fetchRelatives: false });
+      return { what, name: String(nodes[0]?.name?.value ?? '').trim() };
+    };
+    const unnamed = new Set<string>();
+    const tabAndName = async () => {
+      await page().keyboard.press('Tab');
+      const { what, name } = await focusedName();
+      if (what !== 'body' && name === '') unnamed.add(what);
+    };
+    // The header, the file panel and the editor first, from the top of the page.
+    await page().evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    for (let i = 0; i < 24; i++) await tabAndName();
     for (const pane of PANES) {
       await page().click(`#tab-${pane}`);
       await page().waitForTimeout(200);
@@ -102,13 +128,15 @@ describe('files that are not text, and every control within reach', () => {
       await page().focus(`#tab-${pane}`);
       const seen = new Set<string>();
       for (let i = 0; i < wanted.length + 12; i++) {
-        await page().keyboard.press('Tab');
+        await tabAndName();
         const at = await page().evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.walk ?? null);
         if (at !== null) seen.add(at);
       }
       const missed = wanted.filter((_, i) => !seen.has(String(i)));
       expect({ pane, missed }).toEqual({ pane, missed: [] });
     }
+    expect([...unnamed]).toEqual([]);
+    await cdp.detach();
   });
 
   it('has no serious or critical axe-core finding in any panel', async () => {
@@ -147,20 +175,83 @@ describe('files that are not text, and every control within reach', () => {
     expect(await page().$$('.toast.error')).toHaveLength(0);
   });
 
-  it('15: at 800x700 the page scrolls as one and Push is reached by it; no text under 12 px; toasts sit off the results', async () => {
+  it('15: at 800x700 the page scrolls as one and Push is reached by it', async () => {
     await page().setViewportSize({ width: 800, height: 700 });
     await page().click('#tab-git');
     await page().fill('#git-url', 'http://127.0.0.1:9/r.git');
     const pane = await page().$eval('#pane-git', (p) => ({ inner: p.scrollHeight - p.clientHeight, overflow: getComputedStyle(p).overflowY }));
     expect(pane.inner).toBeLessThanOrEqual(1);
+    const side = await page().$eval('.side', (p) => p.scrollHeight - p.clientHeight);
+    expect(side).toBeLessThanOrEqual(1);
     await page().locator('#git-push').scrollIntoViewIfNeeded();
     expect(await page().locator('#git-push').isVisible()).toBe(true);
-    const sizes = await page().$$eval('.file-tree .size, .shortcuts, .step-meta, .badge, .pill, .field-help', (nodes) => nodes.map((n) => parseFloat(getComputedStyle(n).fontSize)));
-    expect(Math.min(...sizes)).toBeGreaterThanOrEqual(12);
-    expect(await page().textContent('.shortcuts')).toContain('6');
     await page().setViewportSize({ width: 1440, height: 900 });
-    const toasts = await page().$eval('#toasts', (t) => getComputedStyle(t).left);
-    expect(toasts).toBe('14px');
+  });
+
+  it('15: no visible text anywhere is under 12 px, in any panel, at either size', async () => {
+    const small: string[] = [];
+    for (const [width, height] of [[1400, 900], [800, 700]] as const) {
+      await page().setViewportSize({ width, height });
+      for (const pane of PANES) {
+        await page().click(`#tab-${pane}`);
+        await page().waitForTimeout(150);
+        small.push(...await page().evaluate((size) => {
+          const found: string[] = [];
+          const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+          for (let text = walker.nextNode(); text; text = walker.nextNode()) {
+            const host = text.parentElement;
+            if (!host || !text.textContent!.trim() || host.closest('#preview-frame, [hidden], script, style') || host.offsetParent === null) continue;
+            const px = parseFloat(getComputedStyle(host).fontSize);
+            if (px < 12) found.push(`${size} ${host.tagName.toLowerCase()}.${host.className} "${text.textContent!.trim().slice(0, 20)}" ${px.toFixed(1)}px`);
+          }
+          return found;
+        }, `${width}x${height}`));
+      }
+    }
+    expect([...new Set(small)]).toEqual([]);
+    await page().setViewportSize({ width: 1440, height: 900 });
+  });
+
+  it('15: the shortcut bar names the real shortcuts: Alt+1 to Alt+N reach each of the N tabs', async () => {
+    const tabs = await page().$$eval('.side [role="tab"]', (nodes) => nodes.map((n) => n.id));
+    const bar = (await page().textContent('.shortcuts'))!.replace(/\s+/g, '');
+    expect(bar).toContain(`Alt+1–${tabs.length}panels`);
+    for (const [i, id] of tabs.entries()) {
+      await page().focus('#file-tree');
+      await page().keyboard.press(`Alt+${i + 1}`);
+      expect(await page().getAttribute(`#${id}`, 'aria-selected')).toBe('true');
+    }
+    for (const shortcut of ['Ctrl+Ssave', 'Alt+Nnewfile', 'Alt+Zundo', 'F2renames', 'Deldeletes']) expect(bar).toContain(shortcut);
+    await page().click('#tab-console');
+  });
+
+  it('15: an error toast is short, goes on a click, and covers neither the Git result nor the console output', async () => {
+    for (const [width, height] of [[1400, 900], [800, 700]] as const) {
+      await page().setViewportSize({ width, height });
+      await page().evaluate(() => document.getElementById('toasts')!.replaceChildren());
+      await page().click('#tab-git');
+      await page().fill('#git-url', 'http://127.0.0.1:9/r.git');
+      await page().click('#git-clone');
+      await page().waitForSelector('.toast.error');
+      await page().locator('#git-result').scrollIntoViewIfNeeded();
+      const overlap = (a: { x: number; y: number; width: number; height: number } | null, b: typeof a) =>
+        Boolean(a && b && a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height);
+      const toastBox = await page().locator('.toast.error').boundingBox();
+      expect({ width, covers: overlap(toastBox, await page().locator('#git-result').boundingBox()) }).toEqual({ width, covers: false });
+      expect({ width, covers: overlap(toastBox, await page().locator('#git-summary').boundingBox()) }).toEqual({ width, covers: false });
+      expect((await page().textContent('.toast.error'))!.length).toBeLessThan(90);
+      await page().click('.toast.error');
+      expect(await page().$$('.toast.error')).toHaveLength(0);
+
+      await page().evaluate(() => document.getElementById('toasts')!.replaceChildren());
+      await callTool(page(), 'read_file', { path: 'no/such/file.txt' });
+      // Where a toast lands while the console shows an envelope: a probe in the toasts' place.
+      await page().locator('#envelope').scrollIntoViewIfNeeded();
+      const consoleBox = await page().locator('#envelope').boundingBox();
+      await page().evaluate(() => { const t = document.createElement('div'); t.className = 'toast error'; t.textContent = 'Could not delete a.txt: NOT_FOUND'; document.getElementById('toasts')!.append(t); });
+      expect({ width, covers: overlap(await page().locator('.toast.error').boundingBox(), consoleBox) }).toEqual({ width, covers: false });
+    }
+    await page().setViewportSize({ width: 1440, height: 900 });
   });
 
   it('takes the screenshots of the playground at 1400x900 and 800x700 (UPDATE_DOC_SHOTS=1 writes them to docs/)', async () => {
