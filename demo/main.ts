@@ -202,7 +202,7 @@ async function openWorkspace(backend: BackendKind, name: string, tools: ToolChoi
 function showStatus(): void {
   const { backend, name } = session.choice;
   const label = BACKENDS.find((b) => b.kind === backend)!.label;
-  const tools = session.choice.tools && session.choice.tools !== 'canonical' ? ` · ${TOOL_CHOICES.find((t) => t.value === session.choice.tools)!.label}` : '';
+  const tools = session.choice.tools === 'cowork' ? ' · cowork tools' : session.choice.tools === 'canonical-ask' ? ' · deletes asked' : '';
   $('status').textContent = `${label} · ${name}${tools}${session.locked ? ' · locked by another tab' : ''}`;
 }
 

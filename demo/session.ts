@@ -13,8 +13,8 @@ const STORE_KEY = 'sandpit.demo.workspace';
 export type ToolChoice = 'canonical' | 'canonical-ask' | 'cowork';
 export const TOOL_CHOICES: ReadonlyArray<{ value: ToolChoice; label: string }> = [
   { value: 'canonical', label: 'canonical' },
-  { value: 'canonical-ask', label: 'canonical, deletes asked' },
-  { value: 'cowork', label: 'cowork, artifacts in out/' },
+  { value: 'canonical-ask', label: 'canonical, ask deletes' },
+  { value: 'cowork', label: 'cowork, asks outside out/' },
 ];
 /** cowork's artifact folder in the playground: new files and edits in it need no approval */
 export const ARTIFACT_DIR = 'out';

@@ -1,7 +1,10 @@
+import { join } from 'node:path';
+import { AxeBuilder } from '@axe-core/playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { repoRoot } from '../bundle/web-build.js';
 import { startModelServer, type ModelServer } from '../agent/model-server.js';
 import { loggedCalls } from './agent-steps.js';
-import { startPlayground, type Playground } from './playground.js';
+import { shots, startPlayground, type Playground } from './playground.js';
 
 /**
  * Issue 21 in the playground: a confirmation crosses the worker boundary as plain JSON and a
@@ -69,6 +72,17 @@ describe('approvals in the playground', () => {
     expect(await page().textContent('#approval-title')).toBe('Allow this delete?');
     expect(await listed()).toEqual(['doomed.txt']);
     expect(await focusedId()).toBe('approval-deny');
+    // Modal: Tab moves between its two named buttons, and axe finds nothing serious in it.
+    await page().keyboard.press('Shift+Tab');
+    expect(await focusedId()).toBe('approval-allow');
+    await page().keyboard.press('Tab');
+    expect(await focusedId()).toBe('approval-deny');
+    const axe = await new AxeBuilder({ page: page() }).include('#approval').analyze();
+    expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
+    // docs/ keeps the reviewed copy; a run writes it there only when asked to refresh it.
+    await page().setViewportSize({ width: 1400, height: 900 });
+    await page().screenshot({ path: join(process.env.UPDATE_DOC_SHOTS === '1' ? join(repoRoot, 'docs') : shots, 'playground-approval-1400x900.png') });
+    await page().setViewportSize({ width: 1440, height: 900 });
     await page().click('#approval-deny');
     const denied = await consoleEnvelope();
     expect(denied).toMatchObject({ ok: false, error: { code: 'CONFIRMATION_DENIED' } });

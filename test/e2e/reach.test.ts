@@ -188,7 +188,7 @@ describe('files that are not text, and every control within reach', () => {
     await page().setViewportSize({ width: 1440, height: 900 });
   });
 
-  it('15: no visible text anywhere is under 12 px, in any panel, at either size', async () => {
+  it('15: no visible text anywhere is under 12 px or counts in "(s)", in any panel, at either size', async () => {
     const small: string[] = [];
     for (const [width, height] of [[1400, 900], [800, 700]] as const) {
       await page().setViewportSize({ width, height });
@@ -202,6 +202,8 @@ describe('files that are not text, and every control within reach', () => {
             const host = text.parentElement;
             if (!host || !text.textContent!.trim() || host.closest('#preview-frame, [hidden], script, style') || host.offsetParent === null) continue;
             const px = parseFloat(getComputedStyle(host).fontSize);
+            // Counted words as a person reads them: "1 file", never "file(s)" or "1 files".
+            if (/\w\(s\)|\b1 (files|calls|steps|tokens|changes|paths|lines|snapshots)\b/.test(text.textContent!)) found.push(`${size} wording "${text.textContent!.trim().slice(0, 60)}"`);
             if (px < 12) found.push(`${size} ${host.tagName.toLowerCase()}.${host.className} "${text.textContent!.trim().slice(0, 20)}" ${px.toFixed(1)}px`);
           }
           return found;
@@ -250,6 +252,7 @@ describe('files that are not text, and every control within reach', () => {
       const consoleBox = await page().locator('#envelope').boundingBox();
       await page().evaluate(() => { const t = document.createElement('div'); t.className = 'toast error'; t.textContent = 'Could not delete a.txt: NOT_FOUND'; document.getElementById('toasts')!.append(t); });
       expect({ width, covers: overlap(await page().locator('.toast.error').boundingBox(), consoleBox) }).toEqual({ width, covers: false });
+      await page().evaluate(() => document.getElementById('toasts')!.replaceChildren());
     }
     await page().setViewportSize({ width: 1440, height: 900 });
   });
