@@ -94,7 +94,6 @@ session.onSettled((envelope) => {
   void review.refresh(true);
 });
 session.onSwitch(() => {
-  approvals.denyOpen();
   // Closing for a switch is not the person closing the file: keep it remembered for the next visit.
   reopening = true;
   editor.close();
@@ -182,6 +181,8 @@ async function openWorkspace(backend: BackendKind, name: string, tools: ToolChoi
     putBack();
     return;
   }
+  // A question asked for the workspace being closed has nobody left to act on it: it is a no.
+  approvals.denyOpen();
   document.body.dataset.ready = 'false';
   $('status').textContent = `opening ${name}…`;
   try {
