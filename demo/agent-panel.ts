@@ -1,6 +1,7 @@
 import { createProvider, runAgent, TranscriptRecorder, type AgentWorkspace } from '../src/agent/index.js';
-import { $, el, toast } from './dom.js';
+import { $, counted, el, toast } from './dom.js';
 import { AgentLog } from './agent-view.js';
+import { ChangesInbox } from './agent-inbox.js';
 import { loadSettings, saveSettings, type AgentSettings } from './agent-settings.js';
 import type { Session } from './session.js';
 
@@ -40,7 +41,8 @@ function buildForm(pane: HTMLElement): void {
       </div>
       <p id="agent-status" class="muted" role="status">The agent calls the endpoint you enter, from this page; nothing else leaves it.</p>
     </form>
-    <ol id="agent-log" class="agent-log" aria-label="The agent's steps"></ol>`;
+    <ol id="agent-log" class="agent-log" aria-label="The agent's steps"></ol>
+    <p class="muted agent-hint">Files you change while the agent runs reach it as <code>[info: …]</code> notes with its next request, shown here too. The browser shell runs no background tasks, so nothing wakes a run once it has answered.</p>`;
 }
 
 /**
@@ -130,16 +132,18 @@ export class AgentPanel {
     this.before = await this.head();
     if (!this.before) toast('No undo point for this run: the workspace has no snapshot to go back to.', 'error');
     const recorder = new TranscriptRecorder();
-    const workspace: AgentWorkspace = { call: (tool, args) => this.session.call(tool, args), listTools: () => this.session.workspace.listTools() };
+    const inbox = new ChangesInbox();
+    const stopHearing = this.session.onChange((event) => inbox.heard(event));
+    const workspace = this.offered(inbox);
     this.status(`running ${settings.model}…`);
     try {
       const outcome = await runAgent({
-        workspace, task, maxSteps: settings.maxSteps, signal: this.running.signal,
+        workspace, task, maxSteps: settings.maxSteps, signal: this.running.signal, inbox,
         provider: createProvider({ api: settings.api, endpoint: settings.endpoint, model: settings.model, ...(settings.apiKey ? { apiKey: settings.apiKey } : {}) }),
         onEvent: (event) => {
           recorder.listen(event);
           this.log.show(event);
-          if (event.type === 'usage') this.status(`running ${settings.model}… step ${event.step} · ${event.total.input_tokens + event.total.output_tokens} tokens`);
+          if (event.type === 'usage') this.status(`running ${settings.model}… step ${event.step} · ${counted(event.total.input_tokens + event.total.output_tokens, 'token')}`);
         },
       });
       // The log already shows the error in full; the status line only says how the run ended.
@@ -148,12 +152,35 @@ export class AgentPanel {
       // Only the page's own workspace can fail this way (a closed worker); the loop itself does not throw.
       this.status(`the run failed: ${(error as Error).message}`);
     } finally {
+      stopHearing();
       this.transcript = recorder.toJsonl();
       // A run that changed nothing has nothing to undo.
       if (this.before && (await this.head()) === this.before) this.before = null;
       this.running = null;
       this.setButtons();
     }
+  }
+
+  /**
+   * The workspace as the model sees it: the tools the chosen surface offers, and only those (the
+   * worker also answers the canonical tools the page itself uses, which the model was not given).
+   */
+  private offered(inbox: ChangesInbox): AgentWorkspace {
+    let names: Promise<Set<string>> | null = null;
+    const listTools = () => this.session.workspace.listTools();
+    return {
+      listTools,
+      call: async (tool, args) => {
+        names ??= listTools().then((tools) => new Set(tools.map((t) => t.name)));
+        if (!(await names).has(tool)) {
+          return { ok: false, tool, error: { code: 'UNKNOWN_TOOL', message: `there is no tool named '${tool.slice(0, 100)}'`, hint: 'Call one of the tools you were given.' } };
+        }
+        const envelope = await this.session.call(tool, args);
+        const changeId = envelope.ok ? (envelope.result as { change_id?: unknown })?.change_id : undefined;
+        if (typeof changeId === 'string') inbox.ownChange(changeId);
+        return envelope;
+      },
+    };
   }
 
   /** The newest snapshot's id, or null when there is none (or snapshots are off). */

@@ -49,6 +49,10 @@ export class AgentLog {
       item.classList.add(envelope.ok ? 'ok' : 'failed');
       item.querySelector('.agent-call-state')!.textContent = envelope.ok ? 'ok' : envelope.error.code;
       item.querySelector('details')!.append(el('div', 'Result', 'agent-label'), el('pre', JSON.stringify(envelope, null, 2)));
+    } else if (event.type === 'notes') {
+      // What the loop appended to its next request, word for word, so the person sees what the model read.
+      for (const note of event.notes) this.add(el('li', `[info: ${note}]`, 'agent-info'));
+      this.text = null;
     } else if (event.type === 'retry') {
       this.add(el('li', `The endpoint answered ${event.status}; trying again in ${(event.delay_ms / 1000).toFixed(1)} s.`, 'agent-note'));
     } else if (event.type === 'error') {

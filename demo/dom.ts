@@ -12,6 +12,11 @@ export const $ = <T extends HTMLElement>(id: string): T => {
   return node as T;
 };
 
+/** "1 file", "3 files": a count in the words a person reads, never "file(s)". */
+export function counted(n: number, word: string, many = `${word}s`): string {
+  return `${n} ${n === 1 ? word : many}`;
+}
+
 export function formatSize(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
   if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
@@ -33,11 +38,9 @@ export function toast(message: string, kind: 'info' | 'error' = 'info'): void {
   host.append(item);
   // Two at a time is enough to read; older ones make way instead of covering the page.
   while (host.children.length > 2) host.firstElementChild?.remove();
-  // An error stays long enough to read, and a click puts it away sooner; it sits over the file
-  // list's corner, not over the results a person is reading.
-  if (kind === 'error') {
-    item.title = 'Click to dismiss';
-    item.addEventListener('click', () => item.remove());
-  }
+  // An error stays long enough to read, and a click puts any toast away sooner; it sits over the
+  // file list's corner (above the panels in a narrow window), not over the results a person reads.
+  item.title = 'Click to dismiss';
+  item.addEventListener('click', () => item.remove());
   setTimeout(() => item.remove(), kind === 'error' ? 6000 : 3000);
 }

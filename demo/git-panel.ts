@@ -1,5 +1,5 @@
 import type { Envelope } from '../src/contract/index.js';
-import { $, toast } from './dom.js';
+import { $, counted, toast } from './dom.js';
 import type { Session } from './session.js';
 import { renderEnvelope } from './tool-console.js';
 
@@ -155,7 +155,7 @@ export class GitPanel {
     phase.textContent = '';
     if (envelope.ok) {
       const r = envelope.result as { files: number; ref: string };
-      toast(`Cloned ${r.files} files from ${r.ref}`);
+      toast(`Cloned ${counted(r.files, 'file')} from ${r.ref}`);
       if (!$<HTMLInputElement>('git-branch').value) $<HTMLInputElement>('git-branch').value = `agent/${Date.now().toString(36)}`;
       this.keep();
       this.updateButtons();
@@ -196,7 +196,8 @@ export class GitPanel {
     out.hidden = false;
     renderEnvelope($('git-summary'), out, envelope);
     for (const line of $('git-summary').querySelectorAll('.message, .hint')) line.textContent = inPersonWords(line.textContent ?? '');
-    if (!envelope.ok) toast(`${envelope.error.code}: ${inPersonWords(`${envelope.error.message}${envelope.error.hint ? ` ${envelope.error.hint}` : ''}`)}`, 'error');
+    // The result above says it in full; the toast only points there, so it stays short.
+    if (!envelope.ok) toast(`Git: ${envelope.error.code}. The Git result says why and what to do next.`, 'error');
     else this.filesChanged();
     return envelope;
   }

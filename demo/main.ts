@@ -6,7 +6,8 @@ import { FileTree } from './file-tree.js';
 import { Replay } from './replay.js';
 import { Review } from './review.js';
 import { sampleFiles } from './sample-files.js';
-import { BACKENDS, Session } from './session.js';
+import { BACKENDS, Session, TOOL_CHOICES, type ToolChoice } from './session.js';
+import { ApprovalDialog } from './approval-dialog.js';
 import { AgentPanel } from './agent-panel.js';
 import { GitPanel } from './git-panel.js';
 import { PreviewPanel } from './preview-panel.js';
@@ -14,7 +15,9 @@ import { setUpTabs } from './tabs.js';
 import { ToolConsole } from './tool-console.js';
 import { droppedFiles, exportZip, importFiles, type PickedFile } from './transfer.js';
 
-const session = new Session();
+const approvals = new ApprovalDialog();
+// Every confirmation the worker sends across (plain JSON) is answered by a person in this dialog.
+const session = new Session((request) => approvals.ask(request));
 const showTab = setUpTabs();
 const toolConsole = new ToolConsole(session);
 const editor = new Editor(session, $('editor'), {
@@ -51,7 +54,8 @@ async function deletePath(path: string, type: string): Promise<void> {
   const unsaved = editor.dirty && holdsOpenFile(path) ? ` Your unsaved changes to ${editor.path} go with it.` : '';
   if (!window.confirm(`Delete ${path}${type === 'directory' ? ' and everything in it' : ''}?${unsaved} Undo in Review brings it back.`)) return;
   tree.focusAfter(path);
-  const envelope = await session.call('delete_path', { path, ...(type === 'directory' ? { recursive: true } : {}) });
+  // The person just said yes above: a workspace that asks before deletes need not ask again.
+  const envelope = await session.call('delete_path', { path, ...(type === 'directory' ? { recursive: true } : {}) }, { approved: [path] });
   toolConsole.show(envelope);
   if (!envelope.ok) toast(`Could not delete ${path}: ${envelope.error.message}`, 'error');
   else if (holdsOpenFile(path)) editor.close();
@@ -127,9 +131,12 @@ async function waitForUnlock(): Promise<void> {
 // --- the workspace picker: storage and name, remembered for the next visit ---
 const backendSelect = $<HTMLSelectElement>('backend');
 const nameInput = $<HTMLInputElement>('ws-name');
+const toolsSelect = $<HTMLSelectElement>('toolset');
 backendSelect.append(...BACKENDS.map((b) => Object.assign(el('option', `${b.label} (${b.note})`), { value: b.kind })));
+toolsSelect.append(...TOOL_CHOICES.map((t) => Object.assign(el('option', t.label), { value: t.value })));
 backendSelect.value = session.choice.backend;
 nameInput.value = session.choice.name;
+toolsSelect.value = session.choice.tools ?? 'canonical';
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
@@ -155,11 +162,12 @@ async function reopenFile(): Promise<void> {
   if (path && tree.files.some((f) => f.path === path)) await openFile(path);
 }
 
-async function openWorkspace(backend: BackendKind, name: string): Promise<void> {
+async function openWorkspace(backend: BackendKind, name: string, tools: ToolChoice = toolsSelect.value as ToolChoice): Promise<void> {
   const current = session.choice;
   const putBack = () => {
     backendSelect.value = current.backend;
     nameInput.value = current.name;
+    toolsSelect.value = current.tools ?? 'canonical';
   };
   if (!NAME.test(name)) {
     // Checked before anything closes, so a bad name leaves the open workspace as it was.
@@ -173,10 +181,12 @@ async function openWorkspace(backend: BackendKind, name: string): Promise<void> 
     putBack();
     return;
   }
+  // A question asked for the workspace being closed has nobody left to act on it: it is a no.
+  approvals.denyOpen();
   document.body.dataset.ready = 'false';
   $('status').textContent = `opening ${name}…`;
   try {
-    await session.open({ backend, name });
+    await session.open({ backend, name, tools });
   } catch (error) {
     putBack();
     toast(`Could not open ${name}: ${(error as Error).message}. The workspace that was open stays open.`, 'error');
@@ -193,10 +203,12 @@ async function openWorkspace(backend: BackendKind, name: string): Promise<void> 
 function showStatus(): void {
   const { backend, name } = session.choice;
   const label = BACKENDS.find((b) => b.kind === backend)!.label;
-  $('status').textContent = `${label} · ${name}${session.locked ? ' · locked by another tab' : ''}`;
+  const tools = session.choice.tools === 'cowork' ? ' · cowork tools' : session.choice.tools === 'canonical-ask' ? ' · deletes asked' : '';
+  $('status').textContent = `${label} · ${name}${tools}${session.locked ? ' · locked by another tab' : ''}`;
 }
 
 backendSelect.addEventListener('change', () => void openWorkspace(backendSelect.value as BackendKind, nameInput.value || 'playground'));
+toolsSelect.addEventListener('change', () => void openWorkspace(backendSelect.value as BackendKind, nameInput.value || 'playground'));
 $<HTMLFormElement>('workspace-form').addEventListener('submit', (event) => {
   event.preventDefault();
   void openWorkspace(backendSelect.value as BackendKind, nameInput.value);
@@ -288,5 +300,5 @@ document.addEventListener('keydown', (event) => {
   if (event.key === 'z' || event.key === 'Z') { event.preventDefault(); $('undo').click(); }
 });
 
-await openWorkspace(session.choice.backend, session.choice.name);
+await openWorkspace(session.choice.backend, session.choice.name, session.choice.tools);
 if (PreviewPanel.wasOpen()) showTab('preview');

@@ -1,14 +1,33 @@
 import { connectWorkspace, type RemoteWorkspace } from '../web/client.js';
 import type { BackendKind, ChangeEvent } from '../web/protocol.js';
 import { WORKSPACE_BACKENDS } from '../src/fs/backends.js';
-import type { Envelope } from '../src/index.js';
+import type { ApprovalRequest, Envelope } from '../src/index.js';
 
 const STORE_KEY = 'sandpit.demo.workspace';
+
+/**
+ * The tools the console and the agent get: canonical (deletes proceed, Review can undo them),
+ * canonical with every delete asked, or cowork, which asks before deletes and before changes
+ * outside its artifact folder.
+ */
+export type ToolChoice = 'canonical' | 'canonical-ask' | 'cowork';
+export const TOOL_CHOICES: ReadonlyArray<{ value: ToolChoice; label: string }> = [
+  { value: 'canonical', label: 'canonical' },
+  { value: 'canonical-ask', label: 'canonical, ask deletes' },
+  { value: 'cowork', label: 'cowork, asks outside out/' },
+];
+/** cowork's artifact folder in the playground: new files and edits in it need no approval */
+export const ARTIFACT_DIR = 'out';
 
 export interface WorkspaceChoice {
   backend: BackendKind;
   name: string;
+  /** the tool surface (default canonical) */
+  tools?: ToolChoice;
 }
+
+/** The page's answer to a confirmation: a person says yes or no. */
+export type AskPerson = (request: ApprovalRequest) => Promise<boolean>;
 
 /** The backends the page offers: those this browser has, from the one list of descriptors. */
 export const BACKENDS: ReadonlyArray<{ kind: BackendKind; label: string; note: string }> = WORKSPACE_BACKENDS.filter((b) => b.isAvailable());
@@ -18,12 +37,13 @@ export function rememberedChoice(): WorkspaceChoice {
   try {
     const saved = JSON.parse(localStorage.getItem(STORE_KEY) ?? 'null') as Partial<WorkspaceChoice> | null;
     if (saved && BACKENDS.some((b) => b.kind === saved.backend) && typeof saved.name === 'string' && saved.name) {
-      return { backend: saved.backend!, name: saved.name };
+      const tools = TOOL_CHOICES.find((t) => t.value === saved.tools)?.value ?? 'canonical';
+      return { backend: saved.backend!, name: saved.name, tools };
     }
   } catch {
     // A corrupt entry is no reason to fail the page; fall back to the default.
   }
-  return { backend: 'memory', name: 'playground' };
+  return { backend: 'memory', name: 'playground', tools: 'canonical' };
 }
 
 export function rememberChoice(choice: WorkspaceChoice): void {
@@ -51,6 +71,20 @@ export class Session {
   private unsubscribe: (() => void) | null = null;
   private spare: Worker | null = null;
   choice: WorkspaceChoice = rememberedChoice();
+  /** confirmations a person already gave in the page (the tree's own question), by tool and paths */
+  private readonly granted = new Set<{ tool: string; paths: Set<string> }>();
+
+  /** `ask` shows the approval dialog; it answers every confirmation the worker sends across. */
+  constructor(private readonly ask: AskPerson) {}
+
+  /** The workspace's approver: an answer the page already has, else the person. */
+  private readonly approve = async (paths: string[], _action: unknown, request: ApprovalRequest): Promise<boolean> => {
+    const plain = (p: string) => p.replace(/^\.\//, '');
+    for (const grant of this.granted) {
+      if (grant.tool === request.tool && paths.every((p) => grant.paths.has(plain(p)))) return true;
+    }
+    return this.ask(request);
+  };
 
   private lockedNow = false;
   private readonly lockListeners = new Set<(locked: boolean) => void>();
@@ -84,7 +118,15 @@ export class Session {
     const worker = this.spare ?? startWorker();
     this.spare = null;
     try {
-      this.ws = await connectWorkspace({ backend: choice.backend, name: choice.name, worker });
+      const tools = choice.tools ?? 'canonical';
+      // canonical without asking has no approver: its deletes proceed (Review undoes them), as the core's rule says
+      const asks = tools !== 'canonical';
+      this.ws = await connectWorkspace({
+        backend: choice.backend, name: choice.name, worker,
+        toolset: tools === 'cowork' ? 'cowork' : 'canonical',
+        ...(tools === 'cowork' ? { artifactDir: ARTIFACT_DIR } : {}),
+        policy: asks ? { confirm: this.approve, alwaysConfirmDeletes: true } : {},
+      });
     } catch (error) {
       // Never leave the page without a workspace: go back to the one that was open.
       this.spare = startWorker();
@@ -102,15 +144,23 @@ export class Session {
     for (const listener of this.switchListeners) listener();
   }
 
-  /** Run a tool. After a call that changed files has fully finished (its snapshot included), `onSettled` listeners run. */
-  async call(tool: string, args: unknown = {}): Promise<Envelope> {
+  /**
+   * Run a tool. After a call that changed files has fully finished (its snapshot included),
+   * `onSettled` listeners run. `approved` names paths the person already agreed to in the page
+   * (the tree asks before a delete), so the workspace's confirmation does not ask them twice.
+   */
+  async call(tool: string, args: unknown = {}, options: { approved?: string[] } = {}): Promise<Envelope> {
     let envelope: Envelope;
+    const grant = options.approved ? { tool, paths: new Set(options.approved) } : null;
+    if (grant) this.granted.add(grant);
     try {
       if (!this.ws) throw new Error('the workspace is still opening; try again in a moment');
       envelope = await this.ws.call(tool, args);
     } catch (error) {
       // Only a dead or closed worker rejects; the panels show it like any failed call.
       envelope = { ok: false, tool, error: { code: 'IO_ERROR', message: (error as Error).message } };
+    } finally {
+      if (grant) this.granted.delete(grant);
     }
     if (envelope.ok) this.setLocked(false);
     else if (envelope.error.code === 'IO_ERROR' && envelope.error.message.includes('another tab')) this.setLocked(true);
@@ -145,8 +195,10 @@ export class Session {
     return envelope.result as T;
   }
 
-  onChange(listener: Listener): void {
+  /** Hear every change; returns a way to stop. */
+  onChange(listener: Listener): () => void {
     this.changeListeners.add(listener);
+    return () => this.changeListeners.delete(listener);
   }
 
   onSwitch(listener: () => void): void {

@@ -2,7 +2,7 @@ import { proxy, releaseProxy, wrap, type Remote } from 'comlink';
 import type { Envelope, Workspace } from '../src/workspace-core.js';
 import type { WorkspacePolicy } from '../src/workspace/policy.js';
 import type { SnapshotOptions } from '../src/snapshots/store.js';
-import type { BackendKind, ChangeEvent, GitVerb, WorkerApi, WorkspaceVerbs } from './protocol.js';
+import type { BackendKind, ChangeEvent, GitVerb, WorkerApi, WorkerToolset, WorkspaceVerbs } from './protocol.js';
 import type { CloneOptions, GitAuth, PushOptions } from '../src/git/index.js';
 import type { PreviewEntry } from './preview/read-file.js';
 
@@ -26,6 +26,10 @@ export interface ConnectOptions {
   policy?: WorkspacePolicy;
   /** git-backed snapshots (default on); false turns them off */
   snapshots?: SnapshotOptions | false;
+  /** the tools `listTools` offers: `canonical` (default) or `cowork`, whose confirmations go to `policy.confirm` */
+  toolset?: WorkerToolset;
+  /** cowork's artifact folder, relative to the root: changes inside it need no approval */
+  artifactDir?: string;
   /** the worker to use: a Worker, or the URL of a module worker script (default: the bundled web/worker) */
   worker?: ModuleWorker | URL | string;
 }
@@ -88,7 +92,12 @@ export async function connectWorkspace(options: ConnectOptions): Promise<RemoteW
   const name = options.name ?? 'default';
   const { confirm, ...policy } = options.policy ?? {};
   const info = await guarded(() => remote.open(
-    { backend: options.backend, name, policy: { ...policy, ...(confirm ? { confirm: true } : {}) }, ...(options.snapshots === undefined ? {} : { snapshots: options.snapshots }) },
+    {
+      backend: options.backend, name, policy: { ...policy, ...(confirm ? { confirm: true } : {}) },
+      ...(options.snapshots === undefined ? {} : { snapshots: options.snapshots }),
+      ...(options.toolset === undefined ? {} : { toolset: options.toolset }),
+      ...(options.artifactDir === undefined ? {} : { artifactDir: options.artifactDir }),
+    },
     confirm ? proxy(async (paths: string[], action: Parameters<typeof confirm>[1], request: Parameters<typeof confirm>[2]) => Boolean(await confirm(paths, action, request))) : undefined,
   )).catch((error: unknown) => {
     worker.terminate();

@@ -6,10 +6,26 @@ import { canonicalTools } from '../src/toolsets/canonical.js';
 import { toToolError } from '../src/fs/tool-error.js';
 import { BACKEND_KINDS, backendOf, type OpenedBackend } from '../src/fs/backends.js';
 import type { GitCredentials, GitProgress } from '../src/git/index.js';
+import type { ToolDefinition } from '../src/tools/define.js';
 import type { ChangeEvent, GitVerb, OpenInfo, WireGitOptions, WireOpenOptions, WorkerApi } from './protocol.js';
 import { tryLock, type HeldLock } from './tab-lock.js';
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+const TOOLSETS = ['canonical', 'cowork'];
+
+/**
+ * The tools a workspace opened with `toolset` answers, and the names `listTools` offers. A
+ * surface's tools win over canonical ones of the same name; the other canonical tools stay
+ * callable because the page itself (tree, editor, review) speaks canonical.
+ */
+async function toolsFor(opts: WireOpenOptions): Promise<{ tools: ToolDefinition[]; offered: Set<string> | null }> {
+  if (opts.toolset !== 'cowork') return { tools: canonicalTools, offered: null };
+  // cowork loads only when a page asks for it, not with every worker
+  const { coworkTools } = await import('../src/toolsets/cowork.js');
+  const surface = coworkTools(opts.artifactDir === undefined ? {} : { artifactDir: opts.artifactDir });
+  const offered = new Set(surface.map((t) => t.name));
+  return { tools: [...surface, ...canonicalTools.filter((t) => !offered.has(t.name))], offered };
+}
 
 /**
  * A progress callback from the page, called without waiting, and a way to wait for the calls
@@ -46,6 +62,7 @@ export function createHost(): WorkerApi {
   let lock: HeldLock | null = null;
   let backend: OpenedBackend | null = null;
   let ws: Workspace | null = null;
+  let surface: Awaited<ReturnType<typeof toolsFor>> = { tools: canonicalTools, offered: null };
   const listeners = new Set<(event: ChangeEvent) => void>();
 
   /** The answer while another tab holds this workspace. */
@@ -65,6 +82,7 @@ export function createHost(): WorkerApi {
     ws = createWorkspace({
       fs: backend.fs,
       root: '/',
+      tools: surface.tools,
       // run_command runs in Sandpit's own shell (loaded on the first command); `node` in a throwaway worker.
       processRunner: createPageRunner(backend.fs, '/'),
       policy: { ...policy, ...(asks && confirm ? { confirm } : {}) },
@@ -84,8 +102,11 @@ export function createHost(): WorkerApi {
       if (!descriptor) throw new Error(`unknown backend '${String(opts?.backend).slice(0, 40)}': use ${BACKEND_KINDS.join(', ')}`);
       if (!descriptor.isAvailable()) throw new Error(`the ${descriptor.label} backend is not available in this browser`);
       if (typeof opts.name !== 'string' || !NAME.test(opts.name)) throw new Error('name must be 1-64 letters, digits, dots, dashes or underscores');
+      if (opts.toolset !== undefined && !TOOLSETS.includes(opts.toolset)) throw new Error(`unknown toolset '${String(opts.toolset).slice(0, 40)}': use ${TOOLSETS.join(' or ')}`);
+      if (opts.artifactDir !== undefined && typeof opts.artifactDir !== 'string') throw new Error('artifactDir must be a folder path relative to the workspace root');
       options = structuredClone(opts);
       confirm = confirmProxy;
+      surface = await toolsFor(options);
       const opened = await ready();
       return { backend: opts.backend, name: opts.name, locked: opened === null };
     },
@@ -105,7 +126,9 @@ export function createHost(): WorkerApi {
       }
     }) as WorkerApi['call'],
     async listTools() {
-      return (ws?.listTools() ?? canonicalTools.map((t) => ({ name: t.name, description: t.description, input_schema: t.schema })));
+      const all = ws?.listTools() ?? canonicalTools.map((t) => ({ name: t.name, description: t.description, input_schema: t.schema }));
+      const { offered } = surface;
+      return offered ? all.filter((t) => offered.has(t.name)) : all;
     },
     async changes() {
       return ws ? ws.changes.list() : [];

@@ -1,6 +1,6 @@
 /** The browser entry for pages: a workspace in a Web Worker, and the browser backends for direct use. */
 export { connectWorkspace, type ConnectOptions, type RemoteWorkspace, type ModuleWorker } from './client.js';
-export type { BackendKind, ChangeEvent, ImportProgress, WorkspaceVerbs, Answered } from './protocol.js';
+export type { BackendKind, ChangeEvent, ImportProgress, WorkspaceVerbs, Answered, WorkerToolset } from './protocol.js';
 export type { BackendDescriptor, OpenedBackend } from '../src/fs/backends.js';
 export type { PreviewEntry } from './preview/read-file.js';
 export { createOpfsFs, type OpfsFsOptions, type OpfsDirectoryHandle } from '../src/fs/opfs.js';

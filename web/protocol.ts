@@ -11,11 +11,21 @@ export type { BackendKind };
 /** The policy as it crosses the worker boundary: plain JSON, with `confirm` replaced by a flag. */
 export type WirePolicy = Omit<WorkspacePolicy, 'confirm'> & { confirm?: boolean };
 
+/**
+ * The tool surfaces a worker offers to its callers: the canonical tools, or seed 004's cowork
+ * skill (whose deletes and changes outside the artifact folder ask the page's approver).
+ */
+export type WorkerToolset = 'canonical' | 'cowork';
+
 export interface WireOpenOptions {
   backend: BackendKind;
   /** names the storage: two workspaces with different names never share files */
   name: string;
   policy?: WirePolicy;
+  /** the tools `listTools` offers (default canonical); the canonical tools still answer the page's own calls */
+  toolset?: WorkerToolset;
+  /** cowork's artifact folder, relative to the root: changes inside it need no approval */
+  artifactDir?: string;
   snapshots?: SnapshotOptions | false;
 }
 

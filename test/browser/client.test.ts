@@ -95,6 +95,39 @@ describe.each<BackendKind>(['memory', 'indexeddb', 'opfs'])('the workspace in a 
   });
 });
 
+describe('the cowork toolset in a worker', () => {
+  it('offers cowork\'s tools, sends each confirmation to the page as plain JSON, and changes nothing on a no', async () => {
+    const requests: unknown[] = [];
+    let answer = false;
+    const ws = track(await connect({
+      backend: 'memory', name: uniqueName('cowork'), toolset: 'cowork', artifactDir: 'out',
+      policy: { confirm: (_paths, _action, request) => (requests.push(request), answer) },
+    }));
+    const names = (await ws.listTools()).map((t) => t.name);
+    expect(names).toEqual(expect.arrayContaining(['text_file_read', 'apply_patch', 'glob', 'grep', 'rename_path', 'delete_path']));
+    expect(names).not.toContain('write_file');
+    // The page's own canonical calls still answer under cowork.
+    expect(await ws.call('write_file', { path: 'a.txt', content: 'a\n' })).toMatchObject({ ok: true });
+    expect(await ws.call('delete_path', { path: 'a.txt' })).toMatchObject({ ok: false, error: { code: 'CONFIRMATION_DENIED' } });
+    expect(await ws.call('rename_path', { from: 'a.txt', to: 'b.txt' })).toMatchObject({ ok: false, error: { code: 'CONFIRMATION_DENIED' } });
+    expect(requests).toEqual([
+      { action: 'delete', paths: ['a.txt'], tool: 'delete_path' },
+      { action: 'move', paths: ['a.txt', 'b.txt'], tool: 'rename_path' },
+    ]);
+    expect(await ws.call('exists', { path: 'a.txt' })).toMatchObject({ ok: true, result: { exists: true } });
+    const inside = '*** Begin Patch\n*** Add File: out/n.md\n+new\n*** End Patch\n';
+    expect(await ws.call('apply_patch', { patch: inside })).toMatchObject({ ok: true });
+    expect(requests).toHaveLength(2);
+    answer = true;
+    expect(await ws.call('delete_path', { path: 'a.txt' })).toMatchObject({ ok: true });
+    expect(await ws.call('exists', { path: 'a.txt' })).toMatchObject({ ok: true, result: { exists: false } });
+  });
+
+  it('refuses a toolset it does not host', async () => {
+    await expect(connect({ backend: 'memory', name: uniqueName('bad'), toolset: 'file_manager' as never })).rejects.toThrow(/unknown toolset 'file_manager'/);
+  });
+});
+
 describe('a worker that does not load', () => {
   it('rejects with a clear message when the script is missing, instead of hanging', async () => {
     const started = performance.now();
