@@ -137,9 +137,10 @@ export function confinementContract(backend: BackendUnderTest) {
     async function attempt(use: PathUse, paths: string[], expected: (p: string) => string[]): Promise<string[]> {
       const broken: string[] = [];
       const host = hostStrings(h);
+      // Every attempt must change nothing, so the state before the first one is the state before each.
+      const rootBefore = await h.tree();
+      const outBefore = await besideRoot(h);
       for (const p of paths) {
-        const rootBefore = await h.tree();
-        const outBefore = await besideRoot(h);
         const env = await h.ws.call(use.tool, use.args(p));
         const shown = JSON.stringify(p);
         if (env.ok) broken.push(`${use.label} ${shown}: succeeded with ${JSON.stringify(env.result).slice(0, 200)}`);

@@ -1,7 +1,6 @@
 import { promises as fsp } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createWorkspace } from '../create-workspace.js';
-import { createMemoryFs } from '../fs/memory.js';
 import type { WorkspaceFs } from '../fs/types.js';
 import type { SnapshotOptions } from '../snapshots/store.js';
 import { isToolsetName, toolset, TOOLSET_NAMES, type Toolset } from '../toolsets/index.js';
@@ -53,6 +52,8 @@ export async function openCliWorkspace(source: WorkspaceSource, options: CliTool
     });
     return { ws, set, tasks, report: { skipped: 0 } };
   }
+  // memfs loads only for a memory workspace, so every other command starts without it
+  const { createMemoryFs } = await import('../fs/memory.js');
   const fs = createMemoryFs();
   const report: OpenReport = { skipped: 0 };
   if (source.from !== undefined) {

@@ -19,7 +19,7 @@ const unique = (kind: string) => `sandpit-hardening-${kind}-${Date.now().toStrin
 /** OPFS walks are slow enough that the `npm test` slice stays small there. `opfs` is the tree layout the page itself opens. */
 const backends: Array<{ name: 'opfs' | 'opfs-packed' | 'indexeddb'; symlinks: boolean; paths: number; open(): Promise<{ fs: WorkspaceFs; remove(): Promise<void> }> }> = [
   {
-    name: 'opfs', symlinks: false, paths: full ? 1_000 : 30,
+    name: 'opfs', symlinks: false, paths: full ? 1_000 : 12,
     async open() {
       const name = unique('opfs');
       return { fs: await createOpfsFs({ name }), remove: async () => (await navigator.storage.getDirectory()).removeEntry(name, { recursive: true }) };
@@ -27,14 +27,14 @@ const backends: Array<{ name: 'opfs' | 'opfs-packed' | 'indexeddb'; symlinks: bo
   },
   {
     // The layout a new OPFS workspace gets in a worker; every operation crosses to the worker as plain JSON.
-    name: 'opfs-packed', symlinks: false, paths: full ? 1_000 : 30,
+    name: 'opfs-packed', symlinks: false, paths: full ? 1_000 : 12,
     async open() {
       const made = await workerBackend('opfs', () => new Worker(new URL('./fixtures/fs-worker.ts', import.meta.url), { type: 'module' })).make();
       return { fs: made.fs, remove: made.cleanup };
     },
   },
   {
-    name: 'indexeddb', symlinks: true, paths: full ? 1_000 : 40,
+    name: 'indexeddb', symlinks: true, paths: full ? 1_000 : 16,
     async open() {
       const name = unique('idb');
       return { fs: createIndexedDbFs({ name, wipe: true }), remove: async () => { indexedDB.deleteDatabase(name); } };
