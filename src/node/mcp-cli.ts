@@ -9,6 +9,7 @@ import { ToolError } from '../contract/index.js';
 import { McpLogHub } from './mcp-log.js';
 import { cliSecret } from './sandbox-relaunch.js';
 import type { EarlyStart } from './mcp-fast-start.js';
+import type { GitAuth } from '../git/index.js';
 import type { NodeWorkspace } from './open.js';
 import type { TaskRegistry } from './tasks.js';
 import type { Workspace } from '../workspace-core.js';
@@ -58,6 +59,12 @@ function authToken(name: string | undefined): string | undefined {
 }
 
 
+/** --git: the git tools, with the token `sandpit clone` and `push` read too (SANDPIT_GIT_TOKEN), kept from the model. */
+function gitToolsOption(): { auth?: GitAuth } {
+  const token = cliSecret('SANDPIT_GIT_TOKEN');
+  return token ? { auth: () => ({ token }) } : {};
+}
+
 /** --max-message-bytes N: the largest JSON-RPC message read (default 64 MiB); a bigger one is answered with an error. */
 function maxMessageBytes(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
@@ -84,11 +91,12 @@ export async function mcpCommand(args: ParsedArgs, early?: EarlyStart): Promise<
   const approve = args.options.get('approve');
   if (approve !== undefined && approve !== 'all') throw new UsageError('--approve takes only all (allow every confirmation without asking)');
   const log = new McpLogHub();
+  const git = args.flags.has('git') ? gitToolsOption() : undefined;
   // stdin carries JSON-RPC, so no terminal can be asked: the client's person is asked by elicitation, unless --approve all.
   const open = async (root: string): Promise<ServedWorkspace> => {
     const { ws, set, tasks } = await openCliWorkspace({ ...source, root }, {
       toolset: args.options.get('toolset'), artifactDir: args.options.get('artifacts'), snapshots: snapshotsOption(args.options.get('snapshots'), log),
-      ...(approve === 'all' ? { confirm: () => true } : {}),
+      ...(approve === 'all' ? { confirm: () => true } : {}), ...(git ? { gitTools: git } : {}),
     });
     logWorkspaceEvents(log, ws, tasks);
     return { ws, set };
