@@ -5,13 +5,22 @@ import { negotiatedVersion, SERVER_CAPABILITIES } from './mcp-capabilities.js';
 import { packageVersion } from './mcp-fast-start.js';
 import { allowedHostNames, checkRequest, endpointUrl, readJson, reply, type McpHttpGuard } from './mcp-http-guard.js';
 
+/** A session answered early: its initialize request, and the notifications that came before the server loaded. */
+export interface EarlySession {
+  /** the client's initialize request, to replay into the SDK session */
+  initialize: unknown;
+  /** notification bodies (notifications/initialized first of all) answered 202 and kept, in order */
+  notifications: unknown[];
+}
+
 /** A request the loaded server takes over: its body already read when it was a POST without a session. */
 export type HttpHandler = (req: IncomingMessage, res: ServerResponse, body?: unknown) => void;
 
 /**
  * A Streamable HTTP endpoint listening before the MCP SDK and the workspace have loaded: it
- * answers `initialize` itself (the answer the SDK server gives, with a session id of its own) and
- * holds every other request until {@link EarlyHttp.handOver}. The loaded server replays each early
+ * answers `initialize` itself (the answer the SDK server gives, with a session id of its own),
+ * accepts that session's notifications (202, kept: an HTTP client waits for that answer before
+ * its connect resolves), and holds every other request until {@link EarlyHttp.handOver}. The loaded server replays each early
  * initialize into an SDK session under the same id, so the client never notices.
  */
 export interface EarlyHttp {
@@ -23,8 +32,8 @@ export interface EarlyHttp {
   port: number;
   /** the endpoint, `http://HOST:PORT/mcp` */
   url: string;
-  /** the sessions answered early, by id: each one's initialize request */
-  readonly sessions: Map<string, unknown>;
+  /** the sessions answered early, by id */
+  readonly sessions: Map<string, EarlySession>;
   /** Pass every request held so far, and all later ones, to `handler`. */
   handOver(handler: HttpHandler): void;
   /** Stop listening (the server will not load). */
@@ -33,7 +42,7 @@ export interface EarlyHttp {
 
 /** Listen on `host:port` at once, answering `initialize` until the real server takes over. */
 export async function listenEarly(where: { host: string; port: number }, guard: McpHttpGuard): Promise<EarlyHttp> {
-  const sessions = new Map<string, unknown>();
+  const sessions = new Map<string, EarlySession>();
   const held: Array<[IncomingMessage, ServerResponse, unknown?]> = [];
   let handler: HttpHandler | null = null;
   let port = 0;
@@ -42,12 +51,20 @@ export async function listenEarly(where: { host: string; port: number }, guard: 
   const early = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const refusal = checkRequest(req, hosts, port, guard);
     if (refusal) return reply(res, refusal.status, refusal.message, refusal.headers);
-    if (req.method !== 'POST' || req.headers['mcp-session-id'] !== undefined) return void held.push([req, res]);
+    const sessionId = req.headers['mcp-session-id'];
+    const mine = typeof sessionId === 'string' ? sessions.get(sessionId) : undefined;
+    if (req.method !== 'POST' || (sessionId !== undefined && !mine)) return void held.push([req, res]);
     const body = await readJson(req);
-    const initialize = initializeRequest(body);
-    if (!initialize || handler) return handler ? handler(req, res, body) : void held.push([req, res, body]);
+    if (handler) return handler(req, res, body);
+    if (mine && onlyNotifications(body)) {
+      mine.notifications.push(body);
+      res.writeHead(202).end();
+      return;
+    }
+    const initialize = mine ? null : initializeRequest(body);
+    if (!initialize) return void held.push([req, res, body]);
     const id = randomUUID();
-    sessions.set(id, body);
+    sessions.set(id, { initialize: body, notifications: [] });
     res.writeHead(200, { 'Content-Type': 'application/json', 'mcp-session-id': id });
     res.end(JSON.stringify({
       jsonrpc: '2.0', id: initialize.id,
@@ -76,6 +93,12 @@ export async function listenEarly(where: { host: string; port: number }, guard: 
       server.closeAllConnections();
     }),
   };
+}
+
+function onlyNotifications(body: unknown): boolean {
+  const messages = Array.isArray(body) ? body : [body];
+  return messages.length > 0 && messages.every((m) => m !== null && typeof m === 'object' && (m as Record<string, unknown>).jsonrpc === '2.0'
+    && typeof (m as Record<string, unknown>).method === 'string' && !('id' in (m as object)));
 }
 
 function initializeRequest(body: unknown): { id: unknown; version: unknown } | null {

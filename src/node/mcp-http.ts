@@ -11,6 +11,7 @@ import type { McpLogHub } from './mcp-log.js';
 import { listenEarly, type EarlyHttp } from './mcp-http-early.js';
 import { allowedHostNames, checkRequest, endpointUrl, MCP_PATH, readJson, reply, type McpHttpGuard } from './mcp-http-guard.js';
 import { bridgeRequest } from './mcp-http-bridge.js';
+import { negotiatedVersion } from './mcp-capabilities.js';
 
 export { MCP_PATH };
 
@@ -136,16 +137,19 @@ async function serveMcpSessions(makeServer: () => McpServerHandle, options: McpH
 
   /** A session the early endpoint answered: its initialize goes to a new SDK session under the same id, the answer dropped. */
   function adopt(id: string): Promise<Session | undefined> {
-    const initialize = listening.sessions.get(id);
-    if (initialize === undefined) return Promise.resolve(undefined);
+    const answered = listening.sessions.get(id);
+    if (answered === undefined) return Promise.resolve(undefined);
     let adopted = adopting.get(id);
     if (!adopted) {
       adopted = (async () => {
         const session = open(id);
-        const replayed = await session.transport.handleRequest(new Request(endpointUrl(host, port), {
-          method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
-        }), { parsedBody: initialize });
-        await replayed.body?.cancel().catch(() => {});
+        for (const body of [answered.initialize, ...answered.notifications]) {
+          const replayed = await session.transport.handleRequest(new Request(endpointUrl(host, port), {
+            method: 'POST',
+            headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', ...(body === answered.initialize ? {} : { 'mcp-session-id': id, 'mcp-protocol-version': protocolOf(answered.initialize) }) },
+          }), { parsedBody: body });
+          await replayed.body?.cancel().catch(() => {});
+        }
         listening.sessions.delete(id);
         return session;
       })();
@@ -166,4 +170,9 @@ async function serveMcpSessions(makeServer: () => McpServerHandle, options: McpH
       http.closeAllConnections();
     },
   };
+}
+
+/** The protocol version an initialize request asked for, as later requests name it in their header. */
+function protocolOf(initialize: unknown): string {
+  return negotiatedVersion((initialize as { params?: { protocolVersion?: unknown } }).params?.protocolVersion);
 }
