@@ -130,6 +130,36 @@ describe.each([['stdio', overStdio], ['Streamable HTTP', overHttp]] as const)('p
   });
 });
 
+describe.each([['stdio', overStdio], ['Streamable HTTP', overHttp]] as const)('cancelling a task_wait over %s', (_, connect) => {
+  it('stops the wait, not the task', async () => {
+    const client = await connect(folder());
+    const started = (await client.callTool({ name: 'notes', arguments: {} })) as Row;
+    const id = started.structuredContent.task_id;
+    const stop = new AbortController();
+    const waiting = client.callTool({ name: 'task_wait', arguments: { task_id: id, timeout_seconds: 60 } }, CallToolResultSchema, { signal: stop.signal });
+    setTimeout(() => stop.abort('enough'), 100);
+    await expect(waiting).rejects.toThrow();
+    const listed = (await client.callTool({ name: 'list_tasks', arguments: {} })) as Row;
+    expect(listed.structuredContent.tasks).toEqual([expect.objectContaining({ task_id: id, status: 'running' })]);
+    const waited = (await client.callTool({ name: 'task_wait', arguments: { task_id: id, timeout_seconds: 30 } })) as Row;
+    expect(waited.structuredContent).toMatchObject({ status: 'exited', exit_code: 0 });
+  });
+});
+
+describe('a cancelled task_wait', () => {
+  it('answers at once with the task still running', async () => {
+    const { ws } = openToolsetWorkspace(folder(), 'canonical', { toolsDir, sandbox: 'none', snapshots: false });
+    closers.push(() => ws.close());
+    const started = await ws.call<{ task_id: string }>('notes', {});
+    if (!started.ok) throw new Error(JSON.stringify(started.error));
+    const stop = new AbortController();
+    const waiting = ws.call('task_wait', { task_id: started.result.task_id, timeout_seconds: 60 }, { signal: stop.signal });
+    setTimeout(() => stop.abort(), 50);
+    // without the signal it would answer only once the task exited
+    expect(await waiting).toMatchObject({ ok: true, result: { status: 'running', wait_timed_out: true } });
+  });
+});
+
 describe('the git tools are offered only on request', () => {
   it('leaves them out of a plain server', async () => {
     const { ws, set } = openToolsetWorkspace(folder(), 'canonical', { snapshots: false });
