@@ -4,10 +4,14 @@ import type { WebStandardStreamableHTTPServerTransport } from '@modelcontextprot
 /**
  * Hand one Node request to the SDK's web-standard Streamable HTTP transport and stream its answer
  * back, each SSE event written as it comes (a progress notification must not wait for the
- * result). The body was read already (`body`); a client that goes away cancels the stream, so
+ * result). The body was read already (`body`); `answered` hears the status once the transport
+ * has answered (a GET's stream is open by then). A client that goes away cancels the stream, so
  * the SDK forgets it.
  */
-export async function bridgeRequest(transport: WebStandardStreamableHTTPServerTransport, req: IncomingMessage, res: ServerResponse, body: unknown, url: string): Promise<void> {
+export async function bridgeRequest(
+  transport: WebStandardStreamableHTTPServerTransport, req: IncomingMessage, res: ServerResponse, body: unknown, url: string,
+  answered: (status: number) => void = () => {},
+): Promise<void> {
   const gone = new AbortController();
   res.once('close', () => gone.abort());
   const headers = new Headers();
@@ -19,6 +23,7 @@ export async function bridgeRequest(transport: WebStandardStreamableHTTPServerTr
   const outgoing: Record<string, string> = {};
   response.headers.forEach((value, name) => { outgoing[name] = value; });
   res.writeHead(response.status, outgoing);
+  answered(response.status);
   if (!response.body) return void res.end();
   res.flushHeaders();
   const reader = response.body.getReader();

@@ -43,6 +43,8 @@ export interface McpHttpServer {
 
 interface Session {
   transport: WebStandardStreamableHTTPServerTransport;
+  /** the client opened its standalone SSE stream, where log messages go */
+  streamOpened: () => void;
   server: McpServerHandle;
   lastSeen: number;
   active: number;
@@ -56,12 +58,12 @@ interface Session {
  * session. Host and Origin are checked against an allow-list (403) and an optional bearer token (401).
  */
 export function serveMcpHttp(ws: Workspace, set: Toolset, options: McpHttpOptions, early?: EarlyHttp): Promise<McpHttpServer> {
-  return serveMcpSessions(() => createMcpServer(ws, set, serverOptions(options)), options, early);
+  return serveMcpSessions((logReady) => createMcpServer(ws, set, { ...serverOptions(options), logReady }), options, early);
 }
 
 /** The same server without --root: each session serves its client's first root (see createRootsMcpServer), one workspace per folder. */
 export function serveMcpHttpRoots(pool: WorkspacePool, options: McpHttpOptions, early?: EarlyHttp): Promise<McpHttpServer> {
-  return serveMcpSessions(() => createRootsMcpServer(pool, serverOptions(options)), options, early);
+  return serveMcpSessions((logReady) => createRootsMcpServer(pool, { ...serverOptions(options), logReady }), options, early);
 }
 
 function serverOptions(options: McpHttpOptions): McpServerOptions {
@@ -72,7 +74,7 @@ function serverOptions(options: McpHttpOptions): McpServerOptions {
  * Serve sessions on the endpoint `early` already listens on (the CLI's, which answered the first
  * initialize requests before the SDK loaded), or on a new one.
  */
-async function serveMcpSessions(makeServer: () => McpServerHandle, options: McpHttpOptions, early?: EarlyHttp): Promise<McpHttpServer> {
+async function serveMcpSessions(makeServer: (logReady: Promise<void>) => McpServerHandle, options: McpHttpOptions, early?: EarlyHttp): Promise<McpHttpServer> {
   const idleMs = options.idleMs ?? 30 * 60_000;
   const sessions = new Map<string, Session>();
   // Sessions the early endpoint answered, opened in the SDK on their first later request.
@@ -118,18 +120,22 @@ async function serveMcpSessions(makeServer: () => McpServerHandle, options: McpH
       session.active--;
       session.lastSeen = Date.now();
     });
-    await bridgeRequest(session.transport, req, res, body, `http://${req.headers.host ?? 'localhost'}${req.url ?? MCP_PATH}`);
+    const opensStream = req.method === 'GET';
+    await bridgeRequest(session.transport, req, res, body, `http://${req.headers.host ?? 'localhost'}${req.url ?? MCP_PATH}`, (status) => {
+      if (opensStream && status === 200) session.streamOpened();
+    });
   }
 
   function open(sessionId: string): Session {
-    const server = makeServer();
+    let streamOpened!: () => void;
+    const server = makeServer(new Promise<void>((resolve) => { streamOpened = resolve; }));
     const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => sessionId,
       eventStore: new SessionEventStore(),
       onsessioninitialized: (sid) => { sessions.set(sid, session); },
       onsessionclosed: (sid) => { void end(sid); },
     });
-    const session: Session = { transport, server, lastSeen: Date.now(), active: 0 };
+    const session: Session = { transport, server, streamOpened, lastSeen: Date.now(), active: 0 };
     transport.onclose = () => { if (transport.sessionId) sessions.delete(transport.sessionId); };
     void server.connect(transport);
     return session;

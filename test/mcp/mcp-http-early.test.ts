@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { ElicitRequestSchema, LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openNodeWorkspace, serveMcpHttp } from '../../src/node/index.js';
+import { McpLogHub, openNodeWorkspace, serveMcpHttp } from '../../src/node/index.js';
 import { listenEarly } from '../../src/node/mcp-http-early.js';
 
 type Row = Record<string, any>;
@@ -86,5 +86,24 @@ describe('the early HTTP endpoint', () => {
     expect(ok.headers['mcp-session-id']).toMatch(/^[0-9a-f-]{36}$/);
     expect(JSON.parse(ok.text)).toMatchObject({ id: 1, result: { protocolVersion: '2025-06-18', serverInfo: { name: 'sandpit' } } });
     expect(early.sessions.size).toBe(1);
+  });
+});
+
+describe('log messages over Streamable HTTP', () => {
+  it("sends the start-up warnings once the session's SSE stream is open, then what happens later", async () => {
+    const log = new McpLogHub();
+    log.atStart({ level: 'warning', logger: 'manifests', data: 'the tool broken was not loaded' });
+    const ws = openNodeWorkspace(folder(), { snapshots: false });
+    const server = await serveMcpHttp(ws, ws.toolset, { port: 0, log });
+    closers.push(async () => { await server.close(); await ws.close(); });
+    const client = new Client({ name: 'log-http', version: '1.0.0' });
+    const messages: Row[] = [];
+    client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => { messages.push(n.params); });
+    await client.connect(new StreamableHTTPClientTransport(new URL(server.url)));
+    closers.push(() => client.close());
+    // sent before the client's GET stream existed, this warning used to be dropped
+    await expect.poll(() => messages).toEqual([{ level: 'warning', logger: 'manifests', data: 'the tool broken was not loaded' }]);
+    log.emit({ level: 'error', logger: 'snapshots', data: 'a snapshot failed' });
+    await expect.poll(() => messages.length).toBe(2);
   });
 });
