@@ -1,7 +1,7 @@
 // `sandpit mcp` against @modelcontextprotocol/server-filesystem: both stdio children driven by
 // the SDK's client on the same temp folder. Median latency over 200 calls of reading a 4 KB file,
 // of a one-line edit in a 200-line file, and of a bare round trip (ping); the time to answer
-// initialize from a cold start; the same read and edit over Streamable HTTP; and the calls per
+// initialize from a cold start (over stdio, and over Streamable HTTP beside it); the same read and edit over Streamable HTTP; and the calls per
 // second of 8 HTTP sessions at once.
 // Needs `npm run build` first. Run alone with `node bench/mcp.mjs`, or import benchMcp().
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -69,6 +69,25 @@ async function initializeTimes(dir) {
   return times.map((list) => list.sort((a, b) => a - b)[Math.floor(list.length / 2)]);
 }
 
+/**
+ * Median time from spawning `sandpit mcp --http 127.0.0.1:0` to the SDK client's connect over
+ * Streamable HTTP (its initialize answer and the 202 of notifications/initialized), the port read
+ * from the server's first stderr line.
+ */
+async function httpInitializeTimes(dir) {
+  const times = [];
+  for (let i = 0; i < STARTS; i++) {
+    const t = performance.now();
+    const { child, url } = await startHttp(dir);
+    const client = await httpClient(url);
+    times.push(performance.now() - t);
+    await client.close().catch(() => {});
+    child.kill('SIGTERM');
+    await new Promise((resolve) => child.once('exit', resolve));
+  }
+  return times.sort((a, b) => a - b)[Math.floor(times.length / 2)];
+}
+
 /** `sandpit mcp --http 127.0.0.1:0` on `dir`: its child and endpoint. */
 async function startHttp(dir) {
   const child = spawn(process.execPath, [sandpitCli, 'mcp', '--root', dir, '--http', '127.0.0.1:0'], { stdio: ['ignore', 'ignore', 'pipe'] });
@@ -118,6 +137,8 @@ export async function benchMcp({ log = () => {} } = {}) {
     }
     log(`initialize: ${STARTS} cold starts each`);
     const init = await initializeTimes(dir);
+    log(`initialize over HTTP: ${STARTS} cold starts`);
+    const httpInit = await httpInitializeTimes(dir);
     log('starting the servers');
     const sandpit = await connect([sandpitCli, 'mcp', '--root', dir]);
     const reference = await connect([referenceCli, dir]);
@@ -165,6 +186,7 @@ export async function benchMcp({ log = () => {} } = {}) {
     const httpRows = [
       ['read a 4 KB file', fmtMs(httpRead), fmtMs(read[0])],
       ['one-line edit in a 200-line file', fmtMs(httpEdit), fmtMs(edit[0])],
+      [`initialize from a cold start (median of ${STARTS})`, fmtMs(httpInit), fmtMs(init[0])],
       [`${SESSIONS} sessions x ${SESSION_CALLS} mixed calls at once`, `${Math.round(perSecond)} calls/s`, ''],
     ];
     return table(`MCP over stdio: sandpit mcp vs @modelcontextprotocol/server-filesystem (median of ${CALLS} calls)`,

@@ -23,7 +23,7 @@ export interface ArgSpec {
 
 const COMMON: ArgSpec = {
   valueOptions: new Set(['root', 'backend', 'from', 'tools', 'toolset', 'artifacts', 'snapshots', 'sandbox', 'approve', 'format', 'http', 'auth-token-env', 'max-message-bytes']),
-  flags: new Set(['help', 'pretty', 'schemas', 'version', 'strict', 'repair']),
+  flags: new Set(['help', 'pretty', 'schemas', 'version', 'strict', 'repair', 'git']),
 };
 const SHORT: Record<string, string> = { '-h': '--help', '-v': '--version' };
 

@@ -29,7 +29,7 @@ Commands
       the newest intact snapshot (from the reflog or the object store).
 
   sandpit mcp [--root DIR] [--toolset NAME] [--tools DIR] [--artifacts DIR] [--snapshots MODE]
-          [--http [HOST:]PORT [--auth-token-env NAME]] [--max-message-bytes N]
+          [--http [HOST:]PORT [--auth-token-env NAME]] [--max-message-bytes N] [--git]
       Serve the folder's tools to an MCP client over stdin/stdout, or with --http
       over Streamable HTTP at http://HOST:PORT/mcp (HOST default 127.0.0.1; other
       Host and Origin headers are refused). --auth-token-env NAME requires
@@ -40,6 +40,8 @@ Commands
       error; the server stays up.
       Without --root it serves the client's first file:// root (roots/list) and
       follows its changes; with --root the client's roots are ignored.
+      --git adds git_clone, git_push and git_pull (canonical toolset) with the token
+      in SANDPIT_GIT_TOKEN; a call with a progressToken hears each git phase.
 
   sandpit agent --root DIR --endpoint URL --model NAME [--toolset NAME] "TASK"
       Let a model do TASK on the folder with the toolset's tools, printing its text,

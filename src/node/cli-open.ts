@@ -9,7 +9,7 @@ import type { Approver } from '../workspace/policy.js';
 import { UsageError, type WorkspaceSource } from './cli-args.js';
 import type { ModelCaps } from './manifests/output.js';
 import type { TaskRegistry } from './tasks.js';
-import { openToolsetWorkspace } from './open.js';
+import { openToolsetWorkspace, type ToolsetWorkspaceOptions } from './open.js';
 
 /** Folders `--from` leaves behind: dependencies and Sandpit's own state are not workspace content. */
 export const SKIPPED_ON_COPY = new Set(['node_modules', '.sandpit']);
@@ -34,6 +34,8 @@ export interface CliToolsetOptions {
   confirm?: Approver;
   /** the model's media capabilities, passed to manifest tools */
   caps?: Partial<ModelCaps>;
+  /** offer the git tools (a folder workspace only) */
+  gitTools?: ToolsetWorkspaceOptions['gitTools'];
 }
 
 /** Open the workspace a command runs on, offering the named toolset; a missing or unusable folder is a UsageError. */
@@ -47,7 +49,8 @@ export async function openCliWorkspace(source: WorkspaceSource, options: CliTool
     await requireFolder(root, '--root');
     if (source.toolsDir !== undefined) await requireFolder(resolve(source.toolsDir), '--tools');
     const { ws, set, tasks } = openToolsetWorkspace(root, name, {
-      ...artifacts, ...snapshots, ...policy, ...(options.caps ? { caps: options.caps } : {}), ...(source.toolsDir !== undefined ? { toolsDir: source.toolsDir } : {}),
+      ...artifacts, ...snapshots, ...policy, ...(options.caps ? { caps: options.caps } : {}), ...(options.gitTools ? { gitTools: options.gitTools } : {}),
+      ...(source.toolsDir !== undefined ? { toolsDir: source.toolsDir } : {}),
       ...(source.sandbox ? { sandbox: source.sandbox } : {}),
     });
     return { ws, set, tasks, report: { skipped: 0 } };

@@ -178,16 +178,20 @@ async function main(argv: string[]): Promise<number> {
 }
 
 /**
- * Over stdio, answer initialize while the server loads (see mcp-fast-start.ts); the rest of the
- * command, its usage errors included, runs once loaded.
+ * Answer initialize while the server loads, over stdio (see mcp-fast-start.ts) or HTTP (see
+ * mcp-http-early.ts); the rest of the command, most of its usage errors included, runs once loaded.
  */
 async function mcpStart(args: ParsedArgs): Promise<void> {
+  const http = args.options.has('http') && !args.flags.has('help');
+  // Over HTTP the port is open (and initialize answered) before the heavy modules start loading.
+  const earlyHttp = http ? await (await import('./mcp-cli-http.js')).listenForCli(args) : undefined;
   const loading = import('./mcp-cli.js');
-  const early = args.options.has('http') || args.flags.has('help') ? undefined : (await import('./mcp-fast-start.js')).answerInitializeEarly();
+  const early = http || args.flags.has('help') ? undefined : (await import('./mcp-fast-start.js')).answerInitializeEarly();
   try {
-    await (await loading).mcpCommand(args, early);
+    await (await loading).mcpCommand(args, early, earlyHttp);
   } catch (error) {
     early?.abandon();
+    await earlyHttp?.close();
     throw error;
   }
 }

@@ -38,10 +38,15 @@ export function buildMcpServer(current: (request: RequestSender) => Promise<Serv
   });
   const stopResources = serveResources(server, async (extra) => (await current(extra)).ws);
   let detach: (() => void) | undefined;
+  let closed = false;
   server.oninitialized = () => {
-    if (options.log) detach = options.log.attach(server, () => server.transport?.sessionId);
+    const log = options.log;
+    if (!log) return;
+    const attach = () => { if (!closed) detach = log.attach(server, () => server.transport?.sessionId); };
+    if (options.logReady) void options.logReady.then(attach, () => {});
+    else attach();
   };
-  server.onclose = () => { detach?.(); stopResources(); };
+  server.onclose = () => { closed = true; detach?.(); stopResources(); };
   setup?.(server);
   return server;
 }

@@ -8,7 +8,12 @@ import { createRootsMcpServer, WorkspacePool } from './mcp-roots.js';
 import { ToolError } from '../contract/index.js';
 import { McpLogHub } from './mcp-log.js';
 import { cliSecret } from './sandbox-relaunch.js';
+import { authToken, httpOption } from './mcp-cli-http.js';
+import type { EarlyHttp } from './mcp-http-early.js';
+
+export { httpOption };
 import type { EarlyStart } from './mcp-fast-start.js';
+import type { GitAuth } from '../git/index.js';
 import type { NodeWorkspace } from './open.js';
 import type { TaskRegistry } from './tasks.js';
 import type { Workspace } from '../workspace-core.js';
@@ -40,23 +45,11 @@ function logWorkspaceEvents(log: McpLogHub, ws: Workspace, tasks: TaskRegistry |
   });
 }
 
-/** --http [HOST:]PORT: where to listen (HOST default 127.0.0.1; PORT 0 picks a free one). */
-export function httpOption(value: string): { host: string; port: number } {
-  const match = /^(?:\[([0-9a-fA-F:]+)\]|([^:]+)):(\d+)$|^(\d+)$/.exec(value);
-  const port = Number(match?.[3] ?? match?.[4]);
-  if (!match || !Number.isInteger(port) || port > 65535) throw new UsageError('--http takes [HOST:]PORT, e.g. 8080 or 127.0.0.1:8080');
-  return { host: match[1] ?? match[2] ?? '127.0.0.1', port };
+/** --git: the git tools, with the token `sandpit clone` and `push` read too (SANDPIT_GIT_TOKEN), kept from the model. */
+function gitToolsOption(): { auth?: GitAuth } {
+  const token = cliSecret('SANDPIT_GIT_TOKEN');
+  return token ? { auth: () => ({ token }) } : {};
 }
-
-/** The bearer token from the variable --auth-token-env names (never the token itself on the command line). */
-function authToken(name: string | undefined): string | undefined {
-  if (name === undefined) return undefined;
-  // the relaunched CLI keeps credentials in memory, not in its environment
-  const token = cliSecret(name);
-  if (!token) throw new UsageError(`--auth-token-env names ${name.slice(0, 60)}, which is not set or empty`);
-  return token;
-}
-
 
 /** --max-message-bytes N: the largest JSON-RPC message read (default 64 MiB); a bigger one is answered with an error. */
 function maxMessageBytes(value: string | undefined): number | undefined {
@@ -70,7 +63,7 @@ function maxMessageBytes(value: string | undefined): number | undefined {
  * `sandpit mcp [--root DIR] [--toolset NAME] [--tools DIR] [--artifacts DIR] [--snapshots MODE] [--http [HOST:]PORT]`:
  * an MCP server over stdio or HTTP. Without --root it serves the client's first file:// root.
  */
-export async function mcpCommand(args: ParsedArgs, early?: EarlyStart): Promise<void> {
+export async function mcpCommand(args: ParsedArgs, early?: EarlyStart, earlyHttp?: EarlyHttp): Promise<void> {
   if (args.positionals.length > 1) throw new UsageError('mcp takes no arguments, only --root DIR and options');
   if (args.flags.has('pretty')) throw new UsageError('mcp speaks JSON-RPC on stdout; --pretty does not apply');
   cliToolsetName(args.options.get('toolset'));
@@ -84,11 +77,12 @@ export async function mcpCommand(args: ParsedArgs, early?: EarlyStart): Promise<
   const approve = args.options.get('approve');
   if (approve !== undefined && approve !== 'all') throw new UsageError('--approve takes only all (allow every confirmation without asking)');
   const log = new McpLogHub();
+  const git = args.flags.has('git') ? gitToolsOption() : undefined;
   // stdin carries JSON-RPC, so no terminal can be asked: the client's person is asked by elicitation, unless --approve all.
   const open = async (root: string): Promise<ServedWorkspace> => {
     const { ws, set, tasks } = await openCliWorkspace({ ...source, root }, {
       toolset: args.options.get('toolset'), artifactDir: args.options.get('artifacts'), snapshots: snapshotsOption(args.options.get('snapshots'), log),
-      ...(approve === 'all' ? { confirm: () => true } : {}),
+      ...(approve === 'all' ? { confirm: () => true } : {}), ...(git ? { gitTools: git } : {}),
     });
     logWorkspaceEvents(log, ws, tasks);
     return { ws, set };
@@ -105,8 +99,8 @@ export async function mcpCommand(args: ParsedArgs, early?: EarlyStart): Promise<
     return pool.closeAll();
   }
   const httpOptions = { ...http, ...(token !== undefined ? { authToken: token } : {}), ...options };
-  const server = fixed ? await serveMcpHttp(fixed.ws, fixed.set, httpOptions) : await serveMcpHttpRoots(pool, httpOptions);
-  process.stderr.write(`sandpit: MCP over HTTP at ${server.url}\n`);
+  const server = fixed ? await serveMcpHttp(fixed.ws, fixed.set, httpOptions, earlyHttp) : await serveMcpHttpRoots(pool, httpOptions, earlyHttp);
+  if (!earlyHttp) process.stderr.write(`sandpit: MCP over HTTP at ${server.url}\n`);
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);
     process.once('SIGTERM', resolve);

@@ -1,8 +1,6 @@
-import { randomUUID, timingSafeEqual } from 'node:crypto';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { Toolset } from '../toolsets/index.js';
 import type { Workspace } from '../workspace-core.js';
@@ -10,19 +8,19 @@ import { SessionEventStore } from './mcp-events.js';
 import { createMcpServer, type McpServerHandle, type McpServerOptions } from './mcp.js';
 import { createRootsMcpServer, type WorkspacePool } from './mcp-roots.js';
 import type { McpLogHub } from './mcp-log.js';
+import { listenEarly, type EarlyHttp } from './mcp-http-early.js';
+import { allowedHostNames, checkRequest, endpointUrl, MCP_PATH, readJson, reply, type McpHttpGuard } from './mcp-http-guard.js';
+import { bridgeRequest } from './mcp-http-bridge.js';
+import { negotiatedVersion } from './mcp-capabilities.js';
+
+export { MCP_PATH };
 
 /** How `sandpit mcp --http` listens. */
-export interface McpHttpOptions {
+export interface McpHttpOptions extends McpHttpGuard {
   /** default 127.0.0.1 */
   host?: string;
   /** 0 picks a free port */
   port: number;
-  /** when set, every request needs `Authorization: Bearer <token>` (else 401) */
-  authToken?: string;
-  /** Host names accepted besides localhost, 127.0.0.1, [::1] and the bound host (DNS-rebinding protection) */
-  allowedHosts?: string[];
-  /** Origins accepted besides http(s) on an accepted host; a request without Origin is a non-browser client and passes */
-  allowedOrigins?: string[];
   /** a session with no request for this long is closed (default 30 minutes): a killed client never says goodbye */
   idleMs?: number;
   /** the server version the MCP handshake reports */
@@ -44,15 +42,14 @@ export interface McpHttpServer {
 }
 
 interface Session {
-  transport: StreamableHTTPServerTransport;
+  transport: WebStandardStreamableHTTPServerTransport;
+  /** the client opened its standalone SSE stream, where log messages go */
+  streamOpened: () => void;
   server: McpServerHandle;
   lastSeen: number;
   active: number;
 }
 
-/** The URL path the Streamable HTTP MCP server answers on. */
-export const MCP_PATH = '/mcp';
-const MAX_BODY_BYTES = 16 * 1024 * 1024;
 
 /**
  * Serve a workspace's toolset over MCP's Streamable HTTP transport: one workspace shared by
@@ -60,35 +57,37 @@ const MAX_BODY_BYTES = 16 * 1024 * 1024;
  * session per `initialize` (`Mcp-Session-Id`), SSE responses with resumability, DELETE to end a
  * session. Host and Origin are checked against an allow-list (403) and an optional bearer token (401).
  */
-export function serveMcpHttp(ws: Workspace, set: Toolset, options: McpHttpOptions): Promise<McpHttpServer> {
-  return serveMcpSessions(() => createMcpServer(ws, set, serverOptions(options)), options);
+export function serveMcpHttp(ws: Workspace, set: Toolset, options: McpHttpOptions, early?: EarlyHttp): Promise<McpHttpServer> {
+  return serveMcpSessions((logReady) => createMcpServer(ws, set, { ...serverOptions(options), logReady }), options, early);
 }
 
 /** The same server without --root: each session serves its client's first root (see createRootsMcpServer), one workspace per folder. */
-export function serveMcpHttpRoots(pool: WorkspacePool, options: McpHttpOptions): Promise<McpHttpServer> {
-  return serveMcpSessions(() => createRootsMcpServer(pool, serverOptions(options)), options);
+export function serveMcpHttpRoots(pool: WorkspacePool, options: McpHttpOptions, early?: EarlyHttp): Promise<McpHttpServer> {
+  return serveMcpSessions((logReady) => createRootsMcpServer(pool, { ...serverOptions(options), logReady }), options, early);
 }
 
 function serverOptions(options: McpHttpOptions): McpServerOptions {
   return { ...(options.version !== undefined ? { version: options.version } : {}), ...(options.log ? { log: options.log } : {}) };
 }
 
-async function serveMcpSessions(makeServer: () => McpServerHandle, options: McpHttpOptions): Promise<McpHttpServer> {
-  const host = options.host ?? '127.0.0.1';
+/**
+ * Serve sessions on the endpoint `early` already listens on (the CLI's, which answered the first
+ * initialize requests before the SDK loaded), or on a new one.
+ */
+async function serveMcpSessions(makeServer: (logReady: Promise<void>) => McpServerHandle, options: McpHttpOptions, early?: EarlyHttp): Promise<McpHttpServer> {
   const idleMs = options.idleMs ?? 30 * 60_000;
   const sessions = new Map<string, Session>();
-  const http = createServer((req, res) => {
-    handle(req, res).catch((error: unknown) => {
+  // Sessions the early endpoint answered, opened in the SDK on their first later request.
+  const adopting = new Map<string, Promise<Session>>();
+  const listening = early ?? await listenEarly({ host: options.host ?? '127.0.0.1', port: options.port }, options);
+  const { host, port, server: http } = listening;
+  const hosts = allowedHostNames(host, options.allowedHosts ?? []);
+  listening.handOver((req, res, body) => {
+    handle(req, res, body).catch((error: unknown) => {
       if (!res.headersSent) reply(res, 500, `internal error: ${error instanceof Error ? error.message : String(error)}`);
       else res.end();
     });
   });
-  await new Promise<void>((resolve, reject) => {
-    http.once('error', reject);
-    http.listen(options.port, host, () => resolve());
-  });
-  const port = (http.address() as AddressInfo).port;
-  const hosts = allowedHostNames(host, options.allowedHosts ?? []);
   const sweep = setInterval(() => {
     const now = Date.now();
     for (const [id, session] of sessions) if (session.active === 0 && now - session.lastSeen > idleMs) void end(id);
@@ -103,18 +102,17 @@ async function serveMcpSessions(makeServer: () => McpServerHandle, options: McpH
     await session.server.close().catch(() => {});
   }
 
-  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  async function handle(req: IncomingMessage, res: ServerResponse, read?: unknown): Promise<void> {
     const refusal = checkRequest(req, hosts, port, options);
-    if (refusal) return reply(res, refusal.status, refusal.message, refusal.status === 401 ? { 'WWW-Authenticate': 'Bearer' } : {});
-    if (new URL(req.url ?? '/', 'http://x').pathname !== MCP_PATH) return reply(res, 404, `the MCP endpoint is ${MCP_PATH}`);
+    if (refusal) return reply(res, refusal.status, refusal.message, refusal.headers);
     const id = req.headers['mcp-session-id'];
-    const body = req.method === 'POST' ? await readJson(req) : undefined;
+    const body = read ?? (req.method === 'POST' ? await readJson(req) : undefined);
     if (body instanceof Error) return reply(res, 400, body.message);
-    let session = typeof id === 'string' ? sessions.get(id) : undefined;
+    let session = typeof id === 'string' ? sessions.get(id) ?? await adopt(id) : undefined;
     if (!session) {
       if (id !== undefined) return reply(res, 404, 'unknown or expired session: initialize again');
       if (req.method !== 'POST' || !isInitializeRequest(body)) return reply(res, 400, 'no session: send initialize first');
-      session = open();
+      session = open(randomUUID());
     }
     session.active++;
     session.lastSeen = Date.now();
@@ -122,25 +120,53 @@ async function serveMcpSessions(makeServer: () => McpServerHandle, options: McpH
       session.active--;
       session.lastSeen = Date.now();
     });
-    await session.transport.handleRequest(req, res, body);
+    const opensStream = req.method === 'GET';
+    await bridgeRequest(session.transport, req, res, body, `http://${req.headers.host ?? 'localhost'}${req.url ?? MCP_PATH}`, (status) => {
+      if (opensStream && status === 200) session.streamOpened();
+    });
   }
 
-  function open(): Session {
-    const server = makeServer();
-    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
+  function open(sessionId: string): Session {
+    let streamOpened!: () => void;
+    const server = makeServer(new Promise<void>((resolve) => { streamOpened = resolve; }));
+    const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: () => sessionId,
       eventStore: new SessionEventStore(),
       onsessioninitialized: (sid) => { sessions.set(sid, session); },
       onsessionclosed: (sid) => { void end(sid); },
     });
-    const session: Session = { transport, server, lastSeen: Date.now(), active: 0 };
+    const session: Session = { transport, server, streamOpened, lastSeen: Date.now(), active: 0 };
     transport.onclose = () => { if (transport.sessionId) sessions.delete(transport.sessionId); };
     void server.connect(transport);
     return session;
   }
 
+  /** A session the early endpoint answered: its initialize goes to a new SDK session under the same id, the answer dropped. */
+  function adopt(id: string): Promise<Session | undefined> {
+    const answered = listening.sessions.get(id);
+    if (answered === undefined) return Promise.resolve(undefined);
+    let adopted = adopting.get(id);
+    if (!adopted) {
+      adopted = (async () => {
+        const session = open(id);
+        for (const body of [answered.initialize, ...answered.notifications]) {
+          const replayed = await session.transport.handleRequest(new Request(endpointUrl(host, port), {
+            method: 'POST',
+            headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', ...(body === answered.initialize ? {} : { 'mcp-session-id': id, 'mcp-protocol-version': protocolOf(answered.initialize) }) },
+          }), { parsedBody: body });
+          await replayed.body?.cancel().catch(() => {});
+        }
+        listening.sessions.delete(id);
+        return session;
+      })();
+      adopting.set(id, adopted);
+      void adopted.finally(() => adopting.delete(id)).catch(() => {});
+    }
+    return adopted;
+  }
+
   return {
-    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}${MCP_PATH}`,
+    url: listening.url,
     port,
     sessionCount: () => sessions.size,
     close: async () => {
@@ -152,58 +178,7 @@ async function serveMcpSessions(makeServer: () => McpServerHandle, options: McpH
   };
 }
 
-function allowedHostNames(bound: string, extra: string[]): Set<string> {
-  const names = new Set(['localhost', '127.0.0.1', '[::1]', ...extra.map((h) => h.toLowerCase())]);
-  if (bound !== '0.0.0.0' && bound !== '::') names.add(bound.includes(':') ? `[${bound}]` : bound.toLowerCase());
-  return names;
-}
-
-/** The DNS-rebinding and token checks: a refusal, or null to go on. */
-function checkRequest(req: IncomingMessage, hosts: Set<string>, port: number, options: McpHttpOptions): { status: number; message: string } | null {
-  const hostHeader = (req.headers.host ?? '').toLowerCase();
-  const hostName = hostHeader.replace(/:\d+$/, '');
-  const hostPort = hostHeader.slice(hostName.length + 1);
-  if (!hosts.has(hostName) || (hostPort !== '' && Number(hostPort) !== port)) return { status: 403, message: 'Host not allowed' };
-  const origin = req.headers.origin;
-  if (origin !== undefined && !originAllowed(origin, hosts, options.allowedOrigins ?? [])) return { status: 403, message: 'Origin not allowed' };
-  if (options.authToken !== undefined && !tokenMatches(req.headers.authorization, options.authToken)) {
-    return { status: 401, message: 'a bearer token is required' };
-  }
-  return null;
-}
-
-function originAllowed(origin: string, hosts: Set<string>, extra: string[]): boolean {
-  if (extra.includes(origin)) return true;
-  try {
-    const url = new URL(origin);
-    return (url.protocol === 'http:' || url.protocol === 'https:') && hosts.has(url.hostname.toLowerCase().replace(/^::1$/, '[::1]'));
-  } catch {
-    return false;
-  }
-}
-
-function tokenMatches(header: string | undefined, token: string): boolean {
-  const given = Buffer.from(/^Bearer (.+)$/i.exec(header ?? '')?.[1] ?? '');
-  const wanted = Buffer.from(token);
-  return given.length === wanted.length && timingSafeEqual(given, wanted);
-}
-
-async function readJson(req: IncomingMessage): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > MAX_BODY_BYTES) return new Error(`the request body is over ${MAX_BODY_BYTES} bytes`);
-    chunks.push(chunk);
-  }
-  try {
-    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
-  } catch {
-    return new Error('the request body is not JSON');
-  }
-}
-
-function reply(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
-  res.writeHead(status, { 'Content-Type': 'application/json', ...headers });
-  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
+/** The protocol version an initialize request asked for, as later requests name it in their header. */
+function protocolOf(initialize: unknown): string {
+  return negotiatedVersion((initialize as { params?: { protocolVersion?: unknown } }).params?.protocolVersion);
 }

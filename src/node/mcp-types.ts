@@ -10,6 +10,11 @@ export interface McpServerOptions {
   log?: McpLogHub;
   /** how long an elicitation may wait for the person (default 5 minutes) */
   elicitTimeoutMs?: number;
+  /**
+   * Log messages wait for this after initialize: over Streamable HTTP, the session's standalone
+   * SSE stream (messages sent before it opens have nowhere to go). Default: none, send at once.
+   */
+  logReady?: Promise<unknown>;
 }
 
 /**

@@ -10,6 +10,8 @@ import { loadManifests, type ManifestLoad, type ManifestReport } from './manifes
 import { DEFAULT_CAPS, type ModelCaps } from './manifests/output.js';
 import { manifestTool } from './manifests/tool.js';
 import { nodeRunCommand, type NodeProcessOptions } from './run-command.js';
+import { GIT_TOOL_NAMES, gitTools } from './git-tools.js';
+import type { GitAuth } from '../git/index.js';
 import { taskTools } from './task-tools.js';
 import { TaskRegistry } from './tasks.js';
 
@@ -17,6 +19,7 @@ import { TaskRegistry } from './tasks.js';
 export const BUILTIN_TOOL_NAMES: readonly string[] = [...new Set([
   ...TOOLSET_NAMES.flatMap((name) => toolset(name).tools.map((t) => t.name)),
   ...taskTools(new TaskRegistry()).map((t) => t.name),
+  ...GIT_TOOL_NAMES,
 ])];
 
 export interface NodeToolsOptions extends NodeProcessOptions {
@@ -34,6 +37,11 @@ export interface NodeToolsOptions extends NodeProcessOptions {
   reservedNames?: string[];
   /** told about each skipped manifest (default: a line on stderr) */
   onWarning?: (report: ManifestReport) => void;
+  /**
+   * Offer git_clone, git_push and git_pull (canonical only): true, or the credentials they use
+   * (the model never passes one). Off by default: they reach a git server past the workspace.
+   */
+  gitTools?: boolean | { auth?: GitAuth };
 }
 
 /** The Node-only tools of one workspace and the background tasks they own. */
@@ -67,6 +75,7 @@ export function nodeTools(options: NodeToolsOptions = {}): NodeToolset {
     ws.changes.record(tool, await describeExternalChanges(ws.fs, (rel) => paths.toAbs(rel), changed));
   };
   const tools: ToolDefinition[] = [nodeRunCommand(tasks, options, { findChanges, afterExit }), ...taskTools(tasks)];
+  if (options.gitTools) tools.push(...gitTools(() => workspace, options.gitTools === true ? undefined : options.gitTools.auth));
   let manifests: ManifestLoad | null = null;
   let ownScratch: string | null = null;
   if (options.toolsDir !== undefined) {

@@ -45,6 +45,8 @@ export interface ToolsetWorkspaceOptions {
   policy?: WorkspacePolicy;
   /** what the model can take in, as manifest tools read it from ZAGENT_CAPS */
   caps?: Partial<ModelCaps>;
+  /** offer git_clone, git_push and git_pull (see NodeToolsOptions.gitTools) */
+  gitTools?: NodeToolsOptions['gitTools'];
 }
 
 /**

@@ -50,7 +50,7 @@ export function taskTools(tasks: TaskRegistry): ToolDefinition[] {
       name: 'task_wait',
       title: 'Wait for task',
       description: 'Wait for a background task to end (up to timeout_seconds, default 30), then return its status, exit code and new output. ' +
-        'wait_timed_out: true means it is still running.',
+        'wait_timed_out: true means it is still running. Notes the task writes while waiting arrive as progress.',
       mutates: false,
       annotations: { ...READ_ONLY, idempotent: false },
       toolsets: offeredBy,
@@ -59,7 +59,18 @@ export function taskTools(tasks: TaskRegistry): ToolDefinition[] {
         timeout_seconds: s.optional(s.number({ minimum: 0, maximum: 3600, description: 'How long to wait (default 30).' })),
       }),
       resultSchema: taskWait,
-      run: async (args) => (await tasks.wait(args.task_id, (args.timeout_seconds ?? 30) * 1000)) as Infer<typeof taskWait>,
+      run: async (args, ctx) => {
+        // Each note the task writes while we wait is this call's progress (an MCP client shows it).
+        let notes = 0;
+        const stop = tasks.onEvent((event) => {
+          if (event.type === 'task_note' && event.task_id === args.task_id) ctx.progress(++notes, undefined, event.text);
+        });
+        try {
+          return (await tasks.wait(args.task_id, (args.timeout_seconds ?? 30) * 1000, ctx.signal)) as Infer<typeof taskWait>;
+        } finally {
+          stop();
+        }
+      },
     }),
     defineTool({
       name: 'task_kill',

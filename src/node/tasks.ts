@@ -111,13 +111,22 @@ export class TaskRegistry {
     };
   }
 
-  /** Wait until the task ends or `timeoutMs` passes; either way, report it with its new output. */
-  async wait(id: string, timeoutMs: number): Promise<Record<string, unknown>> {
+  /**
+   * Wait until the task ends, `timeoutMs` passes or `signal` aborts (the caller gave up: the task
+   * runs on); either way, report it with its new output.
+   */
+  async wait(id: string, timeoutMs: number, signal?: AbortSignal): Promise<Record<string, unknown>> {
     const task = this.get(id);
     let timer: NodeJS.Timeout | undefined;
-    const expired = new Promise<boolean>((resolve) => { timer = setTimeout(() => resolve(true), timeoutMs); });
+    let stopWaiting = () => {};
+    const expired = new Promise<boolean>((resolve) => {
+      timer = setTimeout(() => resolve(true), timeoutMs);
+      stopWaiting = () => resolve(true);
+      signal?.addEventListener('abort', stopWaiting, { once: true });
+    });
     const finished = await Promise.race([task.settled.then(() => false), expired]);
     clearTimeout(timer);
+    signal?.removeEventListener('abort', stopWaiting);
     return { ...this.output(id), wait_timed_out: finished };
   }
 

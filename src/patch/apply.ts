@@ -46,7 +46,7 @@ export async function applyPatch(ctx: ToolContext, patch: string, options: { dry
     }
     await confirmDeletes(ctx, plan.deletes);
     // The last point where stopping leaves the tree as it was: the commit that follows is all or nothing.
-    ctx.throwIfCancelled();
+    await ctx.checkpoint();
     ctx.progress(ops.length, ops.length * 2, 'writing');
     if (changed.length === 0) return { files: plan.ops, change_id: null };
     return { files: plan.ops, change_id: (await commitPlan(ctx, plan, encoded, changed)).id };

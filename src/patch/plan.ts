@@ -59,7 +59,7 @@ export async function planPatch(ctx: ToolContext, ops: PatchOp[], options: { exa
   const plan: PatchPlan = { files: new Map(), ops: [], deletes: [], moves: [] };
   for (const [index, op] of ops.entries()) {
     // Planning writes nothing, so a cancelled call stops here with the workspace untouched.
-    ctx.throwIfCancelled();
+    await ctx.checkpoint();
     ctx.progress(index, ops.length * 2, `planning ${op.path.slice(0, 200)}`);
     const file = await touch(ctx, plan, op.path, op.patchLine, op.kind === 'update' ? 'text' : 'bytes');
     const shown = displayPath(file.path.rel);

@@ -30,8 +30,8 @@ export interface SearchSpec {
   deadline?: number;
   /** filled with the folders and files that could not be read */
   unreadable?: Unreadable[];
-  /** told every so many files scanned; a read-only search may stop at any point, so a throw here ends it */
-  onFiles?: (scanned: number) => void;
+  /** told every so many files scanned (and awaited); a read-only search may stop at any point, so a throw here ends it */
+  onFiles?: (scanned: number) => void | Promise<void>;
 }
 
 /** How many files a search scans between progress reports. */
@@ -78,7 +78,7 @@ export async function searchFiles(fs: WorkspaceFs, paths: PathResolver, spec: Se
       const head = window.shift();
       if (!head) break;
       const { rel, outcome } = await head;
-      if (spec.onFiles && ++scanned % PROGRESS_EVERY === 0) spec.onFiles(scanned);
+      if (spec.onFiles && ++scanned % PROGRESS_EVERY === 0) await spec.onFiles(scanned);
       if (outcome && !('skipped' in outcome)) {
         for (const m of outcome.matches) found.push({ path: rel, ...m });
         if (outcome.stoppedAfter !== undefined) {

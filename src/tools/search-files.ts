@@ -71,8 +71,8 @@ export const searchFilesTool = defineTool({
       maxLineChars: ctx.policy.limits.maxLineChars,
       deadline: Date.now() + ctx.policy.limits.searchBudgetMs,
       unreadable,
-      onFiles: (scanned) => {
-        ctx.throwIfCancelled();
+      onFiles: async (scanned) => {
+        await ctx.checkpoint();
         ctx.progress(scanned, undefined, `${scanned} files searched`);
       },
     });

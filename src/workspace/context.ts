@@ -12,6 +12,7 @@ export type { SnapshotPort };
 import { displayPath, lexicalPath, type PathResolver, type ResolveMode, type WorkspacePath } from './paths.js';
 import type { Approver, ResolvedPolicy } from './policy.js';
 import { documentKind } from '../text/document-types.js';
+import { YIELD_EVERY_MS, yieldToHost } from './host-yield.js';
 
 /** A text file as the text tools see it. */
 export interface TextFile {
@@ -83,6 +84,22 @@ export class ToolContext<S extends SnapshotPort = SnapshotPort> {
       throw new ToolError('TIMEOUT', `${this.tool} was cancelled before it changed anything`, { hint: 'Nothing changed; call it again if it is still wanted.' });
     }
   }
+
+  /**
+   * A point in long work where the caller may get a word in: when someone listens (a signal or a
+   * progress listener) and the call has held the thread for a while, let the host's event loop
+   * run (the node backend's calls finish without it, so otherwise a cancellation could not arrive
+   * and progress could not leave until the end), then stop if the caller cancelled.
+   */
+  async checkpoint(): Promise<void> {
+    if ((this.signal || this.onProgress) && Date.now() - this.yieldedAt >= YIELD_EVERY_MS) {
+      await yieldToHost();
+      this.yieldedAt = Date.now();
+    }
+    this.throwIfCancelled();
+  }
+
+  private yieldedAt = Date.now();
 
   /** Tell the caller how far long work has got (nothing when nobody listens). */
   progress(done: number, total?: number, message?: string): void {

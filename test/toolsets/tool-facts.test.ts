@@ -23,7 +23,7 @@ afterAll(async () => {
 /** Every tool a user can meet: each toolset browser-side and with Node's tools, plus import_files. */
 function everyTool(): ToolDefinition[] {
   return [
-    ...TOOLSET_NAMES.flatMap((name) => [...toolset(name).tools, ...nodeToolset(name, node).tools]),
+    ...TOOLSET_NAMES.flatMap((name) => [...toolset(name).tools, ...nodeToolset(name, node).tools, ...nodeToolset(name, nodeTools({ gitTools: true })).tools]),
     importFilesTool,
   ];
 }
@@ -61,7 +61,8 @@ describe('tools carry their own facts', () => {
   });
 
   it('the reserved names are exactly the built-in tools of every toolset, from their definitions', () => {
-    const builtIn = new Set(TOOLSET_NAMES.flatMap((name) => nodeToolset(name, nodeTools()).tools.map((t) => t.name)));
+    // the git tools are offered only on request, but no manifest may take their names either
+    const builtIn = new Set(TOOLSET_NAMES.flatMap((name) => nodeToolset(name, nodeTools({ gitTools: true })).tools.map((t) => t.name)));
     expect(new Set(BUILTIN_TOOL_NAMES)).toEqual(builtIn);
   });
 

@@ -1,0 +1,135 @@
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openNodeWorkspace, serveMcpHttp } from '../../src/node/index.js';
+import type { Envelope, Workspace } from '../../src/index.js';
+import { buildCli, cliPath } from '../cli/built-cli.js';
+
+type Row = Record<string, any>;
+const dirs: string[] = [];
+const closers: Array<() => Promise<unknown>> = [];
+beforeAll(async () => { await buildCli(); }, 180_000);
+afterAll(async () => {
+  for (const close of closers.reverse()) await close().catch(() => {});
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+function folder(files: Record<string, string>): string {
+  const dir = mkdtempSync(join(tmpdir(), 'sandpit-mcp-cancel-'));
+  dirs.push(dir);
+  for (const [name, text] of Object.entries(files)) {
+    mkdirSync(join(dir, name, '..'), { recursive: true });
+    writeFileSync(join(dir, name), text);
+  }
+  return dir;
+}
+
+// Enough files that a search reports progress many times (every 200 files) before it could end.
+const SEARCHED = 4000;
+function bigTree(): Record<string, string> {
+  const files: Record<string, string> = {};
+  for (let i = 0; i < SEARCHED; i++) files[`d${i % 40}/f${i}.txt`] = `file ${i}\nnothing to find here\n`;
+  return files;
+}
+
+const PATCHED = 100;
+function patchedFiles(): Record<string, string> {
+  const body = Array.from({ length: 400 }, (_, i) => `line ${i}`).join('\n') + '\n';
+  return Object.fromEntries(Array.from({ length: PATCHED }, (_, i) => [`f/${String(i).padStart(3, '0')}.txt`, body]));
+}
+const bigPatch = (): string => ['*** Begin Patch', ...Array.from({ length: PATCHED }, (_, i) => [
+  `*** Update File: f/${String(i).padStart(3, '0')}.txt`, '@@', ' line 199', '-line 200', '+LINE 200', ' line 201',
+]).flat(), '*** End Patch'].join('\n');
+
+/** Call `name` and cancel it (`notifications/cancelled`) on its first progress report. */
+async function cancelOnFirstProgress(client: Client, name: string, args: Row): Promise<unknown> {
+  const stop = new AbortController();
+  let reports = 0;
+  const call = client.callTool({ name, arguments: args }, CallToolResultSchema, {
+    signal: stop.signal, timeout: 60_000,
+    onprogress: () => { if (++reports === 1) stop.abort('the person changed their mind'); },
+  });
+  return call.then(() => 'answered', (error: unknown) => error);
+}
+
+/** A workspace served over Streamable HTTP whose every envelope is kept, so a test sees how a cancelled call ended. */
+async function overHttp(dir: string): Promise<{ client: Client; ws: Workspace; envelopes: Envelope[] }> {
+  const ws = openNodeWorkspace(dir, { snapshots: false });
+  const envelopes: Envelope[] = [];
+  const recording: Workspace = { ...ws, call: (async (...args: Parameters<Workspace['call']>) => {
+    const envelope = await ws.call(...args);
+    envelopes.push(envelope);
+    return envelope;
+  }) as Workspace['call'] };
+  const http = await serveMcpHttp(recording, ws.toolset, { port: 0 });
+  const client = new Client({ name: 'cancel-http', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(http.url)));
+  closers.push(async () => { await client.close(); await http.close(); await ws.close(); });
+  return { client, ws, envelopes };
+}
+
+describe('cancelling a long search_files', () => {
+  it('stops the search where it is, and the server goes on answering (HTTP)', async () => {
+    const { client, envelopes } = await overHttp(folder(bigTree()));
+    expect(await cancelOnFirstProgress(client, 'search_files', { pattern: 'never present', max_matches: 500 })).toBeInstanceOf(Error);
+    // the search ended early as cancelled, not after scanning the whole tree
+    await expect.poll(() => envelopes.find((e) => e.tool === 'search_files')).toMatchObject({ ok: false, error: { code: 'TIMEOUT', message: expect.stringMatching(/cancelled/) } });
+    const later = (await client.callTool({ name: 'search_files', arguments: { pattern: 'file 3999' } })) as Row;
+    expect(later.structuredContent).toMatchObject({ count: 1, matches: [expect.objectContaining({ path: 'd39/f3999.txt' })] });
+  });
+
+  it('stops the search over stdio, and the server answers the next calls', async () => {
+    // Raw JSON-RPC over the child's pipes, so the test sees every progress report the search sends after the cancel.
+    const child = spawn(process.execPath, [cliPath, 'mcp', '--root', folder(bigTree()), '--snapshots', 'off'], { stdio: ['pipe', 'pipe', 'ignore'] });
+    closers.push(async () => { child.kill(); });
+    const progress: number[] = [];
+    const answers = new Map<number, Row>();
+    let buffered = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      buffered += chunk.toString('utf8');
+      for (let nl = buffered.indexOf('\n'); nl !== -1; nl = buffered.indexOf('\n')) {
+        const message = JSON.parse(buffered.slice(0, nl)) as Row;
+        buffered = buffered.slice(nl + 1);
+        if (message.method === 'notifications/progress') {
+          progress.push(message.params.progress);
+          if (progress.length === 1) send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 2, reason: 'changed my mind' } });
+        } else if (message.id !== undefined) answers.set(message.id, message);
+      }
+    });
+    const send = (message: Row) => child.stdin.write(`${JSON.stringify(message)}\n`);
+    const answer = async (id: number) => { await expect.poll(() => answers.get(id), { timeout: 30_000 }).toBeDefined(); return answers.get(id)!; };
+    send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+    await answer(1);
+    send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'search_files', arguments: { pattern: 'never present', max_matches: 500 }, _meta: { progressToken: 'search' } } });
+    send({ jsonrpc: '2.0', id: 3, method: 'ping' });
+    expect(await answer(3)).toMatchObject({ result: {} });
+    await expect.poll(() => progress.length, { timeout: 30_000 }).toBeGreaterThan(0);
+    send({ jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'search_files', arguments: { pattern: 'file 3999' } } });
+    expect((await answer(4)).result.structuredContent).toMatchObject({ count: 1, matches: [expect.objectContaining({ path: 'd39/f3999.txt' })] });
+    // the cancelled search stopped short of the tree's end, and its own answer never came
+    expect(Math.max(...progress)).toBeLessThan(SEARCHED);
+    expect(answers.has(2)).toBe(false);
+  });
+});
+
+describe('cancelling an apply_patch over HTTP', () => {
+  it('stops it before it writes: every file as it was, nothing in the change log', async () => {
+    const files = patchedFiles();
+    const dir = folder(files);
+    const { client, ws, envelopes } = await overHttp(dir);
+    expect(await cancelOnFirstProgress(client, 'apply_patch', { patch: bigPatch() })).toBeInstanceOf(Error);
+    await expect.poll(() => envelopes.find((e) => e.tool === 'apply_patch')).toMatchObject({ ok: false, error: { code: 'TIMEOUT' } });
+    for (const [name, text] of Object.entries(files)) expect(readFileSync(join(dir, name), 'utf8')).toBe(text);
+    expect(ws.changes.list()).toHaveLength(0);
+    // the same patch, not cancelled, still applies: nothing was left half-done or locked
+    const again = (await client.callTool({ name: 'apply_patch', arguments: { patch: bigPatch() } })) as Row;
+    expect(again.isError).toBe(false);
+    expect(readFileSync(join(dir, 'f/099.txt'), 'utf8')).toContain('LINE 200');
+  });
+});
