@@ -8,9 +8,7 @@ import { toGitError } from './errors.js';
 import { progressReporter, type GitProgressListener } from './progress.js';
 import { secretsOf, splitRemoteUrl } from './redact.js';
 import { isSkippedPath } from './safe-path.js';
-import { capturePack } from './pack-capture.js';
-import { indexPack, type IndexedPack } from './index-pack.js';
-import { packObjectSizes } from './pack-sizes.js';
+import { capturePack, storePack } from './pack-capture.js';
 import { diffTrees, type FileChange } from './tree-diff.js';
 import { authCallback, type RemoteOptions } from './transport.js';
 
@@ -76,7 +74,7 @@ export async function cloneInto(ctx: GitContext, options: CloneOptions): Promise
           ...(depth ? { depth } : {}), corsProxy: options.corsProxy, onProgress: progress, onAuth: authCallback(options.auth, urlAuth, secrets),
         });
         if (!fetched.fetchHead) throw new ToolError('NOT_FOUND', `the repository at '${url}' is empty: there is nothing to clone`);
-        const { sizes, read } = await storePack(ctx, staging.gitdir, capture.pack(), options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES);
+        const { sizes, read } = await storePack(fs, staging.gitdir, capture.pack(), { maxObjectBytes: options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES });
         const { oid: commit, commit: head } = await git.readCommit({ ...staging, oid: fetched.fetchHead });
         const all = await diffTrees(staging, null, head.tree);
         const { changes, skipped } = applyCaps(all, sizes, options);
@@ -106,20 +104,6 @@ export async function cloneInto(ctx: GitContext, options: CloneOptions): Promise
     }
     throw toGitError(error, 'clone', url, secrets);
   }
-}
-
-/**
- * Index the fetched pack in bounded memory and put it in the staging repository; the sizes it
- * gives are what the caps are checked against, and its reader gives the files their bytes. Without a captured pack (an answer the capture
- * passed on whole) isomorphic-git has indexed it, and the sizes come from its index.
- */
-async function storePack({ fs }: GitContext, gitdir: string, pack: Uint8Array | null, maxObjectBytes: number): Promise<Pick<IndexedPack, 'sizes'> & Partial<IndexedPack>> {
-  if (!pack) return { sizes: await packObjectSizes(fs, gitdir) };
-  const indexed = await indexPack(pack, { maxObjectBytes });
-  const base = `${gitdir}/objects/pack/pack-${indexed.sha}`;
-  await fs.writeFile(`${base}.pack`, pack);
-  await fs.writeFile(`${base}.idx`, indexed.idx);
-  return indexed;
 }
 
 /** Leave out unsafe paths and files over the largest-file cap; refuse a total over the total cap. */

@@ -1,4 +1,7 @@
 import type { GitHttpRequest, GitHttpResponse, HttpClient } from 'isomorphic-git';
+import type { WorkspaceFs } from '../fs/types.js';
+import { indexPack, type IndexedPack, type IndexPackOptions } from './index-pack.js';
+import { packObjectSizes } from './pack-sizes.js';
 import { http } from './transport.js';
 import { Sha1Stream } from './sha1-stream.js';
 
@@ -37,6 +40,22 @@ export function capturePack(): PackCapture {
     return { ...res, body: (async function* () { yield rest; })() };
   };
   return { http: { request }, pack: () => captured };
+}
+
+/**
+ * Index a captured pack in bounded memory and put it in `gitdir`; the sizes it gives are what
+ * caps are checked against, and its reader gives files their bytes. Without a captured pack (an
+ * answer the capture passed on whole) isomorphic-git has indexed it, and the sizes come from
+ * its index.
+ */
+export async function storePack(fs: WorkspaceFs, gitdir: string, pack: Uint8Array | null, options: IndexPackOptions): Promise<Pick<IndexedPack, 'sizes'> & Partial<IndexedPack>> {
+  if (!pack) return { sizes: await packObjectSizes(fs, gitdir) };
+  const indexed = await indexPack(pack, options);
+  const base = `${gitdir}/objects/pack/pack-${indexed.sha}`;
+  // the pack before its index: readers find packs through their .idx files
+  await fs.writeFile(`${base}.pack`, pack);
+  await fs.writeFile(`${base}.idx`, indexed.idx);
+  return indexed;
 }
 
 async function collect(body: AsyncIterableIterator<Uint8Array>): Promise<Uint8Array> {
