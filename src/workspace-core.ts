@@ -192,7 +192,7 @@ export function createWorkspaceCore(options: WorkspaceOptions & { tools: ToolDef
       }
     },
     exportFiles: (onProgress) => exportFiles(options.fs, paths, onProgress),
-    git: createWorkspaceGit({ fs: options.fs, toAbs: (rel) => paths.toAbs(rel), store: snapshots, writer }, settled),
+    git: createWorkspaceGit({ fs: options.fs, toAbs: (rel) => paths.toAbs(rel), store: snapshots, writer }, settled, options.processLock),
     onClose: (hook) => { closeHooks.push(hook); },
     close: async () => {
       await settled();

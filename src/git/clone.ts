@@ -8,9 +8,9 @@ import { toGitError } from './errors.js';
 import { progressReporter, type GitProgressListener } from './progress.js';
 import { secretsOf, splitRemoteUrl } from './redact.js';
 import { isSkippedPath } from './safe-path.js';
-import { packObjectSizes } from './pack-sizes.js';
+import { capturePack, storePack } from './pack-capture.js';
 import { diffTrees, type FileChange } from './tree-diff.js';
-import { authCallback, http, type RemoteOptions } from './transport.js';
+import { authCallback, type RemoteOptions } from './transport.js';
 
 export interface CloneOptions extends RemoteOptions {
   url: string;
@@ -68,17 +68,18 @@ export async function cloneInto(ctx: GitContext, options: CloneOptions): Promise
       try {
         await git.init({ fs: staging.fs, gitdir: staging.gitdir, bare: true });
         await git.setConfig({ fs: staging.fs, gitdir: staging.gitdir, path: 'remote.origin.fetch', value: FETCH_REFSPEC });
+        const capture = capturePack();
         const fetched = await git.fetch({
-          fs: staging.fs, http, gitdir: staging.gitdir, cache: staging.cache, url, ref, singleBranch: true, tags: false,
+          fs: staging.fs, http: capture.http, gitdir: staging.gitdir, cache: staging.cache, url, ref, singleBranch: true, tags: false,
           ...(depth ? { depth } : {}), corsProxy: options.corsProxy, onProgress: progress, onAuth: authCallback(options.auth, urlAuth, secrets),
         });
         if (!fetched.fetchHead) throw new ToolError('NOT_FOUND', `the repository at '${url}' is empty: there is nothing to clone`);
+        const { sizes, read } = await storePack(fs, staging.gitdir, capture.pack(), { maxObjectBytes: options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES });
         const { oid: commit, commit: head } = await git.readCommit({ ...staging, oid: fetched.fetchHead });
         const all = await diffTrees(staging, null, head.tree);
-        const sizes = await packObjectSizes(fs, staging.gitdir);
         const { changes, skipped } = applyCaps(all, sizes, options);
         try {
-          await writeChanges(ctx.writer, staging, changes, { tool: 'git_clone', intoEmpty: true, onFile: (done) => progress({ phase: 'Writing files', loaded: done, total: changes.length }) });
+          await writeChanges(ctx.writer, staging, changes, { tool: 'git_clone', intoEmpty: true, readBlob: read, onFile: (done) => progress({ phase: 'Writing files', loaded: done, total: changes.length }) });
           await adoptObjects(ctx, staging.gitdir);
           await store.adopt(commit);
         } catch (error) {

@@ -27,9 +27,25 @@ export interface WorkspaceGit {
   pull(options?: PullOptions): Promise<Envelope<PullResult>>;
 }
 
-/** The git verbs over a workspace's backend and shadow repository (null when snapshots are off). */
-export function createWorkspaceGit(ctx: Omit<GitContext, 'store'> & { store: GitContext['store'] | null }, settled: () => Promise<void> = async () => {}): WorkspaceGit {
-  const run = async <R>(tool: string, work: (c: GitContext) => Promise<R>): Promise<Envelope<R>> => {
+/** The workspace's lock shared with other processes (see `ProcessLock` in the assembly). */
+export interface GitProcessLock {
+  acquire(): Promise<() => Promise<void>>;
+}
+
+/**
+ * The git verbs over a workspace's backend and shadow repository (null when snapshots are off).
+ * With a `lock`, push and pull hold it for their whole run and first take the commits other
+ * processes made, as mutating tools do: a pull moves the snapshot branch and writes files, a push
+ * records the upstream, and either racing another process's change lost that change's commit.
+ * A clone does not: it needs an empty folder, and the lock's own file would make one not empty.
+ */
+export function createWorkspaceGit(
+  ctx: Omit<GitContext, 'store'> & { store: GitContext['store'] | null },
+  settled: () => Promise<void> = async () => {},
+  lock?: GitProcessLock,
+): WorkspaceGit {
+  const run = async <R>(tool: string, work: (c: GitContext) => Promise<R>, locked = false): Promise<Envelope<R>> => {
+    let release: (() => Promise<void>) | null = null;
     try {
       // commits still running after their calls answered must land before git reads the history
       await settled();
@@ -38,15 +54,21 @@ export function createWorkspaceGit(ctx: Omit<GitContext, 'store'> & { store: Git
           hint: 'Create the workspace without `snapshots: false`.',
         });
       }
+      if (locked && lock) {
+        release = await lock.acquire();
+        await ctx.store.catchUp();
+      }
       return { ok: true, tool, result: await work({ ...ctx, store: ctx.store }) };
     } catch (error) {
       return { ok: false, tool, error: toToolError(error).toJSON() };
+    } finally {
+      await release?.().catch(() => {});
     }
   };
   // Loaded on first use, so a worker that never talks to a git server does not carry the transport.
   return {
     clone: (options) => run('git_clone', async (c) => (await import('./clone.js')).cloneInto(c, options)),
-    push: (options = {}) => run('git_push', async (c) => (await import('./push.js')).pushFrom(c, options)),
-    pull: (options = {}) => run('git_pull', async (c) => (await import('./pull.js')).pullInto(c, options)),
+    push: (options = {}) => run('git_push', async (c) => (await import('./push.js')).pushFrom(c, options), true),
+    pull: (options = {}) => run('git_pull', async (c) => (await import('./pull.js')).pullInto(c, options), true),
   };
 }

@@ -8,7 +8,13 @@ import { toGitError } from './errors.js';
 import { progressReporter, type GitProgressListener } from './progress.js';
 import { isSkippedPath } from './safe-path.js';
 import { diffTrees, type FileChange } from './tree-diff.js';
-import { authCallback, http, type RemoteOptions } from './transport.js';
+import { authCallback, type RemoteOptions } from './transport.js';
+import type { PackObjectType } from './index-pack.js';
+import { capturePack, storePack } from './pack-capture.js';
+
+// A pull has no file cap (yet): the index still streams, and only delta bases and the files it
+// writes are held whole, as they were before.
+const PULL_MAX_OBJECT_BYTES = Number.MAX_SAFE_INTEGER;
 
 export interface PullOptions extends RemoteOptions {
   /** the remote branch (default: the one the workspace was cloned from or last pushed to) */
@@ -45,11 +51,16 @@ export async function pullInto(ctx: GitContext, options: PullOptions = {}): Prom
     const remote = await remoteForTransfer(store, options, secrets, 'Changes before pull');
     url = remote.url;
     const { fs, gitdir, cache } = store.access;
+    const capture = capturePack();
     const fetched = await git.fetch({
-      fs, http, gitdir, cache, url, ref: UPSTREAM_REF, remoteRef: remote.branch, singleBranch: true, tags: false,
+      fs, http: capture.http, gitdir, cache, url, ref: UPSTREAM_REF, remoteRef: remote.branch, singleBranch: true, tags: false,
       corsProxy: options.corsProxy, onProgress: progressReporter(options.onProgress), onAuth: authCallback(options.auth, remote.auth, secrets),
     });
     if (!fetched.fetchHead) throw new ToolError('NOT_FOUND', `the remote branch '${remote.branch}' does not exist`);
+    // a thin pack's deltas are based on objects the shadow repository already holds
+    const readExternal = (oid: string) => git.readObject({ fs, gitdir, cache, oid, format: 'content' })
+      .then((o) => ({ type: o.type as PackObjectType, object: o.object as Uint8Array }), () => null);
+    const { read } = await storePack(ctx.fs, gitdir, capture.pack(), { maxObjectBytes: PULL_MAX_OBJECT_BYTES, readExternal });
     const theirs = (await git.readCommit({ fs, gitdir, cache, oid: fetched.fetchHead })).oid;
     const done = (status: PullResult['status'], files: string[]) => ({ url, branch: remote.branch, status, commit: store.history.head!.oid, files });
     const ours = store.history.head!;
@@ -71,7 +82,7 @@ export async function pullInto(ctx: GitContext, options: PullOptions = {}): Prom
         });
       }
       const toWrite = local.length === 0 ? writable(await diffTrees(store.access, ours.tree, theirTree)) : incoming;
-      await writeChanges(ctx.writer, store.access, toWrite, { tool: 'git_pull' });
+      await writeChanges(ctx.writer, store.access, toWrite, { tool: 'git_pull', readBlob: read });
       if (local.length === 0) { await store.adopt(theirs); return done('fast_forward', toWrite.map((c) => c.path)); }
       return { files: toWrite.map((c) => c.path) };
     });

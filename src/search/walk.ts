@@ -76,6 +76,14 @@ export interface WalkBudget {
   stoppedAt?: string;
 }
 
+/**
+ * The deepest folder level a walk enters. Below it a walk would cost more per level than the
+ * level before (each backend call resolves the whole path), so a 5,000-level folder on the
+ * memory backend ran past every time budget and each page restarted from the top: the folder is
+ * reported as skipped instead. Node's PATH_MAX stops a walk about as deep anyway.
+ */
+export const MAX_WALK_DEPTH = 1024;
+
 /** Entries between two looks at the clock. */
 const CLOCK_EVERY = 64;
 
@@ -147,6 +155,10 @@ export async function* walk(fs: WorkspaceFs, paths: PathResolver, start: WalkSta
     }
     if (options.dirs && !(resumeAt !== undefined && comparePaths(rel, resumeAt) < 0)) yield { rel, name, type: 'dir', depth, abs };
     if (buildOutput || depth >= maxDepth) continue;
+    if (depth >= MAX_WALK_DEPTH) {
+      if (options.unreadable && options.unreadable.length < 1000) options.unreadable.push({ path: rel, reason: `deeper than ${MAX_WALK_DEPTH} levels, which walks do not enter` });
+      continue;
+    }
     // Absent, unreadable or unreachable (a name too long, too deep) is reported as skipped; an I/O failure is not hidden.
     const children = await (frame.prefetched.get(name) ?? readFolder(fs, abs)).catch((error: unknown) => {
       if (hasFsCode(error, 'EIO')) throw error;

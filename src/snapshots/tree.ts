@@ -96,25 +96,32 @@ export class TreeCache {
     await this.set(rel, { kind: 'tree', oid: null, entries: new Map() });
   }
 
-  /** Write every dirty folder (children first) and return the root tree's id. */
+  /**
+   * Write every dirty folder (children first) and return the root tree's id. No recursion: a
+   * 5,000-level folder overflowed the stack, and the snapshot failed as an internal error.
+   */
   async write(sink: ObjectSink): Promise<string> {
-    return this.writeDir(this.root, sink);
-  }
-
-  private async writeDir(dir: Dir, sink: ObjectSink): Promise<string> {
-    if (dir.oid !== null) return dir.oid;
-    const entries: TreeEntry[] = [];
-    for (const [name, node] of dir.entries!) {
-      if (node.kind === 'tree') {
+    // parents before children; written in reverse, so each child's id is known before its parent
+    const dirty: Dir[] = [];
+    const todo: Dir[] = [this.root];
+    while (todo.length > 0) {
+      const dir = todo.pop()!;
+      if (dir.oid !== null) continue;
+      dirty.push(dir);
+      for (const node of dir.entries!.values()) if (node.kind === 'tree' && node.oid === null) todo.push(node);
+    }
+    for (let i = dirty.length - 1; i >= 0; i--) {
+      const dir = dirty[i]!;
+      const entries: TreeEntry[] = [];
+      for (const [name, node] of dir.entries!) {
         // Empty folders stay, as entries pointing at the empty tree: git never makes those, but
         // reads them fine, and without them undo could not bring back an empty folder.
-        entries.push({ mode: TREE_MODE, path: name, oid: await this.writeDir(node, sink), type: 'tree' });
-      } else {
-        entries.push({ mode: node.mode, path: name, oid: node.oid, type: 'blob' });
+        if (node.kind === 'tree') entries.push({ mode: TREE_MODE, path: name, oid: node.oid!, type: 'tree' });
+        else entries.push({ mode: node.mode, path: name, oid: node.oid, type: 'blob' });
       }
+      dir.oid = await sink.tree(entries);
     }
-    dir.oid = await sink.tree(entries);
-    return dir.oid;
+    return this.root.oid!;
   }
 
   /** Every file under `rel` (default: all), as root-relative path to leaf. Loads what it visits. */
@@ -128,12 +135,20 @@ export class TreeCache {
   }
 }
 
-/** Files into `out`, and (when asked) every folder below `rel` into `dirs`. */
+/** Files into `out`, and (when asked) every folder below `rel` into `dirs`, depth first, without recursion (deep trees). */
 async function walkDir(cache: TreeCache, dir: Dir, rel: string, out: Map<string, Leaf>, dirs?: Set<string>): Promise<void> {
-  for (const [name, node] of await cache.entries(dir)) {
-    const path = rel ? `${rel}/${name}` : name;
+  const stack = [{ entries: (await cache.entries(dir)).entries(), rel }];
+  while (stack.length > 0) {
+    const top = stack[stack.length - 1]!;
+    const next = top.entries.next();
+    if (next.done) { stack.pop(); continue; }
+    const [name, node] = next.value;
+    const path = top.rel ? `${top.rel}/${name}` : name;
     if (node.kind === 'blob') out.set(path, node);
-    else { dirs?.add(path); await walkDir(cache, node, path, out, dirs); }
+    else {
+      dirs?.add(path);
+      stack.push({ entries: (await cache.entries(node)).entries(), rel: path });
+    }
   }
 }
 

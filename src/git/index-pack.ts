@@ -1,0 +1,215 @@
+import { ToolError } from '../contract/index.js';
+import { toHex } from '../snapshots/sha1.js';
+import { applyDelta, deltaResultSize, inflateAt, inflateWhole } from './pack-inflate.js';
+import { crc32, writePackIndex } from './pack-index-file.js';
+import { Sha1Stream } from './sha1-stream.js';
+
+export type PackObjectType = 'commit' | 'tree' | 'blob' | 'tag';
+const TYPES: Record<number, PackObjectType> = { 1: 'commit', 2: 'tree', 3: 'blob', 4: 'tag' };
+const OFS_DELTA = 6;
+const REF_DELTA = 7;
+
+interface Entry {
+  offset: number;
+  dataStart: number;
+  crc: number;
+  /** 1-4 an object, 6 or 7 a delta */
+  kind: number;
+  /** what the entry's header states: the object's size, or the delta's own */
+  size: number;
+  /** the object's size: for a delta, the size of what it makes */
+  resultSize: number;
+  baseOffset?: number;
+  baseOid?: string;
+  oid?: string;
+}
+
+/** A pack's index, and the size of every object in it, read without holding any big object whole. */
+export interface IndexedPack {
+  /** the pack's checksum, which names its files (`pack-<sha>.pack`, `.idx`) */
+  sha: string;
+  /** the version 2 `.idx` file */
+  idx: Uint8Array;
+  /** object id to inflated size */
+  sizes: Map<string, number>;
+  /**
+   * One object's content, inflated straight into a buffer of its size (null if the pack lacks
+   * it): one copy, where isomorphic-git's reader makes three. Over `maxObjectBytes` is TOO_LARGE.
+   */
+  read(oid: string): Promise<Uint8Array | null>;
+}
+
+export interface IndexPackOptions {
+  /** no object bigger than this is ever held whole; one that must be (a delta's base) is TOO_LARGE */
+  maxObjectBytes: number;
+  /** objects a thin pack's deltas are based on, from the repository it is fetched into */
+  readExternal?: (oid: string) => Promise<{ type: PackObjectType; object: Uint8Array } | null>;
+}
+
+/**
+ * Index a pack as `git index-pack` does, in bounded memory. Every object's id is hashed while
+ * it inflates, piece by piece, and every delta's while its copies are read, so a blob of
+ * gigabytes costs a few buffers; only a delta's base is ever held whole, and a base over
+ * `maxObjectBytes` stops the index with TOO_LARGE before it is inflated.
+ */
+export async function indexPack(pack: Uint8Array, options: IndexPackOptions): Promise<IndexedPack> {
+  const view = new DataView(pack.buffer, pack.byteOffset, pack.byteLength);
+  if (pack.length < 32 || view.getUint32(0) !== 0x5041434b) throw corrupt('it does not start with PACK');
+  const version = view.getUint32(4);
+  if (version !== 2 && version !== 3) throw corrupt(`version ${version} is not supported`);
+  const sha = toHex(pack.subarray(pack.length - 20));
+  if (new Sha1Stream().update(pack.subarray(0, pack.length - 20)).hex() !== sha) throw corrupt('its checksum does not match');
+  const count = view.getUint32(8);
+  const entries: Entry[] = [];
+  const byOffset = new Map<number, Entry>();
+  const byOid = new Map<string, Entry>();
+  let at = 12;
+  for (let i = 0; i < count; i++) {
+    const { entry, end } = await readEntry(pack, at);
+    entries.push(entry);
+    byOffset.set(entry.offset, entry);
+    if (entry.oid) byOid.set(entry.oid, entry);
+    at = end;
+    if (i % 512 === 511) await new Promise((r) => setTimeout(r, 0));
+  }
+  if (at !== pack.length - 20) throw corrupt('it holds more bytes than its objects');
+  const resolver = new DeltaResolver(pack, byOffset, byOid, options);
+  let pending = entries.filter((e) => !e.oid);
+  let external = false;
+  while (pending.length > 0) {
+    const waiting: Entry[] = [];
+    for (const e of pending) if (!(await resolver.hash(e, external))) waiting.push(e);
+    if (waiting.length === pending.length) {
+      if (external) throw corrupt(`a delta's base ${waiting[0]!.baseOid ?? ''} is in neither the pack nor the repository`);
+      external = true;
+    }
+    pending = waiting;
+  }
+  const lines = entries.map((e) => ({ oid: e.oid!, offset: e.offset, crc: e.crc }));
+  const read = async (oid: string) => {
+    const entry = byOid.get(oid);
+    return entry ? (await resolver.materialize(entry, true))?.data ?? null : null;
+  };
+  return { sha, idx: writePackIndex(lines, sha), sizes: new Map(entries.map((e) => [e.oid!, e.resultSize])), read };
+}
+
+async function readEntry(pack: Uint8Array, offset: number): Promise<{ entry: Entry; end: number }> {
+  let at = offset;
+  let c = pack[at++]!;
+  const kind = (c >> 4) & 7;
+  let size = c & 15;
+  for (let scale = 16; c & 0x80; scale *= 128) { c = pack[at++]!; size += (c & 0x7f) * scale; }
+  const entry: Entry = { offset, dataStart: at, crc: 0, kind, size, resultSize: size };
+  if (kind === OFS_DELTA) {
+    c = pack[at++]!;
+    let back = c & 0x7f;
+    while (c & 0x80) { c = pack[at++]!; back = (back + 1) * 128 + (c & 0x7f); }
+    entry.baseOffset = offset - back;
+  } else if (kind === REF_DELTA) {
+    entry.baseOid = toHex(pack.subarray(at, at + 20));
+    at += 20;
+  } else if (!TYPES[kind]) throw corrupt(`the entry at offset ${offset} has type ${kind}`);
+  entry.dataStart = at;
+  let inflated;
+  if (TYPES[kind]) {
+    const sha = new Sha1Stream().update(new TextEncoder().encode(`${TYPES[kind]} ${size}\0`));
+    inflated = await inflateAt(pack, at, (piece) => sha.update(piece), size);
+    entry.oid = sha.hex();
+  } else {
+    const head: number[] = [];
+    inflated = await inflateAt(pack, at, (piece) => { for (let i = 0; i < piece.length && head.length < 20; i++) head.push(piece[i]!); }, size);
+    entry.resultSize = deltaResultSize(Uint8Array.from(head));
+  }
+  if (inflated.length !== size) throw corrupt(`the entry at offset ${offset} inflates to ${inflated.length} bytes, not the ${size} it states`);
+  entry.crc = crc32(pack.subarray(offset, inflated.end));
+  return { entry, end: inflated.end };
+}
+
+const CACHE_BYTES = 64 * 1024 * 1024;
+
+/** Resolves deltas to object ids, keeping recently made bases (small ones only) for the next. */
+class DeltaResolver {
+  private readonly cache = new Map<number, { type: PackObjectType; data: Uint8Array }>();
+  private cached = 0;
+
+  constructor(
+    private readonly pack: Uint8Array,
+    private readonly byOffset: Map<number, Entry>,
+    private readonly byOid: Map<string, Entry>,
+    private readonly options: IndexPackOptions,
+  ) {}
+
+  /** Hash a delta's result without building it; false when its base is not known yet. */
+  async hash(e: Entry, external: boolean): Promise<boolean> {
+    const base = await this.baseOf(e, external);
+    if (!base) return false;
+    const delta = await this.inflate(e, e.size);
+    const sha = new Sha1Stream().update(new TextEncoder().encode(`${base.type} ${e.resultSize}\0`));
+    applyDelta(base.data, delta, (piece) => sha.update(piece));
+    e.oid = sha.hex();
+    this.byOid.set(e.oid, e);
+    return true;
+  }
+
+  async materialize(e: Entry, external: boolean): Promise<{ type: PackObjectType; data: Uint8Array } | null> {
+    const hit = this.cache.get(e.offset);
+    if (hit) {
+      this.cache.delete(e.offset);
+      this.cache.set(e.offset, hit);
+      return hit;
+    }
+    if (e.resultSize > this.options.maxObjectBytes) throw tooLargeBase(e.resultSize, this.options.maxObjectBytes);
+    let made: { type: PackObjectType; data: Uint8Array };
+    if (TYPES[e.kind]) made = { type: TYPES[e.kind]!, data: await this.inflate(e, e.size) };
+    else {
+      const base = await this.baseOf(e, external);
+      if (!base) return null;
+      const delta = await this.inflate(e, e.size);
+      const data = new Uint8Array(e.resultSize);
+      let at = 0;
+      applyDelta(base.data, delta, (piece) => { data.set(piece, at); at += piece.length; });
+      made = { type: base.type, data };
+    }
+    this.remember(e.offset, made);
+    return made;
+  }
+
+  private async baseOf(e: Entry, external: boolean): Promise<{ type: PackObjectType; data: Uint8Array } | null> {
+    if (e.kind === OFS_DELTA) {
+      const base = this.byOffset.get(e.baseOffset!);
+      if (!base) throw corrupt(`the delta at offset ${e.offset} names a base at ${e.baseOffset}, where no object starts`);
+      return this.materialize(base, external);
+    }
+    const inPack = this.byOid.get(e.baseOid!);
+    if (inPack) return this.materialize(inPack, external);
+    if (!external || !this.options.readExternal) return null;
+    const found = await this.options.readExternal(e.baseOid!);
+    return found ? { type: found.type, data: found.object } : null;
+  }
+
+  private inflate(e: Entry, size: number): Promise<Uint8Array> {
+    if (size > this.options.maxObjectBytes) throw tooLargeBase(size, this.options.maxObjectBytes);
+    return inflateWhole(this.pack, e.dataStart, size);
+  }
+
+  private remember(offset: number, made: { type: PackObjectType; data: Uint8Array }): void {
+    if (made.data.length > CACHE_BYTES / 4) return;
+    this.cache.set(offset, made);
+    this.cached += made.data.length;
+    for (const [key, old] of this.cache) {
+      if (this.cached <= CACHE_BYTES) break;
+      this.cache.delete(key);
+      this.cached -= old.data.length;
+    }
+  }
+}
+
+function corrupt(why: string): Error {
+  return new ToolError('IO_ERROR', `the pack the remote sent is damaged: ${why}`, { hint: 'Try again; if it persists, the remote repository may be corrupt.' });
+}
+
+function tooLargeBase(size: number, cap: number): ToolError {
+  return new ToolError('TOO_LARGE', `the repository holds an object of ${size} bytes that must be unpacked whole (other objects are stored as changes to it), over the clone's file cap of ${cap} bytes; nothing was written`, {
+    hint: 'Raise maxFileBytes if the workspace can hold a file that big, or clone another ref.',
+  });
+}
