@@ -14,10 +14,6 @@ const chromiumArgs = [
 export default defineConfig({
   define: { global: 'globalThis' },
   test: {
-    // One slot is the browser project's Chromium, which runs its files one after another; the
-    // node files spend much of their time waiting on child processes, servers and pages, so two
-    // of them share the remaining core well.
-    maxWorkers: 3,
     projects: [
       {
         extends: true,

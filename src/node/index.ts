@@ -17,3 +17,4 @@ export { McpLogHub, type McpLogEntry, type LogSink } from './mcp-log.js';
 export { answerInitializeEarly, type EarlyStart, type EarlyStdio } from './mcp-fast-start.js';
 export { createRootsMcpServer, WorkspacePool, type FolderOpener } from './mcp-roots.js';
 export { serveMcpHttp, serveMcpHttpRoots, MCP_PATH, type McpHttpOptions, type McpHttpServer } from './mcp-http.js';
+export type { EarlyHttp, EarlySession, HttpHandler } from './mcp-http-early.js';

@@ -41,7 +41,10 @@ export interface NodeToolsOptions extends NodeProcessOptions {
    * Offer git_clone, git_push and git_pull (canonical only): true, or the credentials they use
    * (the model never passes one). Off by default: they reach a git server past the workspace.
    */
-  gitTools?: boolean | { auth?: GitAuth };
+  gitTools?: boolean | {
+    /** credentials for the remote (the model never passes one); without them only public remotes work */
+    auth?: GitAuth;
+  };
 }
 
 /** The Node-only tools of one workspace and the background tasks they own. */
