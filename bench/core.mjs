@@ -36,7 +36,7 @@ export async function benchCore() {
       if (name !== 'memory') {
         // the issue's own yardstick: what a Node program would write, Node's fs.readFile
         const nodeRead = await median(async () => await readFile(abs, 'utf8'), READS);
-        rows.push([`read_file (2 KB) on ${name}, against Node's fs.readFile`, fmtMs(viaCall), fmtMs(nodeRead), fmtRatio(viaCall / nodeRead)]);
+        rows.push([`read_file (2 KB) on ${name}, against Node's fs.promises.readFile`, fmtMs(viaCall), fmtMs(nodeRead), fmtRatio(viaCall / nodeRead)]);
       }
       const directEdit = await median(async (i) => {
         const text = new TextDecoder().decode(await bare.readFile(abs));
