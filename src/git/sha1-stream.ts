@@ -1,4 +1,4 @@
-import { toHex } from '../snapshots/sha1.js';
+import { compressBlock, toHex } from '../snapshots/sha1.js';
 
 /**
  * SHA-1 fed in pieces, for objects too big to hold: a pack's blob is hashed while it inflates,
@@ -7,7 +7,6 @@ import { toHex } from '../snapshots/sha1.js';
 export class Sha1Stream {
   private h = new Int32Array([0x67452301, 0xefcdab89 | 0, 0x98badcfe | 0, 0x10325476, 0xc3d2e1f0 | 0]);
   private readonly block = new Uint8Array(64);
-  private readonly w = new Int32Array(80);
   private filled = 0;
   private length = 0;
 
@@ -49,23 +48,6 @@ export class Sha1Stream {
   }
 
   private compress(src: Uint8Array, p: number): void {
-    const W = this.w;
-    for (let i = 0; i < 16; i++, p += 4) W[i] = (src[p]! << 24) | (src[p + 1]! << 16) | (src[p + 2]! << 8) | src[p + 3]!;
-    for (let i = 16; i < 80; i++) {
-      const x = W[i - 3]! ^ W[i - 8]! ^ W[i - 14]! ^ W[i - 16]!;
-      W[i] = (x << 1) | (x >>> 31);
-    }
-    const h = this.h;
-    let a = h[0]!, b = h[1]!, c = h[2]!, d = h[3]!, e = h[4]!;
-    for (let i = 0; i < 80; i++) {
-      let f: number, k: number;
-      if (i < 20) { f = (b & c) | (~b & d); k = 0x5a827999; }
-      else if (i < 40) { f = b ^ c ^ d; k = 0x6ed9eba1; }
-      else if (i < 60) { f = (b & c) | (b & d) | (c & d); k = 0x8f1bbcdc | 0; }
-      else { f = b ^ c ^ d; k = 0xca62c1d6 | 0; }
-      const t = (((a << 5) | (a >>> 27)) + f + e + k + W[i]!) | 0;
-      e = d; d = c; c = (b << 30) | (b >>> 2); b = a; a = t;
-    }
-    h[0] = (h[0]! + a) | 0; h[1] = (h[1]! + b) | 0; h[2] = (h[2]! + c) | 0; h[3] = (h[3]! + d) | 0; h[4] = (h[4]! + e) | 0;
+    compressBlock(this.h, src, p);
   }
 }

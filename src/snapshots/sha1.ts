@@ -5,7 +5,6 @@
 const W = new Int32Array(80);
 
 export function sha1(data: Uint8Array): Uint8Array {
-  let h0 = 0x67452301, h1 = 0xefcdab89 | 0, h2 = 0x98badcfe | 0, h3 = 0x10325476, h4 = 0xc3d2e1f0 | 0;
   const length = data.length;
   const blocks = Math.ceil((length + 9) / 64);
   const tail = new Uint8Array(128);
@@ -21,35 +20,37 @@ export function sha1(data: Uint8Array): Uint8Array {
   const high = Math.floor(length / 0x20000000);
   tail[tailLength - 5] = high & 0xff;
   tail[tailLength - 6] = (high >>> 8) & 0xff;
+  const h = new Int32Array([0x67452301, 0xefcdab89 | 0, 0x98badcfe | 0, 0x10325476, 0xc3d2e1f0 | 0]);
   for (let block = 0; block < blocks; block++) {
     const offset = block * 64;
-    const src = offset < tailStart ? data : tail;
-    const base = offset < tailStart ? offset : offset - tailStart;
-    for (let i = 0; i < 16; i++) {
-      const p = base + i * 4;
-      W[i] = (src[p]! << 24) | (src[p + 1]! << 16) | (src[p + 2]! << 8) | src[p + 3]!;
-    }
-    for (let i = 16; i < 80; i++) {
-      const x = W[i - 3]! ^ W[i - 8]! ^ W[i - 14]! ^ W[i - 16]!;
-      W[i] = (x << 1) | (x >>> 31);
-    }
-    let a = h0, b = h1, c = h2, d = h3, e = h4;
-    for (let i = 0; i < 80; i++) {
-      let f: number, k: number;
-      if (i < 20) { f = (b & c) | (~b & d); k = 0x5a827999; }
-      else if (i < 40) { f = b ^ c ^ d; k = 0x6ed9eba1; }
-      else if (i < 60) { f = (b & c) | (b & d) | (c & d); k = 0x8f1bbcdc | 0; }
-      else { f = b ^ c ^ d; k = 0xca62c1d6 | 0; }
-      const t = (((a << 5) | (a >>> 27)) + f + e + k + W[i]!) | 0;
-      e = d; d = c; c = (b << 30) | (b >>> 2); b = a; a = t;
-    }
-    h0 = (h0 + a) | 0; h1 = (h1 + b) | 0; h2 = (h2 + c) | 0; h3 = (h3 + d) | 0; h4 = (h4 + e) | 0;
+    if (offset < tailStart) compressBlock(h, data, offset);
+    else compressBlock(h, tail, offset - tailStart);
   }
   const out = new Uint8Array(20);
-  [h0, h1, h2, h3, h4].forEach((h, i) => {
-    out[i * 4] = h >>> 24; out[i * 4 + 1] = (h >>> 16) & 0xff; out[i * 4 + 2] = (h >>> 8) & 0xff; out[i * 4 + 3] = h & 0xff;
+  h.forEach((v, i) => {
+    out[i * 4] = v >>> 24; out[i * 4 + 1] = (v >>> 16) & 0xff; out[i * 4 + 2] = (v >>> 8) & 0xff; out[i * 4 + 3] = v & 0xff;
   });
   return out;
+}
+
+/** One 64-byte block of SHA-1 at `src[p]` folded into the state `h` (five words); shared with the streaming hash. */
+export function compressBlock(h: Int32Array, src: Uint8Array, p: number): void {
+  for (let i = 0; i < 16; i++, p += 4) W[i] = (src[p]! << 24) | (src[p + 1]! << 16) | (src[p + 2]! << 8) | src[p + 3]!;
+  for (let i = 16; i < 80; i++) {
+    const x = W[i - 3]! ^ W[i - 8]! ^ W[i - 14]! ^ W[i - 16]!;
+    W[i] = (x << 1) | (x >>> 31);
+  }
+  let a = h[0]!, b = h[1]!, c = h[2]!, d = h[3]!, e = h[4]!;
+  for (let i = 0; i < 80; i++) {
+    let f: number, k: number;
+    if (i < 20) { f = (b & c) | (~b & d); k = 0x5a827999; }
+    else if (i < 40) { f = b ^ c ^ d; k = 0x6ed9eba1; }
+    else if (i < 60) { f = (b & c) | (b & d) | (c & d); k = 0x8f1bbcdc | 0; }
+    else { f = b ^ c ^ d; k = 0xca62c1d6 | 0; }
+    const t = (((a << 5) | (a >>> 27)) + f + e + k + W[i]!) | 0;
+    e = d; d = c; c = (b << 30) | (b >>> 2); b = a; a = t;
+  }
+  h[0] = (h[0]! + a) | 0; h[1] = (h[1]! + b) | 0; h[2] = (h[2]! + c) | 0; h[3] = (h[3]! + d) | 0; h[4] = (h[4]! + e) | 0;
 }
 
 const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
