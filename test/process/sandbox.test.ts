@@ -122,18 +122,20 @@ describe.skipIf(process.platform !== 'linux')('run_command in the OS sandbox', (
   });
 
   it('hides the paths the policy names: a folder shows empty, a file cannot be read', async () => {
-    const secretFile = join(process.cwd(), 'package.json');
+    // Paths every Linux has, outside /tmp: the sandbox's /tmp is its own, so a checkout under /tmp is not there to hide.
+    const secretFile = '/etc/passwd';
     await open({ sandboxPolicy: { hide: [secretFile] } });
     const hidden = await run({ command: ['cat', secretFile] });
     expect(hidden.exit_code).not.toBe(0);
     expect(hidden.stdout).toBe('');
-    const folder = join(process.cwd(), 'src');
+    const folder = '/usr/share';
     await t.cleanup();
     await open({ sandboxPolicy: { hide: [folder] } });
     expect(await run({ command: ['ls', '-A', folder] })).toMatchObject({ exit_code: 0, stdout: '' });
     await t.cleanup();
     await open();
-    expect((await run({ command: ['cat', secretFile] })).stdout).toContain('"name"');
+    expect((await run({ command: ['cat', secretFile] })).stdout).toContain('root:');
+    expect((await run({ command: ['ls', '-A', folder] })).stdout).not.toBe('');
   });
 
   it('asked for where bubblewrap is missing: NOT_SUPPORTED with a hint, never a silent fallback; the default falls back', async () => {
