@@ -22,6 +22,7 @@ export default defineConfig({
           environment: 'node',
           include: ['test/**/*.test.ts'],
           exclude: ['test/browser/**'],
+          globalSetup: ['test/cli/build-global-setup.ts'],
           testTimeout: 30_000,
         },
       },

@@ -1,0 +1,39 @@
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, rmdirSync, statSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
+const cliPath = fileURLToPath(new URL('../../dist/node/cli.js', import.meta.url));
+const lock = fileURLToPath(new URL('../../node_modules/.cache/sandpit-cli-build.lock', import.meta.url));
+
+/**
+ * Run `npm run build` so the tests exercise the compiled CLI. Test files run in parallel
+ * workers, and two tsc runs writing the same files could let a child read a half-written
+ * module, so builds take turns through a lock folder.
+ */
+export async function buildDist(): Promise<void> {
+  mkdirSync(fileURLToPath(new URL('../../node_modules/.cache/', import.meta.url)), { recursive: true });
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      break;
+    } catch {
+      // A lock left by a killed run must not block forever.
+      if (Date.now() - statSync(lock, { throwIfNoEntry: false })!.mtimeMs > 120_000) rmdirSync(lock);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  try {
+    const started = Date.now();
+    const build = spawnSync('npm', ['run', 'build'], { cwd: repoRoot, encoding: 'utf8' });
+    // tsc emits even when some other file has a type error; the typecheck is its own step, and
+    // what these tests need is a CLI compiled from the current sources, just now.
+    const emitted = statSync(cliPath, { throwIfNoEntry: false });
+    if (!emitted || emitted.mtimeMs < started - 1000) {
+      throw new Error(`npm run build did not emit the CLI (exit ${build.status}):\n${build.stdout}\n${build.stderr}`);
+    }
+  } finally {
+    rmdirSync(lock);
+  }
+}
+
