@@ -143,6 +143,8 @@ describe('approvals in the playground', () => {
     await page().waitForSelector('#approval[open]');
     expect(await listed()).toEqual(['agent.txt']);
     await page().click('#approval-deny');
+    // The dialog hands focus back once it has closed: wait for focus to leave it, then see where it went.
+    await page().waitForFunction(() => !document.querySelector('#approval')?.contains(document.activeElement));
     // Run is disabled while the run goes on: its tab holds focus until Run takes it back (never <body>).
     expect(['tab-agent', 'agent-run']).toContain(await focusedId());
     await page().waitForSelector('#agent-log li.agent-done');
