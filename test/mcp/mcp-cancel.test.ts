@@ -1,33 +1,18 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { spawn } from 'node:child_process';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { openNodeWorkspace, serveMcpHttp } from '../../src/node/index.js';
 import type { Envelope, Workspace } from '../../src/index.js';
 import { buildCli, cliPath } from '../cli/built-cli.js';
+import { scratch } from './scratch.js';
 
 type Row = Record<string, any>;
-const dirs: string[] = [];
-const closers: Array<() => Promise<unknown>> = [];
+const { folder, closers } = scratch('sandpit-mcp-cancel-');
 beforeAll(async () => { await buildCli(); }, 180_000);
-afterAll(async () => {
-  for (const close of closers.reverse()) await close().catch(() => {});
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
-
-function folder(files: Record<string, string>): string {
-  const dir = mkdtempSync(join(tmpdir(), 'sandpit-mcp-cancel-'));
-  dirs.push(dir);
-  for (const [name, text] of Object.entries(files)) {
-    mkdirSync(join(dir, name, '..'), { recursive: true });
-    writeFileSync(join(dir, name), text);
-  }
-  return dir;
-}
 
 // Enough files that a search reports progress many times (every 200 files) before it could end.
 const SEARCHED = 4000;

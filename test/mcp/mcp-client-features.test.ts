@@ -1,31 +1,16 @@
-import { existsSync, mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { CallToolResultSchema, ElicitRequestSchema, LoggingMessageNotificationSchema, type Progress } from '@modelcontextprotocol/sdk/types.js';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createMcpServer, McpLogHub, openNodeWorkspace, serveMcpHttp, type McpServerOptions } from '../../src/node/index.js';
 import type { WorkspacePolicy } from '../../src/index.js';
+import { scratch } from './scratch.js';
 
 type Row = Record<string, any>;
-const dirs: string[] = [];
-const closers: Array<() => Promise<unknown>> = [];
-afterAll(async () => {
-  for (const close of closers.reverse()) await close().catch(() => {});
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
-
-function folder(files: Record<string, string>): string {
-  const dir = mkdtempSync(join(tmpdir(), 'sandpit-mcp-features-'));
-  dirs.push(dir);
-  for (const [name, text] of Object.entries(files)) {
-    mkdirSync(join(dir, name, '..'), { recursive: true });
-    writeFileSync(join(dir, name), text);
-  }
-  return dir;
-}
+const { folder, closers } = scratch('sandpit-mcp-features-');
 
 type Answer = 'accept' | 'decline' | 'cancel' | 'never' | null;
 

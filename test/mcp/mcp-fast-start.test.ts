@@ -1,32 +1,20 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { LATEST_PROTOCOL_VERSION, ListRootsRequestSchema, LoggingMessageNotificationSchema, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { PROTOCOL_VERSIONS } from '../../src/node/mcp-capabilities.js';
 import { answerInitializeEarly } from '../../src/node/mcp-fast-start.js';
 import { createMcpServer, openNodeWorkspace } from '../../src/node/index.js';
 import { serveStdio } from '../../src/node/mcp.js';
 import { buildCli, cliPath } from '../cli/built-cli.js';
+import { scratch } from './scratch.js';
 
-const dirs: string[] = [];
-const closers: Array<() => Promise<unknown>> = [];
+const { folder, closers } = scratch('sandpit-mcp-start-');
 beforeAll(async () => { await buildCli(); }, 180_000);
-afterAll(async () => {
-  for (const close of closers.reverse()) await close().catch(() => {});
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
-
-function folder(files: Record<string, string>): string {
-  const dir = mkdtempSync(join(tmpdir(), 'sandpit-mcp-start-'));
-  dirs.push(dir);
-  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
-  return dir;
-}
 
 const lines = (out: string) => out.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, any>);
 

@@ -1,28 +1,18 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema, LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { McpLogHub, openNodeWorkspace, serveMcpHttp } from '../../src/node/index.js';
 import { listenEarly } from '../../src/node/mcp-http-early.js';
+import { scratch } from './scratch.js';
 
 type Row = Record<string, any>;
-const dirs: string[] = [];
-const closers: Array<() => Promise<unknown>> = [];
-afterAll(async () => {
-  for (const close of closers.reverse()) await close().catch(() => {});
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
-
-function folder(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'sandpit-mcp-early-'));
-  dirs.push(dir);
-  writeFileSync(join(dir, 'a.txt'), 'alpha\n');
-  return dir;
-}
+const tmp = scratch('sandpit-mcp-early-');
+const { closers } = tmp;
+const folder = () => tmp.folder({ 'a.txt': 'alpha\n' });
 
 const INITIALIZE = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } };
 

@@ -1,31 +1,16 @@
-import { mkdtempSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ListRootsRequestSchema, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createMcpServer, createRootsMcpServer, openNodeWorkspace, serveMcpHttpRoots, WorkspacePool, type McpServerHandle } from '../../src/node/index.js';
+import { scratch } from './scratch.js';
 
 type Row = Record<string, any>;
-const dirs: string[] = [];
-const closers: Array<() => Promise<unknown>> = [];
-afterAll(async () => {
-  for (const close of closers.reverse()) await close().catch(() => {});
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
-
-function folder(files: Record<string, string | Uint8Array>): string {
-  const dir = mkdtempSync(join(tmpdir(), 'sandpit-mcp-roots-'));
-  dirs.push(dir);
-  for (const [name, content] of Object.entries(files)) {
-    mkdirSync(join(dir, name, '..'), { recursive: true });
-    writeFileSync(join(dir, name), content);
-  }
-  return dir;
-}
+const { folder, closers } = scratch('sandpit-mcp-roots-');
 
 async function link(server: McpServerHandle, client: Client): Promise<void> {
   const [a, b] = InMemoryTransport.createLinkedPair();
