@@ -191,6 +191,13 @@ async function openWorkspace(backend: BackendKind, name: string, tools: ToolChoi
     putBack();
     toast(`Could not open ${name}: ${(error as Error).message}. The workspace that was open stays open.`, 'error');
   }
+  if (!session.isOpen) {
+    // Neither the new workspace nor the one before would open (offline before the code came):
+    // the panels have nothing to show, and the form stays usable for another try.
+    $('status').textContent = 'no workspace open: pick a backend to try again';
+    document.body.dataset.ready = 'true';
+    return;
+  }
   $('locked').hidden = !session.locked;
   $<HTMLButtonElement>('seed-sample').disabled = session.locked;
   if (session.locked) void waitForUnlock();
@@ -199,6 +206,12 @@ async function openWorkspace(backend: BackendKind, name: string, tools: ToolChoi
   showStatus();
   document.body.dataset.ready = 'true';
 }
+
+// Tests and curious people can tell when the page would keep working offline.
+session.onOfflineReady((ready) => {
+  document.body.dataset.offlineReady = String(ready);
+  $('status').title = ready ? 'Everything this page needs is loaded: it keeps working offline.' : 'Still loading the code for the next switch.';
+});
 
 function showStatus(): void {
   const { backend, name } = session.choice;

@@ -1,4 +1,4 @@
-import { connectWorkspace, type RemoteWorkspace } from '../web/client.js';
+import { connectWorkspace, whenWarm, type RemoteWorkspace, type WarmState } from '../web/client.js';
 import type { BackendKind, ChangeEvent } from '../web/protocol.js';
 import { WORKSPACE_BACKENDS } from '../src/fs/backends.js';
 import type { ApprovalRequest, Envelope } from '../src/index.js';
@@ -70,6 +70,8 @@ export class Session {
   private readonly settledListeners = new Set<(envelope: Envelope) => void>();
   private unsubscribe: (() => void) | null = null;
   private spare: Worker | null = null;
+  private spareState: WarmState | 'starting' = 'starting';
+  private readonly warmListeners = new Set<(ready: boolean) => void>();
   choice: WorkspaceChoice = rememberedChoice();
   /** confirmations a person already gave in the page (the tree's own question), by tool and paths */
   private readonly granted = new Set<{ tool: string; paths: Set<string> }>();
@@ -104,6 +106,47 @@ export class Session {
     for (const listener of this.lockListeners) listener(locked);
   }
 
+  /**
+   * Whether a switch would work offline now: the spare worker has fetched all the code any
+   * backend needs. False for a moment after each switch, while the next spare loads.
+   */
+  get offlineReady(): boolean {
+    return this.spareState === 'warm';
+  }
+
+  onOfflineReady(listener: (ready: boolean) => void): void {
+    this.warmListeners.add(listener);
+  }
+
+  /** Whether a workspace is open: false while one opens, and after a switch that failed twice over. */
+  get isOpen(): boolean {
+    return this.ws !== null;
+  }
+
+  private startSpare(): Worker {
+    const worker = startWorker();
+    this.setSpareState('starting');
+    void whenWarm(worker).then((state) => { if (this.spare === worker) this.setSpareState(state); });
+    return worker;
+  }
+
+  /** The spare, unless it never loaded (offline when it started): that one would never answer. */
+  private takeSpare(): Worker {
+    const spare = this.spare;
+    this.spare = null;
+    const state = this.spareState;
+    this.setSpareState('starting');
+    if (spare && state !== 'failed') return spare;
+    spare?.terminate();
+    return startWorker();
+  }
+
+  private setSpareState(state: WarmState | 'starting'): void {
+    const wasReady = this.offlineReady;
+    this.spareState = state;
+    if (this.offlineReady !== wasReady) for (const listener of this.warmListeners) listener(this.offlineReady);
+  }
+
   get workspace(): RemoteWorkspace {
     if (!this.ws) throw new Error('no workspace is open yet');
     return this.ws;
@@ -115,8 +158,7 @@ export class Session {
     this.ws = null;
     this.unsubscribe?.();
     await previous?.close();
-    const worker = this.spare ?? startWorker();
-    this.spare = null;
+    const worker = this.takeSpare();
     try {
       const tools = choice.tools ?? 'canonical';
       // canonical without asking has no approver: its deletes proceed (Review undoes them), as the core's rule says
@@ -129,14 +171,14 @@ export class Session {
       });
     } catch (error) {
       // Never leave the page without a workspace: go back to the one that was open.
-      this.spare = startWorker();
+      this.spare = this.startSpare();
       if (previous) await this.open(before).catch(() => {});
       throw error;
     }
     this.choice = choice;
     rememberChoice(choice);
     // The next switch takes a worker that is already loaded, so switching works offline too.
-    this.spare = startWorker();
+    this.spare = this.startSpare();
     this.setLocked(this.ws.locked);
     this.unsubscribe = this.ws.onChange((event) => {
       for (const listener of this.changeListeners) listener(event);

@@ -2,7 +2,7 @@ import { proxy, releaseProxy, wrap, type Remote } from 'comlink';
 import type { Envelope, Workspace } from '../src/workspace-core.js';
 import type { WorkspacePolicy } from '../src/workspace/policy.js';
 import type { SnapshotOptions } from '../src/snapshots/store.js';
-import type { BackendKind, ChangeEvent, GitVerb, WorkerApi, WorkerToolset, WorkspaceVerbs } from './protocol.js';
+import { WARM_MESSAGE, type BackendKind, type ChangeEvent, type GitVerb, type WarmMessage, type WorkerApi, type WorkerToolset, type WorkspaceVerbs } from './protocol.js';
 import type { CloneOptions, GitAuth, PushOptions } from '../src/git/index.js';
 import type { PreviewEntry } from './preview/read-file.js';
 
@@ -57,6 +57,33 @@ export interface RemoteWorkspace extends WorkspaceVerbs {
   previewEntry(path: string): Promise<PreviewEntry>;
   /** Let go of the workspace (another tab may then open it) and end the worker. */
   close(): Promise<void>;
+}
+
+/**
+ * How a worker's start went: `warm` once it has fetched all the code it loads on first use (the
+ * page may go offline and still open any backend in it), `partial` when some of that could not
+ * come (it fetches it again when needed), `failed` when the worker itself did not load: such a
+ * worker never answers, so start another.
+ */
+export type WarmState = 'warm' | 'partial' | 'failed';
+
+/** Resolves to how the worker's start went (see {@link WarmState}); call it right after creating the worker. */
+export function whenWarm(worker: ModuleWorker): Promise<WarmState> {
+  const target = worker as unknown as Worker;
+  return new Promise((resolve) => {
+    const done = (state: WarmState) => {
+      target.removeEventListener('message', onMessage);
+      target.removeEventListener('error', onError);
+      resolve(state);
+    };
+    const onMessage = (event: MessageEvent) => {
+      const data = event.data as Partial<WarmMessage> | null;
+      if (data?.type === WARM_MESSAGE) done(data.ok === true ? 'warm' : 'partial');
+    };
+    const onError = () => done('failed');
+    target.addEventListener('message', onMessage);
+    target.addEventListener('error', onError);
+  });
 }
 
 /**

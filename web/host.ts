@@ -56,7 +56,7 @@ const envelope = (tool: string, code: 'IO_ERROR' | 'INVALID_ARGUMENTS', message:
  */
 export function createHost(): WorkerApi {
   // A worker may be started ahead of need (the playground keeps a spare one) and asked to open later, offline.
-  warmUp();
+  void warmUp();
   let options: WireOpenOptions | null = null;
   let confirm: ((paths: string[], action: ConfirmAction, request: ApprovalRequest) => Promise<boolean>) | undefined;
   let lock: HeldLock | null = null;
@@ -196,13 +196,19 @@ export function createHost(): WorkerApi {
  * As soon as the worker starts, fetch in the background the code that loads on first use (the
  * backends, the shell, the patch engine, RE2, ...): the worker's first load stays small, and a
  * page that then goes offline still has all of it, as it had when the worker was one file.
+ * Resolves once all of it is here (true) or some of it could not be fetched (false).
  */
-function warmUp(): void {
+let warming: Promise<boolean> | null = null;
+export function warmUp(): Promise<boolean> {
   const later = [
     () => import('../src/fs/memory.js'), () => import('../src/fs/indexeddb.js'), () => import('../src/fs/opfs.js'),
     () => import('../src/shell/run.js'), () => import('./node-host.js'), () => import('../src/patch/apply.js'),
     () => import('../src/search/regex.js').then((m) => m.compileRegex('a', true)), () => import('../src/tools/strict-schema.js'),
     () => import('../src/tools/import-files.js'), () => import('./preview/read-file.js'), () => import('../src/snapshots/diff.js'),
+    () => import('../src/toolsets/cowork.js'),
   ];
-  setTimeout(() => { for (const load of later) void load().catch(() => {}); }, 0);
+  warming ??= new Promise<void>((resolve) => setTimeout(resolve, 0))
+    .then(() => Promise.allSettled(later.map((load) => load())))
+    .then((settled) => settled.every((s) => s.status === 'fulfilled'));
+  return warming;
 }

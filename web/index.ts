@@ -1,5 +1,5 @@
 /** The browser entry for pages: a workspace in a Web Worker, and the browser backends for direct use. */
-export { connectWorkspace, type ConnectOptions, type RemoteWorkspace, type ModuleWorker } from './client.js';
+export { connectWorkspace, whenWarm, type WarmState, type ConnectOptions, type RemoteWorkspace, type ModuleWorker } from './client.js';
 export type { BackendKind, ChangeEvent, ImportProgress, WorkspaceVerbs, Answered, WorkerToolset } from './protocol.js';
 export type { BackendDescriptor, OpenedBackend } from '../src/fs/backends.js';
 export type { PreviewEntry } from './preview/read-file.js';

@@ -96,3 +96,13 @@ export interface WorkerApi extends WorkspaceVerbs {
   /** One file's bytes for the live preview (read-only, confined, `.sandpit` never served). */
   previewEntry(path: string): Promise<PreviewEntry>;
 }
+
+/**
+ * The one message a worker sends outside comlink: `{ type: WARM_MESSAGE, ok }` once the code it
+ * loads on first use is all fetched (ok) or some of it could not be (a page offline too early).
+ */
+export const WARM_MESSAGE = 'sandpit:warm';
+export interface WarmMessage {
+  type: typeof WARM_MESSAGE;
+  ok: boolean;
+}

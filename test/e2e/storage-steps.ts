@@ -96,6 +96,9 @@ export function storageSteps(get: () => Playground): void {
   });
 
   it('keeps working offline once loaded: a backend switch and a whole replay with the network off', async () => {
+    // "Loaded" is the page's own word for it: the spare worker has fetched all it loads on first use.
+    await page.waitForSelector('body[data-offline-ready="true"]', { state: 'attached', timeout: 20_000 });
+    expect(await page.getAttribute('#status', 'title')).toMatch(/keeps working offline/);
     await pg.context.setOffline(true);
     try {
       await page.fill('#ws-name', 'offline');
@@ -109,5 +112,42 @@ export function storageSteps(get: () => Playground): void {
     } finally {
       await pg.context.setOffline(false);
     }
+  });
+
+  it('opens again once back online, though the spare worker started while offline never loaded', async () => {
+    await page.fill('#ws-name', 'online-again');
+    await page.selectOption('#backend', 'indexeddb');
+    await page.waitForFunction(() => document.getElementById('status')!.textContent === 'IndexedDB · online-again');
+    expect((await runForm('write_file', { path: 'here.txt', content: 'here\n' })).ok).toBe(true);
+  });
+
+  it('says so and throws nothing when a switch cannot fetch the code it needs, then opens once it can', async () => {
+    const errorsBefore = pg.pageErrors.length;
+    const backendCode = /\/assets\/(memory|indexeddb|opfs)-[^/]*\.js$/;
+    let refused = 0;
+    await page.waitForSelector('body[data-offline-ready="true"]', { state: 'attached' });
+    await pg.context.route(backendCode, (route) => { refused++; return route.abort(); });
+    try {
+      // The spare fetched everything before the cut, so this switch works; its own spare cannot.
+      await page.fill('#ws-name', 'cut-off');
+      await page.selectOption('#backend', 'opfs');
+      await page.waitForFunction(() => document.getElementById('status')!.textContent === 'OPFS · cut-off');
+      expect(await page.getAttribute('body', 'data-offline-ready')).toBe('false');
+      // So the next switch fails, and so does going back: neither worker can get the code.
+      await page.selectOption('#backend', 'memory');
+      await page.waitForFunction(() => document.getElementById('status')!.textContent!.startsWith('no workspace open'));
+      await page.waitForSelector('body[data-ready="true"]', { state: 'attached' });
+      expect(refused).toBeGreaterThan(0);
+      expect(await page.textContent('#toasts')).toMatch(/Could not open cut-off/);
+    } finally {
+      await pg.context.unroute(backendCode);
+    }
+    await page.fill('#ws-name', 'back-online');
+    await page.selectOption('#backend', 'memory');
+    await page.waitForFunction(() => document.getElementById('status')!.textContent === 'Memory · back-online');
+    expect((await runForm('write_file', { path: 'ok.txt', content: 'ok\n' })).ok).toBe(true);
+    // The refused fetches are the browser's to log; nothing the page ran threw.
+    const logged = pg.pageErrors.splice(errorsBefore);
+    expect(logged.filter((message) => !/Failed to load resource|ERR_FAILED|dynamically imported module/.test(message))).toEqual([]);
   });
 }
