@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, readFile, rmdir, stat, unlink, utimes } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { link, mkdir, open, readFile, readdir, rmdir, stat, unlink, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ToolError } from '../contract/index.js';
 import type { ProcessLock } from '../workspace-core.js';
@@ -40,7 +41,12 @@ export function folderLock(root: string, options: FolderLockOptions = {}): Proce
   // `.sandpit` made only for the lock goes again with it, so a folder without snapshots stays clean
   let madeDir = false;
 
+  let swept = false;
   async function take(): Promise<string> {
+    if (!swept) {
+      swept = true;
+      await sweepStaged(dir);
+    }
     const token = `${process.pid}-${randomBytes(8).toString('hex')}`;
     const body: LockBody = { pid: process.pid, token, since: new Date().toISOString() };
     const deadline = Date.now() + waitMs;
@@ -56,19 +62,45 @@ export function folderLock(root: string, options: FolderLockOptions = {}): Proce
     }
   }
 
+  /**
+   * Create `file` holding `text`, unless it exists. The text is written to a file of its own
+   * first and then linked into place, so the lock never exists without its body: a process
+   * killed between creating the lock and writing it would otherwise leave one only its age could
+   * ever free. Where the folder has no hard links, it falls back to create-then-write.
+   */
   async function createExclusive(file: string, text: string): Promise<boolean> {
     for (let attempt = 0; ; attempt++) {
+      const staged = `${file}.${process.pid}-${randomBytes(6).toString('hex')}.new`;
       try {
-        const handle = await open(file, 'wx');
-        await handle.writeFile(text);
-        await handle.close();
-        return true;
+        await writeFile(staged, text, { flag: 'wx' });
+        try {
+          await link(staged, file);
+          return true;
+        } catch (error) {
+          const code = (error as NodeJS.ErrnoException).code;
+          if (code === 'EEXIST') return false;
+          if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP' && code !== 'ENOSYS') throw error;
+          return await createThenWrite(file, text);
+        } finally {
+          await unlink(staged).catch(() => {});
+        }
       } catch (error) {
         const code = (error as NodeJS.ErrnoException).code;
-        if (code === 'EEXIST') return false;
         if (code === 'ENOENT' && attempt < 3) { madeDir = (await mkdir(dir, { recursive: true })) !== undefined || madeDir; continue; }
         throw error;
       }
+    }
+  }
+
+  async function createThenWrite(file: string, text: string): Promise<boolean> {
+    try {
+      const handle = await open(file, 'wx');
+      await handle.writeFile(text);
+      await handle.close();
+      return true;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+      throw error;
     }
   }
 
@@ -117,12 +149,30 @@ async function readBody(path: string): Promise<LockBody | null> {
   }
 }
 
+/** Staged lock bodies left by processes killed between staging and linking (`lock.PID-HEX.new`). */
+async function sweepStaged(dir: string): Promise<void> {
+  const names = await readdir(dir).catch(() => [] as string[]);
+  for (const name of names) {
+    const staged = /^lock\.(\d+)-[0-9a-f]+\.new$/.exec(name);
+    if (staged && !pidAlive(Number(staged[1]))) await unlink(join(dir, name)).catch(() => {});
+  }
+}
+
+/**
+ * Whether a process still runs. A killed process its parent has not yet reaped still answers
+ * signals; on Linux its state says it is a zombie, and a zombie holds no lock.
+ */
 function pidAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return true;
   }
 }
 

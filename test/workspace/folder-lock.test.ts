@@ -1,0 +1,76 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { folderLock } from '../../src/node/process-lock.js';
+
+let root: string;
+beforeEach(async () => {
+  root = await mkdtemp(join(tmpdir(), 'sandpit-folder-lock-'));
+  await mkdir(join(root, '.sandpit'));
+});
+afterEach(() => rm(root, { recursive: true, force: true }));
+
+const lockBody = (pid: number) => JSON.stringify({ pid, token: `${pid}-planted`, since: new Date().toISOString() });
+// Long staleness, short wait: only the owner's pid can free the lock within the wait.
+const strict = () => folderLock(root, { waitMs: 1_500, staleMs: 600_000 });
+
+/** A process that has exited but was never reaped: `sleep` inherits it and never waits. */
+function zombie(): Promise<{ pid: number; end: () => void }> {
+  return new Promise((resolve, reject) => {
+    const keeper = spawn('sh', ['-c', 'true & echo $!; exec sleep 30'], { stdio: ['ignore', 'pipe', 'ignore'] });
+    keeper.on('error', reject);
+    keeper.stdout.setEncoding('utf8').once('data', async (line: string) => {
+      const pid = Number(line.trim());
+      for (let i = 0; i < 100; i++) {
+        const state = spawnSync('sh', ['-c', `cut -d' ' -f3 /proc/${pid}/stat`], { encoding: 'utf8' }).stdout.trim();
+        if (state === 'Z') break;
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      resolve({ pid, end: () => keeper.kill('SIGKILL') });
+    });
+  });
+}
+
+describe('the workspace lock on a real folder', () => {
+  it('takes over at once a lock whose owner has exited', async () => {
+    const gone = spawnSync(process.execPath, ['-e', '0']).pid!;
+    await writeFile(join(root, '.sandpit', 'lock'), lockBody(gone));
+    const release = await strict().acquire();
+    await release();
+  });
+
+  it.runIf(process.platform === 'linux')('takes over a lock whose owner was killed and not yet reaped by its parent', async () => {
+    const dead = await zombie();
+    try {
+      await writeFile(join(root, '.sandpit', 'lock'), lockBody(dead.pid));
+      const release = await strict().acquire();
+      await release();
+    } finally {
+      dead.end();
+    }
+  });
+
+  it('waits for a live owner with a beating heart, then says the workspace is busy', async () => {
+    const owner = spawn('sleep', ['30']);
+    try {
+      await writeFile(join(root, '.sandpit', 'lock'), lockBody(owner.pid!));
+      await expect(strict().acquire()).rejects.toMatchObject({ code: 'IO_ERROR', message: expect.stringContaining('busy in another process') });
+    } finally {
+      owner.kill('SIGKILL');
+    }
+  });
+
+  it('never leaves its staged lock body behind, and sweeps those a killed process left', async () => {
+    const gone = spawnSync(process.execPath, ['-e', '0']).pid!;
+    await writeFile(join(root, '.sandpit', `lock.${gone}-abcdef012345.new`), lockBody(gone));
+    const lock = strict();
+    for (let i = 0; i < 3; i++) {
+      const release = await lock.acquire();
+      expect((await readdir(join(root, '.sandpit'))).sort()).toEqual(['lock']);
+      await release();
+    }
+    expect(await readdir(join(root, '.sandpit'))).toEqual([]);
+  });
+});
