@@ -14,6 +14,9 @@ const chromiumArgs = [
 export default defineConfig({
   define: { global: 'globalThis' },
   test: {
+    // Vitest's default is a worker per core less one: one on 2 cores, which left a core idle for
+    // the half of the run after the browser project ends. The browser project keeps one page.
+    maxWorkers: 2,
     projects: [
       {
         extends: true,
@@ -38,6 +41,7 @@ export default defineConfig({
           browser: {
             enabled: true,
             headless: true,
+            fileParallelism: false,
             screenshotFailures: false,
             provider: playwright({
               // `npm test` runs scripts/test-setup.mjs first, which installs a Chromium when none is found.

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { browserAliases } from '../../web/browser-aliases.js';
-import { buildDemo, filesBelow, repoRoot } from './web-build.js';
+import { filesBelow, repoRoot, sharedDemo } from './web-build.js';
 
 let base: string;
 const NODE_BUILTINS = new Set(builtinModules.flatMap((m) => [m, `node:${m}`]));
@@ -77,8 +77,7 @@ afterAll(async () => {
 
 describe('the browser bundles', () => {
   it('the demo page built by build:web has no node: imports and no WebAssembly', async () => {
-    const out = join(base, 'demo');
-    buildDemo(out);
+    const out = await sharedDemo(join(base, 'demo'));
     const files = await filesBelow(out);
     expect(files).toContain('index.html');
     const scripts = files.filter((f) => f.endsWith('.js'));

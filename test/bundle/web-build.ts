@@ -1,6 +1,9 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, rmdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { inject } from 'vitest';
 
 /** The repository root, where package.json's scripts and vite.config.ts live. */
 export const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
@@ -16,6 +19,39 @@ export function buildDemo(outDir: string): void {
   delete env.NODE_ENV;
   const run = spawnSync('npm', ['run', 'build:web', '--', '--outDir', outDir, '--emptyOutDir'], { cwd: repoRoot, encoding: 'utf8', env });
   if (run.status !== 0) throw new Error(`npm run build:web failed:\n${run.stdout}\n${run.stderr}`);
+}
+
+/**
+ * The demo page built once for this run, shared read-only by every file that serves it: a
+ * build per e2e file cost the suite a build per file. Built on first use, under a lock folder,
+ * since files run in parallel workers; outside the node project's setup, a private build.
+ */
+export async function sharedDemo(privateDir: string): Promise<string> {
+  const root = inject('sharedDemoBuild');
+  if (!root) {
+    buildDemo(privateDir);
+    return privateDir;
+  }
+  const out = join(root, 'web');
+  const done = join(root, 'built');
+  const lock = join(root, 'lock');
+  while (!existsSync(done)) {
+    try {
+      mkdirSync(lock);
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      continue;
+    }
+    try {
+      if (!existsSync(done)) {
+        buildDemo(out);
+        writeFileSync(done, '');
+      }
+    } finally {
+      rmdirSync(lock);
+    }
+  }
+  return out;
 }
 
 export { filesBelow } from '../support/files-below.js';

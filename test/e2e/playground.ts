@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { buildDemo, previewDemo, repoRoot, type Preview } from '../bundle/web-build.js';
+import { previewDemo, repoRoot, sharedDemo, type Preview } from '../bundle/web-build.js';
 
 const CHROMIUM_ARGS = [
   '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
@@ -37,8 +37,7 @@ export async function startPlayground(options: { withPreviewOrigin?: boolean } =
     await rm(base, { recursive: true, force: true });
   };
   try {
-    buildDemo(join(base, 'web'));
-    preview = await previewDemo(join(base, 'web'), options);
+    preview = await previewDemo(await sharedDemo(join(base, 'web')), options);
     browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
     const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, acceptDownloads: true });
     const page = await context.newPage();

@@ -139,6 +139,7 @@ describe('files that are not text, and every control within reach', () => {
     await cdp.detach();
   });
 
+  // Seven full axe scans: about 20 s on an idle machine, so a loaded one gets room.
   it('has no serious or critical axe-core finding in any panel', async () => {
     for (const pane of PANES) {
       await page().click(`#tab-${pane}`);
@@ -148,7 +149,7 @@ describe('files that are not text, and every control within reach', () => {
         .map((v) => `${v.id}: ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`);
       expect({ pane, bad }).toEqual({ pane, bad: [] });
     }
-  });
+  }, 120_000);
 
   it("13: error summaries keep a quoted line's spaces, name each line once, and a stale save names no hashes", async () => {
     await callTool(page(), 'write_file', { path: 'amb.txt', content: 'x x\ny\nx\n' });

@@ -16,7 +16,7 @@ beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), 'sandpit-package-'));
   packed = await packSandpit(work);
   app = await makeConsumer(work, packed.tarball);
-}, 180_000);
+}, 300_000);
 afterAll(() => rm(work, { recursive: true, force: true }));
 
 const tsc = () => join(app, 'node_modules', 'typescript', 'bin', 'tsc');
