@@ -43,18 +43,19 @@ function takeLinked(clientId: string, path: string): Promise<FileReply | null> |
   return file;
 }
 
-/** Hold the files announced with a page until they arrive on its port, or the wait ends. */
+/** Hold the files announced with a page until they arrive on its port, and drop what it never asks for. */
 function expectLinked(clientId: string, paths: string[], port: MessagePort): void {
   const settle = new Map<string, (reply: FileReply | null) => void>();
   const files = new Map(paths.map((path) => [path, new Promise<FileReply | null>((resolve) => settle.set(path, resolve))]));
   linkedByPage.set(clientId, files);
-  const finish = () => {
-    clearTimeout(timer);
+  const stopWaiting = () => {
+    clearTimeout(waiting);
     for (const resolve of settle.values()) resolve(null);
+    settle.clear();
     port.close();
   };
-  const timer = setTimeout(() => {
-    finish();
+  const waiting = setTimeout(stopWaiting, ANSWER_WITHIN_MS);
+  setTimeout(() => {
     if (linkedByPage.get(clientId) === files) linkedByPage.delete(clientId);
   }, LINKED_KEPT_MS);
   port.onmessage = (message) => {
@@ -62,12 +63,9 @@ function expectLinked(clientId: string, paths: string[], port: MessagePort): voi
     if (linked?.type !== 'sandpit-preview-linked') return;
     settle.get(linked.path)?.(linked.reply);
     settle.delete(linked.path);
-    if (settle.size === 0) finish();
+    if (settle.size === 0) stopWaiting();
   };
 }
-
-worker.addEventListener('install', (event: { waitUntil(p: Promise<unknown>): void }) => event.waitUntil(worker.skipWaiting()));
-worker.addEventListener('activate', (event: { waitUntil(p: Promise<unknown>): void }) => event.waitUntil(worker.clients.claim()));
 
 /** The session and path a request belongs to, or null for the bridge's own files. */
 async function target(event: FetchEventLike): Promise<{ session: string; path: string; referrer: string } | null> {
