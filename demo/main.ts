@@ -85,13 +85,15 @@ window.addEventListener('beforeunload', (event) => {
   event.returnValue = '';
 });
 
+// The preview's reload goes first (it is what a person watches after a save); the tree and the
+// timeline redraw when it has loaded. The editor follows at once: it may hold what they type.
 session.onChange((event) => {
-  void tree.refresh();
+  void preview.afterReload().then(() => tree.refresh());
   void editor.changed(event.paths, event.tool);
 });
 session.onSettled((envelope) => {
   review.noteChange(envelope);
-  void review.refresh(true);
+  void preview.afterReload().then(() => review.refresh(true));
 });
 session.onSwitch(() => {
   // Closing for a switch is not the person closing the file: keep it remembered for the next visit.

@@ -1,5 +1,5 @@
-import { createFileServer, type PreviewProblem } from '../web/preview/file-server.js';
-import { BRIDGE_PATH, PREVIEW_PREFIX, type FileReply, type FileRequest, type PageReport } from '../web/preview/messages.js';
+import { createFileServer, type PreviewProblem, type ServedFile } from '../web/preview/file-server.js';
+import { BRIDGE_PATH, PREVIEW_PREFIX, type FileReply, type FileRequest, type LinkedFile, type PageReport } from '../web/preview/messages.js';
 import type { PreviewEntry } from '../web/preview/read-file.js';
 
 /**
@@ -88,16 +88,56 @@ export class PreviewLink {
     if (event.source === this.frame.contentWindow && (event.data as PageReport)?.sandpitPreview === true) this.options.onReport(event.data as PageReport);
   }
 
+  /**
+   * Answer one request on its port. A page loaded by a navigation is followed, on the same port,
+   * by the files it links: the Service Worker holds them for that page alone, so its first
+   * requests wait for no trip through this page's main thread, which the page's own loading and
+   * this playground's redraws share.
+   */
   private async answer(request: FileRequest, port: MessagePort): Promise<void> {
-    let reply: FileReply;
-    try {
-      const served = await this.server.serve(String(request.path ?? ''), String(request.referrer ?? ''));
-      const body = served.body.buffer.slice(served.body.byteOffset, served.body.byteOffset + served.body.byteLength) as ArrayBuffer;
-      reply = { status: served.status, headers: served.headers, body };
-    } catch (error) {
-      reply = { status: 500, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: new TextEncoder().encode(`The preview could not read this file: ${(error as Error).message}`).buffer as ArrayBuffer };
-    }
+    const path = String(request.path ?? '');
+    const served = await this.serve(path, String(request.referrer ?? ''));
+    const linked = request.navigation === true && served.status === 200 ? this.linkedPaths(path, served.links ?? []) : [];
+    const reply = toReply(served, linked);
     port.postMessage(reply, reply.body ? [reply.body] : []);
+    const page = path.replace(/[?#].*$/, '');
+    await Promise.all(linked.map(async (file) => {
+      const message: LinkedFile = { type: 'sandpit-preview-linked', path: file, reply: toReply(await this.serve(file, page), []) };
+      port.postMessage(message, message.reply.body ? [message.reply.body] : []);
+    }));
     port.close();
   }
+
+  private async serve(path: string, referrer: string): Promise<ServedFile> {
+    try {
+      return await this.server.serve(path, referrer);
+    } catch (error) {
+      return { status: 500, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: new TextEncoder().encode(`The preview could not read this file: ${(error as Error).message}`) };
+    }
+  }
+
+  /** The request paths the Service Worker will ask for the URLs a page links, as it names them; other origins' are left out. */
+  private linkedPaths(pagePath: string, links: string[]): string[] {
+    const base = new URL(`${this.prefix}${pagePath}`, 'http://preview.invalid');
+    const paths = new Set<string>();
+    for (const link of links) {
+      let url: URL;
+      try {
+        url = new URL(link, base);
+      } catch {
+        continue;
+      }
+      if (url.origin !== base.origin) continue;
+      // Root-relative URLs mean the previewed folder's root, as the Service Worker reads them.
+      if (url.pathname.startsWith(this.prefix)) paths.add(url.pathname.slice(this.prefix.length) + url.search);
+      else if (!url.pathname.startsWith(PREVIEW_PREFIX)) paths.add(url.pathname.slice(1) + url.search);
+    }
+    return [...paths];
+  }
+}
+
+/** The bytes of a served file, in a buffer of their own that can move to the Service Worker. */
+function toReply(served: ServedFile, linked: string[]): FileReply {
+  const body = served.body.buffer.slice(served.body.byteOffset, served.body.byteOffset + served.body.byteLength) as ArrayBuffer;
+  return { status: served.status, headers: served.headers, body, ...(linked.length ? { linked } : {}) };
 }

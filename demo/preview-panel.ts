@@ -8,6 +8,8 @@ import type { Session } from './session.js';
 const RELOAD_QUIET_MS = 60;
 const CONSOLE_LINES = 200;
 const OPEN_KEY = 'sandpit.demo.preview-open';
+/** The longest the other panels wait for a reload they yield to: a page that never loads must not hold them. */
+const YIELD_AT_MOST_MS = 600;
 
 function buildPane(pane: HTMLElement): void {
   pane.innerHTML = `
@@ -42,6 +44,9 @@ export class PreviewPanel {
   private reloadTimer: ReturnType<typeof setTimeout> | undefined;
   private lastReload = 0;
   private loads = 0;
+  /** Panels waiting for the reload in flight to finish (see `afterReload`). */
+  private waiting: Array<() => void> = [];
+  private reloading = false;
 
   constructor(private readonly session: Session) {
     const pane = $('pane-preview');
@@ -62,6 +67,8 @@ export class PreviewPanel {
       onReport: (report) => this.report(report),
     });
     $('preview-reload').addEventListener('click', () => this.reload());
+    // A page the file server did not write (an error page of the Service Worker) sends no report of its load.
+    this.frame.addEventListener('load', () => { if (!this.reloadTimer) this.reloaded(); });
     $('preview-clear').addEventListener('click', () => this.log.replaceChildren());
     this.rootSelect.addEventListener('change', () => {
       this.rootSelect.dataset.chosen = 'true';
@@ -89,6 +96,31 @@ export class PreviewPanel {
     } catch {
       return false;
     }
+  }
+
+  /**
+   * Resolves once the reload that a change started has loaded (at once when none is pending, or
+   * after YIELD_AT_MOST_MS). The playground, the hidden bridge and the previewed page share one
+   * main thread, and the panels' redraws share the workspace worker with the preview's reads: a
+   * panel that redraws after this lets the preview, which a person is watching, go first.
+   */
+  afterReload(): Promise<void> {
+    if (!this.reloading) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, YIELD_AT_MOST_MS);
+      function done(): void {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.waiting.push(done);
+    });
+  }
+
+  private reloaded(): void {
+    this.reloading = false;
+    const waiting = this.waiting;
+    this.waiting = [];
+    for (const done of waiting) done();
   }
 
   /** Something outside the tool calls changed files (a pull, a clone): reload as after a change. */
@@ -136,6 +168,7 @@ export class PreviewPanel {
   private scheduleReload(): void {
     const since = performance.now() - this.lastReload;
     clearTimeout(this.reloadTimer);
+    this.reloading = true;
     if (since > RELOAD_QUIET_MS) this.reload();
     else this.reloadTimer = setTimeout(() => this.reload(), RELOAD_QUIET_MS - since);
   }
@@ -144,7 +177,9 @@ export class PreviewPanel {
   reload(): void {
     if (!this.started) return;
     clearTimeout(this.reloadTimer);
+    this.reloadTimer = undefined;
     this.lastReload = performance.now();
+    this.reloading = true;
     this.log.replaceChildren();
     this.status('');
     $('preview-address').textContent = `/${this.path}`;
@@ -159,6 +194,7 @@ export class PreviewPanel {
       if (report.kind === 'load') {
         this.loads += 1;
         this.frame.dataset.loads = String(this.loads);
+        if (!this.reloadTimer) this.reloaded();
       }
     }
   }

@@ -1,7 +1,8 @@
 /// <reference lib="es2022" />
 // The preview origin's Service Worker. It answers the previewed page's requests by asking the
-// playground (through the bridge page beside it) for the workspace's bytes; it keeps no copy.
-import { BRIDGE_PATH, splitPreviewPath, type FileReply, type FileRequest } from '../web/preview/messages.js';
+// playground (through the bridge page beside it) for the workspace's bytes. It keeps no copy:
+// the files a page links, sent with the page, are held only until that one page asks for them.
+import { BRIDGE_PATH, splitPreviewPath, type FileReply, type FileRequest, type LinkedFile } from '../web/preview/messages.js';
 
 /** The few Service Worker globals used here (the page's DOM types do not describe a worker). */
 interface WindowClientLike { id: string; url: string; postMessage(message: unknown, transfer: Transferable[]): void }
@@ -23,9 +24,48 @@ interface WorkerScope {
 }
 const worker = globalThis as unknown as WorkerScope;
 const ANSWER_WITHIN_MS = 15_000;
+/** How long the files sent with a page wait for it to ask; a page that never does lets them go. */
+const LINKED_KEPT_MS = 20_000;
 
-worker.addEventListener('install', (event: { waitUntil(p: Promise<unknown>): void }) => event.waitUntil(worker.skipWaiting()));
-worker.addEventListener('activate', (event: { waitUntil(p: Promise<unknown>): void }) => event.waitUntil(worker.clients.claim()));
+/**
+ * The files sent with a page, by the client id of the document being loaded, then by request
+ * path. A new load is a new document with a new id, so it can never be answered with what an
+ * earlier load was sent; each file answers one request and is dropped.
+ */
+const linkedByPage = new Map<string, Map<string, Promise<FileReply | null>>>();
+
+function takeLinked(clientId: string, path: string): Promise<FileReply | null> | undefined {
+  const files = linkedByPage.get(clientId);
+  const file = files?.get(path);
+  if (!files || !file) return undefined;
+  files.delete(path);
+  if (files.size === 0) linkedByPage.delete(clientId);
+  return file;
+}
+
+/** Hold the files announced with a page until they arrive on its port, and drop what it never asks for. */
+function expectLinked(clientId: string, paths: string[], port: MessagePort): void {
+  const settle = new Map<string, (reply: FileReply | null) => void>();
+  const files = new Map(paths.map((path) => [path, new Promise<FileReply | null>((resolve) => settle.set(path, resolve))]));
+  linkedByPage.set(clientId, files);
+  const stopWaiting = () => {
+    clearTimeout(waiting);
+    for (const resolve of settle.values()) resolve(null);
+    settle.clear();
+    port.close();
+  };
+  const waiting = setTimeout(stopWaiting, ANSWER_WITHIN_MS);
+  setTimeout(() => {
+    if (linkedByPage.get(clientId) === files) linkedByPage.delete(clientId);
+  }, LINKED_KEPT_MS);
+  port.onmessage = (message) => {
+    const linked = message.data as LinkedFile;
+    if (linked?.type !== 'sandpit-preview-linked') return;
+    settle.get(linked.path)?.(linked.reply);
+    settle.delete(linked.path);
+    if (settle.size === 0) stopWaiting();
+  };
+}
 
 /** The session and path a request belongs to, or null for the bridge's own files. */
 async function target(event: FetchEventLike): Promise<{ session: string; path: string; referrer: string } | null> {
@@ -60,26 +100,36 @@ const page = (status: number, message: string) => new Response(
   { status, headers: { 'content-type': 'text/html; charset=utf-8' } },
 );
 
+function respond(event: FetchEventLike, served: FileReply): Response {
+  const headers = new Headers(served.headers);
+  const location = headers.get('location');
+  if (served.status >= 300 && served.status < 400 && location) return Response.redirect(new URL(location, event.request.url).href, served.status);
+  return new Response(served.body && served.status !== 204 ? served.body : null, { status: served.status, headers });
+}
+
 async function answer(event: FetchEventLike, where: { session: string; path: string; referrer: string }): Promise<Response> {
+  const sent = event.clientId ? takeLinked(event.clientId, where.path) : undefined;
+  const early = sent && await sent;
+  if (early) return respond(event, early);
   const bridge = await bridgeFor(where.session);
   if (!bridge) return page(503, 'The playground that showed this preview is closed. Open the Preview panel again.');
   const channel = new MessageChannel();
   const reply = new Promise<FileReply | null>((resolve) => {
     const timer = setTimeout(() => resolve(null), ANSWER_WITHIN_MS);
     channel.port1.onmessage = (message) => {
+      if ((message.data as LinkedFile)?.type === 'sandpit-preview-linked') return;
       clearTimeout(timer);
       resolve(message.data as FileReply);
     };
   });
-  const request: FileRequest = { type: 'sandpit-preview-request', path: where.path, referrer: where.referrer, destination: event.request.destination };
+  const navigation = event.request.mode === 'navigate' && Boolean(event.resultingClientId);
+  const request: FileRequest = { type: 'sandpit-preview-request', path: where.path, referrer: where.referrer, destination: event.request.destination, navigation };
   bridge.postMessage(request, [channel.port2]);
   const served = await reply;
-  channel.port1.close();
+  if (served && navigation && served.linked?.length) expectLinked(event.resultingClientId, served.linked, channel.port1);
+  else channel.port1.close();
   if (!served) return page(504, 'The playground did not answer in time. Reload the preview.');
-  const headers = new Headers(served.headers);
-  const location = headers.get('location');
-  if (served.status >= 300 && served.status < 400 && location) return Response.redirect(new URL(location, event.request.url).href, served.status);
-  return new Response(served.body && served.status !== 204 ? served.body : null, { status: served.status, headers });
+  return respond(event, served);
 }
 
 worker.addEventListener('fetch', (event: FetchEventLike) => {

@@ -121,6 +121,54 @@ describe('the live preview', () => {
     await frame.locator('#chain', { hasText: '[x]' }).waitFor({ timeout: 15_000 });
   });
 
+  it('answers a page\'s linked files from what came with the page, and the next load after a change shows the new bytes', async () => {
+    const { page } = pg;
+    const app = (word: string) => `document.body.dataset.word = '${word}';\n`;
+    const files: Record<string, string> = {
+      'fresh/index.html': '<!doctype html><html><head><link rel="stylesheet" href="style.css"><link rel="stylesheet" href="/theme.css"></head><body><p id="p">text</p><script type="module" src="app.ts"></script></body></html>',
+      'fresh/style.css': '#p { color: rgb(1, 2, 3); }\n',
+      'fresh/theme.css': '#p { font-size: 21px; }\n',
+      'fresh/app.ts': app('one'),
+    };
+    for (const [path, content] of Object.entries(files)) expect((await callTool(page, 'write_file', { path, content })).ok).toBe(true);
+    // What reaches the playground: with the files sent along with the page, only the page itself.
+    await page.evaluate(() => {
+      const seen: string[] = [];
+      (window as unknown as { previewAsked: string[] }).previewAsked = seen;
+      window.addEventListener('message', (event) => { if (event.data?.type === 'sandpit-preview-request') seen.push(event.data.path); });
+    });
+    const asked = () => page.evaluate(() => (window as unknown as { previewAsked: string[] }).previewAsked.splice(0));
+    await page.click('#tab-preview');
+    await page.selectOption('#preview-root', 'fresh');
+    const frame = previewFrame(page);
+    const style = () => frame.locator('#p').evaluate((p) => `${getComputedStyle(p).color} ${getComputedStyle(p).fontSize}`);
+    await frame.locator('body[data-word="one"]').waitFor({ timeout: 15_000 });
+    expect(await style()).toBe('rgb(1, 2, 3) 21px');
+    expect(await asked()).not.toContain('app.ts');
+
+    for (const [word, color, size] of [['two', 'rgb(4, 5, 6)', '22px'], ['three', 'rgb(7, 8, 9)', '23px']] as const) {
+      const loads = await previewLoads(page);
+      await callTool(page, 'write_file', { path: 'fresh/app.ts', content: app(word) });
+      await callTool(page, 'write_file', { path: 'fresh/style.css', content: `#p { color: ${color}; }\n` });
+      await callTool(page, 'write_file', { path: 'fresh/theme.css', content: `#p { font-size: ${size}; }\n` });
+      await page.click('#tab-preview');
+      await nextLoad(page, loads);
+      await frame.locator(`body[data-word="${word}"]`).waitFor({ timeout: 15_000 });
+      // Three writes, three reloads: the last one shows all three files as written.
+      await expect.poll(style, { timeout: 15_000 }).toBe(`${color} ${size}`);
+    }
+    // Only a file the page changed is new: the stylesheet alone, with the module as it was.
+    const loads = await previewLoads(page);
+    await callTool(page, 'write_file', { path: 'fresh/style.css', content: '#p { color: rgb(10, 11, 12); }\n' });
+    await page.click('#tab-preview');
+    await nextLoad(page, loads);
+    await expect.poll(style, { timeout: 15_000 }).toBe('rgb(10, 11, 12) 23px');
+    expect(await frame.locator('body').getAttribute('data-word')).toBe('three');
+    const lastAsked = await asked();
+    expect(lastAsked.length).toBeGreaterThan(0);
+    expect(lastAsked.every((path) => path === '')).toBe(true);
+  });
+
   for (const [backend, label] of [['opfs', 'OPFS'], ['indexeddb', 'IndexedDB']] as const) {
     it(`comes back after a reload of the playground on ${label}, showing the sample project's page`, async () => {
       const { page } = pg;

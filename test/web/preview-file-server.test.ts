@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createMemoryFs, createWorkspace } from '../../src/index.js';
-import { createFileServer, type PreviewProblem } from '../../web/preview/file-server.js';
+import { createFileServer, linkedUrls, type PreviewProblem } from '../../web/preview/file-server.js';
 import { packageEntry } from '../../web/preview/imports.js';
 import { readPreviewEntry } from '../../web/preview/read-file.js';
 import { transpile } from '../../web/preview/transform.js';
@@ -97,5 +97,20 @@ describe('the preview file server', () => {
     expect(packageEntry({ type: 'module', main: 'm.js' }, '.')).toBe('m.js');
     expect(packageEntry({ main: 'index.js' }, '.')).toBeNull();
     expect(transpile('x.jsx', 'const a = <i/>;').ok).toBe(true);
+  });
+
+  it('names the files a page links that every load fetches, and only those', async () => {
+    const html = [
+      '<!doctype html><html><head>',
+      '<link rel="stylesheet" href="style.css"><link rel=stylesheet href=/theme.css?v=2><link rel="icon" href="fav.png">',
+      "<link rel='modulepreload' href='./lib/a.ts'><link rel=\"stylesheet\" href=\"https://cdn.example/x.css\"><link rel=\"stylesheet\" href=\"//cdn.example/y.css\">",
+      '<script type="importmap">{"imports":{}}</script><script type="text/template" src="t.html"></script><script nomodule src="old.js"></script>',
+      '<!-- <script src="commented.js"></script> --><script src="data:text/javascript,1"></script>',
+      '</head><body><img src="a.png"><script type="module" src="app.tsx"></script><script src="app.tsx"></script><script src=\'classic.js\'></script></body></html>',
+    ].join('');
+    expect(linkedUrls(html)).toEqual(['style.css', '/theme.css?v=2', './lib/a.ts', 'app.tsx', 'classic.js']);
+    const { server } = serverOn({ 'index.html': html });
+    expect((await server.serve('')).links).toEqual(linkedUrls(html));
+    expect((await server.serve('index.html')).links).toEqual(linkedUrls(html));
   });
 });

@@ -12,6 +12,8 @@ export interface ServedFile {
   status: number;
   headers: Record<string, string>;
   body: Uint8Array;
+  /** for a page: the URLs it links that every load fetches (stylesheets, scripts), as written */
+  links?: string[];
 }
 
 /** Something the previewed page asked for that cannot work, in a person's words. */
@@ -55,6 +57,24 @@ export function importMapKeys(html: string): string[] {
     }
   }
   return keys;
+}
+
+/**
+ * The URLs a page makes the browser fetch on every load, as written in it: `<script src>`, and
+ * `<link href>` for stylesheets and module preloads. Images and the rest may load lazily or not
+ * at all, so they are left to be asked for.
+ */
+export function linkedUrls(html: string): string[] {
+  const found: string[] = [];
+  const attr = (tag: string, name: string) => new RegExp(`\\s${name}\\s*=\\s*(?:"([^"]*)"|'([^']*)'|([^\\s>]+))`, 'i').exec(tag)?.slice(1).find((v) => v !== undefined);
+  for (const [tag] of html.replace(/<!--[\s\S]*?-->/g, '').matchAll(/<(?:script|link)\b[^>]*>/gi)) {
+    const type = attr(tag, 'type')?.trim().toLowerCase() ?? '';
+    const fetched = /^<link/i.test(tag) || (!/\snomodule\b/i.test(tag) && ['', 'module', 'text/javascript', 'application/javascript'].includes(type));
+    const url = !fetched ? undefined : /^<script/i.test(tag) ? attr(tag, 'src')
+      : /^(?:stylesheet|modulepreload)$/i.test(attr(tag, 'rel')?.trim() ?? '') ? attr(tag, 'href') : undefined;
+    if (url && !/^(?:[a-z][a-z0-9+.-]*:|\/\/)/i.test(url.trim())) found.push(url.trim());
+  }
+  return [...new Set(found)];
 }
 
 /**
@@ -142,7 +162,7 @@ export function createFileServer(options: FileServerOptions) {
     const head = /<head\b[^>]*>/i.exec(html);
     const page = head ? `${html.slice(0, head.index + head[0].length)}${hook}${html.slice(head.index + head[0].length)}`
       : /^\s*<!doctype[^>]*>/i.test(html) ? html.replace(/^\s*<!doctype[^>]*>/i, (d) => `${d}${hook}`) : `${hook}${html}`;
-    return text(200, page, 'text/html; charset=utf-8');
+    return { ...text(200, page, 'text/html; charset=utf-8'), links: linkedUrls(html) };
   }
 
   async function listing(rel: string, urlPath: string): Promise<ServedFile> {

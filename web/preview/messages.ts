@@ -20,6 +20,8 @@ export interface FileRequest {
   referrer: string;
   /** the request's destination: document, script, style, image, … ('' for fetch()) */
   destination: string;
+  /** a frame's navigation: the Service Worker can hold what the new page links until it asks */
+  navigation?: boolean;
 }
 
 /** playground → SW, on the request's port. */
@@ -27,6 +29,19 @@ export interface FileReply {
   status: number;
   headers: Record<string, string>;
   body: ArrayBuffer | null;
+  /**
+   * For a navigation to a page: the request paths (as a FileRequest names them) of the files it
+   * links, whose LinkedFile messages follow on the same port, so the page's first requests need
+   * no round trip through the playground's busy main thread.
+   */
+  linked?: string[];
+}
+
+/** playground → SW, after a page's FileReply on its port: one file the page links. */
+export interface LinkedFile {
+  type: 'sandpit-preview-linked';
+  path: string;
+  reply: FileReply;
 }
 
 /** bridge → playground: the Service Worker is active and answers requests for this session. */
