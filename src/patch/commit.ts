@@ -32,7 +32,7 @@ export async function commitPlan(ctx: ToolContext, plan: PatchPlan, encoded: Map
   for (const [rel, bytes] of encoded) steps.push({ kind: 'write', rel, bytes, before: plan.files.get(rel)!.before?.bytes ?? null });
   // The new bytes are final, so they are hashed (off the main thread where WebCrypto does it) while
   // they are written, all at once: one after another, each file waited a round trip of its own.
-  const hashes = Promise.all([...encoded].map(async ([rel, bytes]) => [rel, await fileSha256(ctx.fs, ctx.paths.toAbs(rel), bytes)] as const));
+  const hashes = Promise.all([...encoded].map(async ([rel, bytes]) => [rel, await fileSha256(ctx.fs, ctx.paths.toAbs(rel), bytes, { owned: true })] as const));
   let summary: ChangeSummary;
   try {
     summary = (await ctx.applySteps(steps, changed))!;
