@@ -30,10 +30,14 @@ export async function commitPlan(ctx: ToolContext, plan: PatchPlan, encoded: Map
   const steps: FileStep[] = [];
   for (const [rel, file] of plan.files) if (!file.after && file.before) steps.push({ kind: 'remove', rel, before: file.before.bytes });
   for (const [rel, bytes] of encoded) steps.push({ kind: 'write', rel, bytes, before: plan.files.get(rel)!.before?.bytes ?? null });
+  // The new bytes are final, so they are hashed (off the main thread where WebCrypto does it) while
+  // they are written, all at once: one after another, each file waited a round trip of its own.
+  const hashes = Promise.all([...encoded].map(async ([rel, bytes]) => [rel, await fileSha256(ctx.fs, ctx.paths.toAbs(rel), bytes, { owned: true })] as const));
   let summary: ChangeSummary;
   try {
     summary = (await ctx.applySteps(steps, changed))!;
   } catch (error) {
+    hashes.catch(() => {});
     if (error instanceof PartialChangeError) {
       throw new ToolError('IO_ERROR', `${error.cause.message}; rolling the patch back also failed for ${error.failedUndos} step(s), so the workspace may be partly changed`, {
         hint: 'Check the files the patch names with read_file before retrying.',
@@ -47,6 +51,6 @@ export async function commitPlan(ctx: ToolContext, plan: PatchPlan, encoded: Map
   for (const [rel, file] of plan.files) {
     if (!file.after && file.before) ctx.ledger.forget(rel);
   }
-  for (const [rel, bytes] of encoded) ctx.ledger.recordWrite(rel, await fileSha256(ctx.fs, ctx.paths.toAbs(rel), bytes));
+  for (const [rel, sha256] of await hashes) ctx.ledger.recordWrite(rel, sha256);
   return summary;
 }

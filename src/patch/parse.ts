@@ -57,7 +57,7 @@ const shown = (text: string) => `'${text.length > 80 ? `${text.slice(0, 80)}...`
  * final newline, unified-diff line numbers after `@@`, and empty lines meant as empty context.
  */
 export function parsePatch(patch: string): PatchOp[] {
-  const lines = unwrap(patch.replace(/\r\n?/g, '\n').split('\n').map((text, i) => ({ text, no: i + 1 })));
+  const lines = unwrap((patch.includes('\r') ? patch.replace(/\r\n?/g, '\n') : patch).split('\n').map((text, i) => ({ text, no: i + 1 })));
   const first = lines[0];
   if (!first || first.text.trim() !== BEGIN) {
     throw parseError(first?.no ?? 1, `the patch must start with '${BEGIN}'${first ? `, not ${shown(first.text.trim())}` : ' (it is empty)'}`);

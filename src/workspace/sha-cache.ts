@@ -21,20 +21,22 @@ const caches = new WeakMap<WorkspaceFs, Cache>();
 /**
  * SHA-256 of a file's bytes, remembered per backend path. An agent reads the same files again and
  * again; comparing the bytes with the copy kept last time costs a fraction of hashing them, and
- * a hash is only reused for exactly the same bytes, so it can never be stale.
+ * a hash is only reused for exactly the same bytes, so it can never be stale. `owned` says the
+ * caller made these bytes and nothing will change them (a patch's new content), so they are kept
+ * as they are instead of copied.
  */
-export async function fileSha256(fs: WorkspaceFs, abs: string, bytes: Uint8Array): Promise<string> {
-  const known = knownSha256(fs, abs, bytes);
+export async function fileSha256(fs: WorkspaceFs, abs: string, bytes: Uint8Array, options: { owned?: boolean } = {}): Promise<string> {
+  const known = knownSha256(fs, abs, bytes, options);
   if (known !== null) return known;
   const sha256 = await sha256Hex(bytes);
-  return bytes.length > MAX_CACHED_BYTES ? sha256 : keep(cacheOf(fs), abs, bytes, sha256);
+  return bytes.length > MAX_CACHED_BYTES ? sha256 : keep(cacheOf(fs), abs, options.owned ? bytes : bytes.slice(), sha256);
 }
 
 /**
  * fileSha256 answered synchronously, for hot paths: from the cache, or by the backend's native
  * hashing; null when only the portable (asynchronous) hashing is left.
  */
-export function knownSha256(fs: WorkspaceFs, abs: string, bytes: Uint8Array): string | null {
+export function knownSha256(fs: WorkspaceFs, abs: string, bytes: Uint8Array, options: { owned?: boolean } = {}): string | null {
   if (bytes.length > MAX_CACHED_BYTES) return fs.native ? fs.native.sha256Hex(bytes) : null;
   const cache = cacheOf(fs);
   const known = cache.entries.get(abs);
@@ -42,7 +44,7 @@ export function knownSha256(fs: WorkspaceFs, abs: string, bytes: Uint8Array): st
     if (cache.last !== abs) touch(cache, abs, known);
     return known.sha256;
   }
-  return fs.native ? keep(cache, abs, bytes, fs.native.sha256Hex(bytes)) : null;
+  return fs.native ? keep(cache, abs, options.owned ? bytes : bytes.slice(), fs.native.sha256Hex(bytes)) : null;
 }
 
 function cacheOf(fs: WorkspaceFs): Cache {
@@ -51,8 +53,9 @@ function cacheOf(fs: WorkspaceFs): Cache {
   return cache;
 }
 
-function keep(cache: Cache, abs: string, bytes: Uint8Array, sha256: string): string {
-  touch(cache, abs, { bytes: bytes.slice(), sha256 });
+/** Remember `copy`, which nothing else may change, as the bytes whose hash is `sha256`. */
+function keep(cache: Cache, abs: string, copy: Uint8Array, sha256: string): string {
+  touch(cache, abs, { bytes: copy, sha256 });
   if (cache.entries.size > MAX_ENTRIES) cache.entries.delete(cache.entries.keys().next().value!);
   return sha256;
 }
