@@ -161,6 +161,13 @@ export class TreeCache {
   }
 }
 
+/** The files below folder `dir` of `cache` (found at `rel`), and its folders below it into `dirs`. */
+export async function filesUnder(cache: TreeCache, dir: Dir, rel: string, dirs?: Set<string>): Promise<Map<string, Leaf>> {
+  const out = new Map<string, Leaf>();
+  await walkDir(cache, dir, rel, out, dirs);
+  return out;
+}
+
 /** Files into `out`, and (when asked) every folder below `rel` into `dirs`, depth first, without recursion (deep trees). */
 async function walkDir(cache: TreeCache, dir: Dir, rel: string, out: Map<string, Leaf>, dirs?: Set<string>): Promise<void> {
   const stack = [{ entries: (await cache.entries(dir)).entries(), rel }];
