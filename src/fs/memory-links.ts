@@ -24,19 +24,52 @@ type MemNode = ReturnType<Link['getNode']>;
 export class MemoryLinks {
   readonly #dirs = new Map<string, Link>();
   readonly #sb: Superblock;
+  /**
+   * The folder found last: walks and parent checks go one level at a time, so the next path is
+   * usually this one or a child of it, found by comparing strings instead of hashing a long key.
+   */
+  #last: { path: string; link: Link } | null = null;
+  /** the ids memfs checks a listing against: the process's own, asked once instead of per listing */
+  readonly #uid: number;
+  readonly #gid: number;
 
   constructor(sb: Superblock) {
     this.#sb = sb;
+    const host = (globalThis as { process?: { getuid?: () => number; getgid?: () => number } }).process;
+    this.#uid = host?.getuid?.() ?? 0;
+    this.#gid = host?.getgid?.() ?? 0;
   }
 
   /** The folder at `path`, or undefined when the fast path does not apply. */
   dir(path: string): Link | undefined {
     if (path === '/') return this.#sb.root;
+    const last = this.#last;
+    if (last !== null && path.length >= last.path.length && path.startsWith(last.path)) {
+      if (path.length === last.path.length) return last.link;
+      const child = path.charCodeAt(last.path.length) === 47 && path.indexOf('/', last.path.length + 1) === -1
+        ? this.#step(last.link, path.slice(last.path.length + 1)) : undefined;
+      if (child !== undefined) {
+        this.#dirs.set(path, child);
+        this.#last = { path, link: child };
+        return child;
+      }
+    }
     const hit = this.#dirs.get(path);
-    if (hit !== undefined) return hit;
+    if (hit !== undefined) { this.#last = { path, link: hit }; return hit; }
     if (!CANONICAL.test(path)) return undefined;
     const { link, end } = this.#reach(path);
-    return end === path.length ? link : undefined;
+    if (end !== path.length) return undefined;
+    this.#last = { path, link };
+    return link;
+  }
+
+  /** `name` in folder `link`, when it is a folder the fast path may enter. */
+  #step(link: Link, name: string): Link | undefined {
+    if (name === '' || name === '.' || name === '..' || name.includes('\0')) return undefined;
+    const child = link.children.get(name);
+    if (child === undefined) return undefined;
+    const node = child.getNode();
+    return node.isDirectory() && node.canExecute(0, 0) ? child : undefined;
   }
 
   /** The deepest folder on `path` the fast path reaches, and where its path ends in `path`. */
@@ -75,7 +108,7 @@ export class MemoryLinks {
     const names = path.slice(end + 1).split('/');
     const node = link.getNode();
     // what memfs checks before it makes the first missing level (a link or file on the way is its call)
-    if (link.children.has(names[0]!) || !node.isDirectory() || !node.canExecute() || !node.canWrite()) return false;
+    if (link.children.has(names[0]!) || !node.isDirectory() || !node.canExecute(this.#uid, this.#gid) || !node.canWrite(this.#uid, this.#gid)) return false;
     let at = link;
     let stop = end;
     for (const name of names) {
@@ -122,7 +155,7 @@ export class MemoryLinks {
   readdir(path: string): FsDirent[] | undefined {
     const link = this.dir(path);
     // memfs checks a listing against the process's own ids, not the volume's
-    if (link === undefined || !link.getNode().canRead()) return undefined;
+    if (link === undefined || !link.getNode().canRead(this.#uid, this.#gid)) return undefined;
     const list: FsDirent[] = [];
     for (const [name, child] of link.children) {
       if (child === undefined || name === '.' || name === '..') continue;
@@ -134,6 +167,7 @@ export class MemoryLinks {
 
   /** Forget `path` (a folder removed or replaced) and, when it was a folder moved away, all below it. */
   forget(path: string, withContents: boolean): void {
+    this.#last = null;
     this.#dirs.delete(path);
     if (!withContents) return;
     const below = `${path}/`;

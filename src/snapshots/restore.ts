@@ -51,7 +51,8 @@ async function rewrite(
   meta: Omit<CommitMeta, 'files_changed'>,
 ): Promise<RestoreOutcome & { target: SnapshotInfo; previous: SnapshotInfo }> {
   // only the folders whose ids differ are compared: the cost of the change, not of the workspace
-  const diff = await diffTrees(store.tree, new TreeCache(store.access, target.tree));
+  const wanted = new TreeCache(store.access, target.tree);
+  const diff = await diffTrees(store.tree, wanted);
   const files: RestoredFile[] = [];
   const steps: FileStep[] = [];
   for (const [path, leaf] of diff.removed) {
@@ -71,7 +72,9 @@ async function rewrite(
   // The caller holds the lock of the whole workspace, so no call sees a half-restored file.
   await writer.apply(steps, { locked: true, allOrNothing: false, noteForSnapshot: false });
   store.forget(files.map((f) => f.path));
-  store.tree.reset(target.tree);
+  // the target's tree, with the folders the comparison loaded: the commit after the call then
+  // finds the restored paths without reading their trees from git again
+  store.tree = wanted;
   files.sort((a, b) => (a.path < b.path ? -1 : 1));
   const snapshot = await store.writeCommit(target.tree, { ...meta, files_changed: files.length, restored_to: target.oid });
   return { files, snapshot, target, previous };
