@@ -165,9 +165,17 @@ export class MemoryLinks {
     return list.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   }
 
+  /** Forget every folder (after a change to a path this index cannot place). */
+  clear(): void {
+    this.#last = null;
+    this.#dirs.clear();
+  }
+
   /** Forget `path` (a folder removed or replaced) and, when it was a folder moved away, all below it. */
   forget(path: string, withContents: boolean): void {
     this.#last = null;
+    // a path spelled another way, or through a link, may name any folder: forget them all
+    if (this.entry(path) === undefined) { this.clear(); return; }
     this.#dirs.delete(path);
     if (!withContents) return;
     const below = `${path}/`;

@@ -61,22 +61,31 @@ export function createMemoryFs(seed: SeedFiles = {}): WorkspaceFs {
       if (options?.recursive === true && links.makeDirs(path)) return;
       await p.mkdir(path, options);
     }),
-    rmdir: (path) => translated('rmdir', async () => { await p.rmdir(path); links.forget(path, false); }),
-    unlink: (path) => translated('unlink', async () => { await p.unlink(path); links.forget(path, false); }),
+    rmdir: (path) => translated('rmdir', async () => {
+      // asked before the removal: afterwards the path no longer tells whether it was spelled plainly
+      const plain = links.entry(path) !== undefined;
+      await p.rmdir(path);
+      if (plain) links.forget(path, false);
+      else links.clear();
+    }),
+    // a file or link removed: no folder the index knows goes with it
+    unlink: (path) => translated('unlink', () => p.unlink(path)),
     rename: (from, to) =>
       translated('rename', async () => {
         const moved = links.entry(from);
+        const replaced = links.entry(to);
         const folder = moved === null || moved === undefined || moved.isDirectory();
         try {
           await renameEntry(from, to);
         } finally {
-          // what was known under either name may be stale now (or after a failure part-way)
-          links.forget(from, folder);
-          links.forget(to, folder);
+          // what was known under either name may be stale now (or after a failure part-way);
+          // a name not spelled plainly may have named any folder
+          if (moved === undefined || replaced === undefined) links.clear();
+          else { links.forget(from, folder); links.forget(to, folder); }
         }
       }),
     readlink: (path) => translated('readlink', async () => String(await p.readlink(path))),
-    symlink: (target, path) => translated('symlink', () => p.symlink(target, path)),
+    symlink: (target, path) => translated('symlink', async () => { await p.symlink(target, path); }),
     readPlainFile: async (base, rel, maxBytes) => readPlainMemory(sb, base, rel, maxBytes),
     capabilities: { symlinks: true, atomicRename: true, modes: true },
   };
