@@ -27,7 +27,7 @@ export class TreeCache {
   /**
    * The folder the last `set` changed something in, with the folders above it: a rescan sets
    * paths in sorted order, so the next one usually starts there instead of at the root, and a
-   * 5,000-level chain costs 5,000 steps, not 5,000 per level. Dropped when the chain may change.
+   * 5,000-level chain costs 5,000 steps, not 5,000 per level. Dropped when the root is replaced.
    */
   #last: { rel: string; chain: Dir[] } | null = null;
 
@@ -110,8 +110,8 @@ export class TreeCache {
       if (leaf.kind === 'blob' && current?.kind === 'blob' && current.oid === leaf.oid && current.mode === leaf.mode) return;
       map.set(name, leaf);
     }
-    // a folder replaced or removed may be on the remembered chain
-    this.#last = current?.kind === 'tree' || leaf === null ? null : { rel: parent, chain };
+    // the chain ends at the folder changed, above what was replaced or removed: still in the tree
+    this.#last = { rel: parent, chain };
     // every folder on the way is dirty now; one that was dirty before has dirty parents already
     // (write cleans from the root down), so the marking stops there
     for (let i = (made === -1 ? chain.length : made) - 1; i >= 0 && chain[i]!.oid !== null; i--) chain[i]!.oid = null;
