@@ -87,4 +87,21 @@ describe('a read that opens the snapshot store first', () => {
     expect(fsck.trim()).toBe('');
     expect(execFileSync('git', [`--git-dir=${gitdir}`, 'ls-tree', '--name-only', 'main'], { encoding: 'utf8' }).split('\n')).toEqual(expect.arrayContaining(['a.txt', 'b.txt', 'c.txt']));
   }, 60_000);
+
+  it('makes a new folder\'s first snapshot only once the other process lets go of the lock', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'sandpit-read-new-'));
+    scratch.push(root);
+    await writeFile(join(root, 'a.txt'), 'a\n');
+    const holder = await holdLock(root);
+    const ws = openNodeWorkspace(root);
+    let answered = false;
+    const listing = call(ws, 'list_snapshots', {}).finally(() => { answered = true; });
+    await new Promise((r) => setTimeout(r, 400));
+    // no repository was made while the other process held the lock
+    expect(answered).toBe(false);
+    await expect(readFile(join(root, '.sandpit', 'git', 'HEAD'), 'utf8')).rejects.toMatchObject({ code: 'ENOENT' });
+    await holder.release();
+    expect((await listing).snapshots.map((s: Out) => s.message)).toEqual(['Workspace opened']);
+    await ws.close();
+  }, 60_000);
 });
