@@ -92,16 +92,16 @@ export function createMemoryFs(seed: SeedFiles = {}): WorkspaceFs {
 
   async function renameEntry(from: string, to: string): Promise<void> {
     // memfs renames a link's target instead of the link itself; move the link by hand.
-        if ((await p.lstat(from)).isSymbolicLink()) {
-          const target = String(await p.readlink(from));
-          const existing = await p.lstat(to).catch((e) => { if (isAbsent(e)) return null; throw e; });
-          if (existing?.isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
-          if (existing) await p.unlink(to);
-          await p.symlink(target, to);
-          await p.unlink(from);
-          return;
-        }
-        await p.rename(from, to);
+    if ((await p.lstat(from)).isSymbolicLink()) {
+      const target = String(await p.readlink(from));
+      const existing = await p.lstat(to).catch((e) => { if (isAbsent(e)) return null; throw e; });
+      if (existing?.isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
+      if (existing) await p.unlink(to);
+      await p.symlink(target, to);
+      await p.unlink(from);
+      return;
+    }
+    await p.rename(from, to);
   }
   return fs;
 }
