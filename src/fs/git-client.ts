@@ -19,7 +19,11 @@ function asksForText(options: unknown): boolean {
  * refs and config as text, which this wrapper decodes. Every other method is the backend's own.
  */
 export function gitFsClient(fs: WorkspaceFs): GitFsClient {
+  // isomorphic-git probes for a promise API with a bare readFile() each time it wraps the client
+  // (once per object read): answer that probe without a backend call or a fresh error's stack
+  const probe = Object.assign(new Error('readFile needs a path'), { code: 'EINVAL' });
   const readFile = async (path: string, options?: unknown): Promise<Uint8Array> => {
+    if (typeof path !== 'string') throw probe;
     const bytes = await fs.readFile(path);
     // isomorphic-git types readFile as a bare Function and uses the string it asked for.
     return (asksForText(options) ? decoder.decode(bytes) : bytes) as Uint8Array;

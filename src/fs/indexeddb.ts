@@ -1,5 +1,6 @@
 import LightningFS from '@isomorphic-git/lightning-fs';
 import { FsError, translated } from './errors.js';
+import { tuneLightningTree } from './indexeddb-tree.js';
 import { makeStat } from './stat.js';
 import { requestedMode, type FsDirent, type FsStat, type WorkspaceFs } from './types.js';
 
@@ -30,6 +31,10 @@ interface LightningStat {
 export function createIndexedDbFs(options: IndexedDbFsOptions): IndexedDbFs {
   const lfs = new LightningFS(options.name, { wipe: options.wipe ?? false });
   const p = lfs.promises as unknown as Record<string, (...args: unknown[]) => Promise<any>>;
+  // lightning-fs makes its tree in init(), started by the constructor; this runs before any
+  // operation's own wait for that init, so every operation sees the tuned tree
+  const internals = lfs.promises as unknown as { _initPromise?: Promise<unknown>; _backend?: { _cache?: unknown } };
+  void internals._initPromise?.then(() => tuneLightningTree(internals._backend?._cache), () => {});
   let dirty = false;
   /** A change to the tree: remembered so flush() writes the superblock only when it has news. */
   const changing = <T>(op: string, run: () => Promise<T>) => translated(op, () => { dirty = true; return run(); });
@@ -46,6 +51,10 @@ export function createIndexedDbFs(options: IndexedDbFsOptions): IndexedDbFs {
 
   /** Why a path does not resolve: a missing component (ENOENT) or a file used as a folder (ENOTDIR). */
   const missing = async (path: string, op: string): Promise<never> => {
+    // the usual case, a name missing from a folder that is there, in one look-up: a walk from the
+    // root for every missing .gitignore made a deep tree's rescan cost the depth squared
+    const parent = path.slice(0, path.lastIndexOf('/')) || '/';
+    if ((await statOrNull(parent))?.type === 'dir') throw new FsError('ENOENT', op);
     const parts = path.split('/').filter(Boolean);
     for (let i = 1; i < parts.length; i++) {
       const s = await statOrNull(`/${parts.slice(0, i).join('/')}`);

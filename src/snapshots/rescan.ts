@@ -260,7 +260,7 @@ export class Scanner {
         if (!stat) return;
         if (stat.type === 'file' && isAtomicTemp(name)) { await this.sweepTemp(child, stat); return; }
         const isDir = stat.type === 'dir';
-        const ignored = dirIgnored || await this.ignore.ignoredHere(child.split('/'), isDir);
+        const ignored = dirIgnored || await this.ignore.ignoredChild(dir, name, isDir);
         if (ignored && !(isDir ? knownDirs.has(child) : known.has(child))) return;
         if (isDir) { dirs.push([child, ignored]); found.push(child); }
         else files.push({ rel: child, stat });

@@ -2,6 +2,7 @@ import type { FileStep, FileWriter } from '../workspace/file-writer.js';
 import type { CommitMeta, SnapshotInfo } from './history.js';
 import type { SnapshotStore } from './store.js';
 import { TreeCache, type Leaf } from './tree.js';
+import { diffTrees } from './tree-diff.js';
 
 /** One file a restore rewrote: its bytes before and after (null when absent). */
 export interface RestoredFile {
@@ -49,23 +50,20 @@ async function rewrite(
   previous: SnapshotInfo,
   meta: Omit<CommitMeta, 'files_changed'>,
 ): Promise<RestoreOutcome & { target: SnapshotInfo; previous: SnapshotInfo }> {
-  const currentDirs = new Set<string>();
-  const wantedDirs = new Set<string>();
-  const current = await store.tree.files('', currentDirs);
-  const wanted = await new TreeCache(store.access, target.tree).files('', wantedDirs);
+  // only the folders whose ids differ are compared: the cost of the change, not of the workspace
+  const wanted = new TreeCache(store.access, target.tree);
+  const diff = await diffTrees(store.tree, wanted);
   const files: RestoredFile[] = [];
   const steps: FileStep[] = [];
-  for (const path of [...current.keys()].filter((p) => !wanted.has(p))) {
-    const before = await store.readBlob(current.get(path)!.oid);
+  for (const [path, leaf] of diff.removed) {
+    const before = await store.readBlob(leaf.oid);
     files.push({ path, before, after: null });
     steps.push({ kind: 'remove', rel: path, before });
   }
   // Folders: gone ones deepest first (one still holding ignored files stays), new ones outermost first.
-  for (const dir of [...currentDirs].filter((d) => !wantedDirs.has(d)).sort().reverse()) steps.push({ kind: 'rmdir', rel: dir, keepIfNotEmpty: true });
-  for (const dir of [...wantedDirs].filter((d) => !currentDirs.has(d)).sort()) steps.push({ kind: 'mkdir', rel: dir });
-  for (const [path, leaf] of wanted) {
-    const was = current.get(path);
-    if (was && was.oid === leaf.oid && was.mode === leaf.mode) continue;
+  for (const dir of diff.goneDirs.sort().reverse()) steps.push({ kind: 'rmdir', rel: dir, keepIfNotEmpty: true });
+  for (const dir of diff.newDirs.sort()) steps.push({ kind: 'mkdir', rel: dir });
+  for (const [path, leaf, was] of diff.written) {
     const after = await store.readBlob(leaf.oid);
     const before = was ? await store.readBlob(was.oid) : null;
     files.push({ path, before, after });
@@ -74,7 +72,9 @@ async function rewrite(
   // The caller holds the lock of the whole workspace, so no call sees a half-restored file.
   await writer.apply(steps, { locked: true, allOrNothing: false, noteForSnapshot: false });
   store.forget(files.map((f) => f.path));
-  store.tree.reset(target.tree);
+  // the target's tree, with the folders the comparison loaded: the commit after the call then
+  // finds the restored paths without reading their trees from git again
+  store.tree = wanted;
   files.sort((a, b) => (a.path < b.path ? -1 : 1));
   const snapshot = await store.writeCommit(target.tree, { ...meta, files_changed: files.length, restored_to: target.oid });
   return { files, snapshot, target, previous };

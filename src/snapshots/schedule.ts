@@ -23,8 +23,11 @@ export class SnapshotSchedule {
   async before(shared = false): Promise<unknown> {
     this.inFlight++;
     try {
-      await this.store.open();
-      if (shared) await this.store.catchUp();
+      await this.store.open(shared);
+      if (shared) {
+        await this.store.catchUp();
+        await this.store.commitDeferredOpen();
+      }
       return null;
     } catch (error) {
       this.lastError = error;

@@ -52,6 +52,7 @@ export interface CommitOutcome {
   skipped: SkippedFile[];
 }
 
+const OPENED_CHANGES = 'Changes found when the workspace was opened';
 const SIGNATURE = { name: 'Sandpit', email: 'sandpit@localhost' };
 
 /**
@@ -82,6 +83,15 @@ export class SnapshotStore {
   private readonly fanOutDirs = new Set<string>();
   private queue: Promise<unknown> = Promise.resolve();
 
+  /**
+   * The lock this root's processes share (the workspace's processLock), or null when this process
+   * is alone. With one, an open that does not hold it never commits: a read that opens first
+   * leaves the commit of what changed while closed to the next change, which holds the lock.
+   */
+  sharedLock: { acquire(): Promise<() => Promise<void>> } | null = null;
+  /** an open without the lock found history but made no commit of the changes since (see commitDeferredOpen) */
+  private openUncommitted = false;
+
   /** see {@link SnapshotOptions.onError} */
   readonly onError: ((error: unknown) => void) | undefined;
 
@@ -106,13 +116,35 @@ export class SnapshotStore {
     this.scanner.noteWritten(rel, bytes);
   }
 
-  /** Open the shadow repository, creating it with a first snapshot of the whole workspace. */
-  open(): Promise<void> {
-    this.opening ??= this.exclusive(() => this.load()).catch((error) => {
+  /**
+   * Open the shadow repository, creating it with a first snapshot of the whole workspace.
+   * `held`: the caller holds {@link sharedLock} (a change); without it the open writes nothing
+   * but a new repository's first commit, for which it takes the lock.
+   */
+  open(held = false): Promise<void> {
+    this.opening ??= this.exclusive(() => this.load(held || this.sharedLock === null)).catch((error) => {
       this.opening = null;
       throw error;
     });
     return this.opening;
+  }
+
+  /**
+   * Commit what changed while the workspace was closed, when a read opened it and so could not
+   * (call it holding {@link sharedLock}, after catchUp, before the change).
+   */
+  async commitDeferredOpen(): Promise<void> {
+    await this.exclusive(async () => {
+      if (!this.openUncommitted) return;
+      this.openUncommitted = false;
+      try {
+        await this.commit([''], { message: OPENED_CHANGES }, false);
+      } catch (error) {
+        this.openUncommitted = true;
+        this.recover();
+        throw error;
+      }
+    });
   }
 
   /**
@@ -315,9 +347,19 @@ export class SnapshotStore {
     if (!(await this.fs.writeInPlace?.(path, bytes, bytes.length))) await this.fs.writeFile(path, bytes);
   }
 
-  private async load(): Promise<void> {
+  /** `mayWrite`: this process may move the branch now (it holds the shared lock, or there is none). */
+  private async load(mayWrite: boolean): Promise<void> {
     const { fs, gitdir } = this.access;
     const branch = await this.readBranch();
+    if (!mayWrite && branch.kind !== 'ok' && branch.kind !== 'damaged') {
+      // a new repository: made under the lock, and looked for again there (another process may have just made it)
+      const release = await this.sharedLock!.acquire();
+      try {
+        return await this.load(true);
+      } finally {
+        await release();
+      }
+    }
     if (branch.kind === 'damaged') throw damagedHistory(branch.why);
     if (branch.kind === 'ok') {
       const { fs: gfs, cache } = this.access;
@@ -342,7 +384,8 @@ export class SnapshotStore {
     }
     for (const info of await this.readHistory(head)) this.history.push(info);
     this.tree = new TreeCache(this.access, this.history.head!.tree);
-    await this.commit([''], { message: 'Changes found when the workspace was opened' }, false);
+    if (mayWrite) await this.commit([''], { message: OPENED_CHANGES }, false);
+    else this.openUncommitted = true;
   }
 
   /** Where the branch points on disk now (see readBranch). */

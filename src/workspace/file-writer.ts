@@ -231,11 +231,9 @@ export class FileWriter {
    */
   async makeParents(rel: string): Promise<Array<() => Promise<void>>> {
     const undo: Array<() => Promise<void>> = [];
-    const parts = parentRel(rel).split('/').filter(Boolean);
     let current = '';
     try {
-      for (const part of parts) {
-        current = current ? `${current}/${part}` : part;
+      for (current of prefixesOf(parentRel(rel))) {
         const abs = this.paths.toAbs(current);
         const stat = await lstatOrNull(this.fs, abs);
         if (stat?.type === 'dir') continue;
@@ -257,9 +255,7 @@ export class FileWriter {
 
   /** The folders above `rel` must be real folders, not links, for a removal or a move from there. */
   private async refuseLinkedParents(rel: string): Promise<void> {
-    let current = '';
-    for (const part of parentRel(rel).split('/').filter(Boolean)) {
-      current = current ? `${current}/${part}` : part;
+    for (const current of prefixesOf(parentRel(rel))) {
       const stat = await lstatOrNull(this.fs, this.paths.toAbs(current));
       if (stat?.type === 'symlink') throw notAFolder(current, rel, stat);
       if (!stat) return;
@@ -274,6 +270,21 @@ export class FileWriter {
       await this.fs.rmdir(abs);
     }
   }
+}
+
+/**
+ * `a`, `a/b`, `a/b/c` for `a/b/c` (empty components skipped), each a slice of the one string:
+ * prefixes built by appending a part at a time are chains of joined strings that the engine
+ * copies piece by piece on every use, so a 5,000-level path cost the depth squared.
+ */
+function* prefixesOf(dir: string): Generator<string> {
+  if (dir.startsWith('/') || dir.endsWith('/') || dir.includes('//')) {
+    let joined = '';
+    for (const part of dir.split('/').filter(Boolean)) yield joined = joined ? `${joined}/${part}` : part;
+    return;
+  }
+  for (let slash = dir.indexOf('/'); slash !== -1; slash = dir.indexOf('/', slash + 1)) yield dir.slice(0, slash);
+  if (dir !== '') yield dir;
 }
 
 /** A failure whose undo also failed part-way: the workspace may be partly changed. */

@@ -134,7 +134,9 @@ export class PathResolver {
       stat = await lstatOrNull(this.fs, this.toAbs(''));
     }
     for (let i = 0; i < pending.length; i++) {
-      const candidate = [...real, pending[i]!];
+      // grown in place, not copied per component: a copy per level made a deep path cost its depth squared
+      real.push(pending[i]!);
+      const candidate = real;
       const abs = this.toAbs(candidate.join('/'));
       const isLast = i === pending.length - 1;
       let entry: FsStat;
