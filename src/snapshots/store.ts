@@ -88,7 +88,10 @@ export class SnapshotStore {
    * is alone. With one, an open that does not hold it never commits: a read that opens first
    * leaves the commit of what changed while closed to the next change, which holds the lock.
    */
-  sharedLock: { acquire(): Promise<() => Promise<void>> } | null = null;
+  sharedLock: {
+    /** wait for the lock; resolves to the function that lets it go */
+    acquire(): Promise<() => Promise<void>>;
+  } | null = null;
   /** an open without the lock found history but made no commit of the changes since (see commitDeferredOpen) */
   private openUncommitted = false;
 
