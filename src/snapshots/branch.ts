@@ -4,8 +4,17 @@ import type { WorkspaceFs } from '../fs/types.js';
 /** The shadow repository's one branch. */
 export const BRANCH = 'refs/heads/main';
 
-/** Where the branch points: a commit, a repository never made, or a ref that is gone or garbage. */
-export type BranchState = { kind: 'ok'; oid: string } | { kind: 'absent' } | { kind: 'damaged'; why: string };
+/**
+ * A file in the gitdir while a new repository makes its first commit: a repository with it and no
+ * branch was cut off before it had any history (a kill during the first open), not damaged.
+ */
+export const FIRST_OPEN_MARK = 'sandpit-first-open';
+
+/**
+ * Where the branch points: a commit, a repository never made (or whose first open was cut off
+ * before its first commit, `cutFirstOpen`), or a ref that is gone or garbage.
+ */
+export type BranchState = { kind: 'ok'; oid: string } | { kind: 'absent'; cutFirstOpen?: boolean } | { kind: 'damaged'; why: string };
 
 /**
  * Read the branch from its file (or packed-refs), telling a repository never made (`absent`)
@@ -22,5 +31,7 @@ export async function readBranch(fs: WorkspaceFs, gitdir: string): Promise<Branc
   const hit = /^([0-9a-f]{40}) refs\/heads\/main$/m.exec(packed);
   if (hit) return { kind: 'ok', oid: hit[1]! };
   const made = await fs.stat(`${gitdir}/HEAD`).then(() => true, () => false);
-  return made ? { kind: 'damaged', why: 'the branch refs/heads/main is missing, though the repository exists' } : { kind: 'absent' };
+  if (!made) return { kind: 'absent' };
+  const cut = await fs.stat(`${gitdir}/${FIRST_OPEN_MARK}`).then(() => true, () => false);
+  return cut ? { kind: 'absent', cutFirstOpen: true } : { kind: 'damaged', why: 'the branch refs/heads/main is missing, though the repository exists' };
 }

@@ -5,7 +5,7 @@ import { gitFsClient } from '../fs/git-client.js';
 import { readFileOrNull } from '../fs/helpers.js';
 import type { WorkspaceFs } from '../fs/types.js';
 import { ToolError } from '../contract/index.js';
-import { BRANCH, readBranch, type BranchState } from './branch.js';
+import { BRANCH, FIRST_OPEN_MARK, readBranch, type BranchState } from './branch.js';
 import { History, formatMessage, parseCommit, type CommitMeta, type SnapshotInfo } from './history.js';
 import { SnapshotIgnore } from './ignore.js';
 import { ObjectSink, type GitAccess, type LooseWrites } from './objects.js';
@@ -367,16 +367,24 @@ export class SnapshotStore {
     if (branch.kind === 'ok') {
       const { fs: gfs, cache } = this.access;
       await git.readCommit({ fs: gfs, gitdir, cache, oid: branch.oid }).catch(() => { throw damagedHistory(`the branch names commit ${branch.oid.slice(0, 12)}, which is missing or corrupt`); });
+      // a mark left by a kill just after the first commit: with it, a ref lost later would pass for a cut first open
+      if (mayWrite) await this.fs.unlink(`${gitdir}/${FIRST_OPEN_MARK}`).catch(() => {});
     }
     const head = branch.kind === 'ok' ? branch.oid : null;
     if (!head) {
+      // a first open cut off before its first commit left a repository with no history to keep
+      if (branch.kind === 'absent' && branch.cutFirstOpen) await removeAll(this.fs, gitdir);
       await this.fs.mkdir(this.toAbs('.sandpit'), { recursive: true }).catch((e) => { if (!hasFsCode(e, 'EEXIST')) throw e; });
       // The user's own git (and their editors) should not see Sandpit's history as project files.
       await this.fs.writeFile(this.toAbs('.sandpit/.gitignore'), new TextEncoder().encode('*\n'));
+      // the mark goes in before HEAD does, so no repository exists without it until its first commit lands
+      await this.fs.mkdir(gitdir, { recursive: true }).catch((e) => { if (!hasFsCode(e, 'EEXIST')) throw e; });
+      await this.fs.writeFile(`${gitdir}/${FIRST_OPEN_MARK}`, new Uint8Array(0));
       await git.init({ fs, gitdir, bare: true, defaultBranch: 'main' });
       try {
         await this.fs.mkdir(`${gitdir}/objects/pack`, { recursive: true }).catch((e) => { if (!hasFsCode(e, 'EEXIST')) throw e; });
         await this.commit([''], { message: 'Workspace opened' }, true);
+        await this.fs.unlink(`${gitdir}/${FIRST_OPEN_MARK}`);
       } catch (error) {
         // A repository without its first commit would read as damaged next time: make none at all.
         await removeAll(this.fs, gitdir).catch(() => {});

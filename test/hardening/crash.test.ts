@@ -110,7 +110,7 @@ describe('hardening: SIGKILL in the middle of writes (node)', () => {
         } catch (error) {
           // a kill during the very first open can leave a repository without a branch yet; it must
           // be taken up again by the next open, which this checks by opening it here
-          const neverCommitted = /Could not find HEAD/.test(String(error)) && !reopenedOnce;
+          const neverCommitted = /Could not find (HEAD|refs\/heads\/main)/.test(String(error)) && !reopenedOnce;
           const ws = createWorkspace({ fs: createNodeFs(), root });
           const snaps = await ws.call('list_snapshots', { limit: 3 });
           await ws.close();

@@ -4,6 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createMemoryFs, createWorkspace, type WorkspaceFs } from '../../src/index.js';
 import { createNodeFs } from '../../src/fs/node.js';
+import git from 'isomorphic-git';
+import { gitFsClient } from '../../src/fs/git-client.js';
+import { FIRST_OPEN_MARK } from '../../src/snapshots/branch.js';
 import { checkHistory, repairHistory } from '../../src/snapshots/repair.js';
 
 type Damage = { name: string; survivor: 'head' | 'parent'; harm(fs: WorkspaceFs, gitdir: string, head: string): Promise<void> };
@@ -77,6 +80,27 @@ describe('a damaged snapshot history', () => {
       }
     });
   }
+
+  it('starts afresh where a kill cut the first open off before its first commit, and nowhere else', async () => {
+    for (const { label, fs, root } of await backends()) {
+      const gitdir = `${root}/.sandpit/git`;
+      // what a kill between `git init` and the first commit leaves: the mark, HEAD, no branch
+      await fs.mkdir(gitdir, { recursive: true });
+      await fs.writeFile(`${gitdir}/${FIRST_OPEN_MARK}`, new Uint8Array(0));
+      await git.init({ fs: gitFsClient(fs), gitdir, bare: true, defaultBranch: 'main' });
+      const ws = createWorkspace({ fs, root });
+      const listed = await ws.call<{ snapshots: Array<{ message: string }> }>('list_snapshots', {});
+      if (!listed.ok) throw new Error(`${label}: ${JSON.stringify(listed.error)}`);
+      expect(listed.result.snapshots.map((s) => s.message), label).toEqual(['Workspace opened']);
+      await expect(fs.stat(`${gitdir}/${FIRST_OPEN_MARK}`), label).rejects.toBeTruthy();
+      // a mark a kill left just after the first commit goes at the next open, so a ref lost later is damage
+      await fs.writeFile(`${gitdir}/${FIRST_OPEN_MARK}`, new Uint8Array(0));
+      expect((await createWorkspace({ fs, root }).call('write_file', { path: 'n.txt', content: 'n\n' })).ok, label).toBe(true);
+      await fs.unlink(`${gitdir}/refs/heads/main`);
+      const after = await createWorkspace({ fs, root }).call('list_snapshots', {});
+      expect(after.ok ? null : after.error.message, label).toMatch(/missing, though the repository exists/);
+    }
+  });
 
   it('leaves a healthy history alone', async () => {
     const fs = createMemoryFs({ '/ws/a.txt': 'a\n' });
