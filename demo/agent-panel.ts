@@ -154,9 +154,12 @@ export class AgentPanel {
     } finally {
       stopHearing();
       this.transcript = recorder.toJsonl();
-      // A run that changed nothing has nothing to undo.
-      if (this.before && (await this.head()) === this.before) this.before = null;
+      // Run comes back the moment the run ends, not after the look at history below.
+      const point = this.before;
       this.running = null;
+      this.setButtons();
+      // A run that changed nothing has nothing to undo (unless a new run has started meanwhile).
+      if (point && (await this.head()) === point && this.running === null && this.before === point) this.before = null;
       this.setButtons();
     }
   }
