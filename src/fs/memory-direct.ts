@@ -1,5 +1,5 @@
 import type { Link, Superblock } from '@jsonjoy.com/fs-core';
-import { makeStat } from './stat.js';
+import { statOfNode } from './memory-links.js';
 import type { PlainFile } from './types.js';
 
 /**
@@ -18,11 +18,8 @@ export function readPlainMemory(sb: Superblock, base: string, rel: string, maxBy
   }
   const node = link.getNode();
   if (!node.isFile() || !node.canRead(0, 0)) return null;
-  const size = node.getSize();
-  const stat = makeStat('file', {
-    mode: node.mode, size, ino: node.ino, mtimeMs: node.mtime.getTime(), ctimeMs: node.ctime.getTime(), uid: node.uid, gid: node.gid, dev: 0, nlink: node.nlink,
-  });
-  if (size > maxBytes) return { stat, bytes: null };
+  const stat = statOfNode(node)!;
+  if (stat.size > maxBytes) return { stat, bytes: null };
   const bytes = node.getBuffer();
   return { stat, bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength) };
 }

@@ -183,7 +183,8 @@ export class MemoryLinks {
   }
 }
 
-function statOfNode(node: MemNode): FsStat | undefined {
+/** A memfs node's stat in the backend contract's shape; undefined for a kind the contract has no name for. */
+export function statOfNode(node: MemNode): FsStat | undefined {
   const type = node.isSymlink() ? 'symlink' : node.isDirectory() ? 'dir' : node.isFile() ? 'file' : undefined;
   if (type === undefined) return undefined;
   return makeStat(type, {

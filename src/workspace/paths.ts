@@ -136,15 +136,14 @@ export class PathResolver {
     for (let i = 0; i < pending.length; i++) {
       // grown in place, not copied per component: a copy per level made a deep path cost its depth squared
       real.push(pending[i]!);
-      const candidate = real;
-      const abs = this.toAbs(candidate.join('/'));
+      const abs = this.toAbs(real.join('/'));
       const isLast = i === pending.length - 1;
       let entry: FsStat;
       try {
         entry = await this.fs.lstat(abs);
       } catch (error) {
         if (!hasFsCode(error, 'ENOENT', 'ENOTDIR')) throw error;
-        real = [...candidate, ...pending.slice(i + 1)];
+        real = [...real, ...pending.slice(i + 1)];
         stat = null;
         break;
       }
@@ -152,7 +151,7 @@ export class PathResolver {
         const target = await this.fs.readlink(abs);
         const targetAbs = target.startsWith('/') ? normalizeAbsolute(target) : normalizeAbsolute(`${parentOf(abs)}/${target}`);
         const targetRel = this.toRel(targetAbs);
-        const linkName = candidate.join('/');
+        const linkName = real.join('/');
         if (targetRel === null) throw outside(input, `'${linkName}' is a symbolic link that points outside the workspace`);
         if (mode !== 'read') {
           throw new ToolError('PERMISSION_DENIED', `'${displayPath(rel)}' goes through the symbolic link '${linkName}'; writes never follow links`, {
@@ -169,10 +168,9 @@ export class PathResolver {
       if (entry.type === 'symlink' && isReserved(await this.linkTargetRel(abs))) {
         throw new ToolError('PERMISSION_DENIED', `'${displayPath(rel)}' is a link to Sandpit's own snapshot data`);
       }
-      real = candidate;
       stat = entry;
       if (!isLast && entry.type !== 'dir') {
-        real = [...candidate, ...pending.slice(i + 1)];
+        real = [...real, ...pending.slice(i + 1)];
         stat = null;
         break;
       }
