@@ -12,6 +12,7 @@ export const BENEATH_SUPPORTED = process.platform === 'linux' && typeof O_DIRECT
   && fs.existsSync('/proc/self/fd');
 
 const DIR_FLAGS = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_NONBLOCK;
+const KEPT_FOLDERS = 32;
 
 /**
  * Race-free resolution below one root folder. Every operation on `root/a/b/name` opens the root,
@@ -45,19 +46,99 @@ export class Beneath {
     return this.rootFd;
   }
 
+  /**
+   * Folders opened by earlier calls, kept open: the shadow history's objects sit four folders
+   * down, and walking there again cost each snapshot dozens of opens. A kept descriptor is used
+   * only while the kernel still places it exactly at the path it was opened by (its
+   * `/proc/self/fd` link), which a deleted folder never matches. A folder renamed, removed or
+   * swapped for a link since is walked afresh, so it confines as the walk does: the operation
+   * lands in the folder that is at that path below the root when the call checks.
+   */
+  private readonly kept = new Map<string, { fd: number; users: number }>();
+  private rootReal: string | null = null;
+
+  private keptFolder(key: string): { fd: number; users: number } | null {
+    const entry = this.kept.get(key);
+    if (!entry) return null;
+    // The root's own path is read once: the kept folder is checked by where the kernel places it
+    // now, and only a process that may rename the root itself could move one elsewhere.
+    this.rootReal ??= fs.readlinkSync(`/proc/self/fd/${this.rootDescriptor()}`);
+    let current = false;
+    try {
+      current = fs.readlinkSync(`/proc/self/fd/${entry.fd}`) === `${this.rootReal === '/' ? '' : this.rootReal}/${key}`;
+    } catch { /* closed under us: walk again */ }
+    this.kept.delete(key);
+    if (!current) {
+      if (entry.users === 0) fs.closeSync(entry.fd);
+      return null;
+    }
+    this.kept.set(key, entry); // the newest at the end, so the oldest goes first
+    return entry;
+  }
+
+  private keep(key: string, fd: number): { fd: number; users: number } {
+    const entry = { fd, users: 0 };
+    this.kept.set(key, entry);
+    for (const [oldKey, old] of this.kept) {
+      if (this.kept.size <= KEPT_FOLDERS) break;
+      if (old.users > 0) continue;
+      this.kept.delete(oldKey);
+      fs.closeSync(old.fd);
+    }
+    return entry;
+  }
+
+  /** Close the kept folders (the root stays: it is the workspace's own). */
+  release(): void {
+    for (const [key, entry] of this.kept) {
+      if (entry.users > 0) continue;
+      this.kept.delete(key);
+      fs.closeSync(entry.fd);
+    }
+  }
+
   /** Run `work` with the descriptor of the folder `parts` names, opened without following links. */
   inDir<T>(parts: readonly string[], work: (dirFd: number) => T): T {
     if (parts.length === 0) return work(this.rootDescriptor());
-    let fd = fs.openSync(`/proc/self/fd/${this.rootDescriptor()}/${parts[0]}`, DIR_FLAGS);
+    if (!worthKeeping(parts)) {
+      const fd = this.walk(parts);
+      try {
+        return work(fd);
+      } finally {
+        fs.closeSync(fd);
+      }
+    }
+    const key = parts.join('/');
+    const entry = this.keptFolder(key) ?? this.keep(key, this.walk(parts));
+    entry.users++;
     try {
-      for (const part of parts.slice(1)) {
+      return work(entry.fd);
+    } finally {
+      entry.users--;
+      // dropped from the cache while in use (found stale by a nested call): close it now
+      if (entry.users === 0 && this.kept.get(key) !== entry) fs.closeSync(entry.fd);
+    }
+  }
+
+  /** Open the folder `parts` names from the nearest kept folder above it (or the root), one component at a time. */
+  private walk(parts: readonly string[]): number {
+    let from = 0;
+    let base = this.rootDescriptor();
+    for (let depth = parts.length - 1; depth > 0; depth--) {
+      const above = this.keptFolder(parts.slice(0, depth).join('/'));
+      if (above) { from = depth; base = above.fd; break; }
+    }
+    let fd = fs.openSync(`/proc/self/fd/${base}/${parts[from]}`, DIR_FLAGS);
+    try {
+      for (const part of parts.slice(from + 1)) {
         const next = fs.openSync(`/proc/self/fd/${fd}/${part}`, DIR_FLAGS);
         fs.closeSync(fd);
         fd = next;
       }
-      return work(fd);
-    } finally {
+      return fd;
+    } catch (error) {
       fs.closeSync(fd);
+      throw error;
     }
   }
 
@@ -69,6 +150,15 @@ export class Beneath {
     if (parts.length === 0) return work(this.root, -1);
     return this.inDir(parts.slice(0, -1), (dirFd) => work(`/proc/self/fd/${dirFd}/${parts[parts.length - 1]}`, dirFd));
   }
+}
+
+/**
+ * A folder one level down is opened again faster than a kept one is checked. A deleted folder's
+ * `/proc` link ends in " (deleted)", so a folder whose own name ends so is never kept: no deleted
+ * folder can then pass for a live one.
+ */
+function worthKeeping(parts: readonly string[]): boolean {
+  return parts.length >= 2 && !parts[parts.length - 1]!.endsWith(' (deleted)');
 }
 
 /** Open a regular file for reading without following a final link; anything else is refused. */

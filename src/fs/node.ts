@@ -85,6 +85,8 @@ export function createNodeFs(options: NodeFsOptions = {}): WorkspaceFs {
     } : {}),
     native: NODE_NATIVE,
     capabilities: { symlinks: true, atomicRename: true, modes: true },
+    // the kept folder descriptors; a later call opens what it needs again
+    close: async () => beneath?.release(),
   };
 }
 

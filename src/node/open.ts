@@ -73,8 +73,10 @@ export function openNodeWorkspace(folder: string, options: NodeWorkspaceOptions 
   const set = tools ? toolsetOf('canonical', mergeTools(tools, node.tools)) : nodeToolset(name, node, artifactDir);
   const root = resolve(folder);
   // Real processes only: a tool left without Node's runner stays NOT_SUPPORTED rather than quietly becoming the built-in shell.
-  const ws = createWorkspace({ processLock: folderLock(root), ...rest, fs: createNodeFs({ root }), root, tools: set.tools, processRunner: false });
+  const fs = createNodeFs({ root });
+  const ws = createWorkspace({ processLock: folderLock(root), ...rest, fs, root, tools: set.tools, processRunner: false });
   node.attach(ws);
+  ws.onClose(() => fs.close?.());
   keepSpares(ws);
   return Object.assign(ws, { tasks: node.tasks, manifests: node.manifests, toolset: set });
 }

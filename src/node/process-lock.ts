@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { link, mkdir, open, readFile, readdir, rmdir, stat, unlink, utimes, writeFile } from 'node:fs/promises';
+import { linkSync, mkdirSync, openSync, closeSync, readFileSync, rmdirSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
+import { open, readFile, readdir, stat, unlink, utimes } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ToolError } from '../contract/index.js';
 import type { ProcessLock } from '../workspace-core.js';
@@ -51,7 +51,7 @@ export function folderLock(root: string, options: FolderLockOptions = {}): Proce
     const body: LockBody = { pid: process.pid, token, since: new Date().toISOString() };
     const deadline = Date.now() + waitMs;
     for (let delay = 2; ; delay = Math.min(delay * 2, 50)) {
-      if (await createExclusive(path, JSON.stringify(body))) return token;
+      if (createExclusive(path, JSON.stringify(body))) return token;
       await takeOverIfStale(path, staleMs);
       if (Date.now() > deadline) {
         throw new ToolError('IO_ERROR', 'the workspace is busy in another process (a change there has held the workspace lock too long)', {
@@ -67,49 +67,57 @@ export function folderLock(root: string, options: FolderLockOptions = {}): Proce
    * first and then linked into place, so the lock never exists without its body: a process
    * killed between creating the lock and writing it would otherwise leave one only its age could
    * ever free. Where the folder has no hard links, it falls back to create-then-write.
+   * Taking and dropping the lock are a handful of metadata calls on the workspace's own folder,
+   * made synchronously: through the thread pool each costs a round trip, and a one-line edit
+   * paid ten of them, more than the edit itself.
    */
-  async function createExclusive(file: string, text: string): Promise<boolean> {
+  function createExclusive(file: string, text: string): boolean {
     for (let attempt = 0; ; attempt++) {
       const staged = `${file}.${process.pid}-${randomBytes(6).toString('hex')}.new`;
       try {
-        await writeFile(staged, text, { flag: 'wx' });
+        writeFileSync(staged, text, { flag: 'wx' });
         try {
-          await link(staged, file);
+          linkSync(staged, file);
           return true;
         } catch (error) {
           const code = (error as NodeJS.ErrnoException).code;
           if (code === 'EEXIST') return false;
           if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP' && code !== 'ENOSYS') throw error;
-          return await createThenWrite(file, text);
+          return createThenWrite(file, text);
         } finally {
-          await unlink(staged).catch(() => {});
+          try { unlinkSync(staged); } catch { /* already gone */ }
         }
       } catch (error) {
         const code = (error as NodeJS.ErrnoException).code;
-        if (code === 'ENOENT' && attempt < 3) { madeDir = (await mkdir(dir, { recursive: true })) !== undefined || madeDir; continue; }
+        if (code === 'ENOENT' && attempt < 3) { madeDir = mkdirSync(dir, { recursive: true }) !== undefined || madeDir; continue; }
         throw error;
       }
     }
   }
 
-  async function createThenWrite(file: string, text: string): Promise<boolean> {
+  function createThenWrite(file: string, text: string): boolean {
+    let fd: number;
     try {
-      const handle = await open(file, 'wx');
-      await handle.writeFile(text);
-      await handle.close();
-      return true;
+      fd = openSync(file, 'wx');
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
       throw error;
     }
+    try {
+      writeSync(fd, text);
+    } finally {
+      closeSync(fd);
+    }
+    return true;
   }
 
-  async function release(token: string): Promise<void> {
-    const body = await readBody(path);
-    if (body?.token === token) await unlink(path).catch(() => {});
+  function release(token: string): void {
+    if (readBodySync(path)?.token === token) {
+      try { unlinkSync(path); } catch { /* taken over meanwhile */ }
+    }
     if (madeDir) {
       madeDir = false;
-      await rmdir(dir).catch(() => {});
+      try { rmdirSync(dir); } catch { /* something else lives there now */ }
     }
   }
 
@@ -134,15 +142,27 @@ export function folderLock(root: string, options: FolderLockOptions = {}): Proce
         held = null;
         if (beat) clearInterval(beat);
         beat = null;
-        await release(token);
+        release(token);
       };
     },
   };
 }
 
 async function readBody(path: string): Promise<LockBody | null> {
+  return parseBody(await readFile(path, 'utf8').catch(() => ''));
+}
+
+function readBodySync(path: string): LockBody | null {
   try {
-    const parsed = JSON.parse(await readFile(path, 'utf8')) as Partial<LockBody>;
+    return parseBody(readFileSync(path, 'utf8'));
+  } catch {
+    return null;
+  }
+}
+
+function parseBody(text: string): LockBody | null {
+  try {
+    const parsed = JSON.parse(text) as Partial<LockBody>;
     return typeof parsed.pid === 'number' && typeof parsed.token === 'string' ? (parsed as LockBody) : null;
   } catch {
     return null;
