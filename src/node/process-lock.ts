@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { linkSync, mkdirSync, openSync, closeSync, readFileSync, rmdirSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
-import { open, readFile, readdir, stat, unlink, utimes } from 'node:fs/promises';
+import { closeSync, constants, existsSync, linkSync, mkdirSync, openSync, readdirSync, readFileSync, rmdirSync, statSync, unlinkSync, utimesSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { ToolError } from '../contract/index.js';
 import type { ProcessLock } from '../workspace-core.js';
@@ -21,6 +20,11 @@ interface LockBody {
   since: string;
 }
 
+// Where Linux lets a folder be used through its descriptor, `.sandpit` is opened without
+// following a link, so one swapped in cannot carry lock files outside the workspace.
+const THROUGH_DESCRIPTOR = process.platform === 'linux' && typeof constants.O_NOFOLLOW === 'number' && existsSync('/proc/self/fd');
+const FOLDER_FLAGS = constants.O_RDONLY | constants.O_DIRECTORY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
+
 /**
  * A workspace lock shared by every process that opens the same folder: the file
  * `.sandpit/lock`, created exclusively, holding the owner's pid and a token, with its mtime as
@@ -28,10 +32,13 @@ interface LockBody {
  * taken when the first change starts and dropped when the last one ends. A lock whose pid is gone
  * or whose heartbeat stopped is taken over; the takeover itself is guarded by a second exclusive
  * file, so two processes cannot both remove a stale lock and then each think they own a new one.
+ *
+ * Taking and dropping the lock are a handful of metadata calls on the workspace's own folder,
+ * made synchronously: through the thread pool each cost a round trip, and a one-line edit paid
+ * ten of them, more than the edit itself.
  */
 export function folderLock(root: string, options: FolderLockOptions = {}): ProcessLock {
   const dir = join(root, '.sandpit');
-  const path = join(dir, 'lock');
   const waitMs = options.waitMs ?? 10_000;
   const staleMs = options.staleMs ?? 30_000;
   const heartbeatMs = options.heartbeatMs ?? 2_000;
@@ -41,18 +48,55 @@ export function folderLock(root: string, options: FolderLockOptions = {}): Proce
   // `.sandpit` made only for the lock goes again with it, so a folder without snapshots stays clean
   let madeDir = false;
 
+  /**
+   * `work` on the path of the lock folder for the length of one step; `make`: create the folder
+   * when it is missing, else answer null.
+   */
+  function inFolder<T>(work: (folder: string) => T, make: boolean): T | null {
+    for (let attempt = 0; ; attempt++) {
+      const fd = openFolder();
+      if (fd === 'missing') {
+        if (!make) return null;
+        if (attempt === 3) throw lockFailed(Object.assign(new Error('missing'), { code: 'ENOENT' }));
+        try {
+          mkdirSync(dir);
+          madeDir = true;
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw lockFailed(error);
+        }
+        continue;
+      }
+      try {
+        return work(fd === null ? dir : `/proc/self/fd/${fd}`);
+      } finally {
+        if (fd !== null) closeSync(fd);
+      }
+    }
+  }
+
+  /** The lock folder's descriptor, null where paths are used as they are, or 'missing'. */
+  function openFolder(): number | null | 'missing' {
+    if (!THROUGH_DESCRIPTOR) return existsSync(dir) ? null : 'missing';
+    try {
+      return openSync(dir, FOLDER_FLAGS);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 'missing';
+      throw lockFailed(error);
+    }
+  }
+
   let swept = false;
   async function take(): Promise<string> {
     if (!swept) {
       swept = true;
-      await sweepStaged(dir);
+      inFolder(sweepStaged, false);
     }
     const token = `${process.pid}-${randomBytes(8).toString('hex')}`;
-    const body: LockBody = { pid: process.pid, token, since: new Date().toISOString() };
+    const body = JSON.stringify({ pid: process.pid, token, since: new Date().toISOString() } satisfies LockBody);
     const deadline = Date.now() + waitMs;
     for (let delay = 2; ; delay = Math.min(delay * 2, 50)) {
-      if (createExclusive(path, JSON.stringify(body))) return token;
-      await takeOverIfStale(path, staleMs);
+      if (inFolder((folder) => createExclusive(folder, body), true)) return token;
+      inFolder((folder) => takeOverIfStale(folder, staleMs), false);
       if (Date.now() > deadline) {
         throw new ToolError('IO_ERROR', 'the workspace is busy in another process (a change there has held the workspace lock too long)', {
           hint: 'Try the call again in a moment; if no other Sandpit process is using this folder, the lock frees itself once its heartbeat stops.',
@@ -62,59 +106,10 @@ export function folderLock(root: string, options: FolderLockOptions = {}): Proce
     }
   }
 
-  /**
-   * Create `file` holding `text`, unless it exists. The text is written to a file of its own
-   * first and then linked into place, so the lock never exists without its body: a process
-   * killed between creating the lock and writing it would otherwise leave one only its age could
-   * ever free. Where the folder has no hard links, it falls back to create-then-write.
-   * Taking and dropping the lock are a handful of metadata calls on the workspace's own folder,
-   * made synchronously: through the thread pool each costs a round trip, and a one-line edit
-   * paid ten of them, more than the edit itself.
-   */
-  function createExclusive(file: string, text: string): boolean {
-    for (let attempt = 0; ; attempt++) {
-      const staged = `${file}.${process.pid}-${randomBytes(6).toString('hex')}.new`;
-      try {
-        writeFileSync(staged, text, { flag: 'wx' });
-        try {
-          linkSync(staged, file);
-          return true;
-        } catch (error) {
-          const code = (error as NodeJS.ErrnoException).code;
-          if (code === 'EEXIST') return false;
-          if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP' && code !== 'ENOSYS') throw error;
-          return createThenWrite(file, text);
-        } finally {
-          try { unlinkSync(staged); } catch { /* already gone */ }
-        }
-      } catch (error) {
-        const code = (error as NodeJS.ErrnoException).code;
-        if (code === 'ENOENT' && attempt < 3) { madeDir = mkdirSync(dir, { recursive: true }) !== undefined || madeDir; continue; }
-        throw error;
-      }
-    }
-  }
-
-  function createThenWrite(file: string, text: string): boolean {
-    let fd: number;
-    try {
-      fd = openSync(file, 'wx');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
-      throw error;
-    }
-    try {
-      writeSync(fd, text);
-    } finally {
-      closeSync(fd);
-    }
-    return true;
-  }
-
   function release(token: string): void {
-    if (readBodySync(path)?.token === token) {
-      try { unlinkSync(path); } catch { /* taken over meanwhile */ }
-    }
+    inFolder((folder) => {
+      if (readBody(`${folder}/lock`)?.token === token) removeIfThere(`${folder}/lock`);
+    }, false);
     if (madeDir) {
       madeDir = false;
       try { rmdirSync(dir); } catch { /* something else lives there now */ }
@@ -127,7 +122,10 @@ export function folderLock(root: string, options: FolderLockOptions = {}): Proce
       try {
         held ??= take();
         await held;
-        beat ??= setInterval(() => { const now = new Date(); void utimes(path, now, now).catch(() => {}); }, heartbeatMs);
+        beat ??= setInterval(() => {
+          const now = new Date();
+          try { inFolder((folder) => utimesSync(`${folder}/lock`, now, now), false); } catch { /* the next change will say */ }
+        }, heartbeatMs);
         beat.unref?.();
       } catch (error) {
         if (--holders === 0) held = null;
@@ -148,21 +146,67 @@ export function folderLock(root: string, options: FolderLockOptions = {}): Proce
   };
 }
 
-async function readBody(path: string): Promise<LockBody | null> {
-  return parseBody(await readFile(path, 'utf8').catch(() => ''));
+function lockFailed(error: unknown): ToolError {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'ELOOP' || code === 'ENOTDIR') {
+    return new ToolError('IO_ERROR', 'the workspace lock cannot be taken: .sandpit in the workspace is not a folder (a link or a file stands there)', {
+      hint: 'Remove whatever stands at .sandpit; Sandpit makes the folder again on the next change.',
+    });
+  }
+  return new ToolError('IO_ERROR', `the workspace lock cannot be taken (${typeof code === 'string' ? code : 'unknown error'})`, {
+    hint: 'Retry once; if it fails again, check that the workspace folder is writable.',
+  });
 }
 
-function readBodySync(path: string): LockBody | null {
+/**
+ * Create `folder/lock` holding `text`, unless it exists. The text is written to a file of its own
+ * first and then linked into place, so the lock never exists without its body: a process
+ * killed between creating the lock and writing it would otherwise leave one only its age could
+ * ever free. Where the folder has no hard links, it falls back to create-then-write.
+ */
+function createExclusive(folder: string, text: string): boolean {
+  const staged = `${folder}/lock.${process.pid}-${randomBytes(6).toString('hex')}.new`;
   try {
-    return parseBody(readFileSync(path, 'utf8'));
-  } catch {
-    return null;
+    writeFileSync(staged, text, { flag: 'wx' });
+  } catch (error) {
+    throw lockFailed(error);
+  }
+  try {
+    linkSync(staged, `${folder}/lock`);
+    return true;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') return false;
+    if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP' && code !== 'ENOSYS') throw lockFailed(error);
+    return createThenWrite(`${folder}/lock`, text);
+  } finally {
+    removeIfThere(staged);
   }
 }
 
-function parseBody(text: string): LockBody | null {
+function createThenWrite(file: string, text: string): boolean {
+  let fd: number;
   try {
-    const parsed = JSON.parse(text) as Partial<LockBody>;
+    fd = openSync(file, 'wx');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw lockFailed(error);
+  }
+  try {
+    writeSync(fd, text);
+  } finally {
+    closeSync(fd);
+  }
+  return true;
+}
+
+function removeIfThere(file: string): void {
+  try { unlinkSync(file); } catch { /* gone already, or taken over meanwhile */ }
+}
+
+function readBody(file: string): LockBody | null {
+  try {
+    const parsed = JSON.parse(readFileSync(file, 'utf8')) as Partial<LockBody>;
     return typeof parsed.pid === 'number' && typeof parsed.token === 'string' ? (parsed as LockBody) : null;
   } catch {
     return null;
@@ -170,11 +214,12 @@ function parseBody(text: string): LockBody | null {
 }
 
 /** Staged lock bodies left by processes killed between staging and linking (`lock.PID-HEX.new`). */
-async function sweepStaged(dir: string): Promise<void> {
-  const names = await readdir(dir).catch(() => [] as string[]);
+function sweepStaged(folder: string): void {
+  let names: string[] = [];
+  try { names = readdirSync(folder); } catch { /* nothing to sweep */ }
   for (const name of names) {
     const staged = /^lock\.(\d+)-[0-9a-f]+\.new$/.exec(name);
-    if (staged && !pidAlive(Number(staged[1]))) await unlink(join(dir, name)).catch(() => {});
+    if (staged && !pidAlive(Number(staged[1]))) removeIfThere(`${folder}/${name}`);
   }
 }
 
@@ -197,26 +242,25 @@ function pidAlive(pid: number): boolean {
 }
 
 /** Remove the lock when its owner is gone; only one process at a time may decide that. */
-async function takeOverIfStale(path: string, staleMs: number): Promise<void> {
-  const seen = await readBody(path);
-  const info = await stat(path).catch(() => null);
+function takeOverIfStale(folder: string, staleMs: number): void {
+  const lock = `${folder}/lock`;
+  const seen = readBody(lock);
+  const info = statSync(lock, { throwIfNoEntry: false });
   if (!info) return;
   const quiet = Date.now() - info.mtimeMs > staleMs;
   // a lock being written has no body yet: only its age can make it stale
   if (seen ? pidAlive(seen.pid) && !quiet : !quiet) return;
-  const guard = `${path}.takeover`;
+  const guard = `${lock}.takeover`;
   try {
-    const handle = await open(guard, 'wx');
-    await handle.close();
+    closeSync(openSync(guard, 'wx'));
   } catch {
-    const g = await stat(guard).catch(() => null);
-    if (g && Date.now() - g.mtimeMs > staleMs) await unlink(guard).catch(() => {});
+    const g = statSync(guard, { throwIfNoEntry: false });
+    if (g && Date.now() - g.mtimeMs > staleMs) removeIfThere(guard);
     return;
   }
   try {
-    const again = await readBody(path);
-    if (again?.token === seen?.token) await unlink(path).catch(() => {});
+    if (readBody(lock)?.token === seen?.token) removeIfThere(lock);
   } finally {
-    await unlink(guard).catch(() => {});
+    removeIfThere(guard);
   }
 }

@@ -1,8 +1,9 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openNodeWorkspace } from '../../src/node/open.js';
 import { folderLock } from '../../src/node/process-lock.js';
 
 let root: string;
@@ -73,4 +74,44 @@ describe('the workspace lock on a real folder', () => {
     }
     expect(await readdir(join(root, '.sandpit'))).toEqual([]);
   });
+
+  it.runIf(process.platform === 'linux')('refuses a .sandpit that is a link, and never puts a lock file outside', async () => {
+    const outside = await mkdtemp(join(tmpdir(), 'sandpit-folder-lock-outside-'));
+    try {
+      await rm(join(root, '.sandpit'), { recursive: true });
+      await symlink(outside, join(root, '.sandpit'));
+      const refused = await strict().acquire().then(() => null, (error: unknown) => error);
+      expect(refused).toMatchObject({ code: 'IO_ERROR', message: expect.stringContaining('.sandpit in the workspace is not a folder') });
+      expect(String((refused as Error).message)).not.toContain(root);
+      expect(await readdir(outside)).toEqual([]);
+    } finally {
+      await rm(outside, { recursive: true, force: true });
+    }
+  });
+
+  it.runIf(process.platform === 'linux')('keeps every lock file inside while another process swaps .sandpit for a link outside', async () => {
+    const outside = await mkdtemp(join(tmpdir(), 'sandpit-folder-lock-outside-'));
+    await rm(join(root, '.sandpit'), { recursive: true });
+    await writeFile(join(root, 'a.txt'), '');
+    const swapper = spawn(process.execPath, ['-e', `
+      const fs = require('node:fs');
+      const [link, parked, target] = process.argv.slice(1);
+      for (;;) {
+        try { fs.renameSync(link, parked); } catch {}
+        try { fs.symlinkSync(target, link); } catch {}
+        try { fs.unlinkSync(link); } catch {}
+        try { fs.renameSync(parked, link); } catch {}
+      }`, join(root, '.sandpit'), join(root, 'parked'), outside], { stdio: 'ignore' });
+    const ws = openNodeWorkspace(root, { snapshots: false });
+    try {
+      let ok = 0;
+      for (let i = 0; i < 300; i++) if ((await ws.call('append_file', { path: 'a.txt', content: 'x' })).ok) ok++;
+      expect(ok).toBeGreaterThan(0);
+      expect(await readdir(outside)).toEqual([]);
+    } finally {
+      swapper.kill('SIGKILL');
+      await ws.close();
+      await rm(outside, { recursive: true, force: true });
+    }
+  }, 60_000);
 });
