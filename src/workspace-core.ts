@@ -44,6 +44,11 @@ export interface WorkspaceOptions {
 /** Held by one process's changes at a time; `acquire` waits (bounded) and resolves to the release. */
 export interface ProcessLock {
   acquire(): Promise<() => Promise<void>>;
+  /**
+   * Optional: how many times this process has taken the lock afresh (not kept from its own last
+   * change). While it stays the same, no other process can have changed the history.
+   */
+  readonly takes?: number;
 }
 
 /** A workspace: `call` runs a tool and answers with an envelope; the rest serves the host (review, import, export, git, snapshots). */
@@ -134,6 +139,9 @@ export function createWorkspaceCore(options: WorkspaceOptions & { tools: ToolDef
     }
   }
 
+  // the lock's take count when the history last took other processes' commits
+  let caughtUpAt = -1;
+
   async function run<A, R>(tool: ToolDefinition<A, R>, args: A, callOptions: CallOptions = {}): Promise<R> {
     // The workspace's own approver wins (a host that trusts every change); a call's approver fills in only when there is none.
     const callPolicy = callOptions.confirm && !policy.confirm ? { ...policy, confirm: callOptions.confirm } : policy;
@@ -153,7 +161,9 @@ export function createWorkspaceCore(options: WorkspaceOptions & { tools: ToolDef
     }
     let commit: Promise<unknown> | null = null;
     try {
-      const opened = await schedule.before(release !== null);
+      const takes = options.processLock?.takes;
+      const opened = await schedule.before(release !== null, takes === undefined || takes !== caughtUpAt);
+      if (opened === null && takes !== undefined) caughtUpAt = takes;
       const result = await tool.run(args, ctx);
       commit = schedule.after(tool.name, ctx.recorded);
       const failed = opened ?? (afterReply ? null : await commit);

@@ -74,9 +74,11 @@ export function openNodeWorkspace(folder: string, options: NodeWorkspaceOptions 
   const root = resolve(folder);
   // Real processes only: a tool left without Node's runner stays NOT_SUPPORTED rather than quietly becoming the built-in shell.
   const fs = createNodeFs({ root });
-  const ws = createWorkspace({ processLock: folderLock(root), ...rest, fs, root, tools: set.tools, processRunner: false });
+  // kept 20 ms after a change: a model's parallel calls and a replay arrive closer together than that
+  const lock = folderLock(root, { lingerMs: 20 });
+  const ws = createWorkspace({ processLock: lock, ...rest, fs, root, tools: set.tools, processRunner: false });
   node.attach(ws);
-  ws.onClose(() => fs.close?.());
+  ws.onClose(() => { lock.close(); return fs.close?.(); });
   keepSpares(ws);
   return Object.assign(ws, { tasks: node.tasks, manifests: node.manifests, toolset: set });
 }

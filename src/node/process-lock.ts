@@ -12,6 +12,14 @@ export interface FolderLockOptions {
   staleMs?: number;
   /** how often the holder refreshes the heartbeat (default 2 s) */
   heartbeatMs?: number;
+  /** how long the lock is kept after a process's last change, for the next one in a burst (default 0: dropped at once) */
+  lingerMs?: number;
+}
+
+/** The lock over a real folder: a ProcessLock that also lets go at once when its workspace closes. */
+export interface FolderLock extends ProcessLock {
+  /** drop a lock kept after the last change; later changes take it again */
+  close(): void;
 }
 
 interface LockBody {
@@ -24,6 +32,12 @@ interface LockBody {
 // following a link, so one swapped in cannot carry lock files outside the workspace.
 const THROUGH_DESCRIPTOR = process.platform === 'linux' && typeof constants.O_NOFOLLOW === 'number' && existsSync('/proc/self/fd');
 const FOLDER_FLAGS = constants.O_RDONLY | constants.O_DIRECTORY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
+/** A waiter marks `lock.wanted` on every failed try, far more often than this. */
+const WANTED_FRESH_MS = 1_000;
+
+// Locks kept after their last change, dropped when the process exits (every step is synchronous).
+const lingering = new Set<() => void>();
+let exitHooked = false;
 
 /**
  * A workspace lock shared by every process that opens the same folder: the file
@@ -35,16 +49,23 @@ const FOLDER_FLAGS = constants.O_RDONLY | constants.O_DIRECTORY | (constants.O_N
  *
  * Taking and dropping the lock are a handful of metadata calls on the workspace's own folder,
  * made synchronously: through the thread pool each cost a round trip, and a one-line edit paid
- * ten of them, more than the edit itself.
+ * ten of them, more than the edit itself. After the last change the lock is kept a moment
+ * (`lingerMs`), so a burst of changes (a model's parallel calls, a replay) takes it once and
+ * other processes' commits need no checking in between; a process waiting for it marks
+ * `lock.wanted`, and a holder that sees the mark lets go at once.
  */
-export function folderLock(root: string, options: FolderLockOptions = {}): ProcessLock {
+export function folderLock(root: string, options: FolderLockOptions = {}): FolderLock {
   const dir = join(root, '.sandpit');
   const waitMs = options.waitMs ?? 10_000;
   const staleMs = options.staleMs ?? 30_000;
   const heartbeatMs = options.heartbeatMs ?? 2_000;
+  const lingerMs = options.lingerMs ?? 0;
   let holders = 0;
   let held: Promise<string> | null = null;
+  let token: string | null = null;
+  let takes = 0;
   let beat: ReturnType<typeof setInterval> | null = null;
+  let linger: ReturnType<typeof setTimeout> | null = null;
   // `.sandpit` made only for the lock goes again with it, so a folder without snapshots stays clean
   let madeDir = false;
 
@@ -91,12 +112,18 @@ export function folderLock(root: string, options: FolderLockOptions = {}): Proce
       swept = true;
       inFolder(sweepStaged, false);
     }
-    const token = `${process.pid}-${randomBytes(8).toString('hex')}`;
-    const body = JSON.stringify({ pid: process.pid, token, since: new Date().toISOString() } satisfies LockBody);
+    const mine = `${process.pid}-${randomBytes(8).toString('hex')}`;
+    const body = JSON.stringify({ pid: process.pid, token: mine, since: new Date().toISOString() } satisfies LockBody);
     const deadline = Date.now() + waitMs;
+    let marked = false;
     for (let delay = 2; ; delay = Math.min(delay * 2, 50)) {
-      if (inFolder((folder) => createExclusive(folder, body), true)) return token;
+      if (inFolder((folder) => createExclusive(folder, body), true)) {
+        if (marked) inFolder((folder) => removeIfThere(`${folder}/lock.wanted`), false);
+        takes++;
+        return mine;
+      }
       inFolder((folder) => takeOverIfStale(folder, staleMs), false);
+      marked = inFolder(markWanted, false) ?? false;
       if (Date.now() > deadline) {
         throw new ToolError('IO_ERROR', 'the workspace is busy in another process (a change there has held the workspace lock too long)', {
           hint: 'Try the call again in a moment; if no other Sandpit process is using this folder, the lock frees itself once its heartbeat stops.',
@@ -106,9 +133,9 @@ export function folderLock(root: string, options: FolderLockOptions = {}): Proce
     }
   }
 
-  function release(token: string): void {
+  function release(mine: string): void {
     inFolder((folder) => {
-      if (readBody(`${folder}/lock`)?.token === token) removeIfThere(`${folder}/lock`);
+      if (readBody(`${folder}/lock`)?.token === mine) removeIfThere(`${folder}/lock`);
     }, false);
     if (madeDir) {
       madeDir = false;
@@ -116,12 +143,56 @@ export function folderLock(root: string, options: FolderLockOptions = {}): Proce
     }
   }
 
+  /** Whether another process has asked for the lock lately; an old mark (its waiter gone) is removed. */
+  function wanted(): boolean {
+    return inFolder((folder) => {
+      const mark = statSync(`${folder}/lock.wanted`, { throwIfNoEntry: false });
+      if (!mark) return false;
+      if (Date.now() - mark.mtimeMs <= WANTED_FRESH_MS) return true;
+      removeIfThere(`${folder}/lock.wanted`);
+      return false;
+    }, false) ?? false;
+  }
+
+  function drop(): void {
+    if (linger) clearTimeout(linger);
+    linger = null;
+    lingering.delete(drop);
+    if (beat) clearInterval(beat);
+    beat = null;
+    const mine = token;
+    held = null;
+    token = null;
+    if (mine) release(mine);
+  }
+
+  /** The last change ended: keep the lock for the next one unless someone waits or the folder must go. */
+  function lastOut(): void {
+    // a .sandpit made for the lock alone goes at once: a folder with snapshots off stays clean
+    if (lingerMs <= 0 || madeDir || wanted()) { drop(); return; }
+    linger = setTimeout(drop, lingerMs);
+    linger.unref?.();
+    lingering.add(drop);
+    if (!exitHooked) {
+      exitHooked = true;
+      process.once('exit', () => { for (const dropOne of [...lingering]) dropOne(); });
+    }
+  }
+
   return {
+    get takes() {
+      return takes;
+    },
     async acquire() {
       holders++;
+      if (linger) {
+        clearTimeout(linger);
+        linger = null;
+        lingering.delete(drop);
+      }
       try {
         held ??= take();
-        await held;
+        token = await held;
         beat ??= setInterval(() => {
           const now = new Date();
           try { inFolder((folder) => utimesSync(`${folder}/lock`, now, now), false); } catch { /* the next change will say */ }
@@ -136,14 +207,29 @@ export function folderLock(root: string, options: FolderLockOptions = {}): Proce
         if (released) return;
         released = true;
         if (--holders > 0) return;
-        const token = await held!;
-        held = null;
-        if (beat) clearInterval(beat);
-        beat = null;
-        release(token);
+        lastOut();
       };
     },
+    close() {
+      if (holders === 0 && held) drop();
+    },
   };
+}
+
+/** Say this process waits for the lock: make `lock.wanted`, or freshen the one another waiter made. */
+function markWanted(folder: string): boolean {
+  const mark = `${folder}/lock.wanted`;
+  try {
+    writeFileSync(mark, '', { flag: 'wx' });
+  } catch {
+    try {
+      const now = new Date();
+      utimesSync(mark, now, now);
+    } catch {
+      return false;
+    }
+  }
+  return true;
 }
 
 function lockFailed(error: unknown): ToolError {

@@ -17,15 +17,16 @@ export class SnapshotSchedule {
 
   /**
    * Before a mutating call: make sure the state before it is a snapshot (the first one, once).
-   * `shared`: other processes may have committed (the caller holds their lock), so take their
-   * commits first. Answers why history cannot hold this change, or null.
+   * `shared`: the caller holds the lock other processes share; `othersMayHaveCommitted`: it was
+   * let go since the history last looked, so take their commits first. Answers why history cannot
+   * hold this change, or null.
    */
-  async before(shared = false): Promise<unknown> {
+  async before(shared = false, othersMayHaveCommitted = shared): Promise<unknown> {
     this.inFlight++;
     try {
       await this.store.open(shared);
       if (shared) {
-        await this.store.catchUp();
+        if (othersMayHaveCommitted) await this.store.catchUp();
         await this.store.commitDeferredOpen();
       }
       return null;

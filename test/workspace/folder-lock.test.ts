@@ -1,7 +1,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdir, mkdtemp, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openNodeWorkspace } from '../../src/node/open.js';
 import { folderLock } from '../../src/node/process-lock.js';
@@ -114,4 +114,66 @@ describe('the workspace lock on a real folder', () => {
       await rm(outside, { recursive: true, force: true });
     }
   }, 60_000);
+
+  it('keeps the lock through a burst of changes, taking it once, and lets go after it or on close', async () => {
+    const lock = folderLock(root, { lingerMs: 300 });
+    for (let i = 0; i < 20; i++) await (await lock.acquire())();
+    expect(lock.takes).toBe(1);
+    expect(await readdir(join(root, '.sandpit'))).toEqual(['lock']);
+    await new Promise((r) => setTimeout(r, 700));
+    expect(await readdir(join(root, '.sandpit'))).toEqual([]);
+    await (await lock.acquire())();
+    expect(lock.takes).toBe(2);
+    lock.close();
+    expect(await readdir(join(root, '.sandpit'))).toEqual([]);
+  });
+
+  it('stops keeping the lock while another process asks for it, so that one gets it during a burst', async () => {
+    const lock = folderLock(root, { lingerMs: 60_000 });
+    const child = inOtherProcess(`
+      const started = Date.now();
+      try {
+        const release = await folderLock(ROOT, { waitMs: 8_000 }).acquire();
+        process.stdout.write('got ' + (Date.now() - started) + '\\n');
+        await release();
+      } catch (error) {
+        process.stdout.write('failed ' + error.code + '\\n');
+      }`);
+    let holds = 0;
+    // changes back to back: between them only this process's own events run
+    while (child.exitCode === null) {
+      const release = await lock.acquire();
+      holds++;
+      await release();
+      await new Promise((r) => setImmediate(r));
+    }
+    expect(child.out()).toMatch(/^got \d+\n$/);
+    expect(holds).toBeGreaterThan(1);
+    expect(lock.takes).toBeGreaterThan(1);
+    lock.close();
+  }, 30_000);
+
+  it('lets go of a kept lock when the process exits', async () => {
+    const child = inOtherProcess(`
+      const lock = folderLock(ROOT, { lingerMs: 60_000 });
+      await (await lock.acquire())();
+      process.stdout.write(require('node:fs').readdirSync(ROOT + '/.sandpit').join(',') + '\\n');`);
+    await new Promise((r) => child.once('exit', r));
+    expect(child.out()).toBe('lock\n');
+    expect(await readdir(join(root, '.sandpit'))).toEqual([]);
+  });
 });
+
+/** A node process running `body` with `folderLock` from the built package and ROOT set. */
+function inOtherProcess(body: string) {
+  const script = `
+    import { createRequire } from 'node:module';
+    const require = createRequire(import.meta.url);
+    const { folderLock } = await import(${JSON.stringify(resolve('dist/node/process-lock.js'))});
+    const ROOT = ${JSON.stringify(root)};
+    ${body}`;
+  const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => { out += chunk; });
+  return Object.assign(child, { out: () => out });
+}
