@@ -34,6 +34,10 @@ const THROUGH_DESCRIPTOR = process.platform === 'linux' && typeof constants.O_NO
 const FOLDER_FLAGS = constants.O_RDONLY | constants.O_DIRECTORY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
 /** A waiter marks `lock.wanted` on every failed try, far more often than this. */
 const WANTED_FRESH_MS = 1_000;
+/** After another process wanted the lock (or held it when this one asked), no lock is kept for this long. */
+const CONTENDED_MS = 2_000;
+/** How often a kept lock looks for a waiter's mark. */
+const WANTED_POLL_MS = 1;
 
 // Locks kept after their last change, dropped when the process exits (every step is synchronous).
 const lingering = new Set<() => void>();
@@ -51,8 +55,9 @@ let exitHooked = false;
  * made synchronously: through the thread pool each cost a round trip, and a one-line edit paid
  * ten of them, more than the edit itself. After the last change the lock is kept a moment
  * (`lingerMs`), so a burst of changes (a model's parallel calls, a replay) takes it once and
- * other processes' commits need no checking in between; a process waiting for it marks
- * `lock.wanted`, and a holder that sees the mark lets go at once.
+ * other processes' commits need no checking in between. A process waiting for it marks
+ * `lock.wanted`; a holder that sees the mark lets go within a millisecond, and while other
+ * processes use the folder (a mark seen, or the lock found held) it keeps nothing for a while.
  */
 export function folderLock(root: string, options: FolderLockOptions = {}): FolderLock {
   const dir = join(root, '.sandpit');
@@ -65,15 +70,22 @@ export function folderLock(root: string, options: FolderLockOptions = {}): Folde
   let token: string | null = null;
   let takes = 0;
   let beat: ReturnType<typeof setInterval> | null = null;
-  let linger: ReturnType<typeof setTimeout> | null = null;
+  let linger: ReturnType<typeof setInterval> | null = null;
+  // while other processes use the folder too, each change drops the lock at once, as without keeping
+  let contendedUntil = 0;
   // `.sandpit` made only for the lock goes again with it, so a folder without snapshots stays clean
   let madeDir = false;
 
+  // the lock folder's descriptor while this process holds the lock: the lock file is in that folder
+  let heldFolder: number | null = null;
+
   /**
    * `work` on the path of the lock folder for the length of one step; `make`: create the folder
-   * when it is missing, else answer null.
+   * when it is missing, else answer null. `keep`: on a true answer the descriptor stays open as
+   * the held lock's folder.
    */
-  function inFolder<T>(work: (folder: string) => T, make: boolean): T | null {
+  function inFolder<T>(work: (folder: string) => T, make: boolean, keep = false): T | null {
+    if (heldFolder !== null) return work(`/proc/self/fd/${heldFolder}`);
     for (let attempt = 0; ; attempt++) {
       const fd = openFolder();
       if (fd === 'missing') {
@@ -87,10 +99,13 @@ export function folderLock(root: string, options: FolderLockOptions = {}): Folde
         }
         continue;
       }
+      let kept = false;
       try {
-        return work(fd === null ? dir : `/proc/self/fd/${fd}`);
+        const answer = work(fd === null ? dir : `/proc/self/fd/${fd}`);
+        if (keep && answer === true && fd !== null) { heldFolder = fd; kept = true; }
+        return answer;
       } finally {
-        if (fd !== null) closeSync(fd);
+        if (fd !== null && !kept) closeSync(fd);
       }
     }
   }
@@ -117,11 +132,12 @@ export function folderLock(root: string, options: FolderLockOptions = {}): Folde
     const deadline = Date.now() + waitMs;
     let marked = false;
     for (let delay = 2; ; delay = Math.min(delay * 2, 50)) {
-      if (inFolder((folder) => createExclusive(folder, body), true)) {
+      if (inFolder((folder) => createExclusive(folder, body), true, true)) {
         if (marked) inFolder((folder) => removeIfThere(`${folder}/lock.wanted`), false);
         takes++;
         return mine;
       }
+      contendedUntil = Date.now() + CONTENDED_MS;
       inFolder((folder) => takeOverIfStale(folder, staleMs), false);
       marked = inFolder(markWanted, false) ?? false;
       if (Date.now() > deadline) {
@@ -134,9 +150,14 @@ export function folderLock(root: string, options: FolderLockOptions = {}): Folde
   }
 
   function release(mine: string): void {
-    inFolder((folder) => {
-      if (readBody(`${folder}/lock`)?.token === mine) removeIfThere(`${folder}/lock`);
-    }, false);
+    try {
+      inFolder((folder) => {
+        if (readBody(`${folder}/lock`)?.token === mine) removeIfThere(`${folder}/lock`);
+      }, false);
+    } finally {
+      if (heldFolder !== null) closeSync(heldFolder);
+      heldFolder = null;
+    }
     if (madeDir) {
       madeDir = false;
       try { rmdirSync(dir); } catch { /* something else lives there now */ }
@@ -155,7 +176,7 @@ export function folderLock(root: string, options: FolderLockOptions = {}): Folde
   }
 
   function drop(): void {
-    if (linger) clearTimeout(linger);
+    if (linger) clearInterval(linger);
     linger = null;
     lingering.delete(drop);
     if (beat) clearInterval(beat);
@@ -163,14 +184,27 @@ export function folderLock(root: string, options: FolderLockOptions = {}): Folde
     const mine = token;
     held = null;
     token = null;
-    if (mine) release(mine);
+    // from a timer or the exit hook nothing may throw: a lock left behind stops beating, and is taken over
+    try { if (mine) release(mine); } catch { /* see above */ }
   }
 
-  /** The last change ended: keep the lock for the next one unless someone waits or the folder must go. */
+  /** Whether a waiter's mark is there; seeing one, stop keeping the lock for a while. */
+  function someoneWaits(): boolean {
+    let waits = true;
+    try { waits = wanted(); } catch { /* unreadable: let go */ }
+    if (waits) contendedUntil = Date.now() + CONTENDED_MS;
+    return waits;
+  }
+
+  /**
+   * The last change ended: keep the lock for the next one, looking every millisecond for another
+   * process's mark, unless the folder is in use by others or must go.
+   */
   function lastOut(): void {
     // a .sandpit made for the lock alone goes at once: a folder with snapshots off stays clean
-    if (lingerMs <= 0 || madeDir || wanted()) { drop(); return; }
-    linger = setTimeout(drop, lingerMs);
+    if (lingerMs <= 0 || madeDir || Date.now() < contendedUntil || someoneWaits()) { drop(); return; }
+    const until = Date.now() + lingerMs;
+    linger = setInterval(() => { if (Date.now() >= until || someoneWaits()) drop(); }, WANTED_POLL_MS);
     linger.unref?.();
     lingering.add(drop);
     if (!exitHooked) {
@@ -186,7 +220,7 @@ export function folderLock(root: string, options: FolderLockOptions = {}): Folde
     async acquire() {
       holders++;
       if (linger) {
-        clearTimeout(linger);
+        clearInterval(linger);
         linger = null;
         lingering.delete(drop);
       }

@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdir, mkdtemp, readdir, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -152,6 +152,22 @@ describe('the workspace lock on a real folder', () => {
     expect(lock.takes).toBeGreaterThan(1);
     lock.close();
   }, 30_000);
+
+  it.runIf(process.platform === 'linux')('lets go of a kept lock quietly when .sandpit became a link meanwhile', async () => {
+    const outside = await mkdtemp(join(tmpdir(), 'sandpit-folder-lock-outside-'));
+    try {
+      const lock = folderLock(root, { lingerMs: 50 });
+      await (await lock.acquire())();
+      await rename(join(root, '.sandpit'), join(root, 'parked'));
+      await symlink(outside, join(root, '.sandpit'));
+      await new Promise((r) => setTimeout(r, 200));
+      expect(await readdir(outside)).toEqual([]);
+      await expect(lock.acquire()).rejects.toMatchObject({ code: 'IO_ERROR' });
+      expect(await readdir(outside)).toEqual([]);
+    } finally {
+      await rm(outside, { recursive: true, force: true });
+    }
+  });
 
   it('lets go of a kept lock when the process exits', async () => {
     const child = inOtherProcess(`
