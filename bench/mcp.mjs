@@ -192,7 +192,7 @@ export async function benchMcp({ log = () => {} } = {}) {
     return table(`MCP over stdio: sandpit mcp vs @modelcontextprotocol/server-filesystem (median of ${CALLS} calls)`,
       ['operation', 'sandpit mcp', 'server-filesystem', 'sandpit faster by'], rows) + '\n\n' +
       table('sandpit mcp over Streamable HTTP beside stdio (median, same calls)', ['operation', 'HTTP', 'stdio'], httpRows) +
-      '\n\nSandpit runs with its defaults unless noted: every edit is also committed to the shadow git repository (one undo step per call), right after the answer; the next call waits for that commit.';
+      '\n\nSandpit runs with its defaults unless noted: every edit is also committed to the shadow git repository (one undo step per call), right after the answer; the next call waits for that commit. The default server and the `--snapshots off` one serve the same folder in turns, so each of their edits takes the workspace lock from the other process.';
   } finally {
     for (const c of clients) await c.close().catch(() => {});
     rmSync(dir, { recursive: true, force: true });
