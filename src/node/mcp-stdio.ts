@@ -132,9 +132,9 @@ export function checkMessage(line: string): { message: JSONRPCMessage } | Proble
     return { code: -32602, id, message: `invalid params: params of ${msg.method} must be an object when present` };
   }
   if (hasId) {
-    const known = ClientRequestSchema.options.some((o) => o.shape.method.value === msg.method);
+    const known = requestSchemaOf(msg.method);
     if (known) {
-      const parsed = ClientRequestSchema.safeParse({ method: msg.method, params: msg.params });
+      const parsed = known.safeParse({ method: msg.method, params: msg.params });
       if (!parsed.success) {
         const issue = parsed.error.issues.find((i) => i.path[0] === 'params') ?? parsed.error.issues[0];
         const where = issue?.path.slice(1).join('.') || 'params';
@@ -144,6 +144,10 @@ export function checkMessage(line: string): { message: JSONRPCMessage } | Proble
   }
   return pass(msg, id);
 }
+
+// One request's own schema: the union of them all tries each in turn, ten times the cost per call.
+const requestSchemas = new Map<string, (typeof ClientRequestSchema.options)[number]>(ClientRequestSchema.options.map((o) => [o.shape.method.value, o]));
+const requestSchemaOf = (method: string) => requestSchemas.get(method);
 
 function pass(msg: Record<string, unknown>, id: RequestId | null): { message: JSONRPCMessage } | Problem {
   const parsed = JSONRPCMessageSchema.safeParse(msg);
