@@ -1,10 +1,10 @@
-// `sandpit mcp` against @modelcontextprotocol/server-filesystem: both stdio children driven by
-// the SDK's client on the same temp folder. Median latency over 200 calls of reading a 4 KB file,
+// `sandpit mcp` against @modelcontextprotocol/server-filesystem: stdio children driven by
+// the SDK's client, each on a temp folder of its own. Median latency over 200 calls of reading a 4 KB file,
 // of a one-line edit in a 200-line file, and of a bare round trip (ping); the time to answer
 // initialize from a cold start (over stdio, and over Streamable HTTP beside it); the same read and edit over Streamable HTTP; and the calls per
 // second of 8 HTTP sessions at once.
 // Needs `npm run build` first. Run alone with `node bench/mcp.mjs`, or import benchMcp().
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -130,40 +130,54 @@ export async function benchMcp({ log = () => {} } = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'sandpit-bench-mcp-'));
   const clients = [];
   try {
+    // each server its own folder, as one agent's server has; `shared` holds two servers taking turns
     const line = 'The quick brown fox jumps over the lazy dog, again and again. 0123456789\n';
-    writeFileSync(join(dir, 'read.txt'), line.repeat(Math.ceil(4096 / line.length)).slice(0, 4096));
-    for (const who of ['sandpit', 'bare', 'reference', 'http']) {
-      writeFileSync(join(dir, `edit-${who}.txt`), Array.from({ length: 200 }, (_, i) => `line ${i + 1}: value = ${i === 99 ? 'A' : i}`).join('\n') + '\n');
+    const folders = {};
+    for (const who of ['sandpit', 'bare', 'reference', 'http', 'shared']) {
+      folders[who] = join(dir, who);
+      mkdirSync(folders[who]);
+      writeFileSync(join(folders[who], 'read.txt'), line.repeat(Math.ceil(4096 / line.length)).slice(0, 4096));
+      for (const name of who === 'shared' ? ['one', 'other'] : [who]) {
+        writeFileSync(join(folders[who], `edit-${name}.txt`), Array.from({ length: 200 }, (_, i) => `line ${i + 1}: value = ${i === 99 ? 'A' : i}`).join('\n') + '\n');
+      }
     }
     log(`initialize: ${STARTS} cold starts each`);
-    const init = await initializeTimes(dir);
+    const init = await initializeTimes(folders.sandpit);
     log(`initialize over HTTP: ${STARTS} cold starts`);
-    const httpInit = await httpInitializeTimes(dir);
+    const httpInit = await httpInitializeTimes(folders.http);
     log('starting the servers');
-    const sandpit = await connect([sandpitCli, 'mcp', '--root', dir]);
-    const reference = await connect([referenceCli, dir]);
-    const bare = await connect([sandpitCli, 'mcp', '--root', dir, '--snapshots', 'off']);
-    clients.push(sandpit, reference, bare);
+    const sandpit = await connect([sandpitCli, 'mcp', '--root', folders.sandpit]);
+    const reference = await connect([referenceCli, folders.reference]);
+    const bare = await connect([sandpitCli, 'mcp', '--root', folders.bare, '--snapshots', 'off']);
+    const one = await connect([sandpitCli, 'mcp', '--root', folders.shared]);
+    const other = await connect([sandpitCli, 'mcp', '--root', folders.shared]);
+    clients.push(sandpit, reference, bare, one, other);
     const flip = (i) => (i % 2 === 0 ? ['value = A', 'value = B'] : ['value = B', 'value = A']);
     log(`read: ${CALLS} calls each`);
     const read = await interleaved([
       ['sandpit', () => checked(sandpit, 'read_file', { path: 'read.txt' })],
-      ['reference', () => checked(reference, 'read_text_file', { path: join(dir, 'read.txt') })],
+      ['reference', () => checked(reference, 'read_text_file', { path: join(folders.reference, 'read.txt') })],
     ]);
     log(`edit: ${CALLS} calls each`);
     const edit = await interleaved([
       ['sandpit', (i) => { const [a, b] = flip(i); return checked(sandpit, 'edit_file', { path: 'edit-sandpit.txt', old_text: a, new_text: b }); }],
-      ['reference', (i) => { const [a, b] = flip(i); return checked(reference, 'edit_file', { path: join(dir, 'edit-reference.txt'), edits: [{ oldText: a, newText: b }] }); }],
+      ['reference', (i) => { const [a, b] = flip(i); return checked(reference, 'edit_file', { path: join(folders.reference, 'edit-reference.txt'), edits: [{ oldText: a, newText: b }] }); }],
       ['bare', (i) => { const [a, b] = flip(i); return checked(bare, 'edit_file', { path: 'edit-bare.txt', old_text: a, new_text: b }); }],
     ]);
     log(`edit after idle: ${CALLS} calls each`);
     const idleEdit = await interleaved([
       ['sandpit', (i) => { const [a, b] = flip(i); return checked(sandpit, 'edit_file', { path: 'edit-sandpit.txt', old_text: a, new_text: b }); }],
-      ['reference', (i) => { const [a, b] = flip(i); return checked(reference, 'edit_file', { path: join(dir, 'edit-reference.txt'), edits: [{ oldText: a, newText: b }] }); }],
+      ['reference', (i) => { const [a, b] = flip(i); return checked(reference, 'edit_file', { path: join(folders.reference, 'edit-reference.txt'), edits: [{ oldText: a, newText: b }] }); }],
     ], IDLE_MS);
+    log(`two servers on one folder: ${CALLS} edits each, in turns`);
+    const turns = await interleaved([
+      ['one', (i) => { const [a, b] = flip(i); return checked(one, 'edit_file', { path: 'edit-one.txt', old_text: a, new_text: b }); }],
+      ['other', (i) => { const [a, b] = flip(i); return checked(other, 'edit_file', { path: 'edit-other.txt', old_text: a, new_text: b }); }],
+      ['reference', (i) => { const [a, b] = flip(i); return checked(reference, 'edit_file', { path: join(folders.reference, 'edit-reference.txt'), edits: [{ oldText: a, newText: b }] }); }],
+    ]);
     const ping = await interleaved([['sandpit', () => sandpit.ping()], ['reference', () => reference.ping()]]);
     log('over HTTP');
-    const { child, url } = await startHttp(dir);
+    const { child, url } = await startHttp(folders.http);
     let httpRead, httpEdit, perSecond;
     try {
       const http = await httpClient(url);
@@ -171,7 +185,7 @@ export async function benchMcp({ log = () => {} } = {}) {
       [httpRead] = await interleaved([['http', () => checked(http, 'read_file', { path: 'read.txt' })]]);
       [httpEdit] = await interleaved([['http', (i) => { const [a, b] = flip(i); return checked(http, 'edit_file', { path: 'edit-http.txt', old_text: a, new_text: b }); }]]);
       log(`${SESSIONS} sessions x ${SESSION_CALLS} calls`);
-      perSecond = await concurrentSessions(url, dir);
+      perSecond = await concurrentSessions(url, folders.http);
     } finally {
       child.kill('SIGTERM');
     }
@@ -180,6 +194,7 @@ export async function benchMcp({ log = () => {} } = {}) {
       ['one-line edit in a 200-line file', edit],
       ['the same edit, `--snapshots off`', [edit[2], edit[1]]],
       [`the same edit, each call after ${IDLE_MS} ms idle`, idleEdit],
+      ['the same edit, two servers on one folder taking turns (each waits for the other\'s lock)', [turns[0], turns[2]]],
       ['bare round trip (ping)', ping],
       [`initialize from a cold start (median of ${STARTS})`, init],
     ].map(([what, [s, r]]) => [what, fmtMs(s), fmtMs(r), fmtRatio(r / s)]);
@@ -192,7 +207,7 @@ export async function benchMcp({ log = () => {} } = {}) {
     return table(`MCP over stdio: sandpit mcp vs @modelcontextprotocol/server-filesystem (median of ${CALLS} calls)`,
       ['operation', 'sandpit mcp', 'server-filesystem', 'sandpit faster by'], rows) + '\n\n' +
       table('sandpit mcp over Streamable HTTP beside stdio (median, same calls)', ['operation', 'HTTP', 'stdio'], httpRows) +
-      '\n\nSandpit runs with its defaults unless noted: every edit is also committed to the shadow git repository (one undo step per call), right after the answer; the next call waits for that commit. The default server and the `--snapshots off` one serve the same folder in turns, so each of their edits takes the workspace lock from the other process.';
+      '\n\nSandpit runs with its defaults unless noted: every edit is also committed to the shadow git repository (one undo step per call), right after the answer; the next call waits for that commit. Each server has a folder of its own, except the two that take turns.';
   } finally {
     for (const c of clients) await c.close().catch(() => {});
     rmSync(dir, { recursive: true, force: true });

@@ -198,11 +198,11 @@ export function folderLock(root: string, options: FolderLockOptions = {}): Folde
 
   /**
    * The last change ended: keep the lock for the next one, looking every millisecond for another
-   * process's mark, unless the folder is in use by others or must go.
+   * process's mark, unless the folder is in use by others. A `.sandpit` made for the lock alone
+   * goes when the lock does.
    */
   function lastOut(): void {
-    // a .sandpit made for the lock alone goes at once: a folder with snapshots off stays clean
-    if (lingerMs <= 0 || madeDir || Date.now() < contendedUntil || someoneWaits()) { drop(); return; }
+    if (lingerMs <= 0 || Date.now() < contendedUntil || someoneWaits()) { drop(); return; }
     const until = Date.now() + lingerMs;
     linger = setInterval(() => { if (Date.now() >= until || someoneWaits()) drop(); }, WANTED_POLL_MS);
     linger.unref?.();
