@@ -37,7 +37,7 @@ const WANTED_FRESH_MS = 1_000;
 /** After another process wanted the lock (or held it when this one asked), no lock is kept for this long. */
 const CONTENDED_MS = 2_000;
 /** How often a kept lock looks for a waiter's mark. */
-const WANTED_POLL_MS = 1;
+const WANTED_POLL_MS = 4;
 
 // Locks kept after their last change, dropped when the process exits (every step is synchronous).
 const lingering = new Set<() => void>();
@@ -56,7 +56,7 @@ let exitHooked = false;
  * ten of them, more than the edit itself. After the last change the lock is kept a moment
  * (`lingerMs`), so a burst of changes (a model's parallel calls, a replay) takes it once and
  * other processes' commits need no checking in between. A process waiting for it marks
- * `lock.wanted`; a holder that sees the mark lets go within a millisecond, and while other
+ * `lock.wanted`; a holder that sees the mark lets go within a few milliseconds, and while other
  * processes use the folder (a mark seen, or the lock found held) it keeps nothing for a while.
  */
 export function folderLock(root: string, options: FolderLockOptions = {}): FolderLock {
@@ -197,7 +197,7 @@ export function folderLock(root: string, options: FolderLockOptions = {}): Folde
   }
 
   /**
-   * The last change ended: keep the lock for the next one, looking every millisecond for another
+   * The last change ended: keep the lock for the next one, looking every few milliseconds for another
    * process's mark, unless the folder is in use by others. A `.sandpit` made for the lock alone
    * goes when the lock does.
    */
