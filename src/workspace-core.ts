@@ -139,9 +139,6 @@ export function createWorkspaceCore(options: WorkspaceOptions & { tools: ToolDef
     }
   }
 
-  // the lock's take count when the history last took other processes' commits
-  let caughtUpAt = -1;
-
   async function run<A, R>(tool: ToolDefinition<A, R>, args: A, callOptions: CallOptions = {}): Promise<R> {
     // The workspace's own approver wins (a host that trusts every change); a call's approver fills in only when there is none.
     const callPolicy = callOptions.confirm && !policy.confirm ? { ...policy, confirm: callOptions.confirm } : policy;
@@ -161,9 +158,7 @@ export function createWorkspaceCore(options: WorkspaceOptions & { tools: ToolDef
     }
     let commit: Promise<unknown> | null = null;
     try {
-      const takes = options.processLock?.takes;
-      const opened = await schedule.before(release !== null, takes === undefined || takes !== caughtUpAt);
-      if (opened === null && takes !== undefined) caughtUpAt = takes;
+      const opened = await schedule.before(release !== null);
       const result = await tool.run(args, ctx);
       commit = schedule.after(tool.name, ctx.recorded);
       const failed = opened ?? (afterReply ? null : await commit);

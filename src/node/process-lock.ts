@@ -90,7 +90,7 @@ export function folderLock(root: string, options: FolderLockOptions = {}): Folde
       const fd = openFolder();
       if (fd === 'missing') {
         if (!make) return null;
-        if (attempt === 3) throw lockFailed(Object.assign(new Error('missing'), { code: 'ENOENT' }));
+        if (attempt === 3) throw lockFailed({ code: 'ENOENT' });
         try {
           mkdirSync(dir);
           madeDir = true;
@@ -175,10 +175,14 @@ export function folderLock(root: string, options: FolderLockOptions = {}): Folde
     }, false) ?? false;
   }
 
-  function drop(): void {
+  function stopKeeping(): void {
     if (linger) clearInterval(linger);
     linger = null;
     lingering.delete(drop);
+  }
+
+  function drop(): void {
+    stopKeeping();
     if (beat) clearInterval(beat);
     beat = null;
     const mine = token;
@@ -219,11 +223,7 @@ export function folderLock(root: string, options: FolderLockOptions = {}): Folde
     },
     async acquire() {
       holders++;
-      if (linger) {
-        clearInterval(linger);
-        linger = null;
-        lingering.delete(drop);
-      }
+      stopKeeping();
       try {
         held ??= take();
         token = await held;

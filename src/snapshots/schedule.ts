@@ -17,16 +17,15 @@ export class SnapshotSchedule {
 
   /**
    * Before a mutating call: make sure the state before it is a snapshot (the first one, once).
-   * `shared`: the caller holds the lock other processes share; `othersMayHaveCommitted`: it was
-   * let go since the history last looked, so take their commits first. Answers why history cannot
-   * hold this change, or null.
+   * `shared`: the caller holds the lock other processes share, so take their commits first.
+   * Answers why history cannot hold this change, or null.
    */
-  async before(shared = false, othersMayHaveCommitted = shared): Promise<unknown> {
+  async before(shared = false): Promise<unknown> {
     this.inFlight++;
     try {
       await this.store.open(shared);
       if (shared) {
-        if (othersMayHaveCommitted) await this.store.catchUp();
+        await this.store.catchUp();
         await this.store.commitDeferredOpen();
       }
       return null;

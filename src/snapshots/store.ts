@@ -91,7 +91,11 @@ export class SnapshotStore {
   sharedLock: {
     /** wait for the lock; resolves to the function that lets it go */
     acquire(): Promise<() => Promise<void>>;
+    /** how many times this process took it afresh: while the count stays, no other process committed */
+    readonly takes?: number;
   } | null = null;
+  /** the lock's take count when this process last took the other processes' commits */
+  private caughtUpAt: number | null = null;
   /** an open without the lock found history but made no commit of the changes since (see commitDeferredOpen) */
   private openUncommitted = false;
 
@@ -153,9 +157,12 @@ export class SnapshotStore {
   /**
    * Take the commits another process made since this one last looked (call it holding the
    * process lock): the branch's new commits are appended to history, and the trees are read
-   * from the new head. Reads one small file when nothing changed.
+   * from the new head. Reads one small file when nothing changed, and nothing while this process
+   * has held the lock since it last looked.
    */
   async catchUp(): Promise<void> {
+    const takes = this.sharedLock?.takes;
+    if (takes !== undefined && takes === this.caughtUpAt) return;
     await this.open();
     await this.exclusive(async () => {
       const onDisk = await this.readBranch();
@@ -181,6 +188,7 @@ export class SnapshotStore {
       this.tree = new TreeCache(this.access, this.history.head!.tree);
       this.scanner.forget('');
     });
+    if (takes !== undefined) this.caughtUpAt = takes;
   }
 
   /**
