@@ -1,5 +1,6 @@
 import { hasFsCode } from '../fs/errors.js';
 import { lstatOrNull, removeIfPresent } from '../fs/helpers.js';
+import { isAtomicTemp } from '../fs/temp-names.js';
 import type { WorkspaceFs } from '../fs/types.js';
 import { toHex } from './sha1.js';
 
@@ -34,12 +35,13 @@ export class Spares {
   }
 
   /**
-   * Write a new loose object through a spare: false when none is ready or anything went wrong on
-   * the way (the spare is then dropped), and the caller writes the object the ordinary way.
+   * Write a new loose object through a spare, or through a new temporary beside the spares when
+   * none is ready: false when anything went wrong on the way (the temporary is then dropped), and
+   * the caller writes the object the ordinary way.
    */
   async place(dir: string, file: string, bytes: Uint8Array): Promise<boolean> {
     const spare = this.files.pop();
-    if (spare === undefined) return false;
+    if (spare === undefined) return this.placeFresh(dir, file, bytes);
     try {
       if (await this.fs.writeInPlace!(spare, bytes, 0)) {
         await this.renameInto(spare, dir, file);
@@ -50,6 +52,28 @@ export class Spares {
     }
     await removeIfPresent(this.fs, spare);
     return false;
+  }
+
+  /**
+   * The object written whole under a git temporary name at the top of `objects/`, then renamed in:
+   * a process killed on the way leaves its temporary where git looks for no objects, never a
+   * half-written file in a fan-out folder, which git counts as garbage and `git prune` calls a bad
+   * object but never removes.
+   */
+  private async placeFresh(dir: string, file: string, bytes: Uint8Array): Promise<boolean> {
+    const temp = this.newName();
+    try {
+      await this.fs.writeFile(temp, bytes);
+      await this.renameInto(temp, dir, file);
+      return true;
+    } catch {
+      await removeIfPresent(this.fs, temp).catch(() => {});
+      return false;
+    }
+  }
+
+  private newName(): string {
+    return `${this.objects}/${PREFIX}${toHex(crypto.getRandomValues(new Uint8Array(8)))}`;
   }
 
   private async renameInto(spare: string, dir: string, file: string): Promise<void> {
@@ -82,7 +106,7 @@ export class Spares {
       await this.sweep();
       return;
     }
-    const name = `${this.objects}/${PREFIX}${toHex(crypto.getRandomValues(new Uint8Array(8)))}`;
+    const name = this.newName();
     if (this.files.length < SPARE_FILES) {
       await this.fs.writeFile(name, new Uint8Array(0));
       if (this.stopped) await removeIfPresent(this.fs, name);
@@ -101,7 +125,8 @@ export class Spares {
   private async sweep(): Promise<void> {
     const now = Date.now();
     for (const name of await this.fs.readdir(this.objects)) {
-      if (!name.startsWith(PREFIX)) continue;
+      // the backend's own temporary of a spare or fresh object whose write was killed, too
+      if (!name.startsWith(PREFIX) && !(isAtomicTemp(name) && name.startsWith(`.${PREFIX}`))) continue;
       const path = `${this.objects}/${name}`;
       const stat = await lstatOrNull(this.fs, path);
       if (!stat || now - stat.mtimeMs < STALE_MS) continue;

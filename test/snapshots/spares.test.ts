@@ -3,8 +3,9 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, ut
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Workspace } from '../../src/index.js';
-import { openNodeWorkspace } from '../../src/node/index.js';
+import { createWorkspace, type Workspace } from '../../src/index.js';
+import { createNodeFs, openNodeWorkspace } from '../../src/node/index.js';
+import { keepSpares } from '../../src/node/open.js';
 
 const git = (gitdir: string, ...args: string[]) =>
   execFileSync('git', [`--git-dir=${gitdir}`, ...args], { encoding: 'utf8', env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1', HOME: tmpdir() } });
@@ -73,6 +74,10 @@ describe('snapshots through spare object files (node host)', () => {
     writeFileSync(join(objects, 'tmp_obj_sandpit_oldfile'), '');
     mkdirSync(join(objects, 'tmp_obj_sandpit_olddir'));
     for (const n of ['tmp_obj_sandpit_oldfile', 'tmp_obj_sandpit_olddir']) utimesSync(join(objects, n), hoursAgo, hoursAgo);
+    // what the backend's atomic write of a fresh object leaves when the process dies inside it
+    const killedWrite = '.tmp_obj_sandpit_killed.0123456789ab.sandpit-tmp';
+    writeFileSync(join(objects, killedWrite), 'half an obj');
+    utimesSync(join(objects, killedWrite), hoursAgo, hoursAgo);
     writeFileSync(join(objects, 'tmp_obj_sandpit_recent'), '');
     writeFileSync(join(objects, 'tmp_obj_unrelated'), '');
     const ws = openNodeWorkspace(root);
@@ -81,10 +86,36 @@ describe('snapshots through spare object files (node host)', () => {
     const names = readdirSync(objects);
     expect(names).not.toContain('tmp_obj_sandpit_oldfile');
     expect(names).not.toContain('tmp_obj_sandpit_olddir');
+    expect(names).not.toContain(killedWrite);
     expect(names).toContain('tmp_obj_sandpit_recent');
     expect(names).toContain('tmp_obj_unrelated');
     await ws.close();
     expect(spareNames(root)).toEqual(['tmp_obj_sandpit_recent']);
+  });
+
+  it('writes the objects that find no spare ready beside the spares too, so a write killed part-way leaves no stray file in a fan-out folder', async () => {
+    root = mkdtempSync(join(tmpdir(), 'sandpit-spares-'));
+    writeFileSync(join(root, 'seed.txt'), 'seed\n');
+    const real = createNodeFs({ root });
+    const written: string[] = [];
+    const fs = { ...real, writeFile: (path: string, data: Uint8Array | string, options?: { mode?: number }) => { written.push(path); return real.writeFile(path, data, options); } };
+    const ws = createWorkspace({ fs, root });
+    keepSpares(ws);
+    const gitdir = join(root, '.sandpit', 'git');
+    await ok(ws, 'write_file', { path: 'seed.txt', content: 'seed 2\n' });
+    await until(() => spareFiles(root).length >= 8);
+    written.length = 0;
+    // 20 new blobs, a tree and a commit: more objects than there are spares, fewer than make a pack
+    const adds = Array.from({ length: 20 }, (_, i) => `*** Add File: f${i}.txt\n+file ${i}\n`).join('');
+    await ok(ws, 'apply_patch', { patch: `*** Begin Patch\n${adds}*** End Patch` });
+    const objectWrites = written.filter((p) => p.includes('/.sandpit/git/objects/'));
+    expect(objectWrites.filter((p) => /\/objects\/[0-9a-f]{2}\//.test(p))).toEqual([]);
+    expect(objectWrites.filter((p) => /\/objects\/tmp_obj_sandpit_[0-9a-f]{16}$/.test(p)).length).toBeGreaterThanOrEqual(22 - 8);
+    expect(git(gitdir, 'fsck', '--strict', '--no-dangling')).toBe('');
+    expect(git(gitdir, 'count-objects', '-v')).toMatch(/garbage: 0/);
+    expect(git(gitdir, 'show', 'HEAD:f19.txt')).toBe('file 19\n');
+    await ws.close();
+    expect(spareNames(root)).toEqual([]);
   });
 
   it('moves the branch by rewriting its ref file in place, which git reads as the head', async () => {
