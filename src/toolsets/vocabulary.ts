@@ -66,6 +66,21 @@ const BYTES_DECODE = 'read it with read_file and an explicit encoding, or treat 
 const FOLDER_HOLDS = 'Use list_directory to see what it holds.';
 const RETRY_CHECK = 'Check the path with read_file or list_directory before retrying';
 const AMBIGUOUS = 'or set replace_all: true to change every occurrence';
+const SEARCH_BINARY = 'Use file_bytes to look for bytes in it.';
+const SEARCH_DECODE = 'Read it with read_file and an explicit encoding.';
+const SNAPSHOT_DATA = 'Use the snapshot tools (list_snapshots, diff_snapshots, undo) to look at history.';
+const OTHER_SEARCH = '(pattern, path, is_regex, case_sensitive or include changed)';
+const GONE_SINCE_READ = 'does not exist, but expected_sha256 was given';
+
+/**
+ * What no seed toolset can act on, said alike by all three: none has snapshot tools, and none
+ * takes an expected hash (fs_process's edit_file passes the one it just read, so the file went
+ * away while it was being edited).
+ */
+const SEED_COMMON: ReadonlyArray<readonly [string, string]> = [
+  [SNAPSHOT_DATA, "No tool here reads that history; work on the project's own files."],
+  [GONE_SINCE_READ, 'no longer exists: it was removed after it was read'],
+];
 
 /** Seed 001's fs_process: `old`/`new`/`count`, `list_dir`, reads that only speak UTF-8. */
 export const FS_PROCESS_WORDS: Vocabulary = {
@@ -76,6 +91,9 @@ export const FS_PROCESS_WORDS: Vocabulary = {
     [DECODE, 'read_file reads UTF-8 only; file_bytes shows the raw bytes.'],
     [BYTES_DECODE, 'it cannot be read as UTF-8 text; treat it as binary'],
     [FOLDER_HOLDS, 'Use list_dir to see what it holds.'],
+    [SEARCH_DECODE, 'search_files and read_file read UTF-8 only; file_bytes shows the raw bytes.'],
+    [OTHER_SEARCH, '(pattern, path, is_regex or include changed)'],
+    ...SEED_COMMON,
   ],
   names: { old_text: '`old`', new_text: '`new`', list_directory: 'list_dir', timeout_seconds: 'timeout', replace_all: 'count=-1' },
   pointers: { old_text: 'old', new_text: 'new', timeout_seconds: 'timeout' },
@@ -92,6 +110,8 @@ export const COWORK_WORDS: Vocabulary = {
     [FOLDER_HOLDS, 'Use glob to see what it holds.'],
     [RETRY_CHECK, 'Check the path with text_file_read or glob before retrying'],
     ['Use edit_file to change it, or set overwrite: true to replace it.', 'Use an Update File section of apply_patch to change it.'],
+    [SEARCH_BINARY, 'grep searches plain-text files only; grep its folder instead, where binary files are skipped.'],
+    ...SEED_COMMON,
   ],
   names: {
     read_file: 'text_file_read', search_files: 'grep', list_directory: 'glob', move_path: 'rename_path',
@@ -107,6 +127,7 @@ export const FILE_MANAGER_WORDS: Vocabulary = {
     [LIST_OR_GLOB, 'list_directory or exists'],
     [BYTES_FOR_BINARY, 'It is not a text file, so file_manager cannot open it.'],
     [DECODE, 'file_manager reads UTF-8 text only.'],
+    ...SEED_COMMON,
   ],
   names: {},
 };

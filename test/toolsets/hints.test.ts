@@ -1,6 +1,11 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createMemoryFs, createWorkspace, type JsonSchema, type WorkspacePolicy } from '../../src/index.js';
 import { TOOLSET_NAMES, toolset, type ToolsetName } from '../../src/toolsets/index.js';
+import { COWORK_WORDS, FILE_MANAGER_WORDS, FS_PROCESS_WORDS, say, type Vocabulary } from '../../src/toolsets/vocabulary.js';
+import { errorTexts, reachedFrom, UNKNOWN, type ErrorText } from './error-texts.js';
 
 type Row = Record<string, any>;
 type Case = [tool: string, args: Row, code: string];
@@ -28,14 +33,15 @@ function namesOf(name: ToolsetName): Set<string> {
 
 /**
  * Names another surface has and this one lacks. Only identifiers with an underscore count, plus
- * the one-word tools glob and grep, so ordinary words (path, content, limit) never trip the check.
+ * the one-word tools glob, grep and undo, so ordinary words (path, content, limit, exists,
+ * snapshot) never trip the check.
  */
 function foreignNames(name: ToolsetName): string[] {
   const own = namesOf(name);
   const foreign = new Set<string>();
   for (const other of TOOLSET_NAMES) {
     if (other === name) continue;
-    for (const n of namesOf(other)) if (!own.has(n) && (n.includes('_') || ['glob', 'grep'].includes(n))) foreign.add(n);
+    for (const n of namesOf(other)) if (!own.has(n) && (n.includes('_') || ['glob', 'grep', 'undo'].includes(n))) foreign.add(n);
   }
   return [...foreign];
 }
@@ -73,6 +79,8 @@ const CASES: Record<ToolsetName, Case[]> = {
     ['search_files', { path: 'p', pattern: '(', is_regex: true }, 'INVALID_ARGUMENTS'],
     ['search_files', { path: 'p', pattern: 'x', cursor: 'bogus' }, 'INVALID_ARGUMENTS'],
     ['list_dir', { path: 'p/a.txt' }, 'NOT_A_DIRECTORY'],
+    ['list_dir', { path: '.sandpit' }, 'PERMISSION_DENIED'],
+    ['read_file', { path: '.', file: '.sandpit/x' }, 'PERMISSION_DENIED'],
     ['file_bytes', { file: 'p/missing.txt' }, 'NOT_FOUND'],
   ],
   cowork: [
@@ -90,6 +98,8 @@ const CASES: Record<ToolsetName, Case[]> = {
     ['apply_patch', { patch: '*** Begin Patch\n*** Add File: p/a.txt\n+x\n*** End Patch' }, 'PATCH_CONFLICT'],
     ['grep', { pattern: 'x', path: 'p/missing' }, 'NOT_FOUND'],
     ['grep', { pattern: 'x', cursor: 'bogus' }, 'INVALID_ARGUMENTS'],
+    ['grep', { pattern: 'a', path: 'p/bin.dat' }, 'BINARY_FILE'],
+    ['text_file_read', { path: '.sandpit/x' }, 'PERMISSION_DENIED'],
     ['rename_path', { from: 'p/missing.txt', to: 'p/b.txt' }, 'NOT_FOUND'],
     ['rename_path', { from: 'p/a.txt', to: 'p/full/f.txt' }, 'ALREADY_EXISTS'],
     ['delete_path', { path: 'p/missing.txt' }, 'NOT_FOUND'],
@@ -107,6 +117,7 @@ const CASES: Record<ToolsetName, Case[]> = {
     ['edit_file', { path: 'p/missing.txt', old_text: 'a', new_text: 'b' }, 'NOT_FOUND'],
     ['write_file', { path: 'p/full/f.txt', content: 'x', overwrite: false }, 'ALREADY_EXISTS'],
     ['list_directory', { path: 'p/a.txt' }, 'NOT_A_DIRECTORY'],
+    ['read_file', { path: '.sandpit/x' }, 'PERMISSION_DENIED'],
   ],
 };
 
@@ -157,5 +168,93 @@ describe('each toolset speaks its own names in errors and hints', () => {
     const word = new RegExp(`\\b(${foreignNames('fs_process').join('|')})\\b`);
     expect('or set replace_all: true to change every occurrence').toMatch(word);
     expect(new RegExp(`\\b(${foreignNames('cowork').join('|')})\\b`).test('Call read_file on it without start_line/end_line')).toBe(true);
+  });
+});
+
+type SeedName = Exclude<ToolsetName, 'canonical'>;
+
+/** Where each seed toolset's code starts; fs_process's run_command runs on the Node host's runner. */
+const SEED_ROOTS: Record<SeedName, string[]> = {
+  fs_process: ['src/toolsets/fs-process.ts', 'src/node/run-command.ts'],
+  cowork: ['src/toolsets/cowork.ts'],
+  file_manager: ['src/toolsets/file-manager.ts'],
+};
+const WORDS: Record<SeedName, Vocabulary> = { fs_process: FS_PROCESS_WORDS, cowork: COWORK_WORDS, file_manager: FILE_MANAGER_WORDS };
+
+/**
+ * Texts in code a seed toolset loads that no call of it can produce: each is reached only through
+ * the argument it names, which no seed toolset takes nor passes on. Each entry must still match.
+ */
+const UNREACHABLE: ReadonlyArray<{ file: string; name: string; why: string }> = [
+  { file: 'src/tools/read-file.ts', name: 'start_char', why: 'no seed read takes or passes start_char' },
+];
+
+const swept = new Map<SeedName, ErrorText[]>();
+/** The error texts of the code a seed toolset loads (read once per run: a program over ~80 files). */
+function textsOf(name: SeedName): ErrorText[] {
+  if (!swept.has(name)) swept.set(name, [...errorTexts(reachedFrom(SEED_ROOTS[name])).values()].flat());
+  return swept.get(name)!;
+}
+
+/** Each text as the toolset says it where a foreign name survives, and the UNREACHABLE entries that excused one. */
+function leaks(name: SeedName): { leaked: string[]; excused: string[] } {
+  const word = new RegExp(`\\b(${foreignNames(name).join('|')})\\b`, 'g');
+  const leaked: string[] = [];
+  const excused: string[] = [];
+  for (const { where, text } of textsOf(name)) {
+    const said = say(text, WORDS[name]);
+    for (const found of said.match(word) ?? []) {
+      const known = UNREACHABLE.find((u) => where.startsWith(`${u.file}:`) && u.name === found);
+      if (known) excused.push(`${known.file} ${known.name}`);
+      else leaked.push(`${where} says ${found}: ${said}`);
+    }
+  }
+  return { leaked, excused };
+}
+
+describe('every error text a seed toolset can reach, said in its words', () => {
+  const seeds = Object.keys(SEED_ROOTS) as SeedName[];
+  for (const name of seeds) {
+    it(`${name}: no canonical text keeps a name ${name} lacks`, () => {
+      expect(leaks(name).leaked).toEqual([]);
+    });
+  }
+
+  it('each text called unreachable is still there (else its entry goes)', () => {
+    const excused = new Set(seeds.flatMap((name) => leaks(name).excused));
+    expect([...excused].sort()).toEqual(UNREACHABLE.map((u) => `${u.file} ${u.name}`).sort());
+  });
+
+  it('the sweep reaches the texts of the path, read, search and edit layers', () => {
+    const texts = textsOf('cowork').map((t) => t.text);
+    expect(texts.length).toBeGreaterThan(100);
+    expect(texts).toContain('Use a path relative to the workspace root, such as src/index.ts.');
+    expect(texts).toContain('Use file_bytes to look for bytes in it.');
+    expect(textsOf('fs_process').some((t) => t.text.includes('or set replace_all: true'))).toBe(true);
+    // file_bytes' verdict hints come from a table
+    expect(textsOf('fs_process').some((t) => t.where.startsWith('src/tools/file-bytes.ts:') && t.text.includes('treat it as binary'))).toBe(true);
+    // cowork loads no canonical snapshot or edit tool
+    expect(textsOf('cowork').some((t) => t.where.startsWith('src/tools/undo.ts:') || t.where.startsWith('src/tools/edit-file.ts:'))).toBe(false);
+  });
+
+  it('the sweep follows how hints are built: imported constants, helper parameters, tables, ?? and templates', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sandpit-hints-'));
+    try {
+      writeFileSync(join(dir, 'words.ts'), "export const IMPORTED = 'Call list_snapshots first.';\nexport const TABLE = { a: 'Use diff_snapshots.', b: 'Use undo.' };\n");
+      writeFileSync(join(dir, 'errors.ts'), [
+        "import { IMPORTED, TABLE } from './words.js';",
+        'class ToolError { constructor(code: string, message: string, options?: object) {} }',
+        "function refuse(why: string, hint?: string) { return new ToolError('X', `refused: ${why}`, { hint: hint ?? 'Use read_file.' }); }",
+        "export const a = refuse('it is big', 'Use search_files.');",
+        "export const b = new ToolError('X', 'm', { hint: IMPORTED });",
+        "export const c = (k: 'a' | 'b') => new ToolError('X', `${k} failed`, { hint: TABLE[k], problems: [{ path: '/x', message: 'set replace_all' }] });",
+      ].join('\n'));
+      const texts = [...errorTexts(reachedFrom([join(dir, 'errors.ts')])).values()].flat().map((t) => t.text);
+      for (const text of ['refused: it is big', 'Use search_files.', 'Use read_file.', 'Call list_snapshots first.', 'Use diff_snapshots.', 'Use undo.', 'set replace_all', `${UNKNOWN} failed`]) {
+        expect(texts).toContain(text);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
