@@ -43,6 +43,15 @@ export function indexOfBytes(hay: Uint8Array, pattern: BytePattern, from = 0): n
   return -1;
 }
 
+/**
+ * Whether hay[from..] holds a lone `\r` (one not followed by `\n`), which ends a line as `\n` does.
+ * Text without any `\r` costs one native scan; a CRLF file one native jump per line.
+ */
+export function hasLoneCr(hay: Uint8Array, from: number): boolean {
+  for (let i = hay.indexOf(13, from); i !== -1; i = hay.indexOf(13, i + 1)) if (hay[i + 1] !== 10) return true;
+  return false;
+}
+
 /** Number of `\n` bytes in hay[from, to). */
 export function countNewlines(hay: Uint8Array, from: number, to: number): number {
   let n = 0;

@@ -1,5 +1,6 @@
 import { decodeText, detectBom, isDecodeFailure } from '../text/codec.js';
-import { countNewlines, indexOfBytes, utf8CodePoints } from './bytes.js';
+import { splitLines } from '../text/lines.js';
+import { countNewlines, hasLoneCr, indexOfBytes, utf8CodePoints } from './bytes.js';
 import { capLine } from './line-cap.js';
 import type { Matcher } from './matcher.js';
 
@@ -54,11 +55,14 @@ function scanUtf8(bytes: Uint8Array, bodyStart: number, matcher: Matcher, option
   const pattern = matcher.bytes!;
   let at = indexOfBytes(bytes, pattern, bodyStart);
   if (at === -1) return { matches: [] };
+  let text: string;
   try {
-    fatalUtf8.decode(bytes.subarray(bodyStart));
+    text = fatalUtf8.decode(bytes.subarray(bodyStart));
   } catch {
     return { skipped: 'decode' };
   }
+  // The byte walk below counts `\n` only; a file with a lone `\r` line end (rare) is numbered on its text.
+  if (hasLoneCr(bytes, bodyStart)) return scanText(text, matcher, options);
   const matches: LineMatch[] = [];
   let line = 1;
   let counted = bodyStart;
@@ -117,9 +121,8 @@ function addByteContext(match: LineMatch, bytes: Uint8Array, bodyStart: number, 
 
 /** Decoded search: one RegExp (or indexOf) per line. */
 function scanText(text: string, matcher: Matcher, options: ScanOptions): ScanOutcome {
-  const lines = text.split('\n');
-  if (lines[lines.length - 1] === '') lines.pop();
-  for (let i = 0; i < lines.length; i++) if (lines[i]!.endsWith('\r')) lines[i] = lines[i]!.slice(0, -1);
+  // `\n`, `\r\n` and a lone `\r` each end a line, as for read_file's windows and edits
+  const lines = splitLines(text);
   const matches: LineMatch[] = [];
   const deadline = options.deadline ?? Infinity;
   let scannedChars = 0;
