@@ -174,4 +174,14 @@ describe('lone CR line ends through the CLI', () => {
     expect(patched.ok, JSON.stringify(patched)).toBe(true);
     expect(await readFile(join(root, 'm.txt'), 'latin1')).toBe('one\r\n2\rTHREE\nfour\r\n');
   });
+
+  it('search_files and grep number its lines as the read windows do, on real files', async () => {
+    const root = await project({ 'm.txt': mixed });
+    for (const [toolset, tool] of [['canonical', 'search_files'], ['fs_process', 'search_files'], ['cowork', 'grep']] as const) {
+      const found = await call(root, toolset, tool, { pattern: 'three' });
+      expect(found.result.matches, `${toolset} ${tool}`).toEqual([expect.objectContaining({ line: 3, content: 'three' })]);
+    }
+    const window = await call(root, 'cowork', 'text_file_read', { path: 'm.txt', offset: 3, limit: 1 });
+    expect(window.result.content).toBe('three\n');
+  });
 });
