@@ -3,6 +3,7 @@ export { connectWorkspace, whenWarm, type WarmState, type ConnectOptions, type R
 export type { BackendKind, ChangeEvent, ImportProgress, WorkspaceVerbs, Answered, WorkerToolset } from './protocol.js';
 export type { BackendDescriptor, OpenedBackend } from '../src/fs/backends.js';
 export type { PreviewEntry } from './preview/read-file.js';
+export type { ScriptCopyLimits } from '../src/shell/commands/node.js';
 export { createOpfsFs, type OpfsFsOptions, type OpfsDirectoryHandle } from '../src/fs/opfs.js';
 export { createIndexedDbFs, type IndexedDbFs, type IndexedDbFsOptions } from '../src/fs/indexeddb.js';
-export { createPageRunner } from './page-runner.js';
+export { createPageRunner, type PageRunnerOptions } from './page-runner.js';

@@ -1,4 +1,5 @@
-import { createNodeCommand, type ScriptJob, type ScriptOutcome } from '../src/shell/commands/node.js';
+import { createNodeCommand, type ScriptCopyLimits, type ScriptJob, type ScriptOutcome } from '../src/shell/commands/node.js';
+import type { CommandFn } from '../src/shell/context.js';
 
 /** What the script worker posts: output as it happens, then the outcome. */
 export type ScriptMessage =
@@ -36,5 +37,5 @@ export function runScriptInWorker(job: ScriptJob): Promise<ScriptOutcome> {
   });
 }
 
-/** The shell's `node` in a browser worker. */
-export const nodeCommand = createNodeCommand(runScriptInWorker);
+/** The shell's `node` in a browser worker, given a copy of the workspace up to `limits`. */
+export const nodeCommandWith = (limits: ScriptCopyLimits = {}): CommandFn => createNodeCommand(runScriptInWorker, limits);

@@ -18,10 +18,10 @@ const textOf = textOfBytes;
 
 /**
  * Carry a command's buffered changes into the workspace through its one write path (`apply`),
- * parents before children: links never followed, `.git` left alone, every path locked. The
- * workspace's rescan then records them as the command's one change and one snapshot. Resolves
- * with the files it changed, their text before and after; a failure part-way keeps what was
- * applied (the rescan still finds it), as a real shell keeps the writes made before a failure.
+ * parents before children: links never followed, `.git` left alone, every path locked. Resolves
+ * with the files it changed, their text before and after, which run_command records as the
+ * command's one change and one snapshot; a failure part-way keeps what was applied (the next
+ * rescan finds it), as a real shell keeps the writes made before a failure.
  */
 export async function applyBufferedChanges(fs: WorkspaceFs, toAbs: (rel: string) => string, changes: BufferedChange[], apply: ApplySteps): Promise<AppliedFile[]> {
   const files = new Map<string, AppliedFile>();

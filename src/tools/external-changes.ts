@@ -24,6 +24,26 @@ export async function describeExternalChanges(fs: WorkspaceFs, toAbs: (rel: stri
   }));
 }
 
+/** The result's fields for a change: its paths (the first ones when there are many) and its id. */
+function listed(changed: string[], changeId: string): ObjectOf<typeof externalChangeResults> {
+  return {
+    changed_files: changed.slice(0, MAX_LISTED),
+    ...(changed.length > MAX_LISTED ? { changed_files_total: changed.length } : {}),
+    change_id: changeId,
+  };
+}
+
+/**
+ * After a runner that wrote only through the workspace's write path (the built-in shell): the
+ * files it reports are the call's change, so the snapshot after the call holds them under the
+ * tool's name and change id. A rescan would commit them first as an anonymous "found by rescan".
+ */
+export function recordKnownChanges(ctx: ToolContext, files: ChangedFile[]): ObjectOf<typeof externalChangeResults> {
+  if (files.length === 0) return {};
+  const sorted = [...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return listed(sorted.map((f) => f.path), ctx.recordChange(sorted).id);
+}
+
 /** After a foreground program: rescan, log what it changed as this call's change, and say so in the result. */
 export async function recordExternalChanges(ctx: ToolContext, find?: FindExternalChanges, known: ChangedFile[] = []): Promise<ObjectOf<typeof externalChangeResults>> {
   const changed = find ? await find().catch(() => []) : [];
@@ -32,9 +52,5 @@ export async function recordExternalChanges(ctx: ToolContext, find?: FindExterna
   const byPath = new Map(known.map((f) => [f.path, f]));
   const described = await describeExternalChanges(ctx.fs, (rel) => ctx.paths.toAbs(rel), changed.filter((p) => !byPath.has(p)));
   const summary = ctx.recordChange([...changed.filter((p) => byPath.has(p)).map((p) => byPath.get(p)!), ...described]);
-  return {
-    changed_files: changed.slice(0, MAX_LISTED),
-    ...(changed.length > MAX_LISTED ? { changed_files_total: changed.length } : {}),
-    change_id: summary.id,
-  };
+  return listed(changed, summary.id);
 }

@@ -2,7 +2,7 @@ import type { FileStep } from '../workspace/file-writer.js';
 import { s, ToolError, type Infer } from '../contract/index.js';
 import { displayPath } from '../workspace/paths.js';
 import { defineTool, RUNS_PROGRAMS } from './define.js';
-import { recordExternalChanges, type FindExternalChanges } from './external-changes.js';
+import { recordExternalChanges, recordKnownChanges, type FindExternalChanges } from './external-changes.js';
 import type { ProcessRunner } from './process-runner.js';
 import { awaitRunner } from './runner-slot.js';
 import { externalChangeResults } from './result-schemas.js';
@@ -54,9 +54,9 @@ void argsAgree; void resultsAgree;
 /**
  * The canonical run_command over a host's process runner. Made without one, it waits for the
  * workspace's runner (createWorkspace binds it to the built-in shell unless told otherwise) and
- * answers NOT_SUPPORTED where none is given. `findChanges` (the workspace's rescan) puts what a
- * command changed in the change log and the next snapshot; the result then lists the files and
- * gives a change_id.
+ * answers NOT_SUPPORTED where none is given. What a command changed goes in the change log and
+ * the snapshot after the call (the files a shell runner reports; for programs, what `findChanges`,
+ * the workspace's rescan, finds); the result then lists the files and gives a change_id.
  */
 export function createRunCommandTool(runner?: ProcessRunner, findChanges?: FindExternalChanges): RunCommandTool {
   const tool = runCommandOver(runner, findChanges);
@@ -102,6 +102,8 @@ function runCommandOver(runner?: ProcessRunner, findChanges?: FindExternalChange
         return { ...(await runner.start(request)), cwd: request.cwdDisplay };
       }
       const { files, ...result } = await runner.run(request);
+      // The shell writes only through request.apply, so it knows every file it changed; programs need the rescan.
+      if (shell && files) return { ...result, ...recordKnownChanges(ctx, files) };
       return { ...result, ...(await recordExternalChanges(ctx, findChanges, files)) };
     },
   });

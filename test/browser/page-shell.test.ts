@@ -60,7 +60,24 @@ describe('node in a page workspace', () => {
     const fs = createMemoryFs({ '/lib.js': 'module.exports = (n) => n * 2;\n' });
     const ws = createWorkspace({ fs, processRunner: createPageRunner(fs) });
     const r = await run(ws, 'node -e "const twice = require(\'./lib\'); require(\'fs\').writeFileSync(\'n.txt\', String(twice(21)))" && cat n.txt');
-    expect(r).toMatchObject({ exit_code: 0, stdout: '42', changed_files: ['n.txt'] });
+    expect(r).toMatchObject({ exit_code: 0, stdout: '42', stderr: '', changed_files: ['n.txt'] });
     expect(await bytesOf(fs, '/n.txt')).toBe('42');
+  });
+
+  it('a script whose copy of the workspace hits the cap is told on stderr how many files it does not see', async () => {
+    const names = ['a', 'b', 'c', 'd', 'e'];
+    const fs = createMemoryFs(Object.fromEntries(names.map((n) => [`/in/${n}.txt`, `${n}\n`])));
+    const seen = `node -e "const fs = require('fs'); console.log(${JSON.stringify(names).replaceAll('"', "'")}.filter((n) => fs.existsSync('in/' + n + '.txt')).length)"`;
+    const byCount = createWorkspace({ fs, processRunner: createPageRunner(fs, '/', { scriptCopy: { maxFiles: 3 } }) });
+    expect(await run(byCount, seen)).toMatchObject({ exit_code: 0, stdout: '3\n',
+      stderr: "node: 2 files were left out of the script's copy of the workspace (it takes at most 3 files, 32 MiB); the script does not see them\n" });
+    // A file bigger than what is left of the byte cap is left out too, and counted.
+    const bySize = createWorkspace({ fs, processRunner: createPageRunner(fs, '/', { scriptCopy: { maxBytes: 4 } }) });
+    expect(await run(bySize, seen)).toMatchObject({ exit_code: 0, stdout: '2\n',
+      stderr: "node: 3 files were left out of the script's copy of the workspace (it takes at most 5000 files, 4 bytes); the script does not see them\n" });
+    // Within the cap the script sees everything, and stderr stays the script's own.
+    const roomy = createWorkspace({ fs, processRunner: createPageRunner(fs, '/', { scriptCopy: { maxFiles: 5 } }) });
+    expect(await run(roomy, seen)).toMatchObject({ exit_code: 0, stdout: '5\n', stderr: '' });
+    expect(() => createPageRunner(fs, '/', { scriptCopy: { maxFiles: -1 } })).toThrow(/scriptCopy.maxFiles must be a whole number/);
   });
 });

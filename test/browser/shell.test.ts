@@ -8,7 +8,7 @@ afterEach(async () => {
   for (const ws of open.splice(0)) await ws.close();
 });
 const track = (ws: RemoteWorkspace) => (open.push(ws), ws);
-type Run = { exit_code: number; stdout: string; stderr: string; timed_out: boolean; changed_files?: string[]; change_id?: string };
+type Run = { exit_code: number; stdout: string; stderr: string; timed_out: boolean; changed_files?: string[]; change_id?: string; note?: string };
 async function run(ws: RemoteWorkspace, command: string, extra: Record<string, unknown> = {}): Promise<Run> {
   const r = await ws.call('run_command', { command, ...extra });
   if (!r.ok) throw new Error(`run_command failed: ${JSON.stringify(r.error)}`);
@@ -75,7 +75,14 @@ describe('node scripts in a throwaway worker', () => {
     expect(thrown.exit_code).toBe(1);
     expect(thrown.stderr).toContain('Error: boom');
     const exited = await run(ws, 'node exit.js; echo status $?');
-    expect(exited).toMatchObject({ exit_code: 0, stdout: 'bye\nstatus 3\n' });
+    expect(exited).toMatchObject({ exit_code: 0, stdout: 'bye\nstatus 3\n', changed_files: ['partial.txt'] });
+    expect(exited.note).toBeUndefined();
+    expect((await ws.call('delete_path', { path: 'partial.txt' })).ok).toBe(true);
+    // A command that fails part-way keeps what it wrote before failing, as a shell does, and says so.
+    const failed = await run(ws, 'node exit.js');
+    expect(failed).toMatchObject({ exit_code: 3, stdout: 'bye\n', changed_files: ['partial.txt'] });
+    expect(failed.note).toMatch(/failed \(exit 3\); the writes it made before that were kept/);
+    expect(await read(ws, 'partial.txt')).toBe('x');
     const loop = await run(ws, 'node loop.js', { timeout_seconds: 1 });
     expect(loop).toMatchObject({ timed_out: true, exit_code: -1, stdout: 'started\n' });
     expect(await read(ws, 'never.txt')).toBeNull();

@@ -1,7 +1,7 @@
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createShellRunner, createWorkspace, toolset } from '../../src/index.js';
+import { createShellRunner, createWorkspace, systemPrompt, toolset } from '../../src/index.js';
 import { createMemoryFs } from '../../src/fs/memory.js';
 import { fixGreeting, fixed, fixture, FIX_TASK, TURN } from '../agent/conversations.js';
 import { startModelServer, type ModelServer } from '../agent/model-server.js';
@@ -70,6 +70,17 @@ describe('the agent panel in the playground', () => {
     expect(sentResults(requests[TURN.reads]!).map((r) => r.envelope.result.content)).toEqual([fixture['src/greet.js'], fixture['check.mjs']]);
     expect(sentResults(requests[TURN.run]!)[0]).toMatchObject({ envelope: { ok: true, result: { exit_code: 0, stdout: 'Hello, sandpit!\n', timed_out: false } } });
     expect(sentResults(requests[TURN.ambiguous]!)[0]!.envelope).toMatchObject({ ok: false, error: { code: 'AMBIGUOUS_MATCH' } });
+  });
+
+  it('told the model in the system prompt that run_command is a bash command line in the built-in shell', () => {
+    const system = server.requestsFor('e2e-fix')[0]!.body.system as string;
+    const fs = createMemoryFs();
+    const shellTools = createWorkspace({ fs, processRunner: createShellRunner(fs) }).listTools();
+    const shellLine = systemPrompt(shellTools).split('\n').find((line) => line.startsWith('- run_command '))!;
+    expect(shellLine).toContain('run_command takes a bash command line');
+    expect(system.split('\n')).toContain(shellLine);
+    expect(system).toMatch(/it has only these commands: ls cat head tail grep .*\bjq\b.*; `node FILE\.js` runs plain JavaScript/);
+    expect(system).not.toContain('runs one program without a shell');
   });
 
   it('keeps the key in memory only, unless "remember" is ticked', async () => {

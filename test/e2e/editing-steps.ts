@@ -89,6 +89,22 @@ export function editingSteps(get: () => Playground): void {
     await page.waitForSelector('#file-tree li[data-path="notes.md"]');
   });
 
+  it('runs a shell line with run_command from the console, and review lists its change with the diff', async () => {
+    const ran = await runForm('run_command', { command: 'echo hi > r.txt && cat r.txt' });
+    expect(ran).toMatchObject({ ok: true, tool: 'run_command', result: { exit_code: 0, stdout: 'hi\n', stderr: '', timed_out: false, changed_files: ['r.txt'] } });
+    await page.waitForSelector('#file-tree li[data-path="r.txt"]');
+    await page.click('#tab-review');
+    await page.waitForSelector('#timeline li.step.selected .badge:text-is("run_command")');
+    expect(await page.textContent('#timeline li.step.selected .step-message')).toBe('r.txt');
+    expect(await page.textContent('#diff-stats .adds')).toBe('+1');
+    await page.click('#diff-unified');
+    expect(await page.$$eval('#diff section.diff-file', (boxes) => boxes.map((b) => (b as HTMLElement).dataset.path))).toEqual(['r.txt']);
+    expect(await page.$$eval('table.unified tr.add td.code', (cells) => cells.map((c) => c.textContent))).toEqual(['+ hi']);
+    // The command's write is one step: undo takes r.txt away again, leaving the tree as the next steps expect.
+    await page.click('#undo');
+    await page.waitForFunction(() => !document.querySelector('#file-tree li[data-path="r.txt"]'));
+  });
+
   it('shows an error envelope with its code, message and hint', async () => {
     const envelope = await runForm('edit_file', { path: 'src/app.js', old_text: 'no such text', new_text: 'x' });
     expect(envelope).toMatchObject({ ok: false, error: { code: 'NO_MATCH' } });

@@ -30,6 +30,10 @@ describe('run_command over the built-in shell', () => {
     expect(await text(fs, '/a.txt')).toBeNull();
     const changes = ws.changes.list();
     expect(changes.filter((c) => c.tool === 'run_command')).toHaveLength(1);
+    // The snapshot is the command's, under its name and change id, not an anonymous rescan.
+    const listed = await ws.call('list_snapshots', {});
+    const newest = listed.ok ? (listed.result as { snapshots: Array<{ tool?: string; message: string; change_id?: string }> }).snapshots[0] : undefined;
+    expect(newest).toMatchObject({ tool: 'run_command', message: expect.stringMatching(/^run_command: /), change_id: r.ok ? r.result.change_id : 'none' });
     const undo = await ws.call('undo', {});
     expect(undo.ok).toBe(true);
     expect(await text(fs, '/a.txt')).toBe('one\ntwo\n');

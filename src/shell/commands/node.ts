@@ -28,23 +28,48 @@ export type ScriptHost = (job: ScriptJob) => Promise<ScriptOutcome>;
 
 /** Folders a script does not get (vendored packages are too many to copy; the history is not the script's). */
 const SKIPPED = new Set(['node_modules', '.git']);
-const MAX_FILES = 5000;
-const MAX_BYTES = 32 * 1024 * 1024;
 
-async function collect(fs: ShellFs): Promise<Array<[string, Uint8Array]>> {
-  const out: Array<[string, Uint8Array]> = [];
+/** How much of the workspace a script's worker gets a copy of. */
+export interface ScriptCopyLimits {
+  /** files copied at most (default 5,000) */
+  maxFiles?: number;
+  /** bytes copied at most (default 32 MiB) */
+  maxBytes?: number;
+}
+
+const DEFAULT_LIMITS: Required<ScriptCopyLimits> = { maxFiles: 5000, maxBytes: 32 * 1024 * 1024 };
+
+interface Collected { files: Array<[string, Uint8Array]>; leftOut: number }
+
+/** The files a script gets, and how many did not fit: those are counted, not read. */
+async function collect(fs: ShellFs, limits: Required<ScriptCopyLimits>): Promise<Collected> {
+  const files: Array<[string, Uint8Array]> = [];
   let bytes = 0;
+  let leftOut = 0;
   const walk = async (dir: string): Promise<void> => {
     for (const name of await fs.readdir(dir)) {
-      if (SKIPPED.has(name) || out.length >= MAX_FILES) continue;
+      if (SKIPPED.has(name)) continue;
       const path = dir === '/' ? `/${name}` : `${dir}/${name}`;
       const st = await fs.stat(path).catch(() => null);
       if (st?.type === 'dir') await walk(path);
-      else if (st && bytes + st.size <= MAX_BYTES) { out.push([path, await fs.readFile(path)]); bytes += st.size; }
+      else if (!st) continue;
+      else if (files.length < limits.maxFiles && bytes + st.size <= limits.maxBytes) { files.push([path, await fs.readFile(path)]); bytes += st.size; }
+      else leftOut++;
     }
   };
   await walk('/');
-  return out;
+  return { files, leftOut };
+}
+
+function sizeOf(bytes: number): string {
+  const [unit, scale] = bytes >= 1024 * 1024 ? ['MiB', 1024 * 1024] : bytes >= 1024 ? ['KiB', 1024] : ['bytes', 1];
+  return `${Math.round((bytes / scale) * 10) / 10} ${unit}`;
+}
+
+/** The stderr line a capped copy gets: a script that cannot find a file should not leave its reader guessing why. */
+function leftOutLine(leftOut: number, limits: Required<ScriptCopyLimits>): string {
+  const files = leftOut === 1 ? '1 file was' : `${leftOut} files were`;
+  return `node: ${files} left out of the script's copy of the workspace (it takes at most ${limits.maxFiles} files, ${sizeOf(limits.maxBytes)}); the script does not see them\n`;
 }
 
 async function ensureParents(fs: ShellFs, path: string): Promise<void> {
@@ -55,15 +80,22 @@ async function ensureParents(fs: ShellFs, path: string): Promise<void> {
   }
 }
 
-/** `node FILE.js` / `node -e CODE` over a script host; its writes land in the shell's overlay as one batch. */
-export function createNodeCommand(host: ScriptHost): CommandFn {
+/**
+ * `node FILE.js` / `node -e CODE` over a script host; its writes land in the shell's overlay as one
+ * batch. The script gets a copy of the workspace up to `limits`; a run that leaves files out says
+ * so on stderr.
+ */
+export function createNodeCommand(host: ScriptHost, limits: ScriptCopyLimits = {}): CommandFn {
+  const caps: Required<ScriptCopyLimits> = { ...DEFAULT_LIMITS, ...limits };
   return async (ctx) => {
     if (ctx.args[0] === '-v' || ctx.args[0] === '--version') { ctx.out('v20.0.0-sandpit\n'); return 0; }
     if (ctx.args.length === 0) throw new UsageError('give a script: node FILE.js [args] or node -e CODE (there is no interactive mode)', 9);
     const s = ctx.shell.state;
     const argv = ctx.args[0] === '-e' || ctx.args[0] === '-p' ? ctx.args : [resolve(ctx, ctx.args[0]!), ...ctx.args.slice(1)];
+    const { files, leftOut } = await collect(s.fs, caps);
+    if (leftOut > 0) ctx.err(leftOutLine(leftOut, caps));
     const remaining = s.deadline === Infinity ? 2 ** 31 - 1 : Math.max(1, s.deadline - Date.now());
-    const outcome = await host({ argv, cwd: s.cwd, env: Object.fromEntries(ctx.env), stdin: ctx.stdin, files: await collect(s.fs), timeoutMs: remaining });
+    const outcome = await host({ argv, cwd: s.cwd, env: Object.fromEntries(ctx.env), stdin: ctx.stdin, files, timeoutMs: remaining });
     ctx.out(outcome.stdout);
     ctx.err(outcome.stderr);
     if (outcome.timedOut) throw new TimeoutSignal();
