@@ -180,9 +180,9 @@ describe('sandpit mcp over Streamable HTTP (the SDK client)', () => {
     expect(resumed.status).toBe(200);
     const after = await readEvents(resumed, (e) => e.data?.id === 2);
     resumed.body?.cancel().catch(() => {});
-    const result = after.at(-1)!.data;
+    const result = after.at(-1)!.data!;
     expect(result.result).toMatchObject({ isError: false, structuredContent: { files: expect.any(Array) } });
-    const progress = (events: Sse[]) => events.filter((e) => e.data?.method === 'notifications/progress').map((e) => e.data.params.progress as number);
+    const progress = (events: Sse[]) => events.filter((e) => e.data?.method === 'notifications/progress').map((e) => e.data!.params.progress as number);
     expect(progress(after).length).toBeGreaterThan(0);
     expect(Math.min(...progress(after))).toBeGreaterThan(Math.max(...progress(before)));
     expect(after.map((e) => e.id)).not.toContain(lastId);

@@ -61,7 +61,7 @@ describe.each(Object.keys(START) as Array<keyof typeof START>)('sandpit mcp over
     expect(resources.map((r) => r.uri)).toEqual(expect.arrayContaining(['sandpit://workspace/keep.txt', 'sandpit://workspace/watched.txt']));
     expect((await client.readResource({ uri: 'sandpit://workspace/keep.txt' })).contents[0]).toMatchObject({ mimeType: 'text/plain', text: 'keep\n' });
     await client.subscribeResource({ uri: 'sandpit://workspace/watched.txt' });
-    for (const [name, was] of [['other.txt', 'b'], ['watched.txt', 'a']]) {
+    for (const [name, was] of [['other.txt', 'b'], ['watched.txt', 'a']] as const) {
       expect((await call(client, 'text_file_read', { path: name })).isError).toBe(false);
       const patch = `*** Begin Patch\n*** Update File: ${name}\n@@\n-${was}\n+z\n*** End Patch`;
       expect((await call(client, 'apply_patch', { patch })).isError).toBe(false);
