@@ -186,7 +186,8 @@ async function mcpStart(args: ParsedArgs): Promise<void> {
   // Over HTTP the port is open (and initialize answered) before the heavy modules start loading.
   const earlyHttp = http ? await (await import('./mcp-cli-http.js')).listenForCli(args) : undefined;
   const loading = import('./mcp-cli.js');
-  const early = http || args.flags.has('help') ? undefined : (await import('./mcp-fast-start.js')).answerInitializeEarly();
+  const instructions = (await import('../toolsets/instructions.js')).toolsetInstructions(args.options.get('toolset') ?? 'canonical');
+  const early = http || args.flags.has('help') ? undefined : (await import('./mcp-fast-start.js')).answerInitializeEarly(process.stdin, process.stdout, instructions);
   try {
     await (await loading).mcpCommand(args, early, earlyHttp);
   } catch (error) {

@@ -17,6 +17,7 @@ import type { McpServerOptions, ServedWorkspace } from './mcp-types.js';
 export function buildMcpServer(current: (request: RequestSender) => Promise<ServedWorkspace>, options: McpServerOptions, setup?: (server: Server) => void): Server {
   const server = new Server({ name: 'sandpit', version: options.version ?? '0.0.0' }, {
     capabilities: { ...SERVER_CAPABILITIES, resources: { ...SERVER_CAPABILITIES.resources } },
+    ...(options.instructions ? { instructions: options.instructions } : {}),
   });
   const listings = new WeakMap<Toolset, unknown[]>();
   server.setRequestHandler(ListToolsRequestSchema, async (_request, extra) => {

@@ -16,3 +16,14 @@ export const PROTOCOL_VERSIONS: readonly string[] = ['2025-11-25', '2025-06-18',
 export function negotiatedVersion(requested: unknown): string {
   return typeof requested === 'string' && PROTOCOL_VERSIONS.includes(requested) ? requested : PROTOCOL_VERSIONS[0]!;
 }
+
+/**
+ * The initialize result, as the early answers and the SDK server give it: `instructions` only
+ * when the toolset has guidance (the SDK leaves an empty string out too).
+ */
+export function initializeResult(requested: unknown, version: string, instructions = ''): Record<string, unknown> {
+  return {
+    protocolVersion: negotiatedVersion(requested), capabilities: SERVER_CAPABILITIES, serverInfo: { name: 'sandpit', version },
+    ...(instructions ? { instructions } : {}),
+  };
+}

@@ -1,6 +1,7 @@
 import { UsageError, type ParsedArgs } from './cli-args.js';
 import { listenEarly, type EarlyHttp } from './mcp-http-early.js';
 import { cliSecret } from './sandbox-relaunch.js';
+import { toolsetInstructions } from '../toolsets/instructions.js';
 
 // What `sandpit mcp --http` needs before anything heavy loads: where to listen and the token.
 
@@ -28,7 +29,7 @@ export function authToken(name: string | undefined): string | undefined {
 export async function listenForCli(args: ParsedArgs): Promise<EarlyHttp> {
   const where = httpOption(args.options.get('http')!);
   const token = authToken(args.options.get('auth-token-env'));
-  const early = await listenEarly(where, token === undefined ? {} : { authToken: token });
+  const early = await listenEarly(where, token === undefined ? {} : { authToken: token }, toolsetInstructions(args.options.get('toolset') ?? 'canonical'));
   process.stderr.write(`sandpit: MCP over HTTP at ${early.url}\n`);
   return early;
 }

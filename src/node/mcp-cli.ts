@@ -18,8 +18,16 @@ import type { NodeWorkspace } from './open.js';
 import type { TaskRegistry } from './tasks.js';
 import type { Workspace } from '../workspace-core.js';
 import { toToolError } from '../fs/tool-error.js';
+import { toolsetInstructions } from '../toolsets/instructions.js';
 
 const SNAPSHOT_MODES = ['call', 'batch', 'manual', 'off'] as const;
+
+/**
+ * What manifest tools are told the model takes. A server cannot know its client's model, and the
+ * client decides what it forwards, so images and audio go out as MCP blocks rather than being
+ * dropped here; PDF and video have no MCP block and stay as the manifest layer's default.
+ */
+const MCP_CAPS = { vision: true, audio: true } as const;
 
 /**
  * --snapshots call|batch|manual|off (default call: one snapshot per mutating call). The server
@@ -81,7 +89,7 @@ export async function mcpCommand(args: ParsedArgs, early?: EarlyStart, earlyHttp
   // stdin carries JSON-RPC, so no terminal can be asked: the client's person is asked by elicitation, unless --approve all.
   const open = async (root: string): Promise<ServedWorkspace> => {
     const { ws, set, tasks } = await openCliWorkspace({ ...source, root }, {
-      toolset: args.options.get('toolset'), artifactDir: args.options.get('artifacts'), snapshots: snapshotsOption(args.options.get('snapshots'), log),
+      toolset: args.options.get('toolset'), artifactDir: args.options.get('artifacts'), snapshots: snapshotsOption(args.options.get('snapshots'), log), caps: MCP_CAPS,
       ...(approve === 'all' ? { confirm: () => true } : {}), ...(git ? { gitTools: git } : {}),
     });
     logWorkspaceEvents(log, ws, tasks);
@@ -91,7 +99,8 @@ export async function mcpCommand(args: ParsedArgs, early?: EarlyStart, earlyHttp
     throw new ToolError('NOT_FOUND', "the client's first root is not a folder this server can open", { hint: 'Check the root the client names exists and is readable.' });
   }));
   const fixed = fixedRoot ? await open(resolve(source.root)) : null;
-  const options = { version: packageVersion(), log };
+  // The roots-following server has no toolset until a client names its root, so it is told the guidance.
+  const options = { version: packageVersion(), log, instructions: toolsetInstructions(cliToolsetName(args.options.get('toolset'))) };
   const framing = { maxMessageBytes: maxMessageBytes(args.options.get('max-message-bytes')) };
   if (!http) {
     if (fixed) return serveMcpStdio(fixed.ws, fixed.set, { log, ...framing }, early);

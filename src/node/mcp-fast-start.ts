@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { PassThrough, Transform, type Readable, type Writable } from 'node:stream';
-import { negotiatedVersion, SERVER_CAPABILITIES } from './mcp-capabilities.js';
+import { initializeResult } from './mcp-capabilities.js';
 
 /** The streams the SDK's stdio transport reads and writes once the server is loaded. */
 export interface EarlyStdio {
@@ -33,9 +33,9 @@ export function packageVersion(): string {
  * for all of Sandpit. The answer is the one the SDK server would give (same capabilities, same
  * version negotiation); the request is still passed on to the server, so it learns the client's
  * capabilities, and the server's own answer to it is dropped. Any other first message passes
- * through untouched.
+ * through untouched. `instructions` is the toolset's guidance, as the server would send it.
  */
-export function answerInitializeEarly(stdin: Readable = process.stdin, stdout: Writable = process.stdout): EarlyStart {
+export function answerInitializeEarly(stdin: Readable = process.stdin, stdout: Writable = process.stdout, instructions = ''): EarlyStart {
   const input = new PassThrough();
   let dropId: unknown;
   let dropping = false;
@@ -90,7 +90,7 @@ export function answerInitializeEarly(stdin: Readable = process.stdin, stdout: W
       dropping = true;
       stdout.write(`${JSON.stringify({
         jsonrpc: '2.0', id: initialize.id,
-        result: { protocolVersion: negotiatedVersion(initialize.version), capabilities: SERVER_CAPABILITIES, serverInfo: { name: 'sandpit', version: packageVersion() } },
+        result: initializeResult(initialize.version, packageVersion(), instructions),
       })}\n`);
     }
     hand(at);

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { negotiatedVersion, SERVER_CAPABILITIES } from './mcp-capabilities.js';
+import { initializeResult } from './mcp-capabilities.js';
 import { packageVersion } from './mcp-fast-start.js';
 import { allowedHostNames, checkRequest, endpointUrl, readJson, reply, type McpHttpGuard } from './mcp-http-guard.js';
 
@@ -40,8 +40,8 @@ export interface EarlyHttp {
   close(): Promise<void>;
 }
 
-/** Listen on `host:port` at once, answering `initialize` until the real server takes over. */
-export async function listenEarly(where: { host: string; port: number }, guard: McpHttpGuard): Promise<EarlyHttp> {
+/** Listen on `host:port` at once, answering `initialize` (with the toolset's `instructions`) until the real server takes over. */
+export async function listenEarly(where: { host: string; port: number }, guard: McpHttpGuard, instructions = ''): Promise<EarlyHttp> {
   const sessions = new Map<string, EarlySession>();
   const held: Array<[IncomingMessage, ServerResponse, unknown?]> = [];
   let handler: HttpHandler | null = null;
@@ -68,7 +68,7 @@ export async function listenEarly(where: { host: string; port: number }, guard: 
     res.writeHead(200, { 'Content-Type': 'application/json', 'mcp-session-id': id });
     res.end(JSON.stringify({
       jsonrpc: '2.0', id: initialize.id,
-      result: { protocolVersion: negotiatedVersion(initialize.version), capabilities: SERVER_CAPABILITIES, serverInfo: { name: 'sandpit', version: packageVersion() } },
+      result: initializeResult(initialize.version, packageVersion(), instructions),
     }));
   };
   const server = createServer((req, res) => {

@@ -27,6 +27,8 @@ export interface McpHttpOptions extends McpHttpGuard {
   version?: string;
   /** log messages for every session (start-up warnings, snapshot failures, task exits) */
   log?: McpLogHub;
+  /** the initialize answer's guidance (default: the toolset's `instructions`; give it to a roots-following server) */
+  instructions?: string;
 }
 
 /** A listening Streamable HTTP MCP server over one workspace. */
@@ -58,7 +60,8 @@ interface Session {
  * session. Host and Origin are checked against an allow-list (403) and an optional bearer token (401).
  */
 export function serveMcpHttp(ws: Workspace, set: Toolset, options: McpHttpOptions, early?: EarlyHttp): Promise<McpHttpServer> {
-  return serveMcpSessions((logReady) => createMcpServer(ws, set, { ...serverOptions(options), logReady }), options, early);
+  const withGuidance = { instructions: set.instructions, ...options };
+  return serveMcpSessions((logReady) => createMcpServer(ws, set, { ...serverOptions(withGuidance), logReady }), withGuidance, early);
 }
 
 /** The same server without --root: each session serves its client's first root (see createRootsMcpServer), one workspace per folder. */
@@ -67,7 +70,10 @@ export function serveMcpHttpRoots(pool: WorkspacePool, options: McpHttpOptions, 
 }
 
 function serverOptions(options: McpHttpOptions): McpServerOptions {
-  return { ...(options.version !== undefined ? { version: options.version } : {}), ...(options.log ? { log: options.log } : {}) };
+  return {
+    ...(options.version !== undefined ? { version: options.version } : {}), ...(options.log ? { log: options.log } : {}),
+    ...(options.instructions !== undefined ? { instructions: options.instructions } : {}),
+  };
 }
 
 /**
@@ -79,7 +85,7 @@ async function serveMcpSessions(makeServer: (logReady: Promise<void>) => McpServ
   const sessions = new Map<string, Session>();
   // Sessions the early endpoint answered, opened in the SDK on their first later request.
   const adopting = new Map<string, Promise<Session>>();
-  const listening = early ?? await listenEarly({ host: options.host ?? '127.0.0.1', port: options.port }, options);
+  const listening = early ?? await listenEarly({ host: options.host ?? '127.0.0.1', port: options.port }, options, options.instructions);
   const { host, port, server: http } = listening;
   const hosts = allowedHostNames(host, options.allowedHosts ?? []);
   listening.handOver((req, res, body) => {
@@ -108,7 +114,9 @@ async function serveMcpSessions(makeServer: (logReady: Promise<void>) => McpServ
     const id = req.headers['mcp-session-id'];
     const body = read ?? (req.method === 'POST' ? await readJson(req) : undefined);
     if (body instanceof Error) return reply(res, 400, body.message);
-    let session = typeof id === 'string' ? sessions.get(id) ?? await adopt(id) : undefined;
+    // A session being adopted is listed once its initialize is replayed, before the server has read
+    // it: a request that went ahead then would meet a server that knows none of the client's capabilities.
+    let session = typeof id === 'string' ? (adopting.has(id) ? await adopting.get(id) : sessions.get(id) ?? await adopt(id)) : undefined;
     if (!session) {
       if (id !== undefined) return reply(res, 404, 'unknown or expired session: initialize again');
       if (req.method !== 'POST' || !isInitializeRequest(body)) return reply(res, 400, 'no session: send initialize first');

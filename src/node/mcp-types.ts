@@ -8,6 +8,11 @@ export interface McpServerOptions {
   version?: string;
   /** where start-up warnings, snapshot failures and task exits come from, sent as log messages */
   log?: McpLogHub;
+  /**
+   * the guidance sent as the initialize answer's `instructions` (default: the toolset's own; a
+   * server that follows the client's roots has no toolset yet, so it is told)
+   */
+  instructions?: string;
   /** how long an elicitation may wait for the person (default 5 minutes) */
   elicitTimeoutMs?: number;
   /**

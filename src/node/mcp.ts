@@ -17,7 +17,7 @@ export type { McpServerHandle, McpServerOptions, ServedWorkspace };
  */
 export function createMcpServer(ws: Workspace, set: Toolset, options: McpServerOptions = {}): McpServerHandle {
   const served = Promise.resolve({ ws, set });
-  return buildMcpServer(() => served, options);
+  return buildMcpServer(() => served, { instructions: set.instructions, ...options });
 }
 
 /** Serve over stdin/stdout until the client goes away, then close the workspace (ending its tasks). */

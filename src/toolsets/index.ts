@@ -4,12 +4,13 @@ import { canonicalTools } from './canonical.js';
 import { coworkTools } from './cowork.js';
 import { toAnthropic, toMcp, toOpenAI, type AnthropicTool, type McpTool, type OpenAIExportOptions, type OpenAIResponsesTool, type OpenAITool } from './export.js';
 import { fileManagerTools } from './file-manager.js';
-import { FILE_MANAGER_DESCRIPTION } from './file-manager-text.js';
+import { toolsetInstructions } from './instructions.js';
 import { fsProcessTools } from './fs-process.js';
 
 export { coworkTools, type CoworkOptions } from './cowork.js';
 export { fileManager, fileManagerEnvelope, fileManagerTools } from './file-manager.js';
 export { fsProcessTools } from './fs-process.js';
+export { toolsetInstructions } from './instructions.js';
 export {
   annotationsOf, fitDescription, toAnthropic, toMcp, toOpenAI, toOpenAIResponses, OPENAI_DESCRIPTION_LIMIT,
   type AnthropicTool, type McpAnnotations, type McpTool, type ObjectSchema, type OpenAIExportOptions, type OpenAIResponsesTool, type OpenAITool,
@@ -85,7 +86,7 @@ export function toolsetOf(name: ToolsetName, tools: ToolDefinition[]): Toolset {
       const tool = tools.find((t) => t.name === envelope.tool);
       return tool?.present ? tool.present(envelope) : envelope;
     },
-    instructions: name === 'file_manager' ? FILE_MANAGER_DESCRIPTION : '',
+    instructions: toolsetInstructions(name),
     toOpenAI: ((options?: OpenAIExportOptions) => toOpenAI(tools, options)) as Toolset['toOpenAI'],
     toAnthropic: () => toAnthropic(tools),
     toMcp: () => toMcp(tools),

@@ -149,4 +149,67 @@ describe('sandpit mcp over Streamable HTTP (the SDK client)', () => {
     expect(new Set(lines).size).toBe(200);
     expect(server.sessionCount()).toBe(8);
   }, 120_000);
+
+  it('resumes a call whose SSE answer was cut off: GET with Last-Event-ID gives the rest and the result', async () => {
+    const files: Record<string, string> = {};
+    const body = Array.from({ length: 200 }, (_, i) => `line ${i}`).join('\n') + '\n';
+    for (let i = 0; i < 60; i++) files[`f/${i}.txt`] = body;
+    const { server } = await serve(folder(files), { snapshots: false });
+    const opened = await post(server.url);
+    const session = { 'Mcp-Session-Id': opened.headers.get('mcp-session-id')!, 'Mcp-Protocol-Version': '2025-06-18' };
+    await opened.text();
+    expect((await post(server.url, session, { jsonrpc: '2.0', method: 'notifications/initialized' })).status).toBe(202);
+    const patch = ['*** Begin Patch', ...Object.keys(files).flatMap((f) => [`*** Update File: ${f}`, '@@', ' line 99', '-line 100', '+LINE 100']), '*** End Patch'].join('\n');
+    const cut = new AbortController();
+    const first = await fetch(server.url, {
+      method: 'POST', signal: cut.signal, headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', ...session },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'apply_patch', arguments: { patch }, _meta: { progressToken: 'p1' } } }),
+    });
+    expect(first.headers.get('content-type')).toContain('text/event-stream');
+    const before = await readEvents(first, (e) => e.id !== undefined && e.data?.method === 'notifications/progress');
+    cut.abort();
+    const lastId = before.at(-1)!.id!;
+    // The server hears of the cut a moment later; until then the stream is still its (409), and a client retries.
+    const resume = () => fetch(server.url, { headers: { Accept: 'text/event-stream', ...session, 'Last-Event-ID': lastId } });
+    let resumed = await resume();
+    for (let tries = 0; resumed.status === 409 && tries < 40; tries++) {
+      await resumed.body?.cancel();
+      await new Promise((r) => setTimeout(r, 25));
+      resumed = await resume();
+    }
+    expect(resumed.status).toBe(200);
+    const after = await readEvents(resumed, (e) => e.data?.id === 2);
+    resumed.body?.cancel().catch(() => {});
+    const result = after.at(-1)!.data!;
+    expect(result.result).toMatchObject({ isError: false, structuredContent: { files: expect.any(Array) } });
+    const progress = (events: Sse[]) => events.filter((e) => e.data?.method === 'notifications/progress').map((e) => e.data!.params.progress as number);
+    expect(progress(after).length).toBeGreaterThan(0);
+    expect(Math.min(...progress(after))).toBeGreaterThan(Math.max(...progress(before)));
+    expect(after.map((e) => e.id)).not.toContain(lastId);
+  });
 });
+
+type Sse = { id?: string; data?: Row };
+
+/** Read SSE events from a response until one satisfies `last` (that one included). */
+async function readEvents(response: Response, last: (event: Sse) => boolean): Promise<Sse[]> {
+  const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+  const events: Sse[] = [];
+  let buffer = '';
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) throw new Error(`the stream ended after ${events.length} events`);
+    buffer += value;
+    let at: number;
+    while ((at = buffer.indexOf('\n\n')) !== -1) {
+      const event: Sse = {};
+      for (const line of buffer.slice(0, at).split('\n')) {
+        if (line.startsWith('id:')) event.id = line.slice(3).trim();
+        if (line.startsWith('data:') && line.slice(5).trim()) event.data = JSON.parse(line.slice(5)) as Row;
+      }
+      buffer = buffer.slice(at + 2);
+      events.push(event);
+      if (last(event)) { reader.releaseLock(); return events; }
+    }
+  }
+}
