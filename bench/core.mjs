@@ -8,7 +8,7 @@ import { fmtMs, fmtRatio, median, table } from './measure.mjs';
 
 const SMALL = Array.from({ length: 40 }, (_, i) => `export const value${i} = ${i}; // a typical short source line`).join('\n') + '\n';
 
-/** read_file and edit_file through call() against the same operation done directly on the backend. */
+/** read_file, write_file and edit_file through call() against the same operation done directly on the backend. */
 export async function benchCore() {
   const rows = [];
   const base = await mkdtemp(join(tmpdir(), 'sandpit-bench-core-'));
@@ -32,11 +32,20 @@ export async function benchCore() {
         const r = await ws.call('read_file', { path: 'src/small.ts' });
         if (!r.ok) throw new Error(JSON.stringify(r));
       }, READS);
-      rows.push([`read_file (2 KB) on ${name}`, fmtMs(viaCall), fmtMs(direct), fmtRatio(viaCall / direct)]);
+      const against = bare === fs ? '' : ", against the plain backend's synchronous read";
+      rows.push([`read_file (2 KB) on ${name}${against}`, fmtMs(viaCall), fmtMs(direct), fmtRatio(viaCall / direct)]);
       if (name !== 'memory') {
         // the issue's own yardstick: what a Node program would write, Node's fs.readFile
         const nodeRead = await median(async () => await readFile(abs, 'utf8'), READS);
         rows.push([`read_file (2 KB) on ${name}, against Node's fs.promises.readFile`, fmtMs(viaCall), fmtMs(nodeRead), fmtRatio(viaCall / nodeRead)]);
+        // a whole-file write of the same size each time, through call() and straight to the plain backend
+        const content = (i) => SMALL.replace(/value7 = \d+/, `value7 = ${String(i % 1e6).padStart(6, '0')}`);
+        const directWrite = await median(async (i) => { await bare.writeFile(abs, new TextEncoder().encode(content(i))); });
+        const viaWrite = await median(async (i) => {
+          const r = await ws.call('write_file', { path: 'src/small.ts', content: content(i) });
+          if (!r.ok) throw new Error(JSON.stringify(r));
+        });
+        rows.push([`write_file (2 KB) on ${name}`, fmtMs(viaWrite), fmtMs(directWrite), fmtRatio(viaWrite / directWrite)]);
       }
       const directEdit = await median(async (i) => {
         const text = new TextDecoder().decode(await bare.readFile(abs));

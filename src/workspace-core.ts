@@ -107,7 +107,7 @@ export function createWorkspaceCore(options: WorkspaceOptions & { tools: ToolDef
   const locks = new PathLocks();
   const byName = new Map(options.tools.map((t) => [t.name, t]));
   const closeHooks: Array<() => void | Promise<void>> = [];
-  const snapshots = options.snapshots === false ? null : new SnapshotStore(options.fs, (rel) => paths.toAbs(rel), options.snapshots);
+  const snapshots = options.snapshots === false ? null : new SnapshotStore(options.fs, (rel) => paths.toAbs(rel), options.snapshots, { allowHardLinks: policy.allowHardLinks });
   if (snapshots && options.processLock) snapshots.sharedLock = options.processLock;
   const schedule = snapshots && new SnapshotSchedule(snapshots);
   const writer = new FileWriter(options.fs, paths, locks, changes, snapshots, { allowGitWrites: policy.allowGitWrites });

@@ -94,3 +94,24 @@ export async function removeTree(fs: WorkspaceFs, path: string): Promise<boolean
   }
   return removeIfPresent(fs, path);
 }
+
+/** A file's bytes, with the link count of the descriptor they were read through when the backend can tell. */
+export interface CountedFile {
+  bytes: Uint8Array;
+  /** hard links of the file read, from the same open as the bytes (undefined when the backend reads without one) */
+  nlink?: number;
+}
+
+/**
+ * Read `abs` and learn its link count from the descriptor the bytes came through (readPlainFile's
+ * fstat), so a file replaced by a hard link between an earlier lstat and the read is still seen
+ * as linked. Where readPlainFile declines (a link, a missing file), readFile gives the precise error.
+ */
+export async function readFileCounted(fs: WorkspaceFs, abs: string): Promise<CountedFile> {
+  if (fs.readPlainFile) {
+    const cut = abs.lastIndexOf('/');
+    const plain = await fs.readPlainFile(cut <= 0 ? '/' : abs.slice(0, cut), abs.slice(cut + 1), Number.MAX_SAFE_INTEGER);
+    if (plain?.bytes) return { bytes: plain.bytes, ...(plain.stat.nlink !== undefined ? { nlink: plain.stat.nlink } : {}) };
+  }
+  return { bytes: await fs.readFile(abs) };
+}

@@ -1,3 +1,5 @@
+import { foldedName, foldsToGitDir } from '../workspace/git-names.js';
+
 /**
  * Whether a path from a fetched tree must not be written: Sandpit's own `.sandpit` at the top,
  * and anywhere a component git itself would refuse to check out: `.git` in any spelling
@@ -12,6 +14,5 @@ export function isSkippedPath(path: string): boolean {
 
 function unsafeComponent(name: string): boolean {
   if (name === '' || name === '.' || name === '..' || /[\\\0]/.test(name)) return true;
-  const folded = name.replace(/[\u200C-\u200F\u202A-\u202E\u206A-\u206F\uFEFF]/g, '').split(':')[0]!.toLowerCase().replace(/[. ]+$/, '');
-  return folded === '' || folded === '.git' || /^git~[1-9]$/.test(folded);
+  return foldedName(name) === '' || foldsToGitDir(name);
 }

@@ -40,6 +40,7 @@ export function createNodeRunner(tasks: TaskRegistry, options: NodeProcessOption
     extra: request.env,
     parentEnv: options.baseEnv ?? process.env,
     scrubEnv: options.scrubEnv,
+    gitWritable: request.gitWritable === true,
   }, await chooseSandbox(choice), choice.policy, { timeoutMs: request.timeoutMs, maxOutputBytes: options.maxOutputBytes ?? DEFAULT_OUTPUT_CAP });
   return {
     async run(request): Promise<CommandResult> {

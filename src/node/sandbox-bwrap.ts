@@ -1,4 +1,4 @@
-import { accessSync, constants, readdirSync, readlinkSync, statSync } from 'node:fs';
+import { accessSync, constants, lstatSync, readdirSync, readlinkSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join, posix, relative } from 'node:path';
 import { DEFAULT_HIDDEN_IN_HOME, type SandboxPolicy } from './sandbox.js';
@@ -22,6 +22,24 @@ export interface SandboxLayout {
   hostCwd: string;
   extra?: ExtraMount[];
   policy: SandboxPolicy;
+  /** leave the workspace's `.git` writable (the policy's allowGitWrites); `.sandpit` stays read-only regardless */
+  gitWritable?: boolean;
+}
+
+/**
+ * What the tools refuse to change at the workspace's top level, mounted read-only over the
+ * writable workspace so a command cannot change it either: a repository's hooks and config are
+ * code its owner runs, and `.sandpit` holds the history undo trusts.
+ */
+function readOnlyInside(layout: SandboxLayout): string[] {
+  const args: string[] = [];
+  for (const name of layout.gitWritable ? ['.sandpit'] : ['.git', '.sandpit']) {
+    const host = join(layout.hostRoot, name);
+    // A link is left alone: binding it would mount wherever it points, and it sits in the workspace anyway.
+    const stat = lstatOrNull(host);
+    if (stat && !stat.isSymbolicLink()) args.push('--ro-bind-try', host, `${SANDBOX_WORKSPACE}/${name}`);
+  }
+  return args;
 }
 
 // Made fresh inside, or where the workspace goes: never bound from the host.
@@ -57,7 +75,8 @@ export function insideCwd(layout: SandboxLayout): string {
 
 /**
  * bubblewrap's arguments for one command: the host read-only (credential stores absent), a new
- * /proc, /dev and /tmp, the workspace read-write at /workspace, every namespace new (the network
+ * /proc, /dev and /tmp, the workspace read-write at /workspace (its top `.git` and `.sandpit`
+ * read-only), every namespace new (the network
  * too unless the policy shares it), and the sandbox dying with its parent.
  */
 export function bwrapArgs(layout: SandboxLayout, argv: readonly string[]): string[] {
@@ -68,7 +87,7 @@ export function bwrapArgs(layout: SandboxLayout, argv: readonly string[]): strin
     else if (stat) args.push('--ro-bind', '/dev/null', path);
   }
   for (const mount of layout.extra ?? []) args.push(mount.writable ? '--bind-try' : '--ro-bind-try', mount.host, mount.host);
-  args.push('--bind', layout.hostRoot, SANDBOX_WORKSPACE, '--chdir', insideCwd(layout));
+  args.push('--bind', layout.hostRoot, SANDBOX_WORKSPACE, ...readOnlyInside(layout), '--chdir', insideCwd(layout));
   args.push('--unshare-all', ...(layout.policy.network ? ['--share-net'] : []), '--die-with-parent', '--new-session', '--', ...argv);
   return args;
 }
@@ -105,6 +124,14 @@ function toHost(layout: SandboxLayout, inside: string): string | null {
   if (inside === '/tmp' || inside.startsWith('/tmp/')) return null;
   if (hiddenPaths(layout.policy).some((h) => inside === h || inside.startsWith(`${h}/`))) return null;
   return inside;
+}
+
+function lstatOrNull(path: string) {
+  try {
+    return lstatSync(path);
+  } catch {
+    return null;
+  }
 }
 
 function statOrNull(path: string) {

@@ -17,6 +17,8 @@ export interface ExecPlan {
   /** host folders the command also needs (a manifest's tool folder, its scratch) */
   mounts?: ExtraMount[];
   displayName?: string;
+  /** the policy lets tools write under `.git`, so the sandbox leaves the workspace's `.git` writable too */
+  gitWritable?: boolean;
 }
 
 /** The process to spawn for a plan (mode from chooseSandbox): bubblewrap around the command in the OS sandbox, the command itself without. */
@@ -29,7 +31,7 @@ export function execRequest(
   if (mode === 'none') {
     return { ...rest, argv: plan.argv, cwd: plan.hostCwd, env: programEnv(plan.parentEnv, plan.extra, plan.scrubEnv), displayName: plan.displayName };
   }
-  const layout = { hostRoot: plan.hostRoot, hostCwd: plan.hostCwd, extra: plan.mounts, policy };
+  const layout = { hostRoot: plan.hostRoot, hostCwd: plan.hostCwd, extra: plan.mounts, policy, gitWritable: plan.gitWritable === true };
   // bubblewrap's own environment is the command's: what /proc/1/environ shows inside is no more than the command has.
   const env = allowListedEnv(plan.parentEnv, SANDBOX_HOME, policy.env, plan.extra);
   checkProgram(layout, plan.argv[0]!, env.PATH, plan.displayName);

@@ -1,6 +1,8 @@
 import type { WorkspaceFs } from '../fs/types.js';
 import { ToolError } from '../contract/index.js';
 import { toToolError } from '../fs/tool-error.js';
+import { readFileCounted } from '../fs/helpers.js';
+import { hardLinkRefusal, hardLinkSkipReason, isRefusedHardLink } from '../workspace/hard-links.js';
 import { displayPath, type PathResolver, type WorkspacePath } from '../workspace/paths.js';
 import type { CursorPosition } from './cursor.js';
 import type { PathTest } from './glob.js';
@@ -30,6 +32,8 @@ export interface SearchSpec {
   deadline?: number;
   /** filled with the folders and files that could not be read */
   unreadable?: Unreadable[];
+  /** search files with more than one hard link too (the policy's allowHardLinks); by default they are skipped and reported */
+  allowHardLinks?: boolean;
   /** told every so many files scanned (and awaited); a read-only search may stop at any point, so a throw here ends it */
   onFiles?: (scanned: number) => void | Promise<void>;
 }
@@ -108,7 +112,13 @@ function finishPage(found: FileLineMatch[], maxMatches: number, resumeAfter: Cur
 
 async function scanPath(fs: WorkspaceFs, abs: string, spec: SearchSpec, afterLine: number, limit: number, rel: string): Promise<ScanOutcome | null> {
   try {
-    return scanFile(await fs.readFile(abs), spec.matcher, { afterLine, limit, context: spec.context, maxLineChars: spec.maxLineChars, deadline: spec.deadline });
+    const { bytes, nlink } = await readFileCounted(fs, abs);
+    // Its other name may be outside the workspace: its text is not returned, and the answer says so.
+    if (isRefusedHardLink(nlink, spec.allowHardLinks === true)) {
+      if (spec.unreadable && spec.unreadable.length < 1000) spec.unreadable.push({ path: rel, reason: hardLinkSkipReason(nlink!) });
+      return null;
+    }
+    return scanFile(bytes, spec.matcher, { afterLine, limit, context: spec.context, maxLineChars: spec.maxLineChars, deadline: spec.deadline });
   } catch (error) {
     // A file that vanished is skipped; one that cannot be read is skipped and reported.
     noteUnreadable(spec.unreadable, rel, error);
@@ -121,7 +131,8 @@ async function searchOneFile(fs: WorkspaceFs, spec: SearchSpec): Promise<SearchP
   const rel = spec.start.rel;
   const shown = displayPath(rel);
   if (spec.include && !spec.include(rel)) return { matches: [], truncated: false };
-  const bytes = await fs.readFile(spec.start.abs).catch((e) => { throw toToolError(e, shown); });
+  const { bytes, nlink } = await readFileCounted(fs, spec.start.abs).catch((e) => { throw toToolError(e, shown); });
+  if (isRefusedHardLink(nlink, spec.allowHardLinks === true)) throw hardLinkRefusal(shown, nlink!);
   const afterLine = spec.resume && spec.resume.path === rel ? spec.resume.line : 0;
   const outcome = scanFile(bytes, spec.matcher, { afterLine, limit: spec.maxMatches + 1, context: spec.context, maxLineChars: spec.maxLineChars, deadline: spec.deadline });
   if ('skipped' in outcome) {

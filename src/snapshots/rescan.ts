@@ -7,15 +7,19 @@ import type { ObjectSink } from './objects.js';
 import { objectId } from './sha1.js';
 import type { Leaf, TreeCache } from './tree.js';
 import { parallel } from '../workspace/parallel.js';
+import { isRefusedHardLink } from '../workspace/hard-links.js';
 
-/** A file a snapshot left out: over the size cap, or a path the backend cannot reach (a name too long, no permission). */
+/**
+ * A file a snapshot left out: over the size cap, a path the backend cannot reach (a name too
+ * long, no permission), or a file with more than one hard link (its other name may be outside).
+ */
 export interface SkippedFile {
   /** the file's root-relative path */
   path: string;
   /** its size */
   size_bytes: number;
   /** why it was left out of the snapshot */
-  reason: 'too_large' | 'unreadable';
+  reason: 'too_large' | 'unreadable' | 'hard_linked';
   /** for an unreadable path: what the backend said, e.g. ENAMETOOLONG */
   why?: string;
 }
@@ -30,7 +34,8 @@ function unreadable(rel: string, error: unknown): SkippedFile | null {
 
 /** A skipped file as the commit trailer and the model see it. */
 export function describeSkipped(s: SkippedFile): string {
-  return s.reason === 'unreadable' ? `${s.path} (unreadable: ${s.why})` : `${s.path} (${s.size_bytes} bytes)`;
+  if (s.reason === 'unreadable') return `${s.path} (unreadable: ${s.why})`;
+  return s.reason === 'hard_linked' ? `${s.path} (hard-linked)` : `${s.path} (${s.size_bytes} bytes)`;
 }
 
 type Verdict = 'same' | { leaf: Leaf } | { skip: SkippedFile };
@@ -74,6 +79,8 @@ export class Scanner {
     private readonly toAbs: (rel: string) => string,
     private readonly ignore: SnapshotIgnore,
     private readonly maxFileBytes: number,
+    /** keep files with more than one hard link too (the policy's allowHardLinks) */
+    private readonly allowHardLinks = false,
   ) {}
 
   /** Forget everything known about `rel` and below (after a restore rewrote them). */
@@ -195,6 +202,8 @@ export class Scanner {
   /** Decide what a file's snapshot entry becomes, reading it only when its stat changed. */
   private async examine(rel: string, stat: FsStat, current: Leaf | undefined, sink: ObjectSink): Promise<Verdict> {
     const fresh = this.takeFresh(rel);
+    // Reads refuse such a file (its other name may be outside the workspace), so history does not keep its bytes either.
+    if (stat.type === 'file' && isRefusedHardLink(stat.nlink, this.allowHardLinks)) return { skip: { path: rel, size_bytes: stat.size, reason: 'hard_linked' } };
     const tooLarge = stat.type === 'file' && stat.size > this.maxFileBytes;
     // A large file the snapshot already holds (a clone brings its blob) stays until it changes.
     if (tooLarge && !current) return { skip: { path: rel, size_bytes: stat.size, reason: 'too_large' } };

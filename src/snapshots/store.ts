@@ -106,8 +106,9 @@ export class SnapshotStore {
    * @param fs - the workspace's backend, which also holds the shadow repository
    * @param toAbs - the backend path of a root-relative path
    * @param options - when to snapshot, where the gitdir is, and what to keep
+   * @param reads - what the workspace's policy lets reads through: snapshots keep no more than read_file returns
    */
-  constructor(readonly fs: WorkspaceFs, readonly toAbs: (rel: string) => string, options: SnapshotOptions = {}) {
+  constructor(readonly fs: WorkspaceFs, readonly toAbs: (rel: string) => string, options: SnapshotOptions = {}, reads: { allowHardLinks?: boolean } = {}) {
     const dir = options.dir ?? '.sandpit/git';
     if (!/^\.sandpit\/[^/]/.test(dir) || dir.split('/').includes('..')) throw new Error("snapshots.dir must lie inside '.sandpit'");
     this.when = options.when ?? 'call';
@@ -115,7 +116,7 @@ export class SnapshotStore {
     this.keep = Math.max(1, options.keep ?? 1000);
     this.access = { fs: gitFsClient(fs), gitdir: toAbs(dir), cache: {} };
     this.tree = new TreeCache(this.access);
-    this.scanner = new Scanner(fs, toAbs, new SnapshotIgnore(fs, toAbs), options.maxFileBytes ?? 5 * 1024 * 1024);
+    this.scanner = new Scanner(fs, toAbs, new SnapshotIgnore(fs, toAbs), options.maxFileBytes ?? 5 * 1024 * 1024, reads.allowHardLinks === true);
   }
 
   /** The bytes a tool just wrote to `rel`: the next commit hashes them instead of reading the file back. */

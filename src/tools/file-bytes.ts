@@ -1,7 +1,6 @@
 import { sha256Hex } from '../text/hash.js';
 import { lineAt } from '../text/lines.js';
 import { s, ToolError } from '../contract/index.js';
-import { toToolError } from '../fs/tool-error.js';
 import { displayPath } from '../workspace/paths.js';
 import { pathProperty } from './common.js';
 import { defineTool, READ_ONLY } from './define.js';
@@ -51,7 +50,7 @@ export const fileBytes = defineTool({
     const shown = displayPath(path.rel);
     const stat = await ctx.existingFile(path);
     if (stat.size > ctx.policy.limits.maxWriteBytes) throw new ToolError('TOO_LARGE', `'${shown}' is ${stat.size} bytes, too large to inspect`);
-    const bytes = await ctx.fs.readFile(path.abs).catch((e) => { throw toToolError(e, shown); });
+    const bytes = await ctx.readChecked(path);
     const base = { path: shown, sha256: await sha256Hex(bytes), size_bytes: bytes.length };
     let text: string;
     try {

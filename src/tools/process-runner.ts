@@ -20,6 +20,8 @@ export interface CommandRequest {
   env: Record<string, string>;
   /** null means no limit */
   timeoutMs: number | null;
+  /** the policy lets tools write under `.git` (allowGitWrites); without it an OS sandbox mounts the workspace's `.git` read-only */
+  gitWritable?: boolean;
   /** the workspace's one write path, for a runner that writes files itself (the browser shell) */
   apply?: (steps: FileStep[]) => Promise<unknown>;
 }

@@ -16,7 +16,7 @@ export const externalChangeResults = {
 export const skippedFileResult = s.object({
   path: s.string(),
   size_bytes: s.integer(),
-  reason: s.enum(['too_large', 'unreadable']),
+  reason: s.enum(['too_large', 'unreadable', 'hard_linked']),
   why: s.optional(s.string({ description: 'For an unreadable path: what the storage said, e.g. ENAMETOOLONG.' })),
 });
 
@@ -35,7 +35,7 @@ export const snapshotResultProperties = {
   change_id: s.optional(s.string()),
   restored_to: s.optional(s.string({ description: 'For an undo or restore: the snapshot it brought back.' })),
   undo: s.optional(s.literal(true)),
-  skipped: s.optional(s.array(s.string(), { description: 'Files left out (over the size cap).' })),
+  skipped: s.optional(s.array(s.string(), { description: 'Files left out (over the size cap, unreadable, or hard-linked).' })),
 };
 export const snapshotResult = s.object(snapshotResultProperties);
 

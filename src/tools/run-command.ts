@@ -96,7 +96,7 @@ function runCommandOver(runner?: ProcessRunner, findChanges?: FindExternalChange
       if (dir.stat.type !== 'dir') throw new ToolError('NOT_A_DIRECTORY', `the working folder '${displayPath(dir.rel)}' is not a folder`);
       const background = args.background === true;
       const seconds = args.timeout_seconds ?? (background ? undefined : DEFAULT_COMMAND_TIMEOUT_SECONDS);
-      const request = { argv, ...(typeof args.command === 'string' ? { commandLine: args.command } : {}), cwd: dir.abs, cwdDisplay: displayPath(dir.rel), root: ctx.paths.toAbs(''), env: args.env ?? {}, apply: (steps: FileStep[]) => ctx.writer.apply(steps, { allOrNothing: false }), timeoutMs: seconds === undefined ? null : seconds * 1000 };
+      const request = { argv, ...(typeof args.command === 'string' ? { commandLine: args.command } : {}), cwd: dir.abs, cwdDisplay: displayPath(dir.rel), root: ctx.paths.toAbs(''), gitWritable: ctx.policy.allowGitWrites, env: args.env ?? {}, apply: (steps: FileStep[]) => ctx.writer.apply(steps, { allOrNothing: false }), timeoutMs: seconds === undefined ? null : seconds * 1000 };
       if (background) {
         if (!runner.start) throw new ToolError('NOT_SUPPORTED', 'this host cannot run background tasks', { hint: 'Run the command without background.' });
         return { ...(await runner.start(request)), cwd: request.cwdDisplay };

@@ -71,6 +71,7 @@ export const searchFilesTool = defineTool({
       maxLineChars: ctx.policy.limits.maxLineChars,
       deadline: Date.now() + ctx.policy.limits.searchBudgetMs,
       unreadable,
+      allowHardLinks: ctx.policy.allowHardLinks,
       onFiles: async (scanned) => {
         await ctx.checkpoint();
         ctx.progress(scanned, undefined, `${scanned} files searched`);

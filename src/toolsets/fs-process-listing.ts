@@ -50,6 +50,7 @@ export const fsSearch = defineTool({
       maxMatches: SEARCH_CAP,
       context: 0,
       maxLineChars: ctx.policy.limits.maxLineChars,
+      allowHardLinks: ctx.policy.allowHardLinks,
     });
     const last = page.matches[page.matches.length - 1];
     const matches = page.matches.map((m) => ({ file: m.path, line: m.line, content: m.content }));

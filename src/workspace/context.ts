@@ -3,6 +3,7 @@ import { decodeText, encodeText, isDecodeFailure, type TextEncodingName } from '
 import type { ChangeLog, ChangedFile, ChangeSummary } from './change-log.js';
 import { ToolError } from '../contract/index.js';
 import { toToolError } from '../fs/tool-error.js';
+import { readFileCounted } from '../fs/helpers.js';
 import type { ReadLedger } from './ledger.js';
 import { fileSha256, knownSha256 } from './sha-cache.js';
 import type { PathLocks } from './locks.js';
@@ -12,6 +13,7 @@ export type { SnapshotPort };
 import { displayPath, lexicalPath, type PathResolver, type ResolveMode, type WorkspacePath } from './paths.js';
 import type { Approver, ResolvedPolicy } from './policy.js';
 import { documentKind } from '../text/document-types.js';
+import { hardLinkRefusal, isRefusedHardLink } from './hard-links.js';
 import { YIELD_EVERY_MS, yieldToHost } from './host-yield.js';
 
 /** A text file as the text tools see it. */
@@ -162,8 +164,7 @@ export class ToolContext<S extends SnapshotPort = SnapshotPort> {
     }
     const stat = await this.existingFile(path);
     if (!options.allowLarge && stat.size > this.policy.limits.maxReadBytes) throw this.tooLarge(path, stat.size);
-    const bytes = await this.fs.readFile(path.abs).catch((e) => { throw toToolError(e, shown); });
-    return this.decodeFile(path, bytes, options.encoding);
+    return this.decodeFile(path, await this.readChecked(path), options.encoding);
   }
 
   private tooLarge(path: WorkspacePath, size: number): ToolError {
@@ -198,12 +199,19 @@ export class ToolContext<S extends SnapshotPort = SnapshotPort> {
     return path.stat;
   }
 
+  /**
+   * The bytes of a file `existingFile` accepted, its link count checked again on the descriptor
+   * they came through: a file swapped for a hard link after the resolve's lstat is still refused.
+   */
+  async readChecked(path: WorkspacePath): Promise<Uint8Array> {
+    const read = await readFileCounted(this.fs, path.abs).catch((e) => { throw toToolError(e, displayPath(path.rel)); });
+    if (isRefusedHardLink(read.nlink, this.policy.allowHardLinks)) throw hardLinkRefusal(displayPath(path.rel), read.nlink!);
+    return read.bytes;
+  }
+
   /** A file with several hard links may be the same file as one outside the workspace, so reads refuse it. */
   private refuseHardLinked(path: WorkspacePath): void {
-    if ((path.stat?.nlink ?? 1) <= 1 || this.policy.allowHardLinks) return;
-    throw new ToolError('OUTSIDE_WORKSPACE', `'${displayPath(path.rel)}' has ${path.stat!.nlink} hard links, so it may be a file outside the workspace; it is not read`, {
-      hint: 'Copy the file into the workspace (a new file has one link), or create the workspace with the allowHardLinks policy.',
-    });
+    if (isRefusedHardLink(path.stat?.nlink, this.policy.allowHardLinks)) throw hardLinkRefusal(displayPath(path.rel), path.stat!.nlink!);
   }
 
   /** The policy checks before a file is replaced: expected hash, staleness, read-before-write. */

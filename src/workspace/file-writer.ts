@@ -6,6 +6,7 @@ import type { FsStat, WorkspaceFs } from '../fs/types.js';
 import type { ChangedFile, ChangeLog, ChangeSummary } from './change-log.js';
 import type { PathLocks } from './locks.js';
 import { displayPath, parentRel, type PathResolver } from './paths.js';
+import { foldsToGitDir } from './git-names.js';
 import { textOfBytes } from './change-log.js';
 import { parallel } from './parallel.js';
 
@@ -72,9 +73,12 @@ export class FileWriter {
     return options.locked ? work() : this.locks.run(steps.flatMap(stepPaths), work);
   }
 
-  /** Refuse a path under any `.git`: a repository's hooks and config run code the next time its owner runs git. */
+  /**
+   * Refuse a path under any `.git`, in any spelling a case-folding or 8.3 file system maps onto
+   * it (`.GIT`, `git~1`): a repository's hooks and config run code the next time its owner runs git.
+   */
   checkProtected(rel: string): void {
-    if (this.rules.allowGitWrites || !/(^|\/)\.git(\/|$)/.test(rel)) return;
+    if (this.rules.allowGitWrites || !rel.split('/').some(foldsToGitDir)) return;
     throw new ToolError('PERMISSION_DENIED', `'${rel}' is inside a git repository's .git folder, which tools may read but not change`, {
       hint: 'Change the working files instead; git itself updates .git. The workspace policy allowGitWrites lifts this.',
     });

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openNodeWorkspace } from '../../src/node/open.js';
 import { recordFigures } from './figures.js';
 import { FULL, replayHint } from './sizes.js';
+import { eventually } from '../process/support.js';
 
 // A process outside the tools swaps `ws/sub` between a real folder and a link to a folder outside
 // as fast as it can, while clients call every path-taking tool on `sub/...`.
@@ -18,15 +19,18 @@ let root: string;
 let outside: string;
 
 // Each state is held for a random fraction of a millisecond, so both a folder and a link are
-// there long enough for a call to resolve through one and then use the other.
+// there long enough for a call to resolve through one and then use the other. It writes how many
+// times the link was really in place to a file, so the test knows the race was on.
 const SWAPPER = `
 const fs = require('node:fs');
-const [sub, real, target] = process.argv.slice(1);
+const [sub, real, target, countFile] = process.argv.slice(1);
+const counter = fs.openSync(countFile, 'w');
 const cell = new Int32Array(new SharedArrayBuffer(4));
 const hold = () => Atomics.wait(cell, 0, 0, Math.random() * 0.5);
+let swaps = 0;
 for (;;) {
   try { fs.renameSync(sub, real); } catch {}
-  try { fs.symlinkSync(target, sub); } catch {}
+  try { fs.symlinkSync(target, sub); fs.writeSync(counter, String(++swaps).padStart(12), 0); } catch {}
   hold();
   try { fs.unlinkSync(sub); } catch {}
   try { fs.renameSync(real, sub); } catch {}
@@ -52,6 +56,8 @@ beforeAll(async () => {
     await writeFile(join(dir, 't.txt'), dir === outside ? `${SECRET}\n` : 'inside\n');
     await writeFile(join(dir, 'deep', 'd.txt'), dir === outside ? `${SECRET}\n` : 'inside deep\n');
   }
+  // a name only the outside folder has: a glob or listing that looked outside would show it
+  await writeFile(join(outside, `${SECRET}.txt`), 'x\n');
 });
 afterAll(() => rm(base, { recursive: true, force: true }));
 
@@ -60,8 +66,14 @@ describe('confinement while a folder is swapped for a link outside', () => {
     console.log(replayHint('swap-race'));
     const before = await snapshotOf(outside);
     const ws = openNodeWorkspace(root, { snapshots: { when: 'call' } });
-    expect((await ws.call('snapshot', { message: 'start' })).ok).toBe(true);
-    const swapper = spawn(process.execPath, ['-e', SWAPPER, join(root, 'sub'), join(base, 'parked'), outside], { stdio: 'ignore' });
+    const start = await ws.call<{ id: string }>('snapshot', { message: 'start' });
+    expect(start.ok).toBe(true);
+    const startId = start.ok ? start.result.id : '';
+    const countFile = join(base, 'swaps');
+    const swaps = async () => Number((await readFile(countFile, 'utf8').catch(() => '0')).trim() || 0);
+    const swapper = spawn(process.execPath, ['-e', SWAPPER, join(root, 'sub'), join(base, 'parked'), outside, countFile], { stdio: 'ignore' });
+    let swapsBefore = 0;
+    let swapsDuring = 0;
     let calls = 0;
     const leaks: string[] = [];
     try {
@@ -88,6 +100,8 @@ describe('confinement while a folder is swapped for a link outside', () => {
             ['apply_patch', { patch }],
             ['undo', {}],
             ['exists', { path: 'sub/deep' }],
+            ['restore_snapshot', { id: startId }],
+            ['glob', { pattern: '**/*.txt', path: 'sub' }],
           ];
           const [tool, args] = steps[(n + i) % steps.length]!;
           const out = await ws.call(tool, args);
@@ -95,7 +109,11 @@ describe('confinement while a folder is swapped for a link outside', () => {
           if (JSON.stringify(out).includes(SECRET)) leaks.push(`${tool}: ${JSON.stringify(out).slice(0, 300)}`);
         }
       };
+      // the calls start once the swapper is swapping, and it must have kept swapping while they ran
+      if (!await eventually(async () => (await swaps()) > 0, 10_000)) throw new Error('the swapper never swapped');
+      swapsBefore = await swaps();
       await Promise.all(Array.from({ length: CLIENTS }, (_, n) => client(n)));
+      swapsDuring = (await swaps()) - swapsBefore;
     } finally {
       swapper.kill('SIGKILL');
       await new Promise((resolve) => swapper.once('exit', resolve));
@@ -103,7 +121,8 @@ describe('confinement while a folder is swapped for a link outside', () => {
     }
     const after = await snapshotOf(outside);
     const changed = Object.keys({ ...before, ...after }).filter((k) => before[k] !== after[k]);
-    recordFigures({ area: 'swap race', backend: 'node', attempts: calls, escapes: changed.length + leaks.length, uncaught: 0, partial: 0, lost: 0, torn: 0, note: `${CLIENTS} clients, a process swapping a folder for a link outside` });
+    recordFigures({ area: 'swap race', backend: 'node', attempts: calls, escapes: changed.length + leaks.length, uncaught: 0, partial: 0, lost: 0, torn: 0, note: `${CLIENTS} clients, a process swapping a folder for a link outside (${swapsDuring} swaps during the calls)` });
+    expect(swapsDuring).toBeGreaterThan(0);
     expect(leaks).toEqual([]);
     expect(changed).toEqual([]);
     expect(calls).toBe(CLIENTS * CALLS_PER_CLIENT);

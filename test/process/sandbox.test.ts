@@ -121,6 +121,30 @@ describe.skipIf(process.platform !== 'linux')('run_command in the OS sandbox', (
     expect(await readFile(join(t.root, 'kept.txt'), 'utf8')).toBe('x\n');
   });
 
+  it("keeps the workspace's .git and .sandpit read-only, so a command cannot plant a hook; other files stay writable", async () => {
+    await open();
+    await mkdir(join(t.root, '.git', 'hooks'), { recursive: true });
+    await writeFile(join(t.root, '.git', 'config'), '[core]\n');
+    await mkdir(join(t.root, '.sandpit'), { recursive: true });
+    const hook = await run({ command: 'sh -c "echo x > .git/hooks/pre-commit && echo wrote || echo refused"' });
+    expect(hook.stdout).toBe('refused\n');
+    expect(existsSync(join(t.root, '.git', 'hooks', 'pre-commit'))).toBe(false);
+    for (const script of ['echo y >> .git/config', 'rm .git/config', 'mv .git gone', 'echo z > .sandpit/planted']) {
+      expect((await run({ command: ['sh', '-c', `${script} && echo wrote || echo refused`] })).stdout, script).toBe('refused\n');
+    }
+    expect(await readFile(join(t.root, '.git', 'config'), 'utf8')).toBe('[core]\n');
+    expect(existsSync(join(t.root, '.sandpit', 'planted'))).toBe(false);
+    expect((await run({ command: ['sh', '-c', 'echo x > normal.txt && echo wrote || echo refused'] })).stdout).toBe('wrote\n');
+    expect(await readFile(join(t.root, 'normal.txt'), 'utf8')).toBe('x\n');
+  });
+
+  it('leaves .git writable inside the sandbox when the policy allows .git writes', async () => {
+    await open({ policy: { allowGitWrites: true } });
+    await mkdir(join(t.root, '.git', 'hooks'), { recursive: true });
+    expect((await run({ command: ['sh', '-c', 'echo x > .git/hooks/pre-commit && echo wrote || echo refused'] })).stdout).toBe('wrote\n');
+    expect(existsSync(join(t.root, '.git', 'hooks', 'pre-commit'))).toBe(true);
+  });
+
   it('hides the paths the policy names: a folder shows empty, a file cannot be read', async () => {
     // Paths every Linux has, outside /tmp: the sandbox's /tmp is its own, so a checkout under /tmp is not there to hide.
     const secretFile = '/etc/passwd';

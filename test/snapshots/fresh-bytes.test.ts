@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createMemoryFs, createWorkspace, type WorkspaceFs } from '../../src/index.js';
 import { objectId } from '../../src/snapshots/sha1.js';
 
-/** The memory backend with a count of the reads of each path. */
+/** The memory backend with a count of the reads of each path (readFile and readPlainFile). */
 function countingFs(seed: Record<string, string>): { fs: WorkspaceFs; reads: Map<string, number> } {
   const inner = createMemoryFs(seed);
   const reads = new Map<string, number>();
@@ -13,6 +13,14 @@ function countingFs(seed: Record<string, string>): { fs: WorkspaceFs; reads: Map
         return (path: string, ...rest: unknown[]) => {
           reads.set(path, (reads.get(path) ?? 0) + 1);
           return value.call(target, path, ...rest);
+        };
+      }
+      // a read through one descriptor (the text tools' and searches') is a read too
+      if (key === 'readPlainFile' && typeof value === 'function') {
+        return (base: string, rel: string, ...rest: unknown[]) => {
+          const path = `${base.endsWith('/') ? base.slice(0, -1) : base}/${rel}`;
+          reads.set(path, (reads.get(path) ?? 0) + 1);
+          return value.call(target, base, rel, ...rest);
         };
       }
       return typeof value === 'function' ? value.bind(target) : value;

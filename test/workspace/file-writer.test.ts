@@ -103,6 +103,40 @@ describe('the one write path', () => {
     expect((await allowed.call('write_file', { path: 'repo/.git/info', content: 'x' })).ok).toBe(true);
   });
 
+  it('refuses the spellings a case-folding or 8.3 file system maps onto .git', async () => {
+    const fs = createMemoryFs({ 'repo/a.txt': 'a\n' });
+    const ws = createWorkspace({ fs });
+    for (const path of ['repo/.GIT/hooks/pre-commit', 'repo/.Git/config', '.gIt', 'repo/git~1/hooks/post-merge', 'GIT~1/config', 'repo/.git./config', 'repo/.git /x']) {
+      const out = await ws.call('write_file', { path, content: 'evil' });
+      expect(out.ok ? 'ok' : out.error.code, path).toBe('PERMISSION_DENIED');
+    }
+    for (const [tool, args] of [
+      ['create_directory', { path: 'repo/.GIT' }],
+      ['move_path', { from: 'repo/a.txt', to: 'repo/Git~1/a.txt' }],
+    ] as const) {
+      const out = await ws.call(tool, args);
+      expect(out.ok ? 'ok' : out.error.code, tool).toBe('PERMISSION_DENIED');
+    }
+    expect((await fs.readdir('/repo')).sort()).toEqual(['a.txt']);
+    // names that only look alike are ordinary files
+    for (const path of ['repo/.github/workflows/ci.yml', 'repo/.gitignore', 'repo/git~a', 'repo/my.git/x']) {
+      expect((await ws.call('write_file', { path, content: 'ok' })).ok, path).toBe(true);
+    }
+  });
+
+  it("refuses the built-in shell's writes under .git in any spelling", async () => {
+    const fs = createMemoryFs({ 'repo/.git/config': '[core]\n', 'repo/a.txt': 'a\n' });
+    const ws = createWorkspace({ fs });
+    for (const command of ['echo x > repo/.git/hooks-pre-commit', 'echo x > repo/.GIT', 'mkdir -p repo/git~1/hooks', 'cp repo/a.txt repo/.Git']) {
+      const out = await ws.call<{ exit_code: number }>('run_command', { command });
+      expect(JSON.stringify(out), command).toContain('PERMISSION_DENIED');
+    }
+    expect(await fs.readdir('/repo/.git')).toEqual(['config']);
+    expect((await fs.readdir('/repo')).sort()).toEqual(['.git', 'a.txt']);
+    const ok = await ws.call<{ exit_code: number }>('run_command', { command: 'echo x > repo/b.txt' });
+    expect(ok.ok && ok.result.exit_code).toBe(0);
+  });
+
   it('refuses .git changes through every seed toolset too', async () => {
     const seed = () => createMemoryFs({ 'repo/.git/config': '[core]\n', 'repo/a.txt': 'a\n' });
     const cases: Array<[ToolDefinition[], string, Record<string, unknown>]> = [

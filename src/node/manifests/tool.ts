@@ -107,6 +107,7 @@ export function manifestTool(loaded: LoadedManifest, deps: ManifestDeps): ToolDe
         extra,
         parentEnv: deps.process.baseEnv ?? process.env,
         scrubEnv: deps.process.scrubEnv,
+        gitWritable: ctx.policy.allowGitWrites,
         mounts: [{ host: deps.home, writable: false }, { host: deps.scratch, writable: true }, { host: loaded.dir, writable: false }],
         displayName: manifest.command[0],
       }, mode, choice.policy, {
