@@ -15,7 +15,8 @@ export interface AgentWorkspace {
   readonly policy?: {
     /** the approver asked for confirmations */
     confirm?: Approver;
-  };  /**
+  };
+  /**
    * What the workspace's tools are told the model takes (a NodeWorkspace's ZAGENT_CAPS); runAgent
    * narrows it to its provider's caps for the run, so a tool hears what will reach the model.
    */

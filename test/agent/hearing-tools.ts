@@ -31,11 +31,11 @@ const tools: Record<string, { manifest: object; script: string }> = {
         console.log(JSON.stringify({ output: 'counted 7 words' }));
       }, 200);`,
   },
-  // Asks to be heard, then works on far longer than any test waits.
+  // Asks to be heard (once the run is idle, usually), then works on far longer than any test waits.
   waker: {
     manifest: { description: 'Watch the project in the background.', command: ['node', 'waker.mjs'], background: true },
     script: `import { appendFileSync } from 'node:fs';
-      appendFileSync(process.env.ZAGENT_NOTIFY_FILE, JSON.stringify({ text: 'watching; tell me what to look at', wake: true }) + '\\n');
+      setTimeout(() => appendFileSync(process.env.ZAGENT_NOTIFY_FILE, JSON.stringify({ text: 'watching; tell me what to look at', wake: true }) + '\\n'), 300);
       setTimeout(() => {}, 60000);`,
   },
   sleeper: {
