@@ -2,7 +2,7 @@ import type { Envelope } from '../contract/index.js';
 import type { Approver } from '../workspace/policy.js';
 import { AgentError, type AgentEvent, type AgentListener, type StopReason } from './events.js';
 import { infoLines, type AgentInbox } from './inbox.js';
-import { splitMedia } from './media.js';
+import { lendProviderCaps, splitMedia } from './media.js';
 import { systemPrompt } from './system-prompt.js';
 import type { AgentMessage, AgentToolCall, AgentToolResult, AgentWorkspace, ModelProvider, Usage } from './types.js';
 import { waitForWake } from './wake.js';
@@ -86,9 +86,11 @@ export async function runAgent(options: AgentRunOptions): Promise<AgentOutcome> 
       return approved;
     };
   }
+  const returnCaps = lendProviderCaps(workspace, options.provider.caps);
   try {
     return await loop(options, emit);
   } finally {
+    returnCaps();
     if (options.onApproval && policy) policy.confirm = previous;
   }
 }

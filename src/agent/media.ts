@@ -1,5 +1,5 @@
 import type { Envelope } from '../contract/index.js';
-import type { AgentMedia } from './types.js';
+import type { AgentMedia, AgentWorkspace, ProviderCaps } from './types.js';
 
 interface MediaEntry {
   name?: unknown;
@@ -40,4 +40,18 @@ export function splitMedia(envelope: Envelope, vision: boolean): {
   const { media: _all, media_dropped: _old, ...rest } = result;
   const shown = { ...rest, ...(kept.length ? { media: kept } : {}), ...(dropped.length ? { media_dropped: dropped } : {}) };
   return { envelope: { ...envelope, result: shown }, media };
+}
+
+/**
+ * For one run, narrow the workspace's caps to what the provider's model takes (a provider that
+ * declares none takes no media), so a library user declares vision once, on the provider, and a
+ * tool never attaches what the loop would drop. Returns the undo, which puts the workspace's own
+ * caps back.
+ */
+export function lendProviderCaps(workspace: AgentWorkspace, providerCaps: ProviderCaps | undefined): () => void {
+  const caps = workspace.caps;
+  if (!caps) return () => {};
+  const own = { ...caps };
+  for (const kind of Object.keys(caps) as Array<keyof ProviderCaps>) caps[kind] = own[kind] && providerCaps?.[kind] === true;
+  return () => { Object.assign(caps, own); };
 }

@@ -16,6 +16,11 @@ export interface AgentWorkspace {
     /** the approver asked for confirmations */
     confirm?: Approver;
   };
+  /**
+   * What the workspace's tools are told the model takes (a NodeWorkspace's ZAGENT_CAPS); runAgent
+   * narrows it to its provider's caps for the run, so a tool hears what will reach the model.
+   */
+  readonly caps?: ProviderCaps;
 }
 
 /** One tool call the model asked for. `parse_error` is set when its arguments were not a JSON object. */

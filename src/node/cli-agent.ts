@@ -34,7 +34,9 @@ function render(event: AgentEvent, write: (text: string) => void, state: { midLi
   else if (event.type === 'tool_result') {
     const e = event.envelope;
     line(e.ok ? `  ok ${e.tool} ${clip(JSON.stringify(e.result))}` : `  failed ${e.tool} ${e.error.code}: ${clip(e.error.message)}`);
-  } else if (event.type === 'retry') line(`  (the endpoint answered ${event.status}; retrying in ${Math.round(event.delay_ms / 100) / 10} s)`);
+  } else if (event.type === 'notes') for (const note of event.notes) line(`  [info: ${clip(note)}]`);
+  else if (event.type === 'waiting') line(`  (waiting for ${event.tasks} background task${event.tasks === 1 ? '' : 's'})`);
+  else if (event.type === 'retry') line(`  (the endpoint answered ${event.status}; retrying in ${Math.round(event.delay_ms / 100) / 10} s)`);
   else if (event.type === 'done') {
     line(`done: ${event.reason.replace('_', ' ')} after ${event.steps} step${event.steps === 1 ? '' : 's'}, ${event.usage.input_tokens} input and ${event.usage.output_tokens} output tokens`);
   }
@@ -76,9 +78,9 @@ export async function agentCommand(argv: readonly string[]): Promise<number> {
   const api = apiOption ?? guessApi(endpoint);
   const key = apiKey(api);
   const provider = createProvider({ endpoint, model, api, vision, ...(maxTokens ? { maxTokens } : {}), ...(key ? { apiKey: key } : {}) });
-  // The tools hear what the model can take (ZAGENT_CAPS) from the same declaration the provider acts on.
+  // runAgent tells the tools (ZAGENT_CAPS) what this provider's model takes, from --vision.
   const { ws, set, tasks } = await openCliWorkspace(workspaceSource(args), {
-    toolset: args.options.get('toolset'), artifactDir: args.options.get('artifacts'), caps: provider.caps, ...(approver ? { confirm: approver } : {}),
+    toolset: args.options.get('toolset'), artifactDir: args.options.get('artifacts'), ...(approver ? { confirm: approver } : {}),
   });
   const inbox = tasks ? taskInbox(tasks) : undefined;
   const stop = new AbortController();

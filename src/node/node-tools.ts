@@ -55,6 +55,8 @@ export interface NodeToolset {
   tasks: TaskRegistry;
   /** what loading toolsDir found (null without toolsDir) */
   manifests: ManifestLoad | null;
+  /** what manifest tools tell ZAGENT_CAPS and attach by, read at each call (runAgent narrows it to its provider's for a run) */
+  caps: ModelCaps;
   /** Bind to the workspace using these tools: rescan after each command, end tasks on its close(). */
   attach(ws: Workspace): void;
   /** End every task and remove the scratch folder this toolset created. */
@@ -80,6 +82,7 @@ export function nodeTools(options: NodeToolsOptions = {}): NodeToolset {
   const tools: ToolDefinition[] = [nodeRunCommand(tasks, options, { findChanges, afterExit }), ...taskTools(tasks)];
   if (options.gitTools) tools.push(...gitTools(() => workspace, options.gitTools === true ? undefined : options.gitTools.auth));
   let manifests: ManifestLoad | null = null;
+  const caps: ModelCaps = { ...DEFAULT_CAPS, ...options.caps };
   let ownScratch: string | null = null;
   if (options.toolsDir !== undefined) {
     const toolsDir = resolve(options.toolsDir);
@@ -90,7 +93,7 @@ export function nodeTools(options: NodeToolsOptions = {}): NodeToolset {
     const scratch = options.scratch ?? (ownScratch = mkdtempSync(join(tmpdir(), 'sandpit-scratch-')));
     const deps = {
       tasks, process: options, home: options.home ?? dirname(toolsDir), scratch, session: options.session ?? 'sandpit',
-      caps: { ...DEFAULT_CAPS, ...options.caps }, findChanges, afterExit,
+      caps, findChanges, afterExit,
     };
     for (const loaded of manifests.tools) tools.push(manifestTool(loaded, deps));
   }
@@ -103,6 +106,7 @@ export function nodeTools(options: NodeToolsOptions = {}): NodeToolset {
     tools,
     tasks,
     manifests,
+    caps,
     attach(ws) {
       workspace = ws;
       ws.onClose(close);

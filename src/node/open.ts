@@ -29,6 +29,11 @@ export interface NodeWorkspace extends Workspace {
   readonly manifests: ManifestLoad | null;
   /** the toolset this workspace offers, with its wire envelope and export formats */
   readonly toolset: Toolset;
+  /**
+   * What manifest tools are told the model takes (ZAGENT_CAPS) and attach media by: the `caps`
+   * option over the seed's defaults. runAgent narrows it to its provider's caps for the run.
+   */
+  readonly caps: ModelCaps;
 }
 
 /** Options of {@link openToolsetWorkspace}: what the CLI and the MCP server can ask for. */
@@ -80,7 +85,7 @@ export function openNodeWorkspace(folder: string, options: NodeWorkspaceOptions 
   node.attach(ws);
   ws.onClose(() => { lock.close(); return fs.close?.(); });
   keepSpares(ws);
-  return Object.assign(ws, { tasks: node.tasks, manifests: node.manifests, toolset: set });
+  return Object.assign(ws, { tasks: node.tasks, manifests: node.manifests, toolset: set, caps: node.caps });
 }
 
 /**

@@ -21,8 +21,9 @@ export function exitNote(event: Exit, command: string): string {
 }
 
 /**
- * A run's inbox over a workspace's background tasks: their notify-file lines become notes
- * (`{"wake": true}` lines wake an idle run) and each exit wakes it with the result and files.
+ * A run's inbox over a workspace's background tasks: their notify-file lines become notes as
+ * written (`{"wake": true}` lines wake an idle run), and each exit wakes it with a note naming the
+ * task, its result and its files.
  * close() stops listening.
  */
 export function taskInbox(tasks: TaskRegistry): AgentInbox & {
@@ -32,7 +33,8 @@ export function taskInbox(tasks: TaskRegistry): AgentInbox & {
   const queue = new NoteQueue();
   const commandOf = (id: string) => tasks.list().find((t) => t.task_id === id)?.command ?? 'a command';
   const off = tasks.onEvent((event) => {
-    if (event.type === 'task_note') queue.push({ text: `${event.task_id} (${commandOf(event.task_id)}): ${event.text}`, wake: event.wake });
+    // A note reaches the model as the tool wrote it (a JSON note by its text): a tool that wants to be told apart from others names itself.
+    if (event.type === 'task_note') queue.push({ text: event.text, wake: event.wake });
     else queue.push({ text: exitNote(event, commandOf(event.task_id)), wake: true });
   });
   return {

@@ -1,16 +1,19 @@
 import { spawn } from 'node:child_process';
-import { readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toolset } from '../../src/index.js';
 import { buildCli, cliPath, envelopes, runCli } from '../cli/built-cli.js';
 import { fixed, fixGreeting, fixture, FIX_TASK } from './conversations.js';
 import { folderWith, readAll } from './fixture-folder.js';
+import { PNG_BASE64, writeHearingTools } from './hearing-tools.js';
 import { startModelServer, type ModelServer } from './model-server.js';
 import { sentResults } from './requests.js';
 
 const KEY = 'sk-cli-right';
 let server: ModelServer;
+let toolsDir: string;
 const folders: string[] = [];
 
 interface Run { code: number | null; stdout: string; stderr: string }
@@ -41,7 +44,12 @@ beforeAll(async () => {
       { text: 'notes.md has three open items.' },
     ],
     'cli-hang': [{ hang: true, text: 'thinking ' }],
+    'cli-vision': [{ calls: [{ name: 'chart', args: {} }] }, { text: 'A chart.' }],
+    'cli-wake': [{ calls: [{ name: 'waker', args: {} }] }, { text: 'Watching.' }, { text: 'Look at src/.' }],
   }, { apiKey: KEY });
+  toolsDir = await mkdtemp(join(tmpdir(), 'sandpit-cli-tools-'));
+  folders.push(toolsDir);
+  await writeHearingTools(toolsDir);
 }, 180_000);
 afterAll(async () => {
   await server?.stop();
@@ -112,6 +120,32 @@ describe('sandpit agent', () => {
     });
     expect(run.code).toBe(130);
     expect(run.stdout).toMatch(/done: stopped after 1 step,/);
+  }, 30_000);
+
+  it('--vision: the tools hear ZAGENT_CAPS with vision, and an attached image reaches the model as an image part', async () => {
+    const root = await project();
+    const run = await agent(['--root', root, '--tools', toolsDir, '--endpoint', `${server.url}/v1`, '--model', 'cli-vision', '--vision', 'Chart it.']);
+    expect(run.code).toBe(0);
+    const messages = server.requestsFor('cli-vision')[1]!.body.messages as any[];
+    expect(JSON.parse(messages.at(-2).content).result).toMatchObject({
+      output: 'drew chart.png; caps vision=true,audio=false,pdf=false,video=false', media: [{ name: 'chart.png', attached: true }],
+    });
+    expect(messages.at(-1)).toMatchObject({ role: 'user', content: [{ type: 'text' }, { type: 'image_url', image_url: { url: `data:image/png;base64,${PNG_BASE64}` } }] });
+    expect(run.stdout).toContain('A chart.');
+  }, 30_000);
+
+  it('--max-background-wait 0.01: a wake note starts the next turn, and the run ends with exit 0 once the wait runs out', async () => {
+    const root = await project();
+    const started = Date.now();
+    const run = await agent(['--root', root, '--tools', toolsDir, '--endpoint', `${server.url}/v1`, '--model', 'cli-wake', '--max-background-wait', '0.01', 'Watch it.']);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    const requests = server.requestsFor('cli-wake');
+    expect(requests).toHaveLength(3);
+    expect((requests[2]!.body.messages as any[]).at(-1)).toEqual({ role: 'user', content: '[info: watching; tell me what to look at]' });
+    // Woken by the note, then waiting again for the watcher that never ends, until 0.01 minutes pass.
+    expect(run.stdout).toMatch(/\n {2}\[info: watching; tell me what to look at\]\nLook at src\/\.\n {2}\(waiting for 1 background task\)\ndone: answered after 3 steps, /);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(600);
   }, 30_000);
 
   it('refuses unusable command lines with exit 2', async () => {

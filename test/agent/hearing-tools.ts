@@ -22,6 +22,22 @@ const tools: Record<string, { manifest: object; script: string }> = {
         console.log(JSON.stringify({ output: 'review finished: 0 problems' }));
       }, 1500);`,
   },
+  // Soon done, leaving a file: it exits after the next request went out, while the model thinks.
+  quick: {
+    manifest: { description: 'Count the words in the background.', command: ['node', 'quick.mjs'], background: true, output: 'json' },
+    script: `import { writeFileSync } from 'node:fs';
+      setTimeout(() => {
+        writeFileSync(process.env.ZAGENT_OUTPUT_DIR + '/count.txt', '7\\n');
+        console.log(JSON.stringify({ output: 'counted 7 words' }));
+      }, 200);`,
+  },
+  // Asks to be heard (once the run is idle, usually), then works on far longer than any test waits.
+  waker: {
+    manifest: { description: 'Watch the project in the background.', command: ['node', 'waker.mjs'], background: true },
+    script: `import { appendFileSync } from 'node:fs';
+      setTimeout(() => appendFileSync(process.env.ZAGENT_NOTIFY_FILE, JSON.stringify({ text: 'watching; tell me what to look at', wake: true }) + '\\n'), 300);
+      setTimeout(() => {}, 60000);`,
+  },
   sleeper: {
     manifest: { description: 'Sleep a long time in the background.', command: ['node', '-e', 'setTimeout(() => {}, 60000)'], background: true },
     script: '',

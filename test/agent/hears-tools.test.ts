@@ -26,6 +26,12 @@ const scripts: Record<string, ScriptTurn[]> = {
     { calls: [{ name: 'sleeper', args: {} }] },
     { text: 'Waiting for the sleeper.' },
   ],
+  // The task exits while the second turn is out: the model answers only after the exit.
+  midturn: [
+    { calls: [{ name: 'quick', args: {} }] },
+    { waitFor: () => taskExited, calls: [{ name: 'read_file', args: { path: 'a.txt' } }] },
+    { text: 'Counted.' },
+  ],
   images: [
     { calls: [{ name: 'chart', args: {} }] },
     { text: 'A chart.' },
@@ -33,6 +39,8 @@ const scripts: Record<string, ScriptTurn[]> = {
 };
 
 let server: ModelServer;
+// Settles when the running test's workspace sees a background task exit.
+let taskExited: Promise<unknown> = Promise.resolve();
 let toolsDir: string;
 const folders: string[] = [];
 beforeAll(async () => {
@@ -40,6 +48,7 @@ beforeAll(async () => {
   for (const [name, turns] of Object.entries(scripts)) for (const api of ['openai', 'anthropic']) models[`${name}-${api}`] = turns;
   models['images-blind-openai'] = scripts.images!;
   models['images-blind-anthropic'] = scripts.images!;
+  for (const api of ['openai', 'anthropic']) for (const kind of ['unseeing', 'capless']) models[`images-${kind}-${api}`] = scripts.images!;
   server = await startModelServer(models);
   toolsDir = await mkdtemp(join(tmpdir(), 'sandpit-hear-tools-'));
   folders.push(toolsDir);
@@ -60,6 +69,7 @@ describe.each(['openai', 'anthropic'] as const)('the agent hears its tools over 
     folders.push(root);
     const ws = openNodeWorkspace(root, { toolsDir, caps: { vision: extra.vision ?? false } });
     const inbox = taskInbox(ws.tasks);
+    taskExited = new Promise((resolve) => { const off = ws.tasks.onEvent((e) => { if (e.type === 'task_exit') { off(); resolve(e); } }); });
     const events: AgentEvent[] = [];
     const model = `${script}-${api}`;
     try {
@@ -85,7 +95,7 @@ describe.each(['openai', 'anthropic'] as const)('the agent hears its tools over 
     const last = messagesOf(requests[2]!).at(-1)!;
     const tail = api === 'openai' ? last.content : last.content.at(-1).text;
     expect(last.role).toBe('user');
-    expect(tail).toBe('[info: task_1 (indexer): indexing 40% done]\n[info: background task task_1 (indexer) exited with code 0; result: indexed 12 files; no files produced]');
+    expect(tail).toBe('[info: indexing 40% done]\n[info: background task task_1 (indexer) exited with code 0; result: indexed 12 files; no files produced]');
     expect(json(requests[2]!.body).split('[info').length - 1).toBe(2);
     if (api === 'anthropic') expect(last.content.slice(0, -1).every((b: any) => b.type === 'tool_result')).toBe(true);
     // The system prompt, the tools and every earlier message are the same bytes: a prompt cache still hits.
@@ -100,11 +110,31 @@ describe.each(['openai', 'anthropic'] as const)('the agent hears its tools over 
     expect(outcome).toMatchObject({ reason: 'answered', steps: 4, text: 'The review is done.' });
     expect(events.filter((e) => e.type === 'waiting')).toHaveLength(2);
     const woke = messagesOf(requests[2]!).at(-1)!;
-    expect(woke).toEqual({ role: 'user', content: '[info: task_1 (reviewer): need your decision on X]' });
+    expect(woke).toEqual({ role: 'user', content: '[info: need your decision on X]' });
     const exit = messagesOf(requests[3]!).at(-1)!;
     expect(exit.role).toBe('user');
     expect(exit.content).toBe('[info: background task task_1 (reviewer) exited with code 0; result: review finished: 0 problems; files produced: review.md (18 bytes)]');
     expect(json(messagesOf(requests[3]!).slice(0, messagesOf(requests[2]!).length))).toBe(json(messagesOf(requests[2]!)));
+  }, 30_000);
+
+  it('delivers an exit that came while the model was mid-turn at the end of the next request', async () => {
+    const { outcome, requests } = await run('midturn');
+    expect(outcome).toMatchObject({ reason: 'answered', steps: 3, text: 'Counted.' });
+    // The second request went out before the exit, so it carries no note; the third ends with it, after the result.
+    expect(json(requests[1]!.body)).not.toContain('[info');
+    const exitNote = '[info: background task task_1 (quick) exited with code 0; result: counted 7 words; files produced: count.txt (2 bytes)]';
+    const last = messagesOf(requests[2]!).at(-1)!;
+    expect(last.role).toBe('user');
+    if (api === 'openai') {
+      expect(last.content).toBe(exitNote);
+      expect(messagesOf(requests[2]!).at(-2)).toMatchObject({ role: 'tool' });
+    } else {
+      expect(last.content.at(-1)).toEqual({ type: 'text', text: exitNote });
+      expect(last.content[0]).toMatchObject({ type: 'tool_result' });
+    }
+    expect(json(requests[2]!.body).split('[info').length - 1).toBe(1);
+    const before = messagesOf(requests[1]!);
+    expect(json(messagesOf(requests[2]!).slice(0, before.length))).toBe(json(before));
   }, 30_000);
 
   it('ends the run when the background wait runs out', async () => {
@@ -124,7 +154,7 @@ describe.each(['openai', 'anthropic'] as const)('the agent hears its tools over 
       const result = messages.at(-1)!.content[0];
       expect(result.type).toBe('tool_result');
       expect(result.content[1]).toEqual({ type: 'image', source: { type: 'base64', media_type: 'image/png', data: PNG_BASE64 } });
-      expect(JSON.parse(result.content[0].text).result).toMatchObject({ output: 'drew chart.png; caps vision=true,audio=false,pdf=true,video=false', media: [{ name: 'chart.png', attached: true }] });
+      expect(JSON.parse(result.content[0].text).result).toMatchObject({ output: 'drew chart.png; caps vision=true,audio=false,pdf=false,video=false', media: [{ name: 'chart.png', attached: true }] });
     } else {
       const tool = messages.at(-2)!;
       expect(tool.role).toBe('tool');
@@ -149,6 +179,50 @@ describe.each(['openai', 'anthropic'] as const)('the agent hears its tools over 
     const messages = messagesOf(server.requestsFor(model)[1]!);
     expect(json(messages)).not.toContain(PNG_BASE64);
     const content = api === 'openai' ? messages.at(-1)!.content : messages.at(-1)!.content[0].content;
-    expect(JSON.parse(content).result).toMatchObject({ output: expect.stringContaining('vision=false'), media_dropped: [{ name: 'chart.png', reason: 'the model cannot take vision input' }] });
+    expect(JSON.parse(content).result).toMatchObject({ output: expect.stringContaining('vision=false'), media_dropped: [{ name: 'chart.png', reason: 'the model cannot take image input' }] });
+  }, 30_000);
+
+  it('tells the tools what a provider without vision takes, though the workspace allows images, and sends no base64', async () => {
+    const root = await folderWith({});
+    folders.push(root);
+    // No caps option: the workspace's defaults allow images; the provider, created without vision, takes none.
+    const ws = openNodeWorkspace(root, { toolsDir });
+    const model = `images-unseeing-${api}`;
+    try {
+      await runAgent({ workspace: ws, task: 'Chart it.', provider: createProvider({ api, endpoint: api === 'openai' ? `${server.url}/v1` : server.url, model }) });
+      // The run lent its provider's caps only for the run.
+      expect(ws.caps).toEqual({ vision: true, audio: false, pdf: true, video: false });
+    } finally {
+      await ws.close();
+    }
+    const messages = messagesOf(server.requestsFor(model)[1]!);
+    expect(json(messages)).not.toContain(PNG_BASE64);
+    const content = api === 'openai' ? messages.at(-1)!.content : messages.at(-1)!.content[0].content;
+    expect(JSON.parse(content).result).toMatchObject({
+      output: 'drew chart.png; caps vision=false,audio=false,pdf=false,video=false',
+      media_dropped: [{ name: 'chart.png', reason: 'the model cannot take image input' }],
+    });
+  }, 30_000);
+
+  it('drops an image a workspace without caps attached, when the provider cannot see, with the same reason', async () => {
+    const root = await folderWith({});
+    folders.push(root);
+    const ws = openNodeWorkspace(root, { toolsDir });
+    // A workspace that exposes no caps (a custom one, a worker client): the tool still attaches the image.
+    const capless = { call: ws.call.bind(ws), listTools: () => ws.listTools() };
+    const model = `images-capless-${api}`;
+    try {
+      await runAgent({ workspace: capless, task: 'Chart it.', provider: createProvider({ api, endpoint: api === 'openai' ? `${server.url}/v1` : server.url, model }) });
+    } finally {
+      await ws.close();
+    }
+    const messages = messagesOf(server.requestsFor(model)[1]!);
+    expect(json(messages)).not.toContain(PNG_BASE64);
+    const content = api === 'openai' ? messages.at(-1)!.content : messages.at(-1)!.content[0].content;
+    expect(JSON.parse(content).result).toMatchObject({
+      output: 'drew chart.png; caps vision=true,audio=false,pdf=true,video=false',
+      media_dropped: [{ name: 'chart.png', reason: 'the model cannot take image input' }],
+    });
+    expect(JSON.parse(content).result.media).toBeUndefined();
   }, 30_000);
 });

@@ -10,7 +10,7 @@ export interface ScriptCall {
 
 /** One scripted answer: a streamed turn, an HTTP failure, or a stream that never ends (for stop tests). */
 export type ScriptTurn =
-  | { text?: string; calls?: ScriptCall[]; usage?: { input: number; output: number }; plain?: boolean; delayMs?: number }
+  | { text?: string; calls?: ScriptCall[]; usage?: { input: number; output: number }; plain?: boolean; delayMs?: number; waitFor?: () => Promise<unknown> }
   | { status: number; message?: string; retryAfter?: string }
   | { hang: true; text: string };
 
@@ -84,6 +84,8 @@ export async function startModelServer(scripts: Record<string, ScriptTurn[]>, op
     if ('status' in turn) return fail(res, api, turn);
     // A slow model: something can happen in the page while the request is out.
     if ('delayMs' in turn && turn.delayMs) await new Promise((resolve) => setTimeout(resolve, turn.delayMs));
+    // A model that answers only once something happened meanwhile (a background task's exit).
+    if ('waitFor' in turn && turn.waitFor) await turn.waitFor();
     // Some servers ignore `stream` and answer with one JSON completion.
     if ('plain' in turn && turn.plain && api === 'openai') return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(plainCompletion(model, turn, at)));
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });

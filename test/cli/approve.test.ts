@@ -43,13 +43,26 @@ async function project(): Promise<string> {
 
 const deleteArgs = (root: string, extra: string[] = []) => [cliPath, 'call', 'delete_path', '{"path":"a.txt"}', '--root', root, '--toolset', 'cowork', ...extra];
 
+// The interpreter the terminal tests drive (another one can be named to try them, or their skip).
+const PYTHON = process.env.SANDPIT_TEST_PYTHON ?? 'python3';
+
+/** Why the terminal tests cannot run here (no python3, or one without pty and waitstatus_to_exitcode), or null. */
+function whyNoTerminal(): string | null {
+  const probe = spawnSync(PYTHON, ['-c', 'import os, pty; os.waitstatus_to_exitcode'], { encoding: 'utf8', timeout: 30_000 });
+  if (probe.error) return `${PYTHON} is not installed (${(probe.error as NodeJS.ErrnoException).code ?? probe.error.message}); the pseudo-terminal tests need python3 3.9 or later`;
+  if (probe.status !== 0) return `${PYTHON} has no pty module or os.waitstatus_to_exitcode; the pseudo-terminal tests need python3 3.9 or later`;
+  return null;
+}
+const noTerminal = whyNoTerminal();
+
 function onTerminal(answer: string, args: string[]) {
-  const run = spawnSync('python3', ['-c', PTY, answer, process.execPath, ...args], { encoding: 'utf8', timeout: 60_000 });
+  const run = spawnSync(PYTHON, ['-c', PTY, answer, process.execPath, ...args], { encoding: 'utf8', timeout: 60_000 });
   return { code: run.status, output: run.stdout };
 }
 
 describe('the CLI asks before a confirmation', () => {
-  it('on a terminal: y approves, and the prompt names the tool and the paths', async () => {
+  it('on a terminal: y approves, and the prompt names the tool and the paths', async (ctx) => {
+    ctx.skip(noTerminal !== null, noTerminal ?? '');
     const root = await project();
     const run = onTerminal('y', deleteArgs(root));
     expect(run.output).toContain('Allow delete_path to delete:');
@@ -58,7 +71,8 @@ describe('the CLI asks before a confirmation', () => {
     expect(existsSync(join(root, 'a.txt'))).toBe(false);
   }, 60_000);
 
-  it('on a terminal: anything but y refuses, and nothing changes', async () => {
+  it('on a terminal: anything but y refuses, and nothing changes', async (ctx) => {
+    ctx.skip(noTerminal !== null, noTerminal ?? '');
     const root = await project();
     const run = onTerminal('n', deleteArgs(root));
     expect(run.output).toContain('[y/N]');

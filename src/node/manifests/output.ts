@@ -16,7 +16,11 @@ export interface ModelCaps {
   video: boolean;
 }
 
+/** What tools hear without a `caps` option: seed 003's example (an MCP client's model decides for itself); runAgent narrows it to its provider's. */
 export const DEFAULT_CAPS: ModelCaps = { vision: true, audio: false, pdf: true, video: false };
+
+// The words a dropped file's reason uses, the same the agent loop gives when it drops an image.
+const MEDIA_WORD: Record<keyof ModelCaps, string> = { vision: 'image', audio: 'audio', pdf: 'PDF', video: 'video' };
 
 /** Largest media file attached to a result. */
 export const MAX_MEDIA_BYTES = 5 * 1024 * 1024;
@@ -75,7 +79,7 @@ export async function toolResult(
     const file = files.find((f) => f.name === name);
     if (!file) { dropped.push({ name, reason: 'the file does not exist' }); continue; }
     if (!kind) { dropped.push({ name, reason: 'not a media type the model can take' }); continue; }
-    if (!options.caps[kind[1]]) { dropped.push({ name, reason: `the model cannot take ${kind[1]} input` }); continue; }
+    if (!options.caps[kind[1]]) { dropped.push({ name, reason: `the model cannot take ${MEDIA_WORD[kind[1]]} input` }); continue; }
     if (file.size_bytes > MAX_MEDIA_BYTES) { dropped.push({ name, reason: `over the ${MAX_MEDIA_BYTES}-byte media limit` }); continue; }
     const data = await readFile(join(places.outputDir, name));
     media.push({ name, mime: kind[0], size_bytes: data.length, data_base64: data.toString('base64') });
