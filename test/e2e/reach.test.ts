@@ -157,8 +157,11 @@ describe('files that are not text, and every control within reach', () => {
     expect(ambiguous.error.message).toBe("old_text occurs 3 times in 'amb.txt', on lines 1 (twice) and 3");
     expect(await page().textContent('#summary .message')).toContain('on lines 1 (twice) and 3');
     await callTool(page(), 'write_file', { path: 'sp.txt', content: 'a  b\n' });
-    await callTool(page(), 'apply_patch', { patch: '*** Begin Patch\n*** Update File: sp.txt\n@@\n-a    b\n+c\n*** End Patch\n' });
-    expect(await page().$eval('#summary .message', (n) => getComputedStyle(n).whiteSpace)).toBe('pre-wrap');
+    const conflict = await callTool(page(), 'apply_patch', { patch: '*** Begin Patch\n*** Update File: sp.txt\n@@\n-a    b\n+c\n*** End Patch\n' });
+    expect(conflict.error.code).toBe('PATCH_CONFLICT');
+    expect(conflict.error.message).toContain('a    b');
+    // What a person reads is the message as sent: the quoted line keeps its four spaces.
+    expect(await page().$eval('#summary .message', (n) => (n as HTMLElement).innerText)).toBe(conflict.error.message);
 
     await callTool(page(), 'write_file', { path: 'stale.md', content: 'one\n' });
     await page().click('#file-tree li[data-path="stale.md"]');
