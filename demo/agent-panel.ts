@@ -1,5 +1,6 @@
 import { createProvider, runAgent, TranscriptRecorder, type AgentWorkspace } from '../src/agent/index.js';
 import { $, counted, el, toast } from './dom.js';
+import { failureText } from './failure-words.js';
 import { AgentLog } from './agent-view.js';
 import { ChangesInbox } from './agent-inbox.js';
 import { loadSettings, saveSettings, type AgentSettings } from './agent-settings.js';
@@ -196,7 +197,7 @@ export class AgentPanel {
   async undoRun(): Promise<void> {
     if (!this.before || this.running) return;
     const envelope = await this.session.call('restore_snapshot', { id: this.before });
-    if (!envelope.ok) return void toast(`${envelope.error.code}: ${envelope.error.message}`, 'error');
+    if (!envelope.ok) return void toast(failureText('Could not undo the run', envelope.error), 'error');
     const restored = (envelope.result as { files_changed?: number }).files_changed ?? 0;
     this.status(`undone: ${restored} file${restored === 1 ? '' : 's'} back as before the run (Undo in Review brings the run back)`);
     toast('The run was undone.');

@@ -33,14 +33,33 @@ export function formatTime(iso: string): string {
 export function toast(message: string, kind: 'info' | 'error' = 'info'): void {
   const host = document.getElementById('toasts');
   if (!host) return;
-  const item = el('div', message, `toast ${kind}`);
+  const item = el('div', undefined, `toast ${kind}`);
   item.setAttribute('role', kind === 'error' ? 'alert' : 'status');
+  item.append(el('span', message, 'toast-text'));
+  // A close button for the mouse and for screen readers; Escape (below) for the keyboard.
+  const close = el('button', '×', 'toast-close');
+  close.type = 'button';
+  close.setAttribute('aria-label', 'Close this message');
+  item.append(close);
   host.append(item);
   // Two at a time is enough to read; older ones make way instead of covering the page.
   while (host.children.length > 2) host.firstElementChild?.remove();
   // An error stays long enough to read, and a click puts any toast away sooner; it sits over the
   // file list's corner (above the panels in a narrow window), not over the results a person reads.
-  item.title = 'Click to dismiss';
+  item.title = 'Click or press Escape to close';
   item.addEventListener('click', () => item.remove());
   setTimeout(() => item.remove(), kind === 'error' ? 6000 : 3000);
+  listenForEscape();
+}
+
+let escapeHeard = false;
+/** Escape closes the newest message, unless something else on the page (a dialog, a menu) took it. */
+function listenForEscape(): void {
+  if (escapeHeard) return;
+  escapeHeard = true;
+  document.addEventListener('keydown', (event) => {
+    if (event.key !== 'Escape' || event.defaultPrevented || document.querySelector('dialog[open]')) return;
+    const newest = document.getElementById('toasts')?.lastElementChild;
+    if (newest) newest.remove();
+  });
 }

@@ -1,5 +1,6 @@
 import { EditorView, basicSetup } from 'codemirror';
 import { el, toast } from './dom.js';
+import { failureText } from './failure-words.js';
 import { renderViewer } from './file-viewer.js';
 import { languageFor } from './languages.js';
 import { planSave } from './save-plan.js';
@@ -73,7 +74,7 @@ export class Editor {
     const read = await this.readWhole(path, encoding);
     if (!read.ok) {
       if (!encoding && (read.code === 'BINARY_FILE' || read.code === 'DECODE_ERROR')) return this.showBytes(path, read.code);
-      toast(`Could not open ${path}: ${read.message}`, 'error');
+      toast(failureText(`Could not open ${path}`, read), 'error');
       return false;
     }
     this.mount({ path, saved: read.content, sha256: read.sha256, fresh: false, ...(encoding ? { encoding } : {}) });
@@ -147,12 +148,12 @@ export class Editor {
       const envelope = await this.session.call(plan.tool, args);
       if (!envelope.ok) {
         this.header.state.textContent = 'not saved';
-        const { code, message, hint } = envelope.error;
+        const { code, message } = envelope.error;
         // A person needs to know what happened and what to do, not two full hashes.
         const shortened = (text: string) => text.replace(/\b([0-9a-f]{12})[0-9a-f]{52}\b/g, '$1…');
         toast(code === 'STALE_FILE'
           ? `Not saved: ${file.path} changed since you opened it (an agent, a tool or another tab). Copy your text, then reload the file to see its new version.`
-          : `Not saved (${code}): ${shortened(message)}${hint ? ` ${shortened(hint)}` : ''}`, 'error');
+          : failureText('Not saved', { code, message: shortened(message) }), 'error');
         return;
       }
       const read = await this.readWhole(file.path, file.encoding);

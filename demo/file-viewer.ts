@@ -23,6 +23,29 @@ export function hexDump(bytes: Uint8Array, limit = HEX_BYTES): string {
   return lines.join('\n');
 }
 
+/**
+ * UTF-16 without a byte-order mark reads as binary to the text tools (it is full of NUL bytes),
+ * yet it is text: ASCII-range characters leave a NUL in every other byte. Says which order the
+ * bytes are in when the NULs sit on one side and the whole file decodes, else null.
+ */
+export function guessUtf16(bytes: Uint8Array): 'utf-16le' | 'utf-16be' | null {
+  if (bytes.length < 2 || bytes.length % 2 === 1) return null;
+  const sample = bytes.subarray(0, Math.min(bytes.length, 8192));
+  let even = 0;
+  let odd = 0;
+  for (let i = 0; i < sample.length; i++) if (sample[i] === 0) i % 2 === 0 ? even++ : odd++;
+  const pairs = sample.length / 2;
+  const order = odd >= pairs / 2 && even === 0 ? 'utf-16le' : even >= pairs / 2 && odd === 0 ? 'utf-16be' : null;
+  if (!order) return null;
+  try {
+    const text = new TextDecoder(order, { fatal: true, ignoreBOM: true }).decode(bytes);
+    // Control characters other than tabs and line breaks mean bytes, not text.
+    return /[\u0000-\u0008\u000e-\u001f]/.test(text) ? null : order;
+  } catch {
+    return null;
+  }
+}
+
 export interface ViewerOptions {
   path: string;
   bytes: Uint8Array;
@@ -53,14 +76,17 @@ export async function renderViewer(host: HTMLElement, options: ViewerOptions): P
     image.alt = `${path}, as an image`;
     box.append(image);
   } else {
-    if (options.reason === 'DECODE_ERROR') {
+    const utf16 = options.reason === 'BINARY_FILE' ? guessUtf16(bytes) : null;
+    if (options.reason === 'DECODE_ERROR' || utf16) {
       kind = 'Not UTF-8';
       const row = el('form', undefined, 'viewer-encoding');
-      const label = el('label', 'This file is not valid UTF-8. Open it as text in');
+      const label = el('label', utf16
+        ? `This file looks like ${utf16 === 'utf-16le' ? 'UTF-16 LE' : 'UTF-16 BE'} text without a byte-order mark. Open it as text in`
+        : 'This file is not valid UTF-8. Open it as text in');
       label.htmlFor = 'viewer-encoding';
       const select = el('select');
       select.id = 'viewer-encoding';
-      select.append(...ENCODINGS.filter((e) => e !== 'utf-8').map((e) => Object.assign(el('option', e), { value: e })));
+      select.append(...ENCODINGS.filter((e) => e !== 'utf-8').map((e) => Object.assign(el('option', e), { value: e, selected: e === utf16 })));
       const open = el('button', 'Open as text', 'small');
       open.type = 'submit';
       row.addEventListener('submit', (event) => {

@@ -2,16 +2,10 @@ import type { Envelope } from '../src/contract/index.js';
 import { $, counted, toast } from './dom.js';
 import type { Session } from './session.js';
 import { renderEnvelope } from './tool-console.js';
+import { COMMIT_FIELDS_HTML, CommitFields, type KeptGit } from './git-commit-fields.js';
+import { inPersonWords } from './git-words.js';
 
-/** The git layer's hints name API options ("Pass url.", "git.pull"); the page names its own controls. */
-export function inPersonWords(text: string): string {
-  return text
-    .replace(/\bPass url\b\.?/g, 'Enter the repository URL above.')
-    .replace(/\(git\.pull\)/g, '(the Pull button)')
-    .replace(/\(git\.push\)/g, '(the Push button)')
-    .replace(/\(git\.clone\)/g, '(Clone into this workspace)')
-    .replace(/\bgit\.(clone|push|pull)\b/g, (_, verb: string) => `the ${verb[0]!.toUpperCase()}${verb.slice(1)} button`);
-}
+export { inPersonWords } from './git-words.js';
 
 /** Builds the panel inside #pane-git, so the page's HTML only holds the tab and the pane. */
 function buildForm(pane: HTMLElement): void {
@@ -37,15 +31,7 @@ function buildForm(pane: HTMLElement): void {
       <h3>Push to branch</h3>
       <label for="git-branch">Branch</label>
       <input id="git-branch" spellcheck="false" placeholder="agent/my-change" required />
-      <label class="git-check"><input id="git-squash" type="checkbox" /> one squashed commit instead of every snapshot</label>
-      <label for="git-message">Commit message (for the squashed commit)</label>
-      <textarea id="git-message" rows="3" spellcheck="true" placeholder="filled in from the changes"></textarea>
-      <div class="git-row">
-        <label for="git-author-name">Author</label>
-        <input id="git-author-name" spellcheck="false" placeholder="Sandpit" autocomplete="name" />
-        <label for="git-author-email">Email</label>
-        <input id="git-author-email" type="email" spellcheck="false" placeholder="sandpit@localhost" autocomplete="email" />
-      </div>
+      ${COMMIT_FIELDS_HTML}
       <p id="git-push-hint" class="muted">Clone a repository (or enter its URL above) before pushing or pulling.</p>
       <div class="actions">
         <button id="git-push" type="submit">Push</button>
@@ -62,14 +48,16 @@ function buildForm(pane: HTMLElement): void {
  * through a callback when the server asks, and nothing keeps it.
  */
 export class GitPanel {
+  private readonly commit: CommitFields;
+
   constructor(private readonly session: Session, private readonly filesChanged: () => void) {
     buildForm($('pane-git'));
+    this.commit = new CommitFields(session);
     $<HTMLFormElement>('git-clone-form').addEventListener('submit', (e) => { e.preventDefault(); void this.clone(); });
     $<HTMLFormElement>('git-push-form').addEventListener('submit', (e) => { e.preventDefault(); void this.sync('push'); });
     $('git-pull').addEventListener('click', () => void this.sync('pull'));
     $('git-url').addEventListener('input', () => this.updateButtons());
-    for (const id of ['git-message', 'git-author-name', 'git-author-email']) $(id).addEventListener('change', () => this.keep());
-    $('git-squash').addEventListener('change', () => void this.suggestMessage());
+    for (const id of ['git-message', 'git-author-name', 'git-author-email', 'git-squash']) $(id).addEventListener('change', () => this.keep());
     session.onSwitch(() => this.load());
     this.load();
   }
@@ -80,29 +68,26 @@ export class GitPanel {
   }
 
   private load(): void {
-    let saved: { url?: string; branch?: string; message?: string; name?: string; email?: string } = {};
+    let saved: KeptGit = {};
     try {
-      saved = JSON.parse(localStorage.getItem(this.key) ?? '{}') as typeof saved;
+      saved = JSON.parse(localStorage.getItem(this.key) ?? '{}') as KeptGit;
     } catch {
       // A broken entry is forgotten.
     }
     $<HTMLInputElement>('git-url').value = saved.url ?? '';
     $<HTMLInputElement>('git-branch').value = saved.branch ?? '';
-    $<HTMLTextAreaElement>('git-message').value = saved.message ?? '';
-    $<HTMLInputElement>('git-author-name').value = saved.name ?? '';
-    $<HTMLInputElement>('git-author-email').value = saved.email ?? '';
+    this.commit.load(saved);
     this.updateButtons();
   }
 
   private keep(): void {
     try {
-      localStorage.setItem(this.key, JSON.stringify({
+      const kept: KeptGit = {
         url: $<HTMLInputElement>('git-url').value.trim(),
         branch: $<HTMLInputElement>('git-branch').value.trim(),
-        message: $<HTMLTextAreaElement>('git-message').value,
-        name: $<HTMLInputElement>('git-author-name').value.trim(),
-        email: $<HTMLInputElement>('git-author-email').value.trim(),
-      }));
+        ...this.commit.kept(),
+      };
+      localStorage.setItem(this.key, JSON.stringify(kept));
     } catch {
       // Storage off: the fields last for this page only.
     }
@@ -114,17 +99,6 @@ export class GitPanel {
     $<HTMLButtonElement>('git-push').disabled = none;
     $<HTMLButtonElement>('git-pull').disabled = none;
     $('git-push-hint').hidden = !none;
-  }
-
-  /** A squashed commit's default message: one line per change since the workspace began, newest last. */
-  private async suggestMessage(): Promise<void> {
-    const box = $<HTMLTextAreaElement>('git-message');
-    if (box.value.trim() || !$<HTMLInputElement>('git-squash').checked) return;
-    const envelope = await this.session.call('list_snapshots', { limit: 50 });
-    if (!envelope.ok) return;
-    const rows = (envelope.result as { snapshots: Array<{ message: string }> }).snapshots.slice(0, -1).reverse();
-    if (rows.length === 0) return;
-    box.value = `Changes from Sandpit\n\n${rows.map((r) => `- ${r.message.split('\n')[0]}`).join('\n')}\n`;
   }
 
   private get remote() {
@@ -157,6 +131,7 @@ export class GitPanel {
       const r = envelope.result as { files: number; ref: string };
       toast(`Cloned ${counted(r.files, 'file')} from ${r.ref}`);
       if (!$<HTMLInputElement>('git-branch').value) $<HTMLInputElement>('git-branch').value = `agent/${Date.now().toString(36)}`;
+      await this.commit.synced(false);
       this.keep();
       this.updateButtons();
     }
@@ -167,14 +142,13 @@ export class GitPanel {
     const branch = $<HTMLInputElement>('git-branch').value.trim();
     const common = { ...(url ? { url } : {}), ...(branch ? { branch } : {}), ...this.remote };
     const ws = this.session.workspace;
-    const squash = $<HTMLInputElement>('git-squash').checked;
-    if (verb === 'push' && squash) await this.suggestMessage();
-    const message = $<HTMLTextAreaElement>('git-message').value.trim();
-    const name = $<HTMLInputElement>('git-author-name').value.trim();
-    const email = $<HTMLInputElement>('git-author-email').value.trim();
-    const commit = squash ? { ...(message ? { message } : {}), ...(name || email ? { author: { name: name || 'Sandpit', email: email || 'sandpit@localhost' } } : {}) } : {};
+    const commit = verb === 'push' ? await this.commit.options() : {};
     this.keep();
-    const envelope = await this.busy(() => (verb === 'push' ? ws.git.push({ ...common, squash, ...commit }) : ws.git.pull(common)));
+    const envelope = await this.busy(() => (verb === 'push' ? ws.git.push({ ...common, ...commit }) : ws.git.pull(common)));
+    if (envelope.ok) {
+      await this.commit.synced(verb === 'push');
+      this.keep();
+    }
     if (envelope.ok) toast(verb === 'push' ? `Pushed to ${branch}` : `Pull: ${(envelope.result as { status: string }).status.replace('_', ' ')}`);
   }
 

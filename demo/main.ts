@@ -1,6 +1,7 @@
 import type { BackendKind } from '../web/protocol.js';
 import sampleSession from '../public/sample-session.jsonl?raw';
 import { $, el, toast } from './dom.js';
+import { failureText } from './failure-words.js';
 import { Editor } from './editor.js';
 import { FileTree } from './file-tree.js';
 import { Replay } from './replay.js';
@@ -57,7 +58,7 @@ async function deletePath(path: string, type: string): Promise<void> {
   // The person just said yes above: a workspace that asks before deletes need not ask again.
   const envelope = await session.call('delete_path', { path, ...(type === 'directory' ? { recursive: true } : {}) }, { approved: [path] });
   toolConsole.show(envelope);
-  if (!envelope.ok) toast(`Could not delete ${path}: ${envelope.error.message}`, 'error');
+  if (!envelope.ok) toast(failureText(`Could not delete ${path}`, envelope.error), 'error');
   else if (holdsOpenFile(path)) editor.close();
 }
 
@@ -74,7 +75,7 @@ async function movePath(from: string): Promise<void> {
   toolConsole.show(envelope);
   if (!envelope.ok) {
     tree.focusAfter(from);
-    toast(`Could not move ${from}: ${envelope.error.message}`, 'error');
+    toast(failureText(`Could not move ${from}`, envelope.error), 'error');
   } else editor.renamed(from, to);
 }
 
@@ -256,7 +257,7 @@ $('seed-sample').addEventListener('click', async () => {
   const files = Object.entries(sampleFiles).map(([path, content]) => ({ path, bytes: typeof content === 'string' ? encoder.encode(content) : content as Uint8Array }));
   const envelope = await session.importFiles(files);
   if (!envelope.ok) {
-    toast(`Could not add the sample project: ${envelope.error.message}`, 'error');
+    toast(failureText('Could not add the sample project', envelope.error), 'error');
     return;
   }
   await tree.refresh();
@@ -287,7 +288,7 @@ filesPanel.addEventListener('drop', async (event) => {
   const files = await droppedFiles(event.dataTransfer);
   if (files.length) await importFiles(session, files);
 });
-$('export').addEventListener('click', () => void exportZip(session, session.choice.name).catch((error: Error) => toast(error.message, 'error')));
+$('export').addEventListener('click', () => void exportZip(session, session.choice.name).catch((error: Error) => toast(failureText('Could not export the workspace', error), 'error')));
 
 // --- replay ---
 const loadSample = () => replay.load(sampleSession, 'sample-session.jsonl');

@@ -60,7 +60,7 @@ export class Replay {
     try {
       this.steps = parseTranscript(text);
     } catch (error) {
-      toast(`${source}: ${(error as Error).message}`, 'error');
+      toast(`${source}: ${(error as Error).message.replace(/[.\s]+$/, '')}. It cannot be replayed: fix that line and open it again, or open another transcript.`, 'error');
       return;
     }
     $('replay-source').textContent = `${source} · ${this.steps.length} call${this.steps.length === 1 ? '' : 's'}`;

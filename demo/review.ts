@@ -1,5 +1,6 @@
 import type { Envelope } from '../src/index.js';
 import { $, el, formatTime, toast } from './dom.js';
+import { failureText } from './failure-words.js';
 import { renderDiff } from './diff-view.js';
 import type { Session } from './session.js';
 
@@ -180,7 +181,7 @@ export class Review {
   private async act(tool: 'undo' | 'restore_snapshot', args: Record<string, unknown>, redo = false): Promise<void> {
     const envelope = await this.session.call(tool, args);
     this.report(envelope);
-    if (!envelope.ok) toast(`${envelope.error.code}: ${envelope.error.message}`, 'error');
+    if (!envelope.ok) toast(failureText(tool === 'undo' ? 'Could not undo' : redo ? 'Could not redo' : 'Could not restore that step', envelope.error), 'error');
     else toast(tool === 'undo' ? 'Undone. Redo brings it back.' : redo ? 'Redone.' : 'Restored that snapshot.');
     if (redo && envelope.ok) this.redoWith = null;
     ($('redo') as HTMLButtonElement).disabled = !this.redoWith;

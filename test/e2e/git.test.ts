@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRepo, filesOnBranch, git, startGitServer, type GitServer } from '../git/git-server.js';
 import { clickAndRead, watchProgress, workspaceFiles } from './git-steps.js';
-import { shots, startPlayground, treePaths, type Playground } from './playground.js';
+import { runForm, shots, startPlayground, treePaths, type Playground } from './playground.js';
 
 /**
  * The playground's Git tab end to end: a real `git http-backend` on another port (so every fetch
@@ -35,9 +35,24 @@ afterAll(async () => {
   await server?.close();
 });
 
+// A port nothing answers on (Chromium will not even try it), for a clone that cannot reach its server.
+const UNREACHABLE = 'http://127.0.0.1:9/nothing.git';
 const branches = () => git(bare, 'for-each-ref', '--format=%(refname:short)', 'refs/heads').trim().split('\n');
 
 describe('the Git tab of the playground', () => {
+  it('8 (issue 26): a clone that reaches no server says so in the page\'s words, naming the CORS proxy field', async () => {
+    await page.click('#tab-git');
+    await page.fill('#git-url', UNREACHABLE);
+    const failed = await clickAndRead(page, '#git-clone');
+    expect(failed).toMatchObject({ ok: false, error: { code: 'IO_ERROR' } });
+    const hint = (await page.textContent('#git-summary .hint'))!;
+    expect(hint).toContain('fill in the CORS proxy field above');
+    expect(hint).not.toMatch(/corsProxy|depth|Bytes/);
+    // Put its toast away, as a person would, so the alerts below are the push's own.
+    await page.click('#toasts .toast.error');
+    await page.fill('#git-url', '');
+  });
+
   it('clones a cross-origin repository with a moving progress bar, and the tree shows its files', async () => {
     await page.click('#tab-git');
     expect(await page.isVisible('#pane-git')).toBe(true);
@@ -103,11 +118,51 @@ describe('the Git tab of the playground', () => {
     expect(filesOnBranch(server, REPO, BRANCH)).toEqual(files);
   });
 
+  it('14 (issue 26): message and author apply to the one commit, say so, list only the changes since the last push, and git shows them', async () => {
+    await page.click('#tab-git');
+    // One commit with the person's message is what the fields are for, so it is the default.
+    expect(await page.isChecked('#git-squash')).toBe(true);
+    expect(await page.textContent('#git-commit-note')).toContain('Your message and name go on the one commit');
+    await page.uncheck('#git-squash');
+    expect(await page.isDisabled('#git-message')).toBe(true);
+    expect(await page.isDisabled('#git-author-name')).toBe(true);
+    expect(await page.textContent('#git-commit-note')).toContain('so these fields do not apply');
+    await page.check('#git-squash');
+    expect(await page.isDisabled('#git-message')).toBe(false);
+
+    // The push before used the filled-in message: the cloned tree's one edit, and no one's name.
+    const first = git(bare, 'log', '-1', '--format=%an <%ae>%n%B', BRANCH);
+    expect(first).toContain('Sandpit <sandpit@localhost>');
+    expect(first).toContain('src/app.js');
+    // A filled-in message is not kept: the next visit fills in the changes of then.
+    const kept = await page.evaluate(() => Object.entries(localStorage).filter(([k]) => k.startsWith('sandpit.demo.git:')).map(([, v]) => JSON.parse(v)));
+    expect(kept.length).toBeGreaterThan(0);
+    for (const entry of kept) expect(entry.message).toBeUndefined();
+
+    const firstOid = git(bare, 'rev-parse', BRANCH).trim();
+    expect((await runForm(page, 'write_file', { path: 'NOTES.md', content: 'after the first push\n' })).ok).toBe(true);
+    await page.click('#tab-git');
+    await page.waitForFunction(() => (document.getElementById('git-message') as HTMLTextAreaElement).value.includes('NOTES.md'));
+    const suggested = await page.inputValue('#git-message');
+    expect(suggested).not.toContain('src/app.js');
+    await page.fill('#git-author-name', 'Ada Lovelace');
+    await page.fill('#git-author-email', 'ada@example.test');
+    expect(await clickAndRead(page, '#git-push')).toMatchObject({ ok: true, result: { branch: BRANCH, squashed: true } });
+
+    const second = git(bare, 'log', '-1', '--format=%an <%ae>%n%cn <%ce>%n%B', BRANCH);
+    expect(second).toBe(`Ada Lovelace <ada@example.test>\nAda Lovelace <ada@example.test>\n${suggested.trim()}\n\n`);
+    expect(git(bare, 'rev-parse', `${BRANCH}~1`).trim()).toBe(firstOid);
+    // Spent: nothing has changed since this push, so there is nothing to fill in; the author stays.
+    await page.waitForFunction(() => (document.getElementById('git-message') as HTMLTextAreaElement).value === '');
+    expect(await page.inputValue('#git-author-name')).toBe('Ada Lovelace');
+  });
+
   it('talked only to the preview server and the git server, and logged no errors', () => {
     const toGit = pg.foreignRequests.filter((url) => url.startsWith(`${server.url}/`));
     // The worker's fetches are seen here, so an empty list below is a real finding, not a blind spot.
     expect(toGit.some((url) => url.includes('git-receive-pack'))).toBe(true);
-    expect(pg.foreignRequests.filter((url) => !url.startsWith(`${server.url}/`))).toEqual([]);
-    expect(pg.pageErrors).toEqual([]);
+    expect(pg.foreignRequests.filter((url) => !url.startsWith(`${server.url}/`) && !url.startsWith(UNREACHABLE))).toEqual([]);
+    // The failed clone's request shows as a console error; nothing else may.
+    expect(pg.pageErrors.filter((text) => !text.includes('net::ERR_'))).toEqual([]);
   });
 });

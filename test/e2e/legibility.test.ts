@@ -92,4 +92,58 @@ describe('text, shortcuts and toasts a person can read', () => {
     await page().setViewportSize({ width: 1440, height: 900 });
   });
 
+  it('26 plain words: each failure toast says what to do next, and closes with its button or Escape', async () => {
+    const toastText = async () => (await page().textContent('#toasts .toast.error .toast-text'))!;
+    const clear = () => page().evaluate(() => document.getElementById('toasts')!.replaceChildren());
+    await page().fill('#ws-name', 'e2e-toasts');
+    await page().selectOption('#backend', 'memory');
+    await page().waitForFunction(() => document.getElementById('status')!.textContent === 'Memory · e2e-toasts');
+
+    // Review's Undo, once past the oldest step: said as a person's dead end, with the way around it.
+    await callTool(page(), 'write_file', { path: 'a.txt', content: 'a\n' });
+    await callTool(page(), 'write_file', { path: 'b.txt', content: 'b\n' });
+    await page().click('#tab-review');
+    for (let i = 0; i < 2; i++) {
+      await clear();
+      await page().click('#undo');
+      await page().waitForSelector('#toasts .toast');
+    }
+    await page().waitForFunction(() => !document.querySelector('#file-tree li[data-path="a.txt"]'));
+    await clear();
+    await page().click('#undo');
+    await page().waitForSelector('#toasts .toast.error');
+    expect(await toastText()).toBe('Nothing more to undo: this is the oldest step kept. To go to another, pick it in the timeline and Restore it.');
+    expect(await toastText()).not.toMatch(/NOT_FOUND|list_snapshots/);
+
+    // A move onto a name that is taken: the next step is to pick another.
+    await page().click('#redo');
+    await page().waitForSelector('#file-tree li[data-path="a.txt"]');
+    await callTool(page(), 'write_file', { path: 'b.txt', content: 'b\n' });
+    await clear();
+    page().once('dialog', (dialog) => void dialog.accept('b.txt'));
+    await page().focus('#file-tree li[data-path="a.txt"]');
+    await page().keyboard.press('F2');
+    await page().waitForSelector('#toasts .toast.error');
+    expect(await toastText()).toMatch(/^Could not move a\.txt: .+\. Pick another name, or delete or rename the one that is there first\.$/);
+
+    // The close button is named and closes it; Escape closes the newest from anywhere.
+    const close = page().locator('#toasts .toast.error .toast-close');
+    expect(await close.getAttribute('aria-label')).toBe('Close this message');
+    await close.click();
+    expect(await page().$$('#toasts .toast')).toHaveLength(0);
+    await page().focus('#file-tree li[data-path="a.txt"]');
+    page().once('dialog', (dialog) => void dialog.accept('b.txt'));
+    await page().keyboard.press('F2');
+    await page().waitForSelector('#toasts .toast.error');
+    await page().keyboard.press('Escape');
+    expect(await page().$$('#toasts .toast.error')).toHaveLength(0);
+
+    // A transcript that is not one: which line, and what to do about it.
+    await page().click('#tab-replay');
+    await page().setInputFiles('#replay-file', { name: 'broken.jsonl', mimeType: 'application/jsonl', buffer: Buffer.from('not json\n') });
+    await page().waitForSelector('#toasts .toast.error');
+    expect(await toastText()).toMatch(/^broken\.jsonl: line 1 is not JSON.*\. It cannot be replayed: fix that line and open it again, or open another transcript\.$/);
+    await clear();
+  });
+
 });

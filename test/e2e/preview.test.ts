@@ -30,6 +30,8 @@ beforeAll(async () => {
       { text: 'The page is written.' },
     ],
     'preview-missing': [{ status: 404, message: 'model not found' }],
+    'preview-look': [{ text: 'Nothing needs changing.' }],
+    'preview-note': [{ calls: [{ name: 'write_file', args: { path: 'agent-note.txt', content: 'from the agent\n' } }] }, { text: 'Noted.' }],
     'preview-edit': [
       { calls: [{ name: 'edit_file', args: { path: 'app.tsx', old_text: "'Made by the agent'", new_text: "'Edited by the agent'" } }] },
       { text: 'Edited.' },
@@ -244,5 +246,25 @@ describe('the live preview', () => {
     const code = (await page.getAttribute('#agent-log li.agent-error', 'data-code'))!;
     const text = (await page.textContent('#pane-agent'))!;
     expect(text.split(code).length - 1).toBe(1);
+  });
+
+  it('6 (issue 26): a run that changes nothing leaves Undo run off; Undo run names the Review button that brings the run back, which does', async () => {
+    const { page } = pg;
+    expect(await agent('preview-look', 'Only look.')).toBe('answered');
+    await page.waitForFunction(() => (document.getElementById('agent-undo') as HTMLButtonElement).disabled, undefined, { timeout: 5_000 });
+
+    expect(await agent('preview-note', 'Leave a note.')).toBe('answered');
+    await page.waitForFunction(() => !(document.getElementById('agent-undo') as HTMLButtonElement).disabled);
+    await page.click('#agent-undo');
+    await page.waitForFunction(() => document.getElementById('agent-status')!.textContent!.startsWith('undone'));
+    expect((await callTool(page, 'exists', { path: 'agent-note.txt' })).result.exists).toBe(false);
+    // The status says which button in Review brings the run back: that one is on, and it does.
+    const said = (await page.textContent('#agent-status'))!;
+    expect(said).toContain('Undo in Review brings the run back');
+    await page.click('#tab-review');
+    expect(await page.isDisabled('#undo')).toBe(false);
+    await page.click('#undo');
+    await page.waitForSelector('#file-tree li[data-path="agent-note.txt"]');
+    expect((await callTool(page, 'read_file', { path: 'agent-note.txt' })).result.content).toBe('from the agent\n');
   });
 });

@@ -62,6 +62,30 @@ describe('files that are not text, and every control within reach', () => {
     expect(pg.pageErrors).toEqual([]);
   });
 
+  it('10: UTF-16 text without a byte-order mark is offered as text in its guessed order, and saved back the same', async () => {
+    const utf16 = Buffer.from('héllo\nwörld\n', 'utf16le');
+    await mkdir(join(pg.base, 'wide'), { recursive: true });
+    await writeFile(join(pg.base, 'wide', 'wide.txt'), utf16);
+    await page().setInputFiles('#import-input', join(pg.base, 'wide'));
+    await page().waitForSelector('#file-tree li[data-path="wide.txt"]');
+    // The text tools call it binary (NUL bytes); the viewer knows better and says which order.
+    expect((await callTool(page(), 'read_file', { path: 'wide.txt' })).error.code).toBe('BINARY_FILE');
+    await page().click('#file-tree li[data-path="wide.txt"]');
+    await page().waitForSelector('#viewer-encoding');
+    expect(await page().textContent('.viewer-encoding label')).toContain('UTF-16 LE text without a byte-order mark');
+    expect(await page().inputValue('#viewer-encoding')).toBe('utf-16le');
+    await page().click('.viewer-encoding button');
+    await page().waitForFunction(() => document.querySelector('#editor .cm-content')?.textContent?.includes('wörld'));
+    await page().click('#editor .cm-content');
+    await page().keyboard.press('Control+End');
+    await page().keyboard.type('ça\n');
+    await page().keyboard.press('Control+s');
+    await page().waitForFunction(() => (document.getElementById('save') as HTMLButtonElement).disabled);
+    const bytes = await callTool(page(), 'file_bytes', { path: 'wide.txt' });
+    expect(bytes.result.sha256).toBe(createHash('sha256').update(Buffer.from('héllo\nwörld\nça\n', 'utf16le')).digest('hex'));
+    expect(pg.pageErrors).toEqual([]);
+  });
+
   it('5: Import folder and Open a .jsonl are buttons; Ctrl+Enter runs from a field or a select; Ctrl+S saves from the tree', async () => {
     expect(await page().evaluate(() => document.getElementById('import-folder')!.tagName)).toBe('BUTTON');
     await page().click('#tab-replay');
@@ -157,8 +181,11 @@ describe('files that are not text, and every control within reach', () => {
     expect(ambiguous.error.message).toBe("old_text occurs 3 times in 'amb.txt', on lines 1 (twice) and 3");
     expect(await page().textContent('#summary .message')).toContain('on lines 1 (twice) and 3');
     await callTool(page(), 'write_file', { path: 'sp.txt', content: 'a  b\n' });
-    await callTool(page(), 'apply_patch', { patch: '*** Begin Patch\n*** Update File: sp.txt\n@@\n-a    b\n+c\n*** End Patch\n' });
-    expect(await page().$eval('#summary .message', (n) => getComputedStyle(n).whiteSpace)).toBe('pre-wrap');
+    const conflict = await callTool(page(), 'apply_patch', { patch: '*** Begin Patch\n*** Update File: sp.txt\n@@\n-a    b\n+c\n*** End Patch\n' });
+    expect(conflict.error.code).toBe('PATCH_CONFLICT');
+    expect(conflict.error.message).toContain('a    b');
+    // What a person reads is the message as sent: the quoted line keeps its four spaces.
+    expect(await page().$eval('#summary .message', (n) => (n as HTMLElement).innerText)).toBe(conflict.error.message);
 
     await callTool(page(), 'write_file', { path: 'stale.md', content: 'one\n' });
     await page().click('#file-tree li[data-path="stale.md"]');

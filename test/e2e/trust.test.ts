@@ -114,21 +114,24 @@ describe('the playground keeps a person\'s work and never leaves them stuck', ()
     await page().fill('#ws-name', 'playground');
   });
 
-  it('4: a second tab takes the workspace as soon as the first closes it, and offers no sample while locked', async () => {
-    await page().fill('#ws-name', 'e2e-trust-lock');
-    await page().selectOption('#backend', 'opfs');
-    await page().waitForFunction(() => document.getElementById('status')!.textContent === 'OPFS · e2e-trust-lock');
-    const second = await pg.context.newPage();
-    await second.goto(pg.url);
-    await pg.waitReady(second);
-    expect(await second.isVisible('#locked')).toBe(true);
-    expect(await second.isDisabled('#seed-sample')).toBe(true);
-    await page().close();
-    await second.waitForSelector('#locked', { state: 'hidden', timeout: 8000 });
-    await second.waitForFunction(() => document.getElementById('status')!.textContent === 'OPFS · e2e-trust-lock');
-    expect(await second.isDisabled('#seed-sample')).toBe(false);
-    pg.page = second;
-  });
+  for (const [backend, label] of [['opfs', 'OPFS'], ['indexeddb', 'IndexedDB']] as const) {
+    it(`4: a second tab takes the ${label} workspace as soon as the first closes it, and offers no sample while locked`, async () => {
+      const status = `${label} · e2e-trust-lock-${backend}`;
+      await page().fill('#ws-name', `e2e-trust-lock-${backend}`);
+      await page().selectOption('#backend', backend);
+      await page().waitForFunction((s) => document.getElementById('status')!.textContent === s, status);
+      const second = await pg.context.newPage();
+      await second.goto(pg.url);
+      await pg.waitReady(second);
+      expect(await second.isVisible('#locked')).toBe(true);
+      expect(await second.isDisabled('#seed-sample')).toBe(true);
+      await page().close();
+      await second.waitForSelector('#locked', { state: 'hidden', timeout: 8000 });
+      await second.waitForFunction((s) => document.getElementById('status')!.textContent === s, status);
+      expect(await second.isDisabled('#seed-sample')).toBe(false);
+      pg.page = second;
+    });
+  }
 
   it('12: a reload opens the same file again and keeps Redo', async () => {
     await callTool(page(), 'write_file', { path: 'keep.md', content: 'one\n' });
