@@ -1,4 +1,5 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcessByStdio, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import type { Readable } from 'node:stream';
 import { Client, type ClientOptions } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -27,11 +28,10 @@ export function stdioChild(args: string[]): McpChild {
   };
 }
 
-/** `sandpit mcp --http 127.0.0.1:0 ARGS` as one child; resolves once it says where it listens. */
-export async function httpChild(args: string[]): Promise<McpChild & { url: string }> {
-  const child = spawn(process.execPath, [cliPath, 'mcp', '--http', '127.0.0.1:0', ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+/** Where a `sandpit mcp --http` child says it listens; rejects with its stderr when it exits first. */
+export function listeningUrl(child: ChildProcessWithoutNullStreams | ChildProcessByStdio<null, null, Readable>): Promise<string> {
   let stderr = '';
-  const url = await new Promise<string>((resolve, reject) => {
+  return new Promise<string>((resolve, reject) => {
     child.stderr.on('data', (d: Buffer) => {
       stderr += d.toString();
       const m = /MCP over HTTP at (\S+)/.exec(stderr);
@@ -39,6 +39,12 @@ export async function httpChild(args: string[]): Promise<McpChild & { url: strin
     });
     child.once('exit', () => reject(new Error(`sandpit mcp --http exited early: ${stderr}`)));
   });
+}
+
+/** `sandpit mcp --http 127.0.0.1:0 ARGS` as one child; resolves once it says where it listens. */
+export async function httpChild(args: string[]): Promise<McpChild & { url: string }> {
+  const child = spawn(process.execPath, [cliPath, 'mcp', '--http', '127.0.0.1:0', ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const url = await listeningUrl(child);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const clients: Client[] = [];
   return {

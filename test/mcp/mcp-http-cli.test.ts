@@ -6,6 +6,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildCli, cliPath, runCli } from '../cli/built-cli.js';
+import { listeningUrl } from './cli-child.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'sandpit-mcp-http-cli-'));
 beforeAll(async () => { await buildCli(); }, 180_000);
@@ -18,14 +19,8 @@ it('sandpit mcp --http serves the folder with the token from --auth-token-env an
   });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   let stderr = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stderr.on('data', (d: Buffer) => {
-      stderr += d.toString();
-      const m = /MCP over HTTP at (\S+)/.exec(stderr);
-      if (m) resolve(m[1]!);
-    });
-    child.once('exit', () => reject(new Error(`exited early: ${stderr}`)));
-  });
+  child.stderr.on('data', (d: Buffer) => { stderr += d.toString(); });
+  const url = await listeningUrl(child);
   expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
   expect((await fetch(url, { method: 'POST', body: '{}' })).status).toBe(401);
   const client = new Client({ name: 'cli-http', version: '1' });
