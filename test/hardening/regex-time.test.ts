@@ -15,8 +15,12 @@ function slowReads(seed: Record<string, string>, delayMs: number): WorkspaceFs {
   const fs = createMemoryFs(seed);
   const readFile = fs.readFile.bind(fs) as (path: string) => Promise<Uint8Array>;
   const readdirTypes = fs.readdirTypes?.bind(fs);
+  const readPlainFile = fs.readPlainFile?.bind(fs);
+  const later = () => new Promise((r) => setTimeout(r, delayMs));
   return {
     ...fs,
+    // search reads through the plain-file path where the backend has one (it gives the link count too)
+    ...(readPlainFile ? { readPlainFile: (async (base: string, rel: string, max: number) => { await later(); return readPlainFile(base, rel, max); }) as WorkspaceFs['readPlainFile'] } : {}),
     readFile: (async (path: string) => {
       await new Promise((r) => setTimeout(r, delayMs));
       return readFile(path);
