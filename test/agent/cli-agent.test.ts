@@ -134,18 +134,18 @@ describe('sandpit agent', () => {
     expect(run.stdout).toContain('A chart.');
   }, 30_000);
 
-  it('--max-background-wait 0.01: a wake note starts the next turn, and the run ends with exit 0 once the wait runs out', async () => {
+  it('--max-background-wait 0.05: a wake note starts the next turn, and the run ends with exit 0 once the wait runs out', async () => {
     const root = await project();
     const started = Date.now();
-    const run = await agent(['--root', root, '--tools', toolsDir, '--endpoint', `${server.url}/v1`, '--model', 'cli-wake', '--max-background-wait', '0.01', 'Watch it.']);
+    const run = await agent(['--root', root, '--tools', toolsDir, '--endpoint', `${server.url}/v1`, '--model', 'cli-wake', '--max-background-wait', '0.05', 'Watch it.']);
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     const requests = server.requestsFor('cli-wake');
     expect(requests).toHaveLength(3);
     expect((requests[2]!.body.messages as any[]).at(-1)).toEqual({ role: 'user', content: '[info: watching; tell me what to look at]' });
-    // Woken by the note, then waiting again for the watcher that never ends, until 0.01 minutes pass.
+    // Woken by the note, then waiting again for the watcher that never ends, until 0.05 minutes (3 s) pass: long enough for the watcher to start and write its note on a loaded machine.
     expect(run.stdout).toMatch(/\n {2}\[info: watching; tell me what to look at\]\nLook at src\/\.\n {2}\(waiting for 1 background task\)\ndone: answered after 3 steps, /);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(600);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(3000);
   }, 30_000);
 
   it('refuses unusable command lines with exit 2', async () => {
