@@ -3,15 +3,14 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { AxeBuilder } from '@axe-core/playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sampleFiles } from '../../demo/sample-files.js';
-import { repoRoot } from '../bundle/web-build.js';
-import { shots, startPlayground, type Playground } from './playground.js';
+import { startPlayground, type Playground } from './playground.js';
+import { keyboardWalk } from './keyboard-walk.js';
 import { callTool } from './preview-steps.js';
 
 /**
  * Issue 26: files that are not text open in a viewer, every control is reachable and named from
- * the keyboard, no panel has a serious or critical axe finding, and the screenshots in docs/ are
- * made here, at the two sizes a person was tried at.
+ * the keyboard, and no panel has a serious or critical axe finding. The screenshots in docs/ are
+ * made in doc-shots.test.ts, on a workspace of their own.
  */
 let pg: Playground;
 beforeAll(async () => {
@@ -116,51 +115,49 @@ describe('files that are not text, and every control within reach', () => {
     expect(await page().getAttribute('#mode-json', 'aria-pressed')).toBe('false');
   });
 
-  it('walks every panel with the keyboard: each visible control is reached by Tab and has an accessible name', async () => {
-    // Chromium's own accessible name for the focused element: aria-labelledby, aria-label, a
-    // <label>, text content, title, as the accessibility tree computes it.
+  // The header, the file panel, the editor and the side panel's tabs, in the order Tab meets them.
+  const TOP = 'header.top, #files-panel, .editor-panel, .side .tabs';
+
+  it('walks every panel with the keyboard: each control is reached by Tab or its widget\'s arrows, and has an accessible name', async () => {
+    // A folder of files, the last one open: Tab reaches one tree item and one timeline entry,
+    // and only the arrows reach the others; the open file's text is a control walked too.
+    for (const name of ['a', 'b']) await callTool(page(), 'write_file', { path: `walk/${name}.md`, content: `${name}\n` });
+    await page().click('#file-tree li[data-path="walk/b.md"]');
+    await page().waitForFunction(() => document.getElementById('editor-path')!.textContent === 'walk/b.md');
     const cdp = await pg.context.newCDPSession(page());
-    const focusedName = async (): Promise<{ what: string; name: string }> => {
-      const what = await page().evaluate(() => {
-        const node = document.activeElement as HTMLElement | null;
-        document.querySelectorAll('[data-walk-now]').forEach((n) => n.removeAttribute('data-walk-now'));
-        if (!node || node === document.body) return '';
-        node.setAttribute('data-walk-now', '');
-        return `${node.tagName.toLowerCase()}${node.id ? `#${node.id}` : ''}${node.dataset.path ? `[${node.dataset.path}]` : ''}`;
-      });
-      if (!what) return { what: 'body', name: '' };
-      const { root } = await cdp.send('DOM.getDocument', { depth: 0 });
-      const { nodeId } = await cdp.send('DOM.querySelector', { nodeId: root.nodeId, selector: '[data-walk-now]' });
-      const { nodes } = await cdp.send('Accessibility.getPartialAXTree', { nodeId, fetchRelatives: false });
-      return { what, name: String(nodes[0]?.name?.value ?? '').trim() };
-    };
-    const unnamed = new Set<string>();
-    const tabAndName = async () => {
-      await page().keyboard.press('Tab');
-      const { what, name } = await focusedName();
-      if (what !== 'body' && name === '') unnamed.add(what);
-    };
-    // The header, the file panel and the editor first, from the top of the page.
-    await page().evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
-    for (let i = 0; i < 24; i++) await tabAndName();
-    for (const pane of PANES) {
-      await page().click(`#tab-${pane}`);
-      await page().waitForTimeout(200);
-      const wanted = await page().$$eval(`#pane-${pane} :is(button, input, select, textarea, [tabindex="0"], a[href], iframe)`, (nodes) => nodes
-        .filter((n) => (n as HTMLElement).offsetParent !== null && !(n as HTMLButtonElement).disabled && (n as HTMLElement).tabIndex >= 0)
-        .map((n, i) => { (n as HTMLElement).dataset.walk = `${i}`; return `${n.tagName.toLowerCase()}#${n.id || (n as HTMLElement).textContent!.trim().slice(0, 20)}`; }));
-      await page().focus(`#tab-${pane}`);
-      const seen = new Set<string>();
-      for (let i = 0; i < wanted.length + 12; i++) {
-        await tabAndName();
-        const at = await page().evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.walk ?? null);
-        if (at !== null) seen.add(at);
+    try {
+      await page().evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+      const top = await keyboardWalk(page(), cdp, TOP);
+      // The walk saw the parts it is about: a tree item per shown file and a tab per panel.
+      expect(top.wanted).toEqual(expect.arrayContaining(['button#import-folder', 'li[walk]', 'li[walk/a.md]', 'button#tab-git', 'div "Editing walk/b.md"']));
+      expect(top.wanted.filter((w) => w.startsWith('li['))).toHaveLength(await page().$$eval('#file-tree li[data-path]', (items) => items.length));
+      expect({ part: 'top', missed: top.missed }).toEqual({ part: 'top', missed: [] });
+      const unnamed = [...top.unnamed];
+      for (const pane of PANES) {
+        await page().click(`#tab-${pane}`);
+        await page().waitForTimeout(200);
+        await page().focus(`#tab-${pane}`);
+        const walk = await keyboardWalk(page(), cdp, `#pane-${pane}`);
+        expect({ pane, missed: walk.missed }).toEqual({ pane, missed: [] });
+        unnamed.push(...walk.unnamed);
       }
-      const missed = wanted.filter((_, i) => !seen.has(String(i)));
-      expect({ pane, missed }).toEqual({ pane, missed: [] });
+      expect(unnamed).toEqual([]);
+    } finally {
+      await cdp.detach();
     }
-    expect([...unnamed]).toEqual([]);
-    await cdp.detach();
+  });
+
+  it('the walk names a control Tab cannot reach (a header button taken out of the tab order)', async () => {
+    const cdp = await pg.context.newCDPSession(page());
+    try {
+      await page().$eval('#export', (button) => { button.tabIndex = -1; });
+      await page().evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+      const top = await keyboardWalk(page(), cdp, 'header.top');
+      expect(top.missed).toEqual(['button#export']);
+    } finally {
+      await page().$eval('#export', (button) => button.removeAttribute('tabindex'));
+      await cdp.detach();
+    }
   });
 
   // Seven full axe scans: about 20 s on an idle machine, so a loaded one gets room.
@@ -213,24 +210,6 @@ describe('files that are not text, and every control within reach', () => {
     expect(side).toBeLessThanOrEqual(1);
     await page().locator('#git-push').scrollIntoViewIfNeeded();
     expect(await page().locator('#git-push').isVisible()).toBe(true);
-    await page().setViewportSize({ width: 1440, height: 900 });
-  });
-
-  it('takes the screenshots of the playground at 1400x900 and 800x700 (UPDATE_DOC_SHOTS=1 writes them to docs/)', async () => {
-    // The stale-save test left unsaved text behind: let it go when the screenshots open a file.
-    page().on('dialog', (dialog) => void dialog.accept());
-    for (const [path, content] of Object.entries(sampleFiles)) await callTool(page(), 'write_file', { path, content: String(content) });
-    for (const [width, height] of [[1400, 900], [800, 700]] as const) {
-      await page().setViewportSize({ width, height });
-      await page().click('#file-tree li[data-path="src/page.tsx"]');
-      for (const pane of ['review', 'preview']) {
-        await page().click(`#tab-${pane}`);
-        await page().waitForTimeout(600);
-        // docs/ keeps the reviewed copies; a run writes them there only when asked to refresh them.
-        const folder = process.env.UPDATE_DOC_SHOTS === '1' ? join(repoRoot, 'docs') : shots;
-        await page().screenshot({ path: join(folder, `playground-${pane}-${width}x${height}.png`) });
-      }
-    }
     await page().setViewportSize({ width: 1440, height: 900 });
   });
 });
