@@ -3,7 +3,8 @@ import * as git from 'isomorphic-git';
 import { hasFsCode } from '../fs/errors.js';
 import type { GitFsClient } from '../fs/git-client.js';
 import type { WorkspaceFs } from '../fs/types.js';
-import { compress, PackWriter } from './pack.js';
+import type { PackWriter } from './pack.js';
+import { compress } from './zlib.js';
 import { fromHex, objectId, toHex, wrapObject, type GitObjectType } from './sha1.js';
 import type { Spares } from './spares.js';
 
@@ -72,6 +73,7 @@ function compareBytes(a: Uint8Array, b: Uint8Array): number {
 export class ObjectSink {
   private pending: Array<{ oid: string; type: GitObjectType; bytes: Uint8Array }> = [];
   private pack: PackWriter | null = null;
+  private packing: Promise<void> | null = null;
   private readonly known = new Set<string>();
   count = 0;
 
@@ -103,15 +105,23 @@ export class ObjectSink {
     this.count++;
     if (this.pack) { await this.pack.add(oid, type, bytes); return; }
     this.pending.push({ oid, type, bytes });
-    if (this.pending.length > LOOSE_LIMIT) {
-      this.pack = new PackWriter(this.access.fs.promises, `${this.access.gitdir}/objects/pack`);
-      for (const p of this.pending) await this.pack.add(p.oid, p.type, p.bytes);
-      this.pending = [];
-    }
+    if (this.pending.length > LOOSE_LIMIT) await (this.packing ??= this.startPack());
+  }
+
+  /** Switch to a pack; objects put while its code loads wait in `pending` and go into it too. */
+  private async startPack(): Promise<void> {
+    // Loaded only by a snapshot this big (a first one, an import), so a worker's first load does not carry it.
+    const { PackWriter } = await import('./pack.js');
+    const pack = new PackWriter(this.access.fs.promises, `${this.access.gitdir}/objects/pack`);
+    this.pack = pack;
+    const pending = this.pending;
+    this.pending = [];
+    for (const p of pending) await pack.add(p.oid, p.type, p.bytes);
   }
 
   /** Write everything still pending; after this every id handed out is readable. */
   async finish(): Promise<void> {
+    await this.packing;
     if (this.pack) { await this.pack.flush(); return; }
     const fs = this.access.fs.promises;
     const objects = `${this.access.gitdir}/objects`;

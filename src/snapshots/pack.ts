@@ -1,6 +1,7 @@
 import type { WorkspaceFs } from '../fs/types.js';
 import { fromHex, sha1, toHex, type GitObjectType } from './sha1.js';
 import { crc32 } from '../fs/crc32.js';
+import { compress } from './zlib.js';
 
 /** A packed object waiting to be written: its id and its zlib-compressed content. */
 interface Entry {
@@ -125,57 +126,4 @@ function buildIndex(entries: Entry[], offsets: number[], crcs: number[], packSum
   idx.set(packSum, end);
   idx.set(sha1(idx.subarray(0, end + 20)), end + 20);
   return idx;
-}
-
-/**
- * Objects this small are stored in zlib's uncompressed block format: they fill one disk block
- * either way, and setting up a compressor (or a CompressionStream round trip) costs more than
- * the object. git reads any valid zlib stream.
- */
-const STORE_LIMIT = 512;
-
-/** zlib-wrap an object: stored when small, else compressed by the backend's native zlib or CompressionStream. */
-export function compress(fs: WorkspaceFs, content: Uint8Array): Uint8Array | Promise<Uint8Array> {
-  if (content.length <= STORE_LIMIT) return zlibStored(content);
-  return fs.native ? fs.native.deflate(content) : deflate(content);
-}
-
-/** A zlib stream (RFC 1950) of one uncompressed deflate block (RFC 1951, BTYPE 00); up to 65535 bytes. */
-export function zlibStored(content: Uint8Array): Uint8Array {
-  const n = content.length;
-  if (n > 0xffff) throw new RangeError('a stored block holds at most 65535 bytes');
-  const out = new Uint8Array(2 + 5 + n + 4);
-  out[0] = 0x78; // deflate, 32 KiB window
-  out[1] = 0x01; // check bits: 0x7801 is a multiple of 31
-  out[2] = 0x01; // final block, stored
-  out[3] = n & 0xff; out[4] = n >>> 8;
-  out[5] = ~n & 0xff; out[6] = (~n >>> 8) & 0xff;
-  out.set(content, 7);
-  let a = 1;
-  let b = 0;
-  for (let i = 0; i < n; i++) { a = (a + content[i]!) % 65521; b = (b + a) % 65521; }
-  new DataView(out.buffer).setUint32(7 + n, ((b << 16) | a) >>> 0);
-  return out;
-}
-
-/** zlib-compress with the platform's CompressionStream (Node 18+ and every current browser). */
-export async function deflate(content: Uint8Array): Promise<Uint8Array> {
-  const stream = new CompressionStream('deflate');
-  const writer = stream.writable.getWriter();
-  void writer.write(content as Uint8Array<ArrayBuffer>);
-  void writer.close();
-  const reader = stream.readable.getReader();
-  const chunks: Uint8Array[] = [];
-  let length = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    chunks.push(value);
-    length += value.length;
-  }
-  if (chunks.length === 1) return chunks[0]!;
-  const out = new Uint8Array(length);
-  let at = 0;
-  for (const chunk of chunks) { out.set(chunk, at); at += chunk.length; }
-  return out;
 }

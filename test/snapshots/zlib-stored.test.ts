@@ -1,6 +1,6 @@
 import { inflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { zlibStored } from '../../src/snapshots/pack.js';
+import { zlibStored } from '../../src/snapshots/zlib.js';
 
 const bytes = (n: number) => Uint8Array.from({ length: n }, (_, i) => (i * 131 + 7) & 0xff);
 
