@@ -205,7 +205,7 @@ export function warmUp(): Promise<boolean> {
     () => import('../src/shell/run.js'), () => import('./node-host.js'), () => import('../src/patch/apply.js'),
     () => import('../src/search/regex.js').then((m) => m.compileRegex('a', true)), () => import('../src/tools/strict-schema.js'),
     () => import('../src/tools/import-files.js'), () => import('./preview/read-file.js'), () => import('../src/snapshots/diff.js'),
-    () => import('../src/toolsets/cowork.js'),
+    () => import('../src/toolsets/cowork.js'), () => import('../src/snapshots/pack.js'), () => import('../src/search/glob.js').then((m) => m.compileGlob('*')),
   ];
   warming ??= new Promise<void>((resolve) => setTimeout(resolve, 0))
     .then(() => Promise.allSettled(later.map((load) => load())))

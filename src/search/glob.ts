@@ -1,31 +1,38 @@
-import picomatch from 'picomatch/posix.js';
+import type picomatchModule from 'picomatch/posix.js';
 
 /** A compiled glob: true when a root-relative path matches. */
 export type PathTest = (rel: string) => boolean;
+
+let compiler: Promise<typeof picomatchModule> | null = null;
+
+/** picomatch, loaded with the first glob: a browser worker whose agent never globs does not carry it. */
+function picomatch(): Promise<typeof picomatchModule> {
+  return (compiler ??= import('picomatch/posix.js').then((m) => m.default));
+}
 
 /**
  * Compile a glob. A pattern without a slash (`*.ts`) matches basenames at any depth, as in
  * `.gitignore` and ripgrep; a pattern with one (`src/**\/*.ts`) matches the whole path. Dot names
  * match too: whether hidden entries are visited at all is the walker's decision.
  */
-export function compileGlob(pattern: string): PathTest {
+export async function compileGlob(pattern: string): Promise<PathTest> {
   const clean = pattern.replace(/^\.\//, '');
-  const match = picomatch(clean, { dot: true, basename: !clean.includes('/') });
+  const match = (await picomatch())(clean, { dot: true, basename: !clean.includes('/') });
   return (rel) => match(rel);
 }
 
 /** A test that passes when any of the globs matches (and always when there are none). */
-export function anyGlob(patterns: readonly string[] | undefined): PathTest | null {
+export async function anyGlob(patterns: readonly string[] | undefined): Promise<PathTest | null> {
   if (!patterns || patterns.length === 0) return null;
-  const tests = patterns.map(compileGlob);
+  const tests = await Promise.all(patterns.map(compileGlob));
   return (rel) => tests.some((t) => t(rel));
 }
 
 /** The literal folder a pattern starts with (`src/lib` for `src/lib/**\/*.ts`), '' when none. */
-export function staticBase(pattern: string): string {
+export async function staticBase(pattern: string): Promise<string> {
   const clean = pattern.replace(/^\.\//, '');
   if (!clean.includes('/')) return '';
-  return picomatch.scan(clean).base.replace(/\/+$/, '');
+  return (await picomatch()).scan(clean).base.replace(/\/+$/, '');
 }
 
 /**

@@ -55,10 +55,10 @@ export const globTool = defineTool({
     const resume = args.cursor === undefined ? null : decodeCursor(args.cursor, fingerprint);
     // A literal folder at the front of the pattern is where the walk begins, so a pattern that
     // names node_modules/x or .github explicitly still finds what is inside it.
-    const lead = staticBase(pattern);
+    const lead = await staticBase(pattern);
     const start = lead ? await ctx.paths.resolveRel(joinRel(base.rel, lead), 'read') : base;
     if (start.stat?.type !== 'dir') return { matches: [], count: 0, truncated: false, next_cursor: null };
-    const test = compileGlob(pattern);
+    const test = await compileGlob(pattern);
     const prefix = base.rel === '' ? 0 : base.rel.length + 1;
     const matches: string[] = [];
     let truncated = false;

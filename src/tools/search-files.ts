@@ -53,7 +53,7 @@ export const searchFilesTool = defineTool({
     const caseSensitive = args.case_sensitive ?? true;
     const isRegex = args.is_regex ?? false;
     const matcher = await buildMatcher(args.pattern, isRegex, caseSensitive);
-    const include = anyGlob(args.include);
+    const include = await anyGlob(args.include);
     const start = await ctx.resolve(args.path ?? '.', 'read');
     if (!start.stat) {
       throw new ToolError('NOT_FOUND', `'${displayPath(start.rel)}' does not exist`, { hint: 'Check the folder with list_directory, or omit path to search the current folder.' });

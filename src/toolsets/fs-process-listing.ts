@@ -45,7 +45,7 @@ export const fsSearch = defineTool({
     const page = await searchFiles(ctx.fs, paths, {
       matcher,
       start: await paths.resolveRel('', 'read'),
-      include: anyGlob(args.include),
+      include: await anyGlob(args.include),
       resume,
       maxMatches: SEARCH_CAP,
       context: 0,
