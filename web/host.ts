@@ -7,7 +7,10 @@ import { toToolError } from '../src/fs/tool-error.js';
 import { BACKEND_KINDS, backendOf, type OpenedBackend } from '../src/fs/backends.js';
 import type { GitCredentials, GitProgress } from '../src/git/index.js';
 import type { ToolDefinition } from '../src/tools/define.js';
-import type { ChangeEvent, GitVerb, OpenInfo, WireGitOptions, WireOpenOptions, WorkerApi } from './protocol.js';
+import type { ChangeEvent, GitVerb, OpenInfo, TaskNoteEvent, WireGitOptions, WireOpenOptions, WorkerApi } from './protocol.js';
+import { createShellTaskRegistry } from '../src/shell-tasks.js';
+import { taskTools } from '../src/tools/task-tools.js';
+import { exitNote } from '../src/agent/task-inbox.js';
 import { tryLock, type HeldLock } from './tab-lock.js';
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
@@ -64,6 +67,7 @@ export function createHost(): WorkerApi {
   let ws: Workspace | null = null;
   let surface: Awaited<ReturnType<typeof toolsFor>> = { tools: canonicalTools, offered: null };
   const listeners = new Set<(event: ChangeEvent) => void>();
+  const taskListeners = new Set<(event: TaskNoteEvent) => void>();
 
   /** The answer while another tab holds this workspace. */
   const locked = (tool: string) => envelope(tool, 'IO_ERROR', `the workspace '${options!.name}' is open in another tab or window, and only one may change it at a time`,
@@ -79,15 +83,25 @@ export function createHost(): WorkerApi {
     }
     backend = await descriptor.create(options.name);
     const { confirm: asks, ...policy } = options.policy ?? {};
+    // Background commands are tasks of this workspace; the task tools go with canonical's run_command.
+    const tasks = createShellTaskRegistry();
+    tasks.onEvent((event) => {
+      const command = tasks.list().find((t) => t.task_id === event.task_id)?.command ?? 'a command';
+      const plain: TaskNoteEvent = event.type === 'task_note'
+        ? { task_id: event.task_id, text: event.text, wake: event.wake, ended: false }
+        : { task_id: event.task_id, text: exitNote(event, command), wake: true, ended: true };
+      for (const listener of taskListeners) Promise.resolve(listener(plain)).catch(() => taskListeners.delete(listener));
+    });
     ws = createWorkspace({
       fs: backend.fs,
       root: '/',
-      tools: surface.tools,
+      tools: surface.offered ? surface.tools : [...surface.tools, ...taskTools(tasks)],
       // run_command runs in Sandpit's own shell (loaded on the first command); `node` in a throwaway worker.
-      processRunner: createPageRunner(backend.fs, '/'),
+      processRunner: createPageRunner(backend.fs, '/', { tasks }),
       policy: { ...policy, ...(asks && confirm ? { confirm } : {}) },
       ...(options.snapshots === undefined ? {} : { snapshots: options.snapshots }),
     });
+    ws.onClose(() => tasks.closeAll());
     ws.changes.onChange((event) => {
       const plain: ChangeEvent = { change_id: event.change_id, tool: event.tool, paths: [...event.paths] };
       for (const listener of listeners) Promise.resolve(listener(plain)).catch(() => listeners.delete(listener));
@@ -139,6 +153,9 @@ export function createHost(): WorkerApi {
     async subscribe(listener) {
       listeners.add(listener);
     },
+    async subscribeTasks(listener) {
+      taskListeners.add(listener);
+    },
     async importFiles(files, onProgress) {
       const current = await ready();
       if (!current) return locked('import_files') as Envelope<never>;
@@ -178,6 +195,7 @@ export function createHost(): WorkerApi {
     },
     async close() {
       listeners.clear();
+      taskListeners.clear();
       try {
         await ws?.close();
         await backend?.flush?.();
