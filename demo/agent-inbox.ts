@@ -35,6 +35,8 @@ export class ChangesInbox implements AgentInbox {
   /** A background task's note or end, from the worker. Its end may arrive before the call that started it answers. */
   heardTask(event: TaskNoteEvent): void {
     if (event.ended) this.ended.add(event.task_id);
+    // What a task wrote is told by its exit note, not again as the person's change.
+    if (event.change_id) this.own.add(event.change_id);
     this.taskNotes.push({ text: event.text, wake: event.wake });
   }
 

@@ -72,8 +72,8 @@ export function startShellTask(tasks: TaskRegistry<string>, setup: ShellTaskSetu
         ...(setup.extraCommands ? { extraCommands: setup.extraCommands } : {}),
       });
       if (partial) note(partial);
-      await request.settle?.(result.applied).catch(() => {});
-      return { exit_code: result.exit_code, timed_out: result.timed_out, killed: result.killed, duration_ms: result.duration_ms };
+      const changeId = await request.settle?.(result.applied).catch(() => undefined);
+      return { exit_code: result.exit_code, timed_out: result.timed_out, killed: result.killed, duration_ms: result.duration_ms, ...(changeId ? { change_id: changeId } : {}) };
     } catch (error) {
       // The shell reports its own failures as output; this is its code failing to load or the write path failing.
       const message = `sh: ${error instanceof Error ? error.message : String(error)}\n`;

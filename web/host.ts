@@ -89,7 +89,7 @@ export function createHost(): WorkerApi {
       const command = tasks.list().find((t) => t.task_id === event.task_id)?.command ?? 'a command';
       const plain: TaskNoteEvent = event.type === 'task_note'
         ? { task_id: event.task_id, text: event.text, wake: event.wake, ended: false }
-        : { task_id: event.task_id, text: exitNote(event, command), wake: true, ended: true };
+        : { task_id: event.task_id, text: exitNote(event, command), wake: true, ended: true, ...(event.change_id ? { change_id: event.change_id } : {}) };
       for (const listener of taskListeners) Promise.resolve(listener(plain)).catch(() => taskListeners.delete(listener));
     });
     ws = createWorkspace({

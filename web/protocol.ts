@@ -53,6 +53,8 @@ export interface TaskNoteEvent {
   wake: boolean;
   /** this is the task's end: it no longer keeps a run waiting */
   ended: boolean;
+  /** at its end, the change its writes became (the run's own change, not someone else's) */
+  change_id?: string;
 }
 
 export interface OpenInfo {

@@ -101,9 +101,9 @@ function runCommandOver(runner?: ProcessRunner, findChanges?: FindExternalChange
         if (!runner.start) throw new ToolError('NOT_SUPPORTED', 'this host cannot run background tasks', { hint: 'Run the command without background.' });
         // The call has answered by the time the task ends, so its writes become a change of their own then, as Node's tasks' do.
         const settle = async (files: NonNullable<CommandResult['files']>) => {
-          if (files.length === 0) return;
+          if (files.length === 0) return undefined;
           await findChanges?.().catch(() => []);
-          recordKnownChanges(ctx, files);
+          return recordKnownChanges(ctx, files).change_id;
         };
         return { ...(await runner.start({ ...request, settle })), cwd: request.cwdDisplay };
       }

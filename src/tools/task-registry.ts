@@ -13,6 +13,8 @@ export interface TaskOutcome {
   killed: boolean;
   /** how long it ran */
   duration_ms: number;
+  /** the change its writes became, for a runner that writes through the workspace (the shell) */
+  change_id?: string;
 }
 
 /** A started background command, whatever runs it. */
@@ -76,6 +78,8 @@ export type TaskEvent =
     exit_code: number | null;
     /** a manifest tool's parsed result, when it has one */
     result?: unknown;
+    /** the change the task's writes became, when its runner logs them itself (the browser shell) */
+    change_id?: string;
   };
 
 /** Told of each task event (started, output, exited). */
@@ -123,7 +127,7 @@ export class TaskRegistry<C = unknown> {
       info.status = outcome.timed_out ? 'timed_out' : outcome.killed ? 'killed' : 'exited';
       info.exit_code = outcome.exit_code;
       info.duration_ms = outcome.duration_ms;
-      this.emit({ type: 'task_exit', task_id: id, status: info.status, exit_code: info.exit_code, ...(options.finish ? { result: task.result } : {}) });
+      this.emit({ type: 'task_exit', task_id: id, status: info.status, exit_code: info.exit_code, ...(options.finish ? { result: task.result } : {}), ...(outcome.change_id ? { change_id: outcome.change_id } : {}) });
     });
     this.tasks.set(id, task);
     return { ...info };

@@ -29,12 +29,13 @@ describe('background tasks in the worker\'s shell', () => {
     const waited = result<Record<string, unknown>>(await ws.call('task_wait', { task_id: 'task_1', timeout_seconds: 20 }));
     expect(waited).toMatchObject({ status: 'exited', exit_code: 0, stdout: 'done\n', wait_timed_out: false });
     expect(result<{ content: string }>(await ws.call('read_file', { path: 'out.txt' })).content).toBe('built\n');
-    expect((await ws.changes()).filter((c) => c.tool === 'run_command').map((c) => c.files.map((f) => f.path))).toEqual([['out.txt']]);
+    const changes = (await ws.changes()).filter((c) => c.tool === 'run_command');
+    expect(changes.map((c) => c.files.map((f) => f.path))).toEqual([['out.txt']]);
     // Events cross on their own channel: give the exit a moment to arrive.
     for (let i = 0; i < 50 && !heard.some((e) => e.ended); i++) await new Promise((r) => setTimeout(r, 20));
     expect(heard).toEqual([
       { task_id: 'task_1', text: 'halfway', wake: false, ended: false },
-      { task_id: 'task_1', text: expect.stringMatching(/^background task task_1 \(.*\) exited with code 0; read its output with task_output task_1$/), wake: true, ended: true },
+      { task_id: 'task_1', text: expect.stringMatching(/^background task task_1 \(.*\) exited with code 0; read its output with task_output task_1$/), wake: true, ended: true, change_id: changes[0]!.id },
     ]);
   });
 

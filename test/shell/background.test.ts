@@ -40,7 +40,7 @@ describe('background commands in the built-in shell', () => {
     expect(changes[0]!.tool).toBe('run_command');
     expect(changes[0]!.files.map((f) => f.path)).toEqual(['a.txt', 'b.txt']);
     expect(ws.changes.get(changes[0]!.id)?.unified_diff).toMatch(/-one\n\+ONE/);
-    expect(events.at(-1)).toEqual({ type: 'task_exit', task_id: 'task_1', status: 'exited', exit_code: 0 });
+    expect(events.at(-1)).toEqual({ type: 'task_exit', task_id: 'task_1', status: 'exited', exit_code: 0, change_id: changes[0]!.id });
     // The snapshot holds the task's writes: undo takes them back.
     expect((await ws.call('undo', {})).ok).toBe(true);
     expect(await text(fs, '/a.txt')).toBe('one\n');
