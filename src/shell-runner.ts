@@ -2,7 +2,6 @@ import type { WorkspaceFs } from './fs/types.js';
 import type { CommandFn } from './shell/context.js';
 import type { CommandRequest, CommandResult, ProcessRunner } from './tools/process-runner.js';
 import type { TaskRegistry } from './tools/task-registry.js';
-import { startShellTask } from './shell-tasks.js';
 
 /** Options for the built-in shell. */
 export interface ShellRunnerOptions {
@@ -34,8 +33,9 @@ export function createShellRunner(fs: WorkspaceFs, root = '/', options: ShellRun
   const commandOf = (request: CommandRequest) => request.commandLine ?? request.argv.map(quote).join(' ');
   return {
     ...(tasks ? {
+      // The task code loads with the first background command, as the shell loads with the first command.
       start: async (request: CommandRequest) => ({
-        task_id: startShellTask(tasks, { fs, root, command: commandOf(request), ...pick(options) }, request),
+        task_id: (await import('./shell-tasks.js')).startShellTask(tasks, { fs, root, command: commandOf(request), ...pick(options) }, request),
       }),
     } : {}),
     kind: 'shell',

@@ -8,9 +8,6 @@ import { BACKEND_KINDS, backendOf, type OpenedBackend } from '../src/fs/backends
 import type { GitCredentials, GitProgress } from '../src/git/index.js';
 import type { ToolDefinition } from '../src/tools/define.js';
 import type { ChangeEvent, GitVerb, OpenInfo, TaskNoteEvent, WireGitOptions, WireOpenOptions, WorkerApi } from './protocol.js';
-import { createShellTaskRegistry } from '../src/shell-tasks.js';
-import { taskTools } from '../src/tools/task-tools.js';
-import { exitNote } from '../src/agent/task-inbox.js';
 import { tryLock, type HeldLock } from './tab-lock.js';
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
@@ -84,24 +81,19 @@ export function createHost(): WorkerApi {
     backend = await descriptor.create(options.name);
     const { confirm: asks, ...policy } = options.policy ?? {};
     // Background commands are tasks of this workspace; the task tools go with canonical's run_command.
-    const tasks = createShellTaskRegistry();
-    tasks.onEvent((event) => {
-      const command = tasks.list().find((t) => t.task_id === event.task_id)?.command ?? 'a command';
-      const plain: TaskNoteEvent = event.type === 'task_note'
-        ? { task_id: event.task_id, text: event.text, wake: event.wake, ended: false }
-        : { task_id: event.task_id, text: exitNote(event, command), wake: true, ended: true, ...(event.change_id ? { change_id: event.change_id } : {}) };
-      for (const listener of taskListeners) Promise.resolve(listener(plain)).catch(() => taskListeners.delete(listener));
+    const background = surface.offered ? null : (await import('./host-tasks.js')).hostTasks((event) => {
+      for (const listener of taskListeners) Promise.resolve(listener(event)).catch(() => taskListeners.delete(listener));
     });
     ws = createWorkspace({
       fs: backend.fs,
       root: '/',
-      tools: surface.offered ? surface.tools : [...surface.tools, ...taskTools(tasks)],
+      tools: background ? [...surface.tools, ...background.tools] : surface.tools,
       // run_command runs in Sandpit's own shell (loaded on the first command); `node` in a throwaway worker.
-      processRunner: createPageRunner(backend.fs, '/', { tasks }),
+      processRunner: createPageRunner(backend.fs, '/', background ? { tasks: background.tasks } : {}),
       policy: { ...policy, ...(asks && confirm ? { confirm } : {}) },
       ...(options.snapshots === undefined ? {} : { snapshots: options.snapshots }),
     });
-    ws.onClose(() => tasks.closeAll());
+    if (background) ws.onClose(() => background.tasks.closeAll());
     ws.changes.onChange((event) => {
       const plain: ChangeEvent = { change_id: event.change_id, tool: event.tool, paths: [...event.paths] };
       for (const listener of listeners) Promise.resolve(listener(plain)).catch(() => listeners.delete(listener));
@@ -223,7 +215,7 @@ export function warmUp(): Promise<boolean> {
     () => import('../src/shell/run.js'), () => import('./node-host.js'), () => import('../src/patch/apply.js'),
     () => import('../src/search/regex.js').then((m) => m.compileRegex('a', true)), () => import('../src/tools/strict-schema.js'),
     () => import('../src/tools/import-files.js'), () => import('./preview/read-file.js'), () => import('../src/snapshots/diff.js'),
-    () => import('../src/toolsets/cowork.js'),
+    () => import('../src/toolsets/cowork.js'), () => import('./host-tasks.js'),
   ];
   warming ??= new Promise<void>((resolve) => setTimeout(resolve, 0))
     .then(() => Promise.allSettled(later.map((load) => load())))
