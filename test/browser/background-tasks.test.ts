@@ -47,4 +47,12 @@ describe('background tasks in the worker\'s shell', () => {
     expect(result<Record<string, unknown>>(await ws.call('task_kill', { task_id: 'task_1' }))).toMatchObject({ status: 'killed', exit_code: -1 });
     expect(result<{ content: string }>(await ws.call('read_file', { path: 'log.txt' })).content).toMatch(/^(tick\n)+$/);
   });
+
+  it('task_kill ends a node script that never returns, in its own worker', async () => {
+    const ws = await connect({ backend: 'memory', name: uniqueName('kill-node') });
+    open.push(ws);
+    result(await ws.call('run_command', { command: 'node -e "console.log(1); while (true) {}"', background: true }));
+    await new Promise((r) => setTimeout(r, 500));
+    expect(result<Record<string, unknown>>(await ws.call('task_kill', { task_id: 'task_1' }))).toMatchObject({ status: 'killed', exit_code: -1 });
+  });
 });
