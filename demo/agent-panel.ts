@@ -6,6 +6,8 @@ import { ChangesInbox } from './agent-inbox.js';
 import { loadSettings, saveSettings, type AgentSettings } from './agent-settings.js';
 import type { Session } from './session.js';
 
+/** How long a run that has answered waits for the background tasks it started (the seed's agent.max_background_wait_minutes). */
+const BACKGROUND_WAIT_MINUTES = 10;
 const USUAL_ENDPOINT = { openai: 'http://127.0.0.1:11434/v1', anthropic: 'https://api.anthropic.com' };
 
 /** Builds the panel's form inside #pane-agent, so the page's HTML only holds the tab and the pane. */
@@ -43,7 +45,7 @@ function buildForm(pane: HTMLElement): void {
       <p id="agent-status" class="muted" role="status">The agent calls the endpoint you enter, from this page; nothing else leaves it.</p>
     </form>
     <ol id="agent-log" class="agent-log" aria-label="The agent's steps"></ol>
-    <p class="muted agent-hint">Files you change while the agent runs reach it as <code>[info: …]</code> notes with its next request, shown here too. The browser shell runs no background tasks, so nothing wakes a run once it has answered.</p>`;
+    <p class="muted agent-hint">Files you change while the agent runs reach it as <code>[info: …]</code> notes with its next request, shown here too. A command it starts with <code>background: true</code> keeps a run that has answered waiting (up to ${BACKGROUND_WAIT_MINUTES} minutes): the task's notes and its end wake it.</p>`;
 }
 
 /**
@@ -135,16 +137,18 @@ export class AgentPanel {
     const recorder = new TranscriptRecorder();
     const inbox = new ChangesInbox();
     const stopHearing = this.session.onChange((event) => inbox.heard(event));
+    const stopHearingTasks = this.session.onTask((event) => inbox.heardTask(event));
     const workspace = this.offered(inbox);
     this.status(`running ${settings.model}…`);
     try {
       const outcome = await runAgent({
-        workspace, task, maxSteps: settings.maxSteps, signal: this.running.signal, inbox,
+        workspace, task, maxSteps: settings.maxSteps, signal: this.running.signal, inbox, maxBackgroundWaitMinutes: BACKGROUND_WAIT_MINUTES,
         provider: createProvider({ api: settings.api, endpoint: settings.endpoint, model: settings.model, ...(settings.apiKey ? { apiKey: settings.apiKey } : {}) }),
         onEvent: (event) => {
           recorder.listen(event);
           this.log.show(event);
-          if (event.type === 'usage') this.status(`running ${settings.model}… step ${event.step} · ${counted(event.total.input_tokens + event.total.output_tokens, 'token')}`);
+          if (event.type === 'waiting') this.status(`waiting for ${counted(event.tasks, 'background task')}…`);
+          else if (event.type === 'usage') this.status(`running ${settings.model}… step ${event.step} · ${counted(event.total.input_tokens + event.total.output_tokens, 'token')}`);
         },
       });
       // The log already shows the error in full; the status line only says how the run ended.
@@ -154,6 +158,7 @@ export class AgentPanel {
       this.status(`the run failed: ${(error as Error).message}`);
     } finally {
       stopHearing();
+      stopHearingTasks();
       this.transcript = recorder.toJsonl();
       // Run comes back the moment the run ends, not after the look at history below.
       const point = this.before;
@@ -182,6 +187,8 @@ export class AgentPanel {
         const envelope = await this.session.call(tool, args);
         const changeId = envelope.ok ? (envelope.result as { change_id?: unknown })?.change_id : undefined;
         if (typeof changeId === 'string') inbox.ownChange(changeId);
+        const taskId = envelope.ok && tool === 'run_command' ? (envelope.result as { task_id?: unknown })?.task_id : undefined;
+        if (typeof taskId === 'string') inbox.taskStarted(taskId);
         return envelope;
       },
     };

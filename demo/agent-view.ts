@@ -53,6 +53,10 @@ export class AgentLog {
       // What the loop appended to its next request, word for word, so the person sees what the model read.
       for (const note of event.notes) this.add(el('li', `[info: ${note}]`, 'agent-info'));
       this.text = null;
+    } else if (event.type === 'waiting') {
+      // The model has answered; the run stays alive until a task's note or end wakes it.
+      this.add(el('li', `Waiting for ${event.tasks} background task${event.tasks === 1 ? '' : 's'}: a note or its end wakes the run.`, 'agent-waiting'));
+      this.text = null;
     } else if (event.type === 'retry') {
       this.add(el('li', `The endpoint answered ${event.status}; trying again in ${(event.delay_ms / 1000).toFixed(1)} s.`, 'agent-note'));
     } else if (event.type === 'error') {

@@ -1,5 +1,5 @@
 import { connectWorkspace, whenWarm, type RemoteWorkspace, type WarmState } from '../web/client.js';
-import type { BackendKind, ChangeEvent } from '../web/protocol.js';
+import type { BackendKind, ChangeEvent, TaskNoteEvent } from '../web/protocol.js';
 import { WORKSPACE_BACKENDS } from '../src/fs/backends.js';
 import type { ApprovalRequest, Envelope } from '../src/index.js';
 
@@ -66,6 +66,7 @@ const startWorker = () => new Worker(new URL('../web/worker.js', import.meta.url
 export class Session {
   private ws: RemoteWorkspace | null = null;
   private readonly changeListeners = new Set<Listener>();
+  private readonly taskListeners = new Set<(event: TaskNoteEvent) => void>();
   private readonly switchListeners = new Set<() => void>();
   private readonly settledListeners = new Set<(envelope: Envelope) => void>();
   private unsubscribe: (() => void) | null = null;
@@ -180,9 +181,13 @@ export class Session {
     // The next switch takes a worker that is already loaded, so switching works offline too.
     this.spare = this.startSpare();
     this.setLocked(this.ws.locked);
-    this.unsubscribe = this.ws.onChange((event) => {
+    const offChanges = this.ws.onChange((event) => {
       for (const listener of this.changeListeners) listener(event);
     });
+    const offTasks = this.ws.onTask((event) => {
+      for (const listener of this.taskListeners) listener(event);
+    });
+    this.unsubscribe = () => { offChanges(); offTasks(); };
     for (const listener of this.switchListeners) listener();
   }
 
@@ -241,6 +246,12 @@ export class Session {
   onChange(listener: Listener): () => void {
     this.changeListeners.add(listener);
     return () => this.changeListeners.delete(listener);
+  }
+
+  /** Hear every background task's notes and end (the Agent tab's inbox takes them); returns a way to stop. */
+  onTask(listener: (event: TaskNoteEvent) => void): () => void {
+    this.taskListeners.add(listener);
+    return () => this.taskListeners.delete(listener);
   }
 
   onSwitch(listener: () => void): void {

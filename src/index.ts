@@ -20,6 +20,9 @@ export { splitCommand } from './tools/split-command.js';
 export type { RunCommandArgs, RunCommandResult, RunCommandTool } from './tools/run-command-types.js';
 export type { ProcessRunner, CommandRequest, CommandResult } from './tools/process-runner.js';
 export { createShellRunner, SHELL_SUMMARY, type ShellRunnerOptions } from './shell-runner.js';
+export { createShellTaskRegistry, SHELL_NOTIFY_FILE } from './shell-tasks.js';
+export { TaskRegistry, type TaskEvent, type TaskInfo, type TaskListener, type TaskOutcome, type TaskProcess, type TaskStatus, type TaskStream } from './tools/task-registry.js';
+export { taskTools } from './tools/task-tools.js';
 export {
   toolset, isToolsetName, TOOLSET_NAMES, fileManagerTools, fsProcessTools, coworkTools, toOpenAI, toOpenAIResponses, toAnthropic, toMcp,
   toStrictSchema, fromStrictArgs, fitDescription, OPENAI_DESCRIPTION_LIMIT,

@@ -1,6 +1,7 @@
 import type { WorkspaceFs } from './fs/types.js';
 import type { CommandFn } from './shell/context.js';
 import type { CommandRequest, CommandResult, ProcessRunner } from './tools/process-runner.js';
+import type { TaskRegistry } from './tools/task-registry.js';
 
 /** Options for the built-in shell. */
 export interface ShellRunnerOptions {
@@ -8,6 +9,11 @@ export interface ShellRunnerOptions {
   maxOutputBytes?: number;
   /** commands a host adds or replaces, such as `node` over a Web Worker */
   extraCommands?: Record<string, CommandFn>;
+  /**
+   * Where `background: true` commands become tasks (see `createShellTaskRegistry`); without it
+   * run_command's background is NOT_SUPPORTED.
+   */
+  tasks?: TaskRegistry<string>;
 }
 
 /** The commands the shell has, for the tool's description and the agent's system prompt. */
@@ -23,7 +29,15 @@ const quote = (word: string) => (/^[A-Za-z0-9_./=:,+-]+$/.test(word) ? word : `'
  * never runs one does not pay for it. `root` is the backend folder that is the workspace root.
  */
 export function createShellRunner(fs: WorkspaceFs, root = '/', options: ShellRunnerOptions = {}): ProcessRunner {
+  const { tasks } = options;
+  const commandOf = (request: CommandRequest) => request.commandLine ?? request.argv.map(quote).join(' ');
   return {
+    ...(tasks ? {
+      // The task code loads with the first background command, as the shell loads with the first command.
+      start: async (request: CommandRequest) => ({
+        task_id: (await import('./shell-tasks.js')).startShellTask(tasks, { fs, root, command: commandOf(request), ...pick(options) }, request),
+      }),
+    } : {}),
     kind: 'shell',
     summary: SHELL_SUMMARY,
     async run(request: CommandRequest): Promise<CommandResult> {
@@ -32,7 +46,7 @@ export function createShellRunner(fs: WorkspaceFs, root = '/', options: ShellRun
       if (!apply) throw new Error('the shell runs inside run_command, which hands it the workspace\'s write path');
       const result = await runShell({
         fs, root,
-        command: request.commandLine ?? request.argv.map(quote).join(' '),
+        command: commandOf(request),
         cwd: request.cwdDisplay,
         env: request.env,
         timeoutMs: request.timeoutMs,
@@ -40,7 +54,7 @@ export function createShellRunner(fs: WorkspaceFs, root = '/', options: ShellRun
         ...(options.maxOutputBytes ? { maxOutputBytes: options.maxOutputBytes } : {}),
         ...(options.extraCommands ? { extraCommands: options.extraCommands } : {}),
       });
-      const { applied, ...rest } = result;
+      const { applied, killed: _killed, ...rest } = result;
       const fields = { ...rest, files: applied };
       const failed = result.exit_code !== 0 && applied.length > 0;
       return failed
@@ -49,3 +63,8 @@ export function createShellRunner(fs: WorkspaceFs, root = '/', options: ShellRun
     },
   };
 }
+
+const pick = (options: ShellRunnerOptions) => ({
+  ...(options.maxOutputBytes ? { maxOutputBytes: options.maxOutputBytes } : {}),
+  ...(options.extraCommands ? { extraCommands: options.extraCommands } : {}),
+});

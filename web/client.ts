@@ -2,7 +2,7 @@ import { proxy, releaseProxy, wrap, type Remote } from 'comlink';
 import type { Envelope, Workspace } from '../src/workspace-core.js';
 import type { WorkspacePolicy } from '../src/workspace/policy.js';
 import type { SnapshotOptions } from '../src/snapshots/store.js';
-import { WARM_MESSAGE, type BackendKind, type ChangeEvent, type GitVerb, type WarmMessage, type WorkerApi, type WorkerToolset, type WorkspaceVerbs } from './protocol.js';
+import { WARM_MESSAGE, type BackendKind, type ChangeEvent, type TaskNoteEvent, type GitVerb, type WarmMessage, type WorkerApi, type WorkerToolset, type WorkspaceVerbs } from './protocol.js';
 import type { CloneOptions, GitAuth, PushOptions } from '../src/git/index.js';
 import type { PreviewEntry } from './preview/read-file.js';
 
@@ -53,6 +53,8 @@ export interface RemoteWorkspace extends WorkspaceVerbs {
   readonly git: Workspace['git'];
   /** Called after every change with its id and paths, so a UI can refresh. Returns an unsubscribe. */
   onChange(listener: (event: ChangeEvent) => void): () => void;
+  /** Called for each note a background task writes and for its end, as an agent inbox takes them. Returns an unsubscribe. */
+  onTask(listener: (event: TaskNoteEvent) => void): () => void;
   /** One file's bytes as stored, for a live preview: read-only, confined like a tool's path, `.sandpit` never served. */
   previewEntry(path: string): Promise<PreviewEntry>;
   /** Let go of the workspace (another tab may then open it) and end the worker. */
@@ -136,6 +138,11 @@ export async function connectWorkspace(options: ConnectOptions): Promise<RemoteW
     for (const listener of listeners) listener(event);
   })));
 
+  const taskListeners = new Set<(event: TaskNoteEvent) => void>();
+  await guarded(() => remote.subscribeTasks(proxy((event: TaskNoteEvent) => {
+    for (const listener of taskListeners) listener(event);
+  })));
+
   let closed: Promise<void> | null = null;
   const gitCall = (verb: GitVerb, opts: (CloneOptions | PushOptions) & { auth?: GitAuth; onProgress?: CloneOptions['onProgress'] }) => {
     const { auth, onProgress, ...plain } = opts ?? {};
@@ -170,10 +177,15 @@ export async function connectWorkspace(options: ConnectOptions): Promise<RemoteW
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
+    onTask(listener) {
+      taskListeners.add(listener);
+      return () => taskListeners.delete(listener);
+    },
     close() {
       closed ??= guarded(() => remote.close()).catch(() => {}).finally(() => {
         failure ??= new Error('this Sandpit workspace was closed; connect again to use it');
         listeners.clear();
+        taskListeners.clear();
         remote[releaseProxy]();
         worker.terminate();
       });

@@ -7,7 +7,7 @@ import { toToolError } from '../src/fs/tool-error.js';
 import { BACKEND_KINDS, backendOf, type OpenedBackend } from '../src/fs/backends.js';
 import type { GitCredentials, GitProgress } from '../src/git/index.js';
 import type { ToolDefinition } from '../src/tools/define.js';
-import type { ChangeEvent, GitVerb, OpenInfo, WireGitOptions, WireOpenOptions, WorkerApi } from './protocol.js';
+import type { ChangeEvent, GitVerb, OpenInfo, TaskNoteEvent, WireGitOptions, WireOpenOptions, WorkerApi } from './protocol.js';
 import { tryLock, type HeldLock } from './tab-lock.js';
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
@@ -64,6 +64,7 @@ export function createHost(): WorkerApi {
   let ws: Workspace | null = null;
   let surface: Awaited<ReturnType<typeof toolsFor>> = { tools: canonicalTools, offered: null };
   const listeners = new Set<(event: ChangeEvent) => void>();
+  const taskListeners = new Set<(event: TaskNoteEvent) => void>();
 
   /** The answer while another tab holds this workspace. */
   const locked = (tool: string) => envelope(tool, 'IO_ERROR', `the workspace '${options!.name}' is open in another tab or window, and only one may change it at a time`,
@@ -79,15 +80,20 @@ export function createHost(): WorkerApi {
     }
     backend = await descriptor.create(options.name);
     const { confirm: asks, ...policy } = options.policy ?? {};
+    // Background commands are tasks of this workspace; the task tools go with canonical's run_command.
+    const background = surface.offered ? null : (await import('./host-tasks.js')).hostTasks((event) => {
+      for (const listener of taskListeners) Promise.resolve(listener(event)).catch(() => taskListeners.delete(listener));
+    });
     ws = createWorkspace({
       fs: backend.fs,
       root: '/',
-      tools: surface.tools,
+      tools: background ? [...surface.tools, ...background.tools] : surface.tools,
       // run_command runs in Sandpit's own shell (loaded on the first command); `node` in a throwaway worker.
-      processRunner: createPageRunner(backend.fs, '/'),
+      processRunner: createPageRunner(backend.fs, '/', background ? { tasks: background.tasks } : {}),
       policy: { ...policy, ...(asks && confirm ? { confirm } : {}) },
       ...(options.snapshots === undefined ? {} : { snapshots: options.snapshots }),
     });
+    if (background) ws.onClose(() => background.tasks.closeAll());
     ws.changes.onChange((event) => {
       const plain: ChangeEvent = { change_id: event.change_id, tool: event.tool, paths: [...event.paths] };
       for (const listener of listeners) Promise.resolve(listener(plain)).catch(() => listeners.delete(listener));
@@ -139,6 +145,9 @@ export function createHost(): WorkerApi {
     async subscribe(listener) {
       listeners.add(listener);
     },
+    async subscribeTasks(listener) {
+      taskListeners.add(listener);
+    },
     async importFiles(files, onProgress) {
       const current = await ready();
       if (!current) return locked('import_files') as Envelope<never>;
@@ -178,6 +187,7 @@ export function createHost(): WorkerApi {
     },
     async close() {
       listeners.clear();
+      taskListeners.clear();
       try {
         await ws?.close();
         await backend?.flush?.();
@@ -205,7 +215,8 @@ export function warmUp(): Promise<boolean> {
     () => import('../src/shell/run.js'), () => import('./node-host.js'), () => import('../src/patch/apply.js'),
     () => import('../src/search/regex.js').then((m) => m.compileRegex('a', true)), () => import('../src/tools/strict-schema.js'),
     () => import('../src/tools/import-files.js'), () => import('./preview/read-file.js'), () => import('../src/snapshots/diff.js'),
-    () => import('../src/toolsets/cowork.js'), () => import('../src/snapshots/pack.js'), () => import('../src/search/glob.js').then((m) => m.compileGlob('*')),
+    () => import('../src/toolsets/cowork.js'), () => import('./host-tasks.js'), () => import('../src/snapshots/pack.js'),
+    () => import('../src/search/glob.js').then((m) => m.compileGlob('*')),
   ];
   warming ??= new Promise<void>((resolve) => setTimeout(resolve, 0))
     .then(() => Promise.allSettled(later.map((load) => load())))

@@ -11,13 +11,15 @@ export type ScriptMessage =
  * that times out still shows what it printed; the timeout terminates the worker and its writes
  * are dropped.
  */
-export function runScriptInWorker(job: ScriptJob): Promise<ScriptOutcome> {
+export function runScriptInWorker(job: ScriptJob, stop?: AbortSignal): Promise<ScriptOutcome> {
   const worker = new Worker(new URL('./node-worker.js', import.meta.url), { type: 'module' });
   let stdout = '';
   let stderr = '';
   return new Promise((resolve) => {
+    const killed = () => finish({ exitCode: -1, timedOut: true, writes: [] });
     const finish = (outcome: Omit<ScriptOutcome, 'stdout' | 'stderr'>) => {
       clearTimeout(timer);
+      stop?.removeEventListener('abort', killed);
       worker.terminate();
       resolve({ ...outcome, stdout, stderr });
     };
@@ -33,6 +35,9 @@ export function runScriptInWorker(job: ScriptJob): Promise<ScriptOutcome> {
       stderr += `node: the script worker failed: ${event.message}\n`;
       finish({ exitCode: 1, timedOut: false, writes: [] });
     };
+    // A killed background task ends its script at once, not at the script's next shell step.
+    if (stop?.aborted) return killed();
+    stop?.addEventListener('abort', killed, { once: true });
     worker.postMessage(job);
   });
 }

@@ -39,6 +39,24 @@ export interface ChangeEvent {
   paths: string[];
 }
 
+/**
+ * What a background task tells the page: a line it wrote to its notify file, or its end (then
+ * `text` is the exit note: how it ended and where to read its output). An agent run takes these
+ * as `[info: ...]` notes; a waking one starts an idle run's next turn.
+ */
+export interface TaskNoteEvent {
+  /** the task, as run_command's `task_id` named it */
+  task_id: string;
+  /** the note as the model reads it */
+  text: string;
+  /** starts an idle run (a `{"wake": true}` line, every exit) */
+  wake: boolean;
+  /** this is the task's end: it no longer keeps a run waiting */
+  ended: boolean;
+  /** at its end, the change its writes became (the run's own change, not someone else's) */
+  change_id?: string;
+}
+
 export interface OpenInfo {
   backend: BackendKind;
   name: string;
@@ -88,6 +106,8 @@ export type WireGitOptions = Omit<Partial<CloneOptions> & PushOptions & PullOpti
 export interface WorkerApi extends WorkspaceVerbs {
   open(options: WireOpenOptions, confirm?: (paths: string[], action: ConfirmAction, request: ApprovalRequest) => Promise<boolean>): Promise<OpenInfo>;
   subscribe(listener: (event: ChangeEvent) => void): Promise<void>;
+  /** Hear the background tasks' notes and ends (the workspace's run_command starts them with `background: true`). */
+  subscribeTasks(listener: (event: TaskNoteEvent) => void): Promise<void>;
   /**
    * A git verb on the hosted workspace. `options` is plain JSON (credentials in it are used for
    * this request only); `onProgress` and `auth` are comlink proxies that stay in the page.

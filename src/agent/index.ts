@@ -3,6 +3,7 @@ export { runAgent, type AgentRunOptions, type AgentOutcome } from './loop.js';
 export { AgentError, type AgentErrorCode, type AgentEvent, type AgentListener, type StopReason } from './events.js';
 export type { AgentWorkspace, AgentMessage, AgentMedia, AgentToolCall, AgentToolResult, ModelProvider, ModelRequest, ModelTurn, ProviderCaps, Usage, RetryInfo } from './types.js';
 export { NoteQueue, infoLines, type AgentInbox, type AgentNote } from './inbox.js';
+export { exitNote, taskInbox } from './task-inbox.js';
 export { splitMedia } from './media.js';
 export { openAIProvider, chatCompletionsUrl, type OpenAIOptions } from './providers/openai.js';
 export { anthropicProvider, messagesUrl, type AnthropicOptions } from './providers/anthropic.js';

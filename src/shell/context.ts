@@ -15,13 +15,17 @@ export interface ShellState {
   args: string[];
   status: number;
   deadline: number;
+  /** aborted: the command line was killed (a background task's kill); it stops at its next step */
+  stop?: AbortSignal;
+  /** device files a host adds, by absolute path: output redirected to one goes to its writer (a task's notify file) */
+  devices?: ReadonlyMap<string, (text: string) => void>;
   commands: CommandTable;
 }
 
 /** What a command may ask of the shell that runs it. */
 export interface ShellHandle {
   readonly state: ShellState;
-  /** throws TimeoutSignal once the command line's time is up */
+  /** throws TimeoutSignal once the command line's time is up or it was killed */
   checkTime(): void;
   /** a subshell: same files, own folder and variables */
   sub(): ShellHandle;

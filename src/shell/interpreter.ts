@@ -13,7 +13,7 @@ export class Interpreter implements ShellHandle {
   constructor(readonly state: ShellState) {}
 
   checkTime(): void {
-    if (Date.now() > this.state.deadline) throw new TimeoutSignal();
+    if (Date.now() > this.state.deadline || this.state.stop?.aborted) throw new TimeoutSignal();
   }
 
   /** Parse and run a command line; a syntax error prints bash's message and gives status 2. */
@@ -172,6 +172,8 @@ export class Interpreter implements ShellHandle {
       // The device files scripts use: no /dev exists in a workspace, so they are named here.
       if (target === '/dev/null') { if (r.op === '<') stdin = ''; else if (r.op === '&>') { fds[1] = () => {}; fds[2] = () => {}; } else fds[r.fd] = () => {}; continue; }
       if (target === '/dev/stdout' || target === '/dev/stderr') { if (r.op !== '<') fds[r.fd] = fds[target === '/dev/stdout' ? 1 : 2]!; continue; }
+      const device = this.state.devices?.get(target);
+      if (device) { if (r.op === '<') stdin = ''; else if (r.op === '&>') { fds[1] = device; fds[2] = device; } else fds[r.fd] = device; continue; }
       const path = shellPath(this.state.cwd, target);
       try {
         if (r.op === '<') { stdin = decodeLossy(await this.state.fs.readFile(path)); continue; }

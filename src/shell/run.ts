@@ -23,10 +23,18 @@ export interface ShellRequest {
   extraCommands?: Record<string, CommandFn>;
   /** the workspace's write path, which the command's buffered writes go through */
   apply: ApplySteps;
+  /** aborting it kills the command line at its next step (a background task's kill) */
+  signal?: AbortSignal;
+  /** told of output as it is written (a background task's task_output reads it), before the cap */
+  onOutput?: (stream: 'stdout' | 'stderr', text: string) => void;
+  /** device files by absolute path, such as a task's notify file: what is redirected there goes to the writer */
+  devices?: ReadonlyMap<string, (text: string) => void>;
 }
 
 export interface ShellResult {
   exit_code: number;
+  /** ended by `signal` (exit_code -1) */
+  killed: boolean;
   stdout: string;
   stderr: string;
   timed_out: boolean;
@@ -54,21 +62,28 @@ export async function runShell(request: ShellRequest): Promise<ShellResult> {
   const shell = new Interpreter({
     fs, cwd, vars, exported: new Set(vars.keys()), args: [], status: 0, commands,
     deadline: request.timeoutMs === null ? Infinity : started + request.timeoutMs,
+    ...(request.signal ? { stop: request.signal } : {}),
+    ...(request.devices ? { devices: request.devices } : {}),
   });
   const stdout = new OutputCap(request.maxOutputBytes);
   const stderr = new OutputCap(request.maxOutputBytes);
   let exit = 0;
   let timedOut = false;
   try {
-    exit = await shell.runLine(request.command, { stdin: '', out: (t) => stdout.write(t), err: (t) => stderr.write(t) });
+    const tell = request.onOutput;
+    exit = await shell.runLine(request.command, {
+      stdin: '',
+      out: tell ? (t) => { stdout.write(t); tell('stdout', t); } : (t) => stdout.write(t),
+      err: tell ? (t) => { stderr.write(t); tell('stderr', t); } : (t) => stderr.write(t),
+    });
   } catch (error) {
     if (error instanceof ExitSignal) exit = error.code;
-    else if (error instanceof TimeoutSignal) { timedOut = true; exit = -1; }
+    else if (error instanceof TimeoutSignal) { timedOut = request.signal?.aborted !== true; exit = -1; }
     else { stderr.write(`sh: ${error instanceof Error ? error.message : String(error)}\n`); exit = 2; }
   }
   const applied = await applyBufferedChanges(request.fs, (rel) => (rel === '' ? request.root : `${request.root === '/' ? '' : request.root}/${rel}`), fs.changes(), request.apply);
   return {
-    exit_code: exit, stdout: stdout.text(), stderr: stderr.text(), timed_out: timedOut,
+    exit_code: request.signal?.aborted ? -1 : exit, killed: request.signal?.aborted === true, stdout: stdout.text(), stderr: stderr.text(), timed_out: timedOut,
     truncated: stdout.truncated || stderr.truncated, duration_ms: Date.now() - started, applied,
   };
 }

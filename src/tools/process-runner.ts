@@ -24,6 +24,12 @@ export interface CommandRequest {
   gitWritable?: boolean;
   /** the workspace's one write path, for a runner that writes files itself (the browser shell) */
   apply?: (steps: FileStep[]) => Promise<unknown>;
+  /**
+   * For a background command of a runner that writes through `apply` (the browser shell): once it
+   * has ended, log the files it changed as one change and snapshot them; resolves to that
+   * change's id (undefined when it changed nothing). The runner awaits it before the task counts as ended.
+   */
+  settle?: (files: NonNullable<CommandResult['files']>) => Promise<string | undefined>;
 }
 
 /** The outcome of a finished command. A nonzero exit or a timeout is still a result, not an error. */

@@ -3,7 +3,7 @@ import { s, ToolError, type Infer } from '../contract/index.js';
 import { displayPath } from '../workspace/paths.js';
 import { defineTool, RUNS_PROGRAMS } from './define.js';
 import { recordExternalChanges, recordKnownChanges, type FindExternalChanges } from './external-changes.js';
-import type { ProcessRunner } from './process-runner.js';
+import type { CommandResult, ProcessRunner } from './process-runner.js';
 import { awaitRunner } from './runner-slot.js';
 import { externalChangeResults } from './result-schemas.js';
 import type { RunCommandArgs, RunCommandResult, RunCommandTool } from './run-command-types.js';
@@ -99,7 +99,13 @@ function runCommandOver(runner?: ProcessRunner, findChanges?: FindExternalChange
       const request = { argv, ...(typeof args.command === 'string' ? { commandLine: args.command } : {}), cwd: dir.abs, cwdDisplay: displayPath(dir.rel), root: ctx.paths.toAbs(''), gitWritable: ctx.policy.allowGitWrites, env: args.env ?? {}, apply: (steps: FileStep[]) => ctx.writer.apply(steps, { allOrNothing: false }), timeoutMs: seconds === undefined ? null : seconds * 1000 };
       if (background) {
         if (!runner.start) throw new ToolError('NOT_SUPPORTED', 'this host cannot run background tasks', { hint: 'Run the command without background.' });
-        return { ...(await runner.start(request)), cwd: request.cwdDisplay };
+        // The call has answered by the time the task ends, so its writes become a change of their own then, as Node's tasks' do.
+        const settle = async (files: NonNullable<CommandResult['files']>) => {
+          if (files.length === 0) return undefined;
+          await findChanges?.().catch(() => []);
+          return recordKnownChanges(ctx, files).change_id;
+        };
+        return { ...(await runner.start({ ...request, settle })), cwd: request.cwdDisplay };
       }
       const { files, ...result } = await runner.run(request);
       // The shell writes only through request.apply, so it knows every file it changed; programs need the rescan.

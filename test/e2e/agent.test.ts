@@ -1,7 +1,7 @@
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createShellRunner, createWorkspace, systemPrompt, toolset } from '../../src/index.js';
+import { createShellRunner, createShellTaskRegistry, createWorkspace, systemPrompt, taskTools, toAnthropic, toolset } from '../../src/index.js';
 import { createMemoryFs } from '../../src/fs/memory.js';
 import { fixGreeting, fixed, fixture, FIX_TASK, TURN } from '../agent/conversations.js';
 import { startModelServer, type ModelServer } from '../agent/model-server.js';
@@ -15,6 +15,9 @@ import { runForm, shots, startPlayground, type Playground } from './playground.j
  * every file back. run_command runs `node check.mjs` in the page's shell and the model reads its output.
  */
 const KEY = 'sk-e2e-key';
+const BACKGROUND_COMMAND = 'sleep 1; echo built > build.txt; echo finished';
+// The note the run is woken with when its background build ends.
+const EXIT_NOTE = /^\[info: background task task_\d+ \(sleep 1; echo built > build\.txt; echo finished\) exited with code 0; read its output with task_output task_\d+\]$/;
 let pg: Playground;
 let server: ModelServer;
 beforeAll(async () => {
@@ -25,6 +28,11 @@ beforeAll(async () => {
     ],
     'e2e-fix': fixGreeting,
     'e2e-hang': [{ hang: true, text: 'thinking ' }],
+    'e2e-background': [
+      { calls: [{ name: 'run_command', args: { command: BACKGROUND_COMMAND, background: true } }] },
+      { text: 'The build runs in the background; I will wait for it.' },
+      { text: 'The build finished and wrote build.txt.' },
+    ],
   }, { apiKey: KEY });
   pg = await startPlayground();
 }, 180_000);
@@ -63,7 +71,9 @@ describe('the agent panel in the playground', () => {
     // The worker's run_command is the shell's: same name and arguments, its own description.
     const fs = createMemoryFs();
     const shellRun = createWorkspace({ fs, processRunner: createShellRunner(fs) }).listTools().find((t) => t.name === 'run_command')!;
-    const expected = toolset('canonical').toAnthropic().map((t) => (t.name === 'run_command' ? { ...t, description: shellRun.description, input_schema: shellRun.input_schema } : t));
+    const canonical = toolset('canonical').toAnthropic().map((t) => (t.name === 'run_command' ? { ...t, description: shellRun.description, input_schema: shellRun.input_schema } : t));
+    // The worker's shell starts background tasks, so canonical comes with the task tools.
+    const expected = [...canonical, ...toAnthropic(taskTools(createShellTaskRegistry()))];
     expect(requests[0]!.body.tools).toEqual(expected);
     expect(requests[0]!.headers['x-api-key']).toBe(KEY);
     expect(requests[0]!.headers.origin).toBe(pg.url.replace(/\/$/, ''));
@@ -126,6 +136,21 @@ describe('the agent panel in the playground', () => {
     // the log's last line comes from inside the run; Run is given back as the run returns, a moment later
     await pg.page.waitForSelector('#agent-run:enabled', { timeout: 5_000 });
     expect(await pg.page.isDisabled('#agent-stop')).toBe(true);
+  });
+
+  it('waits for the background command it started; the command\'s end wakes the run with the exit note', async () => {
+    expect(await runAgentTask(pg.page, { ...openai(), model: 'e2e-background' }, 'Build in the background.')).toBe('answered');
+    expect(await pg.page.textContent('#agent-log li.agent-waiting')).toBe('Waiting for 1 background task: a note or its end wakes the run.');
+    const infos = await pg.page.$$eval('#agent-log li.agent-info', (items) => items.map((i) => i.textContent));
+    expect(infos).toEqual([expect.stringMatching(EXIT_NOTE)]);
+    const requests = server.requestsFor('e2e-background');
+    expect(requests).toHaveLength(3);
+    expect(JSON.stringify(requests[1]!.body)).not.toContain('[info');
+    const sent = requests[2]!.body.messages as Array<{ role: string; content: unknown }>;
+    expect(sent.at(-1)).toEqual({ role: 'user', content: expect.stringMatching(EXIT_NOTE) });
+    // The earlier messages are the same bytes: the note only goes at the end.
+    expect(JSON.stringify(sent.slice(0, requests[1]!.body.messages.length))).toBe(JSON.stringify(requests[1]!.body.messages));
+    expect(await fileText(pg.page, runForm, 'build.txt')).toBe('built\n');
   });
 
   it('shows a refused key and an unreachable endpoint as clear errors', async () => {

@@ -24,7 +24,8 @@ export interface ScriptOutcome {
 }
 
 /** Runs a script job somewhere (a Web Worker in the browser). */
-export type ScriptHost = (job: ScriptJob) => Promise<ScriptOutcome>;
+/** Runs one script; aborting `stop` (a background task's kill) ends it as a timeout does, its writes dropped. */
+export type ScriptHost = (job: ScriptJob, stop?: AbortSignal) => Promise<ScriptOutcome>;
 
 /** Folders a script does not get (vendored packages are too many to copy; the history is not the script's). */
 const SKIPPED = new Set(['node_modules', '.git']);
@@ -95,7 +96,7 @@ export function createNodeCommand(host: ScriptHost, limits: ScriptCopyLimits = {
     const { files, leftOut } = await collect(s.fs, caps);
     if (leftOut > 0) ctx.err(leftOutLine(leftOut, caps));
     const remaining = s.deadline === Infinity ? 2 ** 31 - 1 : Math.max(1, s.deadline - Date.now());
-    const outcome = await host({ argv, cwd: s.cwd, env: Object.fromEntries(ctx.env), stdin: ctx.stdin, files, timeoutMs: remaining });
+    const outcome = await host({ argv, cwd: s.cwd, env: Object.fromEntries(ctx.env), stdin: ctx.stdin, files, timeoutMs: remaining }, s.stop);
     ctx.out(outcome.stdout);
     ctx.err(outcome.stderr);
     if (outcome.timedOut) throw new TimeoutSignal();
