@@ -29,9 +29,15 @@ export interface TaskProcess<C, O extends TaskOutcome = TaskOutcome> {
 
 /** A task's unread output on one stream, capped (head and tail) as the host caps a command's output. */
 export interface TaskStream<C> {
+  /** take in a chunk the task wrote */
   push(chunk: C): void;
   /** the text so far, cut in the middle past the cap */
-  read(): { text: string; truncated: boolean };
+  read(): {
+    /** what the task wrote since the last reset, as text */
+    text: string;
+    /** some of it was cut to keep within the cap */
+    truncated: boolean;
+  };
   /** forget what was read */
   reset(): void;
 }
