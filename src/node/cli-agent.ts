@@ -5,7 +5,7 @@ import { TranscriptRecorder } from '../agent/transcript.js';
 import type { AgentEvent } from '../agent/events.js';
 import { cliApprover } from './cli-approve.js';
 import { UsageError, workspaceSource } from './cli-args.js';
-import { taskInbox } from './task-inbox.js';
+import { taskInbox } from '../agent/task-inbox.js';
 import { parseAgentArgs, positiveInt } from './cli-agent-args.js';
 import { openCliWorkspace } from './cli-open.js';
 import { cliSecret } from './sandbox-relaunch.js';

@@ -5,7 +5,7 @@ export { openNodeWorkspace, openToolsetWorkspace, type NodeWorkspace, type NodeW
 export { nodeTools, mergeTools, BUILTIN_TOOL_NAMES, type NodeToolset, type NodeToolsOptions } from './node-tools.js';
 export { createNodeRunner, type NodeProcessOptions } from './run-command.js';
 export type { SandboxMode, SandboxPolicy } from './sandbox.js';
-export { taskInbox, exitNote } from './task-inbox.js';
+export { taskInbox, exitNote } from '../agent/task-inbox.js';
 export { TaskRegistry, type TaskEvent, type TaskInfo, type TaskListener, type TaskStatus } from './tasks.js';
 export { loadManifests, type LoadedManifest, type ManifestLoad, type ManifestReport } from './manifests/load.js';
 export { doctorReport } from './manifests/doctor.js';

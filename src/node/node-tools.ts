@@ -12,7 +12,7 @@ import { manifestTool } from './manifests/tool.js';
 import { nodeRunCommand, type NodeProcessOptions } from './run-command.js';
 import { GIT_TOOL_NAMES, gitTools } from './git-tools.js';
 import type { GitAuth } from '../git/index.js';
-import { taskTools } from './task-tools.js';
+import { taskTools } from '../tools/task-tools.js';
 import { TaskRegistry } from './tasks.js';
 
 /** Names no manifest may take: every built-in tool of every toolset, Node's task tools included. */

@@ -1,1 +1,0 @@
-export { exitNote, taskInbox } from '../agent/task-inbox.js';

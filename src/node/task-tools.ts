@@ -1,1 +1,0 @@
-export { taskTools } from '../tools/task-tools.js';
