@@ -67,10 +67,23 @@ async function focused(page: Page, cdp: CDPSession): Promise<{ key: string; want
   });
   if (!seen) return { key: 'body', want: null, widget: null, name: '' };
   // Chromium's own name computation (aria-labelledby, aria-label, <label>, content, title).
-  const { root } = await cdp.send('DOM.getDocument', { depth: 0 });
-  const { nodeId } = await cdp.send('DOM.querySelector', { nodeId: root.nodeId, selector: '[data-walk-now]' });
-  const { nodes } = await cdp.send('Accessibility.getPartialAXTree', { nodeId, fetchRelatives: false });
-  return { ...seen, name: String(nodes[0]?.name?.value ?? '').trim() };
+  return { ...seen, name: await accessibleName(page, cdp) };
+}
+
+/** The marked element's name; asked again when a redraw replaced the node between the lookups. */
+async function accessibleName(page: Page, cdp: CDPSession): Promise<string> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const { root } = await cdp.send('DOM.getDocument', { depth: 0 });
+      const { nodeId } = await cdp.send('DOM.querySelector', { nodeId: root.nodeId, selector: '[data-walk-now]' });
+      const { nodes } = await cdp.send('Accessibility.getPartialAXTree', { nodeId, fetchRelatives: false });
+      return String(nodes[0]?.name?.value ?? '').trim();
+    } catch (error) {
+      if (attempt === 3 || !/Could not find node/.test(String(error))) throw error;
+      // the redraw put a new element in its place: mark the one that has focus now
+      await page.evaluate(() => document.activeElement?.setAttribute('data-walk-now', ''));
+    }
+  }
 }
 
 /**
