@@ -32,7 +32,7 @@ async function interleaved(contenders) {
 
 export async function benchSandbox() {
   const { openNodeWorkspace } = await import('../dist/node/index.js');
-  const { bwrapProblem } = await import('../dist/node/sandbox.js');
+  const { bwrapProblem } = await import('../dist/node/process/sandbox.js');
   const dir = mkdtempSync(join(tmpdir(), 'sandpit-bench-sandbox-'));
   const problem = await bwrapProblem();
   const plain = openNodeWorkspace(dir, { sandbox: 'none', snapshots: false });

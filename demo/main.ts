@@ -1,20 +1,20 @@
 import type { BackendKind } from '../web/protocol.js';
 import sampleSession from '../public/sample-session.jsonl?raw';
-import { $, el, toast } from './dom.js';
-import { failureText } from './failure-words.js';
-import { Editor } from './editor.js';
-import { FileTree } from './file-tree.js';
-import { Replay } from './replay.js';
-import { Review } from './review.js';
-import { sampleFiles } from './sample-files.js';
-import { BACKENDS, Session, TOOL_CHOICES, type ToolChoice } from './session.js';
-import { ApprovalDialog } from './approval-dialog.js';
-import { AgentPanel } from './agent-panel.js';
-import { GitPanel } from './git-panel.js';
-import { PreviewPanel } from './preview-panel.js';
-import { setUpTabs } from './tabs.js';
-import { ToolConsole } from './tool-console.js';
-import { droppedFiles, exportZip, importFiles, type PickedFile } from './transfer.js';
+import { $, el, toast } from './page/dom.js';
+import { failureText } from './page/failure-words.js';
+import { Editor } from './files/editor.js';
+import { FileTree } from './files/tree.js';
+import { Replay } from './agent/replay.js';
+import { Review } from './review/panel.js';
+import { sampleFiles } from './files/sample-files.js';
+import { BACKENDS, Session, TOOL_CHOICES, type ToolChoice } from './page/session.js';
+import { ApprovalDialog } from './page/approval-dialog.js';
+import { AgentPanel } from './agent/panel.js';
+import { GitPanel } from './git/panel.js';
+import { PreviewPanel } from './preview/panel.js';
+import { setUpTabs } from './page/tabs.js';
+import { ToolConsole } from './console/panel.js';
+import { droppedFiles, exportZip, importFiles, type PickedFile } from './files/transfer.js';
 
 const approvals = new ApprovalDialog();
 // Every confirmation the worker sends across (plain JSON) is answered by a person in this dialog.

@@ -1,6 +1,6 @@
-import type { ProcessRunner } from './tools/process-runner.js';
+import type { ProcessRunner } from './process/process-runner.js';
 import { awaitsRunner, bindRunner } from './tools/runner-slot.js';
-import { createShellRunner } from './shell-runner.js';
+import { createShellRunner } from './process/shell-runner.js';
 import { canonicalTools } from './toolsets/canonical.js';
 import { createWorkspaceCore, type Workspace, type WorkspaceOptions } from './workspace-core.js';
 

@@ -11,17 +11,17 @@ export { createMemoryFs, type SeedFiles } from './fs/memory.js';
 export type { WorkspaceFs, FsStat, FsDirent, FsCapabilities, NativeHelpers, PlainFile } from './fs/types.js';
 export { FsError, fsCodeOf } from './fs/errors.js';
 export { gitFsClient, type GitFsClient } from './fs/git-client.js';
-export { defineTool, READ_ONLY, ADDITIVE, DESTRUCTIVE, DESTRUCTIVE_IDEMPOTENT, RUNS_PROGRAMS, type ToolSpec, type ToolDefinition, type ToolInfo, type JsonSchema, type ToolRunContext } from './tools/define.js';
+export { defineTool, READ_ONLY, ADDITIVE, DESTRUCTIVE, DESTRUCTIVE_IDEMPOTENT, RUNS_PROGRAMS, type ToolSpec, type ToolDefinition, type ToolInfo, type JsonSchema, type ToolRunContext } from './tools/schema/define.js';
 export type { ToolDefinition as ToolContract, ToolAnnotations, ArgsOf, ResultOf, Schema, Infer, ObjectOf, ObjectSchema, SchemaKeywords, SchemaProperties } from './contract/index.js';
 export { s, OptionalProperty, toolErrorSchema } from './contract/index.js';
 export { canonicalTools, CANONICAL_TOOLS, type CanonicalTools, type CanonicalToolName, type CanonicalArgs, type CanonicalResult } from './toolsets/canonical.js';
 export { runCommand, createRunCommandTool } from './tools/run-command.js';
-export { splitCommand } from './tools/split-command.js';
+export { splitCommand } from './process/split-command.js';
 export type { RunCommandArgs, RunCommandResult, RunCommandTool } from './tools/run-command-types.js';
-export type { ProcessRunner, CommandRequest, CommandResult } from './tools/process-runner.js';
-export { createShellRunner, SHELL_SUMMARY, type ShellRunnerOptions } from './shell-runner.js';
-export { createShellTaskRegistry, SHELL_NOTIFY_FILE } from './shell-tasks.js';
-export { TaskRegistry, type TaskEvent, type TaskInfo, type TaskListener, type TaskOutcome, type TaskProcess, type TaskStatus, type TaskStream } from './tools/task-registry.js';
+export type { ProcessRunner, CommandRequest, CommandResult } from './process/process-runner.js';
+export { createShellRunner, SHELL_SUMMARY, type ShellRunnerOptions } from './process/shell-runner.js';
+export { createShellTaskRegistry, SHELL_NOTIFY_FILE } from './process/shell-tasks.js';
+export { TaskRegistry, type TaskEvent, type TaskInfo, type TaskListener, type TaskOutcome, type TaskProcess, type TaskStatus, type TaskStream } from './process/task-registry.js';
 export { taskTools } from './tools/task-tools.js';
 export {
   toolset, isToolsetName, TOOLSET_NAMES, fileManagerTools, fsProcessTools, coworkTools, toOpenAI, toOpenAIResponses, toAnthropic, toMcp,

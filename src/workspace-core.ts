@@ -1,6 +1,6 @@
 import type { WorkspaceFs } from './fs/types.js';
-import type { ToolDefinition, ToolInfo } from './tools/define.js';
-import { validateArgs } from './tools/validate.js';
+import type { ToolDefinition, ToolInfo } from './tools/schema/define.js';
+import { validateArgs } from './tools/schema/validate.js';
 import type { ImportedFile, ImportResult } from './tools/import-files.js';
 import { SnapshotSchedule } from './snapshots/schedule.js';
 import { SnapshotStore, type CommitOutcome, type SnapshotOptions } from './snapshots/store.js';
@@ -124,7 +124,7 @@ export function createWorkspaceCore(options: WorkspaceOptions & { tools: ToolDef
       if (!tool) throw unknownTool(toolName, byName);
       // A model shown strict-mode schemas sends null for "absent" and maps as pairs: read them as meant.
       // The converter loads on the first call that could need it (a null, or an array of objects).
-      if (mayBeStrict(args)) args = (await import('./tools/strict-schema.js')).fromStrictArgs(tool.schema, args ?? {});
+      if (mayBeStrict(args)) args = (await import('./tools/schema/strict-schema.js')).fromStrictArgs(tool.schema, args ?? {});
       tool.precheck?.(args);
       const problems = validateArgs(tool.schema, args);
       if (problems.length > 0) {

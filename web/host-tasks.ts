@@ -1,7 +1,7 @@
 import { exitNote } from '../src/agent/task-inbox.js';
-import { createShellTaskRegistry } from '../src/shell-tasks.js';
-import type { ToolDefinition } from '../src/tools/define.js';
-import type { TaskRegistry } from '../src/tools/task-registry.js';
+import { createShellTaskRegistry } from '../src/process/shell-tasks.js';
+import type { ToolDefinition } from '../src/tools/schema/define.js';
+import type { TaskRegistry } from '../src/process/task-registry.js';
 import { taskTools } from '../src/tools/task-tools.js';
 import type { TaskNoteEvent } from './protocol.js';
 

@@ -6,7 +6,7 @@ import { canonicalTools } from '../src/toolsets/canonical.js';
 import { toToolError } from '../src/fs/tool-error.js';
 import { BACKEND_KINDS, backendOf, type OpenedBackend } from '../src/fs/backends.js';
 import type { GitCredentials, GitProgress } from '../src/git/index.js';
-import type { ToolDefinition } from '../src/tools/define.js';
+import type { ToolDefinition } from '../src/tools/schema/define.js';
 import type { ChangeEvent, GitVerb, OpenInfo, TaskNoteEvent, WireGitOptions, WireOpenOptions, WorkerApi } from './protocol.js';
 import { tryLock, type HeldLock } from './tab-lock.js';
 
@@ -213,7 +213,7 @@ export function warmUp(): Promise<boolean> {
   const later = [
     () => import('../src/fs/memory.js'), () => import('../src/fs/indexeddb.js'), () => import('../src/fs/opfs.js'),
     () => import('../src/shell/run.js'), () => import('./node-host.js'), () => import('../src/patch/apply.js'),
-    () => import('../src/search/regex.js').then((m) => m.compileRegex('a', true)), () => import('../src/tools/strict-schema.js'),
+    () => import('../src/search/regex.js').then((m) => m.compileRegex('a', true)), () => import('../src/tools/schema/strict-schema.js'),
     () => import('../src/tools/import-files.js'), () => import('./preview/read-file.js'), () => import('../src/snapshots/diff.js'),
     () => import('../src/toolsets/cowork.js'), () => import('./host-tasks.js'), () => import('../src/snapshots/pack.js'),
     () => import('../src/search/glob.js').then((m) => m.compileGlob('*')),

@@ -1,8 +1,8 @@
 import type { WorkspaceFs } from '../src/fs/types.js';
-import { createShellRunner, type ShellRunnerOptions } from '../src/shell-runner.js';
+import { createShellRunner, type ShellRunnerOptions } from '../src/process/shell-runner.js';
 import type { ScriptCopyLimits } from '../src/shell/commands/node.js';
 import type { CommandFn } from '../src/shell/context.js';
-import type { ProcessRunner } from '../src/tools/process-runner.js';
+import type { ProcessRunner } from '../src/process/process-runner.js';
 
 /** Options for the page's shell: the built-in shell's, and how much of the workspace a `node` script gets. */
 export interface PageRunnerOptions extends ShellRunnerOptions {

@@ -1,4 +1,4 @@
-import type { ToolInfo } from '../tools/define.js';
+import type { ToolInfo } from '../tools/schema/define.js';
 
 /** The first sentence of a description: enough to choose a tool; the full text travels with its schema. */
 function firstSentence(text: string): string {

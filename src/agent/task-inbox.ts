@@ -1,5 +1,5 @@
 import { NoteQueue, type AgentInbox } from './inbox.js';
-import type { TaskEvent, TaskRegistry } from '../tools/task-registry.js';
+import type { TaskEvent, TaskRegistry } from '../process/task-registry.js';
 
 type Exit = Extract<TaskEvent, { type: 'task_exit' }>;
 

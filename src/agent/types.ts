@@ -1,4 +1,4 @@
-import type { ToolInfo } from '../tools/define.js';
+import type { ToolInfo } from '../tools/schema/define.js';
 import type { Envelope } from '../contract/index.js';
 import type { Approver } from '../workspace/policy.js';
 

@@ -1,32 +1,32 @@
 // The `sandpit/conformance` entry: the contract suite every Sandpit backend passes, exported so
 // the author of a new WorkspaceFs (S3, a database, a remote filesystem) can run it too.
-import { backendFsContract } from './backend-fs.contract.js';
+import { backendFsContract } from './suites/backend-fs.contract.js';
 import type { WorkspaceFs } from '../index.js';
 import { describe, registerWith, type ConformanceRunner } from './api.js';
-import { applyPatchContract, type PatchScenario } from './apply-patch.contract.js';
+import { applyPatchContract, type PatchScenario } from './suites/apply-patch.contract.js';
 import type { ConformanceBackend } from './backend.js';
-import { concurrencyContract } from './concurrency.contract.js';
-import { confinementContract } from './confinement.contract.js';
-import { editFileContract } from './edit-file.contract.js';
-import { faultsContract } from './faults.contract.js';
-import { fileBytesContract } from './file-bytes.contract.js';
-import { globContract } from './glob.contract.js';
-import { importExportContract } from './import-export.contract.js';
-import { listDirectoryContract } from './list-directory.contract.js';
-import { losslessContract } from './lossless.contract.js';
-import { pathToolsContract } from './path-tools.contract.js';
-import { policyContract } from './policy.contract.js';
-import { readFileContract } from './read-file.contract.js';
-import { searchFilesContract } from './search-files.contract.js';
+import { concurrencyContract } from './suites/concurrency.contract.js';
+import { confinementContract } from './suites/confinement.contract.js';
+import { editFileContract } from './suites/edit-file.contract.js';
+import { faultsContract } from './suites/faults.contract.js';
+import { fileBytesContract } from './suites/file-bytes.contract.js';
+import { globContract } from './suites/glob.contract.js';
+import { importExportContract } from './suites/import-export.contract.js';
+import { listDirectoryContract } from './suites/list-directory.contract.js';
+import { losslessContract } from './suites/lossless.contract.js';
+import { pathToolsContract } from './suites/path-tools.contract.js';
+import { policyContract } from './suites/policy.contract.js';
+import { readFileContract } from './suites/read-file.contract.js';
+import { searchFilesContract } from './suites/search-files.contract.js';
 import { seedTree } from './seed.js';
-import { snapshotsContract } from './snapshots.contract.js';
-import { writeToolsContract } from './write-tools.contract.js';
+import { snapshotsContract } from './suites/snapshots.contract.js';
+import { writeToolsContract } from './suites/write-tools.contract.js';
 
 export type {
   ConformanceExpect, ConformanceMatchers, ConformanceRunner, ConformanceTest, ConformanceTestFn,
 } from './api.js';
 export type { ConformanceBackend, MadeBackend } from './backend.js';
-export type { PatchScenario } from './apply-patch.contract.js';
+export type { PatchScenario } from './suites/apply-patch.contract.js';
 export { seedTree } from './seed.js';
 export { faultyFs, MUTATING_OPS, type FaultPlan, type FsOp } from './faulty-fs.js';
 

@@ -1,17 +1,17 @@
 #!/usr/bin/env node
 import { readFileSync } from 'node:fs';
 import type { Envelope } from '../workspace-core.js';
-import { cliApprover } from './cli-approve.js';
-import { parseArgs, UsageError, workspaceSource, type ParsedArgs } from './cli-args.js';
-import { HELP, USAGE } from './cli-help.js';
-import type { OpenReport } from './cli-open.js';
-import { relaunchWithoutSecrets } from './sandbox-relaunch.js';
+import { cliApprover } from './cli/approve.js';
+import { parseArgs, UsageError, workspaceSource, type ParsedArgs } from './cli/args.js';
+import { HELP, USAGE } from './cli/help.js';
+import type { OpenReport } from './cli/open.js';
+import { relaunchWithoutSecrets } from './process/sandbox-relaunch.js';
 
 // Credentials stay out of the environment of the process that runs programs (it is what their /proc/$PPID shows).
 const relaunched = await relaunchWithoutSecrets(process.argv.slice(2));
 
 // The workspace modules load only once a command needs them, so --help and usage errors answer fast.
-const loadOpen = () => import('./cli-open.js');
+const loadOpen = () => import('./cli/open.js');
 
 // A reader that closed the pipe early (`sandpit replay x | head`) is not a failure.
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {
@@ -75,7 +75,7 @@ async function replayCommand(args: ParsedArgs): Promise<void> {
   expectPositionals(args, 1, 1, 'one FILE (or - for stdin)');
   if (args.flags.has('pretty')) throw new UsageError('replay prints one envelope per line; --pretty would break that');
   const source = workspaceSource(args);
-  const { openTranscript, replay } = await import('./cli-replay.js');
+  const { openTranscript, replay } = await import('./cli/replay.js');
   const { ws, report, set } = await (await loadOpen()).openCliWorkspace(source, toolsetOptions(args));
   const input = await openTranscript(args.positionals[1]!, process.stdin);
   tellSkipped(report);
@@ -106,7 +106,7 @@ async function doctorCommand(args: ParsedArgs): Promise<number> {
     healthy = report.healthy;
   }
   if (root !== undefined) {
-    const { doctorHistory } = await import('./cli-doctor.js');
+    const { doctorHistory } = await import('./cli/doctor.js');
     const report = await doctorHistory(root, args.flags.has('repair'));
     await out(report.text);
     healthy &&= report.healthy;
@@ -120,7 +120,7 @@ const TOOL_FORMATS = ['openai', 'openai-responses', 'anthropic', 'mcp'] as const
 async function toolsCommand(args: ParsedArgs): Promise<void> {
   expectPositionals(args, 0, 0, 'no arguments');
   const { nodeTools } = await import('./node-tools.js');
-  const { nodeToolset } = await import('./mcp-workspace.js');
+  const { nodeToolset } = await import('./mcp/workspace.js');
   const name = (await loadOpen()).cliToolsetName(args.options.get('toolset'));
   const node = nodeTools({ toolsDir: args.options.get('tools') });
   const format = args.options.get('format');
@@ -150,9 +150,9 @@ function version(): string {
 async function main(argv: string[]): Promise<number> {
   try {
     // The agent has options of its own (--endpoint, --model, ...), so it parses its own argv.
-    if (argv[0] === 'agent' && !argv.includes('--help') && !argv.includes('-h')) return await (await import('./cli-agent.js')).agentCommand(argv.slice(1));
+    if (argv[0] === 'agent' && !argv.includes('--help') && !argv.includes('-h')) return await (await import('./cli/agent.js')).agentCommand(argv.slice(1));
     if (['clone', 'push', 'pull'].includes(argv[0] ?? '') && !argv.includes('--help') && !argv.includes('-h')) {
-      return await (await import('./cli-git.js')).gitCommand(argv[0] as 'clone' | 'push' | 'pull', argv.slice(1));
+      return await (await import('./cli/git.js')).gitCommand(argv[0] as 'clone' | 'push' | 'pull', argv.slice(1));
     }
     const args = parseArgs(argv);
     const command = args.positionals[0];
@@ -184,10 +184,10 @@ async function main(argv: string[]): Promise<number> {
 async function mcpStart(args: ParsedArgs): Promise<void> {
   const http = args.options.has('http') && !args.flags.has('help');
   // Over HTTP the port is open (and initialize answered) before the heavy modules start loading.
-  const earlyHttp = http ? await (await import('./mcp-cli-http.js')).listenForCli(args) : undefined;
-  const loading = import('./mcp-cli.js');
+  const earlyHttp = http ? await (await import('./mcp/cli-http.js')).listenForCli(args) : undefined;
+  const loading = import('./mcp/cli.js');
   const instructions = (await import('../toolsets/instructions.js')).toolsetInstructions(args.options.get('toolset') ?? 'canonical');
-  const early = http || args.flags.has('help') ? undefined : (await import('./mcp-fast-start.js')).answerInitializeEarly(process.stdin, process.stdout, instructions);
+  const early = http || args.flags.has('help') ? undefined : (await import('./mcp/fast-start.js')).answerInitializeEarly(process.stdin, process.stdout, instructions);
   try {
     await (await loading).mcpCommand(args, early, earlyHttp);
   } catch (error) {

@@ -1,6 +1,6 @@
 import { s, ToolError, type Envelope, type ToolAnnotations } from '../contract/index.js';
 import type { GitAuth, GitProgress } from '../git/index.js';
-import { defineTool, type ToolDefinition, type ToolRunContext } from '../tools/define.js';
+import { defineTool, type ToolDefinition, type ToolRunContext } from '../tools/schema/define.js';
 import type { Workspace } from '../workspace-core.js';
 
 /** The names of the git tools, reserved from manifests. */

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import type { ToolDefinition } from '../tools/define.js';
+import type { ToolDefinition } from '../tools/schema/define.js';
 import { describeExternalChanges } from '../tools/external-changes.js';
 import { TOOLSET_NAMES, toolset } from '../toolsets/index.js';
 import { PathResolver } from '../workspace/paths.js';
@@ -9,11 +9,11 @@ import type { Workspace } from '../workspace-core.js';
 import { loadManifests, type ManifestLoad, type ManifestReport } from './manifests/load.js';
 import { DEFAULT_CAPS, type ModelCaps } from './manifests/output.js';
 import { manifestTool } from './manifests/tool.js';
-import { nodeRunCommand, type NodeProcessOptions } from './run-command.js';
+import { nodeRunCommand, type NodeProcessOptions } from './process/run-command.js';
 import { GIT_TOOL_NAMES, gitTools } from './git-tools.js';
 import type { GitAuth } from '../git/index.js';
 import { taskTools } from '../tools/task-tools.js';
-import { TaskRegistry } from './tasks.js';
+import { TaskRegistry } from './process/tasks.js';
 
 /** Names no manifest may take: every built-in tool of every toolset, Node's task tools included. */
 export const BUILTIN_TOOL_NAMES: readonly string[] = [...new Set([

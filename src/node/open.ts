@@ -5,12 +5,12 @@ import { toolsetOf, type Toolset, type ToolsetName } from '../toolsets/index.js'
 import type { SnapshotOptions } from '../snapshots/store.js';
 import type { Workspace, WorkspaceOptions } from '../workspace-core.js';
 import type { ManifestLoad } from './manifests/load.js';
-import { nodeToolset } from './mcp-workspace.js';
+import { nodeToolset } from './mcp/workspace.js';
 import { mergeTools, nodeTools, type NodeToolsOptions } from './node-tools.js';
-import { folderLock } from './process-lock.js';
-import type { TaskRegistry } from './tasks.js';
+import { folderLock } from './process/folder-lock.js';
+import type { TaskRegistry } from './process/tasks.js';
 import type { ModelCaps } from './manifests/output.js';
-import type { SandboxMode } from './sandbox.js';
+import type { SandboxMode } from './process/sandbox.js';
 import type { WorkspacePolicy } from '../workspace/policy.js';
 
 /** What `openNodeWorkspace` takes: the workspace's options (without `fs` and `root`) and Node's tools. */

@@ -1,3 +1,6 @@
+// Over 400 lines: the repository's lifecycle, the catch-up with other processes, the commit queue and
+// the branch compare-and-swap still share this module's state; issue 37 splits them by job.
+
 import './global-buffer.js';
 import * as git from 'isomorphic-git';
 import { hasFsCode } from '../fs/errors.js';

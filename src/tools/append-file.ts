@@ -1,8 +1,8 @@
 import { dominantEol } from '../text/lines.js';
 import { s, ToolError } from '../contract/index.js';
 import { pathProperty } from './common.js';
-import { ADDITIVE, defineTool } from './define.js';
-import { changeIdResult } from './result-schemas.js';
+import { ADDITIVE, defineTool } from './schema/define.js';
+import { changeIdResult } from './schema/result-schemas.js';
 
 export const appendFile = defineTool({
   name: 'append_file',

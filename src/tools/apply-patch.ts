@@ -1,6 +1,6 @@
 import { s } from '../contract/index.js';
 import { MAX_PATCH_FILES } from '../patch/limits.js';
-import { defineTool, DESTRUCTIVE } from './define.js';
+import { defineTool, DESTRUCTIVE } from './schema/define.js';
 
 /** The schema, shared with toolsets that expose the same tool under their own surface. */
 export const applyPatchSchema = s.object({

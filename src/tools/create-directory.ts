@@ -1,6 +1,6 @@
 import { s, ToolError } from '../contract/index.js';
 import { pathProperty } from './common.js';
-import { defineTool } from './define.js';
+import { defineTool } from './schema/define.js';
 
 export const createDirectory = defineTool({
   name: 'create_directory',

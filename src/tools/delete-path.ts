@@ -3,8 +3,8 @@ import { s, ToolError } from '../contract/index.js';
 import { filesUnder } from '../workspace/tree.js';
 import { pathProperty } from './common.js';
 import { confirmOrRefuse } from './confirm.js';
-import { defineTool, DESTRUCTIVE_IDEMPOTENT } from './define.js';
-import { changeIdResult } from './result-schemas.js';
+import { defineTool, DESTRUCTIVE_IDEMPOTENT } from './schema/define.js';
+import { changeIdResult } from './schema/result-schemas.js';
 import { textForLog } from './text-for-log.js';
 
 export const deletePath = defineTool({

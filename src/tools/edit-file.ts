@@ -1,9 +1,9 @@
 import { dominantEol, lineAt, LfView, toLf } from '../text/lines.js';
 import { s, ToolError } from '../contract/index.js';
 import { expectedShaProperty, pathProperty } from './common.js';
-import { defineTool, DESTRUCTIVE } from './define.js';
+import { defineTool, DESTRUCTIVE } from './schema/define.js';
 import { findNearMatch } from './near-match.js';
-import { changeIdResult } from './result-schemas.js';
+import { changeIdResult } from './schema/result-schemas.js';
 
 export const editFile = defineTool({
   name: 'edit_file',

@@ -1,7 +1,7 @@
 import { s } from '../contract/index.js';
 import { displayPath } from '../workspace/paths.js';
 import { pathProperty } from './common.js';
-import { defineTool, READ_ONLY } from './define.js';
+import { defineTool, READ_ONLY } from './schema/define.js';
 
 const TYPE_NAMES = { file: 'file', dir: 'directory', symlink: 'symlink' } as const;
 

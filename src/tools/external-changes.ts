@@ -1,8 +1,8 @@
 import type { WorkspaceFs } from '../fs/types.js';
 import type { ChangedFile } from '../workspace/change-log.js';
 import type { ObjectOf } from '../contract/index.js';
-import type { ToolRunContext as ToolContext } from './define.js';
-import type { externalChangeResults } from './result-schemas.js';
+import type { ToolRunContext as ToolContext } from './schema/define.js';
+import type { externalChangeResults } from './schema/result-schemas.js';
 
 /**
  * Finds what a program changed behind the tools' back (the workspace's rescan) and returns the

@@ -3,7 +3,7 @@ import { lineAt } from '../text/lines.js';
 import { s, ToolError } from '../contract/index.js';
 import { displayPath } from '../workspace/paths.js';
 import { pathProperty } from './common.js';
-import { defineTool, READ_ONLY } from './define.js';
+import { defineTool, READ_ONLY } from './schema/define.js';
 
 const VERDICTS = ['ok', 'mismatch', 'literal_where_escaped_expected', 'escaped_where_literal_expected', 'decode_error'] as const;
 type Verdict = (typeof VERDICTS)[number];

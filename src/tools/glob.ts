@@ -1,11 +1,11 @@
-import { unreadableResult } from './result-schemas.js';
+import { unreadableResult } from './schema/result-schemas.js';
 import { compileGlob, staticBase } from '../search/glob.js';
 import { decodeCursor, encodeCursor, queryFingerprint } from '../search/cursor.js';
 import { shortened, walk, type Unreadable, type WalkBudget } from '../search/walk.js';
 import { s, ToolError } from '../contract/index.js';
 import { displayPath, joinRel } from '../workspace/paths.js';
 import { pathProperty } from './common.js';
-import { defineTool, READ_ONLY } from './define.js';
+import { defineTool, READ_ONLY } from './schema/define.js';
 
 /** glob: root-relative paths matching a pattern, in walk order. */
 export const globTool = defineTool({

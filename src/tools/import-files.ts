@@ -3,7 +3,7 @@ import { ERROR_CODES, s, ToolError, type ErrorCode, type Infer, type Schema } fr
 import { displayPath } from '../workspace/paths.js';
 import type { ChangedFile } from '../workspace/change-log.js';
 import { textForLog, textOfBytes } from './text-for-log.js';
-import { defineTool, DESTRUCTIVE_IDEMPOTENT } from './define.js';
+import { defineTool, DESTRUCTIVE_IDEMPOTENT } from './schema/define.js';
 
 /** One file brought in from outside (a folder a person picked, a dropped zip): raw bytes, any kind. */
 export interface ImportedFile {

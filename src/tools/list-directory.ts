@@ -2,7 +2,7 @@ import { walk, type WalkEntry } from '../search/walk.js';
 import { s, ToolError } from '../contract/index.js';
 import { displayPath } from '../workspace/paths.js';
 import { pathProperty } from './common.js';
-import { defineTool, READ_ONLY } from './define.js';
+import { defineTool, READ_ONLY } from './schema/define.js';
 
 interface ListedEntry {
   path: string;

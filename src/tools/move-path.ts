@@ -6,8 +6,8 @@ import { displayPath, lexicalPath } from '../workspace/paths.js';
 import { filesUnder } from '../workspace/tree.js';
 import { pathProperty } from './common.js';
 import { confirmOrRefuse } from './confirm.js';
-import { defineTool, DESTRUCTIVE } from './define.js';
-import { changeIdResult } from './result-schemas.js';
+import { defineTool, DESTRUCTIVE } from './schema/define.js';
+import { changeIdResult } from './schema/result-schemas.js';
 import { textForLog } from './text-for-log.js';
 
 export const movePath = defineTool({

@@ -3,7 +3,7 @@ import { TEXT_ENCODINGS } from '../text/codec.js';
 import { s, ToolError } from '../contract/index.js';
 import { displayPath } from '../workspace/paths.js';
 import { codePointLength, codePointOffset, encodingProperty, pathProperty } from './common.js';
-import { defineTool, READ_ONLY } from './define.js';
+import { defineTool, READ_ONLY } from './schema/define.js';
 
 const lineNumber = (description: string) => s.integer({ minimum: 1, description });
 

@@ -1,5 +1,5 @@
 import type { Schema, ToolAnnotations } from '../contract/index.js';
-import type { ToolDefinition } from './define.js';
+import type { ToolDefinition } from './schema/define.js';
 
 /** What run_command takes (its schema, written out so each field is documented; run-command.ts checks they agree). */
 export interface RunCommandArgs {

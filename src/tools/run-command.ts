@@ -1,11 +1,11 @@
 import type { FileStep } from '../workspace/file-writer.js';
 import { s, ToolError, type Infer } from '../contract/index.js';
 import { displayPath } from '../workspace/paths.js';
-import { defineTool, RUNS_PROGRAMS } from './define.js';
+import { defineTool, RUNS_PROGRAMS } from './schema/define.js';
 import { recordExternalChanges, recordKnownChanges, type FindExternalChanges } from './external-changes.js';
-import type { CommandResult, ProcessRunner } from './process-runner.js';
+import type { CommandResult, ProcessRunner } from '../process/process-runner.js';
 import { awaitRunner } from './runner-slot.js';
-import { externalChangeResults } from './result-schemas.js';
+import { externalChangeResults } from './schema/result-schemas.js';
 import type { RunCommandArgs, RunCommandResult, RunCommandTool } from './run-command-types.js';
 
 /** Seconds a foreground command may run when the call names no limit. */
@@ -87,7 +87,7 @@ function runCommandOver(runner?: ProcessRunner, findChanges?: FindExternalChange
         });
       }
       // the splitter loads with the first string command: a browser shell never needs it
-      const argv = typeof args.command === 'string' ? (await import('./split-command.js')).splitCommand(args.command) : args.command;
+      const argv = typeof args.command === 'string' ? (await import('../process/split-command.js')).splitCommand(args.command) : args.command;
       if (argv.length === 0 || argv[0] === '') {
         throw new ToolError('INVALID_ARGUMENTS', 'the command is empty', { problems: [{ path: '/command', message: 'must name a program' }] });
       }

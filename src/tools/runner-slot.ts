@@ -1,6 +1,6 @@
-import type { ToolDefinition } from './define.js';
+import type { ToolDefinition } from './schema/define.js';
 import type { FindExternalChanges } from './external-changes.js';
-import type { ProcessRunner } from './process-runner.js';
+import type { ProcessRunner } from '../process/process-runner.js';
 
 /** Builds the same tool over a runner: its run_command then runs commands instead of answering NOT_SUPPORTED. */
 export type RunnerBinding = (runner: ProcessRunner, findChanges?: FindExternalChanges) => ToolDefinition;

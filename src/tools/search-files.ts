@@ -1,4 +1,4 @@
-import { unreadableResult } from './result-schemas.js';
+import { unreadableResult } from './schema/result-schemas.js';
 import { decodeCursor, encodeCursor, queryFingerprint } from '../search/cursor.js';
 import { anyGlob } from '../search/glob.js';
 import { buildMatcher } from '../search/matcher.js';
@@ -7,7 +7,7 @@ import { shortened, type Unreadable } from '../search/walk.js';
 import { s, ToolError } from '../contract/index.js';
 import { displayPath } from '../workspace/paths.js';
 import { pathProperty } from './common.js';
-import { defineTool, READ_ONLY } from './define.js';
+import { defineTool, READ_ONLY } from './schema/define.js';
 
 /** search_files: matching lines across files, paged with a self-contained cursor. */
 export const searchFilesTool = defineTool({

@@ -1,6 +1,6 @@
 import { s, type Infer } from '../contract/index.js';
-import { defineTool, READ_ONLY, type ToolDefinition } from './define.js';
-import type { TaskRegistry } from './task-registry.js';
+import { defineTool, READ_ONLY, type ToolDefinition } from './schema/define.js';
+import type { TaskRegistry } from '../process/task-registry.js';
 
 const taskId = s.string({ description: 'The task_id run_command (background: true) or a background tool returned.' });
 const STATUSES = ['running', 'exited', 'killed', 'timed_out'] as const;

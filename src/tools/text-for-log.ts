@@ -1,5 +1,5 @@
 import { LOG_TEXT_LIMIT as KEEP_LIMIT, textOfBytes } from '../workspace/change-log.js';
-import type { ToolRunContext as ToolContext } from './define.js';
+import type { ToolRunContext as ToolContext } from './schema/define.js';
 
 export { textOfBytes };
 

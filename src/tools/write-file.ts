@@ -4,8 +4,8 @@ import { decodeText, isDecodeFailure } from '../text/codec.js';
 import { s, ToolError } from '../contract/index.js';
 import { toToolError } from '../fs/tool-error.js';
 import { encodingProperty, expectedShaProperty, pathProperty } from './common.js';
-import { defineTool, DESTRUCTIVE_IDEMPOTENT } from './define.js';
-import { changeIdResult } from './result-schemas.js';
+import { defineTool, DESTRUCTIVE_IDEMPOTENT } from './schema/define.js';
+import { changeIdResult } from './schema/result-schemas.js';
 
 export const writeFile = defineTool({
   name: 'write_file',

@@ -1,6 +1,6 @@
-import type { JsonSchema, ToolDefinition } from '../tools/define.js';
-import { validateArgs } from '../tools/validate.js';
-import type { ToolRunContext as ToolContext } from '../tools/define.js';
+import type { JsonSchema, ToolDefinition } from '../tools/schema/define.js';
+import { validateArgs } from '../tools/schema/validate.js';
+import type { ToolRunContext as ToolContext } from '../tools/schema/define.js';
 import { ToolError, type Problem, type ResultOf } from '../contract/index.js';
 import type { ResolvedPolicy } from '../workspace/policy.js';
 

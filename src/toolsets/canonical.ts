@@ -1,5 +1,5 @@
 import type { ArgsOf, ResultOf } from '../contract/index.js';
-import type { ToolDefinition } from '../tools/define.js';
+import type { ToolDefinition } from '../tools/schema/define.js';
 import { appendFile } from '../tools/append-file.js';
 import { applyPatchTool } from '../tools/apply-patch.js';
 import { createDirectory } from '../tools/create-directory.js';
@@ -12,11 +12,11 @@ import { listDirectory } from '../tools/list-directory.js';
 import { movePath } from '../tools/move-path.js';
 import { readFile } from '../tools/read-file.js';
 import { runCommand } from '../tools/run-command.js';
-import { snapshotTool } from '../tools/snapshot.js';
-import { listSnapshots } from '../tools/list-snapshots.js';
-import { diffSnapshots } from '../tools/diff-snapshots.js';
-import { restoreSnapshotTool } from '../tools/restore-snapshot.js';
-import { undoTool } from '../tools/undo.js';
+import { snapshotTool } from '../tools/history/snapshot.js';
+import { listSnapshots } from '../tools/history/list-snapshots.js';
+import { diffSnapshots } from '../tools/history/diff-snapshots.js';
+import { restoreSnapshotTool } from '../tools/history/restore-snapshot.js';
+import { undoTool } from '../tools/history/undo.js';
 import { searchFilesTool } from '../tools/search-files.js';
 import { writeFile } from '../tools/write-file.js';
 

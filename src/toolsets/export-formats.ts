@@ -1,5 +1,5 @@
-import type { JsonSchema, ToolDefinition } from '../tools/define.js';
-import { toStrictSchema } from '../tools/strict-schema.js';
+import type { JsonSchema, ToolDefinition } from '../tools/schema/define.js';
+import { toStrictSchema } from '../tools/schema/strict-schema.js';
 
 /** OpenAI refuses a function description longer than this (Chat Completions and Responses). */
 export const OPENAI_DESCRIPTION_LIMIT = 1024;

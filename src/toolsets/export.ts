@@ -1,5 +1,5 @@
 import { toolErrorSchema } from '../contract/index.js';
-import type { JsonSchema, ToolDefinition } from '../tools/define.js';
+import type { JsonSchema, ToolDefinition } from '../tools/schema/define.js';
 
 export {
   fitDescription, toAnthropic, toOpenAI, toOpenAIResponses, OPENAI_DESCRIPTION_LIMIT,

@@ -1,4 +1,4 @@
-import { defineTool, DESTRUCTIVE, type JsonSchema, type ToolDefinition } from '../tools/define.js';
+import { defineTool, DESTRUCTIVE, type JsonSchema, type ToolDefinition } from '../tools/schema/define.js';
 import { appendFile } from '../tools/append-file.js';
 import { createDirectory } from '../tools/create-directory.js';
 import { editFile } from '../tools/edit-file.js';
@@ -6,7 +6,7 @@ import { exists } from '../tools/exists.js';
 import { listDirectory } from '../tools/list-directory.js';
 import { readFile } from '../tools/read-file.js';
 import { writeFile } from '../tools/write-file.js';
-import { validateArgs } from '../tools/validate.js';
+import { validateArgs } from '../tools/schema/validate.js';
 import { s, ToolError, type Infer, type Problem, type Schema, type ToolErrorBody } from '../contract/index.js';
 import type { Envelope } from '../contract/index.js';
 import { defined, invalid, pick, runCanonical } from './adapt.js';

@@ -4,7 +4,7 @@ import { buildMatcher } from '../search/matcher.js';
 import { searchFiles } from '../search/search.js';
 import { walk, type WalkEntry } from '../search/walk.js';
 import { s } from '../contract/index.js';
-import { defineTool, READ_ONLY } from '../tools/define.js';
+import { defineTool, READ_ONLY } from '../tools/schema/define.js';
 import { searchFilesTool } from '../tools/search-files.js';
 import { projectResolver, projectTarget } from './fs-process-root.js';
 

@@ -1,4 +1,4 @@
-import type { ToolRunContext as ToolContext } from '../tools/define.js';
+import type { ToolRunContext as ToolContext } from '../tools/schema/define.js';
 import { ToolError } from '../contract/index.js';
 import { displayPath, lexicalPath, PathResolver } from '../workspace/paths.js';
 

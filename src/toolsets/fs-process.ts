@@ -1,4 +1,4 @@
-import { defineTool, DESTRUCTIVE, DESTRUCTIVE_IDEMPOTENT, READ_ONLY, RUNS_PROGRAMS, type ToolDefinition } from '../tools/define.js';
+import { defineTool, DESTRUCTIVE, DESTRUCTIVE_IDEMPOTENT, READ_ONLY, RUNS_PROGRAMS, type ToolDefinition } from '../tools/schema/define.js';
 import { editFile } from '../tools/edit-file.js';
 import { fileBytes } from '../tools/file-bytes.js';
 import { readFile } from '../tools/read-file.js';
@@ -6,7 +6,7 @@ import { createRunCommandTool } from '../tools/run-command.js';
 import { awaitRunner, awaitsRunner } from '../tools/runner-slot.js';
 import { writeFile } from '../tools/write-file.js';
 import { LfView } from '../text/lines.js';
-import type { ToolRunContext as ToolContext } from '../tools/define.js';
+import type { ToolRunContext as ToolContext } from '../tools/schema/define.js';
 import { s, type JsonSchema, type ResultOf, type Schema } from '../contract/index.js';
 import { defined, invalid, runCanonical } from './adapt.js';
 import { fsList, fsSearch } from './fs-process-listing.js';

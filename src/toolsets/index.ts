@@ -1,4 +1,4 @@
-import type { ToolDefinition } from '../tools/define.js';
+import type { ToolDefinition } from '../tools/schema/define.js';
 import type { Envelope } from '../contract/index.js';
 import { canonicalTools } from './canonical.js';
 import { coworkTools } from './cowork.js';
@@ -15,7 +15,7 @@ export {
   annotationsOf, fitDescription, toAnthropic, toMcp, toOpenAI, toOpenAIResponses, OPENAI_DESCRIPTION_LIMIT,
   type AnthropicTool, type McpAnnotations, type McpTool, type ObjectSchema, type OpenAIExportOptions, type OpenAIResponsesTool, type OpenAITool,
 } from './export.js';
-export { fromStrictArgs, toStrictSchema } from '../tools/strict-schema.js';
+export { fromStrictArgs, toStrictSchema } from '../tools/schema/strict-schema.js';
 
 /** The toolsets by name: the canonical table and each seed system's surface. */
 export const TOOLSET_NAMES = ['canonical', 'file_manager', 'fs_process', 'cowork'] as const;

@@ -1,4 +1,4 @@
-import type { ToolDefinition } from '../tools/define.js';
+import type { ToolDefinition } from '../tools/schema/define.js';
 import { ToolError, type Problem } from '../contract/index.js';
 import { toToolError } from '../fs/tool-error.js';
 

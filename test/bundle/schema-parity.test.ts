@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { JsonSchema, ToolDefinition } from '../../src/index.js';
 import { nodeTools } from '../../src/node/index.js';
 import { manifestSchema } from '../../src/node/manifests/schema.js';
-import { validateArgs } from '../../src/tools/validate.js';
+import { validateArgs } from '../../src/tools/schema/validate.js';
 import { canonicalTools } from '../../src/toolsets/canonical.js';
 import { coworkTools } from '../../src/toolsets/cowork.js';
 import { fileManagerTools } from '../../src/toolsets/file-manager.js';

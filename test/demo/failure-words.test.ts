@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { failureText, nextStep } from '../../demo/failure-words.js';
+import { failureText, nextStep } from '../../demo/page/failure-words.js';
 import { ERROR_CODES } from '../../src/contract/errors.js';
 
 // Issue 26: a failure toast says what happened and what a person can do next, never a bare code.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { inPersonWords } from '../../demo/git-words.js';
+import { inPersonWords } from '../../demo/git/words.js';
 
 // Issue 26 item 8: the git layer's hints are written for code; the Git tab names its own controls.
 describe('git hints in the playground', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { guessUtf16 } from '../../demo/file-viewer.js';
+import { guessUtf16 } from '../../demo/files/viewer.js';
 
 // Issue 26 item 10: UTF-16 without a byte-order mark is BINARY_FILE to the text tools, yet text.
 describe('telling UTF-16 text without a BOM from bytes', () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sampleFiles } from '../../demo/sample-files.js';
+import { sampleFiles } from '../../demo/files/sample-files.js';
 import { startPlayground, type Playground } from './playground.js';
 import { callTool } from './preview-steps.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { planSave } from '../../demo/save-plan.js';
+import { planSave } from '../../demo/files/save-plan.js';
 
 /** Apply a plan the way edit_file would: the old text must occur once. */
 function apply(before: string, plan: ReturnType<typeof planSave>): string {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openNodeWorkspace, type ManifestReport, type NodeWorkspace, type TaskEvent } from '../../src/node/index.js';
-import { bwrapProblem } from '../../src/node/sandbox.js';
+import { bwrapProblem } from '../../src/node/process/sandbox.js';
 import { GOOD, PNG, writeToolsFolder } from './fixtures.js';
 
 let base: string;

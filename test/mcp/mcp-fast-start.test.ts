@@ -6,10 +6,10 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { LATEST_PROTOCOL_VERSION, ListRootsRequestSchema, LoggingMessageNotificationSchema, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { PROTOCOL_VERSIONS } from '../../src/node/mcp-capabilities.js';
-import { answerInitializeEarly } from '../../src/node/mcp-fast-start.js';
+import { PROTOCOL_VERSIONS } from '../../src/node/mcp/capabilities.js';
+import { answerInitializeEarly } from '../../src/node/mcp/fast-start.js';
 import { createMcpServer, openNodeWorkspace } from '../../src/node/index.js';
-import { serveStdio } from '../../src/node/mcp.js';
+import { serveStdio } from '../../src/node/mcp/server.js';
 import { buildCli, cliPath } from '../cli/built-cli.js';
 import { scratch } from './scratch.js';
 

@@ -6,7 +6,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { ElicitRequestSchema, LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { McpLogHub, openNodeWorkspace, serveMcpHttp } from '../../src/node/index.js';
-import { listenEarly } from '../../src/node/mcp-http-early.js';
+import { listenEarly } from '../../src/node/mcp/http-early.js';
 import { scratch } from './scratch.js';
 
 type Row = Record<string, any>;

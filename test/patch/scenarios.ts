@@ -1,5 +1,5 @@
 /// <reference types="vite/client" />
-import type { PatchScenario } from '../../src/conformance/apply-patch.contract.js';
+import type { PatchScenario } from '../../src/conformance/suites/apply-patch.contract.js';
 
 /**
  * The scenario folders, loaded through Vite's glob import so the same code runs in Node and in

@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { descendantsOf } from '../../src/node/process.js';
+import { descendantsOf } from '../../src/node/process/spawn.js';
 import { buildCli, cliPath, runCli } from '../cli/built-cli.js';
 import { alive, eventually } from './support.js';
 

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { alive, eventually } from './support.js';
 
 // The host must be a separate Node process, so process.ts and what it imports are transpiled for it.
-const SOURCES = ['node/process.ts', 'node/output-cap.ts', 'fs/tool-error.ts', 'fs/errors.ts', ...readdirSync('src/contract').map((f) => `contract/${f}`)];
+const SOURCES = ['node/process/spawn.ts', 'node/process/output-cap.ts', 'fs/tool-error.ts', 'fs/errors.ts', ...readdirSync('src/contract').map((f) => `contract/${f}`)];
 let out: string;
 
 beforeAll(async () => {

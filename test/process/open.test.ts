@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { openToolsetWorkspace } from '../../src/node/index.js';
-import { openCliWorkspace } from '../../src/node/cli-open.js';
+import { openCliWorkspace } from '../../src/node/cli/open.js';
 import { tempWorkspace, type TempWorkspace } from './support.js';
 
 let made: TempWorkspace | null = null;

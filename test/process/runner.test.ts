@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { createWorkspace } from '../../src/create-workspace.js';
 import { createMemoryFs } from '../../src/fs/memory.js';
 import { canonicalTools } from '../../src/toolsets/canonical.js';
-import type { CommandRequest, ProcessRunner } from '../../src/tools/process-runner.js';
+import type { CommandRequest, ProcessRunner } from '../../src/process/process-runner.js';
 import { createRunCommandTool, runCommand } from '../../src/tools/run-command.js';
-import { splitCommand } from '../../src/tools/split-command.js';
+import { splitCommand } from '../../src/process/split-command.js';
 
 describe('splitCommand', () => {
   it('splits like a POSIX shell and expands nothing', () => {

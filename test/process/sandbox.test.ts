@@ -5,7 +5,7 @@ import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import type { NodeWorkspaceOptions } from '../../src/node/index.js';
-import { bwrapProblem } from '../../src/node/sandbox.js';
+import { bwrapProblem } from '../../src/node/process/sandbox.js';
 import { eventually, node, tempWorkspace, type TempWorkspace } from './support.js';
 
 let t: TempWorkspace;

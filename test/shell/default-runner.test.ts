@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createMemoryFs, createWorkspace, fsProcessTools, toolset, type ProcessRunner } from '../../src/index.js';
 import { openNodeWorkspace } from '../../src/node/index.js';
-import { openCliWorkspace } from '../../src/node/cli-open.js';
+import { openCliWorkspace } from '../../src/node/cli/open.js';
 
 const text = async (fs: ReturnType<typeof createMemoryFs>, p: string) => fs.readFile(p).then((b) => new TextDecoder().decode(b), () => null);
 const seed = () => createMemoryFs({ '/src/app.ts': 'const a = 1; // TODO tidy\nconst b = 2;\n', '/src/util.ts': 'export {};\n', '/notes.md': '# notes\n' });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createWorkspace } from '../../src/create-workspace.js';
 import { createMemoryFs } from '../../src/fs/memory.js';
-import { createShellRunner } from '../../src/shell-runner.js';
+import { createShellRunner } from '../../src/process/shell-runner.js';
 
 function open(files: Record<string, string> = { '/a.txt': 'one\ntwo\n', '/src/x.ts': '// TODO\n' }) {
   const fs = createMemoryFs(files);

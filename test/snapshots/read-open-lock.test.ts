@@ -15,7 +15,7 @@ afterAll(async () => {
 
 /** Another process holding the workspace lock, through the built package, until told to let go. */
 async function holdLock(root: string): Promise<{ pid: number; release: () => Promise<void> }> {
-  const lockModule = resolve('dist/node/process-lock.js');
+  const lockModule = resolve('dist/node/process/folder-lock.js');
   const script = `
     const { folderLock } = await import(${JSON.stringify(lockModule)});
     const release = await folderLock(${JSON.stringify(root)}).acquire();

@@ -8,7 +8,7 @@ const LAYERS: Array<[string, (file: string) => boolean]> = [
   ['fs', (f) => f.startsWith('src/fs/')],
   ['text', (f) => f.startsWith('src/text/')],
   ['workspace', (f) => f.startsWith('src/workspace/')],
-  ['engines', (f) => /^src\/(patch|search|snapshots|git|shell)\//.test(f)],
+  ['engines', (f) => /^src\/(patch|search|snapshots|git|shell|process)\//.test(f)],
   ['tools', (f) => f.startsWith('src/tools/')],
   ['toolsets', (f) => f.startsWith('src/toolsets/')],
   ['agent', (f) => f.startsWith('src/agent/')],
@@ -101,5 +101,23 @@ describe('the layers of src/ and web/', () => {
   it('has no file cycles', () => {
     expect(cyclesOf(edges)).toEqual([]);
     expect(cyclesOf(new Map([['a', ['b']], ['b', ['a']], ['c', ['a']]]))).toEqual([['a', 'b']]);
+  });
+});
+
+describe('the size of folders and files', () => {
+  const files = [...sourceFiles('src'), ...sourceFiles('web'), ...sourceFiles('demo')].map((f) => relative('.', f));
+
+  it('keeps every folder of src/, web/ and demo/ at 25 files or fewer', () => {
+    const counts = new Map<string, number>();
+    for (const file of files) counts.set(dirname(file), (counts.get(dirname(file)) ?? 0) + 1);
+    expect([...counts].filter(([, n]) => n > 25).map(([dir, n]) => `${dir}: ${n} files`)).toEqual([]);
+  });
+
+  it('keeps files at 400 lines or fewer unless their first lines say why', () => {
+    const long = files.filter((file) => {
+      const source = readFileSync(file, 'utf8');
+      return source.split('\n').length > 400 && !/^\/\/ Over 400 lines: \S/m.test(source.split('\n').slice(0, 5).join('\n'));
+    });
+    expect(long).toEqual([]);
   });
 });

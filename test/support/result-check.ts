@@ -1,7 +1,7 @@
 import { Ajv } from 'ajv';
 import { expect } from 'vitest';
 import type { Envelope, ToolDefinition } from '../../src/index.js';
-import { validateArgs } from '../../src/tools/validate.js';
+import { validateArgs } from '../../src/tools/schema/validate.js';
 
 // strict: the schemas must also be well-formed JSON Schema, not only accept the data.
 const ajv = new Ajv({ strict: true, allErrors: true, strictTypes: false });

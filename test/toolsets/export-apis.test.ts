@@ -3,7 +3,7 @@ import { Ajv } from 'ajv';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createMemoryFs, createWorkspace, systemPrompt } from '../../src/index.js';
 import { nodeTools, openNodeWorkspace } from '../../src/node/index.js';
-import { nodeToolset } from '../../src/node/mcp-workspace.js';
+import { nodeToolset } from '../../src/node/mcp/workspace.js';
 import { fromStrictArgs, OPENAI_DESCRIPTION_LIMIT, TOOLSET_NAMES, toolset, toStrictSchema } from '../../src/toolsets/index.js';
 import { folderWith } from '../agent/fixture-folder.js';
 import { strictProblems } from './strict-rules.js';

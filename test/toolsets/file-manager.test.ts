@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createMemoryFs, createWorkspace } from '../../src/index.js';
-import { undoTool } from '../../src/tools/undo.js';
+import { undoTool } from '../../src/tools/history/undo.js';
 import { fileManagerEnvelope, fileManagerTools } from '../../src/toolsets/file-manager.js';
 
 type Row = Record<string, any>;

@@ -175,7 +175,7 @@ type SeedName = Exclude<ToolsetName, 'canonical'>;
 
 /** Where each seed toolset's code starts; fs_process's run_command runs on the Node host's runner. */
 const SEED_ROOTS: Record<SeedName, string[]> = {
-  fs_process: ['src/toolsets/fs-process.ts', 'src/node/run-command.ts'],
+  fs_process: ['src/toolsets/fs-process.ts', 'src/node/process/run-command.ts'],
   cowork: ['src/toolsets/cowork.ts'],
   file_manager: ['src/toolsets/file-manager.ts'],
 };
@@ -234,7 +234,7 @@ describe('every error text a seed toolset can reach, said in its words', () => {
     // file_bytes' verdict hints come from a table
     expect(textsOf('fs_process').some((t) => t.where.startsWith('src/tools/file-bytes.ts:') && t.text.includes('treat it as binary'))).toBe(true);
     // cowork loads no canonical snapshot or edit tool
-    expect(textsOf('cowork').some((t) => t.where.startsWith('src/tools/undo.ts:') || t.where.startsWith('src/tools/edit-file.ts:'))).toBe(false);
+    expect(textsOf('cowork').some((t) => t.where.startsWith('src/tools/history/undo.ts:') || t.where.startsWith('src/tools/edit-file.ts:'))).toBe(false);
   });
 
   it('the sweep follows how hints are built: imported constants, helper parameters, tables, ?? and templates', () => {

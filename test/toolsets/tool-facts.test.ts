@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMemoryFs, createWorkspace, TOOLSET_NAMES, toolset, type ToolDefinition } from '../../src/index.js';
 import { BUILTIN_TOOL_NAMES, nodeTools } from '../../src/node/index.js';
-import { nodeToolset } from '../../src/node/mcp-workspace.js';
+import { nodeToolset } from '../../src/node/mcp/workspace.js';
 import { importFilesTool } from '../../src/tools/import-files.js';
 import { writeToolsFolder } from '../manifests/fixtures.js';
 

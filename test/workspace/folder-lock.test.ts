@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openNodeWorkspace } from '../../src/node/open.js';
-import { folderLock } from '../../src/node/process-lock.js';
+import { folderLock } from '../../src/node/process/folder-lock.js';
 
 let root: string;
 beforeEach(async () => {
@@ -185,7 +185,7 @@ function inOtherProcess(body: string) {
   const script = `
     import { createRequire } from 'node:module';
     const require = createRequire(import.meta.url);
-    const { folderLock } = await import(${JSON.stringify(resolve('dist/node/process-lock.js'))});
+    const { folderLock } = await import(${JSON.stringify(resolve('dist/node/process/folder-lock.js'))});
     const ROOT = ${JSON.stringify(root)};
     ${body}`;
   const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });

@@ -1,4 +1,4 @@
-import type { ToolDefinition, ToolInfo } from '../../tools/define.js';
+import type { ToolDefinition, ToolInfo } from '../../tools/schema/define.js';
 
 /**
  * The listed tools in the shape the toolset export reads. The export uses only the name, the

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { JsonSchema } from '../../tools/define.js';
-import { validateArgs } from '../../tools/validate.js';
+import type { JsonSchema } from '../../tools/schema/define.js';
+import { validateArgs } from '../../tools/schema/validate.js';
 import { currentPlatform, manifestSchema, TOOL_NAME_PATTERN, type ToolManifest } from './schema.js';
 
 /** A manifest that passed every check, with where it lives. */

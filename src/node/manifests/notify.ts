@@ -1,6 +1,6 @@
 import { open } from 'node:fs/promises';
 import { StringDecoder } from 'node:string_decoder';
-import { parseNote, type NotifyNote } from '../../tools/notify-note.js';
+import { parseNote, type NotifyNote } from '../../process/notify-note.js';
 
 export { parseNote, type NotifyNote };
 

@@ -1,7 +1,7 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { ToolError } from '../../contract/index.js';
-import type { ProcessOutcome } from '../process.js';
+import type { ProcessOutcome } from '../process/spawn.js';
 import type { NotifyNote } from './notify.js';
 
 /** What the model can take in; media it cannot are dropped with a reason. */

@@ -1,4 +1,4 @@
-import type { JsonSchema } from '../../tools/define.js';
+import type { JsonSchema } from '../../tools/schema/define.js';
 
 /** A tool manifest (seed 003): `tools/<name>/<name>.json`. */
 export interface ToolManifest {

@@ -1,0 +1,174 @@
+import { el, formatSize } from '../page/dom.js';
+import type { Session } from '../page/session.js';
+
+export interface TreeEntry {
+  path: string;
+  name: string;
+  type: 'file' | 'directory' | 'symlink';
+  size_bytes?: number;
+}
+
+/**
+ * The workspace's files, redrawn from `list_directory` after every change event, so the tree
+ * shows what an agent's tools see (hidden files included, `.sandpit` never). Folders fold;
+ * arrow keys move, Enter opens a file or folds a folder.
+ */
+export class FileTree {
+  private entries: TreeEntry[] = [];
+  private readonly collapsed = new Set<string>();
+  private previousSizes = new Map<string, number | undefined>();
+  private selected: string | null = null;
+  private pending: Promise<void> | null = null;
+  private again = false;
+
+  constructor(
+    private readonly session: Session,
+    private readonly list: HTMLUListElement,
+    private readonly empty: HTMLElement,
+    private readonly count: HTMLElement,
+    private readonly onOpen: (path: string) => void,
+    private readonly onDelete: (path: string, type: string) => void,
+    private readonly onRename: (path: string) => void,
+  ) {
+    list.addEventListener('click', (event) => {
+      const item = (event.target as HTMLElement).closest<HTMLLIElement>('li[data-path]');
+      if (!item) return;
+      if ((event.target as HTMLElement).closest('.delete')) this.onDelete(item.dataset.path!, item.dataset.type!);
+      else this.activate(item);
+    });
+    list.addEventListener('keydown', (event) => this.onKey(event));
+  }
+
+  /**
+   * After the next redraw, put keyboard focus on `path`, or where it stood when it is gone (a
+   * delete), so focus never falls to the page.
+   */
+  focusAfter(path: string, near: string = path): void {
+    const items = [...this.list.querySelectorAll<HTMLLIElement>('li[data-path]')];
+    this.pendingFocus = { path, index: Math.max(0, items.findIndex((i) => i.dataset.path === near)) };
+  }
+
+  private pendingFocus: { path: string; index: number } | null = null;
+
+  get files(): TreeEntry[] {
+    return this.entries.filter((e) => e.type === 'file');
+  }
+
+  select(path: string | null): void {
+    this.selected = path;
+    for (const item of this.list.querySelectorAll<HTMLLIElement>('li[data-path]')) {
+      item.classList.toggle('selected', item.dataset.path === path);
+      item.setAttribute('aria-selected', String(item.dataset.path === path));
+    }
+  }
+
+  /** Redraw; calls arriving during a redraw fold into one more redraw, never a pile of them. */
+  refresh(): Promise<void> {
+    if (this.pending) {
+      this.again = true;
+      return this.pending;
+    }
+    this.pending = (async () => {
+      do {
+        this.again = false;
+        await this.load();
+      } while (this.again);
+    })().finally(() => { this.pending = null; });
+    return this.pending;
+  }
+
+  private async load(): Promise<void> {
+    const envelope = await this.session.call('list_directory', { path: '.', recursive: true, include_hidden: true, max_entries: 5000 });
+    this.entries = envelope.ok ? ((envelope.result as { entries: TreeEntry[] }).entries) : [];
+    this.entries.sort((a, b) => a.path.localeCompare(b.path));
+    this.render(envelope.ok ? null : envelope.error.message);
+  }
+
+  private render(error: string | null): void {
+    const fresh = this.previousSizes.size > 0;
+    const items: HTMLLIElement[] = [];
+    for (const entry of this.entries) {
+      const parts = entry.path.split('/');
+      if (parts.some((_, i) => i > 0 && this.collapsed.has(parts.slice(0, i).join('/')))) continue;
+      const item = el('li', undefined, `entry ${entry.type}`);
+      item.dataset.path = entry.path;
+      item.dataset.type = entry.type;
+      item.tabIndex = entry.path === this.selected ? 0 : -1;
+      item.setAttribute('role', 'treeitem');
+      item.style.paddingLeft = `${0.5 + (parts.length - 1) * 0.95}rem`;
+      if (entry.type === 'directory') {
+        const open = !this.collapsed.has(entry.path);
+        item.setAttribute('aria-expanded', String(open));
+        item.append(el('span', open ? '▾' : '▸', 'twisty'), el('span', entry.name, 'name'));
+      } else {
+        item.append(el('span', entry.type === 'symlink' ? '↪' : '', 'twisty'), el('span', entry.name, 'name'));
+        if (entry.type === 'file') item.append(el('span', formatSize(entry.size_bytes ?? 0), 'size'));
+        const before = this.previousSizes.get(entry.path);
+        if (fresh && (!this.previousSizes.has(entry.path) || before !== entry.size_bytes)) item.classList.add('changed');
+      }
+      const remove = el('button', '×', 'delete');
+      remove.type = 'button';
+      remove.tabIndex = -1;
+      remove.title = `Delete ${entry.path} (Delete key)`;
+      remove.setAttribute('aria-label', `Delete ${entry.path}`);
+      item.append(remove);
+      items.push(item);
+    }
+    this.list.replaceChildren(...items);
+    if (!items.some((i) => i.tabIndex === 0) && items[0]) items[0].tabIndex = 0;
+    this.select(this.selected);
+    const files = this.files.length;
+    this.count.textContent = files ? String(files) : '';
+    this.empty.hidden = this.entries.length > 0;
+    this.empty.querySelector('.empty-title')!.textContent = error ?? 'This workspace is empty.';
+    this.previousSizes = new Map(this.entries.map((e) => [e.path, e.size_bytes]));
+    if (this.pendingFocus) {
+      const { path, index } = this.pendingFocus;
+      const exact = items.find((i) => i.dataset.path === path);
+      if (exact || !this.entries.some((e) => e.path === path)) {
+        this.pendingFocus = null;
+        const target = exact ?? items[Math.min(index, items.length - 1)];
+        if (target) {
+          for (const item of items) item.tabIndex = -1;
+          target.tabIndex = 0;
+          target.focus();
+        } else if (!this.empty.hidden) this.empty.querySelector<HTMLElement>('button:not([disabled])')?.focus();
+      }
+    }
+  }
+
+  private activate(item: HTMLLIElement): void {
+    const path = item.dataset.path!;
+    if (item.dataset.type === 'directory') {
+      if (this.collapsed.has(path)) this.collapsed.delete(path);
+      else this.collapsed.add(path);
+      this.selected = path;
+      this.render(null);
+      this.list.querySelector<HTMLLIElement>(`li[data-path="${CSS.escape(path)}"]`)?.focus();
+    } else if (item.dataset.type === 'file') {
+      this.onOpen(path);
+    }
+  }
+
+  private onKey(event: KeyboardEvent): void {
+    const items = [...this.list.querySelectorAll<HTMLLIElement>('li[data-path]')];
+    const current = (event.target as HTMLElement).closest<HTMLLIElement>('li[data-path]');
+    const at = current ? items.indexOf(current) : -1;
+    const move = (to: number) => {
+      const next = items[Math.max(0, Math.min(items.length - 1, to))];
+      if (!next) return;
+      for (const item of items) item.tabIndex = -1;
+      next.tabIndex = 0;
+      next.focus();
+    };
+    if (event.key === 'ArrowDown') move(at + 1);
+    else if (event.key === 'ArrowUp') move(at - 1);
+    else if (event.key === 'Home') move(0);
+    else if (event.key === 'End') move(items.length - 1);
+    else if ((event.key === 'Enter' || event.key === ' ') && current) this.activate(current);
+    else if (event.key === 'Delete' && current) this.onDelete(current.dataset.path!, current.dataset.type!);
+    else if (event.key === 'F2' && current) this.onRename(current.dataset.path!);
+    else return;
+    event.preventDefault();
+  }
+}

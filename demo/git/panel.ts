@@ -1,0 +1,178 @@
+import type { Envelope } from '../../src/contract/index.js';
+import { $, counted, toast } from '../page/dom.js';
+import type { Session } from '../page/session.js';
+import { renderEnvelope } from '../console/panel.js';
+import { COMMIT_FIELDS_HTML, CommitFields, type KeptGit } from './commit-fields.js';
+import { inPersonWords } from './words.js';
+
+export { inPersonWords } from './words.js';
+
+/** Builds the panel inside #pane-git, so the page's HTML only holds the tab and the pane. */
+function buildForm(pane: HTMLElement): void {
+  pane.innerHTML = `
+    <form id="git-clone-form" class="git-form" autocomplete="off">
+      <h3>Open a git repository</h3>
+      <label for="git-url">Repository URL</label>
+      <input id="git-url" type="url" spellcheck="false" placeholder="https://github.com/owner/repo.git" required />
+      <div class="git-row">
+        <label for="git-ref">Branch or tag</label>
+        <input id="git-ref" spellcheck="false" placeholder="default branch" />
+        <label class="git-check"><input id="git-shallow" type="checkbox" checked /> newest commit only</label>
+      </div>
+      <label for="git-cors">CORS proxy (for hosts without CORS headers)</label>
+      <input id="git-cors" type="url" spellcheck="false" placeholder="https://cors.isomorphic-git.org" />
+      <label for="git-token">Token (sent only when the server asks; never stored)</label>
+      <input id="git-token" type="password" spellcheck="false" placeholder="none for a public repository" />
+      <div class="actions"><button id="git-clone" type="submit">Clone into this workspace</button></div>
+      <progress id="git-progress" value="0" max="1" hidden></progress>
+      <span id="git-phase" class="muted" role="status"></span>
+    </form>
+    <form id="git-push-form" class="git-form" autocomplete="off">
+      <h3>Push to branch</h3>
+      <label for="git-branch">Branch</label>
+      <input id="git-branch" spellcheck="false" placeholder="agent/my-change" required />
+      ${COMMIT_FIELDS_HTML}
+      <p id="git-push-hint" class="muted">Clone a repository (or enter its URL above) before pushing or pulling.</p>
+      <div class="actions">
+        <button id="git-push" type="submit">Push</button>
+        <button id="git-pull" type="button" class="secondary" title="Bring the branch's new commits in, unless a file collides">Pull</button>
+      </div>
+    </form>
+    <div id="git-summary" class="summary" role="status" hidden></div>
+    <pre id="git-result" class="git-result" hidden></pre>`;
+}
+
+/**
+ * The Git tab: clone a repository into the open workspace (with a progress bar), push its
+ * snapshots to a branch, pull. The token lives in the password field only; the worker gets it
+ * through a callback when the server asks, and nothing keeps it.
+ */
+export class GitPanel {
+  private readonly commit: CommitFields;
+
+  constructor(private readonly session: Session, private readonly filesChanged: () => void) {
+    buildForm($('pane-git'));
+    this.commit = new CommitFields(session);
+    $<HTMLFormElement>('git-clone-form').addEventListener('submit', (e) => { e.preventDefault(); void this.clone(); });
+    $<HTMLFormElement>('git-push-form').addEventListener('submit', (e) => { e.preventDefault(); void this.sync('push'); });
+    $('git-pull').addEventListener('click', () => void this.sync('pull'));
+    $('git-url').addEventListener('input', () => this.updateButtons());
+    for (const id of ['git-message', 'git-author-name', 'git-author-email', 'git-squash']) $(id).addEventListener('change', () => this.keep());
+    session.onSwitch(() => this.load());
+    this.load();
+  }
+
+  /** Per workspace: the remote it was cloned from, and the message and author last used. */
+  private get key(): string {
+    return `sandpit.demo.git:${this.session.choice.backend}:${this.session.choice.name}`;
+  }
+
+  private load(): void {
+    let saved: KeptGit = {};
+    try {
+      saved = JSON.parse(localStorage.getItem(this.key) ?? '{}') as KeptGit;
+    } catch {
+      // A broken entry is forgotten.
+    }
+    $<HTMLInputElement>('git-url').value = saved.url ?? '';
+    $<HTMLInputElement>('git-branch').value = saved.branch ?? '';
+    this.commit.load(saved);
+    this.updateButtons();
+  }
+
+  private keep(): void {
+    try {
+      const kept: KeptGit = {
+        url: $<HTMLInputElement>('git-url').value.trim(),
+        branch: $<HTMLInputElement>('git-branch').value.trim(),
+        ...this.commit.kept(),
+      };
+      localStorage.setItem(this.key, JSON.stringify(kept));
+    } catch {
+      // Storage off: the fields last for this page only.
+    }
+  }
+
+  /** Push and Pull need a remote: offered once there is a URL (typed, or kept from the clone). */
+  private updateButtons(): void {
+    const none = !$<HTMLInputElement>('git-url').value.trim();
+    $<HTMLButtonElement>('git-push').disabled = none;
+    $<HTMLButtonElement>('git-pull').disabled = none;
+    $('git-push-hint').hidden = !none;
+  }
+
+  private get remote() {
+    const token = $<HTMLInputElement>('git-token').value;
+    const corsProxy = $<HTMLInputElement>('git-cors').value.trim();
+    return {
+      ...(token ? { auth: () => ({ token: $<HTMLInputElement>('git-token').value }) } : {}),
+      ...(corsProxy ? { corsProxy } : {}),
+    };
+  }
+
+  private async clone(): Promise<void> {
+    const bar = $<HTMLProgressElement>('git-progress');
+    const phase = $('git-phase');
+    bar.hidden = false;
+    bar.removeAttribute('value');
+    const envelope = await this.busy(() => this.session.workspace.git.clone({
+      url: $<HTMLInputElement>('git-url').value.trim(),
+      ...($<HTMLInputElement>('git-ref').value.trim() ? { ref: $<HTMLInputElement>('git-ref').value.trim() } : {}),
+      ...($<HTMLInputElement>('git-shallow').checked ? { depth: 1 } : {}),
+      ...this.remote,
+      onProgress: (e) => {
+        phase.textContent = `${e.phase} ${e.total ? `${e.loaded}/${e.total}` : e.loaded}`;
+        if (e.total) { bar.max = e.total; bar.value = e.loaded; }
+      },
+    }));
+    bar.hidden = true;
+    phase.textContent = '';
+    if (envelope.ok) {
+      const r = envelope.result as { files: number; ref: string };
+      toast(`Cloned ${counted(r.files, 'file')} from ${r.ref}`);
+      if (!$<HTMLInputElement>('git-branch').value) $<HTMLInputElement>('git-branch').value = `agent/${Date.now().toString(36)}`;
+      await this.commit.synced(false);
+      this.keep();
+      this.updateButtons();
+    }
+  }
+
+  private async sync(verb: 'push' | 'pull'): Promise<void> {
+    const url = $<HTMLInputElement>('git-url').value.trim();
+    const branch = $<HTMLInputElement>('git-branch').value.trim();
+    const common = { ...(url ? { url } : {}), ...(branch ? { branch } : {}), ...this.remote };
+    const ws = this.session.workspace;
+    const commit = verb === 'push' ? await this.commit.options() : {};
+    this.keep();
+    const envelope = await this.busy(() => (verb === 'push' ? ws.git.push({ ...common, ...commit }) : ws.git.pull(common)));
+    if (envelope.ok) {
+      await this.commit.synced(verb === 'push');
+      this.keep();
+    }
+    if (envelope.ok) toast(verb === 'push' ? `Pushed to ${branch}` : `Pull: ${(envelope.result as { status: string }).status.replace('_', ' ')}`);
+  }
+
+  private async busy(work: () => Promise<Envelope>): Promise<Envelope> {
+    const buttons = ['git-clone', 'git-push', 'git-pull'].map((id) => $<HTMLButtonElement>(id));
+    for (const b of buttons) b.disabled = true;
+    let envelope: Envelope;
+    try {
+      envelope = await work();
+    } catch (error) {
+      envelope = { ok: false, tool: 'git', error: { code: 'IO_ERROR', message: (error as Error).message } };
+    } finally {
+      for (const b of buttons) b.disabled = false;
+      this.updateButtons();
+    }
+    // The code, message and hint on a coloured line, as the console shows them: a refusal has to
+    // read as one at a glance, not as a field inside the JSON below it.
+    const out = $('git-result');
+    out.hidden = false;
+    renderEnvelope($('git-summary'), out, envelope);
+    for (const line of $('git-summary').querySelectorAll('.message, .hint')) line.textContent = inPersonWords(line.textContent ?? '');
+    // The result above says it in full; the toast only points there, so it stays short.
+    if (!envelope.ok) toast(`Git: ${envelope.error.code}. The Git result says why and what to do next.`, 'error');
+    else this.filesChanged();
+    return envelope;
+  }
+}

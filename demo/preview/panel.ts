@@ -1,0 +1,219 @@
+import type { PreviewProblem } from '../../web/preview/file-server.js';
+import type { PageReport } from '../../web/preview/messages.js';
+import { $, el } from '../page/dom.js';
+import { PreviewLink } from './link.js';
+import type { Session } from '../page/session.js';
+
+/** A change reloads at once; more changes within this window (a multi-file call, a replay) wait for its end. */
+const RELOAD_QUIET_MS = 60;
+const CONSOLE_LINES = 200;
+const OPEN_KEY = 'sandpit.demo.preview-open';
+/** The longest the other panels wait for a reload they yield to: a page that never loads must not hold them. */
+const YIELD_AT_MOST_MS = 600;
+
+function buildPane(pane: HTMLElement): void {
+  pane.innerHTML = `
+    <div class="preview-bar">
+      <label for="preview-root">Folder</label>
+      <select id="preview-root"></select>
+      <button id="preview-reload" type="button" class="secondary small">Reload</button>
+      <span id="preview-address" class="muted preview-address"></span>
+    </div>
+    <p id="preview-status" class="muted preview-status" role="status"></p>
+    <iframe id="preview-frame" class="preview-frame" title="Preview of the workspace" sandbox="allow-scripts allow-forms allow-same-origin"></iframe>
+    <div class="preview-console-head">
+      <h3>Preview console</h3>
+      <button id="preview-clear" type="button" class="secondary small">Clear</button>
+    </div>
+    <ol id="preview-console" class="preview-console" aria-label="Preview console output"></ol>`;
+}
+
+/**
+ * The Preview tab: the workspace (the folder holding index.html, or one the person picks) as a
+ * running page on a separate origin, reloaded after every change, with its console underneath.
+ * The frame keeps `allow-same-origin` because Chromium routes no request of an opaque-origin
+ * frame through a Service Worker; the separate origin is what keeps this page's storage away.
+ */
+export class PreviewPanel {
+  private readonly link: PreviewLink;
+  private readonly frame: HTMLIFrameElement;
+  private readonly rootSelect: HTMLSelectElement;
+  private readonly log: HTMLOListElement;
+  private started = false;
+  private path = '';
+  private reloadTimer: ReturnType<typeof setTimeout> | undefined;
+  private lastReload = 0;
+  private loads = 0;
+  /** Panels waiting for the reload in flight to finish (see `afterReload`). */
+  private waiting: Array<() => void> = [];
+  private reloading = false;
+
+  constructor(private readonly session: Session) {
+    const pane = $('pane-preview');
+    buildPane(pane);
+    this.frame = $<HTMLIFrameElement>('preview-frame');
+    this.rootSelect = $<HTMLSelectElement>('preview-root');
+    this.log = $<HTMLOListElement>('preview-console');
+    this.link = new PreviewLink(this.frame, pane, {
+      entry: async (rel) => {
+        try {
+          return await this.session.workspace.previewEntry(rel);
+        } catch {
+          return { kind: 'missing' };
+        }
+      },
+      root: () => this.rootSelect.value,
+      onProblem: (problem) => this.problem(problem),
+      onReport: (report) => this.report(report),
+    });
+    $('preview-reload').addEventListener('click', () => this.reload());
+    // A page the file server did not write (an error page of the Service Worker) sends no report of its load.
+    this.frame.addEventListener('load', () => { if (!this.reloadTimer) this.reloaded(); });
+    $('preview-clear').addEventListener('click', () => this.log.replaceChildren());
+    this.rootSelect.addEventListener('change', () => {
+      this.rootSelect.dataset.chosen = 'true';
+      this.path = '';
+      this.reload();
+    });
+    // Start when the pane is first shown, so a page that never opens it never talks to the preview origin.
+    new MutationObserver(() => this.visibilityChanged()).observe(pane, { attributes: true, attributeFilter: ['hidden'] });
+    session.onChange((event) => {
+      if (!this.started) return;
+      if (event.paths.some((p) => p.endsWith('index.html'))) void this.refreshFolders();
+      this.scheduleReload();
+    });
+    session.onSwitch(() => {
+      if (!this.started) return;
+      this.path = '';
+      void this.refreshFolders().then(() => this.reload());
+    });
+  }
+
+  /** Whether the person had the preview open last time, so a reload brings it back. */
+  static wasOpen(): boolean {
+    try {
+      return localStorage.getItem(OPEN_KEY) === '1';
+    } catch {
+      return false;
+    }
+  }
+
+  /**
+   * Resolves once the reload that a change started has loaded (at once when none is pending, or
+   * after YIELD_AT_MOST_MS). The playground, the hidden bridge and the previewed page share one
+   * main thread, and the panels' redraws share the workspace worker with the preview's reads: a
+   * panel that redraws after this lets the preview, which a person is watching, go first.
+   */
+  afterReload(): Promise<void> {
+    if (!this.reloading) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, YIELD_AT_MOST_MS);
+      function done(): void {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.waiting.push(done);
+    });
+  }
+
+  private reloaded(): void {
+    this.reloading = false;
+    const waiting = this.waiting;
+    this.waiting = [];
+    for (const done of waiting) done();
+  }
+
+  /** Something outside the tool calls changed files (a pull, a clone): reload as after a change. */
+  filesChanged(): void {
+    if (this.started) this.scheduleReload();
+  }
+
+  private visibilityChanged(): void {
+    const visible = !$('pane-preview').hidden;
+    try {
+      localStorage.setItem(OPEN_KEY, visible ? '1' : '0');
+    } catch {
+      // Storage may be off; the tab then just opens on Console next time.
+    }
+    if (visible && !this.started) void this.start();
+  }
+
+  private async start(): Promise<void> {
+    this.started = true;
+    this.status(`Starting the preview on ${this.link.origin}…`);
+    await this.refreshFolders();
+    try {
+      await this.link.start();
+    } catch (error) {
+      this.started = false;
+      this.status((error as Error).message, true);
+      return;
+    }
+    this.reload();
+  }
+
+  /** The folders that hold an index.html, shallowest first; the workspace root is always offered. */
+  private async refreshFolders(): Promise<void> {
+    const envelope = await this.session.call('glob', { pattern: '**/index.html', max_results: 200 });
+    const found = envelope.ok ? ((envelope.result as { matches: string[] }).matches) : [];
+    const folders = [...new Set(found.filter((p) => !p.split('/').includes('node_modules')).map((p) => p.slice(0, Math.max(0, p.lastIndexOf('/')))))]
+      .sort((a, b) => a.split('/').length - b.split('/').length || a.localeCompare(b));
+    if (!folders.includes('')) folders.push('');
+    const current = this.rootSelect.value;
+    this.rootSelect.replaceChildren(...folders.map((folder) => Object.assign(el('option', folder ? `${folder}/` : 'workspace root'), { value: folder })));
+    this.rootSelect.value = folders.includes(current) && this.rootSelect.dataset.chosen === 'true' ? current : folders[0]!;
+  }
+
+  /** Debounced on both edges: the first change of a burst shows at once, the last one when the burst ends. */
+  private scheduleReload(): void {
+    const since = performance.now() - this.lastReload;
+    clearTimeout(this.reloadTimer);
+    this.reloading = true;
+    if (since > RELOAD_QUIET_MS) this.reload();
+    else this.reloadTimer = setTimeout(() => this.reload(), RELOAD_QUIET_MS - since);
+  }
+
+  /** Load the frame again at the path it showed last, so a reload keeps the person where they were. */
+  reload(): void {
+    if (!this.started) return;
+    clearTimeout(this.reloadTimer);
+    this.reloadTimer = undefined;
+    this.lastReload = performance.now();
+    this.reloading = true;
+    this.log.replaceChildren();
+    this.status('');
+    $('preview-address').textContent = `/${this.path}`;
+    this.link.show(this.path);
+  }
+
+  private report(report: PageReport): void {
+    if (report.kind === 'console') this.line(report.level, report.text);
+    else {
+      this.path = report.path;
+      $('preview-address').textContent = `/${report.path}`;
+      if (report.kind === 'load') {
+        this.loads += 1;
+        this.frame.dataset.loads = String(this.loads);
+        if (!this.reloadTimer) this.reloaded();
+      }
+    }
+  }
+
+  private problem(problem: PreviewProblem): void {
+    this.line('error', problem.message);
+  }
+
+  private line(level: string, text: string): void {
+    const item = el('li', text, `preview-line level-${level}`);
+    item.dataset.level = level;
+    this.log.append(item);
+    while (this.log.children.length > CONSOLE_LINES) this.log.firstElementChild?.remove();
+    this.log.scrollTop = this.log.scrollHeight;
+  }
+
+  private status(message: string, failed = false): void {
+    const node = $('preview-status');
+    node.textContent = message;
+    node.classList.toggle('error-text', failed);
+  }
+}

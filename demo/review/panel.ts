@@ -1,0 +1,190 @@
+import type { Envelope } from '../../src/index.js';
+import { $, el, formatTime, toast } from '../page/dom.js';
+import { failureText } from '../page/failure-words.js';
+import { renderDiff } from './diff-view.js';
+import type { Session } from '../page/session.js';
+
+interface SnapshotRow {
+  id: string;
+  message: string;
+  created_at: string;
+  files_changed: number;
+  tool?: string;
+  change_id?: string;
+  restored_to?: string;
+  undo?: boolean;
+}
+
+interface DiffResult {
+  files: Array<{ path: string; status: string; added_lines: number; removed_lines: number }>;
+  unified_diff: string;
+}
+
+const MODE_KEY = 'sandpit.demo.diffMode';
+
+/**
+ * Review: every snapshot (one per change) newest first; the selected one's diff against the
+ * snapshot before it, unified or side by side; Undo (with Redo), and Restore to any snapshot.
+ * The tree and the editor follow on their own, through the change events these calls cause.
+ */
+export class Review {
+  private rows: SnapshotRow[] = [];
+  private selected: string | null = null;
+  private redoWith: string | null = null;
+  private mode: 'unified' | 'split' = localStorage.getItem(MODE_KEY) === 'split' ? 'split' : 'unified';
+  private diffText = '';
+  private readonly list = $<HTMLOListElement>('timeline');
+
+  constructor(private readonly session: Session, private readonly report: (envelope: Envelope) => void) {
+    this.list.addEventListener('click', (event) => {
+      const item = (event.target as HTMLElement).closest<HTMLLIElement>('li[data-id]');
+      if (item) void this.select(item.dataset.id!);
+    });
+    this.list.addEventListener('keydown', (event) => {
+      const items = [...this.list.querySelectorAll<HTMLLIElement>('li[data-id]')];
+      const at = items.indexOf(document.activeElement as HTMLLIElement);
+      const next = event.key === 'ArrowDown' ? items[at + 1] : event.key === 'ArrowUp' ? items[at - 1] : undefined;
+      if (next) {
+        event.preventDefault();
+        next.focus();
+        void this.select(next.dataset.id!);
+      }
+    });
+    $('undo').addEventListener('click', () => void this.act('undo', {}));
+    $('redo').addEventListener('click', () => this.redoWith && void this.act('restore_snapshot', { id: this.redoWith }, true));
+    $('restore').addEventListener('click', () => this.selected && void this.act('restore_snapshot', { id: this.selected }));
+    for (const mode of ['unified', 'split'] as const) {
+      $(`diff-${mode}`).addEventListener('click', () => {
+        this.mode = mode;
+        localStorage.setItem(MODE_KEY, mode);
+        this.drawDiff();
+      });
+    }
+    this.drawModeButtons();
+  }
+
+  reset(): void {
+    this.rows = [];
+    this.selected = null;
+    this.redoWith = null;
+    this.diffText = '';
+    this.redoRestored = false;
+  }
+
+  /** Redo survives a reload: the snapshot it restores is kept per workspace, like the files. */
+  private get redoKey(): string {
+    return `sandpit.demo.redo:${this.session.choice.backend}:${this.session.choice.name}`;
+  }
+
+  private redoRestored = false;
+
+  private keepRedo(): void {
+    try {
+      if (this.redoWith) localStorage.setItem(this.redoKey, this.redoWith);
+      else localStorage.removeItem(this.redoKey);
+    } catch {
+      // Storage off: Redo then lasts only for this page.
+    }
+  }
+
+  /** Reload the timeline; the newest snapshot becomes the selection when `follow` is set. */
+  async refresh(follow = false): Promise<void> {
+    const envelope = await this.session.call('list_snapshots', { limit: 200 });
+    this.rows = envelope.ok ? (envelope.result as { snapshots: SnapshotRow[] }).snapshots : [];
+    $('timeline-empty').hidden = this.rows.length > 1;
+    $('timeline-count').textContent = this.rows.length > 1 ? String(this.rows.length - 1) : '';
+    if (follow || !this.rows.some((r) => r.id === this.selected)) this.selected = this.rows.length > 1 ? this.rows[0]!.id : null;
+    if (!this.redoRestored && envelope.ok) {
+      this.redoRestored = true;
+      const kept = (() => { try { return localStorage.getItem(this.redoKey); } catch { return null; } })();
+      if (kept && !this.redoWith) this.redoWith = kept;
+    }
+    ($('redo') as HTMLButtonElement).disabled = !this.redoWith;
+    // Nothing to undo in a workspace with no change yet; the button says so instead of failing.
+    ($('undo') as HTMLButtonElement).disabled = this.rows.length <= 1;
+    this.drawList();
+    (this.selected ? await this.select(this.selected) : this.clearDiff());
+  }
+
+  noteChange(envelope: Envelope): void {
+    // Any change other than the redo itself makes the undone snapshots a branch not taken.
+    if (envelope.tool === 'undo' && envelope.ok) this.redoWith = (envelope.result as { redo_with?: string }).redo_with ?? null;
+    else if (envelope.tool !== 'restore_snapshot') this.redoWith = null;
+    ($('redo') as HTMLButtonElement).disabled = !this.redoWith;
+    this.keepRedo();
+  }
+
+  private drawList(): void {
+    // The oldest snapshot is the state the workspace was opened in: a starting point, not a change.
+    const shown = this.rows.slice(0, Math.max(0, this.rows.length - 1));
+    this.list.replaceChildren(...shown.map((row, index) => {
+      const item = el('li', undefined, 'step');
+      item.dataset.id = row.id;
+      item.tabIndex = row.id === this.selected ? 0 : -1;
+      // A list to pick one step from: aria-selected needs the option role (and the list, listbox).
+      item.setAttribute('role', 'option');
+      item.classList.toggle('selected', row.id === this.selected);
+      item.setAttribute('aria-selected', String(row.id === this.selected));
+      // The badge names the tool already; the subject's "tool: " prefix would say it twice.
+      const first = row.message.split('\n')[0] ?? row.message;
+      const subject = row.tool && first.startsWith(`${row.tool}: `) ? first.slice(row.tool.length + 2) : first;
+      const top = el('div', undefined, 'step-top');
+      top.append(el('span', row.undo ? 'undo' : row.restored_to ? 'restore' : row.tool ?? 'snapshot', `badge ${row.undo ? 'undo' : row.restored_to ? 'restore' : 'change'}`),
+        el('span', formatTime(row.created_at), 'time'));
+      if (index === 0) top.append(el('span', 'now', 'badge head'));
+      item.append(top, el('div', subject, 'step-message'), el('div', `${row.files_changed} file${row.files_changed === 1 ? '' : 's'} · ${row.id.slice(0, 7)}`, 'step-meta'));
+      return item;
+    }));
+  }
+
+  private async select(id: string): Promise<void> {
+    this.selected = id;
+    for (const item of this.list.querySelectorAll<HTMLLIElement>('li[data-id]')) {
+      const on = item.dataset.id === id;
+      item.classList.toggle('selected', on);
+      item.setAttribute('aria-selected', String(on));
+      item.tabIndex = on ? 0 : -1;
+      // A restore selects the new newest entry: bring it into view wherever the list was scrolled.
+      if (on) item.scrollIntoView({ block: 'nearest' });
+    }
+    ($('restore') as HTMLButtonElement).disabled = id === this.rows[0]?.id;
+    const envelope = await this.session.call('diff_snapshots', { to: id });
+    if (!envelope.ok || this.selected !== id) return;
+    const diff = envelope.result as DiffResult;
+    const added = diff.files.reduce((n, f) => n + f.added_lines, 0);
+    const removed = diff.files.reduce((n, f) => n + f.removed_lines, 0);
+    const row = this.rows.find((r) => r.id === id);
+    const stats = $('diff-stats');
+    stats.replaceChildren(el('span', row?.message.split('\n')[0] ?? id, 'diff-title'), el('span', `+${added}`, 'adds'), el('span', `−${removed}`, 'dels'),
+      el('span', `${diff.files.length} file${diff.files.length === 1 ? '' : 's'}`, 'muted'));
+    this.diffText = diff.unified_diff;
+    this.drawDiff();
+  }
+
+  private clearDiff(): void {
+    this.diffText = '';
+    $('diff-stats').replaceChildren();
+    $('diff').replaceChildren(el('p', 'Changes appear here as soon as a tool makes one. Pick a step to see its diff.', 'empty-hint'));
+    ($('restore') as HTMLButtonElement).disabled = true;
+  }
+
+  private drawModeButtons(): void {
+    $('diff-unified').setAttribute('aria-pressed', String(this.mode === 'unified'));
+    $('diff-split').setAttribute('aria-pressed', String(this.mode === 'split'));
+  }
+
+  private drawDiff(): void {
+    this.drawModeButtons();
+    if (this.selected) renderDiff($('diff'), this.diffText, this.mode);
+  }
+
+  private async act(tool: 'undo' | 'restore_snapshot', args: Record<string, unknown>, redo = false): Promise<void> {
+    const envelope = await this.session.call(tool, args);
+    this.report(envelope);
+    if (!envelope.ok) toast(failureText(tool === 'undo' ? 'Could not undo' : redo ? 'Could not redo' : 'Could not restore that step', envelope.error), 'error');
+    else toast(tool === 'undo' ? 'Undone. Redo brings it back.' : redo ? 'Redone.' : 'Restored that snapshot.');
+    if (redo && envelope.ok) this.redoWith = null;
+    ($('redo') as HTMLButtonElement).disabled = !this.redoWith;
+    this.keepRedo();
+  }
+}

@@ -1,0 +1,35 @@
+import { UsageError, type ParsedArgs } from '../cli/args.js';
+import { listenEarly, type EarlyHttp } from './http-early.js';
+import { cliSecret } from '../process/sandbox-relaunch.js';
+import { toolsetInstructions } from '../../toolsets/instructions.js';
+
+// What `sandpit mcp --http` needs before anything heavy loads: where to listen and the token.
+
+/** --http [HOST:]PORT: where to listen (HOST default 127.0.0.1; PORT 0 picks a free one). */
+export function httpOption(value: string): { host: string; port: number } {
+  const match = /^(?:\[([0-9a-fA-F:]+)\]|([^:]+)):(\d+)$|^(\d+)$/.exec(value);
+  const port = Number(match?.[3] ?? match?.[4]);
+  if (!match || !Number.isInteger(port) || port > 65535) throw new UsageError('--http takes [HOST:]PORT, e.g. 8080 or 127.0.0.1:8080');
+  return { host: match[1] ?? match[2] ?? '127.0.0.1', port };
+}
+
+/** The bearer token from the variable --auth-token-env names (never the token itself on the command line). */
+export function authToken(name: string | undefined): string | undefined {
+  if (name === undefined) return undefined;
+  // the relaunched CLI keeps credentials in memory, not in its environment
+  const token = cliSecret(name);
+  if (!token) throw new UsageError(`--auth-token-env names ${name.slice(0, 60)}, which is not set or empty`);
+  return token;
+}
+
+/**
+ * Listen where --http says, with --auth-token-env's token, answering initialize while the rest
+ * of the server loads, and tell the person where (the line clients and scripts wait for).
+ */
+export async function listenForCli(args: ParsedArgs): Promise<EarlyHttp> {
+  const where = httpOption(args.options.get('http')!);
+  const token = authToken(args.options.get('auth-token-env'));
+  const early = await listenEarly(where, token === undefined ? {} : { authToken: token }, toolsetInstructions(args.options.get('toolset') ?? 'canonical'));
+  process.stderr.write(`sandpit: MCP over HTTP at ${early.url}\n`);
+  return early;
+}

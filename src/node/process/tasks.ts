@@ -1,0 +1,14 @@
+import { TaskRegistry as PortableTaskRegistry } from '../../process/task-registry.js';
+import { CappedOutput, DEFAULT_OUTPUT_CAP } from './output-cap.js';
+
+export type { TaskEvent, TaskInfo, TaskListener, TaskOutcome, TaskProcess, TaskStatus, TaskStream } from '../../process/task-registry.js';
+
+/**
+ * The background tasks of one Node workspace: child processes, each stream's unread output
+ * capped in bytes (head and tail, default 16 KiB) as a foreground command's is.
+ */
+export class TaskRegistry extends PortableTaskRegistry<Buffer> {
+  constructor(outputCap: number = DEFAULT_OUTPUT_CAP) {
+    super(() => new CappedOutput(outputCap));
+  }
+}
