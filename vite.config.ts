@@ -14,7 +14,8 @@ function dropSucraseNodeHelper(): Plugin {
     name: 'sandpit-drop-sucrase-node-helper',
     transform(code, id) {
       if (!id.replace(/\\/g, '/').endsWith('/sucrase/dist/esm/HelperManager.js')) return null;
-      if (!code.includes('from "module"')) this.error('sucrase HelperManager.js no longer holds its `module` helper; check dropSucraseNodeHelper');
+      if (!code.includes('from "module"'))
+        this.error('sucrase HelperManager.js no longer holds its `module` helper; check dropSucraseNodeHelper');
       return code.replace('from "module"', 'from "(unused in the browser: injectCreateRequireForImportRequire)"');
     },
   };

@@ -39,16 +39,50 @@ export async function benchBrowser({ files = 1000 } = {}) {
     const f = r.files;
     const speedUp = (x) => x.indexeddb.writeMs / x.opfs.writeMs;
     const rows = [
-      ['read_file round trip through the worker (2 KB, median)', fmtMs(r.roundTripMs), 'under 0.3 ms', r.roundTripMs < 0.3 ? 'met' : 'missed'],
-      ...['memory', 'opfs', 'indexeddb'].map((b) => [`${files} × write_file, then ${files} × read_file on ${b}`, `${fmtMs(f[b].writeMs)} + ${fmtMs(f[b].readMs)}`, '', '']),
+      [
+        'read_file round trip through the worker (2 KB, median)',
+        fmtMs(r.roundTripMs),
+        'under 0.3 ms',
+        r.roundTripMs < 0.3 ? 'met' : 'missed',
+      ],
+      ...['memory', 'opfs', 'indexeddb'].map((b) => [
+        `${files} × write_file, then ${files} × read_file on ${b}`,
+        `${fmtMs(f[b].writeMs)} + ${fmtMs(f[b].readMs)}`,
+        '',
+        '',
+      ]),
       ['write speed-up, OPFS over IndexedDB', fmtRatio(speedUp(f)), 'at least 3x', speedUp(f) >= 3 ? 'met' : 'missed'],
-      ...['opfs', 'indexeddb'].map((b) => [`the same in a private window (storage in the browser's memory), ${b}`, `${fmtMs(p.files[b].writeMs)} + ${fmtMs(p.files[b].readMs)}`, '', '']),
+      ...['opfs', 'indexeddb'].map((b) => [
+        `the same in a private window (storage in the browser's memory), ${b}`,
+        `${fmtMs(p.files[b].writeMs)} + ${fmtMs(p.files[b].readMs)}`,
+        '',
+        '',
+      ]),
       ['write speed-up in a private window, OPFS over IndexedDB', fmtRatio(speedUp(p.files)), '', ''],
-      ...['memory', 'opfs', 'indexeddb'].map((b) => [`snapshot after one edit, ${files} files, on ${b} (first snapshot of all files)`, `${fmtMs(r.snapshot[b].afterEditMs)} (${fmtMs(r.snapshot[b].firstMs)})`, '', '']),
-      ...Object.entries(r.raw).map(([k, v]) => [`adapter alone in a worker, ${files} writes + reads: ${k}`, `${fmtMs(v.writeMs)} + ${fmtMs(v.readMs)}`, '', '']),
-      ['what an OPFS worker loads, gzip: entry + OPFS chunk (tools, snapshots and isomorphic-git included; memfs, lightning-fs not)', `${(workerGz / 1024).toFixed(1)} KiB`, 'under 120 KiB', workerGz < 120 * 1024 ? 'met' : 'missed'],
+      ...['memory', 'opfs', 'indexeddb'].map((b) => [
+        `snapshot after one edit, ${files} files, on ${b} (first snapshot of all files)`,
+        `${fmtMs(r.snapshot[b].afterEditMs)} (${fmtMs(r.snapshot[b].firstMs)})`,
+        '',
+        '',
+      ]),
+      ...Object.entries(r.raw).map(([k, v]) => [
+        `adapter alone in a worker, ${files} writes + reads: ${k}`,
+        `${fmtMs(v.writeMs)} + ${fmtMs(v.readMs)}`,
+        '',
+        '',
+      ]),
+      [
+        'what an OPFS worker loads, gzip: entry + OPFS chunk (tools, snapshots and isomorphic-git included; memfs, lightning-fs not)',
+        `${(workerGz / 1024).toFixed(1)} KiB`,
+        'under 120 KiB',
+        workerGz < 120 * 1024 ? 'met' : 'missed',
+      ],
     ];
-    const workerTable = table('Browser (headless Chromium, a profile on disk unless a row says otherwise): the workspace in a Web Worker', ['measure', 'result', 'target', ''], rows);
+    const workerTable = table(
+      'Browser (headless Chromium, a profile on disk unless a row says otherwise): the workspace in a Web Worker',
+      ['measure', 'result', 'target', ''],
+      rows,
+    );
     return `${workerTable}\n\n${await (await import('./preview.mjs')).benchPreview()}`;
   } finally {
     await new Promise((resolve) => (server ? server.close(resolve) : resolve()));

@@ -9,7 +9,15 @@ import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { build } from 'vite';
 
-export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 const TYPES = { '.html': 'text/html', '.js': 'text/javascript' };
 
 /** Serve a built folder on 127.0.0.1 (a random port); resolves to the node:http server. */
@@ -28,7 +36,11 @@ export function serve(dir) {
 
 /** Build test/web/page into outDir with the real Vite build. */
 export async function buildTestPage(outDir) {
-  await build({ configFile: fileURLToPath(new URL('../test/web/vite.page.config.ts', import.meta.url)), logLevel: 'error', build: { outDir } });
+  await build({
+    configFile: fileURLToPath(new URL('../test/web/vite.page.config.ts', import.meta.url)),
+    logLevel: 'error',
+    build: { outDir },
+  });
 }
 
 /**

@@ -8,9 +8,44 @@ import { fileURLToPath } from 'node:url';
 
 export const NEEDLE = 'NEEDLE_TOKEN_42';
 const HERE = dirname(fileURLToPath(import.meta.url));
-const WORDS = ['const', 'value', 'return', 'function', 'import', 'export', 'let', 'the', 'data', 'item',
-  'result', 'await', 'async', 'string', 'number', 'index', 'length', 'push', 'map', 'filter', 'config',
-  'options', 'error', 'throw', 'new', 'this', 'state', 'props', 'render', 'update', '=', '+', '{', '}', '(', ')'];
+const WORDS = [
+  'const',
+  'value',
+  'return',
+  'function',
+  'import',
+  'export',
+  'let',
+  'the',
+  'data',
+  'item',
+  'result',
+  'await',
+  'async',
+  'string',
+  'number',
+  'index',
+  'length',
+  'push',
+  'map',
+  'filter',
+  'config',
+  'options',
+  'error',
+  'throw',
+  'new',
+  'this',
+  'state',
+  'props',
+  'render',
+  'update',
+  '=',
+  '+',
+  '{',
+  '}',
+  '(',
+  ')',
+];
 
 function rng(seed) {
   let s = seed >>> 0;
@@ -49,7 +84,11 @@ export async function ensureTree({ files = 10_000, folders = 500, fileBytes = 4_
   const perFolder = Math.ceil(files / folders);
   let written = 0;
   for (let f = 0; f < folders && written < files; f++) {
-    const dir = join(root, `pkg${String(Math.floor(f / perTop)).padStart(2, '0')}`, `mod${String(f % perTop).padStart(2, '0')}`);
+    const dir = join(
+      root,
+      `pkg${String(Math.floor(f / perTop)).padStart(2, '0')}`,
+      `mod${String(f % perTop).padStart(2, '0')}`,
+    );
     await mkdir(dir, { recursive: true });
     for (let i = 0; i < perFolder && written < files; i++, written++) {
       await writeFile(join(dir, `file${String(i).padStart(3, '0')}.ts`), fileText(random, fileBytes));

@@ -11,17 +11,27 @@ export const BROWSER_BACKENDS = ['memory', 'opfs', 'indexeddb'];
 
 /** One timed clone in the page: connect (a fresh worker and storage name) + clone; storage removed after. */
 async function cloneOnce(page, backend, url, name) {
-  return page.evaluate(async ({ backend, url, name }) => {
-    const t = performance.now();
-    const ws = await window.sandpit.connectWorkspace({ backend, name });
-    const envelope = await ws.git.clone({ url });
-    const ms = performance.now() - t;
-    await ws.close();
-    // Removed so a run never fills the origin's quota or reads an earlier run's files.
-    if (backend === 'opfs') await (await navigator.storage.getDirectory()).removeEntry(`sandpit-${name}`, { recursive: true }).catch(() => {});
-    if (backend === 'indexeddb') await new Promise((done) => { const r = indexedDB.deleteDatabase(`sandpit-${name}`); r.onsuccess = r.onerror = r.onblocked = done; });
-    return envelope.ok ? { ms, files: envelope.result.files } : { ms, error: envelope.error };
-  }, { backend, url, name });
+  return page.evaluate(
+    async ({ backend, url, name }) => {
+      const t = performance.now();
+      const ws = await window.sandpit.connectWorkspace({ backend, name });
+      const envelope = await ws.git.clone({ url });
+      const ms = performance.now() - t;
+      await ws.close();
+      // Removed so a run never fills the origin's quota or reads an earlier run's files.
+      if (backend === 'opfs')
+        await (await navigator.storage.getDirectory())
+          .removeEntry(`sandpit-${name}`, { recursive: true })
+          .catch(() => {});
+      if (backend === 'indexeddb')
+        await new Promise((done) => {
+          const r = indexedDB.deleteDatabase(`sandpit-${name}`);
+          r.onsuccess = r.onerror = r.onblocked = done;
+        });
+      return envelope.ok ? { ms, files: envelope.result.files } : { ms, error: envelope.error };
+    },
+    { backend, url, name },
+  );
 }
 
 /**
@@ -46,7 +56,8 @@ export async function benchGitBrowser(url, { runs = 3, expectFiles } = {}) {
       for (let i = 0; i <= runs; i++) {
         const r = await cloneOnce(page, backend, url, `bench-git-${backend}-${stamp}-${i}`);
         if (r.error) throw new Error(`clone on ${backend}: ${r.error.code}: ${r.error.message}`);
-        if (expectFiles !== undefined && r.files !== expectFiles) throw new Error(`clone on ${backend} brought ${r.files} files, not ${expectFiles}`);
+        if (expectFiles !== undefined && r.files !== expectFiles)
+          throw new Error(`clone on ${backend} brought ${r.files} files, not ${expectFiles}`);
         if (i > 0) times.push(r.ms);
       }
       times.sort((a, b) => a - b);

@@ -17,14 +17,24 @@ export async function serveGit(projectRoot) {
   const backend = join(execFileSync('git', ['--exec-path'], { encoding: 'utf8' }).trim(), 'git-http-backend');
   const server = createServer((req, res) => {
     if (req.method === 'OPTIONS') {
-      res.writeHead(204, { ...CORS, 'Access-Control-Allow-Headers': req.headers['access-control-request-headers'] ?? 'Content-Type' }).end();
+      res
+        .writeHead(204, {
+          ...CORS,
+          'Access-Control-Allow-Headers': req.headers['access-control-request-headers'] ?? 'Content-Type',
+        })
+        .end();
       return;
     }
     const url = new URL(req.url ?? '/', 'http://localhost');
     const child = spawn(backend, [], {
       env: {
-        PATH: process.env.PATH ?? '', GIT_PROJECT_ROOT: projectRoot, GIT_HTTP_EXPORT_ALL: '1', REQUEST_METHOD: req.method,
-        PATH_INFO: decodeURIComponent(url.pathname), QUERY_STRING: url.search.slice(1), CONTENT_TYPE: req.headers['content-type'] ?? '',
+        PATH: process.env.PATH ?? '',
+        GIT_PROJECT_ROOT: projectRoot,
+        GIT_HTTP_EXPORT_ALL: '1',
+        REQUEST_METHOD: req.method,
+        PATH_INFO: decodeURIComponent(url.pathname),
+        QUERY_STRING: url.search.slice(1),
+        CONTENT_TYPE: req.headers['content-type'] ?? '',
         ...(req.headers['content-encoding'] ? { HTTP_CONTENT_ENCODING: req.headers['content-encoding'] } : {}),
         ...(req.headers['git-protocol'] ? { GIT_PROTOCOL: String(req.headers['git-protocol']) } : {}),
       },
@@ -34,7 +44,10 @@ export async function serveGit(projectRoot) {
     let head = Buffer.alloc(0);
     let started = false;
     child.stdout.on('data', (chunk) => {
-      if (started) { res.write(chunk); return; }
+      if (started) {
+        res.write(chunk);
+        return;
+      }
       head = Buffer.concat([head, chunk]);
       const end = head.indexOf('\r\n\r\n');
       if (end === -1) return;
@@ -49,8 +62,18 @@ export async function serveGit(projectRoot) {
       res.writeHead(status, headers);
       res.write(head.subarray(end + 4));
     });
-    child.on('close', () => { if (!started) res.writeHead(500, CORS); res.end(); });
+    child.on('close', () => {
+      if (!started) res.writeHead(500, CORS);
+      res.end();
+    });
   });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${server.address().port}`, close: () => new Promise((r) => { server.closeAllConnections(); server.close(r); }) };
+  return {
+    url: `http://127.0.0.1:${server.address().port}`,
+    close: () =>
+      new Promise((r) => {
+        server.closeAllConnections();
+        server.close(r);
+      }),
+  };
 }

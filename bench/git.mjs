@@ -18,14 +18,25 @@ import { fmtMs, fmtRatio, median, table } from './measure.mjs';
 
 const FILES = 2000;
 const RUNS = 3;
-const env = { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', GIT_AUTHOR_NAME: 'b', GIT_AUTHOR_EMAIL: 'b@b', GIT_COMMITTER_NAME: 'b', GIT_COMMITTER_EMAIL: 'b@b' };
+const env = {
+  ...process.env,
+  GIT_CONFIG_NOSYSTEM: '1',
+  GIT_CONFIG_GLOBAL: '/dev/null',
+  GIT_AUTHOR_NAME: 'b',
+  GIT_AUTHOR_EMAIL: 'b@b',
+  GIT_COMMITTER_NAME: 'b',
+  GIT_COMMITTER_EMAIL: 'b@b',
+};
 
 async function makeRepo(base) {
   const work = join(base, 'work');
   for (let i = 0; i < FILES; i++) {
     const dir = join(work, `pkg${String(i % 20).padStart(2, '0')}`, `mod${String(Math.floor(i / 20) % 10)}`);
     await mkdir(dir, { recursive: true });
-    const lines = Array.from({ length: 20 }, (_, n) => `export const v${n} = ${(i * 31 + n) % 997}; // file ${i} line ${n}`);
+    const lines = Array.from(
+      { length: 20 },
+      (_, n) => `export const v${n} = ${(i * 31 + n) % 997}; // file ${i} line ${n}`,
+    );
     await writeFile(join(dir, `file${i}.ts`), `${lines.join('\n')}\n`);
   }
   execFileSync('git', ['init', '-q', '-b', 'main'], { cwd: work, env });
@@ -34,10 +45,11 @@ async function makeRepo(base) {
   execFileSync('git', ['clone', '-q', '--bare', work, join(base, 'served', 'repo.git')], { env });
 }
 
-const run = (cmd, args) => new Promise((resolve, reject) => {
-  const child = spawn(cmd, args, { env, stdio: 'ignore' });
-  child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`${cmd} exited ${code}`))));
-});
+const run = (cmd, args) =>
+  new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { env, stdio: 'ignore' });
+    child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`${cmd} exited ${code}`))));
+  });
 
 export async function benchGit() {
   const base = await mkdtemp(join(tmpdir(), 'sandpit-bench-git-'));
@@ -46,13 +58,28 @@ export async function benchGit() {
     const server = await serveGit(join(base, 'served'));
     const url = `${server.url}/repo.git`;
     let n = 0;
-    const fresh = async () => { const dir = join(base, `out-${++n}`); await mkdir(dir); return dir; };
-    const check = (envelope) => { if (!envelope.ok) throw new Error(JSON.stringify(envelope.error)); };
+    const fresh = async () => {
+      const dir = join(base, `out-${++n}`);
+      await mkdir(dir);
+      return dir;
+    };
+    const check = (envelope) => {
+      if (!envelope.ok) throw new Error(JSON.stringify(envelope.error));
+    };
     const cases = [
       ['git CLI (`git clone`)', async () => run('git', ['clone', '-q', url, await fresh()])],
-      ['isomorphic-git `clone` (node fs)', async () => git.clone({ fs: nodeFs, http, dir: await fresh(), url, singleBranch: true })],
-      ['Sandpit `git.clone` (memory)', async () => check(await createWorkspace({ fs: createMemoryFs() }).git.clone({ url }))],
-      ['Sandpit `git.clone` (node)', async () => check(await createWorkspace({ fs: createNodeFs(), root: await fresh() }).git.clone({ url }))],
+      [
+        'isomorphic-git `clone` (node fs)',
+        async () => git.clone({ fs: nodeFs, http, dir: await fresh(), url, singleBranch: true }),
+      ],
+      [
+        'Sandpit `git.clone` (memory)',
+        async () => check(await createWorkspace({ fs: createMemoryFs() }).git.clone({ url })),
+      ],
+      [
+        'Sandpit `git.clone` (node)',
+        async () => check(await createWorkspace({ fs: createNodeFs(), root: await fresh() }).git.clone({ url })),
+      ],
     ];
     const times = [];
     for (const [, fn] of cases) times.push(await median(fn, { runs: RUNS, warmup: 1 }));
@@ -65,7 +92,11 @@ export async function benchGit() {
     }
     await server.close();
     const rows = names.map((name, i) => [name, fmtMs(times[i]), fmtRatio(times[i] / times[0])]);
-    return table(`Git clone of ${FILES.toLocaleString('en')} files over HTTP (median of ${RUNS}; ratio to the git CLI)`, ['clone', 'time', 'vs git'], rows);
+    return table(
+      `Git clone of ${FILES.toLocaleString('en')} files over HTTP (median of ${RUNS}; ratio to the git CLI)`,
+      ['clone', 'time', 'vs git'],
+      rows,
+    );
   } finally {
     await rm(base, { recursive: true, force: true });
   }

@@ -18,7 +18,9 @@ const CALLS = 200;
 const WARMUP = 20;
 const IDLE_MS = 5;
 const sandpitCli = fileURLToPath(new URL('../dist/node/cli.js', import.meta.url));
-const referenceCli = fileURLToPath(new URL('../node_modules/@modelcontextprotocol/server-filesystem/dist/index.js', import.meta.url));
+const referenceCli = fileURLToPath(
+  new URL('../node_modules/@modelcontextprotocol/server-filesystem/dist/index.js', import.meta.url),
+);
 
 async function connect(args) {
   const client = new Client({ name: 'sandpit-bench', version: '1.0.0' });
@@ -56,7 +58,10 @@ const SESSION_CALLS = 100;
 
 /** Median time from spawning a server to its initialize answer, the two started in turns. */
 async function initializeTimes(dir) {
-  const contenders = [[sandpitCli, 'mcp', '--root', dir], [referenceCli, dir]];
+  const contenders = [
+    [sandpitCli, 'mcp', '--root', dir],
+    [referenceCli, dir],
+  ];
   const times = contenders.map(() => []);
   for (let i = 0; i < STARTS; i++) {
     for (const [k, args] of contenders.entries()) {
@@ -90,7 +95,9 @@ async function httpInitializeTimes(dir) {
 
 /** `sandpit mcp --http 127.0.0.1:0` on `dir`: its child and endpoint. */
 async function startHttp(dir) {
-  const child = spawn(process.execPath, [sandpitCli, 'mcp', '--root', dir, '--http', '127.0.0.1:0'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [sandpitCli, 'mcp', '--root', dir, '--http', '127.0.0.1:0'], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   const url = await new Promise((resolve, reject) => {
     let err = '';
     child.stderr.on('data', (c) => {
@@ -114,13 +121,20 @@ async function concurrentSessions(url, dir) {
   const sessions = await Promise.all(Array.from({ length: SESSIONS }, () => httpClient(url)));
   for (const k of sessions.keys()) writeFileSync(join(dir, `s${k}.txt`), 'value = A\n');
   const t = performance.now();
-  await Promise.all(sessions.map(async (client, k) => {
-    for (let i = 0; i < SESSION_CALLS; i++) {
-      if (i % 3 === 0) await checked(client, 'read_file', { path: 'read.txt' });
-      else if (i % 3 === 1) await checked(client, 'edit_file', { path: `s${k}.txt`, old_text: i % 2 ? 'value = A' : 'value = B', new_text: i % 2 ? 'value = B' : 'value = A' });
-      else await checked(client, 'search_files', { pattern: 'quick brown', max_matches: 5 });
-    }
-  }));
+  await Promise.all(
+    sessions.map(async (client, k) => {
+      for (let i = 0; i < SESSION_CALLS; i++) {
+        if (i % 3 === 0) await checked(client, 'read_file', { path: 'read.txt' });
+        else if (i % 3 === 1)
+          await checked(client, 'edit_file', {
+            path: `s${k}.txt`,
+            old_text: i % 2 ? 'value = A' : 'value = B',
+            new_text: i % 2 ? 'value = B' : 'value = A',
+          });
+        else await checked(client, 'search_files', { pattern: 'quick brown', max_matches: 5 });
+      }
+    }),
+  );
   const seconds = (performance.now() - t) / 1000;
   for (const c of sessions) await c.close().catch(() => {});
   return (SESSIONS * SESSION_CALLS) / seconds;
@@ -138,7 +152,10 @@ export async function benchMcp({ log = () => {} } = {}) {
       mkdirSync(folders[who]);
       writeFileSync(join(folders[who], 'read.txt'), line.repeat(Math.ceil(4096 / line.length)).slice(0, 4096));
       for (const name of who === 'shared' ? ['one', 'other'] : [who]) {
-        writeFileSync(join(folders[who], `edit-${name}.txt`), Array.from({ length: 200 }, (_, i) => `line ${i + 1}: value = ${i === 99 ? 'A' : i}`).join('\n') + '\n');
+        writeFileSync(
+          join(folders[who], `edit-${name}.txt`),
+          Array.from({ length: 200 }, (_, i) => `line ${i + 1}: value = ${i === 99 ? 'A' : i}`).join('\n') + '\n',
+        );
       }
     }
     log(`initialize: ${STARTS} cold starts each`);
@@ -160,22 +177,85 @@ export async function benchMcp({ log = () => {} } = {}) {
     ]);
     log(`edit: ${CALLS} calls each`);
     const edit = await interleaved([
-      ['sandpit', (i) => { const [a, b] = flip(i); return checked(sandpit, 'edit_file', { path: 'edit-sandpit.txt', old_text: a, new_text: b }); }],
-      ['reference', (i) => { const [a, b] = flip(i); return checked(reference, 'edit_file', { path: join(folders.reference, 'edit-reference.txt'), edits: [{ oldText: a, newText: b }] }); }],
-      ['bare', (i) => { const [a, b] = flip(i); return checked(bare, 'edit_file', { path: 'edit-bare.txt', old_text: a, new_text: b }); }],
+      [
+        'sandpit',
+        (i) => {
+          const [a, b] = flip(i);
+          return checked(sandpit, 'edit_file', { path: 'edit-sandpit.txt', old_text: a, new_text: b });
+        },
+      ],
+      [
+        'reference',
+        (i) => {
+          const [a, b] = flip(i);
+          return checked(reference, 'edit_file', {
+            path: join(folders.reference, 'edit-reference.txt'),
+            edits: [{ oldText: a, newText: b }],
+          });
+        },
+      ],
+      [
+        'bare',
+        (i) => {
+          const [a, b] = flip(i);
+          return checked(bare, 'edit_file', { path: 'edit-bare.txt', old_text: a, new_text: b });
+        },
+      ],
     ]);
     log(`edit after idle: ${CALLS} calls each`);
-    const idleEdit = await interleaved([
-      ['sandpit', (i) => { const [a, b] = flip(i); return checked(sandpit, 'edit_file', { path: 'edit-sandpit.txt', old_text: a, new_text: b }); }],
-      ['reference', (i) => { const [a, b] = flip(i); return checked(reference, 'edit_file', { path: join(folders.reference, 'edit-reference.txt'), edits: [{ oldText: a, newText: b }] }); }],
-    ], IDLE_MS);
+    const idleEdit = await interleaved(
+      [
+        [
+          'sandpit',
+          (i) => {
+            const [a, b] = flip(i);
+            return checked(sandpit, 'edit_file', { path: 'edit-sandpit.txt', old_text: a, new_text: b });
+          },
+        ],
+        [
+          'reference',
+          (i) => {
+            const [a, b] = flip(i);
+            return checked(reference, 'edit_file', {
+              path: join(folders.reference, 'edit-reference.txt'),
+              edits: [{ oldText: a, newText: b }],
+            });
+          },
+        ],
+      ],
+      IDLE_MS,
+    );
     log(`two servers on one folder: ${CALLS} edits each, in turns`);
     const turns = await interleaved([
-      ['one', (i) => { const [a, b] = flip(i); return checked(one, 'edit_file', { path: 'edit-one.txt', old_text: a, new_text: b }); }],
-      ['other', (i) => { const [a, b] = flip(i); return checked(other, 'edit_file', { path: 'edit-other.txt', old_text: a, new_text: b }); }],
-      ['reference', (i) => { const [a, b] = flip(i); return checked(reference, 'edit_file', { path: join(folders.reference, 'edit-reference.txt'), edits: [{ oldText: a, newText: b }] }); }],
+      [
+        'one',
+        (i) => {
+          const [a, b] = flip(i);
+          return checked(one, 'edit_file', { path: 'edit-one.txt', old_text: a, new_text: b });
+        },
+      ],
+      [
+        'other',
+        (i) => {
+          const [a, b] = flip(i);
+          return checked(other, 'edit_file', { path: 'edit-other.txt', old_text: a, new_text: b });
+        },
+      ],
+      [
+        'reference',
+        (i) => {
+          const [a, b] = flip(i);
+          return checked(reference, 'edit_file', {
+            path: join(folders.reference, 'edit-reference.txt'),
+            edits: [{ oldText: a, newText: b }],
+          });
+        },
+      ],
     ]);
-    const ping = await interleaved([['sandpit', () => sandpit.ping()], ['reference', () => reference.ping()]]);
+    const ping = await interleaved([
+      ['sandpit', () => sandpit.ping()],
+      ['reference', () => reference.ping()],
+    ]);
     log('over HTTP');
     const { child, url } = await startHttp(folders.http);
     let httpRead, httpEdit, perSecond;
@@ -183,7 +263,15 @@ export async function benchMcp({ log = () => {} } = {}) {
       const http = await httpClient(url);
       clients.push(http);
       [httpRead] = await interleaved([['http', () => checked(http, 'read_file', { path: 'read.txt' })]]);
-      [httpEdit] = await interleaved([['http', (i) => { const [a, b] = flip(i); return checked(http, 'edit_file', { path: 'edit-http.txt', old_text: a, new_text: b }); }]]);
+      [httpEdit] = await interleaved([
+        [
+          'http',
+          (i) => {
+            const [a, b] = flip(i);
+            return checked(http, 'edit_file', { path: 'edit-http.txt', old_text: a, new_text: b });
+          },
+        ],
+      ]);
       log(`${SESSIONS} sessions x ${SESSION_CALLS} calls`);
       perSecond = await concurrentSessions(url, folders.http);
     } finally {
@@ -194,7 +282,7 @@ export async function benchMcp({ log = () => {} } = {}) {
       ['one-line edit in a 200-line file', edit],
       ['the same edit, `--snapshots off`', [edit[2], edit[1]]],
       [`the same edit, each call after ${IDLE_MS} ms idle`, idleEdit],
-      ['the same edit, two servers on one folder taking turns (each waits for the other\'s lock)', [turns[0], turns[2]]],
+      ["the same edit, two servers on one folder taking turns (each waits for the other's lock)", [turns[0], turns[2]]],
       ['bare round trip (ping)', ping],
       [`initialize from a cold start (median of ${STARTS})`, init],
     ].map(([what, [s, r]]) => [what, fmtMs(s), fmtMs(r), fmtRatio(r / s)]);
@@ -204,14 +292,25 @@ export async function benchMcp({ log = () => {} } = {}) {
       [`initialize from a cold start (median of ${STARTS})`, fmtMs(httpInit), fmtMs(init[0])],
       [`${SESSIONS} sessions x ${SESSION_CALLS} mixed calls at once`, `${Math.round(perSecond)} calls/s`, ''],
     ];
-    return table(`MCP over stdio: sandpit mcp vs @modelcontextprotocol/server-filesystem (median of ${CALLS} calls)`,
-      ['operation', 'sandpit mcp', 'server-filesystem', 'sandpit faster by'], rows) + '\n\n' +
-      table('sandpit mcp over Streamable HTTP beside stdio (median, same calls)', ['operation', 'HTTP', 'stdio'], httpRows) +
-      '\n\nSandpit runs with its defaults unless noted: every edit is also committed to the shadow git repository (one undo step per call), right after the answer; the next call waits for that commit. Each server has a folder of its own, except the two that take turns.';
+    return (
+      table(
+        `MCP over stdio: sandpit mcp vs @modelcontextprotocol/server-filesystem (median of ${CALLS} calls)`,
+        ['operation', 'sandpit mcp', 'server-filesystem', 'sandpit faster by'],
+        rows,
+      ) +
+      '\n\n' +
+      table(
+        'sandpit mcp over Streamable HTTP beside stdio (median, same calls)',
+        ['operation', 'HTTP', 'stdio'],
+        httpRows,
+      ) +
+      '\n\nSandpit runs with its defaults unless noted: every edit is also committed to the shadow git repository (one undo step per call), right after the answer; the next call waits for that commit. Each server has a folder of its own, except the two that take turns.'
+    );
   } finally {
     for (const c of clients) await c.close().catch(() => {});
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) console.log(await benchMcp({ log: (m) => console.error(`# ${m}`) }));
+if (import.meta.url === `file://${process.argv[1]}`)
+  console.log(await benchMcp({ log: (m) => console.error(`# ${m}`) }));

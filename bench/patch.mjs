@@ -15,7 +15,8 @@ const LINES_PER_FILE = 400;
 /** A source-like file: numbered lines, so every chunk's context is unique. */
 function fileText(f) {
   let text = '';
-  for (let i = 0; i < LINES_PER_FILE; i++) text += `    const value_${f}_${i} = compute(${i}, "file ${f}"); // line ${i}\n`;
+  for (let i = 0; i < LINES_PER_FILE; i++)
+    text += `    const value_${f}_${i} = compute(${i}, "file ${f}"); // line ${i}\n`;
   return text;
 }
 
@@ -51,7 +52,8 @@ async function timeCalls(runs, warmup, reset, patch) {
     const t = performance.now();
     const env = await ws.call('apply_patch', { patch });
     const ms = performance.now() - t;
-    if (!env.ok || env.result.files.length !== FILES) throw new Error(`apply_patch failed: ${JSON.stringify(env.ok ? env.result.files.length : env.error)}`);
+    if (!env.ok || env.result.files.length !== FILES)
+      throw new Error(`apply_patch failed: ${JSON.stringify(env.ok ? env.result.files.length : env.error)}`);
     if (i >= warmup) times.push(ms);
   }
   times.sort((a, b) => a - b);
@@ -81,21 +83,37 @@ export async function benchPatch({ runs = 15, warmup = 3, log = () => {} } = {})
         return ws;
       };
       log(`patch: memory, ${label}`);
-      const memory = await timeCalls(runs, warmup, () => {
-        const seeded = {};
-        for (const [rel, text] of Object.entries(files)) seeded[`/ws/${rel}`] = text;
-        return make(createMemoryFs(seeded), '/ws');
-      }, patch);
+      const memory = await timeCalls(
+        runs,
+        warmup,
+        () => {
+          const seeded = {};
+          for (const [rel, text] of Object.entries(files)) seeded[`/ws/${rel}`] = text;
+          return make(createMemoryFs(seeded), '/ws');
+        },
+        patch,
+      );
       log(`patch: node, ${label}`);
-      const node = await timeCalls(runs, warmup, async () => { await resetNode(); return make(createNodeFs(), root); }, patch);
+      const node = await timeCalls(
+        runs,
+        warmup,
+        async () => {
+          await resetNode();
+          return make(createNodeFs(), root);
+        },
+        patch,
+      );
       rows.push([label, fmtMs(memory), fmtMs(node)]);
     }
   } finally {
     await rm(base, { recursive: true, force: true });
   }
   const bytes = new TextEncoder().encode(patch).length;
-  return table(`apply_patch: ${FILES} files x ${CHUNKS_PER_FILE} chunks = ${FILES * CHUNKS_PER_FILE} chunks (${LINES_PER_FILE}-line files, ${(bytes / 1024).toFixed(0)} KB patch) through call(); medians of ${runs}`,
-    ['workspace', 'memory', 'node'], rows);
+  return table(
+    `apply_patch: ${FILES} files x ${CHUNKS_PER_FILE} chunks = ${FILES * CHUNKS_PER_FILE} chunks (${LINES_PER_FILE}-line files, ${(bytes / 1024).toFixed(0)} KB patch) through call(); medians of ${runs}`,
+    ['workspace', 'memory', 'node'],
+    rows,
+  );
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

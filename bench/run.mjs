@@ -26,7 +26,9 @@ const sections = [
   ['shell', async () => (await import('./shell.mjs')).benchShell()],
 ];
 
-console.log(`## Sandpit benchmarks (${new Date().toISOString().slice(0, 10)}, Node ${process.versions.node}, ${(await import('node:os')).cpus().length} cores)\n`);
+console.log(
+  `## Sandpit benchmarks (${new Date().toISOString().slice(0, 10)}, Node ${process.versions.node}, ${(await import('node:os')).cpus().length} cores)\n`,
+);
 let failed = 0;
 for (const [name, run] of sections) {
   if (only && !only.has(name)) continue;

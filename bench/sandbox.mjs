@@ -39,10 +39,14 @@ export async function benchSandbox() {
   const boxed = problem === null ? openNodeWorkspace(dir, { sandbox: 'os', snapshots: false }) : null;
   const run = (ws) => async () => {
     const envelope = await ws.call('run_command', { command: 'true' });
-    if (!envelope.ok || envelope.result.exit_code !== 0) throw new Error(`run_command failed: ${JSON.stringify(envelope).slice(0, 300)}`);
+    if (!envelope.ok || envelope.result.exit_code !== 0)
+      throw new Error(`run_command failed: ${JSON.stringify(envelope).slice(0, 300)}`);
   };
   try {
-    const contenders = [['plain spawn', () => plainSpawn(dir)], ['run_command, sandbox none', run(plain)]];
+    const contenders = [
+      ['plain spawn', () => plainSpawn(dir)],
+      ['run_command, sandbox none', run(plain)],
+    ];
     if (boxed) contenders.push(['run_command, sandbox os (bwrap)', run(boxed)]);
     const medians = await interleaved(contenders);
     const rows = contenders.map(([name], k) => [name, fmtMs(medians[k]), fmtRatio(medians[k] / medians[0])]);

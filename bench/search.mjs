@@ -13,7 +13,12 @@ import { fmtMs, fmtRatio, median, table } from './measure.mjs';
 /** Median wall time of a heavy operation (few runs) and its last result. */
 async function timeIt(runs, fn) {
   let out;
-  const ms = await median(async () => { out = await fn(); }, { runs, warmup: 1 });
+  const ms = await median(
+    async () => {
+      out = await fn();
+    },
+    { runs, warmup: 1 },
+  );
   return { ms, out };
 }
 
@@ -57,7 +62,11 @@ async function searchAll(ws, pageSize) {
   let count = 0;
   let cursor;
   do {
-    const env = await ws.call('search_files', { pattern: NEEDLE, max_matches: pageSize, ...(cursor ? { cursor } : {}) });
+    const env = await ws.call('search_files', {
+      pattern: NEEDLE,
+      max_matches: pageSize,
+      ...(cursor ? { cursor } : {}),
+    });
     if (!env.ok) throw new Error(JSON.stringify(env.error));
     count += env.result.count;
     cursor = env.result.next_cursor;
@@ -73,7 +82,8 @@ async function naiveNode(root) {
       if (d.name.startsWith('.')) continue;
       const p = join(dir, d.name);
       if (d.isDirectory()) await visit(p);
-      else if (d.isFile()) for (const line of (await readFile(p, 'utf8')).split('\n')) if (line.includes(NEEDLE)) count++;
+      else if (d.isFile())
+        for (const line of (await readFile(p, 'utf8')).split('\n')) if (line.includes(NEEDLE)) count++;
     }
   };
   await visit(root);
@@ -125,27 +135,50 @@ export async function benchSearch({ runs = 7, log = () => {} } = {}) {
     ['grep -rnF', () => runCommand('grep', ['-rnF', NEEDLE, root])],
     ['search_files via call(), one page of 100,000', () => searchAll(nodeWs, 100_000)],
     ['search_files via call(), pages of 1,000 (cursor)', () => searchAll(nodeWs, 1_000)],
-    ['search_files, first page of 50', () => nodeWs.call('search_files', { pattern: NEEDLE }).then((r) => r.result.count)],
+    [
+      'search_files, first page of 50',
+      () => nodeWs.call('search_files', { pattern: NEEDLE }).then((r) => r.result.count),
+    ],
   ];
-  if (ensureRipgrep()) contenders.unshift(['rg -F (ripgrep)', () => runCommand('rg', ['-F', '-n', '--no-heading', NEEDLE, root])]);
+  if (ensureRipgrep())
+    contenders.unshift(['rg -F (ripgrep)', () => runCommand('rg', ['-F', '-n', '--no-heading', NEEDLE, root])]);
   const results = await interleaved(runs, contenders);
   results.push(['naive Node readdir+readFile+indexOf', await timeIt(Math.min(runs, 3), () => naiveNode(root))]);
   const rg = results.find(([name]) => name.startsWith('rg'))?.[1];
   const rows = results.map(([name, r]) => [name, fmtMs(r.ms), String(r.out), rg ? fmtRatio(r.ms / rg.ms) : 'n/a']);
-  const out = [table('search_files against ripgrep (node, 10,000 files / 40 MB, literal on ~1% of lines; medians)',
-    ['search', 'time', 'matching lines', 'vs rg -F'], rows)];
+  const out = [
+    table(
+      'search_files against ripgrep (node, 10,000 files / 40 MB, literal on ~1% of lines; medians)',
+      ['search', 'time', 'matching lines', 'vs rg -F'],
+      rows,
+    ),
+  ];
 
   log('search: call() overhead on memory and node');
   const overhead = [];
-  for (const [name, fs, r] of [['node', createNodeFs(), root], ['memory', await memoryCopy(root), '/ws']]) {
+  for (const [name, fs, r] of [
+    ['node', createNodeFs(), root],
+    ['memory', await memoryCopy(root), '/ws'],
+  ]) {
     const ws = createWorkspace({ fs, root: r });
     const [[, directSearch], [, viaSearch]] = await interleaved(Math.min(runs, 5), [
-      ['direct', () => directOnBackend(fs, r)], ['call', () => searchAll(ws, 100_000)],
+      ['direct', () => directOnBackend(fs, r)],
+      ['call', () => searchAll(ws, 100_000)],
     ]);
-    overhead.push([`search_files (40 MB) on ${name}`, fmtMs(viaSearch.ms), fmtMs(directSearch.ms), fmtRatio(viaSearch.ms / directSearch.ms)]);
+    overhead.push([
+      `search_files (40 MB) on ${name}`,
+      fmtMs(viaSearch.ms),
+      fmtMs(directSearch.ms),
+      fmtRatio(viaSearch.ms / directSearch.ms),
+    ]);
   }
-  out.push(table('Search overhead: call() against the same work done directly on the backend (medians)',
-    ['operation', 'through call()', 'direct on backend', 'ratio'], overhead));
+  out.push(
+    table(
+      'Search overhead: call() against the same work done directly on the backend (medians)',
+      ['operation', 'through call()', 'direct on backend', 'ratio'],
+      overhead,
+    ),
+  );
   return out.join('\n\n');
 }
 

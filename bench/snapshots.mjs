@@ -26,7 +26,8 @@ async function listFiles(root) {
     for (const e of await readdir(dir, { withFileTypes: true })) {
       if (e.name === '.sandpit' || e.name === '.complete') continue;
       const p = join(dir, e.name);
-      if (e.isDirectory()) await walk(p); else out.push(relative(root, p));
+      if (e.isDirectory()) await walk(p);
+      else out.push(relative(root, p));
     }
   };
   await walk(root);
@@ -42,7 +43,15 @@ async function seedOf(root, files) {
 function sh(cwd, gitdir, script) {
   const r = spawnSync('sh', ['-c', script], {
     cwd,
-    env: { ...process.env, GIT_DIR: gitdir, GIT_WORK_TREE: cwd, GIT_AUTHOR_NAME: 'b', GIT_AUTHOR_EMAIL: 'b@x', GIT_COMMITTER_NAME: 'b', GIT_COMMITTER_EMAIL: 'b@x' },
+    env: {
+      ...process.env,
+      GIT_DIR: gitdir,
+      GIT_WORK_TREE: cwd,
+      GIT_AUTHOR_NAME: 'b',
+      GIT_AUTHOR_EMAIL: 'b@x',
+      GIT_COMMITTER_NAME: 'b',
+      GIT_COMMITTER_EMAIL: 'b@x',
+    },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   if (r.status !== 0) throw new Error(`git failed: ${r.stderr}`);
@@ -68,10 +77,13 @@ async function sandpit(fs, root, editRel, runs) {
     return performance.now() - t;
   }, runs);
   // The same edit through the write_file tool, whose snapshot is taken before the call returns.
-  const viaTool = await median(async (i) => {
-    const r = await ws.call('write_file', { path: editRel, content: `tool edit ${i}\n` });
-    if (!r.ok) throw new Error(JSON.stringify(r.error));
-  }, { runs, warmup: 3 });
+  const viaTool = await median(
+    async (i) => {
+      const r = await ws.call('write_file', { path: editRel, content: `tool edit ${i}\n` });
+      if (!r.ok) throw new Error(JSON.stringify(r.error));
+    },
+    { runs, warmup: 3 },
+  );
   await fs.writeFile(abs, new TextEncoder().encode(`behind the back\n`));
   const rescan = await timeOnce(() => ws.rescan());
   await fs.writeFile(abs, original);
@@ -160,15 +172,49 @@ export async function benchSnapshots({ quick = false } = {}) {
     const iso = await isoGit(seed, editRel, n, quick ? 3 : 5);
     const cli = await gitCli(root, editRel, runs);
     const label = n.toLocaleString('en-US');
-    rows.push([label, 'Sandpit, node folder', fmtMs(onDisk.edit), fmtMs(onDisk.viaTool), fmtMs(onDisk.rescan), fmtMs(onDisk.first)]);
-    rows.push([label, 'Sandpit, memory', fmtMs(inMemory.edit), fmtMs(inMemory.viaTool), fmtMs(inMemory.rescan), fmtMs(inMemory.first)]);
-    rows.push([label, 'isomorphic-git statusMatrix+add+commit, memfs', iso?.edit == null ? 'skipped' : fmtMs(iso.edit), '', '', iso ? fmtMs(iso.first) : 'skipped']);
+    rows.push([
+      label,
+      'Sandpit, node folder',
+      fmtMs(onDisk.edit),
+      fmtMs(onDisk.viaTool),
+      fmtMs(onDisk.rescan),
+      fmtMs(onDisk.first),
+    ]);
+    rows.push([
+      label,
+      'Sandpit, memory',
+      fmtMs(inMemory.edit),
+      fmtMs(inMemory.viaTool),
+      fmtMs(inMemory.rescan),
+      fmtMs(inMemory.first),
+    ]);
+    rows.push([
+      label,
+      'isomorphic-git statusMatrix+add+commit, memfs',
+      iso?.edit == null ? 'skipped' : fmtMs(iso.edit),
+      '',
+      '',
+      iso ? fmtMs(iso.first) : 'skipped',
+    ]);
     rows.push([label, 'git CLI add -A && commit, node folder', fmtMs(cli.edit), '', '', fmtMs(cli.first)]);
-    if (!iso) notes.push(`isomorphic-git at ${label} files is skipped: its first commit alone runs for minutes (the issue measured about 5.3 s per one-file edit at 50,000).`);
+    if (!iso)
+      notes.push(
+        `isomorphic-git at ${label} files is skipped: its first commit alone runs for minutes (the issue measured about 5.3 s per one-file edit at 50,000).`,
+      );
   }
   return [
-    table('Snapshots: one-file edit and first snapshot (medians; first snapshot: one run)',
-      ['files', 'system', 'snapshot after a one-file edit', 'write_file call incl. snapshot', 'rescan() after an edit behind the back', 'first snapshot of the workspace'], rows),
+    table(
+      'Snapshots: one-file edit and first snapshot (medians; first snapshot: one run)',
+      [
+        'files',
+        'system',
+        'snapshot after a one-file edit',
+        'write_file call incl. snapshot',
+        'rescan() after an edit behind the back',
+        'first snapshot of the workspace',
+      ],
+      rows,
+    ),
     '',
     'Sandpit\'s edit column is the commit of the path the tool reported; rescan() stats every file and re-reads only changed ones (files written within the last second are re-read, as git treats "racy" files).',
     ...notes.map((n) => `- ${n}`),

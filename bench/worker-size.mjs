@@ -19,7 +19,8 @@ export async function opfsWorkerGzip(assetsDir) {
     seen.add(file);
     const code = await text(file);
     total += gzipSync(code, { level: 9 }).length;
-    for (const m of code.matchAll(/\bfrom\s*["']\.\/([\w.-]+\.js)["']|\bimport\s*["']\.\/([\w.-]+\.js)["']/g)) pending.push(m[1] ?? m[2]);
+    for (const m of code.matchAll(/\bfrom\s*["']\.\/([\w.-]+\.js)["']|\bimport\s*["']\.\/([\w.-]+\.js)["']/g))
+      pending.push(m[1] ?? m[2]);
   }
   return total;
 }

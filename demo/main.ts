@@ -21,13 +21,30 @@ const approvals = new ApprovalDialog();
 const session = new Session((request) => approvals.ask(request));
 const showTab = setUpTabs();
 const toolConsole = new ToolConsole(session);
-const editor = new Editor(session, $('editor'), {
-  path: $('editor-path'), lang: $('editor-lang'), state: $('editor-state'), save: $<HTMLButtonElement>('save'), banner: $('editor-banner'),
-}, (path) => {
-  tree.select(path);
-  rememberOpenFile(path);
-});
-const tree = new FileTree(session, $<HTMLUListElement>('file-tree'), $('tree-empty'), $('file-count'), (path) => void openFile(path), (path, type) => void deletePath(path, type), (path) => void movePath(path));
+const editor = new Editor(
+  session,
+  $('editor'),
+  {
+    path: $('editor-path'),
+    lang: $('editor-lang'),
+    state: $('editor-state'),
+    save: $<HTMLButtonElement>('save'),
+    banner: $('editor-banner'),
+  },
+  (path) => {
+    tree.select(path);
+    rememberOpenFile(path);
+  },
+);
+const tree = new FileTree(
+  session,
+  $<HTMLUListElement>('file-tree'),
+  $('tree-empty'),
+  $('file-count'),
+  (path) => void openFile(path),
+  (path, type) => void deletePath(path, type),
+  (path) => void movePath(path),
+);
 const review = new Review(session, (envelope) => toolConsole.show(envelope));
 const replay = new Replay(session, (envelope) => toolConsole.show(envelope));
 new AgentPanel(session, (jsonl) => {
@@ -53,10 +70,19 @@ const holdsOpenFile = (path: string) => editor.path === path || Boolean(editor.p
 /** Delete through delete_path, as an agent would; undo in Review brings it back. */
 async function deletePath(path: string, type: string): Promise<void> {
   const unsaved = editor.dirty && holdsOpenFile(path) ? ` Your unsaved changes to ${editor.path} go with it.` : '';
-  if (!window.confirm(`Delete ${path}${type === 'directory' ? ' and everything in it' : ''}?${unsaved} Undo in Review brings it back.`)) return;
+  if (
+    !window.confirm(
+      `Delete ${path}${type === 'directory' ? ' and everything in it' : ''}?${unsaved} Undo in Review brings it back.`,
+    )
+  )
+    return;
   tree.focusAfter(path);
   // The person just said yes above: a workspace that asks before deletes need not ask again.
-  const envelope = await session.call('delete_path', { path, ...(type === 'directory' ? { recursive: true } : {}) }, { approved: [path] });
+  const envelope = await session.call(
+    'delete_path',
+    { path, ...(type === 'directory' ? { recursive: true } : {}) },
+    { approved: [path] },
+  );
   toolConsole.show(envelope);
   if (!envelope.ok) toast(failureText(`Could not delete ${path}`, envelope.error), 'error');
   else if (holdsOpenFile(path)) editor.close();
@@ -123,7 +149,10 @@ async function waitForUnlock(): Promise<void> {
     while (session.locked) {
       await new Promise((resolve) => setTimeout(resolve, 1000));
       const { backend, name } = session.choice;
-      const held = await navigator.locks?.query().then((state) => (state.held ?? []).some((lock) => lock.name === `sandpit:${backend}:${name}`)).catch(() => false);
+      const held = await navigator.locks
+        ?.query()
+        .then((state) => (state.held ?? []).some((lock) => lock.name === `sandpit:${backend}:${name}`))
+        .catch(() => false);
       if (!held) await session.call('exists', { path: '.' });
     }
   } finally {
@@ -165,7 +194,11 @@ async function reopenFile(): Promise<void> {
   if (path && tree.files.some((f) => f.path === path)) await openFile(path);
 }
 
-async function openWorkspace(backend: BackendKind, name: string, tools: ToolChoice = toolsSelect.value as ToolChoice): Promise<void> {
+async function openWorkspace(
+  backend: BackendKind,
+  name: string,
+  tools: ToolChoice = toolsSelect.value as ToolChoice,
+): Promise<void> {
   const current = session.choice;
   const putBack = () => {
     backendSelect.value = current.backend;
@@ -177,7 +210,10 @@ async function openWorkspace(backend: BackendKind, name: string, tools: ToolChoi
     putBack();
     nameInput.value = name;
     nameInput.focus();
-    toast(`“${name}” cannot name a workspace: use 1 to 64 letters, digits, dots, dashes or underscores, starting with a letter or digit.`, 'error');
+    toast(
+      `“${name}” cannot name a workspace: use 1 to 64 letters, digits, dots, dashes or underscores, starting with a letter or digit.`,
+      'error',
+    );
     return;
   }
   if (editor.dirty && !window.confirm(`Discard unsaved changes to ${editor.path} and open another workspace?`)) {
@@ -213,18 +249,31 @@ async function openWorkspace(backend: BackendKind, name: string, tools: ToolChoi
 // Tests and curious people can tell when the page would keep working offline.
 session.onOfflineReady((ready) => {
   document.body.dataset.offlineReady = String(ready);
-  $('status').title = ready ? 'Everything this page needs is loaded: it keeps working offline.' : 'Still loading the code for the next switch.';
+  $('status').title = ready
+    ? 'Everything this page needs is loaded: it keeps working offline.'
+    : 'Still loading the code for the next switch.';
 });
 
 function showStatus(): void {
   const { backend, name } = session.choice;
   const label = BACKENDS.find((b) => b.kind === backend)!.label;
-  const tools = session.choice.tools === 'cowork' ? ' · cowork tools' : session.choice.tools === 'canonical-ask' ? ' · deletes asked' : '';
+  const tools =
+    session.choice.tools === 'cowork'
+      ? ' · cowork tools'
+      : session.choice.tools === 'canonical-ask'
+        ? ' · deletes asked'
+        : '';
   $('status').textContent = `${label} · ${name}${tools}${session.locked ? ' · locked by another tab' : ''}`;
 }
 
-backendSelect.addEventListener('change', () => void openWorkspace(backendSelect.value as BackendKind, nameInput.value || 'playground'));
-toolsSelect.addEventListener('change', () => void openWorkspace(backendSelect.value as BackendKind, nameInput.value || 'playground'));
+backendSelect.addEventListener(
+  'change',
+  () => void openWorkspace(backendSelect.value as BackendKind, nameInput.value || 'playground'),
+);
+toolsSelect.addEventListener(
+  'change',
+  () => void openWorkspace(backendSelect.value as BackendKind, nameInput.value || 'playground'),
+);
 $<HTMLFormElement>('workspace-form').addEventListener('submit', (event) => {
   event.preventDefault();
   void openWorkspace(backendSelect.value as BackendKind, nameInput.value);
@@ -254,7 +303,10 @@ newFilePath.addEventListener('keydown', (event) => {
 // One change and one snapshot for the whole sample, so a single Undo takes it all back.
 $('seed-sample').addEventListener('click', async () => {
   const encoder = new TextEncoder();
-  const files = Object.entries(sampleFiles).map(([path, content]) => ({ path, bytes: typeof content === 'string' ? encoder.encode(content) : content as Uint8Array }));
+  const files = Object.entries(sampleFiles).map(([path, content]) => ({
+    path,
+    bytes: typeof content === 'string' ? encoder.encode(content) : (content as Uint8Array),
+  }));
   const envelope = await session.importFiles(files);
   if (!envelope.ok) {
     toast(failureText('Could not add the sample project', envelope.error), 'error');
@@ -269,7 +321,9 @@ const importInput = $<HTMLInputElement>('import-input');
 $('import-folder').addEventListener('click', () => importInput.click());
 $('replay-open').addEventListener('click', () => $<HTMLInputElement>('replay-file').click());
 importInput.addEventListener('change', async () => {
-  const files = [...(importInput.files ?? [])].map((file): PickedFile => ({ path: file.webkitRelativePath || file.name, file }));
+  const files = [...(importInput.files ?? [])].map(
+    (file): PickedFile => ({ path: file.webkitRelativePath || file.name, file }),
+  );
   importInput.value = '';
   if (files.length) await importFiles(session, files);
 });
@@ -288,7 +342,13 @@ filesPanel.addEventListener('drop', async (event) => {
   const files = await droppedFiles(event.dataTransfer);
   if (files.length) await importFiles(session, files);
 });
-$('export').addEventListener('click', () => void exportZip(session, session.choice.name).catch((error: Error) => toast(failureText('Could not export the workspace', error), 'error')));
+$('export').addEventListener(
+  'click',
+  () =>
+    void exportZip(session, session.choice.name).catch((error: Error) =>
+      toast(failureText('Could not export the workspace', error), 'error'),
+    ),
+);
 
 // --- replay ---
 const loadSample = () => replay.load(sampleSession, 'sample-session.jsonl');
@@ -312,8 +372,14 @@ document.addEventListener('keydown', (event) => {
     return;
   }
   if (!event.altKey || event.ctrlKey || event.metaKey) return;
-  if (event.key === 'n' || event.key === 'N') { event.preventDefault(); startNewFile(); }
-  if (event.key === 'z' || event.key === 'Z') { event.preventDefault(); $('undo').click(); }
+  if (event.key === 'n' || event.key === 'N') {
+    event.preventDefault();
+    startNewFile();
+  }
+  if (event.key === 'z' || event.key === 'Z') {
+    event.preventDefault();
+    $('undo').click();
+  }
 });
 
 await openWorkspace(session.choice.backend, session.choice.name, session.choice.tools);

@@ -2,10 +2,20 @@
 // The preview origin's Service Worker. It answers the previewed page's requests by asking the
 // playground (through the bridge page beside it) for the workspace's bytes. It keeps no copy:
 // the files a page links, sent with the page, are held only until that one page asks for them.
-import { BRIDGE_PATH, splitPreviewPath, type FileReply, type FileRequest, type LinkedFile } from '../web/preview/messages.js';
+import {
+  BRIDGE_PATH,
+  splitPreviewPath,
+  type FileReply,
+  type FileRequest,
+  type LinkedFile,
+} from '../web/preview/messages.js';
 
 /** The few Service Worker globals used here (the page's DOM types do not describe a worker). */
-interface WindowClientLike { id: string; url: string; postMessage(message: unknown, transfer: Transferable[]): void }
+interface WindowClientLike {
+  id: string;
+  url: string;
+  postMessage(message: unknown, transfer: Transferable[]): void;
+}
 interface FetchEventLike extends Event {
   request: Request;
   clientId: string;
@@ -46,7 +56,9 @@ function takeLinked(clientId: string, path: string): Promise<FileReply | null> |
 /** Hold the files announced with a page until they arrive on its port, and drop what it never asks for. */
 function expectLinked(clientId: string, paths: string[], port: MessagePort): void {
   const settle = new Map<string, (reply: FileReply | null) => void>();
-  const files = new Map(paths.map((path) => [path, new Promise<FileReply | null>((resolve) => settle.set(path, resolve))]));
+  const files = new Map(
+    paths.map((path) => [path, new Promise<FileReply | null>((resolve) => settle.set(path, resolve))]),
+  );
   linkedByPage.set(clientId, files);
   const stopWaiting = () => {
     clearTimeout(waiting);
@@ -84,7 +96,11 @@ async function target(event: FetchEventLike): Promise<{ session: string; path: s
   const client = event.clientId ? await worker.clients.get(event.clientId) : undefined;
   const owner = (client && splitPreviewPath(new URL(client.url).pathname)) ?? fromReferrer;
   if (!owner) return null;
-  return { session: owner.session, path: url.pathname.slice(1) + url.search, referrer: fromReferrer?.rest ?? owner.rest };
+  return {
+    session: owner.session,
+    path: url.pathname.slice(1) + url.search,
+    referrer: fromReferrer?.rest ?? owner.rest,
+  };
 }
 
 async function bridgeFor(session: string): Promise<WindowClientLike | undefined> {
@@ -95,21 +111,26 @@ async function bridgeFor(session: string): Promise<WindowClientLike | undefined>
   });
 }
 
-const page = (status: number, message: string) => new Response(
-  `<!doctype html><meta charset="utf-8"><body style="font:14px system-ui;margin:2rem"><p>${message}</p>`,
-  { status, headers: { 'content-type': 'text/html; charset=utf-8' } },
-);
+const page = (status: number, message: string) =>
+  new Response(`<!doctype html><meta charset="utf-8"><body style="font:14px system-ui;margin:2rem"><p>${message}</p>`, {
+    status,
+    headers: { 'content-type': 'text/html; charset=utf-8' },
+  });
 
 function respond(event: FetchEventLike, served: FileReply): Response {
   const headers = new Headers(served.headers);
   const location = headers.get('location');
-  if (served.status >= 300 && served.status < 400 && location) return Response.redirect(new URL(location, event.request.url).href, served.status);
+  if (served.status >= 300 && served.status < 400 && location)
+    return Response.redirect(new URL(location, event.request.url).href, served.status);
   return new Response(served.body && served.status !== 204 ? served.body : null, { status: served.status, headers });
 }
 
-async function answer(event: FetchEventLike, where: { session: string; path: string; referrer: string }): Promise<Response> {
+async function answer(
+  event: FetchEventLike,
+  where: { session: string; path: string; referrer: string },
+): Promise<Response> {
   const sent = event.clientId ? takeLinked(event.clientId, where.path) : undefined;
-  const early = sent && await sent;
+  const early = sent && (await sent);
   if (early) return respond(event, early);
   const bridge = await bridgeFor(where.session);
   if (!bridge) return page(503, 'The playground that showed this preview is closed. Open the Preview panel again.');
@@ -123,10 +144,17 @@ async function answer(event: FetchEventLike, where: { session: string; path: str
     };
   });
   const navigation = event.request.mode === 'navigate' && Boolean(event.resultingClientId);
-  const request: FileRequest = { type: 'sandpit-preview-request', path: where.path, referrer: where.referrer, destination: event.request.destination, navigation };
+  const request: FileRequest = {
+    type: 'sandpit-preview-request',
+    path: where.path,
+    referrer: where.referrer,
+    destination: event.request.destination,
+    navigation,
+  };
   bridge.postMessage(request, [channel.port2]);
   const served = await reply;
-  if (served && navigation && served.linked?.length) expectLinked(event.resultingClientId, served.linked, channel.port1);
+  if (served && navigation && served.linked?.length)
+    expectLinked(event.resultingClientId, served.linked, channel.port1);
   else channel.port1.close();
   if (!served) return page(504, 'The playground did not answer in time. Reload the preview.');
   return respond(event, served);

@@ -11,7 +11,11 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const bin = (path) => join(root, 'node_modules', path);
 
 function run(args) {
-  const result = spawnSync(process.execPath, args, { cwd: root, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } });
+  const result = spawnSync(process.execPath, args, {
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
 

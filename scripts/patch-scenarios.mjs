@@ -31,12 +31,17 @@ export function readScenarios(dir) {
     const s = { name, patch: '', input: {}, options: {} };
     for (const rel of filesBelow(join(dir, name))) {
       const text = readFileSync(join(dir, name, rel), 'utf8');
-      const [path, bytes] = rel.endsWith('.esc') ? [rel.slice(0, -4), unescapeBytes(text)] : [rel, new TextEncoder().encode(text)];
+      const [path, bytes] = rel.endsWith('.esc')
+        ? [rel.slice(0, -4), unescapeBytes(text)]
+        : [rel, new TextEncoder().encode(text)];
       if (path === 'patch.txt') s.patch = new TextDecoder().decode(bytes);
       else if (path === 'options.json') s.options = JSON.parse(text);
       else if (path === 'result.json') s.result = JSON.parse(text);
       else if (path === 'expected_error.txt') {
-        const [code, ...contains] = text.split('\n').map((l) => l.trim()).filter(Boolean);
+        const [code, ...contains] = text
+          .split('\n')
+          .map((l) => l.trim())
+          .filter(Boolean);
         s.expectedError = { code, contains };
       } else if (path.startsWith('input/')) s.input[path.slice(6)] = bytes;
       else if (path.startsWith('expected/')) (s.expected ??= {})[path.slice(9)] = bytes;
@@ -49,7 +54,8 @@ export function readScenarios(dir) {
   return scenarios;
 }
 
-const toBase64 = (files) => files && Object.fromEntries(Object.entries(files).map(([k, v]) => [k, Buffer.from(v).toString('base64')]));
+const toBase64 = (files) =>
+  files && Object.fromEntries(Object.entries(files).map(([k, v]) => [k, Buffer.from(v).toString('base64')]));
 
 /** The module text: the scenarios as JSON with base64 bytes, decoded when imported (in any runtime). */
 export function scenariosModule(scenarios) {

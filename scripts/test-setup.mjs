@@ -47,32 +47,47 @@ function onPath(name) {
 
 /** Playwright's own Chromium builds, newest first, from its cache folder. */
 function playwrightChromiums() {
-  const cache = env.PLAYWRIGHT_BROWSERS_PATH && env.PLAYWRIGHT_BROWSERS_PATH !== '0'
-    ? env.PLAYWRIGHT_BROWSERS_PATH
-    : process.platform === 'darwin' ? join(homedir(), 'Library', 'Caches', 'ms-playwright')
-      : process.platform === 'win32' ? join(env.LOCALAPPDATA ?? homedir(), 'ms-playwright')
-        : join(homedir(), '.cache', 'ms-playwright');
+  const cache =
+    env.PLAYWRIGHT_BROWSERS_PATH && env.PLAYWRIGHT_BROWSERS_PATH !== '0'
+      ? env.PLAYWRIGHT_BROWSERS_PATH
+      : process.platform === 'darwin'
+        ? join(homedir(), 'Library', 'Caches', 'ms-playwright')
+        : process.platform === 'win32'
+          ? join(env.LOCALAPPDATA ?? homedir(), 'ms-playwright')
+          : join(homedir(), '.cache', 'ms-playwright');
   let names = [];
   try {
-    names = readdirSync(cache).filter((n) => /^chromium(_headless_shell)?-\d+$/.test(n)).sort().reverse();
+    names = readdirSync(cache)
+      .filter((n) => /^chromium(_headless_shell)?-\d+$/.test(n))
+      .sort()
+      .reverse();
   } catch {
     return [];
   }
   const inside = [
-    ['chrome-linux', 'chrome'], ['chrome-linux64', 'chrome'], ['chrome-headless-shell-linux64', 'chrome-headless-shell'],
-    ['chrome-mac', 'Chromium.app', 'Contents', 'MacOS', 'Chromium'], ['chrome-win', 'chrome.exe'],
+    ['chrome-linux', 'chrome'],
+    ['chrome-linux64', 'chrome'],
+    ['chrome-headless-shell-linux64', 'chrome-headless-shell'],
+    ['chrome-mac', 'Chromium.app', 'Contents', 'MacOS', 'Chromium'],
+    ['chrome-win', 'chrome.exe'],
   ];
   return names.flatMap((n) => inside.map((parts) => join(cache, n, ...parts)));
 }
 
 /** Every place a Chromium may be, in the order the issue names them. */
 function chromiumCandidates() {
-  const fixed = env.SANDPIT_SETUP_NO_SYSTEM_PATHS === '1' ? [] : [
-    '/usr/bin/chromium', '/usr/bin/chromium-browser', '/snap/bin/chromium',
-    '/usr/bin/google-chrome', '/usr/bin/google-chrome-stable',
-    '/Applications/Google Chrome.app/Contents/MacOS/Google Chrome',
-    '/Applications/Chromium.app/Contents/MacOS/Chromium',
-  ];
+  const fixed =
+    env.SANDPIT_SETUP_NO_SYSTEM_PATHS === '1'
+      ? []
+      : [
+          '/usr/bin/chromium',
+          '/usr/bin/chromium-browser',
+          '/snap/bin/chromium',
+          '/usr/bin/google-chrome',
+          '/usr/bin/google-chrome-stable',
+          '/Applications/Google Chrome.app/Contents/MacOS/Google Chrome',
+          '/Applications/Chromium.app/Contents/MacOS/Chromium',
+        ];
   const named = ['chromium', 'chromium-browser', 'google-chrome', 'google-chrome-stable'].map(onPath).filter(Boolean);
   return [...new Set([...named, ...fixed, ...playwrightChromiums()])];
 }
@@ -96,7 +111,12 @@ const isRoot = () => typeof process.getuid === 'function' && process.getuid() ==
 
 function run(command, args, shown = `${command} ${args.join(' ')}`) {
   process.stderr.write(`test-setup: ${shown}\n`);
-  return spawnSync(command, args, { stdio: ['ignore', 'inherit', 'inherit'], env: { ...env, DEBIAN_FRONTEND: 'noninteractive' } }).status === 0;
+  return (
+    spawnSync(command, args, {
+      stdio: ['ignore', 'inherit', 'inherit'],
+      env: { ...env, DEBIAN_FRONTEND: 'noninteractive' },
+    }).status === 0
+  );
 }
 
 /** Stop with one line: what is missing and how to install it. */
@@ -107,13 +127,17 @@ function stop(missing) {
     `apt-get install -y ${apt} (as root on Debian/Ubuntu)`,
     ...(chromium ? ['or `npx playwright install chromium`, or set CHROMIUM_PATH to a Chromium or Chrome'] : []),
   ].join(', ');
-  process.stderr.write(`test-setup: missing ${missing.map((m) => `${m.bin} (${m.why})`).join(', ')}: install with ${how}\n`);
+  process.stderr.write(
+    `test-setup: missing ${missing.map((m) => `${m.bin} (${m.why})`).join(', ')}: install with ${how}\n`,
+  );
   process.exit(1);
 }
 
 function main() {
   if (env.CHROMIUM_PATH && !executable(env.CHROMIUM_PATH)) {
-    process.stderr.write('test-setup: CHROMIUM_PATH does not name an executable Chromium; unset it or point it at one\n');
+    process.stderr.write(
+      'test-setup: CHROMIUM_PATH does not name an executable Chromium; unset it or point it at one\n',
+    );
     process.exit(1);
   }
   const linux = process.platform === 'linux';
@@ -125,13 +149,28 @@ function main() {
     const playwright = env.SANDPIT_SETUP_PLAYWRIGHT_CLI ?? join(root, 'node_modules', 'playwright', 'cli.js');
     if (!chromium && run(process.execPath, [playwright, 'install', 'chromium'], 'npx playwright install chromium')) {
       chromium = findChromium();
-      if (chromium) missing.splice(missing.findIndex((m) => m.bin === 'chromium'), 1);
+      if (chromium)
+        missing.splice(
+          missing.findIndex((m) => m.bin === 'chromium'),
+          1,
+        );
     }
     const apt = onPath('apt-get');
     if (missing.length > 0 && linux && isRoot() && isDebianLike() && apt) {
-      if (run(apt, ['update'], 'apt-get update') && run(apt, ['install', '-y', ...missing.map((m) => m.apt)], `apt-get install -y ${missing.map((m) => m.apt).join(' ')}`)) {
+      if (
+        run(apt, ['update'], 'apt-get update') &&
+        run(
+          apt,
+          ['install', '-y', ...missing.map((m) => m.apt)],
+          `apt-get install -y ${missing.map((m) => m.apt).join(' ')}`,
+        )
+      ) {
         chromium = findChromium();
-        missing.splice(0, missing.length, ...missing.filter((m) => (m.bin === 'chromium' ? !chromium : !onPath(m.bin))));
+        missing.splice(
+          0,
+          missing.length,
+          ...missing.filter((m) => (m.bin === 'chromium' ? !chromium : !onPath(m.bin))),
+        );
       }
     }
   }

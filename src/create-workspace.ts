@@ -25,7 +25,8 @@ export function createWorkspace(options: CreateWorkspaceOptions): Workspace {
   const { processRunner, ...rest } = options;
   const base = options.tools ?? canonicalTools;
   // Nothing to bind (Node's own run_command, or no such tool) or run_command turned off: the tools as they are.
-  if (processRunner === false || processRunner === null || !base.some(awaitsRunner)) return createWorkspaceCore({ ...rest, tools: base });
+  if (processRunner === false || processRunner === null || !base.some(awaitsRunner))
+    return createWorkspaceCore({ ...rest, tools: base });
   const runner = processRunner ?? createShellRunner(options.fs, options.root ?? '/');
   // A command may change any file, so the workspace rescans after it to log and snapshot the changes.
   const findChanges = async () => (await ws.rescan())?.changed ?? [];

@@ -11,22 +11,83 @@ export { createMemoryFs, type SeedFiles } from './fs/memory.js';
 export type { WorkspaceFs, FsStat, FsDirent, FsCapabilities, NativeHelpers, PlainFile } from './fs/types.js';
 export { FsError, fsCodeOf } from './fs/errors.js';
 export { gitFsClient, type GitFsClient } from './fs/git-client.js';
-export { defineTool, READ_ONLY, ADDITIVE, DESTRUCTIVE, DESTRUCTIVE_IDEMPOTENT, RUNS_PROGRAMS, type ToolSpec, type ToolDefinition, type ToolInfo, type JsonSchema, type ToolRunContext } from './tools/schema/define.js';
-export type { ToolDefinition as ToolContract, ToolAnnotations, ArgsOf, ResultOf, Schema, Infer, ObjectOf, ObjectSchema, SchemaKeywords, SchemaProperties } from './contract/index.js';
+export {
+  defineTool,
+  READ_ONLY,
+  ADDITIVE,
+  DESTRUCTIVE,
+  DESTRUCTIVE_IDEMPOTENT,
+  RUNS_PROGRAMS,
+  type ToolSpec,
+  type ToolDefinition,
+  type ToolInfo,
+  type JsonSchema,
+  type ToolRunContext,
+} from './tools/schema/define.js';
+export type {
+  ToolDefinition as ToolContract,
+  ToolAnnotations,
+  ArgsOf,
+  ResultOf,
+  Schema,
+  Infer,
+  ObjectOf,
+  ObjectSchema,
+  SchemaKeywords,
+  SchemaProperties,
+} from './contract/index.js';
 export { s, OptionalProperty, toolErrorSchema } from './contract/index.js';
-export { canonicalTools, CANONICAL_TOOLS, type CanonicalTools, type CanonicalToolName, type CanonicalArgs, type CanonicalResult } from './toolsets/canonical.js';
+export {
+  canonicalTools,
+  CANONICAL_TOOLS,
+  type CanonicalTools,
+  type CanonicalToolName,
+  type CanonicalArgs,
+  type CanonicalResult,
+} from './toolsets/canonical.js';
 export { runCommand, createRunCommandTool } from './tools/run-command.js';
 export { splitCommand } from './process/split-command.js';
 export type { RunCommandArgs, RunCommandResult, RunCommandTool } from './tools/run-command-types.js';
 export type { ProcessRunner, CommandRequest, CommandResult } from './process/process-runner.js';
 export { createShellRunner, SHELL_SUMMARY, type ShellRunnerOptions } from './process/shell-runner.js';
 export { createShellTaskRegistry, SHELL_NOTIFY_FILE } from './process/shell-tasks.js';
-export { TaskRegistry, type TaskEvent, type TaskInfo, type TaskListener, type TaskOutcome, type TaskProcess, type TaskStatus, type TaskStream } from './process/task-registry.js';
+export {
+  TaskRegistry,
+  type TaskEvent,
+  type TaskInfo,
+  type TaskListener,
+  type TaskOutcome,
+  type TaskProcess,
+  type TaskStatus,
+  type TaskStream,
+} from './process/task-registry.js';
 export { taskTools } from './tools/task-tools.js';
 export {
-  toolset, isToolsetName, TOOLSET_NAMES, fileManagerTools, fsProcessTools, coworkTools, toOpenAI, toOpenAIResponses, toAnthropic, toMcp,
-  toStrictSchema, fromStrictArgs, fitDescription, OPENAI_DESCRIPTION_LIMIT,
-  type OpenAIResponsesTool, type OpenAIExportOptions, type ObjectSchema as ExportedObjectSchema, type Toolset, type ToolsetName, type ToolsetOptions, type CoworkOptions, type OpenAITool, type AnthropicTool, type McpTool, type McpAnnotations,
+  toolset,
+  isToolsetName,
+  TOOLSET_NAMES,
+  fileManagerTools,
+  fsProcessTools,
+  coworkTools,
+  toOpenAI,
+  toOpenAIResponses,
+  toAnthropic,
+  toMcp,
+  toStrictSchema,
+  fromStrictArgs,
+  fitDescription,
+  OPENAI_DESCRIPTION_LIMIT,
+  type OpenAIResponsesTool,
+  type OpenAIExportOptions,
+  type ObjectSchema as ExportedObjectSchema,
+  type Toolset,
+  type ToolsetName,
+  type ToolsetOptions,
+  type CoworkOptions,
+  type OpenAITool,
+  type AnthropicTool,
+  type McpTool,
+  type McpAnnotations,
 } from './toolsets/index.js';
 export type { ToolContext, TextFile, ReadTextOptions, SnapshotPort } from './workspace/context.js';
 export type { ChangeLog, ChangeFileSummary, ChangedFile, FileStatus } from './workspace/change-log.js';
@@ -36,15 +97,62 @@ export type { FsErrorCode } from './fs/errors.js';
 export type { SnapshotStore, SnapshotOptions, SnapshotWhen, CommitOutcome } from './snapshots/store.js';
 export type { SnapshotInfo } from './snapshots/history.js';
 export type {
-  WorkspaceGit, CloneOptions, CloneResult, PushOptions, PushResult, PullOptions, PullResult, GitProgress, GitProgressListener, GitAuth, GitCredentials, RemoteOptions,
+  WorkspaceGit,
+  CloneOptions,
+  CloneResult,
+  PushOptions,
+  PushResult,
+  PullOptions,
+  PullResult,
+  GitProgress,
+  GitProgressListener,
+  GitAuth,
+  GitCredentials,
+  RemoteOptions,
 } from './git/index.js';
 export type { SkippedFile } from './snapshots/rescan.js';
 export type { TextEncodingName } from './text/codec.js';
 export type { WorkspacePath, PathResolver, ResolveMode } from './workspace/paths.js';
 export {
-  runAgent, AgentError, openAIProvider, anthropicProvider, createProvider, guessApi, providerCaps, systemPrompt, TranscriptRecorder, toJsonl, readSse,
-  NoteQueue, infoLines, splitMedia, type AgentInbox, type AgentNote, type AgentMedia, type ProviderCaps,
-  type AgentRunOptions, type AgentOutcome, type AgentErrorCode, type AgentEvent, type AgentListener, type StopReason, type AgentWorkspace,
-  type AgentMessage, type AgentToolCall, type AgentToolResult, type ModelProvider, type ModelRequest, type ModelTurn, type Usage, type RetryInfo,
-  type OpenAIOptions, type AnthropicOptions, type ProviderOptions, type ApiKind, type TranscriptLine, type SseEvent, type RetryPolicy, type HttpOptions,
+  runAgent,
+  AgentError,
+  openAIProvider,
+  anthropicProvider,
+  createProvider,
+  guessApi,
+  providerCaps,
+  systemPrompt,
+  TranscriptRecorder,
+  toJsonl,
+  readSse,
+  NoteQueue,
+  infoLines,
+  splitMedia,
+  type AgentInbox,
+  type AgentNote,
+  type AgentMedia,
+  type ProviderCaps,
+  type AgentRunOptions,
+  type AgentOutcome,
+  type AgentErrorCode,
+  type AgentEvent,
+  type AgentListener,
+  type StopReason,
+  type AgentWorkspace,
+  type AgentMessage,
+  type AgentToolCall,
+  type AgentToolResult,
+  type ModelProvider,
+  type ModelRequest,
+  type ModelTurn,
+  type Usage,
+  type RetryInfo,
+  type OpenAIOptions,
+  type AnthropicOptions,
+  type ProviderOptions,
+  type ApiKind,
+  type TranscriptLine,
+  type SseEvent,
+  type RetryPolicy,
+  type HttpOptions,
 } from './agent/index.js';

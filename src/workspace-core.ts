@@ -69,7 +69,11 @@ export interface Workspace {
    * Run a tool. Never throws: every outcome is an envelope. A canonical tool's arguments and
    * result are typed from its schemas; any other tool takes the string form (name the result type with `R`).
    */
-  call<N extends CanonicalToolName>(tool: N, args: CanonicalArgs<N>, options?: CallOptions): Promise<Envelope<CanonicalResult<N>>>;
+  call<N extends CanonicalToolName>(
+    tool: N,
+    args: CanonicalArgs<N>,
+    options?: CallOptions,
+  ): Promise<Envelope<CanonicalResult<N>>>;
   /** Run any tool by name, for toolsets beyond the canonical one; `R` names the result type. */
   call<R = Record<string, any>>(tool: string, args?: unknown, options?: CallOptions): Promise<Envelope<R>>;
   /** The tools `call` offers, as plain JSON. */
@@ -89,7 +93,10 @@ export interface Workspace {
    * path confined like a tool's, refused files listed in `skipped`, the rest one change and one
    * snapshot. Never throws.
    */
-  importFiles(files: ImportedFile[], options?: { onProgress?: (done: number, total: number) => void }): Promise<Envelope<ImportResult>>;
+  importFiles(
+    files: ImportedFile[],
+    options?: { onProgress?: (done: number, total: number) => void },
+  ): Promise<Envelope<ImportResult>>;
   /** Every file's exact bytes (`.sandpit` left out; links listed as skipped), for an export. */
   exportFiles(onProgress?: (done: number) => void): Promise<ExportResult>;
   /** Clone from, push to and pull from a git server (see src/git). */
@@ -107,10 +114,17 @@ export function createWorkspaceCore(options: WorkspaceOptions & { tools: ToolDef
   const locks = new PathLocks();
   const byName = new Map(options.tools.map((t) => [t.name, t]));
   const closeHooks: Array<() => void | Promise<void>> = [];
-  const snapshots = options.snapshots === false ? null : new SnapshotStore(options.fs, (rel) => paths.toAbs(rel), options.snapshots, { allowHardLinks: policy.allowHardLinks });
+  const snapshots =
+    options.snapshots === false
+      ? null
+      : new SnapshotStore(options.fs, (rel) => paths.toAbs(rel), options.snapshots, {
+          allowHardLinks: policy.allowHardLinks,
+        });
   if (snapshots && options.processLock) snapshots.sharedLock = options.processLock;
   const schedule = snapshots && new SnapshotSchedule(snapshots);
-  const writer = new FileWriter(options.fs, paths, locks, changes, snapshots, { allowGitWrites: policy.allowGitWrites });
+  const writer = new FileWriter(options.fs, paths, locks, changes, snapshots, {
+    allowGitWrites: policy.allowGitWrites,
+  });
   const afterReply = options.snapshots !== false && options.snapshots?.afterReply === true;
   // With afterReply, the commits still to run: every entry point waits for them first.
   let settling: Promise<void> = Promise.resolve();
@@ -124,14 +138,19 @@ export function createWorkspaceCore(options: WorkspaceOptions & { tools: ToolDef
       if (!tool) throw unknownTool(toolName, byName);
       // A model shown strict-mode schemas sends null for "absent" and maps as pairs: read them as meant.
       // The converter loads on the first call that could need it (a null, or an array of objects).
-      if (mayBeStrict(args)) args = (await import('./tools/schema/strict-schema.js')).fromStrictArgs(tool.schema, args ?? {});
+      if (mayBeStrict(args))
+        args = (await import('./tools/schema/strict-schema.js')).fromStrictArgs(tool.schema, args ?? {});
       tool.precheck?.(args);
       const problems = validateArgs(tool.schema, args);
       if (problems.length > 0) {
-        throw new ToolError('INVALID_ARGUMENTS', `${tool.name} got invalid arguments: ${problems.map((p) => `${p.path || '(arguments)'} ${p.message}`).join('; ')}`, {
-          hint: `Arguments must match the schema of ${tool.name}; allowed: ${Object.keys(tool.schema.properties ?? {}).join(', ')}.`,
-          problems,
-        });
+        throw new ToolError(
+          'INVALID_ARGUMENTS',
+          `${tool.name} got invalid arguments: ${problems.map((p) => `${p.path || '(arguments)'} ${p.message}`).join('; ')}`,
+          {
+            hint: `Arguments must match the schema of ${tool.name}; allowed: ${Object.keys(tool.schema.properties ?? {}).join(', ')}.`,
+            problems,
+          },
+        );
       }
       return { ok: true, tool: tool.name, result: await run(tool, args, callOptions) };
     } catch (error) {
@@ -142,7 +161,17 @@ export function createWorkspaceCore(options: WorkspaceOptions & { tools: ToolDef
   async function run<A, R>(tool: ToolDefinition<A, R>, args: A, callOptions: CallOptions = {}): Promise<R> {
     // The workspace's own approver wins (a host that trusts every change); a call's approver fills in only when there is none.
     const callPolicy = callOptions.confirm && !policy.confirm ? { ...policy, confirm: callOptions.confirm } : policy;
-    const ctx = new ToolContext<SnapshotStore>(options.fs, paths, cwd, callPolicy, ledger, changes, locks, tool.name, writer);
+    const ctx = new ToolContext<SnapshotStore>(
+      options.fs,
+      paths,
+      cwd,
+      callPolicy,
+      ledger,
+      changes,
+      locks,
+      tool.name,
+      writer,
+    );
     ctx.snapshots = snapshots ?? undefined;
     if (callOptions.signal) ctx.signal = callOptions.signal;
     if (callOptions.onProgress) ctx.onProgress = callOptions.onProgress;
@@ -189,29 +218,44 @@ export function createWorkspaceCore(options: WorkspaceOptions & { tools: ToolDef
     importFiles: async (files, importOptions = {}) => {
       try {
         await settled();
-        if (!Array.isArray(files)) throw new ToolError('INVALID_ARGUMENTS', 'importFiles takes an array of { path, bytes }');
+        if (!Array.isArray(files))
+          throw new ToolError('INVALID_ARGUMENTS', 'importFiles takes an array of { path, bytes }');
         // loaded with the first import: a person's import from disk, never a model's call
         const { importFilesTool } = await import('./tools/import-files.js');
-        return { ok: true, tool: IMPORT_FILES, result: await run(importFilesTool, { files, onProgress: importOptions.onProgress }) };
+        return {
+          ok: true,
+          tool: IMPORT_FILES,
+          result: await run(importFilesTool, { files, onProgress: importOptions.onProgress }),
+        };
       } catch (error) {
         return { ok: false, tool: IMPORT_FILES, error: toToolError(error).toJSON() };
       }
     },
     exportFiles: (onProgress) => exportFiles(options.fs, paths, onProgress),
-    git: createWorkspaceGit({ fs: options.fs, toAbs: (rel) => paths.toAbs(rel), store: snapshots, writer }, settled, options.processLock),
-    onClose: (hook) => { closeHooks.push(hook); },
+    git: createWorkspaceGit(
+      { fs: options.fs, toAbs: (rel) => paths.toAbs(rel), store: snapshots, writer },
+      settled,
+      options.processLock,
+    ),
+    onClose: (hook) => {
+      closeHooks.push(hook);
+    },
     close: async () => {
       await settled();
-      for (const hook of closeHooks.splice(0).reverse()) await Promise.resolve().then(hook).catch(() => {});
+      for (const hook of closeHooks.splice(0).reverse())
+        await Promise.resolve()
+          .then(hook)
+          .catch(() => {});
     },
-    listTools: () => options.tools.map((t) => ({
-      name: t.name,
-      ...(t.title ? { title: t.title } : {}),
-      description: t.description,
-      input_schema: t.schema,
-      ...(t.resultSchema ? { output_schema: t.resultSchema } : {}),
-      ...(t.annotations ? { annotations: t.annotations } : {}),
-    })),
+    listTools: () =>
+      options.tools.map((t) => ({
+        name: t.name,
+        ...(t.title ? { title: t.title } : {}),
+        description: t.description,
+        input_schema: t.schema,
+        ...(t.resultSchema ? { output_schema: t.resultSchema } : {}),
+        ...(t.annotations ? { annotations: t.annotations } : {}),
+      })),
   };
 }
 
@@ -219,7 +263,14 @@ export function createWorkspaceCore(options: WorkspaceOptions & { tools: ToolDef
 function withSnapshotError<R>(result: R, error: unknown): R {
   if (!result || typeof result !== 'object' || Array.isArray(result)) return result;
   const { code, message, hint } = toToolError(error).toJSON();
-  return { ...result, snapshot_error: { code, message: `the change was made but is not in the snapshot history: ${message}`, ...(hint ? { hint } : {}) } };
+  return {
+    ...result,
+    snapshot_error: {
+      code,
+      message: `the change was made but is not in the snapshot history: ${message}`,
+      ...(hint ? { hint } : {}),
+    },
+  };
 }
 
 /** The envelope name of `importFiles` (the import_files tool's own name). */
@@ -245,6 +296,8 @@ function unknownTool(name: string, tools: Map<string, ToolDefinition>): ToolErro
   }
   const near = known.filter((k) => k.includes(name) || name.includes(k) || name.split('.').pop() === k);
   return new ToolError('UNKNOWN_TOOL', `there is no tool named '${name.slice(0, 100)}'`, {
-    hint: near.length ? `Did you mean ${near.map((n) => `'${n}'`).join(' or ')}? Tools: ${known.join(', ')}.` : `Tools: ${known.join(', ')}.`,
+    hint: near.length
+      ? `Did you mean ${near.map((n) => `'${n}'`).join(' or ')}? Tools: ${known.join(', ')}.`
+      : `Tools: ${known.join(', ')}.`,
   });
 }

@@ -2,7 +2,17 @@ import { proxy, releaseProxy, wrap, type Remote } from 'comlink';
 import type { Envelope, Workspace } from '../src/workspace-core.js';
 import type { WorkspacePolicy } from '../src/workspace/policy.js';
 import type { SnapshotOptions } from '../src/snapshots/store.js';
-import { WARM_MESSAGE, type BackendKind, type ChangeEvent, type TaskNoteEvent, type GitVerb, type WarmMessage, type WorkerApi, type WorkerToolset, type WorkspaceVerbs } from './protocol.js';
+import {
+  WARM_MESSAGE,
+  type BackendKind,
+  type ChangeEvent,
+  type TaskNoteEvent,
+  type GitVerb,
+  type WarmMessage,
+  type WorkerApi,
+  type WorkerToolset,
+  type WorkspaceVerbs,
+} from './protocol.js';
 import type { CloneOptions, GitAuth, PushOptions } from '../src/git/index.js';
 import type { PreviewEntry } from './preview/read-file.js';
 
@@ -94,19 +104,27 @@ export function whenWarm(worker: ModuleWorker): Promise<WarmState> {
  */
 export async function connectWorkspace(options: ConnectOptions): Promise<RemoteWorkspace> {
   const given = options.worker;
-  const worker = given instanceof Worker ? given
-    : typeof given === 'string' || given instanceof URL ? new Worker(given, { type: 'module' })
-      : given ? (given as Worker)
-        : new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
+  const worker =
+    given instanceof Worker
+      ? given
+      : typeof given === 'string' || given instanceof URL
+        ? new Worker(given, { type: 'module' })
+        : given
+          ? (given as Worker)
+          : new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
   let failure: Error | null = null;
   let fail!: (error: Error) => void;
-  const failed = new Promise<never>((_, reject) => { fail = reject; });
+  const failed = new Promise<never>((_, reject) => {
+    fail = reject;
+  });
   failed.catch(() => {});
   const onError = (event: Event) => {
     // Handled here: the page's own error reporting should not see it a second time.
     event.preventDefault();
     const detail = (event as ErrorEvent).message;
-    failure = new Error(`the Sandpit worker failed${detail ? `: ${detail}` : ' to load (check the worker URL and the console)'}`);
+    failure = new Error(
+      `the Sandpit worker failed${detail ? `: ${detail}` : ' to load (check the worker URL and the console)'}`,
+    );
     fail(failure);
     worker.terminate();
   };
@@ -120,52 +138,84 @@ export async function connectWorkspace(options: ConnectOptions): Promise<RemoteW
 
   const name = options.name ?? 'default';
   const { confirm, ...policy } = options.policy ?? {};
-  const info = await guarded(() => remote.open(
-    {
-      backend: options.backend, name, policy: { ...policy, ...(confirm ? { confirm: true } : {}) },
-      ...(options.snapshots === undefined ? {} : { snapshots: options.snapshots }),
-      ...(options.toolset === undefined ? {} : { toolset: options.toolset }),
-      ...(options.artifactDir === undefined ? {} : { artifactDir: options.artifactDir }),
-    },
-    confirm ? proxy(async (paths: string[], action: Parameters<typeof confirm>[1], request: Parameters<typeof confirm>[2]) => Boolean(await confirm(paths, action, request))) : undefined,
-  )).catch((error: unknown) => {
+  const info = await guarded(() =>
+    remote.open(
+      {
+        backend: options.backend,
+        name,
+        policy: { ...policy, ...(confirm ? { confirm: true } : {}) },
+        ...(options.snapshots === undefined ? {} : { snapshots: options.snapshots }),
+        ...(options.toolset === undefined ? {} : { toolset: options.toolset }),
+        ...(options.artifactDir === undefined ? {} : { artifactDir: options.artifactDir }),
+      },
+      confirm
+        ? proxy(
+            async (paths: string[], action: Parameters<typeof confirm>[1], request: Parameters<typeof confirm>[2]) =>
+              Boolean(await confirm(paths, action, request)),
+          )
+        : undefined,
+    ),
+  ).catch((error: unknown) => {
     worker.terminate();
     throw error instanceof Error ? error : new Error(String(error));
   });
 
   const listeners = new Set<(event: ChangeEvent) => void>();
-  await guarded(() => remote.subscribe(proxy((event: ChangeEvent) => {
-    for (const listener of listeners) listener(event);
-  })));
+  await guarded(() =>
+    remote.subscribe(
+      proxy((event: ChangeEvent) => {
+        for (const listener of listeners) listener(event);
+      }),
+    ),
+  );
 
   const taskListeners = new Set<(event: TaskNoteEvent) => void>();
-  await guarded(() => remote.subscribeTasks(proxy((event: TaskNoteEvent) => {
-    for (const listener of taskListeners) listener(event);
-  })));
+  await guarded(() =>
+    remote.subscribeTasks(
+      proxy((event: TaskNoteEvent) => {
+        for (const listener of taskListeners) listener(event);
+      }),
+    ),
+  );
 
   let closed: Promise<void> | null = null;
-  const gitCall = (verb: GitVerb, opts: (CloneOptions | PushOptions) & { auth?: GitAuth; onProgress?: CloneOptions['onProgress'] }) => {
+  const gitCall = (
+    verb: GitVerb,
+    opts: (CloneOptions | PushOptions) & { auth?: GitAuth; onProgress?: CloneOptions['onProgress'] },
+  ) => {
     const { auth, onProgress, ...plain } = opts ?? {};
     const authProxy = typeof auth === 'function' ? proxy(async (url: string) => auth(url)) : undefined;
-    return guarded(() => remote.git(
-      verb,
-      { ...plain, ...(auth && typeof auth === 'object' ? { auth } : {}) },
-      onProgress ? proxy((event: Parameters<NonNullable<CloneOptions['onProgress']>>[0]) => { void onProgress(event); }) : undefined,
-      authProxy,
-    ) as Promise<Envelope>);
+    return guarded(
+      () =>
+        remote.git(
+          verb,
+          { ...plain, ...(auth && typeof auth === 'object' ? { auth } : {}) },
+          onProgress
+            ? proxy((event: Parameters<NonNullable<CloneOptions['onProgress']>>[0]) => {
+                void onProgress(event);
+              })
+            : undefined,
+          authProxy,
+        ) as Promise<Envelope>,
+    );
   };
   return {
     backend: info.backend,
     name: info.name,
     locked: info.locked,
-    call: ((tool: string, args?: unknown) => guarded(() => remote.call(tool, args) as Promise<Envelope>)) as Workspace['call'],
+    call: ((tool: string, args?: unknown) =>
+      guarded(() => remote.call(tool, args) as Promise<Envelope>)) as Workspace['call'],
     listTools: () => guarded(() => remote.listTools()),
     changes: () => guarded(() => remote.changes()),
     change: (id) => guarded(() => remote.change(id)),
-    importFiles: (files, onProgress) => guarded(() => remote.importFiles(
-      files.map((f) => ({ path: f.path, bytes: f.bytes })),
-      onProgress ? proxy((done: number, total: number) => onProgress(done, total)) : undefined,
-    ) as ReturnType<Workspace['importFiles']>),
+    importFiles: (files, onProgress) =>
+      guarded(
+        () =>
+          remote.importFiles(
+            files.map((f) => ({ path: f.path, bytes: f.bytes })),
+            onProgress ? proxy((done: number, total: number) => onProgress(done, total)) : undefined,
+          ) as ReturnType<Workspace['importFiles']>,
+      ),
     exportFiles: () => guarded(() => remote.exportFiles()),
     git: {
       clone: (opts) => gitCall('clone', opts) as never,
@@ -182,13 +232,15 @@ export async function connectWorkspace(options: ConnectOptions): Promise<RemoteW
       return () => taskListeners.delete(listener);
     },
     close() {
-      closed ??= guarded(() => remote.close()).catch(() => {}).finally(() => {
-        failure ??= new Error('this Sandpit workspace was closed; connect again to use it');
-        listeners.clear();
-        taskListeners.clear();
-        remote[releaseProxy]();
-        worker.terminate();
-      });
+      closed ??= guarded(() => remote.close())
+        .catch(() => {})
+        .finally(() => {
+          failure ??= new Error('this Sandpit workspace was closed; connect again to use it');
+          listeners.clear();
+          taskListeners.clear();
+          remote[releaseProxy]();
+          worker.terminate();
+        });
       return closed;
     },
   };

@@ -22,9 +22,17 @@ export function hostTasks(tell: (event: TaskNoteEvent) => void): HostTasks {
   const tasks = createShellTaskRegistry();
   tasks.onEvent((event) => {
     const command = tasks.list().find((t) => t.task_id === event.task_id)?.command ?? 'a command';
-    tell(event.type === 'task_note'
-      ? { task_id: event.task_id, text: event.text, wake: event.wake, ended: false }
-      : { task_id: event.task_id, text: exitNote(event, command), wake: true, ended: true, ...(event.change_id ? { change_id: event.change_id } : {}) });
+    tell(
+      event.type === 'task_note'
+        ? { task_id: event.task_id, text: event.text, wake: event.wake, ended: false }
+        : {
+            task_id: event.task_id,
+            text: exitNote(event, command),
+            wake: true,
+            ended: true,
+            ...(event.change_id ? { change_id: event.change_id } : {}),
+          },
+    );
   });
   return { tasks, tools: taskTools(tasks) };
 }

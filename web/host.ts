@@ -7,7 +7,15 @@ import { toToolError } from '../src/fs/tool-error.js';
 import { BACKEND_KINDS, backendOf, type OpenedBackend } from '../src/fs/backends.js';
 import type { GitCredentials, GitProgress } from '../src/git/index.js';
 import type { ToolDefinition } from '../src/tools/schema/define.js';
-import type { ChangeEvent, GitVerb, OpenInfo, TaskNoteEvent, WireGitOptions, WireOpenOptions, WorkerApi } from './protocol.js';
+import type {
+  ChangeEvent,
+  GitVerb,
+  OpenInfo,
+  TaskNoteEvent,
+  WireGitOptions,
+  WireOpenOptions,
+  WorkerApi,
+} from './protocol.js';
 import { tryLock, type HeldLock } from './tab-lock.js';
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
@@ -37,16 +45,23 @@ async function toolsFor(opts: WireOpenOptions): Promise<{ tools: ToolDefinition[
 function orderedProgress<A extends unknown[]>(report: ((...args: A) => unknown) | undefined) {
   let last: Promise<unknown> = Promise.resolve();
   return {
-    report: report && ((...args: A) => { last = Promise.resolve(report(...args)).catch(() => {}); }),
+    report:
+      report &&
+      ((...args: A) => {
+        last = Promise.resolve(report(...args)).catch(() => {});
+      }),
     delivered: () => last,
   };
 }
 
 const ownBytes = (bytes: Uint8Array): Uint8Array =>
-  (bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : new Uint8Array(bytes));
+  bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : new Uint8Array(bytes);
 
-const envelope = (tool: string, code: 'IO_ERROR' | 'INVALID_ARGUMENTS', message: string, hint?: string): Envelope =>
-  ({ ok: false, tool, error: { code, message, ...(hint ? { hint } : {}) } });
+const envelope = (tool: string, code: 'IO_ERROR' | 'INVALID_ARGUMENTS', message: string, hint?: string): Envelope => ({
+  ok: false,
+  tool,
+  error: { code, message, ...(hint ? { hint } : {}) },
+});
 
 /**
  * The workspace a worker hosts. A persistent workspace (OPFS, IndexedDB) is opened only while this
@@ -67,8 +82,13 @@ export function createHost(): WorkerApi {
   const taskListeners = new Set<(event: TaskNoteEvent) => void>();
 
   /** The answer while another tab holds this workspace. */
-  const locked = (tool: string) => envelope(tool, 'IO_ERROR', `the workspace '${options!.name}' is open in another tab or window, and only one may change it at a time`,
-    'Close the workspace in the other tab (or use another name), then retry.') as Extract<Envelope, { ok: false }>;
+  const locked = (tool: string) =>
+    envelope(
+      tool,
+      'IO_ERROR',
+      `the workspace '${options!.name}' is open in another tab or window, and only one may change it at a time`,
+      'Close the workspace in the other tab (or use another name), then retry.',
+    ) as Extract<Envelope, { ok: false }>;
 
   async function ready(): Promise<Workspace | null> {
     if (ws) return ws;
@@ -81,9 +101,12 @@ export function createHost(): WorkerApi {
     backend = await descriptor.create(options.name);
     const { confirm: asks, ...policy } = options.policy ?? {};
     // Background commands are tasks of this workspace; the task tools go with canonical's run_command.
-    const background = surface.offered ? null : (await import('./host-tasks.js')).hostTasks((event) => {
-      for (const listener of taskListeners) Promise.resolve(listener(event)).catch(() => taskListeners.delete(listener));
-    });
+    const background = surface.offered
+      ? null
+      : (await import('./host-tasks.js')).hostTasks((event) => {
+          for (const listener of taskListeners)
+            Promise.resolve(listener(event)).catch(() => taskListeners.delete(listener));
+        });
     ws = createWorkspace({
       fs: backend.fs,
       root: '/',
@@ -105,11 +128,16 @@ export function createHost(): WorkerApi {
     async open(opts, confirmProxy): Promise<OpenInfo> {
       if (options) throw new Error('this worker already hosts a workspace');
       const descriptor = backendOf(opts?.backend);
-      if (!descriptor) throw new Error(`unknown backend '${String(opts?.backend).slice(0, 40)}': use ${BACKEND_KINDS.join(', ')}`);
-      if (!descriptor.isAvailable()) throw new Error(`the ${descriptor.label} backend is not available in this browser`);
-      if (typeof opts.name !== 'string' || !NAME.test(opts.name)) throw new Error('name must be 1-64 letters, digits, dots, dashes or underscores');
-      if (opts.toolset !== undefined && !TOOLSETS.includes(opts.toolset)) throw new Error(`unknown toolset '${String(opts.toolset).slice(0, 40)}': use ${TOOLSETS.join(' or ')}`);
-      if (opts.artifactDir !== undefined && typeof opts.artifactDir !== 'string') throw new Error('artifactDir must be a folder path relative to the workspace root');
+      if (!descriptor)
+        throw new Error(`unknown backend '${String(opts?.backend).slice(0, 40)}': use ${BACKEND_KINDS.join(', ')}`);
+      if (!descriptor.isAvailable())
+        throw new Error(`the ${descriptor.label} backend is not available in this browser`);
+      if (typeof opts.name !== 'string' || !NAME.test(opts.name))
+        throw new Error('name must be 1-64 letters, digits, dots, dashes or underscores');
+      if (opts.toolset !== undefined && !TOOLSETS.includes(opts.toolset))
+        throw new Error(`unknown toolset '${String(opts.toolset).slice(0, 40)}': use ${TOOLSETS.join(' or ')}`);
+      if (opts.artifactDir !== undefined && typeof opts.artifactDir !== 'string')
+        throw new Error('artifactDir must be a folder path relative to the workspace root');
       options = structuredClone(opts);
       confirm = confirmProxy;
       surface = await toolsFor(options);
@@ -132,7 +160,9 @@ export function createHost(): WorkerApi {
       }
     }) as WorkerApi['call'],
     async listTools() {
-      const all = ws?.listTools() ?? canonicalTools.map((t) => ({ name: t.name, description: t.description, input_schema: t.schema }));
+      const all =
+        ws?.listTools() ??
+        canonicalTools.map((t) => ({ name: t.name, description: t.description, input_schema: t.schema }));
       const { offered } = surface;
       return offered ? all.filter((t) => offered.has(t.name)) : all;
     },
@@ -151,12 +181,24 @@ export function createHost(): WorkerApi {
     async importFiles(files, onProgress) {
       const current = await ready();
       if (!current) return locked('import_files') as Envelope<never>;
-      if (!Array.isArray(files)) return envelope('import_files', 'INVALID_ARGUMENTS', 'importFiles takes an array of { path, bytes }') as Envelope<never>;
+      if (!Array.isArray(files))
+        return envelope(
+          'import_files',
+          'INVALID_ARGUMENTS',
+          'importFiles takes an array of { path, bytes }',
+        ) as Envelope<never>;
       if (!files.every((f) => typeof f?.path === 'string' && f.bytes instanceof Uint8Array)) {
-        return envelope('import_files', 'INVALID_ARGUMENTS', 'every imported file needs a path and its bytes as a Uint8Array') as Envelope<never>;
+        return envelope(
+          'import_files',
+          'INVALID_ARGUMENTS',
+          'every imported file needs a path and its bytes as a Uint8Array',
+        ) as Envelope<never>;
       }
       const progress = orderedProgress(onProgress);
-      const result = await current.importFiles(files.map((f) => ({ path: f.path, bytes: f.bytes })), progress.report ? { onProgress: progress.report } : {});
+      const result = await current.importFiles(
+        files.map((f) => ({ path: f.path, bytes: f.bytes })),
+        progress.report ? { onProgress: progress.report } : {},
+      );
       await backend?.flush?.();
       await progress.delivered();
       return result;
@@ -168,11 +210,21 @@ export function createHost(): WorkerApi {
       // A view into a larger buffer (a pooled Buffer) would clone the whole buffer: send its own bytes.
       return { files: files.map((f) => ({ path: f.path, bytes: ownBytes(f.bytes) })), skipped };
     },
-    git: (async (verb: GitVerb, opts: WireGitOptions, onProgress?: (event: GitProgress) => void, auth?: (url: string) => Promise<GitCredentials | undefined>): Promise<Envelope> => {
+    git: (async (
+      verb: GitVerb,
+      opts: WireGitOptions,
+      onProgress?: (event: GitProgress) => void,
+      auth?: (url: string) => Promise<GitCredentials | undefined>,
+    ): Promise<Envelope> => {
       const tool = `git_${String(verb)}`;
       const current = await ready();
       if (!current) return locked(tool);
-      if (!['clone', 'push', 'pull'].includes(verb)) return envelope(tool, 'INVALID_ARGUMENTS', `unknown git verb '${String(verb).slice(0, 40)}': use clone, push or pull`);
+      if (!['clone', 'push', 'pull'].includes(verb))
+        return envelope(
+          tool,
+          'INVALID_ARGUMENTS',
+          `unknown git verb '${String(verb).slice(0, 40)}': use clone, push or pull`,
+        );
       const progress = orderedProgress(onProgress);
       const full = { ...opts, ...(progress.report ? { onProgress: progress.report } : {}), ...(auth ? { auth } : {}) };
       const result = await (current.git[verb] as (o: typeof full) => Promise<Envelope>)(full);
@@ -183,7 +235,9 @@ export function createHost(): WorkerApi {
     async previewEntry(path: string) {
       const current = await ready();
       // the preview's reader loads when a preview first asks, not with every worker
-      return current ? (await import('./preview/read-file.js')).readPreviewEntry(current, path) : { kind: 'missing' as const };
+      return current
+        ? (await import('./preview/read-file.js')).readPreviewEntry(current, path)
+        : { kind: 'missing' as const };
     },
     async close() {
       listeners.clear();
@@ -211,11 +265,20 @@ export function createHost(): WorkerApi {
 let warming: Promise<boolean> | null = null;
 export function warmUp(): Promise<boolean> {
   const later = [
-    () => import('../src/fs/memory.js'), () => import('../src/fs/indexeddb.js'), () => import('../src/fs/opfs.js'),
-    () => import('../src/shell/run.js'), () => import('./node-host.js'), () => import('../src/patch/apply.js'),
-    () => import('../src/search/regex.js').then((m) => m.compileRegex('a', true)), () => import('../src/tools/schema/strict-schema.js'),
-    () => import('../src/tools/import-files.js'), () => import('./preview/read-file.js'), () => import('../src/snapshots/diff.js'),
-    () => import('../src/toolsets/cowork.js'), () => import('./host-tasks.js'), () => import('../src/snapshots/pack.js'),
+    () => import('../src/fs/memory.js'),
+    () => import('../src/fs/indexeddb.js'),
+    () => import('../src/fs/opfs.js'),
+    () => import('../src/shell/run.js'),
+    () => import('./node-host.js'),
+    () => import('../src/patch/apply.js'),
+    () => import('../src/search/regex.js').then((m) => m.compileRegex('a', true)),
+    () => import('../src/tools/schema/strict-schema.js'),
+    () => import('../src/tools/import-files.js'),
+    () => import('./preview/read-file.js'),
+    () => import('../src/snapshots/diff.js'),
+    () => import('../src/toolsets/cowork.js'),
+    () => import('./host-tasks.js'),
+    () => import('../src/snapshots/pack.js'),
     () => import('../src/search/glob.js').then((m) => m.compileGlob('*')),
   ];
   warming ??= new Promise<void>((resolve) => setTimeout(resolve, 0))

@@ -1,6 +1,21 @@
 /** The browser entry for pages: a workspace in a Web Worker, and the browser backends for direct use. */
-export { connectWorkspace, whenWarm, type WarmState, type ConnectOptions, type RemoteWorkspace, type ModuleWorker } from './client.js';
-export type { BackendKind, ChangeEvent, TaskNoteEvent, ImportProgress, WorkspaceVerbs, Answered, WorkerToolset } from './protocol.js';
+export {
+  connectWorkspace,
+  whenWarm,
+  type WarmState,
+  type ConnectOptions,
+  type RemoteWorkspace,
+  type ModuleWorker,
+} from './client.js';
+export type {
+  BackendKind,
+  ChangeEvent,
+  TaskNoteEvent,
+  ImportProgress,
+  WorkspaceVerbs,
+  Answered,
+  WorkerToolset,
+} from './protocol.js';
 export type { BackendDescriptor, OpenedBackend } from '../src/fs/backends.js';
 export type { PreviewEntry } from './preview/read-file.js';
 export type { ScriptCopyLimits } from '../src/shell/commands/node.js';

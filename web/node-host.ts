@@ -1,4 +1,9 @@
-import { createNodeCommand, type ScriptCopyLimits, type ScriptJob, type ScriptOutcome } from '../src/shell/commands/node.js';
+import {
+  createNodeCommand,
+  type ScriptCopyLimits,
+  type ScriptJob,
+  type ScriptOutcome,
+} from '../src/shell/commands/node.js';
 import type { CommandFn } from '../src/shell/context.js';
 
 /** What the script worker posts: output as it happens, then the outcome. */
@@ -43,4 +48,5 @@ export function runScriptInWorker(job: ScriptJob, stop?: AbortSignal): Promise<S
 }
 
 /** The shell's `node` in a browser worker, given a copy of the workspace up to `limits`. */
-export const nodeCommandWith = (limits: ScriptCopyLimits = {}): CommandFn => createNodeCommand(runScriptInWorker, limits);
+export const nodeCommandWith = (limits: ScriptCopyLimits = {}): CommandFn =>
+  createNodeCommand(runScriptInWorker, limits);

@@ -7,9 +7,11 @@ export function inspect(value: unknown, depth = 0): string {
   if (value === null || typeof value !== 'object') return String(value);
   if (value instanceof Error) return value.stack ?? String(value);
   if (depth > 2) return Array.isArray(value) ? '[Array]' : '[Object]';
-  if (value instanceof Map) return `Map(${value.size}) { ${[...value].map(([k, v]) => `${inspect(k, depth + 1)} => ${inspect(v, depth + 1)}`).join(', ')} }`;
+  if (value instanceof Map)
+    return `Map(${value.size}) { ${[...value].map(([k, v]) => `${inspect(k, depth + 1)} => ${inspect(v, depth + 1)}`).join(', ')} }`;
   if (value instanceof Set) return `Set(${value.size}) { ${[...value].map((v) => inspect(v, depth + 1)).join(', ')} }`;
-  if (Array.isArray(value)) return value.length === 0 ? '[]' : `[ ${value.map((v) => inspect(v, depth + 1)).join(', ')} ]`;
+  if (Array.isArray(value))
+    return value.length === 0 ? '[]' : `[ ${value.map((v) => inspect(v, depth + 1)).join(', ')} ]`;
   const entries = Object.entries(value as Record<string, unknown>);
   if (entries.length === 0) return '{}';
   return `{ ${entries.map(([k, v]) => `${/^[A-Za-z_$][\w$]*$/.test(k) ? k : `'${k}'`}: ${inspect(v, depth + 1)}`).join(', ')} }`;
@@ -31,7 +33,9 @@ export function formatArgs(args: unknown[]): string {
       if (m === '%j') return JSON.stringify(v);
       return inspect(v, 1);
     });
-  } else if (args.length) { head = inspect(first); }
+  } else if (args.length) {
+    head = inspect(first);
+  }
   rest = rest.map((v) => (typeof v === 'string' ? v : inspect(v))) as string[];
   return [head, ...rest].filter((_, i) => i > 0 || args.length > 0).join(' ');
 }

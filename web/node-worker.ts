@@ -9,19 +9,24 @@ import { formatArgs, inspect } from './node-inspect.js';
  * `process`, `require`/`import` of workspace files and `fs` over the copied-in workspace. It runs
  * one job; the host terminates it afterwards (or at the timeout).
  */
-class ProcessExit { constructor(readonly code: number) {} }
+class ProcessExit {
+  constructor(readonly code: number) {}
+}
 
 const scope = self as unknown as DedicatedWorkerGlobalScope;
 const dec = new TextDecoder();
 let finished = false;
 
-scope.onmessage = (event: MessageEvent<ScriptJob>) => { void run(event.data); };
+scope.onmessage = (event: MessageEvent<ScriptJob>) => {
+  void run(event.data);
+};
 
 async function run(job: ScriptJob): Promise<void> {
   const post = (m: ScriptMessage) => scope.postMessage(m);
   const files = new Map(job.files);
   const dirs = new Set<string>(['/']);
-  for (const p of files.keys()) for (let i = p.indexOf('/', 1); i > 0; i = p.indexOf('/', i + 1)) dirs.add(p.slice(0, i));
+  for (const p of files.keys())
+    for (let i = p.indexOf('/', 1); i > 0; i = p.indexOf('/', i + 1)) dirs.add(p.slice(0, i));
   const writes = new Map<string, Uint8Array | null>();
   let cwd = job.cwd;
   const path = createPath(() => cwd);
@@ -32,16 +37,42 @@ async function run(job: ScriptJob): Promise<void> {
   const entry = eval_ ? '[eval]' : job.argv[0]!;
   const proc = {
     argv: ['/usr/local/bin/node', ...(eval_ ? job.argv.slice(2) : [entry, ...job.argv.slice(1)])],
-    env: { ...job.env }, exitCode: undefined as number | undefined, platform: 'linux', version: 'v20.0.0', versions: { node: '20.0.0' },
+    env: { ...job.env },
+    exitCode: undefined as number | undefined,
+    platform: 'linux',
+    version: 'v20.0.0',
+    versions: { node: '20.0.0' },
     cwd: () => cwd,
-    chdir: (d: string) => { const p = path.resolve(d); if (!dirs.has(p)) throw Object.assign(new Error(`ENOENT: no such file or directory, chdir '${d}'`), { code: 'ENOENT' }); cwd = p; },
-    exit: (code?: number) => { throw new ProcessExit(code ?? proc.exitCode ?? 0); },
-    stdout: { write: (s: unknown) => { out(String(s)); return true; }, isTTY: false },
-    stderr: { write: (s: unknown) => { err(String(s)); return true; }, isTTY: false },
+    chdir: (d: string) => {
+      const p = path.resolve(d);
+      if (!dirs.has(p))
+        throw Object.assign(new Error(`ENOENT: no such file or directory, chdir '${d}'`), { code: 'ENOENT' });
+      cwd = p;
+    },
+    exit: (code?: number) => {
+      throw new ProcessExit(code ?? proc.exitCode ?? 0);
+    },
+    stdout: {
+      write: (s: unknown) => {
+        out(String(s));
+        return true;
+      },
+      isTTY: false,
+    },
+    stderr: {
+      write: (s: unknown) => {
+        err(String(s));
+        return true;
+      },
+      isTTY: false,
+    },
     stdin: { read: () => job.stdin },
     nextTick: (f: (...a: unknown[]) => void, ...a: unknown[]) => queueMicrotask(() => f(...a)),
-    hrtime: Object.assign(() => [Math.floor(performance.now() / 1000), 0], { bigint: () => BigInt(Math.round(performance.now() * 1e6)) }),
-    on: () => proc, once: () => proc,
+    hrtime: Object.assign(() => [Math.floor(performance.now() / 1000), 0], {
+      bigint: () => BigInt(Math.round(performance.now() * 1e6)),
+    }),
+    on: () => proc,
+    once: () => proc,
   };
   const done = (code: number) => {
     if (finished) return;
@@ -50,11 +81,17 @@ async function run(job: ScriptJob): Promise<void> {
   };
   const fail = (e: unknown) => {
     if (e instanceof ProcessExit) return done(e.code);
-    err(`${e instanceof Error ? e.stack ?? String(e) : `Uncaught ${inspect(e)}`}\n`);
+    err(`${e instanceof Error ? (e.stack ?? String(e)) : `Uncaught ${inspect(e)}`}\n`);
     done(1);
   };
-  scope.addEventListener('error', (event) => { event.preventDefault(); fail(event.error); });
-  scope.addEventListener('unhandledrejection', (event) => { event.preventDefault(); fail(event.reason); });
+  scope.addEventListener('error', (event) => {
+    event.preventDefault();
+    fail(event.error);
+  });
+  scope.addEventListener('unhandledrejection', (event) => {
+    event.preventDefault();
+    fail(event.reason);
+  });
 
   // Count pending timers: like Node, the script ends when nothing is left to run.
   let pending = 0;
@@ -69,53 +106,139 @@ async function run(job: ScriptJob): Promise<void> {
   const g = globalThis as Record<string, unknown>;
   const setTimeout_ = (f: () => void, ms?: number, ...a: unknown[]) => {
     pending++;
-    const id = realSetTimeout(() => { timers.delete(id); pending--; try { f.apply(null, a as []); } catch (e) { fail(e); } }, ms);
+    const id = realSetTimeout(() => {
+      timers.delete(id);
+      pending--;
+      try {
+        f.apply(null, a as []);
+      } catch (e) {
+        fail(e);
+      }
+    }, ms);
     timers.add(id);
     return id;
   };
-  const clearTimeout_ = (id: number) => { if (timers.delete(id)) { pending--; realClearTimeout(id); } };
+  const clearTimeout_ = (id: number) => {
+    if (timers.delete(id)) {
+      pending--;
+      realClearTimeout(id);
+    }
+  };
   const intervals = new Set<number>();
-  const setInterval_ = (f: () => void, ms?: number) => { const id = realSetInterval(() => { try { f(); } catch (e) { fail(e); } }, ms); intervals.add(id); return id; };
-  const clearInterval_ = (id: number) => { intervals.delete(id); realClearInterval(id); };
+  const setInterval_ = (f: () => void, ms?: number) => {
+    const id = realSetInterval(() => {
+      try {
+        f();
+      } catch (e) {
+        fail(e);
+      }
+    }, ms);
+    intervals.add(id);
+    return id;
+  };
+  const clearInterval_ = (id: number) => {
+    intervals.delete(id);
+    realClearInterval(id);
+  };
   const setImmediate_ = (f: () => void) => setTimeout_(f, 0);
 
   const consoleOut = (...a: unknown[]) => out(`${formatArgs(a)}\n`);
   const consoleErr = (...a: unknown[]) => err(`${formatArgs(a)}\n`);
-  const console_ = { log: consoleOut, info: consoleOut, debug: consoleOut, dir: (v: unknown) => out(`${inspect(v)}\n`), error: consoleErr, warn: consoleErr, trace: consoleErr, table: consoleOut, assert: (c: unknown, ...a: unknown[]) => { if (!c) consoleErr('Assertion failed:', ...a); } };
+  const console_ = {
+    log: consoleOut,
+    info: consoleOut,
+    debug: consoleOut,
+    dir: (v: unknown) => out(`${inspect(v)}\n`),
+    error: consoleErr,
+    warn: consoleErr,
+    trace: consoleErr,
+    table: consoleOut,
+    assert: (c: unknown, ...a: unknown[]) => {
+      if (!c) consoleErr('Assertion failed:', ...a);
+    },
+  };
   const scriptScope: Record<string, unknown> = {
-    console: console_, process: proc, setTimeout: setTimeout_, clearTimeout: clearTimeout_, setInterval: setInterval_,
-    clearInterval: clearInterval_, setImmediate: setImmediate_, clearImmediate: clearTimeout_,
+    console: console_,
+    process: proc,
+    setTimeout: setTimeout_,
+    clearTimeout: clearTimeout_,
+    setInterval: setInterval_,
+    clearInterval: clearInterval_,
+    setImmediate: setImmediate_,
+    clearImmediate: clearTimeout_,
   };
   const scopeNames = Object.keys(scriptScope);
   const scopeValues = Object.values(scriptScope);
   g.__sandpitScope = scriptScope;
   /** Compile script text as a function of `params` that closes over the script scope, so the script may still declare its own `console` or `setTimeout`. */
   const compile = (params: string[], body: string, sourceUrl?: string) =>
-    (new Function(...scopeNames, `return function (${params.join(', ')}) {\n${body}\n}${sourceUrl ? `\n//# sourceURL=${sourceUrl}` : ''}`) as (...a: unknown[]) => (...a: unknown[]) => unknown)(...scopeValues);
+    (
+      new Function(
+        ...scopeNames,
+        `return function (${params.join(', ')}) {\n${body}\n}${sourceUrl ? `\n//# sourceURL=${sourceUrl}` : ''}`,
+      ) as (...a: unknown[]) => (...a: unknown[]) => unknown
+    )(...scopeValues);
   const esmPrelude = (body: string) => {
-    const own = scopeNames.filter((n) => !new RegExp(`\\b(?:const|let|var|function|class)\\s+${n}\\b|\\bimport\\b[^;]*\\b${n}\\b[^;]*\\bfrom\\b`).test(body));
+    const own = scopeNames.filter(
+      (n) =>
+        !new RegExp(`\\b(?:const|let|var|function|class)\\s+${n}\\b|\\bimport\\b[^;]*\\b${n}\\b[^;]*\\bfrom\\b`).test(
+          body,
+        ),
+    );
     return own.length ? `const { ${own.join(', ')} } = globalThis.__sandpitScope;` : '';
   };
   g.process = proc;
-  const util = { format: (...a: unknown[]) => formatArgs(a), inspect, promisify: (f: (...a: unknown[]) => void) => (...a: unknown[]) => new Promise((res, rej) => f(...a, (e: unknown, v: unknown) => (e ? rej(e) : res(v)))) };
+  const util = {
+    format: (...a: unknown[]) => formatArgs(a),
+    inspect,
+    promisify:
+      (f: (...a: unknown[]) => void) =>
+      (...a: unknown[]) =>
+        new Promise((res, rej) => f(...a, (e: unknown, v: unknown) => (e ? rej(e) : res(v)))),
+  };
   const builtins: Record<string, unknown> = {
-    fs, 'fs/promises': fs.promises, path, 'path/posix': path, process: proc, util, os: { EOL: '\n', platform: () => 'linux', tmpdir: () => '/tmp', homedir: () => '/' },
-    assert: Object.assign((c: unknown, m?: string) => { if (!c) throw new Error(m ?? 'Assertion failed'); }, { equal: (a: unknown, b: unknown) => { if (a != b) throw new Error(`${inspect(a)} == ${inspect(b)}`); }, strictEqual: (a: unknown, b: unknown) => { if (a !== b) throw new Error(`Expected values to be strictly equal:\n\n${inspect(a)} !== ${inspect(b)}\n`); } }),
+    fs,
+    'fs/promises': fs.promises,
+    path,
+    'path/posix': path,
+    process: proc,
+    util,
+    os: { EOL: '\n', platform: () => 'linux', tmpdir: () => '/tmp', homedir: () => '/' },
+    assert: Object.assign(
+      (c: unknown, m?: string) => {
+        if (!c) throw new Error(m ?? 'Assertion failed');
+      },
+      {
+        equal: (a: unknown, b: unknown) => {
+          if (a != b) throw new Error(`${inspect(a)} == ${inspect(b)}`);
+        },
+        strictEqual: (a: unknown, b: unknown) => {
+          if (a !== b) throw new Error(`Expected values to be strictly equal:\n\n${inspect(a)} !== ${inspect(b)}\n`);
+        },
+      },
+    ),
   };
   const builtinOf = (spec: string) => builtins[spec.replace(/^node:/, '')];
 
   const cache = new Map<string, { exports: unknown }>();
   const resolveFile = (spec: string, dir: string): string => {
     const base = path.resolve(dir, spec);
-    for (const c of [base, `${base}.js`, `${base}.cjs`, `${base}.mjs`, `${base}.json`, `${base}/index.js`]) if (files.has(c)) return c;
+    for (const c of [base, `${base}.js`, `${base}.cjs`, `${base}.mjs`, `${base}.json`, `${base}/index.js`])
+      if (files.has(c)) return c;
     throw Object.assign(new Error(`Cannot find module '${spec}'`), { code: 'MODULE_NOT_FOUND' });
   };
-  const makeRequire = (dir: string) => (spec: string): unknown => {
-    const b = builtinOf(spec);
-    if (b) return b;
-    if (!/^\.{0,2}\//.test(spec)) throw Object.assign(new Error(`Cannot find module '${spec}' (packages are not installed in the browser shell)`), { code: 'MODULE_NOT_FOUND' });
-    return loadCjs(resolveFile(spec, dir));
-  };
+  const makeRequire =
+    (dir: string) =>
+    (spec: string): unknown => {
+      const b = builtinOf(spec);
+      if (b) return b;
+      if (!/^\.{0,2}\//.test(spec))
+        throw Object.assign(
+          new Error(`Cannot find module '${spec}' (packages are not installed in the browser shell)`),
+          { code: 'MODULE_NOT_FOUND' },
+        );
+      return loadCjs(resolveFile(spec, dir));
+    };
   const loadCjs = (file: string): unknown => {
     const hit = cache.get(file);
     if (hit) return hit.exports;
@@ -124,7 +247,13 @@ async function run(job: ScriptJob): Promise<void> {
     const module = { exports: {} as unknown };
     cache.set(file, module);
     const dir = path.dirname(file);
-    compile(['exports', 'require', 'module', '__filename', '__dirname'], text.replace(/^#!.*/, ''), file)(module.exports, makeRequire(dir), module, file, dir);
+    compile(['exports', 'require', 'module', '__filename', '__dirname'], text.replace(/^#!.*/, ''), file)(
+      module.exports,
+      makeRequire(dir),
+      module,
+      file,
+      dir,
+    );
     return module.exports;
   };
   g.__sandpitRequire = (file: string) => loadCjs(file);
@@ -135,15 +264,21 @@ async function run(job: ScriptJob): Promise<void> {
     if (known) return known;
     if (stack.includes(file)) throw new Error(`import cycle through ${file} is not supported in the browser shell`);
     let body: string;
-    if (file.endsWith('.cjs') || file.endsWith('.json')) body = `export default globalThis.__sandpitRequire(${JSON.stringify(file)});`;
+    if (file.endsWith('.cjs') || file.endsWith('.json'))
+      body = `export default globalThis.__sandpitRequire(${JSON.stringify(file)});`;
     else {
       const dir = path.dirname(file);
       const text = dec.decode(files.get(file)!).replace(/^#!.*/, '');
-      body = esmPrelude(text) + text.replace(/(\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)(['"])([^'"]+)\2/g, (all, lead: string, q: string, spec: string) => {
-        if (builtinOf(spec)) return `${lead}${q}${builtinUrl(spec)}${q}`;
-        if (!/^\.{0,2}\//.test(spec)) return all;
-        return `${lead}${q}${esmUrl(resolveFile(spec, dir), [...stack, file])}${q}`;
-      });
+      body =
+        esmPrelude(text) +
+        text.replace(
+          /(\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)(['"])([^'"]+)\2/g,
+          (all, lead: string, q: string, spec: string) => {
+            if (builtinOf(spec)) return `${lead}${q}${builtinUrl(spec)}${q}`;
+            if (!/^\.{0,2}\//.test(spec)) return all;
+            return `${lead}${q}${esmUrl(resolveFile(spec, dir), [...stack, file])}${q}`;
+          },
+        );
     }
     const url = URL.createObjectURL(new Blob([`${body}\n//# sourceURL=${file}`], { type: 'text/javascript' }));
     urls.set(file, url);
@@ -158,17 +293,28 @@ async function run(job: ScriptJob): Promise<void> {
   try {
     if (eval_) {
       const code = job.argv[1] ?? '';
-      if (job.argv[0] === '-p') out(`${inspect(compile(['require', '__filename', '__dirname'], `return (${code})`)(makeRequire(cwd), entry, cwd))}\n`);
-      else compile(['exports', 'require', 'module', '__filename', '__dirname'], code)({}, makeRequire(cwd), { exports: {} }, entry, cwd);
+      if (job.argv[0] === '-p')
+        out(
+          `${inspect(compile(['require', '__filename', '__dirname'], `return (${code})`)(makeRequire(cwd), entry, cwd))}\n`,
+        );
+      else
+        compile(['exports', 'require', 'module', '__filename', '__dirname'], code)(
+          {},
+          makeRequire(cwd),
+          { exports: {} },
+          entry,
+          cwd,
+        );
     } else {
-      if (!files.has(entry)) throw Object.assign(new Error(`Cannot find module '${entry}'`), { code: 'MODULE_NOT_FOUND' });
+      if (!files.has(entry))
+        throw Object.assign(new Error(`Cannot find module '${entry}'`), { code: 'MODULE_NOT_FOUND' });
       const text = dec.decode(files.get(entry)!);
       const esm = entry.endsWith('.mjs') || (!entry.endsWith('.cjs') && /^\s*(import\s|import\{|export\s)/m.test(text));
       if (esm) await import(/* @vite-ignore */ esmUrl(entry));
       else loadCjs(entry);
     }
     // Like Node, wait for timers and promise chains to settle before the script ends.
-    for (let idle = 0; idle < 2 && !finished;) {
+    for (let idle = 0; idle < 2 && !finished; ) {
       await new Promise((r) => realSetTimeout(r, 0));
       idle = pending === 0 && intervals.size === 0 ? idle + 1 : 0;
     }

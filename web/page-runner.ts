@@ -29,7 +29,8 @@ export function createPageRunner(fs: WorkspaceFs, root = '/', options: PageRunne
   const { scriptCopy, ...shellOptions } = options;
   // Checked here, not on the first `node`, so a wrong option fails where it was written.
   for (const [name, value] of Object.entries(scriptCopy ?? {})) {
-    if (!Number.isSafeInteger(value) || value < 0) throw new RangeError(`scriptCopy.${name} must be a whole number of 0 or more, not ${String(value).slice(0, 40)}`);
+    if (!Number.isSafeInteger(value) || value < 0)
+      throw new RangeError(`scriptCopy.${name} must be a whole number of 0 or more, not ${String(value).slice(0, 40)}`);
   }
   // Where no module worker can be started, the shell keeps its own `node`, which says it is not available (exit 127).
   const node: Record<string, CommandFn> = typeof Worker === 'function' ? { node: workerNode(scriptCopy ?? {}) } : {};

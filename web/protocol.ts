@@ -1,5 +1,12 @@
 import type { BackendKind } from '../src/fs/backends.js';
-import type { CloneOptions, GitCredentials, GitProgress, PullOptions, PushOptions, WorkspaceGit } from '../src/git/index.js';
+import type {
+  CloneOptions,
+  GitCredentials,
+  GitProgress,
+  PullOptions,
+  PushOptions,
+  WorkspaceGit,
+} from '../src/git/index.js';
 import type { SnapshotOptions } from '../src/snapshots/store.js';
 import type { ChangeDetail } from '../src/workspace/change-log.js';
 import type { ApprovalRequest, ConfirmAction, WorkspacePolicy } from '../src/workspace/policy.js';
@@ -89,7 +96,10 @@ export interface WorkspaceVerbs {
    * Write files from their bytes (an import from disk, binary files included) as one change and
    * one snapshot; refused files come back in `skipped`.
    */
-  importFiles(files: Parameters<Workspace['importFiles']>[0], onProgress?: ImportProgress): ReturnType<Workspace['importFiles']>;
+  importFiles(
+    files: Parameters<Workspace['importFiles']>[0],
+    onProgress?: ImportProgress,
+  ): ReturnType<Workspace['importFiles']>;
   /** Every file's exact bytes, Sandpit's own `.sandpit` left out; links are listed as skipped. */
   exportFiles(): ReturnType<Workspace['exportFiles']>;
   /** Close the workspace in the worker (its hooks run once). */
@@ -100,11 +110,16 @@ export interface WorkspaceVerbs {
 export type GitVerb = keyof WorkspaceGit;
 
 /** Git options as they cross the worker boundary: callbacks are sent separately, as proxies. */
-export type WireGitOptions = Omit<Partial<CloneOptions> & PushOptions & PullOptions, 'onProgress' | 'auth'> & { auth?: GitCredentials };
+export type WireGitOptions = Omit<Partial<CloneOptions> & PushOptions & PullOptions, 'onProgress' | 'auth'> & {
+  auth?: GitCredentials;
+};
 
 /** What the worker exposes through comlink: the workspace verbs, plus opening, change events and git. */
 export interface WorkerApi extends WorkspaceVerbs {
-  open(options: WireOpenOptions, confirm?: (paths: string[], action: ConfirmAction, request: ApprovalRequest) => Promise<boolean>): Promise<OpenInfo>;
+  open(
+    options: WireOpenOptions,
+    confirm?: (paths: string[], action: ConfirmAction, request: ApprovalRequest) => Promise<boolean>,
+  ): Promise<OpenInfo>;
   subscribe(listener: (event: ChangeEvent) => void): Promise<void>;
   /** Hear the background tasks' notes and ends (the workspace's run_command starts them with `background: true`). */
   subscribeTasks(listener: (event: TaskNoteEvent) => void): Promise<void>;
@@ -112,7 +127,12 @@ export interface WorkerApi extends WorkspaceVerbs {
    * A git verb on the hosted workspace. `options` is plain JSON (credentials in it are used for
    * this request only); `onProgress` and `auth` are comlink proxies that stay in the page.
    */
-  git<V extends GitVerb>(verb: V, options: WireGitOptions, onProgress?: (event: GitProgress) => void, auth?: (url: string) => Promise<GitCredentials | undefined>): ReturnType<WorkspaceGit[V]>;
+  git<V extends GitVerb>(
+    verb: V,
+    options: WireGitOptions,
+    onProgress?: (event: GitProgress) => void,
+    auth?: (url: string) => Promise<GitCredentials | undefined>,
+  ): ReturnType<WorkspaceGit[V]>;
   /** One file's bytes for the live preview (read-only, confined, `.sandpit` never served). */
   previewEntry(path: string): Promise<PreviewEntry>;
 }

@@ -12,12 +12,14 @@ export async function tryLock(key: string): Promise<HeldLock | null> {
   const locks = (globalThis.navigator as Navigator | undefined)?.locks;
   if (!locks) return { release: () => {} };
   return new Promise((resolve, reject) => {
-    locks.request(key, { ifAvailable: true }, (lock) => {
-      if (!lock) {
-        resolve(null);
-        return undefined;
-      }
-      return new Promise<void>((release) => resolve({ release }));
-    }).catch(reject);
+    locks
+      .request(key, { ifAvailable: true }, (lock) => {
+        if (!lock) {
+          resolve(null);
+          return undefined;
+        }
+        return new Promise<void>((release) => resolve({ release }));
+      })
+      .catch(reject);
   });
 }

@@ -1,7 +1,8 @@
 import { NoteQueue, type AgentInbox, type AgentNote } from '../../src/agent/index.js';
 import type { ChangeEvent, TaskNoteEvent } from '../../web/protocol.js';
 
-const named = (paths: string[]) => (paths.length <= 4 ? paths.join(', ') : `${paths.slice(0, 4).join(', ')} and ${paths.length - 4} more`);
+const named = (paths: string[]) =>
+  paths.length <= 4 ? paths.join(', ') : `${paths.slice(0, 4).join(', ')} and ${paths.length - 4} more`;
 
 /**
  * What an agent run in the playground hears besides its own results: the changes anyone else

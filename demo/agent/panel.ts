@@ -59,7 +59,10 @@ export class AgentPanel {
   private transcript = '';
   private readonly log: AgentLog;
 
-  constructor(private readonly session: Session, private readonly openInReplay: (jsonl: string) => void) {
+  constructor(
+    private readonly session: Session,
+    private readonly openInReplay: (jsonl: string) => void,
+  ) {
     buildForm($('pane-agent'));
     this.log = new AgentLog($<HTMLOListElement>('agent-log'));
     const s = this.settings;
@@ -78,7 +81,8 @@ export class AgentPanel {
     $('agent-api').addEventListener('change', () => {
       const endpoint = $<HTMLInputElement>('agent-endpoint');
       const api = $<HTMLSelectElement>('agent-api').value as keyof typeof USUAL_ENDPOINT;
-      if (Object.values(USUAL_ENDPOINT).includes(endpoint.value.trim()) || endpoint.value.trim() === '') endpoint.value = USUAL_ENDPOINT[api];
+      if (Object.values(USUAL_ENDPOINT).includes(endpoint.value.trim()) || endpoint.value.trim() === '')
+        endpoint.value = USUAL_ENDPOINT[api];
     });
     $('agent-stop').addEventListener('click', () => this.running?.abort());
     $('agent-undo').addEventListener('click', () => void this.undoRun());
@@ -142,17 +146,34 @@ export class AgentPanel {
     this.status(`running ${settings.model}…`);
     try {
       const outcome = await runAgent({
-        workspace, task, maxSteps: settings.maxSteps, signal: this.running.signal, inbox, maxBackgroundWaitMinutes: BACKGROUND_WAIT_MINUTES,
-        provider: createProvider({ api: settings.api, endpoint: settings.endpoint, model: settings.model, ...(settings.apiKey ? { apiKey: settings.apiKey } : {}) }),
+        workspace,
+        task,
+        maxSteps: settings.maxSteps,
+        signal: this.running.signal,
+        inbox,
+        maxBackgroundWaitMinutes: BACKGROUND_WAIT_MINUTES,
+        provider: createProvider({
+          api: settings.api,
+          endpoint: settings.endpoint,
+          model: settings.model,
+          ...(settings.apiKey ? { apiKey: settings.apiKey } : {}),
+        }),
         onEvent: (event) => {
           recorder.listen(event);
           this.log.show(event);
           if (event.type === 'waiting') this.status(`waiting for ${counted(event.tasks, 'background task')}…`);
-          else if (event.type === 'usage') this.status(`running ${settings.model}… step ${event.step} · ${counted(event.total.input_tokens + event.total.output_tokens, 'token')}`);
+          else if (event.type === 'usage')
+            this.status(
+              `running ${settings.model}… step ${event.step} · ${counted(event.total.input_tokens + event.total.output_tokens, 'token')}`,
+            );
         },
       });
       // The log already shows the error in full; the status line only says how the run ended.
-      this.status(outcome.error ? `ended by an error after ${outcome.steps} step${outcome.steps === 1 ? '' : 's'} (see the log)` : `${outcome.reason.replace('_', ' ')} after ${outcome.steps} step${outcome.steps === 1 ? '' : 's'}`);
+      this.status(
+        outcome.error
+          ? `ended by an error after ${outcome.steps} step${outcome.steps === 1 ? '' : 's'} (see the log)`
+          : `${outcome.reason.replace('_', ' ')} after ${outcome.steps} step${outcome.steps === 1 ? '' : 's'}`,
+      );
     } catch (error) {
       // Only the page's own workspace can fail this way (a closed worker); the loop itself does not throw.
       this.status(`the run failed: ${(error as Error).message}`);
@@ -182,12 +203,21 @@ export class AgentPanel {
       call: async (tool, args) => {
         names ??= listTools().then((tools) => new Set(tools.map((t) => t.name)));
         if (!(await names).has(tool)) {
-          return { ok: false, tool, error: { code: 'UNKNOWN_TOOL', message: `there is no tool named '${tool.slice(0, 100)}'`, hint: 'Call one of the tools you were given.' } };
+          return {
+            ok: false,
+            tool,
+            error: {
+              code: 'UNKNOWN_TOOL',
+              message: `there is no tool named '${tool.slice(0, 100)}'`,
+              hint: 'Call one of the tools you were given.',
+            },
+          };
         }
         const envelope = await this.session.call(tool, args);
         const changeId = envelope.ok ? (envelope.result as { change_id?: unknown })?.change_id : undefined;
         if (typeof changeId === 'string') inbox.ownChange(changeId);
-        const taskId = envelope.ok && tool === 'run_command' ? (envelope.result as { task_id?: unknown })?.task_id : undefined;
+        const taskId =
+          envelope.ok && tool === 'run_command' ? (envelope.result as { task_id?: unknown })?.task_id : undefined;
         if (typeof taskId === 'string') inbox.taskStarted(taskId);
         return envelope;
       },
@@ -206,7 +236,9 @@ export class AgentPanel {
     const envelope = await this.session.call('restore_snapshot', { id: this.before });
     if (!envelope.ok) return void toast(failureText('Could not undo the run', envelope.error), 'error');
     const restored = (envelope.result as { files_changed?: number }).files_changed ?? 0;
-    this.status(`undone: ${restored} file${restored === 1 ? '' : 's'} back as before the run (Undo in Review brings the run back)`);
+    this.status(
+      `undone: ${restored} file${restored === 1 ? '' : 's'} back as before the run (Undo in Review brings the run back)`,
+    );
     toast('The run was undone.');
     this.before = null;
     this.setButtons();

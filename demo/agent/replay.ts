@@ -21,13 +21,18 @@ export function parseTranscript(text: string): Step[] {
     }
     const { tool, args } = (parsed ?? {}) as { tool?: unknown; args?: unknown };
     if (typeof tool !== 'string') throw new Error(`line ${index + 1} has no "tool" name`);
-    steps.push({ tool, args: args && typeof args === 'object' ? args as Record<string, unknown> : {} });
+    steps.push({ tool, args: args && typeof args === 'object' ? (args as Record<string, unknown>) : {} });
   });
   return steps;
 }
 
 function describeArgs(args: Record<string, unknown>): string {
-  const text = Object.entries(args).map(([k, v]) => `${k}: ${typeof v === 'string' ? JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v) : JSON.stringify(v)}`).join(', ');
+  const text = Object.entries(args)
+    .map(
+      ([k, v]) =>
+        `${k}: ${typeof v === 'string' ? JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v) : JSON.stringify(v)}`,
+    )
+    .join(', ');
   return text.length > 110 ? `${text.slice(0, 110)}…` : text;
 }
 
@@ -43,10 +48,15 @@ export class Replay {
   private stopRequested = false;
   private readonly list = $<HTMLOListElement>('replay-steps');
 
-  constructor(private readonly session: Session, private readonly show: (envelope: Envelope) => void) {
+  constructor(
+    private readonly session: Session,
+    private readonly show: (envelope: Envelope) => void,
+  ) {
     $('replay-step').addEventListener('click', () => void this.step());
     $('replay-all').addEventListener('click', () => void this.playAll());
-    $('replay-stop').addEventListener('click', () => { this.stopRequested = true; });
+    $('replay-stop').addEventListener('click', () => {
+      this.stopRequested = true;
+    });
     $('replay-reset').addEventListener('click', () => this.rewind());
     this.list.addEventListener('click', (event) => {
       const item = (event.target as HTMLElement).closest<HTMLLIElement>('li[data-index]');
@@ -60,7 +70,10 @@ export class Replay {
     try {
       this.steps = parseTranscript(text);
     } catch (error) {
-      toast(`${source}: ${(error as Error).message.replace(/[.\s]+$/, '')}. It cannot be replayed: fix that line and open it again, or open another transcript.`, 'error');
+      toast(
+        `${source}: ${(error as Error).message.replace(/[.\s]+$/, '')}. It cannot be replayed: fix that line and open it again, or open another transcript.`,
+        'error',
+      );
       return;
     }
     $('replay-source').textContent = `${source} · ${this.steps.length} call${this.steps.length === 1 ? '' : 's'}`;
@@ -110,15 +123,24 @@ export class Replay {
 
   private draw(): void {
     const total = this.steps.length;
-    this.list.replaceChildren(...this.steps.map((step, index) => {
-      const result = this.results[index];
-      const item = el('li', undefined, `replay-step ${result ? (result.ok ? 'ok' : 'failed') : index === this.next ? 'next' : 'pending'}`);
-      item.dataset.index = String(index);
-      const head = el('div', undefined, 'replay-head');
-      head.append(el('span', step.tool, 'tool-name'), el('span', result ? (result.ok ? 'ok' : result.error.code) : index === this.next ? 'next' : '', 'outcome'));
-      item.append(head, el('div', describeArgs(step.args), 'replay-args'));
-      return item;
-    }));
+    this.list.replaceChildren(
+      ...this.steps.map((step, index) => {
+        const result = this.results[index];
+        const item = el(
+          'li',
+          undefined,
+          `replay-step ${result ? (result.ok ? 'ok' : 'failed') : index === this.next ? 'next' : 'pending'}`,
+        );
+        item.dataset.index = String(index);
+        const head = el('div', undefined, 'replay-head');
+        head.append(
+          el('span', step.tool, 'tool-name'),
+          el('span', result ? (result.ok ? 'ok' : result.error.code) : index === this.next ? 'next' : '', 'outcome'),
+        );
+        item.append(head, el('div', describeArgs(step.args), 'replay-args'));
+        return item;
+      }),
+    );
     const progress = $<HTMLProgressElement>('replay-progress');
     progress.max = Math.max(total, 1);
     progress.value = this.next;

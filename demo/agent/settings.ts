@@ -13,7 +13,14 @@ export interface AgentSettings {
   maxSteps: number;
 }
 
-const DEFAULTS: AgentSettings = { api: 'openai', endpoint: 'http://127.0.0.1:11434/v1', model: '', apiKey: '', remember: false, maxSteps: 25 };
+const DEFAULTS: AgentSettings = {
+  api: 'openai',
+  endpoint: 'http://127.0.0.1:11434/v1',
+  model: '',
+  apiKey: '',
+  remember: false,
+  maxSteps: 25,
+};
 
 /** The settings saved last time; the key is there only if the person ticked "remember". */
 export function loadSettings(): AgentSettings {

@@ -7,7 +7,12 @@ const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0
 function brief(call: AgentToolCall): string {
   if (call.parse_error) return clip(call.raw, 80);
   const args = call.args as Record<string, unknown>;
-  return clip(Object.entries(args ?? {}).map(([k, v]) => `${k}: ${clip(JSON.stringify(v), 40)}`).join(', '), 110);
+  return clip(
+    Object.entries(args ?? {})
+      .map(([k, v]) => `${k}: ${clip(JSON.stringify(v), 40)}`)
+      .join(', '),
+    110,
+  );
 }
 
 /**
@@ -48,17 +53,31 @@ export class AgentLog {
       if (!envelope.ok) item.dataset.code = envelope.error.code;
       item.classList.add(envelope.ok ? 'ok' : 'failed');
       item.querySelector('.agent-call-state')!.textContent = envelope.ok ? 'ok' : envelope.error.code;
-      item.querySelector('details')!.append(el('div', 'Result', 'agent-label'), el('pre', JSON.stringify(envelope, null, 2)));
+      item
+        .querySelector('details')!
+        .append(el('div', 'Result', 'agent-label'), el('pre', JSON.stringify(envelope, null, 2)));
     } else if (event.type === 'notes') {
       // What the loop appended to its next request, word for word, so the person sees what the model read.
       for (const note of event.notes) this.add(el('li', `[info: ${note}]`, 'agent-info'));
       this.text = null;
     } else if (event.type === 'waiting') {
       // The model has answered; the run stays alive until a task's note or end wakes it.
-      this.add(el('li', `Waiting for ${event.tasks} background task${event.tasks === 1 ? '' : 's'}: a note or its end wakes the run.`, 'agent-waiting'));
+      this.add(
+        el(
+          'li',
+          `Waiting for ${event.tasks} background task${event.tasks === 1 ? '' : 's'}: a note or its end wakes the run.`,
+          'agent-waiting',
+        ),
+      );
       this.text = null;
     } else if (event.type === 'retry') {
-      this.add(el('li', `The endpoint answered ${event.status}; trying again in ${(event.delay_ms / 1000).toFixed(1)} s.`, 'agent-note'));
+      this.add(
+        el(
+          'li',
+          `The endpoint answered ${event.status}; trying again in ${(event.delay_ms / 1000).toFixed(1)} s.`,
+          'agent-note',
+        ),
+      );
     } else if (event.type === 'error') {
       const item = el('li', undefined, 'agent-error');
       item.setAttribute('role', 'alert');
@@ -66,8 +85,18 @@ export class AgentLog {
       item.append(el('strong', event.code), el('span', ` ${event.message}`));
       this.add(item);
     } else if (event.type === 'done') {
-      const reasons = { answered: 'Finished', step_limit: 'Stopped at the step limit', token_budget: 'Stopped: token budget spent', stopped: 'Stopped', error: 'Ended by an error' };
-      const item = el('li', `${reasons[event.reason]} after ${event.steps} step${event.steps === 1 ? '' : 's'} · ${event.usage.input_tokens} in / ${event.usage.output_tokens} out tokens`, 'agent-done');
+      const reasons = {
+        answered: 'Finished',
+        step_limit: 'Stopped at the step limit',
+        token_budget: 'Stopped: token budget spent',
+        stopped: 'Stopped',
+        error: 'Ended by an error',
+      };
+      const item = el(
+        'li',
+        `${reasons[event.reason]} after ${event.steps} step${event.steps === 1 ? '' : 's'} · ${event.usage.input_tokens} in / ${event.usage.output_tokens} out tokens`,
+        'agent-done',
+      );
       item.dataset.reason = event.reason;
       this.add(item);
     }
@@ -78,8 +107,16 @@ export class AgentLog {
     item.dataset.tool = call.name;
     const details = el('details');
     const summary = el('summary');
-    summary.append(el('span', call.name, 'agent-call-name'), el('span', brief(call), 'agent-call-args'), el('span', 'running…', 'agent-call-state'));
-    details.append(summary, el('div', 'Arguments', 'agent-label'), el('pre', call.parse_error ? call.raw : JSON.stringify(call.args, null, 2)));
+    summary.append(
+      el('span', call.name, 'agent-call-name'),
+      el('span', brief(call), 'agent-call-args'),
+      el('span', 'running…', 'agent-call-state'),
+    );
+    details.append(
+      summary,
+      el('div', 'Arguments', 'agent-label'),
+      el('pre', call.parse_error ? call.raw : JSON.stringify(call.args, null, 2)),
+    );
     item.append(details);
     this.calls.set(`${step}:${call.id}`, item);
     this.text = null;

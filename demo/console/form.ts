@@ -31,13 +31,17 @@ function kindOf(name: string, schema: JsonSchema): Kind {
 export class ToolForm {
   private fields: Field[] = [];
 
-  constructor(private readonly host: HTMLElement, private readonly onSubmit: () => void) {}
+  constructor(
+    private readonly host: HTMLElement,
+    private readonly onSubmit: () => void,
+  ) {}
 
   render(tool: ToolInfo): void {
     const schema = tool.input_schema;
     const required = new Set(schema.required ?? []);
-    const properties = Object.entries(schema.properties ?? {})
-      .sort(([a], [b]) => Number(required.has(b)) - Number(required.has(a)));
+    const properties = Object.entries(schema.properties ?? {}).sort(
+      ([a], [b]) => Number(required.has(b)) - Number(required.has(a)),
+    );
     this.fields = [];
     const rows = properties.map(([name, prop]) => {
       const kind = kindOf(name, prop);
@@ -65,13 +69,27 @@ export class ToolForm {
       if (raw === '' && kind !== 'multiline') continue;
       if (raw === '' && kind === 'multiline' && !(input as HTMLElement).dataset.touched) continue;
       switch (kind) {
-        case 'number': args[name] = Number.isFinite(Number(raw)) ? Number(raw) : raw; break;
-        case 'boolean': args[name] = raw === 'true'; break;
-        case 'list': args[name] = raw.split('\n').map((s) => s.trim()).filter(Boolean); break;
-        case 'json':
-          try { args[name] = JSON.parse(raw); } catch { args[name] = raw; }
+        case 'number':
+          args[name] = Number.isFinite(Number(raw)) ? Number(raw) : raw;
           break;
-        default: args[name] = raw;
+        case 'boolean':
+          args[name] = raw === 'true';
+          break;
+        case 'list':
+          args[name] = raw
+            .split('\n')
+            .map((s) => s.trim())
+            .filter(Boolean);
+          break;
+        case 'json':
+          try {
+            args[name] = JSON.parse(raw);
+          } catch {
+            args[name] = raw;
+          }
+          break;
+        default:
+          args[name] = raw;
       }
     }
     return args;
@@ -107,7 +125,9 @@ export class ToolForm {
       area.rows = kind === 'multiline' ? 5 : 2;
       area.spellcheck = false;
       area.placeholder = kind === 'list' ? 'one per line' : kind === 'json' ? 'JSON, or plain text' : '';
-      area.addEventListener('input', () => { area.dataset.touched = 'yes'; });
+      area.addEventListener('input', () => {
+        area.dataset.touched = 'yes';
+      });
       return area;
     }
     const input = el('input');

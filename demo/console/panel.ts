@@ -104,7 +104,7 @@ export class ToolConsole {
     if (this.mode === 'form') return this.form.values();
     try {
       const parsed: unknown = JSON.parse(this.raw.value || '{}');
-      return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? parsed as Record<string, unknown> : {};
+      return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
     } catch {
       return {};
     }
@@ -132,7 +132,15 @@ export class ToolConsole {
       } catch (error) {
         // Shown as the CLI shows it: malformed arguments are an envelope too.
         this.raw.classList.add('invalid');
-        this.show({ ok: false, tool, error: { code: 'INVALID_ARGUMENTS', message: `the arguments are not valid JSON (${(error as Error).message})`, problems: [{ path: '', message: 'must be valid JSON' }] } });
+        this.show({
+          ok: false,
+          tool,
+          error: {
+            code: 'INVALID_ARGUMENTS',
+            message: `the arguments are not valid JSON (${(error as Error).message})`,
+            problems: [{ path: '', message: 'must be valid JSON' }],
+          },
+        });
         return;
       }
     } else {

@@ -33,16 +33,26 @@ export class Editor {
   constructor(
     private readonly session: Session,
     private readonly host: HTMLElement,
-    private readonly header: { path: HTMLElement; lang: HTMLElement; state: HTMLElement; save: HTMLButtonElement; banner: HTMLElement },
+    private readonly header: {
+      path: HTMLElement;
+      lang: HTMLElement;
+      state: HTMLElement;
+      save: HTMLButtonElement;
+      banner: HTMLElement;
+    },
     private readonly onOpened: (path: string | null) => void,
   ) {
     // Capture phase, so Ctrl+S saves the file instead of opening the browser's "save page".
-    host.addEventListener('keydown', (event) => {
-      if (event.key.toLowerCase() === 's' && (event.ctrlKey || event.metaKey)) {
-        event.preventDefault();
-        void this.save();
-      }
-    }, true);
+    host.addEventListener(
+      'keydown',
+      (event) => {
+        if (event.key.toLowerCase() === 's' && (event.ctrlKey || event.metaKey)) {
+          event.preventDefault();
+          void this.save();
+        }
+      },
+      true,
+    );
     header.save.addEventListener('click', () => void this.save());
     this.showEmpty();
   }
@@ -53,7 +63,9 @@ export class Editor {
 
   /** Whether the editor's text differs from `text` (the file as the workspace now has it). */
   private dirtyAgainst(text: string): boolean {
-    return Boolean(this.view && this.view.state.doc.toString() !== text && this.view.state.doc.toString() !== this.file?.saved);
+    return Boolean(
+      this.view && this.view.state.doc.toString() !== text && this.view.state.doc.toString() !== this.file?.saved,
+    );
   }
 
   get dirty(): boolean {
@@ -73,7 +85,8 @@ export class Editor {
   async open(path: string, encoding?: string): Promise<boolean> {
     const read = await this.readWhole(path, encoding);
     if (!read.ok) {
-      if (!encoding && (read.code === 'BINARY_FILE' || read.code === 'DECODE_ERROR')) return this.showBytes(path, read.code);
+      if (!encoding && (read.code === 'BINARY_FILE' || read.code === 'DECODE_ERROR'))
+        return this.showBytes(path, read.code);
       toast(failureText(`Could not open ${path}`, read), 'error');
       return false;
     }
@@ -98,7 +111,12 @@ export class Editor {
     this.view = null;
     this.file = null;
     this.viewing = path;
-    const kind = await renderViewer(this.host, { path, bytes: entry.bytes, reason, openAs: (encoding) => void this.open(path, encoding) });
+    const kind = await renderViewer(this.host, {
+      path,
+      bytes: entry.bytes,
+      reason,
+      openAs: (encoding) => void this.open(path, encoding),
+    });
     this.header.path.textContent = path;
     this.header.lang.textContent = kind;
     this.header.state.textContent = 'read-only';
@@ -139,9 +157,20 @@ export class Editor {
     const content = this.view.state.doc.toString();
     // A file in another encoding is written whole, naming it: edit_file reads UTF-8 only.
     const plan = file.fresh || file.encoding ? { tool: 'write_file' as const, content } : planSave(file.saved, content);
-    const args = plan.tool === 'edit_file'
-      ? { path: file.path, old_text: plan.old_text, new_text: plan.new_text, ...(file.sha256 ? { expected_sha256: file.sha256 } : {}) }
-      : { path: file.path, content, ...(file.encoding ? { encoding: file.encoding } : {}), ...(file.fresh ? { overwrite: false } : file.sha256 ? { expected_sha256: file.sha256 } : {}) };
+    const args =
+      plan.tool === 'edit_file'
+        ? {
+            path: file.path,
+            old_text: plan.old_text,
+            new_text: plan.new_text,
+            ...(file.sha256 ? { expected_sha256: file.sha256 } : {}),
+          }
+        : {
+            path: file.path,
+            content,
+            ...(file.encoding ? { encoding: file.encoding } : {}),
+            ...(file.fresh ? { overwrite: false } : file.sha256 ? { expected_sha256: file.sha256 } : {}),
+          };
     this.saving = true;
     this.header.state.textContent = 'saving…';
     try {
@@ -151,9 +180,12 @@ export class Editor {
         const { code, message } = envelope.error;
         // A person needs to know what happened and what to do, not two full hashes.
         const shortened = (text: string) => text.replace(/\b([0-9a-f]{12})[0-9a-f]{52}\b/g, '$1…');
-        toast(code === 'STALE_FILE'
-          ? `Not saved: ${file.path} changed since you opened it (an agent, a tool or another tab). Copy your text, then reload the file to see its new version.`
-          : failureText('Not saved', { code, message: shortened(message) }), 'error');
+        toast(
+          code === 'STALE_FILE'
+            ? `Not saved: ${file.path} changed since you opened it (an agent, a tool or another tab). Copy your text, then reload the file to see its new version.`
+            : failureText('Not saved', { code, message: shortened(message) }),
+          'error',
+        );
         return;
       }
       const read = await this.readWhole(file.path, file.encoding);
@@ -184,7 +216,10 @@ export class Editor {
     // The read took a moment: the file may have been closed, renamed or replaced meanwhile (a delete, F2).
     if (this.file !== file) return;
     if (!read.ok) {
-      this.showBanner(`${tool} removed this file. Save to write it back, or close it.`, { label: 'Close', run: async () => this.close() });
+      this.showBanner(`${tool} removed this file. Save to write it back, or close it.`, {
+        label: 'Close',
+        run: async () => this.close(),
+      });
       this.file.fresh = true;
       this.update();
       return;
@@ -207,16 +242,31 @@ export class Editor {
       this.header.state.textContent = `updated by ${tool}`;
       return;
     }
-    this.showBanner(`${tool} changed this file while you were editing. Saving will be refused as stale; reload to take its version.`,
-      { label: 'Reload', run: async () => { await this.open(this.file!.path); } });
+    this.showBanner(
+      `${tool} changed this file while you were editing. Saving will be refused as stale; reload to take its version.`,
+      {
+        label: 'Reload',
+        run: async () => {
+          await this.open(this.file!.path);
+        },
+      },
+    );
   }
 
-  private async readWhole(path: string, encoding?: string): Promise<{ ok: true; content: string; sha256: string } | { ok: false; code: string; message: string }> {
+  private async readWhole(
+    path: string,
+    encoding?: string,
+  ): Promise<{ ok: true; content: string; sha256: string } | { ok: false; code: string; message: string }> {
     const named = encoding ? { encoding } : {};
     let envelope = await this.session.call('read_file', { path, ...named });
     if (envelope.ok && (envelope.result as { has_more?: boolean }).has_more) {
       // Past the default window: ask for every line, so the editor never saves half a file.
-      envelope = await this.session.call('read_file', { path, ...named, start_line: 1, end_line: (envelope.result as { total_lines: number }).total_lines });
+      envelope = await this.session.call('read_file', {
+        path,
+        ...named,
+        start_line: 1,
+        end_line: (envelope.result as { total_lines: number }).total_lines,
+      });
     }
     if (!envelope.ok) return { ok: false, code: envelope.error.code, message: envelope.error.message };
     const result = envelope.result as { content: string; sha256: string };
@@ -234,7 +284,9 @@ export class Editor {
       extensions: [
         basicSetup,
         ...(language.extension ? [language.extension] : []),
-        EditorView.updateListener.of((update) => { if (update.docChanged) this.update(); }),
+        EditorView.updateListener.of((update) => {
+          if (update.docChanged) this.update();
+        }),
         EditorView.contentAttributes.of({ 'aria-label': `Editing ${file.path}` }),
       ],
     });
@@ -255,7 +307,8 @@ export class Editor {
     const dirty = this.dirty;
     this.header.save.disabled = !dirty;
     this.host.parentElement?.classList.toggle('dirty', dirty);
-    if (dirty && !this.saving) this.header.state.textContent = this.file?.fresh ? 'new file, not saved yet' : 'unsaved changes';
+    if (dirty && !this.saving)
+      this.header.state.textContent = this.file?.fresh ? 'new file, not saved yet' : 'unsaved changes';
   }
 
   private showBanner(text: string, action?: { label: string; run: () => Promise<void> }): void {

@@ -19,12 +19,7 @@ export const sampleFiles: SeedFiles = {
     '}',
     '',
   ].join('\n'),
-  'src/main.ts': [
-    "import { greet } from '../greet.js';",
-    '',
-    "console.log(greet('world'));",
-    '',
-  ].join('\n'),
+  'src/main.ts': ["import { greet } from '../greet.js';", '', "console.log(greet('world'));", ''].join('\n'),
   'index.html': [
     '<!doctype html>',
     '<html lang="en">',

@@ -22,7 +22,9 @@ function progress(label: string, done: number, total: number): void {
 
 function finish(message: string): void {
   $('transfer-label').textContent = message;
-  setTimeout(() => { $('transfer').hidden = true; }, 4000);
+  setTimeout(() => {
+    $('transfer').hidden = true;
+  }, 4000);
 }
 
 /** Drop the one folder every path starts with (the folder the person picked), keep the rest. */
@@ -60,15 +62,29 @@ export async function importFiles(session: Session, picked: PickedFile[]): Promi
     finish(`Import failed: ${envelope.error.code}: ${envelope.error.message}`);
     return;
   }
-  const { files: written, skipped } = envelope.result as { files: unknown[]; skipped: Array<{ path: string; code: string }> };
+  const { files: written, skipped } = envelope.result as {
+    files: unknown[];
+    skipped: Array<{ path: string; code: string }>;
+  };
   const count = written.length;
-  finish(`Imported ${count} file${count === 1 ? '' : 's'}${skipped.length ? `; refused ${skipped.length}: ${skipped.slice(0, 3).map((s) => `${s.path} (${s.code})`).join(', ')}${skipped.length > 3 ? '…' : ''}` : ''}.${leftOutNote}`);
+  finish(
+    `Imported ${count} file${count === 1 ? '' : 's'}${
+      skipped.length
+        ? `; refused ${skipped.length}: ${skipped
+            .slice(0, 3)
+            .map((s) => `${s.path} (${s.code})`)
+            .join(', ')}${skipped.length > 3 ? '…' : ''}`
+        : ''
+    }.${leftOutNote}`,
+  );
 }
 
 /** Walk dropped folders through the File and Directory Entries API (the only way a drop exposes folders). */
 export async function droppedFiles(data: DataTransfer): Promise<PickedFile[]> {
   const out: PickedFile[] = [];
-  const entries = [...data.items].map((item) => item.webkitGetAsEntry()).filter((e): e is FileSystemEntry => e !== null);
+  const entries = [...data.items]
+    .map((item) => item.webkitGetAsEntry())
+    .filter((e): e is FileSystemEntry => e !== null);
   // Files handed over without entries (a page-made DataTransfer, some platforms) still import, flat.
   if (entries.length === 0) return [...data.files].map((file) => ({ path: file.name, file }));
   async function walk(entry: FileSystemEntry, prefix: string): Promise<void> {
@@ -109,6 +125,8 @@ export async function exportZip(session: Session, name: string): Promise<{ files
   link.click();
   link.remove();
   setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
-  finish(`Exported ${files.length} file${files.length === 1 ? '' : 's'} to ${name}.zip${skipped.length ? `; skipped ${skipped.length} link${skipped.length === 1 ? '' : 's'}` : ''}.`);
+  finish(
+    `Exported ${files.length} file${files.length === 1 ? '' : 's'} to ${name}.zip${skipped.length ? `; skipped ${skipped.length} link${skipped.length === 1 ? '' : 's'}` : ''}.`,
+  );
   return { files: files.length, skipped };
 }

@@ -45,7 +45,13 @@ export class FileTree {
    */
   focusAfter(path: string, near: string = path): void {
     const items = [...this.list.querySelectorAll<HTMLLIElement>('li[data-path]')];
-    this.pendingFocus = { path, index: Math.max(0, items.findIndex((i) => i.dataset.path === near)) };
+    this.pendingFocus = {
+      path,
+      index: Math.max(
+        0,
+        items.findIndex((i) => i.dataset.path === near),
+      ),
+    };
   }
 
   private pendingFocus: { path: string; index: number } | null = null;
@@ -73,13 +79,20 @@ export class FileTree {
         this.again = false;
         await this.load();
       } while (this.again);
-    })().finally(() => { this.pending = null; });
+    })().finally(() => {
+      this.pending = null;
+    });
     return this.pending;
   }
 
   private async load(): Promise<void> {
-    const envelope = await this.session.call('list_directory', { path: '.', recursive: true, include_hidden: true, max_entries: 5000 });
-    this.entries = envelope.ok ? ((envelope.result as { entries: TreeEntry[] }).entries) : [];
+    const envelope = await this.session.call('list_directory', {
+      path: '.',
+      recursive: true,
+      include_hidden: true,
+      max_entries: 5000,
+    });
+    this.entries = envelope.ok ? (envelope.result as { entries: TreeEntry[] }).entries : [];
     this.entries.sort((a, b) => a.path.localeCompare(b.path));
     this.render(envelope.ok ? null : envelope.error.message);
   }
@@ -104,7 +117,8 @@ export class FileTree {
         item.append(el('span', entry.type === 'symlink' ? '↪' : '', 'twisty'), el('span', entry.name, 'name'));
         if (entry.type === 'file') item.append(el('span', formatSize(entry.size_bytes ?? 0), 'size'));
         const before = this.previousSizes.get(entry.path);
-        if (fresh && (!this.previousSizes.has(entry.path) || before !== entry.size_bytes)) item.classList.add('changed');
+        if (fresh && (!this.previousSizes.has(entry.path) || before !== entry.size_bytes))
+          item.classList.add('changed');
       }
       const remove = el('button', '×', 'delete');
       remove.type = 'button';

@@ -16,7 +16,10 @@ export function hexDump(bytes: Uint8Array, limit = HEX_BYTES): string {
   const lines: string[] = [];
   for (let at = 0; at < Math.min(bytes.length, limit); at += 16) {
     const row = [...bytes.subarray(at, Math.min(at + 16, bytes.length))];
-    const hex = row.map((b) => b.toString(16).padStart(2, '0')).join(' ').padEnd(47, ' ');
+    const hex = row
+      .map((b) => b.toString(16).padStart(2, '0'))
+      .join(' ')
+      .padEnd(47, ' ');
     const text = row.map((b) => (b >= 0x20 && b < 0x7f ? String.fromCharCode(b) : '.')).join('');
     lines.push(`${at.toString(16).padStart(8, '0')}  ${hex}  ${text}`);
   }
@@ -70,7 +73,9 @@ export async function renderViewer(host: HTMLElement, options: ViewerOptions): P
   if (IMAGE.test(path)) {
     kind = 'Image';
     const ext = path.slice(path.lastIndexOf('.') + 1).toLowerCase();
-    const url = URL.createObjectURL(new Blob([bytes as Uint8Array<ArrayBuffer>], { type: IMAGE_TYPES[ext] ?? `image/${ext}` }));
+    const url = URL.createObjectURL(
+      new Blob([bytes as Uint8Array<ArrayBuffer>], { type: IMAGE_TYPES[ext] ?? `image/${ext}` }),
+    );
     const image = el('img', undefined, 'viewer-image');
     image.src = url;
     image.alt = `${path}, as an image`;
@@ -80,13 +85,20 @@ export async function renderViewer(host: HTMLElement, options: ViewerOptions): P
     if (options.reason === 'DECODE_ERROR' || utf16) {
       kind = 'Not UTF-8';
       const row = el('form', undefined, 'viewer-encoding');
-      const label = el('label', utf16
-        ? `This file looks like ${utf16 === 'utf-16le' ? 'UTF-16 LE' : 'UTF-16 BE'} text without a byte-order mark. Open it as text in`
-        : 'This file is not valid UTF-8. Open it as text in');
+      const label = el(
+        'label',
+        utf16
+          ? `This file looks like ${utf16 === 'utf-16le' ? 'UTF-16 LE' : 'UTF-16 BE'} text without a byte-order mark. Open it as text in`
+          : 'This file is not valid UTF-8. Open it as text in',
+      );
       label.htmlFor = 'viewer-encoding';
       const select = el('select');
       select.id = 'viewer-encoding';
-      select.append(...ENCODINGS.filter((e) => e !== 'utf-8').map((e) => Object.assign(el('option', e), { value: e, selected: e === utf16 })));
+      select.append(
+        ...ENCODINGS.filter((e) => e !== 'utf-8').map((e) =>
+          Object.assign(el('option', e), { value: e, selected: e === utf16 }),
+        ),
+      );
       const open = el('button', 'Open as text', 'small');
       open.type = 'submit';
       row.addEventListener('submit', (event) => {
@@ -98,7 +110,8 @@ export async function renderViewer(host: HTMLElement, options: ViewerOptions): P
     } else {
       box.append(el('p', 'This file holds bytes that are not text (NUL bytes), so it opens read-only.', 'muted'));
     }
-    const shown = bytes.length > HEX_BYTES ? `the first ${formatSize(HEX_BYTES)} of ${formatSize(bytes.length)}` : 'every byte';
+    const shown =
+      bytes.length > HEX_BYTES ? `the first ${formatSize(HEX_BYTES)} of ${formatSize(bytes.length)}` : 'every byte';
     box.append(el('p', `Hex view, ${shown}:`, 'muted'));
     const dump = el('pre', hexDump(bytes), 'viewer-hex');
     dump.tabIndex = 0;

@@ -14,8 +14,10 @@ export interface KeptGit {
   syncedAt?: string;
 }
 
-const SQUASHED = 'Your message and name go on the one commit that is pushed. Untick the box to push every snapshot as a commit of its own instead.';
-const EVERY = 'Every snapshot is pushed as a commit of its own, with its own message and the author Sandpit, so these fields do not apply. Tick the box above to push one commit with your message and name.';
+const SQUASHED =
+  'Your message and name go on the one commit that is pushed. Untick the box to push every snapshot as a commit of its own instead.';
+const EVERY =
+  'Every snapshot is pushed as a commit of its own, with its own message and the author Sandpit, so these fields do not apply. Tick the box above to push one commit with your message and name.';
 
 /** The push form's commit fields: HTML for them, and whether they apply. */
 export const COMMIT_FIELDS_HTML = `
@@ -121,7 +123,9 @@ export class CommitFields {
     const at = this.syncedAt ? all.findIndex((s) => s.id === this.syncedAt) : -1;
     // Never synced: every change but the workspace's first, empty snapshot.
     const rows = (at >= 0 ? all.slice(0, at) : all.slice(0, -1)).reverse();
-    const text = rows.length ? `Changes from Sandpit\n\n${rows.map((r) => `- ${r.message.split('\n')[0]}`).join('\n')}\n` : '';
+    const text = rows.length
+      ? `Changes from Sandpit\n\n${rows.map((r) => `- ${r.message.split('\n')[0]}`).join('\n')}\n`
+      : '';
     // The person may have typed while the list was on its way: their text wins.
     if (this.box.value.trim() && this.box.value !== this.suggested) return;
     this.box.value = text;

@@ -50,14 +50,24 @@ function buildForm(pane: HTMLElement): void {
 export class GitPanel {
   private readonly commit: CommitFields;
 
-  constructor(private readonly session: Session, private readonly filesChanged: () => void) {
+  constructor(
+    private readonly session: Session,
+    private readonly filesChanged: () => void,
+  ) {
     buildForm($('pane-git'));
     this.commit = new CommitFields(session);
-    $<HTMLFormElement>('git-clone-form').addEventListener('submit', (e) => { e.preventDefault(); void this.clone(); });
-    $<HTMLFormElement>('git-push-form').addEventListener('submit', (e) => { e.preventDefault(); void this.sync('push'); });
+    $<HTMLFormElement>('git-clone-form').addEventListener('submit', (e) => {
+      e.preventDefault();
+      void this.clone();
+    });
+    $<HTMLFormElement>('git-push-form').addEventListener('submit', (e) => {
+      e.preventDefault();
+      void this.sync('push');
+    });
     $('git-pull').addEventListener('click', () => void this.sync('pull'));
     $('git-url').addEventListener('input', () => this.updateButtons());
-    for (const id of ['git-message', 'git-author-name', 'git-author-email', 'git-squash']) $(id).addEventListener('change', () => this.keep());
+    for (const id of ['git-message', 'git-author-name', 'git-author-email', 'git-squash'])
+      $(id).addEventListener('change', () => this.keep());
     session.onSwitch(() => this.load());
     this.load();
   }
@@ -115,22 +125,28 @@ export class GitPanel {
     const phase = $('git-phase');
     bar.hidden = false;
     bar.removeAttribute('value');
-    const envelope = await this.busy(() => this.session.workspace.git.clone({
-      url: $<HTMLInputElement>('git-url').value.trim(),
-      ...($<HTMLInputElement>('git-ref').value.trim() ? { ref: $<HTMLInputElement>('git-ref').value.trim() } : {}),
-      ...($<HTMLInputElement>('git-shallow').checked ? { depth: 1 } : {}),
-      ...this.remote,
-      onProgress: (e) => {
-        phase.textContent = `${e.phase} ${e.total ? `${e.loaded}/${e.total}` : e.loaded}`;
-        if (e.total) { bar.max = e.total; bar.value = e.loaded; }
-      },
-    }));
+    const envelope = await this.busy(() =>
+      this.session.workspace.git.clone({
+        url: $<HTMLInputElement>('git-url').value.trim(),
+        ...($<HTMLInputElement>('git-ref').value.trim() ? { ref: $<HTMLInputElement>('git-ref').value.trim() } : {}),
+        ...($<HTMLInputElement>('git-shallow').checked ? { depth: 1 } : {}),
+        ...this.remote,
+        onProgress: (e) => {
+          phase.textContent = `${e.phase} ${e.total ? `${e.loaded}/${e.total}` : e.loaded}`;
+          if (e.total) {
+            bar.max = e.total;
+            bar.value = e.loaded;
+          }
+        },
+      }),
+    );
     bar.hidden = true;
     phase.textContent = '';
     if (envelope.ok) {
       const r = envelope.result as { files: number; ref: string };
       toast(`Cloned ${counted(r.files, 'file')} from ${r.ref}`);
-      if (!$<HTMLInputElement>('git-branch').value) $<HTMLInputElement>('git-branch').value = `agent/${Date.now().toString(36)}`;
+      if (!$<HTMLInputElement>('git-branch').value)
+        $<HTMLInputElement>('git-branch').value = `agent/${Date.now().toString(36)}`;
       await this.commit.synced(false);
       this.keep();
       this.updateButtons();
@@ -144,12 +160,19 @@ export class GitPanel {
     const ws = this.session.workspace;
     const commit = verb === 'push' ? await this.commit.options() : {};
     this.keep();
-    const envelope = await this.busy(() => (verb === 'push' ? ws.git.push({ ...common, ...commit }) : ws.git.pull(common)));
+    const envelope = await this.busy(() =>
+      verb === 'push' ? ws.git.push({ ...common, ...commit }) : ws.git.pull(common),
+    );
     if (envelope.ok) {
       await this.commit.synced(verb === 'push');
       this.keep();
     }
-    if (envelope.ok) toast(verb === 'push' ? `Pushed to ${branch}` : `Pull: ${(envelope.result as { status: string }).status.replace('_', ' ')}`);
+    if (envelope.ok)
+      toast(
+        verb === 'push'
+          ? `Pushed to ${branch}`
+          : `Pull: ${(envelope.result as { status: string }).status.replace('_', ' ')}`,
+      );
   }
 
   private async busy(work: () => Promise<Envelope>): Promise<Envelope> {
@@ -169,7 +192,8 @@ export class GitPanel {
     const out = $('git-result');
     out.hidden = false;
     renderEnvelope($('git-summary'), out, envelope);
-    for (const line of $('git-summary').querySelectorAll('.message, .hint')) line.textContent = inPersonWords(line.textContent ?? '');
+    for (const line of $('git-summary').querySelectorAll('.message, .hint'))
+      line.textContent = inPersonWords(line.textContent ?? '');
     // The result above says it in full; the toast only points there, so it stays short.
     if (!envelope.ok) toast(`Git: ${envelope.error.code}. The Git result says why and what to do next.`, 'error');
     else this.filesChanged();

@@ -42,9 +42,10 @@ export class ApprovalDialog {
     const words = VERBS[request.action] ?? VERBS.overwrite;
     $('approval-title').textContent = words.title;
     const count = request.paths.length;
-    $('approval-what').textContent = request.action === 'run'
-      ? `The tool ${request.tool} asks before it runs, with these arguments:`
-      : `${request.tool} asks to ${words.verb} ${count === 1 ? 'this path' : `these ${count} paths`}:`;
+    $('approval-what').textContent =
+      request.action === 'run'
+        ? `The tool ${request.tool} asks before it runs, with these arguments:`
+        : `${request.tool} asks to ${words.verb} ${count === 1 ? 'this path' : `these ${count} paths`}:`;
     $('approval-paths').replaceChildren(...(request.action === 'run' ? [] : request.paths.map((p) => el('li', p))));
     const args = $('approval-args');
     args.hidden = request.action !== 'run';

@@ -30,7 +30,9 @@ export interface WorkspaceChoice {
 export type AskPerson = (request: ApprovalRequest) => Promise<boolean>;
 
 /** The backends the page offers: those this browser has, from the one list of descriptors. */
-export const BACKENDS: ReadonlyArray<{ kind: BackendKind; label: string; note: string }> = WORKSPACE_BACKENDS.filter((b) => b.isAvailable());
+export const BACKENDS: ReadonlyArray<{ kind: BackendKind; label: string; note: string }> = WORKSPACE_BACKENDS.filter(
+  (b) => b.isAvailable(),
+);
 
 /** The backend and name picked last time, so a reload comes back to the same workspace. */
 export function rememberedChoice(): WorkspaceChoice {
@@ -127,7 +129,9 @@ export class Session {
   private startSpare(): Worker {
     const worker = startWorker();
     this.setSpareState('starting');
-    void whenWarm(worker).then((state) => { if (this.spare === worker) this.setSpareState(state); });
+    void whenWarm(worker).then((state) => {
+      if (this.spare === worker) this.setSpareState(state);
+    });
     return worker;
   }
 
@@ -165,7 +169,9 @@ export class Session {
       // canonical without asking has no approver: its deletes proceed (Review undoes them), as the core's rule says
       const asks = tools !== 'canonical';
       this.ws = await connectWorkspace({
-        backend: choice.backend, name: choice.name, worker,
+        backend: choice.backend,
+        name: choice.name,
+        worker,
         toolset: tools === 'cowork' ? 'cowork' : 'canonical',
         ...(tools === 'cowork' ? { artifactDir: ARTIFACT_DIR } : {}),
         policy: asks ? { confirm: this.approve, alwaysConfirmDeletes: true } : {},
@@ -187,7 +193,10 @@ export class Session {
     const offTasks = this.ws.onTask((event) => {
       for (const listener of this.taskListeners) listener(event);
     });
-    this.unsubscribe = () => { offChanges(); offTasks(); };
+    this.unsubscribe = () => {
+      offChanges();
+      offTasks();
+    };
     for (const listener of this.switchListeners) listener();
   }
 
@@ -218,7 +227,10 @@ export class Session {
   }
 
   /** Bring files in from their bytes as one change (and one snapshot); panels refresh as after a call. */
-  async importFiles(files: Array<{ path: string; bytes: Uint8Array }>, onProgress?: (done: number, total: number) => void): Promise<Envelope> {
+  async importFiles(
+    files: Array<{ path: string; bytes: Uint8Array }>,
+    onProgress?: (done: number, total: number) => void,
+  ): Promise<Envelope> {
     let envelope: Envelope;
     try {
       envelope = await this.workspace.importFiles(files, onProgress);

@@ -8,7 +8,9 @@ export type TabName = string;
  * between them, Alt+1..n from anywhere, in the order they appear.
  */
 export function setUpTabs(): (name: TabName) => void {
-  const names = [...document.querySelectorAll<HTMLElement>('.side [role="tab"]')].map((tab) => tab.id.replace(/^tab-/, ''));
+  const names = [...document.querySelectorAll<HTMLElement>('.side [role="tab"]')].map((tab) =>
+    tab.id.replace(/^tab-/, ''),
+  );
   const show = (name: TabName) => {
     for (const other of names) {
       $(`tab-${other}`).setAttribute('aria-selected', String(other === name));
@@ -21,7 +23,12 @@ export function setUpTabs(): (name: TabName) => void {
     tab.addEventListener('click', () => show(name));
     tab.addEventListener('keydown', (event) => {
       const at = names.indexOf(name);
-      const to = event.key === 'ArrowRight' ? names[(at + 1) % names.length] : event.key === 'ArrowLeft' ? names[(at + names.length - 1) % names.length] : undefined;
+      const to =
+        event.key === 'ArrowRight'
+          ? names[(at + 1) % names.length]
+          : event.key === 'ArrowLeft'
+            ? names[(at + names.length - 1) % names.length]
+            : undefined;
       if (!to) return;
       event.preventDefault();
       show(to);

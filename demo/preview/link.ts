@@ -1,5 +1,12 @@
 import { createFileServer, type PreviewProblem, type ServedFile } from '../../web/preview/file-server.js';
-import { BRIDGE_PATH, PREVIEW_PREFIX, type FileReply, type FileRequest, type LinkedFile, type PageReport } from '../../web/preview/messages.js';
+import {
+  BRIDGE_PATH,
+  PREVIEW_PREFIX,
+  type FileReply,
+  type FileRequest,
+  type LinkedFile,
+  type PageReport,
+} from '../../web/preview/messages.js';
 import type { PreviewEntry } from '../../web/preview/read-file.js';
 
 /**
@@ -42,9 +49,17 @@ export class PreviewLink {
   private settle: { resolve: () => void; reject: (error: Error) => void } | null = null;
   private readonly server;
 
-  constructor(private readonly frame: HTMLIFrameElement, private readonly host: HTMLElement, private readonly options: PreviewLinkOptions) {
+  constructor(
+    private readonly frame: HTMLIFrameElement,
+    private readonly host: HTMLElement,
+    private readonly options: PreviewLinkOptions,
+  ) {
     this.server = createFileServer({
-      entry: options.entry, root: options.root, onProblem: options.onProblem, playgroundOrigin: location.origin, prefix: this.prefix,
+      entry: options.entry,
+      root: options.root,
+      onProblem: options.onProblem,
+      playgroundOrigin: location.origin,
+      prefix: this.prefix,
     });
     window.addEventListener('message', (event) => this.receive(event));
   }
@@ -61,7 +76,15 @@ export class PreviewLink {
       bridge.src = `${this.origin}${BRIDGE_PATH}?session=${this.session}&parent=${encodeURIComponent(location.origin)}`;
       this.bridge = bridge;
       this.host.append(bridge);
-      setTimeout(() => reject(new Error(`the preview server at ${this.origin} did not answer. \`npm start\` serves it on the port after the playground's; start the playground that way, or name another with ?preview=PORT.`)), 10_000);
+      setTimeout(
+        () =>
+          reject(
+            new Error(
+              `the preview server at ${this.origin} did not answer. \`npm start\` serves it on the port after the playground's; start the playground that way, or name another with ?preview=PORT.`,
+            ),
+          ),
+        10_000,
+      );
     }).catch((error: Error) => {
       this.bridge?.remove();
       this.bridge = null;
@@ -81,11 +104,14 @@ export class PreviewLink {
     if (this.bridge && event.source === this.bridge.contentWindow) {
       const data = event.data as { type?: string; message?: string } | FileRequest;
       if (data?.type === 'sandpit-preview-ready') this.settle?.resolve();
-      else if (data?.type === 'sandpit-preview-failed') this.settle?.reject(new Error(`the preview could not start: ${(data as { message?: string }).message}`));
-      else if (data?.type === 'sandpit-preview-request' && event.ports[0]) void this.answer(data as FileRequest, event.ports[0]);
+      else if (data?.type === 'sandpit-preview-failed')
+        this.settle?.reject(new Error(`the preview could not start: ${(data as { message?: string }).message}`));
+      else if (data?.type === 'sandpit-preview-request' && event.ports[0])
+        void this.answer(data as FileRequest, event.ports[0]);
       return;
     }
-    if (event.source === this.frame.contentWindow && (event.data as PageReport)?.sandpitPreview === true) this.options.onReport(event.data as PageReport);
+    if (event.source === this.frame.contentWindow && (event.data as PageReport)?.sandpitPreview === true)
+      this.options.onReport(event.data as PageReport);
   }
 
   /**
@@ -97,14 +123,21 @@ export class PreviewLink {
   private async answer(request: FileRequest, port: MessagePort): Promise<void> {
     const path = String(request.path ?? '');
     const served = await this.serve(path, String(request.referrer ?? ''));
-    const linked = request.navigation === true && served.status === 200 ? this.linkedPaths(path, served.links ?? []) : [];
+    const linked =
+      request.navigation === true && served.status === 200 ? this.linkedPaths(path, served.links ?? []) : [];
     const reply = toReply(served, linked);
     port.postMessage(reply, reply.body ? [reply.body] : []);
     const page = path.replace(/[?#].*$/, '');
-    await Promise.all(linked.map(async (file) => {
-      const message: LinkedFile = { type: 'sandpit-preview-linked', path: file, reply: toReply(await this.serve(file, page), []) };
-      port.postMessage(message, message.reply.body ? [message.reply.body] : []);
-    }));
+    await Promise.all(
+      linked.map(async (file) => {
+        const message: LinkedFile = {
+          type: 'sandpit-preview-linked',
+          path: file,
+          reply: toReply(await this.serve(file, page), []),
+        };
+        port.postMessage(message, message.reply.body ? [message.reply.body] : []);
+      }),
+    );
     port.close();
   }
 
@@ -112,7 +145,11 @@ export class PreviewLink {
     try {
       return await this.server.serve(path, referrer);
     } catch (error) {
-      return { status: 500, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: new TextEncoder().encode(`The preview could not read this file: ${(error as Error).message}`) };
+      return {
+        status: 500,
+        headers: { 'content-type': 'text/plain; charset=utf-8' },
+        body: new TextEncoder().encode(`The preview could not read this file: ${(error as Error).message}`),
+      };
     }
   }
 
@@ -138,6 +175,9 @@ export class PreviewLink {
 
 /** The bytes of a served file, in a buffer of their own that can move to the Service Worker. */
 function toReply(served: ServedFile, linked: string[]): FileReply {
-  const body = served.body.buffer.slice(served.body.byteOffset, served.body.byteOffset + served.body.byteLength) as ArrayBuffer;
+  const body = served.body.buffer.slice(
+    served.body.byteOffset,
+    served.body.byteOffset + served.body.byteLength,
+  ) as ArrayBuffer;
   return { status: served.status, headers: served.headers, body, ...(linked.length ? { linked } : {}) };
 }

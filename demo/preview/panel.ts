@@ -68,7 +68,9 @@ export class PreviewPanel {
     });
     $('preview-reload').addEventListener('click', () => this.reload());
     // A page the file server did not write (an error page of the Service Worker) sends no report of its load.
-    this.frame.addEventListener('load', () => { if (!this.reloadTimer) this.reloaded(); });
+    this.frame.addEventListener('load', () => {
+      if (!this.reloadTimer) this.reloaded();
+    });
     $('preview-clear').addEventListener('click', () => this.log.replaceChildren());
     this.rootSelect.addEventListener('change', () => {
       this.rootSelect.dataset.chosen = 'true';
@@ -76,7 +78,10 @@ export class PreviewPanel {
       this.reload();
     });
     // Start when the pane is first shown, so a page that never opens it never talks to the preview origin.
-    new MutationObserver(() => this.visibilityChanged()).observe(pane, { attributes: true, attributeFilter: ['hidden'] });
+    new MutationObserver(() => this.visibilityChanged()).observe(pane, {
+      attributes: true,
+      attributeFilter: ['hidden'],
+    });
     session.onChange((event) => {
       if (!this.started) return;
       if (event.paths.some((p) => p.endsWith('index.html'))) void this.refreshFolders();
@@ -155,13 +160,23 @@ export class PreviewPanel {
   /** The folders that hold an index.html, shallowest first; the workspace root is always offered. */
   private async refreshFolders(): Promise<void> {
     const envelope = await this.session.call('glob', { pattern: '**/index.html', max_results: 200 });
-    const found = envelope.ok ? ((envelope.result as { matches: string[] }).matches) : [];
-    const folders = [...new Set(found.filter((p) => !p.split('/').includes('node_modules')).map((p) => p.slice(0, Math.max(0, p.lastIndexOf('/')))))]
-      .sort((a, b) => a.split('/').length - b.split('/').length || a.localeCompare(b));
+    const found = envelope.ok ? (envelope.result as { matches: string[] }).matches : [];
+    const folders = [
+      ...new Set(
+        found
+          .filter((p) => !p.split('/').includes('node_modules'))
+          .map((p) => p.slice(0, Math.max(0, p.lastIndexOf('/')))),
+      ),
+    ].sort((a, b) => a.split('/').length - b.split('/').length || a.localeCompare(b));
     if (!folders.includes('')) folders.push('');
     const current = this.rootSelect.value;
-    this.rootSelect.replaceChildren(...folders.map((folder) => Object.assign(el('option', folder ? `${folder}/` : 'workspace root'), { value: folder })));
-    this.rootSelect.value = folders.includes(current) && this.rootSelect.dataset.chosen === 'true' ? current : folders[0]!;
+    this.rootSelect.replaceChildren(
+      ...folders.map((folder) =>
+        Object.assign(el('option', folder ? `${folder}/` : 'workspace root'), { value: folder }),
+      ),
+    );
+    this.rootSelect.value =
+      folders.includes(current) && this.rootSelect.dataset.chosen === 'true' ? current : folders[0]!;
   }
 
   /** Debounced on both edges: the first change of a burst shows at once, the last one when the burst ends. */

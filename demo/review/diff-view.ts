@@ -29,9 +29,17 @@ export function parseUnifiedDiff(text: string): FileDiff[] {
     if (file && file.hunks.length > 0 && (owedOld > 0 || owedNew > 0) && /^[ +-]/.test(line)) {
       const hunk = file.hunks[file.hunks.length - 1]!;
       const body = line.slice(1);
-      if (line[0] === '+') { hunk.lines.push({ kind: 'add', text: body, new: newLine++ }); owedNew--; }
-      else if (line[0] === '-') { hunk.lines.push({ kind: 'del', text: body, old: oldLine++ }); owedOld--; }
-      else { hunk.lines.push({ kind: 'context', text: body, old: oldLine++, new: newLine++ }); owedOld--; owedNew--; }
+      if (line[0] === '+') {
+        hunk.lines.push({ kind: 'add', text: body, new: newLine++ });
+        owedNew--;
+      } else if (line[0] === '-') {
+        hunk.lines.push({ kind: 'del', text: body, old: oldLine++ });
+        owedOld--;
+      } else {
+        hunk.lines.push({ kind: 'context', text: body, old: oldLine++, new: newLine++ });
+        owedOld--;
+        owedNew--;
+      }
     } else if (line.startsWith('--- ')) {
       file = { from: stripPrefix(line.slice(4)), to: '', hunks: [] };
       files.push(file);
@@ -53,8 +61,14 @@ export function parseUnifiedDiff(text: string): FileDiff[] {
 }
 
 function fileTitle(file: FileDiff): HTMLElement {
-  const title = file.from === '/dev/null' ? `${file.to} (new)` : file.to === '/dev/null' ? `${file.from} (deleted)`
-    : file.from !== file.to ? `${file.from} → ${file.to}` : file.to;
+  const title =
+    file.from === '/dev/null'
+      ? `${file.to} (new)`
+      : file.to === '/dev/null'
+        ? `${file.from} (deleted)`
+        : file.from !== file.to
+          ? `${file.from} → ${file.to}`
+          : file.to;
   const adds = file.hunks.reduce((n, h) => n + h.lines.filter((l) => l.kind === 'add').length, 0);
   const dels = file.hunks.reduce((n, h) => n + h.lines.filter((l) => l.kind === 'del').length, 0);
   const head = el('div', undefined, 'diff-file-title');
@@ -101,10 +115,15 @@ function splitTable(file: FileDiff): HTMLTableElement {
     (header.firstChild as HTMLTableCellElement).colSpan = 4;
     table.append(header);
     const lines = hunk.lines;
-    for (let i = 0; i < lines.length;) {
+    for (let i = 0; i < lines.length; ) {
       if (lines[i]!.kind === 'context') {
         const row = el('tr', undefined, 'context');
-        row.append(num(lines[i]!.old), el('td', lines[i]!.text, 'code'), num(lines[i]!.new), el('td', lines[i]!.text, 'code'));
+        row.append(
+          num(lines[i]!.old),
+          el('td', lines[i]!.text, 'code'),
+          num(lines[i]!.new),
+          el('td', lines[i]!.text, 'code'),
+        );
         table.append(row);
         i++;
         continue;
@@ -117,8 +136,12 @@ function splitTable(file: FileDiff): HTMLTableElement {
         const row = el('tr', undefined, 'change');
         const left = dels[k];
         const right = adds[k];
-        row.append(num(left?.old), el('td', left?.text ?? '', left ? 'code del' : 'code blank'),
-          num(right?.new), el('td', right?.text ?? '', right ? 'code add' : 'code blank'));
+        row.append(
+          num(left?.old),
+          el('td', left?.text ?? '', left ? 'code del' : 'code blank'),
+          num(right?.new),
+          el('td', right?.text ?? '', right ? 'code add' : 'code blank'),
+        );
         table.append(row);
       }
     }
@@ -133,10 +156,12 @@ export function renderDiff(host: HTMLElement, diff: string, mode: 'unified' | 's
     host.replaceChildren(el('p', 'No file content changed in this step.', 'empty-hint'));
     return;
   }
-  host.replaceChildren(...files.map((file) => {
-    const box = el('section', undefined, 'diff-file');
-    box.dataset.path = file.to === '/dev/null' ? file.from : file.to;
-    box.append(fileTitle(file), mode === 'unified' ? unifiedTable(file) : splitTable(file));
-    return box;
-  }));
+  host.replaceChildren(
+    ...files.map((file) => {
+      const box = el('section', undefined, 'diff-file');
+      box.dataset.path = file.to === '/dev/null' ? file.from : file.to;
+      box.append(fileTitle(file), mode === 'unified' ? unifiedTable(file) : splitTable(file));
+      return box;
+    }),
+  );
 }

@@ -35,7 +35,10 @@ export class Review {
   private diffText = '';
   private readonly list = $<HTMLOListElement>('timeline');
 
-  constructor(private readonly session: Session, private readonly report: (envelope: Envelope) => void) {
+  constructor(
+    private readonly session: Session,
+    private readonly report: (envelope: Envelope) => void,
+  ) {
     this.list.addEventListener('click', (event) => {
       const item = (event.target as HTMLElement).closest<HTMLLIElement>('li[data-id]');
       if (item) void this.select(item.dataset.id!);
@@ -51,8 +54,14 @@ export class Review {
       }
     });
     $('undo').addEventListener('click', () => void this.act('undo', {}));
-    $('redo').addEventListener('click', () => this.redoWith && void this.act('restore_snapshot', { id: this.redoWith }, true));
-    $('restore').addEventListener('click', () => this.selected && void this.act('restore_snapshot', { id: this.selected }));
+    $('redo').addEventListener(
+      'click',
+      () => this.redoWith && void this.act('restore_snapshot', { id: this.redoWith }, true),
+    );
+    $('restore').addEventListener(
+      'click',
+      () => this.selected && void this.act('restore_snapshot', { id: this.selected }),
+    );
     for (const mode of ['unified', 'split'] as const) {
       $(`diff-${mode}`).addEventListener('click', () => {
         this.mode = mode;
@@ -93,22 +102,30 @@ export class Review {
     this.rows = envelope.ok ? (envelope.result as { snapshots: SnapshotRow[] }).snapshots : [];
     $('timeline-empty').hidden = this.rows.length > 1;
     $('timeline-count').textContent = this.rows.length > 1 ? String(this.rows.length - 1) : '';
-    if (follow || !this.rows.some((r) => r.id === this.selected)) this.selected = this.rows.length > 1 ? this.rows[0]!.id : null;
+    if (follow || !this.rows.some((r) => r.id === this.selected))
+      this.selected = this.rows.length > 1 ? this.rows[0]!.id : null;
     if (!this.redoRestored && envelope.ok) {
       this.redoRestored = true;
-      const kept = (() => { try { return localStorage.getItem(this.redoKey); } catch { return null; } })();
+      const kept = (() => {
+        try {
+          return localStorage.getItem(this.redoKey);
+        } catch {
+          return null;
+        }
+      })();
       if (kept && !this.redoWith) this.redoWith = kept;
     }
     ($('redo') as HTMLButtonElement).disabled = !this.redoWith;
     // Nothing to undo in a workspace with no change yet; the button says so instead of failing.
     ($('undo') as HTMLButtonElement).disabled = this.rows.length <= 1;
     this.drawList();
-    (this.selected ? await this.select(this.selected) : this.clearDiff());
+    this.selected ? await this.select(this.selected) : this.clearDiff();
   }
 
   noteChange(envelope: Envelope): void {
     // Any change other than the redo itself makes the undone snapshots a branch not taken.
-    if (envelope.tool === 'undo' && envelope.ok) this.redoWith = (envelope.result as { redo_with?: string }).redo_with ?? null;
+    if (envelope.tool === 'undo' && envelope.ok)
+      this.redoWith = (envelope.result as { redo_with?: string }).redo_with ?? null;
     else if (envelope.tool !== 'restore_snapshot') this.redoWith = null;
     ($('redo') as HTMLButtonElement).disabled = !this.redoWith;
     this.keepRedo();
@@ -117,24 +134,40 @@ export class Review {
   private drawList(): void {
     // The oldest snapshot is the state the workspace was opened in: a starting point, not a change.
     const shown = this.rows.slice(0, Math.max(0, this.rows.length - 1));
-    this.list.replaceChildren(...shown.map((row, index) => {
-      const item = el('li', undefined, 'step');
-      item.dataset.id = row.id;
-      item.tabIndex = row.id === this.selected ? 0 : -1;
-      // A list to pick one step from: aria-selected needs the option role (and the list, listbox).
-      item.setAttribute('role', 'option');
-      item.classList.toggle('selected', row.id === this.selected);
-      item.setAttribute('aria-selected', String(row.id === this.selected));
-      // The badge names the tool already; the subject's "tool: " prefix would say it twice.
-      const first = row.message.split('\n')[0] ?? row.message;
-      const subject = row.tool && first.startsWith(`${row.tool}: `) ? first.slice(row.tool.length + 2) : first;
-      const top = el('div', undefined, 'step-top');
-      top.append(el('span', row.undo ? 'undo' : row.restored_to ? 'restore' : row.tool ?? 'snapshot', `badge ${row.undo ? 'undo' : row.restored_to ? 'restore' : 'change'}`),
-        el('span', formatTime(row.created_at), 'time'));
-      if (index === 0) top.append(el('span', 'now', 'badge head'));
-      item.append(top, el('div', subject, 'step-message'), el('div', `${row.files_changed} file${row.files_changed === 1 ? '' : 's'} · ${row.id.slice(0, 7)}`, 'step-meta'));
-      return item;
-    }));
+    this.list.replaceChildren(
+      ...shown.map((row, index) => {
+        const item = el('li', undefined, 'step');
+        item.dataset.id = row.id;
+        item.tabIndex = row.id === this.selected ? 0 : -1;
+        // A list to pick one step from: aria-selected needs the option role (and the list, listbox).
+        item.setAttribute('role', 'option');
+        item.classList.toggle('selected', row.id === this.selected);
+        item.setAttribute('aria-selected', String(row.id === this.selected));
+        // The badge names the tool already; the subject's "tool: " prefix would say it twice.
+        const first = row.message.split('\n')[0] ?? row.message;
+        const subject = row.tool && first.startsWith(`${row.tool}: `) ? first.slice(row.tool.length + 2) : first;
+        const top = el('div', undefined, 'step-top');
+        top.append(
+          el(
+            'span',
+            row.undo ? 'undo' : row.restored_to ? 'restore' : (row.tool ?? 'snapshot'),
+            `badge ${row.undo ? 'undo' : row.restored_to ? 'restore' : 'change'}`,
+          ),
+          el('span', formatTime(row.created_at), 'time'),
+        );
+        if (index === 0) top.append(el('span', 'now', 'badge head'));
+        item.append(
+          top,
+          el('div', subject, 'step-message'),
+          el(
+            'div',
+            `${row.files_changed} file${row.files_changed === 1 ? '' : 's'} · ${row.id.slice(0, 7)}`,
+            'step-meta',
+          ),
+        );
+        return item;
+      }),
+    );
   }
 
   private async select(id: string): Promise<void> {
@@ -155,8 +188,12 @@ export class Review {
     const removed = diff.files.reduce((n, f) => n + f.removed_lines, 0);
     const row = this.rows.find((r) => r.id === id);
     const stats = $('diff-stats');
-    stats.replaceChildren(el('span', row?.message.split('\n')[0] ?? id, 'diff-title'), el('span', `+${added}`, 'adds'), el('span', `−${removed}`, 'dels'),
-      el('span', `${diff.files.length} file${diff.files.length === 1 ? '' : 's'}`, 'muted'));
+    stats.replaceChildren(
+      el('span', row?.message.split('\n')[0] ?? id, 'diff-title'),
+      el('span', `+${added}`, 'adds'),
+      el('span', `−${removed}`, 'dels'),
+      el('span', `${diff.files.length} file${diff.files.length === 1 ? '' : 's'}`, 'muted'),
+    );
     this.diffText = diff.unified_diff;
     this.drawDiff();
   }
@@ -164,7 +201,9 @@ export class Review {
   private clearDiff(): void {
     this.diffText = '';
     $('diff-stats').replaceChildren();
-    $('diff').replaceChildren(el('p', 'Changes appear here as soon as a tool makes one. Pick a step to see its diff.', 'empty-hint'));
+    $('diff').replaceChildren(
+      el('p', 'Changes appear here as soon as a tool makes one. Pick a step to see its diff.', 'empty-hint'),
+    );
     ($('restore') as HTMLButtonElement).disabled = true;
   }
 
@@ -181,7 +220,14 @@ export class Review {
   private async act(tool: 'undo' | 'restore_snapshot', args: Record<string, unknown>, redo = false): Promise<void> {
     const envelope = await this.session.call(tool, args);
     this.report(envelope);
-    if (!envelope.ok) toast(failureText(tool === 'undo' ? 'Could not undo' : redo ? 'Could not redo' : 'Could not restore that step', envelope.error), 'error');
+    if (!envelope.ok)
+      toast(
+        failureText(
+          tool === 'undo' ? 'Could not undo' : redo ? 'Could not redo' : 'Could not restore that step',
+          envelope.error,
+        ),
+        'error',
+      );
     else toast(tool === 'undo' ? 'Undone. Redo brings it back.' : redo ? 'Redone.' : 'Restored that snapshot.');
     if (redo && envelope.ok) this.redoWith = null;
     ($('redo') as HTMLButtonElement).disabled = !this.redoWith;

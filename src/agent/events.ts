@@ -22,7 +22,11 @@ export class AgentError extends Error {
    * @param message - what to do about it
    * @param status - the HTTP status, when there was one
    */
-  constructor(readonly code: AgentErrorCode, message: string, readonly status?: number) {
+  constructor(
+    readonly code: AgentErrorCode,
+    message: string,
+    readonly status?: number,
+  ) {
     super(message);
     this.name = 'AgentError';
   }
@@ -34,127 +38,127 @@ export type StopReason = 'answered' | 'step_limit' | 'token_budget' | 'stopped' 
 /** Every step of a run, in order, so a UI or a terminal can render it as it happens. */
 export type AgentEvent =
   | {
-    /** the run began */
-    type: 'start';
-    /** the provider's API (`openai`, `anthropic`) */
-    api: string;
-    /** the model asked */
-    model: string;
-    /** the tools offered */
-    tools: string[];
-  }
+      /** the run began */
+      type: 'start';
+      /** the provider's API (`openai`, `anthropic`) */
+      api: string;
+      /** the model asked */
+      model: string;
+      /** the tools offered */
+      tools: string[];
+    }
   | {
-    /** a model request begins */
-    type: 'step';
-    /** the step's number, from 1 */
-    step: number;
-  }
+      /** a model request begins */
+      type: 'step';
+      /** the step's number, from 1 */
+      step: number;
+    }
   | {
-    /** streamed text of the answer */
-    type: 'text';
-    /** the step it belongs to */
-    step: number;
-    /** the new text */
-    delta: string;
-  }
+      /** streamed text of the answer */
+      type: 'text';
+      /** the step it belongs to */
+      step: number;
+      /** the new text */
+      delta: string;
+    }
   | {
-    /** the model's whole turn */
-    type: 'assistant';
-    /** the step it belongs to */
-    step: number;
-    /** its text */
-    text: string;
-    /** the tools it asked to call */
-    tool_calls: AgentToolCall[];
-  }
+      /** the model's whole turn */
+      type: 'assistant';
+      /** the step it belongs to */
+      step: number;
+      /** its text */
+      text: string;
+      /** the tools it asked to call */
+      tool_calls: AgentToolCall[];
+    }
   | {
-    /** a tool call is about to run */
-    type: 'tool_call';
-    /** the step it belongs to */
-    step: number;
-    /** the call */
-    call: AgentToolCall;
-  }
+      /** a tool call is about to run */
+      type: 'tool_call';
+      /** the step it belongs to */
+      step: number;
+      /** the call */
+      call: AgentToolCall;
+    }
   | {
-    /** a tool call ran */
-    type: 'tool_result';
-    /** the step it belongs to */
-    step: number;
-    /** the call */
-    call: AgentToolCall;
-    /** what the tool answered */
-    envelope: Envelope;
-  }
+      /** a tool call ran */
+      type: 'tool_result';
+      /** the step it belongs to */
+      step: number;
+      /** the call */
+      call: AgentToolCall;
+      /** what the tool answered */
+      envelope: Envelope;
+    }
   | {
-    /** tokens used */
-    type: 'usage';
-    /** the step it belongs to */
-    step: number;
-    /** by this turn */
-    turn: Usage;
-    /** by the run so far */
-    total: Usage;
-  }
+      /** tokens used */
+      type: 'usage';
+      /** the step it belongs to */
+      step: number;
+      /** by this turn */
+      turn: Usage;
+      /** by the run so far */
+      total: Usage;
+    }
   | {
-    /** a model request failed and is tried again */
-    type: 'retry';
-    /** the step it belongs to */
-    step: number;
-    /** the attempt about to be made, from 2 */
-    attempt: number;
-    /** the HTTP status that failed */
-    status: number;
-    /** the wait before the attempt */
-    delay_ms: number;
-  }
+      /** a model request failed and is tried again */
+      type: 'retry';
+      /** the step it belongs to */
+      step: number;
+      /** the attempt about to be made, from 2 */
+      attempt: number;
+      /** the HTTP status that failed */
+      status: number;
+      /** the wait before the attempt */
+      delay_ms: number;
+    }
   | {
-    /** the model could not be reached or refused the request; the run ends */
-    type: 'error';
-    /** the step it belongs to */
-    step: number;
-    /** why */
-    code: AgentErrorCode;
-    /** what to do about it */
-    message: string;
-    /** the HTTP status, when there was one */
-    status?: number;
-  }
+      /** the model could not be reached or refused the request; the run ends */
+      type: 'error';
+      /** the step it belongs to */
+      step: number;
+      /** why */
+      code: AgentErrorCode;
+      /** what to do about it */
+      message: string;
+      /** the HTTP status, when there was one */
+      status?: number;
+    }
   | {
-    /** a confirmation was asked for and answered */
-    type: 'approval';
-    /** what was asked */
-    request: ApprovalRequest;
-    /** the answer */
-    approved: boolean;
-  }
+      /** a confirmation was asked for and answered */
+      type: 'approval';
+      /** what was asked */
+      request: ApprovalRequest;
+      /** the answer */
+      approved: boolean;
+    }
   | {
-    /** notes from the inbox joined the conversation */
-    type: 'notes';
-    /** the step they joined */
-    step: number;
-    /** their text */
-    notes: string[];
-  }
+      /** notes from the inbox joined the conversation */
+      type: 'notes';
+      /** the step they joined */
+      step: number;
+      /** their text */
+      notes: string[];
+    }
   | {
-    /** the run waits for background tasks before it goes on */
-    type: 'waiting';
-    /** the step it waits after */
-    step: number;
-    /** how many tasks are still running */
-    tasks: number;
-  }
+      /** the run waits for background tasks before it goes on */
+      type: 'waiting';
+      /** the step it waits after */
+      step: number;
+      /** how many tasks are still running */
+      tasks: number;
+    }
   | {
-    /** the run ended */
-    type: 'done';
-    /** why */
-    reason: StopReason;
-    /** how many steps it took */
-    steps: number;
-    /** the final answer */
-    text: string;
-    /** tokens used in all */
-    usage: Usage;
-  };
+      /** the run ended */
+      type: 'done';
+      /** why */
+      reason: StopReason;
+      /** how many steps it took */
+      steps: number;
+      /** the final answer */
+      text: string;
+      /** tokens used in all */
+      usage: Usage;
+    };
 
 /** Receives every event of a run. */
 export type AgentListener = (event: AgentEvent) => void;

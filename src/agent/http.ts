@@ -16,8 +16,16 @@ export function serverMessage(body: string): string {
   try {
     const parsed = JSON.parse(text) as { error?: unknown; message?: unknown; detail?: unknown };
     const error = parsed.error as { message?: unknown } | string | undefined;
-    const found = typeof error === 'string' ? error : typeof error?.message === 'string' ? error.message
-      : typeof parsed.message === 'string' ? parsed.message : typeof parsed.detail === 'string' ? parsed.detail : null;
+    const found =
+      typeof error === 'string'
+        ? error
+        : typeof error?.message === 'string'
+          ? error.message
+          : typeof parsed.message === 'string'
+            ? parsed.message
+            : typeof parsed.detail === 'string'
+              ? parsed.detail
+              : null;
     if (found !== null) text = found;
   } catch {
     // not JSON: the text itself is the message
@@ -38,16 +46,32 @@ export function refusesTools(status: number, body: string): boolean {
 export function errorFor(status: number, body: string, attempts: number): AgentError {
   const said = serverMessage(body);
   if (status === 401 || status === 403) {
-    return new AgentError('UNAUTHORIZED', `The model endpoint refused the request (${status}): ${said}. Check the API key and that it may use this model.`, status);
+    return new AgentError(
+      'UNAUTHORIZED',
+      `The model endpoint refused the request (${status}): ${said}. Check the API key and that it may use this model.`,
+      status,
+    );
   }
   if (status === 429) {
-    return new AgentError('RATE_LIMITED', `The model endpoint is rate limiting (429) and still was after ${attempts} attempts: ${said}. Wait a little and try again, or lower the request rate.`, status);
+    return new AgentError(
+      'RATE_LIMITED',
+      `The model endpoint is rate limiting (429) and still was after ${attempts} attempts: ${said}. Wait a little and try again, or lower the request rate.`,
+      status,
+    );
   }
   if (refusesTools(status, body)) {
-    return new AgentError('NO_TOOL_SUPPORT', `The model or its server does not accept tool calls (${status}): ${said}. Pick a model with tool (function) calling, or start the server with it enabled (llama.cpp: --jinja; vLLM: --enable-auto-tool-choice --tool-call-parser NAME).`, status);
+    return new AgentError(
+      'NO_TOOL_SUPPORT',
+      `The model or its server does not accept tool calls (${status}): ${said}. Pick a model with tool (function) calling, or start the server with it enabled (llama.cpp: --jinja; vLLM: --enable-auto-tool-choice --tool-call-parser NAME).`,
+      status,
+    );
   }
   if (status === 404) {
-    return new AgentError('MODEL_NOT_FOUND', `The endpoint answered 404: ${said}. Check the model name and the endpoint URL (an OpenAI-compatible server usually ends in /v1).`, status);
+    return new AgentError(
+      'MODEL_NOT_FOUND',
+      `The endpoint answered 404: ${said}. Check the model name and the endpoint URL (an OpenAI-compatible server usually ends in /v1).`,
+      status,
+    );
   }
   const retried = status >= 500 && attempts > 1 ? ` after ${attempts} attempts` : '';
   return new AgentError('MODEL_ERROR', `The model endpoint answered ${status}${retried}: ${said}`, status);
@@ -57,16 +81,31 @@ export function errorFor(status: number, body: string, attempts: number): AgentE
  * POST a JSON body, retrying 429 and 5xx, and resolve to an OK response whose body is unread.
  * Anything else becomes an AgentError; a stop rejects with the signal's reason.
  */
-export async function postJson(url: string, headers: Record<string, string>, body: unknown, options: HttpOptions, signal?: AbortSignal, onRetry?: (info: RetryInfo) => void): Promise<Response> {
+export async function postJson(
+  url: string,
+  headers: Record<string, string>,
+  body: unknown,
+  options: HttpOptions,
+  signal?: AbortSignal,
+  onRetry?: (info: RetryInfo) => void,
+): Promise<Response> {
   const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
   let attempts = 0;
   const send = async () => {
     attempts++;
     try {
-      return await doFetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body), ...(signal ? { signal } : {}) });
+      return await doFetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: JSON.stringify(body),
+        ...(signal ? { signal } : {}),
+      });
     } catch (error) {
       if (signal?.aborted) throw signal.reason;
-      throw new AgentError('UNREACHABLE', `Cannot reach the model endpoint ${safeUrl(url)} (${(error as Error).message}${causeOf(error)}). Check the URL and that the server is running${typeof document === 'undefined' ? '' : ', and that it allows requests from this page (CORS)'}.`);
+      throw new AgentError(
+        'UNREACHABLE',
+        `Cannot reach the model endpoint ${safeUrl(url)} (${(error as Error).message}${causeOf(error)}). Check the URL and that the server is running${typeof document === 'undefined' ? '' : ', and that it allows requests from this page (CORS)'}.`,
+      );
     }
   };
   const response = await fetchWithRetry(send, options.retry ?? {}, signal, onRetry, refusesTools);

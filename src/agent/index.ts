@@ -1,7 +1,19 @@
 /** The agent loop: any toolset, any OpenAI-compatible or Anthropic model, over `fetch` only. */
 export { runAgent, type AgentRunOptions, type AgentOutcome } from './loop.js';
 export { AgentError, type AgentErrorCode, type AgentEvent, type AgentListener, type StopReason } from './events.js';
-export type { AgentWorkspace, AgentMessage, AgentMedia, AgentToolCall, AgentToolResult, ModelProvider, ModelRequest, ModelTurn, ProviderCaps, Usage, RetryInfo } from './types.js';
+export type {
+  AgentWorkspace,
+  AgentMessage,
+  AgentMedia,
+  AgentToolCall,
+  AgentToolResult,
+  ModelProvider,
+  ModelRequest,
+  ModelTurn,
+  ProviderCaps,
+  Usage,
+  RetryInfo,
+} from './types.js';
 export { NoteQueue, infoLines, type AgentInbox, type AgentNote } from './inbox.js';
 export { exitNote, taskInbox } from './task-inbox.js';
 export { splitMedia } from './media.js';

@@ -114,22 +114,37 @@ async function loop(options: AgentRunOptions, emit: (event: AgentEvent) => void)
   for (;;) {
     if (signal?.aborted) return finish('stopped');
     if (steps >= maxSteps) return finish('step_limit');
-    if (options.tokenBudget !== undefined && usage.input_tokens + usage.output_tokens >= options.tokenBudget) return finish('token_budget');
+    if (options.tokenBudget !== undefined && usage.input_tokens + usage.output_tokens >= options.tokenBudget)
+      return finish('token_budget');
     deliverNotes(messages, inbox, emit, steps);
     const step = ++steps;
     emit({ type: 'step', step });
     let turn;
     try {
       turn = await provider.turn({
-        system, messages, tools, ...(signal ? { signal } : {}),
+        system,
+        messages,
+        tools,
+        ...(signal ? { signal } : {}),
         onText: (delta) => emit({ type: 'text', step, delta }),
         onRetry: (info) => emit({ type: 'retry', step, ...info }),
       });
     } catch (error) {
       if (signal?.aborted) return finish('stopped');
-      const failure = error instanceof AgentError ? error
-        : new AgentError('BAD_RESPONSE', `The model's answer could not be read: ${(error as Error)?.message ?? String(error)}`);
-      emit({ type: 'error', step, code: failure.code, message: failure.message, ...(failure.status !== undefined ? { status: failure.status } : {}) });
+      const failure =
+        error instanceof AgentError
+          ? error
+          : new AgentError(
+              'BAD_RESPONSE',
+              `The model's answer could not be read: ${(error as Error)?.message ?? String(error)}`,
+            );
+      emit({
+        type: 'error',
+        step,
+        code: failure.code,
+        message: failure.message,
+        ...(failure.status !== undefined ? { status: failure.status } : {}),
+      });
       return finish('error', failure);
     }
     usage.input_tokens += turn.usage.input_tokens;
@@ -140,7 +155,9 @@ async function loop(options: AgentRunOptions, emit: (event: AgentEvent) => void)
     emit({ type: 'assistant', step, text: turn.text, tool_calls: turn.tool_calls });
     if (turn.tool_calls.length === 0) {
       if (!inbox || !options.maxBackgroundWaitMinutes) return finish('answered');
-      const woke = await waitForWake(inbox, options.maxBackgroundWaitMinutes * 60_000, signal, (tasks) => emit({ type: 'waiting', step, tasks }));
+      const woke = await waitForWake(inbox, options.maxBackgroundWaitMinutes * 60_000, signal, (tasks) =>
+        emit({ type: 'waiting', step, tasks }),
+      );
       if (woke === 'stopped') return finish('stopped');
       if (woke === 'idle') return finish('answered');
       // The wake itself is the next request's message: the notes, as a user turn after the answer.
@@ -160,23 +177,36 @@ async function loop(options: AgentRunOptions, emit: (event: AgentEvent) => void)
  * appended to the task itself. Only the newest, not yet sent message changes, so every earlier
  * message (and the system prompt) stays byte-identical for the provider's prompt cache.
  */
-function deliverNotes(messages: AgentMessage[], inbox: AgentInbox | undefined, emit: (event: AgentEvent) => void, step: number): void {
+function deliverNotes(
+  messages: AgentMessage[],
+  inbox: AgentInbox | undefined,
+  emit: (event: AgentEvent) => void,
+  step: number,
+): void {
   const notes = inbox?.take() ?? [];
   if (notes.length === 0) return;
   emit({ type: 'notes', step, notes: notes.map((n) => n.text) });
   const lines = infoLines(notes);
   const last = messages.at(-1)!;
-  if (last.role === 'tool') messages[messages.length - 1] = { ...last, notes: last.notes ? `${last.notes}\n${lines}` : lines };
-  else if (last.role === 'user') messages[messages.length - 1] = { role: 'user', content: `${last.content}\n\n${lines}` };
+  if (last.role === 'tool')
+    messages[messages.length - 1] = { ...last, notes: last.notes ? `${last.notes}\n${lines}` : lines };
+  else if (last.role === 'user')
+    messages[messages.length - 1] = { role: 'user', content: `${last.content}\n\n${lines}` };
   else messages.push({ role: 'user', content: lines });
 }
 
-async function runCall(options: AgentRunOptions, call: AgentToolCall, step: number, emit: (event: AgentEvent) => void): Promise<AgentToolResult> {
+async function runCall(
+  options: AgentRunOptions,
+  call: AgentToolCall,
+  step: number,
+  emit: (event: AgentEvent) => void,
+): Promise<AgentToolResult> {
   emit({ type: 'tool_call', step, call });
   let envelope: Envelope;
   if (call.parse_error) {
     envelope = {
-      ok: false, tool: call.name,
+      ok: false,
+      tool: call.name,
       error: {
         code: 'INVALID_ARGUMENTS',
         message: `${call.name} was called with arguments that could not be used: ${call.parse_error}.`,
@@ -189,7 +219,11 @@ async function runCall(options: AgentRunOptions, call: AgentToolCall, step: numb
       envelope = await options.workspace.call(call.name, call.args);
     } catch (error) {
       // Only a workspace that is gone (a closed worker) rejects; the model reads it like any failure.
-      envelope = { ok: false, tool: call.name, error: { code: 'IO_ERROR', message: (error as Error)?.message ?? 'the workspace is not available' } };
+      envelope = {
+        ok: false,
+        tool: call.name,
+        error: { code: 'IO_ERROR', message: (error as Error)?.message ?? 'the workspace is not available' },
+      };
     }
   }
   emit({ type: 'tool_result', step, call, envelope });

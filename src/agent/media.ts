@@ -14,7 +14,10 @@ interface MediaEntry {
  * Without vision, or for media the tool-result APIs cannot carry, the entry is dropped with the
  * reason seed 003 gives; the rest of the result still arrives.
  */
-export function splitMedia(envelope: Envelope, vision: boolean): {
+export function splitMedia(
+  envelope: Envelope,
+  vision: boolean,
+): {
   /** the envelope with its media taken out (or replaced by a note without vision) */
   envelope: Envelope;
   /** the images to send beside it */
@@ -30,7 +33,8 @@ export function splitMedia(envelope: Envelope, vision: boolean): {
     const name = typeof entry?.name === 'string' ? entry.name : '';
     const mime = typeof entry?.mime === 'string' ? entry.mime : '';
     if (typeof entry?.data_base64 !== 'string') continue;
-    if (!mime.startsWith('image/') || mime === 'image/svg+xml') dropped.push({ name, reason: `a ${mime || 'file'} cannot be shown to the model in a tool result` });
+    if (!mime.startsWith('image/') || mime === 'image/svg+xml')
+      dropped.push({ name, reason: `a ${mime || 'file'} cannot be shown to the model in a tool result` });
     else if (!vision) dropped.push({ name, reason: 'the model cannot take image input' });
     else {
       media.push({ name, mime, data_base64: entry.data_base64 });
@@ -38,7 +42,11 @@ export function splitMedia(envelope: Envelope, vision: boolean): {
     }
   }
   const { media: _all, media_dropped: _old, ...rest } = result;
-  const shown = { ...rest, ...(kept.length ? { media: kept } : {}), ...(dropped.length ? { media_dropped: dropped } : {}) };
+  const shown = {
+    ...rest,
+    ...(kept.length ? { media: kept } : {}),
+    ...(dropped.length ? { media_dropped: dropped } : {}),
+  };
   return { envelope: { ...envelope, result: shown }, media };
 }
 
@@ -52,6 +60,9 @@ export function lendProviderCaps(workspace: AgentWorkspace, providerCaps: Provid
   const caps = workspace.caps;
   if (!caps) return () => {};
   const own = { ...caps };
-  for (const kind of Object.keys(caps) as Array<keyof ProviderCaps>) caps[kind] = own[kind] && providerCaps?.[kind] === true;
-  return () => { Object.assign(caps, own); };
+  for (const kind of Object.keys(caps) as Array<keyof ProviderCaps>)
+    caps[kind] = own[kind] && providerCaps?.[kind] === true;
+  return () => {
+    Object.assign(caps, own);
+  };
 }

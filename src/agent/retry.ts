@@ -61,7 +61,10 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
  * response, retryable or not; the caller turns a bad one into a clear error.
  */
 export async function fetchWithRetry(
-  send: () => Promise<Response>, policy: RetryPolicy, signal?: AbortSignal, onRetry?: (info: RetryInfo) => void,
+  send: () => Promise<Response>,
+  policy: RetryPolicy,
+  signal?: AbortSignal,
+  onRetry?: (info: RetryInfo) => void,
   permanent?: (status: number, body: string) => boolean,
 ): Promise<Response> {
   const retries = policy.retries ?? 4;
@@ -71,7 +74,8 @@ export async function fetchWithRetry(
     const delay = backoffMs(attempt, response.headers, policy);
     // Reading the body frees the connection, and it may say that trying again cannot help.
     const body = await response.text().catch(() => '');
-    if (permanent?.(response.status, body)) return new Response(body, { status: response.status, headers: response.headers });
+    if (permanent?.(response.status, body))
+      return new Response(body, { status: response.status, headers: response.headers });
     onRetry?.({ attempt, status: response.status, delay_ms: delay });
     await sleep(delay, signal);
   }

@@ -22,15 +22,26 @@ export function systemPrompt(tools: readonly ToolInfo[], extra?: string): string
     '- Look before you change: read a file before editing it, and keep edits small and exact.',
     '- Calls you make in the same turn run at once; calls on the same file are applied one after another.',
   ];
-  if (has('edit_file')) lines.push('- edit_file needs old_text that occurs exactly once; on AMBIGUOUS_MATCH include more surrounding lines, or set replace_all.');
-  if (has('apply_patch')) lines.push('- apply_patch takes a "*** Begin Patch" ... "*** End Patch" patch for changes across several places or files.');
+  if (has('edit_file'))
+    lines.push(
+      '- edit_file needs old_text that occurs exactly once; on AMBIGUOUS_MATCH include more surrounding lines, or set replace_all.',
+    );
+  if (has('apply_patch'))
+    lines.push(
+      '- apply_patch takes a "*** Begin Patch" ... "*** End Patch" patch for changes across several places or files.',
+    );
   const run = tools.find((t) => t.name === 'run_command');
   if (run && /bash command line/.test(run.description)) {
     // The browser's built-in shell: say what it has, since the model would otherwise assume a full Linux box.
     const commands = /Commands: ([^.;]+)/.exec(run.description)?.[1];
-    lines.push('- run_command takes a bash command line (pipes, redirections, globs, $VARS, $(...), if/for/while) in a built-in shell whose `/` is the workspace root; '
-      + `it has only these commands: ${commands ?? 'the common text and file tools'}; \`node FILE.js\` runs plain JavaScript. Its writes are one undoable change.`);
-  } else if (run) lines.push('- run_command runs one program without a shell; if it answers NOT_SUPPORTED, carry on without running anything.');
+    lines.push(
+      '- run_command takes a bash command line (pipes, redirections, globs, $VARS, $(...), if/for/while) in a built-in shell whose `/` is the workspace root; ' +
+        `it has only these commands: ${commands ?? 'the common text and file tools'}; \`node FILE.js\` runs plain JavaScript. Its writes are one undoable change.`,
+    );
+  } else if (run)
+    lines.push(
+      '- run_command runs one program without a shell; if it answers NOT_SUPPORTED, carry on without running anything.',
+    );
   if (has('undo')) lines.push('- Every change is a snapshot; undo reverts your last change if it went wrong.');
   lines.push('', 'Tools:', ...tools.map((t) => `- ${t.name}: ${firstSentence(t.description)}`));
   if (extra?.trim()) lines.push('', extra.trim());

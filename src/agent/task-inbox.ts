@@ -7,12 +7,22 @@ const clip = (text: string, max = 2000) => (text.length > max ? `${text.slice(0,
 
 /** The exit note: how the task ended, its result, and the files it produced (seed 003). */
 export function exitNote(event: Exit, command: string): string {
-  const how = event.status === 'exited' ? `exited with code ${event.exit_code}` : event.status === 'timed_out' ? 'timed out and was killed' : 'was killed';
+  const how =
+    event.status === 'exited'
+      ? `exited with code ${event.exit_code}`
+      : event.status === 'timed_out'
+        ? 'timed out and was killed'
+        : 'was killed';
   const parts = [`background task ${event.task_id} (${command}) ${how}`];
-  const result = event.result as { output?: unknown; is_error?: unknown; files?: Array<{ name?: unknown; size_bytes?: unknown }> } | undefined;
+  const result = event.result as
+    | { output?: unknown; is_error?: unknown; files?: Array<{ name?: unknown; size_bytes?: unknown }> }
+    | undefined;
   if (result && typeof result === 'object') {
-    if (typeof result.output === 'string' && result.output.trim() !== '') parts.push(`result${result.is_error === true ? ' (an error)' : ''}: ${clip(result.output.trim())}`);
-    const files = (result.files ?? []).filter((f) => typeof f.name === 'string').map((f) => `${String(f.name)} (${Number(f.size_bytes)} bytes)`);
+    if (typeof result.output === 'string' && result.output.trim() !== '')
+      parts.push(`result${result.is_error === true ? ' (an error)' : ''}: ${clip(result.output.trim())}`);
+    const files = (result.files ?? [])
+      .filter((f) => typeof f.name === 'string')
+      .map((f) => `${String(f.name)} (${Number(f.size_bytes)} bytes)`);
     parts.push(files.length ? `files produced: ${files.join(', ')}` : 'no files produced');
   } else {
     parts.push(`read its output with task_output ${event.task_id}`);
@@ -42,6 +52,8 @@ export function taskInbox(tasks: TaskRegistry): AgentInbox & {
     running: () => tasks.list().filter((t) => t.status === 'running').length,
     wakeWaiting: () => queue.wakeWaiting(),
     whenWoken: (signal) => queue.whenWoken(signal),
-    close: () => { off(); },
+    close: () => {
+      off();
+    },
   };
 }

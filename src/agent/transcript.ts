@@ -20,7 +20,8 @@ export class TranscriptRecorder {
 
   /** Feed it every event of a run (it is an AgentListener). */
   readonly listen = (event: AgentEvent): void => {
-    if (event.type === 'tool_result' && !event.call.parse_error) this.lines.push({ tool: event.call.name, args: event.call.args });
+    if (event.type === 'tool_result' && !event.call.parse_error)
+      this.lines.push({ tool: event.call.name, args: event.call.args });
   };
 
   /** The transcript as JSONL: one `{"tool": ..., "args": ...}` per line. */

@@ -67,27 +67,27 @@ export interface AgentMedia {
  */
 export type AgentMessage =
   | {
-    /** the person's message */
-    role: 'user';
-    /** its text */
-    content: string;
-  }
+      /** the person's message */
+      role: 'user';
+      /** its text */
+      content: string;
+    }
   | {
-    /** a model turn */
-    role: 'assistant';
-    /** its text */
-    content: string;
-    /** the tools it asked to call */
-    tool_calls: AgentToolCall[];
-  }
+      /** a model turn */
+      role: 'assistant';
+      /** its text */
+      content: string;
+      /** the tools it asked to call */
+      tool_calls: AgentToolCall[];
+    }
   | {
-    /** the answers to a turn's tool calls */
-    role: 'tool';
-    /** one per call */
-    results: AgentToolResult[];
-    /** inbox notes sent after the results */
-    notes?: string;
-  };
+      /** the answers to a turn's tool calls */
+      role: 'tool';
+      /** one per call */
+      results: AgentToolResult[];
+      /** inbox notes sent after the results */
+      notes?: string;
+    };
 
 /** A model's media capabilities, as seed 003's ZAGENT_CAPS states them to tools. */
 export interface ProviderCaps {
@@ -164,7 +164,8 @@ export function parseToolArgs(raw: string): { args: unknown; parse_error?: strin
   if (raw.trim() === '') return { args: {} };
   try {
     const args: unknown = JSON.parse(raw);
-    if (typeof args !== 'object' || args === null || Array.isArray(args)) return { args, parse_error: 'the arguments must be one JSON object' };
+    if (typeof args !== 'object' || args === null || Array.isArray(args))
+      return { args, parse_error: 'the arguments must be one JSON object' };
     return { args };
   } catch (error) {
     return { args: undefined, parse_error: `the arguments are not valid JSON (${(error as Error).message})` };

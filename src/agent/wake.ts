@@ -5,7 +5,12 @@ import type { AgentInbox } from './inbox.js';
  * a task's exit) arrives, the wait runs out, or the user stops the run. A waking note that came
  * during the last turn starts the next one at once; with nothing running the run is over.
  */
-export async function waitForWake(inbox: AgentInbox, maxMs: number, signal: AbortSignal | undefined, onWaiting: (tasks: number) => void): Promise<'woken' | 'idle' | 'stopped'> {
+export async function waitForWake(
+  inbox: AgentInbox,
+  maxMs: number,
+  signal: AbortSignal | undefined,
+  onWaiting: (tasks: number) => void,
+): Promise<'woken' | 'idle' | 'stopped'> {
   if (signal?.aborted) return 'stopped';
   if (inbox.wakeWaiting()) return 'woken';
   if (inbox.running() === 0) return 'idle';
@@ -15,7 +20,9 @@ export async function waitForWake(inbox: AgentInbox, maxMs: number, signal: Abor
   signal?.addEventListener('abort', onAbort, { once: true });
   let timer: ReturnType<typeof setTimeout> | undefined;
   try {
-    const expired = new Promise<'idle'>((resolve) => { timer = setTimeout(() => resolve('idle'), maxMs); });
+    const expired = new Promise<'idle'>((resolve) => {
+      timer = setTimeout(() => resolve('idle'), maxMs);
+    });
     const outcome = await Promise.race([inbox.whenWoken(stop.signal).then(() => 'woken' as const), expired]);
     return signal?.aborted ? 'stopped' : outcome;
   } finally {

@@ -83,8 +83,10 @@ let scope: Scope | null = null;
 
 /** Register the suite with `r`: every call of `describe`/`it` made inside `register` goes to it. */
 export function registerWith(r: ConformanceRunner, register: () => void): void {
-  if (!r.test && !r.it) throw new TypeError('runConformance needs a test runner: pass { test, expect } (or { it, expect })');
-  if (typeof r.expect !== 'function') throw new TypeError('runConformance needs a Jest-compatible expect: pass { test, expect }');
+  if (!r.test && !r.it)
+    throw new TypeError('runConformance needs a test runner: pass { test, expect } (or { it, expect })');
+  if (typeof r.expect !== 'function')
+    throw new TypeError('runConformance needs a Jest-compatible expect: pass { test, expect }');
   const previous = { runner, scope };
   runner = r;
   scope = { names: [], hooks: [], parent: null };
@@ -115,7 +117,11 @@ export function describe(name: string, fn: () => void): void {
     const previous = { runner, scope };
     runner = r;
     scope = inner;
-    try { fn(); } finally { ({ runner, scope } = previous); }
+    try {
+      fn();
+    } finally {
+      ({ runner, scope } = previous);
+    }
   };
   if (r.describe) r.describe(name, body);
   else body();
@@ -126,7 +132,9 @@ export function describe(name: string, fn: () => void): void {
  * itself, inside the test, so a runner without hooks works and a failing cleanup fails the test.
  */
 export function afterEach(fn: () => Promise<void> | void): void {
-  active().s.hooks.push(async () => { await fn(); });
+  active().s.hooks.push(async () => {
+    await fn();
+  });
 }
 
 function register(name: string, fn: () => Promise<void> | void, skip: boolean): void {
@@ -148,7 +156,11 @@ function register(name: string, fn: () => Promise<void> | void, skip: boolean): 
     }
     for (let at: Scope | null = s; at; at = at.parent) {
       for (const hook of at.hooks) {
-        try { await hook(); } catch (error) { failure ??= error; }
+        try {
+          await hook();
+        } catch (error) {
+          failure ??= error;
+        }
       }
     }
     if (failure !== null) throw failure;
@@ -156,10 +168,9 @@ function register(name: string, fn: () => Promise<void> | void, skip: boolean): 
 }
 
 /** One test. */
-export const it = Object.assign(
-  (name: string, fn: () => Promise<void> | void) => register(name, fn, false),
-  { skip: (name: string, fn: () => Promise<void> | void) => register(name, fn, true) },
-);
+export const it = Object.assign((name: string, fn: () => Promise<void> | void) => register(name, fn, false), {
+  skip: (name: string, fn: () => Promise<void> | void) => register(name, fn, true),
+});
 
 /** The runner's `expect`, as passed to `runConformance`. */
 export const expect = Object.assign(
@@ -177,7 +188,11 @@ export const expect = Object.assign(
 /** A failure's message with the suite's own label in front (which file, which case). */
 function relabel(error: unknown, message: string): unknown {
   if (error instanceof Error && !error.message.startsWith(`${message}: `)) {
-    try { error.message = `${message}: ${error.message}`; } catch { /* a frozen message stays as it is */ }
+    try {
+      error.message = `${message}: ${error.message}`;
+    } catch {
+      /* a frozen message stays as it is */
+    }
   }
   return error;
 }
@@ -191,14 +206,18 @@ function labelled(matchers: ConformanceMatchers, message: string): ConformanceMa
         return (...args: unknown[]) => {
           try {
             const out: unknown = value.apply(target, args);
-            if (out && typeof (out as Promise<unknown>).then === 'function') return (out as Promise<unknown>).catch((e: unknown) => { throw relabel(e, message); });
+            if (out && typeof (out as Promise<unknown>).then === 'function')
+              return (out as Promise<unknown>).catch((e: unknown) => {
+                throw relabel(e, message);
+              });
             return out;
           } catch (error) {
             throw relabel(error, message);
           }
         };
       }
-      if (value && typeof value === 'object' && (key === 'not' || key === 'resolves' || key === 'rejects')) return labelled(value as ConformanceMatchers, message);
+      if (value && typeof value === 'object' && (key === 'not' || key === 'resolves' || key === 'rejects'))
+        return labelled(value as ConformanceMatchers, message);
       return value;
     },
   });

@@ -69,15 +69,26 @@ export function createMapFs(flaws: MapFsFlaws = {}): WorkspaceFs {
   };
   const children = (dir: string) => {
     const prefix = dir === '/' ? '/' : `${dir}/`;
-    return [...entries.keys()].filter((p) => p !== dir && p.startsWith(prefix) && !p.slice(prefix.length).includes('/'));
+    return [...entries.keys()].filter(
+      (p) => p !== dir && p.startsWith(prefix) && !p.slice(prefix.length).includes('/'),
+    );
   };
   const stat = (path: string, op: string): FsStat => {
     const e = get(norm(path), op);
     const type = e.type;
     return {
-      type, mode: type === 'dir' ? 0o40755 : 0o100644, size: e.type === 'file' ? e.data.byteLength : 0,
-      ino: e.ino, mtimeMs: e.mtimeMs, ctimeMs: e.mtimeMs, uid: 1, gid: 1, dev: 1,
-      isFile: () => type === 'file', isDirectory: () => type === 'dir', isSymbolicLink: () => false,
+      type,
+      mode: type === 'dir' ? 0o40755 : 0o100644,
+      size: e.type === 'file' ? e.data.byteLength : 0,
+      ino: e.ino,
+      mtimeMs: e.mtimeMs,
+      ctimeMs: e.mtimeMs,
+      uid: 1,
+      gid: 1,
+      dev: 1,
+      isFile: () => type === 'file',
+      isDirectory: () => type === 'dir',
+      isSymbolicLink: () => false,
     };
   };
 
@@ -114,8 +125,12 @@ export function createMapFs(flaws: MapFsFlaws = {}): WorkspaceFs {
       if (get(p, 'readdir').type !== 'dir') fail('ENOTDIR', 'readdir');
       return children(p).map(nameOf).sort();
     },
-    async stat(path) { return stat(path, 'stat'); },
-    async lstat(path) { return stat(path, 'lstat'); },
+    async stat(path) {
+      return stat(path, 'stat');
+    },
+    async lstat(path) {
+      return stat(path, 'lstat');
+    },
     mkdir,
     async rmdir(path) {
       const p = norm(path);

@@ -19,7 +19,10 @@ export interface FaultPlan {
  * A real backend with one injected failure: the k-th counted operation throws before it runs.
  * `counted` tells how many counted operations a clean run makes, so a test can try every k.
  */
-export function faultyFs(inner: WorkspaceFs, plan: FaultPlan = {}): WorkspaceFs & {
+export function faultyFs(
+  inner: WorkspaceFs,
+  plan: FaultPlan = {},
+): WorkspaceFs & {
   /** counted operations so far */
   counted: number;
   /** the plan in force; setting it restarts the count */
@@ -27,7 +30,8 @@ export function faultyFs(inner: WorkspaceFs, plan: FaultPlan = {}): WorkspaceFs 
 } {
   const state = { counted: 0, plan };
   const ops = new Set<string>(plan.ops ?? MUTATING_OPS);
-  const wrap = (name: string, fn: (...args: unknown[]) => Promise<unknown>) =>
+  const wrap =
+    (name: string, fn: (...args: unknown[]) => Promise<unknown>) =>
     async (...args: unknown[]) => {
       if (ops.has(name)) {
         state.counted++;
@@ -40,11 +44,33 @@ export function faultyFs(inner: WorkspaceFs, plan: FaultPlan = {}): WorkspaceFs 
       return fn(...args);
     };
   const out: Record<string, unknown> = { capabilities: inner.capabilities };
-  for (const name of ['readFile', 'writeFile', 'readdir', 'stat', 'lstat', 'mkdir', 'rmdir', 'unlink', 'rename', 'readlink', 'symlink']) {
-    out[name] = wrap(name, (inner as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>)[name]!.bind(inner));
+  for (const name of [
+    'readFile',
+    'writeFile',
+    'readdir',
+    'stat',
+    'lstat',
+    'mkdir',
+    'rmdir',
+    'unlink',
+    'rename',
+    'readlink',
+    'symlink',
+  ]) {
+    out[name] = wrap(
+      name,
+      (inner as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>)[name]!.bind(inner),
+    );
   }
-  if (inner.readdirTypes) out.readdirTypes = wrap('readdir', inner.readdirTypes.bind(inner) as (...a: unknown[]) => Promise<unknown>);
+  if (inner.readdirTypes)
+    out.readdirTypes = wrap('readdir', inner.readdirTypes.bind(inner) as (...a: unknown[]) => Promise<unknown>);
   Object.defineProperty(out, 'counted', { get: () => state.counted });
-  Object.defineProperty(out, 'plan', { get: () => state.plan, set: (p: FaultPlan) => { state.plan = p; state.counted = 0; } });
+  Object.defineProperty(out, 'plan', {
+    get: () => state.plan,
+    set: (p: FaultPlan) => {
+      state.plan = p;
+      state.counted = 0;
+    },
+  });
   return out as unknown as WorkspaceFs & { counted: number; plan: FaultPlan };
 }

@@ -54,8 +54,10 @@ export async function open(
           const child = rel ? `${rel}/${name}` : name;
           if (child === '.sandpit') continue; // the shadow snapshot repository: not workspace content
           const st = await made.fs.lstat(abs(child));
-          if (st.type === 'dir') { out[`${child}/`] = 'dir'; await walk(child); }
-          else if (st.type === 'symlink') out[child] = `-> ${await made.fs.readlink(abs(child))}`;
+          if (st.type === 'dir') {
+            out[`${child}/`] = 'dir';
+            await walk(child);
+          } else if (st.type === 'symlink') out[child] = `-> ${await made.fs.readlink(abs(child))}`;
           else out[child] = hex(await made.fs.readFile(abs(child)));
         }
       };

@@ -23,7 +23,11 @@ import { snapshotsContract } from './suites/snapshots.contract.js';
 import { writeToolsContract } from './suites/write-tools.contract.js';
 
 export type {
-  ConformanceExpect, ConformanceMatchers, ConformanceRunner, ConformanceTest, ConformanceTestFn,
+  ConformanceExpect,
+  ConformanceMatchers,
+  ConformanceRunner,
+  ConformanceTest,
+  ConformanceTestFn,
 } from './api.js';
 export type { ConformanceBackend, MadeBackend } from './backend.js';
 export type { PatchScenario } from './suites/apply-patch.contract.js';
@@ -103,7 +107,14 @@ function fromMakeFs(makeFs: MakeFs, options: ConformanceOptions): ConformanceBac
     async make(seed = {}) {
       const fs = await makeFs();
       await seedTree(fs, seed);
-      return { fs, root: '/ws', outside: '/outside', cleanup: async () => { await options.dispose?.(fs); } };
+      return {
+        fs,
+        root: '/ws',
+        outside: '/outside',
+        cleanup: async () => {
+          await options.dispose?.(fs);
+        },
+      };
     },
   };
 }

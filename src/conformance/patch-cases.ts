@@ -8,14 +8,28 @@ const patch = (...body: string[]) => ['*** Begin Patch', ...body, '*** End Patch
 export function applyPatchCases(backend: BackendUnderTest) {
   describe('apply_patch behaviour', () => {
     let h: Harness | undefined;
-    afterEach(async () => { await h?.cleanup(); h = undefined; });
+    afterEach(async () => {
+      await h?.cleanup();
+      h = undefined;
+    });
 
     it('reports each file and records the whole patch as one change with its diff', async () => {
       h = await open(backend, { 'a.txt': 'one\ntwo\nthree\n', 'gone.txt': 'bye\n', 'src/m.ts': 'm\n' });
       const r = await h.ok('apply_patch', {
-        patch: patch('*** Update File: a.txt', '@@', ' one', '-two', '+2', '+2b', ' three',
-          '*** Delete File: gone.txt', '*** Update File: src/m.ts', '*** Move to: lib/m.ts',
-          '*** Add File: new.txt', '+fresh'),
+        patch: patch(
+          '*** Update File: a.txt',
+          '@@',
+          ' one',
+          '-two',
+          '+2',
+          '+2b',
+          ' three',
+          '*** Delete File: gone.txt',
+          '*** Update File: src/m.ts',
+          '*** Move to: lib/m.ts',
+          '*** Add File: new.txt',
+          '+fresh',
+        ),
       });
       expect(r.files).toEqual([
         { path: 'a.txt', action: 'update', moved_to: null, added_lines: 2, removed_lines: 1 },
@@ -27,7 +41,10 @@ export function applyPatchCases(backend: BackendUnderTest) {
       const change = h.ws.changes.get(r.change_id)!;
       expect(change.tool).toBe('apply_patch');
       expect(change.files.map((f) => [f.path, f.status])).toEqual([
-        ['lib/m.ts', 'moved'], ['a.txt', 'modified'], ['gone.txt', 'deleted'], ['new.txt', 'added'],
+        ['lib/m.ts', 'moved'],
+        ['a.txt', 'modified'],
+        ['gone.txt', 'deleted'],
+        ['new.txt', 'added'],
       ]);
       expect(change.unified_diff).toContain('-two\n+2\n+2b\n');
       expect(change.unified_diff).toContain('+++ b/new.txt');
@@ -36,10 +53,31 @@ export function applyPatchCases(backend: BackendUnderTest) {
 
     it('dry_run returns the diff and counts and writes nothing', async () => {
       const asked: string[][] = [];
-      h = await open(backend, { 'a.txt': 'x\ny\n', 'd.txt': 'd\n' }, { policy: { confirm: (p) => { asked.push(p); return true; } } });
+      h = await open(
+        backend,
+        { 'a.txt': 'x\ny\n', 'd.txt': 'd\n' },
+        {
+          policy: {
+            confirm: (p) => {
+              asked.push(p);
+              return true;
+            },
+          },
+        },
+      );
       const before = await h.tree();
-      const r = await h.ok('apply_patch', { dry_run: true, patch: patch('*** Update File: a.txt', '-y', '+why', '*** Delete File: d.txt') });
-      expect(r).toMatchObject({ dry_run: true, change_id: null, files: [{ path: 'a.txt', added_lines: 1, removed_lines: 1 }, { path: 'd.txt', action: 'delete' }] });
+      const r = await h.ok('apply_patch', {
+        dry_run: true,
+        patch: patch('*** Update File: a.txt', '-y', '+why', '*** Delete File: d.txt'),
+      });
+      expect(r).toMatchObject({
+        dry_run: true,
+        change_id: null,
+        files: [
+          { path: 'a.txt', added_lines: 1, removed_lines: 1 },
+          { path: 'd.txt', action: 'delete' },
+        ],
+      });
       expect(r.unified_diff).toContain('--- a/a.txt\n+++ b/a.txt');
       expect(r.unified_diff).toContain('-y\n+why');
       expect(r.unified_diff).toContain('+++ /dev/null');
@@ -50,10 +88,21 @@ export function applyPatchCases(backend: BackendUnderTest) {
 
     it('asks about all deletes once, together, before writing anything', async () => {
       const seen: Array<{ paths: string[]; a: string | null }> = [];
-      h = await open(backend, { 'a.txt': 'a\n', 'x.txt': 'x\n', 'dir/y.txt': 'y\n' }, {
-        policy: { confirm: async (paths, action) => { seen.push({ paths, a: await h!.text('a.txt') }); return action === 'delete'; } },
+      h = await open(
+        backend,
+        { 'a.txt': 'a\n', 'x.txt': 'x\n', 'dir/y.txt': 'y\n' },
+        {
+          policy: {
+            confirm: async (paths, action) => {
+              seen.push({ paths, a: await h!.text('a.txt') });
+              return action === 'delete';
+            },
+          },
+        },
+      );
+      await h.ok('apply_patch', {
+        patch: patch('*** Update File: a.txt', '-a', '+A', '*** Delete File: x.txt', '*** Delete File: dir/y.txt'),
       });
-      await h.ok('apply_patch', { patch: patch('*** Update File: a.txt', '-a', '+A', '*** Delete File: x.txt', '*** Delete File: dir/y.txt') });
       expect(seen).toEqual([{ paths: ['x.txt', 'dir/y.txt'], a: 'a\n' }]);
       expect(await h.text('a.txt')).toBe('A\n');
       const none = await h.ok('apply_patch', { patch: patch('*** Update File: a.txt', '-A', '+B') });
@@ -62,9 +111,15 @@ export function applyPatchCases(backend: BackendUnderTest) {
     });
 
     it('a rejected or failing confirmation applies nothing', async () => {
-      h = await open(backend, { 'a.txt': 'a\n', 'x.txt': 'x\n' }, { policy: { confirm: () => Promise.reject(new Error('/host/secret')) } });
+      h = await open(
+        backend,
+        { 'a.txt': 'a\n', 'x.txt': 'x\n' },
+        { policy: { confirm: () => Promise.reject(new Error('/host/secret')) } },
+      );
       const before = await h.tree();
-      const err = await h.fail('apply_patch', { patch: patch('*** Update File: a.txt', '-a', '+A', '*** Delete File: x.txt') });
+      const err = await h.fail('apply_patch', {
+        patch: patch('*** Update File: a.txt', '-a', '+A', '*** Delete File: x.txt'),
+      });
       expect(err.code).toBe('CONFIRMATION_DENIED');
       expect(JSON.stringify(err)).not.toContain('/host/secret');
       expect(await h.tree()).toEqual(before);
@@ -94,7 +149,18 @@ export function applyPatchCases(backend: BackendUnderTest) {
 
     it('resolves bare names in the current folder and multi-part paths from the root', async () => {
       h = await open(backend, { 'src/a.ts': 'a\n', 'lib/b.ts': 'b\n' }, { cwd: 'src' });
-      await h.ok('apply_patch', { patch: patch('*** Update File: a.ts', '-a', '+A', '*** Update File: lib/b.ts', '-b', '+B', '*** Add File: ./c.ts', '+c') });
+      await h.ok('apply_patch', {
+        patch: patch(
+          '*** Update File: a.ts',
+          '-a',
+          '+A',
+          '*** Update File: lib/b.ts',
+          '-b',
+          '+B',
+          '*** Add File: ./c.ts',
+          '+c',
+        ),
+      });
       expect(await h.text('src/a.ts')).toBe('A\n');
       expect(await h.text('lib/b.ts')).toBe('B\n');
       expect(await h.text('src/c.ts')).toBe('c\n');
@@ -108,7 +174,9 @@ export function applyPatchCases(backend: BackendUnderTest) {
       const err = await h.fail('apply_patch', { patch: patch('*** Update File: link/a.txt', '-a', '+b') });
       expect(err.code).toBe('PERMISSION_DENIED');
       expect(err.message).toContain('patch line 2');
-      expect((await h.fail('apply_patch', { patch: patch('*** Add File: .sandpit/x', '+x') })).code).toBe('PERMISSION_DENIED');
+      expect((await h.fail('apply_patch', { patch: patch('*** Add File: .sandpit/x', '+x') })).code).toBe(
+        'PERMISSION_DENIED',
+      );
       expect(await h.tree()).toEqual(before);
     });
 
@@ -119,12 +187,13 @@ export function applyPatchCases(backend: BackendUnderTest) {
       const bad = await h.fail('apply_patch', { patch: 'x', dry: true });
       expect(bad.code).toBe('INVALID_ARGUMENTS');
       expect(bad.problems).toEqual([{ path: '/dry', message: 'is not a known argument' }]);
-      expect((await h.tree())).toEqual({});
+      expect(await h.tree()).toEqual({});
     });
 
     it('serialises concurrent patches to the same file', async () => {
       h = await open(backend, { 'n.txt': '0\n' });
-      const bump = (from: number) => h!.ws.call('apply_patch', { patch: patch('*** Update File: n.txt', `-${from}`, `+${from + 1}`) });
+      const bump = (from: number) =>
+        h!.ws.call('apply_patch', { patch: patch('*** Update File: n.txt', `-${from}`, `+${from + 1}`) });
       const results = await Promise.all([bump(0), bump(1), bump(2)]);
       expect(results.map((r) => r.ok)).toEqual([true, true, true]);
       expect(await h.text('n.txt')).toBe('3\n');

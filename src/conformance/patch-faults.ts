@@ -81,7 +81,10 @@ type Faulty = Harness['fs'] & { counted: number; plan: FaultPlan };
 export function faultInjectionCases(backend: BackendUnderTest) {
   describe('apply_patch under storage faults', () => {
     let h: Harness | undefined;
-    afterEach(async () => { await h?.cleanup(); h = undefined; });
+    afterEach(async () => {
+      await h?.cleanup();
+      h = undefined;
+    });
 
     it('a clean run applies the 12-file patch', async () => {
       h = await open(faultyBackend(backend), FAULT_SEED, NO_SNAPSHOTS);

@@ -5,7 +5,10 @@ import type { WorkspaceFs } from '../index.js';
  * `/outside/secret.txt` and `/ws2/sibling.txt` beside it for escape tests.
  */
 export async function seedTree(fs: WorkspaceFs, seed: Record<string, string | Uint8Array>): Promise<void> {
-  const files: Record<string, string | Uint8Array> = { '/outside/secret.txt': 'top secret\n', '/ws2/sibling.txt': 'sibling\n' };
+  const files: Record<string, string | Uint8Array> = {
+    '/outside/secret.txt': 'top secret\n',
+    '/ws2/sibling.txt': 'sibling\n',
+  };
   for (const [path, content] of Object.entries(seed)) files[`/ws/${path}`] = content;
   await fs.mkdir('/ws', { recursive: true });
   for (const [path, content] of Object.entries(files)) {

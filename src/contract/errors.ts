@@ -1,10 +1,29 @@
 /** The closed list of error codes from DESIGN.md. */
 export const ERROR_CODES = [
-  'INVALID_ARGUMENTS', 'UNKNOWN_TOOL', 'NOT_FOUND', 'ALREADY_EXISTS', 'NOT_A_FILE', 'NOT_A_DIRECTORY',
-  'DIRECTORY_NOT_EMPTY', 'OUTSIDE_WORKSPACE', 'BINARY_FILE', 'DECODE_ERROR', 'UNSUPPORTED_FILE_TYPE',
-  'TOO_LARGE', 'NO_MATCH', 'AMBIGUOUS_MATCH', 'NOT_READ', 'STALE_FILE', 'PATCH_PARSE_ERROR',
-  'PATCH_CONFLICT', 'CONFIRMATION_DENIED', 'NOT_SUPPORTED', 'TIMEOUT', 'PERMISSION_DENIED',
-  'QUOTA_EXCEEDED', 'IO_ERROR',
+  'INVALID_ARGUMENTS',
+  'UNKNOWN_TOOL',
+  'NOT_FOUND',
+  'ALREADY_EXISTS',
+  'NOT_A_FILE',
+  'NOT_A_DIRECTORY',
+  'DIRECTORY_NOT_EMPTY',
+  'OUTSIDE_WORKSPACE',
+  'BINARY_FILE',
+  'DECODE_ERROR',
+  'UNSUPPORTED_FILE_TYPE',
+  'TOO_LARGE',
+  'NO_MATCH',
+  'AMBIGUOUS_MATCH',
+  'NOT_READ',
+  'STALE_FILE',
+  'PATCH_PARSE_ERROR',
+  'PATCH_CONFLICT',
+  'CONFIRMATION_DENIED',
+  'NOT_SUPPORTED',
+  'TIMEOUT',
+  'PERMISSION_DENIED',
+  'QUOTA_EXCEEDED',
+  'IO_ERROR',
 ] as const;
 /** One of the closed list of error codes an envelope can carry. */
 export type ErrorCode = (typeof ERROR_CODES)[number];
@@ -42,7 +61,11 @@ export class ToolError extends Error {
   /** extra facts, spread into the error body */
   readonly details?: Record<string, unknown>;
 
-  constructor(code: ErrorCode, message: string, options: { hint?: string; problems?: Problem[]; details?: Record<string, unknown> } = {}) {
+  constructor(
+    code: ErrorCode,
+    message: string,
+    options: { hint?: string; problems?: Problem[]; details?: Record<string, unknown> } = {},
+  ) {
     super(message);
     this.name = 'ToolError';
     this.code = code;

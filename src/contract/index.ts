@@ -3,4 +3,13 @@ export { ERROR_CODES, ToolError, type ErrorCode, type Problem, type ToolErrorBod
 export type { Envelope } from './envelope.js';
 export type { ArgsOf, JsonSchema, ResultOf, ToolAnnotations, ToolDefinition, ToolInfo } from './tool.js';
 export { toolErrorSchema } from './error-schema.js';
-export { OptionalProperty, s, type Infer, type ObjectOf, type ObjectSchema, type Schema, type SchemaKeywords, type SchemaProperties } from './schema.js';
+export {
+  OptionalProperty,
+  s,
+  type Infer,
+  type ObjectOf,
+  type ObjectSchema,
+  type Schema,
+  type SchemaKeywords,
+  type SchemaProperties,
+} from './schema.js';

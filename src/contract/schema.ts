@@ -17,7 +17,11 @@ export type Schema<T> = JsonSchema & {
 export type Infer<S> = S extends {
   /** the data type a {@link Schema} carries */
   readonly [DATA]?: infer T;
-} ? (unknown extends T ? unknown : T) : unknown;
+}
+  ? unknown extends T
+    ? unknown
+    : T
+  : unknown;
 
 /** An object property that may be left out (see `s.optional`). */
 export class OptionalProperty<T> {
@@ -35,7 +39,9 @@ type RequiredKeys<P> = { [K in keyof P]: P[K] extends OptionalProperty<unknown> 
 type OptionalKeys<P> = { [K in keyof P]: P[K] extends OptionalProperty<unknown> ? K : never }[keyof P];
 /** The data type of an object schema built from properties. */
 export type ObjectOf<P> = Simplify<
-  { [K in RequiredKeys<P>]: Infer<P[K]> } & { [K in OptionalKeys<P>]?: P[K] extends OptionalProperty<infer T> ? T : never }
+  { [K in RequiredKeys<P>]: Infer<P[K]> } & {
+    [K in OptionalKeys<P>]?: P[K] extends OptionalProperty<infer T> ? T : never;
+  }
 >;
 
 /** An object schema that remembers its properties, so another schema can reuse some of them (`s.pick`). */
@@ -70,7 +76,8 @@ export const s = {
   enum: <const V extends readonly string[]>(values: V, keywords: SchemaKeywords = {}): Schema<V[number]> =>
     ({ type: 'string', enum: values, ...keywords }) as Schema<V[number]>,
   /** exactly this value */
-  literal: <const V extends string | number | boolean>(value: V, keywords: SchemaKeywords = {}): Schema<V> => ({ const: value, ...keywords }) as Schema<V>,
+  literal: <const V extends string | number | boolean>(value: V, keywords: SchemaKeywords = {}): Schema<V> =>
+    ({ const: value, ...keywords }) as Schema<V>,
   /** an array whose items all match `items` */
   array: <I extends JsonSchema>(items: I, keywords: SchemaKeywords = {}): Schema<Array<Infer<I>>> =>
     ({ type: 'array', items, ...keywords }) as Schema<Array<Infer<I>>>,

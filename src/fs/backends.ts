@@ -34,7 +34,9 @@ export interface BackendDescriptor<K extends string = string> {
 export const storageName = (name: string): string => `sandpit-${name}`;
 
 const hasIndexedDb = () => typeof (globalThis as { indexedDB?: unknown }).indexedDB !== 'undefined';
-const opfsRoot = () => (globalThis as { navigator?: { storage?: { getDirectory?: () => Promise<FileSystemDirectoryHandle> } } }).navigator?.storage?.getDirectory;
+const opfsRoot = () =>
+  (globalThis as { navigator?: { storage?: { getDirectory?: () => Promise<FileSystemDirectoryHandle> } } }).navigator
+    ?.storage?.getDirectory;
 
 /**
  * Every browser backend, listed once. Each adapter is imported on demand, so a worker serving

@@ -1,11 +1,35 @@
 /** The Node error codes adapters speak; anything else becomes EIO. */
 export type FsErrorCode =
-  | 'ENOENT' | 'EEXIST' | 'EISDIR' | 'ENOTDIR' | 'ENOTEMPTY' | 'EACCES' | 'EPERM'
-  | 'ENOSPC' | 'EIO' | 'ELOOP' | 'EXDEV' | 'EINVAL' | 'ENAMETOOLONG' | 'EBUSY';
+  | 'ENOENT'
+  | 'EEXIST'
+  | 'EISDIR'
+  | 'ENOTDIR'
+  | 'ENOTEMPTY'
+  | 'EACCES'
+  | 'EPERM'
+  | 'ENOSPC'
+  | 'EIO'
+  | 'ELOOP'
+  | 'EXDEV'
+  | 'EINVAL'
+  | 'ENAMETOOLONG'
+  | 'EBUSY';
 
 const KNOWN = new Set<string>([
-  'ENOENT', 'EEXIST', 'EISDIR', 'ENOTDIR', 'ENOTEMPTY', 'EACCES', 'EPERM', 'ENOSPC', 'EIO',
-  'ELOOP', 'EXDEV', 'EINVAL', 'ENAMETOOLONG', 'EBUSY',
+  'ENOENT',
+  'EEXIST',
+  'EISDIR',
+  'ENOTDIR',
+  'ENOTEMPTY',
+  'EACCES',
+  'EPERM',
+  'ENOSPC',
+  'EIO',
+  'ELOOP',
+  'EXDEV',
+  'EINVAL',
+  'ENAMETOOLONG',
+  'EBUSY',
 ]);
 
 /** An error with a Node `code`; its message never holds more than the code and an operation. */
@@ -24,12 +48,18 @@ export function fsCodeOf(error: unknown): FsErrorCode {
   const e = error as { code?: unknown; name?: unknown } | null;
   if (e && typeof e.code === 'string' && KNOWN.has(e.code)) return e.code as FsErrorCode;
   switch (e?.name) {
-    case 'NotFoundError': return 'ENOENT';
-    case 'TypeMismatchError': return 'ENOTDIR';
-    case 'InvalidModificationError': return 'ENOTEMPTY';
-    case 'QuotaExceededError': return 'ENOSPC';
-    case 'NoModificationAllowedError': return 'EACCES';
-    case 'NotAllowedError': return 'EACCES';
+    case 'NotFoundError':
+      return 'ENOENT';
+    case 'TypeMismatchError':
+      return 'ENOTDIR';
+    case 'InvalidModificationError':
+      return 'ENOTEMPTY';
+    case 'QuotaExceededError':
+      return 'ENOSPC';
+    case 'NoModificationAllowedError':
+      return 'EACCES';
+    case 'NotAllowedError':
+      return 'EACCES';
   }
   return 'EIO';
 }

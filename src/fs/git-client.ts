@@ -9,7 +9,8 @@ export interface GitFsClient {
 const decoder = new TextDecoder();
 
 function asksForText(options: unknown): boolean {
-  const encoding = typeof options === 'string' ? options : (options as { encoding?: unknown } | null | undefined)?.encoding;
+  const encoding =
+    typeof options === 'string' ? options : (options as { encoding?: unknown } | null | undefined)?.encoding;
   return encoding === 'utf8' || encoding === 'utf-8';
 }
 

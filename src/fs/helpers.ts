@@ -77,7 +77,10 @@ export async function mkdirp(fs: WorkspaceFs, path: string): Promise<void> {
 export async function removeIfPresent(fs: WorkspaceFs, path: string): Promise<boolean> {
   const stat = await lstatOrNull(fs, path);
   if (!stat) return false;
-  return unlessAbsent((stat.type === 'dir' ? fs.rmdir(path) : fs.unlink(path)).then(() => true), false);
+  return unlessAbsent(
+    (stat.type === 'dir' ? fs.rmdir(path) : fs.unlink(path)).then(() => true),
+    false,
+  );
 }
 
 /**
@@ -110,8 +113,13 @@ export interface CountedFile {
 export async function readFileCounted(fs: WorkspaceFs, abs: string): Promise<CountedFile> {
   if (fs.readPlainFile) {
     const cut = abs.lastIndexOf('/');
-    const plain = await fs.readPlainFile(cut <= 0 ? '/' : abs.slice(0, cut), abs.slice(cut + 1), Number.MAX_SAFE_INTEGER);
-    if (plain?.bytes) return { bytes: plain.bytes, ...(plain.stat.nlink !== undefined ? { nlink: plain.stat.nlink } : {}) };
+    const plain = await fs.readPlainFile(
+      cut <= 0 ? '/' : abs.slice(0, cut),
+      abs.slice(cut + 1),
+      Number.MAX_SAFE_INTEGER,
+    );
+    if (plain?.bytes)
+      return { bytes: plain.bytes, ...(plain.stat.nlink !== undefined ? { nlink: plain.stat.nlink } : {}) };
   }
   return { bytes: await fs.readFile(abs) };
 }

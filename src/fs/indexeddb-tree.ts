@@ -25,8 +25,14 @@ const STAT = 0;
  */
 export function tuneLightningTree(candidate: unknown): void {
   const tree = candidate as Partial<LightningTree> | null | undefined;
-  if (!tree || typeof tree._lookup !== 'function' || typeof tree.autoinc !== 'function'
-    || typeof tree.activate !== 'function' || typeof tree.deactivate !== 'function') return;
+  if (
+    !tree ||
+    typeof tree._lookup !== 'function' ||
+    typeof tree.autoinc !== 'function' ||
+    typeof tree.activate !== 'function' ||
+    typeof tree.deactivate !== 'function'
+  )
+    return;
   const t = tree as LightningTree;
   const lookup = t._lookup.bind(t);
   const highest = t.autoinc.bind(t);
@@ -34,15 +40,22 @@ export function tuneLightningTree(candidate: unknown): void {
   const deactivate = t.deactivate.bind(t);
   // null: not known since the tree was (re)loaded, so found by the one full visit
   let next: number | null = null;
-  t.activate = (...args) => { next = null; activate(...args); };
-  t.deactivate = (...args) => { next = null; deactivate(...args); };
+  t.activate = (...args) => {
+    next = null;
+    activate(...args);
+  };
+  t.deactivate = (...args) => {
+    next = null;
+    deactivate(...args);
+  };
   t.autoinc = () => {
     if (next === null) next = highest();
     return next++;
   };
   t._lookup = (filepath, follow = true) => {
     const root = t._root;
-    if (root === undefined || typeof filepath !== 'string' || !filepath.startsWith('/')) return lookup(filepath, follow);
+    if (root === undefined || typeof filepath !== 'string' || !filepath.startsWith('/'))
+      return lookup(filepath, follow);
     let dir = root.get('/') as Map<unknown, unknown> | undefined;
     const parts = filepath.split('/');
     const last = parts[parts.length - 1] === '' ? parts.length - 2 : parts.length - 1;
@@ -51,7 +64,12 @@ export function tuneLightningTree(candidate: unknown): void {
       // '' and '.' and '..' are lightning-fs's to interpret, and so is every link on the way
       if (part === '' || part === '.' || part === '..') return lookup(filepath, follow);
       dir = dir.get(part) as Map<unknown, unknown> | undefined;
-      if (dir !== undefined && (follow || i < last) && (dir.get(STAT) as { type?: string } | undefined)?.type === 'symlink') return lookup(filepath, follow);
+      if (
+        dir !== undefined &&
+        (follow || i < last) &&
+        (dir.get(STAT) as { type?: string } | undefined)?.type === 'symlink'
+      )
+        return lookup(filepath, follow);
     }
     if (dir === undefined) throw Object.assign(new Error(`ENOENT: ${filepath}`), { code: 'ENOENT' });
     return dir;

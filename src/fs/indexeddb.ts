@@ -20,7 +20,13 @@ export interface IndexedDbFs extends WorkspaceFs {
 
 interface LightningStat {
   type: 'file' | 'dir' | 'symlink';
-  mode: number; size: number; ino: number; mtimeMs: number; ctimeMs?: number; uid: number; gid: number;
+  mode: number;
+  size: number;
+  ino: number;
+  mtimeMs: number;
+  ctimeMs?: number;
+  uid: number;
+  gid: number;
 }
 
 /**
@@ -34,10 +40,17 @@ export function createIndexedDbFs(options: IndexedDbFsOptions): IndexedDbFs {
   // lightning-fs makes its tree in init(), started by the constructor; this runs before any
   // operation's own wait for that init, so every operation sees the tuned tree
   const internals = lfs.promises as unknown as { _initPromise?: Promise<unknown>; _backend?: { _cache?: unknown } };
-  void internals._initPromise?.then(() => tuneLightningTree(internals._backend?._cache), () => {});
+  void internals._initPromise?.then(
+    () => tuneLightningTree(internals._backend?._cache),
+    () => {},
+  );
   let dirty = false;
   /** A change to the tree: remembered so flush() writes the superblock only when it has news. */
-  const changing = <T>(op: string, run: () => Promise<T>) => translated(op, () => { dirty = true; return run(); });
+  const changing = <T>(op: string, run: () => Promise<T>) =>
+    translated(op, () => {
+      dirty = true;
+      return run();
+    });
 
   const rawLstat = async (path: string): Promise<LightningStat | null> => {
     try {
@@ -47,7 +60,15 @@ export function createIndexedDbFs(options: IndexedDbFsOptions): IndexedDbFs {
     }
   };
   const toStat = (s: LightningStat): FsStat =>
-    makeStat(s.type, { mode: s.mode, size: s.size, ino: s.ino, mtimeMs: s.mtimeMs, ctimeMs: s.ctimeMs ?? s.mtimeMs, uid: s.uid, gid: s.gid });
+    makeStat(s.type, {
+      mode: s.mode,
+      size: s.size,
+      ino: s.ino,
+      mtimeMs: s.mtimeMs,
+      ctimeMs: s.ctimeMs ?? s.mtimeMs,
+      uid: s.uid,
+      gid: s.gid,
+    });
 
   /** Why a path does not resolve: a missing component (ENOENT) or a file used as a folder (ENOTDIR). */
   const missing = async (path: string, op: string): Promise<never> => {
@@ -95,7 +116,11 @@ export function createIndexedDbFs(options: IndexedDbFsOptions): IndexedDbFs {
         try {
           const mode = requestedMode(options);
           // lightning-fs keeps an existing file's mode unless one is given, and sets it when it is.
-          await p.writeFile!(path, typeof data === 'string' ? new TextEncoder().encode(data) : data, ...(mode === undefined ? [] : [{ mode }]));
+          await p.writeFile!(
+            path,
+            typeof data === 'string' ? new TextEncoder().encode(data) : data,
+            ...(mode === undefined ? [] : [{ mode }]),
+          );
         } catch (error) {
           // lightning-fs records the new entry before it stores the bytes: undo that record. For an
           // existing file the old bytes are still stored, and reading them corrects the recorded size.
@@ -109,7 +134,11 @@ export function createIndexedDbFs(options: IndexedDbFsOptions): IndexedDbFs {
       translated('readdir', async () => {
         const names = await listDir(path);
         const base = path.endsWith('/') ? path : `${path}/`;
-        return Promise.all(names.map(async (name): Promise<FsDirent> => ({ name, type: (await rawLstat(base + name))?.type ?? 'other' })));
+        return Promise.all(
+          names.map(
+            async (name): Promise<FsDirent> => ({ name, type: (await rawLstat(base + name))?.type ?? 'other' }),
+          ),
+        );
       }),
     stat: (path) => translated('stat', async () => toStat((await statOrNull(path)) ?? (await missing(path, 'stat')))),
     lstat: (path) => translated('lstat', async () => toStat((await rawLstat(path)) ?? (await missing(path, 'lstat')))),
@@ -142,11 +171,12 @@ export function createIndexedDbFs(options: IndexedDbFsOptions): IndexedDbFs {
         await parentDir(path, 'symlink');
         await p.symlink!(target, path);
       }),
-    flush: () => translated('flush', async () => {
-      if (!dirty) return;
-      dirty = false;
-      await p.flush!();
-    }),
+    flush: () =>
+      translated('flush', async () => {
+        if (!dirty) return;
+        dirty = false;
+        await p.flush!();
+      }),
     capabilities: { symlinks: true, atomicRename: true, modes: true },
   };
 
@@ -179,7 +209,8 @@ export function createIndexedDbFs(options: IndexedDbFsOptions): IndexedDbFs {
     if (dest) {
       if (src.type === 'dir' && dest.type !== 'dir') throw new FsError('ENOTDIR', 'rename');
       if (src.type !== 'dir' && dest.type === 'dir') throw new FsError('EISDIR', 'rename');
-      if (dest.type === 'dir' && ((await p.readdir!(to)) as string[]).length > 0) throw new FsError('ENOTEMPTY', 'rename');
+      if (dest.type === 'dir' && ((await p.readdir!(to)) as string[]).length > 0)
+        throw new FsError('ENOTEMPTY', 'rename');
       // lightning-fs would drop the replaced entry from the tree but leave its bytes in the database.
       if (dest.type === 'dir') await p.rmdir!(to);
       else await p.unlink!(to);

@@ -46,8 +46,10 @@ export class MemoryLinks {
     const last = this.#last;
     if (last !== null && path.length >= last.path.length && path.startsWith(last.path)) {
       if (path.length === last.path.length) return last.link;
-      const child = path.charCodeAt(last.path.length) === 47 && path.indexOf('/', last.path.length + 1) === -1
-        ? this.#step(last.link, path.slice(last.path.length + 1)) : undefined;
+      const child =
+        path.charCodeAt(last.path.length) === 47 && path.indexOf('/', last.path.length + 1) === -1
+          ? this.#step(last.link, path.slice(last.path.length + 1))
+          : undefined;
       if (child !== undefined) {
         this.#dirs.set(path, child);
         this.#last = { path, link: child };
@@ -55,7 +57,10 @@ export class MemoryLinks {
       }
     }
     const hit = this.#dirs.get(path);
-    if (hit !== undefined) { this.#last = { path, link: hit }; return hit; }
+    if (hit !== undefined) {
+      this.#last = { path, link: hit };
+      return hit;
+    }
     if (!CANONICAL.test(path)) return undefined;
     const { link, end } = this.#reach(path);
     if (end !== path.length) return undefined;
@@ -79,9 +84,15 @@ export class MemoryLinks {
     let link: Link = this.#sb.root;
     while (end > 0) {
       end = path.lastIndexOf('/', end - 1);
-      if (end <= 0) { end = 0; break; }
+      if (end <= 0) {
+        end = 0;
+        break;
+      }
       const known = this.#dirs.get(path.slice(0, end));
-      if (known !== undefined) { link = known; break; }
+      if (known !== undefined) {
+        link = known;
+        break;
+      }
     }
     while (end < path.length) {
       const next = path.indexOf('/', end + 1);
@@ -108,7 +119,13 @@ export class MemoryLinks {
     const names = path.slice(end + 1).split('/');
     const node = link.getNode();
     // what memfs checks before it makes the first missing level (a link or file on the way is its call)
-    if (link.children.has(names[0]!) || !node.isDirectory() || !node.canExecute(this.#uid, this.#gid) || !node.canWrite(this.#uid, this.#gid)) return false;
+    if (
+      link.children.has(names[0]!) ||
+      !node.isDirectory() ||
+      !node.canExecute(this.#uid, this.#gid) ||
+      !node.canWrite(this.#uid, this.#gid)
+    )
+      return false;
     let at = link;
     let stop = end;
     for (const name of names) {
@@ -160,7 +177,10 @@ export class MemoryLinks {
     for (const [name, child] of link.children) {
       if (child === undefined || name === '.' || name === '..') continue;
       const node = child.getNode();
-      list.push({ name, type: node.isSymlink() ? 'symlink' : node.isDirectory() ? 'dir' : node.isFile() ? 'file' : 'other' });
+      list.push({
+        name,
+        type: node.isSymlink() ? 'symlink' : node.isDirectory() ? 'dir' : node.isFile() ? 'file' : 'other',
+      });
     }
     return list.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   }
@@ -175,7 +195,10 @@ export class MemoryLinks {
   forget(path: string, withContents: boolean): void {
     this.#last = null;
     // a path spelled another way, or through a link, may name any folder: forget them all
-    if (this.entry(path) === undefined) { this.clear(); return; }
+    if (this.entry(path) === undefined) {
+      this.clear();
+      return;
+    }
     this.#dirs.delete(path);
     if (!withContents) return;
     const below = `${path}/`;
@@ -188,7 +211,14 @@ export function statOfNode(node: MemNode): FsStat | undefined {
   const type = node.isSymlink() ? 'symlink' : node.isDirectory() ? 'dir' : node.isFile() ? 'file' : undefined;
   if (type === undefined) return undefined;
   return makeStat(type, {
-    mode: node.mode, size: node.getSize(), ino: node.ino, mtimeMs: node.mtime.getTime(), ctimeMs: node.ctime.getTime(),
-    uid: node.uid, gid: node.gid, dev: 0, nlink: node.nlink,
+    mode: node.mode,
+    size: node.getSize(),
+    ino: node.ino,
+    mtimeMs: node.mtime.getTime(),
+    ctimeMs: node.ctime.getTime(),
+    uid: node.uid,
+    gid: node.gid,
+    dev: 0,
+    nlink: node.nlink,
   });
 }

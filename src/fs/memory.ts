@@ -36,38 +36,50 @@ export function createMemoryFs(seed: SeedFiles = {}): WorkspaceFs {
         const bytes = (await p.readFile(path)) as Uint8Array;
         return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
       }),
-    writeFile: (path, data, options) => translated('writeFile', async () => {
-      await p.writeFile(path, data);
-      const mode = requestedMode(options);
-      if (mode !== undefined) await p.chmod(path, mode);
-    }),
-    readdir: (path) => translated('readdir', async () => links.readdir(path)?.map((d) => d.name) ?? ((await p.readdir(path)) as string[]).map(String)),
+    writeFile: (path, data, options) =>
+      translated('writeFile', async () => {
+        await p.writeFile(path, data);
+        const mode = requestedMode(options);
+        if (mode !== undefined) await p.chmod(path, mode);
+      }),
+    readdir: (path) =>
+      translated(
+        'readdir',
+        async () => links.readdir(path)?.map((d) => d.name) ?? ((await p.readdir(path)) as string[]).map(String),
+      ),
     readdirTypes: (path) =>
       translated('readdir', async () => {
         const fast = links.readdir(path);
         if (fast !== undefined) return fast;
         const entries = (await p.readdir(path, { withFileTypes: true })) as unknown as Array<{
-          name: string | Uint8Array; isFile(): boolean; isDirectory(): boolean; isSymbolicLink(): boolean;
+          name: string | Uint8Array;
+          isFile(): boolean;
+          isDirectory(): boolean;
+          isSymbolicLink(): boolean;
         }>;
-        return entries.map((d): FsDirent => ({
-          name: String(d.name),
-          type: d.isSymbolicLink() ? 'symlink' : d.isDirectory() ? 'dir' : d.isFile() ? 'file' : 'other',
-        }));
+        return entries.map(
+          (d): FsDirent => ({
+            name: String(d.name),
+            type: d.isSymbolicLink() ? 'symlink' : d.isDirectory() ? 'dir' : d.isFile() ? 'file' : 'other',
+          }),
+        );
       }),
     stat: (path) => translated('stat', async () => links.stat(path, 'stat', true) ?? toFsStat(await p.stat(path))),
     lstat: (path) => translated('lstat', async () => links.stat(path, 'lstat', false) ?? toFsStat(await p.lstat(path))),
-    mkdir: (path, options) => translated('mkdir', async () => {
-      // memfs's own recursive mkdir walks every shorter path from the root to find where to start
-      if (options?.recursive === true && links.makeDirs(path)) return;
-      await p.mkdir(path, options);
-    }),
-    rmdir: (path) => translated('rmdir', async () => {
-      // asked before the removal: afterwards the path no longer tells whether it was spelled plainly
-      const plain = links.entry(path) !== undefined;
-      await p.rmdir(path);
-      if (plain) links.forget(path, false);
-      else links.clear();
-    }),
+    mkdir: (path, options) =>
+      translated('mkdir', async () => {
+        // memfs's own recursive mkdir walks every shorter path from the root to find where to start
+        if (options?.recursive === true && links.makeDirs(path)) return;
+        await p.mkdir(path, options);
+      }),
+    rmdir: (path) =>
+      translated('rmdir', async () => {
+        // asked before the removal: afterwards the path no longer tells whether it was spelled plainly
+        const plain = links.entry(path) !== undefined;
+        await p.rmdir(path);
+        if (plain) links.forget(path, false);
+        else links.clear();
+      }),
     // a file or link removed: no folder the index knows goes with it
     unlink: (path) => translated('unlink', () => p.unlink(path)),
     rename: (from, to) =>
@@ -81,11 +93,17 @@ export function createMemoryFs(seed: SeedFiles = {}): WorkspaceFs {
           // what was known under either name may be stale now (or after a failure part-way);
           // a name not spelled plainly may have named any folder
           if (moved === undefined || replaced === undefined) links.clear();
-          else { links.forget(from, folder); links.forget(to, folder); }
+          else {
+            links.forget(from, folder);
+            links.forget(to, folder);
+          }
         }
       }),
     readlink: (path) => translated('readlink', async () => String(await p.readlink(path))),
-    symlink: (target, path) => translated('symlink', async () => { await p.symlink(target, path); }),
+    symlink: (target, path) =>
+      translated('symlink', async () => {
+        await p.symlink(target, path);
+      }),
     readPlainFile: async (base, rel, maxBytes) => readPlainMemory(sb, base, rel, maxBytes),
     capabilities: { symlinks: true, atomicRename: true, modes: true },
   };
@@ -94,7 +112,10 @@ export function createMemoryFs(seed: SeedFiles = {}): WorkspaceFs {
     // memfs renames a link's target instead of the link itself; move the link by hand.
     if ((await p.lstat(from)).isSymbolicLink()) {
       const target = String(await p.readlink(from));
-      const existing = await p.lstat(to).catch((e) => { if (isAbsent(e)) return null; throw e; });
+      const existing = await p.lstat(to).catch((e) => {
+        if (isAbsent(e)) return null;
+        throw e;
+      });
       if (existing?.isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
       if (existing) await p.unlink(to);
       await p.symlink(target, to);

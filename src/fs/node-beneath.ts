@@ -8,8 +8,11 @@ const { O_RDONLY, O_DIRECTORY, O_NOFOLLOW, O_NONBLOCK } = fs.constants;
  * resolved by the kernel relative to descriptor N itself, so a folder renamed or swapped for a
  * link after it was opened changes nothing about where the operation lands.
  */
-export const BENEATH_SUPPORTED = process.platform === 'linux' && typeof O_DIRECTORY === 'number' && typeof O_NOFOLLOW === 'number'
-  && fs.existsSync('/proc/self/fd');
+export const BENEATH_SUPPORTED =
+  process.platform === 'linux' &&
+  typeof O_DIRECTORY === 'number' &&
+  typeof O_NOFOLLOW === 'number' &&
+  fs.existsSync('/proc/self/fd');
 
 const DIR_FLAGS = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_NONBLOCK;
 const KEPT_FOLDERS = 32;
@@ -33,7 +36,10 @@ export class Beneath {
   partsOf(abs: string): string[] | null {
     if (abs === this.root || `${abs}/` === this.prefix) return [];
     if (!abs.startsWith(this.prefix)) return null;
-    const parts = abs.slice(this.prefix.length).split('/').filter((p) => p !== '');
+    const parts = abs
+      .slice(this.prefix.length)
+      .split('/')
+      .filter((p) => p !== '');
     return parts.some((p) => p === '.' || p === '..') ? null : parts;
   }
 
@@ -66,7 +72,9 @@ export class Beneath {
     let current = false;
     try {
       current = fs.readlinkSync(`/proc/self/fd/${entry.fd}`) === `${this.rootReal === '/' ? '' : this.rootReal}/${key}`;
-    } catch { /* closed under us: walk again */ }
+    } catch {
+      /* closed under us: walk again */
+    }
     this.kept.delete(key);
     if (!current) {
       if (entry.users === 0) fs.closeSync(entry.fd);
@@ -126,7 +134,11 @@ export class Beneath {
     let base = this.rootDescriptor();
     for (let depth = parts.length - 1; depth > 0; depth--) {
       const above = this.keptFolder(parts.slice(0, depth).join('/'));
-      if (above) { from = depth; base = above.fd; break; }
+      if (above) {
+        from = depth;
+        base = above.fd;
+        break;
+      }
     }
     let fd = fs.openSync(`/proc/self/fd/${base}/${parts[from]}`, DIR_FLAGS);
     try {

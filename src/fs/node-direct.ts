@@ -74,7 +74,7 @@ export function writeInPlace(path: string, data: Uint8Array, currentSize: number
   try {
     const s = fs.fstatSync(fd);
     if (!s.isFile() || s.size !== currentSize) return false;
-    for (let at = 0; at < data.length;) at += fs.writeSync(fd, data, at, data.length - at, at);
+    for (let at = 0; at < data.length; ) at += fs.writeSync(fd, data, at, data.length - at, at);
     return true;
   } finally {
     fs.closeSync(fd);

@@ -46,43 +46,64 @@ export function createNodeFs(options: NodeFsOptions = {}): WorkspaceFs {
         const data = at(path, (p) => (beneath ? readNoFollow(p) : fs.readFileSync(p)));
         return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
       }),
-    writeFile: (path, data, options) => translated('writeFile', async () => at(path, (p) => writeAtomically(p, data, requestedMode(options)))),
+    writeFile: (path, data, options) =>
+      translated('writeFile', async () => at(path, (p) => writeAtomically(p, data, requestedMode(options)))),
     readdir: (path) => translated('readdir', async () => inFolder(path, (p) => fs.readdirSync(p))),
     readdirTypes: (path) =>
       translated('readdir', async () =>
-        inFolder(path, (p) => fs.readdirSync(p, { withFileTypes: true })).map((d): FsDirent => ({
-          name: d.name,
-          type: d.isSymbolicLink() ? 'symlink' : d.isDirectory() ? 'dir' : d.isFile() ? 'file' : 'other',
-        }))),
+        inFolder(path, (p) => fs.readdirSync(p, { withFileTypes: true })).map(
+          (d): FsDirent => ({
+            name: d.name,
+            type: d.isSymbolicLink() ? 'symlink' : d.isDirectory() ? 'dir' : d.isFile() ? 'file' : 'other',
+          }),
+        ),
+      ),
     // A missing path is common (existence probes): answered without Node building an error first.
-    stat: (path) => translated('stat', async () => toFsStat(at(path, (p) => fs.statSync(p, { throwIfNoEntry: false })) ?? missing('stat'))),
-    lstat: (path) => translated('lstat', async () => toFsStat(at(path, (p) => fs.lstatSync(p, { throwIfNoEntry: false })) ?? missing('lstat'))),
-    mkdir: (path, options) => translated('mkdir', async () => {
-      if (!options?.recursive || !beneath?.partsOf(path)) { at(path, (p) => fs.mkdirSync(p, options)); return; }
-      const parts = beneath.partsOf(path)!;
-      for (let i = 1; i <= parts.length; i++) {
-        beneath.at(parts.slice(0, i), (p) => {
-          try { fs.mkdirSync(p); } catch (error) { if (!hasFsCode(error, 'EEXIST') || !fs.lstatSync(p).isDirectory()) throw error; }
-        });
-      }
-    }),
+    stat: (path) =>
+      translated('stat', async () =>
+        toFsStat(at(path, (p) => fs.statSync(p, { throwIfNoEntry: false })) ?? missing('stat')),
+      ),
+    lstat: (path) =>
+      translated('lstat', async () =>
+        toFsStat(at(path, (p) => fs.lstatSync(p, { throwIfNoEntry: false })) ?? missing('lstat')),
+      ),
+    mkdir: (path, options) =>
+      translated('mkdir', async () => {
+        if (!options?.recursive || !beneath?.partsOf(path)) {
+          at(path, (p) => fs.mkdirSync(p, options));
+          return;
+        }
+        const parts = beneath.partsOf(path)!;
+        for (let i = 1; i <= parts.length; i++) {
+          beneath.at(parts.slice(0, i), (p) => {
+            try {
+              fs.mkdirSync(p);
+            } catch (error) {
+              if (!hasFsCode(error, 'EEXIST') || !fs.lstatSync(p).isDirectory()) throw error;
+            }
+          });
+        }
+      }),
     rmdir: (path) => translated('rmdir', async () => at(path, (p) => fs.rmdirSync(p))),
     unlink: (path) => translated('unlink', async () => at(path, (p) => fs.unlinkSync(p))),
     rename: (from, to) => translated('rename', async () => at(from, (f) => at(to, (t) => fs.renameSync(f, t)))),
     readlink: (path) => translated('readlink', async () => at(path, (p) => fs.readlinkSync(p))),
     symlink: (target, path) => translated('symlink', async () => at(path, (p) => fs.symlinkSync(target, p))),
-    ...(DIRECT_IO ? {
-      readPlainFile: async (base: string, rel: string, maxBytes: number) => {
-        const abs = `${base.endsWith('/') ? base.slice(0, -1) : base}/${rel}`;
-        if (!beneath?.partsOf(abs)) return readPlain(base, rel, maxBytes);
-        try {
-          return at(abs, (p) => readPlainAt(p, maxBytes));
-        } catch {
-          return null;
+    ...(DIRECT_IO
+      ? {
+          readPlainFile: async (base: string, rel: string, maxBytes: number) => {
+            const abs = `${base.endsWith('/') ? base.slice(0, -1) : base}/${rel}`;
+            if (!beneath?.partsOf(abs)) return readPlain(base, rel, maxBytes);
+            try {
+              return at(abs, (p) => readPlainAt(p, maxBytes));
+            } catch {
+              return null;
+            }
+          },
+          writeInPlace: (path: string, data: Uint8Array, currentSize: number) =>
+            translated('writeFile', async () => at(path, (p) => writeInPlace(p, data, currentSize))),
         }
-      },
-      writeInPlace: (path: string, data: Uint8Array, currentSize: number) => translated('writeFile', async () => at(path, (p) => writeInPlace(p, data, currentSize))),
-    } : {}),
+      : {}),
     native: NODE_NATIVE,
     capabilities: { symlinks: true, atomicRename: true, modes: true },
     // the kept folder descriptors; a later call opens what it needs again
@@ -124,7 +145,11 @@ function writeAtomically(path: string, data: Uint8Array | string, requested?: nu
     if (requested !== undefined) fs.chmodSync(temp, requested);
     fs.renameSync(temp, path);
   } catch (error) {
-    try { fs.unlinkSync(temp); } catch { /* the temporary file was never made */ }
+    try {
+      fs.unlinkSync(temp);
+    } catch {
+      /* the temporary file was never made */
+    }
     throw error;
   }
 }

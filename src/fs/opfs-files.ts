@@ -17,8 +17,11 @@ type SyncCapable = FileSystemFileHandle & { createSyncAccessHandle(): Promise<Sy
 /** Whether this realm can open sync access handles: a dedicated worker in a browser that has them. */
 export function canUseSyncAccess(): boolean {
   const g = globalThis as { WorkerGlobalScope?: unknown; FileSystemFileHandle?: { prototype: object } };
-  return g.WorkerGlobalScope !== undefined && g.FileSystemFileHandle !== undefined
-    && 'createSyncAccessHandle' in g.FileSystemFileHandle.prototype;
+  return (
+    g.WorkerGlobalScope !== undefined &&
+    g.FileSystemFileHandle !== undefined &&
+    'createSyncAccessHandle' in g.FileSystemFileHandle.prototype
+  );
 }
 
 /**
@@ -42,14 +45,20 @@ export async function readBytes(handle: FileSystemFileHandle, fetched?: File): P
  * No `flush()` (an fsync): like IndexedDB's default durability, a write survives a crash of the
  * tab or the browser, not of the machine.
  */
-export async function writeBytes(handle: FileSystemFileHandle, data: Uint8Array, access: OpfsAccess, fresh = false): Promise<void> {
+export async function writeBytes(
+  handle: FileSystemFileHandle,
+  data: Uint8Array,
+  access: OpfsAccess,
+  fresh = false,
+): Promise<void> {
   if (access === 'sync') {
     const h = await (handle as SyncCapable).createSyncAccessHandle();
     try {
       if (fresh) {
         if (data.length === 0) return;
         const written = h.write(data, { at: 0 });
-        if (written !== data.length || h.getSize() !== data.length) throw new DOMException('the storage quota is full', 'QuotaExceededError');
+        if (written !== data.length || h.getSize() !== data.length)
+          throw new DOMException('the storage quota is full', 'QuotaExceededError');
         return;
       }
       const before = h.getSize();

@@ -46,7 +46,11 @@ type IterableDir = FileSystemDirectoryHandle & {
 type Entry = { kind: 'file'; handle: FileSystemFileHandle } | { kind: 'directory'; handle: FileSystemDirectoryHandle };
 
 /** The layout of the workspace in `top`: what it already holds decides, then what was asked for. */
-async function chooseLayout(top: FileSystemDirectoryHandle, wanted: 'auto' | 'packed' | 'tree', access: OpfsAccess): Promise<'packed' | 'tree'> {
+async function chooseLayout(
+  top: FileSystemDirectoryHandle,
+  wanted: 'auto' | 'packed' | 'tree',
+  access: OpfsAccess,
+): Promise<'packed' | 'tree'> {
   // A packed workspace's folder holds its logs and nothing else; a tree that happens to hold a
   // file of that name is still a tree.
   let logs = false;
@@ -57,9 +61,19 @@ async function chooseLayout(top: FileSystemDirectoryHandle, wanted: 'auto' | 'pa
   }
   const packed = logs && !other;
   if (packed && wanted === 'tree') throw new FsError('EEXIST', 'open (this workspace is stored packed, not as a tree)');
-  if (other && wanted === 'packed') throw new FsError('EEXIST', 'open (this folder already holds files, so it cannot become a packed workspace)');
-  const layout = packed ? 'packed' : other ? 'tree' : wanted === 'auto' ? (access === 'sync' ? 'packed' : 'tree') : wanted;
-  if (layout === 'packed' && access !== 'sync') throw new FsError('EACCES', 'open (a packed workspace opens only in a dedicated worker, with sync access handles)');
+  if (other && wanted === 'packed')
+    throw new FsError('EEXIST', 'open (this folder already holds files, so it cannot become a packed workspace)');
+  const layout = packed
+    ? 'packed'
+    : other
+      ? 'tree'
+      : wanted === 'auto'
+        ? access === 'sync'
+          ? 'packed'
+          : 'tree'
+        : wanted;
+  if (layout === 'packed' && access !== 'sync')
+    throw new FsError('EACCES', 'open (a packed workspace opens only in a dedicated worker, with sync access handles)');
   return layout;
 }
 
@@ -71,9 +85,13 @@ async function chooseLayout(top: FileSystemDirectoryHandle, wanted: 'auto' | 'pa
  */
 export async function createOpfsFs(options: OpfsFsOptions = {}): Promise<WorkspaceFs> {
   const base = (options.directory as FileSystemDirectoryHandle | undefined) ?? (await navigator.storage.getDirectory());
-  const top = options.name ? await translated('open', () => base.getDirectoryHandle(options.name!, { create: true })) : base;
-  const access: OpfsAccess = options.access === 'auto' || !options.access ? (canUseSyncAccess() ? 'sync' : 'async') : options.access;
-  if ((await chooseLayout(top, options.layout ?? 'auto', access)) === 'packed') return translated('open', () => openPackStore(opfsPackFolder(top)));
+  const top = options.name
+    ? await translated('open', () => base.getDirectoryHandle(options.name!, { create: true }))
+    : base;
+  const access: OpfsAccess =
+    options.access === 'auto' || !options.access ? (canUseSyncAccess() ? 'sync' : 'async') : options.access;
+  if ((await chooseLayout(top, options.layout ?? 'auto', access)) === 'packed')
+    return translated('open', () => openPackStore(opfsPackFolder(top)));
   const cache = new OpfsCache(top);
   const { dirs, files } = cache;
   const queue = new PathQueue();
@@ -131,7 +149,11 @@ export async function createOpfsFs(options: OpfsFsOptions = {}): Promise<Workspa
     return { kind: 'directory', handle };
   }
 
-  const exists = (parts: string[]) => entryAt(parts).then((e) => e, (e) => (fsCodeOf(e) === 'ENOENT' ? null : Promise.reject(e)));
+  const exists = (parts: string[]) =>
+    entryAt(parts).then(
+      (e) => e,
+      (e) => (fsCodeOf(e) === 'ENOENT' ? null : Promise.reject(e)),
+    );
 
   async function statOf(parts: string[]): Promise<FsStat> {
     const entry = await entryAt(parts);
@@ -150,8 +172,12 @@ export async function createOpfsFs(options: OpfsFsOptions = {}): Promise<Workspa
     const known = cache.listing(partsOf(path).join('/'));
     if (known) return known.map(([name, kind]) => ({ name, type: kind === 'file' ? 'file' : 'dir' }));
     const out: FsDirent[] = [];
-    for await (const [name, handle] of (entry.handle as IterableDir).entries()) out.push({ name, type: handle.kind === 'file' ? 'file' : 'dir' });
-    cache.listed(partsOf(path).join('/'), out.map((d) => [d.name, d.type === 'file' ? 'file' : 'directory']));
+    for await (const [name, handle] of (entry.handle as IterableDir).entries())
+      out.push({ name, type: handle.kind === 'file' ? 'file' : 'dir' });
+    cache.listed(
+      partsOf(path).join('/'),
+      out.map((d) => [d.name, d.type === 'file' ? 'file' : 'directory']),
+    );
     return out;
   }
 
@@ -169,14 +195,20 @@ export async function createOpfsFs(options: OpfsFsOptions = {}): Promise<Workspa
         throw new FsError('EEXIST', 'mkdir');
       }
       const parent = await dirAt(parts.slice(0, -1));
-      cache.add(parts.join('/'), 'directory', await parent.getDirectoryHandle(parts[parts.length - 1]!, { create: true }), true);
+      cache.add(
+        parts.join('/'),
+        'directory',
+        await parent.getDirectoryHandle(parts[parts.length - 1]!, { create: true }),
+        true,
+      );
     });
   }
 
   async function remove(parts: string[], want: 'file' | 'directory'): Promise<void> {
     const entry = await entryAt(parts);
     if (parts.length === 0) throw new FsError('EBUSY', 'rmdir');
-    if (entry.kind !== want) throw new FsError(want === 'file' ? 'EISDIR' : 'ENOTDIR', want === 'file' ? 'unlink' : 'rmdir');
+    if (entry.kind !== want)
+      throw new FsError(want === 'file' ? 'EISDIR' : 'ENOTDIR', want === 'file' ? 'unlink' : 'rmdir');
     if (want === 'directory') {
       for await (const _ of (entry.handle as IterableDir).keys()) throw new FsError('ENOTEMPTY', 'rmdir');
     }
@@ -196,7 +228,9 @@ export async function createOpfsFs(options: OpfsFsOptions = {}): Promise<Workspa
     if (dest && src.kind === 'directory' && dest.kind !== 'directory') throw new FsError('ENOTDIR', 'rename');
     if (dest && src.kind === 'file' && dest.kind === 'directory') throw new FsError('EISDIR', 'rename');
     if (src.kind === 'file') {
-      const movable = src.handle as FileSystemFileHandle & { move?(dir: FileSystemDirectoryHandle, name: string): Promise<void> };
+      const movable = src.handle as FileSystemFileHandle & {
+        move?(dir: FileSystemDirectoryHandle, name: string): Promise<void>;
+      };
       cache.remove(key);
       cache.remove(toKey);
       if (movable.move) await movable.move(destDir, name);
@@ -246,7 +280,11 @@ export async function createOpfsFs(options: OpfsFsOptions = {}): Promise<Workspa
       await writeBytes(handle, bytes, access, created);
     } catch (error) {
       // A file this call made is removed again; if even that fails, its presence is no longer known.
-      if (created) await parent.removeEntry(name).then(() => cache.remove(key), () => cache.unsure(key));
+      if (created)
+        await parent.removeEntry(name).then(
+          () => cache.remove(key),
+          () => cache.unsure(key),
+        );
       throw error;
     }
     cache.add(key, 'file', handle);
@@ -265,13 +303,18 @@ export async function createOpfsFs(options: OpfsFsOptions = {}): Promise<Workspa
   };
   const fs: WorkspaceFs = {
     readFile: (path) =>
-      translated('readFile', () => queue.run(key(path), async () => {
-        const parts = partsOf(path);
-        return readBytes(await file(parts, 'readFile'), cache.takeSnapshot(parts.join('/')));
-      })),
+      translated('readFile', () =>
+        queue.run(key(path), async () => {
+          const parts = partsOf(path);
+          return readBytes(await file(parts, 'readFile'), cache.takeSnapshot(parts.join('/')));
+        }),
+      ),
     writeFile: (path, data) =>
-      translated('writeFile', () => queue.run(key(path), () =>
-        write(partsOf(path), typeof data === 'string' ? new TextEncoder().encode(data) : data))),
+      translated('writeFile', () =>
+        queue.run(key(path), () =>
+          write(partsOf(path), typeof data === 'string' ? new TextEncoder().encode(data) : data),
+        ),
+      ),
     readdir: (path) => translated('readdir', async () => (await list(path)).map((d) => d.name)),
     readdirTypes: (path) => translated('readdir', () => list(path)),
     stat: (path) => translated('stat', () => statQueued(path)),
@@ -279,9 +322,17 @@ export async function createOpfsFs(options: OpfsFsOptions = {}): Promise<Workspa
     mkdir: (path, o) => translated('mkdir', () => mkdir(partsOf(path), o?.recursive ?? false)),
     rmdir: (path) => translated('rmdir', () => remove(partsOf(path), 'directory')),
     unlink: (path) => translated('unlink', () => queue.run(key(path), () => remove(partsOf(path), 'file'))),
-    rename: (from, to) => translated('rename', () => queue.runAll([key(from), key(to)], () => move(partsOf(from), partsOf(to)))),
-    readlink: (path) => translated('readlink', async () => { await entryAt(partsOf(path)); throw new FsError('EINVAL', 'readlink'); }),
-    symlink: () => translated('symlink', async () => { throw new FsError('EPERM', 'symlink'); }),
+    rename: (from, to) =>
+      translated('rename', () => queue.runAll([key(from), key(to)], () => move(partsOf(from), partsOf(to)))),
+    readlink: (path) =>
+      translated('readlink', async () => {
+        await entryAt(partsOf(path));
+        throw new FsError('EINVAL', 'readlink');
+      }),
+    symlink: () =>
+      translated('symlink', async () => {
+        throw new FsError('EPERM', 'symlink');
+      }),
     capabilities: { symlinks: false, atomicRename: true },
   };
   return fs;

@@ -52,7 +52,14 @@ const decoder = new TextDecoder('utf-8', { fatal: true });
 const MAX_PATH_BYTES = 0xffff;
 
 /** A record's header: everything but the file bytes, which follow it in the log. A path too long for it is ENAMETOOLONG. */
-export function encodeHeader(op: Op, time: number, path: string, to = '', data?: Uint8Array, executable = false): Uint8Array {
+export function encodeHeader(
+  op: Op,
+  time: number,
+  path: string,
+  to = '',
+  data?: Uint8Array,
+  executable = false,
+): Uint8Array {
   const p = encoder.encode(path);
   const t = op === Op.Rename ? encoder.encode(to) : new Uint8Array(0);
   if (p.length > MAX_PATH_BYTES || t.length > MAX_PATH_BYTES) throw new FsError('ENAMETOOLONG', 'write');

@@ -36,7 +36,10 @@ const partsOf = (path: string) => path.split('/').filter((p) => p !== '' && p !=
 /** The appending end of a log: it grows the file ahead of the bytes, so a full quota fails before anything is written. */
 class LogWriter {
   private allocated: number;
-  constructor(readonly file: PackFile, public end: number) {
+  constructor(
+    readonly file: PackFile,
+    public end: number,
+  ) {
     this.allocated = file.getSize();
   }
 
@@ -52,8 +55,9 @@ class LogWriter {
       record.set(data, header.length);
       short = this.file.write(record, { at }) !== record.length;
     } else {
-      short = this.file.write(header, { at }) !== header.length
-        || (data !== undefined && data.length > 0 && this.file.write(data, { at: at + header.length }) !== data.length);
+      short =
+        this.file.write(header, { at }) !== header.length ||
+        (data !== undefined && data.length > 0 && this.file.write(data, { at: at + header.length }) !== data.length);
     }
     // A short write past the quota: the record's CRC cannot hold, so replay ends before it.
     if (short) throw new FsError('ENOSPC', 'write');
@@ -196,42 +200,61 @@ class PackStore {
   private compacting: Promise<void> | null = null;
   readonly fs: PackedFs;
 
-  constructor(private readonly folder: PackFolder, private generation: number, private log: LogWriter, private readonly tree: PackTree) {
-    const run = <T>(op: string, work: () => T): Promise<T> => translated(op, async () => {
-      if (this.closed) throw new FsError('EIO', `${op} (the workspace is closed)`);
-      return work();
-    });
-    const changed = <T>(op: string, work: () => T): Promise<T> => run(op, work).then(async (value) => {
-      await this.compactIfWasteful();
-      return value;
-    });
+  constructor(
+    private readonly folder: PackFolder,
+    private generation: number,
+    private log: LogWriter,
+    private readonly tree: PackTree,
+  ) {
+    const run = <T>(op: string, work: () => T): Promise<T> =>
+      translated(op, async () => {
+        if (this.closed) throw new FsError('EIO', `${op} (the workspace is closed)`);
+        return work();
+      });
+    const changed = <T>(op: string, work: () => T): Promise<T> =>
+      run(op, work).then(async (value) => {
+        await this.compactIfWasteful();
+        return value;
+      });
     this.fs = {
       readFile: (path) => run('readFile', () => this.read(this.fileAt(partsOf(path), 'readFile'))),
-      writeFile: (path, data, options) => changed('writeFile', () => this.write(partsOf(path), typeof data === 'string' ? encoder.encode(data) : data, requestedMode(options))),
+      writeFile: (path, data, options) =>
+        changed('writeFile', () =>
+          this.write(partsOf(path), typeof data === 'string' ? encoder.encode(data) : data, requestedMode(options)),
+        ),
       readdir: (path) => run('readdir', () => [...this.tree.dir(partsOf(path), 'readdir').children.keys()]),
-      readdirTypes: (path) => run('readdir', () => [...this.tree.dir(partsOf(path), 'readdir').children]
-        .map(([name, node]): FsDirent => ({ name, type: node.kind }))),
+      readdirTypes: (path) =>
+        run('readdir', () =>
+          [...this.tree.dir(partsOf(path), 'readdir').children].map(
+            ([name, node]): FsDirent => ({ name, type: node.kind }),
+          ),
+        ),
       stat: (path) => run('stat', () => this.stat(partsOf(path))),
       lstat: (path) => run('lstat', () => this.stat(partsOf(path))),
       mkdir: (path, o) => changed('mkdir', () => this.mkdir(partsOf(path), o?.recursive ?? false)),
       rmdir: (path) => changed('rmdir', () => this.remove(partsOf(path), 'dir')),
       unlink: (path) => changed('unlink', () => this.remove(partsOf(path), 'file')),
       rename: (from, to) => changed('rename', () => this.rename(partsOf(from), partsOf(to))),
-      readlink: (path) => run('readlink', () => {
-        this.tree.find(partsOf(path), 'readlink');
-        throw new FsError('EINVAL', 'readlink');
-      }),
-      symlink: () => run('symlink', () => { throw new FsError('EPERM', 'symlink'); }),
-      readPlainFile: (base, rel, maxBytes) => run('readFile', (): PlainFile | null => {
-        let node;
-        try {
-          node = this.tree.find([...partsOf(base), ...partsOf(rel)], 'readFile');
-        } catch {
-          return null;
-        }
-        if (node.kind !== 'file') return null;
-        return { stat: this.statOf(node), bytes: node.size > maxBytes ? null : this.read(node) };
-      }),
+      readlink: (path) =>
+        run('readlink', () => {
+          this.tree.find(partsOf(path), 'readlink');
+          throw new FsError('EINVAL', 'readlink');
+        }),
+      symlink: () =>
+        run('symlink', () => {
+          throw new FsError('EPERM', 'symlink');
+        }),
+      readPlainFile: (base, rel, maxBytes) =>
+        run('readFile', (): PlainFile | null => {
+          let node;
+          try {
+            node = this.tree.find([...partsOf(base), ...partsOf(rel)], 'readFile');
+          } catch {
+            return null;
+          }
+          if (node.kind !== 'file') return null;
+          return { stat: this.statOf(node), bytes: node.size > maxBytes ? null : this.read(node) };
+        }),
       close: () => this.close(),
       capabilities: { symlinks: false, atomicRename: true, modes: true },
     };
@@ -251,7 +274,12 @@ class PackStore {
 
   private statOf(node: FileNode | { kind: 'dir'; mtimeMs: number; ino: number }): FsStat {
     return node.kind === 'file'
-      ? makeStat('file', { size: node.size, mtimeMs: node.mtimeMs, ino: node.ino, mode: node.executable ? 0o100755 : 0o100644 })
+      ? makeStat('file', {
+          size: node.size,
+          mtimeMs: node.mtimeMs,
+          ino: node.ino,
+          mode: node.executable ? 0o100755 : 0o100644,
+        })
       : makeStat('dir', { mtimeMs: node.mtimeMs, ino: node.ino });
   }
 
@@ -259,7 +287,14 @@ class PackStore {
     return this.statOf(this.tree.find(parts, 'stat'));
   }
 
-  private header(op: Op, parts: string[], to?: string[], data?: Uint8Array, time = Date.now(), executable = false): Uint8Array {
+  private header(
+    op: Op,
+    parts: string[],
+    to?: string[],
+    data?: Uint8Array,
+    time = Date.now(),
+    executable = false,
+  ): Uint8Array {
     return encodeHeader(op, time, parts.join('/'), to?.join('/') ?? '', data, executable);
   }
 
@@ -268,7 +303,7 @@ class PackStore {
     const { parent, name } = this.tree.checkWrite(parts);
     const time = Date.now();
     const existing = parent.children.get(name) as FileNode | undefined;
-    const executable = mode === undefined ? existing?.executable ?? false : (mode & 0o111) !== 0;
+    const executable = mode === undefined ? (existing?.executable ?? false) : (mode & 0o111) !== 0;
     const header = this.header(Op.Write, parts, undefined, data, time, executable);
     const at = this.log.append(header, data);
     this.tree.putFile(parent, name, at + header.length, data.length, time, executable);
@@ -309,7 +344,9 @@ class PackStore {
   private async compactIfWasteful(): Promise<void> {
     if (this.compacting) return this.compacting;
     if (this.log.end < COMPACT_AT || this.log.end < 2 * this.tree.liveBytes) return;
-    this.compacting = this.compact().finally(() => { this.compacting = null; });
+    this.compacting = this.compact().finally(() => {
+      this.compacting = null;
+    });
     return this.compacting;
   }
 

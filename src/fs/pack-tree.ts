@@ -121,7 +121,10 @@ export class PackTree {
   }
 
   /** Check a rename as Node does it; null when there is nothing to do (a path onto itself). */
-  checkRename(from: string[], to: string[]): { node: PackNode; from: DirNode; name: string; into: DirNode; as: string } | null {
+  checkRename(
+    from: string[],
+    to: string[],
+  ): { node: PackNode; from: DirNode; name: string; into: DirNode; as: string } | null {
     if (from.length === 0) throw new FsError('EINVAL', 'rename');
     const { parent: fromDir, name, node } = this.locate(from, 'rename');
     const fromKey = from.join('/');

@@ -2,15 +2,31 @@ import { statTypeOf, type FsStat } from './types.js';
 
 type Num = number | bigint;
 interface NodeLikeStats {
-  mode: Num; size: Num; ino: Num; mtimeMs: Num; ctimeMs: Num; uid: Num; gid: Num; dev: Num; nlink?: Num;
-  isFile(): boolean; isDirectory(): boolean; isSymbolicLink(): boolean;
+  mode: Num;
+  size: Num;
+  ino: Num;
+  mtimeMs: Num;
+  ctimeMs: Num;
+  uid: Num;
+  gid: Num;
+  dev: Num;
+  nlink?: Num;
+  isFile(): boolean;
+  isDirectory(): boolean;
+  isSymbolicLink(): boolean;
 }
 
 /** One stat shape for every backend (Node's, memfs's and the browser adapters' own). */
 export function toFsStat(s: NodeLikeStats): FsStat {
   return makeStat(statTypeOf(s), {
-    mode: Number(s.mode), size: Number(s.size), ino: Number(s.ino), mtimeMs: Number(s.mtimeMs),
-    ctimeMs: Number(s.ctimeMs), uid: Number(s.uid), gid: Number(s.gid), dev: Number(s.dev),
+    mode: Number(s.mode),
+    size: Number(s.size),
+    ino: Number(s.ino),
+    mtimeMs: Number(s.mtimeMs),
+    ctimeMs: Number(s.ctimeMs),
+    uid: Number(s.uid),
+    gid: Number(s.gid),
+    dev: Number(s.dev),
     ...(s.nlink !== undefined ? { nlink: Number(s.nlink) } : {}),
   });
 }

@@ -2,16 +2,27 @@ import { ToolError, type ErrorCode } from '../contract/errors.js';
 import { fsCodeOf, type FsErrorCode } from './errors.js';
 
 const FS_TO_TOOL: Partial<Record<FsErrorCode, ErrorCode>> = {
-  ENOENT: 'NOT_FOUND', EEXIST: 'ALREADY_EXISTS', EISDIR: 'NOT_A_FILE', ENOTDIR: 'NOT_A_DIRECTORY',
-  ENOTEMPTY: 'DIRECTORY_NOT_EMPTY', EACCES: 'PERMISSION_DENIED', EPERM: 'PERMISSION_DENIED',
-  ENOSPC: 'QUOTA_EXCEEDED', ENAMETOOLONG: 'INVALID_ARGUMENTS',
+  ENOENT: 'NOT_FOUND',
+  EEXIST: 'ALREADY_EXISTS',
+  EISDIR: 'NOT_A_FILE',
+  ENOTDIR: 'NOT_A_DIRECTORY',
+  ENOTEMPTY: 'DIRECTORY_NOT_EMPTY',
+  EACCES: 'PERMISSION_DENIED',
+  EPERM: 'PERMISSION_DENIED',
+  ENOSPC: 'QUOTA_EXCEEDED',
+  ENAMETOOLONG: 'INVALID_ARGUMENTS',
 };
 
 const FS_WORDS: Partial<Record<FsErrorCode, string>> = {
-  ENOENT: 'does not exist', EEXIST: 'already exists', EISDIR: 'is a directory',
-  ENOTDIR: 'has a file where a folder is expected', ENOTEMPTY: 'is a folder that is not empty',
-  EACCES: 'is not accessible (permission denied)', EPERM: 'is not accessible (permission denied)',
-  ENOSPC: 'could not be written: the storage is full', ENAMETOOLONG: 'has a name that is too long',
+  ENOENT: 'does not exist',
+  EEXIST: 'already exists',
+  EISDIR: 'is a directory',
+  ENOTDIR: 'has a file where a folder is expected',
+  ENOTEMPTY: 'is a folder that is not empty',
+  EACCES: 'is not accessible (permission denied)',
+  EPERM: 'is not accessible (permission denied)',
+  ENOSPC: 'could not be written: the storage is full',
+  ENAMETOOLONG: 'has a name that is too long',
 };
 
 /**

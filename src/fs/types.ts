@@ -130,7 +130,11 @@ export function requestedMode(options: unknown): number | undefined {
   return typeof options === 'object' && typeof mode === 'number' ? mode : undefined;
 }
 
-export function statTypeOf(s: { isFile(): boolean; isDirectory(): boolean; isSymbolicLink(): boolean }): FsStat['type'] {
+export function statTypeOf(s: {
+  isFile(): boolean;
+  isDirectory(): boolean;
+  isSymbolicLink(): boolean;
+}): FsStat['type'] {
   if (s.isSymbolicLink()) return 'symlink';
   if (s.isDirectory()) return 'dir';
   return 'file';

@@ -27,7 +27,12 @@ export interface WriteChangesOptions {
  * where the backend has modes; a symlink becomes a link, or a file holding its target where links
  * are not supported (git's own `core.symlinks=false` behaviour). The whole checkout is one change.
  */
-export async function writeChanges(writer: FileWriter, access: GitAccess, changes: FileChange[], options: WriteChangesOptions): Promise<void> {
+export async function writeChanges(
+  writer: FileWriter,
+  access: GitAccess,
+  changes: FileChange[],
+  options: WriteChangesOptions,
+): Promise<void> {
   const steps: FileStep[] = [];
   for (const c of changes) if (c.before && !c.after) steps.push({ kind: 'remove', rel: c.path });
   const writes = changes.filter((c) => c.after);
@@ -40,20 +45,33 @@ export async function writeChanges(writer: FileWriter, access: GitAccess, change
     parallel: PARALLEL,
     noteForSnapshot: false,
     record: { tool: options.tool },
-    onProgress: (done) => { if (done > removals) options.onFile?.(done - removals); },
+    onProgress: (done) => {
+      if (done > removals) options.onFile?.(done - removals);
+    },
   });
 }
 
-function writeStep(access: GitAccess, rel: string, file: TreeFile, { intoEmpty, readBlob }: WriteChangesOptions): FileStep {
-  const blob = async () => (await readBlob?.(file.oid)) ?? (await git.readBlob({ fs: access.fs, gitdir: access.gitdir, cache: access.cache, oid: file.oid })).blob;
+function writeStep(
+  access: GitAccess,
+  rel: string,
+  file: TreeFile,
+  { intoEmpty, readBlob }: WriteChangesOptions,
+): FileStep {
+  const blob = async () =>
+    (await readBlob?.(file.oid)) ??
+    (await git.readBlob({ fs: access.fs, gitdir: access.gitdir, cache: access.cache, oid: file.oid })).blob;
   const before = intoEmpty ? { before: null } : {};
-  if (file.mode === '120000') return { kind: 'link', rel, target: async () => new TextDecoder().decode(await blob()), ...before };
+  if (file.mode === '120000')
+    return { kind: 'link', rel, target: async () => new TextDecoder().decode(await blob()), ...before };
   return { kind: 'write', rel, bytes: blob, executable: file.mode === '100755', ...before };
 }
 
 /** Whether the workspace's file at `path` is what `expected` says (null: absent). */
 export async function fileMatches(fs: WorkspaceFs, abs: string, expected: TreeFile | null): Promise<boolean> {
-  const stat = await fs.lstat(abs).catch((e) => { if (hasFsCode(e, 'ENOENT', 'ENOTDIR')) return null; throw e; });
+  const stat = await fs.lstat(abs).catch((e) => {
+    if (hasFsCode(e, 'ENOENT', 'ENOTDIR')) return null;
+    throw e;
+  });
   if (!expected) return stat === null;
   if (!stat || stat.type === 'dir') return false;
   const bytes = stat.type === 'symlink' ? new TextEncoder().encode(await fs.readlink(abs)) : await fs.readFile(abs);

@@ -3,7 +3,15 @@ import { hasFsCode } from '../fs/errors.js';
 import type { GitAccess } from '../snapshots/objects.js';
 import { ToolError } from '../contract/index.js';
 import { removeTree, writeChanges } from './checkout.js';
-import { checkBranch, FETCH_REFSPEC, checkDepth, randomSuffix, rememberRemote, UPSTREAM_REF, type GitContext } from './context.js';
+import {
+  checkBranch,
+  FETCH_REFSPEC,
+  checkDepth,
+  randomSuffix,
+  rememberRemote,
+  UPSTREAM_REF,
+  type GitContext,
+} from './context.js';
 import { toGitError } from './errors.js';
 import { progressReporter, type GitProgressListener } from './progress.js';
 import { secretsOf, splitRemoteUrl } from './redact.js';
@@ -55,7 +63,10 @@ export async function cloneInto(ctx: GitContext, options: CloneOptions): Promise
   const { url, auth: urlAuth } = splitRemoteUrl(options?.url);
   const secrets = secretsOf(urlAuth, typeof options.auth === 'object' ? options.auth : null);
   // Opening the store makes `.sandpit`; a clone that fails must not leave it behind.
-  const hadState = await ctx.fs.lstat(ctx.toAbs('.sandpit')).then(() => true, () => false);
+  const hadState = await ctx.fs.lstat(ctx.toAbs('.sandpit')).then(
+    () => true,
+    () => false,
+  );
   try {
     const depth = checkDepth(options.depth);
     const ref = options.ref === undefined ? undefined : checkBranch(options.ref);
@@ -67,19 +78,42 @@ export async function cloneInto(ctx: GitContext, options: CloneOptions): Promise
       const staging: GitAccess = { fs: store.access.fs, gitdir: toAbs(`.sandpit/clone-${randomSuffix()}`), cache: {} };
       try {
         await git.init({ fs: staging.fs, gitdir: staging.gitdir, bare: true });
-        await git.setConfig({ fs: staging.fs, gitdir: staging.gitdir, path: 'remote.origin.fetch', value: FETCH_REFSPEC });
+        await git.setConfig({
+          fs: staging.fs,
+          gitdir: staging.gitdir,
+          path: 'remote.origin.fetch',
+          value: FETCH_REFSPEC,
+        });
         const capture = capturePack();
         const fetched = await git.fetch({
-          fs: staging.fs, http: capture.http, gitdir: staging.gitdir, cache: staging.cache, url, ref, singleBranch: true, tags: false,
-          ...(depth ? { depth } : {}), corsProxy: options.corsProxy, onProgress: progress, onAuth: authCallback(options.auth, urlAuth, secrets),
+          fs: staging.fs,
+          http: capture.http,
+          gitdir: staging.gitdir,
+          cache: staging.cache,
+          url,
+          ref,
+          singleBranch: true,
+          tags: false,
+          ...(depth ? { depth } : {}),
+          corsProxy: options.corsProxy,
+          onProgress: progress,
+          onAuth: authCallback(options.auth, urlAuth, secrets),
         });
-        if (!fetched.fetchHead) throw new ToolError('NOT_FOUND', `the repository at '${url}' is empty: there is nothing to clone`);
-        const { sizes, read } = await storePack(fs, staging.gitdir, capture.pack(), { maxObjectBytes: options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES });
+        if (!fetched.fetchHead)
+          throw new ToolError('NOT_FOUND', `the repository at '${url}' is empty: there is nothing to clone`);
+        const { sizes, read } = await storePack(fs, staging.gitdir, capture.pack(), {
+          maxObjectBytes: options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES,
+        });
         const { oid: commit, commit: head } = await git.readCommit({ ...staging, oid: fetched.fetchHead });
         const all = await diffTrees(staging, null, head.tree);
         const { changes, skipped } = applyCaps(all, sizes, options);
         try {
-          await writeChanges(ctx.writer, staging, changes, { tool: 'git_clone', intoEmpty: true, readBlob: read, onFile: (done) => progress({ phase: 'Writing files', loaded: done, total: changes.length }) });
+          await writeChanges(ctx.writer, staging, changes, {
+            tool: 'git_clone',
+            intoEmpty: true,
+            readBlob: read,
+            onFile: (done) => progress({ phase: 'Writing files', loaded: done, total: changes.length }),
+          });
           await adoptObjects(ctx, staging.gitdir);
           await store.adopt(commit);
         } catch (error) {
@@ -89,7 +123,10 @@ export async function cloneInto(ctx: GitContext, options: CloneOptions): Promise
         const name = ref ?? (fetched.defaultBranch ?? 'HEAD').replace(/^refs\/heads\//, '');
         await git.writeRef({ ...store.access, ref: UPSTREAM_REF, value: commit, force: true });
         await rememberRemote(store, url, name);
-        const shallow = await fs.lstat(`${store.access.gitdir}/shallow`).then(() => true, () => false);
+        const shallow = await fs.lstat(`${store.access.gitdir}/shallow`).then(
+          () => true,
+          () => false,
+        );
         return { url, ref: name, commit, files: changes.length, shallow, skipped };
       } finally {
         await removeTree(fs, staging.gitdir).catch(() => {});
@@ -107,23 +144,37 @@ export async function cloneInto(ctx: GitContext, options: CloneOptions): Promise
 }
 
 /** Leave out unsafe paths and files over the largest-file cap; refuse a total over the total cap. */
-function applyCaps(all: FileChange[], sizes: Map<string, number>, options: CloneOptions): { changes: FileChange[]; skipped: string[] } {
+function applyCaps(
+  all: FileChange[],
+  sizes: Map<string, number>,
+  options: CloneOptions,
+): { changes: FileChange[]; skipped: string[] } {
   const maxFile = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
   const maxTotal = options.maxTotalBytes ?? DEFAULT_MAX_TOTAL_BYTES;
   const changes: FileChange[] = [];
   const skipped: string[] = [];
   let total = 0;
   for (const c of all) {
-    if (isSkippedPath(c.path)) { skipped.push(c.path); continue; }
-    const size = c.after ? sizes.get(c.after.oid) ?? 0 : 0;
-    if (size > maxFile) { skipped.push(`${c.path} (${size} bytes, over the ${maxFile}-byte file cap)`); continue; }
+    if (isSkippedPath(c.path)) {
+      skipped.push(c.path);
+      continue;
+    }
+    const size = c.after ? (sizes.get(c.after.oid) ?? 0) : 0;
+    if (size > maxFile) {
+      skipped.push(`${c.path} (${size} bytes, over the ${maxFile}-byte file cap)`);
+      continue;
+    }
     total += size;
     changes.push(c);
   }
   if (total > maxTotal) {
-    throw new ToolError('TOO_LARGE', `the repository's files total ${total} bytes, over the clone's cap of ${maxTotal} bytes; nothing was written`, {
-      hint: 'Clone a smaller ref or with depth 1, or raise maxTotalBytes if the workspace can hold it.',
-    });
+    throw new ToolError(
+      'TOO_LARGE',
+      `the repository's files total ${total} bytes, over the clone's cap of ${maxTotal} bytes; nothing was written`,
+      {
+        hint: 'Clone a smaller ref or with depth 1, or raise maxTotalBytes if the workspace can hold it.',
+      },
+    );
   }
   return { changes, skipped };
 }
@@ -131,9 +182,13 @@ function applyCaps(all: FileChange[], sizes: Map<string, number>, options: Clone
 async function assertEmpty({ fs, toAbs }: GitContext): Promise<void> {
   const names = (await fs.readdir(toAbs(''))).filter((n) => n !== '.sandpit').sort();
   if (names.length > 0) {
-    throw new ToolError('DIRECTORY_NOT_EMPTY', `the workspace already has files (${names.slice(0, 5).join(', ')}${names.length > 5 ? ', ...' : ''}); a clone needs an empty workspace`, {
-      hint: 'Clone into a new, empty workspace, or delete its files first.',
-    });
+    throw new ToolError(
+      'DIRECTORY_NOT_EMPTY',
+      `the workspace already has files (${names.slice(0, 5).join(', ')}${names.length > 5 ? ', ...' : ''}); a clone needs an empty workspace`,
+      {
+        hint: 'Clone into a new, empty workspace, or delete its files first.',
+      },
+    );
   }
 }
 
@@ -141,7 +196,9 @@ async function assertEmpty({ fs, toAbs }: GitContext): Promise<void> {
 async function adoptObjects({ fs, store }: GitContext, staging: string): Promise<void> {
   const gitdir = store.access.gitdir;
   const names = await fs.readdir(`${staging}/objects/pack`).catch(() => [] as string[]);
-  await fs.mkdir(`${gitdir}/objects/pack`, { recursive: true }).catch((e) => { if (!hasFsCode(e, 'EEXIST')) throw e; });
+  await fs.mkdir(`${gitdir}/objects/pack`, { recursive: true }).catch((e) => {
+    if (!hasFsCode(e, 'EEXIST')) throw e;
+  });
   // A pack before its index: git and isomorphic-git find packs through their .idx files.
   for (const name of names.sort((a, b) => Number(b.endsWith('.pack')) - Number(a.endsWith('.pack')))) {
     await fs.rename(`${staging}/objects/pack/${name}`, `${gitdir}/objects/pack/${name}`);

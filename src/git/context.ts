@@ -32,14 +32,26 @@ export async function rememberRemote(store: SnapshotStore, url: string, branch: 
 }
 
 /** The URL and branch to use: the caller's, else what the last clone or push remembered. */
-export async function resolveRemote(store: SnapshotStore, url: unknown, branch: unknown): Promise<{ url: string; auth: GitCredentials | null; branch: string }> {
+export async function resolveRemote(
+  store: SnapshotStore,
+  url: unknown,
+  branch: unknown,
+): Promise<{ url: string; auth: GitCredentials | null; branch: string }> {
   const { fs, gitdir } = store.access;
-  const savedUrl = url === undefined ? await git.getConfig({ fs, gitdir, path: 'remote.origin.url' }).catch(() => undefined) : undefined;
+  const savedUrl =
+    url === undefined
+      ? await git.getConfig({ fs, gitdir, path: 'remote.origin.url' }).catch(() => undefined)
+      : undefined;
   if (url === undefined && !savedUrl) {
-    throw new ToolError('INVALID_ARGUMENTS', 'no remote URL was given and the workspace was not cloned from one', { hint: 'Pass url.' });
+    throw new ToolError('INVALID_ARGUMENTS', 'no remote URL was given and the workspace was not cloned from one', {
+      hint: 'Pass url.',
+    });
   }
   const remote = splitRemoteUrl(url ?? savedUrl);
-  const savedBranch = branch === undefined ? await git.getConfig({ fs, gitdir, path: 'sandpit.branch' }).catch(() => undefined) : undefined;
+  const savedBranch =
+    branch === undefined
+      ? await git.getConfig({ fs, gitdir, path: 'sandpit.branch' }).catch(() => undefined)
+      : undefined;
   const name = checkBranch(branch ?? savedBranch);
   return { ...remote, branch: name };
 }
@@ -48,7 +60,12 @@ export async function resolveRemote(store: SnapshotStore, url: unknown, branch: 
  * Where a push or a pull goes, after the tools' pending changes are snapshotted. The credentials
  * found are added to `secrets` as soon as they are known, so any later error can be scrubbed.
  */
-export async function remoteForTransfer(store: SnapshotStore, options: RemoteOptions & { branch?: string }, secrets: string[], before: string): Promise<{ url: string; auth: GitCredentials | null; branch: string }> {
+export async function remoteForTransfer(
+  store: SnapshotStore,
+  options: RemoteOptions & { branch?: string },
+  secrets: string[],
+  before: string,
+): Promise<{ url: string; auth: GitCredentials | null; branch: string }> {
   const remote = await resolveRemote(store, options.url, options.branch);
   secrets.push(...secretsOf(remote.auth, typeof options.auth === 'object' ? options.auth : null));
   if (store.pending.size > 0) await store.commitPending({ message: before });
@@ -61,9 +78,13 @@ export function checkBranch(raw: unknown): string {
   const name = typeof raw === 'string' ? raw.replace(/^refs\/heads\//, '') : '';
   const bad = !name || /[\s~^:?*[\\\x00-\x1f\x7f]|\.\.|@\{|\/\/|^[-/.]|[/.]$|\.lock$|\/\./.test(name) || name === '@';
   if (bad) {
-    throw new ToolError('INVALID_ARGUMENTS', raw ? `'${String(raw).slice(0, 100)}' is not a valid branch name` : 'a branch name is required', {
-      hint: 'Use a name like agent/fix-login: letters, digits, dashes, slashes, no spaces or `..`.',
-    });
+    throw new ToolError(
+      'INVALID_ARGUMENTS',
+      raw ? `'${String(raw).slice(0, 100)}' is not a valid branch name` : 'a branch name is required',
+      {
+        hint: 'Use a name like agent/fix-login: letters, digits, dashes, slashes, no spaces or `..`.',
+      },
+    );
   }
   return name;
 }
@@ -72,7 +93,9 @@ export function checkBranch(raw: unknown): string {
 export function checkDepth(raw: unknown): number | undefined {
   if (raw === undefined || raw === null) return undefined;
   if (typeof raw !== 'number' || !Number.isInteger(raw) || raw < 1) {
-    throw new ToolError('INVALID_ARGUMENTS', 'depth must be a positive integer', { hint: 'Use depth: 1 for only the newest commit, or leave it out for the whole history.' });
+    throw new ToolError('INVALID_ARGUMENTS', 'depth must be a positive integer', {
+      hint: 'Use depth: 1 for only the newest commit, or leave it out for the whole history.',
+    });
   }
   return raw;
 }

@@ -19,9 +19,13 @@ export function toGitError(error: unknown, action: string, url: string, secrets:
     case 'HttpError': {
       const status = Number(data.statusCode);
       if (status === 401 || status === 403) {
-        return new ToolError('PERMISSION_DENIED', `the git server refused to ${action} ${where} (HTTP ${status}): the credentials are missing or wrong`, {
-          hint: 'Pass a token that may read (and, to push, write) this repository; it is sent only when the server asks.',
-        });
+        return new ToolError(
+          'PERMISSION_DENIED',
+          `the git server refused to ${action} ${where} (HTTP ${status}): the credentials are missing or wrong`,
+          {
+            hint: 'Pass a token that may read (and, to push, write) this repository; it is sent only when the server asks.',
+          },
+        );
       }
       if (status === 404) return notFound(`the git server has no repository at ${where} (HTTP 404)`);
       return new ToolError('IO_ERROR', `the git server answered HTTP ${status} while trying to ${action} ${where}`, {
@@ -35,16 +39,24 @@ export function toGitError(error: unknown, action: string, url: string, secrets:
     case 'PushRejectedError':
     case 'GitPushError': {
       const details = redact(String(data.prettyDetails ?? data.reason ?? ''), secrets).trim();
-      return new ToolError('STALE_FILE', `the git server rejected the push to ${where}: the branch has commits the workspace does not have${details ? ` (${details})` : ''}`, {
-        hint: 'Pull first (git.pull) to bring the workspace up to date, or push to a new branch.',
-      });
+      return new ToolError(
+        'STALE_FILE',
+        `the git server rejected the push to ${where}: the branch has commits the workspace does not have${details ? ` (${details})` : ''}`,
+        {
+          hint: 'Pull first (git.pull) to bring the workspace up to date, or push to a new branch.',
+        },
+      );
     }
     case 'UserCanceledError':
       return new ToolError('PERMISSION_DENIED', `the credentials callback cancelled the request to ${action} ${where}`);
     case 'RemoteCapabilityError':
-      return new ToolError('NOT_SUPPORTED', `the git server at ${where} cannot do what was asked (${redact(String(data.capability ?? ''), secrets)})`, {
-        hint: 'Leave out depth, or use another server.',
-      });
+      return new ToolError(
+        'NOT_SUPPORTED',
+        `the git server at ${where} cannot do what was asked (${redact(String(data.capability ?? ''), secrets)})`,
+        {
+          hint: 'Leave out depth, or use another server.',
+        },
+      );
   }
   if (error instanceof TypeError || e?.name === 'AbortError') {
     return new ToolError('IO_ERROR', `could not reach the git server at ${where} (network error)`, {
@@ -53,7 +65,9 @@ export function toGitError(error: unknown, action: string, url: string, secrets:
   }
   if (code && typeof (e as { caller?: unknown }).caller === 'string') {
     // isomorphic-git's own messages can name backend paths, so only its error's name is kept.
-    return new ToolError('IO_ERROR', `git could not ${action} ${where} (${code})`, { hint: 'Check the URL and the ref; report it if it repeats.' });
+    return new ToolError('IO_ERROR', `git could not ${action} ${where} (${code})`, {
+      hint: 'Check the URL and the ref; report it if it repeats.',
+    });
   }
   return scrub(toToolError(error), secrets);
 }

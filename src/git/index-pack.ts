@@ -58,7 +58,8 @@ export async function indexPack(pack: Uint8Array, options: IndexPackOptions): Pr
   const version = view.getUint32(4);
   if (version !== 2 && version !== 3) throw corrupt(`version ${version} is not supported`);
   const sha = toHex(pack.subarray(pack.length - 20));
-  if (new Sha1Stream().update(pack.subarray(0, pack.length - 20)).hex() !== sha) throw corrupt('its checksum does not match');
+  if (new Sha1Stream().update(pack.subarray(0, pack.length - 20)).hex() !== sha)
+    throw corrupt('its checksum does not match');
   const count = view.getUint32(8);
   const entries: Entry[] = [];
   const byOffset = new Map<number, Entry>();
@@ -80,7 +81,8 @@ export async function indexPack(pack: Uint8Array, options: IndexPackOptions): Pr
     const waiting: Entry[] = [];
     for (const e of pending) if (!(await resolver.hash(e, external))) waiting.push(e);
     if (waiting.length === pending.length) {
-      if (external) throw corrupt(`a delta's base ${waiting[0]!.baseOid ?? ''} is in neither the pack nor the repository`);
+      if (external)
+        throw corrupt(`a delta's base ${waiting[0]!.baseOid ?? ''} is in neither the pack nor the repository`);
       external = true;
     }
     pending = waiting;
@@ -88,7 +90,7 @@ export async function indexPack(pack: Uint8Array, options: IndexPackOptions): Pr
   const lines = entries.map((e) => ({ oid: e.oid!, offset: e.offset, crc: e.crc }));
   const read = async (oid: string) => {
     const entry = byOid.get(oid);
-    return entry ? (await resolver.materialize(entry, true))?.data ?? null : null;
+    return entry ? ((await resolver.materialize(entry, true))?.data ?? null) : null;
   };
   return { sha, idx: writePackIndex(lines, sha), sizes: new Map(entries.map((e) => [e.oid!, e.resultSize])), read };
 }
@@ -98,12 +100,18 @@ async function readEntry(pack: Uint8Array, offset: number): Promise<{ entry: Ent
   let c = pack[at++]!;
   const kind = (c >> 4) & 7;
   let size = c & 15;
-  for (let scale = 16; c & 0x80; scale *= 128) { c = pack[at++]!; size += (c & 0x7f) * scale; }
+  for (let scale = 16; c & 0x80; scale *= 128) {
+    c = pack[at++]!;
+    size += (c & 0x7f) * scale;
+  }
   const entry: Entry = { offset, dataStart: at, crc: 0, kind, size, resultSize: size };
   if (kind === OFS_DELTA) {
     c = pack[at++]!;
     let back = c & 0x7f;
-    while (c & 0x80) { c = pack[at++]!; back = (back + 1) * 128 + (c & 0x7f); }
+    while (c & 0x80) {
+      c = pack[at++]!;
+      back = (back + 1) * 128 + (c & 0x7f);
+    }
     entry.baseOffset = offset - back;
   } else if (kind === REF_DELTA) {
     entry.baseOid = toHex(pack.subarray(at, at + 20));
@@ -117,10 +125,18 @@ async function readEntry(pack: Uint8Array, offset: number): Promise<{ entry: Ent
     entry.oid = sha.hex();
   } else {
     const head: number[] = [];
-    inflated = await inflateAt(pack, at, (piece) => { for (let i = 0; i < piece.length && head.length < 20; i++) head.push(piece[i]!); }, size);
+    inflated = await inflateAt(
+      pack,
+      at,
+      (piece) => {
+        for (let i = 0; i < piece.length && head.length < 20; i++) head.push(piece[i]!);
+      },
+      size,
+    );
     entry.resultSize = deltaResultSize(Uint8Array.from(head));
   }
-  if (inflated.length !== size) throw corrupt(`the entry at offset ${offset} inflates to ${inflated.length} bytes, not the ${size} it states`);
+  if (inflated.length !== size)
+    throw corrupt(`the entry at offset ${offset} inflates to ${inflated.length} bytes, not the ${size} it states`);
   entry.crc = crc32(pack.subarray(offset, inflated.end));
   return { entry, end: inflated.end };
 }
@@ -167,7 +183,10 @@ class DeltaResolver {
       const delta = await this.inflate(e, e.size);
       const data = new Uint8Array(e.resultSize);
       let at = 0;
-      applyDelta(base.data, delta, (piece) => { data.set(piece, at); at += piece.length; });
+      applyDelta(base.data, delta, (piece) => {
+        data.set(piece, at);
+        at += piece.length;
+      });
       made = { type: base.type, data };
     }
     this.remember(e.offset, made);
@@ -177,7 +196,8 @@ class DeltaResolver {
   private async baseOf(e: Entry, external: boolean): Promise<{ type: PackObjectType; data: Uint8Array } | null> {
     if (e.kind === OFS_DELTA) {
       const base = this.byOffset.get(e.baseOffset!);
-      if (!base) throw corrupt(`the delta at offset ${e.offset} names a base at ${e.baseOffset}, where no object starts`);
+      if (!base)
+        throw corrupt(`the delta at offset ${e.offset} names a base at ${e.baseOffset}, where no object starts`);
       return this.materialize(base, external);
     }
     const inPack = this.byOid.get(e.baseOid!);
@@ -205,11 +225,17 @@ class DeltaResolver {
 }
 
 function corrupt(why: string): Error {
-  return new ToolError('IO_ERROR', `the pack the remote sent is damaged: ${why}`, { hint: 'Try again; if it persists, the remote repository may be corrupt.' });
+  return new ToolError('IO_ERROR', `the pack the remote sent is damaged: ${why}`, {
+    hint: 'Try again; if it persists, the remote repository may be corrupt.',
+  });
 }
 
 function tooLargeBase(size: number, cap: number): ToolError {
-  return new ToolError('TOO_LARGE', `the repository holds an object of ${size} bytes that must be unpacked whole (other objects are stored as changes to it), over the clone's file cap of ${cap} bytes; nothing was written`, {
-    hint: 'Raise maxFileBytes if the workspace can hold a file that big, or clone another ref.',
-  });
+  return new ToolError(
+    'TOO_LARGE',
+    `the repository holds an object of ${size} bytes that must be unpacked whole (other objects are stored as changes to it), over the clone's file cap of ${cap} bytes; nothing was written`,
+    {
+      hint: 'Raise maxFileBytes if the workspace can hold a file that big, or clone another ref.',
+    },
+  );
 }

@@ -50,9 +50,13 @@ export function createWorkspaceGit(
       // commits still running after their calls answered must land before git reads the history
       await settled();
       if (!ctx.store) {
-        throw new ToolError('NOT_SUPPORTED', 'git clone, push and pull need snapshots, which are turned off for this workspace', {
-          hint: 'Create the workspace without `snapshots: false`.',
-        });
+        throw new ToolError(
+          'NOT_SUPPORTED',
+          'git clone, push and pull need snapshots, which are turned off for this workspace',
+          {
+            hint: 'Create the workspace without `snapshots: false`.',
+          },
+        );
       }
       if (locked && lock) {
         release = await lock.acquire();

@@ -33,11 +33,17 @@ export function capturePack(): PackCapture {
   let captured: Uint8Array | null = null;
   const request = async (req: GitHttpRequest): Promise<GitHttpResponse> => {
     const res = await http.request(req);
-    if (req.method !== 'POST' || !req.url.endsWith('/git-upload-pack') || res.statusCode !== 200 || !res.body) return res;
+    if (req.method !== 'POST' || !req.url.endsWith('/git-upload-pack') || res.statusCode !== 200 || !res.body)
+      return res;
     const answer = await collect(res.body);
     const { rest, pack } = splitAnswer(answer);
     captured = pack;
-    return { ...res, body: (async function* () { yield rest; })() };
+    return {
+      ...res,
+      body: (async function* () {
+        yield rest;
+      })(),
+    };
   };
   return { http: { request }, pack: () => captured };
 }
@@ -48,7 +54,12 @@ export function capturePack(): PackCapture {
  * answer the capture passed on whole) isomorphic-git has indexed it, and the sizes come from
  * its index.
  */
-export async function storePack(fs: WorkspaceFs, gitdir: string, pack: Uint8Array | null, options: IndexPackOptions): Promise<Pick<IndexedPack, 'sizes'> & Partial<IndexedPack>> {
+export async function storePack(
+  fs: WorkspaceFs,
+  gitdir: string,
+  pack: Uint8Array | null,
+  options: IndexPackOptions,
+): Promise<Pick<IndexedPack, 'sizes'> & Partial<IndexedPack>> {
   if (!pack) return { sizes: await packObjectSizes(fs, gitdir) };
   const indexed = await indexPack(pack, options);
   const base = `${gitdir}/objects/pack/pack-${indexed.sha}`;
@@ -61,14 +72,20 @@ export async function storePack(fs: WorkspaceFs, gitdir: string, pack: Uint8Arra
 async function collect(body: AsyncIterableIterator<Uint8Array>): Promise<Uint8Array> {
   const chunks: Uint8Array[] = [];
   let length = 0;
-  for await (const chunk of body) { chunks.push(chunk); length += chunk.length; }
+  for await (const chunk of body) {
+    chunks.push(chunk);
+    length += chunk.length;
+  }
   return join(chunks, length);
 }
 
 function join(chunks: Uint8Array[], length: number): Uint8Array {
   const out = new Uint8Array(length);
   let at = 0;
-  for (const c of chunks) { out.set(c, at); at += c.length; }
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.length;
+  }
   return out;
 }
 
@@ -82,7 +99,10 @@ function splitAnswer(answer: Uint8Array): { rest: Uint8Array; pack: Uint8Array |
   const pack: Uint8Array[] = [];
   let packLength = 0;
   let keptLength = 0;
-  const keep = (b: Uint8Array) => { kept.push(b); keptLength += b.length; };
+  const keep = (b: Uint8Array) => {
+    kept.push(b);
+    keptLength += b.length;
+  };
   let at = 0;
   while (at + 4 <= answer.length) {
     const size = parseInt(new TextDecoder().decode(answer.subarray(at, at + 4)), 16);

@@ -45,8 +45,14 @@ export function writePackIndex(lines: IndexLine[], packSha: string): Uint8Array 
     view.setUint32(at, i);
     at += 4;
   }
-  for (const l of sorted) { out.set(fromHex(l.oid), at); at += 20; }
-  for (const l of sorted) { view.setUint32(at, l.crc); at += 4; }
+  for (const l of sorted) {
+    out.set(fromHex(l.oid), at);
+    at += 20;
+  }
+  for (const l of sorted) {
+    view.setUint32(at, l.crc);
+    at += 4;
+  }
   let nextLarge = 0;
   for (const l of sorted) {
     view.setUint32(at, l.offset >= 0x80000000 ? (0x80000000 | nextLarge++) >>> 0 : l.offset);

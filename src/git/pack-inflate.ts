@@ -30,7 +30,12 @@ export interface Inflated {
  * piece, so an object's size does not decide the memory used. Stops at the stream's end, or
  * with an error once the output passes `limit`.
  */
-export async function inflateAt(pack: Uint8Array, start: number, sink: (piece: Uint8Array) => void, limit = Infinity): Promise<Inflated> {
+export async function inflateAt(
+  pack: Uint8Array,
+  start: number,
+  sink: (piece: Uint8Array) => void,
+  limit = Infinity,
+): Promise<Inflated> {
   const inflator = new pako.Inflate({ chunkSize: SLICE });
   let length = 0;
   let sinceYield = 0;
@@ -42,7 +47,9 @@ export async function inflateAt(pack: Uint8Array, start: number, sink: (piece: U
     sink(piece);
   };
   let status = 0;
-  inflator.onEnd = (s) => { status = s; };
+  inflator.onEnd = (s) => {
+    status = s;
+  };
   let at = start;
   while (!inflator.ended) {
     if (at >= pack.length) throw new Error(`the pack ends inside the object at offset ${start}`);
@@ -53,7 +60,10 @@ export async function inflateAt(pack: Uint8Array, start: number, sink: (piece: U
       return { end: at + slice.length - inflator.strm.avail_in, length };
     }
     at += slice.length;
-    if (sinceYield >= YIELD_EVERY) { sinceYield = 0; await new Promise((r) => setTimeout(r, 0)); }
+    if (sinceYield >= YIELD_EVERY) {
+      sinceYield = 0;
+      await new Promise((r) => setTimeout(r, 0));
+    }
   }
   throw new Error(`the object at offset ${start} does not inflate`);
 }
@@ -62,7 +72,15 @@ export async function inflateAt(pack: Uint8Array, start: number, sink: (piece: U
 export async function inflateWhole(pack: Uint8Array, start: number, size: number): Promise<Uint8Array> {
   const out = new Uint8Array(size);
   let at = 0;
-  await inflateAt(pack, start, (piece) => { out.set(piece, at); at += piece.length; }, size);
+  await inflateAt(
+    pack,
+    start,
+    (piece) => {
+      out.set(piece, at);
+      at += piece.length;
+    },
+    size,
+  );
   if (at !== size) throw new Error(`the object at offset ${start} inflates to ${at} bytes, not its stated ${size}`);
   return out;
 }
@@ -78,7 +96,11 @@ export function applyDelta(base: Uint8Array, delta: Uint8Array, sink: (piece: Ui
     let value = 0;
     let scale = 1;
     let byte: number;
-    do { byte = delta[at++]!; value += (byte & 0x7f) * scale; scale *= 128; } while (byte & 0x80);
+    do {
+      byte = delta[at++]!;
+      value += (byte & 0x7f) * scale;
+      scale *= 128;
+    } while (byte & 0x80);
     return value;
   };
   if (varint() !== base.length) throw new Error('a delta does not match the size of its base');
@@ -113,7 +135,11 @@ export function deltaResultSize(head: Uint8Array): number {
     let value = 0;
     let scale = 1;
     let byte: number;
-    do { byte = head[at++] ?? 0; value += (byte & 0x7f) * scale; scale *= 128; } while (byte & 0x80 && at < head.length);
+    do {
+      byte = head[at++] ?? 0;
+      value += (byte & 0x7f) * scale;
+      scale *= 128;
+    } while (byte & 0x80 && at < head.length);
     return value;
   };
   varint();

@@ -49,13 +49,29 @@ async function entrySize(pack: Uint8Array, offset: number, end: number): Promise
   let c = pack[at++]!;
   const type = (c >> 4) & 7;
   let size = c & 15;
-  for (let scale = 16; c & 0x80; scale *= 128) { c = pack[at++]!; size += (c & 0x7f) * scale; }
+  for (let scale = 16; c & 0x80; scale *= 128) {
+    c = pack[at++]!;
+    size += (c & 0x7f) * scale;
+  }
   if (type !== 6 && type !== 7) return size;
   if (type === 7) at += 20;
-  else while (pack[at++]! & 0x80) { /* the base's offset, not needed */ }
+  else
+    while (pack[at++]! & 0x80) {
+      /* the base's offset, not needed */
+    }
   const head = await inflatedHead(pack.subarray(at, end));
   let pos = 0;
-  const varint = () => { let v = 0; let s = 1; let b: number; do { b = head[pos++] ?? 0; v += (b & 0x7f) * s; s *= 128; } while (b & 0x80 && pos < head.length); return v; };
+  const varint = () => {
+    let v = 0;
+    let s = 1;
+    let b: number;
+    do {
+      b = head[pos++] ?? 0;
+      v += (b & 0x7f) * s;
+      s *= 128;
+    } while (b & 0x80 && pos < head.length);
+    return v;
+  };
   varint();
   return varint();
 }
@@ -78,6 +94,9 @@ async function inflatedHead(deflated: Uint8Array): Promise<Uint8Array> {
   }
   const out = new Uint8Array(length);
   let at = 0;
-  for (const c of chunks) { out.set(c, at); at += c.length; }
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.length;
+  }
   return out;
 }

@@ -53,46 +53,99 @@ export async function pullInto(ctx: GitContext, options: PullOptions = {}): Prom
     const { fs, gitdir, cache } = store.access;
     const capture = capturePack();
     const fetched = await git.fetch({
-      fs, http: capture.http, gitdir, cache, url, ref: UPSTREAM_REF, remoteRef: remote.branch, singleBranch: true, tags: false,
-      corsProxy: options.corsProxy, onProgress: progressReporter(options.onProgress), onAuth: authCallback(options.auth, remote.auth, secrets),
+      fs,
+      http: capture.http,
+      gitdir,
+      cache,
+      url,
+      ref: UPSTREAM_REF,
+      remoteRef: remote.branch,
+      singleBranch: true,
+      tags: false,
+      corsProxy: options.corsProxy,
+      onProgress: progressReporter(options.onProgress),
+      onAuth: authCallback(options.auth, remote.auth, secrets),
     });
     if (!fetched.fetchHead) throw new ToolError('NOT_FOUND', `the remote branch '${remote.branch}' does not exist`);
     // a thin pack's deltas are based on objects the shadow repository already holds
-    const readExternal = (oid: string) => git.readObject({ fs, gitdir, cache, oid, format: 'content' })
-      .then((o) => ({ type: o.type as PackObjectType, object: o.object as Uint8Array }), () => null);
-    const { read } = await storePack(ctx.fs, gitdir, capture.pack(), { maxObjectBytes: PULL_MAX_OBJECT_BYTES, readExternal });
+    const readExternal = (oid: string) =>
+      git.readObject({ fs, gitdir, cache, oid, format: 'content' }).then(
+        (o) => ({ type: o.type as PackObjectType, object: o.object as Uint8Array }),
+        () => null,
+      );
+    const { read } = await storePack(ctx.fs, gitdir, capture.pack(), {
+      maxObjectBytes: PULL_MAX_OBJECT_BYTES,
+      readExternal,
+    });
     const theirs = (await git.readCommit({ fs, gitdir, cache, oid: fetched.fetchHead })).oid;
-    const done = (status: PullResult['status'], files: string[]) => ({ url, branch: remote.branch, status, commit: store.history.head!.oid, files });
+    const done = (status: PullResult['status'], files: string[]) => ({
+      url,
+      branch: remote.branch,
+      status,
+      commit: store.history.head!.oid,
+      files,
+    });
     const ours = store.history.head!;
-    if (theirs === ours.oid || await descends(ctx, ours.oid, theirs)) return done('up_to_date', []);
-    const base = await descends(ctx, theirs, ours.oid) ? ours.oid
-      : (await git.findMergeBase({ fs, gitdir, cache, oids: [ours.oid, theirs] }).catch(() => []))[0] as string | undefined;
-    if (!base) throw new ToolError('PATCH_CONFLICT', `the workspace and '${remote.branch}' share no history, so the branch cannot be pulled`, { hint: 'Clone the branch into a new workspace instead.' });
+    if (theirs === ours.oid || (await descends(ctx, ours.oid, theirs))) return done('up_to_date', []);
+    const base = (await descends(ctx, theirs, ours.oid))
+      ? ours.oid
+      : ((await git.findMergeBase({ fs, gitdir, cache, oids: [ours.oid, theirs] }).catch(() => []))[0] as
+          | string
+          | undefined);
+    if (!base)
+      throw new ToolError(
+        'PATCH_CONFLICT',
+        `the workspace and '${remote.branch}' share no history, so the branch cannot be pulled`,
+        { hint: 'Clone the branch into a new workspace instead.' },
+      );
     const [baseTree, theirTree] = await Promise.all([treeOf(ctx, base), treeOf(ctx, theirs)]);
     // what a clone would not write, a pull does not write either (see isSkippedPath)
     const writable = (changes: FileChange[]) => changes.filter((c) => !isSkippedPath(c.path));
     const incoming = writable(await diffTrees(store.access, baseTree, theirTree));
     const local = base === ours.oid ? [] : writable(await diffTrees(store.access, baseTree, ours.tree));
     const result = await store.exclusive(async () => {
-      const conflicts = [...collisions(incoming, local), ...await unsnapshotted(ctx, incoming, ours.tree)];
+      const conflicts = [...collisions(incoming, local), ...(await unsnapshotted(ctx, incoming, ours.tree))];
       if (conflicts.length > 0) {
-        throw new ToolError('PATCH_CONFLICT', `pulling '${remote.branch}' would overwrite ${conflicts.length} file${conflicts.length === 1 ? '' : 's'} changed in the workspace; nothing was changed`, {
-          hint: 'Push the workspace to a new branch and merge there, or restore those files and pull again.',
-          problems: conflicts,
-        });
+        throw new ToolError(
+          'PATCH_CONFLICT',
+          `pulling '${remote.branch}' would overwrite ${conflicts.length} file${conflicts.length === 1 ? '' : 's'} changed in the workspace; nothing was changed`,
+          {
+            hint: 'Push the workspace to a new branch and merge there, or restore those files and pull again.',
+            problems: conflicts,
+          },
+        );
       }
       const toWrite = local.length === 0 ? writable(await diffTrees(store.access, ours.tree, theirTree)) : incoming;
       await writeChanges(ctx.writer, store.access, toWrite, { tool: 'git_pull', readBlob: read });
-      if (local.length === 0) { await store.adopt(theirs); return done('fast_forward', toWrite.map((c) => c.path)); }
+      if (local.length === 0) {
+        await store.adopt(theirs);
+        return done(
+          'fast_forward',
+          toWrite.map((c) => c.path),
+        );
+      }
       return { files: toWrite.map((c) => c.path) };
     });
     if ('status' in result) return finish(ctx, url, remote.branch, theirs, result);
     // Both sides changed: snapshot the combined files, then record them as a merge of both heads.
     const combined = await store.commitPending({ message: `Pull ${remote.branch}` }, result.files, true);
     const tree = combined.snapshot!.tree;
-    const who = { name: 'Sandpit', email: 'sandpit@localhost', timestamp: Math.floor(Date.now() / 1000), timezoneOffset: 0 };
-    const message = formatMessage({ message: `Merge '${remote.branch}' of ${url}`, files_changed: result.files.length, tool: 'git.pull' });
-    const merge = await git.writeCommit({ fs, gitdir, commit: { tree, parent: [ours.oid, theirs], author: who, committer: who, message } });
+    const who = {
+      name: 'Sandpit',
+      email: 'sandpit@localhost',
+      timestamp: Math.floor(Date.now() / 1000),
+      timezoneOffset: 0,
+    };
+    const message = formatMessage({
+      message: `Merge '${remote.branch}' of ${url}`,
+      files_changed: result.files.length,
+      tool: 'git.pull',
+    });
+    const merge = await git.writeCommit({
+      fs,
+      gitdir,
+      commit: { tree, parent: [ours.oid, theirs], author: who, committer: who, message },
+    });
     await store.exclusive(() => store.adopt(merge));
     return finish(ctx, url, remote.branch, theirs, done('merged', result.files));
   } catch (error) {
@@ -100,7 +153,13 @@ export async function pullInto(ctx: GitContext, options: PullOptions = {}): Prom
   }
 }
 
-async function finish(ctx: GitContext, url: string, branch: string, theirs: string, result: PullResult): Promise<PullResult> {
+async function finish(
+  ctx: GitContext,
+  url: string,
+  branch: string,
+  theirs: string,
+  result: PullResult,
+): Promise<PullResult> {
   await git.writeRef({ ...ctx.store.access, ref: UPSTREAM_REF, value: theirs, force: true });
   await rememberRemote(ctx.store, url, branch);
   return { ...result, commit: ctx.store.history.head!.oid };
@@ -120,8 +179,10 @@ function collisions(incoming: FileChange[], local: FileChange[]): Problem[] {
   const out: Problem[] = [];
   for (const c of incoming) {
     const m = mine.get(c.path);
-    if (m && (m.after?.oid !== c.after?.oid || m.after?.mode !== c.after?.mode)) out.push({ path: c.path, message: 'changed in the workspace and on the remote' });
-    else if (!m && local.some((l) => l.path.startsWith(`${c.path}/`) || c.path.startsWith(`${l.path}/`))) out.push({ path: c.path, message: 'a file on one side is a folder on the other' });
+    if (m && (m.after?.oid !== c.after?.oid || m.after?.mode !== c.after?.mode))
+      out.push({ path: c.path, message: 'changed in the workspace and on the remote' });
+    else if (!m && local.some((l) => l.path.startsWith(`${c.path}/`) || c.path.startsWith(`${l.path}/`)))
+      out.push({ path: c.path, message: 'a file on one side is a folder on the other' });
   }
   return out;
 }
@@ -132,7 +193,8 @@ async function unsnapshotted(ctx: GitContext, incoming: FileChange[], tree: stri
   for (const c of incoming) {
     const held = await git.readBlob({ ...ctx.store.access, oid: tree, filepath: c.path }).catch(() => null);
     const expected = held ? { oid: held.oid, mode: '' } : null;
-    if (!await fileMatches(ctx.fs, ctx.toAbs(c.path), expected)) out.push({ path: c.path, message: 'changed in the workspace since its last snapshot' });
+    if (!(await fileMatches(ctx.fs, ctx.toAbs(c.path), expected)))
+      out.push({ path: c.path, message: 'changed in the workspace since its last snapshot' });
   }
   return out;
 }

@@ -51,8 +51,16 @@ export async function pushFrom(ctx: GitContext, options: PushOptions = {}): Prom
     const oid = options.squash ? await squashCommit(ctx, head.tree, options) : head.oid;
     const { fs, gitdir, cache } = store.access;
     await git.push({
-      fs, http, gitdir, cache, url, ref: options.squash ? SQUASH_REF : 'refs/heads/main', remoteRef: `refs/heads/${remote.branch}`,
-      corsProxy: options.corsProxy, onProgress: progressReporter(options.onProgress), onAuth: authCallback(options.auth, remote.auth, secrets),
+      fs,
+      http,
+      gitdir,
+      cache,
+      url,
+      ref: options.squash ? SQUASH_REF : 'refs/heads/main',
+      remoteRef: `refs/heads/${remote.branch}`,
+      corsProxy: options.corsProxy,
+      onProgress: progressReporter(options.onProgress),
+      onAuth: authCallback(options.auth, remote.auth, secrets),
     });
     await git.writeRef({ fs, gitdir, ref: UPSTREAM_REF, value: oid, force: true });
     await rememberRemote(store, url, remote.branch);
@@ -71,10 +79,15 @@ async function squashCommit({ store }: GitContext, tree: string, options: PushOp
     return parent;
   }
   const who = options.author ?? { name: 'Sandpit', email: 'sandpit@localhost' };
-  if (typeof who.name !== 'string' || typeof who.email !== 'string') throw new ToolError('INVALID_ARGUMENTS', 'author needs a name and an email');
+  if (typeof who.name !== 'string' || typeof who.email !== 'string')
+    throw new ToolError('INVALID_ARGUMENTS', 'author needs a name and an email');
   const stamp = { ...who, timestamp: Math.floor(Date.now() / 1000), timezoneOffset: 0 };
   const message = `${(options.message ?? 'Work from a Sandpit workspace').replace(/\n+$/, '')}\n`;
-  const oid = await git.writeCommit({ fs, gitdir, commit: { tree, parent: parent ? [parent] : [], author: stamp, committer: stamp, message } });
+  const oid = await git.writeCommit({
+    fs,
+    gitdir,
+    commit: { tree, parent: parent ? [parent] : [], author: stamp, committer: stamp, message },
+  });
   await git.writeRef({ fs, gitdir, ref: SQUASH_REF, value: oid, force: true });
   return oid;
 }

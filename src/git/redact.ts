@@ -14,7 +14,9 @@ export interface GitCredentials {
  * Credentials, given directly or by a callback that runs only when the server asks (an HTTP 401),
  * so a token can come from a prompt or a vault and never be kept anywhere.
  */
-export type GitAuth = GitCredentials | ((url: string) => GitCredentials | undefined | Promise<GitCredentials | undefined>);
+export type GitAuth =
+  | GitCredentials
+  | ((url: string) => GitCredentials | undefined | Promise<GitCredentials | undefined>);
 
 /**
  * Check a remote URL and take any `user:password@` out of it. Only http(s) is spoken (the
@@ -22,22 +24,31 @@ export type GitAuth = GitCredentials | ((url: string) => GitCredentials | undefi
  */
 export function splitRemoteUrl(raw: unknown): { url: string; auth: GitCredentials | null } {
   if (typeof raw !== 'string' || raw.trim() === '') {
-    throw new ToolError('INVALID_ARGUMENTS', 'a git remote URL is required', { hint: 'Give an http(s) URL such as https://github.com/owner/repo.git.' });
+    throw new ToolError('INVALID_ARGUMENTS', 'a git remote URL is required', {
+      hint: 'Give an http(s) URL such as https://github.com/owner/repo.git.',
+    });
   }
   let parsed: URL;
   try {
     parsed = new URL(raw.trim());
   } catch {
-    throw new ToolError('INVALID_ARGUMENTS', 'the git remote is not a valid URL', { hint: 'Give an http(s) URL such as https://github.com/owner/repo.git.' });
-  }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-    throw new ToolError('INVALID_ARGUMENTS', `git remotes are reached over http(s) only, not ${parsed.protocol.replace(/:$/, '')}`, {
-      hint: 'Use the https:// URL of the repository (ssh and file remotes are not supported).',
+    throw new ToolError('INVALID_ARGUMENTS', 'the git remote is not a valid URL', {
+      hint: 'Give an http(s) URL such as https://github.com/owner/repo.git.',
     });
   }
-  const auth = parsed.username || parsed.password
-    ? { username: decodeURIComponent(parsed.username), password: decodeURIComponent(parsed.password) }
-    : null;
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    throw new ToolError(
+      'INVALID_ARGUMENTS',
+      `git remotes are reached over http(s) only, not ${parsed.protocol.replace(/:$/, '')}`,
+      {
+        hint: 'Use the https:// URL of the repository (ssh and file remotes are not supported).',
+      },
+    );
+  }
+  const auth =
+    parsed.username || parsed.password
+      ? { username: decodeURIComponent(parsed.username), password: decodeURIComponent(parsed.password) }
+      : null;
   parsed.username = '';
   parsed.password = '';
   return { url: parsed.toString().replace(/\/$/, ''), auth };
@@ -46,7 +57,8 @@ export function splitRemoteUrl(raw: unknown): { url: string; auth: GitCredential
 /** Every secret string a set of credentials holds, for scrubbing messages. */
 export function secretsOf(...all: Array<GitCredentials | null | undefined>): string[] {
   const out: string[] = [];
-  for (const c of all) for (const s of [c?.token, c?.password]) if (s && s.length >= 3) out.push(s, encodeURIComponent(s));
+  for (const c of all)
+    for (const s of [c?.token, c?.password]) if (s && s.length >= 3) out.push(s, encodeURIComponent(s));
   return out;
 }
 

@@ -23,7 +23,10 @@ export class Sha1Stream {
       this.filled = 0;
     }
     for (; at + 64 <= data.length; at += 64) this.compress(data, at);
-    if (at < data.length) { this.block.set(data.subarray(at)); this.filled = data.length - at; }
+    if (at < data.length) {
+      this.block.set(data.subarray(at));
+      this.filled = data.length - at;
+    }
     return this;
   }
 
@@ -42,7 +45,10 @@ export class Sha1Stream {
     const out = new Uint8Array(20);
     for (let i = 0; i < 5; i++) {
       const v = this.h[i]!;
-      out[i * 4] = v >>> 24; out[i * 4 + 1] = (v >>> 16) & 0xff; out[i * 4 + 2] = (v >>> 8) & 0xff; out[i * 4 + 3] = v & 0xff;
+      out[i * 4] = v >>> 24;
+      out[i * 4 + 1] = (v >>> 16) & 0xff;
+      out[i * 4 + 2] = (v >>> 8) & 0xff;
+      out[i * 4 + 3] = v & 0xff;
     }
     return toHex(out);
   }

@@ -27,7 +27,7 @@ export { http };
 export function authCallback(auth: GitAuth | undefined, fromUrl: GitCredentials | null, secrets: string[]) {
   if (!auth && !fromUrl) return undefined;
   return async (url: string) => {
-    const given = typeof auth === 'function' ? await auth(url) : auth ?? fromUrl ?? undefined;
+    const given = typeof auth === 'function' ? await auth(url) : (auth ?? fromUrl ?? undefined);
     if (!given) return { cancel: true };
     for (const s of [given.token, given.password]) if (s && s.length >= 3) secrets.push(s, encodeURIComponent(s));
     if (given.token) return { username: given.username || 'x-access-token', password: given.token };

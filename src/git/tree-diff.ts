@@ -28,7 +28,12 @@ async function entriesOf(access: GitAccess, oid: string | null): Promise<Entries
  * skipped unread, so a pull that changed two files reads only the trees above them. Submodule
  * entries (gitlinks) are left out: there is nothing to check out for them.
  */
-export async function diffTrees(access: GitAccess, from: string | null, to: string | null, prefix = ''): Promise<FileChange[]> {
+export async function diffTrees(
+  access: GitAccess,
+  from: string | null,
+  to: string | null,
+  prefix = '',
+): Promise<FileChange[]> {
   if (from === to) return [];
   const [a, b] = await Promise.all([entriesOf(access, from), entriesOf(access, to)]);
   const out: FileChange[] = [];
@@ -39,7 +44,7 @@ export async function diffTrees(access: GitAccess, from: string | null, to: stri
     if (x && y && x.oid === y.oid && x.mode === y.mode) continue;
     const xTree = x?.type === 'tree' ? x.oid : null;
     const yTree = y?.type === 'tree' ? y.oid : null;
-    if (xTree || yTree) out.push(...await diffTrees(access, xTree, yTree, `${path}/`));
+    if (xTree || yTree) out.push(...(await diffTrees(access, xTree, yTree, `${path}/`)));
     const xFile = x?.type === 'blob' ? { oid: x.oid, mode: x.mode } : null;
     const yFile = y?.type === 'blob' ? { oid: y.oid, mode: y.mode } : null;
     if (xFile || yFile) out.push({ path, before: xFile, after: yFile });

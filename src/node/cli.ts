@@ -35,12 +35,17 @@ function expectPositionals(args: ParsedArgs, min: number, max: number, shape: st
 }
 
 function tellSkipped(report: OpenReport): void {
-  if (report.skipped > 0) process.stderr.write(`sandpit: ${report.skipped} entries under --from could not be copied and were left out\n`);
+  if (report.skipped > 0)
+    process.stderr.write(`sandpit: ${report.skipped} entries under --from could not be copied and were left out\n`);
 }
 
 const toolsetOptions = (args: ParsedArgs) => {
   const confirm = cliApprover(args);
-  return { toolset: args.options.get('toolset'), artifactDir: args.options.get('artifacts'), ...(confirm ? { confirm } : {}) };
+  return {
+    toolset: args.options.get('toolset'),
+    artifactDir: args.options.get('artifacts'),
+    ...(confirm ? { confirm } : {}),
+  };
 };
 
 async function callCommand(args: ParsedArgs): Promise<void> {
@@ -58,7 +63,8 @@ async function callCommand(args: ParsedArgs): Promise<void> {
   } catch (error) {
     // Bad argument JSON is the caller's mistake about the tool, so it gets an envelope like any other.
     envelope = {
-      ok: false, tool,
+      ok: false,
+      tool,
       error: {
         code: 'INVALID_ARGUMENTS',
         message: `the arguments are not valid JSON (${(error as Error).message})`,
@@ -124,20 +130,29 @@ async function toolsCommand(args: ParsedArgs): Promise<void> {
   const name = (await loadOpen()).cliToolsetName(args.options.get('toolset'));
   const node = nodeTools({ toolsDir: args.options.get('tools') });
   const format = args.options.get('format');
-  if (format !== undefined && !(TOOL_FORMATS as readonly string[]).includes(format)) throw new UsageError(`--format takes ${TOOL_FORMATS.join(', ')}`);
-  if (args.flags.has('strict') && format !== 'openai' && format !== 'openai-responses') throw new UsageError('--strict applies to --format openai or openai-responses');
+  if (format !== undefined && !(TOOL_FORMATS as readonly string[]).includes(format))
+    throw new UsageError(`--format takes ${TOOL_FORMATS.join(', ')}`);
+  if (args.flags.has('strict') && format !== 'openai' && format !== 'openai-responses')
+    throw new UsageError('--strict applies to --format openai or openai-responses');
   const set = nodeToolset(name, node, args.options.get('artifacts'));
   const strict = args.flags.has('strict');
-  const tools = format === 'openai' ? set.toOpenAI({ strict })
-    : format === 'openai-responses' ? set.toOpenAI({ api: 'responses', strict })
-    : format === 'anthropic' ? set.toAnthropic()
-    : format === 'mcp' ? set.toMcp()
-    : set.tools.map((t) => ({
-      name: t.name,
-      title: t.title ?? t.name,
-      description: t.description,
-      ...(args.flags.has('schemas') ? { input_schema: t.schema, output_schema: t.resultSchema, annotations: t.annotations } : {}),
-    }));
+  const tools =
+    format === 'openai'
+      ? set.toOpenAI({ strict })
+      : format === 'openai-responses'
+        ? set.toOpenAI({ api: 'responses', strict })
+        : format === 'anthropic'
+          ? set.toAnthropic()
+          : format === 'mcp'
+            ? set.toMcp()
+            : set.tools.map((t) => ({
+                name: t.name,
+                title: t.title ?? t.name,
+                description: t.description,
+                ...(args.flags.has('schemas')
+                  ? { input_schema: t.schema, output_schema: t.resultSchema, annotations: t.annotations }
+                  : {}),
+              }));
   await node.close();
   await out(json(tools, args.flags.has('pretty')));
 }
@@ -150,7 +165,8 @@ function version(): string {
 async function main(argv: string[]): Promise<number> {
   try {
     // The agent has options of its own (--endpoint, --model, ...), so it parses its own argv.
-    if (argv[0] === 'agent' && !argv.includes('--help') && !argv.includes('-h')) return await (await import('./cli/agent.js')).agentCommand(argv.slice(1));
+    if (argv[0] === 'agent' && !argv.includes('--help') && !argv.includes('-h'))
+      return await (await import('./cli/agent.js')).agentCommand(argv.slice(1));
     if (['clone', 'push', 'pull'].includes(argv[0] ?? '') && !argv.includes('--help') && !argv.includes('-h')) {
       return await (await import('./cli/git.js')).gitCommand(argv[0] as 'clone' | 'push' | 'pull', argv.slice(1));
     }
@@ -186,8 +202,13 @@ async function mcpStart(args: ParsedArgs): Promise<void> {
   // Over HTTP the port is open (and initialize answered) before the heavy modules start loading.
   const earlyHttp = http ? await (await import('./mcp/cli-http.js')).listenForCli(args) : undefined;
   const loading = import('./mcp/cli.js');
-  const instructions = (await import('../toolsets/instructions.js')).toolsetInstructions(args.options.get('toolset') ?? 'canonical');
-  const early = http || args.flags.has('help') ? undefined : (await import('./mcp/fast-start.js')).answerInitializeEarly(process.stdin, process.stdout, instructions);
+  const instructions = (await import('../toolsets/instructions.js')).toolsetInstructions(
+    args.options.get('toolset') ?? 'canonical',
+  );
+  const early =
+    http || args.flags.has('help')
+      ? undefined
+      : (await import('./mcp/fast-start.js')).answerInitializeEarly(process.stdin, process.stdout, instructions);
   try {
     await (await loading).mcpCommand(args, early, earlyHttp);
   } catch (error) {
@@ -197,4 +218,4 @@ async function mcpStart(args: ParsedArgs): Promise<void> {
   }
 }
 
-process.exitCode = relaunched ?? await main(process.argv.slice(2));
+process.exitCode = relaunched ?? (await main(process.argv.slice(2)));

@@ -11,7 +11,9 @@ const CLONES: ToolAnnotations = { readOnly: false, destructive: false, idempoten
 const TRANSFERS: ToolAnnotations = { readOnly: false, destructive: true, idempotent: false, openWorld: true };
 const offeredBy = ['canonical'] as const;
 
-const remoteUrl = s.string({ description: 'The http(s) URL of the repository (default: the one the workspace was cloned from or last pushed to).' });
+const remoteUrl = s.string({
+  description: 'The http(s) URL of the repository (default: the one the workspace was cloned from or last pushed to).',
+});
 const branch = s.string({ description: 'The remote branch (default: the one the workspace was cloned from).' });
 
 /**
@@ -38,7 +40,11 @@ export function gitProgress(ctx: ToolRunContext): (event: GitProgress) => void {
 function resultOf<R>(envelope: Envelope<R>): R {
   if (envelope.ok) return envelope.result;
   const { code, message, hint, problems, ...details } = envelope.error;
-  throw new ToolError(code, message, { ...(hint ? { hint } : {}), ...(problems ? { problems } : {}), ...(Object.keys(details).length ? { details } : {}) });
+  throw new ToolError(code, message, {
+    ...(hint ? { hint } : {}),
+    ...(problems ? { problems } : {}),
+    ...(Object.keys(details).length ? { details } : {}),
+  });
 }
 
 /**
@@ -58,7 +64,8 @@ export function gitTools(workspace: () => Workspace | null, auth?: GitAuth): Too
     defineTool({
       name: 'git_clone',
       title: 'Clone repository',
-      description: 'Clone a git repository over http(s) into this workspace, which must be empty: its files become the workspace and its newest snapshot.',
+      description:
+        'Clone a git repository over http(s) into this workspace, which must be empty: its files become the workspace and its newest snapshot.',
       // The clone takes the snapshot store's own lock; the workspace's per-call snapshot has nothing to add.
       mutates: false,
       annotations: CLONES,
@@ -66,10 +73,16 @@ export function gitTools(workspace: () => Workspace | null, auth?: GitAuth): Too
       schema: s.object({
         url: s.string({ description: 'The http(s) URL of the repository.' }),
         ref: s.optional(s.string({ description: "A branch or tag (default: the remote's default branch)." })),
-        depth: s.optional(s.integer({ minimum: 1, description: 'Fetch only this many commits of history (1: the newest only).' })),
+        depth: s.optional(
+          s.integer({ minimum: 1, description: 'Fetch only this many commits of history (1: the newest only).' }),
+        ),
       }),
       resultSchema: s.object({
-        url: s.string(), ref: s.string(), commit: s.string(), files: s.integer(), shallow: s.boolean(),
+        url: s.string(),
+        ref: s.string(),
+        commit: s.string(),
+        files: s.integer(),
+        shallow: s.boolean(),
         skipped: s.array(s.string(), { description: 'Paths in the repository that were not written.' }),
       }),
       run: async (args, ctx) => resultOf(await git().clone({ ...args, ...credentials, onProgress: gitProgress(ctx) })),
@@ -77,7 +90,8 @@ export function gitTools(workspace: () => Workspace | null, auth?: GitAuth): Too
     defineTool({
       name: 'git_push',
       title: 'Push snapshots',
-      description: "Push the workspace's snapshot history (or, with squash, one commit of the current files) to a remote branch. " +
+      description:
+        "Push the workspace's snapshot history (or, with squash, one commit of the current files) to a remote branch. " +
         'A fast-forward or nothing: a branch that moved on is STALE_FILE; pull first.',
       mutates: false,
       annotations: TRANSFERS,
@@ -85,7 +99,9 @@ export function gitTools(workspace: () => Workspace | null, auth?: GitAuth): Too
       schema: s.object({
         url: s.optional(remoteUrl),
         branch: s.optional(branch),
-        squash: s.optional(s.boolean({ description: 'Push one commit holding the current files instead of every snapshot.' })),
+        squash: s.optional(
+          s.boolean({ description: 'Push one commit holding the current files instead of every snapshot.' }),
+        ),
         message: s.optional(s.string({ description: "The squashed commit's message." })),
       }),
       resultSchema: s.object({ url: s.string(), branch: s.string(), commit: s.string(), squashed: s.boolean() }),
@@ -94,13 +110,17 @@ export function gitTools(workspace: () => Workspace | null, auth?: GitAuth): Too
     defineTool({
       name: 'git_pull',
       title: 'Pull changes',
-      description: "Bring a remote branch's new commits into the workspace when no file collides; otherwise PATCH_CONFLICT lists the paths and nothing changes.",
+      description:
+        "Bring a remote branch's new commits into the workspace when no file collides; otherwise PATCH_CONFLICT lists the paths and nothing changes.",
       mutates: false,
       annotations: TRANSFERS,
       toolsets: offeredBy,
       schema: s.object({ url: s.optional(remoteUrl), branch: s.optional(branch) }),
       resultSchema: s.object({
-        url: s.string(), branch: s.string(), status: s.enum(['up_to_date', 'fast_forward', 'merged']), commit: s.string(),
+        url: s.string(),
+        branch: s.string(),
+        status: s.enum(['up_to_date', 'fast_forward', 'merged']),
+        commit: s.string(),
         files: s.array(s.string(), { description: 'Files the pull wrote or deleted.' }),
       }),
       run: async (args, ctx) => resultOf(await git().pull({ ...args, ...credentials, onProgress: gitProgress(ctx) })),

@@ -1,7 +1,13 @@
 /** The Node entry: everything in the core plus real folders, processes, background tasks and manifest tools. */
 export * from '../index.js';
 export { createNodeFs, type NodeFsOptions } from '../fs/node.js';
-export { openNodeWorkspace, openToolsetWorkspace, type NodeWorkspace, type NodeWorkspaceOptions, type ToolsetWorkspaceOptions } from './open.js';
+export {
+  openNodeWorkspace,
+  openToolsetWorkspace,
+  type NodeWorkspace,
+  type NodeWorkspaceOptions,
+  type ToolsetWorkspaceOptions,
+} from './open.js';
 export { nodeTools, mergeTools, BUILTIN_TOOL_NAMES, type NodeToolset, type NodeToolsOptions } from './node-tools.js';
 export { createNodeRunner, type NodeProcessOptions } from './process/run-command.js';
 export type { SandboxMode, SandboxPolicy } from './process/sandbox.js';
@@ -11,7 +17,13 @@ export { loadManifests, type LoadedManifest, type ManifestLoad, type ManifestRep
 export { doctorReport } from './manifests/doctor.js';
 export type { ToolManifest } from './manifests/schema.js';
 export type { ModelCaps } from './manifests/output.js';
-export { createMcpServer, serveMcpStdio, type McpServerHandle, type McpServerOptions, type ServedWorkspace } from './mcp/server.js';
+export {
+  createMcpServer,
+  serveMcpStdio,
+  type McpServerHandle,
+  type McpServerOptions,
+  type ServedWorkspace,
+} from './mcp/server.js';
 export type { StdioFramerOptions } from './mcp/framing.js';
 export { McpLogHub, type McpLogEntry, type LogSink } from './mcp/log.js';
 export { answerInitializeEarly, type EarlyStart, type EarlyStdio } from './mcp/fast-start.js';

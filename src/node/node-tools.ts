@@ -16,11 +16,13 @@ import { taskTools } from '../tools/task-tools.js';
 import { TaskRegistry } from './process/tasks.js';
 
 /** Names no manifest may take: every built-in tool of every toolset, Node's task tools included. */
-export const BUILTIN_TOOL_NAMES: readonly string[] = [...new Set([
-  ...TOOLSET_NAMES.flatMap((name) => toolset(name).tools.map((t) => t.name)),
-  ...taskTools(new TaskRegistry()).map((t) => t.name),
-  ...GIT_TOOL_NAMES,
-])];
+export const BUILTIN_TOOL_NAMES: readonly string[] = [
+  ...new Set([
+    ...TOOLSET_NAMES.flatMap((name) => toolset(name).tools.map((t) => t.name)),
+    ...taskTools(new TaskRegistry()).map((t) => t.name),
+    ...GIT_TOOL_NAMES,
+  ]),
+];
 
 export interface NodeToolsOptions extends NodeProcessOptions {
   /** a folder of tool folders (`<name>/<name>.json`, seed 003) to load as tools */
@@ -41,10 +43,12 @@ export interface NodeToolsOptions extends NodeProcessOptions {
    * Offer git_clone, git_push and git_pull (canonical only): true, or the credentials they use
    * (the model never passes one). Off by default: they reach a git server past the workspace.
    */
-  gitTools?: boolean | {
-    /** credentials for the remote (the model never passes one); without them only public remotes work */
-    auth?: GitAuth;
-  };
+  gitTools?:
+    | boolean
+    | {
+        /** credentials for the remote (the model never passes one); without them only public remotes work */
+        auth?: GitAuth;
+      };
 }
 
 /** The Node-only tools of one workspace and the background tasks they own. */
@@ -70,7 +74,7 @@ export interface NodeToolset {
 export function nodeTools(options: NodeToolsOptions = {}): NodeToolset {
   const tasks = new TaskRegistry(options.maxOutputBytes);
   let workspace: Workspace | null = null;
-  const findChanges = async () => (workspace ? (await workspace.rescan())?.changed ?? [] : []);
+  const findChanges = async () => (workspace ? ((await workspace.rescan())?.changed ?? []) : []);
   // A background task ends after its call returned, so its changes are logged here, not by the call.
   const afterExit = async (tool: string) => {
     const ws = workspace;
@@ -80,20 +84,30 @@ export function nodeTools(options: NodeToolsOptions = {}): NodeToolset {
     ws.changes.record(tool, await describeExternalChanges(ws.fs, (rel) => paths.toAbs(rel), changed));
   };
   const tools: ToolDefinition[] = [nodeRunCommand(tasks, options, { findChanges, afterExit }), ...taskTools(tasks)];
-  if (options.gitTools) tools.push(...gitTools(() => workspace, options.gitTools === true ? undefined : options.gitTools.auth));
+  if (options.gitTools)
+    tools.push(...gitTools(() => workspace, options.gitTools === true ? undefined : options.gitTools.auth));
   let manifests: ManifestLoad | null = null;
   const caps: ModelCaps = { ...DEFAULT_CAPS, ...options.caps };
   let ownScratch: string | null = null;
   if (options.toolsDir !== undefined) {
     const toolsDir = resolve(options.toolsDir);
     manifests = loadManifests(toolsDir, [...BUILTIN_TOOL_NAMES, ...(options.reservedNames ?? [])]);
-    const warn = options.onWarning ?? ((r: ManifestReport) => process.stderr.write(`sandpit: tool '${r.name}' skipped: ${r.problems.join('; ')}\n`));
+    const warn =
+      options.onWarning ??
+      ((r: ManifestReport) => process.stderr.write(`sandpit: tool '${r.name}' skipped: ${r.problems.join('; ')}\n`));
     for (const report of manifests.reports) if (report.status === 'skipped') warn(report);
-    if (manifests.folderProblem) warn({ name: '(tools folder)', status: 'skipped', problems: [manifests.folderProblem] });
+    if (manifests.folderProblem)
+      warn({ name: '(tools folder)', status: 'skipped', problems: [manifests.folderProblem] });
     const scratch = options.scratch ?? (ownScratch = mkdtempSync(join(tmpdir(), 'sandpit-scratch-')));
     const deps = {
-      tasks, process: options, home: options.home ?? dirname(toolsDir), scratch, session: options.session ?? 'sandpit',
-      caps, findChanges, afterExit,
+      tasks,
+      process: options,
+      home: options.home ?? dirname(toolsDir),
+      scratch,
+      session: options.session ?? 'sandpit',
+      caps,
+      findChanges,
+      afterExit,
     };
     for (const loaded of manifests.tools) tools.push(manifestTool(loaded, deps));
   }

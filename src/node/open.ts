@@ -14,12 +14,13 @@ import type { SandboxMode } from './process/sandbox.js';
 import type { WorkspacePolicy } from '../workspace/policy.js';
 
 /** What `openNodeWorkspace` takes: the workspace's options (without `fs` and `root`) and Node's tools. */
-export type NodeWorkspaceOptions = Omit<WorkspaceOptions, 'fs' | 'root'> & NodeToolsOptions & {
-  /** the toolset offered (default `canonical`), with Node's tools joining it; ignored when `tools` is given */
-  toolset?: ToolsetName;
-  /** cowork's artifact folder, relative to the workspace root */
-  artifactDir?: string;
-};
+export type NodeWorkspaceOptions = Omit<WorkspaceOptions, 'fs' | 'root'> &
+  NodeToolsOptions & {
+    /** the toolset offered (default `canonical`), with Node's tools joining it; ignored when `tools` is given */
+    toolset?: ToolsetName;
+    /** cowork's artifact folder, relative to the workspace root */
+    artifactDir?: string;
+  };
 
 /** A workspace over a real folder, with processes, background tasks and manifest tools. */
 export interface NodeWorkspace extends Workspace {
@@ -83,7 +84,10 @@ export function openNodeWorkspace(folder: string, options: NodeWorkspaceOptions 
   const lock = folderLock(root, { lingerMs: 20 });
   const ws = createWorkspace({ processLock: lock, ...rest, fs, root, tools: set.tools, processRunner: false });
   node.attach(ws);
-  ws.onClose(() => { lock.close(); return fs.close?.(); });
+  ws.onClose(() => {
+    lock.close();
+    return fs.close?.();
+  });
   keepSpares(ws);
   return Object.assign(ws, { tasks: node.tasks, manifests: node.manifests, toolset: set, caps: node.caps });
 }
@@ -94,7 +98,11 @@ export function openNodeWorkspace(folder: string, options: NodeWorkspaceOptions 
  * real processes), plus any manifest tools. The same as {@link openNodeWorkspace}, answered as
  * the workspace and its toolset.
  */
-export function openToolsetWorkspace(folder: string, name: ToolsetName, options: ToolsetWorkspaceOptions = {}): {
+export function openToolsetWorkspace(
+  folder: string,
+  name: ToolsetName,
+  options: ToolsetWorkspaceOptions = {},
+): {
   /** the workspace */
   ws: NodeWorkspace;
   /** the toolset it offers */

@@ -24,12 +24,20 @@ export interface PatchOutcome {
  * confirm policy once about all deletes, then write, rolling back on any failure. The whole
  * patch is one change in the change log. `exact` turns off the tolerant matching tiers.
  */
-export async function applyPatch(ctx: ToolContext, patch: string, options: { dryRun?: boolean; exact?: boolean } = {}): Promise<PatchOutcome> {
+export async function applyPatch(
+  ctx: ToolContext,
+  patch: string,
+  options: { dryRun?: boolean; exact?: boolean } = {},
+): Promise<PatchOutcome> {
   const ops = parsePatch(patch);
   if (ops.length > MAX_PATCH_FILES) {
-    throw new ToolError('TOO_LARGE', `the patch has ${ops.length} file sections; one patch holds at most ${MAX_PATCH_FILES}`, {
-      hint: 'Split it into several patches.',
-    });
+    throw new ToolError(
+      'TOO_LARGE',
+      `the patch has ${ops.length} file sections; one patch holds at most ${MAX_PATCH_FILES}`,
+      {
+        hint: 'Split it into several patches.',
+      },
+    );
   }
   return ctx.lock(lockKeys(ctx, ops), async () => {
     const plan = await planPatch(ctx, ops, { exact: options.exact === true });
@@ -41,7 +49,9 @@ export async function applyPatch(ctx: ToolContext, patch: string, options: { dry
     }
     const changed = changedFiles(plan, encoded);
     if (options.dryRun) {
-      const diff = changed.map((f) => unifiedFileDiff(f.path, text(f.before), text(f.after), f.from ?? f.path)).join('');
+      const diff = changed
+        .map((f) => unifiedFileDiff(f.path, text(f.before), text(f.after), f.from ?? f.path))
+        .join('');
       return { files: plan.ops, change_id: null, unified_diff: diff, dry_run: true };
     }
     await confirmDeletes(ctx, plan.deletes);
@@ -73,7 +83,8 @@ async function confirmDeletes(ctx: ToolContext, paths: string[]): Promise<void> 
   if (paths.length === 0) return;
   await confirmOrRefuse(ctx, [...paths], 'delete', {
     required: ctx.policy.alwaysConfirmDeletes,
-    refusedHint: 'Nothing in the patch was applied. Ask the user, or send the patch again without the Delete File sections.',
+    refusedHint:
+      'Nothing in the patch was applied. Ask the user, or send the patch again without the Delete File sections.',
   });
 }
 
@@ -84,7 +95,8 @@ function changedFiles(plan: PatchPlan, encoded: Map<string, Uint8Array>): Change
   for (const { from, to } of plan.moves) {
     const source = plan.files.get(from)!;
     const target = plan.files.get(to)!;
-    if (merged.has(from) || merged.has(to) || source.after || !source.before || target.before || !target.after) continue;
+    if (merged.has(from) || merged.has(to) || source.after || !source.before || target.before || !target.after)
+      continue;
     merged.add(from).add(to);
     out.push({ path: to, from, before: source.before.text, after: target.after.text });
   }

@@ -26,22 +26,37 @@ export function changesStorage(file: PlannedFile, bytes: Uint8Array | null): boo
  * rollback reads nothing, and the written bytes go to the next snapshot as they are, so it does
  * not read them back either. If any step fails the workspace is as it was and the failure keeps its code.
  */
-export async function commitPlan(ctx: ToolContext, plan: PatchPlan, encoded: Map<string, Uint8Array>, changed: ChangedFile[]): Promise<ChangeSummary> {
+export async function commitPlan(
+  ctx: ToolContext,
+  plan: PatchPlan,
+  encoded: Map<string, Uint8Array>,
+  changed: ChangedFile[],
+): Promise<ChangeSummary> {
   const steps: FileStep[] = [];
-  for (const [rel, file] of plan.files) if (!file.after && file.before) steps.push({ kind: 'remove', rel, before: file.before.bytes });
-  for (const [rel, bytes] of encoded) steps.push({ kind: 'write', rel, bytes, before: plan.files.get(rel)!.before?.bytes ?? null });
+  for (const [rel, file] of plan.files)
+    if (!file.after && file.before) steps.push({ kind: 'remove', rel, before: file.before.bytes });
+  for (const [rel, bytes] of encoded)
+    steps.push({ kind: 'write', rel, bytes, before: plan.files.get(rel)!.before?.bytes ?? null });
   // The new bytes are final, so they are hashed (off the main thread where WebCrypto does it) while
   // they are written, all at once: one after another, each file waited a round trip of its own.
-  const hashes = Promise.all([...encoded].map(async ([rel, bytes]) => [rel, await fileSha256(ctx.fs, ctx.paths.toAbs(rel), bytes, { owned: true })] as const));
+  const hashes = Promise.all(
+    [...encoded].map(
+      async ([rel, bytes]) => [rel, await fileSha256(ctx.fs, ctx.paths.toAbs(rel), bytes, { owned: true })] as const,
+    ),
+  );
   let summary: ChangeSummary;
   try {
     summary = (await ctx.applySteps(steps, changed))!;
   } catch (error) {
     hashes.catch(() => {});
     if (error instanceof PartialChangeError) {
-      throw new ToolError('IO_ERROR', `${error.cause.message}; rolling the patch back also failed for ${error.failedUndos} step(s), so the workspace may be partly changed`, {
-        hint: 'Check the files the patch names with read_file before retrying.',
-      });
+      throw new ToolError(
+        'IO_ERROR',
+        `${error.cause.message}; rolling the patch back also failed for ${error.failedUndos} step(s), so the workspace may be partly changed`,
+        {
+          hint: 'Check the files the patch names with read_file before retrying.',
+        },
+      );
     }
     const cause = error as ToolError;
     throw new ToolError(cause.code, `${cause.message}; the patch was rolled back and nothing changed`, {

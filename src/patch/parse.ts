@@ -57,10 +57,15 @@ const shown = (text: string) => `'${text.length > 80 ? `${text.slice(0, 80)}...`
  * final newline, unified-diff line numbers after `@@`, and empty lines meant as empty context.
  */
 export function parsePatch(patch: string): PatchOp[] {
-  const lines = unwrap((patch.includes('\r') ? patch.replace(/\r\n?/g, '\n') : patch).split('\n').map((text, i) => ({ text, no: i + 1 })));
+  const lines = unwrap(
+    (patch.includes('\r') ? patch.replace(/\r\n?/g, '\n') : patch).split('\n').map((text, i) => ({ text, no: i + 1 })),
+  );
   const first = lines[0];
   if (!first || first.text.trim() !== BEGIN) {
-    throw parseError(first?.no ?? 1, `the patch must start with '${BEGIN}'${first ? `, not ${shown(first.text.trim())}` : ' (it is empty)'}`);
+    throw parseError(
+      first?.no ?? 1,
+      `the patch must start with '${BEGIN}'${first ? `, not ${shown(first.text.trim())}` : ' (it is empty)'}`,
+    );
   }
   const last = lines[lines.length - 1]!;
   if (lines.length < 2 || last.text.trim() !== END) {
@@ -72,7 +77,10 @@ export function parsePatch(patch: string): PatchOp[] {
   while (i < body.length) {
     const line = body[i]!;
     const t = line.text.trim();
-    if (t === '') { i++; continue; }
+    if (t === '') {
+      i++;
+      continue;
+    }
     if (t.startsWith(ADD)) {
       const path = pathOf(line, ADD);
       const added: string[] = [];
@@ -86,7 +94,10 @@ export function parsePatch(patch: string): PatchOp[] {
       }
       const next = body[i];
       if (next && next.text.trim() !== '' && !next.text.trim().startsWith('***')) {
-        throw parseError(next.no, `${shown(next.text)} is in the added file '${path}', where every line starts with '+'`);
+        throw parseError(
+          next.no,
+          `${shown(next.text)} is in the added file '${path}', where every line starts with '+'`,
+        );
       }
       ops.push({ kind: 'add', path, lines: added, patchLine: line.no });
     } else if (t.startsWith(DELETE)) {
@@ -156,10 +167,13 @@ function parseChunks(body: Line[], start: number, path: string): { chunks: Patch
         current = { headers: [], lines: [], eof: false, patchLine: no };
         chunks.push(current);
       }
-      current.lines.push({ kind: text === '' ? ' ' : kind as ChunkLine['kind'], text: text.slice(1) });
+      current.lines.push({ kind: text === '' ? ' ' : (kind as ChunkLine['kind']), text: text.slice(1) });
       continue;
     }
-    throw parseError(no, `${shown(text)} in the update of '${path}' is not a chunk line: each starts with ' ' (context), '-' (remove) or '+' (add), and a chunk starts with '@@'`);
+    throw parseError(
+      no,
+      `${shown(text)} in the update of '${path}' is not a chunk line: each starts with ' ' (context), '-' (remove) or '+' (add), and a chunk starts with '@@'`,
+    );
   }
   close();
   return { chunks, next: i };

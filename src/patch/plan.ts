@@ -55,7 +55,11 @@ const NOT_HASHED = 'not-hashed';
  * patch order. Nothing is written; any failure is thrown before the first write. With `exact`
  * chunks match only line for line (seed 004's surface); otherwise whitespace and punctuation are tolerated.
  */
-export async function planPatch(ctx: ToolContext, ops: PatchOp[], options: { exact?: boolean } = {}): Promise<PatchPlan> {
+export async function planPatch(
+  ctx: ToolContext,
+  ops: PatchOp[],
+  options: { exact?: boolean } = {},
+): Promise<PatchPlan> {
   const plan: PatchPlan = { files: new Map(), ops: [], deletes: [], moves: [] };
   for (const [index, op] of ops.entries()) {
     // Planning writes nothing, so a cancelled call stops here with the workspace untouched.
@@ -65,10 +69,14 @@ export async function planPatch(ctx: ToolContext, ops: PatchOp[], options: { exa
     const shown = displayPath(file.path.rel);
     if (op.kind === 'add') {
       if (file.after) {
-        throw new ToolError('PATCH_CONFLICT', `patch line ${op.patchLine}: '${shown}' already exists, so it cannot be added`, {
-          hint: `Use '*** Update File: ${shown}' to change it, or '*** Delete File: ${shown}' before adding it anew.`,
-          details: { path: shown, patch_line: op.patchLine },
-        });
+        throw new ToolError(
+          'PATCH_CONFLICT',
+          `patch line ${op.patchLine}: '${shown}' already exists, so it cannot be added`,
+          {
+            hint: `Use '*** Update File: ${shown}' to change it, or '*** Delete File: ${shown}' before adding it anew.`,
+            details: { path: shown, patch_line: op.patchLine },
+          },
+        );
       }
       await checkParents(ctx, plan, file.path.rel, op.patchLine);
       const text = op.lines.map((l) => `${l}\n`).join('');
@@ -79,14 +87,24 @@ export async function planPatch(ctx: ToolContext, ops: PatchOp[], options: { exa
       if (!file.checked && file.before) checkStale(ctx, file);
       plan.deletes.push(shown);
       file.after = null;
-      plan.ops.push({ path: shown, action: 'delete', moved_to: null, added_lines: 0, removed_lines: current.text === undefined ? 0 : countLines(current.text) });
+      plan.ops.push({
+        path: shown,
+        action: 'delete',
+        moved_to: null,
+        added_lines: 0,
+        removed_lines: current.text === undefined ? 0 : countLines(current.text),
+      });
     } else {
       const current = requireFile(file, op.patchLine, 'update');
-      if (current.text === undefined) await ctx.readText(file.path).catch((error) => { throw atLine(error, op.patchLine); });
+      if (current.text === undefined)
+        await ctx.readText(file.path).catch((error) => {
+          throw atLine(error, op.patchLine);
+        });
       if (!file.checked && file.before) ctx.checkWritable(file.path, file.before.sha256);
       file.checked = true;
       const result = op.chunks.length > 0 ? applyChunks(current.text!, op.chunks, shown, options) : null;
-      const next: Content = result && result.text !== current.text ? { ...current, text: result.text, bytes: undefined } : current;
+      const next: Content =
+        result && result.text !== current.text ? { ...current, text: result.text, bytes: undefined } : current;
       let target = file;
       if (op.moveTo !== null) {
         target = await touch(ctx, plan, op.moveTo, op.patchLine, 'bytes');
@@ -115,34 +133,58 @@ export async function planPatch(ctx: ToolContext, ops: PatchOp[], options: { exa
  * The planned state of a path, loading what it holds on first use: strictly decoded text for a
  * file the patch updates (every refusal coded), the raw bytes otherwise (kept for the rollback).
  */
-async function touch(ctx: ToolContext, plan: PatchPlan, input: string, patchLine: number, need: 'text' | 'bytes'): Promise<PlannedFile> {
-  const path = await ctx.resolve(input, 'write').catch((error) => { throw atLine(error, patchLine); });
+async function touch(
+  ctx: ToolContext,
+  plan: PatchPlan,
+  input: string,
+  patchLine: number,
+  need: 'text' | 'bytes',
+): Promise<PlannedFile> {
+  const path = await ctx.resolve(input, 'write').catch((error) => {
+    throw atLine(error, patchLine);
+  });
   const known = plan.files.get(path.realRel);
   if (known) return known;
   const shown = displayPath(path.rel);
   const kind = documentKind(path.realRel);
   if (kind) {
-    throw new ToolError('UNSUPPORTED_FILE_TYPE', `patch line ${patchLine}: '${shown}' is a ${kind} document, not plain text`, {
-      hint: 'apply_patch changes plain-text files only; use a document tool for Office and PDF files.',
-      details: { path: shown, patch_line: patchLine },
-    });
+    throw new ToolError(
+      'UNSUPPORTED_FILE_TYPE',
+      `patch line ${patchLine}: '${shown}' is a ${kind} document, not plain text`,
+      {
+        hint: 'apply_patch changes plain-text files only; use a document tool for Office and PDF files.',
+        details: { path: shown, patch_line: patchLine },
+      },
+    );
   }
   let before: PlannedFile['before'] = null;
   if (path.stat?.type === 'dir') {
-    throw new ToolError('PATCH_CONFLICT', `patch line ${patchLine}: '${shown}' is a directory, not a file`, { details: { path: shown, patch_line: patchLine } });
+    throw new ToolError('PATCH_CONFLICT', `patch line ${patchLine}: '${shown}' is a directory, not a file`, {
+      details: { path: shown, patch_line: patchLine },
+    });
   }
   if (path.stat) {
-    const bytes = await ctx.fs.readFile(path.abs).catch((error) => { throw atLine(toToolError(error, shown), patchLine); });
+    const bytes = await ctx.fs.readFile(path.abs).catch((error) => {
+      throw atLine(toToolError(error, shown), patchLine);
+    });
     const decoded = decodeText(bytes);
     const refused = isDecodeFailure(decoded) || bytes.length > ctx.policy.limits.maxReadBytes;
     if (need === 'text' && refused) {
       // readText words every refusal (binary, undecodable, too large) the way all text tools do
-      await ctx.readText(path).catch((error) => { throw atLine(error, patchLine); });
+      await ctx.readText(path).catch((error) => {
+        throw atLine(error, patchLine);
+      });
     }
     const ok = !isDecodeFailure(decoded);
     // Hashing costs more than the patch itself; only a file the agent read has a hash to compare with.
     const sha256 = ctx.ledger.get(path.realRel) ? await fileSha256(ctx.fs, path.abs, bytes) : NOT_HASHED;
-    before = { text: ok ? decoded.text : undefined, encoding: ok ? decoded.encoding : 'utf-8', bom: ok && decoded.bom, bytes, sha256 };
+    before = {
+      text: ok ? decoded.text : undefined,
+      encoding: ok ? decoded.encoding : 'utf-8',
+      bom: ok && decoded.bom,
+      bytes,
+      sha256,
+    };
   }
   const file: PlannedFile = { path, before, after: before, checked: false };
   plan.files.set(path.realRel, file);
@@ -153,10 +195,16 @@ function requireFile(file: PlannedFile, patchLine: number, verb: string): Conten
   if (file.after) return file.after;
   const shown = displayPath(file.path.rel);
   const gone = file.before !== null;
-  throw new ToolError('PATCH_CONFLICT', `patch line ${patchLine}: cannot ${verb} '${shown}': ${gone ? 'an earlier part of this patch removes it' : 'it does not exist'}`, {
-    hint: gone ? 'Each file can be removed or moved away once per patch.' : `Check the path with list_directory or glob; to create it use '*** Add File: ${shown}'.`,
-    details: { path: shown, patch_line: patchLine },
-  });
+  throw new ToolError(
+    'PATCH_CONFLICT',
+    `patch line ${patchLine}: cannot ${verb} '${shown}': ${gone ? 'an earlier part of this patch removes it' : 'it does not exist'}`,
+    {
+      hint: gone
+        ? 'Each file can be removed or moved away once per patch.'
+        : `Check the path with list_directory or glob; to create it use '*** Add File: ${shown}'.`,
+      details: { path: shown, patch_line: patchLine },
+    },
+  );
 }
 
 /** A file read earlier and changed since must not be deleted on the strength of that read. */
@@ -187,5 +235,8 @@ async function checkParents(ctx: ToolContext, plan: PatchPlan, rel: string, patc
 
 function atLine(error: unknown, patchLine: number): unknown {
   if (!(error instanceof ToolError)) return error;
-  return new ToolError(error.code, `patch line ${patchLine}: ${error.message}`, { hint: error.hint, details: { ...error.details, patch_line: patchLine } });
+  return new ToolError(error.code, `patch line ${patchLine}: ${error.message}`, {
+    hint: error.hint,
+    details: { ...error.details, patch_line: patchLine },
+  });
 }

@@ -52,7 +52,12 @@ export function splitWithEols(text: string): { lines: string[]; eols: string[] }
  * lines keep the file's own bytes, new lines take the line ending of the lines they replace (or
  * of their neighbours), and the file keeps the presence or absence of its final newline.
  */
-export function applyChunks(text: string, chunks: PatchChunk[], shownPath: string, options: { exact?: boolean } = {}): RewriteResult {
+export function applyChunks(
+  text: string,
+  chunks: PatchChunk[],
+  shownPath: string,
+  options: { exact?: boolean } = {},
+): RewriteResult {
   const exact = options.exact === true;
   const { lines, eols } = splitWithEols(text);
   const file = new LineIndex(lines);
@@ -79,7 +84,12 @@ export function applyChunks(text: string, chunks: PatchChunk[], shownPath: strin
     let hit = seekLines(file, old, from, chunk.eof, exact);
     // Agents often repeat the @@ line as the chunk's first context line.
     if (!hit && headerAt !== -1) hit = seekLines(file, old, headerAt, chunk.eof, exact);
-    while (!hit && body.length > 0 && body[body.length - 1]!.kind === ' ' && body[body.length - 1]!.text.trim() === '') {
+    while (
+      !hit &&
+      body.length > 0 &&
+      body[body.length - 1]!.kind === ' ' &&
+      body[body.length - 1]!.text.trim() === ''
+    ) {
       body = body.slice(0, -1);
       old = oldLines(body);
       if (old.length === 0) break;
@@ -92,8 +102,16 @@ export function applyChunks(text: string, chunks: PatchChunk[], shownPath: strin
   });
   let added = 0;
   let removed = 0;
-  for (const e of edits) { added += e.added.length; removed += e.to - e.from; }
-  return { text: build(lines, eols, edits, text), added_lines: added, removed_lines: removed, loosest: TIER_ORDER[loosest]! };
+  for (const e of edits) {
+    added += e.added.length;
+    removed += e.to - e.from;
+  }
+  return {
+    text: build(lines, eols, edits, text),
+    added_lines: added,
+    removed_lines: removed,
+    loosest: TIER_ORDER[loosest]!,
+  };
 }
 
 function oldLines(body: ChunkLine[]): string[] {
@@ -122,19 +140,31 @@ function editsOf(body: ChunkLine[], at: number): Edit[] {
 
 function build(lines: string[], eols: string[], edits: Edit[], text: string): string {
   if (edits.length === 0) return text;
-  const sorted = edits.map((e, i) => ({ e, i })).sort((a, b) => a.e.from - b.e.from || a.i - b.i).map((x) => x.e);
+  const sorted = edits
+    .map((e, i) => ({ e, i }))
+    .sort((a, b) => a.e.from - b.e.from || a.i - b.i)
+    .map((x) => x.e);
   const fallback = dominantEol(text);
   const outLines: string[] = [];
   const outEols: string[] = [];
   let i = 0;
   for (const edit of sorted) {
-    for (; i < edit.from; i++) { outLines.push(lines[i]!); outEols.push(eols[i]!); }
+    for (; i < edit.from; i++) {
+      outLines.push(lines[i]!);
+      outEols.push(eols[i]!);
+    }
     const replaced = eols.slice(edit.from, edit.to).filter((e) => e !== '');
     const near = replaced[replaced.length - 1] || eols[edit.from - 1] || eols[edit.from] || fallback;
-    edit.added.forEach((line, k) => { outLines.push(line); outEols.push(replaced[k] || near); });
+    edit.added.forEach((line, k) => {
+      outLines.push(line);
+      outEols.push(replaced[k] || near);
+    });
     i = Math.max(i, edit.to);
   }
-  for (; i < lines.length; i++) { outLines.push(lines[i]!); outEols.push(eols[i]!); }
+  for (; i < lines.length; i++) {
+    outLines.push(lines[i]!);
+    outEols.push(eols[i]!);
+  }
   const noFinalNewline = lines.length > 0 && eols[eols.length - 1] === '';
   let out = '';
   for (let k = 0; k < outLines.length; k++) {
@@ -145,7 +175,14 @@ function build(lines: string[], eols: string[], edits: Edit[], text: string): st
   return out;
 }
 
-function conflict(shownPath: string, chunk: PatchChunk, k: number, message: string, hint: string, extra: Record<string, unknown> = {}): ToolError {
+function conflict(
+  shownPath: string,
+  chunk: PatchChunk,
+  k: number,
+  message: string,
+  hint: string,
+  extra: Record<string, unknown> = {},
+): ToolError {
   return new ToolError('PATCH_CONFLICT', `'${shownPath}' chunk ${k + 1} (patch line ${chunk.patchLine}): ${message}`, {
     hint,
     details: { path: shownPath, chunk: k + 1, patch_line: chunk.patchLine, ...extra },
@@ -153,29 +190,52 @@ function conflict(shownPath: string, chunk: PatchChunk, k: number, message: stri
 }
 
 function headerMissing(shownPath: string, chunk: PatchChunk, k: number, header: string, from: number): ToolError {
-  return conflict(shownPath, chunk, k, `the '@@ ${header.trim()}' line was not found${from > 0 ? ` after line ${from}` : ''}`,
-    'The text after @@ must be a line of the file (such as a function signature) above the change; chunks go in file order. Read the file and copy the line exactly.');
+  return conflict(
+    shownPath,
+    chunk,
+    k,
+    `the '@@ ${header.trim()}' line was not found${from > 0 ? ` after line ${from}` : ''}`,
+    'The text after @@ must be a line of the file (such as a function signature) above the change; chunks go in file order. Read the file and copy the line exactly.',
+  );
 }
 
-function contextMissing(shownPath: string, chunk: PatchChunk, k: number, file: LineIndex, from: number, exact: boolean): ToolError {
+function contextMissing(
+  shownPath: string,
+  chunk: PatchChunk,
+  k: number,
+  file: LineIndex,
+  from: number,
+  exact: boolean,
+): ToolError {
   const old = oldLines(chunk.lines);
   const where = chunk.eof ? ' at the end of the file' : from > 0 ? ` after line ${from}` : '';
   const message = `the ${old.length} context and removed line(s) were not found${where}; they start ${quote(old[0]!)}`;
   const near = nearestMatch(file, old);
   if (!near) {
-    return conflict(shownPath, chunk, k, message, 'No line of the chunk occurs in the file. Read the file again and copy the lines to change exactly.', { nearest: null });
+    return conflict(
+      shownPath,
+      chunk,
+      k,
+      message,
+      'No line of the chunk occurs in the file. Read the file again and copy the lines to change exactly.',
+      { nearest: null },
+    );
   }
   // The nearest place is found loosely; under exact matching its first difference is the exact one.
   const differs = exact ? old.findIndex((line, i) => file.lines[near.index + i] !== line) : near.firstDifference;
   const matched = exact ? old.filter((line, i) => file.lines[near.index + i] === line).length : near.matched;
   const fileLine = near.index + differs;
-  const detail = differs === -1
-    ? `The same lines are at line ${near.index + 1}, before the previous chunk's place: chunks must be in file order.`
-    : `The nearest text is at line ${near.index + 1} (${matched} of ${old.length} lines match); line ${fileLine + 1} reads ` +
-      `${fileLine < file.length ? quote(file.lines[fileLine]!) : '(end of file)'} where the patch expects ${quote(old[differs]!)}.`;
-  const strict = exact ? ' Matching is exact: whitespace and Unicode punctuation must be the file\'s own.' : '';
+  const detail =
+    differs === -1
+      ? `The same lines are at line ${near.index + 1}, before the previous chunk's place: chunks must be in file order.`
+      : `The nearest text is at line ${near.index + 1} (${matched} of ${old.length} lines match); line ${fileLine + 1} reads ` +
+        `${fileLine < file.length ? quote(file.lines[fileLine]!) : '(end of file)'} where the patch expects ${quote(old[differs]!)}.`;
+  const strict = exact ? " Matching is exact: whitespace and Unicode punctuation must be the file's own." : '';
   return conflict(shownPath, chunk, k, message, `${detail}${strict} Read the file again and copy the lines exactly.`, {
-    nearest: { line: near.index + 1, text: file.lines.slice(near.index, near.index + Math.min(old.length, 8)).join('\n') },
+    nearest: {
+      line: near.index + 1,
+      text: file.lines.slice(near.index, near.index + Math.min(old.length, 8)).join('\n'),
+    },
   });
 }
 

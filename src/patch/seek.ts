@@ -20,7 +20,12 @@ const SPACES = /[\u00A0\u1680\u2000-\u200A\u202F\u205F\u3000]/g;
 export function foldPunctuation(line: string): string {
   // eslint-disable-next-line no-control-regex
   if (/^[\x00-\x7f]*$/.test(line)) return line;
-  return line.replace(DASHES, '-').replace(SINGLE_QUOTES, "'").replace(DOUBLE_QUOTES, '"').replace(SPACES, ' ').replace(/\u2026/g, '...');
+  return line
+    .replace(DASHES, '-')
+    .replace(SINGLE_QUOTES, "'")
+    .replace(DOUBLE_QUOTES, '"')
+    .replace(SPACES, ' ')
+    .replace(/\u2026/g, '...');
 }
 
 /** A file's lines with each tier's normalised form computed once, on first use. */
@@ -55,7 +60,13 @@ export interface SeekHit {
  * Find `pattern` at or after line `start`, trying each tier over the whole range before the
  * next, looser one (only the exact tier when `exact`). With `eof` the pattern must end at the last line.
  */
-export function seekLines(file: LineIndex, pattern: readonly string[], start: number, eof = false, exact = false): SeekHit | null {
+export function seekLines(
+  file: LineIndex,
+  pattern: readonly string[],
+  start: number,
+  eof = false,
+  exact = false,
+): SeekHit | null {
   const m = pattern.length;
   const n = file.length;
   if (m === 0) return { index: eof ? n : start, tier: 'exact' };

@@ -17,7 +17,8 @@ export interface ShellRunnerOptions {
 }
 
 /** The commands the shell has, for the tool's description and the agent's system prompt. */
-export const SHELL_SUMMARY = 'Commands: ls cat head tail grep egrep fgrep sed awk jq find wc sort uniq cut tr rev diff mkdir rm rmdir mv cp touch tee ' +
+export const SHELL_SUMMARY =
+  'Commands: ls cat head tail grep egrep fgrep sed awk jq find wc sort uniq cut tr rev diff mkdir rm rmdir mv cp touch tee ' +
   'echo printf xargs test [ basename dirname pwd cd env export seq sleep true false; node FILE.js / node -e where the host offers it. ' +
   'No network, no package managers, no other programs; symbolic links are not followed.';
 
@@ -32,20 +33,27 @@ export function createShellRunner(fs: WorkspaceFs, root = '/', options: ShellRun
   const { tasks } = options;
   const commandOf = (request: CommandRequest) => request.commandLine ?? request.argv.map(quote).join(' ');
   return {
-    ...(tasks ? {
-      // The task code loads with the first background command, as the shell loads with the first command.
-      start: async (request: CommandRequest) => ({
-        task_id: (await import('./shell-tasks.js')).startShellTask(tasks, { fs, root, command: commandOf(request), ...pick(options) }, request),
-      }),
-    } : {}),
+    ...(tasks
+      ? {
+          // The task code loads with the first background command, as the shell loads with the first command.
+          start: async (request: CommandRequest) => ({
+            task_id: (await import('./shell-tasks.js')).startShellTask(
+              tasks,
+              { fs, root, command: commandOf(request), ...pick(options) },
+              request,
+            ),
+          }),
+        }
+      : {}),
     kind: 'shell',
     summary: SHELL_SUMMARY,
     async run(request: CommandRequest): Promise<CommandResult> {
       const { runShell } = await import('../shell/run.js');
       const apply = request.apply;
-      if (!apply) throw new Error('the shell runs inside run_command, which hands it the workspace\'s write path');
+      if (!apply) throw new Error("the shell runs inside run_command, which hands it the workspace's write path");
       const result = await runShell({
-        fs, root,
+        fs,
+        root,
         command: commandOf(request),
         cwd: request.cwdDisplay,
         env: request.env,
@@ -58,7 +66,10 @@ export function createShellRunner(fs: WorkspaceFs, root = '/', options: ShellRun
       const fields = { ...rest, files: applied };
       const failed = result.exit_code !== 0 && applied.length > 0;
       return failed
-        ? { ...fields, note: `the command ${result.timed_out ? 'timed out' : `failed (exit ${result.exit_code})`}; the writes it made before that were kept, as in a real shell (see changed_files; undo reverts them)` }
+        ? {
+            ...fields,
+            note: `the command ${result.timed_out ? 'timed out' : `failed (exit ${result.exit_code})`}; the writes it made before that were kept, as in a real shell (see changed_files; undo reverts them)`,
+          }
         : fields;
     },
   };

@@ -11,10 +11,18 @@ export const SHELL_NOTIFY_FILE = '/dev/notify';
 /** One stream of a task's unread output, capped as the shell caps a foreground command's. */
 class ShellTaskStream implements TaskStream<string> {
   private cap: OutputCap;
-  constructor(private readonly maxOutputBytes?: number) { this.cap = new OutputCap(maxOutputBytes); }
-  push(chunk: string): void { this.cap.write(chunk); }
-  read(): { text: string; truncated: boolean } { return { text: this.cap.text(), truncated: this.cap.truncated }; }
-  reset(): void { this.cap = new OutputCap(this.maxOutputBytes); }
+  constructor(private readonly maxOutputBytes?: number) {
+    this.cap = new OutputCap(maxOutputBytes);
+  }
+  push(chunk: string): void {
+    this.cap.write(chunk);
+  }
+  read(): { text: string; truncated: boolean } {
+    return { text: this.cap.text(), truncated: this.cap.truncated };
+  }
+  reset(): void {
+    this.cap = new OutputCap(this.maxOutputBytes);
+  }
 }
 
 /**
@@ -43,7 +51,7 @@ interface ShellTaskSetup {
  */
 export function startShellTask(tasks: TaskRegistry<string>, setup: ShellTaskSetup, request: CommandRequest): string {
   const apply = request.apply;
-  if (!apply) throw new Error('the shell runs inside run_command, which hands it the workspace\'s write path');
+  if (!apply) throw new Error("the shell runs inside run_command, which hands it the workspace's write path");
   const stop = new AbortController();
   const listeners: Array<(stream: 'stdout' | 'stderr', chunk: string) => void> = [];
   let taskId = '';
@@ -63,17 +71,30 @@ export function startShellTask(tasks: TaskRegistry<string>, setup: ShellTaskSetu
     try {
       const { runShell } = await import('../shell/run.js');
       const result = await runShell({
-        fs: setup.fs, root: setup.root, command: setup.command, cwd: request.cwdDisplay,
+        fs: setup.fs,
+        root: setup.root,
+        command: setup.command,
+        cwd: request.cwdDisplay,
         env: { ZAGENT_NOTIFY_FILE: SHELL_NOTIFY_FILE, SANDPIT_NOTIFY_FILE: SHELL_NOTIFY_FILE, ...request.env },
-        timeoutMs: request.timeoutMs, apply, signal: stop.signal,
-        onOutput: (stream, text) => { for (const listener of listeners) listener(stream, text); },
+        timeoutMs: request.timeoutMs,
+        apply,
+        signal: stop.signal,
+        onOutput: (stream, text) => {
+          for (const listener of listeners) listener(stream, text);
+        },
         devices: new Map([[SHELL_NOTIFY_FILE, notify]]),
         ...(setup.maxOutputBytes ? { maxOutputBytes: setup.maxOutputBytes } : {}),
         ...(setup.extraCommands ? { extraCommands: setup.extraCommands } : {}),
       });
       if (partial) note(partial);
       const changeId = await request.settle?.(result.applied).catch(() => undefined);
-      return { exit_code: result.exit_code, timed_out: result.timed_out, killed: result.killed, duration_ms: result.duration_ms, ...(changeId ? { change_id: changeId } : {}) };
+      return {
+        exit_code: result.exit_code,
+        timed_out: result.timed_out,
+        killed: result.killed,
+        duration_ms: result.duration_ms,
+        ...(changeId ? { change_id: changeId } : {}),
+      };
     } catch (error) {
       // The shell reports its own failures as output; this is its code failing to load or the write path failing.
       const message = `sh: ${error instanceof Error ? error.message : String(error)}\n`;
@@ -83,7 +104,9 @@ export function startShellTask(tasks: TaskRegistry<string>, setup: ShellTaskSetu
   });
   const process: TaskProcess<string> = {
     done,
-    onOutput: (listener) => { listeners.push(listener); },
+    onOutput: (listener) => {
+      listeners.push(listener);
+    },
     kill: () => stop.abort(),
   };
   taskId = tasks.add(process, setup.command).task_id;

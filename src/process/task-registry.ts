@@ -64,29 +64,29 @@ export interface TaskInfo {
 /** What the host hears about background tasks: notes they write, and their end. */
 export type TaskEvent =
   | {
-    /** the task wrote a line to its notify file */
-    type: 'task_note';
-    /** which task */
-    task_id: string;
-    /** the note */
-    text: string;
-    /** the line asks to wake an idle agent */
-    wake: boolean;
-  }
+      /** the task wrote a line to its notify file */
+      type: 'task_note';
+      /** which task */
+      task_id: string;
+      /** the note */
+      text: string;
+      /** the line asks to wake an idle agent */
+      wake: boolean;
+    }
   | {
-    /** the task ended */
-    type: 'task_exit';
-    /** which task */
-    task_id: string;
-    /** how it ended */
-    status: TaskStatus;
-    /** its exit status, when it exited */
-    exit_code: number | null;
-    /** a manifest tool's parsed result, when it has one */
-    result?: unknown;
-    /** the change the task's writes became, when its runner logs them itself (the browser shell) */
-    change_id?: string;
-  };
+      /** the task ended */
+      type: 'task_exit';
+      /** which task */
+      task_id: string;
+      /** how it ended */
+      status: TaskStatus;
+      /** its exit status, when it exited */
+      exit_code: number | null;
+      /** a manifest tool's parsed result, when it has one */
+      result?: unknown;
+      /** the change the task's writes became, when its runner logs them itself (the browser shell) */
+      change_id?: string;
+    };
 
 /** Told of each task event (started, output, exited). */
 export type TaskListener = (event: TaskEvent) => void;
@@ -118,22 +118,49 @@ export class TaskRegistry<C = unknown> {
    * Track a started process. `finish` turns its outcome into the task's final result (a manifest
    * tool's reply); `afterExit` runs when it ends (the workspace's rescan).
    */
-  add<O extends TaskOutcome>(process: TaskProcess<C, O>, command: string, options: {
-    finish?: (outcome: O) => Promise<unknown>;
-    afterExit?: () => Promise<void>;
-  } = {}): TaskInfo {
+  add<O extends TaskOutcome>(
+    process: TaskProcess<C, O>,
+    command: string,
+    options: {
+      finish?: (outcome: O) => Promise<unknown>;
+      afterExit?: () => Promise<void>;
+    } = {},
+  ): TaskInfo {
     const id = `task_${++this.counter}`;
-    const info: TaskInfo = { task_id: id, command, status: 'running', exit_code: null, started_at: new Date().toISOString(), duration_ms: 0 };
-    const task: Task<C> = { info, process, stdout: this.newStream(), stderr: this.newStream(), settled: Promise.resolve() };
+    const info: TaskInfo = {
+      task_id: id,
+      command,
+      status: 'running',
+      exit_code: null,
+      started_at: new Date().toISOString(),
+      duration_ms: 0,
+    };
+    const task: Task<C> = {
+      info,
+      process,
+      stdout: this.newStream(),
+      stderr: this.newStream(),
+      settled: Promise.resolve(),
+    };
     process.onOutput((stream, chunk) => task[stream].push(chunk));
     task.settled = process.done.then(async (outcome) => {
       task.outcome = outcome;
-      if (options.finish) task.result = await options.finish(outcome).catch((e: unknown) => ({ is_error: true, output: String((e as Error).message ?? e) }));
+      if (options.finish)
+        task.result = await options
+          .finish(outcome)
+          .catch((e: unknown) => ({ is_error: true, output: String((e as Error).message ?? e) }));
       await options.afterExit?.().catch(() => {});
       info.status = outcome.timed_out ? 'timed_out' : outcome.killed ? 'killed' : 'exited';
       info.exit_code = outcome.exit_code;
       info.duration_ms = outcome.duration_ms;
-      this.emit({ type: 'task_exit', task_id: id, status: info.status, exit_code: info.exit_code, ...(options.finish ? { result: task.result } : {}), ...(outcome.change_id ? { change_id: outcome.change_id } : {}) });
+      this.emit({
+        type: 'task_exit',
+        task_id: id,
+        status: info.status,
+        exit_code: info.exit_code,
+        ...(options.finish ? { result: task.result } : {}),
+        ...(outcome.change_id ? { change_id: outcome.change_id } : {}),
+      });
     });
     this.tasks.set(id, task);
     return { ...info };
@@ -196,7 +223,11 @@ export class TaskRegistry<C = unknown> {
   /** Tell every listener of an event; a listener that throws is ignored. */
   emit(event: TaskEvent): void {
     for (const listener of this.listeners) {
-      try { listener(event); } catch { /* a host's listener cannot break a task */ }
+      try {
+        listener(event);
+      } catch {
+        /* a host's listener cannot break a task */
+      }
     }
   }
 
@@ -217,7 +248,9 @@ export class TaskRegistry<C = unknown> {
     const task = this.tasks.get(id);
     if (!task) {
       throw new ToolError('NOT_FOUND', `there is no task '${id.slice(0, 60)}'`, {
-        hint: this.tasks.size ? `Known tasks: ${[...this.tasks.keys()].join(', ')}.` : 'No background task has been started; run_command with background: true starts one.',
+        hint: this.tasks.size
+          ? `Known tasks: ${[...this.tasks.keys()].join(', ')}.`
+          : 'No background task has been started; run_command with background: true starts one.',
       });
     }
     return task;

@@ -52,17 +52,28 @@ export function decodeCursor(cursor: string, fingerprint: string): CursorPositio
   } catch {
     body = null;
   }
-  if (!body || body.v !== 1 || typeof body.p !== 'string' || !Number.isInteger(body.l) || !Number.isInteger(body.c) || typeof body.q !== 'string') {
+  if (
+    !body ||
+    body.v !== 1 ||
+    typeof body.p !== 'string' ||
+    !Number.isInteger(body.l) ||
+    !Number.isInteger(body.c) ||
+    typeof body.q !== 'string'
+  ) {
     throw new ToolError('INVALID_ARGUMENTS', 'the cursor is not one search_files returned', {
       hint: 'Pass next_cursor exactly as a previous search_files result gave it, or omit cursor to start over.',
       problems: [{ path: '/cursor', message: 'is not a valid cursor' }],
     });
   }
   if (body.q !== fingerprint) {
-    throw new ToolError('INVALID_ARGUMENTS', 'the cursor belongs to a different search (pattern, path, is_regex, case_sensitive or include changed)', {
-      hint: 'Repeat the search with the same arguments as the call that returned the cursor, or omit cursor to start over.',
-      problems: [{ path: '/cursor', message: 'belongs to a different query' }],
-    });
+    throw new ToolError(
+      'INVALID_ARGUMENTS',
+      'the cursor belongs to a different search (pattern, path, is_regex, case_sensitive or include changed)',
+      {
+        hint: 'Repeat the search with the same arguments as the call that returned the cursor, or omit cursor to start over.',
+        problems: [{ path: '/cursor', message: 'belongs to a different query' }],
+      },
+    );
   }
   return { path: body.p, line: body.l!, column: body.c! };
 }

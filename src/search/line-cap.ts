@@ -8,7 +8,8 @@ export function capLine(line: string, matchColumn: number, matchChars: number, m
   const chars = [...line];
   if (chars.length <= max) return line;
   let start = 0;
-  if (matchColumn + matchChars > max) start = Math.min(Math.max(0, matchColumn - Math.floor(max / 4)), chars.length - max);
+  if (matchColumn + matchChars > max)
+    start = Math.min(Math.max(0, matchColumn - Math.floor(max / 4)), chars.length - max);
   const end = start + max;
   const head = start > 0 ? `[… ${start} characters before] ` : '';
   const tail = end < chars.length ? ` [… line truncated: ${chars.length - end} more characters]` : '';

@@ -33,19 +33,27 @@ export async function compileRegex(pattern: string, caseSensitive: boolean): Pro
 /** JavaScript's `\uXXXX` and `\u{X}` mean the same as RE2's `\x{X}`; nothing else is rewritten. */
 function translateEscapes(pattern: string): string {
   return pattern.replace(/(\\+)u(\{[0-9A-Fa-f]{1,6}\}|[0-9A-Fa-f]{4})/g, (whole, slashes: string, code: string) =>
-    slashes.length % 2 === 0 ? whole : `${slashes.slice(1)}\\x{${code.replace(/[{}]/g, '')}}`);
+    slashes.length % 2 === 0 ? whole : `${slashes.slice(1)}\\x{${code.replace(/[{}]/g, '')}}`,
+  );
 }
 
 function refusal(pattern: string, why: string): ToolError {
   const detail = why.replace(/^error parsing regexp: /, '');
-  const lacks = /\\[1-9]/.test(pattern) && /invalid escape sequence: `\\[1-9]/.test(why)
-    ? 'backreferences (\\1)'
-    : /\(\?<?[=!]/.test(pattern) ? 'lookahead and lookbehind ((?=, (?!, (?<=, (?<!)' : null;
+  const lacks =
+    /\\[1-9]/.test(pattern) && /invalid escape sequence: `\\[1-9]/.test(why)
+      ? 'backreferences (\\1)'
+      : /\(\?<?[=!]/.test(pattern)
+        ? 'lookahead and lookbehind ((?=, (?!, (?<=, (?<!)'
+        : null;
   if (lacks) {
-    return new ToolError('INVALID_ARGUMENTS', `the pattern uses ${lacks}, which the linear-time RE2 regex engine does not support`, {
-      hint: 'Rewrite it without them: match the surrounding text instead of looking around it, or search for a literal and read the lines.',
-      problems: [{ path: '/pattern', message: `uses ${lacks.replace(/ \(.*$/, '')}, which RE2 does not support` }],
-    });
+    return new ToolError(
+      'INVALID_ARGUMENTS',
+      `the pattern uses ${lacks}, which the linear-time RE2 regex engine does not support`,
+      {
+        hint: 'Rewrite it without them: match the surrounding text instead of looking around it, or search for a literal and read the lines.',
+        problems: [{ path: '/pattern', message: `uses ${lacks.replace(/ \(.*$/, '')}, which RE2 does not support` }],
+      },
+    );
   }
   return new ToolError('INVALID_ARGUMENTS', `the pattern is not a valid regular expression: ${detail}`, {
     hint: 'Fix the regex (RE2 syntax, close to JavaScript without backreferences or lookaround), or pass is_regex: false to search for the text literally.',

@@ -28,7 +28,10 @@ export interface ScanOptions {
 
 /** The matches of a file, or why it was not searched. */
 export type ScanOutcome =
-  | { matches: LineMatch[]; /** the budget ran out after this line: later lines were not looked at */ stoppedAfter?: number }
+  | {
+      matches: LineMatch[] /** the budget ran out after this line: later lines were not looked at */;
+      stoppedAfter?: number;
+    }
   | { skipped: 'binary' | 'decode' };
 
 /** Lines between two looks at the clock: cheap enough per line, fine-grained enough per call. */
@@ -102,15 +105,22 @@ function lineText(bytes: Uint8Array, start: number, end: number): string {
   return fatalUtf8.decode(bytes.subarray(start, stop));
 }
 
-function addByteContext(match: LineMatch, bytes: Uint8Array, bodyStart: number, start: number, end: number, options: ScanOptions): void {
+function addByteContext(
+  match: LineMatch,
+  bytes: Uint8Array,
+  bodyStart: number,
+  start: number,
+  end: number,
+  options: ScanOptions,
+): void {
   const before: string[] = [];
-  for (let s = start; before.length < options.context && s > bodyStart;) {
+  for (let s = start; before.length < options.context && s > bodyStart; ) {
     const prevStart = lineStart(bytes, s - 1, bodyStart);
     before.unshift(capLine(lineText(bytes, prevStart, s - 1), 0, 0, options.maxLineChars));
     s = prevStart;
   }
   const after: string[] = [];
-  for (let e = end; after.length < options.context && e < bytes.length - 1;) {
+  for (let e = end; after.length < options.context && e < bytes.length - 1; ) {
     const nextEnd = lineEnd(bytes, e + 1);
     after.push(capLine(lineText(bytes, e + 1, nextEnd), 0, 0, options.maxLineChars));
     e = nextEnd;
@@ -128,7 +138,11 @@ function scanText(text: string, matcher: Matcher, options: ScanOptions): ScanOut
   let scannedChars = 0;
   for (let i = options.afterLine; i < lines.length; i++) {
     scannedChars += lines[i]!.length;
-    if (deadline !== Infinity && (i % CLOCK_EVERY === 0 || scannedChars > 1 << 20) && i >= options.afterLine + LEAST_LINES) {
+    if (
+      deadline !== Infinity &&
+      (i % CLOCK_EVERY === 0 || scannedChars > 1 << 20) &&
+      i >= options.afterLine + LEAST_LINES
+    ) {
       scannedChars = 0;
       if (Date.now() > deadline) return { matches, stoppedAfter: i };
     }
@@ -137,7 +151,11 @@ function scanText(text: string, matcher: Matcher, options: ScanOptions): ScanOut
     const line = lines[i]!;
     const column = [...line.slice(0, found.index)].length;
     const chars = [...line.slice(found.index, found.index + found.length)].length;
-    const match: LineMatch = { line: i + 1, column: column + 1, content: capLine(line, column, chars, options.maxLineChars) };
+    const match: LineMatch = {
+      line: i + 1,
+      column: column + 1,
+      content: capLine(line, column, chars, options.maxLineChars),
+    };
     if (options.context > 0) {
       const cap = (l: string) => capLine(l, 0, 0, options.maxLineChars);
       match.before = lines.slice(Math.max(0, i - options.context), i).map(cap);

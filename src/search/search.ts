@@ -59,7 +59,13 @@ export async function searchFiles(fs: WorkspaceFs, paths: PathResolver, spec: Se
   if (spec.start.stat?.type === 'file') return searchOneFile(fs, spec);
   const concurrency = spec.concurrency ?? DEFAULT_CONCURRENCY;
   const budget: WalkBudget | undefined = spec.deadline === undefined ? undefined : { deadline: spec.deadline };
-  const files = walk(fs, paths, spec.start, { gitignore: true, links: 'follow', resumeAt: spec.resume?.path, budget, unreadable: spec.unreadable });
+  const files = walk(fs, paths, spec.start, {
+    gitignore: true,
+    links: 'follow',
+    resumeAt: spec.resume?.path,
+    budget,
+    unreadable: spec.unreadable,
+  });
   const found: FileLineMatch[] = [];
   const window: Array<Promise<{ rel: string; outcome: ScanOutcome | null }>> = [];
   let walking = true;
@@ -67,12 +73,17 @@ export async function searchFiles(fs: WorkspaceFs, paths: PathResolver, spec: Se
   const fill = async () => {
     while (walking && window.length < concurrency) {
       const next = await files.next();
-      if (next.done) { walking = false; break; }
+      if (next.done) {
+        walking = false;
+        break;
+      }
       const entry = next.value;
       if (spec.include && !spec.include(entry.rel)) continue;
       const afterLine = spec.resume && entry.rel === spec.resume.path ? spec.resume.line : 0;
       const limit = spec.maxMatches + 1 - found.length;
-      window.push(scanPath(fs, entry.abs, spec, afterLine, limit, entry.rel).then((outcome) => ({ rel: entry.rel, outcome })));
+      window.push(
+        scanPath(fs, entry.abs, spec, afterLine, limit, entry.rel).then((outcome) => ({ rel: entry.rel, outcome })),
+      );
     }
   };
   let resumeAfter: CursorPosition | undefined;
@@ -110,15 +121,29 @@ function finishPage(found: FileLineMatch[], maxMatches: number, resumeAfter: Cur
   return resumeAfter ? { matches: found, truncated: true, resumeAfter } : { matches: found, truncated: false };
 }
 
-async function scanPath(fs: WorkspaceFs, abs: string, spec: SearchSpec, afterLine: number, limit: number, rel: string): Promise<ScanOutcome | null> {
+async function scanPath(
+  fs: WorkspaceFs,
+  abs: string,
+  spec: SearchSpec,
+  afterLine: number,
+  limit: number,
+  rel: string,
+): Promise<ScanOutcome | null> {
   try {
     const { bytes, nlink } = await readFileCounted(fs, abs);
     // Its other name may be outside the workspace: its text is not returned, and the answer says so.
     if (isRefusedHardLink(nlink, spec.allowHardLinks === true)) {
-      if (spec.unreadable && spec.unreadable.length < 1000) spec.unreadable.push({ path: rel, reason: hardLinkSkipReason(nlink!) });
+      if (spec.unreadable && spec.unreadable.length < 1000)
+        spec.unreadable.push({ path: rel, reason: hardLinkSkipReason(nlink!) });
       return null;
     }
-    return scanFile(bytes, spec.matcher, { afterLine, limit, context: spec.context, maxLineChars: spec.maxLineChars, deadline: spec.deadline });
+    return scanFile(bytes, spec.matcher, {
+      afterLine,
+      limit,
+      context: spec.context,
+      maxLineChars: spec.maxLineChars,
+      deadline: spec.deadline,
+    });
   } catch (error) {
     // A file that vanished is skipped; one that cannot be read is skipped and reported.
     noteUnreadable(spec.unreadable, rel, error);
@@ -131,14 +156,26 @@ async function searchOneFile(fs: WorkspaceFs, spec: SearchSpec): Promise<SearchP
   const rel = spec.start.rel;
   const shown = displayPath(rel);
   if (spec.include && !spec.include(rel)) return { matches: [], truncated: false };
-  const { bytes, nlink } = await readFileCounted(fs, spec.start.abs).catch((e) => { throw toToolError(e, shown); });
+  const { bytes, nlink } = await readFileCounted(fs, spec.start.abs).catch((e) => {
+    throw toToolError(e, shown);
+  });
   if (isRefusedHardLink(nlink, spec.allowHardLinks === true)) throw hardLinkRefusal(shown, nlink!);
   const afterLine = spec.resume && spec.resume.path === rel ? spec.resume.line : 0;
-  const outcome = scanFile(bytes, spec.matcher, { afterLine, limit: spec.maxMatches + 1, context: spec.context, maxLineChars: spec.maxLineChars, deadline: spec.deadline });
+  const outcome = scanFile(bytes, spec.matcher, {
+    afterLine,
+    limit: spec.maxMatches + 1,
+    context: spec.context,
+    maxLineChars: spec.maxLineChars,
+    deadline: spec.deadline,
+  });
   if ('skipped' in outcome) {
     throw outcome.skipped === 'binary'
-      ? new ToolError('BINARY_FILE', `'${shown}' looks binary (it has NUL bytes), so it cannot be searched as text`, { hint: 'Use file_bytes to look for bytes in it.' })
-      : new ToolError('DECODE_ERROR', `'${shown}' is not valid UTF-8 or UTF-16, so it cannot be searched as text`, { hint: 'Read it with read_file and an explicit encoding.' });
+      ? new ToolError('BINARY_FILE', `'${shown}' looks binary (it has NUL bytes), so it cannot be searched as text`, {
+          hint: 'Use file_bytes to look for bytes in it.',
+        })
+      : new ToolError('DECODE_ERROR', `'${shown}' is not valid UTF-8 or UTF-16, so it cannot be searched as text`, {
+          hint: 'Read it with read_file and an explicit encoding.',
+        });
   }
   const found = outcome.matches.map((m) => ({ path: rel, ...m }));
   const stopped = outcome.stoppedAfter === undefined ? undefined : { path: rel, line: outcome.stoppedAfter, column: 0 };

@@ -9,9 +9,30 @@ import { isIgnored, parseGitignore, type IgnoreRules } from './ignore.js';
 
 /** Folders of dependencies, build outputs and caches that searches never enter. */
 export const SKIPPED_FOLDERS: ReadonlySet<string> = new Set([
-  'node_modules', 'bower_components', 'jspm_packages', 'dist', 'build', 'out', 'target', 'coverage',
-  '__pycache__', '.next', '.nuxt', '.svelte-kit', '.turbo', '.parcel-cache', '.cache', '.venv', 'venv',
-  '.tox', '.mypy_cache', '.pytest_cache', '.gradle', '.git', '.hg', '.svn',
+  'node_modules',
+  'bower_components',
+  'jspm_packages',
+  'dist',
+  'build',
+  'out',
+  'target',
+  'coverage',
+  '__pycache__',
+  '.next',
+  '.nuxt',
+  '.svelte-kit',
+  '.turbo',
+  '.parcel-cache',
+  '.cache',
+  '.venv',
+  'venv',
+  '.tox',
+  '.mypy_cache',
+  '.pytest_cache',
+  '.gradle',
+  '.git',
+  '.hg',
+  '.svn',
 ]);
 
 /** Where a walk starts: a resolved folder, as the caller named it and as it really is. */
@@ -65,7 +86,12 @@ export function shortened(u: Unreadable): Unreadable {
 export function noteUnreadable(into: Unreadable[] | undefined, rel: string, error: unknown): void {
   if (!into || hasFsCode(error, 'ENOENT', 'ENOTDIR')) return;
   const code = (error as { code?: unknown })?.code;
-  const reason = code === 'ENAMETOOLONG' ? 'the path is too long for this file system' : code === 'EACCES' || code === 'EPERM' ? 'permission denied' : `cannot be read (${typeof code === 'string' ? code : 'error'})`;
+  const reason =
+    code === 'ENAMETOOLONG'
+      ? 'the path is too long for this file system'
+      : code === 'EACCES' || code === 'EPERM'
+        ? 'permission denied'
+        : `cannot be read (${typeof code === 'string' ? code : 'error'})`;
   if (into.length < 1000) into.push({ path: rel, reason });
 }
 
@@ -105,12 +131,19 @@ interface Frame {
  * equals comparePaths order. Never follows a link into a folder (no cycles, no duplicates) and
  * drops links that leave the root. Folders that cannot be read below the start are skipped.
  */
-export async function* walk(fs: WorkspaceFs, paths: PathResolver, start: WalkStart, options: WalkOptions = {}): AsyncGenerator<WalkEntry> {
+export async function* walk(
+  fs: WorkspaceFs,
+  paths: PathResolver,
+  start: WalkStart,
+  options: WalkOptions = {},
+): AsyncGenerator<WalkEntry> {
   const maxDepth = options.maxDepth ?? Infinity;
   const resumeAt = options.resumeAt;
   const stack: Frame[] = [];
   const rules: IgnoreRules[] = options.gitignore ? await ancestorRules(fs, paths, start.realRel) : [];
-  const first = await readFolder(fs, paths.toAbs(start.realRel)).catch((e) => { throw toToolError(e, displayPath(start.rel)); });
+  const first = await readFolder(fs, paths.toAbs(start.realRel)).catch((e) => {
+    throw toToolError(e, displayPath(start.rel));
+  });
   const frameOf = (rel: string, realRel: string, entries: FsDirent[], depth: number) =>
     frameFor(fs, paths, rel, realRel, entries, depth, options, rules);
   stack.push(await frameOf(start.rel, start.realRel, first, 0));
@@ -137,7 +170,8 @@ export async function* walk(fs: WorkspaceFs, paths: PathResolver, start: WalkSta
     const isDir = entry.type === 'dir';
     const buildOutput = isDir && SKIPPED_FOLDERS.has(name);
     if (buildOutput && options.buildOutputs !== 'list') continue;
-    if (resumeAt !== undefined && comparePaths(rel, resumeAt) < 0 && !(isDir && resumeAt.startsWith(`${rel}/`))) continue;
+    if (resumeAt !== undefined && comparePaths(rel, resumeAt) < 0 && !(isDir && resumeAt.startsWith(`${rel}/`)))
+      continue;
     if (rules.length > 0 && isIgnored(rules, realRel, isDir)) continue;
     const abs = paths.toAbs(realRel);
     if (entry.type === 'symlink') {
@@ -153,10 +187,15 @@ export async function* walk(fs: WorkspaceFs, paths: PathResolver, start: WalkSta
       yield { rel, name, type: 'file', depth, abs };
       continue;
     }
-    if (options.dirs && !(resumeAt !== undefined && comparePaths(rel, resumeAt) < 0)) yield { rel, name, type: 'dir', depth, abs };
+    if (options.dirs && !(resumeAt !== undefined && comparePaths(rel, resumeAt) < 0))
+      yield { rel, name, type: 'dir', depth, abs };
     if (buildOutput || depth >= maxDepth) continue;
     if (depth >= MAX_WALK_DEPTH) {
-      if (options.unreadable && options.unreadable.length < 1000) options.unreadable.push({ path: rel, reason: `deeper than ${MAX_WALK_DEPTH} levels, which walks do not enter` });
+      if (options.unreadable && options.unreadable.length < 1000)
+        options.unreadable.push({
+          path: rel,
+          reason: `deeper than ${MAX_WALK_DEPTH} levels, which walks do not enter`,
+        });
       continue;
     }
     // Absent, unreadable or unreachable (a name too long, too deep) is reported as skipped; an I/O failure is not hidden.
@@ -176,8 +215,14 @@ function droppedLink(error: unknown): null {
 }
 
 async function frameFor(
-  fs: WorkspaceFs, paths: PathResolver, rel: string, realRel: string, entries: FsDirent[], depth: number,
-  options: WalkOptions, rules: IgnoreRules[],
+  fs: WorkspaceFs,
+  paths: PathResolver,
+  rel: string,
+  realRel: string,
+  entries: FsDirent[],
+  depth: number,
+  options: WalkOptions,
+  rules: IgnoreRules[],
 ): Promise<Frame> {
   let own: IgnoreRules | null = null;
   if (options.gitignore && entries.some((e) => e.name === '.gitignore' && e.type === 'file')) {
@@ -187,7 +232,8 @@ async function frameFor(
   const prefetched = new Map<string, Promise<FsDirent[]>>();
   if (depth + 1 < (options.maxDepth ?? Infinity)) {
     for (const e of entries) {
-      if (e.type !== 'dir' || SKIPPED_FOLDERS.has(e.name) || (!options.includeHidden && e.name.charCodeAt(0) === 46)) continue;
+      if (e.type !== 'dir' || SKIPPED_FOLDERS.has(e.name) || (!options.includeHidden && e.name.charCodeAt(0) === 46))
+        continue;
       if (prefetched.size >= PREFETCH_PER_FOLDER) break;
       const listing = readFolder(fs, paths.toAbs(joinRel(realRel, e.name)));
       listing.catch(() => {});
@@ -205,10 +251,12 @@ export async function readFolder(fs: WorkspaceFs, abs: string): Promise<FsDirent
   } else {
     const names = await fs.readdir(abs);
     const base = abs === '/' ? '' : abs;
-    entries = await Promise.all(names.map(async (name): Promise<FsDirent> => {
-      const stat = await lstatOrNull(fs, `${base}/${name}`);
-      return { name, type: stat ? stat.type : 'other' };
-    }));
+    entries = await Promise.all(
+      names.map(async (name): Promise<FsDirent> => {
+        const stat = await lstatOrNull(fs, `${base}/${name}`);
+        return { name, type: stat ? stat.type : 'other' };
+      }),
+    );
   }
   return entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }

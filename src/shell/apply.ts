@@ -23,7 +23,12 @@ const textOf = textOfBytes;
  * command's one change and one snapshot; a failure part-way keeps what was applied (the next
  * rescan finds it), as a real shell keeps the writes made before a failure.
  */
-export async function applyBufferedChanges(fs: WorkspaceFs, toAbs: (rel: string) => string, changes: BufferedChange[], apply: ApplySteps): Promise<AppliedFile[]> {
+export async function applyBufferedChanges(
+  fs: WorkspaceFs,
+  toAbs: (rel: string) => string,
+  changes: BufferedChange[],
+  apply: ApplySteps,
+): Promise<AppliedFile[]> {
   const files = new Map<string, AppliedFile>();
   const note = (path: string, before: string | null | undefined, after: string | null | undefined) => {
     const earlier = files.get(path);
@@ -32,8 +37,12 @@ export async function applyBufferedChanges(fs: WorkspaceFs, toAbs: (rel: string)
   const noteRemoved = async (abs: string, rel: string): Promise<void> => {
     const s = await fs.lstat(abs).catch((e) => (hasFsCode(e, 'ENOENT', 'ENOTDIR') ? null : Promise.reject(e)));
     if (!s) return;
-    if (s.type !== 'dir') { note(rel, s.type === 'file' ? textOf(await fs.readFile(abs)) : undefined, null); return; }
-    for (const name of await fs.readdir(abs)) await noteRemoved(`${abs === '/' ? '' : abs}/${name}`, rel ? `${rel}/${name}` : name);
+    if (s.type !== 'dir') {
+      note(rel, s.type === 'file' ? textOf(await fs.readFile(abs)) : undefined, null);
+      return;
+    }
+    for (const name of await fs.readdir(abs))
+      await noteRemoved(`${abs === '/' ? '' : abs}/${name}`, rel ? `${rel}/${name}` : name);
   };
   const steps: FileStep[] = [];
   const remove = async (abs: string, rel: string, type: string) => {

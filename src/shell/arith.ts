@@ -1,6 +1,9 @@
 import { ShellSyntaxError } from './ast.js';
 
-interface VarHost { getVar(name: string): string | undefined; setVar(name: string, value: string): void }
+interface VarHost {
+  getVar(name: string): string | undefined;
+  setVar(name: string, value: string): void;
+}
 
 const BINARY: Array<[string[], (a: number, b: number) => number]> = [
   [['||'], (a, b) => Number(a !== 0 || b !== 0)],
@@ -13,26 +16,42 @@ const BINARY: Array<[string[], (a: number, b: number) => number]> = [
 
 function apply(op: string, a: number, b: number): number {
   switch (op) {
-    case '||': return Number(a !== 0 || b !== 0);
-    case '&&': return Number(a !== 0 && b !== 0);
-    case '==': return Number(a === b);
-    case '!=': return Number(a !== b);
-    case '<=': return Number(a <= b);
-    case '>=': return Number(a >= b);
-    case '<': return Number(a < b);
-    case '>': return Number(a > b);
-    case '+': return a + b;
-    case '-': return a - b;
-    case '*': return a * b;
-    case '/': if (b === 0) throw new ShellSyntaxError('division by 0'); return Math.trunc(a / b);
-    default: if (b === 0) throw new ShellSyntaxError('division by 0'); return a % b;
+    case '||':
+      return Number(a !== 0 || b !== 0);
+    case '&&':
+      return Number(a !== 0 && b !== 0);
+    case '==':
+      return Number(a === b);
+    case '!=':
+      return Number(a !== b);
+    case '<=':
+      return Number(a <= b);
+    case '>=':
+      return Number(a >= b);
+    case '<':
+      return Number(a < b);
+    case '>':
+      return Number(a > b);
+    case '+':
+      return a + b;
+    case '-':
+      return a - b;
+    case '*':
+      return a * b;
+    case '/':
+      if (b === 0) throw new ShellSyntaxError('division by 0');
+      return Math.trunc(a / b);
+    default:
+      if (b === 0) throw new ShellSyntaxError('division by 0');
+      return a % b;
   }
 }
 
 /** Evaluate `$(( ... ))`: integers, variables, + - * / %, comparisons, && || !, parentheses, `x=`, `x+=`. */
 export function evalArithmetic(src: string, host: VarHost): number {
   const tokens = src.match(/\d+|[A-Za-z_][A-Za-z0-9_]*|\|\||&&|==|!=|<=|>=|\+=|-=|\+\+|--|[-+*/%()<>!=]/g) ?? [];
-  if (tokens.join('') !== src.replace(/\s+/g, '')) throw new ShellSyntaxError(`${src.trim()}: syntax error in expression`);
+  if (tokens.join('') !== src.replace(/\s+/g, ''))
+    throw new ShellSyntaxError(`${src.trim()}: syntax error in expression`);
   let i = 0;
   const value = (t: string) => (/^\d/.test(t) ? Number(t) : Number(host.getVar(t) ?? 0) || 0);
   function level(n: number): number {
@@ -50,7 +69,11 @@ export function evalArithmetic(src: string, host: VarHost): number {
     if (t === '-') return -unary();
     if (t === '+') return unary();
     if (t === '!') return Number(unary() === 0);
-    if (t === '(') { const v = level(0); if (tokens[i++] !== ')') throw new ShellSyntaxError(`${src.trim()}: missing ')'`); return v; }
+    if (t === '(') {
+      const v = level(0);
+      if (tokens[i++] !== ')') throw new ShellSyntaxError(`${src.trim()}: missing ')'`);
+      return v;
+    }
     if (/^[A-Za-z_]/.test(t) && ['=', '+=', '-='].includes(tokens[i] ?? '')) {
       const op = tokens[i++]!;
       const rhs = level(0);
@@ -68,6 +91,7 @@ export function evalArithmetic(src: string, host: VarHost): number {
   }
   if (tokens.length === 0) return 0;
   const result = level(0);
-  if (i < tokens.length) throw new ShellSyntaxError(`${src.trim()}: syntax error in expression (error token is "${tokens[i]}")`);
+  if (i < tokens.length)
+    throw new ShellSyntaxError(`${src.trim()}: syntax error in expression (error token is "${tokens[i]}")`);
   return result;
 }

@@ -24,15 +24,42 @@ export interface SimpleCommand {
   redirects: Redirect[];
 }
 
-export interface GroupCommand { type: 'group' | 'subshell'; body: List; redirects: Redirect[] }
-export interface IfCommand { type: 'if'; clauses: Array<{ cond: List; body: List }>; otherwise?: List; redirects: Redirect[] }
-export interface ForCommand { type: 'for'; name: string; items: Word[] | null; body: List; redirects: Redirect[] }
-export interface WhileCommand { type: 'while'; until: boolean; cond: List; body: List; redirects: Redirect[] }
+export interface GroupCommand {
+  type: 'group' | 'subshell';
+  body: List;
+  redirects: Redirect[];
+}
+export interface IfCommand {
+  type: 'if';
+  clauses: Array<{ cond: List; body: List }>;
+  otherwise?: List;
+  redirects: Redirect[];
+}
+export interface ForCommand {
+  type: 'for';
+  name: string;
+  items: Word[] | null;
+  body: List;
+  redirects: Redirect[];
+}
+export interface WhileCommand {
+  type: 'while';
+  until: boolean;
+  cond: List;
+  body: List;
+  redirects: Redirect[];
+}
 
 export type Command = SimpleCommand | GroupCommand | IfCommand | ForCommand | WhileCommand;
 
-export interface Pipeline { negate: boolean; commands: Command[] }
-export interface AndOr { first: Pipeline; rest: Array<{ op: '&&' | '||'; pipeline: Pipeline }> }
+export interface Pipeline {
+  negate: boolean;
+  commands: Command[];
+}
+export interface AndOr {
+  first: Pipeline;
+  rest: Array<{ op: '&&' | '||'; pipeline: Pipeline }>;
+}
 export type List = AndOr[];
 
 /** A command line the parser could not read; the shell reports it as bash does (exit 2). */

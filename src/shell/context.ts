@@ -2,7 +2,9 @@ import { fsCodeOf } from '../fs/errors.js';
 import type { ShellFs } from './overlay.js';
 
 /** Thrown by `exit`; unwinds to the top of the command line (or of a `$(...)`). */
-export class ExitSignal { constructor(readonly code: number) {} }
+export class ExitSignal {
+  constructor(readonly code: number) {}
+}
 /** Thrown when the command's time is up; the runner reports `timed_out`. */
 export class TimeoutSignal {}
 
@@ -69,10 +71,18 @@ const MESSAGES: Record<string, string> = {
 export function errorText(error: unknown): string {
   if (error instanceof UsageError) return error.message;
   const code = fsCodeOf(error);
-  return MESSAGES[code] ?? (error instanceof Error && !(error as { code?: unknown }).code ? error.message : 'Input/output error');
+  return (
+    MESSAGES[code] ??
+    (error instanceof Error && !(error as { code?: unknown }).code ? error.message : 'Input/output error')
+  );
 }
 
 /** A command's complaint about its arguments; printed as `name: message`, status 1 (or `status`). */
 export class UsageError extends Error {
-  constructor(message: string, readonly status = 1) { super(message); }
+  constructor(
+    message: string,
+    readonly status = 1,
+  ) {
+    super(message);
+  }
 }

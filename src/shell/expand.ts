@@ -15,7 +15,12 @@ export interface ExpandHost {
   substitute(src: string): Promise<string>;
 }
 
-interface Field { text: string; pattern: string; glob: boolean; started: boolean }
+interface Field {
+  text: string;
+  pattern: string;
+  glob: boolean;
+  started: boolean;
+}
 
 const GLOB_CHARS = /[*?[]/;
 const escapeGlob = (s: string) => s.replace(/[*?[\]\\]/g, '\\$&');
@@ -29,13 +34,22 @@ async function partValue(host: ExpandHost, part: WordPart): Promise<string> {
   if (!part.op) return raw ?? '';
   const arg = () => expandString(host, part.arg ?? []);
   switch (part.op) {
-    case ':-': return raw ? raw : arg();
-    case '-': return raw !== undefined ? raw : arg();
-    case ':=': if (!raw) host.setVar(part.name, await arg()); return host.getVar(part.name) ?? '';
-    case '=': if (raw === undefined) host.setVar(part.name, await arg()); return host.getVar(part.name) ?? '';
-    case ':+': return raw ? arg() : '';
-    case '+': return raw !== undefined ? arg() : '';
-    default: return trimAffix(raw ?? '', part.op, await arg());
+    case ':-':
+      return raw ? raw : arg();
+    case '-':
+      return raw !== undefined ? raw : arg();
+    case ':=':
+      if (!raw) host.setVar(part.name, await arg());
+      return host.getVar(part.name) ?? '';
+    case '=':
+      if (raw === undefined) host.setVar(part.name, await arg());
+      return host.getVar(part.name) ?? '';
+    case ':+':
+      return raw ? arg() : '';
+    case '+':
+      return raw !== undefined ? arg() : '';
+    default:
+      return trimAffix(raw ?? '', part.op, await arg());
   }
 }
 
@@ -62,17 +76,32 @@ export async function expandString(host: ExpandHost, word: Word): Promise<string
 export async function expandWord(host: ExpandHost, word: Word): Promise<string[]> {
   const fields: Field[] = [];
   let cur: Field = { text: '', pattern: '', glob: false, started: false };
-  const push = () => { if (cur.started) fields.push(cur); cur = { text: '', pattern: '', glob: false, started: false }; };
+  const push = () => {
+    if (cur.started) fields.push(cur);
+    cur = { text: '', pattern: '', glob: false, started: false };
+  };
   for (const part of word) {
     if (part.t === 'var' && part.q && part.name === '@' && !part.op) {
       // "$@" is one field per argument, the first and last joined to their neighbours.
-      host.args.forEach((a, n) => { if (n > 0) push(); cur.text += a; cur.pattern += escapeGlob(a); cur.started = true; });
+      host.args.forEach((a, n) => {
+        if (n > 0) push();
+        cur.text += a;
+        cur.pattern += escapeGlob(a);
+        cur.started = true;
+      });
       continue;
     }
     const value = await partValue(host, part);
-    if (part.q) { cur.text += value; cur.pattern += escapeGlob(value); cur.started = true; continue; }
+    if (part.q) {
+      cur.text += value;
+      cur.pattern += escapeGlob(value);
+      cur.started = true;
+      continue;
+    }
     if (part.t === 'lit') {
-      cur.text += value; cur.pattern += value; cur.started = true;
+      cur.text += value;
+      cur.pattern += value;
+      cur.started = true;
       if (GLOB_CHARS.test(value)) cur.glob = true;
       continue;
     }
@@ -80,16 +109,22 @@ export async function expandWord(host: ExpandHost, word: Word): Promise<string[]
     pieces.forEach((piece, n) => {
       if (n > 0) push();
       if (piece === '') return;
-      cur.text += piece; cur.pattern += piece; cur.started = true;
+      cur.text += piece;
+      cur.pattern += piece;
+      cur.started = true;
       if (GLOB_CHARS.test(piece)) cur.glob = true;
     });
   }
   push();
   const out: string[] = [];
   for (const f of fields) {
-    if (!f.glob) { out.push(f.text); continue; }
+    if (!f.glob) {
+      out.push(f.text);
+      continue;
+    }
     const matches = await glob(host, f.pattern);
-    if (matches.length) out.push(...matches); else out.push(f.text);
+    if (matches.length) out.push(...matches);
+    else out.push(f.text);
   }
   return out;
 }
@@ -104,7 +139,10 @@ export function globRegExp(pattern: string, segment = false): RegExp {
     else if (c === '?') re += segment ? '[^/]' : '[\\s\\S]';
     else if (c === '[') {
       const end = pattern.indexOf(']', i + 2);
-      if (end < 0) { re += '\\['; continue; }
+      if (end < 0) {
+        re += '\\[';
+        continue;
+      }
       let body = pattern.slice(i + 1, end);
       if (body.startsWith('!')) body = `^${body.slice(1)}`;
       re += `[${body.replace(/\\/g, '\\\\')}]`;
@@ -136,7 +174,8 @@ async function glob(host: ExpandHost, pattern: string): Promise<string[]> {
       for (const name of names) {
         if (name.startsWith('.') && !seg.startsWith('.')) continue;
         if (!re.test(name)) continue;
-        if (!last && (await host.fs.stat(`${dir === '/' ? '' : dir}/${name}`).catch(() => null))?.type !== 'dir') continue;
+        if (!last && (await host.fs.stat(`${dir === '/' ? '' : dir}/${name}`).catch(() => null))?.type !== 'dir')
+          continue;
         next.push(join(name));
       }
     }

@@ -1,6 +1,15 @@
 import { ShellSyntaxError, type Command, type List, type Pipeline, type Redirect, type SimpleCommand } from './ast.js';
 import { expandString, expandWord, type ExpandHost } from './expand.js';
-import { errorText, ExitSignal, TimeoutSignal, UsageError, type CommandContext, type ShellHandle, type ShellIo, type ShellState } from './context.js';
+import {
+  errorText,
+  ExitSignal,
+  TimeoutSignal,
+  UsageError,
+  type CommandContext,
+  type ShellHandle,
+  type ShellIo,
+  type ShellState,
+} from './context.js';
 import { shellPath } from './overlay.js';
 import { parseCommandLine } from './parse.js';
 import { readWord } from './lex.js';
@@ -46,7 +55,15 @@ export class Interpreter implements ShellHandle {
     for (const [n, cmd] of p.commands.entries()) {
       const last = n === p.commands.length - 1;
       let captured = '';
-      const stageIo: ShellIo = { stdin, out: last ? io.out : (s) => { captured += s; }, err: io.err };
+      const stageIo: ShellIo = {
+        stdin,
+        out: last
+          ? io.out
+          : (s) => {
+              captured += s;
+            },
+        err: io.err,
+      };
       status = p.commands.length > 1 ? await this.sub().runCommand(cmd, stageIo) : await this.runCommand(cmd, stageIo);
       stdin = captured;
     }
@@ -62,14 +79,35 @@ export class Interpreter implements ShellHandle {
   host(): ExpandHost {
     const s = this.state;
     return {
-      fs: s.fs, cwd: s.cwd, args: s.args,
-      getVar: (name) => (name === '?' ? String(s.status) : name === '#' ? String(s.args.length) : name === '$' ? '1' : /^[1-9]$/.test(name) ? s.args[Number(name) - 1] : name === '0' ? s.vars.get('0') ?? 'sh' : s.vars.get(name)),
-      setVar: (name, value) => { s.vars.set(name, value); },
+      fs: s.fs,
+      cwd: s.cwd,
+      args: s.args,
+      getVar: (name) =>
+        name === '?'
+          ? String(s.status)
+          : name === '#'
+            ? String(s.args.length)
+            : name === '$'
+              ? '1'
+              : /^[1-9]$/.test(name)
+                ? s.args[Number(name) - 1]
+                : name === '0'
+                  ? (s.vars.get('0') ?? 'sh')
+                  : s.vars.get(name),
+      setVar: (name, value) => {
+        s.vars.set(name, value);
+      },
       substitute: async (src) => {
         let out = '';
         const sub = this.sub();
         try {
-          await sub.runLine(src, { stdin: '', out: (t) => { out += t; }, err: this.currentErr });
+          await sub.runLine(src, {
+            stdin: '',
+            out: (t) => {
+              out += t;
+            },
+            err: this.currentErr,
+          });
         } catch (e) {
           if (!(e instanceof ExitSignal)) throw e;
           sub.state.status = e.code;
@@ -98,14 +136,22 @@ export class Interpreter implements ShellHandle {
   private async runBody(cmd: Command, io: ShellIo): Promise<number> {
     const s = this.state;
     switch (cmd.type) {
-      case 'simple': return this.runSimple(cmd, io);
-      case 'group': return this.runList(cmd.body, io);
+      case 'simple':
+        return this.runSimple(cmd, io);
+      case 'group':
+        return this.runList(cmd.body, io);
       case 'subshell': {
         const sub = this.sub();
-        try { return await sub.runList(cmd.body, io); } catch (e) { if (e instanceof ExitSignal) return e.code; throw e; }
+        try {
+          return await sub.runList(cmd.body, io);
+        } catch (e) {
+          if (e instanceof ExitSignal) return e.code;
+          throw e;
+        }
       }
       case 'if': {
-        for (const clause of cmd.clauses) if ((await this.runList(clause.cond, io)) === 0) return this.runList(clause.body, io);
+        for (const clause of cmd.clauses)
+          if ((await this.runList(clause.cond, io)) === 0) return this.runList(clause.body, io);
         return cmd.otherwise ? this.runList(cmd.otherwise, io) : 0;
       }
       case 'for': {
@@ -113,7 +159,11 @@ export class Interpreter implements ShellHandle {
         if (cmd.items) for (const w of cmd.items) items.push(...(await expandWord(this.host(), w)));
         else items.push(...s.args);
         let status = 0;
-        for (const item of items) { this.checkTime(); s.vars.set(cmd.name, item); status = await this.runList(cmd.body, io); }
+        for (const item of items) {
+          this.checkTime();
+          s.vars.set(cmd.name, item);
+          status = await this.runList(cmd.body, io);
+        }
         return status;
       }
       case 'while': {
@@ -146,7 +196,9 @@ export class Interpreter implements ShellHandle {
       io.err(`sh: ${name}: command not found\n`);
       return 127;
     }
-    const env = new Map([...s.exported].filter((k) => s.vars.has(k)).map((k) => [k, s.vars.get(k)!] as [string, string]));
+    const env = new Map(
+      [...s.exported].filter((k) => s.vars.has(k)).map((k) => [k, s.vars.get(k)!] as [string, string]),
+    );
     for (const [k, v] of assigns) env.set(k, v);
     const ctx: CommandContext = { ...io, name, args: argv.slice(1), env, shell: this };
     try {
@@ -166,24 +218,55 @@ export class Interpreter implements ShellHandle {
     const files: Array<{ path: string; text: string; append: boolean }> = [];
     const host = this.host();
     for (const r of redirects) {
-      if (r.op === '<<') { stdin = r.heredoc!.expand ? await expandString(host, heredocWord(r.heredoc!.body)) : r.heredoc!.body; continue; }
+      if (r.op === '<<') {
+        stdin = r.heredoc!.expand ? await expandString(host, heredocWord(r.heredoc!.body)) : r.heredoc!.body;
+        continue;
+      }
       const target = await expandString(host, r.target);
-      if (r.op === '>&' && /^[0-9]$/.test(target)) { fds[r.fd] = fds[Number(target)] ?? (() => {}); continue; }
+      if (r.op === '>&' && /^[0-9]$/.test(target)) {
+        fds[r.fd] = fds[Number(target)] ?? (() => {});
+        continue;
+      }
       // The device files scripts use: no /dev exists in a workspace, so they are named here.
-      if (target === '/dev/null') { if (r.op === '<') stdin = ''; else if (r.op === '&>') { fds[1] = () => {}; fds[2] = () => {}; } else fds[r.fd] = () => {}; continue; }
-      if (target === '/dev/stdout' || target === '/dev/stderr') { if (r.op !== '<') fds[r.fd] = fds[target === '/dev/stdout' ? 1 : 2]!; continue; }
+      if (target === '/dev/null') {
+        if (r.op === '<') stdin = '';
+        else if (r.op === '&>') {
+          fds[1] = () => {};
+          fds[2] = () => {};
+        } else fds[r.fd] = () => {};
+        continue;
+      }
+      if (target === '/dev/stdout' || target === '/dev/stderr') {
+        if (r.op !== '<') fds[r.fd] = fds[target === '/dev/stdout' ? 1 : 2]!;
+        continue;
+      }
       const device = this.state.devices?.get(target);
-      if (device) { if (r.op === '<') stdin = ''; else if (r.op === '&>') { fds[1] = device; fds[2] = device; } else fds[r.fd] = device; continue; }
+      if (device) {
+        if (r.op === '<') stdin = '';
+        else if (r.op === '&>') {
+          fds[1] = device;
+          fds[2] = device;
+        } else fds[r.fd] = device;
+        continue;
+      }
       const path = shellPath(this.state.cwd, target);
       try {
-        if (r.op === '<') { stdin = decodeLossy(await this.state.fs.readFile(path)); continue; }
+        if (r.op === '<') {
+          stdin = decodeLossy(await this.state.fs.readFile(path));
+          continue;
+        }
         const append = r.op === '>>';
         if (!append) await this.state.fs.writeFile(path, new Uint8Array());
         else if (!(await this.state.fs.stat(path))) await this.state.fs.writeFile(path, new Uint8Array());
         const sink = { path, text: '', append: true };
         files.push(sink);
-        const write = (t: string) => { sink.text += t; };
-        if (r.op === '&>' || (r.op === '>&')) { fds[1] = write; fds[2] = write; } else fds[r.fd] = write;
+        const write = (t: string) => {
+          sink.text += t;
+        };
+        if (r.op === '&>' || r.op === '>&') {
+          fds[1] = write;
+          fds[2] = write;
+        } else fds[r.fd] = write;
       } catch (error) {
         io.err(`sh: ${target}: ${errorText(error)}\n`);
         return 1;
@@ -195,7 +278,8 @@ export class Interpreter implements ShellHandle {
         const old = await this.state.fs.readFile(f.path).catch(() => new Uint8Array());
         const add = encodeUtf8(f.text);
         const joined = new Uint8Array(old.length + add.length);
-        joined.set(old); joined.set(add, old.length);
+        joined.set(old);
+        joined.set(add, old.length);
         await this.state.fs.writeFile(f.path, joined);
       }
     };

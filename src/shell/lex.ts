@@ -16,9 +16,12 @@ function closeParen(src: string, i: number): number {
   for (; i < src.length; i++) {
     const c = src[i];
     if (c === '\\') i++;
-    else if (c === "'") { i = src.indexOf("'", i + 1); if (i < 0) break; }
-    else if (c === '"') { for (i++; i < src.length && src[i] !== '"'; i++) if (src[i] === '\\') i++; }
-    else if (c === '(') depth++;
+    else if (c === "'") {
+      i = src.indexOf("'", i + 1);
+      if (i < 0) break;
+    } else if (c === '"') {
+      for (i++; i < src.length && src[i] !== '"'; i++) if (src[i] === '\\') i++;
+    } else if (c === '(') depth++;
     else if (c === ')' && --depth === 0) return i;
   }
   throw new ShellSyntaxError("unexpected end of input: a '$(' is not closed");
@@ -40,7 +43,8 @@ export function readDollar(src: string, i: number, q: boolean): [WordPart, numbe
     const end = src.indexOf('}', i + 2);
     if (end < 0) throw new ShellSyntaxError("a '${' is not closed by '}'");
     const body = src.slice(i + 2, end);
-    if (body.startsWith('#') && NAME.test(body.slice(1))) return [{ t: 'var', name: body.slice(1), op: '#len', q }, end + 1];
+    if (body.startsWith('#') && NAME.test(body.slice(1)))
+      return [{ t: 'var', name: body.slice(1), op: '#len', q }, end + 1];
     const name = /^([A-Za-z_][A-Za-z0-9_]*|[0-9]+|[?#@*$])/.exec(body)?.[0];
     if (!name) throw new ShellSyntaxError(`\${${body}}: bad substitution`);
     const rest = body.slice(name.length);
@@ -57,16 +61,30 @@ export function readDollar(src: string, i: number, q: boolean): [WordPart, numbe
 export function readWord(src: string, q: boolean): Word {
   const parts: Word = [];
   let lit = '';
-  const flush = () => { if (lit) parts.push({ t: 'lit', v: lit, q }); lit = ''; };
-  for (let i = 0; i < src.length;) {
+  const flush = () => {
+    if (lit) parts.push({ t: 'lit', v: lit, q });
+    lit = '';
+  };
+  for (let i = 0; i < src.length; ) {
     const c = src[i]!;
-    if (c === '\\' && i + 1 < src.length && '$`"\\\n'.includes(src[i + 1]!)) { lit += src[i + 1] === '\n' ? '' : src[i + 1]; i += 2; }
-    else if (c === '$') { flush(); const [part, end] = readDollar(src, i, q); parts.push(part); i = end; }
-    else if (c === '`') {
+    if (c === '\\' && i + 1 < src.length && '$`"\\\n'.includes(src[i + 1]!)) {
+      lit += src[i + 1] === '\n' ? '' : src[i + 1];
+      i += 2;
+    } else if (c === '$') {
+      flush();
+      const [part, end] = readDollar(src, i, q);
+      parts.push(part);
+      i = end;
+    } else if (c === '`') {
       const end = src.indexOf('`', i + 1);
       if (end < 0) throw new ShellSyntaxError('unexpected end of input: a backquote is not closed');
-      flush(); parts.push({ t: 'cmd', src: src.slice(i + 1, end), q }); i = end + 1;
-    } else { lit += c; i++; }
+      flush();
+      parts.push({ t: 'cmd', src: src.slice(i + 1, end), q });
+      i = end + 1;
+    } else {
+      lit += c;
+      i++;
+    }
   }
   flush();
   return parts;
@@ -79,9 +97,18 @@ export function tokenize(src: string): Token[] {
   let i = 0;
   while (i < src.length) {
     const c = src[i]!;
-    if (c === ' ' || c === '\t') { i++; continue; }
-    if (c === '\\' && src[i + 1] === '\n') { i += 2; continue; }
-    if (c === '#') { while (i < src.length && src[i] !== '\n') i++; continue; }
+    if (c === ' ' || c === '\t') {
+      i++;
+      continue;
+    }
+    if (c === '\\' && src[i + 1] === '\n') {
+      i += 2;
+      continue;
+    }
+    if (c === '#') {
+      while (i < src.length && src[i] !== '\n') i++;
+      continue;
+    }
     if (c === '\n') {
       tokens.push({ k: 'nl' });
       i++;
@@ -100,7 +127,12 @@ export function tokenize(src: string): Token[] {
         while (end < src.length && !META.has(src[end]!)) end++;
         const raw = src.slice(i, end);
         if (!raw) throw new ShellSyntaxError("syntax error: a here-document needs a delimiter after '<<'");
-        token.heredoc = { delim: raw.replace(/["'\\]/g, ''), expand: !/["'\\]/.test(raw), strip: redir[2] === '<<-', body: '' };
+        token.heredoc = {
+          delim: raw.replace(/["'\\]/g, ''),
+          expand: !/["'\\]/.test(raw),
+          strip: redir[2] === '<<-',
+          body: '',
+        };
         pendingHeredocs.push(token.heredoc);
         i = end;
       }
@@ -108,20 +140,34 @@ export function tokenize(src: string): Token[] {
       continue;
     }
     const op = OPS.find((o) => src.startsWith(o, i));
-    if (op) { tokens.push({ k: 'op', v: op }); i += op.length; continue; }
+    if (op) {
+      tokens.push({ k: 'op', v: op });
+      i += op.length;
+      continue;
+    }
     const start = i;
     const parts: Word = [];
     let lit = '';
-    const flush = () => { if (lit) parts.push({ t: 'lit', v: lit, q: false }); lit = ''; };
+    const flush = () => {
+      if (lit) parts.push({ t: 'lit', v: lit, q: false });
+      lit = '';
+    };
     while (i < src.length && !META.has(src[i]!)) {
       const ch = src[i]!;
       if (ch === '\\') {
-        if (src[i + 1] === '\n') { i += 2; continue; }
-        flush(); parts.push({ t: 'lit', v: src[i + 1] ?? '', q: true }); i += 2;
+        if (src[i + 1] === '\n') {
+          i += 2;
+          continue;
+        }
+        flush();
+        parts.push({ t: 'lit', v: src[i + 1] ?? '', q: true });
+        i += 2;
       } else if (ch === "'") {
         const end = src.indexOf("'", i + 1);
-        if (end < 0) throw new ShellSyntaxError("unexpected end of input: a single quote is not closed");
-        flush(); parts.push({ t: 'lit', v: src.slice(i + 1, end), q: true }); i = end + 1;
+        if (end < 0) throw new ShellSyntaxError('unexpected end of input: a single quote is not closed');
+        flush();
+        parts.push({ t: 'lit', v: src.slice(i + 1, end), q: true });
+        i = end + 1;
       } else if (ch === '"') {
         let end = i + 1;
         for (; end < src.length && src[end] !== '"'; end++) {
@@ -130,16 +176,28 @@ export function tokenize(src: string): Token[] {
           else if (src[end] === '`') end = src.indexOf('`', end + 1);
           if (end < 0) break;
         }
-        if (end < 0 || end >= src.length) throw new ShellSyntaxError('unexpected end of input: a double quote is not closed');
+        if (end < 0 || end >= src.length)
+          throw new ShellSyntaxError('unexpected end of input: a double quote is not closed');
         flush();
         const inner = readWord(src.slice(i + 1, end), true);
         parts.push(...(inner.length ? inner : [{ t: 'lit' as const, v: '', q: true }]));
         i = end + 1;
       } else if (ch === '$' || ch === '`') {
         flush();
-        if (ch === '$') { const [part, end] = readDollar(src, i, false); parts.push(part); i = end; }
-        else { const end = src.indexOf('`', i + 1); if (end < 0) throw new ShellSyntaxError('unexpected end of input: a backquote is not closed'); parts.push({ t: 'cmd', src: src.slice(i + 1, end), q: false }); i = end + 1; }
-      } else { lit += ch; i++; }
+        if (ch === '$') {
+          const [part, end] = readDollar(src, i, false);
+          parts.push(part);
+          i = end;
+        } else {
+          const end = src.indexOf('`', i + 1);
+          if (end < 0) throw new ShellSyntaxError('unexpected end of input: a backquote is not closed');
+          parts.push({ t: 'cmd', src: src.slice(i + 1, end), q: false });
+          i = end + 1;
+        }
+      } else {
+        lit += ch;
+        i++;
+      }
     }
     flush();
     tokens.push({ k: 'w', word: parts, raw: src.slice(start, i) });
@@ -156,7 +214,10 @@ function readHeredoc(src: string, i: number, h: { delim: string; strip: boolean;
     let line = src.slice(i, end);
     i = end + 1;
     if (h.strip) line = line.replace(/^\t+/, '');
-    if (line === h.delim) { h.body = lines.map((l) => `${l}\n`).join(''); return i; }
+    if (line === h.delim) {
+      h.body = lines.map((l) => `${l}\n`).join('');
+      return i;
+    }
     lines.push(line);
   }
   h.body = lines.map((l) => `${l}\n`).join('');

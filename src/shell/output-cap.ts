@@ -9,18 +9,26 @@ export class OutputCap {
 
   constructor(private readonly cap = DEFAULT_SHELL_OUTPUT_CAP) {}
 
-  get truncated(): boolean { return this.dropped > 0; }
+  get truncated(): boolean {
+    return this.dropped > 0;
+  }
 
   write(text: string): void {
     const half = this.cap >> 1;
-    if (this.dropped === 0 && this.head.length + text.length <= this.cap) { this.head += text; return; }
+    if (this.dropped === 0 && this.head.length + text.length <= this.cap) {
+      this.head += text;
+      return;
+    }
     if (this.dropped === 0) {
       const all = this.head + text;
       this.head = all.slice(0, half);
       this.tail = all.slice(half);
       this.dropped = 0;
     } else this.tail += text;
-    if (this.tail.length > half) { this.dropped += this.tail.length - half; this.tail = this.tail.slice(-half); }
+    if (this.tail.length > half) {
+      this.dropped += this.tail.length - half;
+      this.tail = this.tail.slice(-half);
+    }
     if (this.dropped === 0) this.dropped = 1;
   }
 

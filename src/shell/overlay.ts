@@ -3,10 +3,7 @@ import type { WorkspaceFs } from '../fs/types.js';
 import { RESERVED_TOP_LEVEL } from '../workspace/paths.js';
 
 /** What the shell knows about one path it changed: new bytes, a folder it made, or a removal. */
-export type OverlayEntry =
-  | { kind: 'file'; data: Uint8Array }
-  | { kind: 'dir'; fresh: boolean }
-  | { kind: 'deleted' };
+export type OverlayEntry = { kind: 'file'; data: Uint8Array } | { kind: 'dir'; fresh: boolean } | { kind: 'deleted' };
 
 /** What a shell path is, as the shell sees it (overlay first, then the backend). */
 export interface ShellStat {
@@ -51,7 +48,10 @@ export class ShellFs {
   private readonly entries = new Map<string, OverlayEntry>();
   private readonly root: string;
 
-  constructor(private readonly fs: WorkspaceFs, root: string) {
+  constructor(
+    private readonly fs: WorkspaceFs,
+    root: string,
+  ) {
     this.root = root === '/' ? '' : root.replace(/\/+$/, '');
   }
 
@@ -82,7 +82,10 @@ export class ShellFs {
     this.guard(p, 'stat');
     const o = this.overlaid(p);
     if (o === 'missing') return null;
-    if (o) return o.kind === 'file' ? { type: 'file', size: o.data.length, mtimeMs: Date.now() } : { type: 'dir', size: 0, mtimeMs: Date.now() };
+    if (o)
+      return o.kind === 'file'
+        ? { type: 'file', size: o.data.length, mtimeMs: Date.now() }
+        : { type: 'dir', size: 0, mtimeMs: Date.now() };
     try {
       const s = await this.fs.lstat(this.backendPath(p));
       if (s.type === 'symlink') throw new FsError('ELOOP', 'stat');
@@ -139,11 +142,17 @@ export class ShellFs {
     if (!parent) throw new FsError('ENOENT', 'mkdir');
     if (parent.type !== 'dir') throw new FsError('ENOTDIR', 'mkdir');
     // A folder made where one was removed in this command must not show the removed one's files.
-    this.entries.set(p, { kind: 'dir', fresh: this.entries.get(p)?.kind === 'deleted' || (await this.backendExists(p)) });
+    this.entries.set(p, {
+      kind: 'dir',
+      fresh: this.entries.get(p)?.kind === 'deleted' || (await this.backendExists(p)),
+    });
   }
 
   private async backendExists(p: string): Promise<boolean> {
-    return this.fs.lstat(this.backendPath(p)).then(() => true, () => false);
+    return this.fs.lstat(this.backendPath(p)).then(
+      () => true,
+      () => false,
+    );
   }
 
   /** Remove a file, or a folder with everything below it. */

@@ -1,4 +1,12 @@
-import { ShellSyntaxError, type AndOr, type Command, type List, type Pipeline, type Redirect, type Word } from './ast.js';
+import {
+  ShellSyntaxError,
+  type AndOr,
+  type Command,
+  type List,
+  type Pipeline,
+  type Redirect,
+  type Word,
+} from './ast.js';
 import { tokenize, type Token } from './lex.js';
 
 const RESERVED_ENDS = new Set(['then', 'do', 'done', 'fi', 'else', 'elif', '}']);
@@ -23,15 +31,29 @@ class Parser {
   private i = 0;
   constructor(private readonly tokens: Token[]) {}
 
-  done(): boolean { this.skipNewlines(); return this.i >= this.tokens.length; }
-  describe(): string { const t = this.tokens[this.i]; return !t ? 'end of input' : t.k === 'w' ? t.raw : t.k === 'op' ? t.v : t.k === 'nl' ? 'newline' : t.op; }
-  private peek(): Token | undefined { return this.tokens[this.i]; }
-  private isOp(v: string): boolean { const t = this.peek(); return t?.k === 'op' && t.v === v; }
-  private skipNewlines(): void { while (this.peek()?.k === 'nl') this.i++; }
+  done(): boolean {
+    this.skipNewlines();
+    return this.i >= this.tokens.length;
+  }
+  describe(): string {
+    const t = this.tokens[this.i];
+    return !t ? 'end of input' : t.k === 'w' ? t.raw : t.k === 'op' ? t.v : t.k === 'nl' ? 'newline' : t.op;
+  }
+  private peek(): Token | undefined {
+    return this.tokens[this.i];
+  }
+  private isOp(v: string): boolean {
+    const t = this.peek();
+    return t?.k === 'op' && t.v === v;
+  }
+  private skipNewlines(): void {
+    while (this.peek()?.k === 'nl') this.i++;
+  }
 
   private expectWord(word: string): void {
     this.skipNewlines();
-    if (bare(this.peek()) !== word) throw new ShellSyntaxError(`syntax error near unexpected token '${this.describe()}' (expected '${word}')`);
+    if (bare(this.peek()) !== word)
+      throw new ShellSyntaxError(`syntax error near unexpected token '${this.describe()}' (expected '${word}')`);
     this.i++;
   }
 
@@ -62,9 +84,16 @@ class Parser {
 
   private pipeline(): Pipeline {
     let negate = false;
-    if (bare(this.peek()) === '!') { negate = true; this.i++; }
+    if (bare(this.peek()) === '!') {
+      negate = true;
+      this.i++;
+    }
     const commands = [this.command()];
-    while (this.isOp('|')) { this.i++; this.skipNewlines(); commands.push(this.command()); }
+    while (this.isOp('|')) {
+      this.i++;
+      this.skipNewlines();
+      commands.push(this.command());
+    }
     return { negate, commands };
   }
 
@@ -78,7 +107,12 @@ class Parser {
       this.i++;
       return { type: 'subshell', body, redirects: this.redirects() };
     }
-    if (kw === '{') { this.i++; const body = this.list(new Set(['}'])); this.expectWord('}'); return { type: 'group', body, redirects: this.redirects() }; }
+    if (kw === '{') {
+      this.i++;
+      const body = this.list(new Set(['}']));
+      this.expectWord('}');
+      return { type: 'group', body, redirects: this.redirects() };
+    }
     if (kw === 'if') return this.ifCommand();
     if (kw === 'while' || kw === 'until') {
       this.i++;
@@ -105,8 +139,10 @@ class Parser {
       const next = bare(this.peek());
       this.i++;
       if (next === 'elif') continue;
-      if (next === 'else') { otherwise = this.list(new Set(['fi'])); this.expectWord('fi'); }
-      else if (next !== 'fi') throw new ShellSyntaxError("syntax error: 'if' is not closed by 'fi'");
+      if (next === 'else') {
+        otherwise = this.list(new Set(['fi']));
+        this.expectWord('fi');
+      } else if (next !== 'fi') throw new ShellSyntaxError("syntax error: 'if' is not closed by 'fi'");
       break;
     }
     return { type: 'if', clauses, ...(otherwise ? { otherwise } : {}), redirects: this.redirects() };
@@ -115,7 +151,8 @@ class Parser {
   private forCommand(): Command {
     this.i++;
     const name = bare(this.peek());
-    if (!name || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new ShellSyntaxError(`syntax error: '${this.describe()}' is not a valid loop variable`);
+    if (!name || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(name))
+      throw new ShellSyntaxError(`syntax error: '${this.describe()}' is not a valid loop variable`);
     this.i++;
     let items: Word[] | null = null;
     this.skipNewlines();
@@ -150,12 +187,18 @@ class Parser {
     const cmd: Extract<Command, { type: 'simple' }> = { type: 'simple', assigns: [], words: [], redirects: [] };
     for (;;) {
       const t = this.peek();
-      if (t?.k === 'redir') { cmd.redirects.push(this.redirect()); continue; }
+      if (t?.k === 'redir') {
+        cmd.redirects.push(this.redirect());
+        continue;
+      }
       if (t?.k !== 'w') break;
       const first = t.word[0];
       const m = cmd.words.length === 0 && first?.t === 'lit' && !first.q ? ASSIGN.exec(first.v) : null;
       if (m) {
-        const value: Word = [{ ...first as { t: 'lit'; v: string; q: boolean }, v: (first as { v: string }).v.slice(m[0].length) }, ...t.word.slice(1)];
+        const value: Word = [
+          { ...(first as { t: 'lit'; v: string; q: boolean }), v: (first as { v: string }).v.slice(m[0].length) },
+          ...t.word.slice(1),
+        ];
         cmd.assigns.push({ name: m[1]!, value });
       } else {
         cmd.words.push(t.word);

@@ -60,7 +60,13 @@ export async function runShell(request: ShellRequest): Promise<ShellResult> {
   const commands = commandTable();
   for (const [name, fn] of Object.entries(request.extraCommands ?? {})) commands.set(name, fn);
   const shell = new Interpreter({
-    fs, cwd, vars, exported: new Set(vars.keys()), args: [], status: 0, commands,
+    fs,
+    cwd,
+    vars,
+    exported: new Set(vars.keys()),
+    args: [],
+    status: 0,
+    commands,
     deadline: request.timeoutMs === null ? Infinity : started + request.timeoutMs,
     ...(request.signal ? { stop: request.signal } : {}),
     ...(request.devices ? { devices: request.devices } : {}),
@@ -73,17 +79,43 @@ export async function runShell(request: ShellRequest): Promise<ShellResult> {
     const tell = request.onOutput;
     exit = await shell.runLine(request.command, {
       stdin: '',
-      out: tell ? (t) => { stdout.write(t); tell('stdout', t); } : (t) => stdout.write(t),
-      err: tell ? (t) => { stderr.write(t); tell('stderr', t); } : (t) => stderr.write(t),
+      out: tell
+        ? (t) => {
+            stdout.write(t);
+            tell('stdout', t);
+          }
+        : (t) => stdout.write(t),
+      err: tell
+        ? (t) => {
+            stderr.write(t);
+            tell('stderr', t);
+          }
+        : (t) => stderr.write(t),
     });
   } catch (error) {
     if (error instanceof ExitSignal) exit = error.code;
-    else if (error instanceof TimeoutSignal) { timedOut = request.signal?.aborted !== true; exit = -1; }
-    else { stderr.write(`sh: ${error instanceof Error ? error.message : String(error)}\n`); exit = 2; }
+    else if (error instanceof TimeoutSignal) {
+      timedOut = request.signal?.aborted !== true;
+      exit = -1;
+    } else {
+      stderr.write(`sh: ${error instanceof Error ? error.message : String(error)}\n`);
+      exit = 2;
+    }
   }
-  const applied = await applyBufferedChanges(request.fs, (rel) => (rel === '' ? request.root : `${request.root === '/' ? '' : request.root}/${rel}`), fs.changes(), request.apply);
+  const applied = await applyBufferedChanges(
+    request.fs,
+    (rel) => (rel === '' ? request.root : `${request.root === '/' ? '' : request.root}/${rel}`),
+    fs.changes(),
+    request.apply,
+  );
   return {
-    exit_code: request.signal?.aborted ? -1 : exit, killed: request.signal?.aborted === true, stdout: stdout.text(), stderr: stderr.text(), timed_out: timedOut,
-    truncated: stdout.truncated || stderr.truncated, duration_ms: Date.now() - started, applied,
+    exit_code: request.signal?.aborted ? -1 : exit,
+    killed: request.signal?.aborted === true,
+    stdout: stdout.text(),
+    stderr: stderr.text(),
+    timed_out: timedOut,
+    truncated: stdout.truncated || stderr.truncated,
+    duration_ms: Date.now() - started,
+    applied,
   };
 }

@@ -14,7 +14,10 @@ export const FIRST_OPEN_MARK = 'sandpit-first-open';
  * Where the branch points: a commit, a repository never made (or whose first open was cut off
  * before its first commit, `cutFirstOpen`), or a ref that is gone or garbage.
  */
-export type BranchState = { kind: 'ok'; oid: string } | { kind: 'absent'; cutFirstOpen?: boolean } | { kind: 'damaged'; why: string };
+export type BranchState =
+  | { kind: 'ok'; oid: string }
+  | { kind: 'absent'; cutFirstOpen?: boolean }
+  | { kind: 'damaged'; why: string };
 
 /**
  * Read the branch from its file (or packed-refs), telling a repository never made (`absent`)
@@ -22,16 +25,35 @@ export type BranchState = { kind: 'ok'; oid: string } | { kind: 'absent'; cutFir
  * first, or a new history would start over the old one.
  */
 export async function readBranch(fs: WorkspaceFs, gitdir: string): Promise<BranchState> {
-  const text = await fs.readFile(`${gitdir}/${BRANCH}`).then((b) => new TextDecoder().decode(b), (e) => (hasFsCode(e, 'ENOENT') || hasFsCode(e, 'ENOTDIR') ? null : Promise.reject(e)));
+  const text = await fs.readFile(`${gitdir}/${BRANCH}`).then(
+    (b) => new TextDecoder().decode(b),
+    (e) => (hasFsCode(e, 'ENOENT') || hasFsCode(e, 'ENOTDIR') ? null : Promise.reject(e)),
+  );
   if (text !== null) {
     const m = /^([0-9a-f]{40})\n?$/.exec(text);
-    return m ? { kind: 'ok', oid: m[1]! } : { kind: 'damaged', why: `the branch file refs/heads/main does not hold a commit id (${text.length === 0 ? 'it is empty' : `${text.length} bytes of something else`})` };
+    return m
+      ? { kind: 'ok', oid: m[1]! }
+      : {
+          kind: 'damaged',
+          why: `the branch file refs/heads/main does not hold a commit id (${text.length === 0 ? 'it is empty' : `${text.length} bytes of something else`})`,
+        };
   }
-  const packed = await fs.readFile(`${gitdir}/packed-refs`).then((b) => new TextDecoder().decode(b), () => '');
+  const packed = await fs.readFile(`${gitdir}/packed-refs`).then(
+    (b) => new TextDecoder().decode(b),
+    () => '',
+  );
   const hit = /^([0-9a-f]{40}) refs\/heads\/main$/m.exec(packed);
   if (hit) return { kind: 'ok', oid: hit[1]! };
-  const made = await fs.stat(`${gitdir}/HEAD`).then(() => true, () => false);
+  const made = await fs.stat(`${gitdir}/HEAD`).then(
+    () => true,
+    () => false,
+  );
   if (!made) return { kind: 'absent' };
-  const cut = await fs.stat(`${gitdir}/${FIRST_OPEN_MARK}`).then(() => true, () => false);
-  return cut ? { kind: 'absent', cutFirstOpen: true } : { kind: 'damaged', why: 'the branch refs/heads/main is missing, though the repository exists' };
+  const cut = await fs.stat(`${gitdir}/${FIRST_OPEN_MARK}`).then(
+    () => true,
+    () => false,
+  );
+  return cut
+    ? { kind: 'absent', cutFirstOpen: true }
+    : { kind: 'damaged', why: 'the branch refs/heads/main is missing, though the repository exists' };
 }

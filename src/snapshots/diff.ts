@@ -39,14 +39,23 @@ export async function diffTrees(store: SnapshotStore, from: string, to: string, 
     const binary = before === undefined || after === undefined;
     const counts = binary ? { added_lines: 0, removed_lines: 0 } : countLineChanges(before, after);
     files.push({ path: p, status, ...counts, ...(binary ? { binary: true } : {}) });
-    const text = binary ? `Binary files ${x ? `a/${p}` : '/dev/null'} and ${y ? `b/${p}` : '/dev/null'} differ\n` : unifiedFileDiff(p, before, after);
+    const text = binary
+      ? `Binary files ${x ? `a/${p}` : '/dev/null'} and ${y ? `b/${p}` : '/dev/null'} differ\n`
+      : unifiedFileDiff(p, before, after);
     if (unified.length + text.length > MAX_DIFF_CHARS) truncated = true;
     else unified += text;
   }
   return { files, unified_diff: unified, truncated };
 }
 
-async function compare(a: TreeCache, b: TreeCache, x: Leaf | Dir | undefined, y: Leaf | Dir | undefined, path: string, out: Array<[string, Leaf | undefined, Leaf | undefined]>): Promise<void> {
+async function compare(
+  a: TreeCache,
+  b: TreeCache,
+  x: Leaf | Dir | undefined,
+  y: Leaf | Dir | undefined,
+  path: string,
+  out: Array<[string, Leaf | undefined, Leaf | undefined]>,
+): Promise<void> {
   if (x && y && x.oid !== null && x.oid === y.oid && x.kind === y.kind) return;
   if (x?.kind === 'tree' || y?.kind === 'tree') {
     const left = x?.kind === 'tree' ? await a.entries(x) : new Map<string, Leaf | Dir>();

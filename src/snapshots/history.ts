@@ -57,7 +57,10 @@ export function formatMessage(meta: CommitMeta): string {
   return `${meta.message.replace(/\n+$/, '') || 'snapshot'}\n\n${lines.join('\n')}\n`;
 }
 
-export function parseCommit(oid: string, commit: { message: string; tree: string; parent: string[]; author: { timestamp: number } }): SnapshotInfo {
+export function parseCommit(
+  oid: string,
+  commit: { message: string; tree: string; parent: string[]; author: { timestamp: number } },
+): SnapshotInfo {
   const paragraphs = commit.message.replace(/\n+$/, '').split('\n\n');
   const trailers = paragraphs.length > 1 ? paragraphs.pop()!.split('\n') : [];
   const get = (key: string) => trailers.filter((l) => l.startsWith(`${key}: `)).map((l) => l.slice(key.length + 2));

@@ -14,7 +14,10 @@ export class SnapshotIgnore {
   /** per folder, the folders at or above it that have rules, deepest first (see rulesAbove) */
   private readonly above = new Map<string, Array<{ dir: string; rules: Ignore }>>();
 
-  constructor(private readonly fs: WorkspaceFs, private readonly toAbs: (rel: string) => string) {}
+  constructor(
+    private readonly fs: WorkspaceFs,
+    private readonly toAbs: (rel: string) => string,
+  ) {}
 
   /** Forget cached rules after `rel` changed, if it is a `.gitignore`. */
   changed(rel: string): void {
@@ -27,10 +30,17 @@ export class SnapshotIgnore {
   /** Whether `rel` is left out, checking every folder above it too (git does not look inside an ignored folder). */
   async ignores(rel: string, isDir: boolean): Promise<boolean> {
     // by index, not by splitting and joining the path per level: a 5,000-level path stays linear
-    for (let at = 0; ;) {
+    for (let at = 0; ; ) {
       const slash = rel.indexOf('/', at);
       const last = slash === -1;
-      if (await this.ignoredChild(at === 0 ? '' : rel.slice(0, at - 1), last ? rel.slice(at) : rel.slice(at, slash), last ? isDir : true)) return true;
+      if (
+        await this.ignoredChild(
+          at === 0 ? '' : rel.slice(0, at - 1),
+          last ? rel.slice(at) : rel.slice(at, slash),
+          last ? isDir : true,
+        )
+      )
+        return true;
       if (last) return false;
       at = slash + 1;
     }
@@ -66,7 +76,10 @@ export class SnapshotIgnore {
     let base: Array<{ dir: string; rules: Ignore }> = [];
     while (at !== null) {
       const hit = this.above.get(at);
-      if (hit) { base = hit; break; }
+      if (hit) {
+        base = hit;
+        break;
+      }
       missing.push(at);
       at = at === '' ? null : at.includes('/') ? at.slice(0, at.lastIndexOf('/')) : '';
     }
@@ -82,7 +95,9 @@ export class SnapshotIgnore {
     if (this.rules.has(dir)) return this.rules.get(dir)!;
     let rules: Ignore | null = null;
     try {
-      const text = new TextDecoder().decode(await this.fs.readFile(this.toAbs(dir ? `${dir}/.gitignore` : '.gitignore')));
+      const text = new TextDecoder().decode(
+        await this.fs.readFile(this.toAbs(dir ? `${dir}/.gitignore` : '.gitignore')),
+      );
       rules = ignore({ allowRelativePaths: true }).add(text);
     } catch {
       rules = null;

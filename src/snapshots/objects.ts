@@ -52,7 +52,10 @@ export function serializeTree(entries: TreeEntry[]): Uint8Array {
   }
   const out = new Uint8Array(length);
   let at = 0;
-  for (const part of parts) { out.set(part, at); at += part.length; }
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.length;
+  }
   return out;
 }
 
@@ -77,7 +80,10 @@ export class ObjectSink {
   private readonly known = new Set<string>();
   count = 0;
 
-  constructor(private readonly access: GitAccess, private readonly loose: LooseWrites = { spares: null, dirs: new Set() }) {}
+  constructor(
+    private readonly access: GitAccess,
+    private readonly loose: LooseWrites = { spares: null, dirs: new Set() },
+  ) {}
 
   /** Queue a blob; `oid` may be passed when the caller has already hashed it. */
   async blob(bytes: Uint8Array, oid = objectId('blob', bytes)): Promise<string> {
@@ -103,7 +109,10 @@ export class ObjectSink {
     if (this.known.has(oid)) return;
     this.known.add(oid);
     this.count++;
-    if (this.pack) { await this.pack.add(oid, type, bytes); return; }
+    if (this.pack) {
+      await this.pack.add(oid, type, bytes);
+      return;
+    }
     this.pending.push({ oid, type, bytes });
     if (this.pending.length > LOOSE_LIMIT) await (this.packing ??= this.startPack());
   }
@@ -122,22 +131,36 @@ export class ObjectSink {
   /** Write everything still pending; after this every id handed out is readable. */
   async finish(): Promise<void> {
     await this.packing;
-    if (this.pack) { await this.pack.flush(); return; }
+    if (this.pack) {
+      await this.pack.flush();
+      return;
+    }
     const fs = this.access.fs.promises;
     const objects = `${this.access.gitdir}/objects`;
     const file = (oid: string) => `${objects}/${oid.slice(0, 2)}/${oid.slice(2)}`;
     // An object already on disk (an edit undone by hand, a file put back) is neither compressed nor
     // written. A commit names its parent and the time, so it is new: writing it again would be harmless.
-    const present = await Promise.all(this.pending.map((p) => p.type !== 'commit' && fs.lstat(file(p.oid)).then(() => true, () => false)));
+    const present = await Promise.all(
+      this.pending.map(
+        (p) =>
+          p.type !== 'commit' &&
+          fs.lstat(file(p.oid)).then(
+            () => true,
+            () => false,
+          ),
+      ),
+    );
     const pending = this.pending.filter((_, i) => !present[i]);
     this.pending = [];
     const compressed = await Promise.all(pending.map((p) => compress(fs, wrapObject(p.type, p.bytes))));
     // Every write settles before the first failure is thrown, so none lands after the call returned.
-    const settled = await Promise.allSettled(pending.map(async (p, i) => {
-      const dir = `${objects}/${p.oid.slice(0, 2)}`;
-      if (await this.loose.spares?.place(dir, file(p.oid), compressed[i]!)) this.loose.dirs.add(dir);
-      else await writeInFolder(fs, dir, file(p.oid), compressed[i]!, this.loose.dirs);
-    }));
+    const settled = await Promise.allSettled(
+      pending.map(async (p, i) => {
+        const dir = `${objects}/${p.oid.slice(0, 2)}`;
+        if (await this.loose.spares?.place(dir, file(p.oid), compressed[i]!)) this.loose.dirs.add(dir);
+        else await writeInFolder(fs, dir, file(p.oid), compressed[i]!, this.loose.dirs);
+      }),
+    );
     const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
     if (failed) throw failed.reason;
   }
@@ -147,7 +170,13 @@ export class ObjectSink {
  * Write `file`, making its fan-out folder first unless it is known to exist (then no mkdir call at
  * all); a known folder removed behind our back (`git prune` drops empty ones) is made again.
  */
-async function writeInFolder(fs: WorkspaceFs, dir: string, file: string, bytes: Uint8Array, dirs: Set<string>): Promise<void> {
+async function writeInFolder(
+  fs: WorkspaceFs,
+  dir: string,
+  file: string,
+  bytes: Uint8Array,
+  dirs: Set<string>,
+): Promise<void> {
   const known = dirs.has(dir);
   if (!known) await makeDir(fs, dir);
   try {
@@ -161,7 +190,9 @@ async function writeInFolder(fs: WorkspaceFs, dir: string, file: string, bytes: 
 }
 
 async function makeDir(fs: WorkspaceFs, dir: string): Promise<void> {
-  await fs.mkdir(dir).catch((e) => { if (!hasFsCode(e, 'EEXIST')) throw e; });
+  await fs.mkdir(dir).catch((e) => {
+    if (!hasFsCode(e, 'EEXIST')) throw e;
+  });
 }
 
 export { toHex };
@@ -180,19 +211,30 @@ export interface StoredTreeEntry {
  * folder; callers decide per path what to skip (and list) instead.
  */
 export async function readTreeEntries(access: GitAccess, oid: string): Promise<StoredTreeEntry[]> {
-  const { object, type } = await git.readObject({ fs: access.fs, gitdir: access.gitdir, cache: access.cache, oid, format: 'content' });
+  const { object, type } = await git.readObject({
+    fs: access.fs,
+    gitdir: access.gitdir,
+    cache: access.cache,
+    oid,
+    format: 'content',
+  });
   if (type !== 'tree') throw new Error(`object ${oid} is a ${type}, not a tree`);
   const bytes = object as Uint8Array;
   const out: StoredTreeEntry[] = [];
   const text = new TextDecoder();
-  for (let at = 0; at < bytes.length;) {
+  for (let at = 0; at < bytes.length; ) {
     const space = bytes.indexOf(32, at);
     const nul = bytes.indexOf(0, space + 1);
     if (space === -1 || nul === -1 || nul + 21 > bytes.length) throw new Error(`tree ${oid} is malformed`);
     let mode = text.decode(bytes.subarray(at, space));
     if (mode === '40000') mode = TREE_MODE;
     const kind = mode === TREE_MODE ? 'tree' : mode === '160000' ? 'commit' : 'blob';
-    out.push({ mode, path: text.decode(bytes.subarray(space + 1, nul)), oid: toHex(bytes.subarray(nul + 1, nul + 21)), type: kind });
+    out.push({
+      mode,
+      path: text.decode(bytes.subarray(space + 1, nul)),
+      oid: toHex(bytes.subarray(nul + 1, nul + 21)),
+      type: kind,
+    });
     at = nul + 21;
   }
   return out;

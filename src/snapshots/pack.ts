@@ -27,7 +27,10 @@ export class PackWriter {
   /** how many objects went into packs */
   written = 0;
 
-  constructor(private readonly fs: WorkspaceFs, private readonly packDir: string) {}
+  constructor(
+    private readonly fs: WorkspaceFs,
+    private readonly packDir: string,
+  ) {}
 
   async add(oid: string, type: GitObjectType, content: Uint8Array): Promise<void> {
     if (this.seen.has(oid)) return;
@@ -104,7 +107,10 @@ function buildIndex(entries: Entry[], offsets: number[], crcs: number[], packSum
   const fanout = new Uint32Array(256);
   for (const e of entries) fanout[parseInt(e.oid.slice(0, 2), 16)]!++;
   let running = 0;
-  for (let b = 0; b < 256; b++) { running += fanout[b]!; view.setUint32(8 + b * 4, running); }
+  for (let b = 0; b < 256; b++) {
+    running += fanout[b]!;
+    view.setUint32(8 + b * 4, running);
+  }
   const names = 8 + 1024;
   const crcAt = names + n * 20;
   const offAt = crcAt + n * 4;

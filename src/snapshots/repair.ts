@@ -27,7 +27,8 @@ const MAX_CHAIN = 100_000;
 export async function checkHistory(fs: WorkspaceFs, gitdir: string): Promise<HistoryReport> {
   const branch = await readBranch(fs, gitdir);
   if (branch.kind === 'absent') return { healthy: true, absent: true, damage: null, snapshots: 0, repairedTo: null };
-  if (branch.kind === 'damaged') return { healthy: false, absent: false, damage: branch.why, snapshots: 0, repairedTo: null };
+  if (branch.kind === 'damaged')
+    return { healthy: false, absent: false, damage: branch.why, snapshots: 0, repairedTo: null };
   const chain = await readChain(fs, gitdir, branch.oid);
   return chain.broken
     ? { healthy: false, absent: false, damage: chain.broken, snapshots: chain.length, repairedTo: null }
@@ -53,12 +54,19 @@ export async function repairHistory(fs: WorkspaceFs, gitdir: string): Promise<Hi
   return before;
 }
 
-async function readChain(fs: WorkspaceFs, gitdir: string, head: string): Promise<{ length: number; broken: string | null }> {
+async function readChain(
+  fs: WorkspaceFs,
+  gitdir: string,
+  head: string,
+): Promise<{ length: number; broken: string | null }> {
   const gfs = gitFsClient(fs);
   const cache = {};
-  const shallow = await fs.readFile(`${gitdir}/shallow`).then((t) => new Set(new TextDecoder().decode(t).split('\n').filter(Boolean)), () => new Set<string>());
+  const shallow = await fs.readFile(`${gitdir}/shallow`).then(
+    (t) => new Set(new TextDecoder().decode(t).split('\n').filter(Boolean)),
+    () => new Set<string>(),
+  );
   let length = 0;
-  for (let oid: string | null = head; oid && length < MAX_CHAIN;) {
+  for (let oid: string | null = head; oid && length < MAX_CHAIN; ) {
     const at: string = oid;
     let parent: string | null;
     try {
@@ -66,7 +74,13 @@ async function readChain(fs: WorkspaceFs, gitdir: string, head: string): Promise
       if (length === 0) await git.readTree({ fs: gfs, gitdir, cache, oid: commit.tree });
       parent = commit.parent[0] ?? null;
     } catch {
-      return { length, broken: length === 0 ? `the branch names commit ${at.slice(0, 12)}, which is missing or corrupt` : `commit ${at.slice(0, 12)}, ${length} back from the newest, is missing or corrupt` };
+      return {
+        length,
+        broken:
+          length === 0
+            ? `the branch names commit ${at.slice(0, 12)}, which is missing or corrupt`
+            : `commit ${at.slice(0, 12)}, ${length} back from the newest, is missing or corrupt`,
+      };
     }
     length++;
     oid = shallow.has(at) ? null : parent;
@@ -76,7 +90,10 @@ async function readChain(fs: WorkspaceFs, gitdir: string, head: string): Promise
 
 /** Commits the branch pointed at, newest first, from git's reflog when one was kept. */
 async function reflogCandidates(fs: WorkspaceFs, gitdir: string): Promise<string[]> {
-  const text = await fs.readFile(`${gitdir}/logs/${BRANCH}`).then((b) => new TextDecoder().decode(b), () => '');
+  const text = await fs.readFile(`${gitdir}/logs/${BRANCH}`).then(
+    (b) => new TextDecoder().decode(b),
+    () => '',
+  );
   const found: string[] = [];
   for (const line of text.split('\n').reverse()) {
     const m = /^[0-9a-f]{40} ([0-9a-f]{40}) /.exec(line);
@@ -109,7 +126,8 @@ async function looseCommits(fs: WorkspaceFs, gitdir: string): Promise<string[]> 
   const depthOf = (oid: string): number => {
     let n = 0;
     const path: string[] = [];
-    for (let at: string | undefined = oid; at && commits.has(at) && !depth.has(at); at = commits.get(at)!.parents[0]) path.push(at);
+    for (let at: string | undefined = oid; at && commits.has(at) && !depth.has(at); at = commits.get(at)!.parents[0])
+      path.push(at);
     const last = path.length ? commits.get(path[path.length - 1]!)!.parents[0] : oid;
     n = last !== undefined && depth.has(last) ? depth.get(last)! : 0;
     for (const at of path.reverse()) depth.set(at, ++n);

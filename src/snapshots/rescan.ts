@@ -40,7 +40,13 @@ export function describeSkipped(s: SkippedFile): string {
 
 type Verdict = 'same' | { leaf: Leaf } | { skip: SkippedFile };
 
-interface StatEntry { size: number; mtimeMs: number; mode: string; oid: string; seenAt: number }
+interface StatEntry {
+  size: number;
+  mtimeMs: number;
+  mode: string;
+  oid: string;
+  seenAt: number;
+}
 
 /**
  * A stat seen within this long of its mtime is not trusted next time: a second write in the same
@@ -101,7 +107,10 @@ export class Scanner {
   noteWritten(rel: string, bytes: Uint8Array): void {
     this.takeFresh(rel);
     if (bytes.length > FRESH_FILE_MAX) return;
-    if (this.freshBytes + bytes.length > FRESH_TOTAL_MAX) { this.fresh.clear(); this.freshBytes = 0; }
+    if (this.freshBytes + bytes.length > FRESH_TOTAL_MAX) {
+      this.fresh.clear();
+      this.freshBytes = 0;
+    }
     this.fresh.set(rel, { bytes, at: Date.now() });
     this.freshBytes += bytes.length;
   }
@@ -140,8 +149,11 @@ export class Scanner {
 
   private async applyPathOrThrow(rel: string, tree: TreeCache, sink: ObjectSink, out: ScanOutcome): Promise<void> {
     const stat = rel === '' ? await this.fs.lstat(this.toAbs('')) : await this.lstat(rel);
-    if (stat === null) { await this.removeMissing(rel, tree, out); return; }
-    const ignored = rel !== '' && await this.ignore.ignores(rel, stat.type === 'dir');
+    if (stat === null) {
+      await this.removeMissing(rel, tree, out);
+      return;
+    }
+    const ignored = rel !== '' && (await this.ignore.ignores(rel, stat.type === 'dir'));
     // As in git, .gitignore keeps new files out but never drops a file a snapshot already holds
     // (a cloned repository may track files its own .gitignore names).
     const held = ignored ? (await tree.get(rel))?.kind : undefined;
@@ -150,7 +162,10 @@ export class Scanner {
       else await this.remove(rel, tree, out);
       return;
     }
-    if (ignored && held !== 'blob') { await this.remove(rel, tree, out); return; }
+    if (ignored && held !== 'blob') {
+      await this.remove(rel, tree, out);
+      return;
+    }
     await this.applyFile(rel, stat, tree, sink, out);
   }
 
@@ -163,7 +178,13 @@ export class Scanner {
     }
   }
 
-  private async applyDir(rel: string, tree: TreeCache, sink: ObjectSink, out: ScanOutcome, ignored = false): Promise<void> {
+  private async applyDir(
+    rel: string,
+    tree: TreeCache,
+    sink: ObjectSink,
+    out: ScanOutcome,
+    ignored = false,
+  ): Promise<void> {
     if (rel !== '' && (await tree.get(rel))?.kind === 'blob') await this.remove(rel, tree, out);
     if (rel !== '') await tree.ensureDir(rel);
     const knownDirs = new Set<string>();
@@ -179,11 +200,14 @@ export class Scanner {
     const verdicts: Array<[string, Verdict]> = [];
     await parallel(found, PARALLEL, async ({ rel: path, stat }) => {
       const current = known.get(path);
-      verdicts.push([path, await this.examine(path, stat, current, sink).catch((error: unknown) => {
-        const skip = unreadable(path, error);
-        if (!skip) throw error;
-        return current ? 'same' as const : { skip };
-      })]);
+      verdicts.push([
+        path,
+        await this.examine(path, stat, current, sink).catch((error: unknown) => {
+          const skip = unreadable(path, error);
+          if (!skip) throw error;
+          return current ? ('same' as const) : { skip };
+        }),
+      ]);
     });
     for (const [path, verdict] of verdicts) {
       known.delete(path);
@@ -194,26 +218,50 @@ export class Scanner {
     for (const gone of [...knownDirs].sort().reverse()) await tree.set(gone, null);
   }
 
-  private async applyFile(rel: string, stat: FsStat, tree: TreeCache, sink: ObjectSink, out: ScanOutcome): Promise<void> {
+  private async applyFile(
+    rel: string,
+    stat: FsStat,
+    tree: TreeCache,
+    sink: ObjectSink,
+    out: ScanOutcome,
+  ): Promise<void> {
     const current = await tree.get(rel);
-    await this.settle(rel, await this.examine(rel, stat, current?.kind === 'blob' ? current : undefined, sink), tree, out);
+    await this.settle(
+      rel,
+      await this.examine(rel, stat, current?.kind === 'blob' ? current : undefined, sink),
+      tree,
+      out,
+    );
   }
 
   /** Decide what a file's snapshot entry becomes, reading it only when its stat changed. */
   private async examine(rel: string, stat: FsStat, current: Leaf | undefined, sink: ObjectSink): Promise<Verdict> {
     const fresh = this.takeFresh(rel);
     // Reads refuse such a file (its other name may be outside the workspace), so history does not keep its bytes either.
-    if (stat.type === 'file' && isRefusedHardLink(stat.nlink, this.allowHardLinks)) return { skip: { path: rel, size_bytes: stat.size, reason: 'hard_linked' } };
+    if (stat.type === 'file' && isRefusedHardLink(stat.nlink, this.allowHardLinks))
+      return { skip: { path: rel, size_bytes: stat.size, reason: 'hard_linked' } };
     const tooLarge = stat.type === 'file' && stat.size > this.maxFileBytes;
     // A large file the snapshot already holds (a clone brings its blob) stays until it changes.
     if (tooLarge && !current) return { skip: { path: rel, size_bytes: stat.size, reason: 'too_large' } };
     const mode = stat.type === 'symlink' ? '120000' : stat.mode & 0o111 ? '100755' : '100644';
     const seen = this.stats.get(rel);
-    if (seen && current && current.oid === seen.oid && current.mode === mode && seen.mode === mode
-      && seen.size === stat.size && seen.mtimeMs === stat.mtimeMs && seen.seenAt - stat.mtimeMs >= RACY_MS) return 'same';
-    const bytes = stat.type === 'symlink'
-      ? new TextEncoder().encode(await this.fs.readlink(this.toAbs(rel)))
-      : fresh && fresh.length === stat.size ? fresh : await this.fs.readFile(this.toAbs(rel));
+    if (
+      seen &&
+      current &&
+      current.oid === seen.oid &&
+      current.mode === mode &&
+      seen.mode === mode &&
+      seen.size === stat.size &&
+      seen.mtimeMs === stat.mtimeMs &&
+      seen.seenAt - stat.mtimeMs >= RACY_MS
+    )
+      return 'same';
+    const bytes =
+      stat.type === 'symlink'
+        ? new TextEncoder().encode(await this.fs.readlink(this.toAbs(rel)))
+        : fresh && fresh.length === stat.size
+          ? fresh
+          : await this.fs.readFile(this.toAbs(rel));
     const oid = objectId('blob', bytes);
     this.stats.set(rel, { size: stat.size, mtimeMs: stat.mtimeMs, mode, oid, seenAt: Date.now() });
     if (current && current.oid === oid && current.mode === mode) return 'same';
@@ -244,7 +292,12 @@ export class Scanner {
    * Every file, symlink and folder under folder `rel` that snapshots keep; files with their lstat.
    * Inside an ignored place only what the snapshot already holds (`known`, `knownDirs`) is kept.
    */
-  private async walk(rel: string, ignoredRoot: boolean, known: Map<string, Leaf>, knownDirs: Set<string>): Promise<{ files: Array<{ rel: string; stat: FsStat }>; dirs: string[]; unreachable: SkippedFile[] }> {
+  private async walk(
+    rel: string,
+    ignoredRoot: boolean,
+    known: Map<string, Leaf>,
+    knownDirs: Set<string>,
+  ): Promise<{ files: Array<{ rel: string; stat: FsStat }>; dirs: string[]; unreachable: SkippedFile[] }> {
     const files: Array<{ rel: string; stat: FsStat }> = [];
     const found: string[] = [];
     const unreachable: SkippedFile[] = [];
@@ -267,12 +320,17 @@ export class Scanner {
         const child = dir ? `${dir}/${name}` : name;
         const stat = await reach(child, () => this.lstat(child));
         if (!stat) return;
-        if (stat.type === 'file' && isAtomicTemp(name)) { await this.sweepTemp(child, stat); return; }
+        if (stat.type === 'file' && isAtomicTemp(name)) {
+          await this.sweepTemp(child, stat);
+          return;
+        }
         const isDir = stat.type === 'dir';
-        const ignored = dirIgnored || await this.ignore.ignoredChild(dir, name, isDir);
+        const ignored = dirIgnored || (await this.ignore.ignoredChild(dir, name, isDir));
         if (ignored && !(isDir ? knownDirs.has(child) : known.has(child))) return;
-        if (isDir) { dirs.push([child, ignored]); found.push(child); }
-        else files.push({ rel: child, stat });
+        if (isDir) {
+          dirs.push([child, ignored]);
+          found.push(child);
+        } else files.push({ rel: child, stat });
       });
     }
     return { files, dirs: found, unreachable };

@@ -76,7 +76,11 @@ async function rewrite(
   // finds the restored paths without reading their trees from git again
   store.tree = wanted;
   files.sort((a, b) => (a.path < b.path ? -1 : 1));
-  const snapshot = await store.writeCommit(target.tree, { ...meta, files_changed: files.length, restored_to: target.oid });
+  const snapshot = await store.writeCommit(target.tree, {
+    ...meta,
+    files_changed: files.length,
+    restored_to: target.oid,
+  });
   return { files, snapshot, target, previous };
 }
 

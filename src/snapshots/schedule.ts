@@ -31,7 +31,11 @@ export class SnapshotSchedule {
       return null;
     } catch (error) {
       this.lastError = error;
-      try { this.store.onError?.(error); } catch { /* as in commit */ }
+      try {
+        this.store.onError?.(error);
+      } catch {
+        /* as in commit */
+      }
       return error;
     }
   }
@@ -54,10 +58,15 @@ export class SnapshotSchedule {
     // the order they finished; 'batch': everything pending once the batch is quiet.
     const title = this.store.when === 'batch' ? 'batch' : tool;
     if (this.store.when === 'call' && own.length === 0) return null;
-    const outcome = await this.commit({ message: title, title, tool, ...(ids ? { change_id: ids } : {}) }, this.store.when === 'call' ? own : undefined);
+    const outcome = await this.commit(
+      { message: title, title, tool, ...(ids ? { change_id: ids } : {}) },
+      this.store.when === 'call' ? own : undefined,
+    );
     if (outcome === null) return this.lastError;
     // A path of this call that the snapshot could not reach is a change history does not hold.
-    const lost = outcome.skipped.find((s) => s.reason === 'unreadable' && own.some((p) => p === s.path || p.startsWith(`${s.path}/`)));
+    const lost = outcome.skipped.find(
+      (s) => s.reason === 'unreadable' && own.some((p) => p === s.path || p.startsWith(`${s.path}/`)),
+    );
     if (!lost) return null;
     const shown = lost.path.length > 200 ? `${lost.path.slice(0, 100)}...${lost.path.slice(-80)}` : lost.path;
     return new ToolError('IO_ERROR', `'${shown}' could not be recorded (${lost.why}), so the snapshot leaves it out`, {
@@ -72,16 +81,24 @@ export class SnapshotSchedule {
       return await work();
     } finally {
       this.inFlight--;
-      if (this.inFlight === 0 && this.store.when !== 'manual' && this.store.pending.size > 0) await this.commit({ message, ...(message === 'batch' ? { title: message } : {}) });
+      if (this.inFlight === 0 && this.store.when !== 'manual' && this.store.pending.size > 0)
+        await this.commit({ message, ...(message === 'batch' ? { title: message } : {}) });
     }
   }
 
-  private async commit(meta: { message: string; title?: string; tool?: string; change_id?: string }, only?: string[]): Promise<CommitOutcome | null> {
+  private async commit(
+    meta: { message: string; title?: string; tool?: string; change_id?: string },
+    only?: string[],
+  ): Promise<CommitOutcome | null> {
     try {
       return await this.store.commitPending(meta, [], false, only);
     } catch (error) {
       this.lastError = error;
-      try { this.store.onError?.(error); } catch { /* a host's listener cannot fail the call */ }
+      try {
+        this.store.onError?.(error);
+      } catch {
+        /* a host's listener cannot fail the call */
+      }
       return null;
     }
   }

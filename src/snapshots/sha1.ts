@@ -11,7 +11,7 @@ export function sha1(data: Uint8Array): Uint8Array {
   const tailStart = Math.floor(length / 64) * 64;
   tail.set(data.subarray(tailStart));
   tail[length - tailStart] = 0x80;
-  const tailLength = (blocks * 64) - tailStart;
+  const tailLength = blocks * 64 - tailStart;
   const bits = length * 8;
   tail[tailLength - 1] = bits & 0xff;
   tail[tailLength - 2] = (bits >>> 8) & 0xff;
@@ -28,7 +28,10 @@ export function sha1(data: Uint8Array): Uint8Array {
   }
   const out = new Uint8Array(20);
   h.forEach((v, i) => {
-    out[i * 4] = v >>> 24; out[i * 4 + 1] = (v >>> 16) & 0xff; out[i * 4 + 2] = (v >>> 8) & 0xff; out[i * 4 + 3] = v & 0xff;
+    out[i * 4] = v >>> 24;
+    out[i * 4 + 1] = (v >>> 16) & 0xff;
+    out[i * 4 + 2] = (v >>> 8) & 0xff;
+    out[i * 4 + 3] = v & 0xff;
   });
   return out;
 }
@@ -40,17 +43,38 @@ export function compressBlock(h: Int32Array, src: Uint8Array, p: number): void {
     const x = W[i - 3]! ^ W[i - 8]! ^ W[i - 14]! ^ W[i - 16]!;
     W[i] = (x << 1) | (x >>> 31);
   }
-  let a = h[0]!, b = h[1]!, c = h[2]!, d = h[3]!, e = h[4]!;
+  let a = h[0]!,
+    b = h[1]!,
+    c = h[2]!,
+    d = h[3]!,
+    e = h[4]!;
   for (let i = 0; i < 80; i++) {
     let f: number, k: number;
-    if (i < 20) { f = (b & c) | (~b & d); k = 0x5a827999; }
-    else if (i < 40) { f = b ^ c ^ d; k = 0x6ed9eba1; }
-    else if (i < 60) { f = (b & c) | (b & d) | (c & d); k = 0x8f1bbcdc | 0; }
-    else { f = b ^ c ^ d; k = 0xca62c1d6 | 0; }
+    if (i < 20) {
+      f = (b & c) | (~b & d);
+      k = 0x5a827999;
+    } else if (i < 40) {
+      f = b ^ c ^ d;
+      k = 0x6ed9eba1;
+    } else if (i < 60) {
+      f = (b & c) | (b & d) | (c & d);
+      k = 0x8f1bbcdc | 0;
+    } else {
+      f = b ^ c ^ d;
+      k = 0xca62c1d6 | 0;
+    }
     const t = (((a << 5) | (a >>> 27)) + f + e + k + W[i]!) | 0;
-    e = d; d = c; c = (b << 30) | (b >>> 2); b = a; a = t;
+    e = d;
+    d = c;
+    c = (b << 30) | (b >>> 2);
+    b = a;
+    a = t;
   }
-  h[0] = (h[0]! + a) | 0; h[1] = (h[1]! + b) | 0; h[2] = (h[2]! + c) | 0; h[3] = (h[3]! + d) | 0; h[4] = (h[4]! + e) | 0;
+  h[0] = (h[0]! + a) | 0;
+  h[1] = (h[1]! + b) | 0;
+  h[2] = (h[2]! + c) | 0;
+  h[3] = (h[3]! + d) | 0;
+  h[4] = (h[4]! + e) | 0;
 }
 
 const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));

@@ -27,7 +27,10 @@ export class Spares {
   private stopped = false;
   private swept = false;
 
-  constructor(private readonly fs: WorkspaceFs, private readonly objects: string) {}
+  constructor(
+    private readonly fs: WorkspaceFs,
+    private readonly objects: string,
+  ) {}
 
   /** Whether `fs` can use spares at all. */
   static supported(fs: WorkspaceFs): boolean {
@@ -84,17 +87,34 @@ export class Spares {
       if (!hasFsCode(error, 'ENOENT')) throw error;
     }
     const spareDir = this.dirs.pop();
-    if (spareDir === undefined) await this.fs.mkdir(dir).catch((e) => { if (!hasFsCode(e, 'EEXIST')) throw e; });
-    else await this.fs.rename(spareDir, dir).catch(async (e) => { await removeIfPresent(this.fs, spareDir); if (!hasFsCode(e, 'EEXIST', 'ENOTEMPTY')) throw e; });
+    if (spareDir === undefined)
+      await this.fs.mkdir(dir).catch((e) => {
+        if (!hasFsCode(e, 'EEXIST')) throw e;
+      });
+    else
+      await this.fs.rename(spareDir, dir).catch(async (e) => {
+        await removeIfPresent(this.fs, spareDir);
+        if (!hasFsCode(e, 'EEXIST', 'ENOTEMPTY')) throw e;
+      });
     await this.fs.rename(spare, file);
   }
 
   /** Top the spares up in the background, one at a time, so a call arriving meanwhile waits for one at most. */
   refill(): void {
-    if (this.stopped || this.timer || (this.swept && this.files.length >= SPARE_FILES && this.dirs.length >= SPARE_DIRS)) return;
+    if (
+      this.stopped ||
+      this.timer ||
+      (this.swept && this.files.length >= SPARE_FILES && this.dirs.length >= SPARE_DIRS)
+    )
+      return;
     this.timer = setTimeout(() => {
       this.timer = null;
-      this.step = this.makeOne().then(() => this.refill(), () => { this.stopped = true; });
+      this.step = this.makeOne().then(
+        () => this.refill(),
+        () => {
+          this.stopped = true;
+        },
+      );
     }, 0);
     (this.timer as { unref?: () => void }).unref?.();
   }
@@ -131,7 +151,9 @@ export class Spares {
       const stat = await lstatOrNull(this.fs, path);
       if (!stat || now - stat.mtimeMs < STALE_MS) continue;
       // A stale spare folder another process has already filled is no longer a spare: leave it.
-      await removeIfPresent(this.fs, path).catch((e) => { if (!hasFsCode(e, 'ENOTEMPTY')) throw e; });
+      await removeIfPresent(this.fs, path).catch((e) => {
+        if (!hasFsCode(e, 'ENOTEMPTY')) throw e;
+      });
     }
   }
 

@@ -111,15 +111,27 @@ export class SnapshotStore {
    * @param options - when to snapshot, where the gitdir is, and what to keep
    * @param reads - what the workspace's policy lets reads through: snapshots keep no more than read_file returns
    */
-  constructor(readonly fs: WorkspaceFs, readonly toAbs: (rel: string) => string, options: SnapshotOptions = {}, reads: { allowHardLinks?: boolean } = {}) {
+  constructor(
+    readonly fs: WorkspaceFs,
+    readonly toAbs: (rel: string) => string,
+    options: SnapshotOptions = {},
+    reads: { allowHardLinks?: boolean } = {},
+  ) {
     const dir = options.dir ?? '.sandpit/git';
-    if (!/^\.sandpit\/[^/]/.test(dir) || dir.split('/').includes('..')) throw new Error("snapshots.dir must lie inside '.sandpit'");
+    if (!/^\.sandpit\/[^/]/.test(dir) || dir.split('/').includes('..'))
+      throw new Error("snapshots.dir must lie inside '.sandpit'");
     this.when = options.when ?? 'call';
     this.onError = options.onError;
     this.keep = Math.max(1, options.keep ?? 1000);
     this.access = { fs: gitFsClient(fs), gitdir: toAbs(dir), cache: {} };
     this.tree = new TreeCache(this.access);
-    this.scanner = new Scanner(fs, toAbs, new SnapshotIgnore(fs, toAbs), options.maxFileBytes ?? 5 * 1024 * 1024, reads.allowHardLinks === true);
+    this.scanner = new Scanner(
+      fs,
+      toAbs,
+      new SnapshotIgnore(fs, toAbs),
+      options.maxFileBytes ?? 5 * 1024 * 1024,
+      reads.allowHardLinks === true,
+    );
   }
 
   /** The bytes a tool just wrote to `rel`: the next commit hashes them instead of reading the file back. */
@@ -171,14 +183,17 @@ export class SnapshotStore {
     await this.exclusive(async () => {
       const onDisk = await this.readBranch();
       const known = this.history.head?.oid;
-      if (onDisk.kind !== 'ok') throw damagedHistory(onDisk.kind === 'damaged' ? onDisk.why : 'the branch refs/heads/main is gone');
+      if (onDisk.kind !== 'ok')
+        throw damagedHistory(onDisk.kind === 'damaged' ? onDisk.why : 'the branch refs/heads/main is gone');
       if (onDisk.oid === known) return;
       const { fs, gitdir, cache } = this.access;
       const fresh: SnapshotInfo[] = [];
       let oid: string | null = onDisk.oid;
       while (oid && oid !== known && fresh.length < this.keep) {
         const at: string = oid;
-        const { commit }: git.ReadCommitResult = await git.readCommit({ fs, gitdir, cache, oid: at }).catch(() => { throw damagedHistory(`commit ${at.slice(0, 12)} is missing or corrupt`); });
+        const { commit }: git.ReadCommitResult = await git.readCommit({ fs, gitdir, cache, oid: at }).catch(() => {
+          throw damagedHistory(`commit ${at.slice(0, 12)} is missing or corrupt`);
+        });
         fresh.push(parseCommit(at, commit));
         oid = commit.parent[0] ?? null;
       }
@@ -201,7 +216,12 @@ export class SnapshotStore {
    * commit left behind, so concurrent calls each get their own snapshot. A `title` prefix makes
    * the subject name the paths actually taken (`prefix: a, b, and 3 more`).
    */
-  async commitPending(meta: Omit<CommitMeta, 'files_changed'> & { title?: string }, paths: string[] = [], force = false, only?: string[]): Promise<CommitOutcome> {
+  async commitPending(
+    meta: Omit<CommitMeta, 'files_changed'> & { title?: string },
+    paths: string[] = [],
+    force = false,
+    only?: string[],
+  ): Promise<CommitOutcome> {
     await this.open();
     return this.exclusive(async () => {
       const taken = only ? [...new Set([...only, ...this.stranded])] : [...this.pending, ...paths];
@@ -213,7 +233,10 @@ export class SnapshotStore {
       try {
         return await this.commit(taken, { ...rest, message }, force);
       } catch (error) {
-        for (const p of taken) { this.pending.add(p); this.stranded.add(p); }
+        for (const p of taken) {
+          this.pending.add(p);
+          this.stranded.add(p);
+        }
         this.recover();
         throw error;
       }
@@ -221,11 +244,18 @@ export class SnapshotStore {
   }
 
   /** Find changes made behind the tools' back (stat cache: unchanged files are not re-read). */
-  async rescan(meta: Omit<CommitMeta, 'files_changed'> = { message: 'Changes found by rescan' }, force = false): Promise<CommitOutcome> {
+  async rescan(
+    meta: Omit<CommitMeta, 'files_changed'> = { message: 'Changes found by rescan' },
+    force = false,
+  ): Promise<CommitOutcome> {
     const outcome = await this.commitPending(meta, [''], force);
     if (outcome.changed.length > 0) {
       for (const listener of this.rescanListeners) {
-        try { listener(outcome.changed); } catch { /* a host's listener cannot fail the rescan */ }
+        try {
+          listener(outcome.changed);
+        } catch {
+          /* a host's listener cannot fail the rescan */
+        }
       }
     }
     return outcome;
@@ -236,7 +266,9 @@ export class SnapshotStore {
   /** Hear the paths each rescan found changed (a process's writes, the user's edits); returns the way to stop. */
   onRescan(listener: (changed: string[]) => void): () => void {
     this.rescanListeners.add(listener);
-    return () => { this.rescanListeners.delete(listener); };
+    return () => {
+      this.rescanListeners.delete(listener);
+    };
   }
 
   /** A snapshot by id or unique prefix, or a NOT_FOUND the model can act on. */
@@ -244,12 +276,18 @@ export class SnapshotStore {
     await this.open();
     const hit = this.history.find(id.trim());
     if (hit === 'ambiguous') {
-      throw new ToolError('INVALID_ARGUMENTS', `snapshot id '${id}' matches more than one snapshot`, { hint: 'Give more of the id, as list_snapshots shows it.' });
+      throw new ToolError('INVALID_ARGUMENTS', `snapshot id '${id}' matches more than one snapshot`, {
+        hint: 'Give more of the id, as list_snapshots shows it.',
+      });
     }
     if (!hit) {
-      throw new ToolError('NOT_FOUND', `there is no snapshot '${id.slice(0, 64)}' (it may be older than the history kept)`, {
-        hint: 'Call list_snapshots to see the ids.',
-      });
+      throw new ToolError(
+        'NOT_FOUND',
+        `there is no snapshot '${id.slice(0, 64)}' (it may be older than the history kept)`,
+        {
+          hint: 'Call list_snapshots to see the ids.',
+        },
+      );
     }
     return hit;
   }
@@ -273,7 +311,11 @@ export class SnapshotStore {
     return run;
   }
 
-  private async commit(paths: string[], meta: Omit<CommitMeta, 'files_changed'>, force: boolean): Promise<CommitOutcome> {
+  private async commit(
+    paths: string[],
+    meta: Omit<CommitMeta, 'files_changed'>,
+    force: boolean,
+  ): Promise<CommitOutcome> {
     const sink = new ObjectSink(this.access, this.looseWrites());
     const out = { changed: new Set<string>(), skipped: [] as SkippedFile[] };
     await this.scanner.apply(paths, this.tree, sink, out);
@@ -301,7 +343,11 @@ export class SnapshotStore {
     void import('./spares.js').then(({ Spares }) => {
       if (!this.sparesWanted || this.spares || !Spares.supported(this.fs)) return;
       this.spares = new Spares(this.fs, `${this.access.gitdir}/objects`);
-      if (this.opening) void this.opening.then(() => this.spares?.refill(), () => {});
+      if (this.opening)
+        void this.opening.then(
+          () => this.spares?.refill(),
+          () => {},
+        );
     });
   }
 
@@ -318,7 +364,11 @@ export class SnapshotStore {
   }
 
   /** Write a commit on top of the head (with the sink's other objects), move the branch, apply retention. */
-  async writeCommit(tree: string, meta: CommitMeta, sink = new ObjectSink(this.access, this.looseWrites())): Promise<SnapshotInfo> {
+  async writeCommit(
+    tree: string,
+    meta: CommitMeta,
+    sink = new ObjectSink(this.access, this.looseWrites()),
+  ): Promise<SnapshotInfo> {
     const head = this.history.head;
     const who = { ...SIGNATURE, timestamp: Math.floor(Date.now() / 1000), timezoneOffset: 0 };
     const commit = { message: formatMessage(meta), tree, parent: head ? [head.oid] : [], author: who, committer: who };
@@ -346,9 +396,13 @@ export class SnapshotStore {
     if (expected !== null) {
       const now = await this.readBranch();
       if (now.kind !== 'ok' || now.oid !== expected) {
-        throw new ToolError('IO_ERROR', 'the snapshot history moved underneath this process (another process committed without the workspace lock)', {
-          hint: 'Open the workspace through one Sandpit host at a time, or through hosts that share the workspace lock; then retry.',
-        });
+        throw new ToolError(
+          'IO_ERROR',
+          'the snapshot history moved underneath this process (another process committed without the workspace lock)',
+          {
+            hint: 'Open the workspace through one Sandpit host at a time, or through hosts that share the workspace lock; then retry.',
+          },
+        );
       }
     }
     const line = new TextEncoder().encode(`${oid}\n`);
@@ -378,7 +432,9 @@ export class SnapshotStore {
     if (branch.kind === 'damaged') throw damagedHistory(branch.why);
     if (branch.kind === 'ok') {
       const { fs: gfs, cache } = this.access;
-      await git.readCommit({ fs: gfs, gitdir, cache, oid: branch.oid }).catch(() => { throw damagedHistory(`the branch names commit ${branch.oid.slice(0, 12)}, which is missing or corrupt`); });
+      await git.readCommit({ fs: gfs, gitdir, cache, oid: branch.oid }).catch(() => {
+        throw damagedHistory(`the branch names commit ${branch.oid.slice(0, 12)}, which is missing or corrupt`);
+      });
       // a mark left by a kill just after the first commit: with it, a ref lost later would pass for a cut first open
       if (mayWrite) await this.fs.unlink(`${gitdir}/${FIRST_OPEN_MARK}`).catch(() => {});
     }
@@ -386,15 +442,21 @@ export class SnapshotStore {
     if (!head) {
       // a first open cut off before its first commit left a repository with no history to keep
       if (branch.kind === 'absent' && branch.cutFirstOpen) await removeAll(this.fs, gitdir);
-      await this.fs.mkdir(this.toAbs('.sandpit'), { recursive: true }).catch((e) => { if (!hasFsCode(e, 'EEXIST')) throw e; });
+      await this.fs.mkdir(this.toAbs('.sandpit'), { recursive: true }).catch((e) => {
+        if (!hasFsCode(e, 'EEXIST')) throw e;
+      });
       // The user's own git (and their editors) should not see Sandpit's history as project files.
       await this.fs.writeFile(this.toAbs('.sandpit/.gitignore'), new TextEncoder().encode('*\n'));
       // the mark goes in before HEAD does, so no repository exists without it until its first commit lands
-      await this.fs.mkdir(gitdir, { recursive: true }).catch((e) => { if (!hasFsCode(e, 'EEXIST')) throw e; });
+      await this.fs.mkdir(gitdir, { recursive: true }).catch((e) => {
+        if (!hasFsCode(e, 'EEXIST')) throw e;
+      });
       await this.fs.writeFile(`${gitdir}/${FIRST_OPEN_MARK}`, new Uint8Array(0));
       await git.init({ fs, gitdir, bare: true, defaultBranch: 'main' });
       try {
-        await this.fs.mkdir(`${gitdir}/objects/pack`, { recursive: true }).catch((e) => { if (!hasFsCode(e, 'EEXIST')) throw e; });
+        await this.fs.mkdir(`${gitdir}/objects/pack`, { recursive: true }).catch((e) => {
+          if (!hasFsCode(e, 'EEXIST')) throw e;
+        });
         await this.commit([''], { message: 'Workspace opened' }, true);
         await this.fs.unlink(`${gitdir}/${FIRST_OPEN_MARK}`);
       } catch (error) {
@@ -422,11 +484,13 @@ export class SnapshotStore {
     const cut = await readFileOrNull(this.fs, `${gitdir}/shallow`);
     const shallow = new Set(cut ? new TextDecoder().decode(cut).split('\n').filter(Boolean) : []);
     const found: SnapshotInfo[] = [];
-    for (let oid: string | null = head; oid && found.length < this.keep;) {
+    for (let oid: string | null = head; oid && found.length < this.keep; ) {
       const at: string = oid;
-      const { commit } = await git.readCommit({ fs, gitdir, cache, oid: at }).catch(() => { throw damagedHistory(`commit ${at.slice(0, 12)} in the history is missing or corrupt`); });
+      const { commit } = await git.readCommit({ fs, gitdir, cache, oid: at }).catch(() => {
+        throw damagedHistory(`commit ${at.slice(0, 12)} in the history is missing or corrupt`);
+      });
       found.push(parseCommit(at, commit));
-      oid = shallow.has(at) ? null : commit.parent[0] ?? null;
+      oid = shallow.has(at) ? null : (commit.parent[0] ?? null);
     }
     return found.reverse();
   }
@@ -481,7 +545,10 @@ export class SnapshotStore {
 async function removeAll(fs: WorkspaceFs, abs: string): Promise<void> {
   const stat = await fs.lstat(abs).catch(() => null);
   if (!stat) return;
-  if (stat.type !== 'dir') { await fs.unlink(abs); return; }
+  if (stat.type !== 'dir') {
+    await fs.unlink(abs);
+    return;
+  }
   for (const name of await fs.readdir(abs)) await removeAll(fs, `${abs}/${name}`);
   await fs.rmdir(abs);
 }
@@ -499,7 +566,12 @@ export function damagedHistory(why: string): ToolError {
   });
 }
 
-function commitText(c: { message: string; tree: string; parent: string[]; author: { name: string; email: string; timestamp: number } }): string {
+function commitText(c: {
+  message: string;
+  tree: string;
+  parent: string[];
+  author: { name: string; email: string; timestamp: number };
+}): string {
   const who = `${c.author.name} <${c.author.email}> ${c.author.timestamp} +0000`;
   return `tree ${c.tree}\n${c.parent.map((p) => `parent ${p}\n`).join('')}author ${who}\ncommitter ${who}\n\n${c.message}`;
 }

@@ -31,7 +31,10 @@ export class TreeCache {
    */
   #last: { rel: string; chain: Dir[] } | null = null;
 
-  constructor(private readonly access: GitAccess, rootOid: string = EMPTY_TREE) {
+  constructor(
+    private readonly access: GitAccess,
+    rootOid: string = EMPTY_TREE,
+  ) {
     this.root = { kind: 'tree', oid: rootOid, entries: rootOid === EMPTY_TREE ? new Map() : null };
   }
 
@@ -46,7 +49,10 @@ export class TreeCache {
     const tree = await readTreeEntries(this.access, dir.oid!);
     const map = new Map<string, Leaf | Dir>();
     for (const e of tree) {
-      map.set(e.path, e.type === 'tree' ? { kind: 'tree', oid: e.oid, entries: null } : { kind: 'blob', mode: e.mode, oid: e.oid });
+      map.set(
+        e.path,
+        e.type === 'tree' ? { kind: 'tree', oid: e.oid, entries: null } : { kind: 'blob', mode: e.mode, oid: e.oid },
+      );
     }
     dir.entries = map;
     return map;
@@ -58,7 +64,7 @@ export class TreeCache {
     for (const part of split(rel)) {
       if (node.kind !== 'tree') return undefined;
       // loaded folders without an await each: a step per level, not a task per level
-      const next: Leaf | Dir | undefined = (node.entries ?? await this.entries(node)).get(part);
+      const next: Leaf | Dir | undefined = (node.entries ?? (await this.entries(node))).get(part);
       if (!next) return undefined;
       node = next;
     }
@@ -69,7 +75,10 @@ export class TreeCache {
   async set(rel: string, leaf: Leaf | Dir | null): Promise<void> {
     const slash = rel.lastIndexOf('/');
     if (rel === '') {
-      if (leaf === null) { this.#last = null; this.root = { kind: 'tree', oid: null, entries: new Map() }; }
+      if (leaf === null) {
+        this.#last = null;
+        this.root = { kind: 'tree', oid: null, entries: new Map() };
+      }
       return;
     }
     const parent = slash === -1 ? '' : rel.slice(0, slash);
@@ -88,7 +97,7 @@ export class TreeCache {
     let made = -1;
     if (from < parent.length + 1 && parent !== '') {
       for (const part of parent.slice(from).split('/')) {
-        const map = dir.entries ?? await this.entries(dir);
+        const map = dir.entries ?? (await this.entries(dir));
         let next = map.get(part);
         if (!next || next.kind !== 'tree') {
           if (leaf === null) return;
@@ -100,14 +109,18 @@ export class TreeCache {
         chain.push(dir);
       }
     }
-    const map = dir.entries ?? await this.entries(dir);
+    const map = dir.entries ?? (await this.entries(dir));
     const current = map.get(name);
     if (leaf === null) {
       if (!current) return;
       map.delete(name);
     } else {
-      if (leaf.kind === 'tree' && current?.kind === 'tree') { this.#last = { rel: parent, chain }; return; }
-      if (leaf.kind === 'blob' && current?.kind === 'blob' && current.oid === leaf.oid && current.mode === leaf.mode) return;
+      if (leaf.kind === 'tree' && current?.kind === 'tree') {
+        this.#last = { rel: parent, chain };
+        return;
+      }
+      if (leaf.kind === 'blob' && current?.kind === 'blob' && current.oid === leaf.oid && current.mode === leaf.mode)
+        return;
       map.set(name, leaf);
     }
     // the chain ends at the folder changed, above what was replaced or removed: still in the tree
@@ -155,26 +168,43 @@ export class TreeCache {
     const out = new Map<string, Leaf>();
     const node = await this.get(rel);
     if (!node) return out;
-    if (node.kind === 'blob') { out.set(rel, node); return out; }
+    if (node.kind === 'blob') {
+      out.set(rel, node);
+      return out;
+    }
     await walkDir(this, node, rel, out, dirs);
     return out;
   }
 }
 
 /** The files below folder `dir` of `cache` (found at `rel`), and its folders below it into `dirs`. */
-export async function filesUnder(cache: TreeCache, dir: Dir, rel: string, dirs?: Set<string>): Promise<Map<string, Leaf>> {
+export async function filesUnder(
+  cache: TreeCache,
+  dir: Dir,
+  rel: string,
+  dirs?: Set<string>,
+): Promise<Map<string, Leaf>> {
   const out = new Map<string, Leaf>();
   await walkDir(cache, dir, rel, out, dirs);
   return out;
 }
 
 /** Files into `out`, and (when asked) every folder below `rel` into `dirs`, depth first, without recursion (deep trees). */
-async function walkDir(cache: TreeCache, dir: Dir, rel: string, out: Map<string, Leaf>, dirs?: Set<string>): Promise<void> {
+async function walkDir(
+  cache: TreeCache,
+  dir: Dir,
+  rel: string,
+  out: Map<string, Leaf>,
+  dirs?: Set<string>,
+): Promise<void> {
   const stack = [{ entries: (await cache.entries(dir)).entries(), rel }];
   while (stack.length > 0) {
     const top = stack[stack.length - 1]!;
     const next = top.entries.next();
-    if (next.done) { stack.pop(); continue; }
+    if (next.done) {
+      stack.pop();
+      continue;
+    }
     const [name, node] = next.value;
     const path = top.rel ? `${top.rel}/${name}` : name;
     if (node.kind === 'blob') out.set(path, node);

@@ -21,12 +21,17 @@ export function zlibStored(content: Uint8Array): Uint8Array {
   out[0] = 0x78; // deflate, 32 KiB window
   out[1] = 0x01; // check bits: 0x7801 is a multiple of 31
   out[2] = 0x01; // final block, stored
-  out[3] = n & 0xff; out[4] = n >>> 8;
-  out[5] = ~n & 0xff; out[6] = (~n >>> 8) & 0xff;
+  out[3] = n & 0xff;
+  out[4] = n >>> 8;
+  out[5] = ~n & 0xff;
+  out[6] = (~n >>> 8) & 0xff;
   out.set(content, 7);
   let a = 1;
   let b = 0;
-  for (let i = 0; i < n; i++) { a = (a + content[i]!) % 65521; b = (b + a) % 65521; }
+  for (let i = 0; i < n; i++) {
+    a = (a + content[i]!) % 65521;
+    b = (b + a) % 65521;
+  }
   new DataView(out.buffer).setUint32(7 + n, ((b << 16) | a) >>> 0);
   return out;
 }
@@ -49,6 +54,9 @@ export async function deflate(content: Uint8Array): Promise<Uint8Array> {
   if (chunks.length === 1) return chunks[0]!;
   const out = new Uint8Array(length);
   let at = 0;
-  for (const chunk of chunks) { out.set(chunk, at); at += chunk.length; }
+  for (const chunk of chunks) {
+    out.set(chunk, at);
+    at += chunk.length;
+  }
   return out;
 }

@@ -8,14 +8,13 @@ export interface DecodedText {
   bom: boolean;
 }
 
-export type DecodeFailure =
-  | { kind: 'binary' }
-  | { kind: 'decode'; encoding: TextEncodingName; byteOffset: number };
+export type DecodeFailure = { kind: 'binary' } | { kind: 'decode'; encoding: TextEncodingName; byteOffset: number };
 
 const BINARY_SNIFF_BYTES = 8192;
 
 export function detectBom(bytes: Uint8Array): { encoding: TextEncodingName; length: number } | null {
-  if (bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return { encoding: 'utf-8', length: 3 };
+  if (bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf)
+    return { encoding: 'utf-8', length: 3 };
   if (bytes.length >= 2 && bytes[0] === 0xff && bytes[1] === 0xfe) return { encoding: 'utf-16le', length: 2 };
   if (bytes.length >= 2 && bytes[0] === 0xfe && bytes[1] === 0xff) return { encoding: 'utf-16be', length: 2 };
   return null;
@@ -37,7 +36,8 @@ export function decodeText(bytes: Uint8Array, requested?: TextEncodingName): Dec
   if (!isUtf16 && looksBinary(bytes)) return { kind: 'binary' };
   const body = bom ? bytes.subarray(bom.length) : bytes;
   if (encoding === 'latin1') return { text: decodeLatin1(body), encoding, bom: false };
-  if (isUtf16 && body.length % 2 === 1) return { kind: 'decode', encoding, byteOffset: body.length - 1 + (bom?.length ?? 0) };
+  if (isUtf16 && body.length % 2 === 1)
+    return { kind: 'decode', encoding, byteOffset: body.length - 1 + (bom?.length ?? 0) };
   try {
     const text = strictDecoder(encoding).decode(body);
     return { text, encoding, bom: bom !== null };
@@ -54,9 +54,14 @@ export function isDecodeFailure(value: DecodedText | DecodeFailure): value is De
 export function encodeText(text: string, encoding: TextEncodingName, bom: boolean): Uint8Array | null {
   let body: Uint8Array | null;
   switch (encoding) {
-    case 'utf-8': body = text.isWellFormed() ? new TextEncoder().encode(text) : null; break;
-    case 'latin1': body = encodeLatin1(text); break;
-    default: body = encodeUtf16(text, encoding === 'utf-16be');
+    case 'utf-8':
+      body = text.isWellFormed() ? new TextEncoder().encode(text) : null;
+      break;
+    case 'latin1':
+      body = encodeLatin1(text);
+      break;
+    default:
+      body = encodeUtf16(text, encoding === 'utf-16be');
   }
   if (!body || !bom || encoding === 'latin1') return body;
   const mark = encoding === 'utf-8' ? [0xef, 0xbb, 0xbf] : encoding === 'utf-16le' ? [0xff, 0xfe] : [0xfe, 0xff];
@@ -107,7 +112,12 @@ function firstBadOffset(bytes: Uint8Array, encoding: TextEncodingName): number {
   // In stream mode an unfinished sequence at the end is not an error, so "decodes" is monotonic.
   while (lo < hi) {
     const mid = (lo + hi + 1) >> 1;
-    try { new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(0, mid), { stream: true }); lo = mid; } catch { hi = mid - 1; }
+    try {
+      new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(0, mid), { stream: true });
+      lo = mid;
+    } catch {
+      hi = mid - 1;
+    }
   }
   // The prefix may end in an unfinished sequence that the next byte broke: that sequence is the bad one.
   let start = lo;

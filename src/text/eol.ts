@@ -21,8 +21,14 @@ export function adoptLineEndings(previous: string, next: string): string {
   let out = '';
   let oldIndex = 0;
   for (const part of parts) {
-    if (part.removed) { oldIndex += part.value.length; continue; }
-    if (part.added) { out += part.value.map(withEol).join(''); continue; }
+    if (part.removed) {
+      oldIndex += part.value.length;
+      continue;
+    }
+    if (part.added) {
+      out += part.value.map(withEol).join('');
+      continue;
+    }
     for (let i = 0; i < part.value.length; i++) out += oldLines[oldIndex++]!;
   }
   return out;

@@ -21,7 +21,10 @@ export function countLineChanges(before: string | null, after: string | null): L
   while (start < a.length && start < b.length && a[start] === b[start]) start++;
   let endA = a.length;
   let endB = b.length;
-  while (endA > start && endB > start && a[endA - 1] === b[endB - 1]) { endA--; endB--; }
+  while (endA > start && endB > start && a[endA - 1] === b[endB - 1]) {
+    endA--;
+    endB--;
+  }
   const midA = a.slice(start, endA);
   const midB = b.slice(start, endB);
   if (midA.length === 0 || midB.length === 0) return { added_lines: midB.length, removed_lines: midA.length };
@@ -45,9 +48,15 @@ function shortestEditLength(a: string[], b: string[], max: number): number {
   const furthest = new Int32Array(2 * limit + 3);
   for (let d = 0; d <= limit; d++) {
     for (let k = -d; k <= d; k += 2) {
-      let x = k === -d || (k !== d && furthest[offset + k - 1]! < furthest[offset + k + 1]!) ? furthest[offset + k + 1]! : furthest[offset + k - 1]! + 1;
+      let x =
+        k === -d || (k !== d && furthest[offset + k - 1]! < furthest[offset + k + 1]!)
+          ? furthest[offset + k + 1]!
+          : furthest[offset + k - 1]! + 1;
       let y = x - k;
-      while (x < n && y < m && a[x] === b[y]) { x++; y++; }
+      while (x < n && y < m && a[x] === b[y]) {
+        x++;
+        y++;
+      }
       furthest[offset + k] = x;
       if (x >= n && y >= m) return d;
     }

@@ -30,7 +30,8 @@ export const appendFile = defineTool({
       const file = exists ? await ctx.readText(path) : null;
       const before = file?.text ?? '';
       const eol = file ? dominantEol(before) : '\n';
-      const addition = eol === '\r\n' && !args.content.includes('\r') ? args.content.replace(/\n/g, '\r\n') : args.content;
+      const addition =
+        eol === '\r\n' && !args.content.includes('\r') ? args.content.replace(/\n/g, '\r\n') : args.content;
       const text = before + addition;
       const bytes = ctx.encode(path, text, file?.encoding ?? 'utf-8', file?.bom ?? false);
       await ctx.writeBytes(path, bytes, { previousSha: file?.sha256 ?? null });

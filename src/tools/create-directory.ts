@@ -13,7 +13,10 @@ export const createDirectory = defineTool({
   async run(args, ctx) {
     return ctx.withPath(args.path, 'write', async (path, shown) => {
       if (path.stat?.type === 'dir') return { path: shown, created: false };
-      if (path.stat) throw new ToolError('ALREADY_EXISTS', `'${shown}' already exists as a file`, { hint: 'Choose another name, or delete the file first.' });
+      if (path.stat)
+        throw new ToolError('ALREADY_EXISTS', `'${shown}' already exists as a file`, {
+          hint: 'Choose another name, or delete the file first.',
+        });
       await ctx.applySteps([{ kind: 'mkdir', rel: path.realRel }]);
       return { path: shown, created: true };
     });

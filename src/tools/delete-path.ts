@@ -27,14 +27,24 @@ export const deletePath = defineTool({
   }),
   async run(args, ctx) {
     return ctx.withPath(args.path, 'entry', async (path, shown) => {
-      if (path.rel === '') throw new ToolError('PERMISSION_DENIED', 'the workspace root cannot be deleted', { hint: 'Delete the entries inside it one by one.' });
-      if (!path.stat) throw new ToolError('NOT_FOUND', `'${shown}' does not exist`, { hint: 'Check the name with list_directory or glob.' });
+      if (path.rel === '')
+        throw new ToolError('PERMISSION_DENIED', 'the workspace root cannot be deleted', {
+          hint: 'Delete the entries inside it one by one.',
+        });
+      if (!path.stat)
+        throw new ToolError('NOT_FOUND', `'${shown}' does not exist`, {
+          hint: 'Check the name with list_directory or glob.',
+        });
       const isDir = path.stat.type === 'dir';
       const removed = isDir ? await filesUnder(ctx.fs, ctx.paths, path.rel) : [path.rel];
       if (isDir && !args.recursive) {
-        throw new ToolError(removed.length ? 'DIRECTORY_NOT_EMPTY' : 'NOT_A_FILE', `'${shown}' is a directory${removed.length ? ` holding ${removed.length} files` : ''}`, {
-          hint: 'Set recursive: true to delete the directory and everything in it.',
-        });
+        throw new ToolError(
+          removed.length ? 'DIRECTORY_NOT_EMPTY' : 'NOT_A_FILE',
+          `'${shown}' is a directory${removed.length ? ` holding ${removed.length} files` : ''}`,
+          {
+            hint: 'Set recursive: true to delete the directory and everything in it.',
+          },
+        );
       }
       for (const rel of removed) ctx.writer.checkProtected(rel);
       await confirmOrRefuse(ctx, [shown], 'delete', { required: ctx.policy.alwaysConfirmDeletes });

@@ -43,16 +43,24 @@ export const editFile = defineTool({
       }
       const view = new LfView(file.text);
       const starts: number[] = [];
-      for (let i = view.text.indexOf(oldText); i !== -1; i = view.text.indexOf(oldText, i + oldText.length)) starts.push(i);
+      for (let i = view.text.indexOf(oldText); i !== -1; i = view.text.indexOf(oldText, i + oldText.length))
+        starts.push(i);
       if (starts.length === 0) throw noMatch(shown, view.text, oldText);
       if (starts.length > 1 && !args.replace_all) {
         const lines = starts.map((s) => lineAt(view.text, s));
-        throw new ToolError('AMBIGUOUS_MATCH', `old_text occurs ${starts.length} times in '${shown}', ${whereOnLines(lines)}`, {
-          hint: 'Include more surrounding lines so it matches once, or set replace_all: true to change every occurrence.',
-          details: { lines },
-        });
+        throw new ToolError(
+          'AMBIGUOUS_MATCH',
+          `old_text occurs ${starts.length} times in '${shown}', ${whereOnLines(lines)}`,
+          {
+            hint: 'Include more surrounding lines so it matches once, or set replace_all: true to change every occurrence.',
+            details: { lines },
+          },
+        );
       }
-      const text = view.splice(starts.map((s) => ({ start: s, end: s + oldText.length, replacement: newText })), dominantEol(file.text));
+      const text = view.splice(
+        starts.map((s) => ({ start: s, end: s + oldText.length, replacement: newText })),
+        dominantEol(file.text),
+      );
       const bytes = ctx.encode(path, text, file.encoding, file.bom);
       await ctx.writeBytes(path, bytes);
       const change = ctx.recordChange([{ path: path.rel, before: file.text, after: text }]);
@@ -75,7 +83,10 @@ function noMatch(shown: string, text: string, needle: string): ToolError {
     : near.kind === 'whitespace'
       ? `A match that differs only in whitespace starts at line ${near.line}:\n${near.text}\nCopy its exact spacing into old_text.`
       : `The first line of old_text is at line ${near.line}, but the lines after it differ:\n${near.text}`;
-  return new ToolError('NO_MATCH', `old_text was not found in '${shown}'`, { hint, details: near ? { near_line: near.line } : undefined });
+  return new ToolError('NO_MATCH', `old_text was not found in '${shown}'`, {
+    hint,
+    details: near ? { near_line: near.line } : undefined,
+  });
 }
 
 /** "on lines 1 (twice) and 3": each line once, with how often it matched there when more than once. */

@@ -8,7 +8,8 @@ const TYPE_NAMES = { file: 'file', dir: 'directory', symlink: 'symlink' } as con
 export const exists = defineTool({
   name: 'exists',
   title: 'Check path exists',
-  description: 'Tell whether a path exists, and whether it is a file or a directory (links inside the workspace are followed).',
+  description:
+    'Tell whether a path exists, and whether it is a file or a directory (links inside the workspace are followed).',
   mutates: false,
   annotations: READ_ONLY,
   schema: s.object({ path: pathProperty('The path to check') }),

@@ -21,9 +21,15 @@ export const globTool = defineTool({
   annotations: READ_ONLY,
   schema: s.object({
     // picomatch refuses patterns over 64 KiB; no real glob comes near this
-    pattern: s.string({ minLength: 1, maxLength: 4096, description: "Glob: *, **, ?, [abc], {a,b}. '*.md' matches names anywhere." }),
+    pattern: s.string({
+      minLength: 1,
+      maxLength: 4096,
+      description: "Glob: *, **, ?, [abc], {a,b}. '*.md' matches names anywhere.",
+    }),
     path: s.optional(pathProperty('Folder the pattern is relative to, default the current folder')),
-    max_results: s.optional(s.integer({ minimum: 1, maximum: 100000, description: 'Most paths to return (default 500).' })),
+    max_results: s.optional(
+      s.integer({ minimum: 1, maximum: 100000, description: 'Most paths to return (default 500).' }),
+    ),
     include_hidden: s.optional(s.boolean({ description: 'Also match names starting with a dot (default false).' })),
     cursor: s.optional(s.string({ minLength: 1, description: 'next_cursor from the previous page of the same glob.' })),
   }),
@@ -32,22 +38,31 @@ export const globTool = defineTool({
     count: s.integer(),
     truncated: s.boolean(),
     next_cursor: s.nullable(s.string({ description: 'Pass as cursor for the next page.' })),
-    stopped: s.optional(s.enum(['time_budget'], { description: 'The call ran out of its time budget; next_cursor continues.' })),
+    stopped: s.optional(
+      s.enum(['time_budget'], { description: 'The call ran out of its time budget; next_cursor continues.' }),
+    ),
     skipped: unreadableResult,
   }),
   async run(args, ctx) {
     const raw = args.pattern.replace(/^(\.\/)+/, '');
     if (raw.startsWith('/') || raw.split('/').includes('..')) {
-      throw new ToolError('INVALID_ARGUMENTS', `the pattern '${args.pattern}' must stay below path (no leading '/' and no '..')`, {
-        hint: "Set path to the folder to look in and keep the pattern relative, e.g. path 'src', pattern '**/*.ts'.",
-        problems: [{ path: '/pattern', message: "must be relative, without '..'" }],
-      });
+      throw new ToolError(
+        'INVALID_ARGUMENTS',
+        `the pattern '${args.pattern}' must stay below path (no leading '/' and no '..')`,
+        {
+          hint: "Set path to the folder to look in and keep the pattern relative, e.g. path 'src', pattern '**/*.ts'.",
+          problems: [{ path: '/pattern', message: "must be relative, without '..'" }],
+        },
+      );
     }
     const wantDirs = raw.endsWith('/');
     const pattern = wantDirs ? raw.replace(/\/+$/, '') : raw;
     const base = await ctx.resolve(args.path ?? '.', 'read');
     const shown = displayPath(base.rel);
-    if (!base.stat) throw new ToolError('NOT_FOUND', `'${shown}' does not exist`, { hint: 'Omit path to search from the current folder.' });
+    if (!base.stat)
+      throw new ToolError('NOT_FOUND', `'${shown}' does not exist`, {
+        hint: 'Omit path to search from the current folder.',
+      });
     if (base.stat.type !== 'dir') throw new ToolError('NOT_A_DIRECTORY', `'${shown}' is a file, not a folder`);
     const maxResults = args.max_results ?? 500;
     const fingerprint = queryFingerprint(['glob', args.pattern, base.rel, args.include_hidden ?? false]);
@@ -65,17 +80,30 @@ export const globTool = defineTool({
     const budget: WalkBudget = { deadline: Date.now() + ctx.policy.limits.searchBudgetMs };
     const unreadable: Unreadable[] = [];
     const walker = walk(ctx.fs, ctx.paths, start, {
-      includeHidden: args.include_hidden ?? false, gitignore: true, links: 'follow', dirs: wantDirs, resumeAt: resume?.path, budget, unreadable,
+      includeHidden: args.include_hidden ?? false,
+      gitignore: true,
+      links: 'follow',
+      dirs: wantDirs,
+      resumeAt: resume?.path,
+      budget,
+      unreadable,
     });
     for await (const entry of walker) {
       if (resume && resume.line === 1 && entry.rel === resume.path) continue;
       if ((entry.type === 'dir') !== wantDirs || !test(entry.rel.slice(prefix))) continue;
-      if (matches.length === maxResults) { truncated = true; break; }
+      if (matches.length === maxResults) {
+        truncated = true;
+        break;
+      }
       matches.push(entry.rel);
     }
     const stopped = !truncated && budget.stoppedAt !== undefined;
     const last = matches[matches.length - 1];
-    const next = stopped ? { path: budget.stoppedAt!, line: 0, column: 0 } : truncated && last ? { path: last, line: 1, column: 0 } : null;
+    const next = stopped
+      ? { path: budget.stoppedAt!, line: 0, column: 0 }
+      : truncated && last
+        ? { path: last, line: 1, column: 0 }
+        : null;
     return {
       matches,
       count: matches.length,

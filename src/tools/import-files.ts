@@ -49,13 +49,17 @@ export interface ImportResult {
 // these two lines fail to compile the moment either one drifts from the other.
 const sameFromSchema: ImportResult = {} as Infer<typeof importResultShape>;
 const sameToSchema: Infer<typeof importResultShape> = {} as ImportResult;
-void sameFromSchema; void sameToSchema;
+void sameFromSchema;
+void sameToSchema;
 
 /** The result schema of an import (see `Workspace.importFiles`). */
 export const importResultSchema: Schema<ImportResult> = importResultShape;
 
 // Raw bytes and a progress callback cannot be JSON Schema: importFiles checks the array itself.
-const importArgsSchema = { type: 'object' } as Schema<{ files: ImportedFile[]; onProgress?: (done: number, total: number) => void }>;
+const importArgsSchema = { type: 'object' } as Schema<{
+  files: ImportedFile[];
+  onProgress?: (done: number, total: number) => void;
+}>;
 
 /**
  * Bytes written as they are, for an import a person asked for; not part of any toolset (models
@@ -80,9 +84,16 @@ export const importFilesTool = defineTool({
           throw new ToolError('INVALID_ARGUMENTS', 'each imported file needs a string path and its bytes');
         }
         await ctx.withPath(file.path, 'write', async (path, shown) => {
-          if (path.stat && path.stat.type !== 'file') throw new ToolError('NOT_A_FILE', `'${shown}' is a ${path.stat.type === 'dir' ? 'directory' : 'link'}, so a file cannot replace it`);
+          if (path.stat && path.stat.type !== 'file')
+            throw new ToolError(
+              'NOT_A_FILE',
+              `'${shown}' is a ${path.stat.type === 'dir' ? 'directory' : 'link'}, so a file cannot replace it`,
+            );
           if (file.bytes.length > ctx.policy.limits.maxWriteBytes) {
-            throw new ToolError('TOO_LARGE', `'${shown}' is ${file.bytes.length} bytes, over the ${ctx.policy.limits.maxWriteBytes}-byte write limit`);
+            throw new ToolError(
+              'TOO_LARGE',
+              `'${shown}' is ${file.bytes.length} bytes, over the ${ctx.policy.limits.maxWriteBytes}-byte write limit`,
+            );
           }
           const before = path.stat ? await textForLog(ctx, path.realRel) : null;
           await ctx.writeBytes(path, file.bytes);
@@ -91,7 +102,11 @@ export const importFilesTool = defineTool({
         });
       } catch (error) {
         const body = toToolError(error).toJSON();
-        result.skipped.push({ path: typeof file?.path === 'string' ? file.path : String(file?.path), code: body.code, message: body.message });
+        result.skipped.push({
+          path: typeof file?.path === 'string' ? file.path : String(file?.path),
+          code: body.code,
+          message: body.message,
+        });
       }
     }
     args.onProgress?.(args.files.length, args.files.length);

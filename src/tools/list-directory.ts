@@ -27,46 +27,74 @@ export const listDirectory = defineTool({
   schema: s.object({
     path: s.optional(pathProperty('Folder to list, default the current folder')),
     recursive: s.optional(s.boolean({ description: 'Include the contents of sub-folders (default false).' })),
-    max_depth: s.optional(s.integer({ minimum: 1, description: 'Levels to list: 1 is the folder itself; more implies recursive.' })),
-    max_entries: s.optional(s.integer({ minimum: 1, maximum: 10000, description: 'Most entries to return (default 200).' })),
+    max_depth: s.optional(
+      s.integer({ minimum: 1, description: 'Levels to list: 1 is the folder itself; more implies recursive.' }),
+    ),
+    max_entries: s.optional(
+      s.integer({ minimum: 1, maximum: 10000, description: 'Most entries to return (default 200).' }),
+    ),
     include_hidden: s.optional(s.boolean({ description: 'Include names starting with a dot (default false).' })),
   }),
   resultSchema: s.object({
     path: s.string(),
-    entries: s.array(s.object({
-      path: s.string({ description: 'Root-relative.' }),
-      name: s.string(),
-      type: s.enum(['file', 'directory', 'symlink']),
-      size_bytes: s.nullable(s.integer()),
-    })),
+    entries: s.array(
+      s.object({
+        path: s.string({ description: 'Root-relative.' }),
+        name: s.string(),
+        type: s.enum(['file', 'directory', 'symlink']),
+        size_bytes: s.nullable(s.integer()),
+      }),
+    ),
     count: s.integer(),
     truncated: s.boolean(),
   }),
   async run(args, ctx) {
     const start = await ctx.resolve(args.path ?? '.', 'read');
     const shown = displayPath(start.rel);
-    if (!start.stat) throw new ToolError('NOT_FOUND', `'${shown}' does not exist`, { hint: 'List its parent folder to see what is there.' });
+    if (!start.stat)
+      throw new ToolError('NOT_FOUND', `'${shown}' does not exist`, {
+        hint: 'List its parent folder to see what is there.',
+      });
     if (start.stat.type !== 'dir') {
-      throw new ToolError('NOT_A_DIRECTORY', `'${shown}' is a file, not a folder`, { hint: 'Use read_file to read it, or list its parent folder.' });
+      throw new ToolError('NOT_A_DIRECTORY', `'${shown}' is a file, not a folder`, {
+        hint: 'Use read_file to read it, or list its parent folder.',
+      });
     }
     const maxDepth = args.max_depth ?? (args.recursive ? Infinity : 1);
     const maxEntries = args.max_entries ?? 200;
     const entries: WalkEntry[] = [];
     const walker = walk(ctx.fs, ctx.paths, start, {
-      includeHidden: args.include_hidden ?? false, buildOutputs: 'list', links: 'show', dirs: true, maxDepth,
+      includeHidden: args.include_hidden ?? false,
+      buildOutputs: 'list',
+      links: 'show',
+      dirs: true,
+      maxDepth,
     });
     let truncated = false;
     for await (const entry of walker) {
-      if (entries.length === maxEntries) { truncated = true; break; }
+      if (entries.length === maxEntries) {
+        truncated = true;
+        break;
+      }
       entries.push(entry);
     }
-    const listed = await Promise.all(entries.map(async (e): Promise<ListedEntry> => ({
-      path: e.rel,
-      name: e.name,
-      type: TYPE_NAMES[e.type],
-      // A file that vanished between the listing and this stat keeps its place with no size.
-      size_bytes: e.type === 'file' ? await ctx.fs.lstat(e.abs).then((s) => s.size, () => null) : null,
-    })));
+    const listed = await Promise.all(
+      entries.map(
+        async (e): Promise<ListedEntry> => ({
+          path: e.rel,
+          name: e.name,
+          type: TYPE_NAMES[e.type],
+          // A file that vanished between the listing and this stat keeps its place with no size.
+          size_bytes:
+            e.type === 'file'
+              ? await ctx.fs.lstat(e.abs).then(
+                  (s) => s.size,
+                  () => null,
+                )
+              : null,
+        }),
+      ),
+    );
     return { path: shown, entries: listed, count: listed.length, truncated };
   },
 });

@@ -32,18 +32,33 @@ export const movePath = defineTool({
       const to = await ctx.resolve(args.to, 'write');
       const fromShown = displayPath(from.rel);
       const toShown = displayPath(to.rel);
-      if (!from.stat) throw new ToolError('NOT_FOUND', `'${fromShown}' does not exist`, { hint: 'Check the name with list_directory or glob.' });
-      if (from.rel === '' || to.rel === '') throw new ToolError('PERMISSION_DENIED', 'the workspace root cannot be moved or replaced');
-      if (from.rel === to.rel) throw new ToolError('INVALID_ARGUMENTS', `'${fromShown}' and '${toShown}' are the same path`);
-      if (to.rel.startsWith(`${from.rel}/`)) throw new ToolError('INVALID_ARGUMENTS', `'${fromShown}' cannot be moved inside itself`);
+      if (!from.stat)
+        throw new ToolError('NOT_FOUND', `'${fromShown}' does not exist`, {
+          hint: 'Check the name with list_directory or glob.',
+        });
+      if (from.rel === '' || to.rel === '')
+        throw new ToolError('PERMISSION_DENIED', 'the workspace root cannot be moved or replaced');
+      if (from.rel === to.rel)
+        throw new ToolError('INVALID_ARGUMENTS', `'${fromShown}' and '${toShown}' are the same path`);
+      if (to.rel.startsWith(`${from.rel}/`))
+        throw new ToolError('INVALID_ARGUMENTS', `'${fromShown}' cannot be moved inside itself`);
       if (to.stat) {
         if (to.stat.type === 'dir' || from.stat.type === 'dir') {
-          throw new ToolError('ALREADY_EXISTS', `'${toShown}' already exists${to.stat.type === 'dir' ? ' as a directory' : ''}`, {
-            hint: `To move into a directory, give the full new path, e.g. '${toShown}/${from.rel.split('/').pop()}'.`,
-          });
+          throw new ToolError(
+            'ALREADY_EXISTS',
+            `'${toShown}' already exists${to.stat.type === 'dir' ? ' as a directory' : ''}`,
+            {
+              hint: `To move into a directory, give the full new path, e.g. '${toShown}/${from.rel.split('/').pop()}'.`,
+            },
+          );
         }
-        if (!args.overwrite) throw new ToolError('ALREADY_EXISTS', `'${toShown}' already exists`, { hint: 'Set overwrite: true to replace it.' });
-        const targetBytes = await ctx.fs.readFile(to.abs).catch((e) => { throw toToolError(e, toShown); });
+        if (!args.overwrite)
+          throw new ToolError('ALREADY_EXISTS', `'${toShown}' already exists`, {
+            hint: 'Set overwrite: true to replace it.',
+          });
+        const targetBytes = await ctx.fs.readFile(to.abs).catch((e) => {
+          throw toToolError(e, toShown);
+        });
         ctx.checkWritable(to, await fileSha256(ctx.fs, to.abs, targetBytes));
         await confirmOrRefuse(ctx, [toShown], 'overwrite');
       }

@@ -23,11 +23,13 @@ export function findNearMatch(haystack: string, needle: string): NearMatch | nul
   for (let i = 0; i + wanted.length <= squashed.length; i++) {
     let j = 0;
     while (j < wanted.length && squashed[i + j] === wanted[j]) j++;
-    if (j === wanted.length) return { line: i + 1, kind: 'whitespace', text: excerpt(lines.slice(i, i + wanted.length)) };
+    if (j === wanted.length)
+      return { line: i + 1, kind: 'whitespace', text: excerpt(lines.slice(i, i + wanted.length)) };
   }
   if (wanted.length > 1) {
     const first = squashed.indexOf(wanted[0]!);
-    if (first !== -1) return { line: first + 1, kind: 'first_line', text: excerpt(lines.slice(first, first + wanted.length)) };
+    if (first !== -1)
+      return { line: first + 1, kind: 'first_line', text: excerpt(lines.slice(first, first + wanted.length)) };
   }
   // A single-line needle may sit inside a longer line with different spacing.
   if (wanted.length === 1) {

@@ -13,7 +13,7 @@ export const readFile = defineTool({
   description:
     'Read a text file, whole or as a 1-based inclusive line window. Without end_line at most 2,000 lines come back; ' +
     'has_more and next_start_line tell where to continue; a max_chars window that stops inside a line also gives ' +
-    'next_start_char, to pass as start_char with the same start_line. Content uses \\n line endings (eol reports the file\'s own). ' +
+    "next_start_char, to pass as start_char with the same start_line. Content uses \\n line endings (eol reports the file's own). " +
     'Reading a file whole records it as read, which edits may require.',
   mutates: false,
   annotations: READ_ONLY,
@@ -21,8 +21,16 @@ export const readFile = defineTool({
     path: pathProperty('The file to read'),
     start_line: s.optional(lineNumber('First line to return (1-based, default 1).')),
     end_line: s.optional(lineNumber('Last line to return, inclusive.')),
-    max_chars: s.optional(s.integer({ minimum: 1, description: 'Stop after this many characters, possibly inside a line.' })),
-    start_char: s.optional(s.integer({ minimum: 1, description: 'Begin at this character (1-based, in code points) of start_line, to continue a window that stopped inside a line (default 1).' })),
+    max_chars: s.optional(
+      s.integer({ minimum: 1, description: 'Stop after this many characters, possibly inside a line.' }),
+    ),
+    start_char: s.optional(
+      s.integer({
+        minimum: 1,
+        description:
+          'Begin at this character (1-based, in code points) of start_line, to continue a window that stopped inside a line (default 1).',
+      }),
+    ),
     line_numbers: s.optional(s.boolean({ description: 'Prefix each line with its number, cat -n style.' })),
     encoding: s.optional(encodingProperty),
   }),
@@ -37,7 +45,11 @@ export const readFile = defineTool({
     end_line: s.integer(),
     has_more: s.boolean(),
     next_start_line: s.nullable(s.integer()),
-    next_start_char: s.nullable(s.integer({ description: 'With next_start_line: where the next window starts inside that line (pass as start_char).' })),
+    next_start_char: s.nullable(
+      s.integer({
+        description: 'With next_start_line: where the next window starts inside that line (pass as start_char).',
+      }),
+    ),
     truncated: s.boolean(),
     total_chars: s.integer(),
     selected_chars: s.integer(),
@@ -59,9 +71,13 @@ export const readFile = defineTool({
       });
     }
     if (start > Math.max(totalLines, 1)) {
-      throw new ToolError('INVALID_ARGUMENTS', `start_line ${start} is past the end: '${displayPath(path.rel)}' has ${totalLines} lines`, {
-        problems: [{ path: '/start_line', message: `must be at most ${Math.max(totalLines, 1)}` }],
-      });
+      throw new ToolError(
+        'INVALID_ARGUMENTS',
+        `start_line ${start} is past the end: '${displayPath(path.rel)}' has ${totalLines} lines`,
+        {
+          problems: [{ path: '/start_line', message: `must be at most ${Math.max(totalLines, 1)}` }],
+        },
+      );
     }
     let end = Math.min(wanted, totalLines);
     let truncated = args.end_line === undefined && totalLines > end;
@@ -78,7 +94,8 @@ export const readFile = defineTool({
       // Without a column, a window that stops inside a line would send the reader back to its own start.
       if (cutInsideLine) {
         const lastBreak = content.lastIndexOf('\n');
-        const done = codePointLength(content.slice(lastBreak + 1)) + (lastBreak === -1 ? (args.start_char ?? 1) - 1 : 0);
+        const done =
+          codePointLength(content.slice(lastBreak + 1)) + (lastBreak === -1 ? (args.start_char ?? 1) - 1 : 0);
         nextChar = done + 1;
       }
     }
@@ -133,9 +150,13 @@ function skipChars(text: string, from: number, to: number, chars: number): numbe
   const line = text.slice(from, lineEnd === -1 || lineEnd > to ? to : lineEnd);
   const length = codePointLength(line);
   if (chars > length) {
-    throw new ToolError('INVALID_ARGUMENTS', `start_char ${chars + 1} is past the end of the line, which has ${length} characters`, {
-      problems: [{ path: '/start_char', message: `must be at most ${length + 1}` }],
-    });
+    throw new ToolError(
+      'INVALID_ARGUMENTS',
+      `start_char ${chars + 1} is past the end of the line, which has ${length} characters`,
+      {
+        problems: [{ path: '/start_char', message: `must be at most ${length + 1}` }],
+      },
+    );
   }
   return codePointOffset(line, chars);
 }

@@ -11,23 +11,38 @@ import type { RunCommandArgs, RunCommandResult, RunCommandTool } from './run-com
 /** Seconds a foreground command may run when the call names no limit. */
 export const DEFAULT_COMMAND_TIMEOUT_SECONDS = 30;
 
-
-const PROGRAMS_COMMAND = 'The program and its arguments: an argv array, or one string split like a POSIX shell splits words. ' +
+const PROGRAMS_COMMAND =
+  'The program and its arguments: an argv array, or one string split like a POSIX shell splits words. ' +
   "There is no shell: pipes, redirections, globs and $VARIABLES are passed literally; run ['sh', '-c', '...'] when you need them.";
-const SHELL_COMMAND = 'A bash command line (pipes, redirections, &&, ||, ;, globs, quotes, $VARIABLES, $(...), if/for/while), ' +
+const SHELL_COMMAND =
+  'A bash command line (pipes, redirections, &&, ||, ;, globs, quotes, $VARIABLES, $(...), if/for/while), ' +
   'or an argv array run as one command. `/` is the workspace root.';
 
 /** The schema, with the `command` description that fits the runner (one schema, two wordings). */
-const schemaFor = (shell: boolean) => s.object({
-  command: s.anyOf([s.string({ minLength: 1 }), s.array(s.string(), { minItems: 1 })], { description: shell ? SHELL_COMMAND : PROGRAMS_COMMAND }),
-  cwd: s.optional(s.string({ description: "Working folder, relative to the workspace root (default: the workspace's current folder)." })),
-  timeout_seconds: s.optional(s.number({
-    exclusiveMinimum: 0,
-    description: `Kill the command and everything it started after this many seconds (default ${DEFAULT_COMMAND_TIMEOUT_SECONDS}; background tasks default to no limit).`,
-  })),
-  env: s.optional(s.record(s.string(), { description: 'Extra environment variables for this command.' })),
-  background: s.optional(s.boolean({ description: 'Start it as a background task and return a task_id at once (see task_output, task_wait, task_kill).' })),
-});
+const schemaFor = (shell: boolean) =>
+  s.object({
+    command: s.anyOf([s.string({ minLength: 1 }), s.array(s.string(), { minItems: 1 })], {
+      description: shell ? SHELL_COMMAND : PROGRAMS_COMMAND,
+    }),
+    cwd: s.optional(
+      s.string({
+        description: "Working folder, relative to the workspace root (default: the workspace's current folder).",
+      }),
+    ),
+    timeout_seconds: s.optional(
+      s.number({
+        exclusiveMinimum: 0,
+        description: `Kill the command and everything it started after this many seconds (default ${DEFAULT_COMMAND_TIMEOUT_SECONDS}; background tasks default to no limit).`,
+      }),
+    ),
+    env: s.optional(s.record(s.string(), { description: 'Extra environment variables for this command.' })),
+    background: s.optional(
+      s.boolean({
+        description:
+          'Start it as a background task and return a task_id at once (see task_output, task_wait, task_kill).',
+      }),
+    ),
+  });
 
 // A foreground command gives its outcome; a background one only its task_id and folder.
 const resultSchema = s.object({
@@ -37,9 +52,15 @@ const resultSchema = s.object({
   timed_out: s.optional(s.boolean()),
   truncated: s.optional(s.boolean({ description: 'stdout or stderr was cut (head and tail kept).' })),
   duration_ms: s.optional(s.number()),
-  note: s.optional(s.string({ description: 'What to know beyond the fields, such as the writes kept by a command that failed part-way.' })),
+  note: s.optional(
+    s.string({
+      description: 'What to know beyond the fields, such as the writes kept by a command that failed part-way.',
+    }),
+  ),
   ...externalChangeResults,
-  task_id: s.optional(s.string({ description: 'For background: true, the task to follow with task_output, task_wait, task_kill.' })),
+  task_id: s.optional(
+    s.string({ description: 'For background: true, the task to follow with task_output, task_wait, task_kill.' }),
+  ),
   cwd: s.optional(s.string({ description: 'For background: true, the folder it runs in.' })),
 });
 
@@ -49,7 +70,8 @@ type SchemaArgs = Infer<ReturnType<typeof schemaFor>>;
 type SchemaResult = Infer<typeof resultSchema>;
 const argsAgree: [RunCommandArgs, SchemaArgs] = [{} as SchemaArgs, {} as RunCommandArgs];
 const resultsAgree: [RunCommandResult, SchemaResult] = [{} as SchemaResult, {} as RunCommandResult];
-void argsAgree; void resultsAgree;
+void argsAgree;
+void resultsAgree;
 
 /**
  * The canonical run_command over a host's process runner. Made without one, it waits for the
@@ -69,7 +91,7 @@ function runCommandOver(runner?: ProcessRunner, findChanges?: FindExternalChange
     name: 'run_command',
     title: 'Run command',
     description: shell
-      ? 'Run a bash command line in the workspace\'s built-in shell and return its exit code, stdout and stderr (each capped, keeping head and tail). ' +
+      ? "Run a bash command line in the workspace's built-in shell and return its exit code, stdout and stderr (each capped, keeping head and tail). " +
         'Its writes become one change you can undo. A nonzero exit or a timeout (timed_out: true, exit_code -1) is a normal result.' +
         (runner?.summary ? ` ${runner.summary}` : '')
       : 'Run a program in the workspace and return its exit code, stdout and stderr (each capped, keeping head and tail). ' +
@@ -82,23 +104,49 @@ function runCommandOver(runner?: ProcessRunner, findChanges?: FindExternalChange
     resultSchema,
     async run(args, ctx) {
       if (!runner) {
-        throw new ToolError('NOT_SUPPORTED', 'run_command is turned off in this workspace: it was made without a process runner', {
-          hint: 'Use the file tools instead, or ask the host to provide a process runner.',
-        });
+        throw new ToolError(
+          'NOT_SUPPORTED',
+          'run_command is turned off in this workspace: it was made without a process runner',
+          {
+            hint: 'Use the file tools instead, or ask the host to provide a process runner.',
+          },
+        );
       }
       // the splitter loads with the first string command: a browser shell never needs it
-      const argv = typeof args.command === 'string' ? (await import('../process/split-command.js')).splitCommand(args.command) : args.command;
+      const argv =
+        typeof args.command === 'string'
+          ? (await import('../process/split-command.js')).splitCommand(args.command)
+          : args.command;
       if (argv.length === 0 || argv[0] === '') {
-        throw new ToolError('INVALID_ARGUMENTS', 'the command is empty', { problems: [{ path: '/command', message: 'must name a program' }] });
+        throw new ToolError('INVALID_ARGUMENTS', 'the command is empty', {
+          problems: [{ path: '/command', message: 'must name a program' }],
+        });
       }
       const dir = await ctx.resolve(args.cwd ?? '.', 'read');
-      if (!dir.stat) throw new ToolError('NOT_FOUND', `the working folder '${displayPath(dir.rel)}' does not exist`, { hint: 'Create it first, or pick another cwd.' });
-      if (dir.stat.type !== 'dir') throw new ToolError('NOT_A_DIRECTORY', `the working folder '${displayPath(dir.rel)}' is not a folder`);
+      if (!dir.stat)
+        throw new ToolError('NOT_FOUND', `the working folder '${displayPath(dir.rel)}' does not exist`, {
+          hint: 'Create it first, or pick another cwd.',
+        });
+      if (dir.stat.type !== 'dir')
+        throw new ToolError('NOT_A_DIRECTORY', `the working folder '${displayPath(dir.rel)}' is not a folder`);
       const background = args.background === true;
       const seconds = args.timeout_seconds ?? (background ? undefined : DEFAULT_COMMAND_TIMEOUT_SECONDS);
-      const request = { argv, ...(typeof args.command === 'string' ? { commandLine: args.command } : {}), cwd: dir.abs, cwdDisplay: displayPath(dir.rel), root: ctx.paths.toAbs(''), gitWritable: ctx.policy.allowGitWrites, env: args.env ?? {}, apply: (steps: FileStep[]) => ctx.writer.apply(steps, { allOrNothing: false }), timeoutMs: seconds === undefined ? null : seconds * 1000 };
+      const request = {
+        argv,
+        ...(typeof args.command === 'string' ? { commandLine: args.command } : {}),
+        cwd: dir.abs,
+        cwdDisplay: displayPath(dir.rel),
+        root: ctx.paths.toAbs(''),
+        gitWritable: ctx.policy.allowGitWrites,
+        env: args.env ?? {},
+        apply: (steps: FileStep[]) => ctx.writer.apply(steps, { allOrNothing: false }),
+        timeoutMs: seconds === undefined ? null : seconds * 1000,
+      };
       if (background) {
-        if (!runner.start) throw new ToolError('NOT_SUPPORTED', 'this host cannot run background tasks', { hint: 'Run the command without background.' });
+        if (!runner.start)
+          throw new ToolError('NOT_SUPPORTED', 'this host cannot run background tasks', {
+            hint: 'Run the command without background.',
+          });
         // The call has answered by the time the task ends, so its writes become a change of their own then, as Node's tasks' do.
         const settle = async (files: NonNullable<CommandResult['files']>) => {
           if (files.length === 0) return undefined;

@@ -26,7 +26,11 @@ export function awaitsRunner(tool: ToolDefinition): boolean {
 }
 
 /** The tool over `runner` when it was waiting for one; otherwise the tool itself. */
-export function bindRunner(tool: ToolDefinition, runner: ProcessRunner, findChanges?: FindExternalChanges): ToolDefinition {
+export function bindRunner(
+  tool: ToolDefinition,
+  runner: ProcessRunner,
+  findChanges?: FindExternalChanges,
+): ToolDefinition {
   const bind = awaiting.get(tool);
   return bind ? bind(runner, findChanges) : tool;
 }

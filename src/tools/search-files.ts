@@ -23,30 +23,48 @@ export const searchFilesTool = defineTool({
   mutates: false,
   annotations: READ_ONLY,
   schema: s.object({
-    pattern: s.string({ minLength: 1, description: 'Text to find (or a regex when is_regex is true). Matches within one line.' }),
+    pattern: s.string({
+      minLength: 1,
+      description: 'Text to find (or a regex when is_regex is true). Matches within one line.',
+    }),
     path: s.optional(pathProperty('Folder (or single file) to search, default the current folder')),
-    is_regex: s.optional(s.boolean({ description: 'Treat pattern as an RE2 regular expression, matched in linear time (default false).' })),
+    is_regex: s.optional(
+      s.boolean({ description: 'Treat pattern as an RE2 regular expression, matched in linear time (default false).' }),
+    ),
     case_sensitive: s.optional(s.boolean({ description: 'Match case exactly (default true).' })),
-    include: s.optional(s.array(s.string({ minLength: 1, maxLength: 4096 }), {
-      description: "Only search files matching one of these globs: '*.ts' matches basenames anywhere, 'src/**/*.ts' matches root-relative paths.",
-    })),
-    max_matches: s.optional(s.integer({ minimum: 1, maximum: 100000, description: 'Matching lines per page (default 50).' })),
-    context_lines: s.optional(s.integer({ minimum: 0, maximum: 20, description: 'Lines of context before and after each match (default 0).' })),
-    cursor: s.optional(s.string({ minLength: 1, description: 'next_cursor from the previous page of the same search.' })),
+    include: s.optional(
+      s.array(s.string({ minLength: 1, maxLength: 4096 }), {
+        description:
+          "Only search files matching one of these globs: '*.ts' matches basenames anywhere, 'src/**/*.ts' matches root-relative paths.",
+      }),
+    ),
+    max_matches: s.optional(
+      s.integer({ minimum: 1, maximum: 100000, description: 'Matching lines per page (default 50).' }),
+    ),
+    context_lines: s.optional(
+      s.integer({ minimum: 0, maximum: 20, description: 'Lines of context before and after each match (default 0).' }),
+    ),
+    cursor: s.optional(
+      s.string({ minLength: 1, description: 'next_cursor from the previous page of the same search.' }),
+    ),
   }),
   resultSchema: s.object({
-    matches: s.array(s.object({
-      path: s.string(),
-      line: s.integer({ description: '1-based.' }),
-      column: s.integer({ description: '1-based, in code points.' }),
-      content: s.string({ description: 'The line, capped at 500 characters.' }),
-      before: s.optional(s.array(s.string())),
-      after: s.optional(s.array(s.string())),
-    })),
+    matches: s.array(
+      s.object({
+        path: s.string(),
+        line: s.integer({ description: '1-based.' }),
+        column: s.integer({ description: '1-based, in code points.' }),
+        content: s.string({ description: 'The line, capped at 500 characters.' }),
+        before: s.optional(s.array(s.string())),
+        after: s.optional(s.array(s.string())),
+      }),
+    ),
     count: s.integer(),
     truncated: s.boolean(),
     next_cursor: s.nullable(s.string({ description: 'Pass as cursor for the next page.' })),
-    stopped: s.optional(s.enum(['time_budget'], { description: 'The call ran out of its time budget; next_cursor continues.' })),
+    stopped: s.optional(
+      s.enum(['time_budget'], { description: 'The call ran out of its time budget; next_cursor continues.' }),
+    ),
     skipped: unreadableResult,
   }),
   async run(args, ctx) {
@@ -56,7 +74,9 @@ export const searchFilesTool = defineTool({
     const include = await anyGlob(args.include);
     const start = await ctx.resolve(args.path ?? '.', 'read');
     if (!start.stat) {
-      throw new ToolError('NOT_FOUND', `'${displayPath(start.rel)}' does not exist`, { hint: 'Check the folder with list_directory, or omit path to search the current folder.' });
+      throw new ToolError('NOT_FOUND', `'${displayPath(start.rel)}' does not exist`, {
+        hint: 'Check the folder with list_directory, or omit path to search the current folder.',
+      });
     }
     const fingerprint = queryFingerprint([args.pattern, start.rel, isRegex, caseSensitive, args.include ?? []]);
     const resume = args.cursor === undefined ? null : decodeCursor(args.cursor, fingerprint);

@@ -8,7 +8,7 @@ const STATUSES = ['running', 'exited', 'killed', 'timed_out'] as const;
 /** A task as list_tasks shows it. */
 const taskInfo = {
   task_id: s.string(),
-  command: s.string({ description: 'The command line, or the background tool\'s name.' }),
+  command: s.string({ description: "The command line, or the background tool's name." }),
   status: s.enum(STATUSES),
   exit_code: s.nullable(s.integer()),
   started_at: s.string({ description: 'ISO 8601 time.' }),
@@ -24,7 +24,10 @@ const taskOutputProperties = {
   result: s.optional(s.unknown({ description: "A background tool's result, once it has ended." })),
 };
 const taskOutput = s.object(taskOutputProperties);
-const taskWait = s.object({ ...taskOutputProperties, wait_timed_out: s.boolean({ description: 'true: it is still running.' }) });
+const taskWait = s.object({
+  ...taskOutputProperties,
+  wait_timed_out: s.boolean({ description: 'true: it is still running.' }),
+});
 // The registry reports tasks as plain records; these are their shapes.
 const asOutput = (r: Record<string, unknown>) => r as Infer<typeof taskOutput>;
 
@@ -49,24 +52,30 @@ export function taskTools(tasks: TaskRegistry): ToolDefinition[] {
     defineTool({
       name: 'task_wait',
       title: 'Wait for task',
-      description: 'Wait for a background task to end (up to timeout_seconds, default 30), then return its status, exit code and new output. ' +
+      description:
+        'Wait for a background task to end (up to timeout_seconds, default 30), then return its status, exit code and new output. ' +
         'wait_timed_out: true means it is still running. Notes the task writes while waiting arrive as progress.',
       mutates: false,
       annotations: { ...READ_ONLY, idempotent: false },
       toolsets: offeredBy,
       schema: s.object({
         task_id: taskId,
-        timeout_seconds: s.optional(s.number({ minimum: 0, maximum: 3600, description: 'How long to wait (default 30).' })),
+        timeout_seconds: s.optional(
+          s.number({ minimum: 0, maximum: 3600, description: 'How long to wait (default 30).' }),
+        ),
       }),
       resultSchema: taskWait,
       run: async (args, ctx) => {
         // Each note the task writes while we wait is this call's progress (an MCP client shows it).
         let notes = 0;
         const stop = tasks.onEvent((event) => {
-          if (event.type === 'task_note' && event.task_id === args.task_id) ctx.progress(++notes, undefined, event.text);
+          if (event.type === 'task_note' && event.task_id === args.task_id)
+            ctx.progress(++notes, undefined, event.text);
         });
         try {
-          return (await tasks.wait(args.task_id, (args.timeout_seconds ?? 30) * 1000, ctx.signal)) as Infer<typeof taskWait>;
+          return (await tasks.wait(args.task_id, (args.timeout_seconds ?? 30) * 1000, ctx.signal)) as Infer<
+            typeof taskWait
+          >;
         } finally {
           stop();
         }

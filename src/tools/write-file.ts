@@ -21,7 +21,11 @@ export const writeFile = defineTool({
     content: s.string({ description: 'The complete new text of the file.' }),
     overwrite: s.optional(s.boolean({ default: true, description: 'Replace an existing file (default true).' })),
     expected_sha256: s.optional(expectedShaProperty),
-    encoding: s.optional({ ...encodingProperty, description: 'Encoding of the file (default: an existing file\'s own, utf-8 for a new one); name it for a file that is not UTF-8 and has no BOM.' }),
+    encoding: s.optional({
+      ...encodingProperty,
+      description:
+        "Encoding of the file (default: an existing file's own, utf-8 for a new one); name it for a file that is not UTF-8 and has no BOM.",
+    }),
   }),
   resultSchema: s.object({
     path: s.string(),
@@ -33,14 +37,19 @@ export const writeFile = defineTool({
   }),
   async run(args, ctx) {
     return ctx.withPath(args.path, 'write', async (path, shown) => {
-      if (path.stat?.type === 'dir') throw new ToolError('NOT_A_FILE', `'${shown}' is a directory`, { hint: 'Write to a file path inside it.' });
+      if (path.stat?.type === 'dir')
+        throw new ToolError('NOT_A_FILE', `'${shown}' is a directory`, { hint: 'Write to a file path inside it.' });
       const exists = path.stat !== null;
       if (exists && args.overwrite === false) {
         throw new ToolError('ALREADY_EXISTS', `'${shown}' already exists and overwrite is false`, {
           hint: 'Use edit_file to change it, or set overwrite: true to replace it.',
         });
       }
-      const oldBytes = exists ? await ctx.fs.readFile(path.abs).catch((e) => { throw toToolError(e, shown); }) : null;
+      const oldBytes = exists
+        ? await ctx.fs.readFile(path.abs).catch((e) => {
+            throw toToolError(e, shown);
+          })
+        : null;
       ctx.checkWritable(path, oldBytes && (await fileSha256(ctx.fs, path.abs, oldBytes)), args.expected_sha256);
       const old = oldBytes && decodeText(oldBytes, args.encoding);
       const oldText = old && !isDecodeFailure(old) ? old : null;
@@ -49,7 +58,9 @@ export const writeFile = defineTool({
       const text = oldText ? adoptLineEndings(oldText.text, args.content) : args.content;
       const bytes = ctx.encode(path, text, encoding, bom);
       await ctx.writeBytes(path, bytes);
-      const change = ctx.recordChange([{ path: path.rel, before: exists ? (oldText?.text ?? undefined) : null, after: text }]);
+      const change = ctx.recordChange([
+        { path: path.rel, before: exists ? (oldText?.text ?? undefined) : null, after: text },
+      ]);
       return {
         path: shown,
         bytes: bytes.length,

@@ -9,20 +9,29 @@ import type { ResolvedPolicy } from '../workspace/policy.js';
  * (so a seed adapter never re-implements validation), then the canonical code does the work on
  * the same context, so changes land in this call's change log entry and snapshot.
  */
-export async function runCanonical<T extends ToolDefinition, R = unknown extends ResultOf<T> ? Record<string, any> : ResultOf<T>>(
-  tool: T, args: Record<string, unknown>, ctx: ToolContext, where = '',
-): Promise<R> {
+export async function runCanonical<
+  T extends ToolDefinition,
+  R = unknown extends ResultOf<T> ? Record<string, any> : ResultOf<T>,
+>(tool: T, args: Record<string, unknown>, ctx: ToolContext, where = ''): Promise<R> {
   const problems = validateArgs(tool.schema, args);
-  if (problems.length > 0) throw invalid(`${where || tool.name} got invalid arguments`, problems.map((p) => ({ ...p, path: `${where}${p.path}` })));
+  if (problems.length > 0)
+    throw invalid(
+      `${where || tool.name} got invalid arguments`,
+      problems.map((p) => ({ ...p, path: `${where}${p.path}` })),
+    );
   return (await tool.run(args, ctx)) as R;
 }
 
 /** An INVALID_ARGUMENTS error listing each problem in its message too. */
 export function invalid(what: string, problems: Problem[], hint?: string): ToolError {
-  return new ToolError('INVALID_ARGUMENTS', `${what}: ${problems.map((p) => `${p.path || '(arguments)'} ${p.message}`).join('; ')}`, {
-    ...(hint ? { hint } : {}),
-    problems,
-  });
+  return new ToolError(
+    'INVALID_ARGUMENTS',
+    `${what}: ${problems.map((p) => `${p.path || '(arguments)'} ${p.message}`).join('; ')}`,
+    {
+      ...(hint ? { hint } : {}),
+      problems,
+    },
+  );
 }
 
 /** Only the named properties of a canonical schema, so a seed tool reuses their descriptions and types. */

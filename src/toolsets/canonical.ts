@@ -37,7 +37,11 @@ const CANONICAL_TOOL_TUPLE = [
   globTool,
   searchFilesTool,
   runCommand,
-  snapshotTool, listSnapshots, diffSnapshots, restoreSnapshotTool, undoTool,
+  snapshotTool,
+  listSnapshots,
+  diffSnapshots,
+  restoreSnapshotTool,
+  undoTool,
 ] as const;
 
 /** The canonical tools by name, each with the types its schemas declare. */

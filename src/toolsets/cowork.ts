@@ -32,7 +32,8 @@ const audited = (ctx: ToolContext) => withPolicy(ctx, { readBeforeWrite: true, s
 const textFileRead = defineTool({
   name: 'text_file_read',
   title: 'Read text file',
-  description: 'Read a plain-text file (up to 10 MiB), strictly decoded: UTF-8 or a BOM need no encoding; others must be named, and ' +
+  description:
+    'Read a plain-text file (up to 10 MiB), strictly decoded: UTF-8 or a BOM need no encoding; others must be named, and ' +
     'undecodable bytes fail rather than being replaced. offset is the first line (1-based), limit the number of lines. ' +
     'Before changing an existing file, read it with offset=1 and no limit: a paged read never grants the write audit. DOCX, PPTX, XLSX, XLS and PDF are refused.',
   mutates: false,
@@ -61,15 +62,32 @@ const textFileRead = defineTool({
     const offset = args.offset ?? 1;
     const whole = offset === 1 && args.limit === undefined;
     // A whole read returns every line (the 10 MiB limit still holds), so it can grant the audit.
-    const view = whole ? withPolicy(ctx, { limits: { ...ctx.policy.limits, maxReadLines: Number.MAX_SAFE_INTEGER } }) : ctx;
-    const r = await runCanonical(readFile, defined({
-      path: args.path, encoding: args.encoding,
-      start_line: whole ? undefined : offset, end_line: args.limit === undefined ? undefined : offset + args.limit - 1,
-    }), view);
+    const view = whole
+      ? withPolicy(ctx, { limits: { ...ctx.policy.limits, maxReadLines: Number.MAX_SAFE_INTEGER } })
+      : ctx;
+    const r = await runCanonical(
+      readFile,
+      defined({
+        path: args.path,
+        encoding: args.encoding,
+        start_line: whole ? undefined : offset,
+        end_line: args.limit === undefined ? undefined : offset + args.limit - 1,
+      }),
+      view,
+    );
     return {
-      path: r.path, content: r.content, encoding: r.encoding, bom: r.bom, eol: r.eol, total_lines: r.total_lines,
-      offset: r.start_line, lines: r.total_lines === 0 ? 0 : r.end_line - r.start_line + 1, has_more: r.has_more,
-      next_offset: r.next_start_line, sha256: r.sha256, write_audit: whole,
+      path: r.path,
+      content: r.content,
+      encoding: r.encoding,
+      bom: r.bom,
+      eol: r.eol,
+      total_lines: r.total_lines,
+      offset: r.start_line,
+      lines: r.total_lines === 0 ? 0 : r.end_line - r.start_line + 1,
+      has_more: r.has_more,
+      next_offset: r.next_start_line,
+      sha256: r.sha256,
+      write_audit: whole,
     };
   },
 });
@@ -87,10 +105,11 @@ function patchTool(artifact: string | null) {
   return defineTool({
     name: 'apply_patch',
     title: 'Apply patch',
-    description: `Create, update, move and delete up to ${MAX_PATCH_FILES} plain-text files with one exact patch, all or nothing. ` +
+    description:
+      `Create, update, move and delete up to ${MAX_PATCH_FILES} plain-text files with one exact patch, all or nothing. ` +
       'Matching is exact: whitespace and Unicode variants are not normalized, so copy context lines byte for byte and use enough of them to make each hunk unique. ' +
       'Existing files must have been read whole with text_file_read (offset=1, no limit) and be unchanged since. ' +
-      'New files and edits inside the run\'s artifact folder are allowed; changes elsewhere need approval, and deletes are confirmed together. Office and PDF files are refused.',
+      "New files and edits inside the run's artifact folder are allowed; changes elsewhere need approval, and deletes are confirmed together. Office and PDF files are refused.",
     mutates: true,
     annotations: DESTRUCTIVE,
     schema: applyPatchSchema,
@@ -101,7 +120,9 @@ function patchTool(artifact: string | null) {
       const plan = await applyPatch(strict, args.patch, { dryRun: true, exact: true });
       if (args.dry_run) return plan;
       const files = plan.files as Row[];
-      const touched = files.filter((f) => f.action !== 'delete').flatMap((f) => [f.path, ...(f.moved_to ? [f.moved_to] : [])]);
+      const touched = files
+        .filter((f) => f.action !== 'delete')
+        .flatMap((f) => [f.path, ...(f.moved_to ? [f.moved_to] : [])]);
       const needApproval = outside(ctx, artifact, touched);
       const deletes = files.filter((f) => f.action === 'delete').map((f) => f.path as string);
       // The skill promises both confirmations, so no approver means refused, never silently applied.
@@ -117,7 +138,8 @@ function renameTool(artifact: string | null) {
   return defineTool({
     name: 'rename_path',
     title: 'Rename or move',
-    description: 'Rename or move a file or folder without reading it. Outside the run\'s artifact folder this needs approval.',
+    description:
+      "Rename or move a file or folder without reading it. Outside the run's artifact folder this needs approval.",
     mutates: true,
     annotations: movePath.annotations,
     schema: movePath.schema,
@@ -127,8 +149,13 @@ function renameTool(artifact: string | null) {
       const from = await ctx.resolve(args.from, 'entry');
       const to = await ctx.resolve(args.to, 'write');
       // A move that would be refused anyway gets its own error, not a question to the person.
-      const refused = !from.stat || from.rel === '' || to.rel === '' || from.rel === to.rel || to.rel.startsWith(`${from.rel}/`)
-        || (to.stat !== null && (to.stat.type === 'dir' || from.stat.type === 'dir' || args.overwrite !== true));
+      const refused =
+        !from.stat ||
+        from.rel === '' ||
+        to.rel === '' ||
+        from.rel === to.rel ||
+        to.rel.startsWith(`${from.rel}/`) ||
+        (to.stat !== null && (to.stat.type === 'dir' || from.stat.type === 'dir' || args.overwrite !== true));
       const needApproval = refused ? [] : outside(ctx, artifact, [args.from, args.to]);
       if (needApproval.length > 0) await confirmOrRefuse(ctx, needApproval, 'move', { required: true });
       return runCanonical(movePath, defined(args), ctx);
@@ -138,7 +165,8 @@ function renameTool(artifact: string | null) {
 
 const deleteTool: ToolDefinition = {
   ...deletePath,
-  description: 'Delete a file, or a folder with recursive: true, after the user confirms (CONFIRMATION_DENIED when refused or nobody can be asked).',
+  description:
+    'Delete a file, or a folder with recursive: true, after the user confirms (CONFIRMATION_DENIED when refused or nobody can be asked).',
   // The skill deletes only "after confirmation": with no approver that is a refusal.
   run: (args, ctx) => deletePath.run(args, withPolicy(ctx, { alwaysConfirmDeletes: true })),
 };
@@ -151,7 +179,17 @@ const grepTool: ToolDefinition = { ...searchFilesTool, name: 'grep', title: 'Gre
  * hints name these tools and their arguments.
  */
 export function coworkTools(options: CoworkOptions = {}): ToolDefinition[] {
-  const artifact = options.artifactDir === undefined ? null : lexicalPath(options.artifactDir.includes('/') ? options.artifactDir : `./${options.artifactDir}`, '');
-  const tools: ToolDefinition[] = [textFileRead, patchTool(artifact), globTool, grepTool, renameTool(artifact), deleteTool];
+  const artifact =
+    options.artifactDir === undefined
+      ? null
+      : lexicalPath(options.artifactDir.includes('/') ? options.artifactDir : `./${options.artifactDir}`, '');
+  const tools: ToolDefinition[] = [
+    textFileRead,
+    patchTool(artifact),
+    globTool,
+    grepTool,
+    renameTool(artifact),
+    deleteTool,
+  ];
   return tools.map((tool) => speaking(tool, COWORK_WORDS));
 }

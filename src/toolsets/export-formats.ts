@@ -85,22 +85,48 @@ function parametersOf(tool: ToolDefinition, strict: boolean): ObjectSchema {
 }
 
 /** The tools in OpenAI's function-calling format (Chat Completions by default), from the schemas `call` validates with. */
-export function toOpenAI(tools: readonly ToolDefinition[], options?: OpenAIExportOptions & { api?: 'chat' }): OpenAITool[];
-export function toOpenAI(tools: readonly ToolDefinition[], options: OpenAIExportOptions & { api: 'responses' }): OpenAIResponsesTool[];
-export function toOpenAI(tools: readonly ToolDefinition[], options?: OpenAIExportOptions): OpenAITool[] | OpenAIResponsesTool[];
-export function toOpenAI(tools: readonly ToolDefinition[], options: OpenAIExportOptions = {}): OpenAITool[] | OpenAIResponsesTool[] {
+export function toOpenAI(
+  tools: readonly ToolDefinition[],
+  options?: OpenAIExportOptions & { api?: 'chat' },
+): OpenAITool[];
+export function toOpenAI(
+  tools: readonly ToolDefinition[],
+  options: OpenAIExportOptions & { api: 'responses' },
+): OpenAIResponsesTool[];
+export function toOpenAI(
+  tools: readonly ToolDefinition[],
+  options?: OpenAIExportOptions,
+): OpenAITool[] | OpenAIResponsesTool[];
+export function toOpenAI(
+  tools: readonly ToolDefinition[],
+  options: OpenAIExportOptions = {},
+): OpenAITool[] | OpenAIResponsesTool[] {
   const strict = options.strict === true;
   if (options.api === 'responses') {
-    return tools.map((t) => ({ type: 'function', name: t.name, description: fitDescription(t.description), parameters: parametersOf(t, strict), strict }));
+    return tools.map((t) => ({
+      type: 'function',
+      name: t.name,
+      description: fitDescription(t.description),
+      parameters: parametersOf(t, strict),
+      strict,
+    }));
   }
   return tools.map((t) => ({
     type: 'function',
-    function: { name: t.name, description: fitDescription(t.description), parameters: parametersOf(t, strict), ...(strict ? { strict: true } : {}) },
+    function: {
+      name: t.name,
+      description: fitDescription(t.description),
+      parameters: parametersOf(t, strict),
+      ...(strict ? { strict: true } : {}),
+    },
   }));
 }
 
 /** The tools in OpenAI's Responses API format. */
-export function toOpenAIResponses(tools: readonly ToolDefinition[], options: { strict?: boolean } = {}): OpenAIResponsesTool[] {
+export function toOpenAIResponses(
+  tools: readonly ToolDefinition[],
+  options: { strict?: boolean } = {},
+): OpenAIResponsesTool[] {
   return toOpenAI(tools, { ...options, api: 'responses' });
 }
 

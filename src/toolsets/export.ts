@@ -2,8 +2,16 @@ import { toolErrorSchema } from '../contract/index.js';
 import type { JsonSchema, ToolDefinition } from '../tools/schema/define.js';
 
 export {
-  fitDescription, toAnthropic, toOpenAI, toOpenAIResponses, OPENAI_DESCRIPTION_LIMIT,
-  type AnthropicTool, type ObjectSchema, type OpenAIExportOptions, type OpenAIResponsesTool, type OpenAITool,
+  fitDescription,
+  toAnthropic,
+  toOpenAI,
+  toOpenAIResponses,
+  OPENAI_DESCRIPTION_LIMIT,
+  type AnthropicTool,
+  type ObjectSchema,
+  type OpenAIExportOptions,
+  type OpenAIResponsesTool,
+  type OpenAITool,
 } from './export-formats.js';
 
 /** MCP's hints about what a tool does to its environment. */
@@ -47,7 +55,12 @@ export interface McpTool {
  * third-party definition) is described by the one thing always known: whether it mutates.
  */
 export function annotationsOf(tool: ToolDefinition): McpAnnotations {
-  const facts = tool.annotations ?? { readOnly: !tool.mutates, destructive: tool.mutates, idempotent: !tool.mutates, openWorld: false };
+  const facts = tool.annotations ?? {
+    readOnly: !tool.mutates,
+    destructive: tool.mutates,
+    idempotent: !tool.mutates,
+    openWorld: false,
+  };
   return {
     ...(tool.title ? { title: tool.title } : {}),
     readOnlyHint: facts.readOnly,
@@ -68,7 +81,9 @@ export function toMcp(tools: readonly ToolDefinition[]): McpTool[] {
     ...(t.title ? { title: t.title } : {}),
     description: t.description,
     inputSchema: { ...t.schema, type: 'object' },
-    ...(t.resultSchema?.type === 'object' ? { outputSchema: { type: 'object' as const, anyOf: [t.resultSchema, toolErrorSchema] } } : {}),
+    ...(t.resultSchema?.type === 'object'
+      ? { outputSchema: { type: 'object' as const, anyOf: [t.resultSchema, toolErrorSchema] } }
+      : {}),
     annotations: annotationsOf(t),
   }));
 }

@@ -30,8 +30,14 @@ const inside = (root: string, rel: string) => root === '' || rel === root || rel
 export async function projectTarget(ctx: ToolContext, root = '.', file?: string): Promise<ProjectTarget> {
   const rootRel = lexicalPath(root, ctx.cwd);
   const dir = await ctx.resolve(fromRoot(rootRel, ctx), 'read');
-  if (!dir.stat) throw new ToolError('NOT_FOUND', `the project root '${displayPath(rootRel)}' does not exist`, { hint: 'Pass path as an existing folder, or "." for the workspace.' });
-  if (dir.stat.type !== 'dir') throw new ToolError('NOT_A_DIRECTORY', `the project root '${displayPath(rootRel)}' is not a folder`, { hint: 'path is the project root; name the file with `file`.' });
+  if (!dir.stat)
+    throw new ToolError('NOT_FOUND', `the project root '${displayPath(rootRel)}' does not exist`, {
+      hint: 'Pass path as an existing folder, or "." for the workspace.',
+    });
+  if (dir.stat.type !== 'dir')
+    throw new ToolError('NOT_A_DIRECTORY', `the project root '${displayPath(rootRel)}' is not a folder`, {
+      hint: 'path is the project root; name the file with `file`.',
+    });
   const rootReal = dir.realRel;
   if (file === undefined) return { rootRel, rootReal, rel: rootRel, arg: fromRoot(rootRel, ctx) };
   // `file` alone must pass the path rules first: a host-absolute name, a URL or a drive is refused,
@@ -39,9 +45,14 @@ export async function projectTarget(ctx: ToolContext, root = '.', file?: string)
   if (!file.startsWith('..')) lexicalPath(file, '');
   const joined = rootRel === '' ? file : `${rootRel}/${file}`;
   const rel = lexicalPath(joined.includes('/') ? joined : `${joined}/../${joined}`, '');
-  const outside = (why: string) => new ToolError('OUTSIDE_WORKSPACE', `'${file.slice(0, 200)}' is outside the project root '${displayPath(rootRel)}': ${why}`, {
-    hint: 'Give file relative to path, without climbing above it or following a link out of it.',
-  });
+  const outside = (why: string) =>
+    new ToolError(
+      'OUTSIDE_WORKSPACE',
+      `'${file.slice(0, 200)}' is outside the project root '${displayPath(rootRel)}': ${why}`,
+      {
+        hint: 'Give file relative to path, without climbing above it or following a link out of it.',
+      },
+    );
   if (!inside(rootRel, rel)) throw outside('it climbs above it');
   // A link inside the project that leads elsewhere in the workspace passes the workspace barrier;
   // the project root is checked against where the path really leads.
@@ -56,4 +67,5 @@ export function projectResolver(ctx: ToolContext, target: ProjectTarget): PathRe
 }
 
 /** A root-relative path shown relative to the project root. */
-export const underRoot = (rootRel: string, rel: string) => (rootRel === '' ? rel : rel === rootRel ? '.' : rel.slice(rootRel.length + 1));
+export const underRoot = (rootRel: string, rel: string) =>
+  rootRel === '' ? rel : rel === rootRel ? '.' : rel.slice(rootRel.length + 1);

@@ -1,4 +1,11 @@
-import { defineTool, DESTRUCTIVE, DESTRUCTIVE_IDEMPOTENT, READ_ONLY, RUNS_PROGRAMS, type ToolDefinition } from '../tools/schema/define.js';
+import {
+  defineTool,
+  DESTRUCTIVE,
+  DESTRUCTIVE_IDEMPOTENT,
+  READ_ONLY,
+  RUNS_PROGRAMS,
+  type ToolDefinition,
+} from '../tools/schema/define.js';
 import { editFile } from '../tools/edit-file.js';
 import { fileBytes } from '../tools/file-bytes.js';
 import { readFile } from '../tools/read-file.js';
@@ -19,14 +26,20 @@ type Row = Record<string, any>;
 export const STREAM_CAP = 4096;
 export { LIST_CAP } from './fs-process-listing.js';
 
-const rootProperty = s.optional(s.string({ default: '.', description: 'The project root, an existing folder relative to the workspace (default ".").' }));
+const rootProperty = s.optional(
+  s.string({
+    default: '.',
+    description: 'The project root, an existing folder relative to the workspace (default ".").',
+  }),
+);
 const fileProperty = s.string({ minLength: 1, description: 'The file, relative to the project root `path`.' });
 const changeId = s.string({ description: 'The change-log entry of this call.' });
 
 const fsRead = defineTool({
   name: 'read_file',
   title: 'Read file',
-  description: 'Read a UTF-8 text file under the project root `path`, returned with line numbers. Without a range at most 2,000 lines come back; ' +
+  description:
+    'Read a UTF-8 text file under the project root `path`, returned with line numbers. Without a range at most 2,000 lines come back; ' +
     'an explicit start_line and end_line bypass that cap. showing tells which lines you got. Do not hash or write back the numbered content.',
   mutates: false,
   annotations: READ_ONLY,
@@ -40,21 +53,36 @@ const fsRead = defineTool({
   }),
   async run(args, ctx) {
     const t = await target(ctx, args.path, args.file);
-    const r = await runCanonical(readFile, defined({ path: t.arg, start_line: args.start_line, end_line: args.end_line, line_numbers: true }), ctx);
+    const r = await runCanonical(
+      readFile,
+      defined({ path: t.arg, start_line: args.start_line, end_line: args.end_line, line_numbers: true }),
+      ctx,
+    );
     const count = r.total_lines === 0 ? 0 : r.end_line - r.start_line + 1;
-    return { file: underRoot(t.rootRel, r.path), content: r.content, total_lines: r.total_lines, truncated: r.truncated, showing: { start: r.start_line, end: r.end_line, count } };
+    return {
+      file: underRoot(t.rootRel, r.path),
+      content: r.content,
+      total_lines: r.total_lines,
+      truncated: r.truncated,
+      showing: { start: r.start_line, end: r.end_line, count },
+    };
   },
 });
 
 const fsWrite = defineTool({
   name: 'write_file',
   title: 'Write file',
-  description: 'Write UTF-8 text to `file` under the project root `path`, creating folders and replacing an existing file ' +
+  description:
+    'Write UTF-8 text to `file` under the project root `path`, creating folders and replacing an existing file ' +
     '(atomically, keeping its line endings). Returns the workspace path and the bytes written.',
   mutates: true,
   annotations: DESTRUCTIVE_IDEMPOTENT,
   schema: s.object({ path: rootProperty, file: fileProperty, ...s.pick(writeFile.schema, ['content']) }),
-  resultSchema: s.object({ path: s.string({ description: 'Relative to the workspace.' }), bytes: s.integer(), change_id: changeId }),
+  resultSchema: s.object({
+    path: s.string({ description: 'Relative to the workspace.' }),
+    bytes: s.integer(),
+    change_id: changeId,
+  }),
   async run(args, ctx) {
     const t = await target(ctx, args.path, args.file);
     const r = await runCanonical(writeFile, { path: t.arg, content: args.content }, ctx);
@@ -65,44 +93,71 @@ const fsWrite = defineTool({
 const fsEdit = defineTool({
   name: 'edit_file',
   title: 'Edit file',
-  description: 'Replace exact text in `file` under the project root `path`. With count=1 (default) several matches fail as ambiguous; ' +
+  description:
+    'Replace exact text in `file` under the project root `path`. With count=1 (default) several matches fail as ambiguous; ' +
     'count=-1 replaces all, another positive count replaces up to that many from the top. Returns replacements and the 1-based first_line.',
   mutates: true,
   annotations: DESTRUCTIVE,
   schema: s.object({
-    path: rootProperty, file: fileProperty,
+    path: rootProperty,
+    file: fileProperty,
     old: s.string({ minLength: 1, description: 'The exact text to replace.' }),
     new: s.string({ description: 'The replacement text.' }),
-    count: s.optional(s.integer({ minimum: -1, default: 1, description: '1: exactly one match; -1: all; N: at most N.' })),
+    count: s.optional(
+      s.integer({ minimum: -1, default: 1, description: '1: exactly one match; -1: all; N: at most N.' }),
+    ),
   }),
   resultSchema: s.object({ path: s.string(), replacements: s.integer(), first_line: s.integer(), change_id: changeId }),
   async run(args, ctx) {
     const count = args.count ?? 1;
-    if (count === 0) throw invalid('edit_file got invalid arguments', [{ path: '/count', message: 'must be -1 (all) or a positive integer' }]);
+    if (count === 0)
+      throw invalid('edit_file got invalid arguments', [
+        { path: '/count', message: 'must be -1 (all) or a positive integer' },
+      ]);
     const t = await target(ctx, args.path, args.file);
-    const edit = (replace_all: boolean) => runCanonical(editFile, { path: t.arg, old_text: args.old, new_text: args.new, replace_all }, ctx);
+    const edit = (replace_all: boolean) =>
+      runCanonical(editFile, { path: t.arg, old_text: args.old, new_text: args.new, replace_all }, ctx);
     if (count === 1 || count === -1) return shapeEdit(await edit(count === -1));
     return shapeEdit(await limitedEdit(ctx, t.arg, args.old, args.new, count));
   },
 });
 
-const shapeEdit = (r: Row) => ({ path: r.path, replacements: r.replacements, first_line: r.first_line, change_id: r.change_id });
+const shapeEdit = (r: Row) => ({
+  path: r.path,
+  replacements: r.replacements,
+  first_line: r.first_line,
+  change_id: r.change_id,
+});
 
 /**
  * count=N>1: when more than N matches exist, replace the first N through write_file; the hash guard
  * (expected_sha256) refuses the write if another writer changed the file in between.
  */
-async function limitedEdit(ctx: ToolContext, arg: string, oldText: string, newText: string, count: number): Promise<Row> {
+async function limitedEdit(
+  ctx: ToolContext,
+  arg: string,
+  oldText: string,
+  newText: string,
+  count: number,
+): Promise<Row> {
   const file = await ctx.readText(await ctx.resolve(arg, 'write'));
   const text = new LfView(file.text).text;
   const needle = oldText.replace(/\r\n?/g, '\n');
   const starts: number[] = [];
   for (let i = text.indexOf(needle); i !== -1; i = text.indexOf(needle, i + needle.length)) starts.push(i);
-  if (starts.length <= count) return runCanonical(editFile, { path: arg, old_text: oldText, new_text: newText, replace_all: true }, ctx);
+  if (starts.length <= count)
+    return runCanonical(editFile, { path: arg, old_text: oldText, new_text: newText, replace_all: true }, ctx);
   let out = '';
   let last = 0;
-  for (const s of starts.slice(0, count)) { out += text.slice(last, s) + newText.replace(/\r\n?/g, '\n'); last = s + needle.length; }
-  const r = await runCanonical(writeFile, { path: arg, content: out + text.slice(last), expected_sha256: file.sha256 }, ctx);
+  for (const s of starts.slice(0, count)) {
+    out += text.slice(last, s) + newText.replace(/\r\n?/g, '\n');
+    last = s + needle.length;
+  }
+  const r = await runCanonical(
+    writeFile,
+    { path: arg, content: out + text.slice(last), expected_sha256: file.sha256 },
+    ctx,
+  );
   return { ...r, replacements: count, first_line: text.slice(0, starts[0]).split('\n').length };
 }
 
@@ -111,7 +166,8 @@ const { path: _bytesPath, ...bytesResults } = fileBytes.resultSchema.properties 
 const fsBytes = defineTool({
   name: 'file_bytes',
   title: 'Check file bytes',
-  description: 'Check a workspace file byte by byte: sha256, size_bytes, encoding_ok, where `expected` occurs literally or escaped, and a verdict ' +
+  description:
+    'Check a workspace file byte by byte: sha256, size_bytes, encoding_ok, where `expected` occurs literally or escaped, and a verdict ' +
     '(ok, mismatch, literal_where_escaped_expected, escaped_where_literal_expected, decode_error). Read-only; confined to the workspace.',
   mutates: false,
   annotations: READ_ONLY,
@@ -127,22 +183,34 @@ const fsBytes = defineTool({
     required: ['file', ...(fileBytes.resultSchema.required ?? []).filter((k) => k !== 'path')],
   } as Schema<Omit<ResultOf<typeof fileBytes>, 'path'> & { file: string }>,
   async run(args, ctx) {
-    const { path, ...rest } = await runCanonical(fileBytes, defined({ path: args.file, expected: args.expected, expect_escaped: args.expect_escaped }), ctx);
-    return { file: path, ...rest, ...(typeof rest.hint === 'string' ? { hint: say(rest.hint, FS_PROCESS_WORDS) } : {}) };
+    const { path, ...rest } = await runCanonical(
+      fileBytes,
+      defined({ path: args.file, expected: args.expected, expect_escaped: args.expect_escaped }),
+      ctx,
+    );
+    return {
+      file: path,
+      ...rest,
+      ...(typeof rest.hint === 'string' ? { hint: say(rest.hint, FS_PROCESS_WORDS) } : {}),
+    };
   },
 });
 
-const capStream = (s: string) => (s.length > STREAM_CAP ? `${s.slice(0, STREAM_CAP)}\n[... truncated ${s.length - STREAM_CAP} characters]` : s);
+const capStream = (s: string) =>
+  s.length > STREAM_CAP ? `${s.slice(0, STREAM_CAP)}\n[... truncated ${s.length - STREAM_CAP} characters]` : s;
 
 // Seed 001's wording for a runner that splits argv, and the same facts for the built-in shell.
-const HOW_PROGRAMS = 'Run a command (split like a shell splits words; no shell, so pipes, redirections, && and $VARS are literal)';
-const HOW_SHELL = "Run a bash command line (pipes, redirections, &&, globs, $VARS, $(...)) in the workspace's built-in shell";
+const HOW_PROGRAMS =
+  'Run a command (split like a shell splits words; no shell, so pipes, redirections, && and $VARS are literal)';
+const HOW_SHELL =
+  "Run a bash command line (pipes, redirections, &&, globs, $VARS, $(...)) in the workspace's built-in shell";
 
 function fsRun(inner: ToolDefinition, shell: boolean) {
   return defineTool({
     name: 'run_command',
     title: 'Run command',
-    description: `${shell ? HOW_SHELL : HOW_PROGRAMS} in the project root ` +
+    description:
+      `${shell ? HOW_SHELL : HOW_PROGRAMS} in the project root ` +
       '`path` or `cwd` inside it, killed after `timeout` seconds (default 30). stdout and stderr are capped at 4,096 characters each. ' +
       'A nonzero exit or a timeout (exit_code -1, timed_out true) is still a result.',
     mutates: true,
@@ -151,7 +219,9 @@ function fsRun(inner: ToolDefinition, shell: boolean) {
       command: s.string({ minLength: 1, description: 'The command line.' }),
       path: rootProperty,
       cwd: s.optional(s.string({ description: 'Working folder relative to the project root (default the root).' })),
-      timeout: s.optional(s.number({ exclusiveMinimum: 0, default: 30, description: 'Seconds before the command is killed.' })),
+      timeout: s.optional(
+        s.number({ exclusiveMinimum: 0, default: 30, description: 'Seconds before the command is killed.' }),
+      ),
     }),
     resultSchema: s.object({
       stdout: s.string({ description: 'Capped at 4,096 characters.' }),
@@ -163,11 +233,18 @@ function fsRun(inner: ToolDefinition, shell: boolean) {
     }),
     async run(args, ctx) {
       const t = await target(ctx, args.path, args.cwd);
-      const r = await runCanonical(inner, { command: args.command, cwd: t.arg, timeout_seconds: args.timeout ?? 30 }, ctx);
+      const r = await runCanonical(
+        inner,
+        { command: args.command, cwd: t.arg, timeout_seconds: args.timeout ?? 30 },
+        ctx,
+      );
       const stdout = capStream(String(r.stdout ?? ''));
       const stderr = capStream(String(r.stderr ?? ''));
       return {
-        stdout, stderr, exit_code: r.timed_out ? -1 : r.exit_code, timed_out: r.timed_out === true,
+        stdout,
+        stderr,
+        exit_code: r.timed_out ? -1 : r.exit_code,
+        timed_out: r.timed_out === true,
         truncated: r.truncated === true || stdout !== r.stdout || stderr !== r.stderr,
         ...(r.change_id ? { change_id: r.change_id } : {}),
       };
@@ -187,5 +264,10 @@ export function fsProcessTools(options: { runCommand?: ToolDefinition } = {}): T
   const tools = own.map((tool) => speaking(tool, FS_PROCESS_WORDS));
   const run = speaking(fsRun(inner, false), FS_PROCESS_WORDS);
   if (!awaitsRunner(inner)) return [...tools, run];
-  return [...tools, awaitRunner(run, (runner, findChanges) => speaking(fsRun(createRunCommandTool(runner, findChanges), runner.kind === 'shell'), FS_PROCESS_WORDS))];
+  return [
+    ...tools,
+    awaitRunner(run, (runner, findChanges) =>
+      speaking(fsRun(createRunCommandTool(runner, findChanges), runner.kind === 'shell'), FS_PROCESS_WORDS),
+    ),
+  ];
 }

@@ -2,7 +2,16 @@ import type { ToolDefinition } from '../tools/schema/define.js';
 import type { Envelope } from '../contract/index.js';
 import { canonicalTools } from './canonical.js';
 import { coworkTools } from './cowork.js';
-import { toAnthropic, toMcp, toOpenAI, type AnthropicTool, type McpTool, type OpenAIExportOptions, type OpenAIResponsesTool, type OpenAITool } from './export.js';
+import {
+  toAnthropic,
+  toMcp,
+  toOpenAI,
+  type AnthropicTool,
+  type McpTool,
+  type OpenAIExportOptions,
+  type OpenAIResponsesTool,
+  type OpenAITool,
+} from './export.js';
 import { fileManagerTools } from './file-manager.js';
 import { toolsetInstructions } from './instructions.js';
 import { fsProcessTools } from './fs-process.js';
@@ -12,8 +21,20 @@ export { fileManager, fileManagerEnvelope, fileManagerTools } from './file-manag
 export { fsProcessTools } from './fs-process.js';
 export { toolsetInstructions } from './instructions.js';
 export {
-  annotationsOf, fitDescription, toAnthropic, toMcp, toOpenAI, toOpenAIResponses, OPENAI_DESCRIPTION_LIMIT,
-  type AnthropicTool, type McpAnnotations, type McpTool, type ObjectSchema, type OpenAIExportOptions, type OpenAIResponsesTool, type OpenAITool,
+  annotationsOf,
+  fitDescription,
+  toAnthropic,
+  toMcp,
+  toOpenAI,
+  toOpenAIResponses,
+  OPENAI_DESCRIPTION_LIMIT,
+  type AnthropicTool,
+  type McpAnnotations,
+  type McpTool,
+  type ObjectSchema,
+  type OpenAIExportOptions,
+  type OpenAIResponsesTool,
+  type OpenAITool,
 } from './export.js';
 export { fromStrictArgs, toStrictSchema } from '../tools/schema/strict-schema.js';
 
@@ -68,10 +89,14 @@ export function isToolsetName(name: string): name is ToolsetName {
 
 /** Build a toolset by name; use its `tools` as `createWorkspace({ fs, tools })`. */
 export function toolset(name: ToolsetName, options: ToolsetOptions = {}): Toolset {
-  const own = name === 'file_manager' ? fileManagerTools()
-    : name === 'fs_process' ? fsProcessTools(options.runCommand ? { runCommand: options.runCommand } : {})
-    : name === 'cowork' ? coworkTools(options.artifactDir !== undefined ? { artifactDir: options.artifactDir } : {})
-    : canonicalTools.map((t) => (t.slot && options.runCommand?.slot === t.slot ? options.runCommand : t));
+  const own =
+    name === 'file_manager'
+      ? fileManagerTools()
+      : name === 'fs_process'
+        ? fsProcessTools(options.runCommand ? { runCommand: options.runCommand } : {})
+        : name === 'cowork'
+          ? coworkTools(options.artifactDir !== undefined ? { artifactDir: options.artifactDir } : {})
+          : canonicalTools.map((t) => (t.slot && options.runCommand?.slot === t.slot ? options.runCommand : t));
   const names = new Set(own.map((t) => t.name));
   const joins = (t: ToolDefinition) => !names.has(t.name) && (t.toolsets === undefined || t.toolsets.includes(name));
   return toolsetOf(name, [...own, ...(options.extra ?? []).filter(joins)]);

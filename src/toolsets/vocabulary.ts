@@ -23,13 +23,18 @@ export function say(text: string, vocabulary: Vocabulary): string {
   const names = Object.keys(vocabulary.names);
   if (names.length === 0) return out;
   const word = new RegExp(`\\b(${names.join('|')})\\b`, 'g');
-  return out.split(QUOTED).map((part, i) => (i % 2 === 1 ? part : part.replace(word, (w) => vocabulary.names[w]!))).join('');
+  return out
+    .split(QUOTED)
+    .map((part, i) => (i % 2 === 1 ? part : part.replace(word, (w) => vocabulary.names[w]!)))
+    .join('');
 }
 
 /** The same error in the toolset's own words; a non-ToolError is coded first. */
 export function reword(error: unknown, vocabulary: Vocabulary): ToolError {
   const e = toToolError(error);
-  const problems = e.problems?.map((p): Problem => ({ path: renamePointer(p.path, vocabulary), message: say(p.message, vocabulary) }));
+  const problems = e.problems?.map(
+    (p): Problem => ({ path: renamePointer(p.path, vocabulary), message: say(p.message, vocabulary) }),
+  );
   return new ToolError(e.code, say(e.message, vocabulary), {
     ...(e.hint ? { hint: say(e.hint, vocabulary) } : {}),
     ...(problems ? { problems } : {}),
@@ -61,7 +66,8 @@ const READ_IN_FULL = 'Call read_file on it without start_line/end_line/max_chars
 const TOO_LARGE = 'Read a line window with start_line and end_line, or search it with search_files.';
 const LIST_OR_GLOB = 'list_directory or glob';
 const BYTES_FOR_BINARY = 'Use file_bytes to inspect it.';
-const DECODE = 'If you know its encoding, name it with the encoding argument (utf-8, utf-16le, utf-16be, latin1); file_bytes shows the raw bytes.';
+const DECODE =
+  'If you know its encoding, name it with the encoding argument (utf-8, utf-16le, utf-16be, latin1); file_bytes shows the raw bytes.';
 const BYTES_DECODE = 'read it with read_file and an explicit encoding, or treat it as binary';
 const FOLDER_HOLDS = 'Use list_directory to see what it holds.';
 const RETRY_CHECK = 'Check the path with read_file or list_directory before retrying';
@@ -95,7 +101,13 @@ export const FS_PROCESS_WORDS: Vocabulary = {
     [OTHER_SEARCH, '(pattern, path, is_regex or include changed)'],
     ...SEED_COMMON,
   ],
-  names: { old_text: '`old`', new_text: '`new`', list_directory: 'list_dir', timeout_seconds: 'timeout', replace_all: 'count=-1' },
+  names: {
+    old_text: '`old`',
+    new_text: '`new`',
+    list_directory: 'list_dir',
+    timeout_seconds: 'timeout',
+    replace_all: 'count=-1',
+  },
   pointers: { old_text: 'old', new_text: 'new', timeout_seconds: 'timeout' },
 };
 
@@ -109,13 +121,22 @@ export const COWORK_WORDS: Vocabulary = {
     [DECODE, 'If you know its encoding, name it with the encoding argument (utf-8, utf-16le, utf-16be, latin1).'],
     [FOLDER_HOLDS, 'Use glob to see what it holds.'],
     [RETRY_CHECK, 'Check the path with text_file_read or glob before retrying'],
-    ['Use edit_file to change it, or set overwrite: true to replace it.', 'Use an Update File section of apply_patch to change it.'],
+    [
+      'Use edit_file to change it, or set overwrite: true to replace it.',
+      'Use an Update File section of apply_patch to change it.',
+    ],
     [SEARCH_BINARY, 'grep searches plain-text files only; grep its folder instead, where binary files are skipped.'],
     ...SEED_COMMON,
   ],
   names: {
-    read_file: 'text_file_read', search_files: 'grep', list_directory: 'glob', move_path: 'rename_path',
-    start_line: 'offset', end_line: 'limit', edit_file: 'apply_patch', write_file: 'apply_patch',
+    read_file: 'text_file_read',
+    search_files: 'grep',
+    list_directory: 'glob',
+    move_path: 'rename_path',
+    start_line: 'offset',
+    end_line: 'limit',
+    edit_file: 'apply_patch',
+    write_file: 'apply_patch',
   },
   pointers: { start_line: 'offset', end_line: 'limit' },
 };

@@ -18,24 +18,40 @@ export interface ConfirmOptions {
 }
 
 /** The hint for a refusal because nobody could be asked: how a host supplies an approver. */
-export const NO_APPROVER_HINT = 'Nobody is here to approve it: the CLI asks on a terminal (or allows it with --approve all), ' +
+export const NO_APPROVER_HINT =
+  'Nobody is here to approve it: the CLI asks on a terminal (or allows it with --approve all), ' +
   'sandpit mcp asks through the MCP client when the client supports elicitation, ' +
-  'and a program passes a confirm option (policy.confirm, or runAgent\'s onApproval). Otherwise do the task another way.';
+  "and a program passes a confirm option (policy.confirm, or runAgent's onApproval). Otherwise do the task another way.";
 
 /**
  * Ask the workspace's confirm policy. A refusal, a failure or a timeout is CONFIRMATION_DENIED;
  * so is having no approver when the confirmation is `required`.
  */
-export async function confirmOrRefuse(ctx: ApprovalContext, paths: string[], action: ConfirmAction, options: ConfirmOptions = {}): Promise<void> {
+export async function confirmOrRefuse(
+  ctx: ApprovalContext,
+  paths: string[],
+  action: ConfirmAction,
+  options: ConfirmOptions = {},
+): Promise<void> {
   const confirm = ctx.policy.confirm;
   const what = `the ${action === 'run' ? 'run' : action} of ${paths.map((p) => `'${p}'`).join(', ')}`;
   if (!confirm) {
     if (!options.required) return;
-    throw new ToolError('CONFIRMATION_DENIED', `${what} needs approval, and this workspace has no approver, so nothing changed`, { hint: NO_APPROVER_HINT });
+    throw new ToolError(
+      'CONFIRMATION_DENIED',
+      `${what} needs approval, and this workspace has no approver, so nothing changed`,
+      { hint: NO_APPROVER_HINT },
+    );
   }
   let approved = false;
   try {
-    approved = (await confirm(paths, action, { action, paths, tool: ctx.tool, ...(options.args !== undefined ? { args: options.args } : {}) })) === true;
+    approved =
+      (await confirm(paths, action, {
+        action,
+        paths,
+        tool: ctx.tool,
+        ...(options.args !== undefined ? { args: options.args } : {}),
+      })) === true;
   } catch {
     approved = false;
   }

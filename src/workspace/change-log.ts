@@ -81,21 +81,36 @@ export class ChangeLog {
     let added = 0;
     let removed = 0;
     const summaries = files.map((file): ChangeFileSummary => {
-      const counts = file.before === undefined || file.after === undefined
-        ? { added_lines: 0, removed_lines: 0 }
-        : countLineChanges(file.before, file.after);
+      const counts =
+        file.before === undefined || file.after === undefined
+          ? { added_lines: 0, removed_lines: 0 }
+          : countLineChanges(file.before, file.after);
       added += counts.added_lines;
       removed += counts.removed_lines;
-      const status: FileStatus = file.from !== undefined && file.from !== file.path ? 'moved'
-        : file.before === null ? 'added' : file.after === null ? 'deleted' : 'modified';
+      const status: FileStatus =
+        file.from !== undefined && file.from !== file.path
+          ? 'moved'
+          : file.before === null
+            ? 'added'
+            : file.after === null
+              ? 'deleted'
+              : 'modified';
       return { path: file.path, status, ...counts, ...(status === 'moved' ? { from: file.from } : {}) };
     });
-    const summary: ChangeSummary = { id, tool, created_at: new Date().toISOString(), files: summaries, added_lines: added, removed_lines: removed };
+    const summary: ChangeSummary = {
+      id,
+      tool,
+      created_at: new Date().toISOString(),
+      files: summaries,
+      added_lines: added,
+      removed_lines: removed,
+    };
     const bytes = files.reduce((n, f) => n + (f.before?.length ?? 0) + (f.after?.length ?? 0), 0);
     this.entries.set(id, { summary, files, bytes });
     this.keptBytes += bytes;
     this.trim();
-    for (const listener of this.listeners) listener({ change_id: id, tool, paths: summaries.flatMap((f) => (f.from ? [f.from, f.path] : [f.path])) });
+    for (const listener of this.listeners)
+      listener({ change_id: id, tool, paths: summaries.flatMap((f) => (f.from ? [f.from, f.path] : [f.path])) });
     return summary;
   }
 
@@ -103,10 +118,13 @@ export class ChangeLog {
   get(id: string): ChangeDetail | undefined {
     const entry = this.entries.get(id);
     if (!entry) return undefined;
-    const unified = entry.files.map((f) =>
-      f.before === undefined || f.after === undefined
-        ? `Binary or unrecorded file ${f.path}\n`
-        : unifiedFileDiff(f.path, f.before, f.after, f.from ?? f.path)).join('');
+    const unified = entry.files
+      .map((f) =>
+        f.before === undefined || f.after === undefined
+          ? `Binary or unrecorded file ${f.path}\n`
+          : unifiedFileDiff(f.path, f.before, f.after, f.from ?? f.path),
+      )
+      .join('');
     return { ...entry.summary, unified_diff: unified };
   }
 

@@ -83,7 +83,9 @@ export class ToolContext<S extends SnapshotPort = SnapshotPort> {
   /** Refuse to go on once the caller cancelled (TIMEOUT: the call stopped before its end, nothing changed). */
   throwIfCancelled(): void {
     if (this.signal?.aborted) {
-      throw new ToolError('TIMEOUT', `${this.tool} was cancelled before it changed anything`, { hint: 'Nothing changed; call it again if it is still wanted.' });
+      throw new ToolError('TIMEOUT', `${this.tool} was cancelled before it changed anything`, {
+        hint: 'Nothing changed; call it again if it is still wanted.',
+      });
     }
   }
 
@@ -168,9 +170,13 @@ export class ToolContext<S extends SnapshotPort = SnapshotPort> {
   }
 
   private tooLarge(path: WorkspacePath, size: number): ToolError {
-    return new ToolError('TOO_LARGE', `'${displayPath(path.rel)}' is ${size} bytes, over the ${this.policy.limits.maxReadBytes}-byte read limit`, {
-      hint: 'Read a line window with start_line and end_line, or search it with search_files.',
-    });
+    return new ToolError(
+      'TOO_LARGE',
+      `'${displayPath(path.rel)}' is ${size} bytes, over the ${this.policy.limits.maxReadBytes}-byte read limit`,
+      {
+        hint: 'Read a line window with start_line and end_line, or search it with search_files.',
+      },
+    );
   }
 
   private async decodeFile(path: WorkspacePath, bytes: Uint8Array, encoding?: TextEncodingName): Promise<TextFile> {
@@ -182,18 +188,33 @@ export class ToolContext<S extends SnapshotPort = SnapshotPort> {
           hint: 'Use file_bytes to inspect it.',
         });
       }
-      throw new ToolError('DECODE_ERROR', `'${shown}' is not valid ${decoded.encoding} (first bad byte at offset ${decoded.byteOffset})`, {
-        hint: "If you know its encoding, name it with the encoding argument (utf-8, utf-16le, utf-16be, latin1); file_bytes shows the raw bytes.",
-      });
+      throw new ToolError(
+        'DECODE_ERROR',
+        `'${shown}' is not valid ${decoded.encoding} (first bad byte at offset ${decoded.byteOffset})`,
+        {
+          hint: 'If you know its encoding, name it with the encoding argument (utf-8, utf-16le, utf-16be, latin1); file_bytes shows the raw bytes.',
+        },
+      );
     }
-    return { path, bytes, ...decoded, sha256: knownSha256(this.fs, path.abs, bytes) ?? await fileSha256(this.fs, path.abs, bytes) };
+    return {
+      path,
+      bytes,
+      ...decoded,
+      sha256: knownSha256(this.fs, path.abs, bytes) ?? (await fileSha256(this.fs, path.abs, bytes)),
+    };
   }
 
   /** lstat of an existing regular file (one the workspace may read), or the coded reason it is not one. */
   async existingFile(path: WorkspacePath) {
     const shown = displayPath(path.rel);
-    if (!path.stat) throw new ToolError('NOT_FOUND', `'${shown}' does not exist`, { hint: 'Check the name with list_directory or glob.' });
-    if (path.stat.type === 'dir') throw new ToolError('NOT_A_FILE', `'${shown}' is a directory`, { hint: 'Use list_directory to see what it holds.' });
+    if (!path.stat)
+      throw new ToolError('NOT_FOUND', `'${shown}' does not exist`, {
+        hint: 'Check the name with list_directory or glob.',
+      });
+    if (path.stat.type === 'dir')
+      throw new ToolError('NOT_A_FILE', `'${shown}' is a directory`, {
+        hint: 'Use list_directory to see what it holds.',
+      });
     if (path.stat.type !== 'file') throw new ToolError('NOT_A_FILE', `'${shown}' is not a regular file`);
     this.refuseHardLinked(path);
     return path.stat;
@@ -204,25 +225,33 @@ export class ToolContext<S extends SnapshotPort = SnapshotPort> {
    * they came through: a file swapped for a hard link after the resolve's lstat is still refused.
    */
   async readChecked(path: WorkspacePath): Promise<Uint8Array> {
-    const read = await readFileCounted(this.fs, path.abs).catch((e) => { throw toToolError(e, displayPath(path.rel)); });
-    if (isRefusedHardLink(read.nlink, this.policy.allowHardLinks)) throw hardLinkRefusal(displayPath(path.rel), read.nlink!);
+    const read = await readFileCounted(this.fs, path.abs).catch((e) => {
+      throw toToolError(e, displayPath(path.rel));
+    });
+    if (isRefusedHardLink(read.nlink, this.policy.allowHardLinks))
+      throw hardLinkRefusal(displayPath(path.rel), read.nlink!);
     return read.bytes;
   }
 
   /** A file with several hard links may be the same file as one outside the workspace, so reads refuse it. */
   private refuseHardLinked(path: WorkspacePath): void {
-    if (isRefusedHardLink(path.stat?.nlink, this.policy.allowHardLinks)) throw hardLinkRefusal(displayPath(path.rel), path.stat!.nlink!);
+    if (isRefusedHardLink(path.stat?.nlink, this.policy.allowHardLinks))
+      throw hardLinkRefusal(displayPath(path.rel), path.stat!.nlink!);
   }
 
   /** The policy checks before a file is replaced: expected hash, staleness, read-before-write. */
   checkWritable(path: WorkspacePath, currentSha: string | null, expectedSha?: string): void {
     const shown = displayPath(path.rel);
     if (expectedSha !== undefined && expectedSha.toLowerCase() !== currentSha) {
-      throw new ToolError('STALE_FILE', currentSha === null
-        ? `'${shown}' does not exist, but expected_sha256 was given`
-        : `'${shown}' has sha256 ${currentSha}, not the expected ${expectedSha}`, {
-        hint: 'Read the file again and base the change on what it holds now.',
-      });
+      throw new ToolError(
+        'STALE_FILE',
+        currentSha === null
+          ? `'${shown}' does not exist, but expected_sha256 was given`
+          : `'${shown}' has sha256 ${currentSha}, not the expected ${expectedSha}`,
+        {
+          hint: 'Read the file again and base the change on what it holds now.',
+        },
+      );
     }
     if (currentSha === null) return;
     const seen = this.ledger.get(path.realRel);
@@ -242,12 +271,20 @@ export class ToolContext<S extends SnapshotPort = SnapshotPort> {
   encode(path: WorkspacePath, text: string, encoding: TextEncodingName, bom: boolean): Uint8Array {
     const bytes = encodeText(text, encoding, bom);
     if (!bytes) {
-      throw new ToolError('INVALID_ARGUMENTS', `the new content of '${displayPath(path.rel)}' has characters ${encoding} cannot store`, {
-        hint: encoding === 'latin1' ? 'Latin-1 holds only U+0000 to U+00FF.' : 'Remove unpaired surrogate characters.',
-      });
+      throw new ToolError(
+        'INVALID_ARGUMENTS',
+        `the new content of '${displayPath(path.rel)}' has characters ${encoding} cannot store`,
+        {
+          hint:
+            encoding === 'latin1' ? 'Latin-1 holds only U+0000 to U+00FF.' : 'Remove unpaired surrogate characters.',
+        },
+      );
     }
     if (bytes.length > this.policy.limits.maxWriteBytes) {
-      throw new ToolError('TOO_LARGE', `the new content of '${displayPath(path.rel)}' is ${bytes.length} bytes, over the ${this.policy.limits.maxWriteBytes}-byte write limit`);
+      throw new ToolError(
+        'TOO_LARGE',
+        `the new content of '${displayPath(path.rel)}' is ${bytes.length} bytes, over the ${this.policy.limits.maxWriteBytes}-byte write limit`,
+      );
     }
     return bytes;
   }
@@ -258,7 +295,11 @@ export class ToolContext<S extends SnapshotPort = SnapshotPort> {
    * what it knew). If the write fails the folders it created are removed again, so a failed call
    * leaves the workspace as it was.
    */
-  async writeBytes(path: WorkspacePath, bytes: Uint8Array, options: { previousSha?: string | null } = {}): Promise<void> {
+  async writeBytes(
+    path: WorkspacePath,
+    bytes: Uint8Array,
+    options: { previousSha?: string | null } = {},
+  ): Promise<void> {
     await this.writer.apply([{ kind: 'write', rel: path.realRel, bytes }], { locked: true });
     const sha = await fileSha256(this.fs, path.abs, bytes);
     if (options.previousSha === undefined) {
@@ -278,7 +319,10 @@ export class ToolContext<S extends SnapshotPort = SnapshotPort> {
    * recorded as this call's when `files` (its text for the log) is given.
    */
   async applySteps(steps: FileStep[], files?: ChangedFile[]): Promise<ChangeSummary | null> {
-    const summary = await this.writer.apply(steps, { locked: true, ...(files ? { record: { tool: this.tool, files } } : {}) });
+    const summary = await this.writer.apply(steps, {
+      locked: true,
+      ...(files ? { record: { tool: this.tool, files } } : {}),
+    });
     if (summary) this.recorded.push(summary);
     return summary;
   }

@@ -21,7 +21,11 @@ export interface ExportResult {
  * Every file below the root with its bytes, sorted, Sandpit's own `.sandpit` left out. Reads the
  * backend directly: an export copies what is there, it is not a model reading text.
  */
-export async function exportFiles(fs: WorkspaceFs, paths: PathResolver, onProgress?: (done: number) => void): Promise<ExportResult> {
+export async function exportFiles(
+  fs: WorkspaceFs,
+  paths: PathResolver,
+  onProgress?: (done: number) => void,
+): Promise<ExportResult> {
   const result: ExportResult = { files: [], skipped: [] };
   const walk = async (dir: string): Promise<void> => {
     for (const name of (await fs.readdir(paths.toAbs(dir))).sort()) {

@@ -22,7 +22,13 @@ export interface SnapshotPort {
  * change can be rolled back without reading the file again.
  */
 export type FileStep =
-  | { kind: 'write'; rel: string; bytes: Uint8Array | (() => Promise<Uint8Array>); executable?: boolean; before?: Uint8Array | null }
+  | {
+      kind: 'write';
+      rel: string;
+      bytes: Uint8Array | (() => Promise<Uint8Array>);
+      executable?: boolean;
+      before?: Uint8Array | null;
+    }
   | { kind: 'link'; rel: string; target: string | (() => Promise<string>); before?: Uint8Array | null }
   | { kind: 'remove'; rel: string; before?: Uint8Array | null }
   | { kind: 'mkdir'; rel: string }
@@ -79,9 +85,13 @@ export class FileWriter {
    */
   checkProtected(rel: string): void {
     if (this.rules.allowGitWrites || !rel.split('/').some(foldsToGitDir)) return;
-    throw new ToolError('PERMISSION_DENIED', `'${rel}' is inside a git repository's .git folder, which tools may read but not change`, {
-      hint: 'Change the working files instead; git itself updates .git. The workspace policy allowGitWrites lifts this.',
-    });
+    throw new ToolError(
+      'PERMISSION_DENIED',
+      `'${rel}' is inside a git repository's .git folder, which tools may read but not change`,
+      {
+        hint: 'Change the working files instead; git itself updates .git. The workspace policy allowGitWrites lifts this.',
+      },
+    );
   }
 
   private async run(steps: FileStep[], options: ApplyOptions): Promise<ChangeSummary | null> {
@@ -100,7 +110,7 @@ export class FileWriter {
           let end = i;
           while (end < steps.length && steps[end]!.kind === 'write') end++;
           const batch = steps.slice(i, end) as Array<Extract<FileStep, { kind: 'write' }>>;
-          for (const dir of parentsOf(batch.map((s) => s.rel))) undo.push(...await this.makeParents(`${dir}/x`));
+          for (const dir of parentsOf(batch.map((s) => s.rel))) undo.push(...(await this.makeParents(`${dir}/x`)));
           await parallel(batch, options.parallel!, async (s) => {
             current = s.rel;
             await this.take(s, undo, keepUndo, options, logged);
@@ -128,33 +138,53 @@ export class FileWriter {
    * Carry out one step, pushing onto `undo` what undoes each part as soon as it is done: new
    * folders always, files only when the change is all or nothing (`keepUndo`).
    */
-  private async take(step: FileStep, undo: Array<() => Promise<void>>, keepUndo: boolean, options: ApplyOptions, logged: LoggedFiles): Promise<void> {
+  private async take(
+    step: FileStep,
+    undo: Array<() => Promise<void>>,
+    keepUndo: boolean,
+    options: ApplyOptions,
+    logged: LoggedFiles,
+  ): Promise<void> {
     switch (step.kind) {
       case 'write':
       case 'link': {
-        undo.push(...await this.makeParents(step.rel));
+        undo.push(...(await this.makeParents(step.rel)));
         const abs = this.paths.toAbs(step.rel);
         const before = await this.previous(step, keepUndo || logging(options));
         const was = await lstatOrNull(this.fs, abs);
-        if (was?.type === 'dir') throw new ToolError('NOT_A_FILE', `'${step.rel}' is a directory, so a file cannot replace it`);
+        if (was?.type === 'dir')
+          throw new ToolError('NOT_A_FILE', `'${step.rel}' is a directory, so a file cannot replace it`);
         // Loaded only now, so a checkout of many files holds a few in memory at a time.
-        const content = step.kind === 'link' ? (typeof step.target === 'string' ? step.target : await step.target())
-          : step.bytes instanceof Uint8Array ? step.bytes : await step.bytes();
+        const content =
+          step.kind === 'link'
+            ? typeof step.target === 'string'
+              ? step.target
+              : await step.target()
+            : step.bytes instanceof Uint8Array
+              ? step.bytes
+              : await step.bytes();
         let written: Uint8Array | undefined;
         if (typeof content === 'string' && this.fs.capabilities?.symlinks !== false) {
           if (was) await this.fs.unlink(abs);
           await this.fs.symlink(content, abs);
         } else {
           // Where links are not supported, a link becomes a file holding its target (git's core.symlinks=false).
-          const bytes = written = typeof content === 'string' ? new TextEncoder().encode(content) : content;
+          const bytes = (written = typeof content === 'string' ? new TextEncoder().encode(content) : content);
           // A link is replaced, never written through.
           if (was?.type === 'symlink') await this.fs.unlink(abs);
           const executable = step.kind === 'write' ? step.executable : undefined;
-          await (executable === undefined ? this.fs.writeFile(abs, bytes) : this.fs.writeFile(abs, bytes, { mode: executable ? 0o755 : 0o644 }));
+          await (executable === undefined
+            ? this.fs.writeFile(abs, bytes)
+            : this.fs.writeFile(abs, bytes, { mode: executable ? 0o755 : 0o644 }));
           if (options.noteForSnapshot !== false) this.snapshots?.noteWritten(step.rel, bytes);
         }
         if (keepUndo) undo.push(() => this.putBack(step.rel, before));
-        if (logging(options)) logged.push({ path: step.rel, before: before && textOfBytes(before), after: step.kind === 'write' && written ? textOfBytes(written) : undefined });
+        if (logging(options))
+          logged.push({
+            path: step.rel,
+            before: before && textOfBytes(before),
+            after: step.kind === 'write' && written ? textOfBytes(written) : undefined,
+          });
         return;
       }
       case 'remove': {
@@ -173,7 +203,7 @@ export class FileWriter {
         return;
       }
       case 'mkdir': {
-        undo.push(...await this.makeParents(`${step.rel}/x`));
+        undo.push(...(await this.makeParents(`${step.rel}/x`)));
         return;
       }
       case 'rmdir': {
@@ -198,7 +228,7 @@ export class FileWriter {
       }
       case 'move': {
         await this.refuseLinkedParents(step.from);
-        undo.push(...await this.makeParents(step.to));
+        undo.push(...(await this.makeParents(step.to)));
         const [from, to] = [this.paths.toAbs(step.from), this.paths.toAbs(step.to)];
         await this.fs.rename(from, to);
         undo.push(() => this.fs.rename(to, from));
@@ -208,7 +238,10 @@ export class FileWriter {
   }
 
   /** What a path held before a write or removal, when it must be known (for the undo or the log). */
-  private async previous(step: Extract<FileStep, { kind: 'write' | 'link' | 'remove' }>, needed: boolean): Promise<Uint8Array | null | undefined> {
+  private async previous(
+    step: Extract<FileStep, { kind: 'write' | 'link' | 'remove' }>,
+    needed: boolean,
+  ): Promise<Uint8Array | null | undefined> {
     if (step.before !== undefined || !needed) return step.before;
     const abs = this.paths.toAbs(step.rel);
     const stat = await lstatOrNull(this.fs, abs);
@@ -220,7 +253,9 @@ export class FileWriter {
     const abs = this.paths.toAbs(rel);
     if (before === undefined) return;
     if (before === null) {
-      await this.fs.unlink(abs).catch((e) => { if (!hasFsCode(e, 'ENOENT')) throw e; });
+      await this.fs.unlink(abs).catch((e) => {
+        if (!hasFsCode(e, 'ENOENT')) throw e;
+      });
       return;
     }
     if ((await lstatOrNull(this.fs, abs))?.type === 'symlink') await this.fs.unlink(abs);
@@ -284,7 +319,7 @@ export class FileWriter {
 function* prefixesOf(dir: string): Generator<string> {
   if (dir.startsWith('/') || dir.endsWith('/') || dir.includes('//')) {
     let joined = '';
-    for (const part of dir.split('/').filter(Boolean)) yield joined = joined ? `${joined}/${part}` : part;
+    for (const part of dir.split('/').filter(Boolean)) yield (joined = joined ? `${joined}/${part}` : part);
     return;
   }
   for (let slash = dir.indexOf('/'); slash !== -1; slash = dir.indexOf('/', slash + 1)) yield dir.slice(0, slash);
@@ -293,10 +328,17 @@ function* prefixesOf(dir: string): Generator<string> {
 
 /** A failure whose undo also failed part-way: the workspace may be partly changed. */
 export class PartialChangeError extends ToolError {
-  constructor(override readonly cause: ToolError, readonly failedUndos: number) {
-    super('IO_ERROR', `${cause.message}; undoing the steps already taken also failed for ${failedUndos} of them, so the workspace may be partly changed`, {
-      hint: 'Check the files this change names with read_file before retrying.',
-    });
+  constructor(
+    override readonly cause: ToolError,
+    readonly failedUndos: number,
+  ) {
+    super(
+      'IO_ERROR',
+      `${cause.message}; undoing the steps already taken also failed for ${failedUndos} of them, so the workspace may be partly changed`,
+      {
+        hint: 'Check the files this change names with read_file before retrying.',
+      },
+    );
   }
 }
 
@@ -319,9 +361,13 @@ const logging = (options: ApplyOptions) => options.record !== undefined && optio
 
 function notAFolder(at: string, rel: string, stat: FsStat): ToolError {
   if (stat.type === 'symlink') {
-    return new ToolError('PERMISSION_DENIED', `'${at}' is a symbolic link, so '${rel}' cannot be written there; writes never follow links`, {
-      hint: `Write to the link's real folder instead, or replace '${at}' with a folder.`,
-    });
+    return new ToolError(
+      'PERMISSION_DENIED',
+      `'${at}' is a symbolic link, so '${rel}' cannot be written there; writes never follow links`,
+      {
+        hint: `Write to the link's real folder instead, or replace '${at}' with a folder.`,
+      },
+    );
   }
   return new ToolError('NOT_A_DIRECTORY', `'${at}' is a file, so it cannot hold '${rel}'`);
 }
@@ -340,7 +386,11 @@ function parentsOf(rels: string[]): string[] {
 async function rollBack(undo: Array<() => Promise<void>>): Promise<number> {
   let failed = 0;
   for (const step of [...undo].reverse()) {
-    try { await step(); } catch { failed++; }
+    try {
+      await step();
+    } catch {
+      failed++;
+    }
   }
   return failed;
 }

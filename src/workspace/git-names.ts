@@ -3,7 +3,11 @@
  * suffix (`:...`) cut, lower case, trailing dots and spaces dropped.
  */
 export function foldedName(name: string): string {
-  return name.replace(/[\u200C-\u200F\u202A-\u202E\u206A-\u206F\uFEFF]/g, '').split(':')[0]!.toLowerCase().replace(/[. ]+$/, '');
+  return name
+    .replace(/[\u200C-\u200F\u202A-\u202E\u206A-\u206F\uFEFF]/g, '')
+    .split(':')[0]!
+    .toLowerCase()
+    .replace(/[. ]+$/, '');
 }
 
 /**

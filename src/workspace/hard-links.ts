@@ -10,9 +10,13 @@ export function isRefusedHardLink(nlink: number | undefined, allowHardLinks: boo
 
 /** What a read says about such a file: read_file, file_bytes and a search named at the file say the same. */
 export function hardLinkRefusal(shown: string, nlink: number): ToolError {
-  return new ToolError('OUTSIDE_WORKSPACE', `'${shown}' has ${nlink} hard links, so it may be a file outside the workspace; it is not read`, {
-    hint: 'Copy the file into the workspace (a new file has one link), or create the workspace with the allowHardLinks policy.',
-  });
+  return new ToolError(
+    'OUTSIDE_WORKSPACE',
+    `'${shown}' has ${nlink} hard links, so it may be a file outside the workspace; it is not read`,
+    {
+      hint: 'Copy the file into the workspace (a new file has one link), or create the workspace with the allowHardLinks policy.',
+    },
+  );
 }
 
 /** The reason a walk gives for such a file in its list of what it skipped. */

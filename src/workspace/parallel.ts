@@ -5,7 +5,11 @@ export async function parallel<T>(items: readonly T[], limit: number, work: (ite
   const lane = async () => {
     while (next < items.length && failure === null) {
       const item = items[next++]!;
-      try { await work(item); } catch (error) { failure ??= error; }
+      try {
+        await work(item);
+      } catch (error) {
+        failure ??= error;
+      }
     }
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));

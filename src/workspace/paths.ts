@@ -56,17 +56,27 @@ const RESERVED_ARE_DOTTED = RESERVED_TOP_LEVEL.every((name) => name.startsWith('
  * A bare name, `.` and `./x` start in `cwd`; any other multi-part path starts at the root.
  */
 export function lexicalPath(input: string, cwd: string): string {
-  if (RESERVED_ARE_DOTTED && PLAIN_PATH.test(input)) return cwd !== '' && !input.includes('/') ? `${cwd}/${input}` : input;
+  if (RESERVED_ARE_DOTTED && PLAIN_PATH.test(input))
+    return cwd !== '' && !input.includes('/') ? `${cwd}/${input}` : input;
   if (input.includes('\0')) throw outside(input, 'it contains a NUL byte');
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(input) || /^(file|data|blob|javascript):/i.test(input)) {
     throw outside(input, 'URLs are not workspace paths');
   }
   if (/^[a-z]:/i.test(input)) throw outside(input, 'Windows drive paths are host paths');
-  if (/%(2e|2f|5c|00)/i.test(input)) throw outside(input, 'percent-encoded dots and separators are not decoded', 'Write the path plainly, without %-escapes.');
+  if (/%(2e|2f|5c|00)/i.test(input))
+    throw outside(
+      input,
+      'percent-encoded dots and separators are not decoded',
+      'Write the path plainly, without %-escapes.',
+    );
   const path = input.replace(/\\/g, '/');
   if (path.startsWith('//')) throw outside(input, 'UNC and network paths are host paths');
   if (path.startsWith('/')) {
-    throw outside(input, 'absolute host paths are not accepted', `Paths are relative to the workspace root: try '${path.replace(/^\/+/, '') || '.'}'.`);
+    throw outside(
+      input,
+      'absolute host paths are not accepted',
+      `Paths are relative to the workspace root: try '${path.replace(/^\/+/, '') || '.'}'.`,
+    );
   }
   if (path === '~' || path.startsWith('~/')) throw outside(input, "'~' is a host home folder");
   const parts = path.split('/').filter((p) => p !== '');
@@ -95,7 +105,10 @@ export class PathResolver {
   /** the backend folder that is the workspace root ('' for `/`) */
   readonly root: string;
 
-  constructor(private readonly fs: WorkspaceFs, root: string) {
+  constructor(
+    private readonly fs: WorkspaceFs,
+    root: string,
+  ) {
     this.root = root === '/' ? '' : root.replace(/\/+$/, '');
   }
 
@@ -115,7 +128,9 @@ export class PathResolver {
   /** Where a link points, root-relative, or null when it points outside. */
   private async linkTargetRel(abs: string): Promise<string | null> {
     const target = await this.fs.readlink(abs);
-    return this.toRel(target.startsWith('/') ? normalizeAbsolute(target) : normalizeAbsolute(`${parentOf(abs)}/${target}`));
+    return this.toRel(
+      target.startsWith('/') ? normalizeAbsolute(target) : normalizeAbsolute(`${parentOf(abs)}/${target}`),
+    );
   }
 
   /** Resolve a tool path from `cwd`, refusing anything outside the root (OUTSIDE_WORKSPACE); `mode` says which links are followed. */
@@ -149,14 +164,21 @@ export class PathResolver {
       }
       if (entry.type === 'symlink' && !(isLast && mode === 'entry')) {
         const target = await this.fs.readlink(abs);
-        const targetAbs = target.startsWith('/') ? normalizeAbsolute(target) : normalizeAbsolute(`${parentOf(abs)}/${target}`);
+        const targetAbs = target.startsWith('/')
+          ? normalizeAbsolute(target)
+          : normalizeAbsolute(`${parentOf(abs)}/${target}`);
         const targetRel = this.toRel(targetAbs);
         const linkName = real.join('/');
-        if (targetRel === null) throw outside(input, `'${linkName}' is a symbolic link that points outside the workspace`);
+        if (targetRel === null)
+          throw outside(input, `'${linkName}' is a symbolic link that points outside the workspace`);
         if (mode !== 'read') {
-          throw new ToolError('PERMISSION_DENIED', `'${displayPath(rel)}' goes through the symbolic link '${linkName}'; writes never follow links`, {
-            hint: `Use the real path instead: '${[targetRel, ...pending.slice(i + 1)].filter(Boolean).join('/') || '.'}'.`,
-          });
+          throw new ToolError(
+            'PERMISSION_DENIED',
+            `'${displayPath(rel)}' goes through the symbolic link '${linkName}'; writes never follow links`,
+            {
+              hint: `Use the real path instead: '${[targetRel, ...pending.slice(i + 1)].filter(Boolean).join('/') || '.'}'.`,
+            },
+          );
         }
         if (++hops > MAX_LINK_HOPS) throw outside(input, 'it goes through too many symbolic links');
         pending = [...(targetRel === '' ? [] : targetRel.split('/')), ...pending.slice(i + 1)];

@@ -25,18 +25,30 @@ const caches = new WeakMap<WorkspaceFs, Cache>();
  * caller made these bytes and nothing will change them (a patch's new content), so they are kept
  * as they are instead of copied.
  */
-export async function fileSha256(fs: WorkspaceFs, abs: string, bytes: Uint8Array, options: { owned?: boolean } = {}): Promise<string> {
+export async function fileSha256(
+  fs: WorkspaceFs,
+  abs: string,
+  bytes: Uint8Array,
+  options: { owned?: boolean } = {},
+): Promise<string> {
   const known = knownSha256(fs, abs, bytes, options);
   if (known !== null) return known;
   const sha256 = await sha256Hex(bytes);
-  return bytes.length > MAX_CACHED_BYTES ? sha256 : keep(cacheOf(fs), abs, options.owned ? bytes : bytes.slice(), sha256);
+  return bytes.length > MAX_CACHED_BYTES
+    ? sha256
+    : keep(cacheOf(fs), abs, options.owned ? bytes : bytes.slice(), sha256);
 }
 
 /**
  * fileSha256 answered synchronously, for hot paths: from the cache, or by the backend's native
  * hashing; null when only the portable (asynchronous) hashing is left.
  */
-export function knownSha256(fs: WorkspaceFs, abs: string, bytes: Uint8Array, options: { owned?: boolean } = {}): string | null {
+export function knownSha256(
+  fs: WorkspaceFs,
+  abs: string,
+  bytes: Uint8Array,
+  options: { owned?: boolean } = {},
+): string | null {
   if (bytes.length > MAX_CACHED_BYTES) return fs.native ? fs.native.sha256Hex(bytes) : null;
   const cache = cacheOf(fs);
   const known = cache.entries.get(abs);

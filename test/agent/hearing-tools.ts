@@ -2,19 +2,30 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 // The smallest valid PNG: 1x1, one transparent pixel.
-export const PNG_BASE64 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
+export const PNG_BASE64 =
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
 
 const tools: Record<string, { manifest: object; script: string }> = {
   // Two notes while it runs, then a short exit.
   indexer: {
-    manifest: { description: 'Index the project in the background.', command: ['node', 'indexer.mjs'], background: true, output: 'json' },
+    manifest: {
+      description: 'Index the project in the background.',
+      command: ['node', 'indexer.mjs'],
+      background: true,
+      output: 'json',
+    },
     script: `import { appendFileSync } from 'node:fs';
       appendFileSync(process.env.ZAGENT_NOTIFY_FILE, 'indexing 40% done\\n');
       setTimeout(() => { console.log(JSON.stringify({ output: 'indexed 12 files' })); }, 300);`,
   },
   // Asks to be heard (wake), works on, then leaves a report file in its output folder.
   reviewer: {
-    manifest: { description: 'Review the project in the background.', command: ['node', 'reviewer.mjs'], background: true, output: 'json' },
+    manifest: {
+      description: 'Review the project in the background.',
+      command: ['node', 'reviewer.mjs'],
+      background: true,
+      output: 'json',
+    },
     script: `import { appendFileSync, writeFileSync } from 'node:fs';
       setTimeout(() => appendFileSync(process.env.ZAGENT_NOTIFY_FILE, JSON.stringify({ text: 'need your decision on X', wake: true }) + '\\n'), 200);
       setTimeout(() => {
@@ -24,7 +35,12 @@ const tools: Record<string, { manifest: object; script: string }> = {
   },
   // Soon done, leaving a file: it exits after the next request went out, while the model thinks.
   quick: {
-    manifest: { description: 'Count the words in the background.', command: ['node', 'quick.mjs'], background: true, output: 'json' },
+    manifest: {
+      description: 'Count the words in the background.',
+      command: ['node', 'quick.mjs'],
+      background: true,
+      output: 'json',
+    },
     script: `import { writeFileSync } from 'node:fs';
       setTimeout(() => {
         writeFileSync(process.env.ZAGENT_OUTPUT_DIR + '/count.txt', '7\\n');
@@ -39,7 +55,11 @@ const tools: Record<string, { manifest: object; script: string }> = {
       setTimeout(() => {}, 60000);`,
   },
   sleeper: {
-    manifest: { description: 'Sleep a long time in the background.', command: ['node', '-e', 'setTimeout(() => {}, 60000)'], background: true },
+    manifest: {
+      description: 'Sleep a long time in the background.',
+      command: ['node', '-e', 'setTimeout(() => {}, 60000)'],
+      background: true,
+    },
     script: '',
   },
   chart: {

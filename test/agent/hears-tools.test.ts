@@ -22,20 +22,14 @@ const scripts: Record<string, ScriptTurn[]> = {
     { text: 'Decided X: keep it.' },
     { text: 'The review is done.' },
   ],
-  expire: [
-    { calls: [{ name: 'sleeper', args: {} }] },
-    { text: 'Waiting for the sleeper.' },
-  ],
+  expire: [{ calls: [{ name: 'sleeper', args: {} }] }, { text: 'Waiting for the sleeper.' }],
   // The task exits while the second turn is out: the model answers only after the exit.
   midturn: [
     { calls: [{ name: 'quick', args: {} }] },
     { waitFor: () => taskExited, calls: [{ name: 'read_file', args: { path: 'a.txt' } }] },
     { text: 'Counted.' },
   ],
-  images: [
-    { calls: [{ name: 'chart', args: {} }] },
-    { text: 'A chart.' },
-  ],
+  images: [{ calls: [{ name: 'chart', args: {} }] }, { text: 'A chart.' }],
 };
 
 let server: ModelServer;
@@ -45,10 +39,12 @@ let toolsDir: string;
 const folders: string[] = [];
 beforeAll(async () => {
   const models: Record<string, ScriptTurn[]> = {};
-  for (const [name, turns] of Object.entries(scripts)) for (const api of ['openai', 'anthropic']) models[`${name}-${api}`] = turns;
+  for (const [name, turns] of Object.entries(scripts))
+    for (const api of ['openai', 'anthropic']) models[`${name}-${api}`] = turns;
   models['images-blind-openai'] = scripts.images!;
   models['images-blind-anthropic'] = scripts.images!;
-  for (const api of ['openai', 'anthropic']) for (const kind of ['unseeing', 'capless']) models[`images-${kind}-${api}`] = scripts.images!;
+  for (const api of ['openai', 'anthropic'])
+    for (const kind of ['unseeing', 'capless']) models[`images-${kind}-${api}`] = scripts.images!;
   server = await startModelServer(models);
   toolsDir = await mkdtemp(join(tmpdir(), 'sandpit-hear-tools-'));
   folders.push(toolsDir);
@@ -69,14 +65,31 @@ describe.each(['openai', 'anthropic'] as const)('the agent hears its tools over 
     folders.push(root);
     const ws = openNodeWorkspace(root, { toolsDir, caps: { vision: extra.vision ?? false } });
     const inbox = taskInbox(ws.tasks);
-    taskExited = new Promise((resolve) => { const off = ws.tasks.onEvent((e) => { if (e.type === 'task_exit') { off(); resolve(e); } }); });
+    taskExited = new Promise((resolve) => {
+      const off = ws.tasks.onEvent((e) => {
+        if (e.type === 'task_exit') {
+          off();
+          resolve(e);
+        }
+      });
+    });
     const events: AgentEvent[] = [];
     const model = `${script}-${api}`;
     try {
       const outcome = await runAgent({
-        workspace: ws, task: 'Do the task.', inbox, onEvent: (e) => events.push(e),
-        provider: createProvider({ api, endpoint: api === 'openai' ? `${server.url}/v1` : server.url, model, vision: extra.vision ?? false }),
-        ...(extra.maxBackgroundWaitMinutes !== undefined ? { maxBackgroundWaitMinutes: extra.maxBackgroundWaitMinutes } : {}),
+        workspace: ws,
+        task: 'Do the task.',
+        inbox,
+        onEvent: (e) => events.push(e),
+        provider: createProvider({
+          api,
+          endpoint: api === 'openai' ? `${server.url}/v1` : server.url,
+          model,
+          vision: extra.vision ?? false,
+        }),
+        ...(extra.maxBackgroundWaitMinutes !== undefined
+          ? { maxBackgroundWaitMinutes: extra.maxBackgroundWaitMinutes }
+          : {}),
       });
       return { outcome, events, requests: server.requestsFor(model) };
     } finally {
@@ -95,7 +108,9 @@ describe.each(['openai', 'anthropic'] as const)('the agent hears its tools over 
     const last = messagesOf(requests[2]!).at(-1)!;
     const tail = api === 'openai' ? last.content : last.content.at(-1).text;
     expect(last.role).toBe('user');
-    expect(tail).toBe('[info: indexing 40% done]\n[info: background task task_1 (indexer) exited with code 0; result: indexed 12 files; no files produced]');
+    expect(tail).toBe(
+      '[info: indexing 40% done]\n[info: background task task_1 (indexer) exited with code 0; result: indexed 12 files; no files produced]',
+    );
     expect(json(requests[2]!.body).split('[info').length - 1).toBe(2);
     if (api === 'anthropic') expect(last.content.slice(0, -1).every((b: any) => b.type === 'tool_result')).toBe(true);
     // The system prompt, the tools and every earlier message are the same bytes: a prompt cache still hits.
@@ -113,8 +128,12 @@ describe.each(['openai', 'anthropic'] as const)('the agent hears its tools over 
     expect(woke).toEqual({ role: 'user', content: '[info: need your decision on X]' });
     const exit = messagesOf(requests[3]!).at(-1)!;
     expect(exit.role).toBe('user');
-    expect(exit.content).toBe('[info: background task task_1 (reviewer) exited with code 0; result: review finished: 0 problems; files produced: review.md (18 bytes)]');
-    expect(json(messagesOf(requests[3]!).slice(0, messagesOf(requests[2]!).length))).toBe(json(messagesOf(requests[2]!)));
+    expect(exit.content).toBe(
+      '[info: background task task_1 (reviewer) exited with code 0; result: review finished: 0 problems; files produced: review.md (18 bytes)]',
+    );
+    expect(json(messagesOf(requests[3]!).slice(0, messagesOf(requests[2]!).length))).toBe(
+      json(messagesOf(requests[2]!)),
+    );
   }, 30_000);
 
   it('delivers an exit that came while the model was mid-turn at the end of the next request', async () => {
@@ -122,7 +141,8 @@ describe.each(['openai', 'anthropic'] as const)('the agent hears its tools over 
     expect(outcome).toMatchObject({ reason: 'answered', steps: 3, text: 'Counted.' });
     // The second request went out before the exit, so it carries no note; the third ends with it, after the result.
     expect(json(requests[1]!.body)).not.toContain('[info');
-    const exitNote = '[info: background task task_1 (quick) exited with code 0; result: counted 7 words; files produced: count.txt (2 bytes)]';
+    const exitNote =
+      '[info: background task task_1 (quick) exited with code 0; result: counted 7 words; files produced: count.txt (2 bytes)]';
     const last = messagesOf(requests[2]!).at(-1)!;
     expect(last.role).toBe('user');
     if (api === 'openai') {
@@ -146,19 +166,27 @@ describe.each(['openai', 'anthropic'] as const)('the agent hears its tools over 
     expect(Date.now() - started).toBeGreaterThanOrEqual(600);
   }, 30_000);
 
-  it('sends an attached image as the API\'s image block to a model with vision, not as base64 in the text', async () => {
+  it("sends an attached image as the API's image block to a model with vision, not as base64 in the text", async () => {
     const { requests } = await run('images', { vision: true });
     const messages = messagesOf(requests[1]!);
     const text = json(messages);
     if (api === 'anthropic') {
       const result = messages.at(-1)!.content[0];
       expect(result.type).toBe('tool_result');
-      expect(result.content[1]).toEqual({ type: 'image', source: { type: 'base64', media_type: 'image/png', data: PNG_BASE64 } });
-      expect(JSON.parse(result.content[0].text).result).toMatchObject({ output: 'drew chart.png; caps vision=true,audio=false,pdf=false,video=false', media: [{ name: 'chart.png', attached: true }] });
+      expect(result.content[1]).toEqual({
+        type: 'image',
+        source: { type: 'base64', media_type: 'image/png', data: PNG_BASE64 },
+      });
+      expect(JSON.parse(result.content[0].text).result).toMatchObject({
+        output: 'drew chart.png; caps vision=true,audio=false,pdf=false,video=false',
+        media: [{ name: 'chart.png', attached: true }],
+      });
     } else {
       const tool = messages.at(-2)!;
       expect(tool.role).toBe('tool');
-      expect(JSON.parse(tool.content).result.media).toEqual([{ name: 'chart.png', mime: 'image/png', size_bytes: 68, attached: true }]);
+      expect(JSON.parse(tool.content).result.media).toEqual([
+        { name: 'chart.png', mime: 'image/png', size_bytes: 68, attached: true },
+      ]);
       const user = messages.at(-1)!;
       expect(user.role).toBe('user');
       expect(user.content[1]).toEqual({ type: 'image_url', image_url: { url: `data:image/png;base64,${PNG_BASE64}` } });
@@ -172,14 +200,21 @@ describe.each(['openai', 'anthropic'] as const)('the agent hears its tools over 
     const ws = openNodeWorkspace(root, { toolsDir, caps: { vision: false } });
     const model = `images-blind-${api}`;
     try {
-      await runAgent({ workspace: ws, task: 'Chart it.', provider: createProvider({ api, endpoint: api === 'openai' ? `${server.url}/v1` : server.url, model }) });
+      await runAgent({
+        workspace: ws,
+        task: 'Chart it.',
+        provider: createProvider({ api, endpoint: api === 'openai' ? `${server.url}/v1` : server.url, model }),
+      });
     } finally {
       await ws.close();
     }
     const messages = messagesOf(server.requestsFor(model)[1]!);
     expect(json(messages)).not.toContain(PNG_BASE64);
     const content = api === 'openai' ? messages.at(-1)!.content : messages.at(-1)!.content[0].content;
-    expect(JSON.parse(content).result).toMatchObject({ output: expect.stringContaining('vision=false'), media_dropped: [{ name: 'chart.png', reason: 'the model cannot take image input' }] });
+    expect(JSON.parse(content).result).toMatchObject({
+      output: expect.stringContaining('vision=false'),
+      media_dropped: [{ name: 'chart.png', reason: 'the model cannot take image input' }],
+    });
   }, 30_000);
 
   it('tells the tools what a provider without vision takes, though the workspace allows images, and sends no base64', async () => {
@@ -189,7 +224,11 @@ describe.each(['openai', 'anthropic'] as const)('the agent hears its tools over 
     const ws = openNodeWorkspace(root, { toolsDir });
     const model = `images-unseeing-${api}`;
     try {
-      await runAgent({ workspace: ws, task: 'Chart it.', provider: createProvider({ api, endpoint: api === 'openai' ? `${server.url}/v1` : server.url, model }) });
+      await runAgent({
+        workspace: ws,
+        task: 'Chart it.',
+        provider: createProvider({ api, endpoint: api === 'openai' ? `${server.url}/v1` : server.url, model }),
+      });
       // The run lent its provider's caps only for the run.
       expect(ws.caps).toEqual({ vision: true, audio: false, pdf: true, video: false });
     } finally {
@@ -212,7 +251,11 @@ describe.each(['openai', 'anthropic'] as const)('the agent hears its tools over 
     const capless = { call: ws.call.bind(ws), listTools: () => ws.listTools() };
     const model = `images-capless-${api}`;
     try {
-      await runAgent({ workspace: capless, task: 'Chart it.', provider: createProvider({ api, endpoint: api === 'openai' ? `${server.url}/v1` : server.url, model }) });
+      await runAgent({
+        workspace: capless,
+        task: 'Chart it.',
+        provider: createProvider({ api, endpoint: api === 'openai' ? `${server.url}/v1` : server.url, model }),
+      });
     } finally {
       await ws.close();
     }

@@ -1,6 +1,13 @@
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMemoryFs, createProvider, createWorkspace, runAgent, type AgentEvent, type ApiKind } from '../../src/index.js';
+import {
+  createMemoryFs,
+  createProvider,
+  createWorkspace,
+  runAgent,
+  type AgentEvent,
+  type ApiKind,
+} from '../../src/index.js';
 import { startModelServer, type ModelServer, type ScriptTurn } from './model-server.js';
 
 const KEY = 'sk-test-right';
@@ -10,9 +17,15 @@ beforeAll(async () => {
   for (const api of ['openai', 'anthropic']) {
     scripts[`ok-${api}`] = [{ text: 'Hello.' }];
     scripts[`busy-${api}`] = [{ status: 429, retryAfter: '0' }, { status: 503 }, { text: 'Finally.' }];
-    scripts[`limited-${api}`] = Array.from({ length: 5 }, () => ({ status: 429, retryAfter: '0', message: 'Rate limit reached for requests' }));
+    scripts[`limited-${api}`] = Array.from({ length: 5 }, () => ({
+      status: 429,
+      retryAfter: '0',
+      message: 'Rate limit reached for requests',
+    }));
     scripts[`wait-${api}`] = [{ status: 429, retryAfter: '1' }, { text: 'Waited.' }];
-    scripts[`no-tools-${api}`] = [{ status: 400, message: 'registry.ollama.ai/library/gemma:2b does not support tools' }];
+    scripts[`no-tools-${api}`] = [
+      { status: 400, message: 'registry.ollama.ai/library/gemma:2b does not support tools' },
+    ];
     scripts[`no-jinja-${api}`] = [{ status: 500, message: 'tools param requires --jinja flag' }];
   }
   server = await startModelServer(scripts, { apiKey: KEY });
@@ -22,12 +35,23 @@ afterAll(async () => server.stop());
 async function run(api: ApiKind, model: string, extra: { apiKey?: string; endpoint?: string; retries?: number } = {}) {
   const events: AgentEvent[] = [];
   const provider = createProvider({
-    api, model, apiKey: extra.apiKey ?? KEY,
+    api,
+    model,
+    apiKey: extra.apiKey ?? KEY,
     endpoint: extra.endpoint ?? (api === 'openai' ? `${server.url}/v1` : server.url),
     retry: { retries: extra.retries ?? 4, base_delay_ms: 1, max_delay_ms: 2000 },
   });
-  const outcome = await runAgent({ workspace: createWorkspace({ fs: createMemoryFs() }), provider, task: 'hi', onEvent: (e) => events.push(e) });
-  return { outcome, events, errors: events.filter((e) => e.type === 'error') as Array<Extract<AgentEvent, { type: 'error' }>> };
+  const outcome = await runAgent({
+    workspace: createWorkspace({ fs: createMemoryFs() }),
+    provider,
+    task: 'hi',
+    onEvent: (e) => events.push(e),
+  });
+  return {
+    outcome,
+    events,
+    errors: events.filter((e) => e.type === 'error') as Array<Extract<AgentEvent, { type: 'error' }>>,
+  };
 }
 
 describe.each(['openai', 'anthropic'] as const)('reaching the model over the %s API', (api) => {
@@ -93,7 +117,9 @@ describe.each(['openai', 'anthropic'] as const)('reaching the model over the %s 
     const { outcome, errors } = await run(api, `ok-${api}`, { endpoint: `http://127.0.0.1:${port}/v1` });
     expect(outcome.reason).toBe('error');
     expect(errors[0]!.code).toBe('UNREACHABLE');
-    expect(errors[0]!.message).toMatch(new RegExp(`Cannot reach the model endpoint http://127\\.0\\.0\\.1:${port}/.*ECONNREFUSED.*running`));
+    expect(errors[0]!.message).toMatch(
+      new RegExp(`Cannot reach the model endpoint http://127\\.0\\.0\\.1:${port}/.*ECONNREFUSED.*running`),
+    );
   });
 });
 

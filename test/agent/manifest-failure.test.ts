@@ -10,7 +10,9 @@ import { sentResults } from './requests.js';
 let server: ModelServer;
 let base: string;
 beforeAll(async () => {
-  server = await startModelServer({ 'fails-anthropic': [{ calls: [{ name: 'fails', args: {} }] }, { text: 'It failed.' }] });
+  server = await startModelServer({
+    'fails-anthropic': [{ calls: [{ name: 'fails', args: {} }] }, { text: 'It failed.' }],
+  });
   base = await mkdtemp(join(tmpdir(), 'sandpit-agent-manifest-'));
 });
 afterAll(async () => {
@@ -23,11 +25,19 @@ it('the agent loop sees a manifest tool that exits non-zero in text mode as a fa
   const tools = join(base, 'tools');
   await mkdir(root, { recursive: true });
   await mkdir(join(tools, 'fails'), { recursive: true });
-  await writeFile(join(tools, 'fails', 'fails.json'), JSON.stringify({ description: 'Fail.', command: [process.execPath, '-e', "console.log('nope'); process.exit(4)"] }));
+  await writeFile(
+    join(tools, 'fails', 'fails.json'),
+    JSON.stringify({ description: 'Fail.', command: [process.execPath, '-e', "console.log('nope'); process.exit(4)"] }),
+  );
   const ws = openNodeWorkspace(root, { toolsDir: tools, snapshots: false });
   const events: AgentEvent[] = [];
   try {
-    await runAgent({ workspace: ws, task: 'Run fails.', provider: createProvider({ api: 'anthropic', endpoint: server.url, model: 'fails-anthropic', apiKey: 'k' }), onEvent: (e) => events.push(e) });
+    await runAgent({
+      workspace: ws,
+      task: 'Run fails.',
+      provider: createProvider({ api: 'anthropic', endpoint: server.url, model: 'fails-anthropic', apiKey: 'k' }),
+      onEvent: (e) => events.push(e),
+    });
   } finally {
     await ws.close();
   }

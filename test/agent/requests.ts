@@ -19,8 +19,13 @@ export function sentResults(request: RecordedRequest): SentResult[] {
   }
   const last = messages.at(-1)!;
   if (last.role !== 'user' || !Array.isArray(last.content)) return [];
-  return last.content.filter((b: any) => b.type === 'tool_result')
-    .map((b: any) => ({ id: b.tool_use_id, envelope: JSON.parse(b.content), ...(b.is_error ? { is_error: true } : {}) }));
+  return last.content
+    .filter((b: any) => b.type === 'tool_result')
+    .map((b: any) => ({
+      id: b.tool_use_id,
+      envelope: JSON.parse(b.content),
+      ...(b.is_error ? { is_error: true } : {}),
+    }));
 }
 
 /** The ids of the tool calls in the assistant message before the results, in order. */

@@ -22,7 +22,8 @@ async function events(pieces: string[]) {
   return out;
 }
 
-const STREAM = ': keep-alive\r\nevent: message_start\r\ndata: {"a":1}\r\n\r\ndata: line one\ndata: line two\n\ndata:{"é":"ü"}\r\rretry: 5\nid: 7\ndata: last';
+const STREAM =
+  ': keep-alive\r\nevent: message_start\r\ndata: {"a":1}\r\n\r\ndata: line one\ndata: line two\n\ndata:{"é":"ü"}\r\rretry: 5\nid: 7\ndata: last';
 const EXPECTED = [
   { event: 'message_start', data: '{"a":1}' },
   { event: 'message', data: 'line one\nline two' },
@@ -85,6 +86,10 @@ describe('endpoints', () => {
     expect(messagesUrl('https://api.anthropic.com')).toBe('https://api.anthropic.com/v1/messages');
     expect(messagesUrl('https://api.anthropic.com/v1')).toBe('https://api.anthropic.com/v1/messages');
     expect(messagesUrl('https://proxy.test/v1/messages')).toBe('https://proxy.test/v1/messages');
-    expect([guessApi('https://api.anthropic.com'), guessApi('http://127.0.0.1:8080/v1'), guessApi('http://h/v1/messages')]).toEqual(['anthropic', 'openai', 'anthropic']);
+    expect([
+      guessApi('https://api.anthropic.com'),
+      guessApi('http://127.0.0.1:8080/v1'),
+      guessApi('http://h/v1/messages'),
+    ]).toEqual(['anthropic', 'openai', 'anthropic']);
   });
 });

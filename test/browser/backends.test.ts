@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { BACKEND_KINDS, backendOf, WORKSPACE_BACKENDS } from '../../src/fs/backends.js';
 import { createHost } from '../../web/host.js';
 
-const unique = (label: string) => `backends-${label}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`;
+const unique = (label: string) =>
+  `backends-${label}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`;
 
 describe('the browser backends, listed once', () => {
   it('are all available in Chromium and named by their kinds', () => {
@@ -18,12 +19,16 @@ describe('the browser backends, listed once', () => {
     const descriptor = backendOf(kind)!;
     const name = unique(kind);
     const first = await descriptor.create(name);
-    for (const [key, value] of Object.entries(descriptor.capabilities)) expect(first.fs.capabilities?.[key as 'symlinks']).toBe(value);
+    for (const [key, value] of Object.entries(descriptor.capabilities))
+      expect(first.fs.capabilities?.[key as 'symlinks']).toBe(value);
     await first.fs.writeFile('/kept.txt', 'kept');
     await first.flush?.();
     await first.close?.();
     const second = await descriptor.create(name);
-    const survived = await second.fs.readFile('/kept.txt').then(() => true, () => false);
+    const survived = await second.fs.readFile('/kept.txt').then(
+      () => true,
+      () => false,
+    );
     expect(survived).toBe(descriptor.persistent);
     await second.close?.();
     await descriptor.destroy(name);
@@ -34,7 +39,9 @@ describe('the browser backends, listed once', () => {
   });
 
   it('the host refuses a backend no descriptor has, and import bytes that are not bytes', async () => {
-    await expect(createHost().open({ backend: 'floppy' as never, name: 'x' })).rejects.toThrow(/unknown backend 'floppy': use memory, indexeddb, opfs/);
+    await expect(createHost().open({ backend: 'floppy' as never, name: 'x' })).rejects.toThrow(
+      /unknown backend 'floppy': use memory, indexeddb, opfs/,
+    );
     const host = createHost();
     await host.open({ backend: 'memory', name: unique('host') });
     const refused = await host.importFiles([{ path: 'a.bin', base64: 'AAE=' } as never]);

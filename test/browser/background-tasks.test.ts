@@ -12,7 +12,7 @@ const result = <T>(envelope: { ok: boolean; result?: unknown; error?: unknown })
   return envelope.result as T;
 };
 
-describe('background tasks in the worker\'s shell', () => {
+describe("background tasks in the worker's shell", () => {
   it('start at once, are listed and read, send their notes and end to the page, and land their writes as one change', async () => {
     const ws = await connect({ backend: 'indexeddb', name: uniqueName('tasks') });
     open.push(ws);
@@ -20,13 +20,19 @@ describe('background tasks in the worker\'s shell', () => {
     ws.onTask((event) => heard.push(event));
     const tools = (await ws.listTools()).map((t) => t.name);
     expect(tools).toEqual(expect.arrayContaining(['task_output', 'task_wait', 'task_kill', 'list_tasks']));
-    const started = result<{ task_id: string }>(await ws.call('run_command', {
-      command: 'echo "halfway" >> $ZAGENT_NOTIFY_FILE; sleep 0.5; echo built > out.txt; echo done',
-      background: true,
-    }));
+    const started = result<{ task_id: string }>(
+      await ws.call('run_command', {
+        command: 'echo "halfway" >> $ZAGENT_NOTIFY_FILE; sleep 0.5; echo built > out.txt; echo done',
+        background: true,
+      }),
+    );
     expect(started.task_id).toBe('task_1');
-    expect(result<{ tasks: Array<{ status: string }> }>(await ws.call('list_tasks', {})).tasks).toMatchObject([{ status: 'running' }]);
-    const waited = result<Record<string, unknown>>(await ws.call('task_wait', { task_id: 'task_1', timeout_seconds: 20 }));
+    expect(result<{ tasks: Array<{ status: string }> }>(await ws.call('list_tasks', {})).tasks).toMatchObject([
+      { status: 'running' },
+    ]);
+    const waited = result<Record<string, unknown>>(
+      await ws.call('task_wait', { task_id: 'task_1', timeout_seconds: 20 }),
+    );
     expect(waited).toMatchObject({ status: 'exited', exit_code: 0, stdout: 'done\n', wait_timed_out: false });
     expect(result<{ content: string }>(await ws.call('read_file', { path: 'out.txt' })).content).toBe('built\n');
     const changes = (await ws.changes()).filter((c) => c.tool === 'run_command');
@@ -35,16 +41,32 @@ describe('background tasks in the worker\'s shell', () => {
     for (let i = 0; i < 50 && !heard.some((e) => e.ended); i++) await new Promise((r) => setTimeout(r, 20));
     expect(heard).toEqual([
       { task_id: 'task_1', text: 'halfway', wake: false, ended: false },
-      { task_id: 'task_1', text: expect.stringMatching(/^background task task_1 \(.*\) exited with code 0; read its output with task_output task_1$/), wake: true, ended: true, change_id: changes[0]!.id },
+      {
+        task_id: 'task_1',
+        text: expect.stringMatching(
+          /^background task task_1 \(.*\) exited with code 0; read its output with task_output task_1$/,
+        ),
+        wake: true,
+        ended: true,
+        change_id: changes[0]!.id,
+      },
     ]);
   });
 
   it('task_kill stops a loop in the worker and keeps what it wrote', async () => {
     const ws = await connect({ backend: 'memory', name: uniqueName('kill') });
     open.push(ws);
-    result(await ws.call('run_command', { command: 'while true; do echo tick >> log.txt; sleep 0.05; done', background: true }));
+    result(
+      await ws.call('run_command', {
+        command: 'while true; do echo tick >> log.txt; sleep 0.05; done',
+        background: true,
+      }),
+    );
     await new Promise((r) => setTimeout(r, 300));
-    expect(result<Record<string, unknown>>(await ws.call('task_kill', { task_id: 'task_1' }))).toMatchObject({ status: 'killed', exit_code: -1 });
+    expect(result<Record<string, unknown>>(await ws.call('task_kill', { task_id: 'task_1' }))).toMatchObject({
+      status: 'killed',
+      exit_code: -1,
+    });
     expect(result<{ content: string }>(await ws.call('read_file', { path: 'log.txt' })).content).toMatch(/^(tick\n)+$/);
   });
 
@@ -53,6 +75,9 @@ describe('background tasks in the worker\'s shell', () => {
     open.push(ws);
     result(await ws.call('run_command', { command: 'node -e "console.log(1); while (true) {}"', background: true }));
     await new Promise((r) => setTimeout(r, 500));
-    expect(result<Record<string, unknown>>(await ws.call('task_kill', { task_id: 'task_1' }))).toMatchObject({ status: 'killed', exit_code: -1 });
+    expect(result<Record<string, unknown>>(await ws.call('task_kill', { task_id: 'task_1' }))).toMatchObject({
+      status: 'killed',
+      exit_code: -1,
+    });
   });
 });

@@ -34,15 +34,25 @@ describe.each<BackendKind>(['memory', 'indexeddb', 'opfs'])('the workspace in a 
 
   it('delivers every failure as an envelope with its code, across the boundary', async () => {
     const ws = track(await connect({ backend, name: uniqueName('errors') }));
-    expect(await ws.call('read_file', { path: 'missing.txt' })).toMatchObject({ ok: false, tool: 'read_file', error: { code: 'NOT_FOUND' } });
-    expect(await ws.call('read_file', { path: '../outside' })).toMatchObject({ ok: false, error: { code: 'OUTSIDE_WORKSPACE' } });
+    expect(await ws.call('read_file', { path: 'missing.txt' })).toMatchObject({
+      ok: false,
+      tool: 'read_file',
+      error: { code: 'NOT_FOUND' },
+    });
+    expect(await ws.call('read_file', { path: '../outside' })).toMatchObject({
+      ok: false,
+      error: { code: 'OUTSIDE_WORKSPACE' },
+    });
     expect(await ws.call('no_such_tool', {})).toMatchObject({ ok: false, error: { code: 'UNKNOWN_TOOL' } });
     const invalid = await ws.call('read_file', { path: 'a', start_line: 'x', bogus: 1 });
     expect(invalid).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENTS' } });
     if (invalid.ok) throw new Error('unreachable');
     expect(invalid.error.problems?.map((p) => p.path).sort()).toEqual(['/bogus', '/start_line']);
     await ws.call('write_file', { path: 'd/f.txt', content: 'x' });
-    expect(await ws.call('delete_path', { path: 'd' })).toMatchObject({ ok: false, error: { code: 'DIRECTORY_NOT_EMPTY' } });
+    expect(await ws.call('delete_path', { path: 'd' })).toMatchObject({
+      ok: false,
+      error: { code: 'DIRECTORY_NOT_EMPTY' },
+    });
   });
 
   it('imports and exports exact bytes across the boundary, with progress, as one change', async () => {
@@ -52,8 +62,25 @@ describe.each<BackendKind>(['memory', 'indexeddb', 'opfs'])('the workspace in a 
     const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 0, 0xff, 0x80, 0x0d, 0x0a]);
     const big = new Uint8Array(200_000).map((_, i) => (i * 7) & 0xff);
     const progress: number[] = [];
-    const imported = await ws.importFiles([{ path: 'img/a.png', bytes: png }, { path: 'big.bin', bytes: big }, { path: '../out.bin', bytes: png }], (done) => progress.push(done));
-    expect(imported).toMatchObject({ ok: true, tool: 'import_files', result: { files: [{ path: 'img/a.png', bytes: 10, created: true }, { path: 'big.bin', bytes: 200_000 }], skipped: [{ path: '../out.bin', code: 'OUTSIDE_WORKSPACE' }] } });
+    const imported = await ws.importFiles(
+      [
+        { path: 'img/a.png', bytes: png },
+        { path: 'big.bin', bytes: big },
+        { path: '../out.bin', bytes: png },
+      ],
+      (done) => progress.push(done),
+    );
+    expect(imported).toMatchObject({
+      ok: true,
+      tool: 'import_files',
+      result: {
+        files: [
+          { path: 'img/a.png', bytes: 10, created: true },
+          { path: 'big.bin', bytes: 200_000 },
+        ],
+        skipped: [{ path: '../out.bin', code: 'OUTSIDE_WORKSPACE' }],
+      },
+    });
     // Every progress event reaches the page before the envelope does.
     expect(progress.at(-1)).toBe(3);
     await expect.poll(() => events.length).toBe(1);
@@ -72,7 +99,8 @@ describe.each<BackendKind>(['memory', 'indexeddb', 'opfs'])('the workspace in a 
     await ws.call('write_file', { path: 'n.txt', content: 'two\n' });
     const list = await ws.call('list_snapshots', {});
     expect(list.ok).toBe(true);
-    const snaps = (list as unknown as { result: { snapshots: Array<{ id: string; files_changed: number }> } }).result.snapshots;
+    const snaps = (list as unknown as { result: { snapshots: Array<{ id: string; files_changed: number }> } }).result
+      .snapshots;
     expect(snaps.length).toBeGreaterThanOrEqual(2);
     expect(await ws.call('undo', {})).toMatchObject({ ok: true });
     expect(await ws.call('read_file', { path: 'n.txt' })).toMatchObject({ ok: true, result: { content: 'one\n' } });
@@ -80,9 +108,18 @@ describe.each<BackendKind>(['memory', 'indexeddb', 'opfs'])('the workspace in a 
 
   it('asks the page to confirm a delete, and refuses when the page says no', async () => {
     const asked: string[][] = [];
-    const ws = track(await connect({ backend, name: uniqueName('confirm'), policy: { confirm: (paths) => (asked.push(paths), false) } }));
+    const ws = track(
+      await connect({
+        backend,
+        name: uniqueName('confirm'),
+        policy: { confirm: (paths) => (asked.push(paths), false) },
+      }),
+    );
     await ws.call('write_file', { path: 'keep.txt', content: 'k' });
-    expect(await ws.call('delete_path', { path: 'keep.txt' })).toMatchObject({ ok: false, error: { code: 'CONFIRMATION_DENIED' } });
+    expect(await ws.call('delete_path', { path: 'keep.txt' })).toMatchObject({
+      ok: false,
+      error: { code: 'CONFIRMATION_DENIED' },
+    });
     expect(asked).toEqual([['keep.txt']]);
     expect(await ws.call('exists', { path: 'keep.txt' })).toMatchObject({ ok: true, result: { exists: true } });
   });
@@ -90,26 +127,44 @@ describe.each<BackendKind>(['memory', 'indexeddb', 'opfs'])('the workspace in a 
   it('lists the canonical tools with their schemas', async () => {
     const ws = track(await connect({ backend, name: uniqueName('tools') }));
     const tools = await ws.listTools();
-    expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(['read_file', 'write_file', 'edit_file', 'apply_patch', 'undo']));
-    expect(tools.find((t) => t.name === 'read_file')?.input_schema).toMatchObject({ type: 'object', required: ['path'] });
+    expect(tools.map((t) => t.name)).toEqual(
+      expect.arrayContaining(['read_file', 'write_file', 'edit_file', 'apply_patch', 'undo']),
+    );
+    expect(tools.find((t) => t.name === 'read_file')?.input_schema).toMatchObject({
+      type: 'object',
+      required: ['path'],
+    });
   });
 });
 
 describe('the cowork toolset in a worker', () => {
-  it('offers cowork\'s tools, sends each confirmation to the page as plain JSON, and changes nothing on a no', async () => {
+  it("offers cowork's tools, sends each confirmation to the page as plain JSON, and changes nothing on a no", async () => {
     const requests: unknown[] = [];
     let answer = false;
-    const ws = track(await connect({
-      backend: 'memory', name: uniqueName('cowork'), toolset: 'cowork', artifactDir: 'out',
-      policy: { confirm: (_paths, _action, request) => (requests.push(request), answer) },
-    }));
+    const ws = track(
+      await connect({
+        backend: 'memory',
+        name: uniqueName('cowork'),
+        toolset: 'cowork',
+        artifactDir: 'out',
+        policy: { confirm: (_paths, _action, request) => (requests.push(request), answer) },
+      }),
+    );
     const names = (await ws.listTools()).map((t) => t.name);
-    expect(names).toEqual(expect.arrayContaining(['text_file_read', 'apply_patch', 'glob', 'grep', 'rename_path', 'delete_path']));
+    expect(names).toEqual(
+      expect.arrayContaining(['text_file_read', 'apply_patch', 'glob', 'grep', 'rename_path', 'delete_path']),
+    );
     expect(names).not.toContain('write_file');
     // The page's own canonical calls still answer under cowork.
     expect(await ws.call('write_file', { path: 'a.txt', content: 'a\n' })).toMatchObject({ ok: true });
-    expect(await ws.call('delete_path', { path: 'a.txt' })).toMatchObject({ ok: false, error: { code: 'CONFIRMATION_DENIED' } });
-    expect(await ws.call('rename_path', { from: 'a.txt', to: 'b.txt' })).toMatchObject({ ok: false, error: { code: 'CONFIRMATION_DENIED' } });
+    expect(await ws.call('delete_path', { path: 'a.txt' })).toMatchObject({
+      ok: false,
+      error: { code: 'CONFIRMATION_DENIED' },
+    });
+    expect(await ws.call('rename_path', { from: 'a.txt', to: 'b.txt' })).toMatchObject({
+      ok: false,
+      error: { code: 'CONFIRMATION_DENIED' },
+    });
     expect(requests).toEqual([
       { action: 'delete', paths: ['a.txt'], tool: 'delete_path' },
       { action: 'move', paths: ['a.txt', 'b.txt'], tool: 'rename_path' },
@@ -124,21 +179,28 @@ describe('the cowork toolset in a worker', () => {
   });
 
   it('refuses a toolset it does not host', async () => {
-    await expect(connect({ backend: 'memory', name: uniqueName('bad'), toolset: 'file_manager' as never })).rejects.toThrow(/unknown toolset 'file_manager'/);
+    await expect(
+      connect({ backend: 'memory', name: uniqueName('bad'), toolset: 'file_manager' as never }),
+    ).rejects.toThrow(/unknown toolset 'file_manager'/);
   });
 });
 
 describe('a worker that does not load', () => {
   it('rejects with a clear message when the script is missing, instead of hanging', async () => {
     const started = performance.now();
-    await expect(connectWorkspace({ backend: 'memory', worker: new URL('/no-such-sandpit-worker.js', location.href) }))
-      .rejects.toThrow(/Sandpit worker failed/);
+    await expect(
+      connectWorkspace({ backend: 'memory', worker: new URL('/no-such-sandpit-worker.js', location.href) }),
+    ).rejects.toThrow(/Sandpit worker failed/);
     expect(performance.now() - started).toBeLessThan(10_000);
   });
 
   it('rejects when the worker module throws while loading', async () => {
-    await expect(connectWorkspace({ backend: 'memory', worker: new Worker(new URL('./fixtures/broken-worker.ts', import.meta.url), { type: 'module' }) }))
-      .rejects.toThrow(/Sandpit worker failed/);
+    await expect(
+      connectWorkspace({
+        backend: 'memory',
+        worker: new Worker(new URL('./fixtures/broken-worker.ts', import.meta.url), { type: 'module' }),
+      }),
+    ).rejects.toThrow(/Sandpit worker failed/);
   });
 
   it('rejects calls made after the worker is gone', async () => {
@@ -149,20 +211,31 @@ describe('a worker that does not load', () => {
 });
 
 describe('two tabs on one workspace', () => {
-  it.each<BackendKind>(['indexeddb', 'opfs'])('%s: the second gets IO_ERROR until the first closes, then sees its files', async (backend) => {
-    const name = uniqueName('tabs');
-    const first = track(await connect({ backend, name }));
-    await first.call('write_file', { path: 'shared.txt', content: 'from the first tab\n' });
-    const second = track(await connect({ backend, name }));
-    expect(second.locked).toBe(true);
-    const refused = await second.call('write_file', { path: 'shared.txt', content: 'clobber\n' });
-    expect(refused).toMatchObject({ ok: false, error: { code: 'IO_ERROR' } });
-    expect(JSON.stringify(refused)).toMatch(/another tab/);
-    expect(await first.call('read_file', { path: 'shared.txt' })).toMatchObject({ ok: true, result: { content: 'from the first tab\n' } });
-    await first.close();
-    expect(await second.call('read_file', { path: 'shared.txt' })).toMatchObject({ ok: true, result: { content: 'from the first tab\n' } });
-    expect(await second.call('write_file', { path: 'shared.txt', content: 'now the second\n' })).toMatchObject({ ok: true });
-  });
+  it.each<BackendKind>(['indexeddb', 'opfs'])(
+    '%s: the second gets IO_ERROR until the first closes, then sees its files',
+    async (backend) => {
+      const name = uniqueName('tabs');
+      const first = track(await connect({ backend, name }));
+      await first.call('write_file', { path: 'shared.txt', content: 'from the first tab\n' });
+      const second = track(await connect({ backend, name }));
+      expect(second.locked).toBe(true);
+      const refused = await second.call('write_file', { path: 'shared.txt', content: 'clobber\n' });
+      expect(refused).toMatchObject({ ok: false, error: { code: 'IO_ERROR' } });
+      expect(JSON.stringify(refused)).toMatch(/another tab/);
+      expect(await first.call('read_file', { path: 'shared.txt' })).toMatchObject({
+        ok: true,
+        result: { content: 'from the first tab\n' },
+      });
+      await first.close();
+      expect(await second.call('read_file', { path: 'shared.txt' })).toMatchObject({
+        ok: true,
+        result: { content: 'from the first tab\n' },
+      });
+      expect(await second.call('write_file', { path: 'shared.txt', content: 'now the second\n' })).toMatchObject({
+        ok: true,
+      });
+    },
+  );
 
   it('memory workspaces of the same name are separate and never locked', async () => {
     const name = uniqueName('mem');

@@ -7,5 +7,8 @@ export const uniqueName = (label: string) => `${label}-${Date.now().toString(36)
 
 /** Connect to the real worker module (web/worker.ts), served by Vite as the page's worker. */
 export function connect(options: Omit<ConnectOptions, 'worker'>): Promise<RemoteWorkspace> {
-  return connectWorkspace({ ...options, worker: new Worker(new URL('../../web/worker.ts', import.meta.url), { type: 'module' }) });
+  return connectWorkspace({
+    ...options,
+    worker: new Worker(new URL('../../web/worker.ts', import.meta.url), { type: 'module' }),
+  });
 }

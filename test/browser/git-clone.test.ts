@@ -10,7 +10,11 @@ const open: RemoteWorkspace[] = [];
 afterEach(async () => {
   for (const ws of open.splice(0)) await ws.close();
 });
-const seed = { 'README.md': '# From git\n', 'src/main.js': 'console.log(1);\n', 'src/lib/util.js': 'export const u = 1;\n' };
+const seed = {
+  'README.md': '# From git\n',
+  'src/main.js': 'console.log(1);\n',
+  'src/lib/util.js': 'export const u = 1;\n',
+};
 
 async function repo(label: string): Promise<string> {
   const name = uniqueName(label);
@@ -19,11 +23,13 @@ async function repo(label: string): Promise<string> {
 }
 
 async function files(ws: RemoteWorkspace): Promise<Record<string, string>> {
-  const listed = await ws.call('list_directory', { recursive: true, include_hidden: true }) as Envelope<{ entries: Array<{ path: string; type: string }> }>;
+  const listed = (await ws.call('list_directory', { recursive: true, include_hidden: true })) as Envelope<{
+    entries: Array<{ path: string; type: string }>;
+  }>;
   if (!listed.ok) throw new Error(JSON.stringify(listed));
   const out: Record<string, string> = {};
   for (const e of listed.result.entries.filter((x) => x.type === 'file')) {
-    const read = await ws.call('read_file', { path: e.path }) as Envelope<{ content: string }>;
+    const read = (await ws.call('read_file', { path: e.path })) as Envelope<{ content: string }>;
     if (read.ok) out[e.path] = read.result.content;
   }
   return out;
@@ -38,7 +44,12 @@ describe.each<BackendKind>(['opfs', 'indexeddb', 'memory'])('git in Chromium, wo
     expect((await ws.git.clone({ url: `${server.url}/${name}.git` })).ok).toBe(true);
     expect((await ws.call('edit_file', { path: 'bin/run.sh', old_text: '1', new_text: '2' })).ok).toBe(true);
     expect((await ws.git.push({ branch: 'agent/modes', auth: { token: server.token } })).ok).toBe(true);
-    expect(await commands.gitModesOnBranch(server.root, name, 'agent/modes')).toEqual(['100644 README.md', '100644 src/lib/util.js', '100644 src/main.js', '100755 bin/run.sh']);
+    expect(await commands.gitModesOnBranch(server.root, name, 'agent/modes')).toEqual([
+      '100644 README.md',
+      '100644 src/lib/util.js',
+      '100644 src/main.js',
+      '100755 bin/run.sh',
+    ]);
   });
 
   it('clones across origins with progress, edits through tools, pushes, and git sees exactly those files', async () => {
@@ -46,7 +57,12 @@ describe.each<BackendKind>(['opfs', 'indexeddb', 'memory'])('git in Chromium, wo
     const ws = await connect({ backend, name: uniqueName(`git-${backend}`) });
     open.push(ws);
     const phases: string[] = [];
-    const cloned = await ws.git.clone({ url: `${server.url}/${name}.git`, onProgress: (e) => { phases.push(e.phase); } });
+    const cloned = await ws.git.clone({
+      url: `${server.url}/${name}.git`,
+      onProgress: (e) => {
+        phases.push(e.phase);
+      },
+    });
     expect(cloned).toMatchObject({ ok: true, result: { ref: 'main', files: 3 } });
     expect(await files(ws)).toEqual(seed);
     // Every progress event reaches the page before the envelope does.
@@ -54,7 +70,13 @@ describe.each<BackendKind>(['opfs', 'indexeddb', 'memory'])('git in Chromium, wo
     expect((await ws.call('edit_file', { path: 'src/main.js', old_text: '1', new_text: '2' })).ok).toBe(true);
     expect((await ws.call('write_file', { path: 'notes/todo.md', content: '- ship it\n' })).ok).toBe(true);
     let asked = 0;
-    const pushed = await ws.git.push({ branch: `agent/${backend}`, auth: async () => { asked++; return { token: server.token }; } });
+    const pushed = await ws.git.push({
+      branch: `agent/${backend}`,
+      auth: async () => {
+        asked++;
+        return { token: server.token };
+      },
+    });
     expect(pushed).toMatchObject({ ok: true, result: { branch: `agent/${backend}` } });
     expect(asked).toBeGreaterThan(0);
     expect(await commands.gitFilesOnBranch(server.root, name, `agent/${backend}`)).toEqual(await files(ws));
@@ -65,7 +87,10 @@ describe.each<BackendKind>(['opfs', 'indexeddb', 'memory'])('git in Chromium, wo
     const name = await repo(`refuse-${backend}`);
     const ws = await connect({ backend, name: uniqueName(`git-refuse-${backend}`) });
     open.push(ws);
-    expect(await ws.git.clone({ url: `${server.url}/missing-${name}.git` })).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });
+    expect(await ws.git.clone({ url: `${server.url}/missing-${name}.git` })).toMatchObject({
+      ok: false,
+      error: { code: 'NOT_FOUND' },
+    });
     expect(await files(ws)).toEqual({});
     expect((await ws.git.clone({ url: `${server.url}/${name}.git` })).ok).toBe(true);
     await ws.call('write_file', { path: 'x.txt', content: 'x\n' });

@@ -5,8 +5,13 @@ import { createOpfsFs } from '../../src/fs/opfs.js';
 
 interface LayoutWorker {
   folderNames(name: string): Promise<string[]>;
-  session(name: string, layout: 'auto' | 'packed' | 'tree' | undefined, files: Record<string, string>, read: string[], keep?: boolean):
-    Promise<{ got?: Record<string, string>; names?: string[]; code?: string }>;
+  session(
+    name: string,
+    layout: 'auto' | 'packed' | 'tree' | undefined,
+    files: Record<string, string>,
+    read: string[],
+    keep?: boolean,
+  ): Promise<{ got?: Record<string, string>; names?: string[]; code?: string }>;
   churn(name: string): Promise<{ names: string[]; first: number; size: number; small: string }>;
 }
 
@@ -14,7 +19,8 @@ const spawn = () => {
   const worker = new Worker(new URL('./fixtures/opfs-layout-worker.ts', import.meta.url), { type: 'module' });
   return { worker, api: wrap<LayoutWorker>(worker) };
 };
-const unique = (what: string) => `sandpit-layout-${what}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`;
+const unique = (what: string) =>
+  `sandpit-layout-${what}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`;
 const made: string[] = [];
 const fresh = (what: string) => {
   const name = unique(what);
@@ -44,8 +50,14 @@ describe('OPFS layouts: packed in a worker, a tree elsewhere, and each workspace
     // A file that only looks like a log does not make a tree packed.
     await page.writeFile('/sandpit.pack.1', 'not a log');
     const { worker, api } = spawn();
-    const opened = await api.session(name, undefined, { '/b.txt': 'bee' }, ['/made-on-the-page.txt', '/sandpit.pack.1']);
-    expect(opened).toEqual({ got: { '/made-on-the-page.txt': 'tree', '/sandpit.pack.1': 'not a log' }, names: ['b.txt', 'made-on-the-page.txt', 'sandpit.pack.1'] });
+    const opened = await api.session(name, undefined, { '/b.txt': 'bee' }, [
+      '/made-on-the-page.txt',
+      '/sandpit.pack.1',
+    ]);
+    expect(opened).toEqual({
+      got: { '/made-on-the-page.txt': 'tree', '/sandpit.pack.1': 'not a log' },
+      names: ['b.txt', 'made-on-the-page.txt', 'sandpit.pack.1'],
+    });
     expect(await api.session(name, 'packed', {}, [])).toEqual({ code: 'EEXIST' });
     worker.terminate();
   });
@@ -54,7 +66,10 @@ describe('OPFS layouts: packed in a worker, a tree elsewhere, and each workspace
     const { worker, api } = spawn();
     const name = fresh('refused');
     await api.session(name, undefined, { '/a.txt': 'alpha' }, []);
-    await expect(createOpfsFs({ name })).rejects.toMatchObject({ code: 'EACCES', message: expect.stringContaining('dedicated worker') });
+    await expect(createOpfsFs({ name })).rejects.toMatchObject({
+      code: 'EACCES',
+      message: expect.stringContaining('dedicated worker'),
+    });
     await expect(createOpfsFs({ name, layout: 'tree' })).rejects.toMatchObject({ code: 'EEXIST' });
     expect(await api.folderNames(name)).toEqual(['sandpit.pack.1']);
     worker.terminate();

@@ -4,13 +4,24 @@ import { createMemoryFs, createWorkspace, type Workspace, type WorkspaceFs } fro
 import { createIndexedDbFs, createOpfsFs, createPageRunner } from '../../web/index.js';
 import { uniqueName } from './connect.js';
 
-type Run = { exit_code: number; stdout: string; stderr: string; timed_out: boolean; changed_files?: string[]; change_id?: string };
+type Run = {
+  exit_code: number;
+  stdout: string;
+  stderr: string;
+  timed_out: boolean;
+  changed_files?: string[];
+  change_id?: string;
+};
 async function run(ws: Workspace, command: string): Promise<Run> {
   const r = await ws.call('run_command', { command });
   if (!r.ok) throw new Error(`run_command failed: ${JSON.stringify(r.error)}`);
   return r.result as Run;
 }
-const bytesOf = async (fs: WorkspaceFs, path: string) => fs.readFile(path).then((b) => new TextDecoder().decode(b), () => null);
+const bytesOf = async (fs: WorkspaceFs, path: string) =>
+  fs.readFile(path).then(
+    (b) => new TextDecoder().decode(b),
+    () => null,
+  );
 
 const opened: Array<() => Promise<void>> = [];
 afterAll(async () => {
@@ -47,10 +58,10 @@ describe.each(backends)('run_command in a page workspace over %s', (_label, make
 });
 
 describe('node in a page workspace', () => {
-  it('the main entry\'s shell says node is not available (exit 127), and nothing is written', async () => {
+  it("the main entry's shell says node is not available (exit 127), and nothing is written", async () => {
     const fs = createMemoryFs();
     const ws = createWorkspace({ fs });
-    const r = await run(ws, 'node -e "require(\'fs\').writeFileSync(\'n.txt\', \'x\')"');
+    const r = await run(ws, "node -e \"require('fs').writeFileSync('n.txt', 'x')\"");
     expect(r).toMatchObject({ exit_code: 127, stdout: '' });
     expect(r.stderr).toMatch(/^node: not available here/);
     expect(await bytesOf(fs, '/n.txt')).toBeNull();
@@ -59,7 +70,10 @@ describe('node in a page workspace', () => {
   it('createPageRunner from sandpit/web runs node scripts in a module worker started by the page', async () => {
     const fs = createMemoryFs({ '/lib.js': 'module.exports = (n) => n * 2;\n' });
     const ws = createWorkspace({ fs, processRunner: createPageRunner(fs) });
-    const r = await run(ws, 'node -e "const twice = require(\'./lib\'); require(\'fs\').writeFileSync(\'n.txt\', String(twice(21)))" && cat n.txt');
+    const r = await run(
+      ws,
+      "node -e \"const twice = require('./lib'); require('fs').writeFileSync('n.txt', String(twice(21)))\" && cat n.txt",
+    );
     expect(r).toMatchObject({ exit_code: 0, stdout: '42', stderr: '', changed_files: ['n.txt'] });
     expect(await bytesOf(fs, '/n.txt')).toBe('42');
   });
@@ -69,15 +83,25 @@ describe('node in a page workspace', () => {
     const fs = createMemoryFs(Object.fromEntries(names.map((n) => [`/in/${n}.txt`, `${n}\n`])));
     const seen = `node -e "const fs = require('fs'); console.log(${JSON.stringify(names).replaceAll('"', "'")}.filter((n) => fs.existsSync('in/' + n + '.txt')).length)"`;
     const byCount = createWorkspace({ fs, processRunner: createPageRunner(fs, '/', { scriptCopy: { maxFiles: 3 } }) });
-    expect(await run(byCount, seen)).toMatchObject({ exit_code: 0, stdout: '3\n',
-      stderr: "node: 2 files were left out of the script's copy of the workspace (it takes at most 3 files, 32 MiB); the script does not see them\n" });
+    expect(await run(byCount, seen)).toMatchObject({
+      exit_code: 0,
+      stdout: '3\n',
+      stderr:
+        "node: 2 files were left out of the script's copy of the workspace (it takes at most 3 files, 32 MiB); the script does not see them\n",
+    });
     // A file bigger than what is left of the byte cap is left out too, and counted.
     const bySize = createWorkspace({ fs, processRunner: createPageRunner(fs, '/', { scriptCopy: { maxBytes: 4 } }) });
-    expect(await run(bySize, seen)).toMatchObject({ exit_code: 0, stdout: '2\n',
-      stderr: "node: 3 files were left out of the script's copy of the workspace (it takes at most 5000 files, 4 bytes); the script does not see them\n" });
+    expect(await run(bySize, seen)).toMatchObject({
+      exit_code: 0,
+      stdout: '2\n',
+      stderr:
+        "node: 3 files were left out of the script's copy of the workspace (it takes at most 5000 files, 4 bytes); the script does not see them\n",
+    });
     // Within the cap the script sees everything, and stderr stays the script's own.
     const roomy = createWorkspace({ fs, processRunner: createPageRunner(fs, '/', { scriptCopy: { maxFiles: 5 } }) });
     expect(await run(roomy, seen)).toMatchObject({ exit_code: 0, stdout: '5\n', stderr: '' });
-    expect(() => createPageRunner(fs, '/', { scriptCopy: { maxFiles: -1 } })).toThrow(/scriptCopy.maxFiles must be a whole number/);
+    expect(() => createPageRunner(fs, '/', { scriptCopy: { maxFiles: -1 } })).toThrow(
+      /scriptCopy.maxFiles must be a whole number/,
+    );
   });
 });

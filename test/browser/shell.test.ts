@@ -8,7 +8,15 @@ afterEach(async () => {
   for (const ws of open.splice(0)) await ws.close();
 });
 const track = (ws: RemoteWorkspace) => (open.push(ws), ws);
-type Run = { exit_code: number; stdout: string; stderr: string; timed_out: boolean; changed_files?: string[]; change_id?: string; note?: string };
+type Run = {
+  exit_code: number;
+  stdout: string;
+  stderr: string;
+  timed_out: boolean;
+  changed_files?: string[];
+  change_id?: string;
+  note?: string;
+};
 async function run(ws: RemoteWorkspace, command: string, extra: Record<string, unknown> = {}): Promise<Run> {
   const r = await ws.call('run_command', { command, ...extra });
   if (!r.ok) throw new Error(`run_command failed: ${JSON.stringify(r.error)}`);
@@ -45,32 +53,56 @@ describe('node scripts in a throwaway worker', () => {
     await ws.call('write_file', { path: 'lib.js', content: 'module.exports = { twice: (n) => n * 2 };\n' });
     await ws.call('write_file', { path: 'esm/util.mjs', content: 'export const shout = (s) => s.toUpperCase();\n' });
     await ws.call('write_file', { path: 'data.json', content: '{"n": 21}\n' });
-    await ws.call('write_file', { path: 'main.js', content: [
-      "const fs = require('fs');",
-      "const { twice } = require('./lib');",
-      "const { n } = JSON.parse(fs.readFileSync('data.json', 'utf8'));",
-      "fs.mkdirSync('out', { recursive: true });",
-      "fs.writeFileSync('out/result.txt', String(twice(n)) + '\\n');",
-      "console.log('argv', process.argv.slice(2).join(','), process.env.MODE);",
-      "console.error('to stderr', { ok: true });",
-      '',
-    ].join('\n') });
-    await ws.call('write_file', { path: 'mod.mjs', content: "import { shout } from './esm/util.mjs';\nimport { readFile } from 'node:fs/promises';\nconst text = await readFile('data.json', 'utf8');\nconsole.log(shout('hi'), JSON.parse(text).n);\n" });
+    await ws.call('write_file', {
+      path: 'main.js',
+      content: [
+        "const fs = require('fs');",
+        "const { twice } = require('./lib');",
+        "const { n } = JSON.parse(fs.readFileSync('data.json', 'utf8'));",
+        "fs.mkdirSync('out', { recursive: true });",
+        "fs.writeFileSync('out/result.txt', String(twice(n)) + '\\n');",
+        "console.log('argv', process.argv.slice(2).join(','), process.env.MODE);",
+        "console.error('to stderr', { ok: true });",
+        '',
+      ].join('\n'),
+    });
+    await ws.call('write_file', {
+      path: 'mod.mjs',
+      content:
+        "import { shout } from './esm/util.mjs';\nimport { readFile } from 'node:fs/promises';\nconst text = await readFile('data.json', 'utf8');\nconsole.log(shout('hi'), JSON.parse(text).n);\n",
+    });
     const r = await run(ws, 'node main.js a b && cat out/result.txt', { env: { MODE: 'test' } });
-    expect(r).toMatchObject({ exit_code: 0, stdout: 'argv a,b test\n42\n', stderr: 'to stderr { ok: true }\n', changed_files: ['out/result.txt'] });
+    expect(r).toMatchObject({
+      exit_code: 0,
+      stdout: 'argv a,b test\n42\n',
+      stderr: 'to stderr { ok: true }\n',
+      changed_files: ['out/result.txt'],
+    });
     expect(await read(ws, 'out/result.txt')).toBe('42\n');
     expect(await run(ws, 'node mod.mjs')).toMatchObject({ exit_code: 0, stdout: 'HI 21\n' });
     expect(await run(ws, "node -e 'console.log(1 + 1)'")).toMatchObject({ exit_code: 0, stdout: '2\n' });
     // A pending timer keeps the script alive; a script may declare its own names for the scope it is given.
-    expect(await run(ws, `node -e "setTimeout(() => console.log('late'), 50)"`)).toMatchObject({ exit_code: 0, stdout: 'late\n' });
-    expect(await run(ws, `node -e "const setTimeout = 7; process.stdout.write(String(setTimeout))"`)).toMatchObject({ exit_code: 0, stdout: '7' });
+    expect(await run(ws, `node -e "setTimeout(() => console.log('late'), 50)"`)).toMatchObject({
+      exit_code: 0,
+      stdout: 'late\n',
+    });
+    expect(await run(ws, `node -e "const setTimeout = 7; process.stdout.write(String(setTimeout))"`)).toMatchObject({
+      exit_code: 0,
+      stdout: '7',
+    });
   });
 
   it('reports a throw and a non-zero exit, and a timeout applies nothing', async () => {
     const ws = track(await connect({ backend: 'memory', name: uniqueName('node-fail') }));
     await ws.call('write_file', { path: 'throw.js', content: "throw new Error('boom');\n" });
-    await ws.call('write_file', { path: 'exit.js', content: "require('fs').writeFileSync('partial.txt', 'x'); console.log('bye'); process.exit(3);\n" });
-    await ws.call('write_file', { path: 'loop.js', content: "require('fs').writeFileSync('never.txt', 'x'); console.log('started'); while (true) {}\n" });
+    await ws.call('write_file', {
+      path: 'exit.js',
+      content: "require('fs').writeFileSync('partial.txt', 'x'); console.log('bye'); process.exit(3);\n",
+    });
+    await ws.call('write_file', {
+      path: 'loop.js',
+      content: "require('fs').writeFileSync('never.txt', 'x'); console.log('started'); while (true) {}\n",
+    });
     const thrown = await run(ws, 'node throw.js');
     expect(thrown.exit_code).toBe(1);
     expect(thrown.stderr).toContain('Error: boom');

@@ -12,7 +12,20 @@ interface FsWorker {
   destroy(kind: string, name: string): Promise<void>;
 }
 
-const METHODS = ['readFile', 'writeFile', 'readdir', 'readdirTypes', 'stat', 'lstat', 'mkdir', 'rmdir', 'unlink', 'rename', 'readlink', 'symlink'];
+const METHODS = [
+  'readFile',
+  'writeFile',
+  'readdir',
+  'readdirTypes',
+  'stat',
+  'lstat',
+  'mkdir',
+  'rmdir',
+  'unlink',
+  'rename',
+  'readlink',
+  'symlink',
+];
 let counter = 0;
 
 /**
@@ -23,7 +36,12 @@ let counter = 0;
 export function workerBackend(kind: WorkerBackendKind, makeWorker: () => Worker): BackendUnderTest {
   let remote: ReturnType<typeof wrap<FsWorker>> | null = null;
   return {
-    name: { memory: 'memory (in a worker)', opfs: 'opfs packed (in a worker)', 'opfs-tree': 'opfs as a tree, sync access handles (in a worker)', indexeddb: 'indexeddb (in a worker)' }[kind],
+    name: {
+      memory: 'memory (in a worker)',
+      opfs: 'opfs packed (in a worker)',
+      'opfs-tree': 'opfs as a tree, sync access handles (in a worker)',
+      indexeddb: 'indexeddb (in a worker)',
+    }[kind],
     symlinks: kind === 'indexeddb' || kind === 'memory',
     async make(seed = {}) {
       remote ??= wrap<FsWorker>(makeWorker());
@@ -31,7 +49,13 @@ export function workerBackend(kind: WorkerBackendKind, makeWorker: () => Worker)
       const packed = await remote.create(kind, name);
       if (kind === 'opfs' && !packed) throw new Error('the OPFS workspace in the worker did not come out packed');
       const r = remote;
-      const fs = { capabilities: { symlinks: kind === 'indexeddb' || kind === 'memory', atomicRename: true, modes: kind !== 'opfs-tree' } } as Record<string, unknown>;
+      const fs = {
+        capabilities: {
+          symlinks: kind === 'indexeddb' || kind === 'memory',
+          atomicRename: true,
+          modes: kind !== 'opfs-tree',
+        },
+      } as Record<string, unknown>;
       for (const method of METHODS) {
         fs[method] = async (...args: unknown[]) => {
           const answer = await r.op(name, method, args);
@@ -44,7 +68,12 @@ export function workerBackend(kind: WorkerBackendKind, makeWorker: () => Worker)
         };
       }
       await seedTree(fs as unknown as WorkspaceFs, seed);
-      return { fs: fs as unknown as WorkspaceFs, root: '/ws', outside: '/outside', cleanup: () => r.destroy(kind, name) };
+      return {
+        fs: fs as unknown as WorkspaceFs,
+        root: '/ws',
+        outside: '/outside',
+        cleanup: () => r.destroy(kind, name),
+      };
     },
   };
 }

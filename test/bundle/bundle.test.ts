@@ -45,23 +45,31 @@ async function offences(dir: string): Promise<string[]> {
  * first command, and the worker's first load does not carry them.
  */
 async function expectShellLoadedOnFirstUse(out: string, scripts: string[]): Promise<void> {
-  const texts = new Map(await Promise.all(scripts.map(async (f) => [f, await readFile(join(out, f), 'utf8')] as const)));
+  const texts = new Map(
+    await Promise.all(scripts.map(async (f) => [f, await readFile(join(out, f), 'utf8')] as const)),
+  );
   const withShell = [...texts].filter(([, js]) => js.includes('only `sh -c COMMAND` is supported')).map(([f]) => f);
   expect(withShell).toHaveLength(1);
   const shellChunk = withShell[0]!.split('/').pop()!;
-  const worker = [...texts].find(([f, js]) => /worker-[^/]*\.js$/.test(f) && !f.includes('node-worker') && js.includes('run_command'));
+  const worker = [...texts].find(
+    ([f, js]) => /worker-[^/]*\.js$/.test(f) && !f.includes('node-worker') && js.includes('run_command'),
+  );
   expect(worker, 'the workspace worker chunk').toBeDefined();
   const [workerFile, workerJs] = worker!;
   expect(workerFile).not.toBe(withShell[0]);
   expect(workerJs).not.toContain('only `sh -c COMMAND` is supported');
   expect(workerJs).toMatch(new RegExp(`import\\(\\s*["'\`][^"'\`]*${shellChunk.replace(/[.$]/g, '\\$&')}`));
-  const staticImports = [...workerJs.matchAll(/\bfrom\s*["'`]([^"'`]+)["'`]|\bimport\s*["'`]([^"'`]+)["'`]/g)].map((m) => m[1] ?? m[2]!);
+  const staticImports = [...workerJs.matchAll(/\bfrom\s*["'`]([^"'`]+)["'`]|\bimport\s*["'`]([^"'`]+)["'`]/g)].map(
+    (m) => m[1] ?? m[2]!,
+  );
   expect(staticImports.filter((spec) => spec.includes(shellChunk))).toEqual([]);
   const nodeWorker = scripts.filter((f) => /node-worker-[^/]*\.js$/.test(f));
   expect(nodeWorker).toHaveLength(1);
   // the script worker's URL sits in the chunk of the `node` command, which the worker imports only dynamically
   const nodeWorkerName = nodeWorker[0]!.split('/').pop()!;
-  const withNodeWorker = [...texts].filter(([f, js]) => f !== nodeWorker[0] && js.includes(nodeWorkerName)).map(([f]) => f.split('/').pop()!);
+  const withNodeWorker = [...texts]
+    .filter(([f, js]) => f !== nodeWorker[0] && js.includes(nodeWorkerName))
+    .map(([f]) => f.split('/').pop()!);
   expect(withNodeWorker).toHaveLength(1);
   expect(staticImports.filter((spec) => spec.includes(withNodeWorker[0]!))).toEqual([]);
   expect(workerJs).toMatch(new RegExp(`import\\(\\s*["'\`][^"'\`]*${withNodeWorker[0]!.replace(/[.$]/g, '\\$&')}`));

@@ -20,17 +20,27 @@ function ajvProblems(schema: JsonSchema, args: unknown) {
   const validate = ajv.compile(schema);
   if (validate(args)) return [];
   const seen = new Set<string>();
-  return (validate.errors ?? []).map((error: ErrorObject) => {
-    const at = error.instancePath;
-    const params = error.params as Record<string, unknown>;
-    switch (error.keyword) {
-      case 'required': return { path: `${at}/${String(params.missingProperty)}`, message: 'is required but missing' };
-      case 'additionalProperties': return { path: `${at}/${String(params.additionalProperty)}`, message: 'is not a known argument' };
-      case 'type': return { path: at, message: `must be ${String(params.type).replace(',', ' or ')}` };
-      case 'enum': return { path: at, message: `must be one of: ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}` };
-      default: return { path: at, message: error.message ?? 'is not valid' };
-    }
-  }).filter((p) => !seen.has(`${p.path}\u0000${p.message}`) && !!seen.add(`${p.path}\u0000${p.message}`));
+  return (validate.errors ?? [])
+    .map((error: ErrorObject) => {
+      const at = error.instancePath;
+      const params = error.params as Record<string, unknown>;
+      switch (error.keyword) {
+        case 'required':
+          return { path: `${at}/${String(params.missingProperty)}`, message: 'is required but missing' };
+        case 'additionalProperties':
+          return { path: `${at}/${String(params.additionalProperty)}`, message: 'is not a known argument' };
+        case 'type':
+          return { path: at, message: `must be ${String(params.type).replace(',', ' or ')}` };
+        case 'enum':
+          return {
+            path: at,
+            message: `must be one of: ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`,
+          };
+        default:
+          return { path: at, message: error.message ?? 'is not valid' };
+      }
+    })
+    .filter((p) => !seen.has(`${p.path}\u0000${p.message}`) && !!seen.add(`${p.path}\u0000${p.message}`));
 }
 
 /** Every keyword the checker implements, nested the ways tool schemas nest them. */
@@ -42,9 +52,19 @@ const kitchenSink: JsonSchema = {
     s: { type: 'string', minLength: 2, maxLength: 4, pattern: '^[a-z💥]+$' },
     e: { enum: ['a', 1, null, { k: [1] }] },
     c: { const: { a: [1, 2] } },
-    list: { type: 'array', items: { type: 'object', properties: { p: { type: 'string' } }, required: ['p'], additionalProperties: false }, minItems: 1, maxItems: 2 },
+    list: {
+      type: 'array',
+      items: { type: 'object', properties: { p: { type: 'string' } }, required: ['p'], additionalProperties: false },
+      minItems: 1,
+      maxItems: 2,
+    },
     either: { oneOf: [{ type: 'string' }, { type: 'integer' }, { type: 'number', minimum: 5 }] },
-    any: { anyOf: [{ type: 'string', minLength: 1 }, { type: 'array', items: { type: 'string' }, minItems: 1 }] },
+    any: {
+      anyOf: [
+        { type: 'string', minLength: 1 },
+        { type: 'array', items: { type: 'string' }, minItems: 1 },
+      ],
+    },
     all: { allOf: [{ type: 'string' }, { minLength: 2 }] },
     not: { not: { type: 'string' } },
     multi: { type: ['string', 'null', 'boolean'] },
@@ -55,8 +75,41 @@ const kitchenSink: JsonSchema = {
   additionalProperties: false,
 };
 const sinkValues: unknown[] = [
-  null, true, 0, 1, 2, 3, 4, 6, 12, 1.5, 0.5, -1, 5, 5.5, '', 'a', 'ab', 'abcde', 'AB', '💥💥', '💥', 'a1', [], ['a'], ['a', 'b', 'c'],
-  [{ p: 'x' }], [{ p: 1, q: 2 }], [{}], {}, { a: [1, 2] }, { a: [2, 1] }, { k: [1] }, { q: 1 }, { a: 1, b: 2, c: 3 }, { a: 'x' },
+  null,
+  true,
+  0,
+  1,
+  2,
+  3,
+  4,
+  6,
+  12,
+  1.5,
+  0.5,
+  -1,
+  5,
+  5.5,
+  '',
+  'a',
+  'ab',
+  'abcde',
+  'AB',
+  '💥💥',
+  '💥',
+  'a1',
+  [],
+  ['a'],
+  ['a', 'b', 'c'],
+  [{ p: 'x' }],
+  [{ p: 1, q: 2 }],
+  [{}],
+  {},
+  { a: [1, 2] },
+  { a: [2, 1] },
+  { k: [1] },
+  { q: 1 },
+  { a: 1, b: 2, c: 3 },
+  { a: 'x' },
 ];
 
 function sinkArgs(rng: ReturnType<typeof createRng>): unknown {
@@ -107,8 +160,11 @@ describe('the schema checker reports what ajv reported', () => {
       expect(validateArgs(kitchenSink, args), JSON.stringify(args)).toEqual(ajvProblems(kitchenSink, args));
     }
     const manifests: unknown[] = [
-      {}, { description: '', command: [] }, { description: 'x', command: ['a'], name: 'Bad-Name', input: 'nope', env: { A: 1 }, platforms: [] },
-      { description: 'x', command: ['a', 2], timeout: 3, parameters: [] }, 'manifest',
+      {},
+      { description: '', command: [] },
+      { description: 'x', command: ['a'], name: 'Bad-Name', input: 'nope', env: { A: 1 }, platforms: [] },
+      { description: 'x', command: ['a', 2], timeout: 3, parameters: [] },
+      'manifest',
     ];
     for (const m of manifests) expect(validateArgs(manifestSchema, m)).toEqual(ajvProblems(manifestSchema, m));
   });
@@ -116,7 +172,9 @@ describe('the schema checker reports what ajv reported', () => {
   it('refuses a malformed schema or a keyword it does not implement, rather than passing everything', () => {
     expect(() => validateArgs({ type: 'object', properties: { x: { type: 'wat' } } }, {})).toThrow(/JSON type/);
     expect(() => validateArgs({ type: 'object', properties: { x: { $ref: '#/definitions/y' } } }, {})).toThrow(/\$ref/);
-    expect(() => validateArgs({ type: 'object', required: 'x' } as unknown as JsonSchema, {})).toThrow(/array of strings/);
+    expect(() => validateArgs({ type: 'object', required: 'x' } as unknown as JsonSchema, {})).toThrow(
+      /array of strings/,
+    );
     expect(() => validateArgs({ type: 'string', pattern: '(' }, '')).toThrow();
   });
 });

@@ -17,7 +17,11 @@ export function buildDemo(outDir: string): void {
   // vitest sets NODE_ENV=test, which would give a development build; `npm start` runs with none.
   const env = { ...process.env };
   delete env.NODE_ENV;
-  const run = spawnSync('npm', ['run', 'build:web', '--', '--outDir', outDir, '--emptyOutDir'], { cwd: repoRoot, encoding: 'utf8', env });
+  const run = spawnSync('npm', ['run', 'build:web', '--', '--outDir', outDir, '--emptyOutDir'], {
+    cwd: repoRoot,
+    encoding: 'utf8',
+    env,
+  });
   if (run.status !== 0) throw new Error(`npm run build:web failed:\n${run.stdout}\n${run.stderr}`);
 }
 
@@ -100,7 +104,13 @@ export async function previewDemo(outDir: string, options: { withPreviewOrigin?:
     const main = await serveBuilt(outDir, port);
     try {
       const previews = await serveBuilt(outDir, port + 1);
-      return { url: main.url, previewUrl: previews.url, stop: async () => { await Promise.all([main.stop(), previews.stop()]); } };
+      return {
+        url: main.url,
+        previewUrl: previews.url,
+        stop: async () => {
+          await Promise.all([main.stop(), previews.stop()]);
+        },
+      };
     } catch (error) {
       await main.stop();
       throw error;
@@ -110,18 +120,24 @@ export async function previewDemo(outDir: string, options: { withPreviewOrigin?:
 }
 
 async function serveBuilt(outDir: string, port: number): Promise<Preview> {
-  const child: ChildProcess = spawn(process.execPath, [viteBin, 'preview', '--outDir', outDir, '--host', '127.0.0.1', '--port', String(port), '--strictPort'], {
-    cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [viteBin, 'preview', '--outDir', outDir, '--host', '127.0.0.1', '--port', String(port), '--strictPort'],
+    {
+      cwd: repoRoot,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let output = '';
   child.stdout!.on('data', (d) => (output += d));
   child.stderr!.on('data', (d) => (output += d));
   const url = `http://127.0.0.1:${port}/`;
-  const stop = () => new Promise<void>((resolve) => {
-    if (child.exitCode !== null) return resolve();
-    child.once('exit', () => resolve());
-    child.kill('SIGTERM');
-  });
+  const stop = () =>
+    new Promise<void>((resolve) => {
+      if (child.exitCode !== null) return resolve();
+      child.once('exit', () => resolve());
+      child.kill('SIGTERM');
+    });
   const deadline = Date.now() + 20_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`vite preview exited early:\n${output}`);

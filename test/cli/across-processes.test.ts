@@ -15,15 +15,30 @@ beforeAll(async () => {
   tools = join(base, 'tools');
   await mkdir(join(root, 'src'), { recursive: true });
   for (let f = 0; f < 5; f++) {
-    await writeFile(join(root, 'src', `f${f}.txt`), Array.from({ length: 7 }, (_, i) => `line ${i} ${i % 2 ? 'needle' : 'hay'}`).join('\n') + '\n');
+    await writeFile(
+      join(root, 'src', `f${f}.txt`),
+      Array.from({ length: 7 }, (_, i) => `line ${i} ${i % 2 ? 'needle' : 'hay'}`).join('\n') + '\n',
+    );
   }
   await mkdir(join(tools, 'shout'), { recursive: true });
-  await writeFile(join(tools, 'shout', 'shout.json'), JSON.stringify({
-    name: 'shout',
-    description: 'Upper-case a text.',
-    parameters: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'], additionalProperties: false },
-    command: ['node', '-e', 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>process.stdout.write(JSON.parse(s).text.toUpperCase()))'],
-  }));
+  await writeFile(
+    join(tools, 'shout', 'shout.json'),
+    JSON.stringify({
+      name: 'shout',
+      description: 'Upper-case a text.',
+      parameters: {
+        type: 'object',
+        properties: { text: { type: 'string' } },
+        required: ['text'],
+        additionalProperties: false,
+      },
+      command: [
+        'node',
+        '-e',
+        'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>process.stdout.write(JSON.parse(s).text.toUpperCase()))',
+      ],
+    }),
+  );
   await mkdir(join(tools, 'broken'), { recursive: true });
   await writeFile(join(tools, 'broken', 'broken.json'), '{"name": "broken"}');
 }, 120_000);
@@ -46,7 +61,9 @@ describe('sandpit across processes', () => {
       cursor = envelope.result.next_cursor ?? undefined;
       pages++;
     } while (cursor && pages < 10);
-    const all = JSON.parse((await runCli(['call', 'search_files', '{"pattern": "needle", "max_matches": 100}', '--root', root])).stdout);
+    const all = JSON.parse(
+      (await runCli(['call', 'search_files', '{"pattern": "needle", "max_matches": 100}', '--root', root])).stdout,
+    );
     const expected = all.result.matches.map((m: { path: string; line: number }) => `${m.path}:${m.line}`);
     expect(expected).toHaveLength(15);
     expect(seen).toEqual(expected);
@@ -77,6 +94,8 @@ describe('sandpit across processes', () => {
     expect(out).toHaveLength(14);
     expect(out.filter((e) => !e.ok).map((e) => e.error.code)).toEqual(['AMBIGUOUS_MATCH']);
     expect(out[7]).toMatchObject({ tool: 'edit_file', ok: false });
-    expect(out[12]!.result.content).toBe("import { greet } from './greet.js';\n\nconsole.log(greet('world'));\nconsole.log(greet('world'));\n");
+    expect(out[12]!.result.content).toBe(
+      "import { greet } from './greet.js';\n\nconsole.log(greet('world'));\nconsole.log(greet('world'));\n",
+    );
   });
 });

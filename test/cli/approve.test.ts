@@ -8,7 +8,9 @@ import { buildCli, cliPath } from './built-cli.js';
 
 const folders: string[] = [];
 beforeAll(() => buildCli(), 180_000);
-afterAll(async () => { for (const f of folders) await rm(f, { recursive: true, force: true }); });
+afterAll(async () => {
+  for (const f of folders) await rm(f, { recursive: true, force: true });
+});
 
 // Runs argv on a pseudo-terminal (python3's pty module: no native dependency), answers the
 // first [y/N] prompt with ANSWER, and prints everything the terminal showed.
@@ -41,16 +43,31 @@ async function project(): Promise<string> {
   return root;
 }
 
-const deleteArgs = (root: string, extra: string[] = []) => [cliPath, 'call', 'delete_path', '{"path":"a.txt"}', '--root', root, '--toolset', 'cowork', ...extra];
+const deleteArgs = (root: string, extra: string[] = []) => [
+  cliPath,
+  'call',
+  'delete_path',
+  '{"path":"a.txt"}',
+  '--root',
+  root,
+  '--toolset',
+  'cowork',
+  ...extra,
+];
 
 // The interpreter the terminal tests drive (another one can be named to try them, or their skip).
 const PYTHON = process.env.SANDPIT_TEST_PYTHON ?? 'python3';
 
 /** Why the terminal tests cannot run here (no python3, or one without pty and waitstatus_to_exitcode), or null. */
 function whyNoTerminal(): string | null {
-  const probe = spawnSync(PYTHON, ['-c', 'import os, pty; os.waitstatus_to_exitcode'], { encoding: 'utf8', timeout: 30_000 });
-  if (probe.error) return `${PYTHON} is not installed (${(probe.error as NodeJS.ErrnoException).code ?? probe.error.message}); the pseudo-terminal tests need python3 3.9 or later`;
-  if (probe.status !== 0) return `${PYTHON} has no pty module or os.waitstatus_to_exitcode; the pseudo-terminal tests need python3 3.9 or later`;
+  const probe = spawnSync(PYTHON, ['-c', 'import os, pty; os.waitstatus_to_exitcode'], {
+    encoding: 'utf8',
+    timeout: 30_000,
+  });
+  if (probe.error)
+    return `${PYTHON} is not installed (${(probe.error as NodeJS.ErrnoException).code ?? probe.error.message}); the pseudo-terminal tests need python3 3.9 or later`;
+  if (probe.status !== 0)
+    return `${PYTHON} has no pty module or os.waitstatus_to_exitcode; the pseudo-terminal tests need python3 3.9 or later`;
   return null;
 }
 const noTerminal = whyNoTerminal();
@@ -88,7 +105,10 @@ describe('the CLI asks before a confirmation', () => {
     expect(envelope.error.hint).toContain('--approve all');
     expect(piped.stderr).not.toContain('[y/N]');
     expect(existsSync(join(root, 'a.txt'))).toBe(true);
-    const approved = spawnSync(process.execPath, deleteArgs(root, ['--approve', 'all']), { encoding: 'utf8', input: '' });
+    const approved = spawnSync(process.execPath, deleteArgs(root, ['--approve', 'all']), {
+      encoding: 'utf8',
+      input: '',
+    });
     expect(JSON.parse(approved.stdout)).toMatchObject({ ok: true, tool: 'delete_path' });
     expect(existsSync(join(root, 'a.txt'))).toBe(false);
     const wrong = spawnSync(process.execPath, deleteArgs(root, ['--approve', 'some']), { encoding: 'utf8' });

@@ -36,4 +36,3 @@ export async function buildDist(): Promise<void> {
     rmdirSync(lock);
   }
 }
-

@@ -25,7 +25,10 @@ export interface CliRun {
 }
 
 /** Run the built CLI as a real child process, optionally feeding stdin. */
-export function runCli(args: string[], options: { input?: string; cwd?: string; env?: Record<string, string> } = {}): Promise<CliRun> {
+export function runCli(
+  args: string[],
+  options: { input?: string; cwd?: string; env?: Record<string, string> } = {},
+): Promise<CliRun> {
   return new Promise((resolve, reject) => {
     const env = options.env ? { ...process.env, ...options.env } : process.env;
     const child = spawn(process.execPath, [cliPath, ...args], { cwd: options.cwd ?? repoRoot, env, stdio: 'pipe' });
@@ -41,5 +44,8 @@ export function runCli(args: string[], options: { input?: string; cwd?: string; 
 
 /** Parse stdout holding one JSON envelope per line. */
 export function envelopes(stdout: string): Array<Record<string, any>> {
-  return stdout.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as Record<string, any>);
+  return stdout
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => JSON.parse(l) as Record<string, any>);
 }

@@ -33,7 +33,11 @@ describe('sandpit call', () => {
     expect(run.stdout.endsWith('\n')).toBe(true);
     expect(run.stdout.trim().split('\n')).toHaveLength(1);
     const envelope = JSON.parse(run.stdout);
-    expect(envelope).toMatchObject({ ok: true, tool: 'read_file', result: { path: 'src/a.ts', eol: 'crlf', start_line: 2, total_lines: 2 } });
+    expect(envelope).toMatchObject({
+      ok: true,
+      tool: 'read_file',
+      result: { path: 'src/a.ts', eol: 'crlf', start_line: 2, total_lines: 2 },
+    });
     expect(envelope.result.content).toBe('export const b = 2;\n');
     expectNoHostPath(run);
   });
@@ -58,7 +62,11 @@ describe('sandpit call', () => {
   it('answers a tool name it does not know with UNKNOWN_TOOL, and malformed argument JSON with INVALID_ARGUMENTS', async () => {
     const unknown = await runCli(['--root', root, 'call', 'read_files', '{}']);
     expect(unknown.code).toBe(0);
-    expect(JSON.parse(unknown.stdout)).toMatchObject({ ok: false, tool: 'read_files', error: { code: 'UNKNOWN_TOOL' } });
+    expect(JSON.parse(unknown.stdout)).toMatchObject({
+      ok: false,
+      tool: 'read_files',
+      error: { code: 'UNKNOWN_TOOL' },
+    });
     const malformed = await runCli(['call', 'read_file', '{path: src/a.ts}', `--root=${root}`]);
     expect(malformed.code).toBe(0);
     const envelope = JSON.parse(malformed.stdout);
@@ -67,9 +75,19 @@ describe('sandpit call', () => {
   });
 
   it('changes the real folder, so a later process sees the write', async () => {
-    const write = await runCli(['call', 'write_file', '{"path": "notes/todo.md", "content": "- ship it\\n"}', '--root', root]);
+    const write = await runCli([
+      'call',
+      'write_file',
+      '{"path": "notes/todo.md", "content": "- ship it\\n"}',
+      '--root',
+      root,
+    ]);
     expect(write.code).toBe(0);
-    expect(JSON.parse(write.stdout)).toMatchObject({ ok: true, tool: 'write_file', result: { path: 'notes/todo.md', created: true } });
+    expect(JSON.parse(write.stdout)).toMatchObject({
+      ok: true,
+      tool: 'write_file',
+      result: { path: 'notes/todo.md', created: true },
+    });
     expect(await readFile(join(root, 'notes', 'todo.md'), 'utf8')).toBe('- ship it\n');
     const read = await runCli(['call', 'read_file', '{"path": "notes/todo.md"}', '--root', root]);
     expect(JSON.parse(read.stdout).result.content).toBe('- ship it\n');
@@ -77,7 +95,14 @@ describe('sandpit call', () => {
   });
 
   it('works on a throwaway in-memory copy with --from and leaves the folder alone', async () => {
-    const run = await runCli(['call', 'write_file', '{"path": "src/a.ts", "content": "gone\\n"}', '--from', root, '--pretty']);
+    const run = await runCli([
+      'call',
+      'write_file',
+      '{"path": "src/a.ts", "content": "gone\\n"}',
+      '--from',
+      root,
+      '--pretty',
+    ]);
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('\n  "ok": true');
     expect(JSON.parse(run.stdout)).toMatchObject({ ok: true, tool: 'write_file' });
@@ -97,7 +122,11 @@ describe('sandpit tools, --help and the bin', () => {
     }
     const withSchemas = JSON.parse((await runCli(['tools', '--schemas'])).stdout) as Array<Record<string, any>>;
     expect(withSchemas.find((t) => t.name === 'read_file')!.input_schema.required).toEqual(['path']);
-    expect(withSchemas.find((t) => t.name === 'read_file')).toMatchObject({ title: 'Read file', output_schema: { type: 'object' }, annotations: { readOnly: true } });
+    expect(withSchemas.find((t) => t.name === 'read_file')).toMatchObject({
+      title: 'Read file',
+      output_schema: { type: 'object' },
+      annotations: { readOnly: true },
+    });
   });
 
   it('prints help on stdout with exit 0, saying what --from leaves out', async () => {
@@ -111,7 +140,10 @@ describe('sandpit tools, --help and the bin', () => {
   });
 
   it('runs through npm bin linking with its shebang', () => {
-    const pkg = spawnSync('npm', ['exec', '--offline', '--', 'sandpit', '--version'], { cwd: repoRoot, encoding: 'utf8' });
+    const pkg = spawnSync('npm', ['exec', '--offline', '--', 'sandpit', '--version'], {
+      cwd: repoRoot,
+      encoding: 'utf8',
+    });
     expect(pkg.status).toBe(0);
     expect(pkg.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
   });

@@ -18,7 +18,8 @@ afterAll(async () => {
 });
 
 /** Run the built CLI with an environment of our choosing (the token travels only there). */
-const run = (args: string[], env: Record<string, string> = {}) => runCli(args, { env: { SANDPIT_GIT_TOKEN: '', ...env } });
+const run = (args: string[], env: Record<string, string> = {}) =>
+  runCli(args, { env: { SANDPIT_GIT_TOKEN: '', ...env } });
 
 it('clones into a folder, pushes a folder edited by any means to a branch, and git sees it', async () => {
   createRepo(server, 'cli', { 'README.md': '# CLI\n', 'lib/x.js': 'x\n' });
@@ -33,8 +34,14 @@ it('clones into a folder, pushes a folder edited by any means to a branch, and g
   const secret = server.token;
   const pushed = await run(['push', '--root', dir, '--branch', 'agent/cli'], { SANDPIT_GIT_TOKEN: secret });
   expect(pushed.code).toBe(0);
-  expect(JSON.parse(pushed.stdout)).toMatchObject({ ok: true, result: { branch: 'agent/cli', url: `${server.url}/cli.git` } });
-  expect(filesOnBranch(server, 'cli', 'agent/cli')).toEqual({ 'README.md': '# CLI\n', 'lib/x.js': 'x edited in an editor\n' });
+  expect(JSON.parse(pushed.stdout)).toMatchObject({
+    ok: true,
+    result: { branch: 'agent/cli', url: `${server.url}/cli.git` },
+  });
+  expect(filesOnBranch(server, 'cli', 'agent/cli')).toEqual({
+    'README.md': '# CLI\n',
+    'lib/x.js': 'x edited in an editor\n',
+  });
   expect(pushed.stdout + pushed.stderr).not.toContain(secret);
 });
 
@@ -43,7 +50,10 @@ it('exits 1 with PERMISSION_DENIED for a wrong token, 2 for a usage error, and r
   const dir = join(base, 'second');
   expect((await run(['clone', `${server.url}/cli2.git`, dir])).code).toBe(0);
   await writeFile(join(dir, 'a.txt'), 'changed\n');
-  const refused = await run(['push', '--root', dir, '--remote', `${server.url}/cli2.git`, '--branch', 'x', '--token-env', 'MY_TOKEN'], { MY_TOKEN: 'bad-token-123' });
+  const refused = await run(
+    ['push', '--root', dir, '--remote', `${server.url}/cli2.git`, '--branch', 'x', '--token-env', 'MY_TOKEN'],
+    { MY_TOKEN: 'bad-token-123' },
+  );
   expect(refused.code).toBe(1);
   expect(JSON.parse(refused.stdout)).toMatchObject({ ok: false, error: { code: 'PERMISSION_DENIED' } });
   expect(refused.stdout + refused.stderr).not.toContain('bad-token-123');

@@ -41,18 +41,21 @@ describe('sandpit replay', () => {
     await mkdir(root);
     await writeFile(join(root, 'hello.txt'), 'hello\n');
     const transcript = join(base, 'steps.jsonl');
-    await writeFile(transcript, [
-      line('read_file', { path: 'hello.txt' }),
-      '',
-      '   ',
-      line('write_file', { path: 'out/new.txt', content: 'one\n' }),
-      'this is not json',
-      JSON.stringify({ args: { path: 'hello.txt' } }),
-      '[1, 2]',
-      JSON.stringify({ tool: 42 }),
-      line('read_file', { path: 'out/new.txt' }),
-      line('read_file', { path: '../escape.txt' }),
-    ].join('\r\n'));
+    await writeFile(
+      transcript,
+      [
+        line('read_file', { path: 'hello.txt' }),
+        '',
+        '   ',
+        line('write_file', { path: 'out/new.txt', content: 'one\n' }),
+        'this is not json',
+        JSON.stringify({ args: { path: 'hello.txt' } }),
+        '[1, 2]',
+        JSON.stringify({ tool: 42 }),
+        line('read_file', { path: 'out/new.txt' }),
+        line('read_file', { path: '../escape.txt' }),
+      ].join('\r\n'),
+    );
     const run = await runCli(['replay', transcript, '--root', root]);
     expect(run.code).toBe(0);
     expect(run.stderr).toBe('');
@@ -82,7 +85,10 @@ describe('sandpit replay', () => {
     ];
     // Many lines through a pipe: each depends on the one before, so order and a single workspace show.
     for (let i = 0; i < 150; i++) {
-      steps.push(line('write_file', { path: 'counter.txt', content: `${i}\n` }), line('read_file', { path: 'counter.txt' }));
+      steps.push(
+        line('write_file', { path: 'counter.txt', content: `${i}\n` }),
+        line('read_file', { path: 'counter.txt' }),
+      );
     }
     const run = await runCli(['replay', '-'], { input: `${steps.join('\n')}\n` });
     expect(run.code).toBe(0);
@@ -132,8 +138,19 @@ describe('sandpit replay', () => {
     expect(run.code).toBe(0);
     const got = envelopes(run.stdout);
     // The workspace reserves a top-level .sandpit for itself, so that read is refused either way.
-    expect(got.map((e) => e.ok ? 'ok' : e.error.code)).toEqual([
-      'ok', 'ok', 'ok', 'NOT_FOUND', got[4]!.ok ? 'ok!' : got[4]!.error.code, 'NOT_FOUND', 'NOT_FOUND', 'NOT_FOUND', 'NOT_A_FILE', 'ok', 'ok', 'ok',
+    expect(got.map((e) => (e.ok ? 'ok' : e.error.code))).toEqual([
+      'ok',
+      'ok',
+      'ok',
+      'NOT_FOUND',
+      got[4]!.ok ? 'ok!' : got[4]!.error.code,
+      'NOT_FOUND',
+      'NOT_FOUND',
+      'NOT_FOUND',
+      'NOT_A_FILE',
+      'ok',
+      'ok',
+      'ok',
     ]);
     expect(got[0]!.result.content).toBe('export const x = 1;\n');
     expect(got[11]!.result.content).toBe('changed\n');
@@ -144,11 +161,15 @@ describe('sandpit replay', () => {
   it('uses the node backend only when asked, and refuses to guess between --root and --from', async () => {
     const root = join(base, 'explicit');
     await mkdir(root);
-    const run = await runCli(['replay', '-', '--backend', 'node', '--root', root], { input: line('write_file', { path: 'f.txt', content: 'x' }) });
+    const run = await runCli(['replay', '-', '--backend', 'node', '--root', root], {
+      input: line('write_file', { path: 'f.txt', content: 'x' }),
+    });
     expect(run.code).toBe(0);
     expect(envelopes(run.stdout)[0]!.ok).toBe(true);
     expect(await readFile(join(root, 'f.txt'), 'utf8')).toBe('x');
-    const both = await runCli(['replay', '-', '--root', root, '--from', root], { input: line('read_file', { path: 'f.txt' }) });
+    const both = await runCli(['replay', '-', '--root', root, '--from', root], {
+      input: line('read_file', { path: 'f.txt' }),
+    });
     expect(both.code).toBe(2);
     expect(both.stdout).toBe('');
   });

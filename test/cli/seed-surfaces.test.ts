@@ -46,7 +46,14 @@ async function session(root: string, toolset: string, calls: Array<[string, Row]
 
 describe('fs_process through the CLI (seed 001)', () => {
   it('list_dir leaves out hidden names, build and cache folders, and a link to /etc', async () => {
-    const root = await project({ 'a.txt': 'a', '.hidden': 'h', 'node_modules/m.js': '', '__pycache__/c.pyc': '', 'dist/x.js': '', 'src/s.ts': '' });
+    const root = await project({
+      'a.txt': 'a',
+      '.hidden': 'h',
+      'node_modules/m.js': '',
+      '__pycache__/c.pyc': '',
+      'dist/x.js': '',
+      'src/s.ts': '',
+    });
     await symlink('/etc', join(root, 'etclink'));
     const listed = await call(root, 'fs_process', 'list_dir', { path: '.' });
     expect(listed.ok).toBe(true);
@@ -61,7 +68,9 @@ describe('fs_process through the CLI (seed 001)', () => {
       expect(refused).toMatchObject({ ok: false, error: { code: 'OUTSIDE_WORKSPACE' } });
       expect(JSON.stringify(refused)).not.toContain('secret\\n');
     }
-    expect((await call(root, 'fs_process', 'list_dir', { path: 'proj' })).result.entries.map((e: Row) => e.name)).toEqual(['in.txt']);
+    expect(
+      (await call(root, 'fs_process', 'list_dir', { path: 'proj' })).result.entries.map((e: Row) => e.name),
+    ).toEqual(['in.txt']);
   });
 
   it('search_files pages with cursor/next_cursor and takes include globs from the project root', async () => {
@@ -70,12 +79,22 @@ describe('fs_process through the CLI (seed 001)', () => {
     const root = await project(files);
     const first = await call(root, 'fs_process', 'search_files', { path: 'r', pattern: 'needle' });
     expect(first.result).toMatchObject({ count: 50, truncated: true });
-    const second = await call(root, 'fs_process', 'search_files', { path: 'r', pattern: 'needle', cursor: first.result.next_cursor });
+    const second = await call(root, 'fs_process', 'search_files', {
+      path: 'r',
+      pattern: 'needle',
+      cursor: first.result.next_cursor,
+    });
     expect(second.result).toMatchObject({ count: 6, truncated: false, next_cursor: null });
     const files2 = [...first.result.matches, ...second.result.matches].map((m: Row) => m.file);
     expect(new Set(files2).size).toBe(56);
-    expect((await call(root, 'fs_process', 'search_files', { path: 'r', pattern: 'needle', include: ['docs/**'] })).result.matches).toEqual([{ file: 'docs/a.md', line: 1, content: 'needle' }]);
-    expect((await call(root, 'fs_process', 'search_files', { path: 'r', pattern: 'needle', include: ['r/docs/*.md'] })).result.count).toBe(0);
+    expect(
+      (await call(root, 'fs_process', 'search_files', { path: 'r', pattern: 'needle', include: ['docs/**'] })).result
+        .matches,
+    ).toEqual([{ file: 'docs/a.md', line: 1, content: 'needle' }]);
+    expect(
+      (await call(root, 'fs_process', 'search_files', { path: 'r', pattern: 'needle', include: ['r/docs/*.md'] }))
+        .result.count,
+    ).toBe(0);
   });
 
   it('an ambiguous edit_file hints count=-1, its own argument, not replace_all', async () => {
@@ -104,7 +123,10 @@ describe('cowork through the CLI (seed 004)', () => {
       expect(refused.error.hint).toContain('Matching is exact');
     }
     expect(await readFile(join(root, 'q.txt'), 'utf8')).toBe(text);
-    const [, tolerant] = await session(root, 'canonical', [['read_file', { path: 'q.txt' }], ['apply_patch', { patch: patch('-fancy "quote" here\n+plain\n-trail\n+t') }]]);
+    const [, tolerant] = await session(root, 'canonical', [
+      ['read_file', { path: 'q.txt' }],
+      ['apply_patch', { patch: patch('-fancy "quote" here\n+plain\n-trail\n+t') }],
+    ]);
     expect(tolerant!.ok).toBe(true);
     expect(await readFile(join(root, 'q.txt'), 'utf8')).toBe('plain\nt\nend\n');
   });
@@ -121,7 +143,10 @@ describe('manifest tools and doctor through the CLI (seed 003)', () => {
   async function toolsFolder(extra: Record<string, Row> = {}): Promise<string> {
     const dir = join(base, `tools${n++}`);
     const tools: Record<string, Row> = {
-      fails: { description: 'Print and fail.', command: [process.execPath, '-e', "console.log('partial'); process.exit(3)"] },
+      fails: {
+        description: 'Print and fail.',
+        command: [process.execPath, '-e', "console.log('partial'); process.exit(3)"],
+      },
       ...extra,
     };
     for (const [name, manifest] of Object.entries(tools)) {
@@ -135,9 +160,19 @@ describe('manifest tools and doctor through the CLI (seed 003)', () => {
     const root = await project({});
     const tools = await toolsFolder();
     const envelope = await call(root, 'fs_process', 'fails', {}, '--tools', tools);
-    expect(envelope).toMatchObject({ ok: false, tool: 'fails', error: { code: 'IO_ERROR', exit_code: 3, is_error: true, output: 'partial\n(exit code 3)' } });
+    expect(envelope).toMatchObject({
+      ok: false,
+      tool: 'fails',
+      error: { code: 'IO_ERROR', exit_code: 3, is_error: true, output: 'partial\n(exit code 3)' },
+    });
     const client = new Client({ name: 'sandpit-test', version: '1.0.0' });
-    await client.connect(new StdioClientTransport({ command: process.execPath, args: [cliPath, 'mcp', '--root', root, '--toolset', 'cowork', '--tools', tools], stderr: 'pipe' }));
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [cliPath, 'mcp', '--root', root, '--toolset', 'cowork', '--tools', tools],
+        stderr: 'pipe',
+      }),
+    );
     try {
       const result = (await client.callTool({ name: 'fails', arguments: {} })) as Row;
       expect(result.isError).toBe(true);
@@ -154,7 +189,10 @@ describe('manifest tools and doctor through the CLI (seed 003)', () => {
     expect(ok.code).toBe(0);
     expect(ok.stdout).toContain('fails: OK');
     expect(ok.stdout).toMatch(/other_os: NOT FOR THIS PLATFORM \(only for \w+; this machine is \w+\)/);
-    const broken = await toolsFolder({ other_os: { description: 'x', command: ['true'], platforms: [elsewhere] }, typo: { description: 'x', command: ['true'], timeout: 5 } });
+    const broken = await toolsFolder({
+      other_os: { description: 'x', command: ['true'], platforms: [elsewhere] },
+      typo: { description: 'x', command: ['true'], timeout: 5 },
+    });
     const bad = await runCli(['doctor', '--tools', broken]);
     expect(bad.code).toBe(1);
     expect(bad.stdout).toContain('typo: SKIPPED');
@@ -168,18 +206,28 @@ describe('lone CR line ends through the CLI', () => {
     const root = await project({ 'm.txt': mixed });
     const window = await call(root, 'fs_process', 'read_file', { file: 'm.txt', start_line: 3, end_line: 3 });
     expect(window.result).toMatchObject({ content: '     3\tthree\n', total_lines: 4 });
-    expect((await call(root, 'fs_process', 'edit_file', { file: 'm.txt', old: 'two\nthree', new: 'TWO\nTHREE' })).ok).toBe(true);
+    expect(
+      (await call(root, 'fs_process', 'edit_file', { file: 'm.txt', old: 'two\nthree', new: 'TWO\nTHREE' })).ok,
+    ).toBe(true);
     expect(await readFile(join(root, 'm.txt'), 'latin1')).toBe('one\r\nTWO\rTHREE\nfour\r\n');
-    const patched = await call(root, 'canonical', 'apply_patch', { patch: '*** Begin Patch\n*** Update File: m.txt\n@@\n one\n-TWO\n+2\n THREE\n*** End Patch' });
+    const patched = await call(root, 'canonical', 'apply_patch', {
+      patch: '*** Begin Patch\n*** Update File: m.txt\n@@\n one\n-TWO\n+2\n THREE\n*** End Patch',
+    });
     expect(patched.ok, JSON.stringify(patched)).toBe(true);
     expect(await readFile(join(root, 'm.txt'), 'latin1')).toBe('one\r\n2\rTHREE\nfour\r\n');
   });
 
   it('search_files and grep number its lines as the read windows do, on real files', async () => {
     const root = await project({ 'm.txt': mixed });
-    for (const [toolset, tool] of [['canonical', 'search_files'], ['fs_process', 'search_files'], ['cowork', 'grep']] as const) {
+    for (const [toolset, tool] of [
+      ['canonical', 'search_files'],
+      ['fs_process', 'search_files'],
+      ['cowork', 'grep'],
+    ] as const) {
       const found = await call(root, toolset, tool, { pattern: 'three' });
-      expect(found.result.matches, `${toolset} ${tool}`).toEqual([expect.objectContaining({ line: 3, content: 'three' })]);
+      expect(found.result.matches, `${toolset} ${tool}`).toEqual([
+        expect.objectContaining({ line: 3, content: 'three' }),
+      ]);
     }
     const window = await call(root, 'cowork', 'text_file_read', { path: 'm.txt', offset: 3, limit: 1 });
     expect(window.result.content).toBe('three\n');

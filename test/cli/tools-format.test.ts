@@ -8,11 +8,15 @@ beforeAll(() => buildCli(), 180_000);
 const tools = (...args: string[]) => spawnSync(process.execPath, [cliPath, 'tools', ...args], { encoding: 'utf8' });
 
 describe('sandpit tools --format', () => {
-  it('prints each API\'s own tool list for the named toolset', () => {
+  it("prints each API's own tool list for the named toolset", () => {
     const chat = JSON.parse(tools('--format', 'openai', '--toolset', 'file_manager').stdout);
     expect(chat).toEqual(toolset('file_manager').toOpenAI());
     const responses = JSON.parse(tools('--format', 'openai-responses', '--strict').stdout);
-    expect(responses.find((t: any) => t.name === 'read_file')).toMatchObject({ type: 'function', strict: true, parameters: { additionalProperties: false } });
+    expect(responses.find((t: any) => t.name === 'read_file')).toMatchObject({
+      type: 'function',
+      strict: true,
+      parameters: { additionalProperties: false },
+    });
     const anthropic = JSON.parse(tools('--format', 'anthropic', '--toolset', 'cowork').stdout);
     expect(anthropic.map((t: any) => t.name)).toEqual(toolset('cowork').tools.map((t) => t.name));
     expect(anthropic[0].input_schema.type).toBe('object');

@@ -14,7 +14,9 @@ export interface CollectedTest {
  */
 export function collectingRunner(): { runner: ConformanceRunner; tests: CollectedTest[] } {
   const tests: CollectedTest[] = [];
-  const test = (name: string, run: () => Promise<void>) => { tests.push({ name, run }); };
+  const test = (name: string, run: () => Promise<void>) => {
+    tests.push({ name, run });
+  };
   return { runner: { test, expect }, tests };
 }
 

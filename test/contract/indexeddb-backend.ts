@@ -13,9 +13,13 @@ export const indexedDbBackend: BackendUnderTest = {
     const fs = createIndexedDbFs({ name, wipe: true });
     await seedTree(fs, seed);
     return {
-      fs, root: '/ws', outside: '/outside',
+      fs,
+      root: '/ws',
+      outside: '/outside',
       // lightning-fs closes its connection when idle, so the deletion completes after the test.
-      cleanup: async () => { indexedDB.deleteDatabase(name); },
+      cleanup: async () => {
+        indexedDB.deleteDatabase(name);
+      },
     };
   },
 };

@@ -5,7 +5,10 @@ export const memoryBackend: BackendUnderTest = {
   name: 'memory',
   symlinks: true,
   async make(seed = {}) {
-    const files: Record<string, string | Uint8Array> = { '/outside/secret.txt': 'top secret\n', '/ws2/sibling.txt': 'sibling\n' };
+    const files: Record<string, string | Uint8Array> = {
+      '/outside/secret.txt': 'top secret\n',
+      '/ws2/sibling.txt': 'sibling\n',
+    };
     for (const [path, content] of Object.entries(seed)) files[`/ws/${path}`] = content;
     const fs = createMemoryFs(files);
     await fs.mkdir('/ws', { recursive: true });

@@ -19,6 +19,11 @@ export const nodeBackend: BackendUnderTest = {
       await mkdir(dirname(join(root, path)), { recursive: true });
       await writeFile(join(root, path), content);
     }
-    return { fs: createNodeFs(), root, outside: join(base, 'outside'), cleanup: () => rm(base, { recursive: true, force: true }) };
+    return {
+      fs: createNodeFs(),
+      root,
+      outside: join(base, 'outside'),
+      cleanup: () => rm(base, { recursive: true, force: true }),
+    };
   },
 };

@@ -14,7 +14,9 @@ export function opfsBackend(access: OpfsFsOptions['access'] = 'auto'): BackendUn
       const fs = await createOpfsFs({ name, access });
       await seedTree(fs, seed);
       return {
-        fs, root: '/ws', outside: '/outside',
+        fs,
+        root: '/ws',
+        outside: '/outside',
         cleanup: () => removeWhenIdle(name),
       };
     },

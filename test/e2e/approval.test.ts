@@ -30,7 +30,9 @@ const page = () => pg.page;
 
 /** A call the page itself makes through its session (canonical tools stay callable under cowork). */
 const sessionCall = (tool: string, args: Record<string, unknown>) =>
-  page().evaluate(([t, a]) => (window as any).sandpitPlayground.session.call(t, a), [tool, args] as const) as Promise<Record<string, any>>;
+  page().evaluate(([t, a]) => (window as any).sandpitPlayground.session.call(t, a), [tool, args] as const) as Promise<
+    Record<string, any>
+  >;
 const exists = async (path: string) => (await sessionCall('exists', { path })).result.exists as boolean;
 
 async function useTools(value: string): Promise<void> {
@@ -44,7 +46,9 @@ async function startConsoleCall(tool: string, args: Record<string, unknown>): Pr
   await page().selectOption('#tool', tool);
   await page().click('#mode-json');
   await page().fill('#args', JSON.stringify(args));
-  await page().$eval('#envelope', (node) => { node.textContent = ''; });
+  await page().$eval('#envelope', (node) => {
+    node.textContent = '';
+  });
   await page().click('#run');
   await page().waitForSelector('#approval[open]');
 }
@@ -56,10 +60,12 @@ const listed = () => page().$$eval('#approval-paths li', (items) => items.map((i
 const focusedId = () => page().evaluate(() => document.activeElement?.id ?? null);
 
 describe('approvals in the playground', () => {
-  it('offers cowork\'s tools in the console once Tools is set to cowork', async () => {
+  it("offers cowork's tools in the console once Tools is set to cowork", async () => {
     await useTools('cowork');
     const tools = await page().$$eval('#tool option', (options) => options.map((o) => (o as HTMLOptionElement).value));
-    expect(tools).toEqual(expect.arrayContaining(['text_file_read', 'apply_patch', 'rename_path', 'delete_path', 'grep', 'glob']));
+    expect(tools).toEqual(
+      expect.arrayContaining(['text_file_read', 'apply_patch', 'rename_path', 'delete_path', 'grep', 'glob']),
+    );
     expect(tools).not.toContain('write_file');
     expect(await page().textContent('#status')).toContain('cowork');
   });
@@ -78,10 +84,17 @@ describe('approvals in the playground', () => {
     await page().keyboard.press('Tab');
     expect(await focusedId()).toBe('approval-deny');
     const axe = await new AxeBuilder({ page: page() }).include('#approval').analyze();
-    expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
+    expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual(
+      [],
+    );
     // docs/ keeps the reviewed copy; a run writes it there only when asked to refresh it.
     await page().setViewportSize({ width: 1400, height: 900 });
-    await page().screenshot({ path: join(process.env.UPDATE_DOC_SHOTS === '1' ? join(repoRoot, 'docs') : shots, 'playground-approval-1400x900.png') });
+    await page().screenshot({
+      path: join(
+        process.env.UPDATE_DOC_SHOTS === '1' ? join(repoRoot, 'docs') : shots,
+        'playground-approval-1400x900.png',
+      ),
+    });
     await page().setViewportSize({ width: 1440, height: 900 });
     await page().click('#approval-deny');
     const denied = await consoleEnvelope();
@@ -113,8 +126,13 @@ describe('approvals in the playground', () => {
 
     await page().selectOption('#tool', 'apply_patch');
     await page().click('#mode-json');
-    await page().fill('#args', JSON.stringify({ patch: '*** Begin Patch\n*** Add File: out/new.md\n+made here\n*** End Patch\n' }));
-    await page().$eval('#envelope', (node) => { node.textContent = ''; });
+    await page().fill(
+      '#args',
+      JSON.stringify({ patch: '*** Begin Patch\n*** Add File: out/new.md\n+made here\n*** End Patch\n' }),
+    );
+    await page().$eval('#envelope', (node) => {
+      node.textContent = '';
+    });
     await page().click('#run');
     expect(await consoleEnvelope()).toMatchObject({ ok: true });
     expect(await page().isVisible('#approval')).toBe(false);
@@ -125,14 +143,17 @@ describe('approvals in the playground', () => {
     await page().waitForSelector('#file-tree li[data-path="tree.txt"]');
     await page().focus('#file-tree li[data-path="tree.txt"]');
     let asked = 0;
-    page().once('dialog', (dialog) => { asked++; void dialog.accept(); });
+    page().once('dialog', (dialog) => {
+      asked++;
+      void dialog.accept();
+    });
     await page().keyboard.press('Delete');
     await page().waitForFunction(() => !document.querySelector('#file-tree li[data-path="tree.txt"]'));
     expect(asked).toBe(1);
     expect(await page().isVisible('#approval')).toBe(false);
   });
 
-  it('asks for the Agent tab\'s delete too; Deny gives the model CONFIRMATION_DENIED and the file stays', async () => {
+  it("asks for the Agent tab's delete too; Deny gives the model CONFIRMATION_DENIED and the file stays", async () => {
     await sessionCall('write_file', { path: 'agent.txt', content: 'mine\n' });
     await page().click('#tab-agent');
     await page().selectOption('#agent-api', 'openai');

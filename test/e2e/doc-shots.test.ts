@@ -20,7 +20,8 @@ afterAll(async () => {
 
 const page = () => pg.page;
 const folder = process.env.UPDATE_DOC_SHOTS === '1' ? join(repoRoot, 'docs') : shots;
-const greeting = '*** Begin Patch\n*** Update File: src/greet.ts\n@@\n-  return `Hello, ${name}!`;\n+  return `Hello, ${name}! Welcome to the sandpit.`;\n*** End Patch\n';
+const greeting =
+  '*** Begin Patch\n*** Update File: src/greet.ts\n@@\n-  return `Hello, ${name}!`;\n+  return `Hello, ${name}! Welcome to the sandpit.`;\n*** End Patch\n';
 
 async function shoot(name: string): Promise<void> {
   // A toast from an earlier step would cover the panel the picture is about; at 800x700 the
@@ -38,17 +39,24 @@ describe('the screenshots in docs/', () => {
     await page().waitForSelector('#file-tree li[data-path="src/page.tsx"]');
     const patched = await callTool(page(), 'apply_patch', { patch: greeting });
     expect(patched.ok).toBe(true);
-    for (const [width, height] of [[1400, 900], [800, 700]] as const) {
+    for (const [width, height] of [
+      [1400, 900],
+      [800, 700],
+    ] as const) {
       await page().setViewportSize({ width, height });
       await page().click('#file-tree li[data-path="src/greet.ts"]');
       await page().waitForFunction(() => document.getElementById('editor-path')!.textContent === 'src/greet.ts');
       await page().click('#tab-review');
       // Unified: side by side breaks code lines mid-word in a panel this wide.
       await page().click('#diff-unified');
-      await page().waitForFunction(() => document.getElementById('diff')!.textContent!.includes('Welcome to the sandpit'));
+      await page().waitForFunction(() =>
+        document.getElementById('diff')!.textContent!.includes('Welcome to the sandpit'),
+      );
       await shoot(`playground-review-${width}x${height}.png`);
       await openPreview(page());
-      await expect.poll(() => previewFrame(page()).locator('h1').textContent(), { timeout: 15_000 }).toContain('Welcome to the sandpit');
+      await expect
+        .poll(() => previewFrame(page()).locator('h1').textContent(), { timeout: 15_000 })
+        .toContain('Welcome to the sandpit');
       await shoot(`playground-preview-${width}x${height}.png`);
     }
     expect(pg.pageErrors).toEqual([]);

@@ -17,13 +17,17 @@ export function editingSteps(get: () => Playground): void {
     expect(await page.inputValue('#backend')).toBe('memory');
     expect(await page.isVisible('#tree-empty')).toBe(true);
     const tools = await page.$$eval('#tool option', (options) => options.map((o) => (o as HTMLOptionElement).value));
-    expect(tools).toEqual(expect.arrayContaining(['read_file', 'edit_file', 'apply_patch', 'undo', 'restore_snapshot']));
+    expect(tools).toEqual(
+      expect.arrayContaining(['read_file', 'edit_file', 'apply_patch', 'undo', 'restore_snapshot']),
+    );
     // The form is generated from the schema: edit_file's required arguments come first and are marked.
     await page.selectOption('#tool', 'edit_file');
     const labels = await page.$$eval('#arg-form .field label', (items) => items.map((l) => l.textContent));
     expect(labels.slice(0, 3)).toEqual(['path required', 'old_text required', 'new_text required']);
     // A boolean is a choice with an explicit "not set", so the tool's own default can apply.
-    expect(await page.$$eval('#arg-replace_all option', (options) => options.map((o) => (o as HTMLOptionElement).value))).toEqual(['', 'true', 'false']);
+    expect(
+      await page.$$eval('#arg-replace_all option', (options) => options.map((o) => (o as HTMLOptionElement).value)),
+    ).toEqual(['', 'true', 'false']);
     await page.screenshot({ path: join(shots, 'empty.png') });
   });
 
@@ -60,7 +64,9 @@ export function editingSteps(get: () => Playground): void {
     expect(edit).toMatchObject({ ok: true, result: { replacements: 1 } });
     expect(await page.textContent('#summary.ok .code')).toBe('ok');
     // The editor holds no unsaved work, so it follows the console's change.
-    await page.waitForFunction(() => document.querySelector('#editor .cm-content')!.textContent!.includes('hello, sandpit'));
+    await page.waitForFunction(() =>
+      document.querySelector('#editor .cm-content')!.textContent!.includes('hello, sandpit'),
+    );
 
     await page.click('#tab-review');
     await page.waitForSelector('#timeline li.step.selected');
@@ -72,12 +78,16 @@ export function editingSteps(get: () => Playground): void {
     expect(await page.textContent('table.unified tr.del td.code')).toBe('- export const greeting = "hi";');
     expect(await page.textContent('table.unified tr.add td.code')).toBe('+ export const greeting = "hello, sandpit";');
     await page.click('#diff-split');
-    expect(await page.$$eval('table.split tr.change td.code', (cells) => cells.map((c) => c.textContent)))
-      .toEqual(['export const greeting = "hi";', 'export const greeting = "hello, sandpit";']);
+    expect(await page.$$eval('table.split tr.change td.code', (cells) => cells.map((c) => c.textContent))).toEqual([
+      'export const greeting = "hi";',
+      'export const greeting = "hello, sandpit";',
+    ]);
     await page.screenshot({ path: join(shots, 'review.png') });
 
     await page.click('#undo');
-    await page.waitForFunction(() => !document.querySelector('#editor .cm-content')!.textContent!.includes('hello, sandpit'));
+    await page.waitForFunction(
+      () => !document.querySelector('#editor .cm-content')!.textContent!.includes('hello, sandpit'),
+    );
     expect(await editorText()).toContain('"hi"');
     await page.waitForFunction(() => document.querySelector('#timeline li.step.selected .badge.undo') !== null);
     // Undo once more: notes.md was the change before, and it leaves the tree.
@@ -91,15 +101,23 @@ export function editingSteps(get: () => Playground): void {
 
   it('runs a shell line with run_command from the console, and review lists its change with the diff', async () => {
     const ran = await runForm('run_command', { command: 'echo hi > r.txt && cat r.txt' });
-    expect(ran).toMatchObject({ ok: true, tool: 'run_command', result: { exit_code: 0, stdout: 'hi\n', stderr: '', timed_out: false, changed_files: ['r.txt'] } });
+    expect(ran).toMatchObject({
+      ok: true,
+      tool: 'run_command',
+      result: { exit_code: 0, stdout: 'hi\n', stderr: '', timed_out: false, changed_files: ['r.txt'] },
+    });
     await page.waitForSelector('#file-tree li[data-path="r.txt"]');
     await page.click('#tab-review');
     await page.waitForSelector('#timeline li.step.selected .badge:text-is("run_command")');
     expect(await page.textContent('#timeline li.step.selected .step-message')).toBe('r.txt');
     expect(await page.textContent('#diff-stats .adds')).toBe('+1');
     await page.click('#diff-unified');
-    expect(await page.$$eval('#diff section.diff-file', (boxes) => boxes.map((b) => (b as HTMLElement).dataset.path))).toEqual(['r.txt']);
-    expect(await page.$$eval('table.unified tr.add td.code', (cells) => cells.map((c) => c.textContent))).toEqual(['+ hi']);
+    expect(
+      await page.$$eval('#diff section.diff-file', (boxes) => boxes.map((b) => (b as HTMLElement).dataset.path)),
+    ).toEqual(['r.txt']);
+    expect(await page.$$eval('table.unified tr.add td.code', (cells) => cells.map((c) => c.textContent))).toEqual([
+      '+ hi',
+    ]);
     // The command's write is one step: undo takes r.txt away again, leaving the tree as the next steps expect.
     await page.click('#undo');
     await page.waitForFunction(() => !document.querySelector('#file-tree li[data-path="r.txt"]'));
@@ -117,7 +135,9 @@ export function editingSteps(get: () => Playground): void {
     await page.fill('#args', '{"path": "src/app.js", "start_line": "two"}');
     await page.click('#run');
     await page.waitForSelector('#summary.error ul.problems');
-    expect(await page.$$eval('#summary ul li', (items) => items.map((i) => i.textContent))).toContain('/start_line must be integer');
+    expect(await page.$$eval('#summary ul li', (items) => items.map((i) => i.textContent))).toContain(
+      '/start_line must be integer',
+    );
     // Back to the form: the raw arguments carry over into the fields.
     await page.click('#mode-form');
     expect(await page.inputValue('#arg-path')).toBe('src/app.js');
@@ -129,7 +149,11 @@ export function editingSteps(get: () => Playground): void {
     await page.focus('#file-tree li[data-path="notes.md"]');
     await page.keyboard.press('Delete');
     await page.waitForFunction(() => !document.querySelector('#file-tree li[data-path="notes.md"]'));
-    expect(JSON.parse((await page.textContent('#envelope'))!)).toMatchObject({ ok: true, tool: 'delete_path', result: { path: 'notes.md' } });
+    expect(JSON.parse((await page.textContent('#envelope'))!)).toMatchObject({
+      ok: true,
+      tool: 'delete_path',
+      result: { path: 'notes.md' },
+    });
     await page.keyboard.press('Alt+z');
     await page.waitForSelector('#file-tree li[data-path="notes.md"]');
   });
@@ -140,7 +164,11 @@ export function editingSteps(get: () => Playground): void {
     await page.keyboard.press('F2');
     await page.waitForSelector('#file-tree li[data-path="docs/notes.md"]');
     expect(await treePaths()).not.toContain('notes.md');
-    expect(JSON.parse((await page.textContent('#envelope'))!)).toMatchObject({ ok: true, tool: 'move_path', result: { from: 'notes.md', to: 'docs/notes.md' } });
+    expect(JSON.parse((await page.textContent('#envelope'))!)).toMatchObject({
+      ok: true,
+      tool: 'move_path',
+      result: { from: 'notes.md', to: 'docs/notes.md' },
+    });
     await page.keyboard.press('Alt+z');
     await page.waitForSelector('#file-tree li[data-path="notes.md"]');
     await page.waitForFunction(() => !document.querySelector('#file-tree li[data-path="docs/notes.md"]'));

@@ -26,16 +26,25 @@ export async function watchProgress(page: Page): Promise<() => Promise<ProgressS
 }
 
 /** Click one of the panel's buttons and wait for the envelope it shows in #git-result. */
-export async function clickAndRead(page: Page, button: '#git-clone' | '#git-push' | '#git-pull'): Promise<Record<string, any>> {
+export async function clickAndRead(
+  page: Page,
+  button: '#git-clone' | '#git-push' | '#git-pull',
+): Promise<Record<string, any>> {
   const before = await page.evaluate(() => {
     const out = document.getElementById('git-result')!;
     return out.hidden ? null : out.textContent;
   });
   await page.click(button);
-  await page.waitForFunction((old) => {
-    const out = document.getElementById('git-result')!;
-    return !out.hidden && out.textContent !== old && !(document.getElementById('git-clone') as HTMLButtonElement).disabled;
-  }, before, { timeout: 20_000 });
+  await page.waitForFunction(
+    (old) => {
+      const out = document.getElementById('git-result')!;
+      return (
+        !out.hidden && out.textContent !== old && !(document.getElementById('git-clone') as HTMLButtonElement).disabled
+      );
+    },
+    before,
+    { timeout: 20_000 },
+  );
   return JSON.parse((await page.textContent('#git-result'))!);
 }
 

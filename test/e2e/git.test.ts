@@ -40,7 +40,7 @@ const UNREACHABLE = 'http://127.0.0.1:9/nothing.git';
 const branches = () => git(bare, 'for-each-ref', '--format=%(refname:short)', 'refs/heads').trim().split('\n');
 
 describe('the Git tab of the playground', () => {
-  it('8 (issue 26): a clone that reaches no server says so in the page\'s words, naming the CORS proxy field', async () => {
+  it("8 (issue 26): a clone that reaches no server says so in the page's words, naming the CORS proxy field", async () => {
     await page.click('#tab-git');
     await page.fill('#git-url', UNREACHABLE);
     const failed = await clickAndRead(page, '#git-clone');
@@ -76,7 +76,9 @@ describe('the Git tab of the playground', () => {
 
   it('edits a cloned file in the editor and saves it with edit_file', async () => {
     await page.click('#file-tree li[data-path="src/app.js"]');
-    await page.waitForFunction(() => document.querySelector('#editor .cm-content')?.textContent === "export const greeting = 'hi';");
+    await page.waitForFunction(
+      () => document.querySelector('#editor .cm-content')?.textContent === "export const greeting = 'hi';",
+    );
     await page.click('#editor .cm-line >> nth=0');
     await page.keyboard.press('End');
     await page.keyboard.insertText(' // edited in the playground');
@@ -98,12 +100,18 @@ describe('the Git tab of the playground', () => {
     expect(await page.textContent('#toasts [role="alert"]')).toContain('PERMISSION_DENIED');
     expect(JSON.stringify(refused)).not.toContain(WRONG_TOKEN);
     // The server did hear the wrong token, and kept nothing: no new branch, same files here.
-    expect(server.seenAuth.some((h) => Buffer.from(h.replace(/^Basic /, ''), 'base64').toString().endsWith(`:${WRONG_TOKEN}`))).toBe(true);
+    expect(
+      server.seenAuth.some((h) =>
+        Buffer.from(h.replace(/^Basic /, ''), 'base64')
+          .toString()
+          .endsWith(`:${WRONG_TOKEN}`),
+      ),
+    ).toBe(true);
     expect(branches()).toEqual(['main']);
     expect(await workspaceFiles(page)).toEqual(before);
   });
 
-  it('pushes to a new branch with the token, and `git clone` of it has exactly the workspace\'s files', async () => {
+  it("pushes to a new branch with the token, and `git clone` of it has exactly the workspace's files", async () => {
     await page.click('#tab-git');
     await page.fill('#git-token', server.token);
     const pushed = await clickAndRead(page, '#git-push');
@@ -135,19 +143,28 @@ describe('the Git tab of the playground', () => {
     expect(first).toContain('Sandpit <sandpit@localhost>');
     expect(first).toContain('src/app.js');
     // A filled-in message is not kept: the next visit fills in the changes of then.
-    const kept = await page.evaluate(() => Object.entries(localStorage).filter(([k]) => k.startsWith('sandpit.demo.git:')).map(([, v]) => JSON.parse(v)));
+    const kept = await page.evaluate(() =>
+      Object.entries(localStorage)
+        .filter(([k]) => k.startsWith('sandpit.demo.git:'))
+        .map(([, v]) => JSON.parse(v)),
+    );
     expect(kept.length).toBeGreaterThan(0);
     for (const entry of kept) expect(entry.message).toBeUndefined();
 
     const firstOid = git(bare, 'rev-parse', BRANCH).trim();
     expect((await runForm(page, 'write_file', { path: 'NOTES.md', content: 'after the first push\n' })).ok).toBe(true);
     await page.click('#tab-git');
-    await page.waitForFunction(() => (document.getElementById('git-message') as HTMLTextAreaElement).value.includes('NOTES.md'));
+    await page.waitForFunction(() =>
+      (document.getElementById('git-message') as HTMLTextAreaElement).value.includes('NOTES.md'),
+    );
     const suggested = await page.inputValue('#git-message');
     expect(suggested).not.toContain('src/app.js');
     await page.fill('#git-author-name', 'Ada Lovelace');
     await page.fill('#git-author-email', 'ada@example.test');
-    expect(await clickAndRead(page, '#git-push')).toMatchObject({ ok: true, result: { branch: BRANCH, squashed: true } });
+    expect(await clickAndRead(page, '#git-push')).toMatchObject({
+      ok: true,
+      result: { branch: BRANCH, squashed: true },
+    });
 
     const second = git(bare, 'log', '-1', '--format=%an <%ae>%n%cn <%ce>%n%B', BRANCH);
     expect(second).toBe(`Ada Lovelace <ada@example.test>\nAda Lovelace <ada@example.test>\n${suggested.trim()}\n\n`);
@@ -161,7 +178,9 @@ describe('the Git tab of the playground', () => {
     const toGit = pg.foreignRequests.filter((url) => url.startsWith(`${server.url}/`));
     // The worker's fetches are seen here, so an empty list below is a real finding, not a blind spot.
     expect(toGit.some((url) => url.includes('git-receive-pack'))).toBe(true);
-    expect(pg.foreignRequests.filter((url) => !url.startsWith(`${server.url}/`) && !url.startsWith(UNREACHABLE))).toEqual([]);
+    expect(
+      pg.foreignRequests.filter((url) => !url.startsWith(`${server.url}/`) && !url.startsWith(UNREACHABLE)),
+    ).toEqual([]);
     // The failed clone's request shows as a console error; nothing else may.
     expect(pg.pageErrors.filter((text) => !text.includes('net::ERR_'))).toEqual([]);
   });

@@ -26,32 +26,43 @@ export interface WalkResult {
  * exception is a control inside a tree item or option (the tree's × is the Delete key's twin).
  */
 function markControls(page: Page, scopes: string): Promise<string[]> {
-  return page.$$eval(scopes, (roots, memberRoles) => {
-    document.querySelectorAll('[data-walk-want]').forEach((n) => n.removeAttribute('data-walk-want'));
-    const natives = 'button, input, select, textarea, a[href], iframe, [contenteditable="true"]';
-    const wanted: string[] = [];
-    for (const root of roots) {
-      for (const node of root.querySelectorAll<HTMLElement>(`${natives}, [tabindex], [role]`)) {
-        const style = getComputedStyle(node);
-        const visible = node.getClientRects().length > 0 && style.visibility !== 'hidden' && !node.closest('[hidden], [inert]');
-        if (!visible || node.matches(':disabled') || (node as HTMLInputElement).type === 'hidden') continue;
-        const member = memberRoles.includes(node.getAttribute('role') ?? '');
-        const native = node.matches(natives) && !node.parentElement?.closest('[role="treeitem"], [role="option"]');
-        if (!member && !native && node.tabIndex < 0) continue;
-        if (!member && !native && !node.hasAttribute('tabindex')) continue;
-        node.dataset.walkWant = String(wanted.length);
-        // By id, by tree path, or else by what it says, so a failure names the control plainly.
-        const text = (node.getAttribute('aria-label') ?? node.textContent ?? '').trim().replace(/\s+/g, ' ').slice(0, 32);
-        const where = node.id ? `#${node.id}` : node.dataset.path ? `[${node.dataset.path}]` : ` "${text}"`;
-        wanted.push(`${node.tagName.toLowerCase()}${where}`);
+  return page.$$eval(
+    scopes,
+    (roots, memberRoles) => {
+      document.querySelectorAll('[data-walk-want]').forEach((n) => n.removeAttribute('data-walk-want'));
+      const natives = 'button, input, select, textarea, a[href], iframe, [contenteditable="true"]';
+      const wanted: string[] = [];
+      for (const root of roots) {
+        for (const node of root.querySelectorAll<HTMLElement>(`${natives}, [tabindex], [role]`)) {
+          const style = getComputedStyle(node);
+          const visible =
+            node.getClientRects().length > 0 && style.visibility !== 'hidden' && !node.closest('[hidden], [inert]');
+          if (!visible || node.matches(':disabled') || (node as HTMLInputElement).type === 'hidden') continue;
+          const member = memberRoles.includes(node.getAttribute('role') ?? '');
+          const native = node.matches(natives) && !node.parentElement?.closest('[role="treeitem"], [role="option"]');
+          if (!member && !native && node.tabIndex < 0) continue;
+          if (!member && !native && !node.hasAttribute('tabindex')) continue;
+          node.dataset.walkWant = String(wanted.length);
+          // By id, by tree path, or else by what it says, so a failure names the control plainly.
+          const text = (node.getAttribute('aria-label') ?? node.textContent ?? '')
+            .trim()
+            .replace(/\s+/g, ' ')
+            .slice(0, 32);
+          const where = node.id ? `#${node.id}` : node.dataset.path ? `[${node.dataset.path}]` : ` "${text}"`;
+          wanted.push(`${node.tagName.toLowerCase()}${where}`);
+        }
       }
-    }
-    return wanted;
-  }, MEMBER_ROLES);
+      return wanted;
+    },
+    MEMBER_ROLES,
+  );
 }
 
 /** The focused element: its mark, the widget it belongs to, and Chromium's accessible name for it. */
-async function focused(page: Page, cdp: CDPSession): Promise<{ key: string; want: string | null; widget: string | null; name: string }> {
+async function focused(
+  page: Page,
+  cdp: CDPSession,
+): Promise<{ key: string; want: string | null; widget: string | null; name: string }> {
   const seen = await page.evaluate(() => {
     const node = document.activeElement as HTMLElement | null;
     document.querySelectorAll('[data-walk-now]').forEach((n) => n.removeAttribute('data-walk-now'));
@@ -62,7 +73,10 @@ async function focused(page: Page, cdp: CDPSession): Promise<{ key: string; want
     return {
       key: `${node.tagName.toLowerCase()}#${node.id}[${node.dataset.path ?? node.dataset.id ?? ''}]`,
       want: node.dataset.walkWant ?? null,
-      widget: widget && member ? `${widget.getAttribute('role')}:${widget.id || widget.getAttribute('aria-label') || ''}` : null,
+      widget:
+        widget && member
+          ? `${widget.getAttribute('role')}:${widget.id || widget.getAttribute('aria-label') || ''}`
+          : null,
     };
   });
   if (!seen) return { key: 'body', want: null, widget: null, name: '' };

@@ -12,7 +12,8 @@ let pg: Playground;
 beforeAll(async () => {
   pg = await startPlayground({ withPreviewOrigin: true });
   // Something in every panel: files in the tree, steps in Review, a diff, an envelope.
-  for (const [path, content] of Object.entries(sampleFiles)) await callTool(pg.page, 'write_file', { path, content: String(content) });
+  for (const [path, content] of Object.entries(sampleFiles))
+    await callTool(pg.page, 'write_file', { path, content: String(content) });
   await pg.page.click('#file-tree li[data-path="src/page.tsx"]');
 }, 180_000);
 afterAll(async () => {
@@ -25,24 +26,39 @@ const PANES = ['console', 'review', 'replay', 'agent', 'git', 'preview'];
 describe('text, shortcuts and toasts a person can read', () => {
   it('15: no visible text anywhere is under 12 px or counts in "(s)", in any panel, at either size', async () => {
     const small: string[] = [];
-    for (const [width, height] of [[1400, 900], [800, 700]] as const) {
+    for (const [width, height] of [
+      [1400, 900],
+      [800, 700],
+    ] as const) {
       await page().setViewportSize({ width, height });
       for (const pane of PANES) {
         await page().click(`#tab-${pane}`);
         await page().waitForTimeout(150);
-        small.push(...await page().evaluate((size) => {
-          const found: string[] = [];
-          const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-          for (let text = walker.nextNode(); text; text = walker.nextNode()) {
-            const host = text.parentElement;
-            if (!host || !text.textContent!.trim() || host.closest('#preview-frame, [hidden], script, style') || host.offsetParent === null) continue;
-            const px = parseFloat(getComputedStyle(host).fontSize);
-            // Counted words as a person reads them: "1 file", never "file(s)" or "1 files".
-            if (/\w\(s\)|\b1 (files|calls|steps|tokens|changes|paths|lines|snapshots)\b/.test(text.textContent!)) found.push(`${size} wording "${text.textContent!.trim().slice(0, 60)}"`);
-            if (px < 12) found.push(`${size} ${host.tagName.toLowerCase()}.${host.className} "${text.textContent!.trim().slice(0, 20)}" ${px.toFixed(1)}px`);
-          }
-          return found;
-        }, `${width}x${height}`));
+        small.push(
+          ...(await page().evaluate((size) => {
+            const found: string[] = [];
+            const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+            for (let text = walker.nextNode(); text; text = walker.nextNode()) {
+              const host = text.parentElement;
+              if (
+                !host ||
+                !text.textContent!.trim() ||
+                host.closest('#preview-frame, [hidden], script, style') ||
+                host.offsetParent === null
+              )
+                continue;
+              const px = parseFloat(getComputedStyle(host).fontSize);
+              // Counted words as a person reads them: "1 file", never "file(s)" or "1 files".
+              if (/\w\(s\)|\b1 (files|calls|steps|tokens|changes|paths|lines|snapshots)\b/.test(text.textContent!))
+                found.push(`${size} wording "${text.textContent!.trim().slice(0, 60)}"`);
+              if (px < 12)
+                found.push(
+                  `${size} ${host.tagName.toLowerCase()}.${host.className} "${text.textContent!.trim().slice(0, 20)}" ${px.toFixed(1)}px`,
+                );
+            }
+            return found;
+          }, `${width}x${height}`)),
+        );
       }
     }
     expect([...new Set(small)]).toEqual([]);
@@ -58,12 +74,16 @@ describe('text, shortcuts and toasts a person can read', () => {
       await page().keyboard.press(`Alt+${i + 1}`);
       expect(await page().getAttribute(`#${id}`, 'aria-selected')).toBe('true');
     }
-    for (const shortcut of ['Ctrl+Ssave', 'Alt+Nnewfile', 'Alt+Zundo', 'F2renames', 'Deldeletes']) expect(bar).toContain(shortcut);
+    for (const shortcut of ['Ctrl+Ssave', 'Alt+Nnewfile', 'Alt+Zundo', 'F2renames', 'Deldeletes'])
+      expect(bar).toContain(shortcut);
     await page().click('#tab-console');
   });
 
   it('15: an error toast is short, goes on a click, and covers neither the Git result nor the console output', async () => {
-    for (const [width, height] of [[1400, 900], [800, 700]] as const) {
+    for (const [width, height] of [
+      [1400, 900],
+      [800, 700],
+    ] as const) {
       await page().setViewportSize({ width, height });
       await page().evaluate(() => document.getElementById('toasts')!.replaceChildren());
       await page().click('#tab-git');
@@ -74,8 +94,14 @@ describe('text, shortcuts and toasts a person can read', () => {
       const overlap = (a: { x: number; y: number; width: number; height: number } | null, b: typeof a) =>
         Boolean(a && b && a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height);
       const toastBox = await page().locator('.toast.error').boundingBox();
-      expect({ width, covers: overlap(toastBox, await page().locator('#git-result').boundingBox()) }).toEqual({ width, covers: false });
-      expect({ width, covers: overlap(toastBox, await page().locator('#git-summary').boundingBox()) }).toEqual({ width, covers: false });
+      expect({ width, covers: overlap(toastBox, await page().locator('#git-result').boundingBox()) }).toEqual({
+        width,
+        covers: false,
+      });
+      expect({ width, covers: overlap(toastBox, await page().locator('#git-summary').boundingBox()) }).toEqual({
+        width,
+        covers: false,
+      });
       expect((await page().textContent('.toast.error'))!.length).toBeLessThan(90);
       await page().click('.toast.error');
       expect(await page().$$('.toast.error')).toHaveLength(0);
@@ -85,8 +111,16 @@ describe('text, shortcuts and toasts a person can read', () => {
       // Where a toast lands while the console shows an envelope: a probe in the toasts' place.
       await page().locator('#envelope').scrollIntoViewIfNeeded();
       const consoleBox = await page().locator('#envelope').boundingBox();
-      await page().evaluate(() => { const t = document.createElement('div'); t.className = 'toast error'; t.textContent = 'Could not delete a.txt: NOT_FOUND'; document.getElementById('toasts')!.append(t); });
-      expect({ width, covers: overlap(await page().locator('.toast.error').boundingBox(), consoleBox) }).toEqual({ width, covers: false });
+      await page().evaluate(() => {
+        const t = document.createElement('div');
+        t.className = 'toast error';
+        t.textContent = 'Could not delete a.txt: NOT_FOUND';
+        document.getElementById('toasts')!.append(t);
+      });
+      expect({ width, covers: overlap(await page().locator('.toast.error').boundingBox(), consoleBox) }).toEqual({
+        width,
+        covers: false,
+      });
       await page().evaluate(() => document.getElementById('toasts')!.replaceChildren());
     }
     await page().setViewportSize({ width: 1440, height: 900 });
@@ -112,7 +146,9 @@ describe('text, shortcuts and toasts a person can read', () => {
     await clear();
     await page().click('#undo');
     await page().waitForSelector('#toasts .toast.error');
-    expect(await toastText()).toBe('Nothing more to undo: this is the oldest step kept. To go to another, pick it in the timeline and Restore it.');
+    expect(await toastText()).toBe(
+      'Nothing more to undo: this is the oldest step kept. To go to another, pick it in the timeline and Restore it.',
+    );
     expect(await toastText()).not.toMatch(/NOT_FOUND|list_snapshots/);
 
     // A move onto a name that is taken: the next step is to pick another.
@@ -124,7 +160,9 @@ describe('text, shortcuts and toasts a person can read', () => {
     await page().focus('#file-tree li[data-path="a.txt"]');
     await page().keyboard.press('F2');
     await page().waitForSelector('#toasts .toast.error');
-    expect(await toastText()).toMatch(/^Could not move a\.txt: .+\. Pick another name, or delete or rename the one that is there first\.$/);
+    expect(await toastText()).toMatch(
+      /^Could not move a\.txt: .+\. Pick another name, or delete or rename the one that is there first\.$/,
+    );
 
     // The close button is named and closes it; Escape closes the newest from anywhere.
     const close = page().locator('#toasts .toast.error .toast-close');
@@ -140,10 +178,15 @@ describe('text, shortcuts and toasts a person can read', () => {
 
     // A transcript that is not one: which line, and what to do about it.
     await page().click('#tab-replay');
-    await page().setInputFiles('#replay-file', { name: 'broken.jsonl', mimeType: 'application/jsonl', buffer: Buffer.from('not json\n') });
+    await page().setInputFiles('#replay-file', {
+      name: 'broken.jsonl',
+      mimeType: 'application/jsonl',
+      buffer: Buffer.from('not json\n'),
+    });
     await page().waitForSelector('#toasts .toast.error');
-    expect(await toastText()).toMatch(/^broken\.jsonl: line 1 is not JSON.*\. It cannot be replayed: fix that line and open it again, or open another transcript\.$/);
+    expect(await toastText()).toMatch(
+      /^broken\.jsonl: line 1 is not JSON.*\. It cannot be replayed: fix that line and open it again, or open another transcript\.$/,
+    );
     await clear();
   });
-
 });

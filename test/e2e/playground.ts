@@ -5,8 +5,13 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { previewDemo, repoRoot, sharedDemo, type Preview } from '../bundle/web-build.js';
 
 const CHROMIUM_ARGS = [
-  '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-  '--disable-component-update', '--disable-sync',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
 ];
 
 /** Where the e2e screenshots go: the test output folder, never the repository's own files. */
@@ -38,7 +43,10 @@ export async function startPlayground(options: { withPreviewOrigin?: boolean } =
   };
   try {
     preview = await previewDemo(await sharedDemo(join(base, 'web')), options);
-    browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+    browser = await chromium.launch({
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: CHROMIUM_ARGS,
+    });
     const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, acceptDownloads: true });
     const page = await context.newPage();
     // Shorter than the test timeout, so a stuck step names itself.
@@ -48,7 +56,8 @@ export async function startPlayground(options: { withPreviewOrigin?: boolean } =
     const url = preview.url;
     page.on('request', (request) => {
       const target = request.url();
-      const own = target.startsWith(url) || (preview!.previewUrl !== undefined && target.startsWith(preview!.previewUrl));
+      const own =
+        target.startsWith(url) || (preview!.previewUrl !== undefined && target.startsWith(preview!.previewUrl));
       if (!own && !target.startsWith('data:') && !target.startsWith('blob:')) foreignRequests.push(target);
     });
     page.on('pageerror', (error) => pageErrors.push(error.message));
@@ -57,14 +66,26 @@ export async function startPlayground(options: { withPreviewOrigin?: boolean } =
     });
     // The page marks itself ready once the workspace is open and listed; if it never does, say why.
     const waitReady = async (on: Page = page) => {
-      await on.waitForSelector('body[data-ready="true"]', { state: 'attached', timeout: 20_000 }).catch((error: Error) => {
-        throw new Error(`${error.message}\npage errors: ${pageErrors.join('\n') || '(none)'}`);
-      });
+      await on
+        .waitForSelector('body[data-ready="true"]', { state: 'attached', timeout: 20_000 })
+        .catch((error: Error) => {
+          throw new Error(`${error.message}\npage errors: ${pageErrors.join('\n') || '(none)'}`);
+        });
     };
     await mkdir(shots, { recursive: true });
     await page.goto(url);
     await waitReady();
-    return { base, url, ...(preview.previewUrl ? { previewUrl: preview.previewUrl } : {}), context, page, foreignRequests, pageErrors, waitReady, stop };
+    return {
+      base,
+      url,
+      ...(preview.previewUrl ? { previewUrl: preview.previewUrl } : {}),
+      context,
+      page,
+      foreignRequests,
+      pageErrors,
+      waitReady,
+      stop,
+    };
   } catch (error) {
     await stop();
     throw error;

@@ -4,21 +4,29 @@ import type { FrameLocator, Page } from 'playwright-core';
 export const previewFrame = (page: Page): FrameLocator => page.frameLocator('#preview-frame');
 
 /** How many times the previewed page has fired its load event so far. */
-export const previewLoads = (page: Page) => page.$eval('#preview-frame', (f) => Number((f as HTMLElement).dataset.loads ?? 0));
+export const previewLoads = (page: Page) =>
+  page.$eval('#preview-frame', (f) => Number((f as HTMLElement).dataset.loads ?? 0));
 
 /** Wait for the preview's next load after `before`, and give the text of `selector` in it. */
 export async function nextLoad(page: Page, before: number): Promise<void> {
-  await page.waitForFunction((n) => Number(document.getElementById('preview-frame')?.dataset.loads ?? 0) > n, before, { timeout: 15_000 });
+  await page.waitForFunction((n) => Number(document.getElementById('preview-frame')?.dataset.loads ?? 0) > n, before, {
+    timeout: 15_000,
+  });
 }
 
 /** Open the Preview tab and wait until the page in it has loaded at least once. */
 export async function openPreview(page: Page): Promise<void> {
   await page.click('#tab-preview');
-  await page.waitForFunction(() => Number(document.getElementById('preview-frame')?.dataset.loads ?? 0) > 0, undefined, { timeout: 20_000 });
+  await page.waitForFunction(
+    () => Number(document.getElementById('preview-frame')?.dataset.loads ?? 0) > 0,
+    undefined,
+    { timeout: 20_000 },
+  );
 }
 
 /** The lines of the console strip under the preview. */
-export const previewConsole = (page: Page) => page.$$eval('#preview-console li', (items) => items.map((i) => i.textContent ?? ''));
+export const previewConsole = (page: Page) =>
+  page.$$eval('#preview-console li', (items) => items.map((i) => i.textContent ?? ''));
 
 /** Run a tool through the page's own tool console and wait for its envelope. */
 export async function callTool(page: Page, tool: string, args: Record<string, unknown>): Promise<Record<string, any>> {
@@ -27,7 +35,9 @@ export async function callTool(page: Page, tool: string, args: Record<string, un
   await page.click('#mode-json');
   await page.fill('#args', JSON.stringify(args));
   // Cleared first, so a call whose envelope reads as the last one's still counts as answered.
-  await page.$eval('#envelope', (node) => { node.textContent = ''; });
+  await page.$eval('#envelope', (node) => {
+    node.textContent = '';
+  });
   await page.click('#run');
   await page.waitForFunction(() => document.getElementById('envelope')!.textContent !== '');
   await page.click('#mode-form');

@@ -12,7 +12,8 @@ import { callTool, nextLoad, openPreview, previewConsole, previewFrame, previewL
  */
 const KEY = 'sk-e2e-key';
 const page0 = {
-  'index.html': '<!doctype html><html><head><link rel="stylesheet" href="style.css"></head><body><div id="root"></div><script type="module" src="app.tsx"></script></body></html>\n',
+  'index.html':
+    '<!doctype html><html><head><link rel="stylesheet" href="style.css"></head><body><div id="root"></div><script type="module" src="app.tsx"></script></body></html>\n',
   'style.css': 'h1 { color: rgb(200, 30, 30); }\n',
   'app.tsx': [
     'const React = { createElement: (tag: string, _props: unknown, ...kids: string[]) => { const n = document.createElement(tag); n.append(...kids); return n; } };',
@@ -24,19 +25,32 @@ const page0 = {
 let pg: Playground;
 let server: ModelServer;
 beforeAll(async () => {
-  server = await startModelServer({
-    'preview-build': [
-      { calls: Object.entries(page0).map(([path, content]) => ({ name: 'write_file', args: { path, content } })) },
-      { text: 'The page is written.' },
-    ],
-    'preview-missing': [{ status: 404, message: 'model not found' }],
-    'preview-look': [{ text: 'Nothing needs changing.' }],
-    'preview-note': [{ calls: [{ name: 'write_file', args: { path: 'agent-note.txt', content: 'from the agent\n' } }] }, { text: 'Noted.' }],
-    'preview-edit': [
-      { calls: [{ name: 'edit_file', args: { path: 'app.tsx', old_text: "'Made by the agent'", new_text: "'Edited by the agent'" } }] },
-      { text: 'Edited.' },
-    ],
-  }, { apiKey: KEY });
+  server = await startModelServer(
+    {
+      'preview-build': [
+        { calls: Object.entries(page0).map(([path, content]) => ({ name: 'write_file', args: { path, content } })) },
+        { text: 'The page is written.' },
+      ],
+      'preview-missing': [{ status: 404, message: 'model not found' }],
+      'preview-look': [{ text: 'Nothing needs changing.' }],
+      'preview-note': [
+        { calls: [{ name: 'write_file', args: { path: 'agent-note.txt', content: 'from the agent\n' } }] },
+        { text: 'Noted.' },
+      ],
+      'preview-edit': [
+        {
+          calls: [
+            {
+              name: 'edit_file',
+              args: { path: 'app.tsx', old_text: "'Made by the agent'", new_text: "'Edited by the agent'" },
+            },
+          ],
+        },
+        { text: 'Edited.' },
+      ],
+    },
+    { apiKey: KEY },
+  );
   pg = await startPlayground({ withPreviewOrigin: true });
 }, 180_000);
 afterAll(async () => {
@@ -45,7 +59,8 @@ afterAll(async () => {
 });
 
 const heading = () => previewFrame(pg.page).locator('h1').textContent({ timeout: 15_000 });
-const agent = (model: string, task: string) => runAgentTask(pg.page, { api: 'openai', endpoint: `${server.url}/v1`, key: KEY, model }, task);
+const agent = (model: string, task: string) =>
+  runAgentTask(pg.page, { api: 'openai', endpoint: `${server.url}/v1`, key: KEY, model }, task);
 
 describe('the live preview', () => {
   it('shows what a scripted agent wrote, follows its edit, and an undo', async () => {
@@ -53,7 +68,9 @@ describe('the live preview', () => {
     expect(await agent('preview-build', 'Write a page.')).toBe('answered');
     await openPreview(page);
     expect(await heading()).toBe('Made by the agent');
-    const color = await previewFrame(page).locator('h1').evaluate((h) => getComputedStyle(h).color);
+    const color = await previewFrame(page)
+      .locator('h1')
+      .evaluate((h) => getComputedStyle(h).color);
     expect(color).toBe('rgb(200, 30, 30)');
     await page.screenshot({ path: join(shots, 'preview.png') });
 
@@ -72,22 +89,31 @@ describe('the live preview', () => {
 
   it('serves fetch() of JSON, an image, a three-level import chain; reports a syntax error and a missing import', async () => {
     const { page } = pg;
-    const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAIAAAADCAYAAAC56t6BAAAAEklEQVR4nGNgYPj/HwoZGBgYAEf2Bv3cnmWJAAAAAElFTkSuQmCC', 'base64');
+    const png = Buffer.from(
+      'iVBORw0KGgoAAAANSUhEUgAAAAIAAAADCAYAAAC56t6BAAAAEklEQVR4nGNgYPj/HwoZGBgYAEf2Bv3cnmWJAAAAAElFTkSuQmCC',
+      'base64',
+    );
     const folder = join(pg.base, 'img');
     await mkdir(folder, { recursive: true });
     await writeFile(join(folder, 'dot.png'), png);
     await page.setInputFiles('#import-input', folder);
-    await page.waitForFunction(() => [...document.querySelectorAll('#file-tree li')].some((li) => (li as HTMLElement).dataset.path === 'dot.png'));
+    await page.waitForFunction(() =>
+      [...document.querySelectorAll('#file-tree li')].some((li) => (li as HTMLElement).dataset.path === 'dot.png'),
+    );
     const files: Record<string, string> = {
-      'lab/index.html': '<!doctype html><html><head><title>lab</title></head><body><p id="data"></p><img id="img" src="/dot.png"><p id="chain"></p><script type="module" src="./main.ts"></script></body></html>',
+      'lab/index.html':
+        '<!doctype html><html><head><title>lab</title></head><body><p id="data"></p><img id="img" src="/dot.png"><p id="chain"></p><script type="module" src="./main.ts"></script></body></html>',
       'lab/dot.png': '',
       'lab/data/info.json': '{"answer": 42}\n',
-      'lab/main.ts': "import { second } from './lib/second.js';\nconst info: { answer: number } = await fetch('data/info.json').then((r) => r.json());\ndocument.getElementById('data')!.textContent = `answer ${info.answer}`;\ndocument.getElementById('chain')!.textContent = second();\nconst img = document.getElementById('img') as HTMLImageElement;\nawait img.decode();\ndocument.body.dataset.image = `${img.naturalWidth}x${img.naturalHeight}`;\n",
-      'lab/lib/second.ts': "import { third } from '../deep/third';\nexport const second = (): string => `second>${third()}`;\n",
+      'lab/main.ts':
+        "import { second } from './lib/second.js';\nconst info: { answer: number } = await fetch('data/info.json').then((r) => r.json());\ndocument.getElementById('data')!.textContent = `answer ${info.answer}`;\ndocument.getElementById('chain')!.textContent = second();\nconst img = document.getElementById('img') as HTMLImageElement;\nawait img.decode();\ndocument.body.dataset.image = `${img.naturalWidth}x${img.naturalHeight}`;\n",
+      'lab/lib/second.ts':
+        "import { third } from '../deep/third';\nexport const second = (): string => `second>${third()}`;\n",
       'lab/deep/third.tsx': 'export function third(): string {\n  const n: number = 3;\n  return `third${n}`;\n}\n',
     };
     delete files['lab/dot.png'];
-    for (const [path, content] of Object.entries(files)) expect((await callTool(page, 'write_file', { path, content })).ok).toBe(true);
+    for (const [path, content] of Object.entries(files))
+      expect((await callTool(page, 'write_file', { path, content })).ok).toBe(true);
     // The import drops the picked folder's name: the image lands at the root, and moves in beside the page.
     expect((await callTool(page, 'move_path', { from: 'dot.png', to: 'lab/dot.png' })).ok).toBe(true);
     await page.click('#tab-preview');
@@ -99,14 +125,22 @@ describe('the live preview', () => {
     expect(await frame.locator('body').getAttribute('data-image')).toBe('2x3');
 
     let loads = await previewLoads(page);
-    await callTool(page, 'write_file', { path: 'lab/lib/second.ts', content: "import { third } from '../deep/third';\nexport function second(): string {\n  return third( + ;\n}\n" });
+    await callTool(page, 'write_file', {
+      path: 'lab/lib/second.ts',
+      content: "import { third } from '../deep/third';\nexport function second(): string {\n  return third( + ;\n}\n",
+    });
     await page.click('#tab-preview');
     await nextLoad(page, loads);
     await page.waitForFunction(() => document.getElementById('preview-console')!.textContent!.includes('Syntax error'));
-    expect(await previewConsole(page)).toContainEqual(expect.stringMatching(/^Syntax error in lab\/lib\/second\.ts:3:19: Unexpected token/));
+    expect(await previewConsole(page)).toContainEqual(
+      expect.stringMatching(/^Syntax error in lab\/lib\/second\.ts:3:19: Unexpected token/),
+    );
 
     loads = await previewLoads(page);
-    await callTool(page, 'write_file', { path: 'lab/lib/second.ts', content: "import { pad } from 'left-pad-esm';\nexport const second = (): string => pad('x');\n" });
+    await callTool(page, 'write_file', {
+      path: 'lab/lib/second.ts',
+      content: "import { pad } from 'left-pad-esm';\nexport const second = (): string => pad('x');\n",
+    });
     await page.click('#tab-preview');
     await nextLoad(page, loads);
     await page.waitForFunction(() => document.getElementById('preview-console')!.textContent!.includes('left-pad-esm'));
@@ -116,39 +150,53 @@ describe('the live preview', () => {
 
     // An ES module build in the workspace's node_modules satisfies it, through `exports`.
     loads = await previewLoads(page);
-    await callTool(page, 'write_file', { path: 'node_modules/left-pad-esm/package.json', content: '{"name":"left-pad-esm","exports":{".":{"import":"./dist/pad.mjs","require":"./cjs.js"}}}' });
-    await callTool(page, 'write_file', { path: 'node_modules/left-pad-esm/dist/pad.mjs', content: "export const pad = (s) => `[${s}]`;\n" });
+    await callTool(page, 'write_file', {
+      path: 'node_modules/left-pad-esm/package.json',
+      content: '{"name":"left-pad-esm","exports":{".":{"import":"./dist/pad.mjs","require":"./cjs.js"}}}',
+    });
+    await callTool(page, 'write_file', {
+      path: 'node_modules/left-pad-esm/dist/pad.mjs',
+      content: 'export const pad = (s) => `[${s}]`;\n',
+    });
     await page.click('#tab-preview');
     await nextLoad(page, loads);
     await frame.locator('#chain', { hasText: '[x]' }).waitFor({ timeout: 15_000 });
   });
 
-  it('answers a page\'s linked files from what came with the page, and the next load after a change shows the new bytes', async () => {
+  it("answers a page's linked files from what came with the page, and the next load after a change shows the new bytes", async () => {
     const { page } = pg;
     const app = (word: string) => `document.body.dataset.word = '${word}';\n`;
     const files: Record<string, string> = {
-      'fresh/index.html': '<!doctype html><html><head><link rel="stylesheet" href="style.css"><link rel="stylesheet" href="/theme.css"></head><body><p id="p">text</p><script type="module" src="app.ts"></script></body></html>',
+      'fresh/index.html':
+        '<!doctype html><html><head><link rel="stylesheet" href="style.css"><link rel="stylesheet" href="/theme.css"></head><body><p id="p">text</p><script type="module" src="app.ts"></script></body></html>',
       'fresh/style.css': '#p { color: rgb(1, 2, 3); }\n',
       'fresh/theme.css': '#p { font-size: 21px; }\n',
       'fresh/app.ts': app('one'),
     };
-    for (const [path, content] of Object.entries(files)) expect((await callTool(page, 'write_file', { path, content })).ok).toBe(true);
+    for (const [path, content] of Object.entries(files))
+      expect((await callTool(page, 'write_file', { path, content })).ok).toBe(true);
     // What reaches the playground: with the files sent along with the page, only the page itself.
     await page.evaluate(() => {
       const seen: string[] = [];
       (window as unknown as { previewAsked: string[] }).previewAsked = seen;
-      window.addEventListener('message', (event) => { if (event.data?.type === 'sandpit-preview-request') seen.push(event.data.path); });
+      window.addEventListener('message', (event) => {
+        if (event.data?.type === 'sandpit-preview-request') seen.push(event.data.path);
+      });
     });
     const asked = () => page.evaluate(() => (window as unknown as { previewAsked: string[] }).previewAsked.splice(0));
     await page.click('#tab-preview');
     await page.selectOption('#preview-root', 'fresh');
     const frame = previewFrame(page);
-    const style = () => frame.locator('#p').evaluate((p) => `${getComputedStyle(p).color} ${getComputedStyle(p).fontSize}`);
+    const style = () =>
+      frame.locator('#p').evaluate((p) => `${getComputedStyle(p).color} ${getComputedStyle(p).fontSize}`);
     await frame.locator('body[data-word="one"]').waitFor({ timeout: 15_000 });
     expect(await style()).toBe('rgb(1, 2, 3) 21px');
     expect(await asked()).not.toContain('app.ts');
 
-    for (const [word, color, size] of [['two', 'rgb(4, 5, 6)', '22px'], ['three', 'rgb(7, 8, 9)', '23px']] as const) {
+    for (const [word, color, size] of [
+      ['two', 'rgb(4, 5, 6)', '22px'],
+      ['three', 'rgb(7, 8, 9)', '23px'],
+    ] as const) {
       const loads = await previewLoads(page);
       await callTool(page, 'write_file', { path: 'fresh/app.ts', content: app(word) });
       await callTool(page, 'write_file', { path: 'fresh/style.css', content: `#p { color: ${color}; }\n` });
@@ -171,7 +219,10 @@ describe('the live preview', () => {
     expect(lastAsked.every((path) => path === '')).toBe(true);
   });
 
-  for (const [backend, label] of [['opfs', 'OPFS'], ['indexeddb', 'IndexedDB']] as const) {
+  for (const [backend, label] of [
+    ['opfs', 'OPFS'],
+    ['indexeddb', 'IndexedDB'],
+  ] as const) {
     it(`comes back after a reload of the playground on ${label}, showing the sample project's page`, async () => {
       const { page } = pg;
       const name = `e2e-preview-${backend}`;
@@ -196,8 +247,12 @@ describe('the live preview', () => {
     // The playground itself holds all three kinds of storage now (the last two tests made them).
     const own = await page.evaluate(async () => {
       const opfs: string[] = [];
-      for await (const [name] of (await navigator.storage.getDirectory() as any).entries()) opfs.push(name);
-      return { key: localStorage.getItem('sandpit.demo.workspace'), databases: (await indexedDB.databases()).map((d) => d.name), opfs };
+      for await (const [name] of ((await navigator.storage.getDirectory()) as any).entries()) opfs.push(name);
+      return {
+        key: localStorage.getItem('sandpit.demo.workspace'),
+        databases: (await indexedDB.databases()).map((d) => d.name),
+        opfs,
+      };
     });
     expect(own.key).toContain('indexeddb');
     expect(own.databases.length).toBeGreaterThan(0);
@@ -220,11 +275,21 @@ describe('the live preview', () => {
       "out.above = (await fetch('/@fs/%2E%2E/%2E%2E/etc/passwd')).status;",
       'document.body.dataset.result = JSON.stringify(out);',
     ].join('\n');
-    expect((await callTool(page, 'write_file', { path: 'probe/index.html', content: '<!doctype html><html><head></head><body><script type="module" src="probe.js"></script></body></html>' })).ok).toBe(true);
+    expect(
+      (
+        await callTool(page, 'write_file', {
+          path: 'probe/index.html',
+          content:
+            '<!doctype html><html><head></head><body><script type="module" src="probe.js"></script></body></html>',
+        })
+      ).ok,
+    ).toBe(true);
     expect((await callTool(page, 'write_file', { path: 'probe/probe.js', content: probe })).ok).toBe(true);
     await page.click('#tab-preview');
     await page.selectOption('#preview-root', 'probe');
-    const result = JSON.parse((await previewFrame(page).locator('body[data-result]').getAttribute('data-result', { timeout: 15_000 }))!);
+    const result = JSON.parse(
+      (await previewFrame(page).locator('body[data-result]').getAttribute('data-result', { timeout: 15_000 }))!,
+    );
     expect(result.keys).toEqual([]);
     for (const name of own.databases) expect(result.databases).not.toContain(name);
     for (const name of own.opfs) expect(result.opfs).not.toContain(name);
@@ -251,7 +316,9 @@ describe('the live preview', () => {
   it('6 (issue 26): a run that changes nothing leaves Undo run off; Undo run names the Review button that brings the run back, which does', async () => {
     const { page } = pg;
     expect(await agent('preview-look', 'Only look.')).toBe('answered');
-    await page.waitForFunction(() => (document.getElementById('agent-undo') as HTMLButtonElement).disabled, undefined, { timeout: 5_000 });
+    await page.waitForFunction(() => (document.getElementById('agent-undo') as HTMLButtonElement).disabled, undefined, {
+      timeout: 5_000,
+    });
 
     expect(await agent('preview-note', 'Leave a note.')).toBe('answered');
     await page.waitForFunction(() => !(document.getElementById('agent-undo') as HTMLButtonElement).disabled);

@@ -22,7 +22,10 @@ afterAll(async () => {
 
 const page = () => pg.page;
 const PANES = ['console', 'review', 'replay', 'agent', 'git', 'preview'];
-const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAIAAAADCAYAAAC56t6BAAAAEklEQVR4nGNgYPj/HwoZGBgYAEf2Bv3cnmWJAAAAAElFTkSuQmCC', 'base64');
+const png = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAIAAAADCAYAAAC56t6BAAAAEklEQVR4nGNgYPj/HwoZGBgYAEf2Bv3cnmWJAAAAAElFTkSuQmCC',
+  'base64',
+);
 const blob = Buffer.from([0, 1, 2, 3, 0xff, 0x41, 0x42, 0, 0x10]);
 const latin1 = Buffer.from('caf\xe9\n', 'latin1');
 
@@ -38,13 +41,19 @@ describe('files that are not text, and every control within reach', () => {
 
     await page().click('#file-tree li[data-path="inner/dot.png"]');
     await page().waitForSelector('#editor .viewer-image');
-    expect(await page().$eval('#editor .viewer-image', (img) => (img as HTMLImageElement).decode().then(() => (img as HTMLImageElement).naturalWidth))).toBe(2);
+    expect(
+      await page().$eval('#editor .viewer-image', (img) =>
+        (img as HTMLImageElement).decode().then(() => (img as HTMLImageElement).naturalWidth),
+      ),
+    ).toBe(2);
     expect(await page().textContent('#editor-lang')).toBe('Image');
 
     await page().click('#file-tree li[data-path="inner/blob.bin"]');
     await page().waitForSelector('#editor .viewer-hex');
     expect(await page().textContent('#editor .viewer-hex')).toContain('00000000  00 01 02 03 ff 41 42 00 10');
-    expect(await page().textContent('#editor .viewer-facts')).toBe(`9 B · sha256 ${createHash('sha256').update(blob).digest('hex')}`);
+    expect(await page().textContent('#editor .viewer-facts')).toBe(
+      `9 B · sha256 ${createHash('sha256').update(blob).digest('hex')}`,
+    );
 
     await page().click('#file-tree li[data-path="inner/old.txt"]');
     await page().waitForSelector('#viewer-encoding');
@@ -57,7 +66,9 @@ describe('files that are not text, and every control within reach', () => {
     await page().keyboard.press('Control+s');
     await page().waitForFunction(() => (document.getElementById('save') as HTMLButtonElement).disabled);
     const bytes = await callTool(page(), 'file_bytes', { path: 'inner/old.txt' });
-    expect(bytes.result.sha256).toBe(createHash('sha256').update(Buffer.from('caf\xe9\ncr\xe8me\n', 'latin1')).digest('hex'));
+    expect(bytes.result.sha256).toBe(
+      createHash('sha256').update(Buffer.from('caf\xe9\ncr\xe8me\n', 'latin1')).digest('hex'),
+    );
     expect(pg.pageErrors).toEqual([]);
   });
 
@@ -81,7 +92,9 @@ describe('files that are not text, and every control within reach', () => {
     await page().keyboard.press('Control+s');
     await page().waitForFunction(() => (document.getElementById('save') as HTMLButtonElement).disabled);
     const bytes = await callTool(page(), 'file_bytes', { path: 'wide.txt' });
-    expect(bytes.result.sha256).toBe(createHash('sha256').update(Buffer.from('héllo\nwörld\nça\n', 'utf16le')).digest('hex'));
+    expect(bytes.result.sha256).toBe(
+      createHash('sha256').update(Buffer.from('héllo\nwörld\nça\n', 'utf16le')).digest('hex'),
+    );
     expect(pg.pageErrors).toEqual([]);
   });
 
@@ -92,10 +105,14 @@ describe('files that are not text, and every control within reach', () => {
     await page().click('#tab-console');
     await page().selectOption('#tool', 'exists');
     await page().fill('#arg-path', 'inner/old.txt');
-    await page().$eval('#envelope', (n) => { n.textContent = ''; });
+    await page().$eval('#envelope', (n) => {
+      n.textContent = '';
+    });
     await page().press('#arg-path', 'Control+Enter');
     await page().waitForFunction(() => document.getElementById('envelope')!.textContent!.includes('"exists": true'));
-    await page().$eval('#envelope', (n) => { n.textContent = ''; });
+    await page().$eval('#envelope', (n) => {
+      n.textContent = '';
+    });
     await page().press('#tool', 'Control+Enter');
     await page().waitForFunction(() => document.getElementById('envelope')!.textContent !== '');
 
@@ -118,10 +135,11 @@ describe('files that are not text, and every control within reach', () => {
   // The header, the file panel, the editor and the side panel's tabs, in the order Tab meets them.
   const TOP = 'header.top, #files-panel, .editor-panel, .side .tabs';
 
-  it('walks every panel with the keyboard: each control is reached by Tab or its widget\'s arrows, and has an accessible name', async () => {
+  it("walks every panel with the keyboard: each control is reached by Tab or its widget's arrows, and has an accessible name", async () => {
     // A folder of files, the last one open: Tab reaches one tree item and one timeline entry,
     // and only the arrows reach the others; the open file's text is a control walked too.
-    for (const name of ['a', 'b']) await callTool(page(), 'write_file', { path: `walk/${name}.md`, content: `${name}\n` });
+    for (const name of ['a', 'b'])
+      await callTool(page(), 'write_file', { path: `walk/${name}.md`, content: `${name}\n` });
     await page().click('#file-tree li[data-path="walk/b.md"]');
     await page().waitForFunction(() => document.getElementById('editor-path')!.textContent === 'walk/b.md');
     const cdp = await pg.context.newCDPSession(page());
@@ -129,8 +147,18 @@ describe('files that are not text, and every control within reach', () => {
       await page().evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
       const top = await keyboardWalk(page(), cdp, TOP);
       // The walk saw the parts it is about: a tree item per shown file and a tab per panel.
-      expect(top.wanted).toEqual(expect.arrayContaining(['button#import-folder', 'li[walk]', 'li[walk/a.md]', 'button#tab-git', 'div "Editing walk/b.md"']));
-      expect(top.wanted.filter((w) => w.startsWith('li['))).toHaveLength(await page().$$eval('#file-tree li[data-path]', (items) => items.length));
+      expect(top.wanted).toEqual(
+        expect.arrayContaining([
+          'button#import-folder',
+          'li[walk]',
+          'li[walk/a.md]',
+          'button#tab-git',
+          'div "Editing walk/b.md"',
+        ]),
+      );
+      expect(top.wanted.filter((w) => w.startsWith('li['))).toHaveLength(
+        await page().$$eval('#file-tree li[data-path]', (items) => items.length),
+      );
       expect({ part: 'top', missed: top.missed }).toEqual({ part: 'top', missed: [] });
       const unnamed = [...top.unnamed];
       for (const pane of PANES) {
@@ -150,7 +178,9 @@ describe('files that are not text, and every control within reach', () => {
   it('the walk names a control Tab cannot reach (a header button taken out of the tab order)', async () => {
     const cdp = await pg.context.newCDPSession(page());
     try {
-      await page().$eval('#export', (button) => { button.tabIndex = -1; });
+      await page().$eval('#export', (button) => {
+        button.tabIndex = -1;
+      });
       await page().evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
       const top = await keyboardWalk(page(), cdp, 'header.top');
       expect(top.missed).toEqual(['button#export']);
@@ -165,9 +195,19 @@ describe('files that are not text, and every control within reach', () => {
     for (const pane of PANES) {
       await page().click(`#tab-${pane}`);
       await page().waitForTimeout(300);
-      const results = await new AxeBuilder({ page: page() }).exclude('#preview-frame').exclude('.preview-bridge').analyze();
-      const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
-        .map((v) => `${v.id}: ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`);
+      const results = await new AxeBuilder({ page: page() })
+        .exclude('#preview-frame')
+        .exclude('.preview-bridge')
+        .analyze();
+      const bad = results.violations
+        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+        .map(
+          (v) =>
+            `${v.id}: ${v.nodes
+              .slice(0, 3)
+              .map((n) => n.target.join(' '))
+              .join(', ')}`,
+        );
       expect({ pane, bad }).toEqual({ pane, bad: [] });
     }
   }, 120_000);
@@ -178,7 +218,9 @@ describe('files that are not text, and every control within reach', () => {
     expect(ambiguous.error.message).toBe("old_text occurs 3 times in 'amb.txt', on lines 1 (twice) and 3");
     expect(await page().textContent('#summary .message')).toContain('on lines 1 (twice) and 3');
     await callTool(page(), 'write_file', { path: 'sp.txt', content: 'a  b\n' });
-    const conflict = await callTool(page(), 'apply_patch', { patch: '*** Begin Patch\n*** Update File: sp.txt\n@@\n-a    b\n+c\n*** End Patch\n' });
+    const conflict = await callTool(page(), 'apply_patch', {
+      patch: '*** Begin Patch\n*** Update File: sp.txt\n@@\n-a    b\n+c\n*** End Patch\n',
+    });
     expect(conflict.error.code).toBe('PATCH_CONFLICT');
     expect(conflict.error.message).toContain('a    b');
     // What a person reads is the message as sent: the quoted line keeps its four spaces.
@@ -204,7 +246,10 @@ describe('files that are not text, and every control within reach', () => {
     await page().setViewportSize({ width: 800, height: 700 });
     await page().click('#tab-git');
     await page().fill('#git-url', 'http://127.0.0.1:9/r.git');
-    const pane = await page().$eval('#pane-git', (p) => ({ inner: p.scrollHeight - p.clientHeight, overflow: getComputedStyle(p).overflowY }));
+    const pane = await page().$eval('#pane-git', (p) => ({
+      inner: p.scrollHeight - p.clientHeight,
+      overflow: getComputedStyle(p).overflowY,
+    }));
     expect(pane.inner).toBeLessThanOrEqual(1);
     const side = await page().$eval('.side', (p) => p.scrollHeight - p.clientHeight);
     expect(side).toBeLessThanOrEqual(1);

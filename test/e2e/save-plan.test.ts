@@ -24,7 +24,11 @@ describe("the editor's save plan", () => {
 
   it('handles inserted and deleted lines, and a missing final newline', () => {
     for (const [before, after] of [
-      ['a\nb\n', 'a\nX\nb\n'], ['a\nb\nc\n', 'a\nc\n'], ['one', 'one two'], ['a\nb', 'a\nb\n'], ['k\nk\nk\n', 'k\nk\n'],
+      ['a\nb\n', 'a\nX\nb\n'],
+      ['a\nb\nc\n', 'a\nc\n'],
+      ['one', 'one two'],
+      ['a\nb', 'a\nb\n'],
+      ['k\nk\nk\n', 'k\nk\n'],
     ] as const) {
       expect(apply(before, planSave(before, after)), JSON.stringify([before, after])).toBe(after);
     }

@@ -107,7 +107,9 @@ export function storageSteps(get: () => Playground): void {
       await page.click('#tab-replay');
       await page.click('#replay-load-sample');
       await page.click('#replay-all');
-      await page.waitForFunction(() => document.getElementById('replay-count')!.textContent === '14 / 14', undefined, { timeout: 30_000 });
+      await page.waitForFunction(() => document.getElementById('replay-count')!.textContent === '14 / 14', undefined, {
+        timeout: 30_000,
+      });
       await page.waitForSelector('#file-tree li[data-path="src/greet.test.js"]');
     } finally {
       await pg.context.setOffline(false);
@@ -126,7 +128,10 @@ export function storageSteps(get: () => Playground): void {
     const backendCode = /\/assets\/(memory|indexeddb|opfs)-[^/]*\.js$/;
     let refused = 0;
     await page.waitForSelector('body[data-offline-ready="true"]', { state: 'attached' });
-    await pg.context.route(backendCode, (route) => { refused++; return route.abort(); });
+    await pg.context.route(backendCode, (route) => {
+      refused++;
+      return route.abort();
+    });
     try {
       // The spare fetched everything before the cut, so this switch works; its own spare cannot.
       await page.fill('#ws-name', 'cut-off');
@@ -148,6 +153,8 @@ export function storageSteps(get: () => Playground): void {
     expect((await runForm('write_file', { path: 'ok.txt', content: 'ok\n' })).ok).toBe(true);
     // The refused fetches are the browser's to log; nothing the page ran threw.
     const logged = pg.pageErrors.splice(errorsBefore);
-    expect(logged.filter((message) => !/Failed to load resource|ERR_FAILED|dynamically imported module/.test(message))).toEqual([]);
+    expect(
+      logged.filter((message) => !/Failed to load resource|ERR_FAILED|dynamically imported module/.test(message)),
+    ).toEqual([]);
   });
 }

@@ -22,7 +22,9 @@ export function transferSteps(get: () => Playground): void {
     await page.click('#replay-step');
     await page.waitForFunction(() => document.getElementById('replay-count')!.textContent === '1 / 14');
     await page.click('#replay-all');
-    await page.waitForFunction(() => document.getElementById('replay-count')!.textContent === '14 / 14', undefined, { timeout: 30_000 });
+    await page.waitForFunction(() => document.getElementById('replay-count')!.textContent === '14 / 14', undefined, {
+      timeout: 30_000,
+    });
     expect(await page.$eval('#replay-progress', (p) => (p as HTMLProgressElement).value)).toBe(14);
     const outcomes = await page.$$eval('#replay-steps li .outcome', (items) => items.map((i) => i.textContent));
     expect(outcomes[7]).toBe('AMBIGUOUS_MATCH');
@@ -41,8 +43,9 @@ export function transferSteps(get: () => Playground): void {
     await page.click('#tab-review');
     await page.click('#timeline li.step:has(.badge:text-is("apply_patch"))');
     await page.waitForSelector('#diff section.diff-file[data-path="src/greet.test.js"]');
-    expect(await page.$$eval('#diff section.diff-file', (boxes) => boxes.map((b) => (b as HTMLElement).dataset.path)))
-      .toEqual(['src/greet.js', 'src/greet.test.js']);
+    expect(
+      await page.$$eval('#diff section.diff-file', (boxes) => boxes.map((b) => (b as HTMLElement).dataset.path)),
+    ).toEqual(['src/greet.js', 'src/greet.test.js']);
     await page.click('#diff-split');
     // Toasts from earlier tests would cover the corner; the README picture is of the page at rest.
     await page.evaluate(() => document.getElementById('toasts')!.replaceChildren());
@@ -67,8 +70,10 @@ export function transferSteps(get: () => Playground): void {
     const zipPath = join(pg.base, 'export.zip');
     await download.saveAs(zipPath);
     const files = unzipSync(new Uint8Array(await readFile(zipPath)));
-    expect(Object.keys(files)).toEqual(expect.arrayContaining(['README.md', 'src/greet.js', 'src/greet.test.js', 'src/app.js']));
-    expect(strFromU8(files['src/greet.js']!)).toBe("export function greet(name) {\n  return `Hello, ${name}!`;\n}\n");
+    expect(Object.keys(files)).toEqual(
+      expect.arrayContaining(['README.md', 'src/greet.js', 'src/greet.test.js', 'src/app.js']),
+    );
+    expect(strFromU8(files['src/greet.js']!)).toBe('export function greet(name) {\n  return `Hello, ${name}!`;\n}\n');
     await page.waitForFunction(() => document.getElementById('transfer-label')!.textContent!.startsWith('Exported'));
     expect(await page.textContent('#transfer-count')).toMatch(/^(\d+) \/ \1$/);
   });
@@ -84,7 +89,9 @@ export function transferSteps(get: () => Playground): void {
     await page.setInputFiles('#import-input', folder);
     await page.waitForSelector('#file-tree li[data-path="lib/util.py"]');
     await page.waitForSelector('#file-tree li[data-path="logo.png"]');
-    await page.waitForFunction(() => document.getElementById('transfer-label')!.textContent!.startsWith('Imported 3 files.'));
+    await page.waitForFunction(() =>
+      document.getElementById('transfer-label')!.textContent!.startsWith('Imported 3 files.'),
+    );
     const read = await runForm('read_file', { path: 'lib/util.py' });
     expect(read.result).toMatchObject({ eol: 'crlf', content: 'def twice(x):\n    return 2 * x\n' });
     const bytes = await runForm('file_bytes', { path: 'logo.png' });
@@ -123,13 +130,25 @@ export function transferSteps(get: () => Playground): void {
 
   it('replays a transcript opened from disk, and names the line of a broken one', async () => {
     await page.click('#tab-replay');
-    const lines = '{"tool": "write_file", "args": {"path": "from-disk.txt", "content": "1\\n"}}\n\n{"tool": "exists", "args": {"path": "from-disk.txt"}}\n';
-    await page.setInputFiles('#replay-file', { name: 'mine.jsonl', mimeType: 'application/jsonl', buffer: Buffer.from(lines) });
+    const lines =
+      '{"tool": "write_file", "args": {"path": "from-disk.txt", "content": "1\\n"}}\n\n{"tool": "exists", "args": {"path": "from-disk.txt"}}\n';
+    await page.setInputFiles('#replay-file', {
+      name: 'mine.jsonl',
+      mimeType: 'application/jsonl',
+      buffer: Buffer.from(lines),
+    });
     await page.waitForFunction(() => document.getElementById('replay-source')!.textContent === 'mine.jsonl · 2 calls');
     await page.click('#replay-all');
     await page.waitForFunction(() => document.getElementById('replay-count')!.textContent === '2 / 2');
-    expect(JSON.parse((await page.textContent('#envelope'))!)).toMatchObject({ ok: true, result: { exists: true, type: 'file' } });
-    await page.setInputFiles('#replay-file', { name: 'broken.jsonl', mimeType: 'application/jsonl', buffer: Buffer.from('{"tool": "exists", "args": {}}\nnot json\n') });
+    expect(JSON.parse((await page.textContent('#envelope'))!)).toMatchObject({
+      ok: true,
+      result: { exists: true, type: 'file' },
+    });
+    await page.setInputFiles('#replay-file', {
+      name: 'broken.jsonl',
+      mimeType: 'application/jsonl',
+      buffer: Buffer.from('{"tool": "exists", "args": {}}\nnot json\n'),
+    });
     await page.waitForSelector('.toast.error:has-text("broken.jsonl: line 2 is not JSON")');
     expect(await page.textContent('#replay-source')).toBe('mine.jsonl · 2 calls');
   });

@@ -19,7 +19,10 @@ afterAll(async () => {
 
 const page = () => pg.page;
 const editorPath = () => page().textContent('#editor-path');
-const focusedPath = () => page().evaluate(() => (document.activeElement as HTMLElement | null)?.dataset?.path ?? document.activeElement?.tagName ?? null);
+const focusedPath = () =>
+  page().evaluate(
+    () => (document.activeElement as HTMLElement | null)?.dataset?.path ?? document.activeElement?.tagName ?? null,
+  );
 async function openInEditor(path: string): Promise<void> {
   await page().click('#tab-console');
   await page().click(`#file-tree li[data-path="${path}"]`);
@@ -32,9 +35,10 @@ async function typeInEditor(text: string): Promise<void> {
   await page().waitForFunction(() => !(document.getElementById('save') as HTMLButtonElement).disabled);
 }
 
-describe('the playground keeps a person\'s work and never leaves them stuck', () => {
+describe("the playground keeps a person's work and never leaves them stuck", () => {
   it('1, 16: deleting the open file closes it cleanly and keeps focus in the tree; so does F2 then Delete', async () => {
-    for (const path of ['a.txt', 'b.txt', 'z.txt']) await callTool(page(), 'write_file', { path, content: `${path}\n` });
+    for (const path of ['a.txt', 'b.txt', 'z.txt'])
+      await callTool(page(), 'write_file', { path, content: `${path}\n` });
     await openInEditor('a.txt');
     await page().focus('#file-tree li[data-path="a.txt"]');
     page().once('dialog', (dialog) => void dialog.accept());
@@ -68,7 +72,10 @@ describe('the playground keeps a person\'s work and never leaves them stuck', ()
     await openInEditor('z.txt');
     await typeInEditor(' unsaved');
     let asked = '';
-    page().once('dialog', (dialog) => { asked = dialog.message(); void dialog.dismiss(); });
+    page().once('dialog', (dialog) => {
+      asked = dialog.message();
+      void dialog.dismiss();
+    });
     await page().selectOption('#backend', 'indexeddb');
     await page().waitForTimeout(300);
     expect(asked).toContain('Discard unsaved changes to z.txt');
@@ -82,7 +89,10 @@ describe('the playground keeps a person\'s work and never leaves them stuck', ()
     expect(blocked).toBe(true);
     // "New file" asks too, instead of replacing the unsaved text.
     let askedNew = '';
-    page().once('dialog', (dialog) => { askedNew = dialog.message(); void dialog.dismiss(); });
+    page().once('dialog', (dialog) => {
+      askedNew = dialog.message();
+      void dialog.dismiss();
+    });
     await page().click('#new-file');
     await page().fill('#new-file-path', 'n.txt');
     await page().press('#new-file-path', 'Enter');
@@ -91,11 +101,13 @@ describe('the playground keeps a person\'s work and never leaves them stuck', ()
     expect(await editorPath()).toBe('z.txt');
     await page().click('#save');
     await page().waitForFunction(() => (document.getElementById('save') as HTMLButtonElement).disabled);
-    expect(await page().evaluate(() => {
-      const event = new Event('beforeunload', { cancelable: true });
-      window.dispatchEvent(event);
-      return event.defaultPrevented;
-    })).toBe(false);
+    expect(
+      await page().evaluate(() => {
+        const event = new Event('beforeunload', { cancelable: true });
+        window.dispatchEvent(event);
+        return event.defaultPrevented;
+      }),
+    ).toBe(false);
   });
 
   it('3: a bad workspace name and then a Storage change leave the open workspace working', async () => {
@@ -114,7 +126,10 @@ describe('the playground keeps a person\'s work and never leaves them stuck', ()
     await page().fill('#ws-name', 'playground');
   });
 
-  for (const [backend, label] of [['opfs', 'OPFS'], ['indexeddb', 'IndexedDB']] as const) {
+  for (const [backend, label] of [
+    ['opfs', 'OPFS'],
+    ['indexeddb', 'IndexedDB'],
+  ] as const) {
     it(`4: a second tab takes the ${label} workspace as soon as the first closes it, and offers no sample while locked`, async () => {
       const status = `${label} · e2e-trust-lock-${backend}`;
       await page().fill('#ws-name', `e2e-trust-lock-${backend}`);
@@ -175,7 +190,9 @@ describe('the playground keeps a person\'s work and never leaves them stuck', ()
     await writeFile(join(folder, 'a.txt'), 'a\n');
     await writeFile(join(folder, 'node_modules', 'dep', 'index.js'), 'x\n');
     await page().setInputFiles('#import-input', folder);
-    await page().waitForFunction(() => document.getElementById('transfer-label')!.textContent!.startsWith('Imported 1 file.'));
+    await page().waitForFunction(() =>
+      document.getElementById('transfer-label')!.textContent!.startsWith('Imported 1 file.'),
+    );
     expect(await page().textContent('#transfer-label')).toContain('Left out 1 file in node_modules/');
   });
 
@@ -187,7 +204,9 @@ describe('the playground keeps a person\'s work and never leaves them stuck', ()
     await oldest.click();
     await page().waitForFunction(() => !(document.getElementById('restore') as HTMLButtonElement).disabled);
     await page().click('#restore');
-    await page().waitForFunction(() => document.querySelector('#timeline li[data-id]')?.getAttribute('aria-selected') === 'true');
+    await page().waitForFunction(
+      () => document.querySelector('#timeline li[data-id]')?.getAttribute('aria-selected') === 'true',
+    );
     await page().waitForTimeout(300);
     const inView = await page().$eval('#timeline', (list) => {
       const item = list.querySelector('li[aria-selected="true"]')!.getBoundingClientRect();

@@ -2,13 +2,26 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { isAbsent, lstatOrNull, mkdirp, readdirOrNull, readFileOrNull, removeIfPresent, removeTree, statOrNull } from '../../src/fs/helpers.js';
+import {
+  isAbsent,
+  lstatOrNull,
+  mkdirp,
+  readdirOrNull,
+  readFileOrNull,
+  removeIfPresent,
+  removeTree,
+  statOrNull,
+} from '../../src/fs/helpers.js';
 import { createMemoryFs } from '../../src/fs/memory.js';
 import { createNodeFs } from '../../src/fs/node.js';
 import type { WorkspaceFs } from '../../src/fs/types.js';
 import { faultyFs, type FsOp } from '../support/faulty-fs.js';
 
-interface Made { fs: WorkspaceFs; root: string; cleanup(): Promise<void> }
+interface Made {
+  fs: WorkspaceFs;
+  root: string;
+  cleanup(): Promise<void>;
+}
 
 const backends: Record<string, () => Promise<Made>> = {
   memory: async () => {
@@ -28,7 +41,9 @@ const failing = (fs: WorkspaceFs, op: FsOp): WorkspaceFs => faultyFs(fs, { ops: 
 for (const [name, make] of Object.entries(backends)) {
   describe(`fs helpers on ${name}`, () => {
     let made: Made;
-    afterEach(async () => { await made?.cleanup(); });
+    afterEach(async () => {
+      await made?.cleanup();
+    });
     const at = (rel: string) => `${made.root}/${rel}`;
 
     it('answers null for an absent path and for a path below a file', async () => {
@@ -66,7 +81,10 @@ for (const [name, make] of Object.entries(backends)) {
       made = await make();
       await made.fs.writeFile(at('f'), 'x');
       await expect(mkdirp(made.fs, at('f'))).rejects.toMatchObject({ code: 'EEXIST' });
-      await expect(mkdirp(made.fs, at('f/g/h'))).rejects.toHaveProperty('code', expect.stringMatching(/^(ENOTDIR|EEXIST)$/));
+      await expect(mkdirp(made.fs, at('f/g/h'))).rejects.toHaveProperty(
+        'code',
+        expect.stringMatching(/^(ENOTDIR|EEXIST)$/),
+      );
       expect((await made.fs.lstat(at('f'))).type).toBe('file');
       await expect(mkdirp(failing(made.fs, 'mkdir'), at('n/m'))).rejects.toMatchObject({ code: 'EIO' });
       expect(await lstatOrNull(made.fs, at('n'))).toBeNull();
@@ -125,7 +143,8 @@ describe('isAbsent', () => {
   it('is true only for ENOENT and ENOTDIR', () => {
     expect(isAbsent(Object.assign(new Error(), { code: 'ENOENT' }))).toBe(true);
     expect(isAbsent(Object.assign(new Error(), { code: 'ENOTDIR' }))).toBe(true);
-    for (const code of ['EIO', 'EACCES', 'ENOSPC', 'EEXIST', undefined]) expect(isAbsent(Object.assign(new Error(), { code }))).toBe(false);
+    for (const code of ['EIO', 'EACCES', 'ENOSPC', 'EEXIST', undefined])
+      expect(isAbsent(Object.assign(new Error(), { code }))).toBe(false);
     expect(isAbsent(null)).toBe(false);
   });
 });

@@ -4,7 +4,9 @@ import { tuneLightningTree } from '../../src/fs/indexeddb-tree.js';
 import { createRng } from '../hardening/rng.js';
 
 // lightning-fs's in-memory tree, the part the IndexedDB backend tunes; the rest needs a browser
-const CacheFS = createRequire(import.meta.url)('@isomorphic-git/lightning-fs/src/CacheFS.js') as new (name: string) => Record<string, any>;
+const CacheFS = createRequire(import.meta.url)('@isomorphic-git/lightning-fs/src/CacheFS.js') as new (
+  name: string,
+) => Record<string, any>;
 
 const outcome = (run: () => unknown) => {
   try {
@@ -28,12 +30,29 @@ describe("lightning-fs's tree with the IndexedDB backend's tuning", () => {
     const path = () => `/${Array.from({ length: 1 + rng.int(4) }, () => rng.pick(['a', 'b', 'l'])).join('/')}`;
     const inodes = new Set<number>();
     for (let step = 0; step < 1000; step++) {
-      const op = rng.pick(['mkdir', 'mkdir', 'writeStat', 'rmdir', 'unlink', 'rename', 'symlink', 'stat', 'lstat', 'readdir', 'readlink']);
-      const args: unknown[] = op === 'mkdir' ? [path(), { mode: 0o777 }]
-        : op === 'writeStat' ? [path(), step, { mode: 0o644 }]
-          : op === 'rename' ? [path(), path()]
-            : op === 'symlink' ? [rng.pick(['/a', '/b/a', 'a', '../b']), path()]
-              : [path()];
+      const op = rng.pick([
+        'mkdir',
+        'mkdir',
+        'writeStat',
+        'rmdir',
+        'unlink',
+        'rename',
+        'symlink',
+        'stat',
+        'lstat',
+        'readdir',
+        'readlink',
+      ]);
+      const args: unknown[] =
+        op === 'mkdir'
+          ? [path(), { mode: 0o777 }]
+          : op === 'writeStat'
+            ? [path(), step, { mode: 0o644 }]
+            : op === 'rename'
+              ? [path(), path()]
+              : op === 'symlink'
+                ? [rng.pick(['/a', '/b/a', 'a', '../b']), path()]
+                : [path()];
       if (op === 'rename' && `${args[1]}/`.startsWith(`${args[0]}/`)) continue;
       const expected = outcome(() => plain[op]!(...args));
       // a move through a link can still fold the untuned tree into a cycle, which its inode visit
@@ -45,7 +64,10 @@ describe("lightning-fs's tree with the IndexedDB backend's tuning", () => {
         const made = outcome(() => tuned.lstat!(args[0]));
         if ('value' in made && expected.error === undefined) {
           const ino = (tuned.lstat!(args[0]) as { ino: number }).ino;
-          if (op === 'mkdir') { expect(inodes.has(ino), `step ${step}: inode ${ino} handed out twice`).toBe(false); inodes.add(ino); }
+          if (op === 'mkdir') {
+            expect(inodes.has(ino), `step ${step}: inode ${ino} handed out twice`).toBe(false);
+            inodes.add(ino);
+          }
         }
       }
     }
@@ -57,9 +79,12 @@ describe("lightning-fs's tree with the IndexedDB backend's tuning", () => {
     tuned.activate!();
     let visits = 0;
     const maxInode = tuned._maxInode!.bind(tuned);
-    tuned._maxInode = (map: unknown) => { visits++; return maxInode(map); };
+    tuned._maxInode = (map: unknown) => {
+      visits++;
+      return maxInode(map);
+    };
     let dir = '';
-    for (let i = 0; i < 300; i++) tuned.mkdir!(dir += '/d', { mode: 0o777 });
+    for (let i = 0; i < 300; i++) tuned.mkdir!((dir += '/d'), { mode: 0o777 });
     // the first number visits the tree (the root alone then), none after it does
     expect(visits).toBeLessThanOrEqual(2);
     const deepest = (tuned.lstat!(dir) as { ino: number }).ino;

@@ -12,17 +12,31 @@ function plainMemfs(): (op: string, ...args: string[]) => Promise<unknown> {
   const p = new Volume(new Superblock({ process: owner } as ConstructorParameters<typeof Superblock>[0])).promises;
   return async (op, ...args) => {
     switch (op) {
-      case 'readFile': return new TextDecoder().decode((await p.readFile(args[0]!)) as Uint8Array);
-      case 'writeFile': return p.writeFile(args[0]!, args[1]!).then(() => undefined);
-      case 'readdir': return ((await p.readdir(args[0]!)) as string[]).map(String);
-      case 'stat': case 'lstat': { const s = await p[op](args[0]!); return [s.isDirectory() ? 'dir' : s.isSymbolicLink() ? 'symlink' : 'file', Number(s.size), Number(s.nlink)]; }
-      case 'mkdir': return p.mkdir(args[0]!).then(() => undefined);
-      case 'mkdirp': return p.mkdir(args[0]!, { recursive: true }).then(() => undefined);
-      case 'rmdir': return p.rmdir(args[0]!).then(() => undefined);
-      case 'unlink': return p.unlink(args[0]!).then(() => undefined);
-      case 'rename': return p.rename(args[0]!, args[1]!).then(() => undefined);
-      case 'symlink': return p.symlink(args[0]!, args[1]!).then(() => undefined);
-      default: throw new Error(op);
+      case 'readFile':
+        return new TextDecoder().decode((await p.readFile(args[0]!)) as Uint8Array);
+      case 'writeFile':
+        return p.writeFile(args[0]!, args[1]!).then(() => undefined);
+      case 'readdir':
+        return ((await p.readdir(args[0]!)) as string[]).map(String);
+      case 'stat':
+      case 'lstat': {
+        const s = await p[op](args[0]!);
+        return [s.isDirectory() ? 'dir' : s.isSymbolicLink() ? 'symlink' : 'file', Number(s.size), Number(s.nlink)];
+      }
+      case 'mkdir':
+        return p.mkdir(args[0]!).then(() => undefined);
+      case 'mkdirp':
+        return p.mkdir(args[0]!, { recursive: true }).then(() => undefined);
+      case 'rmdir':
+        return p.rmdir(args[0]!).then(() => undefined);
+      case 'unlink':
+        return p.unlink(args[0]!).then(() => undefined);
+      case 'rename':
+        return p.rename(args[0]!, args[1]!).then(() => undefined);
+      case 'symlink':
+        return p.symlink(args[0]!, args[1]!).then(() => undefined);
+      default:
+        throw new Error(op);
     }
   };
 }
@@ -30,52 +44,103 @@ function plainMemfs(): (op: string, ...args: string[]) => Promise<unknown> {
 function backend(fs: WorkspaceFs): (op: string, ...args: string[]) => Promise<unknown> {
   return async (op, ...args) => {
     switch (op) {
-      case 'readFile': return new TextDecoder().decode(await fs.readFile(args[0]!));
-      case 'writeFile': return fs.writeFile(args[0]!, args[1]!);
-      case 'readdir': return fs.readdir(args[0]!);
-      case 'stat': case 'lstat': { const s = await fs[op](args[0]!); return [s.type, s.size, s.nlink]; }
-      case 'mkdir': return fs.mkdir(args[0]!);
-      case 'mkdirp': return fs.mkdir(args[0]!, { recursive: true });
-      case 'rmdir': return fs.rmdir(args[0]!);
-      case 'unlink': return fs.unlink(args[0]!);
-      case 'rename': return fs.rename(args[0]!, args[1]!);
-      case 'symlink': return fs.symlink(args[0]!, args[1]!);
-      default: throw new Error(op);
+      case 'readFile':
+        return new TextDecoder().decode(await fs.readFile(args[0]!));
+      case 'writeFile':
+        return fs.writeFile(args[0]!, args[1]!);
+      case 'readdir':
+        return fs.readdir(args[0]!);
+      case 'stat':
+      case 'lstat': {
+        const s = await fs[op](args[0]!);
+        return [s.type, s.size, s.nlink];
+      }
+      case 'mkdir':
+        return fs.mkdir(args[0]!);
+      case 'mkdirp':
+        return fs.mkdir(args[0]!, { recursive: true });
+      case 'rmdir':
+        return fs.rmdir(args[0]!);
+      case 'unlink':
+        return fs.unlink(args[0]!);
+      case 'rename':
+        return fs.rename(args[0]!, args[1]!);
+      case 'symlink':
+        return fs.symlink(args[0]!, args[1]!);
+      default:
+        throw new Error(op);
     }
   };
 }
 
-const outcome = (run: Promise<unknown>) => run.then((value) => ({ value }), (error) => ({ error: fsCodeOf(error) }));
+const outcome = (run: Promise<unknown>) =>
+  run.then(
+    (value) => ({ value }),
+    (error) => ({ error: fsCodeOf(error) }),
+  );
 
 describe('the memory backend answering plain paths from its folder index', () => {
-  it.each([0x1d3e, 7, 99, 2024])('answers every operation as memfs does, through renames, removals, links and odd spellings (seed %i)', async (seed) => {
-    const rng = createRng(seed);
-    const random = rng.next;
-    const pick = rng.pick;
-    const names = ['a', 'b', 'c'];
-    const path = () => {
-      const depth = 1 + Math.floor(random() * 4);
-      const parts = Array.from({ length: depth }, () => pick(names));
-      const joined = `/${parts.join('/')}`;
-      // spellings the index must leave to memfs
-      return pick([joined, joined, joined, joined, `${joined}/`, joined.replace('/', '//'), `${joined}/.`, `/a/..${joined}`]);
-    };
-    const ops = ['readFile', 'writeFile', 'readdir', 'stat', 'lstat', 'mkdir', 'mkdirp', 'mkdirp', 'rmdir', 'unlink', 'rename', 'symlink'] as const;
-    const ours = backend(createMemoryFs());
-    const theirs = plainMemfs();
-    for (let step = 0; step < 3000; step++) {
-      const op = pick(ops);
-      const args = op === 'writeFile' ? [path(), `v${step}`]
-        : op === 'rename' ? [path(), path()]
-          : op === 'symlink' ? [pick(['/a', '/b/c', 'c', '../a', '/missing']), path()]
-            : [path()];
-      // memfs moves a link's target on rename; the backend moves the link (see createMemoryFs)
-      if (op === 'rename' && ((await outcome(theirs('lstat', args[0]!))) as { value?: unknown[] }).value?.[0] === 'symlink') continue;
-      const expected = await outcome(theirs(op, ...args));
-      const actual = await outcome(ours(op, ...args));
-      expect(actual, `step ${step}: ${op} ${args.join(' ')}`).toEqual(expected);
-    }
-  });
+  it.each([0x1d3e, 7, 99, 2024])(
+    'answers every operation as memfs does, through renames, removals, links and odd spellings (seed %i)',
+    async (seed) => {
+      const rng = createRng(seed);
+      const random = rng.next;
+      const pick = rng.pick;
+      const names = ['a', 'b', 'c'];
+      const path = () => {
+        const depth = 1 + Math.floor(random() * 4);
+        const parts = Array.from({ length: depth }, () => pick(names));
+        const joined = `/${parts.join('/')}`;
+        // spellings the index must leave to memfs
+        return pick([
+          joined,
+          joined,
+          joined,
+          joined,
+          `${joined}/`,
+          joined.replace('/', '//'),
+          `${joined}/.`,
+          `/a/..${joined}`,
+        ]);
+      };
+      const ops = [
+        'readFile',
+        'writeFile',
+        'readdir',
+        'stat',
+        'lstat',
+        'mkdir',
+        'mkdirp',
+        'mkdirp',
+        'rmdir',
+        'unlink',
+        'rename',
+        'symlink',
+      ] as const;
+      const ours = backend(createMemoryFs());
+      const theirs = plainMemfs();
+      for (let step = 0; step < 3000; step++) {
+        const op = pick(ops);
+        const args =
+          op === 'writeFile'
+            ? [path(), `v${step}`]
+            : op === 'rename'
+              ? [path(), path()]
+              : op === 'symlink'
+                ? [pick(['/a', '/b/c', 'c', '../a', '/missing']), path()]
+                : [path()];
+        // memfs moves a link's target on rename; the backend moves the link (see createMemoryFs)
+        if (
+          op === 'rename' &&
+          ((await outcome(theirs('lstat', args[0]!))) as { value?: unknown[] }).value?.[0] === 'symlink'
+        )
+          continue;
+        const expected = await outcome(theirs(op, ...args));
+        const actual = await outcome(ours(op, ...args));
+        expect(actual, `step ${step}: ${op} ${args.join(' ')}`).toEqual(expected);
+      }
+    },
+  );
 
   it('sees a folder renamed, removed or replaced after it was looked up', async () => {
     const fs = createMemoryFs({ 'x/y/z/f.txt': 'f' });

@@ -52,7 +52,9 @@ export class MemoryPackFolder implements PackFolder {
         next.set(current.subarray(0, size));
         folder.files.set(name, next);
       },
-      flush() { bytes(); },
+      flush() {
+        bytes();
+      },
       close() {
         closed = true;
         folder.held.delete(name);

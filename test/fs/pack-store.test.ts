@@ -20,7 +20,8 @@ async function dump(fs: WorkspaceFs, dir = '/'): Promise<Record<string, string>>
 /** The folder's bytes as they would be on disk after a crash: a copy, nothing held open. */
 function copyOf(folder: MemoryPackFolder, cut?: { name: string; length: number }): MemoryPackFolder {
   const copy = new MemoryPackFolder();
-  for (const [name, bytes] of folder.files) copy.files.set(name, bytes.slice(0, cut?.name === name ? cut.length : bytes.length));
+  for (const [name, bytes] of folder.files)
+    copy.files.set(name, bytes.slice(0, cut?.name === name ? cut.length : bytes.length));
   return copy;
 }
 

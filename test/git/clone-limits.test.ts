@@ -7,14 +7,28 @@ import { createRepo, git, startGitServer, type GitServer } from './git-server.js
 
 let server: GitServer;
 let counter = 0;
-beforeAll(async () => { server = await startGitServer(); });
-afterAll(async () => { await server.close(); });
+beforeAll(async () => {
+  server = await startGitServer();
+});
+afterAll(async () => {
+  await server.close();
+});
 
 const bare = (name: string) => `${server.root}/${name}.git`;
 
 /** Run a plumbing command in a bare repository with stdin. */
 function plumb(gitdir: string, input: string, ...args: string[]): string {
-  return execFileSync('git', [`--git-dir=${gitdir}`, ...args], { input, encoding: 'utf8', env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' } }).trim();
+  return execFileSync('git', [`--git-dir=${gitdir}`, ...args], {
+    input,
+    encoding: 'utf8',
+    env: {
+      ...process.env,
+      GIT_AUTHOR_NAME: 't',
+      GIT_AUTHOR_EMAIL: 't@t',
+      GIT_COMMITTER_NAME: 't',
+      GIT_COMMITTER_EMAIL: 't@t',
+    },
+  }).trim();
 }
 
 /** A repository whose tree holds `sub/.git/config` (git itself refuses to add one; an attacker writes trees by hand). */
@@ -38,7 +52,12 @@ function bombRepo(bytes: number): string {
   const name = `bomb-${++counter}`;
   const zeros = '\0'.repeat(bytes);
   const pattern = Array.from({ length: 20_000 }, (_, i) => `line ${i} of a file that deltas well\n`).join('');
-  createRepo(server, name, { 'small.txt': 'small\n', 'zeros.bin': zeros, 'a.txt': pattern, 'b.txt': `${pattern}one more line\n` });
+  createRepo(server, name, {
+    'small.txt': 'small\n',
+    'zeros.bin': zeros,
+    'a.txt': pattern,
+    'b.txt': `${pattern}one more line\n`,
+  });
   execFileSync('git', [`--git-dir=${bare(name)}`, 'repack', '-adq', '--window=10']);
   return name;
 }
@@ -46,9 +65,29 @@ function bombRepo(bytes: number): string {
 describe('pack object sizes', () => {
   it('match git cat-file for every object, deltas included, without inflating them', async () => {
     const name = bombRepo(3 * 1024 * 1024);
-    const expected = new Map(execFileSync('git', [`--git-dir=${bare(name)}`, 'cat-file', '--batch-check=%(objectname) %(objectsize) %(deltabase)', '--batch-all-objects'], { encoding: 'utf8' })
-      .trim().split('\n').map((l) => l.split(' ')).map(([oid, size]) => [oid!, Number(size)]));
-    const deltas = execFileSync('git', [`--git-dir=${bare(name)}`, 'cat-file', '--batch-check=%(deltabase)', '--batch-all-objects'], { encoding: 'utf8' }).split('\n').filter((d) => d && !/^0+$/.test(d));
+    const expected = new Map(
+      execFileSync(
+        'git',
+        [
+          `--git-dir=${bare(name)}`,
+          'cat-file',
+          '--batch-check=%(objectname) %(objectsize) %(deltabase)',
+          '--batch-all-objects',
+        ],
+        { encoding: 'utf8' },
+      )
+        .trim()
+        .split('\n')
+        .map((l) => l.split(' '))
+        .map(([oid, size]) => [oid!, Number(size)]),
+    );
+    const deltas = execFileSync(
+      'git',
+      [`--git-dir=${bare(name)}`, 'cat-file', '--batch-check=%(deltabase)', '--batch-all-objects'],
+      { encoding: 'utf8' },
+    )
+      .split('\n')
+      .filter((d) => d && !/^0+$/.test(d));
     expect(deltas.length).toBeGreaterThan(0);
     const sizes = await packObjectSizes(createNodeFs(), bare(name));
     expect(new Map([...sizes].sort())).toEqual(new Map([...expected].sort()));
@@ -57,7 +96,9 @@ describe('pack object sizes', () => {
 
 describe.each(backends)('clone limits and clean-up on %s', (_, make) => {
   let made: Made;
-  afterEach(async () => { await made?.cleanup(); });
+  afterEach(async () => {
+    await made?.cleanup();
+  });
 
   it('skips and lists a nested .git folder instead of failing the clone', async () => {
     made = await make();

@@ -20,7 +20,9 @@ beforeAll(async () => {
   await buildCli();
   server = await startGitServer();
 }, 300_000);
-afterAll(async () => { await server?.close(); });
+afterAll(async () => {
+  await server?.close();
+});
 
 /** A bare repository holding one file of `bytes` zeros, made by the real git CLI from a sparse file. */
 function zerosRepo(name: string, bytes: number): void {
@@ -38,20 +40,38 @@ function zerosRepo(name: string, bytes: number): void {
   }
 }
 
-interface Measured { ok: boolean; error?: { code: string; message: string }; skipped?: string[]; before: number; peak: number }
+interface Measured {
+  ok: boolean;
+  error?: { code: string; message: string };
+  skipped?: string[];
+  before: number;
+  peak: number;
+}
 
 /** Clone in a child process that samples its own RSS, so the runner's heap does not count. */
 async function cloneMeasured(name: string, maxFileBytes?: number): Promise<Measured> {
   const root = mkdtempSync(join(tmpdir(), 'sandpit-git-rss-'));
   try {
-    const args = [child, join(repoRoot, 'dist'), `${server.url}/${name}.git`, root, ...(maxFileBytes ? [String(maxFileBytes)] : [])];
+    const args = [
+      child,
+      join(repoRoot, 'dist'),
+      `${server.url}/${name}.git`,
+      root,
+      ...(maxFileBytes ? [String(maxFileBytes)] : []),
+    ];
     const out = await new Promise<string>((resolve, reject) => {
       const proc = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
       let stdout = '';
       let stderr = '';
-      proc.stdout.on('data', (d) => { stdout += d; });
-      proc.stderr.on('data', (d) => { stderr += d; });
-      proc.on('close', (code) => (code === 0 ? resolve(stdout) : reject(new Error(`clone child exited ${code}: ${stderr}`))));
+      proc.stdout.on('data', (d) => {
+        stdout += d;
+      });
+      proc.stderr.on('data', (d) => {
+        stderr += d;
+      });
+      proc.on('close', (code) =>
+        code === 0 ? resolve(stdout) : reject(new Error(`clone child exited ${code}: ${stderr}`)),
+      );
     });
     return JSON.parse(out) as Measured;
   } finally {
@@ -75,7 +95,9 @@ describe('memory during a clone', () => {
   it(`writes an allowed ${mib(ALLOWED_BYTES)} MiB file holding about one copy of it, not four`, async () => {
     zerosRepo('allowed', ALLOWED_BYTES);
     const run = await cloneMeasured('allowed', ALLOWED_BYTES * 2);
-    console.log(`[clone rss] allowed ${mib(ALLOWED_BYTES)} MiB written: rss ${mib(run.before)} -> peak ${mib(run.peak)} MiB`);
+    console.log(
+      `[clone rss] allowed ${mib(ALLOWED_BYTES)} MiB written: rss ${mib(run.before)} -> peak ${mib(run.peak)} MiB`,
+    );
     expect(run.ok, JSON.stringify(run.error)).toBe(true);
     expect(run.skipped).toEqual([]);
     // isomorphic-git held four copies (its index, its reader, the wrap it hashes); the own reader holds one, plus garbage not yet collected

@@ -7,32 +7,52 @@ import { createRepo, filesOnBranch, git, startGitServer, type GitServer } from '
 
 let server: GitServer;
 let counter = 0;
-beforeAll(async () => { server = await startGitServer(); });
-afterAll(async () => { await server.close(); });
+beforeAll(async () => {
+  server = await startGitServer();
+});
+afterAll(async () => {
+  await server.close();
+});
 
 const seed = { 'README.md': '# Demo\n', 'src/app.ts': 'export const port = 3000;\n', 'docs/guide/intro.md': 'Hello\n' };
-const repo = () => { const name = `repo-${++counter}`; createRepo(server, name, seed); return name; };
+const repo = () => {
+  const name = `repo-${++counter}`;
+  createRepo(server, name, seed);
+  return name;
+};
 const bare = (name: string) => `${server.root}/${name}.git`;
 
 describe.each(backends)('clone, edit and push on %s', (_, make) => {
   let made: Made;
-  afterEach(async () => { await made?.cleanup(); });
+  afterEach(async () => {
+    await made?.cleanup();
+  });
 
   it('clones with progress, makes the clone the first snapshot, and pushes the edits as a branch git sees', async () => {
     made = await make();
     const name = repo();
     const phases = new Set<string>();
-    const cloned = await made.ws.git.clone({ url: `${server.url}/${name}.git`, onProgress: (e) => { phases.add(e.phase); } });
+    const cloned = await made.ws.git.clone({
+      url: `${server.url}/${name}.git`,
+      onProgress: (e) => {
+        phases.add(e.phase);
+      },
+    });
     expect(cloned).toMatchObject({ ok: true, tool: 'git_clone', result: { ref: 'main', files: 3, shallow: false } });
     if (!cloned.ok) return;
     expect(cloned.result.commit).toBe(git(bare(name), 'rev-parse', 'main').trim());
     expect(await workspaceFiles(made)).toEqual(seed);
     await expect.poll(() => phases.has('Writing files')).toBe(true);
     const snaps = await made.ws.call<{ snapshots: Array<{ id: string; message: string }> }>('list_snapshots', {});
-    expect(snaps.ok && snaps.result.snapshots).toEqual([expect.objectContaining({ id: cloned.result.commit.slice(0, 12), message: 'initial commit' })]);
+    expect(snaps.ok && snaps.result.snapshots).toEqual([
+      expect.objectContaining({ id: cloned.result.commit.slice(0, 12), message: 'initial commit' }),
+    ]);
     // the clone went through the one write path: it is a change in the log, like a tool's, with its text
     const [logged] = made.ws.changes.list();
-    expect(logged).toMatchObject({ tool: 'git_clone', files: expect.arrayContaining([expect.objectContaining({ path: 'src/app.ts', status: 'added' })]) });
+    expect(logged).toMatchObject({
+      tool: 'git_clone',
+      files: expect.arrayContaining([expect.objectContaining({ path: 'src/app.ts', status: 'added' })]),
+    });
     expect(made.ws.changes.get(logged!.id)?.unified_diff).toContain('+');
 
     expect((await made.ws.call('edit_file', { path: 'src/app.ts', old_text: '3000', new_text: '8080' })).ok).toBe(true);
@@ -56,8 +76,16 @@ describe.each(backends)('clone, edit and push on %s', (_, make) => {
     expect((await made.ws.call('edit_file', { path: 'bin/run.sh', old_text: 'one', new_text: 'two' })).ok).toBe(true);
     await made.ws.rescan();
     expect((await made.ws.git.push({ branch: 'agent/modes', auth: { token: server.token } })).ok).toBe(true);
-    const modes = git(bare(name), 'ls-tree', '-r', 'agent/modes').trim().split('\n').map((line) => `${line.split(/\s+/)[0]} ${line.split('\t')[1]}`);
-    expect(modes.sort()).toEqual(['100644 README.md', '100644 docs/guide/intro.md', '100644 src/app.ts', '100755 bin/run.sh']);
+    const modes = git(bare(name), 'ls-tree', '-r', 'agent/modes')
+      .trim()
+      .split('\n')
+      .map((line) => `${line.split(/\s+/)[0]} ${line.split('\t')[1]}`);
+    expect(modes.sort()).toEqual([
+      '100644 README.md',
+      '100644 docs/guide/intro.md',
+      '100644 src/app.ts',
+      '100755 bin/run.sh',
+    ]);
   });
 
   it('pushes one squashed commit on top of the cloned commit, and a second squash on top of the first', async () => {
@@ -66,9 +94,17 @@ describe.each(backends)('clone, edit and push on %s', (_, make) => {
     await made.ws.git.clone({ url: `${server.url}/${name}.git` });
     await made.ws.call('write_file', { path: 'a.txt', content: 'one\n' });
     await made.ws.call('write_file', { path: 'a.txt', content: 'two\n' });
-    const first = await made.ws.git.push({ branch: 'review', squash: true, message: 'Agent work', auth: { token: server.token } });
+    const first = await made.ws.git.push({
+      branch: 'review',
+      squash: true,
+      message: 'Agent work',
+      auth: { token: server.token },
+    });
     expect(first).toMatchObject({ ok: true, result: { squashed: true } });
-    expect(git(bare(name), 'log', '--format=%s', 'review').trim().split('\n')).toEqual(['Agent work', 'initial commit']);
+    expect(git(bare(name), 'log', '--format=%s', 'review').trim().split('\n')).toEqual([
+      'Agent work',
+      'initial commit',
+    ]);
     await made.ws.call('write_file', { path: 'b.txt', content: 'three\n' });
     expect((await made.ws.git.push({ branch: 'review', squash: true, auth: { token: server.token } })).ok).toBe(true);
     expect(git(bare(name), 'rev-list', '--count', 'review').trim()).toBe('3');
@@ -112,7 +148,9 @@ describe.each(backends)('clone, edit and push on %s', (_, make) => {
   it('never writes a credential into the backend, and strips it from the URL it remembers', async () => {
     made = await make();
     const name = repo();
-    const cloned = await made.ws.git.clone({ url: `http://someone:${server.token}@${server.url.slice(7)}/${name}.git` });
+    const cloned = await made.ws.git.clone({
+      url: `http://someone:${server.token}@${server.url.slice(7)}/${name}.git`,
+    });
     expect(cloned).toMatchObject({ ok: true, result: { url: `${server.url}/${name}.git` } });
     await made.ws.call('write_file', { path: 'y.txt', content: 'y\n' });
     expect((await made.ws.git.push({ branch: 'agent/y', auth: () => ({ token: server.token }) })).ok).toBe(true);
@@ -139,7 +177,10 @@ describe.each(backends)('clone, edit and push on %s', (_, make) => {
     expect(await everything(made.fs, made.root)).toEqual(before);
     await made.ws.call('write_file', { path: 'keep.txt', content: 'mine\n' });
     const withFile = await everything(made.fs, made.root);
-    expect(await made.ws.git.clone({ url: `${server.url}/${name}.git` })).toMatchObject({ ok: false, error: { code: 'DIRECTORY_NOT_EMPTY' } });
+    expect(await made.ws.git.clone({ url: `${server.url}/${name}.git` })).toMatchObject({
+      ok: false,
+      error: { code: 'DIRECTORY_NOT_EMPTY' },
+    });
     expect(await everything(made.fs, made.root)).toEqual(withFile);
   });
 
@@ -173,10 +214,19 @@ describe.each(backends)('clone, edit and push on %s', (_, make) => {
     // a workspace opened afresh on the same files scans everything again
     const reopened = createWorkspace({ fs: made.fs, root: made.root });
     expect((await reopened.call('write_file', { path: 'fresh.log', content: 'untracked\n' })).ok).toBe(true);
-    expect((await reopened.call('edit_file', { path: 'src/app.ts', old_text: '3000', new_text: '8080' })).ok).toBe(true);
+    expect((await reopened.call('edit_file', { path: 'src/app.ts', old_text: '3000', new_text: '8080' })).ok).toBe(
+      true,
+    );
     expect((await reopened.git.push({ branch: 'agent/keep', auth: { token: server.token } })).ok).toBe(true);
     const pushed = filesOnBranch(server, name, 'agent/keep');
-    expect(Object.keys(pushed).sort()).toEqual(['.gitignore', 'README.md', 'big.txt', 'docs/guide/intro.md', 'kept.log', 'src/app.ts']);
+    expect(Object.keys(pushed).sort()).toEqual([
+      '.gitignore',
+      'README.md',
+      'big.txt',
+      'docs/guide/intro.md',
+      'kept.log',
+      'src/app.ts',
+    ]);
     expect(pushed['src/app.ts']).toBe('export const port = 8080;\n');
     expect(pushed['big.txt']).toHaveLength(6 * 1024 * 1024);
     await reopened.close();

@@ -45,12 +45,16 @@ export async function startGitServer(options: GitServerOptions = {}): Promise<Gi
 
   const server = createServer((req, res) => {
     if (req.method === 'OPTIONS') {
-      res.writeHead(204, { ...CORS, 'Access-Control-Allow-Headers': req.headers['access-control-request-headers'] ?? 'Authorization, Content-Type' });
+      res.writeHead(204, {
+        ...CORS,
+        'Access-Control-Allow-Headers': req.headers['access-control-request-headers'] ?? 'Authorization, Content-Type',
+      });
       res.end();
       return;
     }
     const url = new URL(req.url ?? '/', 'http://localhost');
-    const pushing = url.searchParams.get('service') === 'git-receive-pack' || url.pathname.endsWith('/git-receive-pack');
+    const pushing =
+      url.searchParams.get('service') === 'git-receive-pack' || url.pathname.endsWith('/git-receive-pack');
     if (req.headers.authorization) seenAuth.push(req.headers.authorization);
     if ((pushing || options.authForFetch) && !authorized(req.headers.authorization, token)) {
       req.resume();
@@ -67,10 +71,14 @@ export async function startGitServer(options: GitServerOptions = {}): Promise<Gi
     root,
     token,
     seenAuth,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => { rmSync(root, { recursive: true, force: true }); resolve(); });
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => {
+          rmSync(root, { recursive: true, force: true });
+          resolve();
+        });
+      }),
   };
 }
 
@@ -110,7 +118,10 @@ function runBackend(backend: string, root: string, req: IncomingMessage, res: Se
   let head = Buffer.alloc(0);
   let started = false;
   child.stdout.on('data', (chunk: Buffer) => {
-    if (started) { res.write(chunk); return; }
+    if (started) {
+      res.write(chunk);
+      return;
+    }
     head = Buffer.concat([head, chunk]);
     const end = head.indexOf('\r\n\r\n');
     if (end === -1) return;
@@ -127,14 +138,22 @@ function runBackend(backend: string, root: string, req: IncomingMessage, res: Se
     res.write(head.subarray(end + 4));
   });
   child.on('close', () => {
-    if (!started) { res.writeHead(500, CORS); }
+    if (!started) {
+      res.writeHead(500, CORS);
+    }
     res.end();
   });
 }
 
 /** The CLI helpers below run git synchronously: point them at bare paths, never at this server's URL (its event loop would be blocked). */
 /** Make a bare repository `name` on the server holding `files` (the `executable` ones as 100755) in one commit on `branch`. */
-export function createRepo(server: Pick<GitServer, 'root'>, name: string, files: Record<string, string>, branch = 'main', executable: string[] = []): string {
+export function createRepo(
+  server: Pick<GitServer, 'root'>,
+  name: string,
+  files: Record<string, string>,
+  branch = 'main',
+  executable: string[] = [],
+): string {
   const work = mkdtempSync(join(tmpdir(), 'sandpit-git-seed-'));
   try {
     git(work, 'init', '-q', '-b', branch);
@@ -171,8 +190,13 @@ export function git(cwd: string, ...args: string[]): string {
 
 function gitEnv(): NodeJS.ProcessEnv {
   return {
-    ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', GIT_AUTHOR_NAME: 'Tester', GIT_AUTHOR_EMAIL: 'tester@example.com',
-    GIT_COMMITTER_NAME: 'Tester', GIT_COMMITTER_EMAIL: 'tester@example.com',
+    ...process.env,
+    GIT_CONFIG_NOSYSTEM: '1',
+    GIT_CONFIG_GLOBAL: '/dev/null',
+    GIT_AUTHOR_NAME: 'Tester',
+    GIT_AUTHOR_EMAIL: 'tester@example.com',
+    GIT_COMMITTER_NAME: 'Tester',
+    GIT_COMMITTER_EMAIL: 'tester@example.com',
   };
 }
 

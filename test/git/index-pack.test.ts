@@ -7,9 +7,20 @@ import { indexPack } from '../../src/git/index-pack.js';
 import { ToolError } from '../../src/contract/index.js';
 
 const dirs: string[] = [];
-afterAll(() => { for (const d of dirs) rmSync(d, { recursive: true, force: true }); });
-const env = { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' };
-const run = (cwd: string, args: string[], input?: Buffer | string) => execFileSync('git', args, { cwd, env, input, maxBuffer: 1 << 30 });
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+const env = {
+  ...process.env,
+  GIT_CONFIG_NOSYSTEM: '1',
+  GIT_CONFIG_GLOBAL: '/dev/null',
+  GIT_AUTHOR_NAME: 't',
+  GIT_AUTHOR_EMAIL: 't@t',
+  GIT_COMMITTER_NAME: 't',
+  GIT_COMMITTER_EMAIL: 't@t',
+};
+const run = (cwd: string, args: string[], input?: Buffer | string) =>
+  execFileSync('git', args, { cwd, env, input, maxBuffer: 1 << 30 });
 
 /** A repository with history (so packs hold deltas, chains of them), packed by the real git CLI. */
 function repoWithDeltas(): { dir: string; pack: Uint8Array; idx: Uint8Array } {
@@ -27,20 +38,37 @@ function repoWithDeltas(): { dir: string; pack: Uint8Array; idx: Uint8Array } {
   run(dir, ['repack', '-adq', '--window=10', '--depth=50']);
   const packDir = join(dir, '.git', 'objects', 'pack');
   const name = readdirSync(packDir).find((n) => n.endsWith('.pack'))!;
-  return { dir, pack: readFileSync(join(packDir, name)), idx: readFileSync(join(packDir, name.replace(/\.pack$/, '.idx'))) };
+  return {
+    dir,
+    pack: readFileSync(join(packDir, name)),
+    idx: readFileSync(join(packDir, name.replace(/\.pack$/, '.idx'))),
+  };
 }
 
 describe('indexPack', () => {
   it('writes the same .idx as git index-pack, with every size and content git reports', async () => {
     const { dir, pack, idx } = repoWithDeltas();
-    const listed = run(dir, ['cat-file', '--batch-check=%(objectname) %(objectsize) %(deltabase)', '--batch-all-objects']).toString().trim().split('\n').map((l) => l.split(' '));
+    const listed = run(dir, [
+      'cat-file',
+      '--batch-check=%(objectname) %(objectsize) %(deltabase)',
+      '--batch-all-objects',
+    ])
+      .toString()
+      .trim()
+      .split('\n')
+      .map((l) => l.split(' '));
     expect(listed.filter(([, , base]) => !/^0+$/.test(base!)).length).toBeGreaterThan(3);
     const indexed = await indexPack(pack, { maxObjectBytes: 1 << 20 });
     expect(Buffer.from(indexed.idx).equals(idx)).toBe(true);
-    expect(new Map([...indexed.sizes].sort())).toEqual(new Map(listed.map(([oid, size]) => [oid!, Number(size)] as const).sort()));
+    expect(new Map([...indexed.sizes].sort())).toEqual(
+      new Map(listed.map(([oid, size]) => [oid!, Number(size)] as const).sort()),
+    );
     for (const [oid] of listed) {
       const type = run(dir, ['cat-file', '-t', oid!]).toString().trim();
-      expect(Buffer.from((await indexed.read(oid!))!).equals(run(dir, ['cat-file', type, oid!])), `${type} ${oid}`).toBe(true);
+      expect(
+        Buffer.from((await indexed.read(oid!))!).equals(run(dir, ['cat-file', type, oid!])),
+        `${type} ${oid}`,
+      ).toBe(true);
     }
   });
 
@@ -58,6 +86,8 @@ describe('indexPack', () => {
     const error = await indexPack(flipped, { maxObjectBytes: 1 << 20 }).catch((e: unknown) => e);
     expect((error as ToolError).code).toBe('IO_ERROR');
     const cut = pack.subarray(0, pack.length - 1);
-    expect(((await indexPack(cut, { maxObjectBytes: 1 << 20 }).catch((e: unknown) => e)) as ToolError).code).toBe('IO_ERROR');
+    expect(((await indexPack(cut, { maxObjectBytes: 1 << 20 }).catch((e: unknown) => e)) as ToolError).code).toBe(
+      'IO_ERROR',
+    );
   });
 });

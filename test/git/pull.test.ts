@@ -5,8 +5,12 @@ import { createRepo, filesOnBranch, git, startGitServer, type GitServer } from '
 
 let server: GitServer;
 let counter = 0;
-beforeAll(async () => { server = await startGitServer({ authForFetch: true }); });
-afterAll(async () => { await server.close(); });
+beforeAll(async () => {
+  server = await startGitServer({ authForFetch: true });
+});
+afterAll(async () => {
+  await server.close();
+});
 
 const seed = { 'a.txt': 'a\n', 'b.txt': 'b\n' };
 const auth = () => ({ token: server.token });
@@ -31,14 +35,20 @@ async function setup(make: () => Promise<Made>) {
 
 describe.each(backends)('pull on %s', (_, make) => {
   let made: Made | undefined;
-  afterEach(async () => { await made?.cleanup(); made = undefined; });
+  afterEach(async () => {
+    await made?.cleanup();
+    made = undefined;
+  });
 
   it('needs the token to clone from a private server: a wrong one is PERMISSION_DENIED and changes nothing', async () => {
     createRepo(server, `private-${++counter}`, seed);
     made = await make();
     await made.ws.call('list_snapshots', {});
     const before = await everything(made.fs, made.root);
-    const refused = await made.ws.git.clone({ url: `${server.url}/private-${counter}.git`, auth: { token: 'not-the-token' } });
+    const refused = await made.ws.git.clone({
+      url: `${server.url}/private-${counter}.git`,
+      auth: { token: 'not-the-token' },
+    });
     expect(refused).toMatchObject({ ok: false, error: { code: 'PERMISSION_DENIED' } });
     expect(JSON.stringify(refused)).not.toContain('not-the-token');
     expect(await everything(made.fs, made.root)).toEqual(before);
@@ -82,12 +92,16 @@ describe.each(backends)('pull on %s', (_, make) => {
     const before = await workspaceFiles(made);
     const snapsBefore = await made.ws.call('list_snapshots', {});
     const pulled = await made.ws.git.pull({ auth });
-    expect(pulled).toMatchObject({ ok: false, tool: 'git_pull', error: { code: 'PATCH_CONFLICT', problems: [{ path: 'a.txt' }] } });
+    expect(pulled).toMatchObject({
+      ok: false,
+      tool: 'git_pull',
+      error: { code: 'PATCH_CONFLICT', problems: [{ path: 'a.txt' }] },
+    });
     expect(await workspaceFiles(made)).toEqual(before);
     expect(await made.ws.call('list_snapshots', {})).toEqual(snapsBefore);
   });
 
-  it('treats a file changed behind the tools\' back as a conflict too', async () => {
+  it("treats a file changed behind the tools' back as a conflict too", async () => {
     const s = await setup(make);
     made = s.made;
     s.theirs('b.txt', 'theirs\n');

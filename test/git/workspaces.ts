@@ -13,15 +13,21 @@ export interface Made {
 }
 
 export const backends: Array<[string, () => Promise<Made>]> = [
-  ['memory', async () => {
-    const fs = createMemoryFs();
-    return { ws: createWorkspace({ fs }), fs, root: '/', cleanup: async () => {} };
-  }],
-  ['node', async () => {
-    const root = await mkdtemp(join(tmpdir(), 'sandpit-git-ws-'));
-    const fs = createNodeFs();
-    return { ws: createWorkspace({ fs, root }), fs, root, cleanup: () => rm(root, { recursive: true, force: true }) };
-  }],
+  [
+    'memory',
+    async () => {
+      const fs = createMemoryFs();
+      return { ws: createWorkspace({ fs }), fs, root: '/', cleanup: async () => {} };
+    },
+  ],
+  [
+    'node',
+    async () => {
+      const root = await mkdtemp(join(tmpdir(), 'sandpit-git-ws-'));
+      const fs = createNodeFs();
+      return { ws: createWorkspace({ fs, root }), fs, root, cleanup: () => rm(root, { recursive: true, force: true }) };
+    },
+  ],
 ];
 
 /** Every file below `dir` with its bytes (as latin1 text, so any byte compares), `.sandpit` included. */
@@ -32,7 +38,10 @@ export async function everything(fs: WorkspaceFs, dir: string): Promise<Record<s
       const path = abs === '/' ? `/${name}` : `${abs}/${name}`;
       const stat = await fs.lstat(path);
       const key = rel ? `${rel}/${name}` : name;
-      if (stat.type === 'dir') { out[`${key}/`] = ''; await walk(path, key); } else out[key] = Buffer.from(await fs.readFile(path)).toString('latin1');
+      if (stat.type === 'dir') {
+        out[`${key}/`] = '';
+        await walk(path, key);
+      } else out[key] = Buffer.from(await fs.readFile(path)).toString('latin1');
     }
   };
   await walk(dir, '');

@@ -9,7 +9,20 @@ export interface Escape {
 
 /** Operations that act on what a final link points at, rather than on the link itself. */
 const FOLLOWS_FINAL = new Set(['readFile', 'writeFile', 'stat', 'readdir', 'readdirTypes']);
-const OPS = ['readFile', 'writeFile', 'readdir', 'readdirTypes', 'stat', 'lstat', 'mkdir', 'rmdir', 'unlink', 'rename', 'readlink', 'symlink'];
+const OPS = [
+  'readFile',
+  'writeFile',
+  'readdir',
+  'readdirTypes',
+  'stat',
+  'lstat',
+  'mkdir',
+  'rmdir',
+  'unlink',
+  'rename',
+  'readlink',
+  'symlink',
+];
 
 /**
  * Where a backend path really lands: every link on the way is followed (the final one only when
@@ -22,7 +35,10 @@ export async function realOf(fs: WorkspaceFs, abs: string, followFinal: boolean)
   while (todo.length > 0) {
     const name = todo.shift()!;
     if (name === '.') continue;
-    if (name === '..') { cur.pop(); continue; }
+    if (name === '..') {
+      cur.pop();
+      continue;
+    }
     const here = `/${[...cur, name].join('/')}`;
     const st = await fs.lstat(here).catch(() => null);
     if (!st) {
@@ -55,7 +71,10 @@ export function auditedFs(inner: WorkspaceFs, root: string): { fs: WorkspaceFs; 
   const check = async (op: string, path: unknown, followFinal: boolean) => {
     // isomorphic-git probes readFile() with no argument to learn whether the fs returns promises
     if (path === undefined) return;
-    if (typeof path !== 'string') { escapes.push({ op, path: String(path), real: '(not a string)' }); throw new FsError('EACCES', op); }
+    if (typeof path !== 'string') {
+      escapes.push({ op, path: String(path), real: '(not a string)' });
+      throw new FsError('EACCES', op);
+    }
     realRoot ??= await realOf(inner, root, true);
     const real = await realOf(inner, path, followFinal);
     if (!inside(real)) {

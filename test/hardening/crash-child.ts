@@ -20,7 +20,10 @@ async function main(): Promise<void> {
   let next = 1;
   for (const name of FILES) {
     const v = parseVersion(name, readText(`${root}/${name}`));
-    if (v) { state.set(name, v); next = Math.max(next, v.h + 1, v.b + 1); }
+    if (v) {
+      state.set(name, v);
+      next = Math.max(next, v.h + 1, v.b + 1);
+    }
   }
   log(`S ${process.pid}`);
   for (;;) {
@@ -36,17 +39,32 @@ async function main(): Promise<void> {
       env = await ws.call('write_file', { path: name, content: render(name, after.h, after.b) });
     } else if (op === 'edit') {
       await ws.call('read_file', { path: name });
-      env = await ws.call('edit_file', { path: name, old_text: `${name} version ${cur!.h}\n`, new_text: `${name} version ${after.h}\n` });
+      env = await ws.call('edit_file', {
+        path: name,
+        old_text: `${name} version ${cur!.h}\n`,
+        new_text: `${name} version ${after.h}\n`,
+      });
     } else {
-      env = await ws.call('apply_patch', { patch: `*** Begin Patch\n*** Update File: ${name}\n@@\n-${name} version ${cur!.h}\n+${name} version ${after.h}\n*** End Patch\n` });
+      env = await ws.call('apply_patch', {
+        patch: `*** Begin Patch\n*** Update File: ${name}\n@@\n-${name} version ${cur!.h}\n+${name} version ${after.h}\n*** End Patch\n`,
+      });
     }
-    if (env.ok) { state.set(name, after); log(`E ${name} ${after.h} ${after.b}`); }
-    else log(`F ${name} ${env.error.code} ${env.error.message.replace(/\n/g, ' ').slice(0, 200)}`);
+    if (env.ok) {
+      state.set(name, after);
+      log(`E ${name} ${after.h} ${after.b}`);
+    } else log(`F ${name} ${env.error.code} ${env.error.message.replace(/\n/g, ' ').slice(0, 200)}`);
   }
 }
 
 function readText(path: string): string | null {
-  try { return readFileSync(path, 'utf8'); } catch { return null; }
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return null;
+  }
 }
 
-main().catch((error) => { log(`X ${String(error)}`); process.exit(3); });
+main().catch((error) => {
+  log(`X ${String(error)}`);
+  process.exit(3);
+});

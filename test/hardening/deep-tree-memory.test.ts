@@ -12,7 +12,10 @@ function counted(fs: WorkspaceFs): { fs: WorkspaceFs; calls: () => number } {
     get(target, key, receiver) {
       const value = Reflect.get(target, key, receiver);
       if (typeof value !== 'function') return value;
-      return (...args: unknown[]) => { calls++; return value.apply(target, args); };
+      return (...args: unknown[]) => {
+        calls++;
+        return value.apply(target, args);
+      };
     },
   });
   return { fs: wrapped, calls: () => calls };
@@ -38,15 +41,25 @@ describe(`a ${LEVELS}-level folder on the memory backend`, () => {
     const rel = `${'a/'.repeat(LEVELS)}f.txt`;
     // memory has no PATH_MAX, so the deep file is there to find; a call that runs out of its time
     // budget says so (truncated, next_cursor) and the next page goes on: never silent zeros
-    const pages = async (tool: string, args: Out, pick: (r: Out) => string[]): Promise<{ found: string[]; pages: number; skipped?: Out[] }> => {
+    const pages = async (
+      tool: string,
+      args: Out,
+      pick: (r: Out) => string[],
+    ): Promise<{ found: string[]; pages: number; skipped?: Out[] }> => {
       const found: string[] = [];
       let cursor: string | undefined;
       for (let page = 1; page <= 50; page++) {
         const r = await call(tool, { ...args, ...(cursor ? { cursor } : {}) });
         found.push(...pick(r));
-        if (r.count === 0) expect(r.truncated, `${tool} page ${page} found nothing and said it was complete`).toBe(r.next_cursor === undefined ? false : true);
+        if (r.count === 0)
+          expect(r.truncated, `${tool} page ${page} found nothing and said it was complete`).toBe(
+            r.next_cursor === undefined ? false : true,
+          );
         if (!r.truncated) return { found: found.sort(), pages: page };
-        expect(r.next_cursor ?? r.skipped, `${tool} page ${page}: truncated without a cursor or skipped list`).toBeDefined();
+        expect(
+          r.next_cursor ?? r.skipped,
+          `${tool} page ${page}: truncated without a cursor or skipped list`,
+        ).toBeDefined();
         if (!r.next_cursor) return { found: found.sort(), pages: page, skipped: r.skipped };
         cursor = r.next_cursor;
       }
@@ -57,7 +70,9 @@ describe(`a ${LEVELS}-level folder on the memory backend`, () => {
       if (LEVELS < 1024) expect(r.found).toEqual([rel, 'top.txt']);
       else {
         expect(r.found).toEqual(['top.txt']);
-        expect(r.skipped).toEqual([expect.objectContaining({ reason: expect.stringContaining('deeper than 1024 levels') })]);
+        expect(r.skipped).toEqual([
+          expect.objectContaining({ reason: expect.stringContaining('deeper than 1024 levels') }),
+        ]);
       }
     };
     const glob = await pages('glob', { pattern: '**/*.txt' }, (r) => r.matches);
@@ -71,15 +86,23 @@ describe(`a ${LEVELS}-level folder on the memory backend`, () => {
     const edit = await call('write_file', { path: rel, content: 'deeper\n' }, 'deep write');
     for (const r of [write, edit]) if (r.snapshot_error !== undefined) expect(typeof r.snapshot_error).toBe('string');
     const list = await call('list_snapshots', {});
-    expect(list.snapshots.map((s: Out) => s.message).slice(0, 2)).toEqual([`write_file: ${rel}`, 'write_file: new.txt'].slice(edit.snapshot_error ? 1 : 0, 2));
+    expect(list.snapshots.map((s: Out) => s.message).slice(0, 2)).toEqual(
+      [`write_file: ${rel}`, 'write_file: new.txt'].slice(edit.snapshot_error ? 1 : 0, 2),
+    );
     await call('undo', {});
-    expect(new TextDecoder().decode(await memory.readFile(`${deep}f.txt`))).toBe(edit.snapshot_error ? 'deeper\n' : 'deep\n');
+    expect(new TextDecoder().decode(await memory.readFile(`${deep}f.txt`))).toBe(
+      edit.snapshot_error ? 'deeper\n' : 'deep\n',
+    );
     const after = await call('list_snapshots', {});
     expect(after.snapshots.length).toBe(list.snapshots.length + 1);
     // another workspace on the same files reads the history and rescans the whole tree against it
     const reopened = await call('list_snapshots', {}, 'reopen', createWorkspace({ fs }));
     expect(reopened.snapshots.map((s: Out) => s.message)).toEqual(after.snapshots.map((s: Out) => s.message));
-    console.log(`[hardening deep memory] ${LEVELS} levels: ${Object.entries(costs).map(([t, c]) => `${t} ${c.calls} fs calls ${c.ms} ms`).join(', ')} (loaded machine)`);
+    console.log(
+      `[hardening deep memory] ${LEVELS} levels: ${Object.entries(costs)
+        .map(([t, c]) => `${t} ${c.calls} fs calls ${c.ms} ms`)
+        .join(', ')} (loaded machine)`,
+    );
     // linear in the depth: a few backend calls per level, never one per level per level (time is not
     // asserted; the memory backend answers a plain path from its folder index, test/fs/memory-links)
     for (const [tool, cost] of Object.entries(costs)) expect(cost.calls, tool).toBeLessThan(LEVELS * 16);

@@ -10,7 +10,9 @@ import { FULL } from './sizes.js';
 // Past PATH_MAX (4096) either way: 'a/' per level.
 const LEVELS = FULL ? 5000 : 2500;
 const base = mkdtempSync(join(tmpdir(), 'sandpit-deep-'));
-afterAll(() => { execFileSync('rm', ['-rf', base]); });
+afterAll(() => {
+  execFileSync('rm', ['-rf', base]);
+});
 
 type Out = Record<string, any>;
 
@@ -40,7 +42,10 @@ describe(`a ${LEVELS}-level folder on the node backend`, () => {
     expect(glob.skipped[0].reason).toMatch(/too long|deeper than 1024 levels/);
     const search = await call('search_files', { pattern: 'deep' });
     expect(search.matches.map((m: Out) => m.path)).toEqual(['top.txt']);
-    expect(search).toMatchObject({ truncated: true, skipped: [expect.objectContaining({ reason: expect.stringMatching(/too long|deeper than 1024 levels/) })] });
+    expect(search).toMatchObject({
+      truncated: true,
+      skipped: [expect.objectContaining({ reason: expect.stringMatching(/too long|deeper than 1024 levels/) })],
+    });
     const write = await call('write_file', { path: 'new.txt', content: 'x\n' });
     expect(write.snapshot_error).toBeUndefined();
     const list = await call('list_snapshots', {});
@@ -56,6 +61,10 @@ describe(`a ${LEVELS}-level folder on the node backend`, () => {
     timings.reopen = Date.now() - reopening;
     timings.make = makeMs;
     expect(reopened.ok && reopened.result.snapshots).toHaveLength(3);
-    console.log(`[hardening deep] ${LEVELS} levels: ${Object.entries(timings).map(([t, ms]) => `${t} ${ms} ms`).join(', ')} (loaded machine)`);
+    console.log(
+      `[hardening deep] ${LEVELS} levels: ${Object.entries(timings)
+        .map(([t, ms]) => `${t} ${ms} ms`)
+        .join(', ')} (loaded machine)`,
+    );
   }, 300_000);
 });

@@ -13,13 +13,15 @@ export function envelopeProblem(env: unknown, tool?: string): string | null {
     if (keys !== 'error,ok,tool') return `error envelope with keys ${keys}`;
     const err = e.error as Record<string, unknown> | null;
     if (!err || typeof err !== 'object') return 'error is not an object';
-    if (typeof err.code !== 'string' || !CLOSED.has(err.code)) return `code ${String(err.code)} is not on the closed list`;
+    if (typeof err.code !== 'string' || !CLOSED.has(err.code))
+      return `code ${String(err.code)} is not on the closed list`;
     if (typeof err.message !== 'string' || err.message === '') return 'error without a message';
     if (err.hint !== undefined && typeof err.hint !== 'string') return 'hint is not a string';
     if (err.problems !== undefined && !Array.isArray(err.problems)) return 'problems is not an array';
   } else return `ok is ${String(e.ok)}`;
   if (typeof e.tool !== 'string') return 'tool is not a string';
-  if (tool !== undefined && typeof tool === 'string' && e.tool !== tool) return `tool is ${String(e.tool)}, called ${tool}`;
+  if (tool !== undefined && typeof tool === 'string' && e.tool !== tool)
+    return `tool is ${String(e.tool)}, called ${tool}`;
   try {
     const text = JSON.stringify(env);
     if (JSON.stringify(JSON.parse(text)) !== text) return 'does not survive a JSON round trip';
@@ -54,7 +56,8 @@ export function refusalCodes(env: { ok: boolean; error?: { code: string }; resul
     const v = stack.pop();
     if (!v || typeof v !== 'object') continue;
     const o = v as Record<string, unknown>;
-    if (o.ok === false && o.error && typeof (o.error as { code?: unknown }).code === 'string') codes.push((o.error as { code: string }).code);
+    if (o.ok === false && o.error && typeof (o.error as { code?: unknown }).code === 'string')
+      codes.push((o.error as { code: string }).code);
     for (const child of Object.values(o)) if (child && typeof child === 'object') stack.push(child);
   }
   return codes;
@@ -66,7 +69,12 @@ export function textBeyondInputs(env: unknown, inputs: string[]): string {
   const forms = new Set<string>();
   for (const input of inputs) {
     const variants = new Set([input]);
-    for (const step of [(x: string) => x.trim(), (x: string) => x.replace(/\\/g, '/'), (x: string) => x.replace(/^\/+/, ''), (x: string) => x.replace(/\0/g, '\\0')]) {
+    for (const step of [
+      (x: string) => x.trim(),
+      (x: string) => x.replace(/\\/g, '/'),
+      (x: string) => x.replace(/^\/+/, ''),
+      (x: string) => x.replace(/\0/g, '\\0'),
+    ]) {
       for (const v of [...variants]) variants.add(step(v));
     }
     for (const v of variants) {

@@ -29,17 +29,25 @@ export function recordFigures(row: FigureRow): void {
   // the newest row per area, backend and mode
   const latest = new Map<string, FigureRow & { mode: string; seed: number; at: number }>();
   for (const f of readdirSync(dir).filter((name) => name.endsWith('.json'))) {
-    const row = { ...JSON.parse(readFileSync(`${dir}${f}`, 'utf8')), at: statSync(`${dir}${f}`).mtimeMs } as FigureRow & { mode: string; seed: number; at: number };
+    const row = {
+      ...JSON.parse(readFileSync(`${dir}${f}`, 'utf8')),
+      at: statSync(`${dir}${f}`).mtimeMs,
+    } as FigureRow & { mode: string; seed: number; at: number };
     const id = `${row.area}|${row.backend}|${row.mode}`;
     if ((latest.get(id)?.at ?? -1) < row.at) latest.set(id, row);
   }
-  const rows = [...latest.values()].sort((a, b) => `${a.mode}${a.area}${a.backend}`.localeCompare(`${b.mode}${b.area}${b.backend}`));
+  const rows = [...latest.values()].sort((a, b) =>
+    `${a.mode}${a.area}${a.backend}`.localeCompare(`${b.mode}${b.area}${b.backend}`),
+  );
   const lines = [
     '# Hardening figures',
     '',
     '| area | backend | mode | seed | attempts tried | escapes | uncaught errors | partial states | lost updates | torn files | note |',
     '| --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |',
-    ...rows.map((r) => `| ${r.area} | ${r.backend} | ${r.mode} | ${r.seed} | ${r.attempts.toLocaleString('en-US')} | ${r.escapes} | ${r.uncaught} | ${r.partial} | ${r.lost} | ${r.torn} | ${r.note ?? ''} |`),
+    ...rows.map(
+      (r) =>
+        `| ${r.area} | ${r.backend} | ${r.mode} | ${r.seed} | ${r.attempts.toLocaleString('en-US')} | ${r.escapes} | ${r.uncaught} | ${r.partial} | ${r.lost} | ${r.torn} | ${r.note ?? ''} |`,
+    ),
     '',
   ];
   writeFileSync(table, lines.join('\n'));

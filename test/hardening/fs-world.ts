@@ -30,7 +30,7 @@ export const SEED_FILES: Record<string, string> = {
   'a/b/c.txt': 'abc\n',
   'a/b/c/d.txt': 'deep\n',
   'dir/f.txt': 'f\n',
-  'app2': 'a file named like the sibling\n',
+  app2: 'a file named like the sibling\n',
 };
 
 /** link name -> target; `${X}` are replaced with the world's folders. */
@@ -65,7 +65,11 @@ function fill(template: string, w: { base: string; outside: string; sibling: str
   return template.replace('${outside}', w.outside).replace('${sibling}', w.sibling).replace('${base}', w.base);
 }
 
-export async function seedRoot(fs: WorkspaceFs, w: { root: string; base: string; outside: string; sibling: string }, symlinks = true): Promise<void> {
+export async function seedRoot(
+  fs: WorkspaceFs,
+  w: { root: string; base: string; outside: string; sibling: string },
+  symlinks = true,
+): Promise<void> {
   for (const [rel, content] of Object.entries(SEED_FILES)) {
     const abs = `${w.root}/${rel}`;
     await fs.mkdir(abs.slice(0, abs.lastIndexOf('/')), { recursive: true });
@@ -91,7 +95,10 @@ export function randomTag(): string {
 }
 
 /** The files planted beside the root, each holding the canary a breakout would leak. */
-export function outsideFiles(w: { base: string; outside: string; sibling: string }, canary: string): Record<string, string> {
+export function outsideFiles(
+  w: { base: string; outside: string; sibling: string },
+  canary: string,
+): Record<string, string> {
   return {
     [`${w.outside}/secret.txt`]: `${canary} secret\n`,
     [`${w.outside}/sub/deep.txt`]: `${canary} deep\n`,
@@ -131,8 +138,10 @@ export async function backendWorld(backend: World['backend'], fs: WorkspaceFs, s
           const abs = `${dir}/${name}`;
           if (abs === w.root) continue;
           const st = await fs.lstat(abs);
-          if (st.type === 'dir') { out[`${abs}/`] = `dir ${st.mtimeMs}`; await walk(abs); }
-          else if (st.type === 'symlink') out[abs] = `-> ${await fs.readlink(abs)}`;
+          if (st.type === 'dir') {
+            out[`${abs}/`] = `dir ${st.mtimeMs}`;
+            await walk(abs);
+          } else if (st.type === 'symlink') out[abs] = `-> ${await fs.readlink(abs)}`;
           else out[abs] = `${st.mtimeMs} ${new TextDecoder().decode(await fs.readFile(abs))}`;
         }
       };

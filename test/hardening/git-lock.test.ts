@@ -22,7 +22,8 @@ afterAll(async () => {
   if (base) await rm(base, { recursive: true, force: true });
 });
 
-const git = (gitdir: string, ...args: string[]) => execFileSync('git', [`--git-dir=${gitdir}`, ...args], { encoding: 'utf8' });
+const git = (gitdir: string, ...args: string[]) =>
+  execFileSync('git', [`--git-dir=${gitdir}`, ...args], { encoding: 'utf8' });
 
 /** Commit `file` on the remote's main through a clone of its bare folder (never through the server, whose loop this would block). */
 async function remoteCommit(work: string, file: string): Promise<void> {
@@ -41,7 +42,10 @@ describe('a git verb in one process racing changes in another', () => {
     const work = join(base, 'remote-work');
     execFileSync('git', ['clone', '-q', bare, work]);
     const transcript = join(base, 'appends.jsonl');
-    await writeFile(transcript, `${Array.from({ length: APPENDS }, (_, i) => JSON.stringify({ tool: 'append_file', args: { path: 'log.txt', content: `line ${i}\n` } })).join('\n')}\n`);
+    await writeFile(
+      transcript,
+      `${Array.from({ length: APPENDS }, (_, i) => JSON.stringify({ tool: 'append_file', args: { path: 'log.txt', content: `line ${i}\n` } })).join('\n')}\n`,
+    );
 
     const appending = runCli(['replay', transcript, '--backend', 'node', '--root', root]);
     const pulls: Array<Record<string, any>> = [];
@@ -58,8 +62,11 @@ describe('a git verb in one process racing changes in another', () => {
       expect(e.result.snapshot_error).toBeUndefined();
     }
     for (const p of pulls) expect(p.ok, JSON.stringify(p)).toBe(true);
-    expect((await readFile(join(root, 'log.txt'), 'utf8')).split('\n').filter(Boolean)).toEqual(Array.from({ length: APPENDS }, (_, i) => `line ${i}`));
-    for (let p = 0; p < PULLS; p++) expect(await readFile(join(root, `remote-${p}.txt`), 'utf8')).toBe(`remote-${p}.txt\n`);
+    expect((await readFile(join(root, 'log.txt'), 'utf8')).split('\n').filter(Boolean)).toEqual(
+      Array.from({ length: APPENDS }, (_, i) => `line ${i}`),
+    );
+    for (let p = 0; p < PULLS; p++)
+      expect(await readFile(join(root, `remote-${p}.txt`), 'utf8')).toBe(`remote-${p}.txt\n`);
 
     const gitdir = join(root, '.sandpit', 'git');
     // every append's commit is on the branch: none was dropped by a pull moving the ref under it
@@ -68,12 +75,16 @@ describe('a git verb in one process racing changes in another', () => {
     expect(git(gitdir, 'show', 'main:log.txt').split('\n').filter(Boolean)).toHaveLength(APPENDS);
     for (let p = 0; p < PULLS; p++) expect(git(gitdir, 'show', `main:remote-${p}.txt`)).toBe(`remote-${p}.txt\n`);
     const fsck = execFileSync('git', [`--git-dir=${gitdir}`, 'fsck', '--full', '--no-reflogs'], { encoding: 'utf8' });
-    const dangling = [...fsck.matchAll(/dangling commit ([0-9a-f]{40})/g)].map((m) => git(gitdir, 'log', '-1', '--format=%s', m[1]!).trim());
+    const dangling = [...fsck.matchAll(/dangling commit ([0-9a-f]{40})/g)].map((m) =>
+      git(gitdir, 'log', '-1', '--format=%s', m[1]!).trim(),
+    );
     // Two commits are left unreferenced by the verbs themselves, in one process too: the clone's
     // 'Workspace opened' (the store opens before the fetched history replaces it) and a merging
     // pull's 'Pull main' (the combined files, then recorded as the merge). No other commit may be.
     expect(dangling.filter((s) => s !== 'Pull main' && s !== 'Workspace opened')).toEqual([]);
     expect(fsck).not.toMatch(/missing|broken/);
-    console.log(`[hardening git lock] ${APPENDS} appends vs ${PULLS} pulls: ${pulls.map((p) => p.result?.status).join(', ')} (loaded machine)`);
+    console.log(
+      `[hardening git lock] ${APPENDS} appends vs ${PULLS} pulls: ${pulls.map((p) => p.result?.status).join(', ')} (loaded machine)`,
+    );
   }, 300_000);
 });

@@ -27,7 +27,10 @@ class RawServer {
       }
       for (const w of this.waiters.splice(0)) w();
     });
-    this.child.on('exit', (code) => { this.exited = code ?? -1; for (const w of this.waiters.splice(0)) w(); });
+    this.child.on('exit', (code) => {
+      this.exited = code ?? -1;
+      for (const w of this.waiters.splice(0)) w();
+    });
   }
 
   async write(text: string): Promise<void> {
@@ -37,14 +40,17 @@ class RawServer {
   /** The next `n` replies, in the order they came. */
   async next(n = 1): Promise<Reply[]> {
     while (this.replies.length < n) {
-      if (this.exited !== null) throw new Error(`the server exited (${this.exited}) with ${this.replies.length} of ${n} replies`);
+      if (this.exited !== null)
+        throw new Error(`the server exited (${this.exited}) with ${this.replies.length} of ${n} replies`);
       await new Promise<void>((r) => this.waiters.push(r));
     }
     return this.replies.splice(0, n);
   }
 
   async request(id: number, method: string, params?: unknown): Promise<Reply> {
-    await this.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, ...(params === undefined ? {} : { params }) })}\n`);
+    await this.write(
+      `${JSON.stringify({ jsonrpc: '2.0', id, method, ...(params === undefined ? {} : { params }) })}\n`,
+    );
     const [reply] = await this.next();
     return reply!;
   }
@@ -57,13 +63,19 @@ async function open(extra: string[] = []): Promise<RawServer> {
   dirs.push(dir);
   const server = new RawServer(dir, extra);
   servers.push(server);
-  const init = await server.request(0, 'initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } });
+  const init = await server.request(0, 'initialize', {
+    protocolVersion: '2025-06-18',
+    capabilities: {},
+    clientInfo: { name: 't', version: '1' },
+  });
   expect(init.result?.serverInfo?.name).toBe('sandpit');
   await server.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
   return server;
 }
 
-beforeAll(async () => { await buildCli(); }, 180_000);
+beforeAll(async () => {
+  await buildCli();
+}, 180_000);
 afterAll(() => {
   for (const s of servers) s.child.kill();
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
@@ -96,7 +108,12 @@ describe('sandpit mcp framing', () => {
   it('answers a message over the limit with an error naming the limit, then serves the next call', async () => {
     const size = FULL ? 70 * 1024 * 1024 : 2 * 1024 * 1024;
     const server = await open(FULL ? [] : ['--max-message-bytes', String(1024 * 1024)]);
-    const big = JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'write_file', arguments: { path: 'big.txt', content: 'x'.repeat(size) } } });
+    const big = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 9,
+      method: 'tools/call',
+      params: { name: 'write_file', arguments: { path: 'big.txt', content: 'x'.repeat(size) } },
+    });
     await server.write(`${big}\n`);
     const [reply] = await server.next();
     expect(reply).toMatchObject({ id: 9, error: { code: -32600 } });

@@ -28,14 +28,23 @@ export interface PathFuzzReport {
  * pinned by an it.fails test in regressions.test.ts. Only the expected code and the echo check are
  * waived for them: the storage audit, the outside snapshot and the canary check still apply.
  */
-const KNOWN_DEFECTS: Array<{ id: string; test: (set: string, cwd: string, use: PathUse, cls: string, env: Envelope) => boolean }> = [];
+const KNOWN_DEFECTS: Array<{
+  id: string;
+  test: (set: string, cwd: string, use: PathUse, cls: string, env: Envelope) => boolean;
+}> = [];
 
 function knownDefect(set: string, cwd: string, use: PathUse, cls: string, env: Envelope): boolean {
   return KNOWN_DEFECTS.some((d) => d.test(set, cwd, use, cls, env));
 }
 
 /** Builds the tools a workspace offers on a backend (node adds run_command and the task tools). */
-export type WorkspaceMaker = (opts: { fs: World['fs']; root: string; cwd: string; tools: NamedToolset['tools']; snapshots: boolean }) => Workspace;
+export type WorkspaceMaker = (opts: {
+  fs: World['fs'];
+  root: string;
+  cwd: string;
+  tools: NamedToolset['tools'];
+  snapshots: boolean;
+}) => Workspace;
 
 export const coreMaker: WorkspaceMaker = ({ fs, root, cwd, tools, snapshots }) =>
   createWorkspace({ fs, root, cwd: cwd || undefined, tools, snapshots: snapshots ? undefined : false });
@@ -49,9 +58,19 @@ function textSlots(toolset: NamedToolset): PathUse[] {
       const patch = (body: string) => ({ patch: `*** Begin Patch\n${body}\n*** End Patch\n` });
       out.push(
         { tool: tool.name, slot: '/patch (add)', mutates: true, args: (p) => patch(`*** Add File: ${p}\n+pwned`) },
-        { tool: tool.name, slot: '/patch (update)', mutates: true, args: (p) => patch(`*** Update File: ${p}\n@@\n-secret\n+pwned`) },
+        {
+          tool: tool.name,
+          slot: '/patch (update)',
+          mutates: true,
+          args: (p) => patch(`*** Update File: ${p}\n@@\n-secret\n+pwned`),
+        },
         { tool: tool.name, slot: '/patch (delete)', mutates: true, args: (p) => patch(`*** Delete File: ${p}`) },
-        { tool: tool.name, slot: '/patch (move to)', mutates: true, args: (p) => patch(`*** Update File: dir/f.txt\n*** Move to: ${p}\n@@\n-f\n+moved`) },
+        {
+          tool: tool.name,
+          slot: '/patch (move to)',
+          mutates: true,
+          args: (p) => patch(`*** Update File: dir/f.txt\n*** Move to: ${p}\n@@\n-f\n+moved`),
+        },
       );
     }
     if (/glob/i.test(tool.name) && props.pattern?.type === 'string') {
@@ -71,17 +90,45 @@ function benign(use: PathUse): string {
  * read, a well-formed envelope with a closed-list code, the refusal the oracle expects, no host
  * path or outside content in the envelope, and a refused call leaves the root as it was.
  */
-export async function fuzzPaths(world: World, toolsets: NamedToolset[], rng: Rng, count: number, make: WorkspaceMaker): Promise<PathFuzzReport> {
-  const report: PathFuzzReport = { paths: 0, calls: 0, escapes: 0, uncaught: 0, partial: 0, broken: [], unsupported: [], uses: 0, known: 0 };
-  const note = (line: string) => { if (report.broken.length < 300) report.broken.push(line); };
+export async function fuzzPaths(
+  world: World,
+  toolsets: NamedToolset[],
+  rng: Rng,
+  count: number,
+  make: WorkspaceMaker,
+): Promise<PathFuzzReport> {
+  const report: PathFuzzReport = {
+    paths: 0,
+    calls: 0,
+    escapes: 0,
+    uncaught: 0,
+    partial: 0,
+    broken: [],
+    unsupported: [],
+    uses: 0,
+    known: 0,
+  };
+  const note = (line: string) => {
+    if (report.broken.length < 300) report.broken.push(line);
+  };
   const audit = auditedFs(world.fs, world.root);
   const sessions: Array<{ set: string; ws: Workspace; cwd: string; uses: PathUse[] }> = [];
   for (const set of toolsets) {
-    for (const [cwd, snapshots] of [['', true], ['a/b', false]] as const) {
+    for (const [cwd, snapshots] of [
+      ['', true],
+      ['a/b', false],
+    ] as const) {
       const ws = make({ fs: audit.fs, root: world.root, cwd, tools: set.tools, snapshots });
       const uses: PathUse[] = [];
       // the schemas the workspace really offers (a host may swap in its own run_command)
-      const offered = ws.listTools().map((t) => ({ ...(set.tools.find((d) => d.name === t.name) ?? { mutates: true, run: async () => null }), name: t.name, description: t.description, schema: t.input_schema }));
+      const offered = ws
+        .listTools()
+        .map((t) => ({
+          ...(set.tools.find((d) => d.name === t.name) ?? { mutates: true, run: async () => null }),
+          name: t.name,
+          description: t.description,
+          schema: t.input_schema,
+        }));
       const unsupported = new Set<string>();
       for (const use of [...pathUses(offered), ...textSlots(set)]) {
         if (unsupported.has(use.tool)) continue;
@@ -141,10 +188,15 @@ export async function fuzzPaths(world: World, toolsets: NamedToolset[], rng: Rng
           continue;
         }
         const problem = envelopeProblem(env, use.tool);
-        if (problem) { report.uncaught++; note(`${label}: ${problem}`); }
+        if (problem) {
+          report.uncaught++;
+          note(`${label}: ${problem}`);
+        }
         if (audit.escapes.length > escapesBefore) {
           report.escapes++;
-          note(`${label}: reached outside the root: ${JSON.stringify(audit.escapes.slice(escapesBefore, escapesBefore + 3))}`);
+          note(
+            `${label}: reached outside the root: ${JSON.stringify(audit.escapes.slice(escapesBefore, escapesBefore + 3))}`,
+          );
         }
         const codes = refusalCodes(env as never);
         const waived = knownDefect(session.set, session.cwd, use, cls, env);
@@ -154,12 +206,19 @@ export async function fuzzPaths(world: World, toolsets: NamedToolset[], rng: Rng
         // a move checks (and may refuse) its source before it looks at the target
         if (expected && /move to|\/to$/.test(use.slot)) expected = [...expected, 'NOT_READ', 'STALE_FILE', 'NOT_FOUND'];
         if (!waived && expected && (codes.length === 0 || !codes.every((c) => expected.includes(c)))) {
-          note(`${label}: class ${cls} expects ${expected.join('|')}, got ${env.ok ? `ok ${JSON.stringify(env.result).slice(0, 160)}` : `${env.error.code}: ${env.error.message.slice(0, 160)}`}`);
+          note(
+            `${label}: class ${cls} expects ${expected.join('|')}, got ${env.ok ? `ok ${JSON.stringify(env.result).slice(0, 160)}` : `${env.error.code}: ${env.error.message.slice(0, 160)}`}`,
+          );
           if (env.ok) report.escapes++;
         }
         const extra = textBeyondInputs(env, [path]);
-        if (!waived) for (const s of world.hostStrings) if (extra.includes(s)) note(`${label}: the envelope names the host path ${s}: ${extra.slice(0, 300)}`);
-        if (extra.includes(world.canary)) { report.escapes++; note(`${label}: outside content leaked into the envelope`); }
+        if (!waived)
+          for (const s of world.hostStrings)
+            if (extra.includes(s)) note(`${label}: the envelope names the host path ${s}: ${extra.slice(0, 300)}`);
+        if (extra.includes(world.canary)) {
+          report.escapes++;
+          note(`${label}: outside content leaked into the envelope`);
+        }
         const outsideAfter = await world.outsideState();
         if (JSON.stringify(outsideAfter) !== JSON.stringify(outsideBefore)) {
           report.escapes++;
@@ -187,7 +246,11 @@ export async function fuzzPaths(world: World, toolsets: NamedToolset[], rng: Rng
 
 function diffKeys(a: Record<string, string>, b: Record<string, string>): string {
   const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
-  return [...keys].filter((k) => a[k] !== b[k]).map((k) => `${k}: ${a[k]} -> ${b[k]}`).join('; ').slice(0, 400);
+  return [...keys]
+    .filter((k) => a[k] !== b[k])
+    .map((k) => `${k}: ${a[k]} -> ${b[k]}`)
+    .join('; ')
+    .slice(0, 400);
 }
 
 /** The root's files, folders and links (not the shadow repository), as one comparable string. */
@@ -198,8 +261,10 @@ async function rootState(world: World): Promise<string> {
       if (rel === '' && name === '.sandpit') continue;
       const st = await world.fs.lstat(`${abs}/${name}`);
       const r = rel ? `${rel}/${name}` : name;
-      if (st.type === 'dir') { out.push(`${r}/`); await walk(`${abs}/${name}`, r); }
-      else if (st.type === 'symlink') out.push(`${r} -> ${await world.fs.readlink(`${abs}/${name}`)}`);
+      if (st.type === 'dir') {
+        out.push(`${r}/`);
+        await walk(`${abs}/${name}`, r);
+      } else if (st.type === 'symlink') out.push(`${r} -> ${await world.fs.readlink(`${abs}/${name}`)}`);
       // bytes, not mtimes: a rolled-back change may rewrite a file with its old bytes
       else out.push(`${r} ${Buffer.from(await world.fs.readFile(`${abs}/${name}`)).toString('base64')}`);
     }

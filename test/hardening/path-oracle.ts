@@ -14,7 +14,8 @@ export type PathClass = 'lexical' | 'reserved' | 'link-out' | 'link-out-after-li
 
 export function lexicallyOutside(input: string): boolean {
   if (input.includes('\0')) return true;
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(input) || /^(file|data|blob|javascript):/i.test(input) || /^[a-z]:/i.test(input)) return true;
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(input) || /^(file|data|blob|javascript):/i.test(input) || /^[a-z]:/i.test(input))
+    return true;
   if (/%(2e|2f|5c|00)/i.test(input)) return true;
   const p = input.replace(/\\/g, '/');
   return p.startsWith('/') || p === '~' || p.startsWith('~/');

@@ -11,7 +11,8 @@ export interface PathUse {
   pattern?: boolean;
 }
 
-const PATH_NAME = /(^|_)(path|paths|file|files|from|to|dir|directory|cwd|source|src|dest|destination|target|folder|root)$/i;
+const PATH_NAME =
+  /(^|_)(path|paths|file|files|from|to|dir|directory|cwd|source|src|dest|destination|target|folder|root)$/i;
 
 /** A value the schema accepts, for an argument that is not the fuzzed slot. */
 function filler(name: string, schema: JsonSchema): unknown {
@@ -69,10 +70,16 @@ function slotsOf(schema: JsonSchema, at: string): Array<{ slot: string; make: (p
       found.push({ slot: `${at}/${key}`, make: (p) => ({ ...base(), [key]: p }) });
     } else if (PATH_NAME.test(key) && prop.type === 'array' && prop.items && isString(prop.items)) {
       found.push({ slot: `${at}/${key}/0`, make: (p) => ({ ...base(), [key]: [p] }) });
-    } else if (prop.type === 'array' && prop.items && (prop.items.type === 'object' || prop.items.anyOf || prop.items.oneOf)) {
-      for (const inner of slotsOf(prop.items, `${at}/${key}/0`)) found.push({ slot: inner.slot, make: (p) => ({ ...base(), [key]: [inner.make(p)] }) });
+    } else if (
+      prop.type === 'array' &&
+      prop.items &&
+      (prop.items.type === 'object' || prop.items.anyOf || prop.items.oneOf)
+    ) {
+      for (const inner of slotsOf(prop.items, `${at}/${key}/0`))
+        found.push({ slot: inner.slot, make: (p) => ({ ...base(), [key]: [inner.make(p)] }) });
     } else if (prop.type === 'object' && prop.properties) {
-      for (const inner of slotsOf(prop, `${at}/${key}`)) found.push({ slot: inner.slot, make: (p) => ({ ...base(), [key]: inner.make(p) }) });
+      for (const inner of slotsOf(prop, `${at}/${key}`))
+        found.push({ slot: inner.slot, make: (p) => ({ ...base(), [key]: inner.make(p) }) });
     }
   }
   return found;
@@ -81,5 +88,6 @@ function slotsOf(schema: JsonSchema, at: string): Array<{ slot: string; make: (p
 /** Every path-taking slot of every tool in a toolset, found from the schemas alone. */
 export function pathUses(tools: ToolDefinition[]): PathUse[] {
   return tools.flatMap((tool) =>
-    slotsOf(tool.schema, '').map((s) => ({ tool: tool.name, slot: s.slot, mutates: tool.mutates, args: s.make })));
+    slotsOf(tool.schema, '').map((s) => ({ tool: tool.name, slot: s.slot, mutates: tool.mutates, args: s.make })),
+  );
 }

@@ -18,7 +18,8 @@ afterAll(async () => {
   if (base) await rm(base, { recursive: true, force: true });
 });
 
-const git = (gitdir: string, ...args: string[]) => execFileSync('git', [`--git-dir=${gitdir}`, ...args], { encoding: 'utf8' });
+const git = (gitdir: string, ...args: string[]) =>
+  execFileSync('git', [`--git-dir=${gitdir}`, ...args], { encoding: 'utf8' });
 
 describe('several processes on one folder', () => {
   it(`keeps every append and every commit: ${PROCESSES} processes x ${APPENDS} appends`, async () => {
@@ -26,12 +27,16 @@ describe('several processes on one folder', () => {
     await rm(root, { recursive: true, force: true });
     await execFileSync('mkdir', ['-p', root]);
     await writeFile(join(root, 'seed.txt'), 'seed\n');
-    const transcripts = await Promise.all(Array.from({ length: PROCESSES }, async (_, p) => {
-      const file = join(base, `t${p}.jsonl`);
-      const lines = Array.from({ length: APPENDS }, (_, i) => JSON.stringify({ tool: 'append_file', args: { path: 'log.txt', content: `p${p} ${i}\n` } }));
-      await writeFile(file, `${lines.join('\n')}\n`);
-      return file;
-    }));
+    const transcripts = await Promise.all(
+      Array.from({ length: PROCESSES }, async (_, p) => {
+        const file = join(base, `t${p}.jsonl`);
+        const lines = Array.from({ length: APPENDS }, (_, i) =>
+          JSON.stringify({ tool: 'append_file', args: { path: 'log.txt', content: `p${p} ${i}\n` } }),
+        );
+        await writeFile(file, `${lines.join('\n')}\n`);
+        return file;
+      }),
+    );
     const started = Date.now();
     const runs = await Promise.all(transcripts.map((t) => runCli(['replay', t, '--backend', 'node', '--root', root])));
     const took = Date.now() - started;
@@ -47,14 +52,22 @@ describe('several processes on one folder', () => {
     expect(lines).toHaveLength(PROCESSES * APPENDS);
     for (let p = 0; p < PROCESSES; p++) {
       // each process's own appends keep their order
-      expect(lines.filter((l) => l.startsWith(`p${p} `))).toEqual(Array.from({ length: APPENDS }, (_, i) => `p${p} ${i}`));
+      expect(lines.filter((l) => l.startsWith(`p${p} `))).toEqual(
+        Array.from({ length: APPENDS }, (_, i) => `p${p} ${i}`),
+      );
     }
     const gitdir = join(root, '.sandpit', 'git');
-    const appendCommits = git(gitdir, 'log', '--format=%s', 'main').split('\n').filter((s) => s.startsWith('append_file'));
+    const appendCommits = git(gitdir, 'log', '--format=%s', 'main')
+      .split('\n')
+      .filter((s) => s.startsWith('append_file'));
     expect(appendCommits).toHaveLength(PROCESSES * APPENDS);
     // one line of history: no merges, and every commit reachable from the branch
     expect(git(gitdir, 'rev-list', '--merges', 'main').trim()).toBe('');
-    const fsck = execFileSync('git', [`--git-dir=${gitdir}`, 'fsck', '--full', '--no-reflogs', '--unreachable', '--no-dangling'], { encoding: 'utf8' });
+    const fsck = execFileSync(
+      'git',
+      [`--git-dir=${gitdir}`, 'fsck', '--full', '--no-reflogs', '--unreachable', '--no-dangling'],
+      { encoding: 'utf8' },
+    );
     expect(fsck.trim()).toBe('');
     const dangling = execFileSync('git', [`--git-dir=${gitdir}`, 'fsck', '--no-reflogs'], { encoding: 'utf8' });
     expect(dangling).not.toMatch(/dangling commit/);
@@ -67,7 +80,20 @@ describe('sandpit doctor --root', () => {
   it('names a damaged history, and --repair resets it to the newest intact snapshot', async () => {
     const root = join(base, 'doctor');
     execFileSync('mkdir', ['-p', root]);
-    for (let i = 0; i < 3; i++) expect(JSON.parse((await runCli(['call', 'write_file', JSON.stringify({ path: `f${i}.txt`, content: `${i}\n` }), '--root', root])).stdout).ok).toBe(true);
+    for (let i = 0; i < 3; i++)
+      expect(
+        JSON.parse(
+          (
+            await runCli([
+              'call',
+              'write_file',
+              JSON.stringify({ path: `f${i}.txt`, content: `${i}\n` }),
+              '--root',
+              root,
+            ])
+          ).stdout,
+        ).ok,
+      ).toBe(true);
     const gitdir = join(root, '.sandpit', 'git');
     const head = git(gitdir, 'rev-parse', 'main').trim();
     expect((await runCli(['doctor', '--root', root])).stdout).toMatch(/^history: OK \(\d+ snapshots\)/);

@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { createMemoryFs, createWorkspace, type WorkspaceFs } from '../../src/index.js';
 import { FULL } from './sizes.js';
 
-type Page = { matches: Array<{ path: string; line: number }>; count: number; truncated: boolean; next_cursor: string | null; stopped?: string };
+type Page = {
+  matches: Array<{ path: string; line: number }>;
+  count: number;
+  truncated: boolean;
+  next_cursor: string | null;
+  stopped?: string;
+};
 
 async function ok(ws: ReturnType<typeof createWorkspace>, tool: string, args: unknown): Promise<Page> {
   const r = await ws.call(tool, args);
@@ -20,18 +26,35 @@ function slowReads(seed: Record<string, string>, delayMs: number): WorkspaceFs {
   return {
     ...fs,
     // search reads through the plain-file path where the backend has one (it gives the link count too)
-    ...(readPlainFile ? { readPlainFile: (async (base: string, rel: string, max: number) => { await later(); return readPlainFile(base, rel, max); }) as WorkspaceFs['readPlainFile'] } : {}),
+    ...(readPlainFile
+      ? {
+          readPlainFile: (async (base: string, rel: string, max: number) => {
+            await later();
+            return readPlainFile(base, rel, max);
+          }) as WorkspaceFs['readPlainFile'],
+        }
+      : {}),
     readFile: (async (path: string) => {
       await new Promise((r) => setTimeout(r, delayMs));
       return readFile(path);
     }) as WorkspaceFs['readFile'],
-    ...(readdirTypes ? { readdirTypes: async (p: string) => { await new Promise((r) => setTimeout(r, delayMs)); return readdirTypes(p); } } : {}),
+    ...(readdirTypes
+      ? {
+          readdirTypes: async (p: string) => {
+            await new Promise((r) => setTimeout(r, delayMs));
+            return readdirTypes(p);
+          },
+        }
+      : {}),
   };
 }
 
 describe('regex search in linear time', () => {
   it('answers a catastrophic-backtracking pattern at once, and other calls keep answering', async () => {
-    const ws = createWorkspace({ fs: createMemoryFs({ '/ws/a.txt': `${'a'.repeat(34)}!\n`, '/ws/b.txt': 'aaa\n' }), root: '/ws' });
+    const ws = createWorkspace({
+      fs: createMemoryFs({ '/ws/a.txt': `${'a'.repeat(34)}!\n`, '/ws/b.txt': 'aaa\n' }),
+      root: '/ws',
+    });
     const started = Date.now();
     const [search, other] = await Promise.all([
       ok(ws, 'search_files', { pattern: '(a+)+$', is_regex: true }),
@@ -44,7 +67,11 @@ describe('regex search in linear time', () => {
 
   it('runs the OWASP ReDoS patterns on a long line to the end', async () => {
     const size = FULL ? 1024 * 1024 : 100_000;
-    const ws = createWorkspace({ fs: createMemoryFs({ '/ws/long.txt': `${'a'.repeat(size)}!\n`, '/ws/x.txt': `${'x'.repeat(size)}\n` }), root: '/ws', policy: { limits: { searchBudgetMs: 600_000 } } });
+    const ws = createWorkspace({
+      fs: createMemoryFs({ '/ws/long.txt': `${'a'.repeat(size)}!\n`, '/ws/x.txt': `${'x'.repeat(size)}\n` }),
+      root: '/ws',
+      policy: { limits: { searchBudgetMs: 600_000 } },
+    });
     const figures: string[] = [];
     for (const pattern of ['(a+)+$', '([a-zA-Z]+)*$', '(a|aa)+$', '(a|a?)+$', '(.*a){12}$', '(x+x+)+y']) {
       const started = Date.now();
@@ -59,7 +86,12 @@ describe('regex search in linear time', () => {
 
   it('refuses backreferences and lookaround by name, and keeps JavaScript escapes working', async () => {
     const ws = createWorkspace({ fs: createMemoryFs({ '/ws/a.txt': 'A1 and b2\n' }), root: '/ws' });
-    for (const [pattern, says] of [['(a)\\1', 'backreferences'], ['a(?=b)', 'lookahead'], ['(?<!a)b', 'lookahead'], ['foo(', 'not a valid']] as const) {
+    for (const [pattern, says] of [
+      ['(a)\\1', 'backreferences'],
+      ['a(?=b)', 'lookahead'],
+      ['(?<!a)b', 'lookahead'],
+      ['foo(', 'not a valid'],
+    ] as const) {
       const r = await ws.call('search_files', { pattern, is_regex: true });
       expect(r.ok).toBe(false);
       if (!r.ok) {
@@ -92,17 +124,30 @@ describe('per-call time budget', () => {
       cursor = r.next_cursor!;
     }
     expect(stoppedPages).toBeGreaterThan(0);
-    expect(seen).toEqual(Object.keys(seed).map((p) => p.slice(4)).sort());
+    expect(seen).toEqual(
+      Object.keys(seed)
+        .map((p) => p.slice(4))
+        .sort(),
+    );
   });
 
   it('stops inside one big file between lines and continues after the last line it looked at', async () => {
     const lines = Array.from({ length: 100_000 }, (_, i) => (i % 1000 === 0 ? `hit ${i}` : `line ${i}`));
-    const ws = createWorkspace({ fs: createMemoryFs({ '/ws/big.txt': `${lines.join('\n')}\n` }), root: '/ws', policy: { limits: { searchBudgetMs: 1 } } });
+    const ws = createWorkspace({
+      fs: createMemoryFs({ '/ws/big.txt': `${lines.join('\n')}\n` }),
+      root: '/ws',
+      policy: { limits: { searchBudgetMs: 1 } },
+    });
     const got: number[] = [];
     let cursor: string | undefined;
     let pages = 0;
     for (; pages < 100; pages++) {
-      const r = await ok(ws, 'search_files', { pattern: 'HIT', case_sensitive: false, max_matches: 1000, ...(cursor ? { cursor } : {}) });
+      const r = await ok(ws, 'search_files', {
+        pattern: 'HIT',
+        case_sensitive: false,
+        max_matches: 1000,
+        ...(cursor ? { cursor } : {}),
+      });
       got.push(...r.matches.map((m) => m.line));
       if (!r.truncated) break;
       cursor = r.next_cursor!;
@@ -121,7 +166,11 @@ describe('per-call time budget', () => {
       if (!r.truncated) break;
       cursor = r.next_cursor!;
     }
-    expect(all).toEqual(Object.keys(seed).map((p) => p.slice(4)).sort());
+    expect(all).toEqual(
+      Object.keys(seed)
+        .map((p) => p.slice(4))
+        .sort(),
+    );
     const deep: Record<string, string> = {};
     for (let d = 0; d < 30; d++) for (let f = 0; f < 5; f++) deep[`/ws/d${String(d).padStart(2, '0')}/f${f}.md`] = 'x';
     const slow = createWorkspace({ fs: slowReads(deep, 5), root: '/ws', policy: { limits: { searchBudgetMs: 1 } } });
@@ -136,6 +185,10 @@ describe('per-call time budget', () => {
       cursor = r.next_cursor!;
     }
     expect(stopped).toBeGreaterThan(0);
-    expect(found).toEqual(Object.keys(deep).map((p) => p.slice(4)).sort());
+    expect(found).toEqual(
+      Object.keys(deep)
+        .map((p) => p.slice(4))
+        .sort(),
+    );
   });
 });

@@ -18,7 +18,7 @@ describe('hardening regressions', () => {
     expect((await ws.call('write_file', { path: 'a.txt', content: 'a\n' })).ok).toBe(true);
     expect((await ws.call('delete_path', { path: 'out' })).ok).toBe(true);
     expect((await ws.call('delete_path', { path: 'in' })).ok).toBe(true);
-    const diff = await ws.call('diff_snapshots', { from: (await firstSnapshot(ws)), path: '' });
+    const diff = await ws.call('diff_snapshots', { from: await firstSnapshot(ws), path: '' });
     expect(diff.ok, JSON.stringify(diff)).toBe(true);
     const text = JSON.stringify(diff);
     expect(text).toContain('out');
@@ -35,8 +35,14 @@ describe('hardening regressions: the oracle', () => {
     const fs = createMemoryFs({ '/ws/a/b/x.txt': 'hi\n', '/ws/a/y.txt': 'y\n' });
     const ws = createWorkspace({ fs, root: '/ws', cwd: 'a/b', tools: toolset('fs_process').tools });
     expect(await ws.call('read_file', { file: '../b/x.txt' })).toMatchObject({ ok: true, result: { file: 'x.txt' } });
-    expect(await ws.call('read_file', { file: '../y.txt' })).toMatchObject({ ok: false, error: { code: 'OUTSIDE_WORKSPACE' } });
-    expect(await ws.call('read_file', { file: '../../../x.txt' })).toMatchObject({ ok: false, error: { code: 'OUTSIDE_WORKSPACE' } });
+    expect(await ws.call('read_file', { file: '../y.txt' })).toMatchObject({
+      ok: false,
+      error: { code: 'OUTSIDE_WORKSPACE' },
+    });
+    expect(await ws.call('read_file', { file: '../../../x.txt' })).toMatchObject({
+      ok: false,
+      error: { code: 'OUTSIDE_WORKSPACE' },
+    });
     expect(await classify('../b/x.txt', 'a/b', fs, '/ws')).toBe('lexical');
     expect(await classify('./../b/x.txt', 'a/b', fs, '/ws')).toBe('inside');
   });
@@ -63,7 +69,9 @@ describe('hardening regressions: the shadow repository passes git fsck', () => {
       const ws = createWorkspace({ fs: createNodeFs(), root: base });
       expect((await ws.call('write_file', { path: 'a.txt', content: 'a\n' })).ok).toBe(true);
       await ws.close();
-      const r = spawnSync('git', ['--git-dir', join(base, '.sandpit', 'git'), 'fsck', '--no-dangling'], { encoding: 'utf8' });
+      const r = spawnSync('git', ['--git-dir', join(base, '.sandpit', 'git'), 'fsck', '--no-dangling'], {
+        encoding: 'utf8',
+      });
       expect(`${r.status} ${r.stderr}`).toBe('0 ');
     } finally {
       rmSync(base, { recursive: true, force: true });
@@ -76,7 +84,12 @@ describe('hardening regressions: found outside the hardening files', () => {
   // set, a host-absolute name was re-rooted inside the workspace instead of refused.
   it('fs_process refuses a host-absolute file even when the workspace has a current folder', async () => {
     const { toolset } = await import('../../src/toolsets/index.js');
-    const ws = createWorkspace({ fs: createMemoryFs({ '/ws/a/b/keep.txt': 'k\n' }), root: '/ws', cwd: 'a/b', tools: toolset('fs_process').tools });
+    const ws = createWorkspace({
+      fs: createMemoryFs({ '/ws/a/b/keep.txt': 'k\n' }),
+      root: '/ws',
+      cwd: 'a/b',
+      tools: toolset('fs_process').tools,
+    });
     const env = await ws.call('write_file', { file: '/etc/host-only/new.txt', content: 'x\n' });
     expect(env.ok ? 'ok' : env.error.code).toBe('OUTSIDE_WORKSPACE');
   });

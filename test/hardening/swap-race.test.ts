@@ -71,7 +71,11 @@ describe('confinement while a folder is swapped for a link outside', () => {
     const startId = start.ok ? start.result.id : '';
     const countFile = join(base, 'swaps');
     const swaps = async () => Number((await readFile(countFile, 'utf8').catch(() => '0')).trim() || 0);
-    const swapper = spawn(process.execPath, ['-e', SWAPPER, join(root, 'sub'), join(base, 'parked'), outside, countFile], { stdio: 'ignore' });
+    const swapper = spawn(
+      process.execPath,
+      ['-e', SWAPPER, join(root, 'sub'), join(base, 'parked'), outside, countFile],
+      { stdio: 'ignore' },
+    );
     let swapsBefore = 0;
     let swapsDuring = 0;
     let calls = 0;
@@ -110,7 +114,7 @@ describe('confinement while a folder is swapped for a link outside', () => {
         }
       };
       // the calls start once the swapper is swapping, and it must have kept swapping while they ran
-      if (!await eventually(async () => (await swaps()) > 0, 10_000)) throw new Error('the swapper never swapped');
+      if (!(await eventually(async () => (await swaps()) > 0, 10_000))) throw new Error('the swapper never swapped');
       swapsBefore = await swaps();
       await Promise.all(Array.from({ length: CLIENTS }, (_, n) => client(n)));
       swapsDuring = (await swaps()) - swapsBefore;
@@ -121,7 +125,17 @@ describe('confinement while a folder is swapped for a link outside', () => {
     }
     const after = await snapshotOf(outside);
     const changed = Object.keys({ ...before, ...after }).filter((k) => before[k] !== after[k]);
-    recordFigures({ area: 'swap race', backend: 'node', attempts: calls, escapes: changed.length + leaks.length, uncaught: 0, partial: 0, lost: 0, torn: 0, note: `${CLIENTS} clients, a process swapping a folder for a link outside (${swapsDuring} swaps during the calls)` });
+    recordFigures({
+      area: 'swap race',
+      backend: 'node',
+      attempts: calls,
+      escapes: changed.length + leaks.length,
+      uncaught: 0,
+      partial: 0,
+      lost: 0,
+      torn: 0,
+      note: `${CLIENTS} clients, a process swapping a folder for a link outside (${swapsDuring} swaps during the calls)`,
+    });
     expect(swapsDuring).toBeGreaterThan(0);
     expect(leaks).toEqual([]);
     expect(changed).toEqual([]);

@@ -10,7 +10,14 @@ const toolsetDir = fileURLToPath(new URL('../../src/toolsets/', import.meta.url)
 
 function isTool(value: unknown): value is ToolDefinition {
   const t = value as ToolDefinition | null;
-  return !!t && typeof t === 'object' && typeof t.name === 'string' && typeof t.run === 'function' && !!t.schema && typeof t.schema === 'object';
+  return (
+    !!t &&
+    typeof t === 'object' &&
+    typeof t.name === 'string' &&
+    typeof t.run === 'function' &&
+    !!t.schema &&
+    typeof t.schema === 'object'
+  );
 }
 
 function isToolList(value: unknown): value is ToolDefinition[] {
@@ -43,9 +50,14 @@ export async function discoverToolsets(options: Record<string, unknown> = {}): P
   // the registry builds each toolset as users get it; a tool list exported anywhere else joins too
   const found = registeredToolsets(options as ToolsetOptions);
   const seen = new Set<unknown>(found.map((f) => f.tools));
-  const files = readdirSync(toolsetDir).filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts')).sort();
+  const files = readdirSync(toolsetDir)
+    .filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))
+    .sort();
   for (const file of files) {
-    const mod = (await import(/* @vite-ignore */ pathToFileURL(`${toolsetDir}${file}`).href)) as Record<string, unknown>;
+    const mod = (await import(/* @vite-ignore */ pathToFileURL(`${toolsetDir}${file}`).href)) as Record<
+      string,
+      unknown
+    >;
     for (const [exportName, value] of Object.entries(mod)) {
       for (const set of listsIn(exportName, value)) {
         if (seen.has(set.tools)) continue;

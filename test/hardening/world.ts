@@ -35,7 +35,8 @@ export async function nodeWorld(): Promise<World> {
     links: linkNames(),
     hostStrings: [base, base.slice(1), tmpdir(), process.cwd()].filter((s) => s.length > 4),
     async reset() {
-      for (const name of nodeFs.readdirSync(w.root)) if (name !== '.sandpit') nodeFs.rmSync(join(w.root, name), { recursive: true, force: true });
+      for (const name of nodeFs.readdirSync(w.root))
+        if (name !== '.sandpit') nodeFs.rmSync(join(w.root, name), { recursive: true, force: true });
       await seedRoot(fs, w);
     },
     async outsideState() {

@@ -22,8 +22,16 @@ beforeAll(async () => {
   await mkdir(root);
   await writeToolsFolder(toolsDir);
   ws = openNodeWorkspace(root, {
-    toolsDir, session: 'test-session', snapshots: false, onWarning: (r) => warnings.push(r),
-    policy: { confirm: (paths, action) => { approvals.push([paths, action]); return true; } },
+    toolsDir,
+    session: 'test-session',
+    snapshots: false,
+    onWarning: (r) => warnings.push(r),
+    policy: {
+      confirm: (paths, action) => {
+        approvals.push([paths, action]);
+        return true;
+      },
+    },
   });
 });
 afterAll(async () => {
@@ -49,10 +57,14 @@ describe('loading manifests', () => {
     const names = ws.listTools().map((t) => t.name);
     for (const name of GOOD) expect(names).toContain(name);
     expect(names.filter((n) => n === 'read_file')).toHaveLength(1);
-    expect(ws.listTools().find((t) => t.name === 'word_count')?.input_schema).toMatchObject({ required: ['text'], additionalProperties: false });
+    expect(ws.listTools().find((t) => t.name === 'word_count')?.input_schema).toMatchObject({
+      required: ['text'],
+      additionalProperties: false,
+    });
     const problems = Object.fromEntries(warnings.map((w) => [w.name, w.problems.join(' | ')]));
     expect(problems).toEqual({
-      'Bad-Name': "name: the folder name 'Bad-Name' is not a valid tool name (lowercase letters, digits, _); set \"name\"",
+      'Bad-Name':
+        'name: the folder name \'Bad-Name\' is not a valid tool name (lowercase letters, digits, _); set "name"',
       bad_input: 'input must be one of: "stdin_json", "args_json", "env"',
       bad_json: expect.stringMatching(/^bad_json\.json is not valid JSON/),
       bad_params: 'parameters must be a JSON Schema with "type": "object"',
@@ -69,23 +81,31 @@ describe('loading manifests', () => {
 
   it('validates every call against the manifest schema, with the exact problems', async () => {
     expect(await ws.call('word_count', {})).toMatchObject({
-      ok: false, error: { code: 'INVALID_ARGUMENTS', problems: [{ path: '/text', message: 'is required but missing' }] },
+      ok: false,
+      error: { code: 'INVALID_ARGUMENTS', problems: [{ path: '/text', message: 'is required but missing' }] },
     });
     const wrong = await ws.call('word_count', { text: 5, top: 0, colour: 'red' });
     expect(wrong.ok).toBe(false);
     if (!wrong.ok) {
-      expect(wrong.error.problems).toEqual(expect.arrayContaining([
-        { path: '/text', message: 'must be string' },
-        { path: '/top', message: 'must be >= 1' },
-        { path: '/colour', message: 'is not a known argument' },
-      ]));
+      expect(wrong.error.problems).toEqual(
+        expect.arrayContaining([
+          { path: '/text', message: 'must be string' },
+          { path: '/top', message: 'must be >= 1' },
+          { path: '/colour', message: 'is not a known argument' },
+        ]),
+      );
     }
   });
 });
 
 describe('running manifest tools', () => {
   it('stdin_json in, json out', async () => {
-    expect(await call('word_count', { text: 'the quick brown fox' })).toMatchObject({ output: '4 words', is_error: false, exit_code: 0, files: [] });
+    expect(await call('word_count', { text: 'the quick brown fox' })).toMatchObject({
+      output: '4 words',
+      is_error: false,
+      exit_code: 0,
+      files: [],
+    });
   });
 
   it('args_json appends the arguments and closes stdin; notify lines of a foreground call come back as notes', async () => {
@@ -97,7 +117,9 @@ describe('running manifest tools', () => {
   it('env input sets SANDPIT_ and ZAGENT_ variables in a shell tool, which runs in its folder', async () => {
     const result = await call('env_tool', { name: 'Ada', count: 2 });
     const [line, cwd] = result.output.trim().split('\n');
-    expect(line).toBe('name=Ada count=2 json={"name":"Ada","count":2} tool=env_tool session=test-session caps=vision=true,audio=false,pdf=true,video=false greeting=hello');
+    expect(line).toBe(
+      'name=Ada count=2 json={"name":"Ada","count":2} tool=env_tool session=test-session caps=vision=true,audio=false,pdf=true,video=false greeting=hello',
+    );
     expect(cwd).toBe(join(toolsDir, 'env_tool'));
   });
 
@@ -116,9 +138,19 @@ describe('running manifest tools', () => {
 
   it('a nonzero exit in text mode is an error envelope with the output and the code; a crash in json mode shows its own words', async () => {
     const fails = await failed('fails');
-    expect(fails).toMatchObject({ code: 'IO_ERROR', output: 'partial\nbroken\n(exit code 2)', is_error: true, exit_code: 2 });
+    expect(fails).toMatchObject({
+      code: 'IO_ERROR',
+      output: 'partial\nbroken\n(exit code 2)',
+      is_error: true,
+      exit_code: 2,
+    });
     expect(fails.message).toBe('fails reported an error:\npartial\nbroken\n(exit code 2)');
-    expect(await failed('crashes')).toMatchObject({ code: 'IO_ERROR', output: 'boom\n(exit code 1)', is_error: true, exit_code: 1 });
+    expect(await failed('crashes')).toMatchObject({
+      code: 'IO_ERROR',
+      output: 'boom\n(exit code 1)',
+      is_error: true,
+      exit_code: 1,
+    });
   });
 
   it('kills a tool at its timeout', async () => {
@@ -132,8 +164,14 @@ describe('running manifest tools', () => {
   it('lists the output folder and attaches media the model can take, without host paths', async () => {
     const result = await call('chart');
     expect(result.output).toBe('drew it');
-    expect(result.files).toEqual([{ name: 'chart.png', size_bytes: PNG.length }, { name: 'data.csv', size_bytes: 4 }, { name: 'sound.wav', size_bytes: 4 }]);
-    expect(result.media).toEqual([{ name: 'chart.png', mime: 'image/png', size_bytes: PNG.length, data_base64: PNG.toString('base64') }]);
+    expect(result.files).toEqual([
+      { name: 'chart.png', size_bytes: PNG.length },
+      { name: 'data.csv', size_bytes: 4 },
+      { name: 'sound.wav', size_bytes: 4 },
+    ]);
+    expect(result.media).toEqual([
+      { name: 'chart.png', mime: 'image/png', size_bytes: PNG.length, data_base64: PNG.toString('base64') },
+    ]);
     expect(result.media_dropped).toEqual([
       { name: 'secret.png', reason: 'media must be saved in the output folder ($SANDPIT_OUTPUT_DIR)' },
       { name: 'sound.wav', reason: 'the model cannot take audio input' },
@@ -148,11 +186,20 @@ describe('running manifest tools', () => {
     expect(started).toMatchObject({ task_id: expect.stringMatching(/^task_/), status: 'running' });
     const done = await call('task_wait', { task_id: started.task_id, timeout_seconds: 10 });
     stop();
-    expect(done).toMatchObject({ status: 'exited', exit_code: 0, result: { output: 'indexed 3 files\n', is_error: false } });
+    expect(done).toMatchObject({
+      status: 'exited',
+      exit_code: 0,
+      result: { output: 'indexed 3 files\n', is_error: false },
+    });
     expect(events).toEqual([
       { type: 'task_note', task_id: started.task_id, text: 'indexing 40% done', wake: false },
       { type: 'task_note', task_id: started.task_id, text: 'need your decision on X', wake: true },
-      expect.objectContaining({ type: 'task_exit', task_id: started.task_id, status: 'exited', result: expect.objectContaining({ output: 'indexed 3 files\n' }) }),
+      expect.objectContaining({
+        type: 'task_exit',
+        task_id: started.task_id,
+        status: 'exited',
+        result: expect.objectContaining({ output: 'indexed 3 files\n' }),
+      }),
     ]);
   });
 

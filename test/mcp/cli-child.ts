@@ -20,16 +20,22 @@ export function stdioChild(args: string[]): McpChild {
     async connect(options = {}, setup) {
       const client = new Client({ name: 'stdio-child-test', version: '1.0.0' }, options);
       setup?.(client);
-      await client.connect(new StdioClientTransport({ command: process.execPath, args: [cliPath, 'mcp', ...args], stderr: 'pipe' }));
+      await client.connect(
+        new StdioClientTransport({ command: process.execPath, args: [cliPath, 'mcp', ...args], stderr: 'pipe' }),
+      );
       clients.push(client);
       return client;
     },
-    async close() { for (const c of clients) await c.close().catch(() => {}); },
+    async close() {
+      for (const c of clients) await c.close().catch(() => {});
+    },
   };
 }
 
 /** Where a `sandpit mcp --http` child says it listens; rejects with its stderr when it exits first. */
-export function listeningUrl(child: ChildProcessWithoutNullStreams | ChildProcessByStdio<null, null, Readable>): Promise<string> {
+export function listeningUrl(
+  child: ChildProcessWithoutNullStreams | ChildProcessByStdio<null, null, Readable>,
+): Promise<string> {
   let stderr = '';
   return new Promise<string>((resolve, reject) => {
     child.stderr.on('data', (d: Buffer) => {
@@ -43,7 +49,9 @@ export function listeningUrl(child: ChildProcessWithoutNullStreams | ChildProces
 
 /** `sandpit mcp --http 127.0.0.1:0 ARGS` as one child; resolves once it says where it listens. */
 export async function httpChild(args: string[]): Promise<McpChild & { url: string }> {
-  const child = spawn(process.execPath, [cliPath, 'mcp', '--http', '127.0.0.1:0', ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [cliPath, 'mcp', '--http', '127.0.0.1:0', ...args], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   const url = await listeningUrl(child);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const clients: Client[] = [];

@@ -12,7 +12,9 @@ import { scratch } from './scratch.js';
 
 type Row = Record<string, any>;
 const { folder, closers } = scratch('sandpit-mcp-cancel-');
-beforeAll(async () => { await buildCli(); }, 180_000);
+beforeAll(async () => {
+  await buildCli();
+}, 180_000);
 
 // Enough files that a search reports progress many times (every 200 files) before it could end.
 const SEARCHED = 4000;
@@ -27,51 +29,85 @@ function patchedFiles(): Record<string, string> {
   const body = Array.from({ length: 400 }, (_, i) => `line ${i}`).join('\n') + '\n';
   return Object.fromEntries(Array.from({ length: PATCHED }, (_, i) => [`f/${String(i).padStart(3, '0')}.txt`, body]));
 }
-const bigPatch = (): string => ['*** Begin Patch', ...Array.from({ length: PATCHED }, (_, i) => [
-  `*** Update File: f/${String(i).padStart(3, '0')}.txt`, '@@', ' line 199', '-line 200', '+LINE 200', ' line 201',
-]).flat(), '*** End Patch'].join('\n');
+const bigPatch = (): string =>
+  [
+    '*** Begin Patch',
+    ...Array.from({ length: PATCHED }, (_, i) => [
+      `*** Update File: f/${String(i).padStart(3, '0')}.txt`,
+      '@@',
+      ' line 199',
+      '-line 200',
+      '+LINE 200',
+      ' line 201',
+    ]).flat(),
+    '*** End Patch',
+  ].join('\n');
 
 /** Call `name` and cancel it (`notifications/cancelled`) on its first progress report. */
 async function cancelOnFirstProgress(client: Client, name: string, args: Row): Promise<unknown> {
   const stop = new AbortController();
   let reports = 0;
   const call = client.callTool({ name, arguments: args }, CallToolResultSchema, {
-    signal: stop.signal, timeout: 60_000,
-    onprogress: () => { if (++reports === 1) stop.abort('the person changed their mind'); },
+    signal: stop.signal,
+    timeout: 60_000,
+    onprogress: () => {
+      if (++reports === 1) stop.abort('the person changed their mind');
+    },
   });
-  return call.then(() => 'answered', (error: unknown) => error);
+  return call.then(
+    () => 'answered',
+    (error: unknown) => error,
+  );
 }
 
 /** A workspace served over Streamable HTTP whose every envelope is kept, so a test sees how a cancelled call ended. */
 async function overHttp(dir: string): Promise<{ client: Client; ws: Workspace; envelopes: Envelope[] }> {
   const ws = openNodeWorkspace(dir, { snapshots: false });
   const envelopes: Envelope[] = [];
-  const recording: Workspace = { ...ws, call: (async (...args: Parameters<Workspace['call']>) => {
-    const envelope = await ws.call(...args);
-    envelopes.push(envelope);
-    return envelope;
-  }) as Workspace['call'] };
+  const recording: Workspace = {
+    ...ws,
+    call: (async (...args: Parameters<Workspace['call']>) => {
+      const envelope = await ws.call(...args);
+      envelopes.push(envelope);
+      return envelope;
+    }) as Workspace['call'],
+  };
   const http = await serveMcpHttp(recording, ws.toolset, { port: 0 });
   const client = new Client({ name: 'cancel-http', version: '1.0.0' });
   await client.connect(new StreamableHTTPClientTransport(new URL(http.url)));
-  closers.push(async () => { await client.close(); await http.close(); await ws.close(); });
+  closers.push(async () => {
+    await client.close();
+    await http.close();
+    await ws.close();
+  });
   return { client, ws, envelopes };
 }
 
 describe('cancelling a long search_files', () => {
   it('stops the search where it is, and the server goes on answering (HTTP)', async () => {
     const { client, envelopes } = await overHttp(folder(bigTree()));
-    expect(await cancelOnFirstProgress(client, 'search_files', { pattern: 'never present', max_matches: 500 })).toBeInstanceOf(Error);
+    expect(
+      await cancelOnFirstProgress(client, 'search_files', { pattern: 'never present', max_matches: 500 }),
+    ).toBeInstanceOf(Error);
     // the search ended early as cancelled, not after scanning the whole tree
-    await expect.poll(() => envelopes.find((e) => e.tool === 'search_files')).toMatchObject({ ok: false, error: { code: 'TIMEOUT', message: expect.stringMatching(/cancelled/) } });
+    await expect
+      .poll(() => envelopes.find((e) => e.tool === 'search_files'))
+      .toMatchObject({ ok: false, error: { code: 'TIMEOUT', message: expect.stringMatching(/cancelled/) } });
     const later = (await client.callTool({ name: 'search_files', arguments: { pattern: 'file 3999' } })) as Row;
-    expect(later.structuredContent).toMatchObject({ count: 1, matches: [expect.objectContaining({ path: 'd39/f3999.txt' })] });
+    expect(later.structuredContent).toMatchObject({
+      count: 1,
+      matches: [expect.objectContaining({ path: 'd39/f3999.txt' })],
+    });
   });
 
   it('stops the search over stdio, and the server answers the next calls', async () => {
     // Raw JSON-RPC over the child's pipes, so the test sees every progress report the search sends after the cancel.
-    const child = spawn(process.execPath, [cliPath, 'mcp', '--root', folder(bigTree()), '--snapshots', 'off'], { stdio: ['pipe', 'pipe', 'ignore'] });
-    closers.push(async () => { child.kill(); });
+    const child = spawn(process.execPath, [cliPath, 'mcp', '--root', folder(bigTree()), '--snapshots', 'off'], {
+      stdio: ['pipe', 'pipe', 'ignore'],
+    });
+    closers.push(async () => {
+      child.kill();
+    });
     const progress: number[] = [];
     const answers = new Map<number, Row>();
     let buffered = '';
@@ -82,21 +118,51 @@ describe('cancelling a long search_files', () => {
         buffered = buffered.slice(nl + 1);
         if (message.method === 'notifications/progress') {
           progress.push(message.params.progress);
-          if (progress.length === 1) send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 2, reason: 'changed my mind' } });
+          if (progress.length === 1)
+            send({
+              jsonrpc: '2.0',
+              method: 'notifications/cancelled',
+              params: { requestId: 2, reason: 'changed my mind' },
+            });
         } else if (message.id !== undefined) answers.set(message.id, message);
       }
     });
     const send = (message: Row) => child.stdin.write(`${JSON.stringify(message)}\n`);
-    const answer = async (id: number) => { await expect.poll(() => answers.get(id), { timeout: 30_000 }).toBeDefined(); return answers.get(id)!; };
-    send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+    const answer = async (id: number) => {
+      await expect.poll(() => answers.get(id), { timeout: 30_000 }).toBeDefined();
+      return answers.get(id)!;
+    };
+    send({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+    });
     await answer(1);
     send({ jsonrpc: '2.0', method: 'notifications/initialized' });
-    send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'search_files', arguments: { pattern: 'never present', max_matches: 500 }, _meta: { progressToken: 'search' } } });
+    send({
+      jsonrpc: '2.0',
+      id: 2,
+      method: 'tools/call',
+      params: {
+        name: 'search_files',
+        arguments: { pattern: 'never present', max_matches: 500 },
+        _meta: { progressToken: 'search' },
+      },
+    });
     send({ jsonrpc: '2.0', id: 3, method: 'ping' });
     expect(await answer(3)).toMatchObject({ result: {} });
     await expect.poll(() => progress.length, { timeout: 30_000 }).toBeGreaterThan(0);
-    send({ jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'search_files', arguments: { pattern: 'file 3999' } } });
-    expect((await answer(4)).result.structuredContent).toMatchObject({ count: 1, matches: [expect.objectContaining({ path: 'd39/f3999.txt' })] });
+    send({
+      jsonrpc: '2.0',
+      id: 4,
+      method: 'tools/call',
+      params: { name: 'search_files', arguments: { pattern: 'file 3999' } },
+    });
+    expect((await answer(4)).result.structuredContent).toMatchObject({
+      count: 1,
+      matches: [expect.objectContaining({ path: 'd39/f3999.txt' })],
+    });
     // the cancelled search stopped short of the tree's end, and its own answer never came
     expect(Math.max(...progress)).toBeLessThan(SEARCHED);
     expect(answers.has(2)).toBe(false);
@@ -109,7 +175,9 @@ describe('cancelling an apply_patch over HTTP', () => {
     const dir = folder(files);
     const { client, ws, envelopes } = await overHttp(dir);
     expect(await cancelOnFirstProgress(client, 'apply_patch', { patch: bigPatch() })).toBeInstanceOf(Error);
-    await expect.poll(() => envelopes.find((e) => e.tool === 'apply_patch')).toMatchObject({ ok: false, error: { code: 'TIMEOUT' } });
+    await expect
+      .poll(() => envelopes.find((e) => e.tool === 'apply_patch'))
+      .toMatchObject({ ok: false, error: { code: 'TIMEOUT' } });
     for (const [name, text] of Object.entries(files)) expect(readFileSync(join(dir, name), 'utf8')).toBe(text);
     expect(ws.changes.list()).toHaveLength(0);
     // the same patch, not cancelled, still applies: nothing was left half-done or locked

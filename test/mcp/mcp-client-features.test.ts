@@ -3,9 +3,20 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { CallToolResultSchema, ElicitRequestSchema, LoggingMessageNotificationSchema, type Progress } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolResultSchema,
+  ElicitRequestSchema,
+  LoggingMessageNotificationSchema,
+  type Progress,
+} from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
-import { createMcpServer, McpLogHub, openNodeWorkspace, serveMcpHttp, type McpServerOptions } from '../../src/node/index.js';
+import {
+  createMcpServer,
+  McpLogHub,
+  openNodeWorkspace,
+  serveMcpHttp,
+  type McpServerOptions,
+} from '../../src/node/index.js';
 import type { WorkspacePolicy } from '../../src/index.js';
 import { scratch } from './scratch.js';
 
@@ -18,7 +29,10 @@ type Answer = 'accept' | 'decline' | 'cancel' | 'never' | null;
 async function connect(dir: string, answer: Answer, policy: WorkspacePolicy = {}, options: McpServerOptions = {}) {
   const ws = openNodeWorkspace(dir, { snapshots: false, policy });
   const server = createMcpServer(ws, ws.toolset, options);
-  const client = new Client({ name: 'features-test', version: '1.0.0' }, { capabilities: answer ? { elicitation: {} } : {} });
+  const client = new Client(
+    { name: 'features-test', version: '1.0.0' },
+    { capabilities: answer ? { elicitation: {} } : {} },
+  );
   const asked: string[] = [];
   if (answer) {
     client.setRequestHandler(ElicitRequestSchema, async (request) => {
@@ -30,17 +44,24 @@ async function connect(dir: string, answer: Answer, policy: WorkspacePolicy = {}
   const [a, b] = InMemoryTransport.createLinkedPair();
   await server.connect(a);
   await client.connect(b);
-  closers.push(async () => { await client.close(); await ws.close(); });
+  closers.push(async () => {
+    await client.close();
+    await ws.close();
+  });
   return { client, ws, asked };
 }
 
-const structured = async (client: Client, name: string, args: Row): Promise<Row> => ((await client.callTool({ name, arguments: args })) as Row).structuredContent;
+const structured = async (client: Client, name: string, args: Row): Promise<Row> =>
+  ((await client.callTool({ name, arguments: args })) as Row).structuredContent;
 
 describe('elicitation for confirmations', () => {
   it('asks the person on accept and runs the call', async () => {
     const dir = folder({ 'old.txt': 'x\n' });
     const { client, asked } = await connect(dir, 'accept');
-    expect(await structured(client, 'delete_path', { path: 'old.txt' })).toMatchObject({ path: 'old.txt', deleted: true });
+    expect(await structured(client, 'delete_path', { path: 'old.txt' })).toMatchObject({
+      path: 'old.txt',
+      deleted: true,
+    });
     expect(asked).toHaveLength(1);
     expect(asked[0]).toContain("'old.txt'");
     expect(existsSync(join(dir, 'old.txt'))).toBe(false);
@@ -90,9 +111,16 @@ describe('elicitation for confirmations', () => {
     const http = await serveMcpHttp(ws, ws.toolset, { port: 0 });
     const client = new Client({ name: 'features-http', version: '1.0.0' }, { capabilities: { elicitation: {} } });
     let asked = 0;
-    client.setRequestHandler(ElicitRequestSchema, async () => { asked++; return { action: 'accept' }; });
+    client.setRequestHandler(ElicitRequestSchema, async () => {
+      asked++;
+      return { action: 'accept' };
+    });
     await client.connect(new StreamableHTTPClientTransport(new URL(http.url)));
-    closers.push(async () => { await client.close(); await http.close(); await ws.close(); });
+    closers.push(async () => {
+      await client.close();
+      await http.close();
+      await ws.close();
+    });
     expect(await structured(client, 'delete_path', { path: 'old.txt' })).toMatchObject({ deleted: true });
     expect(asked).toBe(1);
   });
@@ -105,16 +133,30 @@ function manyFiles(): Record<string, string> {
   for (let i = 0; i < FILES; i++) files[`f/${String(i).padStart(3, '0')}.txt`] = body;
   return files;
 }
-const bigPatch = (): string => ['*** Begin Patch', ...Array.from({ length: FILES }, (_, i) => [
-  `*** Update File: f/${String(i).padStart(3, '0')}.txt`, '@@', ' line 199', '-line 200', '+LINE 200', ' line 201',
-]).flat(), '*** End Patch'].join('\n');
+const bigPatch = (): string =>
+  [
+    '*** Begin Patch',
+    ...Array.from({ length: FILES }, (_, i) => [
+      `*** Update File: f/${String(i).padStart(3, '0')}.txt`,
+      '@@',
+      ' line 199',
+      '-line 200',
+      '+LINE 200',
+      ' line 201',
+    ]).flat(),
+    '*** End Patch',
+  ].join('\n');
 
 describe('progress and cancellation', () => {
   it('sends rising progress during an apply_patch over many files', async () => {
     const dir = folder(manyFiles());
     const { client } = await connect(dir, null);
     const seen: Progress[] = [];
-    const result = await client.callTool({ name: 'apply_patch', arguments: { patch: bigPatch() } }, CallToolResultSchema, { onprogress: (p) => seen.push(p) });
+    const result = await client.callTool(
+      { name: 'apply_patch', arguments: { patch: bigPatch() } },
+      CallToolResultSchema,
+      { onprogress: (p) => seen.push(p) },
+    );
     expect(result.isError).toBe(false);
     expect(seen.length).toBeGreaterThan(FILES / 2);
     for (let i = 1; i < seen.length; i++) expect(seen[i]!.progress).toBeGreaterThan(seen[i - 1]!.progress);
@@ -128,9 +170,17 @@ describe('progress and cancellation', () => {
     const http = await serveMcpHttp(ws, ws.toolset, { port: 0 });
     const client = new Client({ name: 'progress-http', version: '1.0.0' });
     await client.connect(new StreamableHTTPClientTransport(new URL(http.url)));
-    closers.push(async () => { await client.close(); await http.close(); await ws.close(); });
+    closers.push(async () => {
+      await client.close();
+      await http.close();
+      await ws.close();
+    });
     const seen: Progress[] = [];
-    const result = await client.callTool({ name: 'apply_patch', arguments: { patch: bigPatch() } }, CallToolResultSchema, { onprogress: (p) => seen.push(p) });
+    const result = await client.callTool(
+      { name: 'apply_patch', arguments: { patch: bigPatch() } },
+      CallToolResultSchema,
+      { onprogress: (p) => seen.push(p) },
+    );
     expect(result.isError).toBe(false);
     expect(seen.length).toBeGreaterThan(FILES / 2);
   });
@@ -142,7 +192,9 @@ describe('progress and cancellation', () => {
     const stop = new AbortController();
     const call = client.callTool({ name: 'apply_patch', arguments: { patch: bigPatch() } }, CallToolResultSchema, {
       signal: stop.signal,
-      onprogress: (p) => { if (p.progress >= 2) stop.abort('the person changed their mind'); },
+      onprogress: (p) => {
+        if (p.progress >= 2) stop.abort('the person changed their mind');
+      },
     });
     await expect(call).rejects.toThrow();
     // A later call on the same files queues behind the cancelled one, so the check sees its end.
@@ -162,11 +214,16 @@ describe('logging', () => {
     const server = createMcpServer(ws, ws.toolset, { log });
     const client = new Client({ name: 'log-test', version: '1.0.0' });
     const messages: Row[] = [];
-    client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => { messages.push(n.params); });
+    client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
+      messages.push(n.params);
+    });
     const [a, b] = InMemoryTransport.createLinkedPair();
     await server.connect(a);
     await client.connect(b);
-    closers.push(async () => { await client.close(); await ws.close(); });
+    closers.push(async () => {
+      await client.close();
+      await ws.close();
+    });
     await client.setLoggingLevel('error');
     log.emit({ level: 'warning', logger: 'tasks', data: 'filtered out' });
     log.emit({ level: 'error', logger: 'snapshots', data: 'a snapshot failed' });

@@ -4,7 +4,12 @@ import { PassThrough } from 'node:stream';
 import { pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { LATEST_PROTOCOL_VERSION, ListRootsRequestSchema, LoggingMessageNotificationSchema, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
+import {
+  LATEST_PROTOCOL_VERSION,
+  ListRootsRequestSchema,
+  LoggingMessageNotificationSchema,
+  SUPPORTED_PROTOCOL_VERSIONS,
+} from '@modelcontextprotocol/sdk/types.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { PROTOCOL_VERSIONS } from '../../src/node/mcp/capabilities.js';
 import { answerInitializeEarly } from '../../src/node/mcp/fast-start.js';
@@ -14,9 +19,15 @@ import { buildCli, cliPath } from '../cli/built-cli.js';
 import { scratch } from './scratch.js';
 
 const { folder, closers } = scratch('sandpit-mcp-start-');
-beforeAll(async () => { await buildCli(); }, 180_000);
+beforeAll(async () => {
+  await buildCli();
+}, 180_000);
 
-const lines = (out: string) => out.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, any>);
+const lines = (out: string) =>
+  out
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Record<string, any>);
 
 describe('the early initialize answer', () => {
   it('negotiates exactly the versions the SDK server does', () => {
@@ -28,15 +39,31 @@ describe('the early initialize answer', () => {
     const stdin = new PassThrough();
     const stdout = new PassThrough();
     let out = '';
-    stdout.on('data', (c: Buffer) => { out += c.toString('utf8'); });
+    stdout.on('data', (c: Buffer) => {
+      out += c.toString('utf8');
+    });
     const early = answerInitializeEarly(stdin, stdout);
-    stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: { elicitation: {} }, clientInfo: { name: 't', version: '1' } } })}\n`);
+    stdin.write(
+      `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: { elicitation: {} }, clientInfo: { name: 't', version: '1' } } })}\n`,
+    );
     await new Promise((r) => setTimeout(r, 20));
-    expect(lines(out)).toEqual([{ jsonrpc: '2.0', id: 1, result: expect.objectContaining({ protocolVersion: '2025-06-18', serverInfo: expect.objectContaining({ name: 'sandpit' }) }) }]);
+    expect(lines(out)).toEqual([
+      {
+        jsonrpc: '2.0',
+        id: 1,
+        result: expect.objectContaining({
+          protocolVersion: '2025-06-18',
+          serverInfo: expect.objectContaining({ name: 'sandpit' }),
+        }),
+      },
+    ]);
 
     const ws = openNodeWorkspace(folder({ 'a.txt': 'a\n' }), { snapshots: false });
     const server = createMcpServer(ws, ws.toolset);
-    closers.push(async () => { await server.close(); await ws.close(); });
+    closers.push(async () => {
+      await server.close();
+      await ws.close();
+    });
     const serving = serveStdio(server, early);
     stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
     stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' })}\n`);
@@ -45,7 +72,9 @@ describe('the early initialize answer', () => {
     expect(list!.id).toBe(2);
     expect(list!.result.tools.map((t: { name: string }) => t.name)).toContain('read_file');
     // The server saw the client's capabilities from the initialize it never answered itself.
-    expect((server as unknown as { getClientCapabilities(): unknown }).getClientCapabilities()).toHaveProperty('elicitation');
+    expect((server as unknown as { getClientCapabilities(): unknown }).getClientCapabilities()).toHaveProperty(
+      'elicitation',
+    );
     stdin.end();
     await serving;
   });
@@ -54,12 +83,24 @@ describe('the early initialize answer', () => {
 describe('sandpit mcp without --root (a real child over stdio)', () => {
   it("serves the client's first file:// root", async () => {
     const dir = folder({ 'hello.txt': 'from the root\n' });
-    const client = new Client({ name: 'roots-cli', version: '1.0.0' }, { capabilities: { roots: { listChanged: true } } });
-    client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: [{ uri: pathToFileURL(dir).href, name: 'work' }] }));
-    await client.connect(new StdioClientTransport({ command: process.execPath, args: [cliPath, 'mcp'], stderr: 'pipe' }));
+    const client = new Client(
+      { name: 'roots-cli', version: '1.0.0' },
+      { capabilities: { roots: { listChanged: true } } },
+    );
+    client.setRequestHandler(ListRootsRequestSchema, async () => ({
+      roots: [{ uri: pathToFileURL(dir).href, name: 'work' }],
+    }));
+    await client.connect(
+      new StdioClientTransport({ command: process.execPath, args: [cliPath, 'mcp'], stderr: 'pipe' }),
+    );
     closers.push(() => client.close());
-    const read = (await client.callTool({ name: 'read_file', arguments: { path: 'hello.txt' } })) as Record<string, any>;
-    expect(read.structuredContent, JSON.stringify(read.structuredContent)).toMatchObject({ content: 'from the root\n' });
+    const read = (await client.callTool({ name: 'read_file', arguments: { path: 'hello.txt' } })) as Record<
+      string,
+      any
+    >;
+    expect(read.structuredContent, JSON.stringify(read.structuredContent)).toMatchObject({
+      content: 'from the root\n',
+    });
   });
 
   it('tells the session about a broken manifest as a log message', async () => {
@@ -69,8 +110,16 @@ describe('sandpit mcp without --root (a real child over stdio)', () => {
     writeFileSync(join(tools, 'broken', 'broken.json'), '{ not json');
     const client = new Client({ name: 'log-cli', version: '1.0.0' });
     const messages: Array<Record<string, unknown>> = [];
-    client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => { messages.push(n.params); });
-    await client.connect(new StdioClientTransport({ command: process.execPath, args: [cliPath, 'mcp', '--root', dir, '--tools', tools], stderr: 'pipe' }));
+    client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
+      messages.push(n.params);
+    });
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [cliPath, 'mcp', '--root', dir, '--tools', tools],
+        stderr: 'pipe',
+      }),
+    );
     closers.push(() => client.close());
     await client.listTools();
     await expect.poll(() => messages.length).toBeGreaterThan(0);

@@ -14,15 +14,33 @@ const tmp = scratch('sandpit-mcp-early-');
 const { closers } = tmp;
 const folder = () => tmp.folder({ 'a.txt': 'alpha\n' });
 
-const INITIALIZE = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } };
+const INITIALIZE = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+};
 
-function post(url: string, headers: Record<string, string>, body: unknown = INITIALIZE): Promise<{ status: number; text: string; headers: Row }> {
+function post(
+  url: string,
+  headers: Record<string, string>,
+  body: unknown = INITIALIZE,
+): Promise<{ status: number; text: string; headers: Row }> {
   return new Promise((resolve, reject) => {
-    const req = request(url, { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', ...headers } }, (res) => {
-      let text = '';
-      res.on('data', (c: Buffer) => { text += c.toString('utf8'); });
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text, headers: res.headers }));
-    });
+    const req = request(
+      url,
+      {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', ...headers },
+      },
+      (res) => {
+        let text = '';
+        res.on('data', (c: Buffer) => {
+          text += c.toString('utf8');
+        });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text, headers: res.headers }));
+      },
+    );
     req.on('error', reject);
     req.end(JSON.stringify(body));
   });
@@ -34,7 +52,10 @@ describe('the early HTTP endpoint', () => {
     closers.push(() => early.close());
     const client = new Client({ name: 'early-test', version: '1.0.0' }, { capabilities: { elicitation: {} } });
     const asked: string[] = [];
-    client.setRequestHandler(ElicitRequestSchema, async (r) => { asked.push(r.params.message); return { action: 'accept' }; });
+    client.setRequestHandler(ElicitRequestSchema, async (r) => {
+      asked.push(r.params.message);
+      return { action: 'accept' };
+    });
     const transport = new StreamableHTTPClientTransport(new URL(early.url));
     await client.connect(transport);
     closers.push(() => client.close());
@@ -43,18 +64,27 @@ describe('the early HTTP endpoint', () => {
     expect(client.getServerCapabilities()).toMatchObject({ tools: {}, logging: {}, resources: { subscribe: true } });
     expect(early.sessions.has(transport.sessionId!)).toBe(true);
     let listed = false;
-    const listing = client.listTools().then((r) => { listed = true; return r; });
+    const listing = client.listTools().then((r) => {
+      listed = true;
+      return r;
+    });
     await new Promise((r) => setTimeout(r, 100));
     expect(listed).toBe(false);
 
     const dir = folder();
     const ws = openNodeWorkspace(dir, { snapshots: false });
     const server = await serveMcpHttp(ws, ws.toolset, { port: 0 }, early);
-    closers.push(async () => { await server.close(); await ws.close(); });
+    closers.push(async () => {
+      await server.close();
+      await ws.close();
+    });
     expect(server.url).toBe(early.url);
     expect((await listing).tools.map((t) => t.name)).toContain('read_file');
     expect(server.sessionCount()).toBe(1);
-    const edit = (await client.callTool({ name: 'edit_file', arguments: { path: 'a.txt', old_text: 'alpha', new_text: 'beta' } })) as Row;
+    const edit = (await client.callTool({
+      name: 'edit_file',
+      arguments: { path: 'a.txt', old_text: 'alpha', new_text: 'beta' },
+    })) as Row;
     expect(edit.isError).toBe(false);
     expect(readFileSync(join(dir, 'a.txt'), 'utf8')).toBe('beta\n');
     // the replayed initialize carried the client's capabilities to the SDK session: it asks by elicitation
@@ -67,14 +97,21 @@ describe('the early HTTP endpoint', () => {
   it('refuses a wrong Host or a missing token before anything has loaded', async () => {
     const early = await listenEarly({ host: '127.0.0.1', port: 0 }, { authToken: 'early-secret-7' });
     closers.push(() => early.close());
-    expect((await post(early.url, { Host: 'evil.example:80', Authorization: 'Bearer early-secret-7' })).status).toBe(403);
+    expect((await post(early.url, { Host: 'evil.example:80', Authorization: 'Bearer early-secret-7' })).status).toBe(
+      403,
+    );
     expect((await post(early.url, {})).status).toBe(401);
     expect((await post(early.url, { Authorization: 'Bearer wrong-secret-7' })).status).toBe(401);
-    expect((await post(early.url.replace('/mcp', '/other'), { Authorization: 'Bearer early-secret-7' })).status).toBe(404);
+    expect((await post(early.url.replace('/mcp', '/other'), { Authorization: 'Bearer early-secret-7' })).status).toBe(
+      404,
+    );
     const ok = await post(early.url, { Authorization: 'Bearer early-secret-7' });
     expect(ok.status).toBe(200);
     expect(ok.headers['mcp-session-id']).toMatch(/^[0-9a-f-]{36}$/);
-    expect(JSON.parse(ok.text)).toMatchObject({ id: 1, result: { protocolVersion: '2025-06-18', serverInfo: { name: 'sandpit' } } });
+    expect(JSON.parse(ok.text)).toMatchObject({
+      id: 1,
+      result: { protocolVersion: '2025-06-18', serverInfo: { name: 'sandpit' } },
+    });
     expect(early.sessions.size).toBe(1);
   });
 });
@@ -85,14 +122,21 @@ describe('log messages over Streamable HTTP', () => {
     log.atStart({ level: 'warning', logger: 'manifests', data: 'the tool broken was not loaded' });
     const ws = openNodeWorkspace(folder(), { snapshots: false });
     const server = await serveMcpHttp(ws, ws.toolset, { port: 0, log });
-    closers.push(async () => { await server.close(); await ws.close(); });
+    closers.push(async () => {
+      await server.close();
+      await ws.close();
+    });
     const client = new Client({ name: 'log-http', version: '1.0.0' });
     const messages: Row[] = [];
-    client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => { messages.push(n.params); });
+    client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
+      messages.push(n.params);
+    });
     await client.connect(new StreamableHTTPClientTransport(new URL(server.url)));
     closers.push(() => client.close());
     // sent before the client's GET stream existed, this warning used to be dropped
-    await expect.poll(() => messages).toEqual([{ level: 'warning', logger: 'manifests', data: 'the tool broken was not loaded' }]);
+    await expect
+      .poll(() => messages)
+      .toEqual([{ level: 'warning', logger: 'manifests', data: 'the tool broken was not loaded' }]);
     log.emit({ level: 'error', logger: 'snapshots', data: 'a snapshot failed' });
     await expect.poll(() => messages.length).toBe(2);
   });

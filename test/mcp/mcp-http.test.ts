@@ -23,12 +23,23 @@ function folder(files: Record<string, string> = {}): string {
   return dir;
 }
 
-async function serve(dir: string, options: { toolsDir?: string; authToken?: string; idleMs?: number; snapshots?: false } = {}): Promise<{ server: McpHttpServer; ws: Workspace }> {
+async function serve(
+  dir: string,
+  options: { toolsDir?: string; authToken?: string; idleMs?: number; snapshots?: false } = {},
+): Promise<{ server: McpHttpServer; ws: Workspace }> {
   const { ws, set } = openToolsetWorkspace(dir, 'canonical', {
-    ...(options.toolsDir ? { toolsDir: options.toolsDir } : {}), ...(options.snapshots === false ? { snapshots: false } : {}),
+    ...(options.toolsDir ? { toolsDir: options.toolsDir } : {}),
+    ...(options.snapshots === false ? { snapshots: false } : {}),
   });
-  const server = await serveMcpHttp(ws, set, { port: 0, ...(options.authToken ? { authToken: options.authToken } : {}), ...(options.idleMs ? { idleMs: options.idleMs } : {}) });
-  closers.push(async () => { await server.close(); await ws.close(); });
+  const server = await serveMcpHttp(ws, set, {
+    port: 0,
+    ...(options.authToken ? { authToken: options.authToken } : {}),
+    ...(options.idleMs ? { idleMs: options.idleMs } : {}),
+  });
+  closers.push(async () => {
+    await server.close();
+    await ws.close();
+  });
   return { server, ws };
 }
 
@@ -39,18 +50,33 @@ async function connect(url: string, headers: Record<string, string> = {}): Promi
   return client;
 }
 
-const INITIALIZE = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } };
-const post = (url: string, headers: Record<string, string> = {}, body: unknown = INITIALIZE) => fetch(url, {
-  method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', ...headers }, body: JSON.stringify(body),
-});
+const INITIALIZE = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+};
+const post = (url: string, headers: Record<string, string> = {}, body: unknown = INITIALIZE) =>
+  fetch(url, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', ...headers },
+    body: JSON.stringify(body),
+  });
 
 // fetch may not set Host, so the rebinding test speaks HTTP itself
 function statusWithHost(url: string, headers: Record<string, string>): Promise<number> {
   return new Promise((resolve, reject) => {
-    const req = request(url, { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', ...headers } }, (res) => {
-      res.resume();
-      resolve(res.statusCode ?? 0);
-    });
+    const req = request(
+      url,
+      {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', ...headers },
+      },
+      (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      },
+    );
     req.on('error', reject);
     req.end(JSON.stringify(INITIALIZE));
   });
@@ -72,9 +98,16 @@ describe('sandpit mcp over Streamable HTTP (the SDK client)', () => {
     const client = await connect(server.url);
     const { tools } = await client.listTools();
     const read = tools.find((t) => t.name === 'read_file')!;
-    expect(read).toMatchObject({ title: 'Read file', annotations: { readOnlyHint: true }, outputSchema: { type: 'object' } });
+    expect(read).toMatchObject({
+      title: 'Read file',
+      annotations: { readOnlyHint: true },
+      outputSchema: { type: 'object' },
+    });
     expect(tools.find((t) => t.name === 'snapshot')!.annotations).toMatchObject({ readOnlyHint: false });
-    expect(tools.find((t) => t.name === 'task_kill')!.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
+    expect(tools.find((t) => t.name === 'task_kill')!.annotations).toMatchObject({
+      readOnlyHint: false,
+      destructiveHint: true,
+    });
     const ok = (await client.callTool({ name: 'read_file', arguments: { path: 'a.txt' } })) as Row;
     expect(ok.structuredContent).toMatchObject({ path: 'a.txt', content: 'alpha\nbeta\n', total_lines: 2 });
     expect(JSON.parse(ok.content[0].text)).toMatchObject({ ok: true, result: { content: 'alpha\nbeta\n' } });
@@ -83,14 +116,16 @@ describe('sandpit mcp over Streamable HTTP (the SDK client)', () => {
     expect(server.sessionCount()).toBe(1);
   });
 
-  it('sends a manifest tool\'s image as an image block, not as base64 inside the JSON text', async () => {
+  it("sends a manifest tool's image as an image block, not as base64 inside the JSON text", async () => {
     const { server } = await serve(folder(), { toolsDir, snapshots: false });
     const client = await connect(server.url);
     const r = (await client.callTool({ name: 'chart', arguments: {} })) as Row;
     const images = r.content.filter((c: Row) => c.type === 'image');
     expect(images).toEqual([{ type: 'image', mimeType: 'image/png', data: PNG.toString('base64') }]);
     expect(r.content[0].text).not.toContain(PNG.toString('base64'));
-    expect(r.structuredContent.media).toEqual([{ name: 'chart.png', mime: 'image/png', size_bytes: PNG.length, sent_as: 'image' }]);
+    expect(r.structuredContent.media).toEqual([
+      { name: 'chart.png', mime: 'image/png', size_bytes: PNG.length, sent_as: 'image' },
+    ]);
   });
 
   it('refuses a foreign Host or Origin with 403 and a missing or wrong bearer token with 401', async () => {
@@ -104,17 +139,21 @@ describe('sandpit mcp over Streamable HTTP (the SDK client)', () => {
     expect((await post(server.url, { Authorization: 'Bearer wrong-token!' })).status).toBe(401);
     expect((await post(server.url, { ...auth, Origin: `http://localhost:${server.port}` })).status).toBe(200);
     const client = await connect(server.url, auth);
-    expect((await client.callTool({ name: 'exists', arguments: { path: '.' } })).structuredContent).toMatchObject({ exists: true });
+    expect((await client.callTool({ name: 'exists', arguments: { path: '.' } })).structuredContent).toMatchObject({
+      exists: true,
+    });
   });
 
-  it('ends a session on DELETE, and closes a killed client\'s session once it has been idle', async () => {
+  it("ends a session on DELETE, and closes a killed client's session once it has been idle", async () => {
     const { server } = await serve(folder(), { idleMs: 300, snapshots: false });
     const client = await connect(server.url);
     const transport = client.transport as StreamableHTTPClientTransport;
     const id = transport.sessionId!;
     await transport.terminateSession();
     expect(server.sessionCount()).toBe(0);
-    expect((await post(server.url, { 'Mcp-Session-Id': id }, { jsonrpc: '2.0', id: 2, method: 'tools/list' })).status).toBe(404);
+    expect(
+      (await post(server.url, { 'Mcp-Session-Id': id }, { jsonrpc: '2.0', id: 2, method: 'tools/list' })).status,
+    ).toBe(404);
     // a client that initializes and then dies never sends DELETE
     const raw = await post(server.url);
     expect(raw.status).toBe(200);
@@ -131,19 +170,30 @@ describe('sandpit mcp over Streamable HTTP (the SDK client)', () => {
     const dir = folder({ 'shared.txt': '' });
     const { server } = await serve(dir, { snapshots: false });
     const clients = await Promise.all(Array.from({ length: 8 }, () => connect(server.url)));
-    await Promise.all(clients.map(async (client, i) => {
-      for (let n = 0; n < 25; n++) {
-        const mine = `s${i}.txt`;
-        const wrote = (await client.callTool({ name: 'write_file', arguments: { path: mine, content: `${i}:${n}\n` } })) as Row;
-        expect(wrote.structuredContent).toMatchObject({ path: mine });
-        const read = (await client.callTool({ name: 'read_file', arguments: { path: mine } })) as Row;
-        expect(read.structuredContent.content).toBe(`${i}:${n}\n`);
-        const edited = (await client.callTool({ name: 'edit_file', arguments: { path: mine, old_text: `${i}:${n}`, new_text: `${i}-${n}` } })) as Row;
-        expect(edited.structuredContent).toMatchObject({ replacements: 1 });
-        const appended = (await client.callTool({ name: 'append_file', arguments: { path: 'shared.txt', content: `${i}-${n}\n` } })) as Row;
-        expect(appended.isError).toBe(false);
-      }
-    }));
+    await Promise.all(
+      clients.map(async (client, i) => {
+        for (let n = 0; n < 25; n++) {
+          const mine = `s${i}.txt`;
+          const wrote = (await client.callTool({
+            name: 'write_file',
+            arguments: { path: mine, content: `${i}:${n}\n` },
+          })) as Row;
+          expect(wrote.structuredContent).toMatchObject({ path: mine });
+          const read = (await client.callTool({ name: 'read_file', arguments: { path: mine } })) as Row;
+          expect(read.structuredContent.content).toBe(`${i}:${n}\n`);
+          const edited = (await client.callTool({
+            name: 'edit_file',
+            arguments: { path: mine, old_text: `${i}:${n}`, new_text: `${i}-${n}` },
+          })) as Row;
+          expect(edited.structuredContent).toMatchObject({ replacements: 1 });
+          const appended = (await client.callTool({
+            name: 'append_file',
+            arguments: { path: 'shared.txt', content: `${i}-${n}\n` },
+          })) as Row;
+          expect(appended.isError).toBe(false);
+        }
+      }),
+    );
     const lines = readFileSync(join(dir, 'shared.txt'), 'utf8').trimEnd().split('\n');
     expect(lines).toHaveLength(200);
     expect(new Set(lines).size).toBe(200);
@@ -159,18 +209,30 @@ describe('sandpit mcp over Streamable HTTP (the SDK client)', () => {
     const session = { 'Mcp-Session-Id': opened.headers.get('mcp-session-id')!, 'Mcp-Protocol-Version': '2025-06-18' };
     await opened.text();
     expect((await post(server.url, session, { jsonrpc: '2.0', method: 'notifications/initialized' })).status).toBe(202);
-    const patch = ['*** Begin Patch', ...Object.keys(files).flatMap((f) => [`*** Update File: ${f}`, '@@', ' line 99', '-line 100', '+LINE 100']), '*** End Patch'].join('\n');
+    const patch = [
+      '*** Begin Patch',
+      ...Object.keys(files).flatMap((f) => [`*** Update File: ${f}`, '@@', ' line 99', '-line 100', '+LINE 100']),
+      '*** End Patch',
+    ].join('\n');
     const cut = new AbortController();
     const first = await fetch(server.url, {
-      method: 'POST', signal: cut.signal, headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', ...session },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'apply_patch', arguments: { patch }, _meta: { progressToken: 'p1' } } }),
+      method: 'POST',
+      signal: cut.signal,
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', ...session },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 2,
+        method: 'tools/call',
+        params: { name: 'apply_patch', arguments: { patch }, _meta: { progressToken: 'p1' } },
+      }),
     });
     expect(first.headers.get('content-type')).toContain('text/event-stream');
     const before = await readEvents(first, (e) => e.id !== undefined && e.data?.method === 'notifications/progress');
     cut.abort();
     const lastId = before.at(-1)!.id!;
     // The server hears of the cut a moment later; until then the stream is still its (409), and a client retries.
-    const resume = () => fetch(server.url, { headers: { Accept: 'text/event-stream', ...session, 'Last-Event-ID': lastId } });
+    const resume = () =>
+      fetch(server.url, { headers: { Accept: 'text/event-stream', ...session, 'Last-Event-ID': lastId } });
     let resumed = await resume();
     for (let tries = 0; resumed.status === 409 && tries < 40; tries++) {
       await resumed.body?.cancel();
@@ -182,7 +244,8 @@ describe('sandpit mcp over Streamable HTTP (the SDK client)', () => {
     resumed.body?.cancel().catch(() => {});
     const result = after.at(-1)!.data!;
     expect(result.result).toMatchObject({ isError: false, structuredContent: { files: expect.any(Array) } });
-    const progress = (events: Sse[]) => events.filter((e) => e.data?.method === 'notifications/progress').map((e) => e.data!.params.progress as number);
+    const progress = (events: Sse[]) =>
+      events.filter((e) => e.data?.method === 'notifications/progress').map((e) => e.data!.params.progress as number);
     expect(progress(after).length).toBeGreaterThan(0);
     expect(Math.min(...progress(after))).toBeGreaterThan(Math.max(...progress(before)));
     expect(after.map((e) => e.id)).not.toContain(lastId);
@@ -209,7 +272,10 @@ async function readEvents(response: Response, last: (event: Sse) => boolean): Pr
       }
       buffer = buffer.slice(at + 2);
       events.push(event);
-      if (last(event)) { reader.releaseLock(); return events; }
+      if (last(event)) {
+        reader.releaseLock();
+        return events;
+      }
     }
   }
 }

@@ -25,10 +25,15 @@ function folder(text: string): string {
 function inspect(args: string[]): Promise<Record<string, any>> {
   const catalog = join(dirs[0]!, 'catalog.json');
   return new Promise((resolve, reject) => {
-    execFile(inspector, ['--cli', ...args], { env: { ...process.env, MCP_CATALOG_PATH: catalog }, timeout: 60_000 }, (error, stdout, stderr) => {
-      if (error) return reject(new Error(`inspector failed: ${stderr.slice(0, 500)} ${stdout.slice(0, 500)}`));
-      resolve(JSON.parse(stdout));
-    });
+    execFile(
+      inspector,
+      ['--cli', ...args],
+      { env: { ...process.env, MCP_CATALOG_PATH: catalog }, timeout: 60_000 },
+      (error, stdout, stderr) => {
+        if (error) return reject(new Error(`inspector failed: ${stderr.slice(0, 500)} ${stdout.slice(0, 500)}`));
+        resolve(JSON.parse(stdout));
+      },
+    );
   });
 }
 
@@ -37,7 +42,10 @@ beforeAll(async () => {
   httpDir = folder('over http\n');
   const ws = openNodeWorkspace(httpDir, { snapshots: false });
   http = await serveMcpHttp(ws, ws.toolset, { port: 0 });
-  closeWs = async () => { await http.close(); await ws.close(); };
+  closeWs = async () => {
+    await http.close();
+    await ws.close();
+  };
 }, 180_000);
 afterAll(async () => {
   await closeWs?.();
@@ -48,9 +56,27 @@ describe('@modelcontextprotocol/inspector --cli', () => {
   it('lists and calls the tools over stdio', async () => {
     const dir = folder('over stdio\n');
     const listed = await inspect(['--method', 'tools/list', '--', process.execPath, cliPath, 'mcp', '--root', dir]);
-    expect(listed.tools.map((t: { name: string }) => t.name)).toEqual(expect.arrayContaining(['read_file', 'edit_file', 'apply_patch']));
-    const edited = await inspect(['--method', 'tools/call', '--tool-name', 'edit_file', '--tool-arg', 'path=a.txt', 'old_text=stdio', 'new_text=the inspector',
-      '--', process.execPath, cliPath, 'mcp', '--root', dir, '--snapshots', 'off']);
+    expect(listed.tools.map((t: { name: string }) => t.name)).toEqual(
+      expect.arrayContaining(['read_file', 'edit_file', 'apply_patch']),
+    );
+    const edited = await inspect([
+      '--method',
+      'tools/call',
+      '--tool-name',
+      'edit_file',
+      '--tool-arg',
+      'path=a.txt',
+      'old_text=stdio',
+      'new_text=the inspector',
+      '--',
+      process.execPath,
+      cliPath,
+      'mcp',
+      '--root',
+      dir,
+      '--snapshots',
+      'off',
+    ]);
     expect(edited.structuredContent).toMatchObject({ path: 'a.txt', replacements: 1 });
     expect(readFileSync(join(dir, 'a.txt'), 'utf8')).toBe('over the inspector\n');
   }, 120_000);
@@ -58,7 +84,18 @@ describe('@modelcontextprotocol/inspector --cli', () => {
   it('lists and calls the tools over Streamable HTTP', async () => {
     const listed = await inspect(['--method', 'tools/list', '--transport', 'http', '--server-url', http.url]);
     expect(listed.tools.map((t: { name: string }) => t.name)).toContain('read_file');
-    const read = await inspect(['--method', 'tools/call', '--transport', 'http', '--server-url', http.url, '--tool-name', 'read_file', '--tool-arg', 'path=a.txt']);
+    const read = await inspect([
+      '--method',
+      'tools/call',
+      '--transport',
+      'http',
+      '--server-url',
+      http.url,
+      '--tool-name',
+      'read_file',
+      '--tool-arg',
+      'path=a.txt',
+    ]);
     expect(read.structuredContent).toMatchObject({ content: 'over http\n' });
   }, 120_000);
 });

@@ -12,9 +12,13 @@ import { scratch } from './scratch.js';
 // The guidance file_manager keeps out of its tool description, as the model must read it.
 const GUIDANCE = toolset('file_manager').instructions;
 const { folder, closers } = scratch('sandpit-mcp-instructions-');
-beforeAll(async () => { await buildCli(); }, 180_000);
+beforeAll(async () => {
+  await buildCli();
+}, 180_000);
 const children: McpChild[] = [];
-afterAll(async () => { for (const c of children) await c.close(); });
+afterAll(async () => {
+  for (const c of children) await c.close();
+});
 
 const withRoots = (dir: string) => (client: Client) => {
   client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: [{ uri: pathToFileURL(dir).href }] }));
@@ -31,7 +35,10 @@ it('the server a library builds sends the toolset guidance in its initialize ans
   const [a, b] = InMemoryTransport.createLinkedPair();
   await createMcpServer(ws, set).connect(a);
   await client.connect(b);
-  closers.push(async () => { await client.close(); await ws.close(); });
+  closers.push(async () => {
+    await client.close();
+    await ws.close();
+  });
   expect(client.getInstructions()).toBe(GUIDANCE);
 });
 
@@ -39,7 +46,7 @@ describe.each([
   ['stdio', (args: string[]) => Promise.resolve(stdioChild(args))],
   ['HTTP', httpChild],
 ] as const)('sandpit mcp over %s', (_name, start) => {
-  it('sends file_manager\'s guidance in the early answer and in the loaded server\'s, following the client\'s roots', async () => {
+  it("sends file_manager's guidance in the early answer and in the loaded server's, following the client's roots", async () => {
     const dir = folder({ 'a.txt': 'a\n' });
     const child = await start(['--toolset', 'file_manager']);
     children.push(child);

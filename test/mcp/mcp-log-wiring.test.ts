@@ -12,27 +12,48 @@ import { scratch } from './scratch.js';
 type Row = Record<string, any>;
 const { folder } = scratch('sandpit-mcp-log-wiring-');
 const children: McpChild[] = [];
-beforeAll(async () => { await buildCli(); }, 180_000);
-afterAll(async () => { for (const c of children) await c.close(); });
+beforeAll(async () => {
+  await buildCli();
+}, 180_000);
+afterAll(async () => {
+  for (const c of children) await c.close();
+});
 
 async function serve(dir: string, args: string[] = []): Promise<{ client: Client; logs: Row[] }> {
   const logs: Row[] = [];
   const child = stdioChild(['--root', dir, '--sandbox', 'none', ...args]);
   children.push(child);
-  const client = await child.connect({}, (c) => c.setNotificationHandler(LoggingMessageNotificationSchema, (n) => { logs.push(n.params); }));
+  const client = await child.connect({}, (c) =>
+    c.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
+      logs.push(n.params);
+    }),
+  );
   return { client, logs };
 }
 
-const write = async (client: Client, path: string) => ((await client.callTool({ name: 'write_file', arguments: { path, content: `${path}\n` } })) as Row).structuredContent;
+const write = async (client: Client, path: string) =>
+  ((await client.callTool({ name: 'write_file', arguments: { path, content: `${path}\n` } })) as Row).structuredContent;
 
 it('tells the session when a background manifest task exits', async () => {
-  const tools = folder({ 'bg/bg.json': JSON.stringify({ description: 'Works in the background.', command: ['node', 'bg.mjs'], background: true, timeout_seconds: -1 }), 'bg/bg.mjs': 'setTimeout(() => console.log("done"), 200);' });
+  const tools = folder({
+    'bg/bg.json': JSON.stringify({
+      description: 'Works in the background.',
+      command: ['node', 'bg.mjs'],
+      background: true,
+      timeout_seconds: -1,
+    }),
+    'bg/bg.mjs': 'setTimeout(() => console.log("done"), 200);',
+  });
   const { client, logs } = await serve(folder({}), ['--tools', tools]);
   const started = ((await client.callTool({ name: 'bg', arguments: {} })) as Row).structuredContent;
   expect(started).toMatchObject({ status: 'running' });
-  await expect.poll(() => logs.find((l) => l.logger === 'tasks'), { timeout: 10_000 }).toEqual({
-    level: 'info', logger: 'tasks', data: { task_id: started.task_id, status: 'exited', exit_code: 0 },
-  });
+  await expect
+    .poll(() => logs.find((l) => l.logger === 'tasks'), { timeout: 10_000 })
+    .toEqual({
+      level: 'info',
+      logger: 'tasks',
+      data: { task_id: started.task_id, status: 'exited', exit_code: 0 },
+    });
 }, 30_000);
 
 describe('a snapshot that fails after the change is made', () => {
@@ -56,21 +77,28 @@ describe('a snapshot that fails after the change is made', () => {
   }
 
   // Root writes into a read-only folder anyway, so this way is only real for another user.
-  it.skipIf(process.getuid?.() === 0)('is logged when the objects folder turned read-only', async () => {
-    let objects = '';
-    const setWritable = (path: string, writable: boolean): void => {
-      chmodSync(path, writable ? 0o755 : 0o555);
-      for (const entry of readdirSync(path, { withFileTypes: true })) {
-        if (entry.isDirectory()) setWritable(join(path, entry.name), writable);
-        else chmodSync(join(path, entry.name), writable ? 0o644 : 0o444);
+  it.skipIf(process.getuid?.() === 0)(
+    'is logged when the objects folder turned read-only',
+    async () => {
+      let objects = '';
+      const setWritable = (path: string, writable: boolean): void => {
+        chmodSync(path, writable ? 0o755 : 0o555);
+        for (const entry of readdirSync(path, { withFileTypes: true })) {
+          if (entry.isDirectory()) setWritable(join(path, entry.name), writable);
+          else chmodSync(join(path, entry.name), writable ? 0o644 : 0o444);
+        }
+      };
+      try {
+        await failingSnapshot((at) => {
+          objects = at;
+          setWritable(at, false);
+        });
+      } finally {
+        if (objects) setWritable(objects, true);
       }
-    };
-    try {
-      await failingSnapshot((at) => { objects = at; setWritable(at, false); });
-    } finally {
-      if (objects) setWritable(objects, true);
-    }
-  }, 30_000);
+    },
+    30_000,
+  );
 
   it('is logged when the objects folder was replaced by a file', async () => {
     await failingSnapshot((objects) => {
@@ -88,4 +116,3 @@ describe('a snapshot that fails after the change is made', () => {
     expect(logs.filter((l) => l.logger === 'snapshots')).toEqual([]);
   }, 30_000);
 });
-

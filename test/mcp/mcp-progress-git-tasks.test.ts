@@ -25,14 +25,23 @@ beforeAll(async () => {
   toolsDir = folder();
   // A background tool that writes two notes well after it started, so a task_wait is surely open by then.
   mkdirSync(join(toolsDir, 'notes'));
-  writeFileSync(join(toolsDir, 'notes', 'notes.json'), JSON.stringify({
-    description: 'Writes two notes in the background.', command: ['node', 'notes.mjs'], background: true, timeout_seconds: -1,
-  }));
-  writeFileSync(join(toolsDir, 'notes', 'notes.mjs'), `import { appendFileSync } from 'node:fs';
+  writeFileSync(
+    join(toolsDir, 'notes', 'notes.json'),
+    JSON.stringify({
+      description: 'Writes two notes in the background.',
+      command: ['node', 'notes.mjs'],
+      background: true,
+      timeout_seconds: -1,
+    }),
+  );
+  writeFileSync(
+    join(toolsDir, 'notes', 'notes.mjs'),
+    `import { appendFileSync } from 'node:fs';
     const wait = (ms) => new Promise((r) => setTimeout(r, ms));
     await wait(400); appendFileSync(process.env.SANDPIT_NOTIFY_FILE, 'indexed 2 of 4 folders\\n');
     await wait(300); appendFileSync(process.env.SANDPIT_NOTIFY_FILE, JSON.stringify({ text: 'indexed all 4 folders' }) + '\\n');
-    await wait(300); console.log('done');`);
+    await wait(300); console.log('done');`,
+  );
 }, 180_000);
 afterAll(async () => {
   for (const close of closers.reverse()) await close().catch(() => {});
@@ -57,10 +66,14 @@ type Connect = (dir: string) => Promise<Client>;
 /** `sandpit mcp --git --tools DIR` as a child over stdio, the git token in its environment. */
 const overStdio: Connect = async (dir) => {
   const client = new Client({ name: 'progress-stdio', version: '1.0.0' });
-  await client.connect(new StdioClientTransport({
-    command: process.execPath, args: [cliPath, 'mcp', '--root', dir, '--git', '--tools', toolsDir, '--sandbox', 'none'],
-    env: { ...process.env, SANDPIT_GIT_TOKEN: server.token } as Record<string, string>, stderr: 'pipe',
-  }));
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [cliPath, 'mcp', '--root', dir, '--git', '--tools', toolsDir, '--sandbox', 'none'],
+      env: { ...process.env, SANDPIT_GIT_TOKEN: server.token } as Record<string, string>,
+      stderr: 'pipe',
+    }),
+  );
   closers.push(() => client.close());
   return client;
 };
@@ -68,23 +81,37 @@ const overStdio: Connect = async (dir) => {
 /** The same workspace served over Streamable HTTP on a free port. */
 const overHttp: Connect = async (dir) => {
   const token = server.token;
-  const { ws, set } = openToolsetWorkspace(dir, 'canonical', { toolsDir, sandbox: 'none', gitTools: { auth: () => ({ token }) } });
+  const { ws, set } = openToolsetWorkspace(dir, 'canonical', {
+    toolsDir,
+    sandbox: 'none',
+    gitTools: { auth: () => ({ token }) },
+  });
   const http = await serveMcpHttp(ws, set, { port: 0 });
   const client = new Client({ name: 'progress-http', version: '1.0.0' });
   await client.connect(new StreamableHTTPClientTransport(new URL(http.url)));
-  closers.push(async () => { await client.close(); await http.close(); await ws.close(); });
+  closers.push(async () => {
+    await client.close();
+    await http.close();
+    await ws.close();
+  });
   return client;
 };
 
 async function callWithProgress(client: Client, name: string, args: Row): Promise<{ result: Row; seen: Progress[] }> {
   const seen: Progress[] = [];
-  const result = await client.callTool({ name, arguments: args }, CallToolResultSchema, { onprogress: (p) => seen.push(p), timeout: 60_000 }) as Row;
+  const result = (await client.callTool({ name, arguments: args }, CallToolResultSchema, {
+    onprogress: (p) => seen.push(p),
+    timeout: 60_000,
+  })) as Row;
   return { result, seen };
 }
 
 const rising = (seen: Progress[]) => seen.every((p, i) => i === 0 || p.progress > seen[i - 1]!.progress);
 
-describe.each([['stdio', overStdio], ['Streamable HTTP', overHttp]] as const)('progress over %s', (_, connect) => {
+describe.each([
+  ['stdio', overStdio],
+  ['Streamable HTTP', overHttp],
+] as const)('progress over %s', (_, connect) => {
   it('reports the phases of git_clone and git_push as rising progress', async () => {
     const name = repo();
     const dir = folder();
@@ -97,7 +124,14 @@ describe.each([['stdio', overStdio], ['Streamable HTTP', overHttp]] as const)('p
     expect(clone.seen.map((p) => p.message)).toContainEqual(expect.stringMatching(/^Writing files: \d+\/3$/));
     expect(readFileSync(join(dir, 'src/app.ts'), 'utf8')).toBe(SEED['src/app.ts']);
 
-    expect((await client.callTool({ name: 'edit_file', arguments: { path: 'src/app.ts', old_text: '3000', new_text: '8080' } })).isError).toBe(false);
+    expect(
+      (
+        await client.callTool({
+          name: 'edit_file',
+          arguments: { path: 'src/app.ts', old_text: '3000', new_text: '8080' },
+        })
+      ).isError,
+    ).toBe(false);
     const push = await callWithProgress(client, 'git_push', { branch: 'agent/progress' });
     expect(push.result.isError, JSON.stringify(push.result.structuredContent)).toBe(false);
     expect(push.result.structuredContent).toMatchObject({ branch: 'agent/progress', squashed: false });
@@ -123,25 +157,38 @@ describe.each([['stdio', overStdio], ['Streamable HTTP', overHttp]] as const)('p
     const client = await connect(folder());
     const started = (await client.callTool({ name: 'notes', arguments: {} })) as Row;
     expect(started.structuredContent).toMatchObject({ status: 'running' });
-    const { result, seen } = await callWithProgress(client, 'task_wait', { task_id: started.structuredContent.task_id, timeout_seconds: 30 });
+    const { result, seen } = await callWithProgress(client, 'task_wait', {
+      task_id: started.structuredContent.task_id,
+      timeout_seconds: 30,
+    });
     expect(result.structuredContent).toMatchObject({ status: 'exited', exit_code: 0, wait_timed_out: false });
     expect(seen.map((p) => p.message)).toEqual(['indexed 2 of 4 folders', 'indexed all 4 folders']);
     expect(rising(seen)).toBe(true);
   });
 });
 
-describe.each([['stdio', overStdio], ['Streamable HTTP', overHttp]] as const)('cancelling a task_wait over %s', (_, connect) => {
+describe.each([
+  ['stdio', overStdio],
+  ['Streamable HTTP', overHttp],
+] as const)('cancelling a task_wait over %s', (_, connect) => {
   it('stops the wait, not the task', async () => {
     const client = await connect(folder());
     const started = (await client.callTool({ name: 'notes', arguments: {} })) as Row;
     const id = started.structuredContent.task_id;
     const stop = new AbortController();
-    const waiting = client.callTool({ name: 'task_wait', arguments: { task_id: id, timeout_seconds: 60 } }, CallToolResultSchema, { signal: stop.signal });
+    const waiting = client.callTool(
+      { name: 'task_wait', arguments: { task_id: id, timeout_seconds: 60 } },
+      CallToolResultSchema,
+      { signal: stop.signal },
+    );
     setTimeout(() => stop.abort('enough'), 100);
     await expect(waiting).rejects.toThrow();
     const listed = (await client.callTool({ name: 'list_tasks', arguments: {} })) as Row;
     expect(listed.structuredContent.tasks).toEqual([expect.objectContaining({ task_id: id, status: 'running' })]);
-    const waited = (await client.callTool({ name: 'task_wait', arguments: { task_id: id, timeout_seconds: 30 } })) as Row;
+    const waited = (await client.callTool({
+      name: 'task_wait',
+      arguments: { task_id: id, timeout_seconds: 30 },
+    })) as Row;
     expect(waited.structuredContent).toMatchObject({ status: 'exited', exit_code: 0 });
   });
 });
@@ -153,7 +200,11 @@ describe('a cancelled task_wait', () => {
     const started = await ws.call<{ task_id: string }>('notes', {});
     if (!started.ok) throw new Error(JSON.stringify(started.error));
     const stop = new AbortController();
-    const waiting = ws.call('task_wait', { task_id: started.result.task_id, timeout_seconds: 60 }, { signal: stop.signal });
+    const waiting = ws.call(
+      'task_wait',
+      { task_id: started.result.task_id, timeout_seconds: 60 },
+      { signal: stop.signal },
+    );
     setTimeout(() => stop.abort(), 50);
     // without the signal it would answer only once the task exited
     expect(await waiting).toMatchObject({ ok: true, result: { status: 'running', wait_timed_out: true } });
@@ -169,7 +220,9 @@ describe('the git tools are offered only on request', () => {
     closers.push(() => gitWs.ws.close());
     const listed = gitWs.set.toMcp().filter((t) => t.name.startsWith('git_'));
     expect(listed.map((t) => [t.name, t.annotations.readOnlyHint, t.annotations.openWorldHint])).toEqual([
-      ['git_clone', false, true], ['git_push', false, true], ['git_pull', false, true],
+      ['git_clone', false, true],
+      ['git_push', false, true],
+      ['git_pull', false, true],
     ]);
   });
 });

@@ -6,7 +6,14 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ListRootsRequestSchema, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
-import { createMcpServer, createRootsMcpServer, openNodeWorkspace, serveMcpHttpRoots, WorkspacePool, type McpServerHandle } from '../../src/node/index.js';
+import {
+  createMcpServer,
+  createRootsMcpServer,
+  openNodeWorkspace,
+  serveMcpHttpRoots,
+  WorkspacePool,
+  type McpServerHandle,
+} from '../../src/node/index.js';
 import { scratch } from './scratch.js';
 
 type Row = Record<string, any>;
@@ -28,14 +35,21 @@ function pool(): WorkspacePool {
   return p;
 }
 
-const text = async (client: Client, name: string, args: Row): Promise<Row> => ((await client.callTool({ name, arguments: args })) as Row).structuredContent;
+const text = async (client: Client, name: string, args: Row): Promise<Row> =>
+  ((await client.callTool({ name, arguments: args })) as Row).structuredContent;
 
 describe('roots (a server started without --root)', () => {
   it('serves the first file:// root, follows roots/list_changed, and never shows the host path', async () => {
     const first = folder({ 'which.txt': 'first\n' });
     const second = folder({ 'which.txt': 'second\n' });
-    let roots = [{ uri: pathToFileURL(first).href, name: 'one' }, { uri: pathToFileURL(second).href, name: 'also' }];
-    const client = new Client({ name: 'roots-test', version: '1.0.0' }, { capabilities: { roots: { listChanged: true } } });
+    let roots = [
+      { uri: pathToFileURL(first).href, name: 'one' },
+      { uri: pathToFileURL(second).href, name: 'also' },
+    ];
+    const client = new Client(
+      { name: 'roots-test', version: '1.0.0' },
+      { capabilities: { roots: { listChanged: true } } },
+    );
     client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots }));
     await link(createRootsMcpServer(pool()), client);
     expect((await client.listTools()).tools.map((t) => t.name)).toContain('read_file');
@@ -100,7 +114,12 @@ describe('resources', () => {
   }
 
   it('lists files a page at a time, leaving hidden and ignored files out', async () => {
-    const files: Record<string, string> = { '.gitignore': 'ignored.txt\n', 'ignored.txt': 'no\n', '.hidden/secret.txt': 'no\n', 'node_modules/m/i.js': 'no\n' };
+    const files: Record<string, string> = {
+      '.gitignore': 'ignored.txt\n',
+      'ignored.txt': 'no\n',
+      '.hidden/secret.txt': 'no\n',
+      'node_modules/m/i.js': 'no\n',
+    };
     for (let i = 0; i < 250; i++) files[`src/f${String(i).padStart(3, '0')}.ts`] = `export const n = ${i};\n`;
     const { client } = await served(files);
     const first = await client.listResources();
@@ -122,12 +141,24 @@ describe('resources', () => {
     const { dir, client } = await served({ 'docs/read me.md': '# hi\n', 'logo.png': png });
     symlinkSync('/etc/hostname', join(dir, 'escape.txt'));
     const md = await client.readResource({ uri: 'sandpit://workspace/docs/read%20me.md' });
-    expect(md.contents[0]).toEqual({ uri: 'sandpit://workspace/docs/read%20me.md', mimeType: 'text/markdown', text: '# hi\n' });
+    expect(md.contents[0]).toEqual({
+      uri: 'sandpit://workspace/docs/read%20me.md',
+      mimeType: 'text/markdown',
+      text: '# hi\n',
+    });
     const image = (await client.readResource({ uri: 'sandpit://workspace/logo.png' })).contents[0] as Row;
     expect(image.mimeType).toBe('image/png');
     expect(Buffer.from(image.blob, 'base64')).toEqual(Buffer.from(png));
-    for (const uri of ['sandpit://workspace/../outside.txt', 'sandpit://workspace/escape.txt', 'sandpit://workspace/.sandpit/git/HEAD', 'file:///etc/passwd']) {
-      const error = await client.readResource({ uri }).then(() => null, (e: Error) => e);
+    for (const uri of [
+      'sandpit://workspace/../outside.txt',
+      'sandpit://workspace/escape.txt',
+      'sandpit://workspace/.sandpit/git/HEAD',
+      'file:///etc/passwd',
+    ]) {
+      const error = await client.readResource({ uri }).then(
+        () => null,
+        (e: Error) => e,
+      );
       expect(error, uri).not.toBeNull();
       expect(error!.message).not.toContain(dir);
     }
@@ -137,7 +168,9 @@ describe('resources', () => {
   it('announces an edit of a subscribed file, and not of others', async () => {
     const { client } = await served({ 'watched.txt': 'a\n', 'other.txt': 'b\n' });
     const updated: string[] = [];
-    client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => { updated.push(n.params.uri); });
+    client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => {
+      updated.push(n.params.uri);
+    });
     await client.subscribeResource({ uri: 'sandpit://workspace/watched.txt' });
     await text(client, 'edit_file', { path: 'other.txt', old_text: 'b', new_text: 'c' });
     await text(client, 'edit_file', { path: 'watched.txt', old_text: 'a', new_text: 'z' });
@@ -153,7 +186,9 @@ describe('resources', () => {
     const { dir, ws, client } = await served({ 'watched.txt': 'a\n' }, true);
     await ws.rescan();
     const updated: string[] = [];
-    client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => { updated.push(n.params.uri); });
+    client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => {
+      updated.push(n.params.uri);
+    });
     await client.subscribeResource({ uri: 'sandpit://workspace/watched.txt' });
     writeFileSync(join(dir, 'watched.txt'), 'changed by a process\n');
     await ws.rescan();

@@ -22,7 +22,13 @@ function folder(files: Record<string, string>): string {
 
 async function connect(dir: string, ...extra: string[]): Promise<Client> {
   const client = new Client({ name: 'sandpit-test', version: '1.0.0' });
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [cliPath, 'mcp', '--root', dir, ...extra], stderr: 'pipe' }));
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [cliPath, 'mcp', '--root', dir, ...extra],
+      stderr: 'pipe',
+    }),
+  );
   clients.push(client);
   return client;
 }
@@ -34,7 +40,9 @@ async function call(client: Client, name: string, args: Row): Promise<{ envelope
   return { envelope: JSON.parse(r.content[0].text), isError: r.isError === true };
 }
 
-beforeAll(async () => { await buildCli(); }, 180_000);
+beforeAll(async () => {
+  await buildCli();
+}, 180_000);
 afterAll(async () => {
   for (const c of clients) await c.close().catch(() => {});
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
@@ -46,14 +54,19 @@ describe('sandpit mcp (a real child process driven by the SDK client over stdio)
     const client = await connect(dir);
     const { tools } = await client.listTools();
     const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
-    for (const name of ['read_file', 'edit_file', 'apply_patch', 'snapshot', 'undo', 'run_command', 'task_output']) expect(byName[name]).toBeDefined();
+    for (const name of ['read_file', 'edit_file', 'apply_patch', 'snapshot', 'undo', 'run_command', 'task_output'])
+      expect(byName[name]).toBeDefined();
     expect(byName.read_file!.inputSchema.required).toEqual(['path']);
     expect(byName.read_file!.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false });
     expect(byName.delete_path!.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
 
     const read = await call(client, 'read_file', { path: 'a.txt' });
     expect(read.isError).toBe(false);
-    expect(read.envelope).toMatchObject({ ok: true, tool: 'read_file', result: { content: 'alpha\nbeta\n', total_lines: 2 } });
+    expect(read.envelope).toMatchObject({
+      ok: true,
+      tool: 'read_file',
+      result: { content: 'alpha\nbeta\n', total_lines: 2 },
+    });
 
     const edit = await call(client, 'edit_file', { path: 'a.txt', old_text: 'beta', new_text: 'gamma' });
     expect(edit.envelope).toMatchObject({ ok: true, result: { replacements: 1, first_line: 2 } });
@@ -71,7 +84,14 @@ describe('sandpit mcp (a real child process driven by the SDK client over stdio)
     const unknown = await call(client, 'no_such_tool', {});
     expect(unknown.envelope.error.code).toBe('UNKNOWN_TOOL');
 
-    const patch = ['*** Begin Patch', '*** Update File: src/m.ts', '@@', '-export const x = 1;', '+export const x = 2;', '*** End Patch'].join('\n');
+    const patch = [
+      '*** Begin Patch',
+      '*** Update File: src/m.ts',
+      '@@',
+      '-export const x = 1;',
+      '+export const x = 2;',
+      '*** End Patch',
+    ].join('\n');
     const patched = await call(client, 'apply_patch', { patch });
     expect(patched.envelope).toMatchObject({ ok: true, result: { files: [{ path: 'src/m.ts', action: 'update' }] } });
     expect(readFileSync(join(dir, 'src/m.ts'), 'utf8')).toBe('export const x = 2;\n');
@@ -93,14 +113,27 @@ describe('sandpit mcp (a real child process driven by the SDK client over stdio)
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name)).toEqual(['file_manager']);
     expect(tools[0]!.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
-    const ok = await call(client, 'file_manager', { operations: [{ action: 'read_file', path: 'notes.md' }, { action: 'append_file', path: 'notes.md', content: 'more\n' }] });
+    const ok = await call(client, 'file_manager', {
+      operations: [
+        { action: 'read_file', path: 'notes.md' },
+        { action: 'append_file', path: 'notes.md', content: 'more\n' },
+      ],
+    });
     expect(ok.isError).toBe(false);
     expect(Object.keys(ok.envelope)).toEqual(['ok', 'tool', 'results']);
-    expect(ok.envelope.results.map((r: Row) => [r.ok, r.action, r.relative_path])).toEqual([[true, 'read_file', 'notes.md'], [true, 'append_file', 'notes.md']]);
+    expect(ok.envelope.results.map((r: Row) => [r.ok, r.action, r.relative_path])).toEqual([
+      [true, 'read_file', 'notes.md'],
+      [true, 'append_file', 'notes.md'],
+    ]);
     expect(readFileSync(join(dir, 'notes.md'), 'utf8')).toBe('# Notes\nmore\n');
     const guided = await call(client, 'file_manager', { action: 'read_file', path: 'notes.md' });
     expect(guided.isError).toBe(true);
-    expect(guided.envelope).toMatchObject({ ok: false, tool: 'file_manager', results: [], error: { code: 'INVALID_ARGUMENTS' } });
+    expect(guided.envelope).toMatchObject({
+      ok: false,
+      tool: 'file_manager',
+      results: [],
+      error: { code: 'INVALID_ARGUMENTS' },
+    });
     const dotted = await call(client, 'file_manager.read_file', { path: 'notes.md' });
     expect(dotted.envelope.error.message).toContain('dotted method name');
   }, 60_000);
@@ -121,9 +154,19 @@ describe('sandpit mcp (a real child process driven by the SDK client over stdio)
     const dir = folder({ 'keep.txt': 'k' });
     const tools = folder({
       'shout/shout.json': JSON.stringify({
-        name: 'shout', description: 'Upper-case a text.',
-        parameters: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'], additionalProperties: false },
-        command: [process.execPath, '-e', 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>process.stdout.write(JSON.parse(s).text.toUpperCase()))'],
+        name: 'shout',
+        description: 'Upper-case a text.',
+        parameters: {
+          type: 'object',
+          properties: { text: { type: 'string' } },
+          required: ['text'],
+          additionalProperties: false,
+        },
+        command: [
+          process.execPath,
+          '-e',
+          'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>process.stdout.write(JSON.parse(s).text.toUpperCase()))',
+        ],
       }),
     });
     const client = await connect(dir, '--toolset', 'file_manager', '--tools', tools);
@@ -138,13 +181,27 @@ describe('sandpit mcp (a real child process driven by the SDK client over stdio)
   it('serves fs_process with real processes and cowork with its artifact folder', async () => {
     const dir = folder({ 'p/hello.txt': 'hi\n' });
     const fsp = await connect(dir, '--toolset', 'fs_process');
-    expect((await fsp.listTools()).tools.map((t) => t.name)).toEqual(['read_file', 'write_file', 'edit_file', 'search_files', 'list_dir', 'file_bytes', 'run_command']);
-    const run = await call(fsp, 'run_command', { command: `${JSON.stringify(process.execPath)} -e "process.stdout.write('x'.repeat(5000)); process.exit(3)"`, path: 'p' });
+    expect((await fsp.listTools()).tools.map((t) => t.name)).toEqual([
+      'read_file',
+      'write_file',
+      'edit_file',
+      'search_files',
+      'list_dir',
+      'file_bytes',
+      'run_command',
+    ]);
+    const run = await call(fsp, 'run_command', {
+      command: `${JSON.stringify(process.execPath)} -e "process.stdout.write('x'.repeat(5000)); process.exit(3)"`,
+      path: 'p',
+    });
     expect(run.isError).toBe(false);
     expect(run.envelope.result).toMatchObject({ exit_code: 3, timed_out: false, truncated: true });
     expect(run.envelope.result.stdout.startsWith('x'.repeat(4096))).toBe(true);
     expect(run.envelope.result.stdout.length).toBeLessThan(4200);
-    const slow = await call(fsp, 'run_command', { command: `${JSON.stringify(process.execPath)} -e "setTimeout(() => {}, 10000)"`, timeout: 0.5 });
+    const slow = await call(fsp, 'run_command', {
+      command: `${JSON.stringify(process.execPath)} -e "setTimeout(() => {}, 10000)"`,
+      timeout: 0.5,
+    });
     expect(slow.envelope.result).toMatchObject({ exit_code: -1, timed_out: true });
     const missing = await call(fsp, 'run_command', { command: 'no-such-program-sandpit-xyz' });
     expect(missing.isError).toBe(true);
@@ -153,14 +210,29 @@ describe('sandpit mcp (a real child process driven by the SDK client over stdio)
     const literal = await call(fsp, 'run_command', { command: 'echo hi && echo $HOME | cat > out.txt' });
     expect(literal.envelope.result.stdout).toBe('hi && echo $HOME | cat > out.txt\n');
     const read = await call(fsp, 'read_file', { path: 'p', file: 'hello.txt' });
-    expect(read.envelope.result).toMatchObject({ file: 'hello.txt', content: '     1\thi\n', showing: { start: 1, end: 1, count: 1 } });
+    expect(read.envelope.result).toMatchObject({
+      file: 'hello.txt',
+      content: '     1\thi\n',
+      showing: { start: 1, end: 1, count: 1 },
+    });
 
     const cowork = await connect(dir, '--toolset', 'cowork', '--artifacts', 'out');
-    expect((await cowork.listTools()).tools.map((t) => t.name)).toEqual(['text_file_read', 'apply_patch', 'glob', 'grep', 'rename_path', 'delete_path']);
-    const add = await call(cowork, 'apply_patch', { patch: '*** Begin Patch\n*** Add File: out/r.md\n+report\n*** End Patch' });
+    expect((await cowork.listTools()).tools.map((t) => t.name)).toEqual([
+      'text_file_read',
+      'apply_patch',
+      'glob',
+      'grep',
+      'rename_path',
+      'delete_path',
+    ]);
+    const add = await call(cowork, 'apply_patch', {
+      patch: '*** Begin Patch\n*** Add File: out/r.md\n+report\n*** End Patch',
+    });
     expect(add.envelope.ok).toBe(true);
     expect(readFileSync(join(dir, 'out/r.md'), 'utf8')).toBe('report\n');
-    const unread = await call(cowork, 'apply_patch', { patch: '*** Begin Patch\n*** Update File: p/hello.txt\n@@\n-hi\n+ho\n*** End Patch' });
+    const unread = await call(cowork, 'apply_patch', {
+      patch: '*** Begin Patch\n*** Update File: p/hello.txt\n@@\n-hi\n+ho\n*** End Patch',
+    });
     expect(unread.envelope.error.code).toBe('NOT_READ');
   }, 60_000);
 });
@@ -168,9 +240,21 @@ describe('sandpit mcp (a real child process driven by the SDK client over stdio)
 describe('sandpit call and replay with --toolset', () => {
   it('call prints the toolset envelope; an unknown toolset is a usage error', async () => {
     const dir = folder({ 'n.txt': 'one\n' });
-    const fm = await runCli(['call', 'file_manager', '{"operations":[{"action":"exists","path":"n.txt"}]}', '--root', dir, '--toolset', 'file_manager']);
+    const fm = await runCli([
+      'call',
+      'file_manager',
+      '{"operations":[{"action":"exists","path":"n.txt"}]}',
+      '--root',
+      dir,
+      '--toolset',
+      'file_manager',
+    ]);
     expect(fm.code).toBe(0);
-    expect(JSON.parse(fm.stdout)).toEqual({ ok: true, tool: 'file_manager', results: [{ ok: true, action: 'exists', relative_path: 'n.txt', exists: true, type: 'file' }] });
+    expect(JSON.parse(fm.stdout)).toEqual({
+      ok: true,
+      tool: 'file_manager',
+      results: [{ ok: true, action: 'exists', relative_path: 'n.txt', exists: true, type: 'file' }],
+    });
     const nope = await runCli(['call', 'read_file', '{}', '--root', dir, '--toolset', 'nope']);
     expect(nope.code).toBe(2);
     expect(nope.stderr).toContain("unknown toolset 'nope'");
@@ -180,7 +264,14 @@ describe('sandpit call and replay with --toolset', () => {
     const r = await runCli(['tools', '--schemas', '--toolset', 'cowork']);
     expect(r.code).toBe(0);
     const tools = JSON.parse(r.stdout) as Row[];
-    expect(tools.map((t) => t.name)).toEqual(['text_file_read', 'apply_patch', 'glob', 'grep', 'rename_path', 'delete_path']);
+    expect(tools.map((t) => t.name)).toEqual([
+      'text_file_read',
+      'apply_patch',
+      'glob',
+      'grep',
+      'rename_path',
+      'delete_path',
+    ]);
     expect(tools[0]!.input_schema.properties.offset.type).toBe('integer');
   }, 30_000);
 
@@ -190,10 +281,15 @@ describe('sandpit call and replay with --toolset', () => {
       { tool: 'edit_file', args: { path: 'p', file: 'a.txt', old: 'x', new: 'z', count: -1 } },
       { tool: 'read_file', args: { path: 'p', file: 'a.txt' } },
       { tool: 'list_dir', args: { path: 'p', max_depth: 0 } },
-    ].map((l) => JSON.stringify(l)).join('\n');
+    ]
+      .map((l) => JSON.stringify(l))
+      .join('\n');
     const r = await runCli(['replay', '-', '--from', dir, '--toolset', 'fs_process'], { input: transcript });
     expect(r.code).toBe(0);
-    const out = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const out = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(out[0]).toMatchObject({ ok: true, tool: 'edit_file', result: { replacements: 2, first_line: 1 } });
     expect(out[1].result.content).toBe('     1\tz y z\n');
     expect(out[2].result.entries).toEqual([{ name: 'a.txt', path: 'a.txt', type: 'file', size_bytes: 6 }]);

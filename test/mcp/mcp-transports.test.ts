@@ -2,7 +2,12 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { ElicitRequestSchema, ListRootsRequestSchema, LoggingMessageNotificationSchema, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  ElicitRequestSchema,
+  ListRootsRequestSchema,
+  LoggingMessageNotificationSchema,
+  ResourceUpdatedNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildCli } from '../cli/built-cli.js';
 import { PNG, writeToolsFolder } from '../manifests/fixtures.js';
@@ -20,11 +25,25 @@ beforeAll(async () => {
   await writeToolsFolder(toolsDir);
   await buildCli();
 }, 180_000);
-afterAll(async () => { for (const c of children) await c.close(); });
+afterAll(async () => {
+  for (const c of children) await c.close();
+});
 
-const serverArgs = () => ['--toolset', 'cowork', '--artifacts', 'out', '--tools', toolsDir, '--sandbox', 'none', '--snapshots', 'off'];
+const serverArgs = () => [
+  '--toolset',
+  'cowork',
+  '--artifacts',
+  'out',
+  '--tools',
+  toolsDir,
+  '--sandbox',
+  'none',
+  '--snapshots',
+  'off',
+];
 const START = { stdio: async (args: string[]) => stdioChild(args), HTTP: httpChild };
-const call = async (client: Client, name: string, args: Row = {}): Promise<Row> => (await client.callTool({ name, arguments: args })) as Row;
+const call = async (client: Client, name: string, args: Row = {}): Promise<Row> =>
+  (await client.callTool({ name, arguments: args })) as Row;
 const addFile = (path: string) => ({ patch: `*** Begin Patch\n*** Add File: ${path}\n+written\n*** End Patch` });
 
 /** A client as a person's app is: it names its folder as a root and answers elicitations as `answer` says. */
@@ -34,12 +53,27 @@ class Person {
   logs: Row[] = [];
   updated: string[] = [];
   root: string;
-  constructor(root: string, private readonly elicits = true) { this.root = root; }
+  constructor(
+    root: string,
+    private readonly elicits = true,
+  ) {
+    this.root = root;
+  }
   setup = (client: Client) => {
-    client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: [{ uri: pathToFileURL(this.root).href, name: 'work' }] }));
-    if (this.elicits) client.setRequestHandler(ElicitRequestSchema, async (request) => { this.asked.push(request.params.message); return { action: this.answer }; });
-    client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => { this.logs.push(n.params); });
-    client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => { this.updated.push(n.params.uri); });
+    client.setRequestHandler(ListRootsRequestSchema, async () => ({
+      roots: [{ uri: pathToFileURL(this.root).href, name: 'work' }],
+    }));
+    if (this.elicits)
+      client.setRequestHandler(ElicitRequestSchema, async (request) => {
+        this.asked.push(request.params.message);
+        return { action: this.answer };
+      });
+    client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
+      this.logs.push(n.params);
+    });
+    client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => {
+      this.updated.push(n.params.uri);
+    });
   };
 }
 
@@ -58,10 +92,18 @@ describe.each(Object.keys(START) as Array<keyof typeof START>)('sandpit mcp over
 
   it('lists and reads the files as resources, and announces an edit of a subscribed one', async () => {
     const { resources } = await client.listResources();
-    expect(resources.map((r) => r.uri)).toEqual(expect.arrayContaining(['sandpit://workspace/keep.txt', 'sandpit://workspace/watched.txt']));
-    expect((await client.readResource({ uri: 'sandpit://workspace/keep.txt' })).contents[0]).toMatchObject({ mimeType: 'text/plain', text: 'keep\n' });
+    expect(resources.map((r) => r.uri)).toEqual(
+      expect.arrayContaining(['sandpit://workspace/keep.txt', 'sandpit://workspace/watched.txt']),
+    );
+    expect((await client.readResource({ uri: 'sandpit://workspace/keep.txt' })).contents[0]).toMatchObject({
+      mimeType: 'text/plain',
+      text: 'keep\n',
+    });
     await client.subscribeResource({ uri: 'sandpit://workspace/watched.txt' });
-    for (const [name, was] of [['other.txt', 'b'], ['watched.txt', 'a']] as const) {
+    for (const [name, was] of [
+      ['other.txt', 'b'],
+      ['watched.txt', 'a'],
+    ] as const) {
       expect((await call(client, 'text_file_read', { path: name })).isError).toBe(false);
       const patch = `*** Begin Patch\n*** Update File: ${name}\n@@\n-${was}\n+z\n*** End Patch`;
       expect((await call(client, 'apply_patch', { patch })).isError).toBe(false);
@@ -126,10 +168,14 @@ describe.each(Object.keys(START) as Array<keyof typeof START>)('sandpit mcp over
     const second = folder({ 'which.txt': 'second\n' });
     person.root = second;
     await client.sendRootsListChanged();
-    await expect.poll(async () => (await call(client, 'text_file_read', { path: 'which.txt' })).structuredContent.content).toBe('second\n');
+    await expect
+      .poll(async () => (await call(client, 'text_file_read', { path: 'which.txt' })).structuredContent.content)
+      .toBe('second\n');
     person.root = dir;
     await client.sendRootsListChanged();
-    await expect.poll(async () => (await call(client, 'text_file_read', { path: 'which.txt' })).structuredContent.content).toBe('first\n');
+    await expect
+      .poll(async () => (await call(client, 'text_file_read', { path: 'which.txt' })).structuredContent.content)
+      .toBe('first\n');
   });
 });
 
@@ -138,6 +184,8 @@ it('sandpit mcp --approve all makes changes outside the artifact folder with no 
   const server = stdioChild(['--root', dir, '--approve', 'all', ...serverArgs()]);
   children.push(server);
   const client = await server.connect();
-  expect((await call(client, 'apply_patch', addFile('trusted.txt'))).structuredContent.files).toMatchObject([{ path: 'trusted.txt', action: 'add' }]);
+  expect((await call(client, 'apply_patch', addFile('trusted.txt'))).structuredContent.files).toMatchObject([
+    { path: 'trusted.txt', action: 'add' },
+  ]);
   expect(readFileSync(join(dir, 'trusted.txt'), 'utf8')).toBe('written\n');
 }, 30_000);

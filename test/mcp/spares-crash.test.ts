@@ -10,11 +10,18 @@ import { createNodeFs } from '../../src/node/index.js';
 import { buildCli, cliPath } from '../cli/built-cli.js';
 
 const git = (gitdir: string, ...args: string[]) =>
-  execFileSync('git', [`--git-dir=${gitdir}`, ...args], { encoding: 'utf8', env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1', HOME: tmpdir() } });
+  execFileSync('git', [`--git-dir=${gitdir}`, ...args], {
+    encoding: 'utf8',
+    env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1', HOME: tmpdir() },
+  });
 
 let root: string;
-beforeAll(async () => { await buildCli(); }, 180_000);
-afterAll(() => { if (root) rmSync(root, { recursive: true, force: true }); });
+beforeAll(async () => {
+  await buildCli();
+}, 180_000);
+afterAll(() => {
+  if (root) rmSync(root, { recursive: true, force: true });
+});
 
 const version = (n: number) => `version ${n}\n${'filler line\n'.repeat(n % 7)}`;
 
@@ -25,7 +32,11 @@ describe('sandpit mcp killed while snapshots go through spare object files', () 
     const gitdir = join(root, '.sandpit', 'git');
     let n = 0;
     for (let round = 0; round < 8; round++) {
-      const transport = new StdioClientTransport({ command: process.execPath, args: [cliPath, 'mcp', '--root', root], stderr: 'ignore' });
+      const transport = new StdioClientTransport({
+        command: process.execPath,
+        args: [cliPath, 'mcp', '--root', root],
+        stderr: 'ignore',
+      });
       const client = new Client({ name: 'kill-test', version: '1.0.0' });
       await client.connect(transport);
       await client.callTool({ name: 'read_file', arguments: { path: 'f.txt' } });

@@ -5,13 +5,24 @@
 
 /** A Node program using every entry, type-checked against the installed declarations. */
 export const nodeProject: Record<string, string> = {
-  'tsconfig.json': JSON.stringify({
-    compilerOptions: {
-      target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true,
-      lib: ['ES2023', 'DOM'], types: ['node'], outDir: 'out', rootDir: 'src', skipLibCheck: false,
+  'tsconfig.json': JSON.stringify(
+    {
+      compilerOptions: {
+        target: 'ES2022',
+        module: 'NodeNext',
+        moduleResolution: 'NodeNext',
+        strict: true,
+        lib: ['ES2023', 'DOM'],
+        types: ['node'],
+        outDir: 'out',
+        rootDir: 'src',
+        skipLibCheck: false,
+      },
+      include: ['src'],
     },
-    include: ['src'],
-  }, null, 2),
+    null,
+    2,
+  ),
   'src/sample.ts': `
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -61,8 +72,13 @@ console.log(JSON.stringify({
 
 /** The entries that must type-check under `lib: ["ES2022"]` with @types/node and no DOM library. */
 export const NO_DOM_ENTRIES = [
-  'sandpit-workspace', 'sandpit-workspace/node', 'sandpit-workspace/web', 'sandpit-workspace/web/worker',
-  'sandpit-workspace/conformance', 'sandpit-workspace/conformance/patch-scenarios', 'sandpit-workspace/conformance/example',
+  'sandpit-workspace',
+  'sandpit-workspace/node',
+  'sandpit-workspace/web',
+  'sandpit-workspace/web/worker',
+  'sandpit-workspace/conformance',
+  'sandpit-workspace/conformance/patch-scenarios',
+  'sandpit-workspace/conformance/example',
 ];
 
 /**
@@ -73,17 +89,28 @@ export const NO_DOM_ENTRIES = [
  */
 export function noDomProject(entries: readonly string[]): Record<string, string> {
   const files: Record<string, string> = {
-    'nodom/tsconfig.json': JSON.stringify({
-      compilerOptions: {
-        target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true,
-        lib: ['ES2022'], types: ['node'], noEmit: true, skipLibCheck: false,
+    'nodom/tsconfig.json': JSON.stringify(
+      {
+        compilerOptions: {
+          target: 'ES2022',
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          strict: true,
+          lib: ['ES2022'],
+          types: ['node'],
+          noEmit: true,
+          skipLibCheck: false,
+        },
+        include: ['*.ts'],
       },
-      include: ['*.ts'],
-    }, null, 2),
+      null,
+      2,
+    ),
   };
   for (const entry of entries) {
     const name = entry.replaceAll('/', '_');
-    files[`nodom/${name}.ts`] = `import * as entry from '${entry}';\nexport const names: string[] = Object.keys(entry);\n`;
+    files[`nodom/${name}.ts`] =
+      `import * as entry from '${entry}';\nexport const names: string[] = Object.keys(entry);\n`;
   }
   return files;
 }
@@ -129,7 +156,11 @@ import { createMapFs } from 'sandpit-workspace/conformance/example';
 
 /** The suite under Jest (native ESM): the shipped example passes it, the same example with a planted bug fails by name. */
 export const jestFiles: Record<string, string> = {
-  'jest.config.json': JSON.stringify({ testEnvironment: 'node', transform: {}, testMatch: ['**/jest-*.test.mjs'] }, null, 2),
+  'jest.config.json': JSON.stringify(
+    { testEnvironment: 'node', transform: {}, testMatch: ['**/jest-*.test.mjs'] },
+    null,
+    2,
+  ),
   'jest-example.test.mjs': `${jestHead}
 runConformance(() => createMapFs(), { describe, test, expect, name: 'example under jest', symlinks: false });
 `,
@@ -143,13 +174,23 @@ export const browserProject: Record<string, string> = {
   'web/index.html': `<!doctype html>
 <html><body><pre id="out">loading</pre><script type="module" src="./main.ts"></script></body></html>
 `,
-  'web/tsconfig.json': JSON.stringify({
-    compilerOptions: {
-      target: 'ES2022', module: 'ESNext', moduleResolution: 'Bundler', strict: true,
-      lib: ['ES2023', 'DOM', 'DOM.Iterable'], types: [], noEmit: true, skipLibCheck: false,
+  'web/tsconfig.json': JSON.stringify(
+    {
+      compilerOptions: {
+        target: 'ES2022',
+        module: 'ESNext',
+        moduleResolution: 'Bundler',
+        strict: true,
+        lib: ['ES2023', 'DOM', 'DOM.Iterable'],
+        types: [],
+        noEmit: true,
+        skipLibCheck: false,
+      },
+      include: ['main.ts'],
     },
-    include: ['main.ts'],
-  }, null, 2),
+    null,
+    2,
+  ),
   'web/main.ts': `
 import { createMemoryFs, createWorkspace } from 'sandpit-workspace';
 import { connectWorkspace, createOpfsFs, type ConnectOptions, type RemoteWorkspace } from 'sandpit-workspace/web';

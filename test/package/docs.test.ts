@@ -23,25 +23,38 @@ describe('the API reference', () => {
 
   it('has a page per entry, named as the package names it, and documents what each exports', async () => {
     expect((await readdir(join(out, 'modules'))).sort()).toEqual([
-      'sandpit-workspace.html', 'sandpit-workspace_conformance.html', 'sandpit-workspace_conformance_example.html',
-      'sandpit-workspace_conformance_patch-scenarios.html', 'sandpit-workspace_node.html', 'sandpit-workspace_web.html',
+      'sandpit-workspace.html',
+      'sandpit-workspace_conformance.html',
+      'sandpit-workspace_conformance_example.html',
+      'sandpit-workspace_conformance_patch-scenarios.html',
+      'sandpit-workspace_node.html',
+      'sandpit-workspace_web.html',
       'sandpit-workspace_web_worker.html',
     ]);
     const page = (rel: string) => readFile(join(out, rel), 'utf8');
-    expect(await page('functions/sandpit-workspace_conformance.runConformance.html')).toContain('Register the whole contract suite');
-    expect(await page('functions/sandpit-workspace_web.connectWorkspace.html')).toContain('Start a worker that hosts a workspace');
+    expect(await page('functions/sandpit-workspace_conformance.runConformance.html')).toContain(
+      'Register the whole contract suite',
+    );
+    expect(await page('functions/sandpit-workspace_web.connectWorkspace.html')).toContain(
+      'Start a worker that hosts a workspace',
+    );
     expect(await page('modules/sandpit-workspace_node.html')).toContain('openNodeWorkspace');
     expect(await page('modules/sandpit-workspace.html')).toContain('createWorkspace');
     expect(await page('modules/sandpit-workspace_web_worker.html')).toContain('hosts one workspace');
-    expect(await page('variables/sandpit-workspace_conformance_patch-scenarios.patchScenarios.html')).toContain('patchScenarios');
-    expect(await page('functions/sandpit-workspace_conformance_example.createMapFs.html')).toContain('passes the whole conformance suite');
+    expect(await page('variables/sandpit-workspace_conformance_patch-scenarios.patchScenarios.html')).toContain(
+      'patchScenarios',
+    );
+    expect(await page('functions/sandpit-workspace_conformance_example.createMapFs.html')).toContain(
+      'passes the whole conformance suite',
+    );
   });
 
   it('opens on the README and links each declaration to its source', async () => {
     const readme = await readFile(join(repoRoot, 'README.md'), 'utf8');
     const firstHeading = /^## (.+)$/m.exec(readme)![1]!;
     expect(await readFile(join(out, 'index.html'), 'utf8')).toContain(firstHeading.replaceAll('&', '&amp;'));
-    expect(await readFile(join(out, 'functions/sandpit-workspace.createWorkspace.html'), 'utf8'))
-      .toMatch(/href="https:\/\/github\.com\/[^"]+\/blob\/main\/src\/create-workspace\.ts#L\d+"/);
+    expect(await readFile(join(out, 'functions/sandpit-workspace.createWorkspace.html'), 'utf8')).toMatch(
+      /href="https:\/\/github\.com\/[^"]+\/blob\/main\/src\/create-workspace\.ts#L\d+"/,
+    );
   });
 });

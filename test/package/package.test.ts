@@ -5,7 +5,14 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../web/chromium.js';
 import { filesBelow, servePage } from '../web/page-server.js';
-import { browserProject, jestFiles, NO_DOM_ENTRIES, noDomProject, nodeProject, nodeTestFiles } from './consumer-files.js';
+import {
+  browserProject,
+  jestFiles,
+  NO_DOM_ENTRIES,
+  noDomProject,
+  nodeProject,
+  nodeTestFiles,
+} from './consumer-files.js';
 import { makeConsumer, mustRun, packSandpit, run, writeTree, type Packed } from './stage.js';
 
 let work: string;
@@ -24,15 +31,29 @@ const tsc = () => join(app, 'node_modules', 'typescript', 'bin', 'tsc');
 describe('the npm package, installed into a fresh project', () => {
   it('ships only the built entries, their types and the README', async () => {
     const pkg = JSON.parse(await readFile(join(app, 'node_modules', 'sandpit-workspace', 'package.json'), 'utf8'));
-    const others = packed.files.filter((f) => !f.startsWith('dist/') && !['package.json', 'README.md', 'LICENSE'].includes(f));
+    const others = packed.files.filter(
+      (f) => !f.startsWith('dist/') && !['package.json', 'README.md', 'LICENSE'].includes(f),
+    );
     expect(others).toEqual([]);
-    expect(packed.files.filter((f) => f.endsWith('.map') || f.includes('tsbuildinfo') || f.includes('/test/'))).toEqual([]);
+    expect(packed.files.filter((f) => f.endsWith('.map') || f.includes('tsbuildinfo') || f.includes('/test/'))).toEqual(
+      [],
+    );
     for (const [entry, target] of Object.entries(pkg.exports as Record<string, string | Record<string, string>>)) {
       const paths = typeof target === 'string' ? [target] : Object.values(target);
       for (const path of paths) expect(packed.files, `${entry} -> ${path}`).toContain(path.replace(/^\.\//, ''));
-      if (entry !== './package.json') expect(typeof target === 'object' && target.types, `${entry} has types`).toMatch(/\.d\.ts$/);
+      if (entry !== './package.json')
+        expect(typeof target === 'object' && target.types, `${entry} has types`).toMatch(/\.d\.ts$/);
     }
-    expect(Object.keys(pkg.exports)).toEqual(expect.arrayContaining(['.', './node', './web', './web/worker', './conformance', './conformance/patch-scenarios']));
+    expect(Object.keys(pkg.exports)).toEqual(
+      expect.arrayContaining([
+        '.',
+        './node',
+        './web',
+        './web/worker',
+        './conformance',
+        './conformance/patch-scenarios',
+      ]),
+    );
     expect(pkg.bin.sandpit).toBe('dist/node/cli.js');
     expect(pkg.bin['sandpit-workspace']).toBe('dist/node/cli.js');
     expect(packed.files).toContain('LICENSE');
@@ -41,14 +62,18 @@ describe('the npm package, installed into a fresh project', () => {
     expect(typeof pkg.description).toBe('string');
     expect(pkg.keywords.length).toBeGreaterThan(3);
     // Installing from the registry must build nothing: the tarball carries dist/ already.
-    expect(Object.keys(pkg.scripts ?? {}).filter((s) => ['preinstall', 'install', 'postinstall'].includes(s))).toEqual([]);
+    expect(Object.keys(pkg.scripts ?? {}).filter((s) => ['preinstall', 'install', 'postinstall'].includes(s))).toEqual(
+      [],
+    );
   });
 
   it('passes npm publish --dry-run with no warning but the missing login', () => {
     // The copy packSandpit built: --ignore-scripts, so the dry run checks the package, not a rebuild.
     const dry = run('npm', ['publish', '--dry-run', '--ignore-scripts'], join(work, 'sandpit'));
     expect(dry.status, dry.stderr.slice(-3000)).toBe(0);
-    const warnings = dry.stderr.split('\n').filter((l) => /^npm (warn|error)/i.test(l) && !/requires you to be logged in/.test(l));
+    const warnings = dry.stderr
+      .split('\n')
+      .filter((l) => /^npm (warn|error)/i.test(l) && !/requires you to be logged in/.test(l));
     expect(warnings).toEqual([]);
     expect(dry.stderr).toMatch(/^npm notice name: sandpit-workspace$/m);
     expect(dry.stdout).toContain('+ sandpit-workspace@');
@@ -78,9 +103,15 @@ describe('the npm package, installed into a fresh project', () => {
 
   it('type-checks every entry under lib ES2022 with @types/node and no DOM', async () => {
     await writeTree(app, noDomProject(NO_DOM_ENTRIES));
-    const files = mustRun(process.execPath, [tsc(), '-p', 'tsconfig.json', '--listFiles'], join(app, 'nodom')).split('\n');
+    const files = mustRun(process.execPath, [tsc(), '-p', 'tsconfig.json', '--listFiles'], join(app, 'nodom')).split(
+      '\n',
+    );
     expect(files.filter((f) => /lib\.dom[.\w]*\.d\.ts$/.test(f))).toEqual([]);
-    for (const entry of NO_DOM_ENTRIES) expect(files.some((f) => f.endsWith(`/nodom/${entry.replaceAll('/', '_')}.ts`)), entry).toBe(true);
+    for (const entry of NO_DOM_ENTRIES)
+      expect(
+        files.some((f) => f.endsWith(`/nodom/${entry.replaceAll('/', '_')}.ts`)),
+        entry,
+      ).toBe(true);
   }, 60_000);
 
   it('runs the conformance suite under node:test: the memory backend passes, a flawed one fails by name', async () => {
@@ -103,10 +134,24 @@ describe('the npm package, installed into a fresh project', () => {
     await writeTree(app, jestFiles);
     const jest = (file: string) => {
       const report = join(app, `${file}.json`);
-      const r = run(process.execPath, ['--experimental-vm-modules', join(app, 'node_modules', 'jest', 'bin', 'jest.js'), '--json', `--outputFile=${report}`, file], app);
+      const r = run(
+        process.execPath,
+        [
+          '--experimental-vm-modules',
+          join(app, 'node_modules', 'jest', 'bin', 'jest.js'),
+          '--json',
+          `--outputFile=${report}`,
+          file,
+        ],
+        app,
+      );
       return { status: r.status, log: r.stderr.slice(-3000), report };
     };
-    type JestReport = { numFailedTests: number; numPassedTests: number; testResults: Array<{ assertionResults: Array<{ fullName: string; status: string }> }> };
+    type JestReport = {
+      numFailedTests: number;
+      numPassedTests: number;
+      testResults: Array<{ assertionResults: Array<{ fullName: string; status: string }> }>;
+    };
     const read = async (path: string) => JSON.parse(await readFile(path, 'utf8')) as JestReport;
     const good = jest('jest-example.test.mjs');
     const passed = await read(good.report);
@@ -114,21 +159,42 @@ describe('the npm package, installed into a fresh project', () => {
     expect(passed.numPassedTests).toBeGreaterThan(150);
     expect(good.status).toBe(0);
     const bad = jest('jest-flawed.test.mjs');
-    const failed = (await read(bad.report)).testResults.flatMap((t) => t.assertionResults).filter((a) => a.status === 'failed').map((a) => a.fullName);
+    const failed = (await read(bad.report)).testResults
+      .flatMap((t) => t.assertionResults)
+      .filter((a) => a.status === 'failed')
+      .map((a) => a.fullName);
     expect(bad.status).not.toBe(0);
-    expect(failed).toContain('contract: flawed under jest WorkspaceFs itself rmdir refuses a folder that still holds entries with ENOTEMPTY and removes nothing');
+    expect(failed).toContain(
+      'contract: flawed under jest WorkspaceFs itself rmdir refuses a folder that still holds entries with ENOTEMPTY and removes nothing',
+    );
   }, 120_000);
 
   it('builds a Vite page from both browser entries with no configuration, and it runs in Chromium', async () => {
     await writeTree(app, browserProject);
     const web = join(app, 'web');
     mustRun(process.execPath, [tsc(), '-p', 'tsconfig.json'], web);
-    mustRun(process.execPath, [join(app, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--outDir', 'dist', '--emptyOutDir', '--logLevel', 'warn'], web);
+    mustRun(
+      process.execPath,
+      [
+        join(app, 'node_modules', 'vite', 'bin', 'vite.js'),
+        'build',
+        '--outDir',
+        'dist',
+        '--emptyOutDir',
+        '--logLevel',
+        'warn',
+      ],
+      web,
+    );
     const out = join(web, 'dist');
     const files: Record<string, string> = {};
     for (const rel of await filesBelow(out)) files[rel] = await readFile(join(out, rel), 'utf8');
     expect(Object.keys(files).some((f) => /^assets\/worker-[\w-]+\.js$/.test(f))).toBe(true);
-    expect(Object.entries(files).filter(([, t]) => /(?:from\s*|import\s*\(\s*|require\s*\(\s*)["']node:/.test(t)).map(([f]) => f)).toEqual([]);
+    expect(
+      Object.entries(files)
+        .filter(([, t]) => /(?:from\s*|import\s*\(\s*|require\s*\(\s*)["']node:/.test(t))
+        .map(([f]) => f),
+    ).toEqual([]);
     expect(Object.keys(files).filter((f) => f.endsWith('.wasm'))).toEqual([]);
 
     const server = await servePage(out);
@@ -136,7 +202,9 @@ describe('the npm package, installed into a fresh project', () => {
     try {
       const page = await browser.newPage();
       await page.goto(server.url);
-      await page.waitForFunction(() => document.getElementById('out')?.textContent !== 'loading', null, { timeout: 20_000 });
+      await page.waitForFunction(() => document.getElementById('out')?.textContent !== 'loading', null, {
+        timeout: 20_000,
+      });
       const text = (await page.textContent('#out'))!;
       expect(text.startsWith('ERROR'), text).toBe(false);
       const r = JSON.parse(text);

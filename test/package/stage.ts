@@ -8,8 +8,17 @@ export const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 
 /** What `npm pack` needs to build the package: everything else in the checkout is left out. */
 const BUILD_INPUTS = [
-  'package.json', 'README.md', 'LICENSE', 'tsconfig.json', 'tsconfig.build.json', 'tsconfig.web-types.json',
-  'vite.web.config.ts', 'scripts', 'src', 'web', 'test/patch/scenarios',
+  'package.json',
+  'README.md',
+  'LICENSE',
+  'tsconfig.json',
+  'tsconfig.build.json',
+  'tsconfig.web-types.json',
+  'vite.web.config.ts',
+  'scripts',
+  'src',
+  'web',
+  'test/patch/scenarios',
 ];
 
 /** Tools the consumer projects borrow from this checkout instead of downloading them again. */
@@ -62,7 +71,10 @@ export async function packSandpit(work: string): Promise<Packed> {
 export async function makeConsumer(work: string, tarball: string): Promise<string> {
   const app = join(work, 'app');
   await mkdir(app);
-  await writeFile(join(app, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }, null, 2));
+  await writeFile(
+    join(app, 'package.json'),
+    JSON.stringify({ name: 'consumer', private: true, type: 'module' }, null, 2),
+  );
   mustRun('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', tarball], app);
   for (const name of BORROWED) {
     const target = join(app, 'node_modules', name);

@@ -16,43 +16,77 @@ function parseFailure(patch: string): ToolError {
 
 /** The same operations found `by` lines further down the text. */
 function shifted(ops: PatchOp[], by: number): PatchOp[] {
-  return ops.map((op) => op.kind === 'update'
-    ? { ...op, patchLine: op.patchLine + by, chunks: op.chunks.map((c) => ({ ...c, patchLine: c.patchLine + by })) }
-    : { ...op, patchLine: op.patchLine + by });
+  return ops.map((op) =>
+    op.kind === 'update'
+      ? { ...op, patchLine: op.patchLine + by, chunks: op.chunks.map((c) => ({ ...c, patchLine: c.patchLine + by })) }
+      : { ...op, patchLine: op.patchLine + by },
+  );
 }
 
 describe('parsePatch', () => {
   it('reads every header into operations with their patch lines', () => {
-    const ops = parsePatch(wrap('*** Add File: a.txt', '+x', '+', '*** Delete File: b.txt', '*** Update File: c.txt', '*** Move to: d/c.txt',
-      '@@ class C', '@@     def f(self):', ' ctx', '-old', '+new', '*** End of File'));
+    const ops = parsePatch(
+      wrap(
+        '*** Add File: a.txt',
+        '+x',
+        '+',
+        '*** Delete File: b.txt',
+        '*** Update File: c.txt',
+        '*** Move to: d/c.txt',
+        '@@ class C',
+        '@@     def f(self):',
+        ' ctx',
+        '-old',
+        '+new',
+        '*** End of File',
+      ),
+    );
     expect(ops).toEqual([
       { kind: 'add', path: 'a.txt', lines: ['x', ''], patchLine: 2 },
       { kind: 'delete', path: 'b.txt', patchLine: 5 },
       {
-        kind: 'update', path: 'c.txt', moveTo: 'd/c.txt', patchLine: 6, chunks: [{
-          headers: ['class C', '    def f(self):'], eof: true, patchLine: 8,
-          lines: [{ kind: ' ', text: 'ctx' }, { kind: '-', text: 'old' }, { kind: '+', text: 'new' }],
-        }],
+        kind: 'update',
+        path: 'c.txt',
+        moveTo: 'd/c.txt',
+        patchLine: 6,
+        chunks: [
+          {
+            headers: ['class C', '    def f(self):'],
+            eof: true,
+            patchLine: 8,
+            lines: [
+              { kind: ' ', text: 'ctx' },
+              { kind: '-', text: 'old' },
+              { kind: '+', text: 'new' },
+            ],
+          },
+        ],
       },
     ]);
   });
 
   it('splits chunks at each @@ and drops unified-diff ranges from the header', () => {
-    const [op] = parsePatch(wrap('*** Update File: f', '@@ -1,2 +1,2 @@ fn main', '-a', '+b', '@@ -9 +9 @@', '-c', '+d'));
+    const [op] = parsePatch(
+      wrap('*** Update File: f', '@@ -1,2 +1,2 @@ fn main', '-a', '+b', '@@ -9 +9 @@', '-c', '+d'),
+    );
     expect(op!.kind === 'update' && op!.chunks.map((c) => c.headers)).toEqual([['fn main'], []]);
   });
 
   it('is lenient with CRLF, heredocs, fences and blank edges', () => {
     const plain = parsePatch(wrap('*** Update File: f', '-a', '+b'));
     expect(parsePatch(wrap('*** Update File: f', '-a', '+b').replace(/\n/g, '\r\n'))).toEqual(plain);
-    expect(parsePatch(`cat <<"PATCH" | apply_patch\n${wrap('*** Update File: f', '-a', '+b')}\nPATCH\n`)).toEqual(shifted(plain, 1));
+    expect(parsePatch(`cat <<"PATCH" | apply_patch\n${wrap('*** Update File: f', '-a', '+b')}\nPATCH\n`)).toEqual(
+      shifted(plain, 1),
+    );
     expect(parsePatch(`\n\n\`\`\`\n${wrap('*** Update File: f', '-a', '+b')}\n\`\`\`\n\n`)).toEqual(shifted(plain, 3));
   });
 
   it('treats an empty line inside a chunk as empty context, but not blank lines before a header', () => {
     const [op] = parsePatch(wrap('*** Update File: f', '@@', ' a', '', '-b', '', '', '*** Delete File: g'));
     expect(op!.kind === 'update' && op!.chunks[0]!.lines).toEqual([
-      { kind: ' ', text: 'a' }, { kind: ' ', text: '' }, { kind: '-', text: 'b' },
+      { kind: ' ', text: 'a' },
+      { kind: ' ', text: '' },
+      { kind: '-', text: 'b' },
     ]);
   });
 

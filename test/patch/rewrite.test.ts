@@ -10,7 +10,7 @@ function chunksOf(...body: string[]): PatchChunk[] {
 }
 
 describe('applyChunks', () => {
-  it('keeps each line ending as it was and gives new lines their neighbours\' ending', () => {
+  it("keeps each line ending as it was and gives new lines their neighbours' ending", () => {
     const text = 'a\r\nb\nc\r\nd';
     expect(applyChunks(text, chunksOf('@@', ' a', '-b', '+B', '+B2', ' c'), 'f').text).toBe('a\r\nB\nB2\nc\r\nd');
     expect(applyChunks(text, chunksOf('@@', ' c', '+c2', ' d'), 'f').text).toBe('a\r\nb\nc\r\nc2\r\nd');
@@ -30,13 +30,22 @@ describe('applyChunks', () => {
 
   it('fails with the chunk, patch line and nearest text', () => {
     let error: unknown;
-    try { applyChunks('one\ntwo\nthree\n', chunksOf('@@', ' one', '-TWO', '+2'), 'src/f.txt'); } catch (e) { error = e; }
+    try {
+      applyChunks('one\ntwo\nthree\n', chunksOf('@@', ' one', '-TWO', '+2'), 'src/f.txt');
+    } catch (e) {
+      error = e;
+    }
     expect(error).toBeInstanceOf(ToolError);
     const e = error as ToolError;
     expect(e.code).toBe('PATCH_CONFLICT');
     expect(e.message).toContain("'src/f.txt' chunk 1 (patch line 3)");
     expect(e.hint).toContain('line 2 reads "two" where the patch expects "TWO"');
-    expect(e.details).toMatchObject({ path: 'src/f.txt', chunk: 1, patch_line: 3, nearest: { line: 1, text: 'one\ntwo' } });
+    expect(e.details).toMatchObject({
+      path: 'src/f.txt',
+      chunk: 1,
+      patch_line: 3,
+      nearest: { line: 1, text: 'one\ntwo' },
+    });
   });
 
   it('splits text with the exact terminator of each line', () => {

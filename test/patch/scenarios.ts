@@ -6,7 +6,10 @@ import type { PatchScenario } from '../../src/conformance/suites/apply-patch.con
  * Chromium. A file named `x.esc` holds the bytes of `x` written with escapes (`\r`, `\xHH`, `\\`),
  * so CRLF, BOM and UTF-16 inputs survive git and the raw import unchanged.
  */
-const raw = import.meta.glob('./scenarios/**/*', { query: '?raw', import: 'default', eager: true }) as Record<string, string>;
+const raw = import.meta.glob('./scenarios/**/*', { query: '?raw', import: 'default', eager: true }) as Record<
+  string,
+  string
+>;
 
 /** The shape the exported conformance suite runs; loaded here from the scenario folders. */
 export type Scenario = PatchScenario;
@@ -43,7 +46,10 @@ export function loadScenarios(): Scenario[] {
     else if (path === 'options.json') s.options = JSON.parse(text);
     else if (path === 'result.json') s.result = JSON.parse(text);
     else if (path === 'expected_error.txt') {
-      const [code, ...contains] = text.split('\n').map((l) => l.trim()).filter(Boolean);
+      const [code, ...contains] = text
+        .split('\n')
+        .map((l) => l.trim())
+        .filter(Boolean);
       s.expectedError = { code: code!, contains };
     } else if (path.startsWith('input/')) s.input[path.slice(6)] = bytes;
     else if (path.startsWith('expected/')) (s.expected ??= {})[path.slice(9)] = bytes;

@@ -9,8 +9,11 @@ import { alive, eventually } from './support.js';
 
 let root: string;
 const SECRETS = {
-  SANDPIT_GIT_TOKEN: 'ghp-cli-secret-1', OPENAI_API_KEY: 'sk-cli-secret-2', DATABASE_URL: 'postgres://app:cli-secret-3@db/app',
-  NPM_CONFIG__AUTH: 'cli-secret-4', SLACK_ALERTS: 'https://hooks.slack.com/services/T0/B0/cli-secret-5',
+  SANDPIT_GIT_TOKEN: 'ghp-cli-secret-1',
+  OPENAI_API_KEY: 'sk-cli-secret-2',
+  DATABASE_URL: 'postgres://app:cli-secret-3@db/app',
+  NPM_CONFIG__AUTH: 'cli-secret-4',
+  SLACK_ALERTS: 'https://hooks.slack.com/services/T0/B0/cli-secret-5',
 };
 
 beforeAll(async () => {
@@ -20,9 +23,12 @@ beforeAll(async () => {
 afterAll(() => rm(root, { recursive: true, force: true }));
 
 const call = (command: string[], sandbox: 'os' | 'none') =>
-  runCli(['call', 'run_command', JSON.stringify({ command }), '--root', root, '--sandbox', sandbox, '--snapshots', 'off'], {
-    env: { ...SECRETS, RELAUNCH_MARK: 'visible' },
-  });
+  runCli(
+    ['call', 'run_command', JSON.stringify({ command }), '--root', root, '--sandbox', sandbox, '--snapshots', 'off'],
+    {
+      env: { ...SECRETS, RELAUNCH_MARK: 'visible' },
+    },
+  );
 
 describe('the CLI keeps credentials out of the process that runs programs', () => {
   it('without the OS sandbox, /proc/$PPID/environ (the CLI) holds no credential, only the rest', async () => {
@@ -52,7 +58,10 @@ describe('the CLI keeps credentials out of the process that runs programs', () =
   });
 
   it('passes SIGTERM on to the relaunched CLI, so an MCP server with credentials still stops', async () => {
-    const parent = spawn(process.execPath, [cliPath, 'mcp', '--root', root], { env: { ...process.env, ...SECRETS }, stdio: ['pipe', 'pipe', 'pipe'] });
+    const parent = spawn(process.execPath, [cliPath, 'mcp', '--root', root], {
+      env: { ...process.env, ...SECRETS },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let children: number[] = [];
     expect(await eventually(() => (children = descendantsOf(parent.pid!)).length > 0)).toBe(true);
     const exited = new Promise<string | null>((resolve) => parent.once('exit', (_code, signal) => resolve(signal)));

@@ -4,7 +4,10 @@ import { openCliWorkspace } from '../../src/node/cli/open.js';
 import { tempWorkspace, type TempWorkspace } from './support.js';
 
 let made: TempWorkspace | null = null;
-afterEach(async () => { await made?.cleanup(); made = null; });
+afterEach(async () => {
+  await made?.cleanup();
+  made = null;
+});
 
 describe('opening a Node workspace', () => {
   it('offers the canonical toolset by default, with real processes and the task tools, and names it', async () => {
@@ -28,18 +31,28 @@ describe('opening a Node workspace', () => {
     expect(JSON.stringify(ran)).toContain('42');
   });
 
-  it('keeps a caller\'s own tool list, Node\'s tools joining it', async () => {
+  it("keeps a caller's own tool list, Node's tools joining it", async () => {
     const probe = await tempWorkspace();
     const readOnly = probe.ws.toolset.tools.filter((t) => t.name === 'read_file');
     await probe.cleanup();
     made = await tempWorkspace({ tools: readOnly });
-    expect(made.ws.listTools().map((t) => t.name)).toEqual(['read_file', 'run_command', 'task_output', 'task_wait', 'task_kill', 'list_tasks']);
+    expect(made.ws.listTools().map((t) => t.name)).toEqual([
+      'read_file',
+      'run_command',
+      'task_output',
+      'task_wait',
+      'task_kill',
+      'list_tasks',
+    ]);
   });
 
   it('is the same workspace whether the API, the MCP opener or the CLI opens it', async () => {
     made = await tempWorkspace({ toolset: 'cowork', artifactDir: 'out' });
     const viaToolset = openToolsetWorkspace(made.root, 'cowork', { artifactDir: 'out' });
-    const viaCli = await openCliWorkspace({ backend: 'node', root: made.root }, { toolset: 'cowork', artifactDir: 'out' });
+    const viaCli = await openCliWorkspace(
+      { backend: 'node', root: made.root },
+      { toolset: 'cowork', artifactDir: 'out' },
+    );
     try {
       const listed = made.ws.listTools();
       expect(viaToolset.ws.listTools()).toEqual(listed);

@@ -5,7 +5,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { alive, eventually, node, tempWorkspace, type TempWorkspace } from './support.js';
 
 let t: TempWorkspace;
-afterEach(async () => { await t?.cleanup(); });
+afterEach(async () => {
+  await t?.cleanup();
+});
 
 type Ok = { ok: true; result: Record<string, any> };
 type Fail = { ok: false; error: { code: string; message: string; hint?: string; problems?: unknown[] } };
@@ -42,7 +44,8 @@ describe('run_command on real processes', () => {
 
   it('caps a 100 MB stream to head and tail without buffering it', async () => {
     t = await tempWorkspace();
-    const script = 'const mb = (c) => Buffer.alloc(1 << 20, c);' +
+    const script =
+      'const mb = (c) => Buffer.alloc(1 << 20, c);' +
       'process.stdout.write(mb(97));' +
       'let i = 0; (function next() { while (i < 98) { i++; if (!process.stdout.write(mb(98))) return process.stdout.once("drain", next); }' +
       'process.stdout.write(mb(122)); process.stderr.write("e".repeat(24576)); })();';
@@ -54,7 +57,11 @@ describe('run_command on real processes', () => {
     expect(result.stdout.length).toBeLessThan(16 * 1024 + 200);
     expect(result.stdout.startsWith('a'.repeat(8192))).toBe(true);
     expect(result.stdout.endsWith('z'.repeat(8192))).toBe(true);
-    expect(result.stdout.includes(`[... ${100 * 1024 * 1024 - 16 * 1024} bytes cut: the stream was ${100 * 1024 * 1024} bytes`)).toBe(true);
+    expect(
+      result.stdout.includes(
+        `[... ${100 * 1024 * 1024 - 16 * 1024} bytes cut: the stream was ${100 * 1024 * 1024} bytes`,
+      ),
+    ).toBe(true);
     expect(result.stderr.includes('8192 bytes cut')).toBe(true);
     expect(result.stderr.length).toBeLessThan(16 * 1024 + 200);
   }, 60_000);
@@ -72,7 +79,9 @@ describe('run_command on real processes', () => {
 
   it('kills a setsid grandchild at the timeout without the OS sandbox too, while its parent still runs', async () => {
     t = await tempWorkspace({ sandbox: 'none' });
-    const result = ok(await run({ command: ['sh', '-c', 'setsid sleep 1000 & echo $!; sleep 100'], timeout_seconds: 1 }));
+    const result = ok(
+      await run({ command: ['sh', '-c', 'setsid sleep 1000 & echo $!; sleep 100'], timeout_seconds: 1 }),
+    );
     expect(result).toMatchObject({ timed_out: true, exit_code: -1 });
     const grandchild = Number(result.stdout.trim());
     expect(grandchild).toBeGreaterThan(0);
@@ -109,19 +118,43 @@ describe('run_command on real processes', () => {
     t = await tempWorkspace({
       sandbox: 'none',
       baseEnv: {
-        PATH: process.env.PATH, MY_API_KEY: 'k', GITHUB_TOKEN: 't', DB_PASSWORD: 'p', AWS_SECRET: 's', CORP_THING: 'c', ZAGENT_OLD: 'z', SAFE_VALUE: 'ok',
-        DATABASE_URL: 'postgres://app:hunter2@db.internal:5432/app', NPM_CONFIG__AUTH: 'dXNlcjpwYXNz', SSH_AUTH_SOCK: '/run/agent.sock',
-        ALERTS: 'https://hooks.slack.com/services/T000/B000/XXXX', GIT_AUTHOR_NAME: 'Ada', PLAIN_URL: 'https://example.org/a:b',
+        PATH: process.env.PATH,
+        MY_API_KEY: 'k',
+        GITHUB_TOKEN: 't',
+        DB_PASSWORD: 'p',
+        AWS_SECRET: 's',
+        CORP_THING: 'c',
+        ZAGENT_OLD: 'z',
+        SAFE_VALUE: 'ok',
+        DATABASE_URL: 'postgres://app:hunter2@db.internal:5432/app',
+        NPM_CONFIG__AUTH: 'dXNlcjpwYXNz',
+        SSH_AUTH_SOCK: '/run/agent.sock',
+        ALERTS: 'https://hooks.slack.com/services/T000/B000/XXXX',
+        GIT_AUTHOR_NAME: 'Ada',
+        PLAIN_URL: 'https://example.org/a:b',
       },
       scrubEnv: ['CORP_*'],
     });
-    const result = ok(await run({ command: [node, '-e', 'console.log(JSON.stringify(process.env))'], env: { EXTRA: '1' } }));
+    const result = ok(
+      await run({ command: [node, '-e', 'console.log(JSON.stringify(process.env))'], env: { EXTRA: '1' } }),
+    );
     const env = JSON.parse(result.stdout) as Record<string, string>;
     expect(env.SAFE_VALUE).toBe('ok');
     expect(env.EXTRA).toBe('1');
     expect(env.GIT_AUTHOR_NAME).toBe('Ada');
     expect(env.PLAIN_URL).toBe('https://example.org/a:b');
-    const withheld = ['MY_API_KEY', 'GITHUB_TOKEN', 'DB_PASSWORD', 'AWS_SECRET', 'CORP_THING', 'ZAGENT_OLD', 'DATABASE_URL', 'NPM_CONFIG__AUTH', 'SSH_AUTH_SOCK', 'ALERTS'];
+    const withheld = [
+      'MY_API_KEY',
+      'GITHUB_TOKEN',
+      'DB_PASSWORD',
+      'AWS_SECRET',
+      'CORP_THING',
+      'ZAGENT_OLD',
+      'DATABASE_URL',
+      'NPM_CONFIG__AUTH',
+      'SSH_AUTH_SOCK',
+      'ALERTS',
+    ];
     for (const name of withheld) expect(env[name], name).toBeUndefined();
   });
 
@@ -129,10 +162,12 @@ describe('run_command on real processes', () => {
     t = await tempWorkspace();
     const error = fail(await run({ command: 'echo', timeout_seconds: 0, shell: true }));
     expect(error.code).toBe('INVALID_ARGUMENTS');
-    expect(error.problems).toEqual(expect.arrayContaining([
-      { path: '/timeout_seconds', message: 'must be > 0' },
-      { path: '/shell', message: 'is not a known argument' },
-    ]));
+    expect(error.problems).toEqual(
+      expect.arrayContaining([
+        { path: '/timeout_seconds', message: 'must be > 0' },
+        { path: '/shell', message: 'is not a known argument' },
+      ]),
+    );
     expect(fail(await run({ command: '   ' })).code).toBe('INVALID_ARGUMENTS');
   });
 
@@ -140,15 +175,28 @@ describe('run_command on real processes', () => {
     t = await tempWorkspace();
     await writeFile(join(t.root, 'notes.txt'), 'one\n');
     expect((await t.ws.call('read_file', { path: 'notes.txt' })).ok).toBe(true);
-    const result = ok(await run({ command: [node, '-e', 'const fs = require("fs"); fs.writeFileSync("notes.txt", "two\\n"); fs.writeFileSync("new.txt", "x")'] }));
+    const result = ok(
+      await run({
+        command: [
+          node,
+          '-e',
+          'const fs = require("fs"); fs.writeFileSync("notes.txt", "two\\n"); fs.writeFileSync("new.txt", "x")',
+        ],
+      }),
+    );
     expect(result.changed_files).toEqual(['new.txt', 'notes.txt']);
-    expect(t.ws.changes.get(result.change_id)).toMatchObject({ tool: 'run_command', files: [{ path: 'new.txt' }, { path: 'notes.txt' }] });
+    expect(t.ws.changes.get(result.change_id)).toMatchObject({
+      tool: 'run_command',
+      files: [{ path: 'new.txt' }, { path: 'notes.txt' }],
+    });
     const snapshots = (await t.ws.call('list_snapshots', {})) as Ok;
     expect(snapshots.ok).toBe(true);
     expect(JSON.stringify(snapshots.result)).toContain('rescan');
     const quiet = ok(await run({ command: [node, '-e', '0'] }));
     expect(quiet.changed_files).toBeUndefined();
-    const edit = fail((await t.ws.call('edit_file', { path: 'notes.txt', old_text: 'one', new_text: 'three' })) as Ok | Fail);
+    const edit = fail(
+      (await t.ws.call('edit_file', { path: 'notes.txt', old_text: 'one', new_text: 'three' })) as Ok | Fail,
+    );
     expect(['STALE_FILE', 'NO_MATCH']).toContain(edit.code);
     expect(edit.code).toBe('STALE_FILE');
   });

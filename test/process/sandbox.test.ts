@@ -9,7 +9,9 @@ import { bwrapProblem } from '../../src/node/process/sandbox.js';
 import { eventually, node, tempWorkspace, type TempWorkspace } from './support.js';
 
 let t: TempWorkspace;
-afterEach(async () => { await t?.cleanup(); });
+afterEach(async () => {
+  await t?.cleanup();
+});
 
 type Envelope = { ok: boolean; result?: Record<string, any>; error?: { code: string; message: string; hint?: string } };
 
@@ -52,10 +54,16 @@ describe.skipIf(process.platform !== 'linux')('run_command in the OS sandbox', (
 
   it("keeps the parent's secrets unreachable: /proc shows no parent and the environment is allow-listed", async () => {
     await open({
-      baseEnv: { PATH: process.env.PATH, LANG: 'C.UTF-8', MY_SERVICE_TOKEN: 'tok-123-secret', PLAIN_SETTING: 'plain-456-value' },
+      baseEnv: {
+        PATH: process.env.PATH,
+        LANG: 'C.UTF-8',
+        MY_SERVICE_TOKEN: 'tok-123-secret',
+        PLAIN_SETTING: 'plain-456-value',
+      },
       sandboxPolicy: { env: ['LANG'] },
     });
-    const script = 'cat /proc/$PPID/environ; echo; cat /proc/1/environ; echo; for p in /proc/[0-9]*; do echo "pid ${p#/proc/}"; done; env';
+    const script =
+      'cat /proc/$PPID/environ; echo; cat /proc/1/environ; echo; for p in /proc/[0-9]*; do echo "pid ${p#/proc/}"; done; env';
     const result = await run({ command: ['sh', '-c', script], env: { CALL_ADDED: 'yes' } });
     expect(result.exit_code).toBe(0);
     expect(result.stdout).not.toContain('tok-123-secret');
@@ -79,7 +87,10 @@ describe.skipIf(process.platform !== 'linux')('run_command in the OS sandbox', (
     expect(await eventually(async () => (await hostProcessesWith(marker)) === 0, 2000)).toBe(true);
 
     const other = uniqueSleep();
-    const task = (await t.ws.call('run_command', { command: ['sh', '-c', `setsid sleep ${other} & echo up; wait`], background: true })) as Envelope;
+    const task = (await t.ws.call('run_command', {
+      command: ['sh', '-c', `setsid sleep ${other} & echo up; wait`],
+      background: true,
+    })) as Envelope;
     expect(await eventually(async () => (await hostProcessesWith(other)) === 1)).toBe(true);
     expect((await t.ws.call('task_kill', { task_id: task.result!.task_id })).ok).toBe(true);
     expect(await eventually(async () => (await hostProcessesWith(other)) === 0, 2000)).toBe(true);
@@ -89,8 +100,12 @@ describe.skipIf(process.platform !== 'linux')('run_command in the OS sandbox', (
     const server: Server = createServer((socket) => socket.end('hello'));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const port = (server.address() as { port: number }).port;
-    const connect = [node, '-e', `require('net').connect(${port}, '127.0.0.1').on('data', (d) => { console.log('got ' + d); process.exit(0); })
-      .on('error', (e) => { console.log(e.code); process.exit(1); })`];
+    const connect = [
+      node,
+      '-e',
+      `require('net').connect(${port}, '127.0.0.1').on('data', (d) => { console.log('got ' + d); process.exit(0); })
+      .on('error', (e) => { console.log(e.code); process.exit(1); })`,
+    ];
     try {
       await open();
       const off = await run({ command: connect, timeout_seconds: 10 });
@@ -130,18 +145,24 @@ describe.skipIf(process.platform !== 'linux')('run_command in the OS sandbox', (
     expect(hook.stdout).toBe('refused\n');
     expect(existsSync(join(t.root, '.git', 'hooks', 'pre-commit'))).toBe(false);
     for (const script of ['echo y >> .git/config', 'rm .git/config', 'mv .git gone', 'echo z > .sandpit/planted']) {
-      expect((await run({ command: ['sh', '-c', `${script} && echo wrote || echo refused`] })).stdout, script).toBe('refused\n');
+      expect((await run({ command: ['sh', '-c', `${script} && echo wrote || echo refused`] })).stdout, script).toBe(
+        'refused\n',
+      );
     }
     expect(await readFile(join(t.root, '.git', 'config'), 'utf8')).toBe('[core]\n');
     expect(existsSync(join(t.root, '.sandpit', 'planted'))).toBe(false);
-    expect((await run({ command: ['sh', '-c', 'echo x > normal.txt && echo wrote || echo refused'] })).stdout).toBe('wrote\n');
+    expect((await run({ command: ['sh', '-c', 'echo x > normal.txt && echo wrote || echo refused'] })).stdout).toBe(
+      'wrote\n',
+    );
     expect(await readFile(join(t.root, 'normal.txt'), 'utf8')).toBe('x\n');
   });
 
   it('leaves .git writable inside the sandbox when the policy allows .git writes', async () => {
     await open({ policy: { allowGitWrites: true } });
     await mkdir(join(t.root, '.git', 'hooks'), { recursive: true });
-    expect((await run({ command: ['sh', '-c', 'echo x > .git/hooks/pre-commit && echo wrote || echo refused'] })).stdout).toBe('wrote\n');
+    expect(
+      (await run({ command: ['sh', '-c', 'echo x > .git/hooks/pre-commit && echo wrote || echo refused'] })).stdout,
+    ).toBe('wrote\n');
     expect(existsSync(join(t.root, '.git', 'hooks', 'pre-commit'))).toBe(true);
   });
 
@@ -181,9 +202,15 @@ describe.skipIf(process.platform !== 'linux')('run_command in the OS sandbox', (
     const toolsDir = join(base, 'tools');
     const dir = join(toolsDir, 'probe');
     await mkdir(dir, { recursive: true });
-    await writeFile(join(dir, 'probe.json'), JSON.stringify({ description: 'Where am I?', command: ['sh', 'probe.sh'] }));
-    await writeFile(join(dir, 'probe.sh'), `pwd; echo "$SANDPIT_WORKSPACE"; (echo x > "$SANDPIT_TOOL_DIR/written" && echo tool-writable) 2>/dev/null || echo tool-read-only
-      cat /proc/$PPID/environ | tr '\\0' '\\n' | grep -c TOK_SECRET_VALUE; echo out > "$SANDPIT_OUTPUT_DIR/o.txt" && echo out-ok\n`);
+    await writeFile(
+      join(dir, 'probe.json'),
+      JSON.stringify({ description: 'Where am I?', command: ['sh', 'probe.sh'] }),
+    );
+    await writeFile(
+      join(dir, 'probe.sh'),
+      `pwd; echo "$SANDPIT_WORKSPACE"; (echo x > "$SANDPIT_TOOL_DIR/written" && echo tool-writable) 2>/dev/null || echo tool-read-only
+      cat /proc/$PPID/environ | tr '\\0' '\\n' | grep -c TOK_SECRET_VALUE; echo out > "$SANDPIT_OUTPUT_DIR/o.txt" && echo out-ok\n`,
+    );
     await open({ toolsDir, baseEnv: { PATH: process.env.PATH, MY_TOKEN: 'TOK_SECRET_VALUE' } });
     const env = (await t.ws.call('probe', {})) as Envelope;
     expect(env.ok).toBe(true);

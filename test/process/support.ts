@@ -18,7 +18,9 @@ export async function tempWorkspace(options: NodeWorkspaceOptions = {}): Promise
   await mkdir(join(base, 'outside'));
   const ws = openNodeWorkspace(root, options);
   return {
-    base, root, ws,
+    base,
+    root,
+    ws,
     async cleanup() {
       await ws.close();
       await rm(base, { recursive: true, force: true });

@@ -15,9 +15,18 @@ describe('search cursors', () => {
     const other = queryFingerprint(['a', '', false, false, []]);
     expect(other).not.toBe(q);
     const cursor = encodeCursor(q, { path: 'x', line: 1, column: 1 });
-    for (const [c, fp] of [[cursor, other], ['@@@', q], [btoa('{"v":2}'), q], [cursor.slice(0, -4), q]] as const) {
+    for (const [c, fp] of [
+      [cursor, other],
+      ['@@@', q],
+      [btoa('{"v":2}'), q],
+      [cursor.slice(0, -4), q],
+    ] as const) {
       let caught: unknown;
-      try { decodeCursor(c, fp); } catch (e) { caught = e; }
+      try {
+        decodeCursor(c, fp);
+      } catch (e) {
+        caught = e;
+      }
       expect(caught).toBeInstanceOf(ToolError);
       expect((caught as ToolError).code).toBe('INVALID_ARGUMENTS');
     }

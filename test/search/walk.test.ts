@@ -8,7 +8,8 @@ import { PathResolver } from '../../src/workspace/paths.js';
 async function collect(fs: WorkspaceFs, options: WalkOptions = {}, start = '') {
   const paths = new PathResolver(fs, '/ws');
   const out: string[] = [];
-  for await (const e of walk(fs, paths, { rel: start, realRel: start }, options)) out.push(e.type === 'dir' ? `${e.rel}/` : e.rel);
+  for await (const e of walk(fs, paths, { rel: start, realRel: start }, options))
+    out.push(e.type === 'dir' ? `${e.rel}/` : e.rel);
   return out;
 }
 
@@ -40,18 +41,35 @@ describe('walk', () => {
       return a.length - b.length;
     });
     expect(sorted).toEqual(byParts);
-    const fs = createMemoryFs({ '/ws/a/x': '', '/ws/a-b/x': '', '/ws/a.b': '', '/ws/ab/x': '', '/ws/B': '', '/ws/é/x': '' });
+    const fs = createMemoryFs({
+      '/ws/a/x': '',
+      '/ws/a-b/x': '',
+      '/ws/a.b': '',
+      '/ws/ab/x': '',
+      '/ws/B': '',
+      '/ws/é/x': '',
+    });
     const walked = await collect(fs);
     expect(walked).toEqual(['B', 'a/x', 'a-b/x', 'a.b', 'ab/x', 'é/x']);
     expect([...walked].sort(comparePaths)).toEqual(walked);
   });
 
   it('gives the same walk without the readdirTypes fast path', async () => {
-    const seed = { '/ws/src/a.ts': '', '/ws/src/deep/b.ts': '', '/ws/.hidden/c': '', '/ws/node_modules/m/i.js': '', '/ws/z.md': '' };
+    const seed = {
+      '/ws/src/a.ts': '',
+      '/ws/src/deep/b.ts': '',
+      '/ws/.hidden/c': '',
+      '/ws/node_modules/m/i.js': '',
+      '/ws/z.md': '',
+    };
     const fast = createMemoryFs(seed);
     const slow = createMemoryFs(seed);
     delete (slow as { readdirTypes?: unknown }).readdirTypes;
-    for (const options of [{}, { includeHidden: true, dirs: true }, { buildOutputs: 'list' as const, dirs: true, maxDepth: 2 }]) {
+    for (const options of [
+      {},
+      { includeHidden: true, dirs: true },
+      { buildOutputs: 'list' as const, dirs: true, maxDepth: 2 },
+    ]) {
       expect(await collect(slow, options)).toEqual(await collect(fast, options));
     }
     expect(await collect(fast, { dirs: true })).toEqual(['src/', 'src/a.ts', 'src/deep/', 'src/deep/b.ts', 'z.md']);

@@ -6,16 +6,30 @@ import { createMemoryFs, createWorkspace, fsProcessTools, toolset, type ProcessR
 import { openNodeWorkspace } from '../../src/node/index.js';
 import { openCliWorkspace } from '../../src/node/cli/open.js';
 
-const text = async (fs: ReturnType<typeof createMemoryFs>, p: string) => fs.readFile(p).then((b) => new TextDecoder().decode(b), () => null);
-const seed = () => createMemoryFs({ '/src/app.ts': 'const a = 1; // TODO tidy\nconst b = 2;\n', '/src/util.ts': 'export {};\n', '/notes.md': '# notes\n' });
+const text = async (fs: ReturnType<typeof createMemoryFs>, p: string) =>
+  fs.readFile(p).then(
+    (b) => new TextDecoder().decode(b),
+    () => null,
+  );
+const seed = () =>
+  createMemoryFs({
+    '/src/app.ts': 'const a = 1; // TODO tidy\nconst b = 2;\n',
+    '/src/util.ts': 'export {};\n',
+    '/notes.md': '# notes\n',
+  });
 
 describe('createWorkspace({ fs }) without a runner: the built-in shell', () => {
   it('runs grep and sed through run_command, as one change that undo takes back', async () => {
     const fs = seed();
     const ws = createWorkspace({ fs });
     const found = await ws.call('run_command', { command: 'grep -rn TODO src | cut -d: -f1,2' });
-    expect(found).toMatchObject({ ok: true, result: { exit_code: 0, stdout: 'src/app.ts:1\n', stderr: '', timed_out: false } });
-    const edited = await ws.call('run_command', { command: "sed -i 's/const b = 2/const b = 3/' src/app.ts && grep -c 'b = 3' src/app.ts" });
+    expect(found).toMatchObject({
+      ok: true,
+      result: { exit_code: 0, stdout: 'src/app.ts:1\n', stderr: '', timed_out: false },
+    });
+    const edited = await ws.call('run_command', {
+      command: "sed -i 's/const b = 2/const b = 3/' src/app.ts && grep -c 'b = 3' src/app.ts",
+    });
     expect(edited.ok && edited.result).toMatchObject({ exit_code: 0, stdout: '1\n', changed_files: ['src/app.ts'] });
     const changeId = edited.ok ? edited.result.change_id : undefined;
     expect(ws.changes.get(changeId!)?.unified_diff).toMatch(/-const b = 2;\n\+const b = 3;/);
@@ -31,7 +45,9 @@ describe('createWorkspace({ fs }) without a runner: the built-in shell', () => {
     const ws = createWorkspace({ fs, root: '/ws' });
     const r = await ws.call('run_command', { command: 'ls /; cat ../other.txt; node -e 1' });
     expect(r.ok && r.result).toMatchObject({ exit_code: 127, stdout: 'a.txt\n' });
-    expect(r.ok && r.result.stderr).toMatch(/cat: \.\.\/other\.txt: No such file or directory\nnode: not available here/);
+    expect(r.ok && r.result.stderr).toMatch(
+      /cat: \.\.\/other\.txt: No such file or directory\nnode: not available here/,
+    );
   });
 
   it('turns run_command off with processRunner: false or null: NOT_SUPPORTED, nothing run', async () => {
@@ -39,17 +55,28 @@ describe('createWorkspace({ fs }) without a runner: the built-in shell', () => {
       const fs = seed();
       const ws = createWorkspace({ fs, processRunner: off });
       const r = await ws.call('run_command', { command: 'rm -r src' });
-      expect(r).toMatchObject({ ok: false, error: { code: 'NOT_SUPPORTED', message: expect.stringMatching(/process runner/) } });
+      expect(r).toMatchObject({
+        ok: false,
+        error: { code: 'NOT_SUPPORTED', message: expect.stringMatching(/process runner/) },
+      });
       expect(await text(fs, '/src/util.ts')).toBe('export {};\n');
       expect(ws.listTools().find((t) => t.name === 'run_command')!.description).toMatch(/No shell is involved/);
     }
   });
 
-  it('puts a host runner behind every run_command made without one, fs_process\'s included', async () => {
+  it("puts a host runner behind every run_command made without one, fs_process's included", async () => {
     const seen: string[] = [];
-    const echo: ProcessRunner = { async run(request) { seen.push(request.argv.join(' ')); return { exit_code: 0, stdout: 'ran\n', stderr: '', timed_out: false, truncated: false, duration_ms: 0 }; } };
+    const echo: ProcessRunner = {
+      async run(request) {
+        seen.push(request.argv.join(' '));
+        return { exit_code: 0, stdout: 'ran\n', stderr: '', timed_out: false, truncated: false, duration_ms: 0 };
+      },
+    };
     const ws = createWorkspace({ fs: seed(), tools: fsProcessTools(), processRunner: echo });
-    expect(await ws.call('run_command', { command: 'make all' })).toMatchObject({ ok: true, result: { stdout: 'ran\n', exit_code: 0 } });
+    expect(await ws.call('run_command', { command: 'make all' })).toMatchObject({
+      ok: true,
+      result: { stdout: 'ran\n', exit_code: 0 },
+    });
     expect(seen).toEqual(['make all']);
   });
 
@@ -83,6 +110,9 @@ describe('Node entries keep real processes', () => {
 
   it('the CLI over memory does not swap the shell in: run_command stays NOT_SUPPORTED', async () => {
     const { ws } = await openCliWorkspace({ backend: 'memory' } as Parameters<typeof openCliWorkspace>[0]);
-    expect(await ws.call('run_command', { command: 'echo hi' })).toMatchObject({ ok: false, error: { code: 'NOT_SUPPORTED' } });
+    expect(await ws.call('run_command', { command: 'echo hi' })).toMatchObject({
+      ok: false,
+      error: { code: 'NOT_SUPPORTED' },
+    });
   });
 });

@@ -21,8 +21,10 @@ function hostTree(dir: string, prefix = ''): Record<string, string> {
   for (const name of readdirSync(dir).sort()) {
     const full = join(dir, name);
     const rel = prefix + name;
-    if (statSync(full).isDirectory()) { out[`${rel}/`] = ''; Object.assign(out, hostTree(full, `${rel}/`)); }
-    else out[rel] = readFileSync(full, 'utf8');
+    if (statSync(full).isDirectory()) {
+      out[`${rel}/`] = '';
+      Object.assign(out, hostTree(full, `${rel}/`));
+    } else out[rel] = readFileSync(full, 'utf8');
   }
   return out;
 }
@@ -33,8 +35,10 @@ async function memoryTree(fs: WorkspaceFs, dir = '/', prefix = ''): Promise<Reco
     if (prefix === '' && name === '.sandpit') continue;
     const full = dir === '/' ? `/${name}` : `${dir}/${name}`;
     const rel = prefix + name;
-    if ((await fs.lstat(full)).type === 'dir') { out[`${rel}/`] = ''; Object.assign(out, await memoryTree(fs, full, `${rel}/`)); }
-    else out[rel] = new TextDecoder().decode(await fs.readFile(full));
+    if ((await fs.lstat(full)).type === 'dir') {
+      out[`${rel}/`] = '';
+      Object.assign(out, await memoryTree(fs, full, `${rel}/`));
+    } else out[rel] = new TextDecoder().decode(await fs.readFile(full));
   }
   return out;
 }
@@ -46,7 +50,9 @@ function bash(line: string, name: string) {
     writeFileSync(join(dir, path), text);
   }
   const run = spawnSync('/bin/bash', ['-c', line], {
-    cwd: dir, encoding: 'utf8', timeout: 10_000,
+    cwd: dir,
+    encoding: 'utf8',
+    timeout: 10_000,
     env: { PATH: process.env.PATH ?? '/usr/bin:/bin', LC_ALL: 'C', HOME: '/' },
   });
   return { stdout: run.stdout, stderr: run.stderr, exit: run.status ?? -1, files: hostTree(dir) };
@@ -55,7 +61,15 @@ function bash(line: string, name: string) {
 async function shell(line: string) {
   const fs = createMemoryFs(Object.fromEntries(Object.entries(FIXTURE).map(([p, t]) => [`/${p}`, t])));
   const writer = new FileWriter(fs, new PathResolver(fs, '/'), new PathLocks(), new ChangeLog(), null);
-  const r = await runShell({ fs, root: '/', command: line, cwd: '.', env: { LC_ALL: 'C' }, timeoutMs: 10_000, apply: (steps) => writer.apply(steps, { allOrNothing: false }) });
+  const r = await runShell({
+    fs,
+    root: '/',
+    command: line,
+    cwd: '.',
+    env: { LC_ALL: 'C' },
+    timeoutMs: 10_000,
+    apply: (steps) => writer.apply(steps, { allOrNothing: false }),
+  });
   return { stdout: r.stdout, stderr: r.stderr, exit: r.exit_code, files: await memoryTree(fs) };
 }
 
@@ -72,9 +86,13 @@ describe('the browser shell against /bin/bash with the real tools', () => {
   }, 60_000);
 
   // Only where a real jq is installed; test/shell/jq.test.ts checks the subset without one.
-  it.runIf(hasJq)('agrees with the real jq on its subset', async () => {
-    expect(await mismatchesOf(JQ_LINES, 'jq')).toEqual([]);
-  }, 60_000);
+  it.runIf(hasJq)(
+    'agrees with the real jq on its subset',
+    async () => {
+      expect(await mismatchesOf(JQ_LINES, 'jq')).toEqual([]);
+    },
+    60_000,
+  );
 });
 
 async function mismatchesOf(lines: string[], folder: string): Promise<string[]> {
@@ -85,10 +103,12 @@ async function mismatchesOf(lines: string[], folder: string): Promise<string[]> 
     const known = line in KNOWN_DIFFERENCES;
     const problems: string[] = [];
     if (got.exit !== want.exit) problems.push(`exit ${got.exit} != ${want.exit}`);
-    if (!known && got.stdout !== want.stdout) problems.push(`stdout ${JSON.stringify(got.stdout)} != ${JSON.stringify(want.stdout)}`);
+    if (!known && got.stdout !== want.stdout)
+      problems.push(`stdout ${JSON.stringify(got.stdout)} != ${JSON.stringify(want.stdout)}`);
     if (!known && JSON.stringify(got.files) !== JSON.stringify(want.files)) problems.push('files differ');
     // stderr matters where a command fails: both must say something, or both nothing.
-    if ((got.stderr === '') !== (want.stderr === '')) problems.push(`stderr ${JSON.stringify(got.stderr)} vs ${JSON.stringify(want.stderr)}`);
+    if ((got.stderr === '') !== (want.stderr === ''))
+      problems.push(`stderr ${JSON.stringify(got.stderr)} vs ${JSON.stringify(want.stderr)}`);
     if (problems.length) mismatches.push(`${JSON.stringify(line)}: ${problems.join('; ')}`);
   }
   return mismatches;

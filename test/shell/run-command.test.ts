@@ -7,33 +7,54 @@ function open(files: Record<string, string> = { '/a.txt': 'one\ntwo\n', '/src/x.
   const fs = createMemoryFs(files);
   return { fs, ws: createWorkspace({ fs, processRunner: createShellRunner(fs) }) };
 }
-const text = async (fs: ReturnType<typeof createMemoryFs>, p: string) => fs.readFile(p).then((b) => new TextDecoder().decode(b), () => null);
+const text = async (fs: ReturnType<typeof createMemoryFs>, p: string) =>
+  fs.readFile(p).then(
+    (b) => new TextDecoder().decode(b),
+    () => null,
+  );
 
 describe('run_command over the built-in shell', () => {
   it('answers with the same fields as on Node, and describes the shell to the model', async () => {
     const { ws } = open();
-    const r = await ws.call('run_command', { command: 'grep -c TODO src/x.ts | tr -d "\\n"; echo " $FOO"', env: { FOO: 'bar' } });
-    expect(r).toMatchObject({ ok: true, result: { exit_code: 0, stdout: '1 bar\n', stderr: '', timed_out: false, truncated: false } });
+    const r = await ws.call('run_command', {
+      command: 'grep -c TODO src/x.ts | tr -d "\\n"; echo " $FOO"',
+      env: { FOO: 'bar' },
+    });
+    expect(r).toMatchObject({
+      ok: true,
+      result: { exit_code: 0, stdout: '1 bar\n', stderr: '', timed_out: false, truncated: false },
+    });
     expect(typeof (r.ok && r.result.duration_ms)).toBe('number');
     const tool = ws.listTools().find((t) => t.name === 'run_command')!;
     expect(tool.description).toMatch(/bash command line/);
     expect(tool.description).toMatch(/awk/);
   });
 
-  it('makes a command\'s writes one change and one snapshot, and undo takes them back', async () => {
+  it("makes a command's writes one change and one snapshot, and undo takes them back", async () => {
     const { ws, fs } = open();
     const before = (await ws.call('list_snapshots', {})).ok;
     expect(before).toBe(true);
-    const r = await ws.call('run_command', { command: 'mkdir -p out && sort -r a.txt > out/s.txt && rm a.txt && echo new > b.txt' });
-    expect(r.ok && r.result).toMatchObject({ exit_code: 0, changed_files: expect.arrayContaining(['a.txt', 'b.txt', 'out/s.txt']) });
+    const r = await ws.call('run_command', {
+      command: 'mkdir -p out && sort -r a.txt > out/s.txt && rm a.txt && echo new > b.txt',
+    });
+    expect(r.ok && r.result).toMatchObject({
+      exit_code: 0,
+      changed_files: expect.arrayContaining(['a.txt', 'b.txt', 'out/s.txt']),
+    });
     expect(await text(fs, '/out/s.txt')).toBe('two\none\n');
     expect(await text(fs, '/a.txt')).toBeNull();
     const changes = ws.changes.list();
     expect(changes.filter((c) => c.tool === 'run_command')).toHaveLength(1);
     // The snapshot is the command's, under its name and change id, not an anonymous rescan.
     const listed = await ws.call('list_snapshots', {});
-    const newest = listed.ok ? (listed.result as { snapshots: Array<{ tool?: string; message: string; change_id?: string }> }).snapshots[0] : undefined;
-    expect(newest).toMatchObject({ tool: 'run_command', message: expect.stringMatching(/^run_command: /), change_id: r.ok ? r.result.change_id : 'none' });
+    const newest = listed.ok
+      ? (listed.result as { snapshots: Array<{ tool?: string; message: string; change_id?: string }> }).snapshots[0]
+      : undefined;
+    expect(newest).toMatchObject({
+      tool: 'run_command',
+      message: expect.stringMatching(/^run_command: /),
+      change_id: r.ok ? r.result.change_id : 'none',
+    });
     const undo = await ws.call('undo', {});
     expect(undo.ok).toBe(true);
     expect(await text(fs, '/a.txt')).toBe('one\ntwo\n');
@@ -44,7 +65,11 @@ describe('run_command over the built-in shell', () => {
   it('keeps the writes made before a failure, and says so', async () => {
     const { ws, fs } = open();
     const r = await ws.call('run_command', { command: 'echo kept > k.txt && cat missing.txt && echo never > n.txt' });
-    expect(r.ok && r.result).toMatchObject({ exit_code: 1, changed_files: ['k.txt'], note: expect.stringMatching(/kept/) });
+    expect(r.ok && r.result).toMatchObject({
+      exit_code: 1,
+      changed_files: ['k.txt'],
+      note: expect.stringMatching(/kept/),
+    });
     expect(r.ok && r.result.stderr).toBe('cat: missing.txt: No such file or directory\n');
     expect(await text(fs, '/k.txt')).toBe('kept\n');
     expect(await text(fs, '/n.txt')).toBeNull();
@@ -56,7 +81,9 @@ describe('run_command over the built-in shell', () => {
     await fs.symlink('/a.txt', '/link.txt');
     const r = await ws.call('run_command', { command: 'cd ../../..; pwd; cat /a.txt ../a.txt | wc -l; ls /' });
     expect(r.ok && r.result.stdout).toBe('/\n4\na.txt\nlink.txt\noutside-target\nsrc\n');
-    const sandpit = await ws.call('run_command', { command: 'ls .sandpit; echo x > .sandpit/HEAD; cat /.sandpit/HEAD' });
+    const sandpit = await ws.call('run_command', {
+      command: 'ls .sandpit; echo x > .sandpit/HEAD; cat /.sandpit/HEAD',
+    });
     expect(sandpit.ok && sandpit.result.exit_code).not.toBe(0);
     expect(sandpit.ok && sandpit.result.stderr).toMatch(/Permission denied/);
     const link = await ws.call('run_command', { command: 'cat link.txt; echo y > link.txt' });
@@ -97,7 +124,7 @@ describe('run_command over the built-in shell', () => {
   });
 });
 
-describe('the agent\'s system prompt with the browser shell', () => {
+describe("the agent's system prompt with the browser shell", () => {
   it('tells the model it has a bash command line and which commands exist', async () => {
     const { systemPrompt } = await import('../../src/agent/system-prompt.js');
     const { ws } = open();

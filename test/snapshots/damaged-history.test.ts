@@ -9,19 +9,39 @@ import { gitFsClient } from '../../src/fs/git-client.js';
 import { FIRST_OPEN_MARK } from '../../src/snapshots/branch.js';
 import { checkHistory, repairHistory } from '../../src/snapshots/repair.js';
 
-type Damage = { name: string; survivor: 'head' | 'parent'; harm(fs: WorkspaceFs, gitdir: string, head: string): Promise<void> };
+type Damage = {
+  name: string;
+  survivor: 'head' | 'parent';
+  harm(fs: WorkspaceFs, gitdir: string, head: string): Promise<void>;
+};
 
 const enc = (s: string) => new TextEncoder().encode(s);
 const objectPath = (gitdir: string, oid: string) => `${gitdir}/objects/${oid.slice(0, 2)}/${oid.slice(2)}`;
 
 const DAMAGES: Damage[] = [
-  { name: 'garbage in the ref', survivor: 'head', harm: (fs, g) => fs.writeFile(`${g}/refs/heads/main`, enc('not a commit id at all\n')) },
+  {
+    name: 'garbage in the ref',
+    survivor: 'head',
+    harm: (fs, g) => fs.writeFile(`${g}/refs/heads/main`, enc('not a commit id at all\n')),
+  },
   { name: 'a truncated ref', survivor: 'head', harm: (fs, g) => fs.writeFile(`${g}/refs/heads/main`, enc('')) },
-  { name: 'half a commit id', survivor: 'head', harm: async (fs, g, head) => fs.writeFile(`${g}/refs/heads/main`, enc(head.slice(0, 20))) },
-  { name: 'a ref naming a missing object', survivor: 'head', harm: (fs, g) => fs.writeFile(`${g}/refs/heads/main`, enc(`${'ab'.repeat(20)}\n`)) },
+  {
+    name: 'half a commit id',
+    survivor: 'head',
+    harm: async (fs, g, head) => fs.writeFile(`${g}/refs/heads/main`, enc(head.slice(0, 20))),
+  },
+  {
+    name: 'a ref naming a missing object',
+    survivor: 'head',
+    harm: (fs, g) => fs.writeFile(`${g}/refs/heads/main`, enc(`${'ab'.repeat(20)}\n`)),
+  },
   { name: 'a deleted ref', survivor: 'head', harm: (fs, g) => fs.unlink(`${g}/refs/heads/main`) },
   { name: 'the newest commit deleted', survivor: 'parent', harm: (fs, g, head) => fs.unlink(objectPath(g, head)) },
-  { name: 'the newest commit overwritten with garbage', survivor: 'parent', harm: (fs, g, head) => fs.writeFile(objectPath(g, head), enc('garbage')) },
+  {
+    name: 'the newest commit overwritten with garbage',
+    survivor: 'parent',
+    harm: (fs, g, head) => fs.writeFile(objectPath(g, head), enc('garbage')),
+  },
 ];
 
 const made: string[] = [];
@@ -32,7 +52,10 @@ afterEach(async () => {
 async function backends(): Promise<Array<{ label: string; fs: WorkspaceFs; root: string }>> {
   const dir = await mkdtemp(join(tmpdir(), 'sandpit-damage-'));
   made.push(dir);
-  return [{ label: 'memory', fs: createMemoryFs({ '/ws/a.txt': 'a\n' }), root: '/ws' }, { label: 'node', fs: createNodeFs(), root: dir }];
+  return [
+    { label: 'memory', fs: createMemoryFs({ '/ws/a.txt': 'a\n' }), root: '/ws' },
+    { label: 'node', fs: createNodeFs(), root: dir },
+  ];
 }
 
 describe('a damaged snapshot history', () => {
@@ -40,7 +63,8 @@ describe('a damaged snapshot history', () => {
     it(`is reported, never restarted, and repaired: ${damage.name}`, async () => {
       for (const { label, fs, root } of await backends()) {
         const ws = createWorkspace({ fs, root });
-        for (let i = 1; i <= 3; i++) expect((await ws.call('write_file', { path: `f${i}.txt`, content: `${i}\n` })).ok).toBe(true);
+        for (let i = 1; i <= 3; i++)
+          expect((await ws.call('write_file', { path: `f${i}.txt`, content: `${i}\n` })).ok).toBe(true);
         const before = await ws.call<{ snapshots: Array<{ id: string; oid?: string }> }>('list_snapshots', {});
         if (!before.ok) throw new Error(JSON.stringify(before.error));
         const gitdir = `${root}/.sandpit/git`;
@@ -48,7 +72,10 @@ describe('a damaged snapshot history', () => {
         const parent = ws.snapshots!.history.chain.at(-2)!.oid;
         await ws.close();
         await damage.harm(fs, gitdir, head);
-        const refBefore = await fs.readFile(`${gitdir}/refs/heads/main`).then((b) => new TextDecoder().decode(b), () => null);
+        const refBefore = await fs.readFile(`${gitdir}/refs/heads/main`).then(
+          (b) => new TextDecoder().decode(b),
+          () => null,
+        );
 
         const broken = createWorkspace({ fs, root });
         const list = await broken.call('list_snapshots', {});
@@ -60,11 +87,19 @@ describe('a damaged snapshot history', () => {
         }
         const undo = await broken.call('undo', {});
         expect(undo.ok ? 'ok' : undo.error.code).toBe('IO_ERROR');
-        const write = await broken.call<{ snapshot_error?: { code: string; message: string } }>('write_file', { path: 'after.txt', content: 'later\n' });
+        const write = await broken.call<{ snapshot_error?: { code: string; message: string } }>('write_file', {
+          path: 'after.txt',
+          content: 'later\n',
+        });
         expect(write.ok).toBe(true);
         if (write.ok) expect(write.result.snapshot_error?.code).toBe('IO_ERROR');
         // nothing started a new history over the damaged one
-        expect(await fs.readFile(`${gitdir}/refs/heads/main`).then((b) => new TextDecoder().decode(b), () => null)).toBe(refBefore);
+        expect(
+          await fs.readFile(`${gitdir}/refs/heads/main`).then(
+            (b) => new TextDecoder().decode(b),
+            () => null,
+          ),
+        ).toBe(refBefore);
         expect((await checkHistory(fs, gitdir)).healthy).toBe(false);
 
         const repaired = await repairHistory(fs, gitdir);
@@ -91,11 +126,17 @@ describe('a damaged snapshot history', () => {
       const ws = createWorkspace({ fs, root });
       const listed = await ws.call<{ snapshots: Array<{ message: string }> }>('list_snapshots', {});
       if (!listed.ok) throw new Error(`${label}: ${JSON.stringify(listed.error)}`);
-      expect(listed.result.snapshots.map((s) => s.message), label).toEqual(['Workspace opened']);
+      expect(
+        listed.result.snapshots.map((s) => s.message),
+        label,
+      ).toEqual(['Workspace opened']);
       await expect(fs.stat(`${gitdir}/${FIRST_OPEN_MARK}`), label).rejects.toBeTruthy();
       // a mark a kill left just after the first commit goes at the next open, so a ref lost later is damage
       await fs.writeFile(`${gitdir}/${FIRST_OPEN_MARK}`, new Uint8Array(0));
-      expect((await createWorkspace({ fs, root }).call('write_file', { path: 'n.txt', content: 'n\n' })).ok, label).toBe(true);
+      expect(
+        (await createWorkspace({ fs, root }).call('write_file', { path: 'n.txt', content: 'n\n' })).ok,
+        label,
+      ).toBe(true);
       await fs.unlink(`${gitdir}/refs/heads/main`);
       const after = await createWorkspace({ fs, root }).call('list_snapshots', {});
       expect(after.ok ? null : after.error.message, label).toMatch(/missing, though the repository exists/);

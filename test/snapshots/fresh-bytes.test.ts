@@ -43,7 +43,7 @@ describe('the bytes a tool wrote stand in for reading the file back', () => {
     expect(shown.ok && shown.result.unified_diff).toContain('+TWO');
   });
 
-  it('never stands in for a file changed behind the tools\' back before a later commit', async () => {
+  it("never stands in for a file changed behind the tools' back before a later commit", async () => {
     const { fs } = countingFs({ '/ws/a.txt': 'aaaa\n' });
     const ws = createWorkspace({ fs, root: '/ws', snapshots: { when: 'manual' } });
     await ws.snapshots!.open();

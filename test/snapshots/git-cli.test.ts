@@ -7,7 +7,10 @@ import { createWorkspace, type Workspace, type WorkspaceFs } from '../../src/ind
 import { createNodeFs } from '../../src/node/index.js';
 
 const git = (gitdir: string, ...args: string[]) =>
-  execFileSync('git', [`--git-dir=${gitdir}`, ...args], { encoding: 'utf8', env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1', HOME: tmpdir() } });
+  execFileSync('git', [`--git-dir=${gitdir}`, ...args], {
+    encoding: 'utf8',
+    env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1', HOME: tmpdir() },
+  });
 
 let base: string;
 afterEach(() => rmSync(base, { recursive: true, force: true }));
@@ -34,7 +37,10 @@ function counting(fs: WorkspaceFs): WorkspaceFs & { reads: string[] } {
   const reads: string[] = [];
   return Object.assign(Object.create(null), fs, {
     reads,
-    readFile: (path: string) => { if (typeof path === 'string') reads.push(path); return fs.readFile(path); },
+    readFile: (path: string) => {
+      if (typeof path === 'string') reads.push(path);
+      return fs.readFile(path);
+    },
   });
 }
 
@@ -56,7 +62,10 @@ describe('the shadow repository, read by the real git CLI', () => {
     expect(git(gitdir, 'show', `${listed[2]!.id}:src/m1/f1.ts`)).toBe('changed\n');
     expect(git(gitdir, 'show', `${listed[3]!.id}:src/m1/f1.ts`)).toBe('export const v1 = 1;\n');
     const lsTree = git(gitdir, 'ls-tree', '-r', '--name-only', 'HEAD').trim().split('\n').sort();
-    const onDisk = Object.keys(files).filter((p) => !p.startsWith('src/m2/') && p !== 'README.md').concat('docs/README.md').sort();
+    const onDisk = Object.keys(files)
+      .filter((p) => !p.startsWith('src/m2/') && p !== 'README.md')
+      .concat('docs/README.md')
+      .sort();
     expect(lsTree).toEqual(onDisk);
     expect(git(gitdir, 'show', 'HEAD:src/m0/f0.ts')).toBe(readFileSync(join(root, 'src/m0/f0.ts'), 'utf8'));
     // The first snapshot of 60 files went into a pack; git reads and verifies it.
@@ -69,7 +78,13 @@ describe('the shadow repository, read by the real git CLI', () => {
   });
 
   it('writes the same tree ids as git itself', async () => {
-    const files: Record<string, string> = { 'a.txt': 'a\n', 'b/c.txt': 'c\n', 'b-d.txt': 'x\n', 'b.e/f.txt': 'f\n', 'é.txt': 'utf8\n' };
+    const files: Record<string, string> = {
+      'a.txt': 'a\n',
+      'b/c.txt': 'c\n',
+      'b-d.txt': 'x\n',
+      'b.e/f.txt': 'f\n',
+      'é.txt': 'utf8\n',
+    };
     for (let i = 0; i < 40; i++) files[`many/${i}.txt`] = `${i}\n`;
     const root = folder(files);
     const ws = createWorkspace({ fs: createNodeFs(), root });
@@ -86,13 +101,26 @@ describe('the shadow repository, read by the real git CLI', () => {
   it("leaves a user's own .git byte-identical and out of every snapshot", async () => {
     const root = folder({ 'f.txt': '0\n' });
     execFileSync('git', ['init', '-q', root]);
-    execFileSync('git', ['-C', root, '-c', 'user.name=u', '-c', 'user.email=u@x', 'commit', '-q', '--allow-empty', '-m', 'user commit']);
+    execFileSync('git', [
+      '-C',
+      root,
+      '-c',
+      'user.name=u',
+      '-c',
+      'user.email=u@x',
+      'commit',
+      '-q',
+      '--allow-empty',
+      '-m',
+      'user commit',
+    ]);
     const snapshotOf = (dir: string): Record<string, string> => {
       const out: Record<string, string> = {};
       const walk = (d: string) => {
         for (const e of readdirSync(d, { withFileTypes: true })) {
           const p = join(d, e.name);
-          if (e.isDirectory()) walk(p); else out[p] = readFileSync(p).toString('hex');
+          if (e.isDirectory()) walk(p);
+          else out[p] = readFileSync(p).toString('hex');
         }
       };
       walk(dir);
@@ -128,7 +156,12 @@ describe('the shadow repository, read by the real git CLI', () => {
     writeFileSync(join(root, 'f.txt'), 'edited while closed\n');
     const second = createWorkspace({ fs: createNodeFs(), root });
     const listed = (await ok(second, 'list_snapshots', {})).snapshots as Array<{ message: string }>;
-    expect(listed.map((s) => s.message)).toEqual(['Changes found when the workspace was opened', 'write_file: f.txt', 'write_file: f.txt', 'Workspace opened']);
+    expect(listed.map((s) => s.message)).toEqual([
+      'Changes found when the workspace was opened',
+      'write_file: f.txt',
+      'write_file: f.txt',
+      'Workspace opened',
+    ]);
     await ok(second, 'undo', { steps: 2 });
     expect(readFileSync(join(root, 'f.txt'), 'utf8')).toBe('1\n');
   });
@@ -142,7 +175,10 @@ describe('cost follows the change, not the workspace', () => {
     const ws = createWorkspace({ fs: createNodeFs(), root });
     await ws.snapshots!.open();
     const objects = join(root, '.sandpit', 'git', 'objects');
-    const loose = () => readdirSync(objects).filter((d) => d.length === 2).flatMap((d) => readdirSync(join(objects, d)).map((f) => d + f));
+    const loose = () =>
+      readdirSync(objects)
+        .filter((d) => d.length === 2)
+        .flatMap((d) => readdirSync(join(objects, d)).map((f) => d + f));
     const before = new Set(loose());
     await ok(ws, 'write_file', { path: 'd3/e2/f23.txt', content: 'edited\n' });
     const added = loose().filter((o) => !before.has(o));

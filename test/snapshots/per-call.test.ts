@@ -9,9 +9,10 @@ describe("snapshots: { when: 'call' } under concurrency", () => {
       const finished: string[] = [];
       const calls = Array.from({ length: 250 }, (_, i) => {
         const path = `d${i % 7}/f${i}.txt`;
-        const call = i % 5 === 0
-          ? ws.call('append_file', { path, content: `${i}\n` })
-          : ws.call('write_file', { path, content: `${i}\n` });
+        const call =
+          i % 5 === 0
+            ? ws.call('append_file', { path, content: `${i}\n` })
+            : ws.call('write_file', { path, content: `${i}\n` });
         return call.then((r) => {
           expect(r.ok).toBe(true);
           finished.push(path);
@@ -32,7 +33,11 @@ describe("snapshots: { when: 'call' } under concurrency", () => {
 
   it("names every path, or a count, in a commit that holds several ('batch')", async () => {
     const ws = createWorkspace({ fs: createMemoryFs({}), root: '/ws', snapshots: { when: 'batch' } });
-    await Promise.all(Array.from({ length: 54 }, (_, i) => ws.call('write_file', { path: `f${String(i).padStart(2, '0')}.txt`, content: 'x' })));
+    await Promise.all(
+      Array.from({ length: 54 }, (_, i) =>
+        ws.call('write_file', { path: `f${String(i).padStart(2, '0')}.txt`, content: 'x' }),
+      ),
+    );
     const head = ws.snapshots!.history.head!;
     expect(head.files_changed).toBe(54);
     expect(head.message).toBe('batch: f00.txt, f01.txt, f02.txt, f03.txt, f04.txt, and 49 more');

@@ -25,12 +25,18 @@ async function holdLock(root: string): Promise<{ pid: number; release: () => Pro
   const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['pipe', 'pipe', 'inherit'] });
   children.push(child);
   let out = '';
-  const said = (word: string) => new Promise<void>((done, fail) => {
-    const check = () => { if (out.includes(`${word}\n`)) done(); };
-    child.stdout!.on('data', (chunk: Buffer) => { out += chunk.toString(); check(); });
-    child.once('exit', (code) => fail(new Error(`the lock holder exited (${code}) before saying '${word}'`)));
-    check();
-  });
+  const said = (word: string) =>
+    new Promise<void>((done, fail) => {
+      const check = () => {
+        if (out.includes(`${word}\n`)) done();
+      };
+      child.stdout!.on('data', (chunk: Buffer) => {
+        out += chunk.toString();
+        check();
+      });
+      child.once('exit', (code) => fail(new Error(`the lock holder exited (${code}) before saying '${word}'`)));
+      check();
+    });
   await said('held');
   return {
     pid: child.pid!,
@@ -61,7 +67,16 @@ describe('a read that opens the snapshot store first', () => {
 
     const gitdir = join(root, '.sandpit', 'git');
     const ref = () => readFile(join(gitdir, 'refs', 'heads', 'main'), 'utf8');
-    const objects = async () => (await Promise.all((await readdir(join(gitdir, 'objects'))).filter((d) => d.length === 2).map((d) => readdir(join(gitdir, 'objects', d))))).flat().length;
+    const objects = async () =>
+      (
+        await Promise.all(
+          (
+            await readdir(join(gitdir, 'objects'))
+          )
+            .filter((d) => d.length === 2)
+            .map((d) => readdir(join(gitdir, 'objects', d))),
+        )
+      ).flat().length;
     const holder = await holdLock(root);
     const [refBefore, objectsBefore] = [await ref(), await objects()];
 
@@ -80,22 +95,35 @@ describe('a read that opens the snapshot store first', () => {
     const wrote = await call(second, 'write_file', { path: 'c.txt', content: 'c\n' });
     expect(wrote.snapshot_error).toBeUndefined();
     const after = await call(second, 'list_snapshots', {});
-    expect(after.snapshots.map((s: Out) => s.message)).toEqual(['write_file: c.txt', 'Changes found when the workspace was opened', 'write_file: a.txt', 'Workspace opened']);
+    expect(after.snapshots.map((s: Out) => s.message)).toEqual([
+      'write_file: c.txt',
+      'Changes found when the workspace was opened',
+      'write_file: a.txt',
+      'Workspace opened',
+    ]);
     expect(after.snapshots[1].files_changed).toBe(1);
     await second.close();
-    const fsck = execFileSync('git', [`--git-dir=${gitdir}`, 'fsck', '--full', '--no-reflogs', '--unreachable', '--no-dangling'], { encoding: 'utf8' });
+    const fsck = execFileSync(
+      'git',
+      [`--git-dir=${gitdir}`, 'fsck', '--full', '--no-reflogs', '--unreachable', '--no-dangling'],
+      { encoding: 'utf8' },
+    );
     expect(fsck.trim()).toBe('');
-    expect(execFileSync('git', [`--git-dir=${gitdir}`, 'ls-tree', '--name-only', 'main'], { encoding: 'utf8' }).split('\n')).toEqual(expect.arrayContaining(['a.txt', 'b.txt', 'c.txt']));
+    expect(
+      execFileSync('git', [`--git-dir=${gitdir}`, 'ls-tree', '--name-only', 'main'], { encoding: 'utf8' }).split('\n'),
+    ).toEqual(expect.arrayContaining(['a.txt', 'b.txt', 'c.txt']));
   }, 60_000);
 
-  it('makes a new folder\'s first snapshot only once the other process lets go of the lock', async () => {
+  it("makes a new folder's first snapshot only once the other process lets go of the lock", async () => {
     const root = await mkdtemp(join(tmpdir(), 'sandpit-read-new-'));
     scratch.push(root);
     await writeFile(join(root, 'a.txt'), 'a\n');
     const holder = await holdLock(root);
     const ws = openNodeWorkspace(root);
     let answered = false;
-    const listing = call(ws, 'list_snapshots', {}).finally(() => { answered = true; });
+    const listing = call(ws, 'list_snapshots', {}).finally(() => {
+      answered = true;
+    });
     await new Promise((r) => setTimeout(r, 400));
     // no repository was made while the other process held the lock
     expect(answered).toBe(false);

@@ -1,5 +1,14 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -8,7 +17,10 @@ import { createNodeFs, openNodeWorkspace } from '../../src/node/index.js';
 import { keepSpares } from '../../src/node/open.js';
 
 const git = (gitdir: string, ...args: string[]) =>
-  execFileSync('git', [`--git-dir=${gitdir}`, ...args], { encoding: 'utf8', env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1', HOME: tmpdir() } });
+  execFileSync('git', [`--git-dir=${gitdir}`, ...args], {
+    encoding: 'utf8',
+    env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1', HOME: tmpdir() },
+  });
 
 let root: string;
 afterEach(() => rmSync(root, { recursive: true, force: true }));
@@ -73,7 +85,8 @@ describe('snapshots through spare object files (node host)', () => {
     const hoursAgo = new Date(Date.now() - 2 * 3600_000);
     writeFileSync(join(objects, 'tmp_obj_sandpit_oldfile'), '');
     mkdirSync(join(objects, 'tmp_obj_sandpit_olddir'));
-    for (const n of ['tmp_obj_sandpit_oldfile', 'tmp_obj_sandpit_olddir']) utimesSync(join(objects, n), hoursAgo, hoursAgo);
+    for (const n of ['tmp_obj_sandpit_oldfile', 'tmp_obj_sandpit_olddir'])
+      utimesSync(join(objects, n), hoursAgo, hoursAgo);
     // what the backend's atomic write of a fresh object leaves when the process dies inside it
     const killedWrite = '.tmp_obj_sandpit_killed.0123456789ab.sandpit-tmp';
     writeFileSync(join(objects, killedWrite), 'half an obj');
@@ -98,7 +111,13 @@ describe('snapshots through spare object files (node host)', () => {
     writeFileSync(join(root, 'seed.txt'), 'seed\n');
     const real = createNodeFs({ root });
     const written: string[] = [];
-    const fs = { ...real, writeFile: (path: string, data: Uint8Array | string, options?: { mode?: number }) => { written.push(path); return real.writeFile(path, data, options); } };
+    const fs = {
+      ...real,
+      writeFile: (path: string, data: Uint8Array | string, options?: { mode?: number }) => {
+        written.push(path);
+        return real.writeFile(path, data, options);
+      },
+    };
     const ws = createWorkspace({ fs, root });
     keepSpares(ws);
     const gitdir = join(root, '.sandpit', 'git');
@@ -110,7 +129,9 @@ describe('snapshots through spare object files (node host)', () => {
     await ok(ws, 'apply_patch', { patch: `*** Begin Patch\n${adds}*** End Patch` });
     const objectWrites = written.filter((p) => p.includes('/.sandpit/git/objects/'));
     expect(objectWrites.filter((p) => /\/objects\/[0-9a-f]{2}\//.test(p))).toEqual([]);
-    expect(objectWrites.filter((p) => /\/objects\/tmp_obj_sandpit_[0-9a-f]{16}$/.test(p)).length).toBeGreaterThanOrEqual(22 - 8);
+    expect(
+      objectWrites.filter((p) => /\/objects\/tmp_obj_sandpit_[0-9a-f]{16}$/.test(p)).length,
+    ).toBeGreaterThanOrEqual(22 - 8);
     expect(git(gitdir, 'fsck', '--strict', '--no-dangling')).toBe('');
     expect(git(gitdir, 'count-objects', '-v')).toMatch(/garbage: 0/);
     expect(git(gitdir, 'show', 'HEAD:f19.txt')).toBe('file 19\n');

@@ -24,7 +24,13 @@ describe('the snapshot tree cache', () => {
     await tree.set('x/y/f', leaf('1'.repeat(40)));
     // as after a write: every folder has an id again
     const ids: string[] = [];
-    const sink = { tree: async () => { const id = String(ids.length).padStart(40, '0'); ids.push(id); return id; } };
+    const sink = {
+      tree: async () => {
+        const id = String(ids.length).padStart(40, '0');
+        ids.push(id);
+        return id;
+      },
+    };
     await tree.write(sink as never);
     expect(tree.root.oid).not.toBeNull();
     await tree.set('x/y/new/deeper/f', leaf('2'.repeat(40)));

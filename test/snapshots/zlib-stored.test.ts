@@ -12,7 +12,9 @@ describe('zlibStored', () => {
 
   it('is read by DecompressionStream, as the browser reads objects', async () => {
     const input = bytes(300);
-    const out = await new Response(new Blob([zlibStored(input) as Uint8Array<ArrayBuffer>]).stream().pipeThrough(new DecompressionStream('deflate'))).arrayBuffer();
+    const out = await new Response(
+      new Blob([zlibStored(input) as Uint8Array<ArrayBuffer>]).stream().pipeThrough(new DecompressionStream('deflate')),
+    ).arrayBuffer();
     expect(new Uint8Array(out)).toEqual(input);
   });
 

@@ -33,7 +33,8 @@ function sourceFiles(dir: string): string[] {
 /** Every relative import of a file (static, type-only, re-export and dynamic), as project paths. */
 export function importsOf(file: string, source: string): string[] {
   const found: string[] = [];
-  const pattern = /(?:^|[\s;])(?:import|export)\s[^'"`;]*?from\s*['"](\.[^'"]+)['"]|import\(\s*['"](\.[^'"]+)['"]\s*\)|^import\s+['"](\.[^'"]+)['"]/gm;
+  const pattern =
+    /(?:^|[\s;])(?:import|export)\s[^'"`;]*?from\s*['"](\.[^'"]+)['"]|import\(\s*['"](\.[^'"]+)['"]\s*\)|^import\s+['"](\.[^'"]+)['"]/gm;
   for (const m of source.matchAll(pattern)) {
     const spec = m[1] ?? m[2] ?? m[3]!;
     found.push(normalize(join(dirname(file), spec)).replace(/\.js$/, '.ts'));
@@ -56,16 +57,25 @@ export function cyclesOf(edges: Map<string, string[]>): string[][] {
   const onStack = new Set<string>();
   const cycles: string[][] = [];
   const visit = (v: string) => {
-    index.set(v, next); low.set(v, next); next++;
-    stack.push(v); onStack.add(v);
+    index.set(v, next);
+    low.set(v, next);
+    next++;
+    stack.push(v);
+    onStack.add(v);
     for (const w of edges.get(v) ?? []) {
-      if (!index.has(w)) { visit(w); low.set(v, Math.min(low.get(v)!, low.get(w)!)); }
-      else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
     }
     if (low.get(v) === index.get(v)) {
       const component: string[] = [];
       let w: string;
-      do { w = stack.pop()!; onStack.delete(w); component.push(w); } while (w !== v);
+      do {
+        w = stack.pop()!;
+        onStack.delete(w);
+        component.push(w);
+      } while (w !== v);
       if (component.length > 1 || (edges.get(v) ?? []).includes(v)) cycles.push(component.sort());
     }
   };
@@ -80,27 +90,41 @@ describe('the layers of src/ and web/', () => {
     // a reader that matched nothing would pass every rule below
     expect(edges.get('src/workspace-core.ts')).toContain('src/workspace/context.ts');
     expect(edges.get('src/git/index.ts')?.some((t) => t.startsWith('src/git/clone'))).toBe(true);
-    expect(importsOf('src/a/b.ts', "import type { X } from '../c.js';\nconst m = await import('./d.js');")).toEqual(['src/c.ts', 'src/a/d.ts']);
+    expect(importsOf('src/a/b.ts', "import type { X } from '../c.js';\nconst m = await import('./d.js');")).toEqual([
+      'src/c.ts',
+      'src/a/d.ts',
+    ]);
   });
 
   it('never imports a layer above', () => {
     const upward: string[] = [];
     for (const [file, targets] of edges) {
       for (const target of targets) {
-        if (layerOf(target) > layerOf(file)) upward.push(`${file} (${LAYERS[layerOf(file)]![0]}) imports ${target} (${LAYERS[layerOf(target)]![0]})`);
+        if (layerOf(target) > layerOf(file))
+          upward.push(`${file} (${LAYERS[layerOf(file)]![0]}) imports ${target} (${LAYERS[layerOf(target)]![0]})`);
       }
     }
     expect(upward).toEqual([]);
   });
 
   it('keeps the contract a leaf that imports nothing from the project', () => {
-    const leaks = [...edges].filter(([f]) => f.startsWith('src/contract/')).flatMap(([f, ts]) => ts.filter((t) => !t.startsWith('src/contract/')).map((t) => `${f} -> ${t}`));
+    const leaks = [...edges]
+      .filter(([f]) => f.startsWith('src/contract/'))
+      .flatMap(([f, ts]) => ts.filter((t) => !t.startsWith('src/contract/')).map((t) => `${f} -> ${t}`));
     expect(leaks).toEqual([]);
   });
 
   it('has no file cycles', () => {
     expect(cyclesOf(edges)).toEqual([]);
-    expect(cyclesOf(new Map([['a', ['b']], ['b', ['a']], ['c', ['a']]]))).toEqual([['a', 'b']]);
+    expect(
+      cyclesOf(
+        new Map([
+          ['a', ['b']],
+          ['b', ['a']],
+          ['c', ['a']],
+        ]),
+      ),
+    ).toEqual([['a', 'b']]);
   });
 });
 
@@ -116,7 +140,9 @@ describe('the size of folders and files', () => {
   it('keeps files at 400 lines or fewer unless their first lines say why', () => {
     const long = files.filter((file) => {
       const source = readFileSync(file, 'utf8');
-      return source.split('\n').length > 400 && !/^\/\/ Over 400 lines: \S/m.test(source.split('\n').slice(0, 5).join('\n'));
+      return (
+        source.split('\n').length > 400 && !/^\/\/ Over 400 lines: \S/m.test(source.split('\n').slice(0, 5).join('\n'))
+      );
     });
     expect(long).toEqual([]);
   });

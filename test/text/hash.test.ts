@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { sha256Hex, sha256HexSync } from '../../src/text/hash.js';
 
 describe('sha256', () => {
-  it('matches Node\'s crypto at every padding boundary and across the sync/WebCrypto switch', async () => {
+  it("matches Node's crypto at every padding boundary and across the sync/WebCrypto switch", async () => {
     for (const size of [0, 1, 55, 56, 63, 64, 65, 119, 120, 1000, 4096, 4097, 65_536, 1_000_003]) {
       const bytes = new Uint8Array(randomBytes(size));
       const expected = createHash('sha256').update(bytes).digest('hex');

@@ -4,7 +4,7 @@ import { countLineChanges } from '../../src/text/line-diff.js';
 
 /** A small deterministic generator, so a failure can be replayed. */
 function random(seed: number) {
-  return () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  return () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
 }
 
 describe('countLineChanges', () => {
@@ -27,7 +27,10 @@ describe('countLineChanges', () => {
         else if (part.removed) removed += part.value.length;
       }
       const text = (lines: string[]) => lines.map((l) => `${l}\n`).join('');
-      expect(countLineChanges(text(before), text(after)), `round ${round}`).toEqual({ added_lines: added, removed_lines: removed });
+      expect(countLineChanges(text(before), text(after)), `round ${round}`).toEqual({
+        added_lines: added,
+        removed_lines: removed,
+      });
     }
   });
 

@@ -7,7 +7,14 @@ type Row = Record<string, any>;
 function open(seed: Record<string, string | Uint8Array> = {}, confirm?: (paths: string[], action: string) => boolean) {
   const fs = createMemoryFs(seed);
   const asked: Array<[string[], string]> = [];
-  const policy = confirm ? { confirm: (paths: string[], action: string) => { asked.push([paths, action]); return confirm(paths, action); } } : {};
+  const policy = confirm
+    ? {
+        confirm: (paths: string[], action: string) => {
+          asked.push([paths, action]);
+          return confirm(paths, action);
+        },
+      }
+    : {};
   const ws = createWorkspace({ fs, tools: coworkTools({ artifactDir: 'artifacts/run1' }), policy });
   const call = (tool: string, args: unknown) => ws.call(tool, args) as Promise<Row>;
   const ok = async (tool: string, args: unknown): Promise<Row> => {
@@ -30,27 +37,55 @@ const many = Array.from({ length: 3000 }, (_, i) => `l${i + 1}`).join('\n') + '\
 describe('cowork (seed 004)', () => {
   it('offers text_file_read, apply_patch, glob, grep, rename_path and delete_path', () => {
     const { ws } = open();
-    expect(ws.listTools().map((t) => t.name)).toEqual(['text_file_read', 'apply_patch', 'glob', 'grep', 'rename_path', 'delete_path']);
+    expect(ws.listTools().map((t) => t.name)).toEqual([
+      'text_file_read',
+      'apply_patch',
+      'glob',
+      'grep',
+      'rename_path',
+      'delete_path',
+    ]);
   });
 
   it('text_file_read pages with offset/limit and reads the whole file (past 2,000 lines) with offset=1 and no limit', async () => {
     const { ok } = open({ 'big.txt': many });
     const page = await ok('text_file_read', { path: 'big.txt', offset: 10, limit: 5 });
-    expect(page).toMatchObject({ content: 'l10\nl11\nl12\nl13\nl14\n', offset: 10, lines: 5, has_more: true, next_offset: 15, total_lines: 3000, write_audit: false });
+    expect(page).toMatchObject({
+      content: 'l10\nl11\nl12\nl13\nl14\n',
+      offset: 10,
+      lines: 5,
+      has_more: true,
+      next_offset: 15,
+      total_lines: 3000,
+      write_audit: false,
+    });
     const whole = await ok('text_file_read', { path: 'big.txt' });
     expect(whole).toMatchObject({ content: many, lines: 3000, has_more: false, write_audit: true });
   });
 
   it('text_file_read decodes strictly, honours a BOM and named encodings, and refuses Office/PDF', async () => {
     const { ok, fail } = open({
-      'bad.txt': new Uint8Array([0x61, 0xff, 0x62]), 'bom.txt': new Uint8Array([0xef, 0xbb, 0xbf, 0x68, 0x69]),
-      'l1.txt': new Uint8Array([0x63, 0x61, 0x66, 0xe9]), 'r.docx': 'x', 'r.pdf': 'x', 's.xlsx': 'x', 'p.pptx': 'x', 'o.xls': 'x',
+      'bad.txt': new Uint8Array([0x61, 0xff, 0x62]),
+      'bom.txt': new Uint8Array([0xef, 0xbb, 0xbf, 0x68, 0x69]),
+      'l1.txt': new Uint8Array([0x63, 0x61, 0x66, 0xe9]),
+      'r.docx': 'x',
+      'r.pdf': 'x',
+      's.xlsx': 'x',
+      'p.pptx': 'x',
+      'o.xls': 'x',
     });
     expect((await fail('text_file_read', { path: 'bad.txt' })).code).toBe('DECODE_ERROR');
-    expect(await ok('text_file_read', { path: 'bom.txt' })).toMatchObject({ content: 'hi', bom: true, encoding: 'utf-8' });
+    expect(await ok('text_file_read', { path: 'bom.txt' })).toMatchObject({
+      content: 'hi',
+      bom: true,
+      encoding: 'utf-8',
+    });
     expect((await ok('text_file_read', { path: 'l1.txt', encoding: 'latin1' })).content).toBe('café');
-    for (const p of ['r.docx', 'r.pdf', 's.xlsx', 'p.pptx', 'o.xls']) expect((await fail('text_file_read', { path: p })).code).toBe('UNSUPPORTED_FILE_TYPE');
-    expect((await fail('apply_patch', { patch: patch('*** Add File: new.docx', '+x') })).code).toBe('UNSUPPORTED_FILE_TYPE');
+    for (const p of ['r.docx', 'r.pdf', 's.xlsx', 'p.pptx', 'o.xls'])
+      expect((await fail('text_file_read', { path: p })).code).toBe('UNSUPPORTED_FILE_TYPE');
+    expect((await fail('apply_patch', { patch: patch('*** Add File: new.docx', '+x') })).code).toBe(
+      'UNSUPPORTED_FILE_TYPE',
+    );
   });
 
   it('refuses files over 10 MiB', async () => {
@@ -68,7 +103,10 @@ describe('cowork (seed 004)', () => {
     await fs.writeFile('/artifacts/run1/r.md', new TextEncoder().encode('a\nb\nc\n'));
     expect((await fail('apply_patch', { patch: edit })).code).toBe('STALE_FILE');
     await ok('text_file_read', { path: 'artifacts/run1/r.md' });
-    expect((await ok('apply_patch', { patch: edit })).files[0]).toMatchObject({ path: 'artifacts/run1/r.md', action: 'update' });
+    expect((await ok('apply_patch', { patch: edit })).files[0]).toMatchObject({
+      path: 'artifacts/run1/r.md',
+      action: 'update',
+    });
     expect(await text('artifacts/run1/r.md')).toBe('A\nb\nc\n');
   });
 
@@ -79,7 +117,9 @@ describe('cowork (seed 004)', () => {
     await ok('apply_patch', { patch: patch('*** Add File: src/b.ts', '+b') });
     expect(asked).toEqual([[['src/b.ts'], 'overwrite']]);
     expect(await text('src/b.ts')).toBe('b\n');
-    expect((await fail('apply_patch', { patch: patch('*** Add File: src/deny.ts', '+no') })).code).toBe('CONFIRMATION_DENIED');
+    expect((await fail('apply_patch', { patch: patch('*** Add File: src/deny.ts', '+no') })).code).toBe(
+      'CONFIRMATION_DENIED',
+    );
     await expect(fs.readFile('/src/deny.ts')).rejects.toThrow();
     await ok('rename_path', { from: 'artifacts/run1/new.md', to: 'artifacts/run1/renamed.md' });
     expect(asked.length).toBe(2);
@@ -88,7 +128,10 @@ describe('cowork (seed 004)', () => {
   });
 
   it('a rejected delete in a patch leaves the whole patch unapplied; delete_path asks for confirmation', async () => {
-    const { ok, fail, text, fs } = open({ 'artifacts/run1/gone.txt': 'g\n', 'artifacts/run1/keep.txt': 'k\n' }, (_p, action) => action !== 'delete');
+    const { ok, fail, text, fs } = open(
+      { 'artifacts/run1/gone.txt': 'g\n', 'artifacts/run1/keep.txt': 'k\n' },
+      (_p, action) => action !== 'delete',
+    );
     const p = patch('*** Add File: artifacts/run1/added.txt', '+a', '*** Delete File: artifacts/run1/gone.txt');
     expect((await fail('apply_patch', { patch: p })).code).toBe('CONFIRMATION_DENIED');
     await expect(fs.readFile('/artifacts/run1/added.txt')).rejects.toThrow();
@@ -103,7 +146,13 @@ describe('cowork (seed 004)', () => {
     const { ok, fail } = open({ 'artifacts/run1/n.md': 'TODO one\n', 'src/m.ts': 'x\n' });
     expect((await ok('glob', { pattern: '*.md' })).matches).toEqual(['artifacts/run1/n.md']);
     expect((await ok('grep', { pattern: 'TODO' })).matches[0]).toMatchObject({ path: 'artifacts/run1/n.md', line: 1 });
-    expect((await fail('apply_patch', { patch: patch('*** Update File: artifacts/run1/n.md', '@@', '-TODO one', '+DONE one') })).code).toBe('NOT_READ');
+    expect(
+      (
+        await fail('apply_patch', {
+          patch: patch('*** Update File: artifacts/run1/n.md', '@@', '-TODO one', '+DONE one'),
+        })
+      ).code,
+    ).toBe('NOT_READ');
   });
 
   it('a patch over more than 100 files is refused whole', async () => {

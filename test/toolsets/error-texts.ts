@@ -50,13 +50,28 @@ function runtimeImports(file: ts.SourceFile): string[] {
   visit(file, (node) => {
     if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier)) {
       const clause = node.importClause;
-      const typeOnly = clause && (clause.isTypeOnly || (!clause.name && clause.namedBindings && ts.isNamedImports(clause.namedBindings)
-        && clause.namedBindings.elements.length > 0 && clause.namedBindings.elements.every((e) => e.isTypeOnly)));
+      const typeOnly =
+        clause &&
+        (clause.isTypeOnly ||
+          (!clause.name &&
+            clause.namedBindings &&
+            ts.isNamedImports(clause.namedBindings) &&
+            clause.namedBindings.elements.length > 0 &&
+            clause.namedBindings.elements.every((e) => e.isTypeOnly)));
       if (!typeOnly) found.push(node.moduleSpecifier.text);
     } else if (ts.isExportDeclaration(node) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
-      const typeOnly = node.isTypeOnly || (node.exportClause && ts.isNamedExports(node.exportClause) && node.exportClause.elements.every((e) => e.isTypeOnly));
+      const typeOnly =
+        node.isTypeOnly ||
+        (node.exportClause &&
+          ts.isNamedExports(node.exportClause) &&
+          node.exportClause.elements.every((e) => e.isTypeOnly));
       if (!typeOnly) found.push(node.moduleSpecifier.text);
-    } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword && node.arguments[0] && ts.isStringLiteral(node.arguments[0])) {
+    } else if (
+      ts.isCallExpression(node) &&
+      node.expression.kind === ts.SyntaxKind.ImportKeyword &&
+      node.arguments[0] &&
+      ts.isStringLiteral(node.arguments[0])
+    ) {
       found.push(node.arguments[0].text);
     }
   });
@@ -73,8 +88,13 @@ function runtimeImports(file: ts.SourceFile): string[] {
 export function errorTexts(files: string[]): Map<string, ErrorText[]> {
   // Only names are resolved, never types: no lib files, so a program over a toolset is quick.
   const program = ts.createProgram(files, {
-    target: ts.ScriptTarget.ES2023, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext,
-    noEmit: true, noLib: true, noResolve: true, types: [],
+    target: ts.ScriptTarget.ES2023,
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    noEmit: true,
+    noLib: true,
+    noResolve: true,
+    types: [],
   });
   const checker = program.getTypeChecker();
   const ours = files.map((f) => program.getSourceFile(f)!);
@@ -103,15 +123,26 @@ export function errorTexts(files: string[]): Map<string, ErrorText[]> {
   function values(node: ts.Expression, depth = 0): string[] {
     if (depth > 8) return [UNKNOWN];
     if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) return [node.text];
-    if (ts.isParenthesizedExpression(node) || ts.isAsExpression(node) || ts.isNonNullExpression(node) || ts.isSatisfiesExpression(node)) return values(node.expression, depth);
+    if (
+      ts.isParenthesizedExpression(node) ||
+      ts.isAsExpression(node) ||
+      ts.isNonNullExpression(node) ||
+      ts.isSatisfiesExpression(node)
+    )
+      return values(node.expression, depth);
     if (ts.isTemplateExpression(node)) {
-      return product([[node.head.text], ...node.templateSpans.flatMap((span) => [values(span.expression, depth + 1), [span.literal.text]])]);
+      return product([
+        [node.head.text],
+        ...node.templateSpans.flatMap((span) => [values(span.expression, depth + 1), [span.literal.text]]),
+      ]);
     }
-    if (ts.isConditionalExpression(node)) return [...values(node.whenTrue, depth + 1), ...values(node.whenFalse, depth + 1)];
+    if (ts.isConditionalExpression(node))
+      return [...values(node.whenTrue, depth + 1), ...values(node.whenFalse, depth + 1)];
     if (ts.isBinaryExpression(node)) {
       const op = node.operatorToken.kind;
       if (op === ts.SyntaxKind.PlusToken) return product([values(node.left, depth + 1), values(node.right, depth + 1)]);
-      if (op === ts.SyntaxKind.QuestionQuestionToken || op === ts.SyntaxKind.BarBarToken) return [...values(node.left, depth + 1), ...values(node.right, depth + 1)];
+      if (op === ts.SyntaxKind.QuestionQuestionToken || op === ts.SyntaxKind.BarBarToken)
+        return [...values(node.left, depth + 1), ...values(node.right, depth + 1)];
       return [UNKNOWN];
     }
     if (ts.isElementAccessExpression(node) || ts.isPropertyAccessExpression(node)) {
@@ -133,7 +164,12 @@ export function errorTexts(files: string[]): Map<string, ErrorText[]> {
 
   function initializerOf(node: ts.Node): ts.Expression | undefined {
     const declaration = symbolOf(node)?.valueDeclaration;
-    if (declaration && (ts.isVariableDeclaration(declaration) || ts.isPropertyAssignment(declaration)) && declaration.initializer) return declaration.initializer;
+    if (
+      declaration &&
+      (ts.isVariableDeclaration(declaration) || ts.isPropertyAssignment(declaration)) &&
+      declaration.initializer
+    )
+      return declaration.initializer;
     return undefined;
   }
 
@@ -141,7 +177,12 @@ export function errorTexts(files: string[]): Map<string, ErrorText[]> {
   function argumentsFor(parameter: ts.ParameterDeclaration, depth: number): string[] {
     const fn = parameter.parent;
     const index = fn.parameters.indexOf(parameter);
-    const name = ts.isFunctionDeclaration(fn) || ts.isMethodDeclaration(fn) ? fn.name : ts.isVariableDeclaration(fn.parent) ? fn.parent.name : undefined;
+    const name =
+      ts.isFunctionDeclaration(fn) || ts.isMethodDeclaration(fn)
+        ? fn.name
+        : ts.isVariableDeclaration(fn.parent)
+          ? fn.parent.name
+          : undefined;
     const symbol = name && symbolOf(name);
     const found = parameter.initializer ? values(parameter.initializer, depth) : [];
     for (const call of (symbol && calls.get(symbol)) ?? []) {
@@ -160,9 +201,15 @@ export function errorTexts(files: string[]): Map<string, ErrorText[]> {
       for (const text of new Set(values(node))) if (text.replaceAll(UNKNOWN, '').trim()) found.push({ where, text });
     };
     visit(file, (node) => {
-      if (ts.isNewExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === 'ToolError' && node.arguments?.[1]) add(node.arguments[1]);
+      if (
+        ts.isNewExpression(node) &&
+        ts.isIdentifier(node.expression) &&
+        node.expression.text === 'ToolError' &&
+        node.arguments?.[1]
+      )
+        add(node.arguments[1]);
       if (ts.isObjectLiteralExpression(node)) {
-        const names = node.properties.map((p) => p.name && ts.isIdentifier(p.name) ? p.name.text : '');
+        const names = node.properties.map((p) => (p.name && ts.isIdentifier(p.name) ? p.name.text : ''));
         for (const p of node.properties) {
           const key = p.name && ts.isIdentifier(p.name) ? p.name.text : '';
           const isHint = key === 'hint';

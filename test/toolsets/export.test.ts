@@ -17,7 +17,11 @@ describe('toolset export', () => {
       expect(openai.map((t) => t.function.name)).toEqual(names);
       expect(anthropic.map((t) => t.name)).toEqual(names);
       expect(mcp.map((t) => t.name)).toEqual(names);
-      for (const schema of [...openai.map((t) => t.function.parameters), ...anthropic.map((t) => t.input_schema), ...mcp.map((t) => t.inputSchema)]) {
+      for (const schema of [
+        ...openai.map((t) => t.function.parameters),
+        ...anthropic.map((t) => t.input_schema),
+        ...mcp.map((t) => t.inputSchema),
+      ]) {
         expect(ajv.validateSchema(schema), JSON.stringify(ajv.errors)).toBe(true);
         expect(schema.type).toBe('object');
         expect(() => ajv.compile(schema)).not.toThrow();
@@ -32,7 +36,8 @@ describe('toolset export', () => {
       expect(ws.listTools().map((t) => t.input_schema)).toEqual(anthropic.map((t) => t.input_schema));
       // Bound to the built-in shell, run_command takes the same arguments; only its wording says "bash".
       const shelled = createWorkspace({ fs: createMemoryFs(), tools: set.tools }).listTools();
-      const plain = (schema: unknown) => JSON.parse(JSON.stringify(schema, (k, v) => (k === 'description' ? undefined : v)));
+      const plain = (schema: unknown) =>
+        JSON.parse(JSON.stringify(schema, (k, v) => (k === 'description' ? undefined : v)));
       expect(shelled.map((t) => plain(t.input_schema))).toEqual(anthropic.map((t) => plain(t.input_schema)));
       // JSON round trip: the definitions are plain data an API request can carry.
       expect(JSON.parse(JSON.stringify(openai))).toEqual(openai);
@@ -40,14 +45,26 @@ describe('toolset export', () => {
   }
 
   it('marks read-only and destructive tools in the MCP annotations', () => {
-    const byName = Object.fromEntries(toolset('canonical').toMcp().map((t) => [t.name, t.annotations]));
+    const byName = Object.fromEntries(
+      toolset('canonical')
+        .toMcp()
+        .map((t) => [t.name, t.annotations]),
+    );
     expect(byName.read_file).toMatchObject({ readOnlyHint: true, destructiveHint: false });
     expect(byName.search_files).toMatchObject({ readOnlyHint: true });
     expect(byName.delete_path).toMatchObject({ readOnlyHint: false, destructiveHint: true });
     expect(byName.write_file).toMatchObject({ readOnlyHint: false, destructiveHint: true });
-    expect(byName.create_directory).toMatchObject({ readOnlyHint: false, destructiveHint: false, idempotentHint: true });
+    expect(byName.create_directory).toMatchObject({
+      readOnlyHint: false,
+      destructiveHint: false,
+      idempotentHint: true,
+    });
     expect(byName.run_command).toMatchObject({ destructiveHint: true, openWorldHint: true });
-    const cowork = Object.fromEntries(toolset('cowork').toMcp().map((t) => [t.name, t.annotations]));
+    const cowork = Object.fromEntries(
+      toolset('cowork')
+        .toMcp()
+        .map((t) => [t.name, t.annotations]),
+    );
     expect(cowork.text_file_read!.readOnlyHint).toBe(true);
     expect(cowork.rename_path!.destructiveHint).toBe(true);
   });

@@ -4,7 +4,13 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createMemoryFs, createWorkspace, type JsonSchema, type WorkspacePolicy } from '../../src/index.js';
 import { TOOLSET_NAMES, toolset, type ToolsetName } from '../../src/toolsets/index.js';
-import { COWORK_WORDS, FILE_MANAGER_WORDS, FS_PROCESS_WORDS, say, type Vocabulary } from '../../src/toolsets/vocabulary.js';
+import {
+  COWORK_WORDS,
+  FILE_MANAGER_WORDS,
+  FS_PROCESS_WORDS,
+  say,
+  type Vocabulary,
+} from '../../src/toolsets/vocabulary.js';
 import { errorTexts, reachedFrom, UNKNOWN, type ErrorText } from './error-texts.js';
 
 type Row = Record<string, any>;
@@ -27,7 +33,17 @@ function namesOf(name: ToolsetName): Set<string> {
     schemaNames(tool.schema, names);
   }
   // file_manager's actions are its tools
-  if (name === 'file_manager') for (const a of ['create_directory', 'read_file', 'write_file', 'append_file', 'edit_file', 'list_directory', 'exists']) names.add(a);
+  if (name === 'file_manager')
+    for (const a of [
+      'create_directory',
+      'read_file',
+      'write_file',
+      'append_file',
+      'edit_file',
+      'list_directory',
+      'exists',
+    ])
+      names.add(a);
   return names;
 }
 
@@ -41,7 +57,8 @@ function foreignNames(name: ToolsetName): string[] {
   const foreign = new Set<string>();
   for (const other of TOOLSET_NAMES) {
     if (other === name) continue;
-    for (const n of namesOf(other)) if (!own.has(n) && (n.includes('_') || ['glob', 'grep', 'undo'].includes(n))) foreign.add(n);
+    for (const n of namesOf(other))
+      if (!own.has(n) && (n.includes('_') || ['glob', 'grep', 'undo'].includes(n))) foreign.add(n);
   }
   return [...foreign];
 }
@@ -51,8 +68,13 @@ const LATIN1 = new Uint8Array([0x63, 0x61, 0x66, 0xe9, 0x0a]);
 
 function seedFiles(): Record<string, string | Uint8Array> {
   return {
-    'p/a.txt': 'alpha\nbeta\nalpha\n', 'p/bin.dat': BINARY, 'p/latin.txt': LATIN1, 'p/big.txt': `${'x'.repeat(300)}\n`,
-    'p/doc.pdf': '%PDF-1.4\n', 'p/dir/inner.txt': 'inner\n', 'p/full/f.txt': 'f\n',
+    'p/a.txt': 'alpha\nbeta\nalpha\n',
+    'p/bin.dat': BINARY,
+    'p/latin.txt': LATIN1,
+    'p/big.txt': `${'x'.repeat(300)}\n`,
+    'p/doc.pdf': '%PDF-1.4\n',
+    'p/dir/inner.txt': 'inner\n',
+    'p/full/f.txt': 'f\n',
   };
 }
 
@@ -91,9 +113,21 @@ const CASES: Record<ToolsetName, Case[]> = {
     ['text_file_read', { path: 'p/big.txt' }, 'TOO_LARGE'],
     ['text_file_read', { path: 'p/doc.pdf' }, 'UNSUPPORTED_FILE_TYPE'],
     ['text_file_read', { path: 'p/a.txt', offset: 9 }, 'INVALID_ARGUMENTS'],
-    ['apply_patch', { patch: '*** Begin Patch\n*** Update File: p/dir/inner.txt\n@@\n-inner\n+B\n*** End Patch' }, 'NOT_READ'],
-    ['apply_patch', { patch: '*** Begin Patch\n*** Update File: p/a.txt\n@@\n-beta  \n+B\n*** End Patch' }, 'PATCH_CONFLICT'],
-    ['apply_patch', { patch: '*** Begin Patch\n*** Update File: p/missing.txt\n@@\n-beta\n+B\n*** End Patch' }, 'PATCH_CONFLICT'],
+    [
+      'apply_patch',
+      { patch: '*** Begin Patch\n*** Update File: p/dir/inner.txt\n@@\n-inner\n+B\n*** End Patch' },
+      'NOT_READ',
+    ],
+    [
+      'apply_patch',
+      { patch: '*** Begin Patch\n*** Update File: p/a.txt\n@@\n-beta  \n+B\n*** End Patch' },
+      'PATCH_CONFLICT',
+    ],
+    [
+      'apply_patch',
+      { patch: '*** Begin Patch\n*** Update File: p/missing.txt\n@@\n-beta\n+B\n*** End Patch' },
+      'PATCH_CONFLICT',
+    ],
     ['apply_patch', { patch: '*** Begin Patch\n*** Frobnicate: p/a.txt\n*** End Patch' }, 'PATCH_PARSE_ERROR'],
     ['apply_patch', { patch: '*** Begin Patch\n*** Add File: p/a.txt\n+x\n*** End Patch' }, 'PATCH_CONFLICT'],
     ['grep', { pattern: 'x', path: 'p/missing' }, 'NOT_FOUND'],
@@ -138,7 +172,12 @@ function asCall(name: ToolsetName, [tool, args]: Case): [string, Row] {
 /** The texts of an error a model reads: message, hint, problems, and a file_manager's per-operation errors. */
 function texts(error: Row): string[] {
   const nested = (error.results as Row[] | undefined)?.flatMap((r) => (r.error ? texts(r.error) : [])) ?? [];
-  return [error.message, error.hint ?? '', ...(error.problems ?? []).flatMap((p: Row) => [p.path, p.message]), ...nested];
+  return [
+    error.message,
+    error.hint ?? '',
+    ...(error.problems ?? []).flatMap((p: Row) => [p.path, p.message]),
+    ...nested,
+  ];
 }
 
 describe('each toolset speaks its own names in errors and hints', () => {
@@ -167,7 +206,11 @@ describe('each toolset speaks its own names in errors and hints', () => {
   it('the check itself catches canonical wording on a seed surface', () => {
     const word = new RegExp(`\\b(${foreignNames('fs_process').join('|')})\\b`);
     expect('or set replace_all: true to change every occurrence').toMatch(word);
-    expect(new RegExp(`\\b(${foreignNames('cowork').join('|')})\\b`).test('Call read_file on it without start_line/end_line')).toBe(true);
+    expect(
+      new RegExp(`\\b(${foreignNames('cowork').join('|')})\\b`).test(
+        'Call read_file on it without start_line/end_line',
+      ),
+    ).toBe(true);
   });
 });
 
@@ -179,7 +222,11 @@ const SEED_ROOTS: Record<SeedName, string[]> = {
   cowork: ['src/toolsets/cowork.ts'],
   file_manager: ['src/toolsets/file-manager.ts'],
 };
-const WORDS: Record<SeedName, Vocabulary> = { fs_process: FS_PROCESS_WORDS, cowork: COWORK_WORDS, file_manager: FILE_MANAGER_WORDS };
+const WORDS: Record<SeedName, Vocabulary> = {
+  fs_process: FS_PROCESS_WORDS,
+  cowork: COWORK_WORDS,
+  file_manager: FILE_MANAGER_WORDS,
+};
 
 /**
  * Texts in code a seed toolset loads that no call of it can produce: each is reached only through
@@ -232,25 +279,48 @@ describe('every error text a seed toolset can reach, said in its words', () => {
     expect(texts).toContain('Use file_bytes to look for bytes in it.');
     expect(textsOf('fs_process').some((t) => t.text.includes('or set replace_all: true'))).toBe(true);
     // file_bytes' verdict hints come from a table
-    expect(textsOf('fs_process').some((t) => t.where.startsWith('src/tools/file-bytes.ts:') && t.text.includes('treat it as binary'))).toBe(true);
+    expect(
+      textsOf('fs_process').some(
+        (t) => t.where.startsWith('src/tools/file-bytes.ts:') && t.text.includes('treat it as binary'),
+      ),
+    ).toBe(true);
     // cowork loads no canonical snapshot or edit tool
-    expect(textsOf('cowork').some((t) => t.where.startsWith('src/tools/history/undo.ts:') || t.where.startsWith('src/tools/edit-file.ts:'))).toBe(false);
+    expect(
+      textsOf('cowork').some(
+        (t) => t.where.startsWith('src/tools/history/undo.ts:') || t.where.startsWith('src/tools/edit-file.ts:'),
+      ),
+    ).toBe(false);
   });
 
   it('the sweep follows how hints are built: imported constants, helper parameters, tables, ?? and templates', () => {
     const dir = mkdtempSync(join(tmpdir(), 'sandpit-hints-'));
     try {
-      writeFileSync(join(dir, 'words.ts'), "export const IMPORTED = 'Call list_snapshots first.';\nexport const TABLE = { a: 'Use diff_snapshots.', b: 'Use undo.' };\n");
-      writeFileSync(join(dir, 'errors.ts'), [
-        "import { IMPORTED, TABLE } from './words.js';",
-        'class ToolError { constructor(code: string, message: string, options?: object) {} }',
-        "function refuse(why: string, hint?: string) { return new ToolError('X', `refused: ${why}`, { hint: hint ?? 'Use read_file.' }); }",
-        "export const a = refuse('it is big', 'Use search_files.');",
-        "export const b = new ToolError('X', 'm', { hint: IMPORTED });",
-        "export const c = (k: 'a' | 'b') => new ToolError('X', `${k} failed`, { hint: TABLE[k], problems: [{ path: '/x', message: 'set replace_all' }] });",
-      ].join('\n'));
+      writeFileSync(
+        join(dir, 'words.ts'),
+        "export const IMPORTED = 'Call list_snapshots first.';\nexport const TABLE = { a: 'Use diff_snapshots.', b: 'Use undo.' };\n",
+      );
+      writeFileSync(
+        join(dir, 'errors.ts'),
+        [
+          "import { IMPORTED, TABLE } from './words.js';",
+          'class ToolError { constructor(code: string, message: string, options?: object) {} }',
+          "function refuse(why: string, hint?: string) { return new ToolError('X', `refused: ${why}`, { hint: hint ?? 'Use read_file.' }); }",
+          "export const a = refuse('it is big', 'Use search_files.');",
+          "export const b = new ToolError('X', 'm', { hint: IMPORTED });",
+          "export const c = (k: 'a' | 'b') => new ToolError('X', `${k} failed`, { hint: TABLE[k], problems: [{ path: '/x', message: 'set replace_all' }] });",
+        ].join('\n'),
+      );
       const texts = [...errorTexts(reachedFrom([join(dir, 'errors.ts')])).values()].flat().map((t) => t.text);
-      for (const text of ['refused: it is big', 'Use search_files.', 'Use read_file.', 'Call list_snapshots first.', 'Use diff_snapshots.', 'Use undo.', 'set replace_all', `${UNKNOWN} failed`]) {
+      for (const text of [
+        'refused: it is big',
+        'Use search_files.',
+        'Use read_file.',
+        'Call list_snapshots first.',
+        'Use diff_snapshots.',
+        'Use undo.',
+        'set replace_all',
+        `${UNKNOWN} failed`,
+      ]) {
         expect(texts).toContain(text);
       }
     } finally {

@@ -3,13 +3,25 @@ import { createMemoryFs, createWorkspace, toolset, type ToolDefinition } from '.
 import { importFilesTool } from '../../src/tools/import-files.js';
 import { callChecked, expectResultMatches } from '../support/result-check.js';
 
-const PATCH = ['*** Begin Patch', '*** Update File: src/a.ts', '@@', '-export const a = 1;', '+export const a = 2;',
-  '*** Add File: notes/new.md', '+# new', '*** End Patch'].join('\n');
+const PATCH = [
+  '*** Begin Patch',
+  '*** Update File: src/a.ts',
+  '@@',
+  '-export const a = 1;',
+  '+export const a = 2;',
+  '*** Add File: notes/new.md',
+  '+# new',
+  '*** End Patch',
+].join('\n');
 
 function open(tools: ToolDefinition[], files: Record<string, string> = {}, confirm = true) {
   const fs = createMemoryFs({
-    '/ws/src/a.ts': 'export const a = 1;\n', '/ws/src/b.ts': 'import { a } from "./a";\nconsole.log(a);\n',
-    '/ws/crlf.txt': 'one\r\ntwo\r\n', '/ws/empty.txt': '', '/ws/.hidden': 'x', '/ws/docs/readme.md': '# docs\nline a\nline b\n',
+    '/ws/src/a.ts': 'export const a = 1;\n',
+    '/ws/src/b.ts': 'import { a } from "./a";\nconsole.log(a);\n',
+    '/ws/crlf.txt': 'one\r\ntwo\r\n',
+    '/ws/empty.txt': '',
+    '/ws/.hidden': 'x',
+    '/ws/docs/readme.md': '# docs\nline a\nline b\n',
     ...Object.fromEntries(Object.entries(files).map(([k, v]) => [`/ws/${k}`, v])),
   });
   const ws = createWorkspace({ fs, root: '/ws', tools, policy: { confirm: () => confirm } });
@@ -70,9 +82,12 @@ describe('every successful result matches the schema its tool declares (own chec
     const fm = toolset('file_manager').tools;
     await open(fm).call('file_manager', {
       operations: [
-        { action: 'read_file', path: 'docs/readme.md', start_line: 1, end_line: 1 }, { action: 'exists', path: 'src' },
-        { action: 'list_directory', path: 'src' }, { action: 'create_directory', path: 'out' },
-        { action: 'write_file', path: 'out/a.txt', content: 'a\n' }, { action: 'append_file', path: 'out/a.txt', content: 'b\n' },
+        { action: 'read_file', path: 'docs/readme.md', start_line: 1, end_line: 1 },
+        { action: 'exists', path: 'src' },
+        { action: 'list_directory', path: 'src' },
+        { action: 'create_directory', path: 'out' },
+        { action: 'write_file', path: 'out/a.txt', content: 'a\n' },
+        { action: 'append_file', path: 'out/a.txt', content: 'b\n' },
         { action: 'edit_file', path: 'out/a.txt', old_text: 'b', new_text: 'c' },
       ],
     });
@@ -85,7 +100,9 @@ describe('every successful result matches the schema its tool declares (own chec
     await p.call('search_files', { pattern: 'a', include: ['*.ts'] });
     await p.call('list_dir', { max_depth: 2 });
     await p.call('file_bytes', { file: 'src/a.ts', expected: 'const' });
-    expect(await p.call('run_command', { command: 'grep -c z src/x.ts; echo w >> src/x.ts', path: '.' })).toMatchObject({ stdout: '1\n', exit_code: 0 });
+    expect(await p.call('run_command', { command: 'grep -c z src/x.ts; echo w >> src/x.ts', path: '.' })).toMatchObject(
+      { stdout: '1\n', exit_code: 0 },
+    );
     const cw = toolset('cowork', { artifactDir: 'out' }).tools;
     const c = open(cw);
     await c.call('text_file_read', { path: 'src/a.ts' });
@@ -100,7 +117,10 @@ describe('every successful result matches the schema its tool declares (own chec
 
   it('import_files answers what its schema says', async () => {
     const { ws } = open(toolset('canonical').tools);
-    const out = await ws.importFiles([{ path: 'bin/a.bin', bytes: new Uint8Array([0, 1, 2]) }, { path: '../escape', bytes: new Uint8Array([1]) }]);
+    const out = await ws.importFiles([
+      { path: 'bin/a.bin', bytes: new Uint8Array([0, 1, 2]) },
+      { path: '../escape', bytes: new Uint8Array([1]) },
+    ]);
     expect(expectResultMatches(importFilesTool, out)).toMatchObject({ skipped: [{ code: 'OUTSIDE_WORKSPACE' }] });
   });
 

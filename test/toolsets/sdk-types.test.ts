@@ -7,9 +7,15 @@ const here = (name: string) => fileURLToPath(new URL(`./sdk-fixture/${name}`, im
 /** Type-check files with the project's compiler options; the messages of every error. */
 function typeErrors(files: string[]): string[] {
   const configPath = fileURLToPath(new URL('../../tsconfig.json', import.meta.url));
-  const config = ts.getParsedCommandLineOfConfigFile(configPath, {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} })!;
+  const config = ts.getParsedCommandLineOfConfigFile(
+    configPath,
+    {},
+    { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} },
+  )!;
   const program = ts.createProgram(files, { ...config.options, noEmit: true });
-  return ts.getPreEmitDiagnostics(program).map((d) => `${d.file?.fileName ?? ''}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);
+  return ts
+    .getPreEmitDiagnostics(program)
+    .map((d) => `${d.file?.fileName ?? ''}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);
 }
 
 describe('exports against the official SDK types', () => {

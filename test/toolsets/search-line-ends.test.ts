@@ -67,7 +67,8 @@ describe('search line numbers agree with read windows when a lone CR ends a line
     it(`${name}: every line found is the line its read window shows`, async () => {
       const set = toolset(name);
       const ws = createWorkspace({ fs: createMemoryFs(FILES), tools: set.tools });
-      const takes = (tool: string, arg: string) => Boolean(set.tools.find((t) => t.name === tool)?.schema.properties?.[arg]);
+      const takes = (tool: string, arg: string) =>
+        Boolean(set.tools.find((t) => t.name === tool)?.schema.properties?.[arg]);
       const modes = new Set<string>();
       for (const file of Object.keys(FILES)) {
         for (const [mode, query] of MODES) {
@@ -77,7 +78,10 @@ describe('search line numbers agree with read windows when a lone CR ends a line
             const [p, e] = query(word);
             const found = await ok(ws, surface.search(p, file, e));
             const where = `${name} ${mode} ${file} '${word}'`;
-            expect(found.matches.map((m: Row) => [m.line, m.content]), where).toEqual([[index + 1, word]]);
+            expect(
+              found.matches.map((m: Row) => [m.line, m.content]),
+              where,
+            ).toEqual([[index + 1, word]]);
             expect(surface.lineOf(await ok(ws, surface.readLine(file, found.matches[0].line))), where).toBe(word);
           }
           modes.add(mode);
@@ -91,12 +95,20 @@ describe('search line numbers agree with read windows when a lone CR ends a line
   it('context lines and the cursor count lone CR lines too (canonical, byte and decoded scans)', async () => {
     const ws = createWorkspace({ fs: createMemoryFs(FILES), tools: toolset('canonical').tools });
     for (const extra of [{}, { is_regex: true }]) {
-      const around = await ok(ws, ['search_files', { pattern: 'three', path: 'p/mixed.txt', context_lines: 1, ...extra }]);
-      expect(around.matches).toEqual([expect.objectContaining({ line: 3, content: 'three', before: ['two'], after: ['four'] })]);
+      const around = await ok(ws, [
+        'search_files',
+        { pattern: 'three', path: 'p/mixed.txt', context_lines: 1, ...extra },
+      ]);
+      expect(around.matches).toEqual([
+        expect.objectContaining({ line: 3, content: 'three', before: ['two'], after: ['four'] }),
+      ]);
       // 'o' is on lines 1, 2 and 4: a page of one, then the rest through the cursor
       const first = await ok(ws, ['search_files', { pattern: 'o', path: 'p/mixed.txt', max_matches: 1, ...extra }]);
       expect(first.matches.map((m: Row) => m.line)).toEqual([1]);
-      const rest = await ok(ws, ['search_files', { pattern: 'o', path: 'p/mixed.txt', cursor: first.next_cursor, ...extra }]);
+      const rest = await ok(ws, [
+        'search_files',
+        { pattern: 'o', path: 'p/mixed.txt', cursor: first.next_cursor, ...extra },
+      ]);
       expect(rest.matches.map((m: Row) => m.line)).toEqual([2, 4]);
     }
     await ws.close();

@@ -23,7 +23,11 @@ afterAll(async () => {
 /** Every tool a user can meet: each toolset browser-side and with Node's tools, plus import_files. */
 function everyTool(): ToolDefinition[] {
   return [
-    ...TOOLSET_NAMES.flatMap((name) => [...toolset(name).tools, ...nodeToolset(name, node).tools, ...nodeToolset(name, nodeTools({ gitTools: true })).tools]),
+    ...TOOLSET_NAMES.flatMap((name) => [
+      ...toolset(name).tools,
+      ...nodeToolset(name, node).tools,
+      ...nodeToolset(name, nodeTools({ gitTools: true })).tools,
+    ]),
     importFilesTool,
   ];
 }
@@ -35,7 +39,10 @@ describe('tools carry their own facts', () => {
     for (const tool of everyTool()) {
       expect(tool.title, tool.name).toMatch(/^[A-Z]/);
       expect(tool.annotations, tool.name).toEqual({
-        readOnly: expect.any(Boolean), destructive: expect.any(Boolean), idempotent: expect.any(Boolean), openWorld: expect.any(Boolean),
+        readOnly: expect.any(Boolean),
+        destructive: expect.any(Boolean),
+        idempotent: expect.any(Boolean),
+        openWorld: expect.any(Boolean),
       });
       expect(tool.resultSchema?.type, tool.name).toBe('object');
       // a tool that changes files is never read-only, and a read-only tool destroys nothing
@@ -54,20 +61,38 @@ describe('tools carry their own facts', () => {
     expect(canonical.delete_path!.annotations).toMatchObject({ destructive: true, idempotent: true });
     expect(canonical.append_file!.annotations).toMatchObject({ destructive: false, idempotent: false });
     expect(canonical.create_directory!.annotations).toMatchObject({ destructive: false, idempotent: true });
-    for (const name of ['read_file', 'list_directory', 'glob', 'search_files', 'file_bytes', 'exists', 'list_snapshots', 'diff_snapshots', 'list_tasks']) {
+    for (const name of [
+      'read_file',
+      'list_directory',
+      'glob',
+      'search_files',
+      'file_bytes',
+      'exists',
+      'list_snapshots',
+      'diff_snapshots',
+      'list_tasks',
+    ]) {
       expect(canonical[name]!.annotations!.readOnly, name).toBe(true);
     }
-    expect(toolset('canonical').toMcp().find((t) => t.name === 'snapshot')!.annotations.readOnlyHint).toBe(false);
+    expect(
+      toolset('canonical')
+        .toMcp()
+        .find((t) => t.name === 'snapshot')!.annotations.readOnlyHint,
+    ).toBe(false);
   });
 
   it('the reserved names are exactly the built-in tools of every toolset, from their definitions', () => {
     // the git tools are offered only on request, but no manifest may take their names either
-    const builtIn = new Set(TOOLSET_NAMES.flatMap((name) => nodeToolset(name, nodeTools({ gitTools: true })).tools.map((t) => t.name)));
+    const builtIn = new Set(
+      TOOLSET_NAMES.flatMap((name) => nodeToolset(name, nodeTools({ gitTools: true })).tools.map((t) => t.name)),
+    );
     expect(new Set(BUILTIN_TOOL_NAMES)).toEqual(builtIn);
   });
 
   it('the task tools join only the toolset whose run_command starts tasks, and Node fills the process slot', () => {
-    expect(nodeToolset('canonical', node).tools.map((t) => t.name)).toEqual(expect.arrayContaining(['task_output', 'task_kill']));
+    expect(nodeToolset('canonical', node).tools.map((t) => t.name)).toEqual(
+      expect.arrayContaining(['task_output', 'task_kill']),
+    );
     for (const name of ['file_manager', 'fs_process', 'cowork'] as const) {
       expect(nodeToolset(name, node).tools.map((t) => t.name)).not.toContain('task_output');
     }
@@ -78,15 +103,28 @@ describe('tools carry their own facts', () => {
   it('listTools carries title, output schema and annotations', () => {
     const ws = createWorkspace({ fs: createMemoryFs() });
     const read = ws.listTools().find((t) => t.name === 'read_file')!;
-    expect(read).toMatchObject({ title: 'Read file', output_schema: { type: 'object' }, annotations: { readOnly: true } });
-    const mcp = toolset('canonical').toMcp().find((t) => t.name === 'read_file')!;
-    expect(mcp).toMatchObject({ title: 'Read file', outputSchema: { type: 'object', anyOf: [{ required: expect.arrayContaining(['content']) }, { required: ['code', 'message'] }] } });
+    expect(read).toMatchObject({
+      title: 'Read file',
+      output_schema: { type: 'object' },
+      annotations: { readOnly: true },
+    });
+    const mcp = toolset('canonical')
+      .toMcp()
+      .find((t) => t.name === 'read_file')!;
+    expect(mcp).toMatchObject({
+      title: 'Read file',
+      outputSchema: {
+        type: 'object',
+        anyOf: [{ required: expect.arrayContaining(['content']) }, { required: ['code', 'message'] }],
+      },
+    });
   });
 
   it("a dotted call names the tool, and file_manager's own hint shows the operations shape", async () => {
     const ws = createWorkspace({ fs: createMemoryFs(), tools: toolset('file_manager').tools });
     expect(await ws.call('file_manager.read_file', {})).toMatchObject({
-      ok: false, error: { code: 'UNKNOWN_TOOL', hint: expect.stringContaining('{"operations": [{"action": "read_file"') },
+      ok: false,
+      error: { code: 'UNKNOWN_TOOL', hint: expect.stringContaining('{"operations": [{"action": "read_file"') },
     });
     const canonical = createWorkspace({ fs: createMemoryFs() });
     const plain = await canonical.call('read_file.whole', {});

@@ -22,7 +22,8 @@ const workerEntry = () => Object.keys(files).find((f) => /^assets\/worker-[\w-]+
 describe('the browser build of sandpit and sandpit/web', () => {
   it('has a worker chunk and lazily loaded backend chunks', () => {
     expect(workerEntry()).toBeDefined();
-    for (const backend of ['opfs', 'indexeddb', 'memory']) expect(Object.keys(files).some((f) => f.startsWith(`assets/${backend}-`))).toBe(true);
+    for (const backend of ['opfs', 'indexeddb', 'memory'])
+      expect(Object.keys(files).some((f) => f.startsWith(`assets/${backend}-`))).toBe(true);
   });
 
   it('imports no node: module, in the page or the worker', () => {
@@ -34,7 +35,11 @@ describe('the browser build of sandpit and sandpit/web', () => {
 
   it('contains no WebAssembly', () => {
     expect(Object.keys(files).filter((f) => f.endsWith('.wasm'))).toEqual([]);
-    expect(Object.entries(files).filter(([, text]) => /WebAssembly\s*\.|\\0asm|\0asm/.test(text)).map(([f]) => f)).toEqual([]);
+    expect(
+      Object.entries(files)
+        .filter(([, text]) => /WebAssembly\s*\.|\\0asm|\0asm/.test(text))
+        .map(([f]) => f),
+    ).toEqual([]);
   });
 
   it('keeps what an OPFS worker loads (git included) under the 120 KiB gzip target', async () => {

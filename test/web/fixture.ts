@@ -19,7 +19,9 @@ export async function startPage(label: string): Promise<PageFixture> {
   const server = await servePage(outDir);
   const browser = await launchChromium();
   return {
-    browser, server, outDir,
+    browser,
+    server,
+    outDir,
     stop: async () => {
       await browser.close();
       await server.stop();

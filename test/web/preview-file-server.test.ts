@@ -10,7 +10,10 @@ function serverOn(files: Record<string, string | Uint8Array>, root = '') {
   const ws = createWorkspace({ fs: createMemoryFs(files), root: '/' });
   const problems: string[] = [];
   const server = createFileServer({
-    entry: (rel) => readPreviewEntry(ws, rel), root: () => root, playgroundOrigin: 'http://127.0.0.1:1', prefix: '/preview/s/',
+    entry: (rel) => readPreviewEntry(ws, rel),
+    root: () => root,
+    playgroundOrigin: 'http://127.0.0.1:1',
+    prefix: '/preview/s/',
     onProblem: (p: PreviewProblem) => problems.push(p.message),
   });
   const text = async (path: string, referrer?: string) => {
@@ -22,7 +25,10 @@ function serverOn(files: Record<string, string | Uint8Array>, root = '') {
 
 describe('the preview file server', () => {
   it('serves index.html for a folder with the page hook injected, and redirects a folder without its slash', async () => {
-    const { text } = serverOn({ 'index.html': '<html><head><title>t</title></head><body>hi</body></html>', 'sub/index.html': '<p>sub</p>' });
+    const { text } = serverOn({
+      'index.html': '<html><head><title>t</title></head><body>hi</body></html>',
+      'sub/index.html': '<p>sub</p>',
+    });
     const home = await text('');
     expect(home.status).toBe(200);
     expect(home.headers['content-type']).toBe('text/html; charset=utf-8');
@@ -43,7 +49,10 @@ describe('the preview file server', () => {
   });
 
   it('turns TSX into a module with an inline source map, and finds greet.ts for ./greet.js', async () => {
-    const { text } = serverOn({ 'app.tsx': "import { greet } from './greet.js';\nconst el: any = <b>{greet()}</b>;\n", 'greet.ts': 'export const greet = (): string => "hi";\n' });
+    const { text } = serverOn({
+      'app.tsx': "import { greet } from './greet.js';\nconst el: any = <b>{greet()}</b>;\n",
+      'greet.ts': 'export const greet = (): string => "hi";\n',
+    });
     const app = await text('app.tsx');
     expect(app.headers['content-type']).toBe('text/javascript; charset=utf-8');
     expect(app.text).toContain("React.createElement('b'");
@@ -59,16 +68,21 @@ describe('the preview file server', () => {
     const { text, problems } = serverOn({ 'bad.ts': 'const a = 1;\nconst b = ;\n' });
     expect((await text('bad.ts')).status).toBe(500);
     expect((await text('nope.css', 'index.html')).status).toBe(404);
-    expect(problems).toEqual(['Syntax error in bad.ts:2:11: Unexpected token', 'Not found: nope.css (asked for by index.html). No such file in the workspace.']);
+    expect(problems).toEqual([
+      'Syntax error in bad.ts:2:11: Unexpected token',
+      'Not found: nope.css (asked for by index.html). No such file in the workspace.',
+    ]);
   });
 
   it('resolves bare imports through node_modules ES builds, leaves import-mapped ones, and names the rest', async () => {
     const { text, problems } = serverOn({
       'index.html': '<script type="importmap">{"imports":{"mapped":"https://x.test/m.js"}}</script>',
-      'app/main.js': "import a from 'esm-pkg';\nimport { b } from '@s/pkg/sub';\nimport m from 'mapped';\nimport c from 'cjs-only';\nconst d = import('esm-pkg');\n",
+      'app/main.js':
+        "import a from 'esm-pkg';\nimport { b } from '@s/pkg/sub';\nimport m from 'mapped';\nimport c from 'cjs-only';\nconst d = import('esm-pkg');\n",
       'node_modules/esm-pkg/package.json': '{"module":"./dist/index.js","main":"./cjs.js"}',
       'node_modules/esm-pkg/dist/index.js': 'export default 1;',
-      'node_modules/@s/pkg/package.json': '{"exports":{".":"./i.js","./sub":{"browser":"./sub.browser.js","default":"./sub.js"}}}',
+      'node_modules/@s/pkg/package.json':
+        '{"exports":{".":"./i.js","./sub":{"browser":"./sub.browser.js","default":"./sub.js"}}}',
       'node_modules/@s/pkg/sub.browser.js': 'export const b = 2;',
       'node_modules/cjs-only/package.json': '{"main":"index.js"}',
       'node_modules/cjs-only/index.js': 'module.exports = 3;',
@@ -80,14 +94,17 @@ describe('the preview file server', () => {
     expect(main.text).toContain("import m from 'mapped'");
     expect(main.text).toContain("import c from '/@missing/cjs-only'");
     expect(main.text).toContain("import('/@fs/node_modules/esm-pkg/dist/index.js')");
-    expect(problems).toEqual(["app/main.js imports 'cjs-only', which nothing provides: add it to the page's import map, or put an ES module build in node_modules/cjs-only."]);
+    expect(problems).toEqual([
+      "app/main.js imports 'cjs-only', which nothing provides: add it to the page's import map, or put an ES module build in node_modules/cjs-only.",
+    ]);
     expect((await text('@fs/node_modules/esm-pkg/dist/index.js')).text).toBe('export default 1;');
   });
 
   it('never serves .sandpit or anything above the root', async () => {
     const { ws, server } = serverOn({ 'a.txt': 'a' });
     await ws.call('write_file', { path: 'b.txt', content: 'b' });
-    for (const path of ['@fs/.sandpit/config', '@fs/%2E%2E/etc/passwd', '%2E%2E/%2E%2E/x', '@fs/a.txt%00']) expect((await server.serve(path)).status).toBe(404);
+    for (const path of ['@fs/.sandpit/config', '@fs/%2E%2E/etc/passwd', '%2E%2E/%2E%2E/x', '@fs/a.txt%00'])
+      expect((await server.serve(path)).status).toBe(404);
     expect((await server.serve('@fs/a.txt')).status).toBe(200);
   });
 
@@ -103,7 +120,7 @@ describe('the preview file server', () => {
     const html = [
       '<!doctype html><html><head>',
       '<link rel="stylesheet" href="style.css"><link rel=stylesheet href=/theme.css?v=2><link rel="icon" href="fav.png">',
-      "<link rel='modulepreload' href='./lib/a.ts'><link rel=\"stylesheet\" href=\"https://cdn.example/x.css\"><link rel=\"stylesheet\" href=\"//cdn.example/y.css\">",
+      '<link rel=\'modulepreload\' href=\'./lib/a.ts\'><link rel="stylesheet" href="https://cdn.example/x.css"><link rel="stylesheet" href="//cdn.example/y.css">',
       '<script type="importmap">{"imports":{}}</script><script type="text/template" src="t.html"></script><script nomodule src="old.js"></script>',
       '<!-- <script src="commented.js"></script> --><script src="data:text/javascript,1"></script>',
       '</head><body><img src="a.png"><script type="module" src="app.tsx"></script><script src="app.tsx"></script><script src=\'classic.js\'></script></body></html>',

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { decodeText, detectBom, encodeText, isDecodeFailure, looksBinary, type DecodedText } from '../../src/text/codec.js';
+import {
+  decodeText,
+  detectBom,
+  encodeText,
+  isDecodeFailure,
+  looksBinary,
+  type DecodedText,
+} from '../../src/text/codec.js';
 
 const bytes = (...b: number[]) => new Uint8Array(b);
 const enc = (s: string) => new TextEncoder().encode(s);
@@ -19,11 +26,23 @@ describe('codec', () => {
   });
 
   it('decodes UTF-8 strictly, naming the first bad byte', () => {
-    expect(decodeText(bytes(0x63, 0x61, 0x66, 0xe9, 0x0a))).toEqual({ kind: 'decode', encoding: 'utf-8', byteOffset: 3 });
+    expect(decodeText(bytes(0x63, 0x61, 0x66, 0xe9, 0x0a))).toEqual({
+      kind: 'decode',
+      encoding: 'utf-8',
+      byteOffset: 3,
+    });
     // a 4-byte sequence cut short at the end of the file
-    expect(decodeText(bytes(0x61, 0x62, 0xf0, 0x9f, 0x98))).toEqual({ kind: 'decode', encoding: 'utf-8', byteOffset: 2 });
+    expect(decodeText(bytes(0x61, 0x62, 0xf0, 0x9f, 0x98))).toEqual({
+      kind: 'decode',
+      encoding: 'utf-8',
+      byteOffset: 2,
+    });
     // a 4-byte sequence broken in the middle
-    expect(decodeText(bytes(0x61, 0xf0, 0x9f, 0x41, 0x42))).toEqual({ kind: 'decode', encoding: 'utf-8', byteOffset: 1 });
+    expect(decodeText(bytes(0x61, 0xf0, 0x9f, 0x41, 0x42))).toEqual({
+      kind: 'decode',
+      encoding: 'utf-8',
+      byteOffset: 1,
+    });
     // overlong encodings and lone continuation bytes are refused, never replaced with U+FFFD
     expect(decodeText(bytes(0xc0, 0xaf))).toMatchObject({ kind: 'decode', byteOffset: 0 });
     expect(decodeText(bytes(0x61, 0x80))).toMatchObject({ kind: 'decode', byteOffset: 1 });
@@ -32,18 +51,42 @@ describe('codec', () => {
   });
 
   it('decodes a BOM file without the BOM in the text and reports it', () => {
-    expect(decoded(decodeText(bytes(0xef, 0xbb, 0xbf, ...enc('x😀\n'))))).toEqual({ text: 'x😀\n', encoding: 'utf-8', bom: true });
-    expect(decoded(decodeText(bytes(0xff, 0xfe, 0x61, 0, 0x0a, 0)))).toEqual({ text: 'a\n', encoding: 'utf-16le', bom: true });
+    expect(decoded(decodeText(bytes(0xef, 0xbb, 0xbf, ...enc('x😀\n'))))).toEqual({
+      text: 'x😀\n',
+      encoding: 'utf-8',
+      bom: true,
+    });
+    expect(decoded(decodeText(bytes(0xff, 0xfe, 0x61, 0, 0x0a, 0)))).toEqual({
+      text: 'a\n',
+      encoding: 'utf-16le',
+      bom: true,
+    });
     expect(decoded(decodeText(bytes(0xfe, 0xff, 0, 0x61)))).toEqual({ text: 'a', encoding: 'utf-16be', bom: true });
     // a BOM wins over a named encoding
     expect(decoded(decodeText(bytes(0xff, 0xfe, 0x61, 0), 'latin1'))).toMatchObject({ encoding: 'utf-16le' });
   });
 
   it('refuses UTF-16 with an odd byte count or a lone surrogate', () => {
-    expect(decodeText(bytes(0xff, 0xfe, 0x61, 0, 0x62))).toEqual({ kind: 'decode', encoding: 'utf-16le', byteOffset: 4 });
-    expect(decodeText(bytes(0xff, 0xfe, 0x61, 0x00, 0x00, 0xd8, 0x61, 0x00))).toEqual({ kind: 'decode', encoding: 'utf-16le', byteOffset: 4 });
-    expect(decodeText(bytes(0xfe, 0xff, 0x00, 0x61, 0xdc, 0x00))).toEqual({ kind: 'decode', encoding: 'utf-16be', byteOffset: 4 });
-    expect(decodeText(bytes(0x3d, 0xd8, 0x00, 0xde, 0x00, 0xd8), 'utf-16le')).toEqual({ kind: 'decode', encoding: 'utf-16le', byteOffset: 4 });
+    expect(decodeText(bytes(0xff, 0xfe, 0x61, 0, 0x62))).toEqual({
+      kind: 'decode',
+      encoding: 'utf-16le',
+      byteOffset: 4,
+    });
+    expect(decodeText(bytes(0xff, 0xfe, 0x61, 0x00, 0x00, 0xd8, 0x61, 0x00))).toEqual({
+      kind: 'decode',
+      encoding: 'utf-16le',
+      byteOffset: 4,
+    });
+    expect(decodeText(bytes(0xfe, 0xff, 0x00, 0x61, 0xdc, 0x00))).toEqual({
+      kind: 'decode',
+      encoding: 'utf-16be',
+      byteOffset: 4,
+    });
+    expect(decodeText(bytes(0x3d, 0xd8, 0x00, 0xde, 0x00, 0xd8), 'utf-16le')).toEqual({
+      kind: 'decode',
+      encoding: 'utf-16le',
+      byteOffset: 4,
+    });
   });
 
   it('marks NUL bytes in the first 8 KiB as binary, but not in UTF-16 or later', () => {

@@ -3,12 +3,23 @@ import { mkdir, mkdtemp, readFile, rm, symlink, writeFile, rename } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { coworkTools, createMemoryFs, createWorkspace, fileManagerTools, fsProcessTools, type ToolDefinition, type Workspace, type WorkspaceFs } from '../../src/index.js';
+import {
+  coworkTools,
+  createMemoryFs,
+  createWorkspace,
+  fileManagerTools,
+  fsProcessTools,
+  type ToolDefinition,
+  type Workspace,
+  type WorkspaceFs,
+} from '../../src/index.js';
 import { createNodeFs } from '../../src/fs/node.js';
 import { faultyFs } from '../support/faulty-fs.js';
 
 const dirs: string[] = [];
-afterEach(async () => { for (const d of dirs.splice(0)) await rm(d, { recursive: true, force: true }); });
+afterEach(async () => {
+  for (const d of dirs.splice(0)) await rm(d, { recursive: true, force: true });
+});
 
 async function tempDir(): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'sandpit-writer-'));
@@ -49,18 +60,25 @@ describe('the one write path', () => {
     expect((await ws.call('snapshot', { message: 'start' })).ok).toBe(true);
     fs.reads.clear();
     const before = fs.hashes;
-    const patch = '*** Begin Patch\n*** Update File: a.txt\n@@\n one\n-two\n+2\n*** Update File: b.txt\n@@\n uno\n-dos\n+2\n*** End Patch\n';
+    const patch =
+      '*** Begin Patch\n*** Update File: a.txt\n@@\n one\n-two\n+2\n*** Update File: b.txt\n@@\n uno\n-dos\n+2\n*** End Patch\n';
     const out = await ws.call('apply_patch', { patch });
     expect(out.ok, JSON.stringify(out)).toBe(true);
-    expect(Object.fromEntries([...fs.reads].filter(([p]) => !p.startsWith('/.sandpit/')))).toEqual({ '/a.txt': 1, '/b.txt': 1 });
+    expect(Object.fromEntries([...fs.reads].filter(([p]) => !p.startsWith('/.sandpit/')))).toEqual({
+      '/a.txt': 1,
+      '/b.txt': 1,
+    });
     // one sha256 per written file (the ledger's), none for old bytes nobody read
     expect(fs.hashes - before).toBe(2);
-    const listed = await ws.call<{ snapshots: Array<{ message: string; files_changed: number }> }>('list_snapshots', { limit: 1 });
+    const listed = await ws.call<{ snapshots: Array<{ message: string; files_changed: number }> }>('list_snapshots', {
+      limit: 1,
+    });
     expect(listed.ok && listed.result.snapshots[0]!.files_changed).toBe(2);
   });
 
   it('rolls a multi-file change back at every failing step, with nothing left behind', async () => {
-    const patch = '*** Begin Patch\n*** Add File: new/deep/n.txt\n+n\n*** Update File: a.txt\n@@\n-a\n+A\n*** Delete File: gone.txt\n*** End Patch\n';
+    const patch =
+      '*** Begin Patch\n*** Add File: new/deep/n.txt\n+n\n*** Update File: a.txt\n@@\n-a\n+A\n*** Delete File: gone.txt\n*** End Patch\n';
     const clean = faultyFs(createMemoryFs({ 'a.txt': 'a\n', 'gone.txt': 'g\n' }));
     expect((await createWorkspace({ fs: clean, snapshots: false }).call('apply_patch', { patch })).ok).toBe(true);
     const steps = clean.counted;
@@ -96,7 +114,10 @@ describe('the one write path', () => {
       expect(out.ok ? 'ok' : out.error.code, `${tool} ${JSON.stringify(args)}`).toBe('PERMISSION_DENIED');
     }
     expect((await ws.call('read_file', { path: 'repo/.git/config' })).ok).toBe(true);
-    const imported = await ws.importFiles([{ path: '.git/HEAD', bytes: new TextEncoder().encode('ref: x\n') }, { path: 'ok.txt', bytes: new Uint8Array([1]) }]);
+    const imported = await ws.importFiles([
+      { path: '.git/HEAD', bytes: new TextEncoder().encode('ref: x\n') },
+      { path: 'ok.txt', bytes: new Uint8Array([1]) },
+    ]);
     expect(imported.ok && imported.result.skipped.map((s) => s.code)).toEqual(['PERMISSION_DENIED']);
     expect(new TextDecoder().decode(await fs.readFile('/repo/.git/config'))).toBe('[core]\n');
     const allowed = createWorkspace({ fs, policy: { allowGitWrites: true } });
@@ -106,7 +127,15 @@ describe('the one write path', () => {
   it('refuses the spellings a case-folding or 8.3 file system maps onto .git', async () => {
     const fs = createMemoryFs({ 'repo/a.txt': 'a\n' });
     const ws = createWorkspace({ fs });
-    for (const path of ['repo/.GIT/hooks/pre-commit', 'repo/.Git/config', '.gIt', 'repo/git~1/hooks/post-merge', 'GIT~1/config', 'repo/.git./config', 'repo/.git /x']) {
+    for (const path of [
+      'repo/.GIT/hooks/pre-commit',
+      'repo/.Git/config',
+      '.gIt',
+      'repo/git~1/hooks/post-merge',
+      'GIT~1/config',
+      'repo/.git./config',
+      'repo/.git /x',
+    ]) {
       const out = await ws.call('write_file', { path, content: 'evil' });
       expect(out.ok ? 'ok' : out.error.code, path).toBe('PERMISSION_DENIED');
     }
@@ -127,7 +156,12 @@ describe('the one write path', () => {
   it("refuses the built-in shell's writes under .git in any spelling", async () => {
     const fs = createMemoryFs({ 'repo/.git/config': '[core]\n', 'repo/a.txt': 'a\n' });
     const ws = createWorkspace({ fs });
-    for (const command of ['echo x > repo/.git/hooks-pre-commit', 'echo x > repo/.GIT', 'mkdir -p repo/git~1/hooks', 'cp repo/a.txt repo/.Git']) {
+    for (const command of [
+      'echo x > repo/.git/hooks-pre-commit',
+      'echo x > repo/.GIT',
+      'mkdir -p repo/git~1/hooks',
+      'cp repo/a.txt repo/.Git',
+    ]) {
       const out = await ws.call<{ exit_code: number }>('run_command', { command });
       expect(JSON.stringify(out), command).toContain('PERMISSION_DENIED');
     }
@@ -142,9 +176,17 @@ describe('the one write path', () => {
     const cases: Array<[ToolDefinition[], string, Record<string, unknown>]> = [
       [fsProcessTools(), 'write_file', { path: 'repo', file: '.git/hooks/pre-commit', content: 'evil' }],
       [fsProcessTools(), 'edit_file', { path: 'repo', file: '.git/config', old: '[core]', new: '[x]' }],
-      [fileManagerTools(), 'file_manager', { operations: [{ action: 'write_file', path: 'repo/.git/hooks/post-merge', content: 'evil' }] }],
+      [
+        fileManagerTools(),
+        'file_manager',
+        { operations: [{ action: 'write_file', path: 'repo/.git/hooks/post-merge', content: 'evil' }] },
+      ],
       [fileManagerTools(), 'file_manager', { operations: [{ action: 'create_directory', path: 'repo/.git/hooks' }] }],
-      [coworkTools(), 'apply_patch', { patch: '*** Begin Patch\n*** Add File: repo/.git/hooks/pre-push\n+x\n*** End Patch\n' }],
+      [
+        coworkTools(),
+        'apply_patch',
+        { patch: '*** Begin Patch\n*** Add File: repo/.git/hooks/pre-push\n+x\n*** End Patch\n' },
+      ],
       [coworkTools(), 'rename_path', { from: 'repo/a.txt', to: 'repo/.git/a.txt' }],
       [coworkTools(), 'delete_path', { path: 'repo/.git/config' }],
     ];
@@ -169,7 +211,7 @@ describe('the one write path', () => {
   });
 });
 
-describe('undo and restore after a folder is swapped for a link behind the tools\' back', () => {
+describe("undo and restore after a folder is swapped for a link behind the tools' back", () => {
   async function swapped(): Promise<{ ws: Workspace; outside: string; root: string }> {
     const base = await tempDir();
     const root = join(base, 'ws');

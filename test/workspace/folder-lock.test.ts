@@ -42,22 +42,28 @@ describe('the workspace lock on a real folder', () => {
     await release();
   });
 
-  it.runIf(process.platform === 'linux')('takes over a lock whose owner was killed and not yet reaped by its parent', async () => {
-    const dead = await zombie();
-    try {
-      await writeFile(join(root, '.sandpit', 'lock'), lockBody(dead.pid));
-      const release = await strict().acquire();
-      await release();
-    } finally {
-      dead.end();
-    }
-  });
+  it.runIf(process.platform === 'linux')(
+    'takes over a lock whose owner was killed and not yet reaped by its parent',
+    async () => {
+      const dead = await zombie();
+      try {
+        await writeFile(join(root, '.sandpit', 'lock'), lockBody(dead.pid));
+        const release = await strict().acquire();
+        await release();
+      } finally {
+        dead.end();
+      }
+    },
+  );
 
   it('waits for a live owner with a beating heart, then says the workspace is busy', async () => {
     const owner = spawn('sleep', ['30']);
     try {
       await writeFile(join(root, '.sandpit', 'lock'), lockBody(owner.pid!));
-      await expect(strict().acquire()).rejects.toMatchObject({ code: 'IO_ERROR', message: expect.stringContaining('busy in another process') });
+      await expect(strict().acquire()).rejects.toMatchObject({
+        code: 'IO_ERROR',
+        message: expect.stringContaining('busy in another process'),
+      });
     } finally {
       owner.kill('SIGKILL');
     }
@@ -75,25 +81,42 @@ describe('the workspace lock on a real folder', () => {
     expect(await readdir(join(root, '.sandpit'))).toEqual([]);
   });
 
-  it.runIf(process.platform === 'linux')('refuses a .sandpit that is a link, and never puts a lock file outside', async () => {
-    const outside = await mkdtemp(join(tmpdir(), 'sandpit-folder-lock-outside-'));
-    try {
-      await rm(join(root, '.sandpit'), { recursive: true });
-      await symlink(outside, join(root, '.sandpit'));
-      const refused = await strict().acquire().then(() => null, (error: unknown) => error);
-      expect(refused).toMatchObject({ code: 'IO_ERROR', message: expect.stringContaining('.sandpit in the workspace is not a folder') });
-      expect(String((refused as Error).message)).not.toContain(root);
-      expect(await readdir(outside)).toEqual([]);
-    } finally {
-      await rm(outside, { recursive: true, force: true });
-    }
-  });
+  it.runIf(process.platform === 'linux')(
+    'refuses a .sandpit that is a link, and never puts a lock file outside',
+    async () => {
+      const outside = await mkdtemp(join(tmpdir(), 'sandpit-folder-lock-outside-'));
+      try {
+        await rm(join(root, '.sandpit'), { recursive: true });
+        await symlink(outside, join(root, '.sandpit'));
+        const refused = await strict()
+          .acquire()
+          .then(
+            () => null,
+            (error: unknown) => error,
+          );
+        expect(refused).toMatchObject({
+          code: 'IO_ERROR',
+          message: expect.stringContaining('.sandpit in the workspace is not a folder'),
+        });
+        expect(String((refused as Error).message)).not.toContain(root);
+        expect(await readdir(outside)).toEqual([]);
+      } finally {
+        await rm(outside, { recursive: true, force: true });
+      }
+    },
+  );
 
-  it.runIf(process.platform === 'linux')('keeps every lock file inside while another process swaps .sandpit for a link outside', async () => {
-    const outside = await mkdtemp(join(tmpdir(), 'sandpit-folder-lock-outside-'));
-    await rm(join(root, '.sandpit'), { recursive: true });
-    await writeFile(join(root, 'a.txt'), '');
-    const swapper = spawn(process.execPath, ['-e', `
+  it.runIf(process.platform === 'linux')(
+    'keeps every lock file inside while another process swaps .sandpit for a link outside',
+    async () => {
+      const outside = await mkdtemp(join(tmpdir(), 'sandpit-folder-lock-outside-'));
+      await rm(join(root, '.sandpit'), { recursive: true });
+      await writeFile(join(root, 'a.txt'), '');
+      const swapper = spawn(
+        process.execPath,
+        [
+          '-e',
+          `
       const fs = require('node:fs');
       const [link, parked, target] = process.argv.slice(1);
       for (;;) {
@@ -101,19 +124,27 @@ describe('the workspace lock on a real folder', () => {
         try { fs.symlinkSync(target, link); } catch {}
         try { fs.unlinkSync(link); } catch {}
         try { fs.renameSync(parked, link); } catch {}
-      }`, join(root, '.sandpit'), join(root, 'parked'), outside], { stdio: 'ignore' });
-    const ws = openNodeWorkspace(root, { snapshots: false });
-    try {
-      let ok = 0;
-      for (let i = 0; i < 300; i++) if ((await ws.call('append_file', { path: 'a.txt', content: 'x' })).ok) ok++;
-      expect(ok).toBeGreaterThan(0);
-      expect(await readdir(outside)).toEqual([]);
-    } finally {
-      swapper.kill('SIGKILL');
-      await ws.close();
-      await rm(outside, { recursive: true, force: true });
-    }
-  }, 60_000);
+      }`,
+          join(root, '.sandpit'),
+          join(root, 'parked'),
+          outside,
+        ],
+        { stdio: 'ignore' },
+      );
+      const ws = openNodeWorkspace(root, { snapshots: false });
+      try {
+        let ok = 0;
+        for (let i = 0; i < 300; i++) if ((await ws.call('append_file', { path: 'a.txt', content: 'x' })).ok) ok++;
+        expect(ok).toBeGreaterThan(0);
+        expect(await readdir(outside)).toEqual([]);
+      } finally {
+        swapper.kill('SIGKILL');
+        await ws.close();
+        await rm(outside, { recursive: true, force: true });
+      }
+    },
+    60_000,
+  );
 
   it('keeps the lock through a burst of changes, taking it once, and lets go after it or on close', async () => {
     const lock = folderLock(root, { lingerMs: 300 });
@@ -153,21 +184,24 @@ describe('the workspace lock on a real folder', () => {
     lock.close();
   }, 30_000);
 
-  it.runIf(process.platform === 'linux')('lets go of a kept lock quietly when .sandpit became a link meanwhile', async () => {
-    const outside = await mkdtemp(join(tmpdir(), 'sandpit-folder-lock-outside-'));
-    try {
-      const lock = folderLock(root, { lingerMs: 50 });
-      await (await lock.acquire())();
-      await rename(join(root, '.sandpit'), join(root, 'parked'));
-      await symlink(outside, join(root, '.sandpit'));
-      await new Promise((r) => setTimeout(r, 200));
-      expect(await readdir(outside)).toEqual([]);
-      await expect(lock.acquire()).rejects.toMatchObject({ code: 'IO_ERROR' });
-      expect(await readdir(outside)).toEqual([]);
-    } finally {
-      await rm(outside, { recursive: true, force: true });
-    }
-  });
+  it.runIf(process.platform === 'linux')(
+    'lets go of a kept lock quietly when .sandpit became a link meanwhile',
+    async () => {
+      const outside = await mkdtemp(join(tmpdir(), 'sandpit-folder-lock-outside-'));
+      try {
+        const lock = folderLock(root, { lingerMs: 50 });
+        await (await lock.acquire())();
+        await rename(join(root, '.sandpit'), join(root, 'parked'));
+        await symlink(outside, join(root, '.sandpit'));
+        await new Promise((r) => setTimeout(r, 200));
+        expect(await readdir(outside)).toEqual([]);
+        await expect(lock.acquire()).rejects.toMatchObject({ code: 'IO_ERROR' });
+        expect(await readdir(outside)).toEqual([]);
+      } finally {
+        await rm(outside, { recursive: true, force: true });
+      }
+    },
+  );
 
   it('lets go of a kept lock when the process exits', async () => {
     const child = inOtherProcess(`
@@ -188,8 +222,12 @@ function inOtherProcess(body: string) {
     const { folderLock } = await import(${JSON.stringify(resolve('dist/node/process/folder-lock.js'))});
     const ROOT = ${JSON.stringify(root)};
     ${body}`;
-  const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   let out = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => { out += chunk; });
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    out += chunk;
+  });
   return Object.assign(child, { out: () => out });
 }

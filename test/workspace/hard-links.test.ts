@@ -16,7 +16,9 @@ afterAll(() => rm(base, { recursive: true, force: true }));
 
 /** The files the shadow repository's latest snapshot holds, as real git lists them. */
 function snapshotFiles(gitdir: string): string[] {
-  return execFileSync('git', ['--git-dir', gitdir, 'ls-tree', '-r', '--name-only', 'HEAD'], { encoding: 'utf8' }).split('\n').filter(Boolean);
+  return execFileSync('git', ['--git-dir', gitdir, 'ls-tree', '-r', '--name-only', 'HEAD'], { encoding: 'utf8' })
+    .split('\n')
+    .filter(Boolean);
 }
 
 describe('a file hard-linked from outside the workspace', () => {
@@ -58,13 +60,19 @@ describe('a hard-linked file in searches and snapshots', () => {
   });
   afterAll(() => rm(dir, { recursive: true, force: true }));
 
-  it('is skipped by search_files and reported as OUTSIDE_WORKSPACE; named alone it is refused with read_file\'s hint', async () => {
+  it("is skipped by search_files and reported as OUTSIDE_WORKSPACE; named alone it is refused with read_file's hint", async () => {
     const ws = openNodeWorkspace(join(dir, 'ws'));
-    const out = await ws.call<{ matches: Array<{ path: string }>; truncated: boolean; skipped?: Array<{ path: string; reason: string }> }>('search_files', { pattern: 'token' });
+    const out = await ws.call<{
+      matches: Array<{ path: string }>;
+      truncated: boolean;
+      skipped?: Array<{ path: string; reason: string }>;
+    }>('search_files', { pattern: 'token' });
     expect(out.ok).toBe(true);
     if (!out.ok) return;
     expect(out.result.matches.map((m) => m.path)).toEqual(['own.txt']);
-    expect(out.result.skipped).toEqual([{ path: 'sub/linked.txt', reason: expect.stringMatching(/^OUTSIDE_WORKSPACE: .*2 hard links/) }]);
+    expect(out.result.skipped).toEqual([
+      { path: 'sub/linked.txt', reason: expect.stringMatching(/^OUTSIDE_WORKSPACE: .*2 hard links/) },
+    ]);
     expect(out.result.truncated).toBe(true);
     expect(JSON.stringify(out)).not.toContain('outside secret');
 
@@ -77,7 +85,7 @@ describe('a hard-linked file in searches and snapshots', () => {
     await ws.close();
   });
 
-  it('is skipped by the seed toolset\'s search too', async () => {
+  it("is skipped by the seed toolset's search too", async () => {
     const ws = openNodeWorkspace(join(dir, 'ws'), { toolset: 'fs_process', snapshots: false });
     const out = await ws.call<{ matches: Array<{ file: string }> }>('search_files', { pattern: 'token' });
     expect(out.ok && out.result.matches.map((m) => m.file)).toEqual(['own.txt']);
@@ -93,7 +101,9 @@ describe('a hard-linked file in searches and snapshots', () => {
 
   it('is left out of snapshots and reported as skipped, so no diff shows its text', async () => {
     const ws = openNodeWorkspace(join(dir, 'ws'), { snapshots: { dir: '.sandpit/plain' } });
-    const snap = await ws.call<{ id: string; skipped?: Array<{ path: string; reason: string }> }>('snapshot', { message: 'with a hard link' });
+    const snap = await ws.call<{ id: string; skipped?: Array<{ path: string; reason: string }> }>('snapshot', {
+      message: 'with a hard link',
+    });
     expect(snap.ok && snap.result.skipped).toEqual([{ path: 'sub/linked.txt', size_bytes: 21, reason: 'hard_linked' }]);
     const diff = await ws.call<{ files: Array<{ path: string }>; unified_diff: string }>('diff_snapshots', {});
     expect(diff.ok).toBe(true);
@@ -103,7 +113,10 @@ describe('a hard-linked file in searches and snapshots', () => {
   });
 
   it('is kept in snapshots when the policy allows hard links', async () => {
-    const ws = openNodeWorkspace(join(dir, 'ws'), { policy: { allowHardLinks: true }, snapshots: { dir: '.sandpit/allowed' } });
+    const ws = openNodeWorkspace(join(dir, 'ws'), {
+      policy: { allowHardLinks: true },
+      snapshots: { dir: '.sandpit/allowed' },
+    });
     const snap = await ws.call<{ skipped?: unknown[] }>('snapshot', { message: 'allowed' });
     expect(snap.ok && snap.result.skipped).toEqual([]);
     await ws.close();

@@ -52,8 +52,12 @@ describe('lines', () => {
   it('splices a lone-CR line with its own ending, and each new line takes the ending of the line it replaces', () => {
     const view = new LfView('one\r\ntwo\rthree\nfour\r\n');
     const at = (s: string) => view.text.indexOf(s);
-    expect(view.splice([{ start: at('two'), end: at('two') + 3, replacement: 'TWO' }], '\n')).toBe('one\r\nTWO\rthree\nfour\r\n');
-    expect(view.splice([{ start: at('one'), end: at('four'), replacement: '1\n2\n3\n' }], '\n')).toBe('1\r\n2\r3\nfour\r\n');
+    expect(view.splice([{ start: at('two'), end: at('two') + 3, replacement: 'TWO' }], '\n')).toBe(
+      'one\r\nTWO\rthree\nfour\r\n',
+    );
+    expect(view.splice([{ start: at('one'), end: at('four'), replacement: '1\n2\n3\n' }], '\n')).toBe(
+      '1\r\n2\r3\nfour\r\n',
+    );
   });
 
   it('maps folded offsets back to the original', () => {
@@ -73,15 +77,24 @@ describe('lines', () => {
     expect(view.splice([{ start: at('c'), end: at('c') + 1, replacement: 'C' }], '\n')).toBe('a\r\nb\nC\r\nd');
     expect(view.splice([{ start: at('b'), end: at('b') + 1, replacement: 'B' }], '\r\n')).toBe('a\r\nB\nc\r\nd');
     // a range across a CRLF gives the new lines CRLF; one across a LF gives them LF
-    expect(view.splice([{ start: at('a'), end: at('b') + 1, replacement: 'x\ny\nz' }], '\n')).toBe('x\r\ny\r\nz\nc\r\nd');
+    expect(view.splice([{ start: at('a'), end: at('b') + 1, replacement: 'x\ny\nz' }], '\n')).toBe(
+      'x\r\ny\r\nz\nc\r\nd',
+    );
     expect(view.splice([{ start: at('b'), end: at('c') + 1, replacement: 'x\ny' }], '\r\n')).toBe('a\r\nx\ny\r\nd');
     // a range with no newline uses the fallback
-    expect(view.splice([{ start: at('d'), end: at('d') + 1, replacement: 'd1\nd2' }], '\r\n')).toBe('a\r\nb\nc\r\nd1\r\nd2');
+    expect(view.splice([{ start: at('d'), end: at('d') + 1, replacement: 'd1\nd2' }], '\r\n')).toBe(
+      'a\r\nb\nc\r\nd1\r\nd2',
+    );
     // several ranges at once, in order
-    expect(view.splice([
-      { start: at('a'), end: at('a') + 1, replacement: 'A' },
-      { start: at('d'), end: at('d') + 1, replacement: 'D' },
-    ], '\n')).toBe('A\r\nb\nc\r\nD');
+    expect(
+      view.splice(
+        [
+          { start: at('a'), end: at('a') + 1, replacement: 'A' },
+          { start: at('d'), end: at('d') + 1, replacement: 'D' },
+        ],
+        '\n',
+      ),
+    ).toBe('A\r\nb\nc\r\nD');
     // a range ending just before a CRLF keeps it
     const crlf = new LfView('x\r\ny\r\n');
     expect(crlf.splice([{ start: 0, end: 1, replacement: 'X' }], '\r\n')).toBe('X\r\ny\r\n');

@@ -4,7 +4,9 @@ import { PathLocks } from '../../src/workspace/locks.js';
 /** A step that can be released from outside, to hold a lock open while others queue. */
 function gate() {
   let open!: () => void;
-  const opened = new Promise<void>((resolve) => { open = resolve; });
+  const opened = new Promise<void>((resolve) => {
+    open = resolve;
+  });
   return { open, opened };
 }
 
@@ -15,9 +17,17 @@ describe('PathLocks', () => {
     const locks = new PathLocks();
     const order: string[] = [];
     const g = gate();
-    const first = locks.run(['a.txt'], async () => { order.push('1 start'); await g.opened; order.push('1 end'); });
-    const second = locks.run(['a.txt'], async () => { order.push('2'); });
-    const third = locks.run(['a.txt'], async () => { order.push('3'); });
+    const first = locks.run(['a.txt'], async () => {
+      order.push('1 start');
+      await g.opened;
+      order.push('1 end');
+    });
+    const second = locks.run(['a.txt'], async () => {
+      order.push('2');
+    });
+    const third = locks.run(['a.txt'], async () => {
+      order.push('3');
+    });
     await settle();
     expect(order).toEqual(['1 start']);
     g.open();
@@ -30,7 +40,9 @@ describe('PathLocks', () => {
     const g = gate();
     let ranB = false;
     const a = locks.run(['a.txt'], () => g.opened);
-    const b = locks.run(['b.txt'], async () => { ranB = true; });
+    const b = locks.run(['b.txt'], async () => {
+      ranB = true;
+    });
     await b;
     expect(ranB).toBe(true);
     g.open();
@@ -39,15 +51,21 @@ describe('PathLocks', () => {
 
   it('treats a folder and everything below it as overlapping, and the root as overlapping all', async () => {
     const cases: Array<[string, string, boolean]> = [
-      ['src', 'src/a.ts', true], ['src/a.ts', 'src', true], ['', 'x/y', true], ['src', 'src2/a.ts', false],
-      ['src/a', 'src/ab', false], ['a/b', 'a/b', true],
+      ['src', 'src/a.ts', true],
+      ['src/a.ts', 'src', true],
+      ['', 'x/y', true],
+      ['src', 'src2/a.ts', false],
+      ['src/a', 'src/ab', false],
+      ['a/b', 'a/b', true],
     ];
     for (const [held, wanted, overlap] of cases) {
       const locks = new PathLocks();
       const g = gate();
       let ran = false;
       const first = locks.run([held], () => g.opened);
-      const second = locks.run([wanted], async () => { ran = true; });
+      const second = locks.run([wanted], async () => {
+        ran = true;
+      });
       await settle();
       expect(ran, `${held} vs ${wanted}`).toBe(!overlap);
       g.open();
@@ -60,8 +78,13 @@ describe('PathLocks', () => {
     const locks = new PathLocks();
     const g = gate();
     const order: string[] = [];
-    const hold = locks.run(['b.txt'], async () => { await g.opened; order.push('b'); });
-    const move = locks.run(['a.txt', 'b.txt'], async () => { order.push('move'); });
+    const hold = locks.run(['b.txt'], async () => {
+      await g.opened;
+      order.push('b');
+    });
+    const move = locks.run(['a.txt', 'b.txt'], async () => {
+      order.push('move');
+    });
     await settle();
     expect(order).toEqual([]);
     g.open();
@@ -73,9 +96,16 @@ describe('PathLocks', () => {
     const locks = new PathLocks();
     const g = gate();
     const order: string[] = [];
-    const holdA = locks.run(['a'], async () => { await g.opened; order.push('a'); });
-    const wantsAB = locks.run(['a', 'b'], async () => { order.push('ab'); });
-    const wantsB = locks.run(['b'], async () => { order.push('b'); });
+    const holdA = locks.run(['a'], async () => {
+      await g.opened;
+      order.push('a');
+    });
+    const wantsAB = locks.run(['a', 'b'], async () => {
+      order.push('ab');
+    });
+    const wantsB = locks.run(['b'], async () => {
+      order.push('b');
+    });
     await settle();
     expect(order).toEqual([]);
     g.open();
@@ -85,7 +115,11 @@ describe('PathLocks', () => {
 
   it('releases after a failure and passes the failure on', async () => {
     const locks = new PathLocks();
-    await expect(locks.run(['a'], async () => { throw new Error('boom'); })).rejects.toThrow('boom');
+    await expect(
+      locks.run(['a'], async () => {
+        throw new Error('boom');
+      }),
+    ).rejects.toThrow('boom');
     await expect(locks.run(['a'], async () => 'next')).resolves.toBe('next');
   });
 

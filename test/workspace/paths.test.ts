@@ -44,9 +44,30 @@ describe('lexicalPath', () => {
   });
 
   it.each([
-    '..', '../x', 'a/../../x', './../x', 'a/b/../../../x', '..%2fx', '%2e%2e/x', '%2E%2e/x', 'a//..//../x', '..\\x',
-    '/etc/passwd', '/', 'file:///etc/passwd', 'file:/x', 'http://h/x', 'a\0b', 'C:\\x', 'C:/x', 'c:', '\\\\srv\\share\\x',
-    '//srv/share/x', '~', '~/x', '../ws2/x',
+    '..',
+    '../x',
+    'a/../../x',
+    './../x',
+    'a/b/../../../x',
+    '..%2fx',
+    '%2e%2e/x',
+    '%2E%2e/x',
+    'a//..//../x',
+    '..\\x',
+    '/etc/passwd',
+    '/',
+    'file:///etc/passwd',
+    'file:/x',
+    'http://h/x',
+    'a\0b',
+    'C:\\x',
+    'C:/x',
+    'c:',
+    '\\\\srv\\share\\x',
+    '//srv/share/x',
+    '~',
+    '~/x',
+    '../ws2/x',
   ])('refuses %j as OUTSIDE_WORKSPACE', (input) => {
     expect(codeOf(() => lexicalPath(input, ''))).toBe('OUTSIDE_WORKSPACE');
   });

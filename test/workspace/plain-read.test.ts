@@ -10,7 +10,11 @@ import { PathResolver } from '../../src/workspace/paths.js';
 const scratch = mkdtempSync(join(tmpdir(), 'sandpit-plain-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-interface Backend { name: string; fs: WorkspaceFs; base: string }
+interface Backend {
+  name: string;
+  fs: WorkspaceFs;
+  base: string;
+}
 
 async function world(name: 'node' | 'memory'): Promise<Backend> {
   const fs = name === 'node' ? createNodeFs() : createMemoryFs();
@@ -62,19 +66,36 @@ describe.each(['node', 'memory'] as const)('readPlainFile agrees with the full w
     await fs.symlink('../src/a.txt', `${base}/src/deep/up.txt`);
     await fs.symlink(`${base}/missing`, `${base}/dangling`);
     const resolver = new PathResolver(fs, base);
-    const names = ['src', 'deep', 'deeper', 'a.txt', 'b.txt', 'c.txt', 'alias', 'link.txt', 'out', 'secret.txt', 'rel-dir', 'up.txt', 'dangling', 'none'];
+    const names = [
+      'src',
+      'deep',
+      'deeper',
+      'a.txt',
+      'b.txt',
+      'c.txt',
+      'alias',
+      'link.txt',
+      'out',
+      'secret.txt',
+      'rel-dir',
+      'up.txt',
+      'dangling',
+      'none',
+    ];
     let plainHits = 0;
-    for (const a of names) for (const b of ['', ...names]) for (const c of ['', ...names]) {
-      const rel = [a, b, c].filter(Boolean).join('/');
-      const plain = await fs.readPlainFile!(base, rel, 1 << 20);
-      const walked = await resolver.resolveRel(rel, 'read').catch(() => null);
-      const noLinkFile = walked !== null && walked.realRel === rel && walked.stat?.type === 'file';
-      expect(plain !== null, rel).toBe(noLinkFile);
-      if (plain) {
-        plainHits++;
-        expect(plain.bytes, rel).toEqual(await fs.readFile(walked!.abs));
-      }
-    }
+    for (const a of names)
+      for (const b of ['', ...names])
+        for (const c of ['', ...names]) {
+          const rel = [a, b, c].filter(Boolean).join('/');
+          const plain = await fs.readPlainFile!(base, rel, 1 << 20);
+          const walked = await resolver.resolveRel(rel, 'read').catch(() => null);
+          const noLinkFile = walked !== null && walked.realRel === rel && walked.stat?.type === 'file';
+          expect(plain !== null, rel).toBe(noLinkFile);
+          if (plain) {
+            plainHits++;
+            expect(plain.bytes, rel).toEqual(await fs.readFile(walked!.abs));
+          }
+        }
     expect(plainHits).toBeGreaterThanOrEqual(3);
   });
 });

@@ -6,7 +6,15 @@ function touchRunner(fs: ReturnType<typeof createMemoryFs>, seen: string[]): Pro
   return {
     async run(request) {
       seen.push(`${request.cwdDisplay}: ${request.argv.join(' ')}`);
-      if (request.argv[0] !== 'touch') return { exit_code: 127, stdout: '', stderr: `${request.argv[0]}: not here\n`, timed_out: false, truncated: false, duration_ms: 0 };
+      if (request.argv[0] !== 'touch')
+        return {
+          exit_code: 127,
+          stdout: '',
+          stderr: `${request.argv[0]}: not here\n`,
+          timed_out: false,
+          truncated: false,
+          duration_ms: 0,
+        };
       await fs.writeFile(`${request.cwd}/${request.argv[1]}`, new TextEncoder().encode('touched\n'));
       return { exit_code: 0, stdout: '', stderr: '', timed_out: false, truncated: false, duration_ms: 1 };
     },
@@ -16,7 +24,10 @@ function touchRunner(fs: ReturnType<typeof createMemoryFs>, seen: string[]): Pro
 describe('run_command in the browser core', () => {
   it('runs the built-in shell when the host gives no runner, and is NOT_SUPPORTED when it turns run_command off', async () => {
     const fs = createMemoryFs({ 'a.txt': 'a' });
-    expect(await createWorkspace({ fs }).call('run_command', { command: 'ls' })).toMatchObject({ ok: true, result: { exit_code: 0, stdout: 'a.txt\n' } });
+    expect(await createWorkspace({ fs }).call('run_command', { command: 'ls' })).toMatchObject({
+      ok: true,
+      result: { exit_code: 0, stdout: 'a.txt\n' },
+    });
     const r = await createWorkspace({ fs, processRunner: false }).call('run_command', { command: 'ls' });
     expect(r).toMatchObject({ ok: false, error: { code: 'NOT_SUPPORTED' } });
   });
@@ -32,7 +43,10 @@ describe('run_command in the browser core', () => {
     const changeId = (ok as { result: { change_id?: string } }).result.change_id;
     expect(changeId).toBeDefined();
     expect(ws.changes.get(changeId!)!.files.map((f) => f.path)).toContain('src/new file.txt');
-    expect(await ws.call('run_command', { command: 'ls', cwd: '../..' })).toMatchObject({ ok: false, error: { code: 'OUTSIDE_WORKSPACE' } });
+    expect(await ws.call('run_command', { command: 'ls', cwd: '../..' })).toMatchObject({
+      ok: false,
+      error: { code: 'OUTSIDE_WORKSPACE' },
+    });
     expect(await ws.call('run_command', { command: 'nope' })).toMatchObject({ ok: true, result: { exit_code: 127 } });
   });
 });

@@ -11,7 +11,14 @@ function nativeCounting(): WorkspaceFs & { hashes: number } {
   const inner = createMemoryFs();
   const state = { hashes: 0 };
   const fs = Object.create(inner) as WorkspaceFs & { hashes: number };
-  Object.defineProperty(fs, 'native', { value: { sha256Hex: (b: Uint8Array) => { state.hashes++; return sha(b); } } });
+  Object.defineProperty(fs, 'native', {
+    value: {
+      sha256Hex: (b: Uint8Array) => {
+        state.hashes++;
+        return sha(b);
+      },
+    },
+  });
   Object.defineProperty(fs, 'hashes', { get: () => state.hashes });
   return fs;
 }
@@ -35,7 +42,7 @@ describe('fileSha256', () => {
       expect(await fileSha256(fs, '/ws/f.txt', bytes)).toBe(original);
       bytes.set(text('changed!'), 0);
       // the cache still holds the original bytes: the changed ones do not match them
-      expect(knownSha256(fs, '/ws/f.txt', bytes) ?? await fileSha256(fs, '/ws/f.txt', bytes)).toBe(sha(bytes));
+      expect(knownSha256(fs, '/ws/f.txt', bytes) ?? (await fileSha256(fs, '/ws/f.txt', bytes))).toBe(sha(bytes));
       expect(knownSha256(fs, '/ws/f.txt', text('original content\n'))).toBe(fs.native ? original : null);
     }
   });

@@ -38,12 +38,21 @@ const MISSING_PREFIX = '@missing/';
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
-const text = (status: number, body: string, type = 'text/plain; charset=utf-8', extra: Record<string, string> = {}): ServedFile =>
-  ({ status, headers: { 'content-type': type, 'cache-control': 'no-store', ...extra }, body: encoder.encode(body) });
+const text = (
+  status: number,
+  body: string,
+  type = 'text/plain; charset=utf-8',
+  extra: Record<string, string> = {},
+): ServedFile => ({
+  status,
+  headers: { 'content-type': type, 'cache-control': 'no-store', ...extra },
+  body: encoder.encode(body),
+});
 
 const join = (...parts: string[]) => parts.filter(Boolean).join('/').replace(/\/+/g, '/');
 const dirOf = (rel: string) => rel.slice(0, Math.max(0, rel.lastIndexOf('/')));
-const escapeHtml = (s: string) => s.replace(/[&<>"]/g, (c) => `&${{ '&': 'amp', '<': 'lt', '>': 'gt', '"': 'quot' }[c]};`);
+const escapeHtml = (s: string) =>
+  s.replace(/[&<>"]/g, (c) => `&${{ '&': 'amp', '<': 'lt', '>': 'gt', '"': 'quot' }[c]};`);
 
 /** The import map of a page, as the keys it maps (exact specifiers, and prefixes ending in `/`). */
 export function importMapKeys(html: string): string[] {
@@ -66,12 +75,23 @@ export function importMapKeys(html: string): string[] {
  */
 export function linkedUrls(html: string): string[] {
   const found: string[] = [];
-  const attr = (tag: string, name: string) => new RegExp(`\\s${name}\\s*=\\s*(?:"([^"]*)"|'([^']*)'|([^\\s>]+))`, 'i').exec(tag)?.slice(1).find((v) => v !== undefined);
+  const attr = (tag: string, name: string) =>
+    new RegExp(`\\s${name}\\s*=\\s*(?:"([^"]*)"|'([^']*)'|([^\\s>]+))`, 'i')
+      .exec(tag)
+      ?.slice(1)
+      .find((v) => v !== undefined);
   for (const [tag] of html.replace(/<!--[\s\S]*?-->/g, '').matchAll(/<(?:script|link)\b[^>]*>/gi)) {
     const type = attr(tag, 'type')?.trim().toLowerCase() ?? '';
-    const fetched = /^<link/i.test(tag) || (!/\snomodule\b/i.test(tag) && ['', 'module', 'text/javascript', 'application/javascript'].includes(type));
-    const url = !fetched ? undefined : /^<script/i.test(tag) ? attr(tag, 'src')
-      : /^(?:stylesheet|modulepreload)$/i.test(attr(tag, 'rel')?.trim() ?? '') ? attr(tag, 'href') : undefined;
+    const fetched =
+      /^<link/i.test(tag) ||
+      (!/\snomodule\b/i.test(tag) && ['', 'module', 'text/javascript', 'application/javascript'].includes(type));
+    const url = !fetched
+      ? undefined
+      : /^<script/i.test(tag)
+        ? attr(tag, 'src')
+        : /^(?:stylesheet|modulepreload)$/i.test(attr(tag, 'rel')?.trim() ?? '')
+          ? attr(tag, 'href')
+          : undefined;
     if (url && !/^(?:[a-z][a-z0-9+.-]*:|\/\/)/i.test(url.trim())) found.push(url.trim());
   }
   return [...new Set(found)];
@@ -97,7 +117,9 @@ export function createFileServer(options: FileServerOptions) {
     jsx ??= (async () => {
       const root = options.root();
       const { jsxSettingsFrom } = await transformer();
-      return jsxSettingsFrom((root ? await readText(join(root, 'tsconfig.json')) : null) ?? await readText('tsconfig.json'));
+      return jsxSettingsFrom(
+        (root ? await readText(join(root, 'tsconfig.json')) : null) ?? (await readText('tsconfig.json')),
+      );
     })();
     return jsx;
   }
@@ -130,7 +152,11 @@ export function createFileServer(options: FileServerOptions) {
   async function resolveBare(spec: string, importer: string): Promise<string | null> {
     if (mapped.some((key) => key === spec || (key.endsWith('/') && spec.startsWith(key)))) return null;
     const rel = await fromNodeModules(spec, importer);
-    if (rel) return `/${FS_PREFIX}${rel.split('/').map((part) => encodeURIComponent(part).replace(/%40/g, '@')).join('/')}`;
+    if (rel)
+      return `/${FS_PREFIX}${rel
+        .split('/')
+        .map((part) => encodeURIComponent(part).replace(/%40/g, '@'))
+        .join('/')}`;
     const { name } = splitPackage(spec);
     options.onProblem({
       message: `${importer} imports '${spec}', which nothing provides: add it to the page's import map, or put an ES module build in node_modules/${name}.`,
@@ -151,7 +177,11 @@ export function createFileServer(options: FileServerOptions) {
       code = result.code;
     }
     code = await rewriteBareImports(code, (spec) => resolveBare(spec, rel));
-    return { status: 200, headers: { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-store' }, body: encoder.encode(code) };
+    return {
+      status: 200,
+      headers: { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-store' },
+      body: encoder.encode(code),
+    };
   }
 
   function servePage(html: string): ServedFile {
@@ -160,16 +190,21 @@ export function createFileServer(options: FileServerOptions) {
     mapped = importMapKeys(html);
     const hook = pageHookTag(options.playgroundOrigin, options.prefix);
     const head = /<head\b[^>]*>/i.exec(html);
-    const page = head ? `${html.slice(0, head.index + head[0].length)}${hook}${html.slice(head.index + head[0].length)}`
-      : /^\s*<!doctype[^>]*>/i.test(html) ? html.replace(/^\s*<!doctype[^>]*>/i, (d) => `${d}${hook}`) : `${hook}${html}`;
+    const page = head
+      ? `${html.slice(0, head.index + head[0].length)}${hook}${html.slice(head.index + head[0].length)}`
+      : /^\s*<!doctype[^>]*>/i.test(html)
+        ? html.replace(/^\s*<!doctype[^>]*>/i, (d) => `${d}${hook}`)
+        : `${hook}${html}`;
     return { ...text(200, page, 'text/html; charset=utf-8'), links: linkedUrls(html) };
   }
 
   async function listing(rel: string, urlPath: string): Promise<ServedFile> {
     const shown = rel || 'the workspace';
-    return servePage(`<!doctype html><html><head><meta charset="utf-8"><title>${escapeHtml(shown)}</title></head><body style="font:14px system-ui;margin:2rem">`
-      + `<h1 style="font-size:18px">No index.html in ${escapeHtml(shown)}</h1><p>Add an <code>index.html</code> to this folder to see it here.</p>`
-      + `<p style="color:#666">${escapeHtml(urlPath || '/')}</p></body></html>`);
+    return servePage(
+      `<!doctype html><html><head><meta charset="utf-8"><title>${escapeHtml(shown)}</title></head><body style="font:14px system-ui;margin:2rem">` +
+        `<h1 style="font-size:18px">No index.html in ${escapeHtml(shown)}</h1><p>Add an <code>index.html</code> to this folder to see it here.</p>` +
+        `<p style="color:#666">${escapeHtml(urlPath || '/')}</p></body></html>`,
+    );
   }
 
   /**
@@ -203,19 +238,26 @@ export function createFileServer(options: FileServerOptions) {
       }
     }
     if (found.kind === 'directory') {
-      if (bare !== '' && !bare.endsWith('/')) return text(301, '', 'text/plain', { location: `${bare.slice(bare.lastIndexOf('/') + 1)}/` });
+      if (bare !== '' && !bare.endsWith('/'))
+        return text(301, '', 'text/plain', { location: `${bare.slice(bare.lastIndexOf('/') + 1)}/` });
       const index = join(rel, 'index.html');
       const page = await options.entry(index);
       return page.kind === 'file' ? servePage(decoder.decode(page.bytes)) : listing(rel, decoded);
     }
     if (found.kind === 'missing') {
-      const by = referrer ? ` (asked for by ${decodeURIComponentSafe(referrer.replace(/[?#].*$/, '')) || 'the page'})` : '';
+      const by = referrer
+        ? ` (asked for by ${decodeURIComponentSafe(referrer.replace(/[?#].*$/, '')) || 'the page'})`
+        : '';
       options.onProblem({ message: `Not found: ${asked || '/'}${by}. No such file in the workspace.` });
       return text(404, `Not found: ${asked}`);
     }
     if (/\.html?$/i.test(served)) return servePage(decoder.decode(found.bytes));
     if (isModuleSource(served) && !served.endsWith('.d.ts')) return serveModule(served, found.bytes);
-    return { status: 200, headers: { 'content-type': contentTypeOf(served), 'cache-control': 'no-store' }, body: found.bytes };
+    return {
+      status: 200,
+      headers: { 'content-type': contentTypeOf(served), 'cache-control': 'no-store' },
+      body: found.bytes,
+    };
   }
 
   return { serve };
@@ -239,4 +281,3 @@ function decodeURIComponentSafe(value: string): string {
     return value;
   }
 }
-

@@ -26,10 +26,11 @@ function pickCondition(value: Exports | undefined): string | null {
     return null;
   }
   if (!value || typeof value !== 'object') return null;
-  for (const condition of CONDITIONS) if (condition in value) {
-    const found = pickCondition(value[condition]);
-    if (found) return found;
-  }
+  for (const condition of CONDITIONS)
+    if (condition in value) {
+      const found = pickCondition(value[condition]);
+      if (found) return found;
+    }
   return null;
 }
 
@@ -41,7 +42,8 @@ function pickCondition(value: Exports | undefined): string | null {
 export function packageEntry(pkg: Record<string, unknown>, sub: string): string | null {
   const exports = pkg.exports as Exports | undefined;
   if (exports !== undefined && exports !== null) {
-    const keyed = typeof exports === 'object' && !Array.isArray(exports) && Object.keys(exports).some((k) => k.startsWith('.'));
+    const keyed =
+      typeof exports === 'object' && !Array.isArray(exports) && Object.keys(exports).some((k) => k.startsWith('.'));
     if (!keyed) return sub === '.' ? pickCondition(exports) : null;
     const map = exports as Record<string, Exports>;
     if (sub in map) return pickCondition(map[sub]);
@@ -68,9 +70,13 @@ const DYNAMIC_IMPORT = /(\bimport\s*\(\s*)(["'])([^"'\n]+)\2(\s*\))/g;
  * Replace the bare specifiers of a module's imports and re-exports (static and dynamic with a
  * literal) by what `resolve` returns for each; a null answer keeps the specifier.
  */
-export async function rewriteBareImports(code: string, resolve: (spec: string) => Promise<string | null>): Promise<string> {
+export async function rewriteBareImports(
+  code: string,
+  resolve: (spec: string) => Promise<string | null>,
+): Promise<string> {
   const specs = new Set<string>();
-  for (const re of [STATIC_IMPORT, DYNAMIC_IMPORT]) for (const match of code.matchAll(re)) if (isBareSpecifier(match[3]!)) specs.add(match[3]!);
+  for (const re of [STATIC_IMPORT, DYNAMIC_IMPORT])
+    for (const match of code.matchAll(re)) if (isBareSpecifier(match[3]!)) specs.add(match[3]!);
   if (specs.size === 0) return code;
   const resolved = new Map<string, string | null>();
   for (const spec of specs) resolved.set(spec, await resolve(spec));
@@ -78,5 +84,7 @@ export async function rewriteBareImports(code: string, resolve: (spec: string) =
     const to = isBareSpecifier(spec) ? resolved.get(spec) : null;
     return to ? `${head}${quote}${to}${quote}${tail}` : whole;
   };
-  return code.replace(STATIC_IMPORT, (w, h, q, s) => swap(w, h, q, s)).replace(DYNAMIC_IMPORT, (w, h, q, s, t) => swap(w, h, q, s, t));
+  return code
+    .replace(STATIC_IMPORT, (w, h, q, s) => swap(w, h, q, s))
+    .replace(DYNAMIC_IMPORT, (w, h, q, s, t) => swap(w, h, q, s, t));
 }

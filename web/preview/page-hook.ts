@@ -36,17 +36,23 @@ function previewHook(playgroundOrigin: string, prefix: string): void {
       original(...args);
     };
   }
-  addEventListener('error', (event: Event) => {
-    if (event instanceof ErrorEvent) {
-      const at = event.filename ? ` (${where(event.filename)}:${event.lineno}:${event.colno})` : '';
-      send({ kind: 'console', level: 'error', text: `Uncaught ${event.message.replace(/^Uncaught /, '')}${at}` });
-      return;
-    }
-    const target = event.target as { src?: string; href?: string } | null;
-    const url = target?.src || target?.href;
-    if (url) send({ kind: 'console', level: 'error', text: `Could not load ${where(url)}` });
-  }, true);
-  addEventListener('unhandledrejection', (event) => send({ kind: 'console', level: 'error', text: `Uncaught (in promise) ${show(event.reason)}` }));
+  addEventListener(
+    'error',
+    (event: Event) => {
+      if (event instanceof ErrorEvent) {
+        const at = event.filename ? ` (${where(event.filename)}:${event.lineno}:${event.colno})` : '';
+        send({ kind: 'console', level: 'error', text: `Uncaught ${event.message.replace(/^Uncaught /, '')}${at}` });
+        return;
+      }
+      const target = event.target as { src?: string; href?: string } | null;
+      const url = target?.src || target?.href;
+      if (url) send({ kind: 'console', level: 'error', text: `Could not load ${where(url)}` });
+    },
+    true,
+  );
+  addEventListener('unhandledrejection', (event) =>
+    send({ kind: 'console', level: 'error', text: `Uncaught (in promise) ${show(event.reason)}` }),
+  );
   const at = () => `${where(location.href)}${location.search}${location.hash}`;
   addEventListener('load', () => send({ kind: 'load', path: at() }));
   addEventListener('hashchange', () => send({ kind: 'location', path: at() }));

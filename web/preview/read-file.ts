@@ -4,19 +4,19 @@ import { PathResolver, RESERVED_TOP_LEVEL } from '../../src/workspace/paths.js';
 /** What the preview's file server gets for one path: the bytes as stored, or why there are none. */
 export type PreviewEntry =
   | {
-    /** a file the preview may serve */
-    kind: 'file';
-    /** its exact bytes */
-    bytes: Uint8Array;
-  }
+      /** a file the preview may serve */
+      kind: 'file';
+      /** its exact bytes */
+      bytes: Uint8Array;
+    }
   | {
-    /** a folder: the server answers with its index.html */
-    kind: 'directory';
-  }
+      /** a folder: the server answers with its index.html */
+      kind: 'directory';
+    }
   | {
-    /** nothing there, or nothing the preview may serve */
-    kind: 'missing';
-  };
+      /** nothing there, or nothing the preview may serve */
+      kind: 'missing';
+    };
 
 /**
  * Read one workspace file for the preview, by its root-relative path. The path is confined like

@@ -10,9 +10,7 @@ export interface JsxSettings {
 }
 
 /** A source turned into JavaScript, or the first syntax error in it, at the workspace's line and column. */
-export type TranspileResult =
-  | { ok: true; code: string }
-  | { ok: false; message: string; line: number; column: number };
+export type TranspileResult = { ok: true; code: string } | { ok: false; message: string; line: number; column: number };
 
 function base64Utf8(text: string): string {
   const bytes = new TextEncoder().encode(text);
@@ -28,7 +26,8 @@ function base64Utf8(text: string): string {
  */
 export function transpile(path: string, source: string, jsx: JsxSettings = { runtime: 'classic' }): TranspileResult {
   const ext = extensionOf(path);
-  const transforms: Options['transforms'] = ext === 'jsx' ? ['jsx'] : ext === 'tsx' ? ['typescript', 'jsx'] : ['typescript'];
+  const transforms: Options['transforms'] =
+    ext === 'jsx' ? ['jsx'] : ext === 'tsx' ? ['typescript', 'jsx'] : ['typescript'];
   const name = path.slice(path.lastIndexOf('/') + 1);
   try {
     const result = transform(source, {
@@ -43,10 +42,15 @@ export function transpile(path: string, source: string, jsx: JsxSettings = { run
       sourceMapOptions: { compiledFilename: name },
     });
     const map = { ...result.sourceMap!, sources: [name], sourcesContent: [source] };
-    return { ok: true, code: `${result.code}\n//# sourceMappingURL=data:application/json;charset=utf-8;base64,${base64Utf8(JSON.stringify(map))}\n` };
+    return {
+      ok: true,
+      code: `${result.code}\n//# sourceMappingURL=data:application/json;charset=utf-8;base64,${base64Utf8(JSON.stringify(map))}\n`,
+    };
   } catch (error) {
     const loc = (error as { loc?: { line: number; column: number } }).loc;
-    const message = String((error as Error).message ?? error).replace(/^Error transforming [^:]*: /, '').replace(/\s*\(\d+:\d+\)$/, '');
+    const message = String((error as Error).message ?? error)
+      .replace(/^Error transforming [^:]*: /, '')
+      .replace(/\s*\(\d+:\d+\)$/, '');
     return { ok: false, message, line: loc?.line ?? 1, column: loc?.column ?? 1 };
   }
 }
@@ -56,7 +60,10 @@ export function jsxSettingsFrom(tsconfig: string | null): JsxSettings {
   if (!tsconfig) return { runtime: 'classic' };
   try {
     // tsconfig allows comments and trailing commas; strip the common forms before parsing.
-    const json = tsconfig.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:"])\/\/.*$/gm, '$1').replace(/,(\s*[}\]])/g, '$1');
+    const json = tsconfig
+      .replace(/\/\*[\s\S]*?\*\//g, '')
+      .replace(/(^|[^:"])\/\/.*$/gm, '$1')
+      .replace(/,(\s*[}\]])/g, '$1');
     const options = (JSON.parse(json) as { compilerOptions?: Record<string, unknown> }).compilerOptions ?? {};
     const text = (key: string) => (typeof options[key] === 'string' ? (options[key] as string) : undefined);
     const automatic = text('jsx') === 'react-jsx' || text('jsx') === 'react-jsxdev';

@@ -2,7 +2,14 @@ import { toAnthropic } from '../../toolsets/export.js';
 import { AgentError } from '../events.js';
 import { postJson, type HttpOptions } from '../http.js';
 import { readSse } from '../sse.js';
-import { parseToolArgs, type AgentMessage, type AgentToolCall, type ModelProvider, type ModelRequest, type ModelTurn } from '../types.js';
+import {
+  parseToolArgs,
+  type AgentMessage,
+  type AgentToolCall,
+  type ModelProvider,
+  type ModelRequest,
+  type ModelTurn,
+} from '../types.js';
 import { asDefinitions } from './tool-defs.js';
 
 /** Where and what to ask: Anthropic's Messages API (or a server that speaks it). */
@@ -42,10 +49,17 @@ export function toAnthropicMessages(messages: readonly AgentMessage[]): unknown[
       return { role: 'assistant', content: blocks.length > 0 ? blocks : [{ type: 'text', text: '(no answer)' }] };
     }
     const results: unknown[] = message.results.map((r) => ({
-      type: 'tool_result', tool_use_id: r.id,
+      type: 'tool_result',
+      tool_use_id: r.id,
       // A tool_result may hold image blocks beside its text: the model sees what the tool attached.
       content: r.media?.length
-        ? [{ type: 'text', text: r.content }, ...r.media.map((m) => ({ type: 'image', source: { type: 'base64', media_type: m.mime, data: m.data_base64 } }))]
+        ? [
+            { type: 'text', text: r.content },
+            ...r.media.map((m) => ({
+              type: 'image',
+              source: { type: 'base64', media_type: m.mime, data: m.data_base64 },
+            })),
+          ]
         : r.content,
       ...(r.envelope.ok ? {} : { is_error: true }),
     }));
@@ -65,7 +79,9 @@ interface StreamEvent {
 }
 
 // In a page, Anthropic answers CORS preflights only for requests that carry this header.
-const inBrowser = () => typeof (globalThis as { document?: unknown }).document !== 'undefined' || typeof (globalThis as { importScripts?: unknown }).importScripts === 'function';
+const inBrowser = () =>
+  typeof (globalThis as { document?: unknown }).document !== 'undefined' ||
+  typeof (globalThis as { importScripts?: unknown }).importScripts === 'function';
 
 /** An Anthropic model, streaming. */
 export function anthropicProvider(options: AnthropicOptions): ModelProvider {
@@ -98,18 +114,35 @@ export function anthropicProvider(options: AnthropicOptions): ModelProvider {
         try {
           event = JSON.parse(sse.data) as StreamEvent;
         } catch {
-          throw new AgentError('BAD_RESPONSE', `The model endpoint sent something that is not Messages API JSON: ${sse.data.slice(0, 120)}`);
+          throw new AgentError(
+            'BAD_RESPONSE',
+            `The model endpoint sent something that is not Messages API JSON: ${sse.data.slice(0, 120)}`,
+          );
         }
         if (event.type === 'error') {
-          const code = event.error?.type === 'overloaded_error' || event.error?.type === 'rate_limit_error' ? 'RATE_LIMITED' : 'MODEL_ERROR';
-          throw new AgentError(code, `The model stopped with an error: ${event.error?.message ?? event.error?.type ?? 'unknown'}`);
+          const code =
+            event.error?.type === 'overloaded_error' || event.error?.type === 'rate_limit_error'
+              ? 'RATE_LIMITED'
+              : 'MODEL_ERROR';
+          throw new AgentError(
+            code,
+            `The model stopped with an error: ${event.error?.message ?? event.error?.type ?? 'unknown'}`,
+          );
         }
         if (event.type === 'message_start') {
           usage.input_tokens = event.message?.usage?.input_tokens ?? 0;
           usage.output_tokens = event.message?.usage?.output_tokens ?? 0;
         } else if (event.type === 'content_block_start' && event.content_block?.type === 'tool_use') {
-          blocks.set(event.index ?? blocks.size, { id: event.content_block.id ?? '', name: event.content_block.name ?? '', raw: '' });
-        } else if (event.type === 'content_block_start' && event.content_block?.type === 'text' && event.content_block.text) {
+          blocks.set(event.index ?? blocks.size, {
+            id: event.content_block.id ?? '',
+            name: event.content_block.name ?? '',
+            raw: '',
+          });
+        } else if (
+          event.type === 'content_block_start' &&
+          event.content_block?.type === 'text' &&
+          event.content_block.text
+        ) {
           text += event.content_block.text;
           request.onText?.(event.content_block.text);
         } else if (event.type === 'content_block_delta' && event.delta?.type === 'text_delta' && event.delta.text) {
@@ -124,7 +157,8 @@ export function anthropicProvider(options: AnthropicOptions): ModelProvider {
           if (event.usage?.input_tokens !== undefined) usage.input_tokens = event.usage.input_tokens;
         } else if (event.type === 'message_stop') break;
       }
-      const tool_calls: AgentToolCall[] = [...blocks.entries()].sort(([a], [b]) => a - b)
+      const tool_calls: AgentToolCall[] = [...blocks.entries()]
+        .sort(([a], [b]) => a - b)
         .map(([index, b]) => ({ id: b.id || `toolu_${index}`, name: b.name, raw: b.raw, ...parseToolArgs(b.raw) }));
       return { text, tool_calls, usage, stop_reason: stop };
     },

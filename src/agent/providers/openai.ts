@@ -2,7 +2,14 @@ import { toOpenAI } from '../../toolsets/export.js';
 import { AgentError } from '../events.js';
 import { postJson, type HttpOptions } from '../http.js';
 import { readSse } from '../sse.js';
-import { parseToolArgs, type AgentMessage, type AgentToolCall, type ModelProvider, type ModelRequest, type ModelTurn } from '../types.js';
+import {
+  parseToolArgs,
+  type AgentMessage,
+  type AgentToolCall,
+  type ModelProvider,
+  type ModelRequest,
+  type ModelTurn,
+} from '../types.js';
 import { asDefinitions } from './tool-defs.js';
 
 /** Where and what to ask: any server speaking OpenAI's chat-completions API. */
@@ -34,23 +41,30 @@ export function toOpenAIMessages(system: string, messages: readonly AgentMessage
       out.push({
         role: 'assistant',
         content: message.content || null,
-        ...(message.tool_calls.length > 0 ? {
-          tool_calls: message.tool_calls.map((c) => ({
-            id: c.id, type: 'function',
-            // Local servers re-parse past arguments to render their chat template; a broken one would fail the whole request.
-            function: { name: c.name, arguments: c.parse_error ? '{}' : c.raw || '{}' },
-          })),
-        } : {}),
+        ...(message.tool_calls.length > 0
+          ? {
+              tool_calls: message.tool_calls.map((c) => ({
+                id: c.id,
+                type: 'function',
+                // Local servers re-parse past arguments to render their chat template; a broken one would fail the whole request.
+                function: { name: c.name, arguments: c.parse_error ? '{}' : c.raw || '{}' },
+              })),
+            }
+          : {}),
       });
     } else {
-      for (const result of message.results) out.push({ role: 'tool', tool_call_id: result.id, content: result.content });
+      for (const result of message.results)
+        out.push({ role: 'tool', tool_call_id: result.id, content: result.content });
       // Chat tool messages carry text only: images come in a user message right after them, then the notes.
       const images = message.results.flatMap((r) => (r.media ?? []).map((m) => ({ ...m, call: r.id })));
       if (images.length > 0) {
         out.push({
           role: 'user',
           content: [
-            { type: 'text', text: `Images attached by the tool calls above: ${images.map((m) => `${m.name} (${m.call})`).join(', ')}.` },
+            {
+              type: 'text',
+              text: `Images attached by the tool calls above: ${images.map((m) => `${m.name} (${m.call})`).join(', ')}.`,
+            },
             ...images.map((m) => ({ type: 'image_url', image_url: { url: `data:${m.mime};base64,${m.data_base64}` } })),
             ...(message.notes ? [{ type: 'text', text: message.notes }] : []),
           ],
@@ -109,11 +123,17 @@ function parseChunk(data: string): Chunk {
   try {
     chunk = JSON.parse(data) as Chunk;
   } catch {
-    throw new AgentError('BAD_RESPONSE', `The model endpoint sent something that is not chat-completions JSON: ${data.slice(0, 120)}`);
+    throw new AgentError(
+      'BAD_RESPONSE',
+      `The model endpoint sent something that is not chat-completions JSON: ${data.slice(0, 120)}`,
+    );
   }
   if (chunk.error) {
     const error = chunk.error as { message?: unknown };
-    throw new AgentError('MODEL_ERROR', `The model stopped with an error: ${typeof error.message === 'string' ? error.message : JSON.stringify(chunk.error).slice(0, 300)}`);
+    throw new AgentError(
+      'MODEL_ERROR',
+      `The model stopped with an error: ${typeof error.message === 'string' ? error.message : JSON.stringify(chunk.error).slice(0, 300)}`,
+    );
   }
   return chunk;
 }
@@ -148,10 +168,15 @@ class TurnBuilder {
   }
 
   finish(): ModelTurn {
-    const tool_calls: AgentToolCall[] = [...this.calls.entries()].sort(([a], [b]) => a - b).map(([index, c]) => ({
-      // Some local servers send no id; the answer still needs one to refer to.
-      id: c.id || `call_${index}`, name: c.name, raw: c.raw, ...parseToolArgs(c.raw),
-    }));
+    const tool_calls: AgentToolCall[] = [...this.calls.entries()]
+      .sort(([a], [b]) => a - b)
+      .map(([index, c]) => ({
+        // Some local servers send no id; the answer still needs one to refer to.
+        id: c.id || `call_${index}`,
+        name: c.name,
+        raw: c.raw,
+        ...parseToolArgs(c.raw),
+      }));
     return { text: this.text, tool_calls, usage: this.usage, stop_reason: this.stop };
   }
 }

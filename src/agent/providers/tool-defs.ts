@@ -5,5 +5,7 @@ import type { ToolDefinition, ToolInfo } from '../../tools/schema/define.js';
  * description and the schema, so the same `toOpenAI`/`toAnthropic` serve a worker's listing too.
  */
 export function asDefinitions(tools: readonly ToolInfo[]): ToolDefinition[] {
-  return tools.map((t) => ({ name: t.name, description: t.description, schema: t.input_schema }) as unknown as ToolDefinition);
+  return tools.map(
+    (t) => ({ name: t.name, description: t.description, schema: t.input_schema }) as unknown as ToolDefinition,
+  );
 }

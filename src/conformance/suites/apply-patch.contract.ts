@@ -52,7 +52,10 @@ type Scenario = PatchScenario;
 export function applyPatchContract(backend: BackendUnderTest, scenarios?: readonly PatchScenario[]) {
   describe('apply_patch', () => {
     let h: Harness | undefined;
-    afterEach(async () => { await h?.cleanup(); h = undefined; });
+    afterEach(async () => {
+      await h?.cleanup();
+      h = undefined;
+    });
 
     if (scenarios) {
       it('has the scenario suite (at least 40 folders)', () => {
@@ -73,8 +76,13 @@ export function applyPatchContract(backend: BackendUnderTest, scenarios?: readon
 
 async function runScenario(backend: BackendUnderTest, s: Scenario): Promise<Harness> {
   const asked: Array<{ paths: string[]; action: string }> = [];
-  const confirm = s.options.confirm === undefined ? undefined
-    : (paths: string[], action: string) => { asked.push({ paths, action }); return s.options.confirm!; };
+  const confirm =
+    s.options.confirm === undefined
+      ? undefined
+      : (paths: string[], action: string) => {
+          asked.push({ paths, action });
+          return s.options.confirm!;
+        };
   const h = await open(backend, s.input, { policy: { ...s.options.policy, confirm } });
   for (const path of s.options.read ?? []) await h.ok('read_file', { path });
   const before = await h.tree();

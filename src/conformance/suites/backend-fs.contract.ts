@@ -3,7 +3,10 @@ import type { BackendUnderTest } from '../backend.js';
 import { enc, open, type Harness } from '../harness.js';
 
 const codeOf = async (work: Promise<unknown>): Promise<string | null> =>
-  work.then(() => null, (error: unknown) => String((error as { code?: unknown })?.code ?? 'no code'));
+  work.then(
+    () => null,
+    (error: unknown) => String((error as { code?: unknown })?.code ?? 'no code'),
+  );
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -29,8 +32,13 @@ export function backendFsContract(backend: BackendUnderTest) {
 
     it('writeFile into a folder that does not exist fails with ENOENT and creates nothing', async () => {
       h = await open(backend, { 'a.txt': 'a\n' });
-      expect(await codeOf(h.fs.writeFile(h.abs('missing/b.txt'), enc('b\n'))), 'writeFile below a missing folder').toBe('ENOENT');
-      expect(await codeOf(h.fs.writeFile(h.abs('missing/deeper/c.txt'), 'c\n')), 'writeFile two levels below a missing folder').toBe('ENOENT');
+      expect(await codeOf(h.fs.writeFile(h.abs('missing/b.txt'), enc('b\n'))), 'writeFile below a missing folder').toBe(
+        'ENOENT',
+      );
+      expect(
+        await codeOf(h.fs.writeFile(h.abs('missing/deeper/c.txt'), 'c\n')),
+        'writeFile two levels below a missing folder',
+      ).toBe('ENOENT');
       expect(await codeOf(h.fs.lstat(h.abs('missing'))), 'the missing folder afterwards').toBe('ENOENT');
       expect((await h.fs.readdir(h.root)).filter((n) => n !== '.sandpit').sort()).toEqual(['a.txt']);
     });
@@ -54,7 +62,12 @@ export function backendFsContract(backend: BackendUnderTest) {
         expect(typeof (file as unknown as Record<string, unknown>)[key], `FsStat.${key} of a file`).toBe('number');
         expect(typeof (dir as unknown as Record<string, unknown>)[key], `FsStat.${key} of a folder`).toBe('number');
       }
-      expect([file.type, file.isFile(), file.isDirectory(), file.isSymbolicLink()]).toEqual(['file', true, false, false]);
+      expect([file.type, file.isFile(), file.isDirectory(), file.isSymbolicLink()]).toEqual([
+        'file',
+        true,
+        false,
+        false,
+      ]);
       expect([dir.type, dir.isFile(), dir.isDirectory(), dir.isSymbolicLink()]).toEqual(['dir', false, true, false]);
       expect(file.size, 'FsStat.size is the byte length').toBe(5);
       const times = [file.mtimeMs];
@@ -64,7 +77,9 @@ export function backendFsContract(backend: BackendUnderTest) {
         await h.fs.writeFile(h.abs('dir/a.txt'), content);
         times.push((await h.fs.stat(h.abs('dir/a.txt'))).mtimeMs);
       }
-      expect(times[1]! > times[0]! && times[2]! > times[1]!, `mtimeMs after each write: ${times.join(', ')}`).toBe(true);
+      expect(times[1]! > times[0]! && times[2]! > times[1]!, `mtimeMs after each write: ${times.join(', ')}`).toBe(
+        true,
+      );
     });
   });
 }

@@ -25,7 +25,11 @@ export function concurrencyContract(backend: BackendUnderTest) {
     it('50 concurrent appends to one file all land, under any spelling of its path', async () => {
       h = await open(backend, { 'log/app.log': 'start\n' });
       const spellings = ['log/app.log', 'log//app.log', 'log/./app.log', 'x/../log/app.log'];
-      const envs = await all(Array.from({ length: 50 }, (_, i) => h.ws.call('append_file', { path: spellings[i % spellings.length], content: `line ${i}\n` })));
+      const envs = await all(
+        Array.from({ length: 50 }, (_, i) =>
+          h.ws.call('append_file', { path: spellings[i % spellings.length], content: `line ${i}\n` }),
+        ),
+      );
       expectAllOk(envs);
       const got = lines(await h.text('log/app.log'));
       expect(got[0]).toBe('start');
@@ -36,7 +40,11 @@ export function concurrencyContract(backend: BackendUnderTest) {
 
     it('50 concurrent appends to a missing file create it once and all land', async () => {
       h = await open(backend, {});
-      const envs = await all(Array.from({ length: 50 }, (_, i) => h.ws.call('append_file', { path: 'new/dir/log.txt', content: `line ${i}\n` })));
+      const envs = await all(
+        Array.from({ length: 50 }, (_, i) =>
+          h.ws.call('append_file', { path: 'new/dir/log.txt', content: `line ${i}\n` }),
+        ),
+      );
       expectAllOk(envs);
       expect(envs.filter((e) => e.ok && (e.result as { created: boolean }).created)).toHaveLength(1);
       expect(lines(await h.text('new/dir/log.txt'))).toHaveLength(50);
@@ -44,9 +52,15 @@ export function concurrencyContract(backend: BackendUnderTest) {
 
     it('parallel edits of different lines of one file all land (no lost update), after a full read', async () => {
       const n = 30;
-      h = await open(backend, { 'f.txt': Array.from({ length: n }, (_, i) => `token_${i} = ${i};`).join('\r\n') + '\r\n' });
+      h = await open(backend, {
+        'f.txt': Array.from({ length: n }, (_, i) => `token_${i} = ${i};`).join('\r\n') + '\r\n',
+      });
       await h.ok('read_file', { path: 'f.txt' });
-      const envs = await all(Array.from({ length: n }, (_, i) => h.ws.call('edit_file', { path: 'f.txt', old_text: `token_${i} =`, new_text: `TOKEN_${i} =` })));
+      const envs = await all(
+        Array.from({ length: n }, (_, i) =>
+          h.ws.call('edit_file', { path: 'f.txt', old_text: `token_${i} =`, new_text: `TOKEN_${i} =` }),
+        ),
+      );
       expectAllOk(envs);
       const text = await h.text('f.txt');
       expect(text).toBe(Array.from({ length: n }, (_, i) => `TOKEN_${i} = ${i};`).join('\r\n') + '\r\n');
@@ -91,7 +105,8 @@ export function concurrencyContract(backend: BackendUnderTest) {
         ...Array.from({ length: 3 }, (_, i) => h.ws.call('move_path', { from: `m${i}.txt`, to: `p/q/m${i}.txt` })),
       ]);
       expectAllOk(envs);
-      for (let i = 0; i < 12; i++) expect(await h.ok('exists', { path: `p/q/r${i}` })).toMatchObject({ exists: true, type: 'directory' });
+      for (let i = 0; i < 12; i++)
+        expect(await h.ok('exists', { path: `p/q/r${i}` })).toMatchObject({ exists: true, type: 'directory' });
       for (let i = 0; i < 3; i++) expect(await h.text(`p/q/m${i}.txt`)).toBe(`${i}\n`);
     });
 
@@ -120,21 +135,21 @@ export function concurrencyContract(backend: BackendUnderTest) {
 
     it('moving or deleting a folder while its files are edited or written ends in a serial order', async () => {
       h = await open(backend, { 'd/f.txt': 'one\n', 'd/g.txt': 'g\n' });
-      const [edit, move, write] = await all([
+      const [edit, move, write] = (await all([
         h.ws.call('edit_file', { path: 'd/f.txt', old_text: 'one', new_text: 'ONE' }),
         h.ws.call('move_path', { from: 'd', to: 'e' }),
         h.ws.call('write_file', { path: 'd/new.txt', content: 'new\n' }),
-      ]) as [Envelope, Envelope, Envelope];
+      ])) as [Envelope, Envelope, Envelope];
       expect([edit.ok, move.ok, write.ok]).toEqual([true, true, true]);
       const tree = await h.tree();
       // issued in this order: edit, then the move, then a write that creates d/ again
       expect(Object.keys(tree).sort()).toEqual(['d/', 'd/new.txt', 'e/', 'e/f.txt', 'e/g.txt']);
       expect(await h.text('e/f.txt')).toBe('ONE\n');
 
-      const [write2, del] = await all([
+      const [write2, del] = (await all([
         h.ws.call('write_file', { path: 'e/h.txt', content: 'h\n' }),
         h.ws.call('delete_path', { path: 'e', recursive: true }),
-      ]) as [Envelope, Envelope];
+      ])) as [Envelope, Envelope];
       expect([write2.ok, del.ok]).toEqual([true, true]);
       expect(Object.keys(await h.tree()).sort()).toEqual(['d/', 'd/new.txt']);
     });
@@ -143,7 +158,9 @@ export function concurrencyContract(backend: BackendUnderTest) {
       const version = (i: number) => Array.from({ length: 200 }, () => `v${i}`).join('\n') + '\n';
       h = await open(backend, { 'f.txt': version(0) });
       const seen: string[] = [];
-      const writers = Array.from({ length: 10 }, (_, i) => h.ws.call('write_file', { path: 'f.txt', content: version(i + 1) }));
+      const writers = Array.from({ length: 10 }, (_, i) =>
+        h.ws.call('write_file', { path: 'f.txt', content: version(i + 1) }),
+      );
       const readers = Array.from({ length: 20 }, async () => {
         const env = await h.ws.call('read_file', { path: 'f.txt' });
         if (env.ok) seen.push((env.result as { content: string }).content);

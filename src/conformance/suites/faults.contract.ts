@@ -17,16 +17,55 @@ interface Scenario {
 }
 
 const SCENARIOS: Scenario[] = [
-  { name: 'write_file: a new file in a new nested folder', seed: { 'keep.txt': 'k\n' }, call: ['write_file', { path: 'n1/n2/new.txt', content: 'new\n' }] },
-  { name: 'write_file: overwrite', seed: { 'f.txt': 'old\r\nkept\r\n' }, prepare: [['read_file', { path: 'f.txt' }]], call: ['write_file', { path: 'f.txt', content: 'new\nkept\n' }] },
-  { name: 'append_file: an existing file', seed: { 'f.txt': 'a\n' }, call: ['append_file', { path: 'f.txt', content: 'b\n' }] },
-  { name: 'append_file: a new file in a new folder', seed: {}, call: ['append_file', { path: 'n1/new.txt', content: 'b\n' }] },
-  { name: 'edit_file', seed: { 'f.txt': 'one\ntwo\nthree\n' }, prepare: [['read_file', { path: 'f.txt' }]], call: ['edit_file', { path: 'f.txt', old_text: 'two', new_text: 'TWO' }] },
+  {
+    name: 'write_file: a new file in a new nested folder',
+    seed: { 'keep.txt': 'k\n' },
+    call: ['write_file', { path: 'n1/n2/new.txt', content: 'new\n' }],
+  },
+  {
+    name: 'write_file: overwrite',
+    seed: { 'f.txt': 'old\r\nkept\r\n' },
+    prepare: [['read_file', { path: 'f.txt' }]],
+    call: ['write_file', { path: 'f.txt', content: 'new\nkept\n' }],
+  },
+  {
+    name: 'append_file: an existing file',
+    seed: { 'f.txt': 'a\n' },
+    call: ['append_file', { path: 'f.txt', content: 'b\n' }],
+  },
+  {
+    name: 'append_file: a new file in a new folder',
+    seed: {},
+    call: ['append_file', { path: 'n1/new.txt', content: 'b\n' }],
+  },
+  {
+    name: 'edit_file',
+    seed: { 'f.txt': 'one\ntwo\nthree\n' },
+    prepare: [['read_file', { path: 'f.txt' }]],
+    call: ['edit_file', { path: 'f.txt', old_text: 'two', new_text: 'TWO' }],
+  },
   { name: 'create_directory: nested', seed: { 'keep.txt': 'k\n' }, call: ['create_directory', { path: 'd1/d2/d3' }] },
-  { name: 'move_path: a file into a new nested folder', seed: { 'src/f.txt': 'f\n', 'src/g.txt': 'g\n' }, call: ['move_path', { from: 'src/f.txt', to: 'n1/n2/f.txt' }] },
-  { name: 'move_path: a folder into a new nested folder', seed: { 'src/a.txt': 'a\n', 'src/sub/b.txt': 'b\n' }, call: ['move_path', { from: 'src', to: 'n1/n2/dst' }] },
-  { name: 'move_path: over an existing file', seed: { 'a.txt': 'a\n', 'b.txt': 'b\n' }, prepare: [['read_file', { path: 'b.txt' }]], call: ['move_path', { from: 'a.txt', to: 'b.txt', overwrite: true }] },
-  { name: 'delete_path: a file', seed: { 'd/f.txt': 'f\n', 'd/g.txt': 'g\n' }, call: ['delete_path', { path: 'd/f.txt' }] },
+  {
+    name: 'move_path: a file into a new nested folder',
+    seed: { 'src/f.txt': 'f\n', 'src/g.txt': 'g\n' },
+    call: ['move_path', { from: 'src/f.txt', to: 'n1/n2/f.txt' }],
+  },
+  {
+    name: 'move_path: a folder into a new nested folder',
+    seed: { 'src/a.txt': 'a\n', 'src/sub/b.txt': 'b\n' },
+    call: ['move_path', { from: 'src', to: 'n1/n2/dst' }],
+  },
+  {
+    name: 'move_path: over an existing file',
+    seed: { 'a.txt': 'a\n', 'b.txt': 'b\n' },
+    prepare: [['read_file', { path: 'b.txt' }]],
+    call: ['move_path', { from: 'a.txt', to: 'b.txt', overwrite: true }],
+  },
+  {
+    name: 'delete_path: a file',
+    seed: { 'd/f.txt': 'f\n', 'd/g.txt': 'g\n' },
+    call: ['delete_path', { path: 'd/f.txt' }],
+  },
   {
     name: 'delete_path: a folder, recursively',
     seed: { 'd/a.txt': 'a\n', 'd/s/b.txt': 'b\n', 'keep.txt': 'k\n' },
@@ -36,7 +75,12 @@ const SCENARIOS: Scenario[] = [
 ];
 
 /** Scenarios also run with snapshots on, where the shadow repository's writes can fail too. */
-const SNAPSHOTTED = ['write_file: a new file in a new nested folder', 'edit_file', 'move_path: a folder into a new nested folder', 'delete_path: a folder, recursively'];
+const SNAPSHOTTED = [
+  'write_file: a new file in a new nested folder',
+  'edit_file',
+  'move_path: a folder into a new nested folder',
+  'delete_path: a folder, recursively',
+];
 
 const FAILURES: Array<{ failure: NonNullable<FaultPlan['failure']>; code: string }> = [
   { failure: 'EIO', code: 'IO_ERROR' },
@@ -85,7 +129,12 @@ export function faultsContract(backend: BackendUnderTest) {
 
     /** Fail the k-th counted operation for every k; return a line per broken rule. */
     async function everyK(
-      sc: Scenario, ops: readonly FsOp[], failure: NonNullable<FaultPlan['failure']>, code: string, mustFail: (k: number) => boolean, snapshots = false,
+      sc: Scenario,
+      ops: readonly FsOp[],
+      failure: NonNullable<FaultPlan['failure']>,
+      code: string,
+      mustFail: (k: number) => boolean,
+      snapshots = false,
     ) {
       const clean = await cleanRun(sc, ops, snapshots);
       expect(clean.count).toBeGreaterThan(0);
@@ -100,20 +149,24 @@ export function faultsContract(backend: BackendUnderTest) {
           const now = await visibleTree(h);
           if (env.ok) {
             if (mustFail(k)) broken.push(`k=${k}: the call succeeded although operation ${k} failed`);
-            if (JSON.stringify(now) !== JSON.stringify(clean.after)) broken.push(`k=${k}: succeeded but the tree is not the clean result`);
+            if (JSON.stringify(now) !== JSON.stringify(clean.after))
+              broken.push(`k=${k}: succeeded but the tree is not the clean result`);
             continue;
           }
-          if (env.error.code !== code) broken.push(`k=${k}: code ${env.error.code}, expected ${code} (${env.error.message})`);
+          if (env.error.code !== code)
+            broken.push(`k=${k}: code ${env.error.code}, expected ${code} (${env.error.message})`);
           if (JSON.stringify(now) !== JSON.stringify(clean.before)) {
             broken.push(`k=${k}: failed but the tree changed: ${JSON.stringify(diffKeys(clean.before, now))}`);
           }
-          if (h.root.length > 3 && JSON.stringify(env).includes(h.root)) broken.push(`k=${k}: the error names the host root`);
+          if (h.root.length > 3 && JSON.stringify(env).includes(h.root))
+            broken.push(`k=${k}: the error names the host root`);
           if (ws.changes.list().length !== changesBefore) broken.push(`k=${k}: a failed call recorded a change`);
           // the workspace still works: the same call, unfaulted, now succeeds and gives the clean result
           fs.plan = { ops };
           const retry = await ws.call(...sc.call);
           if (!retry.ok) broken.push(`k=${k}: the retry failed: ${JSON.stringify(retry.error)}`);
-          else if (JSON.stringify(await visibleTree(h)) !== JSON.stringify(clean.after)) broken.push(`k=${k}: the retry left a different tree`);
+          else if (JSON.stringify(await visibleTree(h)) !== JSON.stringify(clean.after))
+            broken.push(`k=${k}: the retry left a different tree`);
         } finally {
           await cleanup(h, snapshots);
         }
@@ -155,7 +208,15 @@ export function faultsContract(backend: BackendUnderTest) {
           fs.plan = { failAt: k, failure: 'EIO' };
           const env = await ws.call(...sc.call);
           const now = await visibleTree(h);
-          outcomes.push(env.ok ? (JSON.stringify(now) === JSON.stringify(clean.after) ? 'after' : 'broken') : JSON.stringify(now) === JSON.stringify(clean.before) ? 'before' : 'broken');
+          outcomes.push(
+            env.ok
+              ? JSON.stringify(now) === JSON.stringify(clean.after)
+                ? 'after'
+                : 'broken'
+              : JSON.stringify(now) === JSON.stringify(clean.before)
+                ? 'before'
+                : 'broken',
+          );
         } finally {
           await h.cleanup();
         }
@@ -185,5 +246,7 @@ async function cleanup(h: Harness, snapshots: boolean): Promise<void> {
 
 function diffKeys(a: Record<string, string>, b: Record<string, string>): string[] {
   const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
-  return [...keys].filter((k) => a[k] !== b[k]).map((k) => `${k}: ${a[k]?.slice(0, 20) ?? '-'} -> ${b[k]?.slice(0, 20) ?? '-'}`);
+  return [...keys]
+    .filter((k) => a[k] !== b[k])
+    .map((k) => `${k}: ${a[k]?.slice(0, 20) ?? '-'} -> ${b[k]?.slice(0, 20) ?? '-'}`);
 }

@@ -6,13 +6,29 @@ export function globContract(backend: BackendUnderTest) {
   describe('glob', () => {
     let h: Harness | undefined;
     // Reset after cleaning up, so a test that returns early (no symlinks) never cleans twice.
-    afterEach(async () => { await h?.cleanup(); h = undefined; });
+    afterEach(async () => {
+      await h?.cleanup();
+      h = undefined;
+    });
 
     const seed = {
-      'a.ts': '', 'a/x.ts': '', 'a-b/x.ts': '', 'src/index.ts': '', 'src/util/str.ts': '', 'src/util/str.test.ts': '',
-      'src/readme.md': '', 'docs/guide.md': '', '.github/ci.yml': '', '.hidden.ts': '',
-      'node_modules/pkg/index.ts': '', 'dist/out.ts': '', 'logs/app.log': '', 'tmp/keep.ts': '', 'tmp/drop.ts': '',
-      '.gitignore': 'logs/\ntmp/*\n!tmp/keep.ts\n', 'src/util/.gitignore': '*.test.ts\n',
+      'a.ts': '',
+      'a/x.ts': '',
+      'a-b/x.ts': '',
+      'src/index.ts': '',
+      'src/util/str.ts': '',
+      'src/util/str.test.ts': '',
+      'src/readme.md': '',
+      'docs/guide.md': '',
+      '.github/ci.yml': '',
+      '.hidden.ts': '',
+      'node_modules/pkg/index.ts': '',
+      'dist/out.ts': '',
+      'logs/app.log': '',
+      'tmp/keep.ts': '',
+      'tmp/drop.ts': '',
+      '.gitignore': 'logs/\ntmp/*\n!tmp/keep.ts\n',
+      'src/util/.gitignore': '*.test.ts\n',
     };
 
     it('matches basenames at any depth for a pattern without a slash, in walk order', async () => {

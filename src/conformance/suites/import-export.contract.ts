@@ -4,12 +4,15 @@ import { open, type Harness } from '../harness.js';
 
 const utf8 = (s: string) => new TextEncoder().encode(s);
 /** Bytes the text tools refuse or reshape: a PNG header with NULs, UTF-16 with a BOM, mixed line endings, Latin-1. */
-const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d, 0x49, 0x48, 0x44, 0x52, 0xff, 0x00]);
+const png = new Uint8Array([
+  0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d, 0x49, 0x48, 0x44, 0x52, 0xff, 0x00,
+]);
 const utf16 = new Uint8Array([0xff, 0xfe, 0x68, 0x00, 0x69, 0x00, 0x0d, 0x00, 0x0a, 0x00]);
 const mixed = utf8('one\r\ntwo\nthree\r\n');
 const latin1 = new Uint8Array([0x63, 0x61, 0x66, 0xe9, 0x0a]);
 
-const same = (a: Uint8Array | null, b: Uint8Array) => a !== null && a.length === b.length && a.every((x, i) => x === b[i]);
+const same = (a: Uint8Array | null, b: Uint8Array) =>
+  a !== null && a.length === b.length && a.every((x, i) => x === b[i]);
 
 export function importExportContract(backend: BackendUnderTest) {
   describe('importFiles and exportFiles', () => {
@@ -30,21 +33,38 @@ export function importExportContract(backend: BackendUnderTest) {
       if (!env.ok) throw new Error(JSON.stringify(env.error));
       expect(env.result.skipped).toEqual([]);
       expect(env.result.files.map((f) => [f.path, f.created])).toEqual([
-        ['img/logo.png', true], ['docs/win.txt', true], ['mixed.txt', true], ['cafe.txt', true], ['keep.txt', false],
+        ['img/logo.png', true],
+        ['docs/win.txt', true],
+        ['mixed.txt', true],
+        ['cafe.txt', true],
+        ['keep.txt', false],
       ]);
       expect(env.result.change_id).toMatch(/\S/);
       for (const f of files) expect(same(await h.bytes(f.path), f.bytes), f.path).toBe(true);
       // one change in the log and one snapshot for the whole import
       expect(h.ws.changes.list().filter((c) => c.tool === 'import_files')).toHaveLength(1);
       const detail = h.ws.changes.get(env.result.change_id!);
-      expect(detail?.files.map((f) => f.path).sort()).toEqual(['cafe.txt', 'docs/win.txt', 'img/logo.png', 'keep.txt', 'mixed.txt']);
+      expect(detail?.files.map((f) => f.path).sort()).toEqual([
+        'cafe.txt',
+        'docs/win.txt',
+        'img/logo.png',
+        'keep.txt',
+        'mixed.txt',
+      ]);
       const snaps = await h.ok('list_snapshots', { limit: 5 });
       expect(snaps.snapshots[0].message).toMatch(/import_files/);
       expect(snaps.snapshots[1].message).toBe('before import');
 
       const exported = await h.ws.exportFiles();
-      expect(exported.files.map((f) => f.path)).toEqual(['cafe.txt', 'docs/win.txt', 'img/logo.png', 'keep.txt', 'mixed.txt']);
-      for (const f of exported.files) expect(same(f.bytes, files.find((x) => x.path === f.path)!.bytes), f.path).toBe(true);
+      expect(exported.files.map((f) => f.path)).toEqual([
+        'cafe.txt',
+        'docs/win.txt',
+        'img/logo.png',
+        'keep.txt',
+        'mixed.txt',
+      ]);
+      for (const f of exported.files)
+        expect(same(f.bytes, files.find((x) => x.path === f.path)!.bytes), f.path).toBe(true);
 
       // undo takes the whole import back, binary file included
       await h.ok('undo', {});
@@ -63,7 +83,9 @@ export function importExportContract(backend: BackendUnderTest) {
       ]);
       if (!env.ok) throw new Error(JSON.stringify(env.error));
       expect(env.result.skipped.map((s) => [s.path, s.code])).toEqual([
-        ['../escape.txt', 'OUTSIDE_WORKSPACE'], ['.sandpit/git/HEAD', 'PERMISSION_DENIED'], ['dir', 'NOT_A_FILE'],
+        ['../escape.txt', 'OUTSIDE_WORKSPACE'],
+        ['.sandpit/git/HEAD', 'PERMISSION_DENIED'],
+        ['dir', 'NOT_A_FILE'],
       ]);
       expect(env.result.files.map((f) => f.path)).toEqual(['ok.bin']);
       const after = await h.tree();

@@ -6,7 +6,10 @@ export function listDirectoryContract(backend: BackendUnderTest) {
   describe('list_directory', () => {
     let h: Harness | undefined;
     // Reset after cleaning up, so a test that returns early (no symlinks) never cleans twice.
-    afterEach(async () => { await h?.cleanup(); h = undefined; });
+    afterEach(async () => {
+      await h?.cleanup();
+      h = undefined;
+    });
 
     const seed = {
       'b.txt': 'bee\n',
@@ -37,10 +40,21 @@ export function listDirectoryContract(backend: BackendUnderTest) {
       h = await open(backend, seed);
       const r = await h.ok('list_directory', { recursive: true });
       expect(r.entries.map((e: { path: string }) => e.path)).toEqual([
-        'a.md', 'b.txt', 'node_modules', 'src', 'src/lib', 'src/lib/deep.ts', 'src/z.ts', 'src-extra', 'src-extra/q.ts',
+        'a.md',
+        'b.txt',
+        'node_modules',
+        'src',
+        'src/lib',
+        'src/lib/deep.ts',
+        'src/z.ts',
+        'src-extra',
+        'src-extra/q.ts',
       ]);
       const inside = await h.ok('list_directory', { path: 'node_modules', recursive: true });
-      expect(inside.entries.map((e: { path: string }) => e.path)).toEqual(['node_modules/pkg', 'node_modules/pkg/index.js']);
+      expect(inside.entries.map((e: { path: string }) => e.path)).toEqual([
+        'node_modules/pkg',
+        'node_modules/pkg/index.js',
+      ]);
     });
 
     it('stops at max_depth, and max_depth above 1 implies recursion', async () => {
@@ -102,10 +116,12 @@ export function listDirectoryContract(backend: BackendUnderTest) {
       expect(JSON.stringify(out)).not.toContain(h.root);
       const bad = await h.fail('list_directory', { max_entries: 0, depth: 2 });
       expect(bad.code).toBe('INVALID_ARGUMENTS');
-      expect(bad.problems).toEqual(expect.arrayContaining([
-        { path: '/depth', message: 'is not a known argument' },
-        expect.objectContaining({ path: '/max_entries' }),
-      ]));
+      expect(bad.problems).toEqual(
+        expect.arrayContaining([
+          { path: '/depth', message: 'is not a known argument' },
+          expect.objectContaining({ path: '/max_entries' }),
+        ]),
+      );
     });
   });
 }

@@ -6,18 +6,25 @@ const BOM8 = [0xef, 0xbb, 0xbf];
 
 function utf16le(text: string, bom = true): Uint8Array {
   const out: number[] = bom ? [0xff, 0xfe] : [];
-  for (let i = 0; i < text.length; i++) { const c = text.charCodeAt(i); out.push(c & 0xff, c >> 8); }
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    out.push(c & 0xff, c >> 8);
+  }
   return new Uint8Array(out);
 }
 
 function utf16be(text: string): Uint8Array {
   const out: number[] = [0xfe, 0xff];
-  for (let i = 0; i < text.length; i++) { const c = text.charCodeAt(i); out.push(c >> 8, c & 0xff); }
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    out.push(c >> 8, c & 0xff);
+  }
   return new Uint8Array(out);
 }
 
 const cat = (...parts: Array<Uint8Array | number[]>) => new Uint8Array(parts.flatMap((p) => [...p]));
-const hex = (b: Uint8Array | null) => (b === null ? null : Array.from(b, (x) => x.toString(16).padStart(2, '0')).join(''));
+const hex = (b: Uint8Array | null) =>
+  b === null ? null : Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
 
 export function losslessContract(backend: BackendUnderTest) {
   describe('lossless text', () => {
@@ -58,7 +65,12 @@ export function losslessContract(backend: BackendUnderTest) {
 
       it('keeps UTF-16 LE and BE with their BOMs and CRLF', async () => {
         h = await open(backend, { 'le.txt': utf16le('héllo\r\nwörld 😀\r\n'), 'be.txt': utf16be('one\ntwo\n') });
-        expect(await h.ok('read_file', { path: 'le.txt' })).toMatchObject({ encoding: 'utf-16le', bom: true, eol: 'crlf', content: 'héllo\nwörld 😀\n' });
+        expect(await h.ok('read_file', { path: 'le.txt' })).toMatchObject({
+          encoding: 'utf-16le',
+          bom: true,
+          eol: 'crlf',
+          content: 'héllo\nwörld 😀\n',
+        });
         await h.ok('edit_file', { path: 'le.txt', old_text: 'wörld', new_text: 'wörld!' });
         await expectBytes('le.txt', utf16le('héllo\r\nwörld! 😀\r\n'));
         await h.ok('edit_file', { path: 'be.txt', old_text: 'two', new_text: 'deux' });
@@ -82,13 +94,19 @@ export function losslessContract(backend: BackendUnderTest) {
           ['le.txt', (s: string) => utf16le(s)],
         ] as const) {
           const before = (await h.bytes(rel))!;
-          await h.ok('edit_file', { path: rel, old_text: 'line 21 ünï 😀 trailing   \n', new_text: 'line twenty-one\n' });
+          await h.ok('edit_file', {
+            path: rel,
+            old_text: 'line 21 ünï 😀 trailing   \n',
+            new_text: 'line twenty-one\n',
+          });
           const after = (await h.bytes(rel))!;
           const target = lines[21]!;
           const expected = body.replace(target, target.replace('line 21 ünï 😀 trailing   ', 'line twenty-one'));
           expect(hex(after), rel).toBe(hex(encode(expected)));
           const prefix = encode(lines.slice(0, 21).join('')).length;
-          const suffix = encode(lines.slice(22).join('') + 'no newline at the end \u00a0').length - (rel === 'le.txt' ? 2 : rel === 'bom.txt' ? 3 : 0);
+          const suffix =
+            encode(lines.slice(22).join('') + 'no newline at the end \u00a0').length -
+            (rel === 'le.txt' ? 2 : rel === 'bom.txt' ? 3 : 0);
           expect(hex(after.subarray(0, prefix))).toBe(hex(before.subarray(0, prefix)));
           expect(hex(after.subarray(after.length - suffix))).toBe(hex(before.subarray(before.length - suffix)));
         }
@@ -97,13 +115,15 @@ export function losslessContract(backend: BackendUnderTest) {
       it('a failed edit (no match, ambiguous) leaves the bytes alone', async () => {
         const bytes = cat(BOM8, enc('a\r\na\nb'));
         h = await open(backend, { 'f.txt': bytes });
-        expect((await h.fail('edit_file', { path: 'f.txt', old_text: 'a', new_text: 'z' })).code).toBe('AMBIGUOUS_MATCH');
+        expect((await h.fail('edit_file', { path: 'f.txt', old_text: 'a', new_text: 'z' })).code).toBe(
+          'AMBIGUOUS_MATCH',
+        );
         expect((await h.fail('edit_file', { path: 'f.txt', old_text: 'q', new_text: 'z' })).code).toBe('NO_MATCH');
         await expectBytes('f.txt', bytes);
       });
     });
 
-    describe('write_file and append_file keep the file\'s style', () => {
+    describe("write_file and append_file keep the file's style", () => {
       it('write_file with \\n content over a CRLF file keeps CRLF, and keeps a missing final newline missing', async () => {
         h = await open(backend, { 'w.txt': 'a\r\nb\r\n', 'n.txt': 'a\r\nb' });
         await h.ok('write_file', { path: 'w.txt', content: 'a\nb\nc\n' });
@@ -136,10 +156,19 @@ export function losslessContract(backend: BackendUnderTest) {
         const l1 = new Uint8Array([0x63, 0x61, 0x66, 0xe9, 0x0d, 0x0a, 0xff, 0x0a]);
         h = await open(backend, { 'l1.txt': l1 });
         expect((await h.fail('read_file', { path: 'l1.txt' })).code).toBe('DECODE_ERROR');
-        expect(await h.ok('read_file', { path: 'l1.txt', encoding: 'latin1' })).toMatchObject({ content: 'café\nÿ\n', encoding: 'latin1', bom: false, eol: 'mixed' });
-        expect((await h.fail('edit_file', { path: 'l1.txt', old_text: 'café', new_text: 'cafe' })).code).toBe('DECODE_ERROR');
+        expect(await h.ok('read_file', { path: 'l1.txt', encoding: 'latin1' })).toMatchObject({
+          content: 'café\nÿ\n',
+          encoding: 'latin1',
+          bom: false,
+          eol: 'mixed',
+        });
+        expect((await h.fail('edit_file', { path: 'l1.txt', old_text: 'café', new_text: 'cafe' })).code).toBe(
+          'DECODE_ERROR',
+        );
         await expectBytes('l1.txt', l1);
-        expect((await h.fail('write_file', { path: 'new.txt', content: 'emoji 😀', encoding: 'latin1' })).code).toBe('INVALID_ARGUMENTS');
+        expect((await h.fail('write_file', { path: 'new.txt', content: 'emoji 😀', encoding: 'latin1' })).code).toBe(
+          'INVALID_ARGUMENTS',
+        );
         expect(await h.bytes('new.txt')).toBeNull();
         await h.ok('write_file', { path: 'l1.txt', content: 'naïve\n', encoding: 'latin1' });
         await expectBytes('l1.txt', new Uint8Array([0x6e, 0x61, 0xef, 0x76, 0x65, 0x0a]));
@@ -149,7 +178,10 @@ export function losslessContract(backend: BackendUnderTest) {
       it('write_file over a latin1 file named as latin1 keeps its CRLF endings', async () => {
         h = await open(backend, { 'l1.txt': new Uint8Array([0x63, 0x61, 0x66, 0xe9, 0x0d, 0x0a]) });
         await h.ok('write_file', { path: 'l1.txt', content: 'naïve\ncafé\n', encoding: 'latin1' });
-        await expectBytes('l1.txt', new Uint8Array([0x6e, 0x61, 0xef, 0x76, 0x65, 0x0d, 0x0a, 0x63, 0x61, 0x66, 0xe9, 0x0d, 0x0a]));
+        await expectBytes(
+          'l1.txt',
+          new Uint8Array([0x6e, 0x61, 0xef, 0x76, 0x65, 0x0d, 0x0a, 0x63, 0x61, 0x66, 0xe9, 0x0d, 0x0a]),
+        );
       });
 
       it('refuses a lone surrogate instead of writing U+FFFD, and changes nothing', async () => {
@@ -168,7 +200,11 @@ export function losslessContract(backend: BackendUnderTest) {
 
       it('append_file keeps CRLF, LF, the BOM and UTF-16, and adds nothing between old and new', async () => {
         h = await open(backend, {
-          'w.txt': 'a\r\n', 'l.txt': 'a\n', 'n.txt': 'a', 'b.txt': cat(BOM8, enc('a\r\n')), 'le.txt': utf16le('a\r\n'),
+          'w.txt': 'a\r\n',
+          'l.txt': 'a\n',
+          'n.txt': 'a',
+          'b.txt': cat(BOM8, enc('a\r\n')),
+          'le.txt': utf16le('a\r\n'),
         });
         await h.ok('append_file', { path: 'w.txt', content: 'b\nc\n' });
         await expectBytes('w.txt', 'a\r\nb\r\nc\r\n');
@@ -185,8 +221,19 @@ export function losslessContract(backend: BackendUnderTest) {
 
     describe('read_file never splits a character', () => {
       it('stops at max_chars on code points: a 4-byte emoji at the boundary comes whole or not at all', async () => {
-        h = await open(backend, { 'e.txt': 'a😀😀b\r\n😀\n', 'le.txt': utf16le('x😀y\n'), 'bom.txt': cat(BOM8, enc('😀z\n')) });
-        for (const [max, content] of [[1, 'a'], [2, 'a😀'], [3, 'a😀😀'], [4, 'a😀😀b'], [5, 'a😀😀b\n'], [6, 'a😀😀b\n😀']] as const) {
+        h = await open(backend, {
+          'e.txt': 'a😀😀b\r\n😀\n',
+          'le.txt': utf16le('x😀y\n'),
+          'bom.txt': cat(BOM8, enc('😀z\n')),
+        });
+        for (const [max, content] of [
+          [1, 'a'],
+          [2, 'a😀'],
+          [3, 'a😀😀'],
+          [4, 'a😀😀b'],
+          [5, 'a😀😀b\n'],
+          [6, 'a😀😀b\n😀'],
+        ] as const) {
           const r = await h.ok('read_file', { path: 'e.txt', max_chars: max });
           expect(r.content, `max_chars ${max}`).toBe(content);
           expect(r.selected_chars).toBe([...content].length);

@@ -33,7 +33,9 @@ export function pathToolsContract(backend: BackendUnderTest) {
       await h.ok('move_path', { from: 'b.txt', to: 'moved/deep/a2.txt', overwrite: true });
       expect(await h.text('moved/deep/a2.txt')).toBe('B\n');
       const detail = h.ws.changes.get(r.change_id)!;
-      expect(detail.files).toEqual([{ path: 'moved/deep/a2.txt', from: 'a.txt', status: 'moved', added_lines: 0, removed_lines: 0 }]);
+      expect(detail.files).toEqual([
+        { path: 'moved/deep/a2.txt', from: 'a.txt', status: 'moved', added_lines: 0, removed_lines: 0 },
+      ]);
     });
 
     it('moves a directory with everything in it, never into itself', async () => {
@@ -51,10 +53,16 @@ export function pathToolsContract(backend: BackendUnderTest) {
       const err = await h.fail('delete_path', { path: 'd' });
       expect(err.code).toBe('DIRECTORY_NOT_EMPTY');
       expect(await h.text('d/x.txt')).toBe('x\n');
-      expect(await h.ok('delete_path', { path: 'd', recursive: true })).toMatchObject({ path: 'd', deleted: true, files_deleted: 2 });
+      expect(await h.ok('delete_path', { path: 'd', recursive: true })).toMatchObject({
+        path: 'd',
+        deleted: true,
+        files_deleted: 2,
+      });
       expect((await h.ok('exists', { path: 'd' })).exists).toBe(false);
       const r = await h.ok('delete_path', { path: 'f.txt' });
-      expect(h.ws.changes.get(r.change_id)!.files).toEqual([{ path: 'f.txt', status: 'deleted', added_lines: 0, removed_lines: 1 }]);
+      expect(h.ws.changes.get(r.change_id)!.files).toEqual([
+        { path: 'f.txt', status: 'deleted', added_lines: 0, removed_lines: 1 },
+      ]);
       expect((await h.fail('delete_path', { path: 'f.txt' })).code).toBe('NOT_FOUND');
       expect((await h.fail('delete_path', { path: '.', recursive: true })).code).toBe('PERMISSION_DENIED');
       const listed = await h.ok('exists', { path: '.sandpit' }).catch((e) => e);
@@ -63,7 +71,18 @@ export function pathToolsContract(backend: BackendUnderTest) {
 
     it('asks the confirm policy before deleting and changes nothing when refused', async () => {
       const asked: Array<[string[], string]> = [];
-      h = await open(backend, { 'keep.txt': 'k' }, { policy: { confirm: (paths, action) => { asked.push([paths, action]); return false; } } });
+      h = await open(
+        backend,
+        { 'keep.txt': 'k' },
+        {
+          policy: {
+            confirm: (paths, action) => {
+              asked.push([paths, action]);
+              return false;
+            },
+          },
+        },
+      );
       expect((await h.fail('delete_path', { path: 'keep.txt' })).code).toBe('CONFIRMATION_DENIED');
       expect(asked).toEqual([[['keep.txt'], 'delete']]);
       expect(await h.text('keep.txt')).toBe('k');

@@ -11,7 +11,9 @@ export function policyContract(backend: BackendUnderTest) {
       h = await open(backend, { 'a.txt': 'v1\n' });
       await h.ok('read_file', { path: 'a.txt' });
       await h.put('a.txt', 'changed behind your back\n');
-      expect((await h.fail('edit_file', { path: 'a.txt', old_text: 'changed', new_text: 'x' })).code).toBe('STALE_FILE');
+      expect((await h.fail('edit_file', { path: 'a.txt', old_text: 'changed', new_text: 'x' })).code).toBe(
+        'STALE_FILE',
+      );
       expect((await h.fail('write_file', { path: 'a.txt', content: 'v2\n' })).code).toBe('STALE_FILE');
       expect(await h.text('a.txt')).toBe('changed behind your back\n');
       await h.ok('read_file', { path: 'a.txt' });
@@ -23,9 +25,15 @@ export function policyContract(backend: BackendUnderTest) {
       h = await open(backend, { 'a.txt': 'one\n' });
       const { sha256 } = await h.ok('read_file', { path: 'a.txt' });
       const wrong = '0'.repeat(64);
-      expect((await h.fail('edit_file', { path: 'a.txt', old_text: 'one', new_text: 'two', expected_sha256: wrong })).code).toBe('STALE_FILE');
-      expect((await h.fail('write_file', { path: 'a.txt', content: 'x', expected_sha256: wrong })).code).toBe('STALE_FILE');
-      expect((await h.fail('write_file', { path: 'new.txt', content: 'x', expected_sha256: wrong })).code).toBe('STALE_FILE');
+      expect(
+        (await h.fail('edit_file', { path: 'a.txt', old_text: 'one', new_text: 'two', expected_sha256: wrong })).code,
+      ).toBe('STALE_FILE');
+      expect((await h.fail('write_file', { path: 'a.txt', content: 'x', expected_sha256: wrong })).code).toBe(
+        'STALE_FILE',
+      );
+      expect((await h.fail('write_file', { path: 'new.txt', content: 'x', expected_sha256: wrong })).code).toBe(
+        'STALE_FILE',
+      );
       await h.ok('edit_file', { path: 'a.txt', old_text: 'one', new_text: 'two', expected_sha256: sha256 });
       expect(await h.text('a.txt')).toBe('two\n');
     });
@@ -41,7 +49,7 @@ export function policyContract(backend: BackendUnderTest) {
       await h.ok('write_file', { path: 'fresh.txt', content: 'new files need no read' });
     });
 
-    it('keeps each change\'s full unified diff out of the result, in the change log', async () => {
+    it("keeps each change's full unified diff out of the result, in the change log", async () => {
       h = await open(backend, { 'a.txt': 'one\ntwo\nthree\n' });
       const r = await h.ok('edit_file', { path: 'a.txt', old_text: 'two', new_text: 'TWO' });
       expect(JSON.stringify(r)).not.toContain('@@');
@@ -60,7 +68,10 @@ export function policyContract(backend: BackendUnderTest) {
       const unknown = await h.ws.call('file_manager.read_file', {});
       expect(unknown).toMatchObject({ ok: false, error: { code: 'UNKNOWN_TOOL' } });
       expect((unknown as any).error.hint).toContain("'read_file'");
-      expect(await h.ws.call('read_file', 'a.txt' as never)).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENTS' } });
+      expect(await h.ws.call('read_file', 'a.txt' as never)).toMatchObject({
+        ok: false,
+        error: { code: 'INVALID_ARGUMENTS' },
+      });
       expect(h.ws.listTools().map((t) => t.name)).toContain('edit_file');
     });
   });

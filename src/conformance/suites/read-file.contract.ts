@@ -11,9 +11,19 @@ export function readFileContract(backend: BackendUnderTest) {
       h = await open(backend, { 'src/a.txt': 'one\ntwo\nthree\n' });
       const r = await h.ok('read_file', { path: 'src/a.txt' });
       expect(r).toMatchObject({
-        path: 'src/a.txt', content: 'one\ntwo\nthree\n', encoding: 'utf-8', bom: false, eol: 'lf',
-        total_lines: 3, start_line: 1, end_line: 3, has_more: false, next_start_line: null, truncated: false,
-        total_chars: 14, selected_chars: 14,
+        path: 'src/a.txt',
+        content: 'one\ntwo\nthree\n',
+        encoding: 'utf-8',
+        bom: false,
+        eol: 'lf',
+        total_lines: 3,
+        start_line: 1,
+        end_line: 3,
+        has_more: false,
+        next_start_line: null,
+        truncated: false,
+        total_chars: 14,
+        selected_chars: 14,
       });
       expect(r.sha256).toMatch(/^[0-9a-f]{64}$/);
     });
@@ -34,7 +44,13 @@ export function readFileContract(backend: BackendUnderTest) {
       const text = Array.from({ length: 2500 }, (_, i) => `${i + 1}`).join('\n');
       h = await open(backend, { 'big.txt': text });
       const r = await h.ok('read_file', { path: 'big.txt' });
-      expect(r).toMatchObject({ total_lines: 2500, end_line: 2000, truncated: true, has_more: true, next_start_line: 2001 });
+      expect(r).toMatchObject({
+        total_lines: 2500,
+        end_line: 2000,
+        truncated: true,
+        has_more: true,
+        next_start_line: 2001,
+      });
       const rest = await h.ok('read_file', { path: 'big.txt', start_line: 2001, end_line: 2500 });
       expect(rest.truncated).toBe(false);
       expect(r.content + rest.content).toBe(text);
@@ -49,7 +65,14 @@ export function readFileContract(backend: BackendUnderTest) {
     it('stops at max_chars, possibly inside a line, never inside an emoji', async () => {
       h = await open(backend, { 'e.txt': 'ab😀cd\nsecond\n' });
       const r = await h.ok('read_file', { path: 'e.txt', max_chars: 3 });
-      expect(r).toMatchObject({ content: 'ab😀', selected_chars: 3, truncated: true, end_line: 1, has_more: true, next_start_line: 1 });
+      expect(r).toMatchObject({
+        content: 'ab😀',
+        selected_chars: 3,
+        truncated: true,
+        end_line: 1,
+        has_more: true,
+        next_start_line: 1,
+      });
       const two = await h.ok('read_file', { path: 'e.txt', max_chars: 2 });
       expect(two.content).toBe('ab');
       const whole = await h.ok('read_file', { path: 'e.txt', max_chars: 6 });
@@ -85,16 +108,32 @@ export function readFileContract(backend: BackendUnderTest) {
 
     it('reports CRLF files and returns their content with \\n', async () => {
       h = await open(backend, { 'w.txt': 'a\r\nb\r\n', 'm.txt': 'a\r\nb\nc', 'n.txt': 'single' });
-      expect(await h.ok('read_file', { path: 'w.txt' })).toMatchObject({ eol: 'crlf', content: 'a\nb\n', total_lines: 2 });
-      expect(await h.ok('read_file', { path: 'm.txt' })).toMatchObject({ eol: 'mixed', content: 'a\nb\nc', total_lines: 3 });
+      expect(await h.ok('read_file', { path: 'w.txt' })).toMatchObject({
+        eol: 'crlf',
+        content: 'a\nb\n',
+        total_lines: 2,
+      });
+      expect(await h.ok('read_file', { path: 'm.txt' })).toMatchObject({
+        eol: 'mixed',
+        content: 'a\nb\nc',
+        total_lines: 3,
+      });
       expect(await h.ok('read_file', { path: 'n.txt' })).toMatchObject({ eol: 'none', total_lines: 1 });
     });
 
     it('detects BOMs and decodes UTF-16', async () => {
       const utf16 = new Uint8Array([0xff, 0xfe, ...[...'hi\n'].flatMap((c) => [c.charCodeAt(0), 0])]);
       h = await open(backend, { 'bom.txt': new Uint8Array([0xef, 0xbb, 0xbf, ...enc('x\n')]), 'u16.txt': utf16 });
-      expect(await h.ok('read_file', { path: 'bom.txt' })).toMatchObject({ content: 'x\n', encoding: 'utf-8', bom: true });
-      expect(await h.ok('read_file', { path: 'u16.txt' })).toMatchObject({ content: 'hi\n', encoding: 'utf-16le', bom: true });
+      expect(await h.ok('read_file', { path: 'bom.txt' })).toMatchObject({
+        content: 'x\n',
+        encoding: 'utf-8',
+        bom: true,
+      });
+      expect(await h.ok('read_file', { path: 'u16.txt' })).toMatchObject({
+        content: 'hi\n',
+        encoding: 'utf-16le',
+        bom: true,
+      });
     });
 
     it('decodes strictly and reads other encodings only when named', async () => {
@@ -102,7 +141,10 @@ export function readFileContract(backend: BackendUnderTest) {
       const err = await h.fail('read_file', { path: 'l1.txt' });
       expect(err.code).toBe('DECODE_ERROR');
       expect(err.message).toContain('offset 3');
-      expect(await h.ok('read_file', { path: 'l1.txt', encoding: 'latin1' })).toMatchObject({ content: 'café\n', encoding: 'latin1' });
+      expect(await h.ok('read_file', { path: 'l1.txt', encoding: 'latin1' })).toMatchObject({
+        content: 'café\n',
+        encoding: 'latin1',
+      });
     });
 
     it('refuses binary, Office/PDF, missing files and directories with their codes', async () => {
@@ -114,7 +156,11 @@ export function readFileContract(backend: BackendUnderTest) {
     });
 
     it('refuses reads over the size limit unless a window is given', async () => {
-      h = await open(backend, { 'big.txt': 'x'.repeat(100) + '\nsecond\n' }, { policy: { limits: { maxReadBytes: 50 } } });
+      h = await open(
+        backend,
+        { 'big.txt': 'x'.repeat(100) + '\nsecond\n' },
+        { policy: { limits: { maxReadBytes: 50 } } },
+      );
       expect((await h.fail('read_file', { path: 'big.txt' })).code).toBe('TOO_LARGE');
       expect((await h.ok('read_file', { path: 'big.txt', start_line: 2 })).content).toBe('second\n');
     });
@@ -125,10 +171,12 @@ export function readFileContract(backend: BackendUnderTest) {
       expect((await h.fail('read_file', { path: 'f.txt', start_line: 2, end_line: 1 })).code).toBe('INVALID_ARGUMENTS');
       const bad = await h.fail('read_file', { path: 'f.txt', start_line: 'one', colour: 'red' });
       expect(bad.code).toBe('INVALID_ARGUMENTS');
-      expect(bad.problems).toEqual(expect.arrayContaining([
-        { path: '/start_line', message: 'must be integer' },
-        { path: '/colour', message: 'is not a known argument' },
-      ]));
+      expect(bad.problems).toEqual(
+        expect.arrayContaining([
+          { path: '/start_line', message: 'must be integer' },
+          { path: '/colour', message: 'is not a known argument' },
+        ]),
+      );
       expect(bad.problems).toHaveLength(2);
       expect((await h.fail('read_file', {})).problems).toEqual([{ path: '/path', message: 'is required but missing' }]);
     });

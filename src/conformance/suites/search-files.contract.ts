@@ -3,13 +3,23 @@ import { createWorkspace } from '../../index.js';
 import type { BackendUnderTest } from '../backend.js';
 import { enc, open, type Harness } from '../harness.js';
 
-interface Match { path: string; line: number; column: number; content: string; before?: string[]; after?: string[] }
+interface Match {
+  path: string;
+  line: number;
+  column: number;
+  content: string;
+  before?: string[];
+  after?: string[];
+}
 
 export function searchFilesContract(backend: BackendUnderTest) {
   describe('search_files', () => {
     let h: Harness | undefined;
     // Reset after cleaning up, so a test that returns early (no symlinks) never cleans twice.
-    afterEach(async () => { await h?.cleanup(); h = undefined; });
+    afterEach(async () => {
+      await h?.cleanup();
+      h = undefined;
+    });
 
     const where = (r: Record<string, any>) => (r.matches as Match[]).map((m) => `${m.path}:${m.line}:${m.column}`);
 
@@ -17,12 +27,20 @@ export function searchFilesContract(backend: BackendUnderTest) {
       h = await open(backend, {
         'src/b.ts': 'none\nlet needle = needle;\n',
         'src/a.ts': 'needle first\nmiddle\n  two needle\n',
-        'a/x.txt': 'needle\n', 'a-b/x.txt': 'needle\n', 'a.txt': 'needle\n',
+        'a/x.txt': 'needle\n',
+        'a-b/x.txt': 'needle\n',
+        'a.txt': 'needle\n',
         'emoji.txt': '😀é needle\n',
       });
       const r = await h.ok('search_files', { pattern: 'needle' });
       expect(where(r)).toEqual([
-        'a/x.txt:1:1', 'a-b/x.txt:1:1', 'a.txt:1:1', 'emoji.txt:1:4', 'src/a.ts:1:1', 'src/a.ts:3:7', 'src/b.ts:2:5',
+        'a/x.txt:1:1',
+        'a-b/x.txt:1:1',
+        'a.txt:1:1',
+        'emoji.txt:1:4',
+        'src/a.ts:1:1',
+        'src/a.ts:3:7',
+        'src/b.ts:2:5',
       ]);
       expect(r.matches[4]).toEqual({ path: 'src/a.ts', line: 1, column: 1, content: 'needle first' });
       expect(r).toMatchObject({ count: 7, truncated: false, next_cursor: null });
@@ -31,9 +49,16 @@ export function searchFilesContract(backend: BackendUnderTest) {
     it('is case-sensitive by default, and takes regexes; a bad regex is INVALID_ARGUMENTS', async () => {
       h = await open(backend, { 'f.txt': 'Foo\nfoo\nFOO bar\nfood 42\n' });
       expect(where(await h.ok('search_files', { pattern: 'foo' }))).toEqual(['f.txt:2:1', 'f.txt:4:1']);
-      expect(where(await h.ok('search_files', { pattern: 'foo', case_sensitive: false }))).toEqual(['f.txt:1:1', 'f.txt:2:1', 'f.txt:3:1', 'f.txt:4:1']);
+      expect(where(await h.ok('search_files', { pattern: 'foo', case_sensitive: false }))).toEqual([
+        'f.txt:1:1',
+        'f.txt:2:1',
+        'f.txt:3:1',
+        'f.txt:4:1',
+      ]);
       expect(where(await h.ok('search_files', { pattern: '\\d+$', is_regex: true }))).toEqual(['f.txt:4:6']);
-      expect(where(await h.ok('search_files', { pattern: '^fo+ ', is_regex: true, case_sensitive: false }))).toEqual(['f.txt:3:1']);
+      expect(where(await h.ok('search_files', { pattern: '^fo+ ', is_regex: true, case_sensitive: false }))).toEqual([
+        'f.txt:3:1',
+      ]);
       expect((await h.ok('search_files', { pattern: 'f.o' })).count).toBe(0);
       const bad = await h.fail('search_files', { pattern: 'foo(', is_regex: true });
       expect(bad.code).toBe('INVALID_ARGUMENTS');
@@ -44,8 +69,14 @@ export function searchFilesContract(backend: BackendUnderTest) {
 
     it('skips hidden folders, node_modules, build outputs, binary and undecodable files', async () => {
       h = await open(backend, {
-        'keep.txt': 'hit\n', '.hidden/x.txt': 'hit\n', '.dotfile': 'hit\n', 'node_modules/p/i.js': 'hit\n',
-        'dist/o.js': 'hit\n', 'build/o.js': 'hit\n', 'target/o.rs': 'hit\n', '__pycache__/m.pyc': 'hit\n',
+        'keep.txt': 'hit\n',
+        '.hidden/x.txt': 'hit\n',
+        '.dotfile': 'hit\n',
+        'node_modules/p/i.js': 'hit\n',
+        'dist/o.js': 'hit\n',
+        'build/o.js': 'hit\n',
+        'target/o.rs': 'hit\n',
+        '__pycache__/m.pyc': 'hit\n',
         'bin.dat': new Uint8Array([...enc('hit\n'), 0, 1, 2]),
         'latin1.txt': new Uint8Array([...enc('hit caf'), 0xe9, 0x0a]),
         'u16.txt': new Uint8Array([0xff, 0xfe, ...[...'a hit\n'].flatMap((c) => [c.charCodeAt(0), 0])]),
@@ -59,29 +90,60 @@ export function searchFilesContract(backend: BackendUnderTest) {
         { path: 'keep.txt', line: 1, column: 1, content: 'hit' },
         { path: 'u16.txt', line: 1, column: 3, content: 'a hit' },
       ]);
-      expect(where(await h.ok('search_files', { pattern: 'HIT', case_sensitive: false }))).toEqual(['bom.txt:1:1', 'bom.txt:2:1', 'keep.txt:1:1', 'u16.txt:1:3']);
+      expect(where(await h.ok('search_files', { pattern: 'HIT', case_sensitive: false }))).toEqual([
+        'bom.txt:1:1',
+        'bom.txt:2:1',
+        'keep.txt:1:1',
+        'u16.txt:1:3',
+      ]);
     });
 
     it('honours .gitignore, nested files and negations', async () => {
       h = await open(backend, {
-        '.gitignore': '*.log\ngen/\n', 'a.log': 'hit\n', 'gen/x.ts': 'hit\n', 'src/ok.ts': 'hit\n',
-        'src/.gitignore': 'secret.ts\n!important.log\n', 'src/secret.ts': 'hit\n', 'src/important.log': 'hit\n',
+        '.gitignore': '*.log\ngen/\n',
+        'a.log': 'hit\n',
+        'gen/x.ts': 'hit\n',
+        'src/ok.ts': 'hit\n',
+        'src/.gitignore': 'secret.ts\n!important.log\n',
+        'src/secret.ts': 'hit\n',
+        'src/important.log': 'hit\n',
       });
       expect(where(await h.ok('search_files', { pattern: 'hit' }))).toEqual(['src/important.log:1:1', 'src/ok.ts:1:1']);
-      expect(where(await h.ok('search_files', { pattern: 'hit', path: 'src' }))).toEqual(['src/important.log:1:1', 'src/ok.ts:1:1']);
+      expect(where(await h.ok('search_files', { pattern: 'hit', path: 'src' }))).toEqual([
+        'src/important.log:1:1',
+        'src/ok.ts:1:1',
+      ]);
       expect(where(await h.ok('search_files', { pattern: 'hit', path: 'gen' }))).toEqual(['gen/x.ts:1:1']);
     });
 
     it('filters files with include globs: bare basenames anywhere, or root-relative paths', async () => {
-      h = await open(backend, { 'a.md': 'hit\n', 'docs/b.md': 'hit\n', 'src/c.ts': 'hit\n', 'src/deep/d.ts': 'hit\n', 'e.toml': 'hit\n' });
-      expect(where(await h.ok('search_files', { pattern: 'hit', include: ['*.md'] }))).toEqual(['a.md:1:1', 'docs/b.md:1:1']);
-      expect(where(await h.ok('search_files', { pattern: 'hit', include: ['*.md', '*.toml'] }))).toEqual(['a.md:1:1', 'docs/b.md:1:1', 'e.toml:1:1']);
+      h = await open(backend, {
+        'a.md': 'hit\n',
+        'docs/b.md': 'hit\n',
+        'src/c.ts': 'hit\n',
+        'src/deep/d.ts': 'hit\n',
+        'e.toml': 'hit\n',
+      });
+      expect(where(await h.ok('search_files', { pattern: 'hit', include: ['*.md'] }))).toEqual([
+        'a.md:1:1',
+        'docs/b.md:1:1',
+      ]);
+      expect(where(await h.ok('search_files', { pattern: 'hit', include: ['*.md', '*.toml'] }))).toEqual([
+        'a.md:1:1',
+        'docs/b.md:1:1',
+        'e.toml:1:1',
+      ]);
       expect(where(await h.ok('search_files', { pattern: 'hit', include: ['src/*.ts'] }))).toEqual(['src/c.ts:1:1']);
-      expect(where(await h.ok('search_files', { pattern: 'hit', include: ['src/**/*.ts'], path: 'src' }))).toEqual(['src/c.ts:1:1', 'src/deep/d.ts:1:1']);
+      expect(where(await h.ok('search_files', { pattern: 'hit', include: ['src/**/*.ts'], path: 'src' }))).toEqual([
+        'src/c.ts:1:1',
+        'src/deep/d.ts:1:1',
+      ]);
     });
 
     it('caps content at 500 characters with a marker, showing the match when it lies past the cap', async () => {
-      h = await open(backend, { 'long.txt': `needle${'x'.repeat(1000)}\n${'y'.repeat(900)}needle${'z'.repeat(300)}\n` });
+      h = await open(backend, {
+        'long.txt': `needle${'x'.repeat(1000)}\n${'y'.repeat(900)}needle${'z'.repeat(300)}\n`,
+      });
       const [first, second] = (await h.ok('search_files', { pattern: 'needle' })).matches as Match[];
       expect(first!.content.startsWith(`needle${'x'.repeat(494)}`)).toBe(true);
       expect(first!.content).toMatch(/truncated: 506 more characters/);
@@ -101,12 +163,17 @@ export function searchFilesContract(backend: BackendUnderTest) {
         { path: 'f.txt', line: 5, column: 4, content: 'l5 hit', before: ['l3', 'l4'], after: [] },
       ]);
       const regex = await h.ok('search_files', { pattern: 'h.t', is_regex: true, context_lines: 1 });
-      expect(regex.matches).toEqual(r.matches.map((m: Match) => ({ ...m, before: m.before!.slice(-1), after: m.after!.slice(0, 1) })));
+      expect(regex.matches).toEqual(
+        r.matches.map((m: Match) => ({ ...m, before: m.before!.slice(-1), after: m.after!.slice(0, 1) })),
+      );
     });
 
     it('returns 50 matches by default, and pages through the rest with no gaps or duplicates', async () => {
       const seed: Record<string, string> = {};
-      for (let f = 0; f < 12; f++) seed[`d${f % 3}/f${f}.txt`] = Array.from({ length: 7 }, (_, i) => (i % 2 ? 'other' : `hit ${f}.${i}`)).join('\n');
+      for (let f = 0; f < 12; f++)
+        seed[`d${f % 3}/f${f}.txt`] = Array.from({ length: 7 }, (_, i) => (i % 2 ? 'other' : `hit ${f}.${i}`)).join(
+          '\n',
+        );
       h = await open(backend, seed);
       const all = await h.ok('search_files', { pattern: 'hit', max_matches: 1000 });
       expect(all).toMatchObject({ count: 48, truncated: false, next_cursor: null });
@@ -146,12 +213,18 @@ export function searchFilesContract(backend: BackendUnderTest) {
       const other = await h.fail('search_files', { pattern: 'hit', include: ['*.txt'], cursor: first.next_cursor });
       expect(other.code).toBe('INVALID_ARGUMENTS');
       expect(other.message).toMatch(/different search/);
-      expect((await h.fail('search_files', { pattern: 'hat', cursor: first.next_cursor })).code).toBe('INVALID_ARGUMENTS');
+      expect((await h.fail('search_files', { pattern: 'hat', cursor: first.next_cursor })).code).toBe(
+        'INVALID_ARGUMENTS',
+      );
       expect((await h.fail('search_files', { pattern: 'hit', cursor: 'not-a-cursor' })).code).toBe('INVALID_ARGUMENTS');
     });
 
     it('searches one named file, even a hidden one; refuses binary, missing and outside paths', async () => {
-      h = await open(backend, { '.env': 'KEY=hit\n', 'bin.dat': new Uint8Array([104, 105, 116, 0]), 'dir/x.txt': 'hit\n' });
+      h = await open(backend, {
+        '.env': 'KEY=hit\n',
+        'bin.dat': new Uint8Array([104, 105, 116, 0]),
+        'dir/x.txt': 'hit\n',
+      });
       expect(where(await h.ok('search_files', { pattern: 'hit', path: '.env' }))).toEqual(['.env:1:5']);
       expect(where(await h.ok('search_files', { pattern: 'hit', path: 'dir' }))).toEqual(['dir/x.txt:1:1']);
       expect((await h.fail('search_files', { pattern: 'hit', path: 'bin.dat' })).code).toBe('BINARY_FILE');

@@ -42,7 +42,8 @@ export function snapshotsContract(backend: BackendUnderTest) {
         ['write_file', { path: 'README.md', content: 'replaced\n' }],
       ];
       for (const [tool, args] of steps) {
-        if (tool === 'edit_file' || tool === 'write_file' || tool === 'append_file') await h.ws.call('read_file', { path: String(args.path) });
+        if (tool === 'edit_file' || tool === 'write_file' || tool === 'append_file')
+          await h.ws.call('read_file', { path: String(args.path) });
         await h.ok(tool, args);
         states.push(await h.tree());
       }
@@ -81,7 +82,7 @@ export function snapshotsContract(backend: BackendUnderTest) {
       expect(await h.text('f.txt')).toBe('v3\n');
     });
 
-    it('captures a change made behind the tools\' back with rescan()', async () => {
+    it("captures a change made behind the tools' back with rescan()", async () => {
       h = await open(backend, { 'f.txt': 'one\n' });
       await h.ok('write_file', { path: 'g.txt', content: 'tool\n' });
       await h.put('f.txt', 'two\n');
@@ -137,15 +138,22 @@ export function snapshotsContract(backend: BackendUnderTest) {
     });
 
     it('honours .gitignore and leaves out files over the size cap, listing them', async () => {
-      h = await open(backend, {
-        '.gitignore': 'build/\n*.log\n',
-        'build/out.js': 'built\n',
-        'app.log': 'log\n',
-        'keep.txt': 'keep\n',
-        'big.bin': new Uint8Array(2048),
-      }, { snapshots: { maxFileBytes: 1024 } });
+      h = await open(
+        backend,
+        {
+          '.gitignore': 'build/\n*.log\n',
+          'build/out.js': 'built\n',
+          'app.log': 'log\n',
+          'keep.txt': 'keep\n',
+          'big.bin': new Uint8Array(2048),
+        },
+        { snapshots: { maxFileBytes: 1024 } },
+      );
       const snap = await h.ok('snapshot', { message: 'checkpoint' });
-      expect(snap).toMatchObject({ message: 'checkpoint', skipped: [{ path: 'big.bin', size_bytes: 2048, reason: 'too_large' }] });
+      expect(snap).toMatchObject({
+        message: 'checkpoint',
+        skipped: [{ path: 'big.bin', size_bytes: 2048, reason: 'too_large' }],
+      });
       expect(snap.id).toMatch(/^[0-9a-f]{12}$/);
       const tracked = await h.ws.snapshots!.tree.files();
       expect([...tracked.keys()].sort()).toEqual(['.gitignore', 'keep.txt']);
@@ -209,14 +217,20 @@ export function snapshotsContract(backend: BackendUnderTest) {
       expect(await executable('run.sh')).toBe(false);
     });
 
-    it('never touches a user\'s own .git and never snapshots it', async () => {
-      const userGit = { '.git/HEAD': 'ref: refs/heads/main\n', '.git/config': '[core]\n\tbare = false\n', 'sub/.git/index': new Uint8Array([1, 2, 3]) };
+    it("never touches a user's own .git and never snapshots it", async () => {
+      const userGit = {
+        '.git/HEAD': 'ref: refs/heads/main\n',
+        '.git/config': '[core]\n\tbare = false\n',
+        'sub/.git/index': new Uint8Array([1, 2, 3]),
+      };
       h = await open(backend, { ...userGit, 'f.txt': 'x\n' });
       for (let i = 0; i < 12; i++) await h.ok('write_file', { path: `f${i % 3}.txt`, content: `${i}\n` });
       await h.ok('undo', { steps: 5 });
       await h.ok('snapshot', {});
       for (const [rel, content] of Object.entries(userGit)) {
-        expect(await h.bytes(rel), rel).toEqual(typeof content === 'string' ? new TextEncoder().encode(content) : content);
+        expect(await h.bytes(rel), rel).toEqual(
+          typeof content === 'string' ? new TextEncoder().encode(content) : content,
+        );
       }
       expect([...(await h.ws.snapshots!.tree.files()).keys()].some((p) => p.includes('.git/'))).toBe(false);
     });
@@ -237,7 +251,10 @@ export function snapshotsContract(backend: BackendUnderTest) {
         await h.ok('write_file', { path: 'f.txt', content: '1\n' });
         await h.ok('write_file', { path: 'g.txt', content: '1\n' });
       });
-      await Promise.all([h.ok('write_file', { path: 'x.txt', content: 'x\n' }), h.ok('write_file', { path: 'y.txt', content: 'y\n' })]);
+      await Promise.all([
+        h.ok('write_file', { path: 'x.txt', content: 'x\n' }),
+        h.ok('write_file', { path: 'y.txt', content: 'y\n' }),
+      ]);
       const batched = (await h.ok('list_snapshots', {})).snapshots;
       expect(batched.map((s: { files_changed: number }) => s.files_changed)).toEqual([2, 2, 1]);
       await h.cleanup();
@@ -268,7 +285,9 @@ export function snapshotsContract(backend: BackendUnderTest) {
       expect(bad.code).toBe('INVALID_ARGUMENTS');
       expect(bad.problems).toEqual([{ path: '/id', message: 'must match pattern "^[0-9a-fA-F]+$"' }]);
       expect((await h.fail('undo', { steps: 0 })).code).toBe('INVALID_ARGUMENTS');
-      expect((await h.fail('list_snapshots', { colour: 1 })).problems).toEqual([{ path: '/colour', message: 'is not a known argument' }]);
+      expect((await h.fail('list_snapshots', { colour: 1 })).problems).toEqual([
+        { path: '/colour', message: 'is not a known argument' },
+      ]);
     });
   });
 }

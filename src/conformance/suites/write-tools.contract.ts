@@ -27,7 +27,9 @@ export function writeToolsContract(backend: BackendUnderTest) {
 
     it('overwrites by default, refuses with overwrite:false, and counts changed lines', async () => {
       h = await open(backend, { 'f.txt': 'a\nb\nc\n' });
-      expect((await h.fail('write_file', { path: 'f.txt', content: 'x', overwrite: false })).code).toBe('ALREADY_EXISTS');
+      expect((await h.fail('write_file', { path: 'f.txt', content: 'x', overwrite: false })).code).toBe(
+        'ALREADY_EXISTS',
+      );
       const r = await h.ok('write_file', { path: 'f.txt', content: 'a\nB\nc\nd\n' });
       expect(r).toMatchObject({ created: false, added_lines: 2, removed_lines: 1 });
     });
@@ -39,7 +41,7 @@ export function writeToolsContract(backend: BackendUnderTest) {
       expect(await h.text('file.txt')).toBe('f');
     });
 
-    it('keeps an existing file\'s encoding and BOM', async () => {
+    it("keeps an existing file's encoding and BOM", async () => {
       h = await open(backend, { 'bom.txt': new Uint8Array([0xef, 0xbb, 0xbf, ...enc('old\n')]) });
       await h.ok('write_file', { path: 'bom.txt', content: 'new\n' });
       expect([...(await h.bytes('bom.txt'))!]).toEqual([0xef, 0xbb, 0xbf, ...enc('new\n')]);
@@ -49,15 +51,23 @@ export function writeToolsContract(backend: BackendUnderTest) {
       h = await open(backend);
       await h.ok('write_file', { path: 'l.txt', content: 'café', encoding: 'latin1' });
       expect([...(await h.bytes('l.txt'))!]).toEqual([0x63, 0x61, 0x66, 0xe9]);
-      expect((await h.fail('write_file', { path: 'm.txt', content: '😀', encoding: 'latin1' })).code).toBe('INVALID_ARGUMENTS');
+      expect((await h.fail('write_file', { path: 'm.txt', content: '😀', encoding: 'latin1' })).code).toBe(
+        'INVALID_ARGUMENTS',
+      );
       expect(await h.bytes('m.txt')).toBeNull();
     });
 
     it('appends, creating the file when missing', async () => {
       h = await open(backend, { 'log.txt': 'one\r\n' });
-      expect(await h.ok('append_file', { path: 'new/notes.md', content: '# Notes' })).toMatchObject({ created: true, added_lines: 1 });
+      expect(await h.ok('append_file', { path: 'new/notes.md', content: '# Notes' })).toMatchObject({
+        created: true,
+        added_lines: 1,
+      });
       expect(await h.text('new/notes.md')).toBe('# Notes');
-      expect(await h.ok('append_file', { path: 'log.txt', content: 'two\nthree\n' })).toMatchObject({ created: false, added_lines: 2 });
+      expect(await h.ok('append_file', { path: 'log.txt', content: 'two\nthree\n' })).toMatchObject({
+        created: false,
+        added_lines: 2,
+      });
       expect(await h.text('log.txt')).toBe('one\r\ntwo\r\nthree\r\n');
       expect((await h.fail('append_file', { path: 'x.txt' })).code).toBe('INVALID_ARGUMENTS');
     });

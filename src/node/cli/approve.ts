@@ -26,17 +26,20 @@ export function approvalQuestion(request: ApprovalRequest): string {
  */
 export function terminalApprover(io: PromptIo): Approver {
   let queue: Promise<unknown> = Promise.resolve();
-  const ask = (request: ApprovalRequest) => new Promise<boolean>((resolve) => {
-    const rl = createInterface({ input: io.input, output: io.output, terminal: false });
-    let answered = false;
-    rl.once('line', (line) => {
-      answered = true;
-      rl.close();
-      resolve(/^\s*y(es)?\s*$/i.test(line));
+  const ask = (request: ApprovalRequest) =>
+    new Promise<boolean>((resolve) => {
+      const rl = createInterface({ input: io.input, output: io.output, terminal: false });
+      let answered = false;
+      rl.once('line', (line) => {
+        answered = true;
+        rl.close();
+        resolve(/^\s*y(es)?\s*$/i.test(line));
+      });
+      rl.once('close', () => {
+        if (!answered) resolve(false);
+      });
+      io.output.write(`${approvalQuestion(request)} [y/N] `);
     });
-    rl.once('close', () => { if (!answered) resolve(false); });
-    io.output.write(`${approvalQuestion(request)} [y/N] `);
-  });
   return (paths, action, request) => {
     const turn = queue.then(() => ask(request ?? { action, paths, tool: '' }));
     queue = turn.catch(() => false);
@@ -49,9 +52,13 @@ export function terminalApprover(io: PromptIo): Approver {
  * otherwise a terminal on stdin is asked, and with no terminal there is no approver, so the
  * confirmations a toolset promises are refused (CONFIRMATION_DENIED).
  */
-export function cliApprover(args: ParsedArgs, io: PromptIo = { input: process.stdin, output: process.stderr }): Approver | undefined {
+export function cliApprover(
+  args: ParsedArgs,
+  io: PromptIo = { input: process.stdin, output: process.stderr },
+): Approver | undefined {
   const mode = args.options.get('approve');
-  if (mode !== undefined && mode !== 'all') throw new UsageError('--approve takes only all (allow every confirmation without asking)');
+  if (mode !== undefined && mode !== 'all')
+    throw new UsageError('--approve takes only all (allow every confirmation without asking)');
   if (mode === 'all') return () => true;
   return io.input.isTTY ? terminalApprover(io) : undefined;
 }

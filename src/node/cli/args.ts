@@ -22,7 +22,21 @@ export interface ArgSpec {
 }
 
 const COMMON: ArgSpec = {
-  valueOptions: new Set(['root', 'backend', 'from', 'tools', 'toolset', 'artifacts', 'snapshots', 'sandbox', 'approve', 'format', 'http', 'auth-token-env', 'max-message-bytes']),
+  valueOptions: new Set([
+    'root',
+    'backend',
+    'from',
+    'tools',
+    'toolset',
+    'artifacts',
+    'snapshots',
+    'sandbox',
+    'approve',
+    'format',
+    'http',
+    'auth-token-env',
+    'max-message-bytes',
+  ]),
   flags: new Set(['help', 'pretty', 'schemas', 'version', 'strict', 'repair', 'git']),
 };
 const SHORT: Record<string, string> = { '-h': '--help', '-v': '--version' };
@@ -84,17 +98,27 @@ export function workspaceSource(args: ParsedArgs): WorkspaceSource {
     throw new UsageError(`unknown backend '${backend.slice(0, 40)}' (use memory or node)`);
   }
   if (backend === 'node') {
-    if (from !== undefined) throw new UsageError('--from seeds the memory backend; it cannot be used with the node backend');
+    if (from !== undefined)
+      throw new UsageError('--from seeds the memory backend; it cannot be used with the node backend');
     if (root === undefined) throw new UsageError('the node backend needs --root DIR');
     const toolsDir = args.options.get('tools');
     const sandbox = sandboxOption(args.options.get('sandbox'));
-    return { backend, root, ...(toolsDir === undefined ? {} : { toolsDir }), ...(sandbox === undefined ? {} : { sandbox }) };
+    return {
+      backend,
+      root,
+      ...(toolsDir === undefined ? {} : { toolsDir }),
+      ...(sandbox === undefined ? {} : { sandbox }),
+    };
   }
   if (root !== undefined) {
     throw new UsageError('--root is a real folder for the node backend; to work on a copy in memory use --from DIR');
   }
-  if (args.options.has('tools')) throw new UsageError('--tools runs programs in a real folder, so it needs --root DIR (the node backend)');
-  if (args.options.has('sandbox')) throw new UsageError('--sandbox is about running programs in a real folder, so it needs --root DIR (the node backend)');
+  if (args.options.has('tools'))
+    throw new UsageError('--tools runs programs in a real folder, so it needs --root DIR (the node backend)');
+  if (args.options.has('sandbox'))
+    throw new UsageError(
+      '--sandbox is about running programs in a real folder, so it needs --root DIR (the node backend)',
+    );
   return from === undefined ? { backend } : { backend, from };
 }
 

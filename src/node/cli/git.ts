@@ -10,9 +10,32 @@ import { cliSecret } from '../process/sandbox-relaunch.js';
 type Verb = 'clone' | 'push' | 'pull';
 
 const OPTIONS = {
-  clone: { ref: { type: 'string' }, depth: { type: 'string' }, 'token-env': { type: 'string' }, 'cors-proxy': { type: 'string' }, progress: { type: 'boolean' }, pretty: { type: 'boolean' } },
-  push: { root: { type: 'string' }, remote: { type: 'string' }, branch: { type: 'string' }, squash: { type: 'boolean' }, message: { type: 'string' }, 'token-env': { type: 'string' }, progress: { type: 'boolean' }, pretty: { type: 'boolean' } },
-  pull: { root: { type: 'string' }, remote: { type: 'string' }, branch: { type: 'string' }, 'token-env': { type: 'string' }, progress: { type: 'boolean' }, pretty: { type: 'boolean' } },
+  clone: {
+    ref: { type: 'string' },
+    depth: { type: 'string' },
+    'token-env': { type: 'string' },
+    'cors-proxy': { type: 'string' },
+    progress: { type: 'boolean' },
+    pretty: { type: 'boolean' },
+  },
+  push: {
+    root: { type: 'string' },
+    remote: { type: 'string' },
+    branch: { type: 'string' },
+    squash: { type: 'boolean' },
+    message: { type: 'string' },
+    'token-env': { type: 'string' },
+    progress: { type: 'boolean' },
+    pretty: { type: 'boolean' },
+  },
+  pull: {
+    root: { type: 'string' },
+    remote: { type: 'string' },
+    branch: { type: 'string' },
+    'token-env': { type: 'string' },
+    progress: { type: 'boolean' },
+    pretty: { type: 'boolean' },
+  },
 } as const;
 
 /**
@@ -47,14 +70,16 @@ export async function gitCommand(verb: Verb, argv: string[]): Promise<number> {
     envelope = await ws.git.clone({ url, ref: str('ref'), depth, auth, corsProxy: str('cors-proxy'), onProgress });
     await ws.close();
   } else {
-    if (parsed.positionals.length > 0) throw new UsageError(`${verb} takes no positional arguments, only --root DIR [--remote URL] [--branch B]`);
+    if (parsed.positionals.length > 0)
+      throw new UsageError(`${verb} takes no positional arguments, only --root DIR [--remote URL] [--branch B]`);
     const dir = str('root');
     if (!dir) throw new UsageError(`${verb} needs --root DIR`);
     const ws = openNodeWorkspace(resolve(dir));
     const remote = { url: str('remote'), branch: str('branch'), auth, onProgress };
-    envelope = verb === 'push'
-      ? await ws.git.push({ ...remote, squash: Boolean(values.squash), message: str('message') })
-      : await ws.git.pull(remote);
+    envelope =
+      verb === 'push'
+        ? await ws.git.push({ ...remote, squash: Boolean(values.squash), message: str('message') })
+        : await ws.git.pull(remote);
     await ws.close();
   }
   process.stdout.write(`${JSON.stringify(envelope, null, values.pretty ? 2 : undefined)}\n`);

@@ -21,7 +21,8 @@ export interface OpenReport {
 
 /** The toolset named by --toolset (default canonical); an unknown name is a UsageError. */
 export function cliToolsetName(name = 'canonical'): (typeof TOOLSET_NAMES)[number] {
-  if (!isToolsetName(name)) throw new UsageError(`unknown toolset '${name.slice(0, 40)}' (use ${TOOLSET_NAMES.join(', ')})`);
+  if (!isToolsetName(name))
+    throw new UsageError(`unknown toolset '${name.slice(0, 40)}' (use ${TOOLSET_NAMES.join(', ')})`);
   return name;
 }
 
@@ -39,7 +40,10 @@ export interface CliToolsetOptions {
 }
 
 /** Open the workspace a command runs on, offering the named toolset; a missing or unusable folder is a UsageError. */
-export async function openCliWorkspace(source: WorkspaceSource, options: CliToolsetOptions = {}): Promise<{ ws: Workspace; report: OpenReport; set: Toolset; tasks: TaskRegistry | null }> {
+export async function openCliWorkspace(
+  source: WorkspaceSource,
+  options: CliToolsetOptions = {},
+): Promise<{ ws: Workspace; report: OpenReport; set: Toolset; tasks: TaskRegistry | null }> {
   const name = cliToolsetName(options.toolset);
   const artifacts = options.artifactDir === undefined ? {} : { artifactDir: options.artifactDir };
   const snapshots = options.snapshots === undefined ? {} : { snapshots: options.snapshots };
@@ -49,7 +53,11 @@ export async function openCliWorkspace(source: WorkspaceSource, options: CliTool
     await requireFolder(root, '--root');
     if (source.toolsDir !== undefined) await requireFolder(resolve(source.toolsDir), '--tools');
     const { ws, set, tasks } = openToolsetWorkspace(root, name, {
-      ...artifacts, ...snapshots, ...policy, ...(options.caps ? { caps: options.caps } : {}), ...(options.gitTools ? { gitTools: options.gitTools } : {}),
+      ...artifacts,
+      ...snapshots,
+      ...policy,
+      ...(options.caps ? { caps: options.caps } : {}),
+      ...(options.gitTools ? { gitTools: options.gitTools } : {}),
       ...(source.toolsDir !== undefined ? { toolsDir: source.toolsDir } : {}),
       ...(source.sandbox ? { sandbox: source.sandbox } : {}),
     });
@@ -66,7 +74,12 @@ export async function openCliWorkspace(source: WorkspaceSource, options: CliTool
   }
   const set = toolset(name, artifacts);
   // A memory workspace in Node runs no programs, and the CLI does not swap the built-in shell in for them.
-  return { ws: createWorkspace({ fs, root: '/', tools: set.tools, ...snapshots, ...policy, processRunner: false }), report, set, tasks: null };
+  return {
+    ws: createWorkspace({ fs, root: '/', tools: set.tools, ...snapshots, ...policy, processRunner: false }),
+    report,
+    set,
+    tasks: null,
+  };
 }
 
 // The message names the option, not the folder: a model may be the one reading stderr.
@@ -83,7 +96,9 @@ async function requireFolder(folder: string, option: string): Promise<void> {
   try {
     await fsp.readdir(folder);
   } catch (error) {
-    throw new UsageError(`the folder given to ${option} cannot be read (${(error as { code?: string }).code ?? 'unknown error'})`);
+    throw new UsageError(
+      `the folder given to ${option} cannot be read (${(error as { code?: string }).code ?? 'unknown error'})`,
+    );
   }
 }
 

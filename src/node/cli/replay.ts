@@ -23,7 +23,11 @@ export async function openTranscript(name: string, stdin: Readable): Promise<Rea
   } catch (error) {
     if (error instanceof UsageError) throw error;
     const code = (error as { code?: string }).code;
-    throw new UsageError(code === 'ENOENT' ? 'the transcript file does not exist' : `the transcript file cannot be read (${code ?? 'unknown error'})`);
+    throw new UsageError(
+      code === 'ENOENT'
+        ? 'the transcript file does not exist'
+        : `the transcript file cannot be read (${code ?? 'unknown error'})`,
+    );
   }
 }
 
@@ -32,7 +36,11 @@ export async function openTranscript(name: string, stdin: Readable): Promise<Rea
  * as soon as it exists, so a long replay streams. Blank lines are skipped; a malformed line
  * yields an INVALID_ARGUMENTS envelope and the replay goes on.
  */
-export async function replay(ws: Workspace, input: Readable, emit: (envelope: Envelope) => Promise<void>): Promise<number> {
+export async function replay(
+  ws: Workspace,
+  input: Readable,
+  emit: (envelope: Envelope) => Promise<void>,
+): Promise<number> {
   const lines = createInterface({ input, crlfDelay: Infinity });
   let lineNo = 0;
   let processed = 0;
@@ -54,7 +62,9 @@ function parseLine(text: string, lineNo: number): Step {
   try {
     value = JSON.parse(text);
   } catch (error) {
-    return bad('', `line ${lineNo} is not valid JSON (${(error as Error).message})`, [{ path: '', message: 'must be valid JSON' }]);
+    return bad('', `line ${lineNo} is not valid JSON (${(error as Error).message})`, [
+      { path: '', message: 'must be valid JSON' },
+    ]);
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     return bad('', `line ${lineNo} is not a JSON object`, [{ path: '', message: 'must be object' }]);
@@ -72,4 +82,3 @@ function parseLine(text: string, lineNo: number): Step {
 function bad(tool: string, message: string, problems: Problem[]): Step {
   return { envelope: { ok: false, tool, error: { code: 'INVALID_ARGUMENTS', message, hint: LINE_SHAPE, problems } } };
 }
-

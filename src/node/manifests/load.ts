@@ -54,7 +54,14 @@ export function loadManifests(dir: string, reserved: Iterable<string> = []): Man
       .sort();
   } catch (error) {
     const code = (error as { code?: string }).code;
-    return { tools: [], reports: [], folderProblem: code === 'ENOENT' ? 'the tools folder does not exist' : `the tools folder cannot be read (${code ?? 'unknown error'})` };
+    return {
+      tools: [],
+      reports: [],
+      folderProblem:
+        code === 'ENOENT'
+          ? 'the tools folder does not exist'
+          : `the tools folder cannot be read (${code ?? 'unknown error'})`,
+    };
   }
   const load: ManifestLoad = { tools: [], reports: [] };
   for (const folder of folders) {
@@ -69,7 +76,11 @@ export function loadManifests(dir: string, reserved: Iterable<string> = []): Man
   return load;
 }
 
-function checkFolder(toolDir: string, folder: string, taken: Set<string>): { report: ManifestReport; tool?: LoadedManifest } {
+function checkFolder(
+  toolDir: string,
+  folder: string,
+  taken: Set<string>,
+): { report: ManifestReport; tool?: LoadedManifest } {
   const skip = (name: string, problems: string[]) => ({ report: { name, status: 'skipped' as const, problems } });
   try {
     if (!statSync(toolDir).isDirectory()) return skip(folder, ['not a folder']);
@@ -88,18 +99,28 @@ function checkFolder(toolDir: string, folder: string, taken: Set<string>): { rep
   } catch (error) {
     return skip(folder, [`${folder}.json is not valid JSON (${(error as Error).message})`]);
   }
-  const problems = validateArgs(manifestSchema, json).map((p) => `${p.path.slice(1) || 'manifest'} ${p.message.replace('argument', 'field')}`);
+  const problems = validateArgs(manifestSchema, json).map(
+    (p) => `${p.path.slice(1) || 'manifest'} ${p.message.replace('argument', 'field')}`,
+  );
   const manifest = json as ToolManifest;
   const rawName = typeof manifest?.name === 'string' ? manifest.name : folder;
-  if (manifest && typeof manifest === 'object' && manifest.name === undefined && !new RegExp(TOOL_NAME_PATTERN).test(folder)) {
-    problems.push(`name: the folder name '${folder}' is not a valid tool name (lowercase letters, digits, _); set "name"`);
+  if (
+    manifest &&
+    typeof manifest === 'object' &&
+    manifest.name === undefined &&
+    !new RegExp(TOOL_NAME_PATTERN).test(folder)
+  ) {
+    problems.push(
+      `name: the folder name '${folder}' is not a valid tool name (lowercase letters, digits, _); set "name"`,
+    );
   }
   if (problems.length > 0) return skip(rawName, problems);
   const name = rawName;
   if (taken.has(name)) return skip(name, [`name '${name}' is already taken by a built-in tool or another manifest`]);
   if (manifest.command[0] === '') problems.push('command[0] must name a program');
   const timeout = manifest.timeout_seconds;
-  if (timeout !== undefined && timeout < 0 && timeout !== -1) problems.push('timeout_seconds must be -1 (no limit), 0 (the default) or positive');
+  if (timeout !== undefined && timeout < 0 && timeout !== -1)
+    problems.push('timeout_seconds must be -1 (no limit), 0 (the default) or positive');
   const parameters = manifest.parameters ?? EMPTY_PARAMETERS;
   if (parameters.type !== 'object') problems.push('parameters must be a JSON Schema with "type": "object"');
   else {
@@ -111,7 +132,14 @@ function checkFolder(toolDir: string, folder: string, taken: Set<string>): { rep
   }
   if (problems.length > 0) return skip(name, problems);
   if (manifest.platforms && !manifest.platforms.includes(currentPlatform() as 'linux')) {
-    return { report: { name, status: 'skipped', problems: [`only for ${manifest.platforms.join(', ')}; this machine is ${currentPlatform()}`], otherPlatform: true } };
+    return {
+      report: {
+        name,
+        status: 'skipped',
+        problems: [`only for ${manifest.platforms.join(', ')}; this machine is ${currentPlatform()}`],
+        otherPlatform: true,
+      },
+    };
   }
   return { report: { name, status: 'ok', problems: [] }, tool: { name, dir: toolDir, manifest, parameters } };
 }

@@ -17,10 +17,15 @@ export class NotifyTail {
   private timer: NodeJS.Timeout | null = null;
   private reading: Promise<void> = Promise.resolve();
 
-  constructor(private readonly file: string, private readonly deliver: (note: NotifyNote) => void) {}
+  constructor(
+    private readonly file: string,
+    private readonly deliver: (note: NotifyNote) => void,
+  ) {}
 
   start(): void {
-    this.timer = setInterval(() => { this.reading = this.reading.then(() => this.poll()); }, POLL_MS);
+    this.timer = setInterval(() => {
+      this.reading = this.reading.then(() => this.poll());
+    }, POLL_MS);
   }
 
   /** Stop following; lines written before this are still delivered. */

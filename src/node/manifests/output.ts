@@ -26,10 +26,18 @@ const MEDIA_WORD: Record<keyof ModelCaps, string> = { vision: 'image', audio: 'a
 export const MAX_MEDIA_BYTES = 5 * 1024 * 1024;
 
 const MIME: Record<string, [string, keyof ModelCaps]> = {
-  '.png': ['image/png', 'vision'], '.jpg': ['image/jpeg', 'vision'], '.jpeg': ['image/jpeg', 'vision'],
-  '.gif': ['image/gif', 'vision'], '.webp': ['image/webp', 'vision'], '.svg': ['image/svg+xml', 'vision'],
-  '.mp3': ['audio/mpeg', 'audio'], '.wav': ['audio/wav', 'audio'], '.ogg': ['audio/ogg', 'audio'],
-  '.mp4': ['video/mp4', 'video'], '.webm': ['video/webm', 'video'], '.pdf': ['application/pdf', 'pdf'],
+  '.png': ['image/png', 'vision'],
+  '.jpg': ['image/jpeg', 'vision'],
+  '.jpeg': ['image/jpeg', 'vision'],
+  '.gif': ['image/gif', 'vision'],
+  '.webp': ['image/webp', 'vision'],
+  '.svg': ['image/svg+xml', 'vision'],
+  '.mp3': ['audio/mpeg', 'audio'],
+  '.wav': ['audio/wav', 'audio'],
+  '.ogg': ['audio/ogg', 'audio'],
+  '.mp4': ['video/mp4', 'video'],
+  '.webm': ['video/webm', 'video'],
+  '.pdf': ['application/pdf', 'pdf'],
 };
 
 export interface CallPlaces {
@@ -58,7 +66,9 @@ export async function toolResult(
     output = `${own}${own ? '\n' : ''}(${ended(outcome)})`;
     isError = true;
   } else {
-    output = outcome.stderr ? `${outcome.stdout}${outcome.stdout && !outcome.stdout.endsWith('\n') ? '\n' : ''}${outcome.stderr}` : outcome.stdout;
+    output = outcome.stderr
+      ? `${outcome.stdout}${outcome.stdout && !outcome.stdout.endsWith('\n') ? '\n' : ''}${outcome.stderr}`
+      : outcome.stdout;
     isError = outcome.exit_code !== 0 || outcome.timed_out;
     if (isError) output = `${output}${output && !output.endsWith('\n') ? '\n' : ''}(${ended(outcome)})`;
   }
@@ -69,7 +79,11 @@ export async function toolResult(
     const path = typeof item === 'string' ? item : (item as { path?: unknown })?.path;
     if (typeof path !== 'string') continue;
     const name = inside(places.outputDir, path);
-    if (name === null) dropped.push({ name: shownName(path, places), reason: 'media must be saved in the output folder ($SANDPIT_OUTPUT_DIR)' });
+    if (name === null)
+      dropped.push({
+        name: shownName(path, places),
+        reason: 'media must be saved in the output folder ($SANDPIT_OUTPUT_DIR)',
+      });
     else wanted.add(name);
   }
   if (options.attach) for (const f of files) if (MIME[extname(f.name).toLowerCase()]) wanted.add(f.name);
@@ -77,10 +91,22 @@ export async function toolResult(
   for (const name of [...wanted].sort()) {
     const kind = MIME[extname(name).toLowerCase()];
     const file = files.find((f) => f.name === name);
-    if (!file) { dropped.push({ name, reason: 'the file does not exist' }); continue; }
-    if (!kind) { dropped.push({ name, reason: 'not a media type the model can take' }); continue; }
-    if (!options.caps[kind[1]]) { dropped.push({ name, reason: `the model cannot take ${MEDIA_WORD[kind[1]]} input` }); continue; }
-    if (file.size_bytes > MAX_MEDIA_BYTES) { dropped.push({ name, reason: `over the ${MAX_MEDIA_BYTES}-byte media limit` }); continue; }
+    if (!file) {
+      dropped.push({ name, reason: 'the file does not exist' });
+      continue;
+    }
+    if (!kind) {
+      dropped.push({ name, reason: 'not a media type the model can take' });
+      continue;
+    }
+    if (!options.caps[kind[1]]) {
+      dropped.push({ name, reason: `the model cannot take ${MEDIA_WORD[kind[1]]} input` });
+      continue;
+    }
+    if (file.size_bytes > MAX_MEDIA_BYTES) {
+      dropped.push({ name, reason: `over the ${MAX_MEDIA_BYTES}-byte media limit` });
+      continue;
+    }
     const data = await readFile(join(places.outputDir, name));
     media.push({ name, mime: kind[0], size_bytes: data.length, data_base64: data.toString('base64') });
   }
@@ -109,18 +135,22 @@ export function failureOf(name: string, result: Record<string, unknown>): ToolEr
   if (result.is_error !== true) return null;
   const output = String(result.output ?? '').trimEnd();
   const timedOut = result.timed_out === true;
-  return new ToolError(timedOut ? 'TIMEOUT' : 'IO_ERROR', `${name} ${timedOut ? 'timed out' : 'reported an error'}${output ? `:\n${output}` : ''}`, {
-    hint: timedOut
-      ? 'The tool ran out of time; give it less work, or do the task another way.'
-      : 'The tool ran and failed; its output says why. Fix what it names and call it again, or do the task another way.',
-    details: result,
-  });
+  return new ToolError(
+    timedOut ? 'TIMEOUT' : 'IO_ERROR',
+    `${name} ${timedOut ? 'timed out' : 'reported an error'}${output ? `:\n${output}` : ''}`,
+    {
+      hint: timedOut
+        ? 'The tool ran out of time; give it less work, or do the task another way.'
+        : 'The tool ran and failed; its output says why. Fix what it names and call it again, or do the task another way.',
+      details: result,
+    },
+  );
 }
 
 function parseReply(stdout: string): Record<string, unknown> | null {
   try {
     const value = JSON.parse(stdout) as unknown;
-    return value && typeof value === 'object' && !Array.isArray(value) ? value as Record<string, unknown> : null;
+    return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
   } catch {
     return null;
   }
@@ -138,7 +168,7 @@ async function listFiles(dir: string, prefix = ''): Promise<Array<{ name: string
   const entries = await readdir(join(dir, prefix), { withFileTypes: true }).catch(() => []);
   for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : 1))) {
     const name = prefix ? `${prefix}/${entry.name}` : entry.name;
-    if (entry.isDirectory()) out.push(...await listFiles(dir, name));
+    if (entry.isDirectory()) out.push(...(await listFiles(dir, name)));
     else if (entry.isFile()) out.push({ name, size_bytes: (await stat(join(dir, name))).size });
   }
   return out;

@@ -46,18 +46,34 @@ export const manifestResultSchema = s.object({
   timed_out: s.optional(s.boolean()),
   truncated: s.optional(s.boolean()),
   duration_ms: s.optional(s.number()),
-  files: s.optional(s.array(s.object({ name: s.string(), size_bytes: s.integer() }), { description: 'Files the call wrote to its output folder.' })),
-  media: s.optional(s.array(s.object({
-    name: s.string(),
-    mime: s.string(),
-    size_bytes: s.integer(),
-    data_base64: s.optional(s.string({ description: 'The bytes (an MCP client gets images and audio as their own content blocks instead).' })),
-    sent_as: s.optional(s.enum(['image', 'audio'], { description: 'Over MCP: the content block that carries the bytes.' })),
-  }))),
+  files: s.optional(
+    s.array(s.object({ name: s.string(), size_bytes: s.integer() }), {
+      description: 'Files the call wrote to its output folder.',
+    }),
+  ),
+  media: s.optional(
+    s.array(
+      s.object({
+        name: s.string(),
+        mime: s.string(),
+        size_bytes: s.integer(),
+        data_base64: s.optional(
+          s.string({
+            description: 'The bytes (an MCP client gets images and audio as their own content blocks instead).',
+          }),
+        ),
+        sent_as: s.optional(
+          s.enum(['image', 'audio'], { description: 'Over MCP: the content block that carries the bytes.' }),
+        ),
+      }),
+    ),
+  ),
   media_dropped: s.optional(s.array(s.object({ name: s.string(), reason: s.string() }))),
   notes: s.optional(s.array(s.string(), { description: 'Progress notes the tool wrote.' })),
   ...externalChangeResults,
-  task_id: s.optional(s.string({ description: 'For a background tool: the task to follow with task_output, task_wait, task_kill.' })),
+  task_id: s.optional(
+    s.string({ description: 'For a background tool: the task to follow with task_output, task_wait, task_kill.' }),
+  ),
   status: s.optional(s.string({ description: "For a background tool: 'running'." })),
 });
 
@@ -88,33 +104,61 @@ export function manifestTool(loaded: LoadedManifest, deps: ManifestDeps): ToolDe
       const root = ctx.paths.toAbs('');
       // In the OS sandbox the workspace is at /workspace; the tool, home and scratch folders keep their paths.
       const shownRoot = mode === 'os' ? workspacePathInside(root, root) : root;
-      const fill = (s: string) => expand(s, { dir: loaded.dir, workspace: shownRoot, home: deps.home, scratch: deps.scratch, output_dir: folders.outputDir });
+      const fill = (s: string) =>
+        expand(s, {
+          dir: loaded.dir,
+          workspace: shownRoot,
+          home: deps.home,
+          scratch: deps.scratch,
+          output_dir: folders.outputDir,
+        });
       const argv = manifest.command.map((a) => inToolDir(fill(a), loaded.dir));
       const input = manifest.input ?? 'stdin_json';
       if (input === 'args_json') argv.push(JSON.stringify(args));
       const extra: Record<string, string> = {};
       for (const [k, v] of Object.entries(manifest.env ?? {})) extra[k] = fill(v);
-      Object.assign(extra, engineVars({
-        WORKSPACE: shownRoot, HOME: deps.home, SCRATCH: deps.scratch, SESSION: deps.session, TOOL_NAME: name, TOOL_DIR: loaded.dir,
-        OUTPUT_DIR: folders.outputDir, NOTIFY_FILE: folders.notifyFile, CAPS: capsText(deps.caps),
-      }));
+      Object.assign(
+        extra,
+        engineVars({
+          WORKSPACE: shownRoot,
+          HOME: deps.home,
+          SCRATCH: deps.scratch,
+          SESSION: deps.session,
+          TOOL_NAME: name,
+          TOOL_DIR: loaded.dir,
+          OUTPUT_DIR: folders.outputDir,
+          NOTIFY_FILE: folders.notifyFile,
+          CAPS: capsText(deps.caps),
+        }),
+      );
       if (input === 'env') Object.assign(extra, engineVars(argumentVars(args)));
       const seconds = manifest.timeout_seconds ?? (manifest.background ? -1 : 0);
-      const running = await startProcess(execRequest({
-        argv,
-        hostRoot: root,
-        hostCwd: manifest.cwd === 'tool_dir' ? loaded.dir : await workingFolder(ctx),
-        extra,
-        parentEnv: deps.process.baseEnv ?? process.env,
-        scrubEnv: deps.process.scrubEnv,
-        gitWritable: ctx.policy.allowGitWrites,
-        mounts: [{ host: deps.home, writable: false }, { host: deps.scratch, writable: true }, { host: loaded.dir, writable: false }],
-        displayName: manifest.command[0],
-      }, mode, choice.policy, {
-        timeoutMs: seconds === -1 ? null : (seconds === 0 ? DEFAULT_COMMAND_TIMEOUT_SECONDS : seconds) * 1000,
-        stdin: input === 'stdin_json' ? JSON.stringify(args) : undefined,
-        maxOutputBytes: deps.process.maxOutputBytes ?? DEFAULT_OUTPUT_CAP,
-      }));
+      const running = await startProcess(
+        execRequest(
+          {
+            argv,
+            hostRoot: root,
+            hostCwd: manifest.cwd === 'tool_dir' ? loaded.dir : await workingFolder(ctx),
+            extra,
+            parentEnv: deps.process.baseEnv ?? process.env,
+            scrubEnv: deps.process.scrubEnv,
+            gitWritable: ctx.policy.allowGitWrites,
+            mounts: [
+              { host: deps.home, writable: false },
+              { host: deps.scratch, writable: true },
+              { host: loaded.dir, writable: false },
+            ],
+            displayName: manifest.command[0],
+          },
+          mode,
+          choice.policy,
+          {
+            timeoutMs: seconds === -1 ? null : (seconds === 0 ? DEFAULT_COMMAND_TIMEOUT_SECONDS : seconds) * 1000,
+            stdin: input === 'stdin_json' ? JSON.stringify(args) : undefined,
+            maxOutputBytes: deps.process.maxOutputBytes ?? DEFAULT_OUTPUT_CAP,
+          },
+        ),
+      );
       const notes: NotifyNote[] = [];
       let taskId = '';
       const tail = new NotifyTail(folders.notifyFile, (note) => {
@@ -124,9 +168,16 @@ export function manifestTool(loaded: LoadedManifest, deps: ManifestDeps): ToolDe
       tail.start();
       const finish = async (outcome: Parameters<typeof toolResult>[0]) => {
         await tail.stop();
-        return toolResult(outcome, manifest.output ?? 'text', { outputDir: folders.outputDir, workspaceRoot: root }, {
-          attach: manifest.attach_outputs === true, caps: deps.caps, notes,
-        });
+        return toolResult(
+          outcome,
+          manifest.output ?? 'text',
+          { outputDir: folders.outputDir, workspaceRoot: root },
+          {
+            attach: manifest.attach_outputs === true,
+            caps: deps.caps,
+            notes,
+          },
+        );
       };
       if (manifest.background) {
         taskId = deps.tasks.add(running, name, { finish, afterExit: () => deps.afterExit(name) }).task_id;
@@ -177,7 +228,8 @@ function inToolDir(arg: string, dir: string): string {
 // input: env gives one variable per argument (strings as they are, anything else as JSON) and all of them as JSON.
 function argumentVars(args: Record<string, unknown>): Record<string, string> {
   const vars: Record<string, string> = { ARGS_JSON: JSON.stringify(args) };
-  for (const [k, v] of Object.entries(args)) vars[`ARG_${k.toUpperCase()}`] = typeof v === 'string' ? v : JSON.stringify(v);
+  for (const [k, v] of Object.entries(args))
+    vars[`ARG_${k.toUpperCase()}`] = typeof v === 'string' ? v : JSON.stringify(v);
   return vars;
 }
 
@@ -192,5 +244,7 @@ function engineVars(values: Record<string, string>): Record<string, string> {
 }
 
 function capsText(caps: ModelCaps): string {
-  return Object.entries(caps).map(([k, v]) => `${k}=${v}`).join(',');
+  return Object.entries(caps)
+    .map(([k, v]) => `${k}=${v}`)
+    .join(',');
 }

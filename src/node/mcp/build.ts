@@ -1,5 +1,11 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ErrorCode as RpcCode, ListToolsRequestSchema, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode as RpcCode,
+  ListToolsRequestSchema,
+  McpError,
+  type CallToolResult,
+} from '@modelcontextprotocol/sdk/types.js';
 import { toToolError } from '../../fs/tool-error.js';
 import type { Toolset } from '../../toolsets/index.js';
 import { toCallResult } from './content.js';
@@ -14,14 +20,23 @@ import type { McpServerOptions, ServedWorkspace } from './types.js';
  * name): what {@link createMcpServer} and the roots-following server share. `setup` runs before
  * the server connects, to add handlers of its own.
  */
-export function buildMcpServer(current: (request: RequestSender) => Promise<ServedWorkspace>, options: McpServerOptions, setup?: (server: Server) => void): Server {
-  const server = new Server({ name: 'sandpit', version: options.version ?? '0.0.0' }, {
-    capabilities: { ...SERVER_CAPABILITIES, resources: { ...SERVER_CAPABILITIES.resources } },
-    ...(options.instructions ? { instructions: options.instructions } : {}),
-  });
+export function buildMcpServer(
+  current: (request: RequestSender) => Promise<ServedWorkspace>,
+  options: McpServerOptions,
+  setup?: (server: Server) => void,
+): Server {
+  const server = new Server(
+    { name: 'sandpit', version: options.version ?? '0.0.0' },
+    {
+      capabilities: { ...SERVER_CAPABILITIES, resources: { ...SERVER_CAPABILITIES.resources } },
+      ...(options.instructions ? { instructions: options.instructions } : {}),
+    },
+  );
   const listings = new WeakMap<Toolset, unknown[]>();
   server.setRequestHandler(ListToolsRequestSchema, async (_request, extra) => {
-    const { set } = await current(extra).catch((error: unknown) => { throw new McpError(RpcCode.InvalidRequest, toToolError(error).message); });
+    const { set } = await current(extra).catch((error: unknown) => {
+      throw new McpError(RpcCode.InvalidRequest, toToolError(error).message);
+    });
     if (!listings.has(set)) listings.set(set, set.toMcp());
     return { tools: listings.get(set) as ReturnType<Toolset['toMcp']> };
   });
@@ -30,11 +45,18 @@ export function buildMcpServer(current: (request: RequestSender) => Promise<Serv
     try {
       served = await current(extra);
     } catch (error) {
-      return toCallResult({ ok: false, tool: request.params.name, error: toToolError(error).toJSON() }, (envelope) => envelope as never);
+      return toCallResult(
+        { ok: false, tool: request.params.name, error: toToolError(error).toJSON() },
+        (envelope) => envelope as never,
+      );
     }
     const { ws, set } = served;
     const canElicit = server.getClientCapabilities()?.elicitation !== undefined;
-    const envelope = await ws.call(request.params.name, request.params.arguments ?? {}, mcpCallOptions(extra, canElicit, options.elicitTimeoutMs));
+    const envelope = await ws.call(
+      request.params.name,
+      request.params.arguments ?? {},
+      mcpCallOptions(extra, canElicit, options.elicitTimeoutMs),
+    );
     return toCallResult(envelope, set.present);
   });
   const stopResources = serveResources(server, async (extra) => (await current(extra)).ws);
@@ -43,12 +65,17 @@ export function buildMcpServer(current: (request: RequestSender) => Promise<Serv
   server.oninitialized = () => {
     const log = options.log;
     if (!log) return;
-    const attach = () => { if (!closed) detach = log.attach(server, () => server.transport?.sessionId); };
+    const attach = () => {
+      if (!closed) detach = log.attach(server, () => server.transport?.sessionId);
+    };
     if (options.logReady) void options.logReady.then(attach, () => {});
     else attach();
   };
-  server.onclose = () => { closed = true; detach?.(); stopResources(); };
+  server.onclose = () => {
+    closed = true;
+    detach?.();
+    stopResources();
+  };
   setup?.(server);
   return server;
 }
-

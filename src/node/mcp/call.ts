@@ -19,7 +19,11 @@ export const ELICITATION_TIMEOUT_MS = 5 * 60_000;
  * aborts the SDK's signal), progress as `notifications/progress` when the request carried a
  * `progressToken`, and, when the client declared elicitation, an approver that asks its person.
  */
-export function mcpCallOptions(extra: Extra, canElicit: boolean, elicitTimeoutMs = ELICITATION_TIMEOUT_MS): CallOptions {
+export function mcpCallOptions(
+  extra: Extra,
+  canElicit: boolean,
+  elicitTimeoutMs = ELICITATION_TIMEOUT_MS,
+): CallOptions {
   const token = extra._meta?.progressToken;
   const options: CallOptions = { signal: extra.signal };
   if (token !== undefined) {
@@ -28,10 +32,17 @@ export function mcpCallOptions(extra: Extra, canElicit: boolean, elicitTimeoutMs
       // The protocol wants progress to rise with every notification.
       const progress = Math.max(done, last + 1e-6);
       last = progress;
-      void extra.sendNotification({
-        method: 'notifications/progress',
-        params: { progressToken: token, progress, ...(total !== undefined ? { total } : {}), ...(message ? { message } : {}) },
-      }).catch(() => {});
+      void extra
+        .sendNotification({
+          method: 'notifications/progress',
+          params: {
+            progressToken: token,
+            progress,
+            ...(total !== undefined ? { total } : {}),
+            ...(message ? { message } : {}),
+          },
+        })
+        .catch(() => {});
     };
   }
   if (canElicit) options.confirm = elicitingApprover(extra, elicitTimeoutMs);
@@ -41,15 +52,20 @@ export function mcpCallOptions(extra: Extra, canElicit: boolean, elicitTimeoutMs
 /** Ask the client's person through `elicitation/create`: only `accept` allows; decline, cancel, a timeout or a failure refuses. */
 function elicitingApprover(extra: Extra, timeout: number): Approver {
   return async (paths, action, request) => {
-    const what = action === 'run' ? `run the tool ${request.tool}` : `${action} ${paths.map((p) => `'${p}'`).join(', ')}`;
+    const what =
+      action === 'run' ? `run the tool ${request.tool}` : `${action} ${paths.map((p) => `'${p}'`).join(', ')}`;
     const args = request.args !== undefined ? ` with arguments ${JSON.stringify(request.args).slice(0, 2000)}` : '';
-    const result = await extra.sendRequest({
-      method: 'elicitation/create',
-      params: {
-        message: `The agent's call ${request.tool} wants to ${what}${args}. Accept to allow it; decline to refuse (nothing changes).`,
-        requestedSchema: { type: 'object', properties: {} },
+    const result = await extra.sendRequest(
+      {
+        method: 'elicitation/create',
+        params: {
+          message: `The agent's call ${request.tool} wants to ${what}${args}. Accept to allow it; decline to refuse (nothing changes).`,
+          requestedSchema: { type: 'object', properties: {} },
+        },
       },
-    }, ElicitResultSchema, { timeout, signal: extra.signal });
+      ElicitResultSchema,
+      { timeout, signal: extra.signal },
+    );
     return result.action === 'accept';
   };
 }

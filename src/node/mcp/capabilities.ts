@@ -10,7 +10,13 @@ export const SERVER_CAPABILITIES = {
 } as const;
 
 /** The protocol versions the SDK server negotiates, newest first (the SDK's SUPPORTED_PROTOCOL_VERSIONS). */
-export const PROTOCOL_VERSIONS: readonly string[] = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05', '2024-10-07'];
+export const PROTOCOL_VERSIONS: readonly string[] = [
+  '2025-11-25',
+  '2025-06-18',
+  '2025-03-26',
+  '2024-11-05',
+  '2024-10-07',
+];
 
 /** The version the server answers: the client's when supported, else the newest. */
 export function negotiatedVersion(requested: unknown): string {
@@ -23,7 +29,9 @@ export function negotiatedVersion(requested: unknown): string {
  */
 export function initializeResult(requested: unknown, version: string, instructions = ''): Record<string, unknown> {
   return {
-    protocolVersion: negotiatedVersion(requested), capabilities: SERVER_CAPABILITIES, serverInfo: { name: 'sandpit', version },
+    protocolVersion: negotiatedVersion(requested),
+    capabilities: SERVER_CAPABILITIES,
+    serverInfo: { name: 'sandpit', version },
     ...(instructions ? { instructions } : {}),
   };
 }

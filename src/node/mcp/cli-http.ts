@@ -9,7 +9,8 @@ import { toolsetInstructions } from '../../toolsets/instructions.js';
 export function httpOption(value: string): { host: string; port: number } {
   const match = /^(?:\[([0-9a-fA-F:]+)\]|([^:]+)):(\d+)$|^(\d+)$/.exec(value);
   const port = Number(match?.[3] ?? match?.[4]);
-  if (!match || !Number.isInteger(port) || port > 65535) throw new UsageError('--http takes [HOST:]PORT, e.g. 8080 or 127.0.0.1:8080');
+  if (!match || !Number.isInteger(port) || port > 65535)
+    throw new UsageError('--http takes [HOST:]PORT, e.g. 8080 or 127.0.0.1:8080');
   return { host: match[1] ?? match[2] ?? '127.0.0.1', port };
 }
 
@@ -29,7 +30,11 @@ export function authToken(name: string | undefined): string | undefined {
 export async function listenForCli(args: ParsedArgs): Promise<EarlyHttp> {
   const where = httpOption(args.options.get('http')!);
   const token = authToken(args.options.get('auth-token-env'));
-  const early = await listenEarly(where, token === undefined ? {} : { authToken: token }, toolsetInstructions(args.options.get('toolset') ?? 'canonical'));
+  const early = await listenEarly(
+    where,
+    token === undefined ? {} : { authToken: token },
+    toolsetInstructions(args.options.get('toolset') ?? 'canonical'),
+  );
   process.stderr.write(`sandpit: MCP over HTTP at ${early.url}\n`);
   return early;
 }

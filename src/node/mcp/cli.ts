@@ -34,22 +34,42 @@ const MCP_CAPS = { vision: true, audio: true } as const;
  * commits after answering: a model thinks between calls, and the next call waits for the commit.
  */
 function snapshotsOption(value: string | undefined, log: McpLogHub): SnapshotOptions | false {
-  if (value !== undefined && !(SNAPSHOT_MODES as readonly string[]).includes(value)) throw new UsageError(`--snapshots takes ${SNAPSHOT_MODES.join(', ')}`);
+  if (value !== undefined && !(SNAPSHOT_MODES as readonly string[]).includes(value))
+    throw new UsageError(`--snapshots takes ${SNAPSHOT_MODES.join(', ')}`);
   if (value === 'off') return false;
-  const onError = (error: unknown) => log.emit({ level: 'error', logger: 'snapshots', data: `a snapshot failed (the change itself is made, and the next snapshot includes it): ${toToolError(error).message}` });
+  const onError = (error: unknown) =>
+    log.emit({
+      level: 'error',
+      logger: 'snapshots',
+      data: `a snapshot failed (the change itself is made, and the next snapshot includes it): ${toToolError(error).message}`,
+    });
   return { when: (value ?? 'call') as 'call' | 'batch' | 'manual', afterReply: true, onError };
 }
 
 /** Tell every session what a person at a terminal would have been shown: broken manifests, task exits. */
 function logWorkspaceEvents(log: McpLogHub, ws: Workspace, tasks: TaskRegistry | null): void {
   const manifests = (ws as Partial<NodeWorkspace>).manifests;
-  if (manifests?.folderProblem) log.atStart({ level: 'warning', logger: 'manifests', data: `no manifest tools loaded: ${manifests.folderProblem}` });
+  if (manifests?.folderProblem)
+    log.atStart({
+      level: 'warning',
+      logger: 'manifests',
+      data: `no manifest tools loaded: ${manifests.folderProblem}`,
+    });
   for (const report of manifests?.reports ?? []) {
-    if (report.status === 'skipped' && !report.otherPlatform) log.atStart({ level: 'warning', logger: 'manifests', data: `the tool ${report.name} was not loaded: ${report.problems.join('; ')}` });
+    if (report.status === 'skipped' && !report.otherPlatform)
+      log.atStart({
+        level: 'warning',
+        logger: 'manifests',
+        data: `the tool ${report.name} was not loaded: ${report.problems.join('; ')}`,
+      });
   }
   tasks?.onEvent((event) => {
     if (event.type !== 'task_exit') return;
-    log.emit({ level: event.status === 'exited' && event.exit_code === 0 ? 'info' : 'warning', logger: 'tasks', data: { task_id: event.task_id, status: event.status, exit_code: event.exit_code } });
+    log.emit({
+      level: event.status === 'exited' && event.exit_code === 0 ? 'info' : 'warning',
+      logger: 'tasks',
+      data: { task_id: event.task_id, status: event.status, exit_code: event.exit_code },
+    });
   });
 }
 
@@ -63,7 +83,8 @@ function gitToolsOption(): { auth?: GitAuth } {
 function maxMessageBytes(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (!/^\d+$/.test(value) || !Number.isSafeInteger(n) || n < 1024) throw new UsageError('--max-message-bytes takes a whole number of bytes, at least 1024');
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(n) || n < 1024)
+    throw new UsageError('--max-message-bytes takes a whole number of bytes, at least 1024');
   return n;
 }
 
@@ -81,26 +102,43 @@ export async function mcpCommand(args: ParsedArgs, early?: EarlyStart, earlyHttp
   const fixedRoot = args.options.has('root');
   // Without --root the folder comes from the client; the rest of the options are checked as if one were given.
   const source = workspaceSource(fixedRoot ? args : { ...args, options: new Map([...args.options, ['root', '.']]) });
-  if (source.backend !== 'node') throw new UsageError('mcp serves a real folder: use --root DIR, or let the client name its root');
+  if (source.backend !== 'node')
+    throw new UsageError('mcp serves a real folder: use --root DIR, or let the client name its root');
   const approve = args.options.get('approve');
-  if (approve !== undefined && approve !== 'all') throw new UsageError('--approve takes only all (allow every confirmation without asking)');
+  if (approve !== undefined && approve !== 'all')
+    throw new UsageError('--approve takes only all (allow every confirmation without asking)');
   const log = new McpLogHub();
   const git = args.flags.has('git') ? gitToolsOption() : undefined;
   // stdin carries JSON-RPC, so no terminal can be asked: the client's person is asked by elicitation, unless --approve all.
   const open = async (root: string): Promise<ServedWorkspace> => {
-    const { ws, set, tasks } = await openCliWorkspace({ ...source, root }, {
-      toolset: args.options.get('toolset'), artifactDir: args.options.get('artifacts'), snapshots: snapshotsOption(args.options.get('snapshots'), log), caps: MCP_CAPS,
-      ...(approve === 'all' ? { confirm: () => true } : {}), ...(git ? { gitTools: git } : {}),
-    });
+    const { ws, set, tasks } = await openCliWorkspace(
+      { ...source, root },
+      {
+        toolset: args.options.get('toolset'),
+        artifactDir: args.options.get('artifacts'),
+        snapshots: snapshotsOption(args.options.get('snapshots'), log),
+        caps: MCP_CAPS,
+        ...(approve === 'all' ? { confirm: () => true } : {}),
+        ...(git ? { gitTools: git } : {}),
+      },
+    );
     logWorkspaceEvents(log, ws, tasks);
     return { ws, set };
   };
-  const pool = new WorkspacePool(async (folder) => open(folder).catch(() => {
-    throw new ToolError('NOT_FOUND', "the client's first root is not a folder this server can open", { hint: 'Check the root the client names exists and is readable.' });
-  }));
+  const pool = new WorkspacePool(async (folder) =>
+    open(folder).catch(() => {
+      throw new ToolError('NOT_FOUND', "the client's first root is not a folder this server can open", {
+        hint: 'Check the root the client names exists and is readable.',
+      });
+    }),
+  );
   const fixed = fixedRoot ? await open(resolve(source.root)) : null;
   // The roots-following server has no toolset until a client names its root, so it is told the guidance.
-  const options = { version: packageVersion(), log, instructions: toolsetInstructions(cliToolsetName(args.options.get('toolset'))) };
+  const options = {
+    version: packageVersion(),
+    log,
+    instructions: toolsetInstructions(cliToolsetName(args.options.get('toolset'))),
+  };
   const framing = { maxMessageBytes: maxMessageBytes(args.options.get('max-message-bytes')) };
   if (!http) {
     if (fixed) return serveMcpStdio(fixed.ws, fixed.set, { log, ...framing }, early);
@@ -108,7 +146,9 @@ export async function mcpCommand(args: ParsedArgs, early?: EarlyStart, earlyHttp
     return pool.closeAll();
   }
   const httpOptions = { ...http, ...(token !== undefined ? { authToken: token } : {}), ...options };
-  const server = fixed ? await serveMcpHttp(fixed.ws, fixed.set, httpOptions, earlyHttp) : await serveMcpHttpRoots(pool, httpOptions, earlyHttp);
+  const server = fixed
+    ? await serveMcpHttp(fixed.ws, fixed.set, httpOptions, earlyHttp)
+    : await serveMcpHttpRoots(pool, httpOptions, earlyHttp);
   if (!earlyHttp) process.stderr.write(`sandpit: MCP over HTTP at ${server.url}\n`);
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);

@@ -14,9 +14,10 @@ const isObject = (value: unknown): value is Row => typeof value === 'object' && 
  */
 export function toCallResult(envelope: Envelope, present: (envelope: Envelope) => Row): CallToolResult {
   const media: Block[] = [];
-  const stripped = envelope.ok && isObject(envelope.result) && Array.isArray(envelope.result.media)
-    ? { ...envelope, result: { ...envelope.result, media: envelope.result.media.map((m) => takeMedia(m, media)) } }
-    : envelope;
+  const stripped =
+    envelope.ok && isObject(envelope.result) && Array.isArray(envelope.result.media)
+      ? { ...envelope, result: { ...envelope.result, media: envelope.result.media.map((m) => takeMedia(m, media)) } }
+      : envelope;
   const shown = present(stripped);
   const structured = stripped.ok ? stripped.result : stripped.error;
   return {

@@ -23,7 +23,10 @@ export class SessionEventStore implements EventStore {
     return this.events.find((e) => e.id === id)?.stream;
   }
 
-  async replayEventsAfter(lastEventId: EventId, { send }: { send: (id: EventId, message: JSONRPCMessage) => Promise<void> }): Promise<StreamId> {
+  async replayEventsAfter(
+    lastEventId: EventId,
+    { send }: { send: (id: EventId, message: JSONRPCMessage) => Promise<void> },
+  ): Promise<StreamId> {
     const at = this.events.findIndex((e) => e.id === lastEventId);
     if (at === -1) return '';
     const stream = this.events[at]!.stream;

@@ -21,7 +21,8 @@ export interface EarlyStart {
 /** This package's version, as the server tells clients (read without loading anything else). */
 export function packageVersion(): string {
   try {
-    return (JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+    return (JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string })
+      .version;
   } catch {
     return '0.0.0';
   }
@@ -35,7 +36,11 @@ export function packageVersion(): string {
  * capabilities, and the server's own answer to it is dropped. Any other first message passes
  * through untouched. `instructions` is the toolset's guidance, as the server would send it.
  */
-export function answerInitializeEarly(stdin: Readable = process.stdin, stdout: Writable = process.stdout, instructions = ''): EarlyStart {
+export function answerInitializeEarly(
+  stdin: Readable = process.stdin,
+  stdout: Writable = process.stdout,
+  instructions = '',
+): EarlyStart {
   const input = new PassThrough();
   let dropId: unknown;
   let dropping = false;
@@ -49,16 +54,23 @@ export function answerInitializeEarly(stdin: Readable = process.stdin, stdout: W
       while (dropping && (at = pending.indexOf('\n')) !== -1) {
         const line = pending.slice(0, at + 1);
         pending = pending.slice(at + 1);
-        if (isAnswerTo(line, dropId)) { dropping = false; release(); }
-        else kept.push(line);
+        if (isAnswerTo(line, dropId)) {
+          dropping = false;
+          release();
+        } else kept.push(line);
       }
-      if (!dropping && pending) { kept.push(pending); pending = ''; }
+      if (!dropping && pending) {
+        kept.push(pending);
+        pending = '';
+      }
       done(null, kept.join(''));
     },
   });
   output.pipe(stdout);
   let resolveReady!: (io: EarlyStdio) => void;
-  const ready = new Promise<EarlyStdio>((resolve) => { resolveReady = resolve; });
+  const ready = new Promise<EarlyStdio>((resolve) => {
+    resolveReady = resolve;
+  });
   let head = Buffer.alloc(0);
   // What the client sent after initialize waits until the server has handled initialize itself
   // (the client did not wait for it, since it had its answer): handlers then see its capabilities.
@@ -88,10 +100,13 @@ export function answerInitializeEarly(stdin: Readable = process.stdin, stdout: W
     if (initialize) {
       dropId = initialize.id;
       dropping = true;
-      stdout.write(`${JSON.stringify({
-        jsonrpc: '2.0', id: initialize.id,
-        result: initializeResult(initialize.version, packageVersion(), instructions),
-      })}\n`);
+      stdout.write(
+        `${JSON.stringify({
+          jsonrpc: '2.0',
+          id: initialize.id,
+          result: initializeResult(initialize.version, packageVersion(), instructions),
+        })}\n`,
+      );
     }
     hand(at);
   };
@@ -102,7 +117,15 @@ export function answerInitializeEarly(stdin: Readable = process.stdin, stdout: W
   };
   stdin.on('data', onData);
   stdin.once('end', onEnd);
-  return { ready, abandon: () => { stdin.off('data', onData); stdin.off('end', onEnd); stdin.pause(); (stdin as { unref?: () => void }).unref?.(); } };
+  return {
+    ready,
+    abandon: () => {
+      stdin.off('data', onData);
+      stdin.off('end', onEnd);
+      stdin.pause();
+      (stdin as { unref?: () => void }).unref?.();
+    },
+  };
 }
 
 function initializeRequest(line: string): { id: unknown; version: unknown } | null {

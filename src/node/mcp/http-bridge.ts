@@ -9,7 +9,11 @@ import type { WebStandardStreamableHTTPServerTransport } from '@modelcontextprot
  * the SDK forgets it.
  */
 export async function bridgeRequest(
-  transport: WebStandardStreamableHTTPServerTransport, req: IncomingMessage, res: ServerResponse, body: unknown, url: string,
+  transport: WebStandardStreamableHTTPServerTransport,
+  req: IncomingMessage,
+  res: ServerResponse,
+  body: unknown,
+  url: string,
   answered: (status: number) => void = () => {},
 ): Promise<void> {
   const gone = new AbortController();
@@ -21,13 +25,21 @@ export async function bridgeRequest(
   const request = new Request(url, { method: req.method ?? 'GET', headers, signal: gone.signal });
   const response = await transport.handleRequest(request, body === undefined ? {} : { parsedBody: body });
   const outgoing: Record<string, string> = {};
-  response.headers.forEach((value, name) => { outgoing[name] = value; });
+  response.headers.forEach((value, name) => {
+    outgoing[name] = value;
+  });
   res.writeHead(response.status, outgoing);
   answered(response.status);
   if (!response.body) return void res.end();
   res.flushHeaders();
   const reader = response.body.getReader();
-  gone.signal.addEventListener('abort', () => { void reader.cancel().catch(() => {}); }, { once: true });
+  gone.signal.addEventListener(
+    'abort',
+    () => {
+      void reader.cancel().catch(() => {});
+    },
+    { once: true },
+  );
   try {
     for (;;) {
       const { done, value } = await reader.read();
@@ -43,7 +55,11 @@ export async function bridgeRequest(
 
 function drained(res: ServerResponse): Promise<void> {
   return new Promise((resolve) => {
-    const done = () => { res.off('drain', done); res.off('close', done); resolve(); };
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
     res.once('drain', done);
     res.once('close', done);
   });

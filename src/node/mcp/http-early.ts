@@ -41,7 +41,11 @@ export interface EarlyHttp {
 }
 
 /** Listen on `host:port` at once, answering `initialize` (with the toolset's `instructions`) until the real server takes over. */
-export async function listenEarly(where: { host: string; port: number }, guard: McpHttpGuard, instructions = ''): Promise<EarlyHttp> {
+export async function listenEarly(
+  where: { host: string; port: number },
+  guard: McpHttpGuard,
+  instructions = '',
+): Promise<EarlyHttp> {
   const sessions = new Map<string, EarlySession>();
   const held: Array<[IncomingMessage, ServerResponse, unknown?]> = [];
   let handler: HttpHandler | null = null;
@@ -66,14 +70,20 @@ export async function listenEarly(where: { host: string; port: number }, guard: 
     const id = randomUUID();
     sessions.set(id, { initialize: body, notifications: [] });
     res.writeHead(200, { 'Content-Type': 'application/json', 'mcp-session-id': id });
-    res.end(JSON.stringify({
-      jsonrpc: '2.0', id: initialize.id,
-      result: initializeResult(initialize.version, packageVersion(), instructions),
-    }));
+    res.end(
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: initialize.id,
+        result: initializeResult(initialize.version, packageVersion(), instructions),
+      }),
+    );
   };
   const server = createServer((req, res) => {
     if (handler) return handler(req, res);
-    early(req, res).catch(() => { if (!res.headersSent) reply(res, 500, 'internal error'); else res.end(); });
+    early(req, res).catch(() => {
+      if (!res.headersSent) reply(res, 500, 'internal error');
+      else res.end();
+    });
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -82,28 +92,48 @@ export async function listenEarly(where: { host: string; port: number }, guard: 
   port = (server.address() as AddressInfo).port;
   hosts = allowedHostNames(where.host, guard.allowedHosts ?? []);
   return {
-    server, host: where.host, port, url: endpointUrl(where.host, port), sessions,
+    server,
+    host: where.host,
+    port,
+    url: endpointUrl(where.host, port),
+    sessions,
     handOver(next) {
       handler = next;
       for (const [req, res, body] of held.splice(0)) next(req, res, body);
     },
-    close: () => new Promise<void>((resolve) => {
-      for (const [, res] of held.splice(0)) reply(res, 503, 'the server is shutting down');
-      server.close(() => resolve());
-      server.closeAllConnections();
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const [, res] of held.splice(0)) reply(res, 503, 'the server is shutting down');
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }
 
 function onlyNotifications(body: unknown): boolean {
   const messages = Array.isArray(body) ? body : [body];
-  return messages.length > 0 && messages.every((m) => m !== null && typeof m === 'object' && (m as Record<string, unknown>).jsonrpc === '2.0'
-    && typeof (m as Record<string, unknown>).method === 'string' && !('id' in (m as object)));
+  return (
+    messages.length > 0 &&
+    messages.every(
+      (m) =>
+        m !== null &&
+        typeof m === 'object' &&
+        (m as Record<string, unknown>).jsonrpc === '2.0' &&
+        typeof (m as Record<string, unknown>).method === 'string' &&
+        !('id' in (m as object)),
+    )
+  );
 }
 
 function initializeRequest(body: unknown): { id: unknown; version: unknown } | null {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) return null;
   const message = body as { jsonrpc?: unknown; method?: unknown; id?: unknown; params?: { protocolVersion?: unknown } };
-  if (message.jsonrpc !== '2.0' || message.method !== 'initialize' || message.id === undefined || typeof message.params !== 'object') return null;
+  if (
+    message.jsonrpc !== '2.0' ||
+    message.method !== 'initialize' ||
+    message.id === undefined ||
+    typeof message.params !== 'object'
+  )
+    return null;
   return { id: message.id, version: message.params?.protocolVersion };
 }

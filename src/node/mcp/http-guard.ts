@@ -30,17 +30,25 @@ export function allowedHostNames(bound: string, extra: string[]): Set<string> {
 }
 
 /** The DNS-rebinding, token and path checks: a refusal, or null to go on. */
-export function checkRequest(req: IncomingMessage, hosts: Set<string>, port: number, guard: McpHttpGuard): { status: number; message: string; headers?: Record<string, string> } | null {
+export function checkRequest(
+  req: IncomingMessage,
+  hosts: Set<string>,
+  port: number,
+  guard: McpHttpGuard,
+): { status: number; message: string; headers?: Record<string, string> } | null {
   const hostHeader = (req.headers.host ?? '').toLowerCase();
   const hostName = hostHeader.replace(/:\d+$/, '');
   const hostPort = hostHeader.slice(hostName.length + 1);
-  if (!hosts.has(hostName) || (hostPort !== '' && Number(hostPort) !== port)) return { status: 403, message: 'Host not allowed' };
+  if (!hosts.has(hostName) || (hostPort !== '' && Number(hostPort) !== port))
+    return { status: 403, message: 'Host not allowed' };
   const origin = req.headers.origin;
-  if (origin !== undefined && !originAllowed(origin, hosts, guard.allowedOrigins ?? [])) return { status: 403, message: 'Origin not allowed' };
+  if (origin !== undefined && !originAllowed(origin, hosts, guard.allowedOrigins ?? []))
+    return { status: 403, message: 'Origin not allowed' };
   if (guard.authToken !== undefined && !tokenMatches(req.headers.authorization, guard.authToken)) {
     return { status: 401, message: 'a bearer token is required', headers: { 'WWW-Authenticate': 'Bearer' } };
   }
-  if (new URL(req.url ?? '/', 'http://x').pathname !== MCP_PATH) return { status: 404, message: `the MCP endpoint is ${MCP_PATH}` };
+  if (new URL(req.url ?? '/', 'http://x').pathname !== MCP_PATH)
+    return { status: 404, message: `the MCP endpoint is ${MCP_PATH}` };
   return null;
 }
 
@@ -48,7 +56,10 @@ function originAllowed(origin: string, hosts: Set<string>, extra: string[]): boo
   if (extra.includes(origin)) return true;
   try {
     const url = new URL(origin);
-    return (url.protocol === 'http:' || url.protocol === 'https:') && hosts.has(url.hostname.toLowerCase().replace(/^::1$/, '[::1]'));
+    return (
+      (url.protocol === 'http:' || url.protocol === 'https:') &&
+      hosts.has(url.hostname.toLowerCase().replace(/^::1$/, '[::1]'))
+    );
   } catch {
     return false;
   }
@@ -77,7 +88,12 @@ export async function readJson(req: IncomingMessage): Promise<unknown> {
 }
 
 /** Answer with a JSON-RPC error and an HTTP status. */
-export function reply(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
+export function reply(
+  res: ServerResponse,
+  status: number,
+  message: string,
+  headers: Record<string, string> = {},
+): void {
   res.writeHead(status, { 'Content-Type': 'application/json', ...headers });
   res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
 }

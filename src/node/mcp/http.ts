@@ -9,7 +9,15 @@ import { createMcpServer, type McpServerHandle, type McpServerOptions } from './
 import { createRootsMcpServer, type WorkspacePool } from './roots.js';
 import type { McpLogHub } from './log.js';
 import { listenEarly, type EarlyHttp } from './http-early.js';
-import { allowedHostNames, checkRequest, endpointUrl, MCP_PATH, readJson, reply, type McpHttpGuard } from './http-guard.js';
+import {
+  allowedHostNames,
+  checkRequest,
+  endpointUrl,
+  MCP_PATH,
+  readJson,
+  reply,
+  type McpHttpGuard,
+} from './http-guard.js';
 import { bridgeRequest } from './http-bridge.js';
 import { negotiatedVersion } from './capabilities.js';
 
@@ -52,26 +60,43 @@ interface Session {
   active: number;
 }
 
-
 /**
  * Serve a workspace's toolset over MCP's Streamable HTTP transport: one workspace shared by
  * every session (calls on one path are serialised by the workspace, so no update is lost), a
  * session per `initialize` (`Mcp-Session-Id`), SSE responses with resumability, DELETE to end a
  * session. Host and Origin are checked against an allow-list (403) and an optional bearer token (401).
  */
-export function serveMcpHttp(ws: Workspace, set: Toolset, options: McpHttpOptions, early?: EarlyHttp): Promise<McpHttpServer> {
+export function serveMcpHttp(
+  ws: Workspace,
+  set: Toolset,
+  options: McpHttpOptions,
+  early?: EarlyHttp,
+): Promise<McpHttpServer> {
   const withGuidance = { instructions: set.instructions, ...options };
-  return serveMcpSessions((logReady) => createMcpServer(ws, set, { ...serverOptions(withGuidance), logReady }), withGuidance, early);
+  return serveMcpSessions(
+    (logReady) => createMcpServer(ws, set, { ...serverOptions(withGuidance), logReady }),
+    withGuidance,
+    early,
+  );
 }
 
 /** The same server without --root: each session serves its client's first root (see createRootsMcpServer), one workspace per folder. */
-export function serveMcpHttpRoots(pool: WorkspacePool, options: McpHttpOptions, early?: EarlyHttp): Promise<McpHttpServer> {
-  return serveMcpSessions((logReady) => createRootsMcpServer(pool, { ...serverOptions(options), logReady }), options, early);
+export function serveMcpHttpRoots(
+  pool: WorkspacePool,
+  options: McpHttpOptions,
+  early?: EarlyHttp,
+): Promise<McpHttpServer> {
+  return serveMcpSessions(
+    (logReady) => createRootsMcpServer(pool, { ...serverOptions(options), logReady }),
+    options,
+    early,
+  );
 }
 
 function serverOptions(options: McpHttpOptions): McpServerOptions {
   return {
-    ...(options.version !== undefined ? { version: options.version } : {}), ...(options.log ? { log: options.log } : {}),
+    ...(options.version !== undefined ? { version: options.version } : {}),
+    ...(options.log ? { log: options.log } : {}),
     ...(options.instructions !== undefined ? { instructions: options.instructions } : {}),
   };
 }
@@ -80,24 +105,34 @@ function serverOptions(options: McpHttpOptions): McpServerOptions {
  * Serve sessions on the endpoint `early` already listens on (the CLI's, which answered the first
  * initialize requests before the SDK loaded), or on a new one.
  */
-async function serveMcpSessions(makeServer: (logReady: Promise<void>) => McpServerHandle, options: McpHttpOptions, early?: EarlyHttp): Promise<McpHttpServer> {
+async function serveMcpSessions(
+  makeServer: (logReady: Promise<void>) => McpServerHandle,
+  options: McpHttpOptions,
+  early?: EarlyHttp,
+): Promise<McpHttpServer> {
   const idleMs = options.idleMs ?? 30 * 60_000;
   const sessions = new Map<string, Session>();
   // Sessions the early endpoint answered, opened in the SDK on their first later request.
   const adopting = new Map<string, Promise<Session>>();
-  const listening = early ?? await listenEarly({ host: options.host ?? '127.0.0.1', port: options.port }, options, options.instructions);
+  const listening =
+    early ??
+    (await listenEarly({ host: options.host ?? '127.0.0.1', port: options.port }, options, options.instructions));
   const { host, port, server: http } = listening;
   const hosts = allowedHostNames(host, options.allowedHosts ?? []);
   listening.handOver((req, res, body) => {
     handle(req, res, body).catch((error: unknown) => {
-      if (!res.headersSent) reply(res, 500, `internal error: ${error instanceof Error ? error.message : String(error)}`);
+      if (!res.headersSent)
+        reply(res, 500, `internal error: ${error instanceof Error ? error.message : String(error)}`);
       else res.end();
     });
   });
-  const sweep = setInterval(() => {
-    const now = Date.now();
-    for (const [id, session] of sessions) if (session.active === 0 && now - session.lastSeen > idleMs) void end(id);
-  }, Math.max(50, Math.min(idleMs / 2, 60_000)));
+  const sweep = setInterval(
+    () => {
+      const now = Date.now();
+      for (const [id, session] of sessions) if (session.active === 0 && now - session.lastSeen > idleMs) void end(id);
+    },
+    Math.max(50, Math.min(idleMs / 2, 60_000)),
+  );
   sweep.unref();
 
   async function end(id: string): Promise<void> {
@@ -116,10 +151,16 @@ async function serveMcpSessions(makeServer: (logReady: Promise<void>) => McpServ
     if (body instanceof Error) return reply(res, 400, body.message);
     // A session being adopted is listed once its initialize is replayed, before the server has read
     // it: a request that went ahead then would meet a server that knows none of the client's capabilities.
-    let session = typeof id === 'string' ? (adopting.has(id) ? await adopting.get(id) : sessions.get(id) ?? await adopt(id)) : undefined;
+    let session =
+      typeof id === 'string'
+        ? adopting.has(id)
+          ? await adopting.get(id)
+          : (sessions.get(id) ?? (await adopt(id)))
+        : undefined;
     if (!session) {
       if (id !== undefined) return reply(res, 404, 'unknown or expired session: initialize again');
-      if (req.method !== 'POST' || !isInitializeRequest(body)) return reply(res, 400, 'no session: send initialize first');
+      if (req.method !== 'POST' || !isInitializeRequest(body))
+        return reply(res, 400, 'no session: send initialize first');
       session = open(randomUUID());
     }
     session.active++;
@@ -129,22 +170,39 @@ async function serveMcpSessions(makeServer: (logReady: Promise<void>) => McpServ
       session.lastSeen = Date.now();
     });
     const opensStream = req.method === 'GET';
-    await bridgeRequest(session.transport, req, res, body, `http://${req.headers.host ?? 'localhost'}${req.url ?? MCP_PATH}`, (status) => {
-      if (opensStream && status === 200) session.streamOpened();
-    });
+    await bridgeRequest(
+      session.transport,
+      req,
+      res,
+      body,
+      `http://${req.headers.host ?? 'localhost'}${req.url ?? MCP_PATH}`,
+      (status) => {
+        if (opensStream && status === 200) session.streamOpened();
+      },
+    );
   }
 
   function open(sessionId: string): Session {
     let streamOpened!: () => void;
-    const server = makeServer(new Promise<void>((resolve) => { streamOpened = resolve; }));
+    const server = makeServer(
+      new Promise<void>((resolve) => {
+        streamOpened = resolve;
+      }),
+    );
     const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => sessionId,
       eventStore: new SessionEventStore(),
-      onsessioninitialized: (sid) => { sessions.set(sid, session); },
-      onsessionclosed: (sid) => { void end(sid); },
+      onsessioninitialized: (sid) => {
+        sessions.set(sid, session);
+      },
+      onsessionclosed: (sid) => {
+        void end(sid);
+      },
     });
     const session: Session = { transport, server, streamOpened, lastSeen: Date.now(), active: 0 };
-    transport.onclose = () => { if (transport.sessionId) sessions.delete(transport.sessionId); };
+    transport.onclose = () => {
+      if (transport.sessionId) sessions.delete(transport.sessionId);
+    };
     void server.connect(transport);
     return session;
   }
@@ -158,10 +216,19 @@ async function serveMcpSessions(makeServer: (logReady: Promise<void>) => McpServ
       adopted = (async () => {
         const session = open(id);
         for (const body of [answered.initialize, ...answered.notifications]) {
-          const replayed = await session.transport.handleRequest(new Request(endpointUrl(host, port), {
-            method: 'POST',
-            headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', ...(body === answered.initialize ? {} : { 'mcp-session-id': id, 'mcp-protocol-version': protocolOf(answered.initialize) }) },
-          }), { parsedBody: body });
+          const replayed = await session.transport.handleRequest(
+            new Request(endpointUrl(host, port), {
+              method: 'POST',
+              headers: {
+                'Content-Type': 'application/json',
+                Accept: 'application/json, text/event-stream',
+                ...(body === answered.initialize
+                  ? {}
+                  : { 'mcp-session-id': id, 'mcp-protocol-version': protocolOf(answered.initialize) }),
+              },
+            }),
+            { parsedBody: body },
+          );
           await replayed.body?.cancel().catch(() => {});
         }
         listening.sessions.delete(id);

@@ -41,6 +41,8 @@ export class McpLogHub {
   attach(sink: LogSink, sessionId: () => string | undefined = () => undefined): () => void {
     this.sinks.set(sink, sessionId);
     for (const entry of this.startup) void sink.sendLoggingMessage(entry, sessionId()).catch(() => {});
-    return () => { this.sinks.delete(sink); };
+    return () => {
+      this.sinks.delete(sink);
+    };
   }
 }

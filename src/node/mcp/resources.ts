@@ -1,5 +1,13 @@
-import { McpError, ErrorCode as RpcCode, ListResourcesRequestSchema, ListResourceTemplatesRequestSchema, ReadResourceRequestSchema,
-  SubscribeRequestSchema, UnsubscribeRequestSchema, type Resource } from '@modelcontextprotocol/sdk/types.js';
+import {
+  McpError,
+  ErrorCode as RpcCode,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  ReadResourceRequestSchema,
+  SubscribeRequestSchema,
+  UnsubscribeRequestSchema,
+  type Resource,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { ToolError } from '../../contract/index.js';
 import { toToolError } from '../../fs/tool-error.js';
@@ -15,11 +23,33 @@ export const RESOURCE_PREFIX = 'sandpit://workspace/';
 export const RESOURCE_PAGE = 200;
 
 const MIME: Record<string, string> = {
-  txt: 'text/plain', md: 'text/markdown', json: 'application/json', js: 'text/javascript', mjs: 'text/javascript', cjs: 'text/javascript',
-  ts: 'text/x-typescript', tsx: 'text/x-typescript', jsx: 'text/javascript', html: 'text/html', css: 'text/css', csv: 'text/csv',
-  xml: 'application/xml', yaml: 'application/yaml', yml: 'application/yaml', py: 'text/x-python', sh: 'text/x-shellscript',
-  png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', gif: 'image/gif', webp: 'image/webp', svg: 'image/svg+xml',
-  pdf: 'application/pdf', wav: 'audio/wav', mp3: 'audio/mpeg', zip: 'application/zip',
+  txt: 'text/plain',
+  md: 'text/markdown',
+  json: 'application/json',
+  js: 'text/javascript',
+  mjs: 'text/javascript',
+  cjs: 'text/javascript',
+  ts: 'text/x-typescript',
+  tsx: 'text/x-typescript',
+  jsx: 'text/javascript',
+  html: 'text/html',
+  css: 'text/css',
+  csv: 'text/csv',
+  xml: 'application/xml',
+  yaml: 'application/yaml',
+  yml: 'application/yaml',
+  py: 'text/x-python',
+  sh: 'text/x-shellscript',
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  gif: 'image/gif',
+  webp: 'image/webp',
+  svg: 'image/svg+xml',
+  pdf: 'application/pdf',
+  wav: 'audio/wav',
+  mp3: 'audio/mpeg',
+  zip: 'application/zip',
 };
 
 export const resourceUri = (rel: string): string => RESOURCE_PREFIX + rel.split('/').map(encodeURIComponent).join('/');
@@ -30,7 +60,8 @@ function mimeOf(rel: string): string | undefined {
 }
 
 function relOf(uri: string): string {
-  if (!uri.startsWith(RESOURCE_PREFIX)) throw new McpError(RpcCode.InvalidParams, `resources of this server start with ${RESOURCE_PREFIX}`);
+  if (!uri.startsWith(RESOURCE_PREFIX))
+    throw new McpError(RpcCode.InvalidParams, `resources of this server start with ${RESOURCE_PREFIX}`);
   try {
     return uri.slice(RESOURCE_PREFIX.length).split('/').map(decodeURIComponent).join('/');
   } catch {
@@ -80,9 +111,17 @@ export function serveResources(server: Server, current: (request: RequestSender)
     const after = request.params?.cursor;
     const resources: Resource[] = [];
     let more = false;
-    for await (const entry of walk(ws.fs, paths, { rel: '', realRel: '' }, { gitignore: true, links: 'follow', ...(after ? { resumeAt: after } : {}) })) {
+    for await (const entry of walk(
+      ws.fs,
+      paths,
+      { rel: '', realRel: '' },
+      { gitignore: true, links: 'follow', ...(after ? { resumeAt: after } : {}) },
+    )) {
       if (entry.type !== 'file' || entry.rel === after) continue;
-      if (resources.length === RESOURCE_PAGE) { more = true; break; }
+      if (resources.length === RESOURCE_PAGE) {
+        more = true;
+        break;
+      }
       const mimeType = mimeOf(entry.rel);
       resources.push({ uri: resourceUri(entry.rel), name: displayPath(entry.rel), ...(mimeType ? { mimeType } : {}) });
     }
@@ -90,7 +129,13 @@ export function serveResources(server: Server, current: (request: RequestSender)
   });
 
   server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({
-    resourceTemplates: [{ uriTemplate: `${RESOURCE_PREFIX}{+path}`, name: 'workspace file', description: 'Any file of the workspace by its root-relative path.' }],
+    resourceTemplates: [
+      {
+        uriTemplate: `${RESOURCE_PREFIX}{+path}`,
+        name: 'workspace file',
+        description: 'Any file of the workspace by its root-relative path.',
+      },
+    ],
   }));
 
   server.setRequestHandler(ReadResourceRequestSchema, async (request, extra) => {
@@ -102,15 +147,25 @@ export function serveResources(server: Server, current: (request: RequestSender)
       const shown = displayPath(path.rel);
       if (!path.stat) throw new ToolError('NOT_FOUND', `'${shown}' does not exist`);
       if (path.stat.type !== 'file') throw new ToolError('NOT_A_FILE', `'${shown}' is not a file`);
-      if ((path.stat.nlink ?? 1) > 1 && !ws.policy.allowHardLinks) throw new ToolError('OUTSIDE_WORKSPACE', `'${shown}' has more than one hard link, so it is not read`);
-      if (path.stat.size > ws.policy.limits.maxReadBytes) throw new ToolError('TOO_LARGE', `'${shown}' is over the read limit`);
+      if ((path.stat.nlink ?? 1) > 1 && !ws.policy.allowHardLinks)
+        throw new ToolError('OUTSIDE_WORKSPACE', `'${shown}' has more than one hard link, so it is not read`);
+      if (path.stat.size > ws.policy.limits.maxReadBytes)
+        throw new ToolError('TOO_LARGE', `'${shown}' is over the read limit`);
       const bytes = await ws.fs.readFile(path.abs);
       const mimeType = mimeOf(path.rel);
       const decoded = looksBinary(bytes) ? null : decodeText(bytes);
-      if (decoded && !isDecodeFailure(decoded) && !(mimeType && /^(image|audio|video)\/|^application\/(pdf|zip)/.test(mimeType) && mimeType !== 'image/svg+xml')) {
+      if (
+        decoded &&
+        !isDecodeFailure(decoded) &&
+        !(mimeType && /^(image|audio|video)\/|^application\/(pdf|zip)/.test(mimeType) && mimeType !== 'image/svg+xml')
+      ) {
         return { contents: [{ uri, mimeType: mimeType ?? 'text/plain', text: decoded.text }] };
       }
-      return { contents: [{ uri, mimeType: mimeType ?? 'application/octet-stream', blob: Buffer.from(bytes).toString('base64') }] };
+      return {
+        contents: [
+          { uri, mimeType: mimeType ?? 'application/octet-stream', blob: Buffer.from(bytes).toString('base64') },
+        ],
+      };
     } catch (error) {
       throw asRpcError(error);
     }
@@ -126,5 +181,7 @@ export function serveResources(server: Server, current: (request: RequestSender)
     subscribed.delete(request.params.uri);
     return {};
   });
-  return () => { for (const stop of detach.splice(0)) stop(); };
+  return () => {
+    for (const stop of detach.splice(0)) stop();
+  };
 }

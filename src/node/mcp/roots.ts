@@ -25,7 +25,9 @@ export class WorkspacePool {
       served = this.open(folder);
       this.opened.set(folder, served);
       // A folder that failed to open may be fixed and named again.
-      served.catch(() => { this.opened.delete(folder); });
+      served.catch(() => {
+        this.opened.delete(folder);
+      });
     }
     return served;
   }
@@ -50,31 +52,48 @@ const NO_ROOT_HINT = 'Start sandpit mcp with --root DIR, or add a folder as a ro
 export function createRootsMcpServer(pool: WorkspacePool, options: McpServerOptions = {}): McpServerHandle {
   let server!: Server;
   let current: Promise<ServedWorkspace> | null = null;
-  return buildMcpServer((request) => {
-    if (!current) {
-      current = firstRoot(server, pool, request);
-      // A failure is answered to every call until the client's roots change.
-      current.catch(() => {});
-    }
-    return current;
-  }, options, (built) => {
-    server = built;
-    server.setNotificationHandler(RootsListChangedNotificationSchema, async () => { current = null; });
-  });
+  return buildMcpServer(
+    (request) => {
+      if (!current) {
+        current = firstRoot(server, pool, request);
+        // A failure is answered to every call until the client's roots change.
+        current.catch(() => {});
+      }
+      return current;
+    },
+    options,
+    (built) => {
+      server = built;
+      server.setNotificationHandler(RootsListChangedNotificationSchema, async () => {
+        current = null;
+      });
+    },
+  );
 }
 
 async function firstRoot(server: Server, pool: WorkspacePool, request: RequestSender): Promise<ServedWorkspace> {
   if (!server.getClientCapabilities()?.roots) {
-    throw new ToolError('NOT_FOUND', 'this server was started without --root and the client offers no roots, so there is no workspace', { hint: NO_ROOT_HINT });
+    throw new ToolError(
+      'NOT_FOUND',
+      'this server was started without --root and the client offers no roots, so there is no workspace',
+      { hint: NO_ROOT_HINT },
+    );
   }
   let roots: Array<{ uri: string }>;
   try {
     roots = (await request.sendRequest({ method: 'roots/list' }, ListRootsResultSchema, { timeout: 30_000 })).roots;
   } catch {
-    throw new ToolError('NOT_FOUND', 'the client did not answer roots/list, so there is no workspace', { hint: NO_ROOT_HINT });
+    throw new ToolError('NOT_FOUND', 'the client did not answer roots/list, so there is no workspace', {
+      hint: NO_ROOT_HINT,
+    });
   }
   const root = roots.find((r) => r.uri.startsWith('file://'));
-  if (!root) throw new ToolError('NOT_FOUND', `the client's roots hold no file:// folder (${roots.length} root(s) given), so there is no workspace`, { hint: NO_ROOT_HINT });
+  if (!root)
+    throw new ToolError(
+      'NOT_FOUND',
+      `the client's roots hold no file:// folder (${roots.length} root(s) given), so there is no workspace`,
+      { hint: NO_ROOT_HINT },
+    );
   let folder: string;
   try {
     folder = fileURLToPath(root.uri);

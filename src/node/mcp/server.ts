@@ -21,18 +21,34 @@ export function createMcpServer(ws: Workspace, set: Toolset, options: McpServerO
 }
 
 /** Serve over stdin/stdout until the client goes away, then close the workspace (ending its tasks). */
-export async function serveMcpStdio(ws: Workspace, set: Toolset, options: McpServerOptions & StdioFramerOptions = {}, early?: EarlyStart): Promise<void> {
+export async function serveMcpStdio(
+  ws: Workspace,
+  set: Toolset,
+  options: McpServerOptions & StdioFramerOptions = {},
+  early?: EarlyStart,
+): Promise<void> {
   const { maxMessageBytes, ...serverOptions } = options;
-  await serveStdio(createMcpServer(ws, set, { version: packageVersion(), ...serverOptions }), early, maxMessageBytes === undefined ? {} : { maxMessageBytes });
+  await serveStdio(
+    createMcpServer(ws, set, { version: packageVersion(), ...serverOptions }),
+    early,
+    maxMessageBytes === undefined ? {} : { maxMessageBytes },
+  );
   await ws.close();
 }
 
 /** Serve one server over stdin/stdout until the client goes away; `early` is the stdio that answered initialize already. */
-export async function serveStdio(server: McpServerHandle, early?: EarlyStart, framing: StdioFramerOptions = {}): Promise<void> {
+export async function serveStdio(
+  server: McpServerHandle,
+  early?: EarlyStart,
+  framing: StdioFramerOptions = {},
+): Promise<void> {
   const io = early ? await early.ready : { input: process.stdin, output: process.stdout };
   const closed = new Promise<void>((resolve) => {
     const detach = server.onclose;
-    server.onclose = () => { detach?.(); resolve(); };
+    server.onclose = () => {
+      detach?.();
+      resolve();
+    };
     io.input.once('end', () => resolve());
   });
   await server.connect(new StdioFramedTransport(io.input, io.output, framing));

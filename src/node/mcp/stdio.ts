@@ -31,7 +31,11 @@ export class StdioFramedTransport implements Transport {
   /** while skipping the rest of an oversized line: its first bytes and its full size so far */
   private oversized: { head: Buffer; size: number } | null = null;
 
-  constructor(private readonly input: Readable = process.stdin, private readonly output: Writable = process.stdout, options: StdioFramerOptions = {}) {
+  constructor(
+    private readonly input: Readable = process.stdin,
+    private readonly output: Writable = process.stdout,
+    options: StdioFramerOptions = {},
+  ) {
     this.limit = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
   }
 
@@ -88,7 +92,11 @@ export class StdioFramedTransport implements Transport {
       const { head, size } = this.oversized;
       this.oversized = null;
       const id = idFromHead(head.toString('utf8'));
-      this.reply({ code: -32600, id, message: `the message is ${size} bytes, over this server's limit of ${this.limit} bytes, so it was not read` });
+      this.reply({
+        code: -32600,
+        id,
+        message: `the message is ${size} bytes, over this server's limit of ${this.limit} bytes, so it was not read`,
+      });
       return;
     }
     const line = Buffer.concat(this.parts).toString('utf8').replace(/\r$/, '');
@@ -101,8 +109,13 @@ export class StdioFramedTransport implements Transport {
   }
 
   private reply(problem: Problem): void {
-    this.send({ jsonrpc: '2.0', id: problem.id, error: { code: problem.code, message: problem.message } } as unknown as JSONRPCMessage)
-      .catch((error: unknown) => this.onerror?.(error instanceof Error ? error : new Error(String(error))));
+    this.send({
+      jsonrpc: '2.0',
+      id: problem.id,
+      error: { code: problem.code, message: problem.message },
+    } as unknown as JSONRPCMessage).catch((error: unknown) =>
+      this.onerror?.(error instanceof Error ? error : new Error(String(error))),
+    );
   }
 }
 
@@ -112,10 +125,20 @@ export function checkMessage(line: string): { message: JSONRPCMessage } | Proble
   try {
     value = JSON.parse(line);
   } catch (error) {
-    return { code: -32700, id: null, message: `parse error: the message is not JSON (${error instanceof Error ? error.message : 'it does not parse'})` };
+    return {
+      code: -32700,
+      id: null,
+      message: `parse error: the message is not JSON (${error instanceof Error ? error.message : 'it does not parse'})`,
+    };
   }
-  if (Array.isArray(value)) return { code: -32600, id: null, message: 'invalid request: batches (JSON arrays) are not supported; send one request object per line' };
-  if (value === null || typeof value !== 'object') return { code: -32600, id: null, message: 'invalid request: a message must be a JSON object' };
+  if (Array.isArray(value))
+    return {
+      code: -32600,
+      id: null,
+      message: 'invalid request: batches (JSON arrays) are not supported; send one request object per line',
+    };
+  if (value === null || typeof value !== 'object')
+    return { code: -32600, id: null, message: 'invalid request: a message must be a JSON object' };
   const msg = value as Record<string, unknown>;
   const hasId = 'id' in msg;
   const idOk = typeof msg.id === 'string' || (typeof msg.id === 'number' && Number.isInteger(msg.id));
@@ -138,7 +161,11 @@ export function checkMessage(line: string): { message: JSONRPCMessage } | Proble
       if (!parsed.success) {
         const issue = parsed.error.issues.find((i) => i.path[0] === 'params') ?? parsed.error.issues[0];
         const where = issue?.path.slice(1).join('.') || 'params';
-        return { code: -32602, id, message: `invalid params for ${msg.method}: ${where}: ${issue?.message ?? 'does not match the schema'}` };
+        return {
+          code: -32602,
+          id,
+          message: `invalid params for ${msg.method}: ${where}: ${issue?.message ?? 'does not match the schema'}`,
+        };
       }
     }
   }
@@ -146,14 +173,20 @@ export function checkMessage(line: string): { message: JSONRPCMessage } | Proble
 }
 
 // One request's own schema: the union of them all tries each in turn, ten times the cost per call.
-const requestSchemas = new Map<string, (typeof ClientRequestSchema.options)[number]>(ClientRequestSchema.options.map((o) => [o.shape.method.value, o]));
+const requestSchemas = new Map<string, (typeof ClientRequestSchema.options)[number]>(
+  ClientRequestSchema.options.map((o) => [o.shape.method.value, o]),
+);
 const requestSchemaOf = (method: string) => requestSchemas.get(method);
 
 function pass(msg: Record<string, unknown>, id: RequestId | null): { message: JSONRPCMessage } | Problem {
   const parsed = JSONRPCMessageSchema.safeParse(msg);
   if (parsed.success) return { message: parsed.data };
   const issue = parsed.error.issues[0];
-  return { code: -32600, id, message: `invalid request: ${issue ? `${issue.path.join('.') || 'message'}: ${issue.message}` : 'not a JSON-RPC 2.0 message'}` };
+  return {
+    code: -32600,
+    id,
+    message: `invalid request: ${issue ? `${issue.path.join('.') || 'message'}: ${issue.message}` : 'not a JSON-RPC 2.0 message'}`,
+  };
 }
 
 /** The id of a message too big to parse, from its first bytes, when it names one near the top. */

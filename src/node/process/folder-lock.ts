@@ -1,5 +1,20 @@
 import { randomBytes } from 'node:crypto';
-import { closeSync, constants, existsSync, linkSync, mkdirSync, openSync, readdirSync, readFileSync, rmdirSync, statSync, unlinkSync, utimesSync, writeFileSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  existsSync,
+  linkSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmdirSync,
+  statSync,
+  unlinkSync,
+  utimesSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { ToolError } from '../../contract/index.js';
 import type { ProcessLock } from '../../workspace-core.js';
@@ -30,8 +45,10 @@ interface LockBody {
 
 // Where Linux lets a folder be used through its descriptor, `.sandpit` is opened without
 // following a link, so one swapped in cannot carry lock files outside the workspace.
-const THROUGH_DESCRIPTOR = process.platform === 'linux' && typeof constants.O_NOFOLLOW === 'number' && existsSync('/proc/self/fd');
-const FOLDER_FLAGS = constants.O_RDONLY | constants.O_DIRECTORY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
+const THROUGH_DESCRIPTOR =
+  process.platform === 'linux' && typeof constants.O_NOFOLLOW === 'number' && existsSync('/proc/self/fd');
+const FOLDER_FLAGS =
+  constants.O_RDONLY | constants.O_DIRECTORY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
 /** A waiter marks `lock.wanted` on every failed try, far more often than this. */
 const WANTED_FRESH_MS = 1_000;
 /** After another process wanted the lock (or held it when this one asked), no lock is kept for this long. */
@@ -102,7 +119,10 @@ export function folderLock(root: string, options: FolderLockOptions = {}): Folde
       let kept = false;
       try {
         const answer = work(fd === null ? dir : `/proc/self/fd/${fd}`);
-        if (keep && answer === true && fd !== null) { heldFolder = fd; kept = true; }
+        if (keep && answer === true && fd !== null) {
+          heldFolder = fd;
+          kept = true;
+        }
         return answer;
       } finally {
         if (fd !== null && !kept) closeSync(fd);
@@ -141,9 +161,13 @@ export function folderLock(root: string, options: FolderLockOptions = {}): Folde
       inFolder((folder) => takeOverIfStale(folder, staleMs), false);
       marked = inFolder(markWanted, false) ?? false;
       if (Date.now() > deadline) {
-        throw new ToolError('IO_ERROR', 'the workspace is busy in another process (a change there has held the workspace lock too long)', {
-          hint: 'Try the call again in a moment; if no other Sandpit process is using this folder, the lock frees itself once its heartbeat stops.',
-        });
+        throw new ToolError(
+          'IO_ERROR',
+          'the workspace is busy in another process (a change there has held the workspace lock too long)',
+          {
+            hint: 'Try the call again in a moment; if no other Sandpit process is using this folder, the lock frees itself once its heartbeat stops.',
+          },
+        );
       }
       await new Promise((r) => setTimeout(r, delay + Math.random() * delay));
     }
@@ -160,19 +184,25 @@ export function folderLock(root: string, options: FolderLockOptions = {}): Folde
     }
     if (madeDir) {
       madeDir = false;
-      try { rmdirSync(dir); } catch { /* something else lives there now */ }
+      try {
+        rmdirSync(dir);
+      } catch {
+        /* something else lives there now */
+      }
     }
   }
 
   /** Whether another process has asked for the lock lately; an old mark (its waiter gone) is removed. */
   function wanted(): boolean {
-    return inFolder((folder) => {
-      const mark = statSync(`${folder}/lock.wanted`, { throwIfNoEntry: false });
-      if (!mark) return false;
-      if (Date.now() - mark.mtimeMs <= WANTED_FRESH_MS) return true;
-      removeIfThere(`${folder}/lock.wanted`);
-      return false;
-    }, false) ?? false;
+    return (
+      inFolder((folder) => {
+        const mark = statSync(`${folder}/lock.wanted`, { throwIfNoEntry: false });
+        if (!mark) return false;
+        if (Date.now() - mark.mtimeMs <= WANTED_FRESH_MS) return true;
+        removeIfThere(`${folder}/lock.wanted`);
+        return false;
+      }, false) ?? false
+    );
   }
 
   function stopKeeping(): void {
@@ -189,13 +219,21 @@ export function folderLock(root: string, options: FolderLockOptions = {}): Folde
     held = null;
     token = null;
     // from a timer or the exit hook nothing may throw: a lock left behind stops beating, and is taken over
-    try { if (mine) release(mine); } catch { /* see above */ }
+    try {
+      if (mine) release(mine);
+    } catch {
+      /* see above */
+    }
   }
 
   /** Whether a waiter's mark is there; seeing one, stop keeping the lock for a while. */
   function someoneWaits(): boolean {
     let waits = true;
-    try { waits = wanted(); } catch { /* unreadable: let go */ }
+    try {
+      waits = wanted();
+    } catch {
+      /* unreadable: let go */
+    }
     if (waits) contendedUntil = Date.now() + CONTENDED_MS;
     return waits;
   }
@@ -206,14 +244,21 @@ export function folderLock(root: string, options: FolderLockOptions = {}): Folde
    * goes when the lock does.
    */
   function lastOut(): void {
-    if (lingerMs <= 0 || Date.now() < contendedUntil || someoneWaits()) { drop(); return; }
+    if (lingerMs <= 0 || Date.now() < contendedUntil || someoneWaits()) {
+      drop();
+      return;
+    }
     const until = Date.now() + lingerMs;
-    linger = setInterval(() => { if (Date.now() >= until || someoneWaits()) drop(); }, WANTED_POLL_MS);
+    linger = setInterval(() => {
+      if (Date.now() >= until || someoneWaits()) drop();
+    }, WANTED_POLL_MS);
     linger.unref?.();
     lingering.add(drop);
     if (!exitHooked) {
       exitHooked = true;
-      process.once('exit', () => { for (const dropOne of [...lingering]) dropOne(); });
+      process.once('exit', () => {
+        for (const dropOne of [...lingering]) dropOne();
+      });
     }
   }
 
@@ -229,7 +274,11 @@ export function folderLock(root: string, options: FolderLockOptions = {}): Folde
         token = await held;
         beat ??= setInterval(() => {
           const now = new Date();
-          try { inFolder((folder) => utimesSync(`${folder}/lock`, now, now), false); } catch { /* the next change will say */ }
+          try {
+            inFolder((folder) => utimesSync(`${folder}/lock`, now, now), false);
+          } catch {
+            /* the next change will say */
+          }
         }, heartbeatMs);
         beat.unref?.();
       } catch (error) {
@@ -269,13 +318,21 @@ function markWanted(folder: string): boolean {
 function lockFailed(error: unknown): ToolError {
   const code = (error as NodeJS.ErrnoException).code;
   if (code === 'ELOOP' || code === 'ENOTDIR') {
-    return new ToolError('IO_ERROR', 'the workspace lock cannot be taken: .sandpit in the workspace is not a folder (a link or a file stands there)', {
-      hint: 'Remove whatever stands at .sandpit; Sandpit makes the folder again on the next change.',
-    });
+    return new ToolError(
+      'IO_ERROR',
+      'the workspace lock cannot be taken: .sandpit in the workspace is not a folder (a link or a file stands there)',
+      {
+        hint: 'Remove whatever stands at .sandpit; Sandpit makes the folder again on the next change.',
+      },
+    );
   }
-  return new ToolError('IO_ERROR', `the workspace lock cannot be taken (${typeof code === 'string' ? code : 'unknown error'})`, {
-    hint: 'Retry once; if it fails again, check that the workspace folder is writable.',
-  });
+  return new ToolError(
+    'IO_ERROR',
+    `the workspace lock cannot be taken (${typeof code === 'string' ? code : 'unknown error'})`,
+    {
+      hint: 'Retry once; if it fails again, check that the workspace folder is writable.',
+    },
+  );
 }
 
 /**
@@ -321,7 +378,11 @@ function createThenWrite(file: string, text: string): boolean {
 }
 
 function removeIfThere(file: string): void {
-  try { unlinkSync(file); } catch { /* gone already, or taken over meanwhile */ }
+  try {
+    unlinkSync(file);
+  } catch {
+    /* gone already, or taken over meanwhile */
+  }
 }
 
 function readBody(file: string): LockBody | null {
@@ -336,7 +397,11 @@ function readBody(file: string): LockBody | null {
 /** Staged lock bodies left by processes killed between staging and linking (`lock.PID-HEX.new`). */
 function sweepStaged(folder: string): void {
   let names: string[] = [];
-  try { names = readdirSync(folder); } catch { /* nothing to sweep */ }
+  try {
+    names = readdirSync(folder);
+  } catch {
+    /* nothing to sweep */
+  }
   for (const name of names) {
     const staged = /^lock\.(\d+)-[0-9a-f]+\.new$/.exec(name);
     if (staged && !pidAlive(Number(staged[1]))) removeIfThere(`${folder}/${name}`);

@@ -63,7 +63,11 @@ export class CappedOutput {
     tail = tail.subarray(skip);
     const cut = this.total - headBytes.length - tail.length;
     const marker = `\n[... ${cut} bytes cut: the stream was ${this.total} bytes; its first and last parts are shown ...]\n`;
-    return { text: headBytes.toString('utf8') + marker + tail.toString('utf8'), truncated: true, total_bytes: this.total };
+    return {
+      text: headBytes.toString('utf8') + marker + tail.toString('utf8'),
+      truncated: true,
+      total_bytes: this.total,
+    };
   }
 
   /** Start over (for "new output since the last read"). */
@@ -80,7 +84,10 @@ export class CappedOutput {
 function completeUtf8Length(bytes: Buffer): number {
   let i = bytes.length;
   let back = 0;
-  while (i > 0 && back < 4 && (bytes[i - 1]! & 0xc0) === 0x80) { i--; back++; }
+  while (i > 0 && back < 4 && (bytes[i - 1]! & 0xc0) === 0x80) {
+    i--;
+    back++;
+  }
   if (i === 0) return bytes.length;
   const lead = bytes[i - 1]!;
   const need = lead >= 0xf0 ? 3 : lead >= 0xe0 ? 2 : lead >= 0xc0 ? 1 : 0;

@@ -31,17 +31,27 @@ export interface NodeProcessOptions {
  * credential-free environment, in the OS sandbox unless `sandbox: 'none'`. Background commands
  * become tasks in `tasks`; `afterExit` runs when one ends (the workspace's rescan).
  */
-export function createNodeRunner(tasks: TaskRegistry, options: NodeProcessOptions = {}, afterExit?: (tool: string) => Promise<void>): ProcessRunner {
+export function createNodeRunner(
+  tasks: TaskRegistry,
+  options: NodeProcessOptions = {},
+  afterExit?: (tool: string) => Promise<void>,
+): ProcessRunner {
   const choice = sandboxChoice(options.sandbox, options.sandboxPolicy);
-  const spawnRequest = async (request: CommandRequest) => execRequest({
-    argv: request.argv,
-    hostRoot: request.root ?? request.cwd,
-    hostCwd: request.cwd,
-    extra: request.env,
-    parentEnv: options.baseEnv ?? process.env,
-    scrubEnv: options.scrubEnv,
-    gitWritable: request.gitWritable === true,
-  }, await chooseSandbox(choice), choice.policy, { timeoutMs: request.timeoutMs, maxOutputBytes: options.maxOutputBytes ?? DEFAULT_OUTPUT_CAP });
+  const spawnRequest = async (request: CommandRequest) =>
+    execRequest(
+      {
+        argv: request.argv,
+        hostRoot: request.root ?? request.cwd,
+        hostCwd: request.cwd,
+        extra: request.env,
+        parentEnv: options.baseEnv ?? process.env,
+        scrubEnv: options.scrubEnv,
+        gitWritable: request.gitWritable === true,
+      },
+      await chooseSandbox(choice),
+      choice.policy,
+      { timeoutMs: request.timeoutMs, maxOutputBytes: options.maxOutputBytes ?? DEFAULT_OUTPUT_CAP },
+    );
   return {
     async run(request): Promise<CommandResult> {
       const running = await startProcess(await spawnRequest(request));
@@ -50,13 +60,19 @@ export function createNodeRunner(tasks: TaskRegistry, options: NodeProcessOption
     },
     async start(request) {
       const running = await startProcess(await spawnRequest(request));
-      const task = tasks.add(running, request.argv.join(' '), { afterExit: afterExit && (() => afterExit('run_command')) });
+      const task = tasks.add(running, request.argv.join(' '), {
+        afterExit: afterExit && (() => afterExit('run_command')),
+      });
       return { task_id: task.task_id };
     },
   };
 }
 
 /** The canonical run_command for Node, with the workspace's rescan for foreground and background commands. */
-export function nodeRunCommand(tasks: TaskRegistry, options: NodeProcessOptions, hooks: { findChanges: FindExternalChanges; afterExit: (tool: string) => Promise<void> }): ToolDefinition {
+export function nodeRunCommand(
+  tasks: TaskRegistry,
+  options: NodeProcessOptions,
+  hooks: { findChanges: FindExternalChanges; afterExit: (tool: string) => Promise<void> },
+): ToolDefinition {
   return createRunCommandTool(createNodeRunner(tasks, options, hooks.afterExit), hooks.findChanges);
 }

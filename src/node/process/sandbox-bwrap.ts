@@ -86,9 +86,17 @@ export function bwrapArgs(layout: SandboxLayout, argv: readonly string[]): strin
     if (stat?.isDirectory()) args.push('--tmpfs', path);
     else if (stat) args.push('--ro-bind', '/dev/null', path);
   }
-  for (const mount of layout.extra ?? []) args.push(mount.writable ? '--bind-try' : '--ro-bind-try', mount.host, mount.host);
+  for (const mount of layout.extra ?? [])
+    args.push(mount.writable ? '--bind-try' : '--ro-bind-try', mount.host, mount.host);
   args.push('--bind', layout.hostRoot, SANDBOX_WORKSPACE, ...readOnlyInside(layout), '--chdir', insideCwd(layout));
-  args.push('--unshare-all', ...(layout.policy.network ? ['--share-net'] : []), '--die-with-parent', '--new-session', '--', ...argv);
+  args.push(
+    '--unshare-all',
+    ...(layout.policy.network ? ['--share-net'] : []),
+    '--die-with-parent',
+    '--new-session',
+    '--',
+    ...argv,
+  );
   return args;
 }
 
@@ -96,7 +104,12 @@ export function bwrapArgs(layout: SandboxLayout, argv: readonly string[]): strin
  * Check, from the host, that the program exists and may run inside the sandbox, so a typo is
  * NOT_FOUND as it is without the sandbox rather than bubblewrap's own complaint.
  */
-export function checkProgram(layout: SandboxLayout, program: string, path: string | undefined, displayName = program): void {
+export function checkProgram(
+  layout: SandboxLayout,
+  program: string,
+  path: string | undefined,
+  displayName = program,
+): void {
   const candidates = program.includes('/')
     ? [posix.resolve(insideCwd(layout), program)]
     : (path ?? '').split(':').map((dir) => posix.resolve(insideCwd(layout), dir || '.', program));
@@ -118,7 +131,8 @@ export function checkProgram(layout: SandboxLayout, program: string, path: strin
 
 // Where a path inside the sandbox lives on the host, or null when it exists only inside (or nowhere).
 function toHost(layout: SandboxLayout, inside: string): string | null {
-  if (inside === SANDBOX_WORKSPACE || inside.startsWith(`${SANDBOX_WORKSPACE}/`)) return join(layout.hostRoot, inside.slice(SANDBOX_WORKSPACE.length));
+  if (inside === SANDBOX_WORKSPACE || inside.startsWith(`${SANDBOX_WORKSPACE}/`))
+    return join(layout.hostRoot, inside.slice(SANDBOX_WORKSPACE.length));
   const mounted = (layout.extra ?? []).some((m) => inside === m.host || inside.startsWith(`${m.host}/`));
   if (mounted) return inside;
   if (inside === '/tmp' || inside.startsWith('/tmp/')) return null;

@@ -29,9 +29,21 @@ export function execRequest(
   rest: Omit<SpawnRequest, 'argv' | 'cwd' | 'env'>,
 ): SpawnRequest {
   if (mode === 'none') {
-    return { ...rest, argv: plan.argv, cwd: plan.hostCwd, env: programEnv(plan.parentEnv, plan.extra, plan.scrubEnv), displayName: plan.displayName };
+    return {
+      ...rest,
+      argv: plan.argv,
+      cwd: plan.hostCwd,
+      env: programEnv(plan.parentEnv, plan.extra, plan.scrubEnv),
+      displayName: plan.displayName,
+    };
   }
-  const layout = { hostRoot: plan.hostRoot, hostCwd: plan.hostCwd, extra: plan.mounts, policy, gitWritable: plan.gitWritable === true };
+  const layout = {
+    hostRoot: plan.hostRoot,
+    hostCwd: plan.hostCwd,
+    extra: plan.mounts,
+    policy,
+    gitWritable: plan.gitWritable === true,
+  };
   // bubblewrap's own environment is the command's: what /proc/1/environ shows inside is no more than the command has.
   const env = allowListedEnv(plan.parentEnv, SANDBOX_HOME, policy.env, plan.extra);
   checkProgram(layout, plan.argv[0]!, env.PATH, plan.displayName);

@@ -50,7 +50,10 @@ export async function relaunchWithoutSecrets(argv: readonly string[]): Promise<n
   }
   if (withheld === 0) return null;
   env[SECRETS_FD] = '3';
-  const child = spawn(process.execPath, [...process.execArgv, process.argv[1], ...argv], { env, stdio: ['inherit', 'inherit', 'inherit', 'pipe'] });
+  const child = spawn(process.execPath, [...process.execArgv, process.argv[1], ...argv], {
+    env,
+    stdio: ['inherit', 'inherit', 'inherit', 'pipe'],
+  });
   const pipe = child.stdio[3] as NodeJS.WritableStream;
   pipe.on('error', () => {});
   pipe.end(JSON.stringify(secrets));

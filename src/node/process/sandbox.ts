@@ -28,8 +28,20 @@ export interface SandboxChoice {
 
 /** Credential stores under the user's home that no sandboxed command needs to read. */
 export const DEFAULT_HIDDEN_IN_HOME = [
-  '.ssh', '.gnupg', '.aws', '.azure', '.kube', '.docker', '.netrc', '.npmrc', '.pypirc', '.git-credentials',
-  '.config/gh', '.config/gcloud', '.cargo/credentials', '.cargo/credentials.toml',
+  '.ssh',
+  '.gnupg',
+  '.aws',
+  '.azure',
+  '.kube',
+  '.docker',
+  '.netrc',
+  '.npmrc',
+  '.pypirc',
+  '.git-credentials',
+  '.config/gh',
+  '.config/gcloud',
+  '.cargo/credentials',
+  '.cargo/credentials.toml',
 ];
 
 const probes = new Map<string, Promise<string | null>>();
@@ -41,9 +53,10 @@ const probes = new Map<string, Promise<string | null>>();
 export function bwrapProblem(bwrap = 'bwrap'): Promise<string | null> {
   let probe = probes.get(bwrap);
   if (!probe) {
-    probe = process.platform !== 'linux'
-      ? Promise.resolve(`the OS sandbox needs Linux (this is ${process.platform})`)
-      : runProbe(bwrapPath(bwrap));
+    probe =
+      process.platform !== 'linux'
+        ? Promise.resolve(`the OS sandbox needs Linux (this is ${process.platform})`)
+        : runProbe(bwrapPath(bwrap));
     probes.set(bwrap, probe);
   }
   return probe;
@@ -69,19 +82,49 @@ export function bwrapPath(bwrap = 'bwrap'): string {
 
 function runProbe(bwrap: string): Promise<string | null> {
   return new Promise((resolve) => {
-    const child = spawn(bwrap, ['--ro-bind', '/', '/', '--proc', '/proc', '--dev', '/dev', '--unshare-all', '--die-with-parent', '--new-session', 'true'], {
-      stdio: ['ignore', 'ignore', 'pipe'], env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
-    });
+    const child = spawn(
+      bwrap,
+      [
+        '--ro-bind',
+        '/',
+        '/',
+        '--proc',
+        '/proc',
+        '--dev',
+        '/dev',
+        '--unshare-all',
+        '--die-with-parent',
+        '--new-session',
+        'true',
+      ],
+      {
+        stdio: ['ignore', 'ignore', 'pipe'],
+        env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
+      },
+    );
     let stderr = '';
-    child.stderr!.on('data', (chunk: Buffer) => { stderr += chunk.toString('utf8'); });
-    child.once('error', (error) => resolve((error as { code?: string }).code === 'ENOENT' ? 'bubblewrap (bwrap) is not installed' : `bubblewrap cannot start (${(error as { code?: string }).code ?? 'unknown error'})`));
-    child.once('close', (code) => resolve(code === 0 ? null : `bubblewrap cannot create namespaces here (${firstLine(stderr) || `exit ${code}`})`));
+    child.stderr!.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString('utf8');
+    });
+    child.once('error', (error) =>
+      resolve(
+        (error as { code?: string }).code === 'ENOENT'
+          ? 'bubblewrap (bwrap) is not installed'
+          : `bubblewrap cannot start (${(error as { code?: string }).code ?? 'unknown error'})`,
+      ),
+    );
+    child.once('close', (code) =>
+      resolve(code === 0 ? null : `bubblewrap cannot create namespaces here (${firstLine(stderr) || `exit ${code}`})`),
+    );
   });
 }
 
 // bwrap's own message names no host path of ours, but keep it short.
 function firstLine(text: string): string {
-  return text.split('\n')[0]!.replace(/^bwrap: /, '').slice(0, 120);
+  return text
+    .split('\n')[0]!
+    .replace(/^bwrap: /, '')
+    .slice(0, 120);
 }
 
 /**

@@ -75,13 +75,29 @@ export class RunningProcess {
 
   private readonly contained: boolean;
 
-  constructor(private readonly child: ChildProcess, request: SpawnRequest, private readonly started: number) {
+  constructor(
+    private readonly child: ChildProcess,
+    request: SpawnRequest,
+    private readonly started: number,
+  ) {
     this.contained = request.contained === true;
     const stdout = new CappedOutput(request.maxOutputBytes ?? DEFAULT_OUTPUT_CAP);
     const stderr = new CappedOutput(request.maxOutputBytes ?? DEFAULT_OUTPUT_CAP);
-    child.stdout!.on('data', (chunk: Buffer) => { stdout.push(chunk); this.emit('stdout', chunk); });
-    child.stderr!.on('data', (chunk: Buffer) => { stderr.push(chunk); this.emit('stderr', chunk); });
-    const timer = request.timeoutMs === null ? null : setTimeout(() => { this.timedOut = true; this.killGroup(); }, request.timeoutMs);
+    child.stdout!.on('data', (chunk: Buffer) => {
+      stdout.push(chunk);
+      this.emit('stdout', chunk);
+    });
+    child.stderr!.on('data', (chunk: Buffer) => {
+      stderr.push(chunk);
+      this.emit('stderr', chunk);
+    });
+    const timer =
+      request.timeoutMs === null
+        ? null
+        : setTimeout(() => {
+            this.timedOut = true;
+            this.killGroup();
+          }, request.timeoutMs);
     this.done = new Promise((resolve) => {
       child.once('exit', (code, signal) => {
         this.exited = true;
@@ -93,7 +109,7 @@ export class RunningProcess {
           const out = stdout.read();
           const err = stderr.read();
           resolve({
-            exit_code: this.timedOut || this.killed ? -1 : code ?? -1,
+            exit_code: this.timedOut || this.killed ? -1 : (code ?? -1),
             signal: signal ?? null,
             stdout: out.text,
             stderr: err.text,
@@ -103,11 +119,22 @@ export class RunningProcess {
             duration_ms: Math.round(performance.now() - this.started),
           });
         };
-        const grace = setTimeout(() => { child.stdout!.destroy(); child.stderr!.destroy(); finish(); }, PIPE_GRACE_MS);
+        const grace = setTimeout(() => {
+          child.stdout!.destroy();
+          child.stderr!.destroy();
+          finish();
+        }, PIPE_GRACE_MS);
         let open = 2;
-        const closed = () => { if (--open === 0) { clearTimeout(grace); finish(); } };
-        if (child.stdout!.readableEnded || child.stdout!.destroyed) closed(); else child.stdout!.once('close', closed);
-        if (child.stderr!.readableEnded || child.stderr!.destroyed) closed(); else child.stderr!.once('close', closed);
+        const closed = () => {
+          if (--open === 0) {
+            clearTimeout(grace);
+            finish();
+          }
+        };
+        if (child.stdout!.readableEnded || child.stdout!.destroyed) closed();
+        else child.stdout!.once('close', closed);
+        if (child.stderr!.readableEnded || child.stderr!.destroyed) closed();
+        else child.stderr!.once('close', closed);
       });
     });
   }
@@ -232,11 +259,13 @@ export function startError(error: unknown, name: string): ToolError {
   const code = (error as { code?: string }).code;
   if (code === 'ENOENT') {
     return new ToolError('NOT_FOUND', `no program named '${name}' was found`, {
-      hint: 'Check the spelling, or give its path relative to the workspace (./scripts/x.sh). Shell built-ins need [\'sh\', \'-c\', \'...\'].',
+      hint: "Check the spelling, or give its path relative to the workspace (./scripts/x.sh). Shell built-ins need ['sh', '-c', '...'].",
     });
   }
   if (code === 'EACCES' || code === 'EPERM') {
-    return new ToolError('PERMISSION_DENIED', `'${name}' cannot be run (permission denied)`, { hint: 'It may not be executable; run it through its interpreter.' });
+    return new ToolError('PERMISSION_DENIED', `'${name}' cannot be run (permission denied)`, {
+      hint: 'It may not be executable; run it through its interpreter.',
+    });
   }
   return new ToolError('IO_ERROR', `'${name}' could not be started (${code ?? 'unknown error'})`);
 }

@@ -1,7 +1,15 @@
 import { TaskRegistry as PortableTaskRegistry } from '../../process/task-registry.js';
 import { CappedOutput, DEFAULT_OUTPUT_CAP } from './output-cap.js';
 
-export type { TaskEvent, TaskInfo, TaskListener, TaskOutcome, TaskProcess, TaskStatus, TaskStream } from '../../process/task-registry.js';
+export type {
+  TaskEvent,
+  TaskInfo,
+  TaskListener,
+  TaskOutcome,
+  TaskProcess,
+  TaskStatus,
+  TaskStream,
+} from '../../process/task-registry.js';
 
 /**
  * The background tasks of one Node workspace: child processes, each stream's unread output

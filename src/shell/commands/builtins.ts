@@ -9,7 +9,9 @@ export const builtins: Record<string, CommandFn> = {
   ':': async () => 0,
   true: async () => 0,
   false: async () => 1,
-  exit: async (ctx) => { throw new ExitSignal(ctx.args[0] === undefined ? ctx.shell.state.status : Number(ctx.args[0]) & 255); },
+  exit: async (ctx) => {
+    throw new ExitSignal(ctx.args[0] === undefined ? ctx.shell.state.status : Number(ctx.args[0]) & 255);
+  },
   cd: async (ctx) => {
     const s = ctx.shell.state;
     const target = shellPath(s.cwd, ctx.args[0] ?? '/');
@@ -20,7 +22,10 @@ export const builtins: Record<string, CommandFn> = {
     s.vars.set('PWD', target);
     return 0;
   },
-  pwd: async (ctx) => { ctx.out(`${ctx.shell.state.cwd}\n`); return 0; },
+  pwd: async (ctx) => {
+    ctx.out(`${ctx.shell.state.cwd}\n`);
+    return 0;
+  },
   export: async (ctx) => {
     const s = ctx.shell.state;
     for (const a of ctx.args) {
@@ -31,9 +36,18 @@ export const builtins: Record<string, CommandFn> = {
     }
     return 0;
   },
-  unset: async (ctx) => { for (const a of ctx.args) { ctx.shell.state.vars.delete(a); ctx.shell.state.exported.delete(a); } return 0; },
+  unset: async (ctx) => {
+    for (const a of ctx.args) {
+      ctx.shell.state.vars.delete(a);
+      ctx.shell.state.exported.delete(a);
+    }
+    return 0;
+  },
   set: async () => 0,
-  shift: async (ctx) => { ctx.shell.state.args.splice(0, Number(ctx.args[0] ?? 1)); return 0; },
+  shift: async (ctx) => {
+    ctx.shell.state.args.splice(0, Number(ctx.args[0] ?? 1));
+    return 0;
+  },
   echo: async (ctx) => {
     let args = ctx.args;
     let newline = true;
@@ -68,8 +82,19 @@ export const builtins: Record<string, CommandFn> = {
     }
     if (i < ctx.args.length) {
       const inner = ctx.shell.sub();
-      for (const [k, v] of env) { inner.state.vars.set(k, v); inner.state.exported.add(k); }
-      return inner.state.commands.get(ctx.args[i]!)?.({ ...ctx, name: ctx.args[i]!, args: ctx.args.slice(i + 1), env, shell: inner }) ?? (ctx.err(`env: '${ctx.args[i]}': No such file or directory\n`), 127);
+      for (const [k, v] of env) {
+        inner.state.vars.set(k, v);
+        inner.state.exported.add(k);
+      }
+      return (
+        inner.state.commands.get(ctx.args[i]!)?.({
+          ...ctx,
+          name: ctx.args[i]!,
+          args: ctx.args.slice(i + 1),
+          env,
+          shell: inner,
+        }) ?? (ctx.err(`env: '${ctx.args[i]}': No such file or directory\n`), 127)
+      );
     }
     for (const [k, v] of env) ctx.out(`${k}=${v}\n`);
     return 0;
@@ -90,9 +115,13 @@ export const builtins: Record<string, CommandFn> = {
   seq: async (ctx) => {
     const n = ctx.args.map(Number);
     if (n.length === 0 || n.some(Number.isNaN)) throw new UsageError('usage: seq [first [increment]] last');
-    const [first, step, last] = n.length === 1 ? [1, 1, n[0]!] : n.length === 2 ? [n[0]!, 1, n[1]!] : [n[0]!, n[1]!, n[2]!];
+    const [first, step, last] =
+      n.length === 1 ? [1, 1, n[0]!] : n.length === 2 ? [n[0]!, 1, n[1]!] : [n[0]!, n[1]!, n[2]!];
     let out = '';
-    for (let v = first; step > 0 ? v <= last : v >= last; v += step) { out += `${v}\n`; if (out.length > 1 << 24) break; }
+    for (let v = first; step > 0 ? v <= last : v >= last; v += step) {
+      out += `${v}\n`;
+      if (out.length > 1 << 24) break;
+    }
     ctx.out(out);
     return 0;
   },
@@ -107,11 +136,20 @@ export const builtins: Record<string, CommandFn> = {
     return 0;
   },
   sh: async (ctx) => {
-    if (ctx.args[0] !== '-c' || ctx.args[1] === undefined) throw new UsageError('only `sh -c COMMAND` is supported (there are no script files to run)', 2);
+    if (ctx.args[0] !== '-c' || ctx.args[1] === undefined)
+      throw new UsageError('only `sh -c COMMAND` is supported (there are no script files to run)', 2);
     const sub = ctx.shell.sub();
     sub.state.args.splice(0, sub.state.args.length, ...ctx.args.slice(3));
     if (ctx.args[2] !== undefined) sub.state.vars.set('0', ctx.args[2]);
-    try { return await sub.runLine(ctx.args[1], ctx); } catch (e) { if (e instanceof ExitSignal) return e.code; throw e; }
+    try {
+      return await sub.runLine(ctx.args[1], ctx);
+    } catch (e) {
+      if (e instanceof ExitSignal) return e.code;
+      throw e;
+    }
   },
-  realpath: async (ctx) => { for (const a of ctx.args) ctx.out(`${resolve(ctx, a)}\n`); return 0; },
+  realpath: async (ctx) => {
+    for (const a of ctx.args) ctx.out(`${resolve(ctx, a)}\n`);
+    return 0;
+  },
 };

@@ -8,7 +8,12 @@ const base = (p: string) => p.replace(/\/+$/, '').split('/').pop() ?? p;
 const join = (dir: string, name: string) => (dir === '/' ? `/${name}` : `${dir}/${name}`);
 
 /** Run `each` per operand, printing `name: operand: error` for the ones that fail; status 1 if any did. */
-async function perOperand(ctx: CommandContext, operands: string[], each: (operand: string) => Promise<void>, verb = ''): Promise<number> {
+async function perOperand(
+  ctx: CommandContext,
+  operands: string[],
+  each: (operand: string) => Promise<void>,
+  verb = '',
+): Promise<number> {
   let status = 0;
   for (const op of operands) {
     try {
@@ -43,9 +48,15 @@ export const fileCommands: Record<string, CommandFn> = {
     const { operands, flags } = getopts(ctx.args, 'nA');
     const fs = ctx.shell.state.fs;
     let n = 0;
-    const show = (text: string) => ctx.out(flags.has('n') ? text.replace(/^(?=.)|(?<=\n)(?=.|\n)/gm, () => `${String(++n).padStart(6)}\t`) : text);
-    if (operands.length === 0) { show(ctx.stdin); return 0; }
-    return perOperand(ctx, operands, async (f) => show(f === '-' ? ctx.stdin : new TextDecoder().decode(await fs.readFile(resolve(ctx, f)))));
+    const show = (text: string) =>
+      ctx.out(flags.has('n') ? text.replace(/^(?=.)|(?<=\n)(?=.|\n)/gm, () => `${String(++n).padStart(6)}\t`) : text);
+    if (operands.length === 0) {
+      show(ctx.stdin);
+      return 0;
+    }
+    return perOperand(ctx, operands, async (f) =>
+      show(f === '-' ? ctx.stdin : new TextDecoder().decode(await fs.readFile(resolve(ctx, f)))),
+    );
   },
   ls: async (ctx) => {
     const { operands, flags } = getopts(ctx.args, 'laA1RFdh');
@@ -57,7 +68,11 @@ export const fileCommands: Record<string, CommandFn> = {
     let status = 0;
     for (const t of targets) {
       const st = await fs.stat(resolve(ctx, t)).catch(() => null);
-      if (!st) { ctx.err(`ls: cannot access '${t}': No such file or directory\n`); status = 2; continue; }
+      if (!st) {
+        ctx.err(`ls: cannot access '${t}': No such file or directory\n`);
+        status = 2;
+        continue;
+      }
       (st.type === 'dir' && !flags.has('d') ? dirOps : fileOps).push(t);
     }
     const line = async (name: string, path: string) => {
@@ -80,81 +95,121 @@ export const fileCommands: Record<string, CommandFn> = {
     const { operands, flags } = getopts(ctx.args, 'pv');
     const fs = ctx.shell.state.fs;
     if (!operands.length) throw new UsageError('missing operand');
-    return perOperand(ctx, operands, async (d) => {
-      const p = resolve(ctx, d);
-      if (!flags.has('p')) return fs.mkdir(p);
-      let sofar = '';
-      for (const part of p.split('/').filter(Boolean)) {
-        sofar += `/${part}`;
-        const st = await fs.stat(sofar);
-        if (!st) await fs.mkdir(sofar);
-        else if (st.type !== 'dir') throw new FsError('ENOTDIR', 'mkdir');
-      }
-    }, 'cannot create directory ');
+    return perOperand(
+      ctx,
+      operands,
+      async (d) => {
+        const p = resolve(ctx, d);
+        if (!flags.has('p')) return fs.mkdir(p);
+        let sofar = '';
+        for (const part of p.split('/').filter(Boolean)) {
+          sofar += `/${part}`;
+          const st = await fs.stat(sofar);
+          if (!st) await fs.mkdir(sofar);
+          else if (st.type !== 'dir') throw new FsError('ENOTDIR', 'mkdir');
+        }
+      },
+      'cannot create directory ',
+    );
   },
   rmdir: async (ctx) => {
     const fs = ctx.shell.state.fs;
-    return perOperand(ctx, getopts(ctx.args, 'p').operands, async (d) => {
-      const p = resolve(ctx, d);
-      const st = await fs.stat(p);
-      if (!st) throw new FsError('ENOENT', 'rmdir');
-      if (st.type !== 'dir') throw new FsError('ENOTDIR', 'rmdir');
-      if ((await fs.readdir(p)).length) throw new FsError('ENOTEMPTY', 'rmdir');
-      await fs.remove(p);
-    }, 'failed to remove ');
+    return perOperand(
+      ctx,
+      getopts(ctx.args, 'p').operands,
+      async (d) => {
+        const p = resolve(ctx, d);
+        const st = await fs.stat(p);
+        if (!st) throw new FsError('ENOENT', 'rmdir');
+        if (st.type !== 'dir') throw new FsError('ENOTDIR', 'rmdir');
+        if ((await fs.readdir(p)).length) throw new FsError('ENOTEMPTY', 'rmdir');
+        await fs.remove(p);
+      },
+      'failed to remove ',
+    );
   },
   rm: async (ctx) => {
     const { operands, flags } = getopts(ctx.args, 'rRfdiv', '', { recursive: 'r', force: 'f' });
     const fs = ctx.shell.state.fs;
     if (!operands.length && !flags.has('f')) throw new UsageError('missing operand');
-    return perOperand(ctx, operands, async (f) => {
-      const p = resolve(ctx, f);
-      const st = await fs.stat(p);
-      if (!st) { if (flags.has('f')) return; throw new FsError('ENOENT', 'rm'); }
-      if (st.type === 'dir' && !flags.has('r') && !flags.has('R')) throw new FsError('EISDIR', 'rm');
-      await fs.remove(p);
-    }, 'cannot remove ');
+    return perOperand(
+      ctx,
+      operands,
+      async (f) => {
+        const p = resolve(ctx, f);
+        const st = await fs.stat(p);
+        if (!st) {
+          if (flags.has('f')) return;
+          throw new FsError('ENOENT', 'rm');
+        }
+        if (st.type === 'dir' && !flags.has('r') && !flags.has('R')) throw new FsError('EISDIR', 'rm');
+        await fs.remove(p);
+      },
+      'cannot remove ',
+    );
   },
   touch: async (ctx) => {
     const fs = ctx.shell.state.fs;
-    return perOperand(ctx, getopts(ctx.args, 'acm').operands, async (f) => {
-      const p = resolve(ctx, f);
-      const st = await fs.stat(p);
-      if (!st) await fs.writeFile(p, new Uint8Array());
-      else if (st.type === 'file') await fs.writeFile(p, await fs.readFile(p));
-    }, 'cannot touch ');
+    return perOperand(
+      ctx,
+      getopts(ctx.args, 'acm').operands,
+      async (f) => {
+        const p = resolve(ctx, f);
+        const st = await fs.stat(p);
+        if (!st) await fs.writeFile(p, new Uint8Array());
+        else if (st.type === 'file') await fs.writeFile(p, await fs.readFile(p));
+      },
+      'cannot touch ',
+    );
   },
   cp: async (ctx) => {
     const { operands, flags } = getopts(ctx.args, 'rRfpavn', '', { recursive: 'r' });
     const fs = ctx.shell.state.fs;
-    if (operands.length < 2) throw new UsageError(operands.length ? `missing destination file operand after '${operands[0]}'` : 'missing file operand');
+    if (operands.length < 2)
+      throw new UsageError(
+        operands.length ? `missing destination file operand after '${operands[0]}'` : 'missing file operand',
+      );
     const dest = resolve(ctx, operands.pop()!);
-    return perOperand(ctx, operands, async (s) => {
-      const from = resolve(ctx, s);
-      const st = await fs.stat(from);
-      if (!st) throw new FsError('ENOENT', 'cp');
-      if (st.type === 'dir' && !flags.has('r') && !flags.has('R') && !flags.has('a')) throw new UsageError(`-r not specified; omitting directory '${s}'`);
-      const to = await target(fs, from, dest, operands.length > 1);
-      if (flags.has('n') && (await fs.stat(to))) return;
-      await copyTree(fs, from, to);
-    }, 'cannot stat ');
+    return perOperand(
+      ctx,
+      operands,
+      async (s) => {
+        const from = resolve(ctx, s);
+        const st = await fs.stat(from);
+        if (!st) throw new FsError('ENOENT', 'cp');
+        if (st.type === 'dir' && !flags.has('r') && !flags.has('R') && !flags.has('a'))
+          throw new UsageError(`-r not specified; omitting directory '${s}'`);
+        const to = await target(fs, from, dest, operands.length > 1);
+        if (flags.has('n') && (await fs.stat(to))) return;
+        await copyTree(fs, from, to);
+      },
+      'cannot stat ',
+    );
   },
   mv: async (ctx) => {
     const { operands, flags } = getopts(ctx.args, 'fivn');
     const fs = ctx.shell.state.fs;
-    if (operands.length < 2) throw new UsageError(operands.length ? `missing destination file operand after '${operands[0]}'` : 'missing file operand');
+    if (operands.length < 2)
+      throw new UsageError(
+        operands.length ? `missing destination file operand after '${operands[0]}'` : 'missing file operand',
+      );
     const dest = resolve(ctx, operands.pop()!);
-    return perOperand(ctx, operands, async (s) => {
-      const from = resolve(ctx, s);
-      if (!(await fs.stat(from))) throw new FsError('ENOENT', 'mv');
-      const to = await target(fs, from, dest, operands.length > 1);
-      if (to === from) return;
-      const existing = await fs.stat(to);
-      if (flags.has('n') && existing) return;
-      if (existing?.type === 'dir') throw new UsageError(`cannot overwrite directory '${to}'`);
-      await copyTree(fs, from, to);
-      await fs.remove(from);
-    }, 'cannot stat ');
+    return perOperand(
+      ctx,
+      operands,
+      async (s) => {
+        const from = resolve(ctx, s);
+        if (!(await fs.stat(from))) throw new FsError('ENOENT', 'mv');
+        const to = await target(fs, from, dest, operands.length > 1);
+        if (to === from) return;
+        const existing = await fs.stat(to);
+        if (flags.has('n') && existing) return;
+        if (existing?.type === 'dir') throw new UsageError(`cannot overwrite directory '${to}'`);
+        await copyTree(fs, from, to);
+        await fs.remove(from);
+      },
+      'cannot stat ',
+    );
   },
   tee: async (ctx) => {
     const { operands, flags } = getopts(ctx.args, 'a');
@@ -165,7 +220,8 @@ export const fileCommands: Record<string, CommandFn> = {
       const old = flags.has('a') ? await fs.readFile(p).catch(() => new Uint8Array()) : new Uint8Array();
       const add = encodeUtf8(ctx.stdin);
       const joined = new Uint8Array(old.length + add.length);
-      joined.set(old); joined.set(add, old.length);
+      joined.set(old);
+      joined.set(add, old.length);
       await fs.writeFile(p, joined);
     });
   },

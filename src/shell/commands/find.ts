@@ -12,33 +12,71 @@ function parseExpression(args: string[]): { test: Test; maxDepth: number; minDep
   let i = 0;
   const primary = (): Test => {
     const a = args[i++];
-    const value = () => { const v = args[i++]; if (v === undefined) throw new UsageError(`missing argument to '${a}'`); return v; };
+    const value = () => {
+      const v = args[i++];
+      if (v === undefined) throw new UsageError(`missing argument to '${a}'`);
+      return v;
+    };
     switch (a) {
-      case '!': case '-not': { const t = primary(); return (...x) => !t(...x); }
-      case '(': { const t = or(); if (args[i++] !== ')') throw new UsageError("missing ')'"); return t; }
-      case '-name': { const re = globRegExp(value()); return (_p, n) => re.test(n); }
-      case '-iname': { const re = new RegExp(globRegExp(value()).source, 'i'); return (_p, n) => re.test(n); }
-      case '-path': case '-wholename': { const re = globRegExp(value()); return (p) => re.test(p); }
-      case '-type': { const t = value(); return (_p, _n, type) => (t === 'd' ? type === 'dir' : t === 'f' ? type === 'file' : false); }
-      case '-maxdepth': maxDepth = Number(value()); return () => true;
-      case '-mindepth': minDepth = Number(value()); return () => true;
-      case '-print': return () => true;
-      case '-empty': return () => true;
-      default: throw new UsageError(`unknown predicate '${a}'`);
+      case '!':
+      case '-not': {
+        const t = primary();
+        return (...x) => !t(...x);
+      }
+      case '(': {
+        const t = or();
+        if (args[i++] !== ')') throw new UsageError("missing ')'");
+        return t;
+      }
+      case '-name': {
+        const re = globRegExp(value());
+        return (_p, n) => re.test(n);
+      }
+      case '-iname': {
+        const re = new RegExp(globRegExp(value()).source, 'i');
+        return (_p, n) => re.test(n);
+      }
+      case '-path':
+      case '-wholename': {
+        const re = globRegExp(value());
+        return (p) => re.test(p);
+      }
+      case '-type': {
+        const t = value();
+        return (_p, _n, type) => (t === 'd' ? type === 'dir' : t === 'f' ? type === 'file' : false);
+      }
+      case '-maxdepth':
+        maxDepth = Number(value());
+        return () => true;
+      case '-mindepth':
+        minDepth = Number(value());
+        return () => true;
+      case '-print':
+        return () => true;
+      case '-empty':
+        return () => true;
+      default:
+        throw new UsageError(`unknown predicate '${a}'`);
     }
   };
   const and = (): Test => {
     let t = primary();
     while (i < args.length && args[i] !== '-o' && args[i] !== ')') {
       if (args[i] === '-a' || args[i] === '-and') i++;
-      const l = t, r = primary();
+      const l = t,
+        r = primary();
       t = (...x) => l(...x) && r(...x);
     }
     return t;
   };
   const or = (): Test => {
     let t = and();
-    while (args[i] === '-o' || args[i] === '-or') { i++; const l = t, r = and(); t = (...x) => l(...x) || r(...x); }
+    while (args[i] === '-o' || args[i] === '-or') {
+      i++;
+      const l = t,
+        r = and();
+      t = (...x) => l(...x) || r(...x);
+    }
     return t;
   };
   const test = args.length ? or() : () => true;
@@ -60,11 +98,20 @@ export const find: CommandFn = async (ctx) => {
     const name = depth === 0 ? shown.replace(/\/+$/, '').split('/').pop() || shown : shown.split('/').pop()!;
     if (depth >= minDepth && test(shown, name, st.type, depth)) ctx.out(`${shown}\n`);
     if (st.type !== 'dir' || depth >= maxDepth) return;
-    for (const child of await fs.readdir(abs)) await visit(abs === '/' ? `/${child}` : `${abs}/${child}`, shown.endsWith('/') ? `${shown}${child}` : `${shown}/${child}`, depth + 1);
+    for (const child of await fs.readdir(abs))
+      await visit(
+        abs === '/' ? `/${child}` : `${abs}/${child}`,
+        shown.endsWith('/') ? `${shown}${child}` : `${shown}/${child}`,
+        depth + 1,
+      );
   };
   for (const start of starts.length ? starts : ['.']) {
     const abs = resolve(ctx, start);
-    if (!(await fs.stat(abs).catch(() => null))) { ctx.err(`find: '${start}': No such file or directory\n`); status = 1; continue; }
+    if (!(await fs.stat(abs).catch(() => null))) {
+      ctx.err(`find: '${start}': No such file or directory\n`);
+      status = 1;
+      continue;
+    }
     await visit(abs, start, 0);
   }
   return status;
@@ -73,20 +120,35 @@ export const find: CommandFn = async (ctx) => {
 /** xargs: runs the command (default echo) with stdin's words appended, all at once or `-n` at a time. */
 export const xargs: CommandFn = async (ctx) => {
   let cut = 0;
-  while (cut < ctx.args.length && ctx.args[cut]!.startsWith('-') && ctx.args[cut] !== '-') cut += /^-[nIL]$/.test(ctx.args[cut]!) ? 2 : 1;
+  while (cut < ctx.args.length && ctx.args[cut]!.startsWith('-') && ctx.args[cut] !== '-')
+    cut += /^-[nIL]$/.test(ctx.args[cut]!) ? 2 : 1;
   const { values, flags } = getopts(ctx.args.slice(0, cut), 'r0t', 'nIL');
   const command = cut < ctx.args.length ? ctx.args.slice(cut) : ['echo'];
-  const words = flags.has('0') ? ctx.stdin.split('\0').filter(Boolean) : values.has('I') || values.has('L') ? lines(ctx.stdin) : ctx.stdin.match(/"[^"]*"|'[^']*'|\S+/g)?.map((w) => w.replace(/^["']|["']$/g, '')) ?? [];
+  const words = flags.has('0')
+    ? ctx.stdin.split('\0').filter(Boolean)
+    : values.has('I') || values.has('L')
+      ? lines(ctx.stdin)
+      : (ctx.stdin.match(/"[^"]*"|'[^']*'|\S+/g)?.map((w) => w.replace(/^["']|["']$/g, '')) ?? []);
   if (words.length === 0 && flags.has('r')) return 0;
-  const per = values.has('n') ? Number(values.get('n')![0]) : values.has('I') || values.has('L') ? 1 : Math.max(words.length, 1);
+  const per = values.has('n')
+    ? Number(values.get('n')![0])
+    : values.has('I') || values.has('L')
+      ? 1
+      : Math.max(words.length, 1);
   let status = 0;
   for (let i = 0; i < Math.max(words.length, 1); i += per) {
     const chunk = words.slice(i, i + per);
     const replaceStr = values.get('I')?.[0];
     const argv = replaceStr ? command.map((a) => a.split(replaceStr).join(chunk[0] ?? '')) : [...command, ...chunk];
     const fn = ctx.shell.state.commands.get(argv[0]!);
-    if (!fn) { ctx.err(`xargs: ${argv[0]}: No such file or directory\n`); return 127; }
-    const code = await fn({ ...ctx, stdin: '', name: argv[0]!, args: argv.slice(1) }).catch((e) => { ctx.err(`${argv[0]}: ${errorText(e)}\n`); return 1; });
+    if (!fn) {
+      ctx.err(`xargs: ${argv[0]}: No such file or directory\n`);
+      return 127;
+    }
+    const code = await fn({ ...ctx, stdin: '', name: argv[0]!, args: argv.slice(1) }).catch((e) => {
+      ctx.err(`${argv[0]}: ${errorText(e)}\n`);
+      return 1;
+    });
     if (code !== 0) status = 123;
   }
   return status;
@@ -97,21 +159,38 @@ export const diff: CommandFn = async (ctx) => {
   const { operands, flags } = getopts(ctx.args, 'uqNbwB', '', { unified: 'u', brief: 'q' });
   if (operands.length !== 2) throw new UsageError(`missing operand after '${operands[0] ?? 'diff'}'`, 2);
   let a: string, b: string;
-  try { a = await readText(ctx, operands[0]!); b = await readText(ctx, operands[1]!); } catch (e) { ctx.err(`diff: ${errorText(e)}\n`); return 2; }
+  try {
+    a = await readText(ctx, operands[0]!);
+    b = await readText(ctx, operands[1]!);
+  } catch (e) {
+    ctx.err(`diff: ${errorText(e)}\n`);
+    return 2;
+  }
   if (a === b) return 0;
-  if (flags.has('q')) { ctx.out(`Files ${operands[0]} and ${operands[1]} differ\n`); return 1; }
-  const la = lines(a), lb = lines(b);
+  if (flags.has('q')) {
+    ctx.out(`Files ${operands[0]} and ${operands[1]} differ\n`);
+    return 1;
+  }
+  const la = lines(a),
+    lb = lines(b);
   const parts = diffArrays(la, lb);
   const range = (start: number, n: number) => (n <= 1 ? `${start + (n === 0 ? 0 : 1)}` : `${start + 1},${start + n}`);
   if (flags.has('u')) {
-    ctx.out(`--- ${operands[0]}\n+++ ${operands[1]}\n@@ -${la.length ? 1 : 0},${la.length} +${lb.length ? 1 : 0},${lb.length} @@\n`);
+    ctx.out(
+      `--- ${operands[0]}\n+++ ${operands[1]}\n@@ -${la.length ? 1 : 0},${la.length} +${lb.length ? 1 : 0},${lb.length} @@\n`,
+    );
     for (const p of parts) for (const l of p.value) ctx.out(`${p.added ? '+' : p.removed ? '-' : ' '}${l}\n`);
     return 1;
   }
-  let ia = 0, ib = 0;
+  let ia = 0,
+    ib = 0;
   for (let k = 0; k < parts.length; k++) {
     const p = parts[k]!;
-    if (!p.added && !p.removed) { ia += p.count!; ib += p.count!; continue; }
+    if (!p.added && !p.removed) {
+      ia += p.count!;
+      ib += p.count!;
+      continue;
+    }
     const removed = p.removed ? p.value : [];
     const next = parts[k + 1];
     const added = p.added ? p.value : next?.added ? (k++, next.value) : [];
@@ -121,7 +200,8 @@ export const diff: CommandFn = async (ctx) => {
     for (const l of removed) ctx.out(`< ${l}\n`);
     if (removed.length && added.length) ctx.out('---\n');
     for (const l of added) ctx.out(`> ${l}\n`);
-    ia += removed.length; ib += added.length;
+    ia += removed.length;
+    ib += added.length;
   }
   return 1;
 };

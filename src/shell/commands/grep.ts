@@ -5,10 +5,26 @@ import { getopts, lines, resolve } from './util.js';
 import { escapeRegex, posixRegex } from './regex.js';
 
 const LONG = {
-  'ignore-case': 'i', 'invert-match': 'v', 'line-number': 'n', count: 'c', 'files-with-matches': 'l',
-  'files-without-match': 'L', recursive: 'r', 'word-regexp': 'w', 'line-regexp': 'x', 'extended-regexp': 'E',
-  'fixed-strings': 'F', 'only-matching': 'o', 'no-filename': 'h', 'with-filename': 'H', quiet: 'q', silent: 'q',
-  regexp: 'e', include: 'I', exclude: 'X', 'no-messages': 's',
+  'ignore-case': 'i',
+  'invert-match': 'v',
+  'line-number': 'n',
+  count: 'c',
+  'files-with-matches': 'l',
+  'files-without-match': 'L',
+  recursive: 'r',
+  'word-regexp': 'w',
+  'line-regexp': 'x',
+  'extended-regexp': 'E',
+  'fixed-strings': 'F',
+  'only-matching': 'o',
+  'no-filename': 'h',
+  'with-filename': 'H',
+  quiet: 'q',
+  silent: 'q',
+  regexp: 'e',
+  include: 'I',
+  exclude: 'X',
+  'no-messages': 's',
 };
 
 /** Files below `dir`, sorted, hidden ones included (as grep -r does). */
@@ -27,13 +43,18 @@ async function walk(ctx: CommandContext, dir: string, shown: string, out: Array<
 export const grep: CommandFn = async (ctx) => {
   const { operands, flags, values } = getopts(ctx.args, 'ivnclLrRwxEFGohHqsPa', 'emABCIX', LONG);
   const patterns = values.get('e') ?? (operands.length ? [operands.shift()!] : []);
-  if (patterns.length === 0) { ctx.err('Usage: grep [OPTION]... PATTERNS [FILE]...\n'); return 2; }
-  const sources = patterns.flatMap((p) => p.split('\n')).map((p) => {
-    let body = flags.has('F') ? escapeRegex(p) : posixRegex(p, flags.has('E') || flags.has('P'), '').source;
-    if (flags.has('w')) body = `(?<![A-Za-z0-9_])(?:${body})(?![A-Za-z0-9_])`;
-    if (flags.has('x')) body = `^(?:${body})$`;
-    return body;
-  });
+  if (patterns.length === 0) {
+    ctx.err('Usage: grep [OPTION]... PATTERNS [FILE]...\n');
+    return 2;
+  }
+  const sources = patterns
+    .flatMap((p) => p.split('\n'))
+    .map((p) => {
+      let body = flags.has('F') ? escapeRegex(p) : posixRegex(p, flags.has('E') || flags.has('P'), '').source;
+      if (flags.has('w')) body = `(?<![A-Za-z0-9_])(?:${body})(?![A-Za-z0-9_])`;
+      if (flags.has('x')) body = `^(?:${body})$`;
+      return body;
+    });
   const re = new RegExp(sources.map((s) => `(?:${s})`).join('|'), flags.has('i') ? 'gi' : 'g');
   const recursive = flags.has('r') || flags.has('R');
   const files: Array<[string, string]> = [];
@@ -47,13 +68,19 @@ export const grep: CommandFn = async (ctx) => {
     const path = resolve(ctx, op);
     const st = await fs.stat(path).catch(() => null);
     if (st?.type === 'dir') {
-      if (!recursive) { ctx.err(`grep: ${op}: Is a directory\n`); trouble = true; continue; }
+      if (!recursive) {
+        ctx.err(`grep: ${op}: Is a directory\n`);
+        trouble = true;
+        continue;
+      }
       const found: Array<[string, string]> = [];
       await walk(ctx, path, operands.length ? op : '', found);
-      files.push(...found.filter(([label]) => {
-        const base = label.split('/').pop()!;
-        return (include.length === 0 || include.some((r) => r.test(base))) && !exclude.some((r) => r.test(base));
-      }));
+      files.push(
+        ...found.filter(([label]) => {
+          const base = label.split('/').pop()!;
+          return (include.length === 0 || include.some((r) => r.test(base))) && !exclude.some((r) => r.test(base));
+        }),
+      );
     } else files.push([op, path]);
   }
   const many = flags.has('H') || (!flags.has('h') && (files.length > 1 || recursive));
@@ -61,7 +88,10 @@ export const grep: CommandFn = async (ctx) => {
   for (const [label, path] of files) {
     try {
       const bytes = await fs.readFile(path);
-      if (!flags.has('a') && bytes.subarray(0, 8192).includes(0)) { inputs.push([label, null]); continue; }
+      if (!flags.has('a') && bytes.subarray(0, 8192).includes(0)) {
+        inputs.push([label, null]);
+        continue;
+      }
       inputs.push([label, decodeLossy(bytes)]);
     } catch (error) {
       if (!flags.has('s')) ctx.err(`grep: ${label}: ${errorText(error)}\n`);

@@ -11,7 +11,23 @@ import { textCommands } from './text.js';
 
 /** Every command the shell has, by name. */
 export function commandTable(): CommandTable {
-  const table: CommandTable = new Map(Object.entries({ ...builtins, ...fileCommands, ...textCommands, grep, egrep: (ctx) => grep({ ...ctx, args: ['-E', ...ctx.args] }), fgrep: (ctx) => grep({ ...ctx, args: ['-F', ...ctx.args] }), sed, awk, jq, find, xargs, diff, node: nodeUnavailable }));
+  const table: CommandTable = new Map(
+    Object.entries({
+      ...builtins,
+      ...fileCommands,
+      ...textCommands,
+      grep,
+      egrep: (ctx) => grep({ ...ctx, args: ['-E', ...ctx.args] }),
+      fgrep: (ctx) => grep({ ...ctx, args: ['-F', ...ctx.args] }),
+      sed,
+      awk,
+      jq,
+      find,
+      xargs,
+      diff,
+      node: nodeUnavailable,
+    }),
+  );
   table.set('bash', table.get('sh')!);
   return table;
 }

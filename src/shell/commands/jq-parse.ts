@@ -3,7 +3,8 @@ export type Json = null | boolean | number | string | Json[] | { [key: string]: 
 
 /** A parsed jq filter. */
 export type JqNode =
-  | { k: 'identity' } | { k: 'recurse' }
+  | { k: 'identity' }
+  | { k: 'recurse' }
   | { k: 'literal'; value: Json }
   | { k: 'string'; parts: Array<string | JqNode> }
   | { k: 'index'; of: JqNode; key: JqNode }
@@ -23,7 +24,33 @@ export class JqSyntaxError extends Error {}
 
 type Token = { t: 'punct' | 'ident' | 'field' | 'num' | 'str' | 'end'; v: string; parts?: Array<string | JqNode> };
 
-const PUNCT = ['..', '==', '!=', '<=', '>=', '//', '.', '[', ']', '{', '}', '(', ')', '|', ',', ':', '?', '<', '>', '+', '-', '*', '/', '%', ';'];
+const PUNCT = [
+  '..',
+  '==',
+  '!=',
+  '<=',
+  '>=',
+  '//',
+  '.',
+  '[',
+  ']',
+  '{',
+  '}',
+  '(',
+  ')',
+  '|',
+  ',',
+  ':',
+  '?',
+  '<',
+  '>',
+  '+',
+  '-',
+  '*',
+  '/',
+  '%',
+  ';',
+];
 const ESCAPES: Record<string, string> = { n: '\n', t: '\t', r: '\r', b: '\b', f: '\f', '"': '"', '\\': '\\', '/': '/' };
 
 function lex(src: string): Token[] {
@@ -31,16 +58,37 @@ function lex(src: string): Token[] {
   let i = 0;
   while (i < src.length) {
     const c = src[i]!;
-    if (/\s/.test(c)) { i++; continue; }
-    if (c === '#') { while (i < src.length && src[i] !== '\n') i++; continue; }
+    if (/\s/.test(c)) {
+      i++;
+      continue;
+    }
+    if (c === '#') {
+      while (i < src.length && src[i] !== '\n') i++;
+      continue;
+    }
     const rest = src.slice(i);
     const field = /^\.([A-Za-z_][A-Za-z0-9_]*)/.exec(rest);
     const ident = /^[A-Za-z_][A-Za-z0-9_]*/.exec(rest);
     const num = /^(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?/.exec(rest);
-    if (field) { out.push({ t: 'field', v: field[1]! }); i += field[0].length; continue; }
-    if (ident) { out.push({ t: 'ident', v: ident[0] }); i += ident[0].length; continue; }
-    if (num) { out.push({ t: 'num', v: num[0] }); i += num[0].length; continue; }
-    if (c === '"') { i = lexString(src, i + 1, out); continue; }
+    if (field) {
+      out.push({ t: 'field', v: field[1]! });
+      i += field[0].length;
+      continue;
+    }
+    if (ident) {
+      out.push({ t: 'ident', v: ident[0] });
+      i += ident[0].length;
+      continue;
+    }
+    if (num) {
+      out.push({ t: 'num', v: num[0] });
+      i += num[0].length;
+      continue;
+    }
+    if (c === '"') {
+      i = lexString(src, i + 1, out);
+      continue;
+    }
     const p = PUNCT.find((q) => rest.startsWith(q));
     if (!p) throw new JqSyntaxError(`syntax error, unexpected INVALID_CHARACTER '${c}'`);
     out.push({ t: 'punct', v: p });
@@ -58,9 +106,16 @@ function lexString(src: string, i: number, out: Token[]): number {
     if (i >= src.length) throw new JqSyntaxError('syntax error, unterminated string');
     const c = src[i++]!;
     if (c === '"') break;
-    if (c !== '\\') { text += c; continue; }
+    if (c !== '\\') {
+      text += c;
+      continue;
+    }
     const e = src[i++] ?? '';
-    if (e === 'u') { text += String.fromCharCode(parseInt(src.slice(i, i + 4), 16)); i += 4; continue; }
+    if (e === 'u') {
+      text += String.fromCharCode(parseInt(src.slice(i, i + 4), 16));
+      i += 4;
+      continue;
+    }
     if (e !== '(') {
       if (!(e in ESCAPES)) throw new JqSyntaxError(`syntax error, invalid escape \\${e}`);
       text += ESCAPES[e];
@@ -91,7 +146,10 @@ export function parseJq(src: string): JqNode {
   const peek = () => tokens[pos]!;
   const is = (v: string, t: Token['t'] = 'punct') => peek().t === t && peek().v === v;
   const take = (v: string, t: Token['t'] = 'punct') => {
-    if (!is(v, t)) throw new JqSyntaxError(`syntax error, unexpected ${peek().t === 'end' ? '$end' : `'${peek().v}'`}, expecting '${v}'`);
+    if (!is(v, t))
+      throw new JqSyntaxError(
+        `syntax error, unexpected ${peek().t === 'end' ? '$end' : `'${peek().v}'`}, expecting '${v}'`,
+      );
     pos++;
   };
   const accept = (v: string, t: Token['t'] = 'punct') => (is(v, t) ? (pos++, true) : false);
@@ -133,12 +191,18 @@ export function parseJq(src: string): JqNode {
   };
   const additive = (): JqNode => {
     let left = multiplicative();
-    for (let op = ['+', '-'].find((o) => is(o)); op; op = ['+', '-'].find((o) => is(o))) { pos++; left = { k: 'binary', op, left, right: multiplicative() }; }
+    for (let op = ['+', '-'].find((o) => is(o)); op; op = ['+', '-'].find((o) => is(o))) {
+      pos++;
+      left = { k: 'binary', op, left, right: multiplicative() };
+    }
     return left;
   };
   const multiplicative = (): JqNode => {
     let left = unary();
-    for (let op = ['*', '/', '%'].find((o) => is(o)); op; op = ['*', '/', '%'].find((o) => is(o))) { pos++; left = { k: 'binary', op, left, right: unary() }; }
+    for (let op = ['*', '/', '%'].find((o) => is(o)); op; op = ['*', '/', '%'].find((o) => is(o))) {
+      pos++;
+      left = { k: 'binary', op, left, right: unary() };
+    }
     return left;
   };
   const unary = (): JqNode => (accept('-') ? { k: 'neg', of: postfix() } : postfix());
@@ -147,9 +211,13 @@ export function parseJq(src: string): JqNode {
     let node = term();
     for (;;) {
       if (peek().t === 'field') node = { k: 'index', of: node, key: { k: 'literal', value: tokens[pos++]!.v } };
-      else if (is('.') && tokens[pos + 1]?.t === 'str') { pos++; node = { k: 'index', of: node, key: { k: 'string', parts: tokens[pos++]!.parts! } }; }
-      else if (is('[') || (is('.') && tokens[pos + 1]?.v === '[')) { accept('.'); node = bracket(node); }
-      else if (accept('?')) node = { k: 'try', body: node };
+      else if (is('.') && tokens[pos + 1]?.t === 'str') {
+        pos++;
+        node = { k: 'index', of: node, key: { k: 'string', parts: tokens[pos++]!.parts! } };
+      } else if (is('[') || (is('.') && tokens[pos + 1]?.v === '[')) {
+        accept('.');
+        node = bracket(node);
+      } else if (accept('?')) node = { k: 'try', body: node };
       else return node;
     }
   };
@@ -169,14 +237,24 @@ export function parseJq(src: string): JqNode {
   const term = (): JqNode => {
     const tok = peek();
     if (tok.t === 'field') return { k: 'identity' };
-    if (tok.t === 'num') { pos++; return { k: 'literal', value: Number(tok.v) }; }
-    if (tok.t === 'str') { pos++; return { k: 'string', parts: tok.parts! }; }
+    if (tok.t === 'num') {
+      pos++;
+      return { k: 'literal', value: Number(tok.v) };
+    }
+    if (tok.t === 'str') {
+      pos++;
+      return { k: 'string', parts: tok.parts! };
+    }
     if (accept('..')) return { k: 'recurse' };
     if (accept('.')) {
       if (peek().t === 'str' || is('[')) pos--;
       return { k: 'identity' };
     }
-    if (accept('(')) { const body = pipe(); take(')'); return body; }
+    if (accept('(')) {
+      const body = pipe();
+      take(')');
+      return body;
+    }
     if (accept('[')) {
       if (accept(']')) return { k: 'array', body: null };
       const body = pipe();
@@ -193,10 +271,16 @@ export function parseJq(src: string): JqNode {
       if (entries.length > 0) take(',');
       const tok = peek();
       let key: JqNode;
-      if (tok.t === 'ident') { pos++; key = { k: 'literal', value: tok.v }; }
-      else if (tok.t === 'str') { pos++; key = { k: 'string', parts: tok.parts! }; }
-      else if (accept('(')) { key = pipe(); take(')'); }
-      else throw new JqSyntaxError(`syntax error, unexpected '${tok.v || '$end'}' in an object`);
+      if (tok.t === 'ident') {
+        pos++;
+        key = { k: 'literal', value: tok.v };
+      } else if (tok.t === 'str') {
+        pos++;
+        key = { k: 'string', parts: tok.parts! };
+      } else if (accept('(')) {
+        key = pipe();
+        take(')');
+      } else throw new JqSyntaxError(`syntax error, unexpected '${tok.v || '$end'}' in an object`);
       // `{a}` is `{a: .a}`
       const value: JqNode = accept(':') ? objectValue() : { k: 'index', of: { k: 'identity' }, key };
       entries.push({ key, value });
@@ -211,7 +295,8 @@ export function parseJq(src: string): JqNode {
     if (name === 'try') return { k: 'try', body: postfix() };
     const args: JqNode[] = [];
     if (accept('(')) {
-      do args.push(pipe()); while (accept(';'));
+      do args.push(pipe());
+      while (accept(';'));
       take(')');
     }
     return { k: 'call', name, args };

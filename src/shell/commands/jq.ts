@@ -5,7 +5,12 @@ import { getopts, readText } from './util.js';
 
 /** Thrown for input that is not JSON: jq says where and stops with status 2. */
 class JqInputError extends Error {
-  constructor(readonly where: string, message: string) { super(message); }
+  constructor(
+    readonly where: string,
+    message: string,
+  ) {
+    super(message);
+  }
 }
 
 /**
@@ -16,16 +21,25 @@ function* jsonValues(text: string, name: string): Generator<Json> {
   let i = 0;
   const line = (at: number) => text.slice(0, at).split('\n').length;
   while (i < text.length) {
-    if (/\s/.test(text[i]!)) { i++; continue; }
+    if (/\s/.test(text[i]!)) {
+      i++;
+      continue;
+    }
     const start = i;
     const open = text[i]!;
     if (open === '{' || open === '[') {
       let depth = 0;
       for (; i < text.length; i++) {
         const c = text[i]!;
-        if (c === '"') { for (i++; i < text.length && text[i] !== '"'; i++) if (text[i] === '\\') i++; continue; }
+        if (c === '"') {
+          for (i++; i < text.length && text[i] !== '"'; i++) if (text[i] === '\\') i++;
+          continue;
+        }
         if (c === '{' || c === '[') depth++;
-        else if ((c === '}' || c === ']') && --depth === 0) { i++; break; }
+        else if ((c === '}' || c === ']') && --depth === 0) {
+          i++;
+          break;
+        }
       }
     } else if (open === '"') {
       for (i++; i < text.length && text[i] !== '"'; i++) if (text[i] === '\\') i++;
@@ -38,7 +52,10 @@ function* jsonValues(text: string, name: string): Generator<Json> {
     try {
       value = JSON.parse(chunk) as Json;
     } catch {
-      throw new JqInputError(`${name}:${line(start)}`, chunk.length > 20 ? 'Invalid JSON text' : `Invalid JSON text '${chunk}'`);
+      throw new JqInputError(
+        `${name}:${line(start)}`,
+        chunk.length > 20 ? 'Invalid JSON text' : `Invalid JSON text '${chunk}'`,
+      );
     }
     yield value;
   }
@@ -52,7 +69,13 @@ function* jsonValues(text: string, name: string): Generator<Json> {
  * compile, 5 after a runtime error.
  */
 export async function jq(ctx: CommandContext): Promise<number> {
-  const { flags, operands } = getopts(ctx.args, 'rcnsj', '', { 'raw-output': 'r', 'compact-output': 'c', 'null-input': 'n', slurp: 's', 'join-output': 'j' });
+  const { flags, operands } = getopts(ctx.args, 'rcnsj', '', {
+    'raw-output': 'r',
+    'compact-output': 'c',
+    'null-input': 'n',
+    slurp: 's',
+    'join-output': 'j',
+  });
   // Without a filter, jq whose input or output is not a terminal (never one here) runs `.`.
   const [source = '.', ...files] = operands;
   let filter;
@@ -72,7 +95,10 @@ export async function jq(ctx: CommandContext): Promise<number> {
   let status = 0;
   const apply = (input: Json, where: string) => {
     try {
-      for (const v of run(filter, input)) { ctx.shell.checkTime(); print(v); }
+      for (const v of run(filter, input)) {
+        ctx.shell.checkTime();
+        print(v);
+      }
     } catch (error) {
       if (!(error instanceof JqError)) throw error;
       ctx.err(`jq: error (at ${where}): ${error.message}\n`);
@@ -92,7 +118,11 @@ export async function jq(ctx: CommandContext): Promise<number> {
   }
   try {
     if (flags.has('n')) apply(null, '<unknown>');
-    else if (flags.has('s')) apply(texts.flatMap(({ name, text }) => [...jsonValues(text, name)]), '<stdin>');
+    else if (flags.has('s'))
+      apply(
+        texts.flatMap(({ name, text }) => [...jsonValues(text, name)]),
+        '<stdin>',
+      );
     else for (const { name, text } of texts) for (const v of jsonValues(text, name)) apply(v, name);
   } catch (error) {
     if (!(error instanceof JqInputError)) throw error;

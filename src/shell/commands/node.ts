@@ -40,7 +40,10 @@ export interface ScriptCopyLimits {
 
 const DEFAULT_LIMITS: Required<ScriptCopyLimits> = { maxFiles: 5000, maxBytes: 32 * 1024 * 1024 };
 
-interface Collected { files: Array<[string, Uint8Array]>; leftOut: number }
+interface Collected {
+  files: Array<[string, Uint8Array]>;
+  leftOut: number;
+}
 
 /** The files a script gets, and how many did not fit: those are counted, not read. */
 async function collect(fs: ShellFs, limits: Required<ScriptCopyLimits>): Promise<Collected> {
@@ -54,8 +57,10 @@ async function collect(fs: ShellFs, limits: Required<ScriptCopyLimits>): Promise
       const st = await fs.stat(path).catch(() => null);
       if (st?.type === 'dir') await walk(path);
       else if (!st) continue;
-      else if (files.length < limits.maxFiles && bytes + st.size <= limits.maxBytes) { files.push([path, await fs.readFile(path)]); bytes += st.size; }
-      else leftOut++;
+      else if (files.length < limits.maxFiles && bytes + st.size <= limits.maxBytes) {
+        files.push([path, await fs.readFile(path)]);
+        bytes += st.size;
+      } else leftOut++;
     }
   };
   await walk('/');
@@ -89,20 +94,31 @@ async function ensureParents(fs: ShellFs, path: string): Promise<void> {
 export function createNodeCommand(host: ScriptHost, limits: ScriptCopyLimits = {}): CommandFn {
   const caps: Required<ScriptCopyLimits> = { ...DEFAULT_LIMITS, ...limits };
   return async (ctx) => {
-    if (ctx.args[0] === '-v' || ctx.args[0] === '--version') { ctx.out('v20.0.0-sandpit\n'); return 0; }
-    if (ctx.args.length === 0) throw new UsageError('give a script: node FILE.js [args] or node -e CODE (there is no interactive mode)', 9);
+    if (ctx.args[0] === '-v' || ctx.args[0] === '--version') {
+      ctx.out('v20.0.0-sandpit\n');
+      return 0;
+    }
+    if (ctx.args.length === 0)
+      throw new UsageError('give a script: node FILE.js [args] or node -e CODE (there is no interactive mode)', 9);
     const s = ctx.shell.state;
-    const argv = ctx.args[0] === '-e' || ctx.args[0] === '-p' ? ctx.args : [resolve(ctx, ctx.args[0]!), ...ctx.args.slice(1)];
+    const argv =
+      ctx.args[0] === '-e' || ctx.args[0] === '-p' ? ctx.args : [resolve(ctx, ctx.args[0]!), ...ctx.args.slice(1)];
     const { files, leftOut } = await collect(s.fs, caps);
     if (leftOut > 0) ctx.err(leftOutLine(leftOut, caps));
     const remaining = s.deadline === Infinity ? 2 ** 31 - 1 : Math.max(1, s.deadline - Date.now());
-    const outcome = await host({ argv, cwd: s.cwd, env: Object.fromEntries(ctx.env), stdin: ctx.stdin, files, timeoutMs: remaining }, s.stop);
+    const outcome = await host(
+      { argv, cwd: s.cwd, env: Object.fromEntries(ctx.env), stdin: ctx.stdin, files, timeoutMs: remaining },
+      s.stop,
+    );
     ctx.out(outcome.stdout);
     ctx.err(outcome.stderr);
     if (outcome.timedOut) throw new TimeoutSignal();
     for (const [path, data] of outcome.writes) {
       if (path.split('/')[1] === '.sandpit') continue;
-      if (data === null) { if (await s.fs.stat(path)) await s.fs.remove(path); continue; }
+      if (data === null) {
+        if (await s.fs.stat(path)) await s.fs.remove(path);
+        continue;
+      }
       await ensureParents(s.fs, path);
       await s.fs.writeFile(path, data);
     }

@@ -1,8 +1,16 @@
 import { UsageError } from '../context.js';
 
 const CLASSES: Record<string, string> = {
-  alpha: 'a-zA-Z', digit: '0-9', alnum: 'a-zA-Z0-9', upper: 'A-Z', lower: 'a-z', space: ' \\t\\n\\r\\f\\v',
-  blank: ' \\t', punct: '!-\\/:-@\\[-`{-~', xdigit: '0-9A-Fa-f', word: 'A-Za-z0-9_',
+  alpha: 'a-zA-Z',
+  digit: '0-9',
+  alnum: 'a-zA-Z0-9',
+  upper: 'A-Z',
+  lower: 'a-z',
+  space: ' \\t\\n\\r\\f\\v',
+  blank: ' \\t',
+  punct: '!-\\/:-@\\[-`{-~',
+  xdigit: '0-9A-Fa-f',
+  word: 'A-Za-z0-9_',
 };
 
 /**
@@ -16,12 +24,20 @@ export function posixRegex(src: string, extended: boolean, flags = ''): RegExp {
     if (c === '[') {
       let j = i + 1;
       let body = '';
-      if (src[j] === '^') { body += '^'; j++; }
-      if (src[j] === ']') { body += '\\]'; j++; }
+      if (src[j] === '^') {
+        body += '^';
+        j++;
+      }
+      if (src[j] === ']') {
+        body += '\\]';
+        j++;
+      }
       for (; j < src.length && src[j] !== ']'; j++) {
         const cls = /^\[:([a-z]+):\]/.exec(src.slice(j));
-        if (cls) { body += CLASSES[cls[1]!] ?? ''; j += cls[0].length - 1; }
-        else body += src[j] === '\\' ? '\\\\' : src[j];
+        if (cls) {
+          body += CLASSES[cls[1]!] ?? '';
+          j += cls[0].length - 1;
+        } else body += src[j] === '\\' ? '\\\\' : src[j];
       }
       if (j >= src.length) throw new UsageError('Unmatched [, [^, [:, [., or [=', 2);
       out += `[${body}]`;
@@ -36,7 +52,7 @@ export function posixRegex(src: string, extended: boolean, flags = ''): RegExp {
       else out += /[A-Za-z0-9]/.test(n) ? n : `\\${n}`;
     } else if (!extended && '(){}|+?'.includes(c)) out += `\\${c}`;
     else if (!extended && c === '*' && (out === '' || out.endsWith('^'))) out += '\\*';
-    else if (c === '/' ) out += '\\/';
+    else if (c === '/') out += '\\/';
     else out += c;
   }
   try {

@@ -25,17 +25,28 @@ function parseScript(script: string, extended: boolean): SedCommand[] {
   const delimited = (delim: string): string => {
     let out = '';
     for (; i < script.length && script[i] !== delim; i++) {
-      if (script[i] === '\\' && script[i + 1] === delim) { out += delim; i++; }
-      else if (script[i] === '\\') { out += script[i]! + (script[i + 1] ?? ''); i++; }
-      else out += script[i];
+      if (script[i] === '\\' && script[i + 1] === delim) {
+        out += delim;
+        i++;
+      } else if (script[i] === '\\') {
+        out += script[i]! + (script[i + 1] ?? '');
+        i++;
+      } else out += script[i];
     }
     if (script[i] !== delim) throw new UsageError(`-e expression #1, char ${i}: unterminated \`s' command`);
     i++;
     return out;
   };
   const address = (): Address | undefined => {
-    if (/\d/.test(script[i] ?? '')) { const m = /^\d+/.exec(script.slice(i))![0]; i += m.length; return { line: Number(m) }; }
-    if (script[i] === '$') { i++; return { last: true }; }
+    if (/\d/.test(script[i] ?? '')) {
+      const m = /^\d+/.exec(script.slice(i))![0];
+      i += m.length;
+      return { line: Number(m) };
+    }
+    if (script[i] === '$') {
+      i++;
+      return { last: true };
+    }
     if (script[i] === '/' || script[i] === '\\') {
       const delim = script[i] === '\\' ? script[++i]! : '/';
       i++;
@@ -48,16 +59,23 @@ function parseScript(script: string, extended: boolean): SedCommand[] {
     if (i >= script.length) break;
     const cmd: SedCommand = { negate: false, name: '' };
     cmd.from = address();
-    if (cmd.from && script[i] === ',') { i++; cmd.to = address(); }
+    if (cmd.from && script[i] === ',') {
+      i++;
+      cmd.to = address();
+    }
     while (script[i] === ' ') i++;
-    if (script[i] === '!') { cmd.negate = true; i++; }
+    if (script[i] === '!') {
+      cmd.negate = true;
+      i++;
+    }
     cmd.name = script[i++] ?? '';
     if (cmd.name === 's' || cmd.name === 'y') {
       const delim = script[i++]!;
       const pattern = delimited(delim);
       cmd.replacement = delimited(delim);
-      if (cmd.name === 'y') { cmd.text = pattern; }
-      else {
+      if (cmd.name === 'y') {
+        cmd.text = pattern;
+      } else {
         const fl = /^[gpiI0-9]*/.exec(script.slice(i))![0];
         i += fl.length;
         cmd.global = fl.includes('g');
@@ -79,7 +97,9 @@ function parseScript(script: string, extended: boolean): SedCommand[] {
 
 /** A replacement with `&`, `\1`-`\9`, `\n` and escaped characters. */
 function replace(template: string, m: RegExpExecArray): string {
-  return template.replace(/\\(\d)|\\n|\\(.)|&/g, (all, d: string | undefined, ch: string | undefined) => (d !== undefined ? m[Number(d)] ?? '' : all === '\\n' ? '\n' : ch !== undefined ? ch : m[0]));
+  return template.replace(/\\(\d)|\\n|\\(.)|&/g, (all, d: string | undefined, ch: string | undefined) =>
+    d !== undefined ? (m[Number(d)] ?? '') : all === '\\n' ? '\n' : ch !== undefined ? ch : m[0],
+  );
 }
 
 function substitute(line: string, c: SedCommand): [string, boolean] {
@@ -91,7 +111,11 @@ function substitute(line: string, c: SedCommand): [string, boolean] {
   let changed = false;
   for (let m = re.exec(line); m; m = re.exec(line)) {
     n++;
-    if (n >= c.nth! && (c.global || n === c.nth)) { out += line.slice(last, m.index) + replace(c.replacement!, m); last = m.index + m[0].length; changed = true; }
+    if (n >= c.nth! && (c.global || n === c.nth)) {
+      out += line.slice(last, m.index) + replace(c.replacement!, m);
+      last = m.index + m[0].length;
+      changed = true;
+    }
     if (m[0] === '') re.lastIndex++;
     if (!c.global && n >= c.nth!) break;
   }
@@ -100,7 +124,12 @@ function substitute(line: string, c: SedCommand): [string, boolean] {
 
 /** sed: a stream editor for the common scripts (s///, addresses, p, d, q, a, i, c, y), `-i` in place. */
 export const sed: CommandFn = async (ctx) => {
-  const { operands, flags, values } = getopts(ctx.args, 'nErsiz', 'e', { quiet: 'n', 'regexp-extended': 'E', 'in-place': 'i', expression: 'e' });
+  const { operands, flags, values } = getopts(ctx.args, 'nErsiz', 'e', {
+    quiet: 'n',
+    'regexp-extended': 'E',
+    'in-place': 'i',
+    expression: 'e',
+  });
   const scripts = values.get('e') ?? (operands.length ? [operands.shift()!] : []);
   if (scripts.length === 0) throw new UsageError('no script specified', 1);
   const cmds = parseScript(scripts.join('\n'), flags.has('E') || flags.has('r'));
@@ -109,7 +138,8 @@ export const sed: CommandFn = async (ctx) => {
     const endsWithNewline = text.endsWith('\n');
     let out = '';
     let quit = false;
-    const matches = (a: Address, n: number, line: string) => ('line' in a ? a.line === n : 'last' in a ? n === all.length : (a.re.lastIndex = 0, a.re.test(line)));
+    const matches = (a: Address, n: number, line: string) =>
+      'line' in a ? a.line === n : 'last' in a ? n === all.length : ((a.re.lastIndex = 0), a.re.test(line));
     for (let idx = 0; idx < all.length && !quit; idx++) {
       let line = all[idx]!;
       const n = idx + 1;
@@ -119,21 +149,46 @@ export const sed: CommandFn = async (ctx) => {
         let hit = true;
         if (c.from && !c.to) hit = matches(c.from, n, line);
         else if (c.from && c.to) {
-          if (!c.inRange) { if (matches(c.from, n, line)) { c.inRange = !('line' in c.to && c.to.line <= n) && !(c.to && 'last' in c.to && n === all.length); hit = true; } else hit = false; }
-          else { hit = true; if (matches(c.to, n, line) || ('line' in c.to && c.to.line <= n)) c.inRange = false; }
+          if (!c.inRange) {
+            if (matches(c.from, n, line)) {
+              c.inRange = !('line' in c.to && c.to.line <= n) && !(c.to && 'last' in c.to && n === all.length);
+              hit = true;
+            } else hit = false;
+          } else {
+            hit = true;
+            if (matches(c.to, n, line) || ('line' in c.to && c.to.line <= n)) c.inRange = false;
+          }
         }
         if (hit === c.negate) continue;
-        if (c.name === 's') { const [next, changed] = substitute(line, c); line = next; if (changed && c.print) out += `${line}\n`; }
-        else if (c.name === 'y') line = [...line].map((ch) => { const k = c.text!.indexOf(ch); return k < 0 ? ch : c.replacement![k] ?? ch; }).join('');
+        if (c.name === 's') {
+          const [next, changed] = substitute(line, c);
+          line = next;
+          if (changed && c.print) out += `${line}\n`;
+        } else if (c.name === 'y')
+          line = [...line]
+            .map((ch) => {
+              const k = c.text!.indexOf(ch);
+              return k < 0 ? ch : (c.replacement![k] ?? ch);
+            })
+            .join('');
         else if (c.name === 'p') out += `${line}\n`;
-        else if (c.name === 'd') { deleted = true; break; }
-        else if (c.name === 'q') { quit = true; break; }
-        else if (c.name === '=') out += `${n}\n`;
+        else if (c.name === 'd') {
+          deleted = true;
+          break;
+        } else if (c.name === 'q') {
+          quit = true;
+          break;
+        } else if (c.name === '=') out += `${n}\n`;
         else if (c.name === 'a') after.push(c.text!);
         else if (c.name === 'i') out += `${c.text}\n`;
-        else if (c.name === 'c') { if (!c.to || !c.inRange) out += `${c.text}\n`; deleted = true; break; }
+        else if (c.name === 'c') {
+          if (!c.to || !c.inRange) out += `${c.text}\n`;
+          deleted = true;
+          break;
+        }
       }
-      if (!deleted && !flags.has('n')) out += n === all.length && !endsWithNewline && after.length === 0 ? line : `${line}\n`;
+      if (!deleted && !flags.has('n'))
+        out += n === all.length && !endsWithNewline && after.length === 0 ? line : `${line}\n`;
       for (const a of after) out += `${a}\n`;
     }
     return { out, quit };
@@ -141,7 +196,8 @@ export const sed: CommandFn = async (ctx) => {
   if (flags.has('i')) {
     if (operands.length === 0) throw new UsageError('no input files');
     const { texts, failed } = await inputs(ctx, operands);
-    for (const { name, text } of texts) await ctx.shell.state.fs.writeFile(resolve(ctx, name), encodeUtf8(run(text).out));
+    for (const { name, text } of texts)
+      await ctx.shell.state.fs.writeFile(resolve(ctx, name), encodeUtf8(run(text).out));
     return failed ? 2 : 0;
   }
   const { texts, failed } = await inputs(ctx, operands);

@@ -2,7 +2,8 @@ import { UsageError, type CommandContext, type CommandFn } from '../context.js';
 import { compareC, getopts, inputs, joinLines, lines } from './util.js';
 
 /** `-5` as head and tail take it: the same as `-n 5`. */
-const countArgs = (args: string[]) => args.map((a, i) => (/^-\d+$/.test(a) && !['-n', '-c'].includes(args[i - 1] ?? '') ? `-n${a.slice(1)}` : a));
+const countArgs = (args: string[]) =>
+  args.map((a, i) => (/^-\d+$/.test(a) && !['-n', '-c'].includes(args[i - 1] ?? '') ? `-n${a.slice(1)}` : a));
 
 async function headTail(ctx: CommandContext, tail: boolean): Promise<number> {
   const { operands, flags, values } = getopts(countArgs(ctx.args), 'qv', 'nc', { lines: 'n', bytes: 'c' });
@@ -13,14 +14,23 @@ async function headTail(ctx: CommandContext, tail: boolean): Promise<number> {
   if (!Number.isInteger(n)) throw new UsageError(`invalid number of lines: '${spec}'`);
   const negative = !tail && spec.startsWith('-');
   for (const [i, { name, text }] of texts.entries()) {
-    if (texts.length > 1 && !flags.has('q')) ctx.out(`${i ? '\n' : ''}==> ${name === '-' ? 'standard input' : name} <==\n`);
+    if (texts.length > 1 && !flags.has('q'))
+      ctx.out(`${i ? '\n' : ''}==> ${name === '-' ? 'standard input' : name} <==\n`);
     if (values.has('c')) {
       const c = Number(values.get('c')!.at(-1));
       ctx.out(tail ? text.slice(Math.max(0, text.length - c)) : text.slice(0, c));
       continue;
     }
     const all = text.split(/(?<=\n)/);
-    const picked = tail ? (fromStart ? all.slice(Math.max(0, n - 1)) : n === 0 ? [] : all.slice(-n)) : negative ? all.slice(0, Math.max(0, all.length - n)) : all.slice(0, n);
+    const picked = tail
+      ? fromStart
+        ? all.slice(Math.max(0, n - 1))
+        : n === 0
+          ? []
+          : all.slice(-n)
+      : negative
+        ? all.slice(0, Math.max(0, all.length - n))
+        : all.slice(0, n);
     ctx.out(picked.join(''));
   }
   return failed ? 1 : 0;
@@ -43,14 +53,31 @@ export const textCommands: Record<string, CommandFn> = {
     const { texts, failed } = await inputs(ctx, operands);
     const want = (['l', 'w', 'm', 'c'] as const).filter((f) => flags.has(f));
     const shown = want.length ? want : (['l', 'w', 'c'] as const);
-    const count = (t: string) => ({ l: (t.match(/\n/g) ?? []).length, w: (t.match(/\S+/g) ?? []).length, c: new TextEncoder().encode(t).length, m: [...t].length });
+    const count = (t: string) => ({
+      l: (t.match(/\n/g) ?? []).length,
+      w: (t.match(/\S+/g) ?? []).length,
+      c: new TextEncoder().encode(t).length,
+      m: [...t].length,
+    });
     const rows = texts.map(({ name, text }) => ({ name, n: count(text) }));
-    if (rows.length > 1) rows.push({ name: 'total', n: rows.reduce((s, r) => ({ l: s.l + r.n.l, w: s.w + r.n.w, c: s.c + r.n.c, m: s.m + r.n.m }), { l: 0, w: 0, c: 0, m: 0 }) });
+    if (rows.length > 1)
+      rows.push({
+        name: 'total',
+        n: rows.reduce((s, r) => ({ l: s.l + r.n.l, w: s.w + r.n.w, c: s.c + r.n.c, m: s.m + r.n.m }), {
+          l: 0,
+          w: 0,
+          c: 0,
+          m: 0,
+        }),
+      });
     // GNU wc's column width: the digits of all files' bytes together, at least 7 when reading stdin.
     const stdin = texts.some((t) => t.name === '-');
     const bytes = texts.reduce((s, t) => s + count(t.text).c, 0);
     const width = shown.length === 1 && texts.length === 1 ? 1 : Math.max(stdin ? 7 : 1, String(bytes).length);
-    for (const r of rows) ctx.out(`${shown.map((f) => String(r.n[f]).padStart(width)).join(' ')}${r.name === '-' && operands.length === 0 ? '' : ` ${r.name}`}\n`);
+    for (const r of rows)
+      ctx.out(
+        `${shown.map((f) => String(r.n[f]).padStart(width)).join(' ')}${r.name === '-' && operands.length === 0 ? '' : ` ${r.name}`}\n`,
+      );
     return failed ? 1 : 0;
   },
   sort: async (ctx) => {
@@ -59,9 +86,14 @@ export const textCommands: Record<string, CommandFn> = {
     const all = texts.flatMap((t) => lines(t.text));
     const key = values.get('k')?.[0];
     const sep = values.get('t')?.[0];
-    const prep = (l: string) => { let k = sortKey(l, key, sep); if (flags.has('b')) k = k.trimStart(); return flags.has('f') ? k.toUpperCase() : k; };
+    const prep = (l: string) => {
+      let k = sortKey(l, key, sep);
+      if (flags.has('b')) k = k.trimStart();
+      return flags.has('f') ? k.toUpperCase() : k;
+    };
     const cmp = (a: string, b: string) => {
-      const ka = prep(a), kb = prep(b);
+      const ka = prep(a),
+        kb = prep(b);
       const c = flags.has('n') ? (parseFloat(ka) || 0) - (parseFloat(kb) || 0) : compareC(ka, kb);
       return c !== 0 || flags.has('s') || flags.has('u') ? c : compareC(a, b);
     };
@@ -99,21 +131,46 @@ export const textCommands: Record<string, CommandFn> = {
     const delim = values.get('d')?.[0] ?? '\t';
     const { texts, failed } = await inputs(ctx, operands);
     for (const l of texts.flatMap((t) => lines(t.text))) {
-      if (values.has('c')) { ctx.out(`${[...l].filter((_, i) => keep(i + 1)).join('')}\n`); continue; }
-      if (!l.includes(delim)) { if (!flags.has('s')) ctx.out(`${l}\n`); continue; }
-      ctx.out(`${l.split(delim).filter((_, i) => keep(i + 1)).join(delim)}\n`);
+      if (values.has('c')) {
+        ctx.out(`${[...l].filter((_, i) => keep(i + 1)).join('')}\n`);
+        continue;
+      }
+      if (!l.includes(delim)) {
+        if (!flags.has('s')) ctx.out(`${l}\n`);
+        continue;
+      }
+      ctx.out(
+        `${l
+          .split(delim)
+          .filter((_, i) => keep(i + 1))
+          .join(delim)}\n`,
+      );
     }
     return failed ? 1 : 0;
   },
   tr: async (ctx) => {
     const { operands, flags } = getopts(ctx.args, 'dsc');
     const expand = (set: string) => {
-      const named: Record<string, string> = { '[:lower:]': 'a-z', '[:upper:]': 'A-Z', '[:digit:]': '0-9', '[:space:]': ' \t\n\r\v\f', '[:alpha:]': 'a-zA-Z', '[:alnum:]': 'a-zA-Z0-9', '[:punct:]': '!-/:-@[-`{-~' };
-      const s = set.replace(/\[:[a-z]+:\]/g, (m) => named[m] ?? m).replace(/\\n/g, '\n').replace(/\\t/g, '\t').replace(/\\\\/g, '\\');
+      const named: Record<string, string> = {
+        '[:lower:]': 'a-z',
+        '[:upper:]': 'A-Z',
+        '[:digit:]': '0-9',
+        '[:space:]': ' \t\n\r\v\f',
+        '[:alpha:]': 'a-zA-Z',
+        '[:alnum:]': 'a-zA-Z0-9',
+        '[:punct:]': '!-/:-@[-`{-~',
+      };
+      const s = set
+        .replace(/\[:[a-z]+:\]/g, (m) => named[m] ?? m)
+        .replace(/\\n/g, '\n')
+        .replace(/\\t/g, '\t')
+        .replace(/\\\\/g, '\\');
       const out: string[] = [];
       for (let i = 0; i < s.length; i++) {
-        if (s[i + 1] === '-' && i + 2 < s.length) { for (let c = s.charCodeAt(i); c <= s.charCodeAt(i + 2); c++) out.push(String.fromCharCode(c)); i += 2; }
-        else out.push(s[i]!);
+        if (s[i + 1] === '-' && i + 2 < s.length) {
+          for (let c = s.charCodeAt(i); c <= s.charCodeAt(i + 2); c++) out.push(String.fromCharCode(c));
+          i += 2;
+        } else out.push(s[i]!);
       }
       return out;
     };
@@ -124,7 +181,8 @@ export const textCommands: Record<string, CommandFn> = {
     for (const c of ctx.stdin) {
       if (flags.has('d') && inFrom(c)) continue;
       let r = c;
-      if (!flags.has('d') && to.length && inFrom(c)) r = flags.has('c') ? to[to.length - 1]! : to[Math.min(from.indexOf(c), to.length - 1)]!;
+      if (!flags.has('d') && to.length && inFrom(c))
+        r = flags.has('c') ? to[to.length - 1]! : to[Math.min(from.indexOf(c), to.length - 1)]!;
       const squeezeSet = flags.has('d') || to.length === 0 ? from : to;
       if (flags.has('s') && out.endsWith(r) && squeezeSet.includes(r)) continue;
       out += r;

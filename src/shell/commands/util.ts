@@ -17,7 +17,10 @@ export function getopts(args: string[], flags: string, withValue = '', long: Rec
   const add = (k: string, v: string) => out.values.set(k, [...(out.values.get(k) ?? []), v]);
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
-    if (a === '--') { out.operands.push(...args.slice(i + 1)); break; }
+    if (a === '--') {
+      out.operands.push(...args.slice(i + 1));
+      break;
+    }
     if (a.startsWith('--') && a.length > 2) {
       const [name, inline] = a.slice(2).split(/=(.*)/s, 2) as [string, string | undefined];
       const letter = long[name];
@@ -26,7 +29,10 @@ export function getopts(args: string[], flags: string, withValue = '', long: Rec
       else out.flags.add(letter);
       continue;
     }
-    if (!a.startsWith('-') || a === '-') { out.operands.push(a); continue; }
+    if (!a.startsWith('-') || a === '-') {
+      out.operands.push(a);
+      continue;
+    }
     for (let j = 1; j < a.length; j++) {
       const c = a[j]!;
       if (withValue.includes(c)) {
@@ -54,7 +60,10 @@ export async function readText(ctx: CommandContext, path: string): Promise<strin
  * The inputs of a filter: each named file (stdin when none), with `name: file: error` printed for
  * a file that cannot be read. `failed` says whether any could not.
  */
-export async function inputs(ctx: CommandContext, files: string[]): Promise<{ texts: Array<{ name: string; text: string }>; failed: boolean }> {
+export async function inputs(
+  ctx: CommandContext,
+  files: string[],
+): Promise<{ texts: Array<{ name: string; text: string }>; failed: boolean }> {
   if (files.length === 0) return { texts: [{ name: '-', text: ctx.stdin }], failed: false };
   const texts: Array<{ name: string; text: string }> = [];
   let failed = false;

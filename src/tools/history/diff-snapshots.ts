@@ -5,7 +5,8 @@ import { pathProperty } from '../common.js';
 import { s } from '../../contract/index.js';
 import { defineTool, READ_ONLY } from '../schema/define.js';
 
-const idProperty = (what: string) => s.string({ minLength: 4, maxLength: 40, pattern: '^[0-9a-fA-F]+$', description: what });
+const idProperty = (what: string) =>
+  s.string({ minLength: 4, maxLength: 40, pattern: '^[0-9a-fA-F]+$', description: what });
 
 export const diffSnapshots = defineTool({
   name: 'diff_snapshots',
@@ -24,13 +25,15 @@ export const diffSnapshots = defineTool({
     from: s.nullable(s.string()),
     to: s.string(),
     path: s.optional(s.string()),
-    files: s.array(s.object({
-      path: s.string(),
-      status: s.enum(['added', 'modified', 'deleted']),
-      added_lines: s.integer(),
-      removed_lines: s.integer(),
-      binary: s.optional(s.boolean()),
-    })),
+    files: s.array(
+      s.object({
+        path: s.string(),
+        status: s.enum(['added', 'modified', 'deleted']),
+        added_lines: s.integer(),
+        removed_lines: s.integer(),
+        binary: s.optional(s.boolean()),
+      }),
+    ),
     count: s.integer(),
     unified_diff: s.string(),
     truncated: s.boolean({ description: 'The unified diff was cut (the file list is complete).' }),
@@ -42,7 +45,12 @@ export const diffSnapshots = defineTool({
     const to = args.to ? await store.find(args.to) : store.history.head!;
     const parent = to.parent ? store.history.find(to.parent) : undefined;
     const from = args.from ? await store.find(args.from) : typeof parent === 'object' ? parent : undefined;
-    const diff = await (await import('../../snapshots/diff.js')).diffTrees(store, from?.tree ?? EMPTY_TREE, to.tree, path);
+    const diff = await (await import('../../snapshots/diff.js')).diffTrees(
+      store,
+      from?.tree ?? EMPTY_TREE,
+      to.tree,
+      path,
+    );
     return {
       from: from?.id ?? null,
       to: to.id,

@@ -14,7 +14,12 @@ export const restoreSnapshotTool = defineTool({
   mutates: true,
   annotations: DESTRUCTIVE_IDEMPOTENT,
   schema: s.object({
-    id: s.string({ minLength: 4, maxLength: 40, pattern: '^[0-9a-fA-F]+$', description: 'The snapshot id (or a unique prefix of it).' }),
+    id: s.string({
+      minLength: 4,
+      maxLength: 40,
+      pattern: '^[0-9a-fA-F]+$',
+      description: 'The snapshot id (or a unique prefix of it).',
+    }),
   }),
   resultSchema: s.object({ id: s.string({ description: 'The snapshot brought back.' }), ...restoreResults }),
   async run(args, ctx) {

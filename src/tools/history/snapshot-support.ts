@@ -37,7 +37,10 @@ export function describeSnapshot(s: SnapshotInfo, store: SnapshotStore): Infer<t
  * What undo and restore_snapshot both answer about a restore, after recording it in the change
  * log: the files it rewrote (the first MAX_LISTED), their exact count, its snapshot and change id.
  */
-export function recordRestore(ctx: ToolContext, out: RestoreOutcome): { restored_files: string[]; files_changed: number; snapshot: string; change_id: string } {
+export function recordRestore(
+  ctx: ToolContext,
+  out: RestoreOutcome,
+): { restored_files: string[]; files_changed: number; snapshot: string; change_id: string } {
   const change = ctx.recordChange(restoredChanges(out.files));
   return {
     restored_files: out.files.slice(0, MAX_LISTED).map((f) => f.path),

@@ -14,7 +14,9 @@ export const snapshotTool = defineTool({
   mutates: false,
   annotations: ADDITIVE,
   schema: s.object({
-    message: s.optional(s.string({ maxLength: 2000, description: 'What this checkpoint is, e.g. "tests pass before refactor".' })),
+    message: s.optional(
+      s.string({ maxLength: 2000, description: 'What this checkpoint is, e.g. "tests pass before refactor".' }),
+    ),
   }),
   resultSchema: s.object({
     ...snapshotResultProperties,

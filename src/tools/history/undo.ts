@@ -24,15 +24,27 @@ export const undoTool = defineTool({
     const store = requireSnapshots(ctx);
     const steps = args.steps ?? 1;
     return ctx.lock([''], async () => {
-      const out = await restoreSnapshot(store, ctx.writer, () => {
-        const back = store.history.back(steps);
-        if ('target' in back) return back.target;
-        throw new ToolError('NOT_FOUND', back.available === 0
-          ? 'there is nothing to undo: the workspace is at its oldest snapshot'
-          : `only ${back.available} step(s) can be undone, not ${steps}`, {
-          hint: back.available === 0 ? 'list_snapshots shows the history kept.' : `Call undo with steps: ${back.available}.`,
-        });
-      }, { message: `undo ${steps} step(s)`, tool: 'undo', undo: true });
+      const out = await restoreSnapshot(
+        store,
+        ctx.writer,
+        () => {
+          const back = store.history.back(steps);
+          if ('target' in back) return back.target;
+          throw new ToolError(
+            'NOT_FOUND',
+            back.available === 0
+              ? 'there is nothing to undo: the workspace is at its oldest snapshot'
+              : `only ${back.available} step(s) can be undone, not ${steps}`,
+            {
+              hint:
+                back.available === 0
+                  ? 'list_snapshots shows the history kept.'
+                  : `Call undo with steps: ${back.available}.`,
+            },
+          );
+        },
+        { message: `undo ${steps} step(s)`, tool: 'undo', undo: true },
+      );
       const { change_id, ...restored } = recordRestore(ctx, out);
       return { restored_to: out.target.id, ...restored, redo_with: out.previous.id, change_id };
     });

@@ -21,9 +21,11 @@ export const skippedFileResult = s.object({
 });
 
 /** What a walk could not enter (a folder too deep, a name too long, no permission), so a short answer is never silent. */
-export const unreadableResult = s.optional(s.array(s.object({ path: s.string(), reason: s.string() }), {
-  description: 'Paths the walk could not enter, with the reason; the answer is then truncated.',
-}));
+export const unreadableResult = s.optional(
+  s.array(s.object({ path: s.string(), reason: s.string() }), {
+    description: 'Paths the walk could not enter, with the reason; the answer is then truncated.',
+  }),
+);
 
 /** One snapshot as list_snapshots and snapshot describe it. */
 export const snapshotResultProperties = {
@@ -35,7 +37,9 @@ export const snapshotResultProperties = {
   change_id: s.optional(s.string()),
   restored_to: s.optional(s.string({ description: 'For an undo or restore: the snapshot it brought back.' })),
   undo: s.optional(s.literal(true)),
-  skipped: s.optional(s.array(s.string(), { description: 'Files left out (over the size cap, unreadable, or hard-linked).' })),
+  skipped: s.optional(
+    s.array(s.string(), { description: 'Files left out (over the size cap, unreadable, or hard-linked).' }),
+  ),
 };
 export const snapshotResult = s.object(snapshotResultProperties);
 

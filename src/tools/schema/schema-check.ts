@@ -13,9 +13,25 @@ export type Check = (data: unknown, path: string, errors: SchemaError[]) => void
 
 const JSON_TYPES = new Set(['null', 'boolean', 'object', 'array', 'number', 'integer', 'string']);
 /** Keywords that constrain data which this checker does not implement: a schema using one is refused, never half-checked. */
-const UNSUPPORTED = ['$ref', '$dynamicRef', '$recursiveRef', 'if', 'then', 'else', 'patternProperties', 'dependencies',
-  'dependentRequired', 'dependentSchemas', 'propertyNames', 'contains', 'uniqueItems', 'additionalItems', 'prefixItems',
-  'unevaluatedProperties', 'unevaluatedItems'];
+const UNSUPPORTED = [
+  '$ref',
+  '$dynamicRef',
+  '$recursiveRef',
+  'if',
+  'then',
+  'else',
+  'patternProperties',
+  'dependencies',
+  'dependentRequired',
+  'dependentSchemas',
+  'propertyNames',
+  'contains',
+  'uniqueItems',
+  'additionalItems',
+  'prefixItems',
+  'unevaluatedProperties',
+  'unevaluatedItems',
+];
 /** Keywords by the data type they apply to, in the order ajv (draft-07, allErrors) checks them. */
 const GROUPS = {
   number: ['maximum', 'minimum', 'exclusiveMaximum', 'exclusiveMinimum', 'multipleOf'],
@@ -36,8 +52,12 @@ const IS_TYPE: Record<string, (d: unknown) => boolean> = {
   string: (d) => typeof d === 'string',
 };
 
-const fail = (instancePath: string, keyword: string, params: Record<string, unknown>, message: string): SchemaError =>
-  ({ instancePath, keyword, params, message });
+const fail = (
+  instancePath: string,
+  keyword: string,
+  params: Record<string, unknown>,
+  message: string,
+): SchemaError => ({ instancePath, keyword, params, message });
 const pointer = (key: string) => `/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
 
 /**
@@ -49,19 +69,23 @@ const pointer = (key: string) => `/${key.replace(/~/g, '~0').replace(/\//g, '~1'
  */
 export function compileSchema(schema: JsonSchema | boolean, at = '#'): Check {
   if (schema === true) return () => {};
-  if (schema === false) return (_d, path, errors) => void errors.push(fail(path, 'false schema', {}, 'boolean schema is false'));
+  if (schema === false)
+    return (_d, path, errors) => void errors.push(fail(path, 'false schema', {}, 'boolean schema is false'));
   if (!isObject(schema)) throw new Error(`${at} must be an object or a boolean`);
   const unsupported = UNSUPPORTED.find((k) => k in schema);
   if (unsupported) throw new Error(`${at} uses "${unsupported}", which Sandpit's schema checker does not support`);
   const types = schema.type === undefined ? [] : Array.isArray(schema.type) ? schema.type : [schema.type];
-  for (const t of types) if (typeof t !== 'string' || !JSON_TYPES.has(t)) throw new Error(`${at}/type must be a JSON type, not ${JSON.stringify(t)}`);
+  for (const t of types)
+    if (typeof t !== 'string' || !JSON_TYPES.has(t))
+      throw new Error(`${at}/type must be a JSON type, not ${JSON.stringify(t)}`);
   const uses = (g: Group) => GROUPS[g].some((k) => schema[k] !== undefined);
   // ajv checks a lone type inside its keyword group (after const, enum and the combinators); any other type first.
   const lone = types.length === 1 ? types[0]! : '';
   const typeFirst = types.length > 0 && !(lone in GROUPS && uses(lone as Group));
   const typeError = (path: string) => fail(path, 'type', { type: schema.type }, `must be ${types.join(',')}`);
   const checks: Check[] = [];
-  if (typeFirst) checks.push((d, path, errors) => void (types.some((t) => IS_TYPE[t]!(d)) || errors.push(typeError(path))));
+  if (typeFirst)
+    checks.push((d, path, errors) => void (types.some((t) => IS_TYPE[t]!(d)) || errors.push(typeError(path))));
   checks.push(...anyTypeChecks(schema, at));
   for (const group of Object.keys(GROUPS) as Group[]) {
     if (!uses(group)) continue;
@@ -74,24 +98,38 @@ export function compileSchema(schema: JsonSchema | boolean, at = '#'): Check {
     });
   }
   if (checks.length === 1) return checks[0]!;
-  return (d, path, errors) => { for (const check of checks) check(d, path, errors); };
+  return (d, path, errors) => {
+    for (const check of checks) check(d, path, errors);
+  };
 }
 
 function anyTypeChecks(schema: JsonSchema, at: string): Check[] {
   const out: Check[] = [];
   if ('const' in schema) {
     const value = schema.const;
-    out.push((d, path, errors) => void (deepEqual(d, value) || errors.push(fail(path, 'const', { allowedValue: value }, 'must be equal to constant'))));
+    out.push(
+      (d, path, errors) =>
+        void (
+          deepEqual(d, value) || errors.push(fail(path, 'const', { allowedValue: value }, 'must be equal to constant'))
+        ),
+    );
   }
   if (schema.enum !== undefined) {
     if (!Array.isArray(schema.enum)) throw new Error(`${at}/enum must be an array`);
     const values = schema.enum;
-    out.push((d, path, errors) => void (values.some((v) => deepEqual(d, v))
-      || errors.push(fail(path, 'enum', { allowedValues: values }, 'must be equal to one of the allowed values'))));
+    out.push(
+      (d, path, errors) =>
+        void (
+          values.some((v) => deepEqual(d, v)) ||
+          errors.push(fail(path, 'enum', { allowedValues: values }, 'must be equal to one of the allowed values'))
+        ),
+    );
   }
   if (schema.not !== undefined) {
     const sub = compileSchema(schema.not as JsonSchema, `${at}/not`);
-    out.push((d, path, errors) => void (isValid(sub, d, path) && errors.push(fail(path, 'not', {}, 'must NOT be valid'))));
+    out.push(
+      (d, path, errors) => void (isValid(sub, d, path) && errors.push(fail(path, 'not', {}, 'must NOT be valid'))),
+    );
   }
   if (schema.anyOf !== undefined) {
     const subs = branches(schema.anyOf, `${at}/anyOf`);
@@ -116,12 +154,22 @@ function anyTypeChecks(schema: JsonSchema, at: string): Check[] {
         if (errors.length === n) passing.push(i);
       });
       if (passing.length === 1) errors.length = before;
-      else errors.push(fail(path, 'oneOf', { passingSchemas: passing.length > 1 ? passing.slice(0, 2) : null }, 'must match exactly one schema in oneOf'));
+      else
+        errors.push(
+          fail(
+            path,
+            'oneOf',
+            { passingSchemas: passing.length > 1 ? passing.slice(0, 2) : null },
+            'must match exactly one schema in oneOf',
+          ),
+        );
     });
   }
   if (schema.allOf !== undefined) {
     const subs = branches(schema.allOf, `${at}/allOf`);
-    out.push((d, path, errors) => { for (const sub of subs) sub(d, path, errors); });
+    out.push((d, path, errors) => {
+      for (const sub of subs) sub(d, path, errors);
+    });
   }
   return out;
 }
@@ -144,9 +192,12 @@ const LIMITS: Record<string, [string, (d: number, limit: number) => boolean]> = 
   exclusiveMinimum: ['>', (d, l) => d > l],
 };
 const COUNTS: Record<string, [string, string, (d: any) => number]> = {
-  maxLength: ['more', 'characters', codePoints], minLength: ['fewer', 'characters', codePoints],
-  maxItems: ['more', 'items', (d: unknown[]) => d.length], minItems: ['fewer', 'items', (d: unknown[]) => d.length],
-  maxProperties: ['more', 'properties', (d: object) => Object.keys(d).length], minProperties: ['fewer', 'properties', (d: object) => Object.keys(d).length],
+  maxLength: ['more', 'characters', codePoints],
+  minLength: ['fewer', 'characters', codePoints],
+  maxItems: ['more', 'items', (d: unknown[]) => d.length],
+  minItems: ['fewer', 'items', (d: unknown[]) => d.length],
+  maxProperties: ['more', 'properties', (d: object) => Object.keys(d).length],
+  minProperties: ['fewer', 'properties', (d: object) => Object.keys(d).length],
 };
 
 function keywordCheck(keyword: string, value: unknown, schema: JsonSchema, at: string): Check | null {
@@ -157,7 +208,11 @@ function keywordCheck(keyword: string, value: unknown, schema: JsonSchema, at: s
   if (keyword in LIMITS) {
     const limit = number();
     const [comparison, ok] = LIMITS[keyword]!;
-    return (d, path, errors) => void (ok(d as number, limit) || errors.push(fail(path, keyword, { comparison, limit }, `must be ${comparison} ${limit}`)));
+    return (d, path, errors) =>
+      void (
+        ok(d as number, limit) ||
+        errors.push(fail(path, keyword, { comparison, limit }, `must be ${comparison} ${limit}`))
+      );
   }
   if (keyword in COUNTS) {
     const limit = number();
@@ -169,7 +224,8 @@ function keywordCheck(keyword: string, value: unknown, schema: JsonSchema, at: s
       // A string has at most as many code points as UTF-16 units and at least half as many, so most lengths need no count.
       if (isLength && (tooMany ? (d as string).length <= limit : Math.ceil((d as string).length / 2) >= limit)) return;
       const n = count(d);
-      if (tooMany ? n > limit : n < limit) errors.push(fail(path, keyword, { limit }, `must NOT have ${comp} than ${limit} ${unit}`));
+      if (tooMany ? n > limit : n < limit)
+        errors.push(fail(path, keyword, { limit }, `must NOT have ${comp} than ${limit} ${unit}`));
     };
   }
   switch (keyword) {
@@ -178,37 +234,49 @@ function keywordCheck(keyword: string, value: unknown, schema: JsonSchema, at: s
       if (m <= 0) throw new Error(`${at} must be greater than 0`);
       return (d, path, errors) => {
         const res = (d as number) / m;
-        if (res !== parseInt(String(res), 10)) errors.push(fail(path, keyword, { multipleOf: m }, `must be multiple of ${m}`));
+        if (res !== parseInt(String(res), 10))
+          errors.push(fail(path, keyword, { multipleOf: m }, `must be multiple of ${m}`));
       };
     }
     case 'pattern': {
       if (typeof value !== 'string') throw new Error(`${at} must be a string`);
       const re = new RegExp(value, 'u');
-      return (d, path, errors) => void (re.test(d as string) || errors.push(fail(path, keyword, { pattern: value }, `must match pattern "${value}"`)));
+      return (d, path, errors) =>
+        void (
+          re.test(d as string) || errors.push(fail(path, keyword, { pattern: value }, `must match pattern "${value}"`))
+        );
     }
     case 'items': {
-      if (Array.isArray(value)) throw new Error(`${at} as an array (tuple items) is not supported by Sandpit's schema checker`);
+      if (Array.isArray(value))
+        throw new Error(`${at} as an array (tuple items) is not supported by Sandpit's schema checker`);
       const sub = compileSchema(value as JsonSchema, at);
-      return (d, path, errors) => { (d as unknown[]).forEach((item, i) => sub(item, `${path}/${i}`, errors)); };
+      return (d, path, errors) => {
+        (d as unknown[]).forEach((item, i) => sub(item, `${path}/${i}`, errors));
+      };
     }
     case 'required': {
-      if (!Array.isArray(value) || value.some((v) => typeof v !== 'string')) throw new Error(`${at} must be an array of strings`);
+      if (!Array.isArray(value) || value.some((v) => typeof v !== 'string'))
+        throw new Error(`${at} must be an array of strings`);
       const names = value as string[];
       return (d, path, errors) => {
         for (const name of names) {
-          if ((d as Record<string, unknown>)[name] === undefined) errors.push(fail(path, keyword, { missingProperty: name }, `must have required property '${name}'`));
+          if ((d as Record<string, unknown>)[name] === undefined)
+            errors.push(fail(path, keyword, { missingProperty: name }, `must have required property '${name}'`));
         }
       };
     }
-    case 'properties': return propertiesCheck(value, at);
-    case 'additionalProperties': return additionalCheck(value, schema, at);
+    case 'properties':
+      return propertiesCheck(value, at);
+    case 'additionalProperties':
+      return additionalCheck(value, schema, at);
   }
   return null;
 }
 
 function propertiesCheck(value: unknown, at: string): Check {
   if (!isObject(value)) throw new Error(`${at} must be an object`);
-  const props = Object.keys(value).filter((k) => k !== '__proto__')
+  const props = Object.keys(value)
+    .filter((k) => k !== '__proto__')
     .map((name) => [name, pointer(name), compileSchema(value[name] as JsonSchema, `${at}/${name}`)] as const);
   return (d, path, errors) => {
     for (const [name, key, sub] of props) {
@@ -223,13 +291,17 @@ function additionalCheck(value: unknown, schema: JsonSchema, at: string): Check 
   if (value === false) {
     return (d, path, errors) => {
       for (const key in d as object) {
-        if (!known.has(key)) errors.push(fail(path, 'additionalProperties', { additionalProperty: key }, 'must NOT have additional properties'));
+        if (!known.has(key))
+          errors.push(
+            fail(path, 'additionalProperties', { additionalProperty: key }, 'must NOT have additional properties'),
+          );
       }
     };
   }
   const sub = compileSchema(value as JsonSchema, at);
   return (d, path, errors) => {
-    for (const key in d as object) if (!known.has(key)) sub((d as Record<string, unknown>)[key], path + pointer(key), errors);
+    for (const key in d as object)
+      if (!known.has(key)) sub((d as Record<string, unknown>)[key], path + pointer(key), errors);
   };
 }
 
@@ -259,8 +331,13 @@ function deepEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return a !== a && b !== b;
   if (Array.isArray(a) !== Array.isArray(b)) return false;
-  if (Array.isArray(a)) return a.length === (b as unknown[]).length && a.every((v, i) => deepEqual(v, (b as unknown[])[i]));
+  if (Array.isArray(a))
+    return a.length === (b as unknown[]).length && a.every((v, i) => deepEqual(v, (b as unknown[])[i]));
   const ka = Object.keys(a);
   if (ka.length !== Object.keys(b).length) return false;
-  return ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && deepEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+  return ka.every(
+    (k) =>
+      Object.prototype.hasOwnProperty.call(b, k) &&
+      deepEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]),
+  );
 }

@@ -5,8 +5,24 @@ import type { JsonSchema } from '../../contract/index.js';
  * minLength, oneOf, ...) makes the API refuse the whole request, so it is dropped.
  */
 const STRICT_KEYWORDS = new Set([
-  'type', 'description', 'properties', 'required', 'additionalProperties', 'items', 'enum', 'const', 'anyOf',
-  'pattern', 'format', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf', 'minItems', 'maxItems',
+  'type',
+  'description',
+  'properties',
+  'required',
+  'additionalProperties',
+  'items',
+  'enum',
+  'const',
+  'anyOf',
+  'pattern',
+  'format',
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'multipleOf',
+  'minItems',
+  'maxItems',
 ]);
 
 /** What a strict map becomes: a list of name/value pairs, since strict objects cannot have free keys. */
@@ -14,13 +30,21 @@ const MAP_NOTE = 'Given as a list of {"name", "value"} pairs.';
 
 /** An object whose keys are free and whose values follow one schema (run_command's `env`). */
 export function isMapSchema(schema: JsonSchema): boolean {
-  return typeof schema.additionalProperties === 'object' && schema.additionalProperties !== null
-    && Object.keys(schema.properties ?? {}).length === 0;
+  return (
+    typeof schema.additionalProperties === 'object' &&
+    schema.additionalProperties !== null &&
+    Object.keys(schema.properties ?? {}).length === 0
+  );
 }
 
 /** The schema with `null` added as an allowed value (strict mode's way of saying "optional"). */
 function nullable(schema: JsonSchema): JsonSchema {
-  if (typeof schema.type === 'string' && schema.type !== 'null' && schema.enum === undefined && schema.const === undefined) {
+  if (
+    typeof schema.type === 'string' &&
+    schema.type !== 'null' &&
+    schema.enum === undefined &&
+    schema.const === undefined
+  ) {
     return { ...schema, type: [schema.type, 'null'] };
   }
   if (Array.isArray(schema.anyOf)) return { ...schema, anyOf: [...schema.anyOf, { type: 'null' }] };
@@ -39,14 +63,22 @@ export function toStrictSchema(schema: JsonSchema): JsonSchema {
     return {
       type: 'array',
       description: schema.description ? `${schema.description} ${MAP_NOTE}` : MAP_NOTE,
-      items: { type: 'object', properties: { name: { type: 'string' }, value }, required: ['name', 'value'], additionalProperties: false },
+      items: {
+        type: 'object',
+        properties: { name: { type: 'string' }, value },
+        required: ['name', 'value'],
+        additionalProperties: false,
+      },
     };
   }
   const out: JsonSchema = {};
   for (const [key, value] of Object.entries(schema)) if (STRICT_KEYWORDS.has(key)) out[key] = value;
   if (Array.isArray(schema.type) && schema.type.length > 1) {
     const { type, description, ...rest } = out;
-    return toStrictSchema({ ...(description !== undefined ? { description } : {}), anyOf: (type as string[]).map((t) => ({ ...rest, type: t })) });
+    return toStrictSchema({
+      ...(description !== undefined ? { description } : {}),
+      anyOf: (type as string[]).map((t) => ({ ...rest, type: t })),
+    });
   }
   if (Array.isArray(schema.anyOf)) out.anyOf = (schema.anyOf as JsonSchema[]).map(toStrictSchema);
   if (schema.items && typeof schema.items === 'object') out.items = toStrictSchema(schema.items);
@@ -96,8 +128,14 @@ export function fromStrictArgs(schema: JsonSchema, value: unknown): unknown {
   let changed = false;
   for (const [key, v] of Object.entries(value)) {
     const property = properties[key];
-    if (!property) { out[key] = v; continue; }
-    if (v === null && !required.has(key) && !allowsNull(property)) { changed = true; continue; }
+    if (!property) {
+      out[key] = v;
+      continue;
+    }
+    if (v === null && !required.has(key) && !allowsNull(property)) {
+      changed = true;
+      continue;
+    }
     const next = fromStrictArgs(property, v);
     if (next !== v) changed = true;
     out[key] = next;
@@ -106,6 +144,11 @@ export function fromStrictArgs(schema: JsonSchema, value: unknown): unknown {
 }
 
 function isPair(item: unknown): item is { name: string; value: unknown } {
-  return typeof item === 'object' && item !== null && typeof (item as { name?: unknown }).name === 'string' && 'value' in item
-    && Object.keys(item).length === 2;
+  return (
+    typeof item === 'object' &&
+    item !== null &&
+    typeof (item as { name?: unknown }).name === 'string' &&
+    'value' in item &&
+    Object.keys(item).length === 2
+  );
 }

@@ -32,7 +32,10 @@ function toProblem(error: SchemaError): Problem {
     case 'type':
       return { path: at, message: `must be ${String(params.type).replace(',', ' or ')}` };
     case 'enum':
-      return { path: at, message: `must be one of: ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}` };
+      return {
+        path: at,
+        message: `must be one of: ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`,
+      };
     default:
       return { path: at, message: error.message ?? 'is not valid' };
   }

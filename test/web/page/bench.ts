@@ -4,7 +4,9 @@ import type { BackendKind } from '../../../web/protocol.js';
 import { backendOf } from '../../../src/fs/backends.js';
 import type { RawBench } from './bench-worker.js';
 
-const SMALL = Array.from({ length: 40 }, (_, i) => `export const value${i} = ${i}; // a typical short source line`).join('\n') + '\n';
+const SMALL =
+  Array.from({ length: 40 }, (_, i) => `export const value${i} = ${i}; // a typical short source line`).join('\n') +
+  '\n';
 
 function median(times: number[]): number {
   const sorted = [...times].sort((a, b) => a - b);
@@ -36,7 +38,12 @@ export async function runBenchmarks({ files = 1000, runs = 300, filesOnly = fals
   const stamp = Date.now().toString(36);
   const times: number[] = [];
   if (!filesOnly) {
-    const rt = await connectWorkspace({ backend: 'memory', name: 'bench-rt', snapshots: false, policy: { staleCheck: false } });
+    const rt = await connectWorkspace({
+      backend: 'memory',
+      name: 'bench-rt',
+      snapshots: false,
+      policy: { staleCheck: false },
+    });
     await must(rt, 'write_file', { path: 'small.ts', content: SMALL });
     for (let i = -30; i < runs; i++) {
       const t = performance.now();
@@ -46,12 +53,18 @@ export async function runBenchmarks({ files = 1000, runs = 300, filesOnly = fals
     await rt.close();
   }
 
-  const result: BrowserBenchResult = { roundTripMs: times.length ? median(times) : NaN, files: {} as never, snapshot: {} as never, raw: {} };
+  const result: BrowserBenchResult = {
+    roundTripMs: times.length ? median(times) : NaN,
+    files: {} as never,
+    snapshot: {} as never,
+    raw: {},
+  };
   for (const backend of ['memory', 'opfs', 'indexeddb'] as const) {
     const name = `bench-files-${backend}-${stamp}`;
     const ws = await connectWorkspace({ backend, name, snapshots: false });
     let t = performance.now();
-    for (let i = 0; i < files; i++) await must(ws, 'write_file', { path: `src/d${i % 20}/f${i}.ts`, content: `export const v${i} = ${i};\n` });
+    for (let i = 0; i < files; i++)
+      await must(ws, 'write_file', { path: `src/d${i % 20}/f${i}.ts`, content: `export const v${i} = ${i};\n` });
     const writeMs = performance.now() - t;
     t = performance.now();
     for (let i = 0; i < files; i++) await must(ws, 'read_file', { path: `src/d${i % 20}/f${i}.ts` });
@@ -65,13 +78,18 @@ export async function runBenchmarks({ files = 1000, runs = 300, filesOnly = fals
   for (const backend of ['memory', 'opfs', 'indexeddb'] as const) {
     const name = `bench-snap-${backend}-${stamp}`;
     const ws = await connectWorkspace({ backend, name, snapshots: { when: 'manual' } });
-    for (let i = 0; i < files; i++) await must(ws, 'write_file', { path: `src/d${i % 20}/f${i}.ts`, content: `export const v${i} = ${i};\n` });
+    for (let i = 0; i < files; i++)
+      await must(ws, 'write_file', { path: `src/d${i % 20}/f${i}.ts`, content: `export const v${i} = ${i};\n` });
     let t = performance.now();
     await must(ws, 'snapshot', { message: 'all files' });
     const firstMs = performance.now() - t;
     const edits: number[] = [];
     for (let round = 0; round < 9; round++) {
-      await must(ws, 'edit_file', { path: 'src/d7/f7.ts', old_text: `= ${round === 0 ? 7 : 1000 + round - 1};`, new_text: `= ${1000 + round};` });
+      await must(ws, 'edit_file', {
+        path: 'src/d7/f7.ts',
+        old_text: `= ${round === 0 ? 7 : 1000 + round - 1};`,
+        new_text: `= ${1000 + round};`,
+      });
       t = performance.now();
       await must(ws, 'snapshot', { message: `edit ${round}` });
       edits.push(performance.now() - t);
@@ -82,6 +100,7 @@ export async function runBenchmarks({ files = 1000, runs = 300, filesOnly = fals
   }
 
   const raw = wrap<RawBench>(new Worker(new URL('./bench-worker.ts', import.meta.url), { type: 'module' }));
-  for (const kind of ['opfs-packed', 'opfs-tree-sync', 'opfs-tree-async', 'indexeddb', 'memory'] as const) result.raw[kind] = await raw.run(kind, files, stamp);
+  for (const kind of ['opfs-packed', 'opfs-tree-sync', 'opfs-tree-async', 'indexeddb', 'memory'] as const)
+    result.raw[kind] = await raw.run(kind, files, stamp);
   return result;
 }
