@@ -210,6 +210,7 @@ async function run(job: ScriptJob): Promise<void> {
       },
       {
         equal: (a: unknown, b: unknown) => {
+          // biome-ignore lint/suspicious/noDoubleEquals: assert.equal is loose equality by definition
           if (a != b) throw new Error(`${inspect(a)} == ${inspect(b)}`);
         },
         strictEqual: (a: unknown, b: unknown) => {

@@ -33,7 +33,7 @@ export class ToolForm {
 
   constructor(
     private readonly host: HTMLElement,
-    private readonly onSubmit: () => void,
+    readonly _onSubmit: () => void,
   ) {}
 
   render(tool: ToolInfo): void {

@@ -38,7 +38,7 @@ async function timed(
     }),
   ]);
   clearTimeout(timer);
-  const label = `${tool} ${JSON.stringify(args, (k, v) => (typeof v === 'string' && v.length > 60 ? `${v.slice(0, 20)}...(${v.length})` : v))}`;
+  const label = `${tool} ${JSON.stringify(args, (_k, v) => (typeof v === 'string' && v.length > 60 ? `${v.slice(0, 20)}...(${v.length})` : v))}`;
   t.timings.push(`${label.slice(0, 90)}: ${Date.now() - started} ms`);
   if (env === null) {
     t.hung++;

@@ -121,14 +121,12 @@ export async function fuzzPaths(
       const ws = make({ fs: audit.fs, root: world.root, cwd, tools: set.tools, snapshots });
       const uses: PathUse[] = [];
       // the schemas the workspace really offers (a host may swap in its own run_command)
-      const offered = ws
-        .listTools()
-        .map((t) => ({
-          ...(set.tools.find((d) => d.name === t.name) ?? { mutates: true, run: async () => null }),
-          name: t.name,
-          description: t.description,
-          schema: t.input_schema,
-        }));
+      const offered = ws.listTools().map((t) => ({
+        ...(set.tools.find((d) => d.name === t.name) ?? { mutates: true, run: async () => null }),
+        name: t.name,
+        description: t.description,
+        schema: t.input_schema,
+      }));
       const unsupported = new Set<string>();
       for (const use of [...pathUses(offered), ...textSlots(set)]) {
         if (unsupported.has(use.tool)) continue;

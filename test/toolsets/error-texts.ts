@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname, join, normalize, relative } from 'node:path';
 import ts from 'typescript';
 
@@ -14,14 +14,6 @@ export interface ErrorText {
 export const UNKNOWN = '\u2026';
 /** The variants one expression may take before the sweep stops spelling them out. */
 const MAX_VARIANTS = 64;
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
-    const path = join(dir, e.name);
-    if (e.isDirectory()) return sourceFiles(path);
-    return /\.ts$/.test(e.name) && !e.name.endsWith('.d.ts') ? [path] : [];
-  });
-}
 
 /** The project files `roots` load through their relative imports (static and dynamic; type-only ones load nothing). */
 export function reachedFrom(roots: string[]): string[] {

@@ -1,5 +1,5 @@
 import { contentTypeOf, isModuleSource, needsTranspile } from './content-types.js';
-import { isBareSpecifier, packageEntry, rewriteBareImports, splitPackage } from './imports.js';
+import { packageEntry, rewriteBareImports, splitPackage } from './imports.js';
 import { pageHookTag } from './page-hook.js';
 import type { PreviewEntry } from './read-file.js';
 import type { JsxSettings } from './transform.js';

@@ -1,3 +1,6 @@
+// Over 400 lines: one table of every tool's path arguments run against every hostile path form;
+// the table and its loops belong together.
+
 import { afterEach, describe, expect, it } from '../api.js';
 import { createWorkspace, type Envelope } from '../../index.js';
 import type { BackendUnderTest } from '../backend.js';

@@ -1,3 +1,6 @@
+// Over 400 lines: the lock file's whole protocol (take, renew, steal from a dead holder, release)
+// shares one set of invariants that reads best in one place.
+
 import { randomBytes } from 'node:crypto';
 import {
   closeSync,

@@ -1,3 +1,6 @@
+// Over 400 lines: one recursive-descent parser for awk's grammar, one function per precedence level;
+// split across files, a reader would chase the grammar between them.
+
 import { UsageError } from '../context.js';
 import type { AwkToken } from './awk-lex.js';
 

@@ -275,7 +275,8 @@ export const awk: CommandFn = async (ctx) => {
                   })
                   .join(str(vars.get('OFS')!))
               : fields[0]!) + str(vars.get('ORS')!);
-        return emit(text, st.dest);
+        emit(text, st.dest);
+        return;
       }
       case 'if':
         if (truthy(ev(st.c))) exec(st.a);

@@ -13,7 +13,7 @@ const ESCAPES: Record<string, string> = {
 };
 
 /** Backslash escapes as printf's format (and `%b`, `echo -e`) reads them. */
-function unescape(text: string, forB: boolean): { text: string; stop: boolean } {
+function unescapeText(text: string, forB: boolean): { text: string; stop: boolean } {
   let out = '';
   for (let i = 0; i < text.length; i++) {
     const c = text[i]!;
@@ -61,7 +61,7 @@ export function formatPrintf(format: string, args: string[]): { text: string; er
     for (const m of format.matchAll(re)) {
       if (!m[4]) {
         if (m[0].startsWith('\\')) {
-          const u = unescape(m[0], false);
+          const u = unescapeText(m[0], false);
           out += u.text;
         } else out += m[0];
         continue;
@@ -80,7 +80,7 @@ export function formatPrintf(format: string, args: string[]): { text: string; er
           body = prec !== undefined ? (arg ?? '').slice(0, prec) : (arg ?? '');
           break;
         case 'b': {
-          const u = unescape(arg ?? '', true);
+          const u = unescapeText(arg ?? '', true);
           body = u.text;
           if (u.stop) {
             out += pad(body, width, flags);
