@@ -1,10 +1,38 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, rmdirSync, statSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 const cliPath = fileURLToPath(new URL('../../dist/node/cli.js', import.meta.url));
 const lock = fileURLToPath(new URL('../../node_modules/.cache/sandpit-cli-build.lock', import.meta.url));
+const stamp = fileURLToPath(new URL('../../node_modules/.cache/sandpit-build-stamp', import.meta.url));
+/** What `npm run build` reads: a change to any of them makes dist/ stale. */
+const BUILD_INPUTS = [
+  'src',
+  'web',
+  'scripts',
+  'test/patch/scenarios',
+  'package.json',
+  'tsconfig.build.json',
+  'vite.web.config.ts',
+];
+
+function newestMtime(path: string): number {
+  const stat = statSync(path, { throwIfNoEntry: false });
+  if (!stat) return 0;
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let newest = stat.mtimeMs;
+  for (const name of readdirSync(path)) newest = Math.max(newest, newestMtime(join(path, name)));
+  return newest;
+}
+
+/** True when the last complete build (`scripts/build-finish.mjs` stamps it) is newer than every input. */
+function distIsCurrent(): boolean {
+  const built = statSync(stamp, { throwIfNoEntry: false })?.mtimeMs ?? 0;
+  if (!built || !statSync(cliPath, { throwIfNoEntry: false })) return false;
+  return BUILD_INPUTS.every((input) => newestMtime(join(repoRoot, input)) < built);
+}
 
 /**
  * Run `npm run build` so the tests exercise the compiled CLI. Test files run in parallel
@@ -24,6 +52,9 @@ export async function buildDist(): Promise<void> {
     }
   }
   try {
+    // `npm ci` builds through `prepare`, and a developer rerunning one file has often just built:
+    // the build is a minute of two cores, so it runs only when a source is newer than the last one.
+    if (distIsCurrent()) return;
     const started = Date.now();
     const build = spawnSync('npm', ['run', 'build'], { cwd: repoRoot, encoding: 'utf8' });
     // tsc emits even when some other file has a type error; the typecheck is its own step, and
