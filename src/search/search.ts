@@ -65,6 +65,7 @@ export async function searchFiles(fs: WorkspaceFs, paths: PathResolver, spec: Se
     resumeAt: spec.resume?.path,
     budget,
     unreadable: spec.unreadable,
+    noteSpecial: true,
   });
   const found: FileLineMatch[] = [];
   const window: Array<Promise<{ rel: string; outcome: ScanOutcome | null }>> = [];
