@@ -53,6 +53,6 @@ export function specialFileRefusal(subject: string, kind: SpecialKind): ToolErro
   return new ToolError(
     'UNSUPPORTED_FILE_TYPE',
     `${subject} is ${describeSpecial(kind)}, not a regular file, so it is not read (snapshots and searches skip it too)`,
-    { hint: 'Leave it to the program that made it; run_command can inspect it (ls -l, file).' },
+    { hint: 'It holds no text to read: leave it to the program that made it.' },
   );
 }

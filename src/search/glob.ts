@@ -29,9 +29,9 @@ export async function compileGlob(pattern: string): Promise<PathTest> {
     re = RE2JS.compile(globToRe2(clean));
   } catch (error) {
     if (error instanceof ToolError) throw error;
-    throw new ToolError('INVALID_ARGUMENTS', `the glob '${pattern.slice(0, 200)}' could not be compiled`, {
+    throw new ToolError('INVALID_ARGUMENTS', `the pattern '${pattern.slice(0, 200)}' could not be compiled`, {
       hint: 'Use *, **, ?, [abc], {a,b} and escape other special characters with a backslash.',
-      problems: [{ path: '/pattern', message: 'is not a valid glob' }],
+      problems: [{ path: '/pattern', message: 'is not a valid pattern' }],
     });
   }
   const basename = !clean.includes('/');
