@@ -1,5 +1,6 @@
 import * as fs from 'node:fs';
 import { FsError } from './errors.js';
+import { SpecialFileError, specialKindOf } from './special.js';
 
 const { O_RDONLY, O_DIRECTORY, O_NOFOLLOW, O_NONBLOCK } = fs.constants;
 
@@ -173,12 +174,27 @@ function worthKeeping(parts: readonly string[]): boolean {
   return parts.length >= 2 && !parts[parts.length - 1]!.endsWith(' (deleted)');
 }
 
-/** Open a regular file for reading without following a final link; anything else is refused. */
-export function openFileNoFollow(path: string): number {
-  const fd = fs.openSync(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
-  if (!fs.fstatSync(fd).isFile()) {
+/**
+ * Open a regular file for reading (without following a final link unless `follow`); anything
+ * else is refused. O_NONBLOCK: opening a FIFO never waits for a writer, and it is refused next.
+ */
+export function openRegularFile(path: string, follow = false): number {
+  let fd: number;
+  try {
+    fd = fs.openSync(path, O_RDONLY | O_NONBLOCK | (follow ? 0 : O_NOFOLLOW));
+  } catch (error) {
+    // a unix socket cannot be opened at all (ENXIO)
+    if ((error as { code?: unknown }).code === 'ENXIO') {
+      const kind = specialKindOf(fs.lstatSync(path, { throwIfNoEntry: false }) ?? {});
+      if (kind) throw new SpecialFileError(kind, 'open');
+    }
+    throw error;
+  }
+  const stat = fs.fstatSync(fd);
+  if (!stat.isFile()) {
     fs.closeSync(fd);
-    throw new FsError('EISDIR', 'open');
+    const kind = specialKindOf(stat);
+    throw kind ? new SpecialFileError(kind, 'open') : new FsError('EISDIR', 'open');
   }
   return fd;
 }

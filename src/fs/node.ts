@@ -3,7 +3,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { dirname, basename, join, resolve } from 'node:path';
 import { deflateSync } from 'node:zlib';
 import { FsError, hasFsCode, translated } from './errors.js';
-import { Beneath, BENEATH_SUPPORTED, openFileNoFollow } from './node-beneath.js';
+import { Beneath, BENEATH_SUPPORTED, openRegularFile } from './node-beneath.js';
 import { DIRECT_IO, readPlain, readPlainAt, writeInPlace } from './node-direct.js';
 import { toFsStat } from './stat.js';
 import { requestedMode, type FsDirent, type NativeHelpers, type WorkspaceFs } from './types.js';
@@ -43,7 +43,7 @@ export function createNodeFs(options: NodeFsOptions = {}): WorkspaceFs {
   return {
     readFile: (path) =>
       translated('readFile', async () => {
-        const data = at(path, (p) => (beneath ? readNoFollow(p) : fs.readFileSync(p)));
+        const data = at(path, (p) => readRegular(p, !beneath));
         return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
       }),
     writeFile: (path, data, options) =>
@@ -111,9 +111,9 @@ export function createNodeFs(options: NodeFsOptions = {}): WorkspaceFs {
   };
 }
 
-/** A regular file's bytes, opened without following a final link. */
-function readNoFollow(path: string): Buffer {
-  const fd = openFileNoFollow(path);
+/** A regular file's bytes, opened without following a final link unless `follow`; never blocks on a FIFO. */
+function readRegular(path: string, follow: boolean): Buffer {
+  const fd = openRegularFile(path, follow);
   try {
     return fs.readFileSync(fd);
   } finally {

@@ -1,3 +1,4 @@
+import { specialKindOf } from './special.js';
 import { statTypeOf, type FsStat } from './types.js';
 
 type Num = number | bigint;
@@ -14,11 +15,17 @@ interface NodeLikeStats {
   isFile(): boolean;
   isDirectory(): boolean;
   isSymbolicLink(): boolean;
+  isFIFO?(): boolean;
+  isSocket?(): boolean;
+  isBlockDevice?(): boolean;
+  isCharacterDevice?(): boolean;
 }
 
 /** One stat shape for every backend (Node's, memfs's and the browser adapters' own). */
 export function toFsStat(s: NodeLikeStats): FsStat {
+  const special = specialKindOf(s);
   return makeStat(statTypeOf(s), {
+    ...(special ? { special } : {}),
     mode: Number(s.mode),
     size: Number(s.size),
     ino: Number(s.ino),
@@ -47,6 +54,7 @@ export function makeStat(
     gid: fields.gid ?? 1,
     dev: fields.dev ?? 1,
     ...(fields.nlink !== undefined ? { nlink: fields.nlink } : {}),
+    ...(fields.special !== undefined ? { special: fields.special } : {}),
     isFile: () => type === 'file',
     isDirectory: () => type === 'dir',
     isSymbolicLink: () => type === 'symlink',

@@ -1,5 +1,6 @@
 import { ToolError, type ErrorCode } from '../contract/errors.js';
 import { fsCodeOf, type FsErrorCode } from './errors.js';
+import { describeSpecial, SpecialFileError, type SpecialKind } from './special.js';
 
 const FS_TO_TOOL: Partial<Record<FsErrorCode, ErrorCode>> = {
   ENOENT: 'NOT_FOUND',
@@ -33,6 +34,7 @@ export function toToolError(error: unknown, relPath?: string): ToolError {
   if (error instanceof ToolError) return error;
   const code = fsCodeOf(error);
   const subject = relPath === undefined ? 'the path' : `'${relPath || '.'}'`;
+  if (error instanceof SpecialFileError) return specialFileRefusal(subject, error.special);
   if (FS_TO_TOOL[code]) return new ToolError(FS_TO_TOOL[code]!, `${subject} ${FS_WORDS[code]}`);
   if (code === 'ELOOP') return new ToolError('OUTSIDE_WORKSPACE', `${subject} goes through too many symbolic links`);
   const foreign = error as { code?: unknown; name?: unknown } | null;
@@ -44,4 +46,13 @@ export function toToolError(error: unknown, relPath?: string): ToolError {
   return new ToolError('IO_ERROR', `the storage failed while working on ${subject} (${code})`, {
     hint: 'Retry once; if it fails again the backend is unhealthy.',
   });
+}
+
+/** The refusal for reading a FIFO, socket or device: UNSUPPORTED_FILE_TYPE, naming what it is. */
+export function specialFileRefusal(subject: string, kind: SpecialKind): ToolError {
+  return new ToolError(
+    'UNSUPPORTED_FILE_TYPE',
+    `${subject} is ${describeSpecial(kind)}, not a regular file, so it is not read (snapshots and searches skip it too)`,
+    { hint: 'It holds no text to read: leave it to the program that made it.' },
+  );
 }

@@ -1,3 +1,4 @@
+import type { SpecialKind } from './special.js';
 /** What `stat`/`lstat` return: the fields isomorphic-git and the tools read. */
 export interface FsStat {
   /** `'file'`, `'dir'` or `'symlink'` (lstat only; stat follows links) */
@@ -20,6 +21,8 @@ export interface FsStat {
   dev: number;
   /** hard links to the file, where the backend knows (a file linked from outside the workspace has more than one) */
   nlink?: number;
+  /** set when the entry is a FIFO, socket or device (its `type` is then `'file'`): tools never read it, snapshots skip it */
+  special?: SpecialKind;
   /** `type` is `'file'` */
   isFile(): boolean;
   /** `type` is `'dir'` */

@@ -1,11 +1,14 @@
 import type picomatchModule from 'picomatch/posix.js';
+import { ToolError } from '../contract/index.js';
+import { globToRe2 } from './glob-source.js';
 
 /** A compiled glob: true when a root-relative path matches. */
 export type PathTest = (rel: string) => boolean;
 
 let compiler: Promise<typeof picomatchModule> | null = null;
+let engine: Promise<typeof import('re2js')> | null = null;
 
-/** picomatch, loaded with the first glob: a browser worker whose agent never globs does not carry it. */
+/** picomatch, for the literal base of a pattern only: its matching RegExp backtracks. */
 function picomatch(): Promise<typeof picomatchModule> {
   return (compiler ??= import('picomatch/posix.js').then((m) => m.default));
 }
@@ -13,12 +16,29 @@ function picomatch(): Promise<typeof picomatchModule> {
 /**
  * Compile a glob. A pattern without a slash (`*.ts`) matches basenames at any depth, as in
  * `.gitignore` and ripgrep; a pattern with one (`src/**\/*.ts`) matches the whole path. Dot names
- * match too: whether hidden entries are visited at all is the walker's decision.
+ * match too: whether hidden entries are visited at all is the walker's decision. Matching runs on
+ * RE2 (see glob-source.ts), in time linear in the path, whatever the pattern.
  */
 export async function compileGlob(pattern: string): Promise<PathTest> {
-  const clean = pattern.replace(/^\.\//, '');
-  const match = (await picomatch())(clean, { dot: true, basename: !clean.includes('/') });
-  return (rel) => match(rel);
+  let clean = pattern.replace(/^\.\//, '');
+  const negated = clean.startsWith('!') && !clean.startsWith('!(');
+  if (negated) clean = clean.slice(1);
+  const { RE2JS } = await (engine ??= import('re2js'));
+  let re: ReturnType<typeof RE2JS.compile>;
+  try {
+    re = RE2JS.compile(globToRe2(clean));
+  } catch (error) {
+    if (error instanceof ToolError) throw error;
+    throw new ToolError('INVALID_ARGUMENTS', `the pattern '${pattern.slice(0, 200)}' could not be compiled`, {
+      hint: 'Use *, **, ?, [abc], {a,b} and escape other special characters with a backslash.',
+      problems: [{ path: '/pattern', message: 'is not a valid pattern' }],
+    });
+  }
+  const basename = !clean.includes('/');
+  return (rel) => {
+    const subject = basename ? rel.slice(rel.lastIndexOf('/') + 1) : rel;
+    return re.matches(subject) !== negated;
+  };
 }
 
 /** A test that passes when any of the globs matches (and always when there are none). */

@@ -1,7 +1,9 @@
 import { decodeText, detectBom, isDecodeFailure } from '../text/codec.js';
 import { splitLines } from '../text/lines.js';
+import { yieldToHost } from '../workspace/host-yield.js';
 import { countNewlines, hasLoneCr, indexOfBytes, utf8CodePoints } from './bytes.js';
-import { capLine } from './line-cap.js';
+import { capLine, codePoints } from './line-cap.js';
+import { cappedUtf8Line } from './utf8-line.js';
 import type { Matcher } from './matcher.js';
 
 /** One matching line of a file. Context arrays appear only when context lines were asked for. */
@@ -29,8 +31,11 @@ export interface ScanOptions {
 /** The matches of a file, or why it was not searched. */
 export type ScanOutcome =
   | {
-      matches: LineMatch[] /** the budget ran out after this line: later lines were not looked at */;
+      matches: LineMatch[];
+      /** the budget ran out after this line: later lines were not looked at */
       stoppedAfter?: number;
+      /** the first line longer than MAX_LINE_SEARCH, only the start of which was searched */
+      longLine?: number;
     }
   | { skipped: 'binary' | 'decode' };
 
@@ -38,12 +43,22 @@ export type ScanOutcome =
 const CLOCK_EVERY = 256;
 /** Lines a page scans in a file before the budget may stop it, so each page of a big file gets somewhere. */
 const LEAST_LINES = 4096;
+/** ...or characters, whichever comes first: 4,096 lines of a megabyte each would run far past any budget. */
+const LEAST_CHARS = 8 << 20;
+/**
+ * Characters of one line a regex or case-insensitive search looks at: the rest of a longer line
+ * is not searched, and the answer says so. A literal, case-sensitive search (a byte search) has
+ * no such cap.
+ */
+export const MAX_LINE_SEARCH = 1 << 20;
+/** How long a scan works before it lets the event loop turn. */
+const YIELD_EVERY_MS = 50;
 
 const SNIFF = 8192;
 const fatalUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /** Find matching lines in a file's bytes; binary and undecodable files are skipped, not errors. */
-export function scanFile(bytes: Uint8Array, matcher: Matcher, options: ScanOptions): ScanOutcome {
+export async function scanFile(bytes: Uint8Array, matcher: Matcher, options: ScanOptions): Promise<ScanOutcome> {
   const bom = detectBom(bytes);
   const utf16 = bom !== null && bom.encoding !== 'utf-8';
   if (!utf16 && bytes.subarray(0, SNIFF).indexOf(0) !== -1) return { skipped: 'binary' };
@@ -54,7 +69,12 @@ export function scanFile(bytes: Uint8Array, matcher: Matcher, options: ScanOptio
 }
 
 /** Byte search: only files with a hit are validated, and only matching lines are decoded. */
-function scanUtf8(bytes: Uint8Array, bodyStart: number, matcher: Matcher, options: ScanOptions): ScanOutcome {
+function scanUtf8(
+  bytes: Uint8Array,
+  bodyStart: number,
+  matcher: Matcher,
+  options: ScanOptions,
+): ScanOutcome | Promise<ScanOutcome> {
   const pattern = matcher.bytes!;
   let at = indexOfBytes(bytes, pattern, bodyStart);
   if (at === -1) return { matches: [] };
@@ -79,7 +99,7 @@ function scanUtf8(bytes: Uint8Array, bodyStart: number, matcher: Matcher, option
       const match: LineMatch = {
         line,
         column: column + 1,
-        content: capLine(lineText(bytes, start, end), column, matcher.literalChars, options.maxLineChars),
+        content: cappedUtf8Line(bytes, start, end, column, matcher.literalChars, options.maxLineChars),
       };
       if (options.context > 0) addByteContext(match, bytes, bodyStart, start, end, options);
       matches.push(match);
@@ -100,11 +120,6 @@ function lineEnd(bytes: Uint8Array, at: number): number {
   return end === -1 ? bytes.length : end;
 }
 
-function lineText(bytes: Uint8Array, start: number, end: number): string {
-  const stop = end > start && bytes[end - 1] === 13 ? end - 1 : end;
-  return fatalUtf8.decode(bytes.subarray(start, stop));
-}
-
 function addByteContext(
   match: LineMatch,
   bytes: Uint8Array,
@@ -116,45 +131,54 @@ function addByteContext(
   const before: string[] = [];
   for (let s = start; before.length < options.context && s > bodyStart; ) {
     const prevStart = lineStart(bytes, s - 1, bodyStart);
-    before.unshift(capLine(lineText(bytes, prevStart, s - 1), 0, 0, options.maxLineChars));
+    before.unshift(cappedUtf8Line(bytes, prevStart, s - 1, 0, 0, options.maxLineChars));
     s = prevStart;
   }
   const after: string[] = [];
   for (let e = end; after.length < options.context && e < bytes.length - 1; ) {
     const nextEnd = lineEnd(bytes, e + 1);
-    after.push(capLine(lineText(bytes, e + 1, nextEnd), 0, 0, options.maxLineChars));
+    after.push(cappedUtf8Line(bytes, e + 1, nextEnd, 0, 0, options.maxLineChars));
     e = nextEnd;
   }
   match.before = before;
   match.after = after;
 }
 
-/** Decoded search: one RegExp (or indexOf) per line. */
-function scanText(text: string, matcher: Matcher, options: ScanOptions): ScanOutcome {
+/** Decoded search: one RegExp (or indexOf) per line, at most MAX_LINE_SEARCH characters of each. */
+async function scanText(text: string, matcher: Matcher, options: ScanOptions): Promise<ScanOutcome> {
   // `\n`, `\r\n` and a lone `\r` each end a line, as for read_file's windows and edits
   const lines = splitLines(text);
   const matches: LineMatch[] = [];
   const deadline = options.deadline ?? Infinity;
+  let longLine: number | undefined;
   let scannedChars = 0;
+  let pageChars = 0;
+  let yieldedAt = Date.now();
   for (let i = options.afterLine; i < lines.length; i++) {
-    scannedChars += lines[i]!.length;
-    if (
-      deadline !== Infinity &&
-      (i % CLOCK_EVERY === 0 || scannedChars > 1 << 20) &&
-      i >= options.afterLine + LEAST_LINES
-    ) {
+    const whole = lines[i]!;
+    scannedChars += Math.min(whole.length, MAX_LINE_SEARCH);
+    if (i % CLOCK_EVERY === 0 || scannedChars > 1 << 20) {
+      pageChars += scannedChars;
       scannedChars = 0;
-      if (Date.now() > deadline) return { matches, stoppedAfter: i };
+      const now = Date.now();
+      // the first lines of a page always get looked at, so every page of a big file gets somewhere
+      if (now > deadline && i > options.afterLine && (i >= options.afterLine + LEAST_LINES || pageChars > LEAST_CHARS))
+        return finish(matches, longLine, i);
+      if (now - yieldedAt >= YIELD_EVERY_MS) {
+        await yieldToHost();
+        yieldedAt = Date.now();
+      }
     }
-    const found = matcher.inLine(lines[i]!);
+    if (whole.length > MAX_LINE_SEARCH && longLine === undefined) longLine = i + 1;
+    const line = whole.length > MAX_LINE_SEARCH ? whole.slice(0, MAX_LINE_SEARCH) : whole;
+    const found = matcher.inLine(line);
     if (!found) continue;
-    const line = lines[i]!;
-    const column = [...line.slice(0, found.index)].length;
-    const chars = [...line.slice(found.index, found.index + found.length)].length;
+    const column = codePoints(whole, 0, found.index);
+    const chars = codePoints(whole, found.index, found.index + found.length);
     const match: LineMatch = {
       line: i + 1,
       column: column + 1,
-      content: capLine(line, column, chars, options.maxLineChars),
+      content: capLine(whole, column, chars, options.maxLineChars),
     };
     if (options.context > 0) {
       const cap = (l: string) => capLine(l, 0, 0, options.maxLineChars);
@@ -164,5 +188,13 @@ function scanText(text: string, matcher: Matcher, options: ScanOptions): ScanOut
     matches.push(match);
     if (matches.length >= options.limit) break;
   }
-  return { matches };
+  return finish(matches, longLine);
+}
+
+function finish(matches: LineMatch[], longLine: number | undefined, stoppedAfter?: number): ScanOutcome {
+  return {
+    matches,
+    ...(stoppedAfter !== undefined ? { stoppedAfter } : {}),
+    ...(longLine !== undefined ? { longLine } : {}),
+  };
 }

@@ -7,7 +7,7 @@ import { displayPath, type PathResolver, type WorkspacePath } from '../workspace
 import type { CursorPosition } from './cursor.js';
 import type { PathTest } from './glob.js';
 import type { Matcher } from './matcher.js';
-import { scanFile, type LineMatch, type ScanOutcome } from './scan.js';
+import { MAX_LINE_SEARCH, scanFile, type LineMatch, type ScanOutcome } from './scan.js';
 import { noteUnreadable, walk, type Unreadable, type WalkBudget } from './walk.js';
 
 /** A match with the file it is in. */
@@ -65,6 +65,7 @@ export async function searchFiles(fs: WorkspaceFs, paths: PathResolver, spec: Se
     resumeAt: spec.resume?.path,
     budget,
     unreadable: spec.unreadable,
+    noteSpecial: true,
   });
   const found: FileLineMatch[] = [];
   const window: Array<Promise<{ rel: string; outcome: ScanOutcome | null }>> = [];
@@ -137,13 +138,15 @@ async function scanPath(
         spec.unreadable.push({ path: rel, reason: hardLinkSkipReason(nlink!) });
       return null;
     }
-    return scanFile(bytes, spec.matcher, {
+    const outcome = await scanFile(bytes, spec.matcher, {
       afterLine,
       limit,
       context: spec.context,
       maxLineChars: spec.maxLineChars,
       deadline: spec.deadline,
     });
+    noteLongLine(spec, rel, outcome);
+    return outcome;
   } catch (error) {
     // A file that vanished is skipped; one that cannot be read is skipped and reported.
     noteUnreadable(spec.unreadable, rel, error);
@@ -161,7 +164,7 @@ async function searchOneFile(fs: WorkspaceFs, spec: SearchSpec): Promise<SearchP
   });
   if (isRefusedHardLink(nlink, spec.allowHardLinks === true)) throw hardLinkRefusal(shown, nlink!);
   const afterLine = spec.resume && spec.resume.path === rel ? spec.resume.line : 0;
-  const outcome = scanFile(bytes, spec.matcher, {
+  const outcome = await scanFile(bytes, spec.matcher, {
     afterLine,
     limit: spec.maxMatches + 1,
     context: spec.context,
@@ -177,7 +180,18 @@ async function searchOneFile(fs: WorkspaceFs, spec: SearchSpec): Promise<SearchP
           hint: 'Read it with read_file and an explicit encoding.',
         });
   }
+  noteLongLine(spec, rel, outcome);
   const found = outcome.matches.map((m) => ({ path: rel, ...m }));
   const stopped = outcome.stoppedAfter === undefined ? undefined : { path: rel, line: outcome.stoppedAfter, column: 0 };
   return finishPage(found, spec.maxMatches, stopped);
+}
+
+/** A line only partly searched makes the answer incomplete: it is listed with the skipped paths. */
+function noteLongLine(spec: SearchSpec, rel: string, outcome: ScanOutcome): void {
+  if ('skipped' in outcome || outcome.longLine === undefined) return;
+  if (spec.unreadable && spec.unreadable.length < 1000)
+    spec.unreadable.push({
+      path: rel,
+      reason: `line ${outcome.longLine} (and any later one) is longer than ${MAX_LINE_SEARCH} characters: only the first ${MAX_LINE_SEARCH} of such a line were searched (a literal, case-sensitive search looks at whole lines)`,
+    });
 }

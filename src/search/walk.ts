@@ -69,7 +69,12 @@ export interface WalkOptions {
   budget?: WalkBudget;
   /** folders the walk could not enter (a name too long, no permission), with why; filled as it goes */
   unreadable?: Unreadable[];
+  /** also note special files (FIFOs, sockets, devices) in `unreadable`: a search says it left them out */
+  noteSpecial?: boolean;
 }
+
+/** Why a search left out a special file. */
+export const SPECIAL_SKIP_REASON = 'a special file (FIFO, socket or device), not a regular file: not searched';
 
 /** A place a walk or a search could not look into, so its answer is incomplete. */
 export interface Unreadable {
@@ -166,13 +171,17 @@ export async function* walk(
     const depth = frame.depth + 1;
     if (frame.realRel === '' && RESERVED_TOP_LEVEL.includes(name)) continue;
     if (!options.includeHidden && name.charCodeAt(0) === 46) continue;
-    if (entry.type === 'other') continue;
     const isDir = entry.type === 'dir';
     const buildOutput = isDir && SKIPPED_FOLDERS.has(name);
     if (buildOutput && options.buildOutputs !== 'list') continue;
     if (resumeAt !== undefined && comparePaths(rel, resumeAt) < 0 && !(isDir && resumeAt.startsWith(`${rel}/`)))
       continue;
     if (rules.length > 0 && isIgnored(rules, realRel, isDir)) continue;
+    if (entry.type === 'other') {
+      if (options.noteSpecial && options.unreadable && options.unreadable.length < 1000)
+        options.unreadable.push({ path: rel, reason: SPECIAL_SKIP_REASON });
+      continue;
+    }
     const abs = paths.toAbs(realRel);
     if (entry.type === 'symlink') {
       if (options.links !== 'follow') {
@@ -254,7 +263,7 @@ export async function readFolder(fs: WorkspaceFs, abs: string): Promise<FsDirent
     entries = await Promise.all(
       names.map(async (name): Promise<FsDirent> => {
         const stat = await lstatOrNull(fs, `${base}/${name}`);
-        return { name, type: stat ? stat.type : 'other' };
+        return { name, type: stat && !stat.special ? stat.type : 'other' };
       }),
     );
   }

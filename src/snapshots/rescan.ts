@@ -11,7 +11,8 @@ import { isRefusedHardLink } from '../workspace/hard-links.js';
 
 /**
  * A file a snapshot left out: over the size cap, a path the backend cannot reach (a name too
- * long, no permission), or a file with more than one hard link (its other name may be outside).
+ * long, no permission), a file with more than one hard link (its other name may be outside), or
+ * a special file (FIFO, socket, device).
  */
 export interface SkippedFile {
   /** the file's root-relative path */
@@ -19,8 +20,8 @@ export interface SkippedFile {
   /** its size */
   size_bytes: number;
   /** why it was left out of the snapshot */
-  reason: 'too_large' | 'unreadable' | 'hard_linked';
-  /** for an unreadable path: what the backend said, e.g. ENAMETOOLONG */
+  reason: 'too_large' | 'unreadable' | 'hard_linked' | 'special_file';
+  /** for an unreadable path: what the backend said, e.g. ENAMETOOLONG; for a special file: which kind (fifo, socket, ...) */
   why?: string;
 }
 
@@ -35,6 +36,7 @@ function unreadable(rel: string, error: unknown): SkippedFile | null {
 /** A skipped file as the commit trailer and the model see it. */
 export function describeSkipped(s: SkippedFile): string {
   if (s.reason === 'unreadable') return `${s.path} (unreadable: ${s.why})`;
+  if (s.reason === 'special_file') return `${s.path} (special file: ${s.why})`;
   return s.reason === 'hard_linked' ? `${s.path} (hard-linked)` : `${s.path} (${s.size_bytes} bytes)`;
 }
 
@@ -237,6 +239,8 @@ export class Scanner {
   /** Decide what a file's snapshot entry becomes, reading it only when its stat changed. */
   private async examine(rel: string, stat: FsStat, current: Leaf | undefined, sink: ObjectSink): Promise<Verdict> {
     const fresh = this.takeFresh(rel);
+    // A FIFO, socket or device has no bytes to keep, and reading a FIFO would wait for a writer.
+    if (stat.special) return { skip: { path: rel, size_bytes: 0, reason: 'special_file', why: stat.special } };
     // Reads refuse such a file (its other name may be outside the workspace), so history does not keep its bytes either.
     if (stat.type === 'file' && isRefusedHardLink(stat.nlink, this.allowHardLinks))
       return { skip: { path: rel, size_bytes: stat.size, reason: 'hard_linked' } };

@@ -20,7 +20,7 @@ export const globTool = defineTool({
   mutates: false,
   annotations: READ_ONLY,
   schema: s.object({
-    // picomatch refuses patterns over 64 KiB; no real glob comes near this
+    // no real glob comes near this; the pattern is compiled to RE2, whose size grows with it
     pattern: s.string({
       minLength: 1,
       maxLength: 4096,
@@ -88,7 +88,10 @@ export const globTool = defineTool({
       budget,
       unreadable,
     });
+    let seen = 0;
     for await (const entry of walker) {
+      // let other sessions' messages through on a long walk (a memory backend never waits on I/O)
+      if (++seen % 256 === 0) await ctx.checkpoint();
       if (resume && resume.line === 1 && entry.rel === resume.path) continue;
       if ((entry.type === 'dir') !== wantDirs || !test(entry.rel.slice(prefix))) continue;
       if (matches.length === maxResults) {

@@ -12,7 +12,8 @@ export const readFile = defineTool({
   title: 'Read file',
   description:
     'Read a text file, whole or as a 1-based inclusive line window. Without end_line at most 2,000 lines come back; ' +
-    'has_more and next_start_line tell where to continue; a max_chars window that stops inside a line also gives ' +
+    'has_more and next_start_line tell where to continue; a window that stops inside a line (max_chars, or the ' +
+    '10 MiB character cap) also gives ' +
     "next_start_char, to pass as start_char with the same start_line. Content uses \\n line endings (eol reports the file's own). " +
     'Reading a file whole records it as read, which edits may require.',
   mutates: false,
@@ -85,8 +86,10 @@ export const readFile = defineTool({
     let content = from + skip === 0 && windowEnd === view.length ? view : view.slice(from + skip, windowEnd);
     let nextStart = end < totalLines ? end + 1 : null;
     let nextChar: number | null = null;
-    if (args.max_chars !== undefined && codePointLength(content) > args.max_chars) {
-      content = content.slice(0, codePointOffset(content, args.max_chars));
+    // a window inside one huge line is capped too (the workspace's maxReadChars), and pages with start_char
+    const maxChars = Math.min(args.max_chars ?? Number.POSITIVE_INFINITY, ctx.policy.limits.maxReadChars);
+    if (content.length > maxChars && codePointLength(content) > maxChars) {
+      content = content.slice(0, codePointOffset(content, maxChars));
       truncated = true;
       const cutInsideLine = !content.endsWith('\n');
       end = start + countNewlines(content) - (cutInsideLine ? 0 : 1);

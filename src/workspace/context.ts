@@ -2,7 +2,7 @@ import type { WorkspaceFs } from '../fs/types.js';
 import { decodeText, encodeText, isDecodeFailure, type TextEncodingName } from '../text/codec.js';
 import type { ChangeLog, ChangedFile, ChangeSummary } from './change-log.js';
 import { ToolError } from '../contract/index.js';
-import { toToolError } from '../fs/tool-error.js';
+import { specialFileRefusal, toToolError } from '../fs/tool-error.js';
 import { readFileCounted } from '../fs/helpers.js';
 import type { ReadLedger } from './ledger.js';
 import { fileSha256, knownSha256 } from './sha-cache.js';
@@ -216,6 +216,7 @@ export class ToolContext<S extends SnapshotPort = SnapshotPort> {
         hint: 'Use list_directory to see what it holds.',
       });
     if (path.stat.type !== 'file') throw new ToolError('NOT_A_FILE', `'${shown}' is not a regular file`);
+    if (path.stat.special) throw specialFileRefusal(`'${shown}'`, path.stat.special);
     this.refuseHardLinked(path);
     return path.stat;
   }

@@ -4,6 +4,8 @@ export interface WorkspaceLimits {
   maxReadBytes: number;
   /** lines an unbounded read_file returns */
   maxReadLines: number;
+  /** characters one read_file window returns at most, however few lines it spans (one huge line pages with start_char) */
+  maxReadChars: number;
   /** largest content a write may produce */
   maxWriteBytes: number;
   /** characters of one search result line */
@@ -61,6 +63,8 @@ export interface WorkspacePolicy {
 export const DEFAULT_LIMITS: WorkspaceLimits = {
   maxReadBytes: 10 * 1024 * 1024,
   maxReadLines: 2000,
+  // as many characters as the byte limit allows a whole UTF-8 file, so a whole read within it is never cut
+  maxReadChars: 10 * 1024 * 1024,
   maxWriteBytes: 64 * 1024 * 1024,
   maxLineChars: 500,
   searchBudgetMs: 5000,

@@ -16,8 +16,13 @@ export const externalChangeResults = {
 export const skippedFileResult = s.object({
   path: s.string(),
   size_bytes: s.integer(),
-  reason: s.enum(['too_large', 'unreadable', 'hard_linked']),
-  why: s.optional(s.string({ description: 'For an unreadable path: what the storage said, e.g. ENAMETOOLONG.' })),
+  reason: s.enum(['too_large', 'unreadable', 'hard_linked', 'special_file']),
+  why: s.optional(
+    s.string({
+      description:
+        'For an unreadable path: what the storage said, e.g. ENAMETOOLONG; for a special file: fifo, socket, block_device or char_device.',
+    }),
+  ),
 });
 
 /** What a walk could not enter (a folder too deep, a name too long, no permission), so a short answer is never silent. */
