@@ -12,6 +12,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { fmtMs, fmtRatio, table } from './measure.mjs';
 
 const CALLS = 200;
@@ -93,11 +94,16 @@ async function httpInitializeTimes(dir) {
   return times.sort((a, b) => a - b)[Math.floor(times.length / 2)];
 }
 
-/** `sandpit mcp --http 127.0.0.1:0` on `dir`: its child and endpoint. */
+// --http needs a token (or --no-auth); the bench's clients send this one.
+const HTTP_TOKEN = randomBytes(24).toString('hex');
+
+/** `sandpit mcp --http 127.0.0.1:0` on `dir`, with a bearer token: its child and endpoint. */
 async function startHttp(dir) {
-  const child = spawn(process.execPath, [sandpitCli, 'mcp', '--root', dir, '--http', '127.0.0.1:0'], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [sandpitCli, 'mcp', '--root', dir, '--http', '127.0.0.1:0', '--auth-token-env', 'SANDPIT_BENCH_TOKEN'],
+    { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, SANDPIT_BENCH_TOKEN: HTTP_TOKEN } },
+  );
   const url = await new Promise((resolve, reject) => {
     let err = '';
     child.stderr.on('data', (c) => {
@@ -112,7 +118,11 @@ async function startHttp(dir) {
 
 async function httpClient(url) {
   const client = new Client({ name: 'sandpit-bench-http', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(url), {
+      requestInit: { headers: { Authorization: `Bearer ${HTTP_TOKEN}` } },
+    }),
+  );
   return client;
 }
 

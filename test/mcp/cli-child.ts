@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { spawn, type ChildProcessByStdio, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import type { Readable } from 'node:stream';
 import { Client, type ClientOptions } from '@modelcontextprotocol/sdk/client/index.js';
@@ -47,20 +48,31 @@ export function listeningUrl(
   });
 }
 
-/** `sandpit mcp --http 127.0.0.1:0 ARGS` as one child; resolves once it says where it listens. */
-export async function httpChild(args: string[]): Promise<McpChild & { url: string }> {
-  const child = spawn(process.execPath, [cliPath, 'mcp', '--http', '127.0.0.1:0', ...args], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
+/**
+ * `sandpit mcp --http 127.0.0.1:0 ARGS` as one child, with a fresh bearer token its clients send;
+ * resolves once it says where it listens.
+ */
+export async function httpChild(args: string[]): Promise<McpChild & { url: string; token: string }> {
+  const token = randomBytes(24).toString('hex');
+  const child = spawn(
+    process.execPath,
+    [cliPath, 'mcp', '--http', '127.0.0.1:0', '--auth-token-env', 'SANDPIT_TEST_MCP_TOKEN', ...args],
+    { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, SANDPIT_TEST_MCP_TOKEN: token } },
+  );
   const url = await listeningUrl(child);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const clients: Client[] = [];
   return {
     url,
+    token,
     async connect(options = {}, setup) {
       const client = new Client({ name: 'http-child-test', version: '1.0.0' }, options);
       setup?.(client);
-      await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(url), {
+          requestInit: { headers: { Authorization: `Bearer ${token}` } },
+        }),
+      );
       clients.push(client);
       return client;
     },

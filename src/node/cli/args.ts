@@ -37,7 +37,7 @@ const COMMON: ArgSpec = {
     'auth-token-env',
     'max-message-bytes',
   ]),
-  flags: new Set(['help', 'pretty', 'schemas', 'version', 'strict', 'repair', 'git']),
+  flags: new Set(['help', 'pretty', 'schemas', 'version', 'strict', 'repair', 'git', 'no-auth']),
 };
 const SHORT: Record<string, string> = { '-h': '--help', '-v': '--version' };
 

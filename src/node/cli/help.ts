@@ -30,11 +30,13 @@ Commands
       the newest intact snapshot (from the reflog or the object store).
 
   sandpit mcp [--root DIR] [--toolset NAME] [--tools DIR] [--artifacts DIR] [--snapshots MODE]
-          [--http [HOST:]PORT [--auth-token-env NAME]] [--max-message-bytes N] [--git]
+          [--http [HOST:]PORT --auth-token-env NAME | --no-auth] [--max-message-bytes N] [--git]
       Serve the folder's tools to an MCP client over stdin/stdout, or with --http
       over Streamable HTTP at http://HOST:PORT/mcp (HOST default 127.0.0.1; other
-      Host and Origin headers are refused). --auth-token-env NAME requires
-      "Authorization: Bearer <the value of NAME>". Each result carries the result
+      Host and Origin headers are refused). --http needs a token: --auth-token-env
+      NAME requires "Authorization: Bearer <the value of NAME>" (401 without it);
+      without one, --http refuses to start unless --no-auth says that every user and
+      process that can reach the port may use the tools. Each result carries the result
       object as structuredContent and the envelope as text (isError when it is
       not ok). MODE is call (default: one snapshot per change), batch, manual or off.
       A stdio message over N bytes (default 64 MiB) is answered with a JSON-RPC

@@ -24,17 +24,40 @@ export function authToken(name: string | undefined): string | undefined {
 }
 
 /**
+ * Who may use an HTTP server: the token --auth-token-env names, or anyone who reaches the port
+ * when --no-auth says so. Neither is refused: any local user or process could otherwise run the
+ * tools (and run_command) as the user who started the server.
+ */
+export function httpAuth(args: ParsedArgs): { authToken?: string } {
+  const open = args.flags.has('no-auth');
+  const named = args.options.get('auth-token-env');
+  if (!args.options.has('http')) {
+    if (open || named !== undefined) throw new UsageError(`--${open ? 'no-auth' : 'auth-token-env'} goes with --http`);
+    return {};
+  }
+  if (open && named !== undefined)
+    throw new UsageError('--no-auth and --auth-token-env contradict each other: pick one');
+  if (open) return {};
+  if (named === undefined)
+    throw new UsageError(
+      '--http needs a token: put a long random secret in an environment variable and pass --auth-token-env NAME ' +
+        '(clients then send "Authorization: Bearer <secret>"), or pass --no-auth if every local user and process may use these tools',
+    );
+  return { authToken: authToken(named)! };
+}
+
+/**
  * Listen where --http says, with --auth-token-env's token, answering initialize while the rest
  * of the server loads, and tell the person where (the line clients and scripts wait for).
  */
 export async function listenForCli(args: ParsedArgs): Promise<EarlyHttp> {
   const where = httpOption(args.options.get('http')!);
-  const token = authToken(args.options.get('auth-token-env'));
-  const early = await listenEarly(
-    where,
-    token === undefined ? {} : { authToken: token },
-    toolsetInstructions(args.options.get('toolset') ?? 'canonical'),
-  );
+  const auth = httpAuth(args);
+  const early = await listenEarly(where, auth, toolsetInstructions(args.options.get('toolset') ?? 'canonical'));
+  if (auth.authToken === undefined)
+    process.stderr.write(
+      'sandpit: --no-auth: anyone who can reach this port can use every tool, run_command included\n',
+    );
   process.stderr.write(`sandpit: MCP over HTTP at ${early.url}\n`);
   return early;
 }

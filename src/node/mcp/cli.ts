@@ -8,7 +8,7 @@ import { createRootsMcpServer, WorkspacePool } from './roots.js';
 import { ToolError } from '../../contract/index.js';
 import { McpLogHub } from './log.js';
 import { cliSecret } from '../process/sandbox-relaunch.js';
-import { authToken, httpOption } from './cli-http.js';
+import { httpAuth, httpOption } from './cli-http.js';
 import type { EarlyHttp } from './http-early.js';
 
 export { httpOption };
@@ -97,8 +97,7 @@ export async function mcpCommand(args: ParsedArgs, early?: EarlyStart, earlyHttp
   if (args.flags.has('pretty')) throw new UsageError('mcp speaks JSON-RPC on stdout; --pretty does not apply');
   cliToolsetName(args.options.get('toolset'));
   const http = args.options.has('http') ? httpOption(args.options.get('http')!) : null;
-  if (!http && args.options.has('auth-token-env')) throw new UsageError('--auth-token-env goes with --http');
-  const token = authToken(args.options.get('auth-token-env'));
+  const auth = httpAuth(args);
   const fixedRoot = args.options.has('root');
   // Without --root the folder comes from the client; the rest of the options are checked as if one were given.
   const source = workspaceSource(fixedRoot ? args : { ...args, options: new Map([...args.options, ['root', '.']]) });
@@ -145,10 +144,14 @@ export async function mcpCommand(args: ParsedArgs, early?: EarlyStart, earlyHttp
     await serveStdio(createRootsMcpServer(pool, options), early, framing);
     return pool.closeAll();
   }
-  const httpOptions = { ...http, ...(token !== undefined ? { authToken: token } : {}), ...options };
+  const httpOptions = { ...http, ...auth, ...options };
   const server = fixed
     ? await serveMcpHttp(fixed.ws, fixed.set, httpOptions, earlyHttp)
     : await serveMcpHttpRoots(pool, httpOptions, earlyHttp);
+  if (!earlyHttp && auth.authToken === undefined)
+    process.stderr.write(
+      'sandpit: --no-auth: anyone who can reach this port can use every tool, run_command included\n',
+    );
   if (!earlyHttp) process.stderr.write(`sandpit: MCP over HTTP at ${server.url}\n`);
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);
