@@ -1,5 +1,6 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
-import { extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { extname, isAbsolute, join, resolve } from 'node:path';
+import { relativeBelow } from '../process/below.js';
 import { ToolError } from '../../contract/index.js';
 import type { ProcessOutcome } from '../process/spawn.js';
 import type { NotifyNote } from './notify.js';
@@ -175,15 +176,14 @@ async function listFiles(dir: string, prefix = ''): Promise<Array<{ name: string
 }
 
 function inside(dir: string, path: string): string | null {
-  const rel = relative(dir, isAbsolute(path) ? path : resolve(dir, path));
-  if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) return null;
-  return rel.split(sep).join('/');
+  const rel = relativeBelow(dir, isAbsolute(path) ? path : resolve(dir, path));
+  return rel === '' ? null : rel;
 }
 
 // A path the tool named, shown without host folders: workspace-relative, or just its file name.
 function shownName(path: string, places: CallPlaces): string {
   if (!isAbsolute(path)) return path;
-  const rel = relative(places.workspaceRoot, path);
-  if (rel && !rel.startsWith('..') && !isAbsolute(rel)) return rel.split(sep).join('/');
+  const rel = relativeBelow(places.workspaceRoot, path);
+  if (rel) return rel;
   return path.split(/[\\/]/).pop() ?? '';
 }

@@ -1,6 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
-import { isAbsolute, join, relative } from 'node:path';
+import { isAbsolute, join } from 'node:path';
+import { relativeBelow } from '../process/below.js';
 import { confirmOrRefuse } from '../../tools/confirm.js';
 import { defineTool, RUNS_PROGRAMS, type ToolDefinition } from '../../tools/schema/define.js';
 import { recordExternalChanges, type FindExternalChanges } from '../../tools/external-changes.js';
@@ -134,7 +135,7 @@ export function manifestTool(loaded: LoadedManifest, deps: ManifestDeps): ToolDe
       if (input === 'env') Object.assign(extra, engineVars(argumentVars(args)));
       const seconds = manifest.timeout_seconds ?? (manifest.background ? -1 : 0);
       const running = await startProcess(
-        execRequest(
+        await execRequest(
           {
             argv,
             hostRoot: root,
@@ -216,8 +217,7 @@ function expand(text: string, values: Record<string, string>): string {
 function inToolDir(arg: string, dir: string): string {
   if (arg === '' || isAbsolute(arg) || arg.startsWith('-')) return arg;
   const candidate = join(dir, arg);
-  const rel = relative(dir, candidate);
-  if (rel.startsWith('..') || isAbsolute(rel)) return arg;
+  if (relativeBelow(dir, candidate) === null) return arg;
   try {
     return existsSync(candidate) && statSync(candidate).isFile() ? candidate : arg;
   } catch {

@@ -78,3 +78,19 @@ export function isEngineName(name: string): boolean {
   const upper = name.toUpperCase();
   return ENGINE_PREFIXES.some((p) => upper.startsWith(p));
 }
+
+/** What PATH is inside the OS sandbox when no folder of the host's survives the filter. */
+const FALLBACK_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
+
+/**
+ * PATH for the OS sandbox: the host's folders minus relative ones and those inside any of
+ * `privateDirs` (the home folder, the folder holding the workspace, Sandpit's own working folder),
+ * whose names tell a command who runs it and where; system folders stay, so programs are found.
+ */
+export function sandboxPath(path: string | undefined, privateDirs: readonly string[]): string {
+  const inside = (dir: string, top: string) => top !== '/' && (dir === top || dir.startsWith(`${top}/`));
+  const kept = (path ?? '')
+    .split(':')
+    .filter((dir) => dir.startsWith('/') && !privateDirs.some((top) => inside(dir.replace(/\/+$/, ''), top)));
+  return kept.length > 0 ? [...new Set(kept)].join(':') : FALLBACK_PATH;
+}

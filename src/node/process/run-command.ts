@@ -55,8 +55,8 @@ export function createNodeRunner(
   return {
     async run(request): Promise<CommandResult> {
       const running = await startProcess(await spawnRequest(request));
-      const { exit_code, stdout, stderr, timed_out, truncated, duration_ms } = await running.done;
-      return { exit_code, stdout, stderr, timed_out, truncated, duration_ms };
+      const { exit_code, stdout, stderr, timed_out, truncated, duration_ms, note } = await running.done;
+      return { exit_code, stdout, stderr, timed_out, truncated, duration_ms, ...(note ? { note } : {}) };
     },
     async start(request) {
       const running = await startProcess(await spawnRequest(request));

@@ -1,6 +1,7 @@
-import { accessSync, constants, lstatSync, readdirSync, readlinkSync, statSync } from 'node:fs';
+import { accessSync, constants, readdirSync, readlinkSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { isAbsolute, join, posix, relative } from 'node:path';
+import { join, posix } from 'node:path';
+import { relativeBelow } from './below.js';
 import { DEFAULT_HIDDEN_IN_HOME, type SandboxPolicy } from './sandbox.js';
 import { startError } from './spawn.js';
 
@@ -22,22 +23,19 @@ export interface SandboxLayout {
   hostCwd: string;
   extra?: ExtraMount[];
   policy: SandboxPolicy;
-  /** leave the workspace's `.git` writable (the policy's allowGitWrites); `.sandpit` stays read-only regardless */
-  gitWritable?: boolean;
+  /**
+   * Host paths inside the workspace mounted read-only over the writable workspace (see
+   * guardRepositories): its repositories and `.sandpit`, whose hooks, config and history the
+   * host trusts.
+   */
+  readOnly?: string[];
 }
 
-/**
- * What the tools refuse to change at the workspace's top level, mounted read-only over the
- * writable workspace so a command cannot change it either: a repository's hooks and config are
- * code its owner runs, and `.sandpit` holds the history undo trusts.
- */
 function readOnlyInside(layout: SandboxLayout): string[] {
   const args: string[] = [];
-  for (const name of layout.gitWritable ? ['.sandpit'] : ['.git', '.sandpit']) {
-    const host = join(layout.hostRoot, name);
-    // A link is left alone: binding it would mount wherever it points, and it sits in the workspace anyway.
-    const stat = lstatOrNull(host);
-    if (stat && !stat.isSymbolicLink()) args.push('--ro-bind-try', host, `${SANDBOX_WORKSPACE}/${name}`);
+  for (const host of layout.readOnly ?? []) {
+    const rel = relativeBelow(layout.hostRoot, host);
+    if (rel) args.push('--ro-bind-try', host, `${SANDBOX_WORKSPACE}/${rel}`);
   }
   return args;
 }
@@ -67,19 +65,19 @@ function hiddenPaths(policy: SandboxPolicy): string[] {
 
 /** The working folder as the command sees it. */
 export function insideCwd(layout: SandboxLayout): string {
-  const rel = relative(layout.hostRoot, layout.hostCwd);
-  if (rel === '') return SANDBOX_WORKSPACE;
-  if (rel.startsWith('..') || isAbsolute(rel)) return layout.hostCwd;
-  return posix.join(SANDBOX_WORKSPACE, ...rel.split(/[\\/]/));
+  const rel = relativeBelow(layout.hostRoot, layout.hostCwd);
+  if (rel === null) return layout.hostCwd;
+  return rel === '' ? SANDBOX_WORKSPACE : posix.join(SANDBOX_WORKSPACE, rel);
 }
 
 /**
  * bubblewrap's arguments for one command: the host read-only (credential stores absent), a new
- * /proc, /dev and /tmp, the workspace read-write at /workspace (its top `.git` and `.sandpit`
- * read-only), every namespace new (the network
- * too unless the policy shares it), and the sandbox dying with its parent.
+ * /proc, /dev and /tmp, the workspace read-write at /workspace (its repositories and `.sandpit`
+ * read-only), every namespace new (the network too unless the policy shares it), and the sandbox
+ * dying with its parent. The command follows them on bubblewrap's own command line (it reads
+ * options only from `--args`).
  */
-export function bwrapArgs(layout: SandboxLayout, argv: readonly string[]): string[] {
+export function bwrapOptions(layout: SandboxLayout): string[] {
   const args = [...topLevelArgs(), '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp', '--dir', SANDBOX_HOME];
   for (const path of hiddenPaths(layout.policy)) {
     const stat = statOrNull(path);
@@ -89,14 +87,7 @@ export function bwrapArgs(layout: SandboxLayout, argv: readonly string[]): strin
   for (const mount of layout.extra ?? [])
     args.push(mount.writable ? '--bind-try' : '--ro-bind-try', mount.host, mount.host);
   args.push('--bind', layout.hostRoot, SANDBOX_WORKSPACE, ...readOnlyInside(layout), '--chdir', insideCwd(layout));
-  args.push(
-    '--unshare-all',
-    ...(layout.policy.network ? ['--share-net'] : []),
-    '--die-with-parent',
-    '--new-session',
-    '--',
-    ...argv,
-  );
+  args.push('--unshare-all', ...(layout.policy.network ? ['--share-net'] : []), '--die-with-parent', '--new-session');
   return args;
 }
 
@@ -138,14 +129,6 @@ function toHost(layout: SandboxLayout, inside: string): string | null {
   if (inside === '/tmp' || inside.startsWith('/tmp/')) return null;
   if (hiddenPaths(layout.policy).some((h) => inside === h || inside.startsWith(`${h}/`))) return null;
   return inside;
-}
-
-function lstatOrNull(path: string) {
-  try {
-    return lstatSync(path);
-  } catch {
-    return null;
-  }
 }
 
 function statOrNull(path: string) {

@@ -1,6 +1,16 @@
-import { allowListedEnv, programEnv } from './env.js';
+import { homedir } from 'node:os';
+import { dirname } from 'node:path';
+import { allowListedEnv, programEnv, sandboxPath } from './env.js';
 import { bwrapPath, type SandboxMode, type SandboxPolicy } from './sandbox.js';
-import { bwrapArgs, checkProgram, SANDBOX_HOME, SANDBOX_WORKSPACE, type ExtraMount } from './sandbox-bwrap.js';
+import {
+  bwrapOptions,
+  checkProgram,
+  SANDBOX_HOME,
+  SANDBOX_WORKSPACE,
+  type ExtraMount,
+  type SandboxLayout,
+} from './sandbox-bwrap.js';
+import { DISARMED, guardRepositories } from './sandbox-git-guard.js';
 import type { SpawnRequest } from './spawn.js';
 
 /** What a command needs, before it is known whether it runs in the OS sandbox. */
@@ -22,12 +32,12 @@ export interface ExecPlan {
 }
 
 /** The process to spawn for a plan (mode from chooseSandbox): bubblewrap around the command in the OS sandbox, the command itself without. */
-export function execRequest(
+export async function execRequest(
   plan: ExecPlan,
   mode: SandboxMode,
   policy: SandboxPolicy,
   rest: Omit<SpawnRequest, 'argv' | 'cwd' | 'env'>,
-): SpawnRequest {
+): Promise<SpawnRequest> {
   if (mode === 'none') {
     return {
       ...rest,
@@ -37,24 +47,38 @@ export function execRequest(
       displayName: plan.displayName,
     };
   }
-  const layout = {
-    hostRoot: plan.hostRoot,
-    hostCwd: plan.hostCwd,
-    extra: plan.mounts,
-    policy,
-    gitWritable: plan.gitWritable === true,
-  };
+  const layout: SandboxLayout = { hostRoot: plan.hostRoot, hostCwd: plan.hostCwd, extra: plan.mounts, policy };
   // bubblewrap's own environment is the command's: what /proc/1/environ shows inside is no more than the command has.
   const env = allowListedEnv(plan.parentEnv, SANDBOX_HOME, policy.env, plan.extra);
+  if (!policy.env?.includes('PATH') && plan.extra.PATH === undefined)
+    env.PATH = sandboxPath(env.PATH, [homedir(), dirname(plan.hostRoot), process.cwd()]);
   checkProgram(layout, plan.argv[0]!, env.PATH, plan.displayName);
+  const guard = await guardRepositories(plan.hostRoot, plan.gitWritable === true);
+  layout.readOnly = guard.readOnly;
   return {
     ...rest,
-    argv: [bwrapPath(policy.bwrap), ...bwrapArgs(layout, plan.argv)],
+    // Read from a descriptor, so /proc/1/cmdline inside (bubblewrap's own) shows no mount and no host path.
+    argv: [bwrapPath(policy.bwrap), '--args', '3', '--', ...plan.argv],
+    fd3: `${bwrapOptions(layout).join('\0')}\0`,
     cwd: plan.hostRoot,
     env,
     displayName: plan.displayName ?? plan.argv[0],
     contained: true,
+    finish: once(async () => {
+      const disarmed = await guard.finish();
+      if (disarmed.length === 0) return undefined;
+      return (
+        `Disarmed the git repositories this command made (${disarmed.join(', ')}: a .git renamed .git${DISARMED}, HEAD renamed HEAD${DISARMED}): ` +
+        'commands may not leave repositories in the workspace, since the host would run their hooks and config.'
+      );
+    }),
   };
+}
+
+// A program that fails to start may report it twice; its guard is finished once.
+function once<T>(run: () => Promise<T>): () => Promise<T> {
+  let result: Promise<T> | null = null;
+  return () => (result ??= run());
 }
 
 /** Map a host path under the workspace root to where the sandbox shows it (manifest placeholders). */

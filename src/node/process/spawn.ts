@@ -17,6 +17,10 @@ export interface SpawnRequest {
   displayName?: string;
   /** everything the program starts dies with it (a PID namespace): ending its group is enough */
   contained?: boolean;
+  /** written to descriptor 3, which is then closed (bubblewrap reads its arguments there) */
+  fd3?: string;
+  /** run once the program has ended (or failed to start), before its outcome is known; returns a note for the model */
+  finish?: () => Promise<string | undefined>;
 }
 
 /** How a process ended. */
@@ -31,6 +35,8 @@ export interface ProcessOutcome {
   killed: boolean;
   truncated: boolean;
   duration_ms: number;
+  /** what the model should know beyond the output (what the sandbox undid after the program) */
+  note?: string;
 }
 
 export type OutputListener = (stream: 'stdout' | 'stderr', chunk: Buffer) => void;
@@ -105,10 +111,12 @@ export class RunningProcess {
         if (timer) clearTimeout(timer);
         // Nothing a foreground program left running in its group outlives it.
         this.killGroup();
-        const finish = () => {
+        const finish = async () => {
+          const note = await request.finish?.().catch(() => undefined);
           const out = stdout.read();
           const err = stderr.read();
           resolve({
+            ...(note ? { note } : {}),
             exit_code: this.timedOut || this.killed ? -1 : (code ?? -1),
             signal: signal ?? null,
             stdout: out.text,
@@ -122,13 +130,13 @@ export class RunningProcess {
         const grace = setTimeout(() => {
           child.stdout!.destroy();
           child.stderr!.destroy();
-          finish();
+          void finish();
         }, PIPE_GRACE_MS);
         let open = 2;
         const closed = () => {
           if (--open === 0) {
             clearTimeout(grace);
-            finish();
+            void finish();
           }
         };
         if (child.stdout!.readableEnded || child.stdout!.destroyed) closed();
@@ -232,15 +240,29 @@ export function startProcess(request: SpawnRequest): Promise<RunningProcess> {
       child = spawn(request.argv[0]!, request.argv.slice(1), {
         cwd: request.cwd,
         env: request.env,
-        stdio: [request.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+        stdio: [
+          request.stdin === undefined ? 'ignore' : 'pipe',
+          'pipe',
+          'pipe',
+          ...(request.fd3 === undefined ? [] : ['pipe' as const]),
+        ],
         detached: process.platform !== 'win32',
         windowsHide: true,
       });
     } catch (error) {
+      void request.finish?.().catch(() => {});
       reject(startError(error, name));
       return;
     }
-    child.once('error', (error) => reject(startError(error, name)));
+    child.once('error', (error) => {
+      void request.finish?.().catch(() => {});
+      reject(startError(error, name));
+    });
+    if (request.fd3 !== undefined) {
+      const pipe = child.stdio[3] as NodeJS.WritableStream;
+      pipe.on('error', () => {});
+      pipe.end(request.fd3);
+    }
     child.once('spawn', () => {
       if (request.stdin !== undefined) {
         // A program that never reads its stdin must not make the write fail the call.
