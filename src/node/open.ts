@@ -1,7 +1,13 @@
 import { resolve } from 'node:path';
 import { createWorkspace } from '../create-workspace.js';
 import { createNodeFs } from '../fs/node.js';
-import { toolsetOf, type Toolset, type ToolsetName } from '../toolsets/index.js';
+import {
+  toolsetOf,
+  type NativeToolsetName,
+  type Toolset,
+  type ToolsetName,
+  type ToolsetOptions,
+} from '../toolsets/index.js';
 import type { SnapshotOptions } from '../snapshots/store.js';
 import type { Workspace, WorkspaceOptions } from '../workspace-core.js';
 import type { ManifestLoad } from './manifests/load.js';
@@ -17,7 +23,9 @@ import type { WorkspacePolicy } from '../workspace/policy.js';
 export type NodeWorkspaceOptions = Omit<WorkspaceOptions, 'fs' | 'root'> &
   NodeToolsOptions & {
     /** the toolset offered (default `canonical`), with Node's tools joining it; ignored when `tools` is given */
-    toolset?: ToolsetName;
+    toolset?: ToolsetName | NativeToolsetName;
+    /** for the anthropic toolset: the editor's max_characters and bash's timeout in seconds */
+    native?: Pick<ToolsetOptions, 'maxCharacters' | 'bashTimeoutSeconds'>;
     /** cowork's artifact folder, relative to the workspace root */
     artifactDir?: string;
   };
@@ -74,9 +82,11 @@ export function keepSpares(ws: Workspace): void {
  * close() ends its background tasks and removes unused spare objects.
  */
 export function openNodeWorkspace(folder: string, options: NodeWorkspaceOptions = {}): NodeWorkspace {
-  const { toolset: name = 'canonical', artifactDir, tools, ...rest } = options;
+  const { toolset: name = 'canonical', artifactDir, tools, native, ...rest } = options;
   const node = nodeTools(rest);
-  const set = tools ? toolsetOf('canonical', mergeTools(tools, node.tools)) : nodeToolset(name, node, artifactDir);
+  const set = tools
+    ? toolsetOf('canonical', mergeTools(tools, node.tools))
+    : nodeToolset(name, node, artifactDir, native);
   const root = resolve(folder);
   // Real processes only: a tool left without Node's runner stays NOT_SUPPORTED rather than quietly becoming the built-in shell.
   const fs = createNodeFs({ root });

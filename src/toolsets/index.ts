@@ -15,11 +15,36 @@ import {
 import { fileManagerTools } from './file-manager.js';
 import { toolsetInstructions } from './instructions.js';
 import { fsProcessTools } from './fs-process.js';
+import {
+  anthropicNativeTools,
+  anthropicTools,
+  openaiNativeTools,
+  openaiTools,
+  type AnthropicNativeTool,
+  type OpenAINativeTool,
+} from './native/index.js';
 
 export { coworkTools, type CoworkOptions } from './cowork.js';
 export { fileManager, fileManagerEnvelope, fileManagerTools } from './file-manager.js';
 export { fsProcessTools } from './fs-process.js';
 export { toolsetInstructions } from './instructions.js';
+export {
+  anthropicNativeTools,
+  anthropicTools,
+  openaiNativeTools,
+  openaiTools,
+  operationPatch,
+  presentApplyPatch,
+  presentBash,
+  presentEditor,
+  presentShell,
+  EDITOR_NAME,
+  type AnthropicNativeTool,
+  type ApplyPatchOperation,
+  type NativeToolsetOptions,
+  type OpenAINativeTool,
+  type ShellCommandOutput,
+} from './native/index.js';
 export {
   annotationsOf,
   fitDescription,
@@ -42,6 +67,19 @@ export { fromStrictArgs, toStrictSchema } from '../tools/schema/strict-schema.js
 export const TOOLSET_NAMES = ['canonical', 'file_manager', 'fs_process', 'cowork'] as const;
 /** The name of a built-in toolset. */
 export type ToolsetName = (typeof TOOLSET_NAMES)[number];
+/**
+ * The vendors' native toolsets: `openai` (the Responses API's apply_patch and shell) and
+ * `anthropic` (the Messages API's text editor and bash), which runAgent sends as the API's own
+ * tool types. Kept apart from TOOLSET_NAMES, whose toolsets all go out as function definitions.
+ */
+export const NATIVE_TOOLSET_NAMES = ['openai', 'anthropic'] as const;
+/** The name of a vendor's native toolset. */
+export type NativeToolsetName = (typeof NATIVE_TOOLSET_NAMES)[number];
+
+/** Whether `name` is a native toolset's name. */
+export function isNativeToolsetName(name: string): name is NativeToolsetName {
+  return (NATIVE_TOOLSET_NAMES as readonly string[]).includes(name);
+}
 
 /** What `toolset()` needs beside the name: the host's process runner and the cowork options. */
 export interface ToolsetOptions {
@@ -54,12 +92,16 @@ export interface ToolsetOptions {
    * wins, and a tool that names the toolsets offering it (`toolsets`) joins only those
    */
   extra?: readonly ToolDefinition[];
+  /** anthropic: the text editor's `max_characters`, sent to the API and applied to every view */
+  maxCharacters?: number;
+  /** anthropic: seconds a bash command may run (default 120) */
+  bashTimeoutSeconds?: number;
 }
 
 /** A named list of tool definitions, with its wire envelope and its export formats. */
 export interface Toolset {
   /** the toolset's name */
-  name: ToolsetName;
+  name: ToolsetName | NativeToolsetName;
   /** its tools */
   tools: ToolDefinition[];
   /** The envelope as this toolset's clients expect it: file_manager's `{ok, tool, results}`, else unchanged. */
@@ -80,6 +122,14 @@ export interface Toolset {
   toAnthropic(): AnthropicTool[];
   /** The tools as MCP `tools/list` entries. */
   toMcp(): McpTool[];
+  /**
+   * For a vendor's native toolset: the API whose built-in tool types it answers (`openai`: the
+   * Responses API's apply_patch and shell; `anthropic`: the Messages API's text editor and bash).
+   * Absent for toolsets that are sent as function definitions.
+   */
+  native?: 'openai' | 'anthropic';
+  /** The native tools as that API's tool entries (absent unless `native`). */
+  toNative?(): OpenAINativeTool[] | AnthropicNativeTool[];
 }
 
 /** Whether `name` is a built-in toolset's name. */
@@ -88,7 +138,7 @@ export function isToolsetName(name: string): name is ToolsetName {
 }
 
 /** Build a toolset by name; use its `tools` as `createWorkspace({ fs, tools })`. */
-export function toolset(name: ToolsetName, options: ToolsetOptions = {}): Toolset {
+export function toolset(name: ToolsetName | NativeToolsetName, options: ToolsetOptions = {}): Toolset {
   const own =
     name === 'file_manager'
       ? fileManagerTools()
@@ -96,15 +146,47 @@ export function toolset(name: ToolsetName, options: ToolsetOptions = {}): Toolse
         ? fsProcessTools(options.runCommand ? { runCommand: options.runCommand } : {})
         : name === 'cowork'
           ? coworkTools(options.artifactDir !== undefined ? { artifactDir: options.artifactDir } : {})
-          : canonicalTools.map((t) => (t.slot && options.runCommand?.slot === t.slot ? options.runCommand : t));
+          : name === 'openai'
+            ? openaiTools(nativeOptions(options))
+            : name === 'anthropic'
+              ? anthropicTools(nativeOptions(options))
+              : canonicalTools.map((t) => (t.slot && options.runCommand?.slot === t.slot ? options.runCommand : t));
   const names = new Set(own.map((t) => t.name));
   const joins = (t: ToolDefinition) => !names.has(t.name) && (t.toolsets === undefined || t.toolsets.includes(name));
   return toolsetOf(name, [...own, ...(options.extra ?? []).filter(joins)]);
 }
 
-/** A toolset over a given list of tools: its envelope, guidance and export formats. */
-export function toolsetOf(name: ToolsetName, tools: ToolDefinition[]): Toolset {
+function nativeOptions(options: ToolsetOptions) {
   return {
+    ...(options.runCommand ? { runCommand: options.runCommand } : {}),
+    ...(options.maxCharacters !== undefined ? { maxCharacters: options.maxCharacters } : {}),
+    ...(options.bashTimeoutSeconds !== undefined ? { bashTimeoutSeconds: options.bashTimeoutSeconds } : {}),
+  };
+}
+
+/** The API tool entries of a native toolset, or nothing for the others. */
+function nativeOf(
+  name: ToolsetName | NativeToolsetName,
+  tools: ToolDefinition[],
+): Pick<Toolset, 'native' | 'toNative'> {
+  if (name === 'openai') return { native: 'openai', toNative: () => openaiNativeTools() };
+  if (name === 'anthropic') {
+    // The editor's max_characters travels with the tool, so the API entry says what views apply.
+    const limit = (
+      tools.find((t) => t.name === 'str_replace_based_edit_tool') as { maxCharacters?: number } | undefined
+    )?.maxCharacters;
+    return {
+      native: 'anthropic',
+      toNative: () => anthropicNativeTools(limit !== undefined ? { maxCharacters: limit } : {}),
+    };
+  }
+  return {};
+}
+
+/** A toolset over a given list of tools: its envelope, guidance and export formats. */
+export function toolsetOf(name: ToolsetName | NativeToolsetName, tools: ToolDefinition[]): Toolset {
+  return {
+    ...nativeOf(name, tools),
     name,
     tools,
     present: (envelope) => {

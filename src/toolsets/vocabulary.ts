@@ -152,3 +152,42 @@ export const FILE_MANAGER_WORDS: Vocabulary = {
   ],
   names: {},
 };
+
+/** Anthropic's text editor: view, create, str_replace and insert, with old_str/new_str and view_range. */
+export const ANTHROPIC_EDITOR_WORDS: Vocabulary = {
+  phrases: [
+    [READ_IN_FULL, 'View it whole first (view with no view_range).'],
+    [TOO_LARGE, 'View a part of it with view_range, or search it with bash (grep).'],
+    [` ${AMBIGUOUS}`, ''],
+    [AMBIGUOUS, ''],
+    [LIST_OR_GLOB, 'view on its folder'],
+    [FOLDER_HOLDS, 'View the folder to see what it holds.'],
+    [RETRY_CHECK, 'Check the path with view before retrying'],
+    ...SEED_COMMON,
+  ],
+  names: {
+    old_text: 'old_str',
+    new_text: 'new_str',
+    read_file: 'view',
+    edit_file: 'str_replace',
+    write_file: 'create',
+    list_directory: 'view',
+    search_files: 'grep',
+    start_line: 'view_range',
+    end_line: 'view_range',
+  },
+  pointers: { old_text: 'old_str', new_text: 'new_str', start_line: 'view_range', end_line: 'view_range' },
+};
+
+/** OpenAI's apply_patch and shell: files are read with the shell. */
+export const OPENAI_NATIVE_WORDS: Vocabulary = {
+  phrases: [
+    [READ_IN_FULL, 'Read it whole with the shell (cat) first.'],
+    [TOO_LARGE, 'Read a part of it with the shell (sed -n, grep).'],
+    [LIST_OR_GLOB, 'the shell (ls)'],
+    [FOLDER_HOLDS, 'List it with the shell (ls).'],
+    [RETRY_CHECK, 'Check the path with the shell (ls) before retrying'],
+    ...SEED_COMMON,
+  ],
+  names: { read_file: 'cat', list_directory: 'ls', search_files: 'grep' },
+};

@@ -1,0 +1,55 @@
+import type { ToolDefinition, ToolRunContext } from '../../tools/schema/define.js';
+import { createRunCommandTool } from '../../tools/run-command.js';
+import { awaitRunner, awaitsRunner } from '../../tools/runner-slot.js';
+import { runCanonical } from '../adapt.js';
+
+/** What one command line gave: the run_command result fields a vendor's shell output needs. */
+export interface LineOutcome {
+  stdout: string;
+  stderr: string;
+  exit_code: number;
+  timed_out: boolean;
+  change_id?: string;
+}
+
+/** Runs one bash command line in the workspace, in the OS sandbox or the built-in shell. */
+export type RunLine = (line: string, timeoutSeconds: number, ctx: ToolRunContext) => Promise<LineOutcome>;
+
+/**
+ * A command line over the run_command that does the work: the built-in shell reads the line
+ * itself; a program runner (Node's, in the OS sandbox) has no shell, so the line goes to bash.
+ */
+export function lineRunner(inner: ToolDefinition, shell: boolean): RunLine {
+  return async (line, timeoutSeconds, ctx) => {
+    const r = await runCanonical(
+      inner,
+      { command: shell ? line : ['bash', '-c', line], timeout_seconds: timeoutSeconds },
+      ctx,
+    );
+    return {
+      stdout: String(r.stdout ?? ''),
+      stderr: String(r.stderr ?? ''),
+      exit_code: r.timed_out ? -1 : Number(r.exit_code ?? 0),
+      timed_out: r.timed_out === true,
+      ...(r.change_id ? { change_id: r.change_id as string } : {}),
+    };
+  };
+}
+
+/**
+ * A vendor's shell tool made over the host's run_command: given Node's (made over a runner) it
+ * is built at once; given none, it waits like canonical's run_command for the workspace's runner
+ * (the built-in shell unless the host gives its own).
+ */
+export function overRunner(
+  runCommand: ToolDefinition | undefined,
+  build: (run: RunLine) => ToolDefinition,
+): ToolDefinition {
+  const inner = runCommand ?? createRunCommandTool();
+  // A host's own run_command (Node's) runs programs: its lines go through bash.
+  const tool = build(lineRunner(inner, false));
+  if (!awaitsRunner(inner)) return tool;
+  return awaitRunner(tool, (runner, findChanges) =>
+    build(lineRunner(createRunCommandTool(runner, findChanges), runner.kind === 'shell')),
+  );
+}
