@@ -1,8 +1,8 @@
-import { ExitSignal, UsageError, type CommandFn } from '../context.js';
-import { shellPath } from '../overlay.js';
-import { formatPrintf } from './printf.js';
+import { ExitSignal, UsageError, type CommandFn } from '../../context.js';
+import { shellPath } from '../../overlay.js';
+import { formatPrintf } from '../text/printf.js';
 import { evalTest } from './test.js';
-import { resolve } from './util.js';
+import { resolve } from '../util.js';
 
 /** Commands that change or read the shell itself, and the small ones that need no files. */
 export const builtins: Record<string, CommandFn> = {
