@@ -1,6 +1,9 @@
 import type { CommandTable } from '../context.js';
 import { awk } from './awk/awk.js';
 import { builtins } from './shell/builtins.js';
+import { controlBuiltins } from './shell/control.js';
+import { mapfile, read } from './shell/read.js';
+import { varBuiltins } from './shell/vars.js';
 import { fileCommands } from './files/files.js';
 import { diff, find, xargs } from './files/find.js';
 import { grep } from './text/grep.js';
@@ -14,6 +17,11 @@ export function commandTable(): CommandTable {
   const table: CommandTable = new Map(
     Object.entries({
       ...builtins,
+      ...controlBuiltins,
+      ...varBuiltins,
+      read,
+      mapfile,
+      readarray: mapfile,
       ...fileCommands,
       ...textCommands,
       grep,
