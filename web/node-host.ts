@@ -3,7 +3,7 @@ import {
   type ScriptCopyLimits,
   type ScriptJob,
   type ScriptOutcome,
-} from '../src/shell/commands/node.js';
+} from '../src/shell/commands/shell/node.js';
 import type { CommandFn } from '../src/shell/context.js';
 
 /** What the script worker posts: output as it happens, then the outcome. */

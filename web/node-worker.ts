@@ -1,5 +1,5 @@
 /// <reference lib="webworker" />
-import type { ScriptJob } from '../src/shell/commands/node.js';
+import type { ScriptJob } from '../src/shell/commands/shell/node.js';
 import { createFs, createPath } from './node-fs.js';
 import type { ScriptMessage } from './node-host.js';
 import { formatArgs, inspect } from './node-inspect.js';

@@ -1,6 +1,6 @@
 import type { WorkspaceFs } from '../src/fs/types.js';
 import { createShellRunner, type ShellRunnerOptions } from '../src/process/shell-runner.js';
-import type { ScriptCopyLimits } from '../src/shell/commands/node.js';
+import type { ScriptCopyLimits } from '../src/shell/commands/shell/node.js';
 import type { CommandFn } from '../src/shell/context.js';
 import type { ProcessRunner } from '../src/process/process-runner.js';
 

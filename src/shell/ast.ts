@@ -1,17 +1,31 @@
-/** The syntax tree of a shell command line (a small, bash-compatible subset). */
+/** The syntax tree of a shell command line (a bash-compatible subset). */
 
 /** One piece of a word; `q` says it was quoted, so it is neither split nor globbed. */
 export type WordPart =
   | { t: 'lit'; v: string; q: boolean }
-  | { t: 'var'; name: string; op?: string; arg?: Word; q: boolean }
+  | {
+      t: 'var';
+      name: string;
+      /** `${a[i]}`: the subscript as written (`@` and `*` for every element) */
+      index?: string;
+      /** `${!name}`: the value names the variable to read (`${!a[@]}`: the keys) */
+      indirect?: boolean;
+      op?: string;
+      arg?: Word;
+      /** the replacement of `${v/p/r}`, the length of `${v:o:l}` */
+      arg2?: Word;
+      q: boolean;
+    }
   | { t: 'cmd'; src: string; q: boolean }
-  | { t: 'arith'; src: string; q: boolean };
+  | { t: 'arith'; src: string; q: boolean }
+  /** `<(cmd)`: a file name whose contents are the command's output */
+  | { t: 'procsub'; src: string; q: boolean };
 
 export type Word = WordPart[];
 
 export interface Redirect {
   fd: number;
-  op: '>' | '>>' | '<' | '>&' | '<<' | '&>';
+  op: '>' | '>>' | '<' | '>&' | '<<' | '&>' | '<<<' | '&>>';
   target: Word;
   /** a here-document's text, and whether `$` expands in it (the delimiter was not quoted) */
   heredoc?: { body: string; expand: boolean };
@@ -19,9 +33,19 @@ export interface Redirect {
 
 export interface SimpleCommand {
   type: 'simple';
-  assigns: Array<{ name: string; value: Word }>;
+  assigns: Assignment[];
   words: Word[];
   redirects: Redirect[];
+}
+
+/** `name=value`, `name+=value`, `name[i]=value`, `name=(a b c)`. */
+export interface Assignment {
+  name: string;
+  index?: string;
+  append?: boolean;
+  value: Word;
+  /** `name=(...)`: the elements of an array */
+  list?: Word[];
 }
 
 export interface GroupCommand {
@@ -42,6 +66,15 @@ export interface ForCommand {
   body: List;
   redirects: Redirect[];
 }
+/** `for ((init; cond; step))` */
+export interface ArithForCommand {
+  type: 'cfor';
+  init: string;
+  cond: string;
+  step: string;
+  body: List;
+  redirects: Redirect[];
+}
 export interface WhileCommand {
   type: 'while';
   until: boolean;
@@ -49,8 +82,42 @@ export interface WhileCommand {
   body: List;
   redirects: Redirect[];
 }
+/** `(( expr ))`: status 0 when the value is not zero */
+export interface ArithCommand {
+  type: 'arith';
+  src: string;
+  redirects: Redirect[];
+}
+/** `[[ ... ]]`: the words between the brackets, each with its raw text (for `=~` quoting) */
+export interface CondCommand {
+  type: 'cond';
+  words: Word[];
+  redirects: Redirect[];
+}
+export interface CaseCommand {
+  type: 'case';
+  word: Word;
+  items: Array<{ patterns: Word[]; body: List; end: ';;' | ';&' | ';;&' }>;
+  redirects: Redirect[];
+}
+export interface FunctionCommand {
+  type: 'func';
+  name: string;
+  body: Command;
+  redirects: Redirect[];
+}
 
-export type Command = SimpleCommand | GroupCommand | IfCommand | ForCommand | WhileCommand;
+export type Command =
+  | SimpleCommand
+  | GroupCommand
+  | IfCommand
+  | ForCommand
+  | ArithForCommand
+  | WhileCommand
+  | ArithCommand
+  | CondCommand
+  | CaseCommand
+  | FunctionCommand;
 
 export interface Pipeline {
   negate: boolean;

@@ -5,6 +5,17 @@ import type { ShellFs } from './overlay.js';
 export class ExitSignal {
   constructor(readonly code: number) {}
 }
+/** Thrown by `return`; unwinds to the function (or sourced file) that is running. */
+export class ReturnSignal {
+  constructor(readonly code: number) {}
+}
+/** Thrown by `break N` and `continue N`; each loop it passes counts one level down. */
+export class LoopSignal {
+  constructor(
+    readonly kind: 'break' | 'continue',
+    public levels: number,
+  ) {}
+}
 /** Thrown when the command's time is up; the runner reports `timed_out`. */
 export class TimeoutSignal {}
 
@@ -15,6 +26,19 @@ export interface ShellState {
   vars: Map<string, string>;
   exported: Set<string>;
   args: string[];
+  /** arrays by name; an indexed array's keys are its indices as text */
+  arrays: Map<string, Map<string, string>>;
+  /** the arrays declared associative (`declare -A`) */
+  assoc: Set<string>;
+  functions: Map<string, import('./ast.js').FunctionCommand>;
+  /** `set -e -u -x -o pipefail` */
+  options: { errexit: boolean; nounset: boolean; xtrace: boolean; pipefail: boolean };
+  /** `trap '...' EXIT` */
+  traps: Map<string, string>;
+  /** the variables `local` saved, one frame per running function */
+  frames: Array<Map<string, { value?: string; array?: Map<string, string>; assoc: boolean }>>;
+  /** the folder before the last `cd` (`cd -`) */
+  oldCwd?: string;
   status: number;
   deadline: number;
   /** aborted: the command line was killed (a background task's kill); it stops at its next step */
@@ -33,11 +57,21 @@ export interface ShellHandle {
   sub(): ShellHandle;
   /** parse and run a command line, as `sh -c` does */
   runLine(src: string, io: ShellIo): Promise<number>;
+  /** a new shell process: the same files and folder, only `env` as its variables */
+  child(env: Map<string, string>): ShellHandle;
+  /** run a whole script as its own process would: `exit` and the EXIT trap end here */
+  runMain(src: string, io: ShellIo): Promise<number>;
+  /** a variable's value, as `$name` gives it */
+  getVar(name: string): string | undefined;
+  /** set a variable (an element of an array with `index`), honouring `local` */
+  setVar(name: string, value: string, index?: string): void;
 }
 
 /** A command's standard streams: its input as text, and writers for its output and errors. */
 export interface ShellIo {
   stdin: string;
+  /** the standard input a `read` consumes line by line, shared by the commands of a loop */
+  input?: { text: string; pos: number };
   out(text: string): void;
   err(text: string): void;
 }

@@ -46,6 +46,8 @@ const parentOf = (p: string) => (p.lastIndexOf('/') <= 0 ? '/' : p.slice(0, p.la
  */
 export class ShellFs {
   private readonly entries = new Map<string, OverlayEntry>();
+  /** `<(...)` outputs by their `/dev/fd/N` name: readable, never written back */
+  private readonly pipes = new Map<string, Uint8Array>();
   private readonly root: string;
 
   constructor(
@@ -77,8 +79,17 @@ export class ShellFs {
     }
   }
 
+  /** Hold a process substitution's output under a `/dev/fd/N` name; gives the name. */
+  addPipe(data: Uint8Array): string {
+    const name = `/dev/fd/${63 + this.pipes.size}`;
+    this.pipes.set(name, data);
+    return name;
+  }
+
   /** stat without following links; a link is reported as an error the shell turns into a message. */
   async stat(p: string): Promise<ShellStat | null> {
+    const pipe = this.pipes.get(p);
+    if (pipe) return { type: 'file', size: pipe.length, mtimeMs: Date.now() };
     this.guard(p, 'stat');
     const o = this.overlaid(p);
     if (o === 'missing') return null;
@@ -97,6 +108,8 @@ export class ShellFs {
   }
 
   async readFile(p: string): Promise<Uint8Array> {
+    const pipe = this.pipes.get(p);
+    if (pipe) return pipe;
     const s = await this.stat(p);
     if (!s) throw new FsError('ENOENT', 'open');
     if (s.type === 'dir') throw new FsError('EISDIR', 'read');

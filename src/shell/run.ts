@@ -2,7 +2,7 @@ import type { WorkspaceFs } from '../fs/types.js';
 import { applyBufferedChanges, type AppliedFile, type ApplySteps } from './apply.js';
 import { commandTable } from './commands/index.js';
 import { ExitSignal, TimeoutSignal, type CommandFn } from './context.js';
-import { Interpreter } from './interpreter.js';
+import { freshParts, Interpreter } from './interpreter.js';
 import { ShellFs } from './overlay.js';
 import { OutputCap } from './output-cap.js';
 
@@ -65,6 +65,7 @@ export async function runShell(request: ShellRequest): Promise<ShellResult> {
     vars,
     exported: new Set(vars.keys()),
     args: [],
+    ...freshParts(),
     status: 0,
     commands,
     deadline: request.timeoutMs === null ? Infinity : started + request.timeoutMs,
@@ -77,7 +78,7 @@ export async function runShell(request: ShellRequest): Promise<ShellResult> {
   let timedOut = false;
   try {
     const tell = request.onOutput;
-    exit = await shell.runLine(request.command, {
+    exit = await shell.runMain(request.command, {
       stdin: '',
       out: tell
         ? (t) => {

@@ -1,19 +1,27 @@
 import type { CommandTable } from '../context.js';
-import { awk } from './awk.js';
-import { builtins } from './builtins.js';
-import { fileCommands } from './files.js';
-import { diff, find, xargs } from './find.js';
-import { grep } from './grep.js';
-import { jq } from './jq.js';
-import { nodeUnavailable } from './node.js';
-import { sed } from './sed.js';
-import { textCommands } from './text.js';
+import { awk } from './awk/awk.js';
+import { builtins } from './shell/builtins.js';
+import { controlBuiltins } from './shell/control.js';
+import { mapfile, read } from './shell/read.js';
+import { varBuiltins } from './shell/vars.js';
+import { fileCommands } from './files/files.js';
+import { diff, find, xargs } from './files/find.js';
+import { grep } from './text/grep.js';
+import { jq } from './jq/jq.js';
+import { nodeUnavailable } from './shell/node.js';
+import { sed } from './text/sed.js';
+import { textCommands } from './text/text.js';
 
 /** Every command the shell has, by name. */
 export function commandTable(): CommandTable {
   const table: CommandTable = new Map(
     Object.entries({
       ...builtins,
+      ...controlBuiltins,
+      ...varBuiltins,
+      read,
+      mapfile,
+      readarray: mapfile,
       ...fileCommands,
       ...textCommands,
       grep,

@@ -1,4 +1,4 @@
-import { UsageError } from '../context.js';
+import { UsageError } from '../../context.js';
 
 export type AwkToken =
   | { t: 'num'; v: number }

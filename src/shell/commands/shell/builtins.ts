@@ -1,23 +1,25 @@
-import { ExitSignal, UsageError, type CommandFn } from '../context.js';
-import { shellPath } from '../overlay.js';
-import { formatPrintf } from './printf.js';
+import { UsageError, type CommandFn } from '../../context.js';
+import { runShellCommand } from './sh.js';
+import { shellPath } from '../../overlay.js';
+import { formatPrintf } from '../text/printf.js';
 import { evalTest } from './test.js';
-import { resolve } from './util.js';
+import { resolve } from '../util.js';
 
 /** Commands that change or read the shell itself, and the small ones that need no files. */
 export const builtins: Record<string, CommandFn> = {
   ':': async () => 0,
   true: async () => 0,
   false: async () => 1,
-  exit: async (ctx) => {
-    throw new ExitSignal(ctx.args[0] === undefined ? ctx.shell.state.status : Number(ctx.args[0]) & 255);
-  },
   cd: async (ctx) => {
     const s = ctx.shell.state;
-    const target = shellPath(s.cwd, ctx.args[0] ?? '/');
+    const wanted = ctx.args[0] === '-' ? (s.oldCwd ?? s.cwd) : (ctx.args[0] ?? ctx.shell.getVar('HOME') ?? '/');
+    const target = shellPath(s.cwd, wanted);
     const st = await s.fs.stat(target);
     if (!st) throw new UsageError(`${ctx.args[0]}: No such file or directory`);
     if (st.type !== 'dir') throw new UsageError(`${ctx.args[0]}: Not a directory`);
+    if (ctx.args[0] === '-') ctx.out(`${target}\n`);
+    s.oldCwd = s.cwd;
+    s.vars.set('OLDPWD', s.cwd);
     s.cwd = target;
     s.vars.set('PWD', target);
     return 0;
@@ -26,26 +28,10 @@ export const builtins: Record<string, CommandFn> = {
     ctx.out(`${ctx.shell.state.cwd}\n`);
     return 0;
   },
-  export: async (ctx) => {
-    const s = ctx.shell.state;
-    for (const a of ctx.args) {
-      const eq = a.indexOf('=');
-      const name = eq < 0 ? a : a.slice(0, eq);
-      if (eq >= 0) s.vars.set(name, a.slice(eq + 1));
-      s.exported.add(name);
-    }
-    return 0;
-  },
-  unset: async (ctx) => {
-    for (const a of ctx.args) {
-      ctx.shell.state.vars.delete(a);
-      ctx.shell.state.exported.delete(a);
-    }
-    return 0;
-  },
-  set: async () => 0,
   shift: async (ctx) => {
-    ctx.shell.state.args.splice(0, Number(ctx.args[0] ?? 1));
+    const n = Number(ctx.args[0] ?? 1);
+    if (n > ctx.shell.state.args.length) return 1;
+    ctx.shell.state.args.splice(0, n);
     return 0;
   },
   echo: async (ctx) => {
@@ -135,19 +121,7 @@ export const builtins: Record<string, CommandFn> = {
     ctx.shell.checkTime();
     return 0;
   },
-  sh: async (ctx) => {
-    if (ctx.args[0] !== '-c' || ctx.args[1] === undefined)
-      throw new UsageError('only `sh -c COMMAND` is supported (there are no script files to run)', 2);
-    const sub = ctx.shell.sub();
-    sub.state.args.splice(0, sub.state.args.length, ...ctx.args.slice(3));
-    if (ctx.args[2] !== undefined) sub.state.vars.set('0', ctx.args[2]);
-    try {
-      return await sub.runLine(ctx.args[1], ctx);
-    } catch (e) {
-      if (e instanceof ExitSignal) return e.code;
-      throw e;
-    }
-  },
+  sh: runShellCommand,
   realpath: async (ctx) => {
     for (const a of ctx.args) ctx.out(`${resolve(ctx, a)}\n`);
     return 0;

@@ -1,6 +1,6 @@
-import { encodeUtf8 } from '../bytes.js';
-import { UsageError, type CommandFn } from '../context.js';
-import { getopts, inputs, lines, resolve } from './util.js';
+import { encodeUtf8 } from '../../bytes.js';
+import { UsageError, type CommandFn } from '../../context.js';
+import { getopts, inputs, lines, resolve } from '../util.js';
 import { posixRegex } from './regex.js';
 
 type Address = { line: number } | { last: true } | { re: RegExp };

@@ -1,7 +1,7 @@
-import { errorText, type CommandContext } from '../context.js';
+import { errorText, type CommandContext } from '../../context.js';
 import { checkJq, JqError, run } from './jq-eval.js';
 import { JqSyntaxError, parseJq, type Json } from './jq-parse.js';
-import { getopts, readText } from './util.js';
+import { getopts, readText } from '../util.js';
 
 /** Thrown for input that is not JSON: jq says where and stops with status 2. */
 class JqInputError extends Error {

@@ -1,8 +1,8 @@
-import { FsError } from '../../fs/errors.js';
-import { encodeUtf8 } from '../bytes.js';
-import { errorText, UsageError, type CommandContext, type CommandFn } from '../context.js';
-import type { ShellFs } from '../overlay.js';
-import { getopts, resolve } from './util.js';
+import { FsError } from '../../../fs/errors.js';
+import { encodeUtf8 } from '../../bytes.js';
+import { errorText, UsageError, type CommandContext, type CommandFn } from '../../context.js';
+import type { ShellFs } from '../../overlay.js';
+import { getopts, resolve } from '../util.js';
 
 const base = (p: string) => p.replace(/\/+$/, '').split('/').pop() ?? p;
 const join = (dir: string, name: string) => (dir === '/' ? `/${name}` : `${dir}/${name}`);

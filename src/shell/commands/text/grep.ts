@@ -1,7 +1,7 @@
-import { decodeLossy } from '../bytes.js';
-import { errorText, type CommandContext, type CommandFn } from '../context.js';
-import { globRegExp } from '../expand.js';
-import { getopts, lines, resolve } from './util.js';
+import { decodeLossy } from '../../bytes.js';
+import { errorText, type CommandContext, type CommandFn } from '../../context.js';
+import { globRegExp } from '../../expand.js';
+import { getopts, lines, resolve } from '../util.js';
 import { escapeRegex, posixRegex } from './regex.js';
 
 const LONG = {

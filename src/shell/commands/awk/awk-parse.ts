@@ -1,7 +1,7 @@
 // Over 400 lines: one recursive-descent parser for awk's grammar, one function per precedence level;
 // split across files, a reader would chase the grammar between them.
 
-import { UsageError } from '../context.js';
+import { UsageError } from '../../context.js';
 import type { AwkToken } from './awk-lex.js';
 
 /** awk syntax: expressions and statements as plain objects the evaluator walks. */

@@ -1,6 +1,6 @@
-import { TimeoutSignal, UsageError, type CommandFn } from '../context.js';
-import type { ShellFs } from '../overlay.js';
-import { resolve } from './util.js';
+import { TimeoutSignal, UsageError, type CommandFn } from '../../context.js';
+import type { ShellFs } from '../../overlay.js';
+import { resolve } from '../util.js';
 
 /** A script to run: the workspace's files go with it, since a worker cannot read them back synchronously. */
 export interface ScriptJob {

@@ -1,5 +1,5 @@
-import { UsageError, type CommandContext } from '../context.js';
-import { resolve } from './util.js';
+import { UsageError, type CommandContext } from '../../context.js';
+import { resolve } from '../util.js';
 
 const FILE_TESTS = new Set(['-e', '-f', '-d', '-s', '-r', '-w', '-x', '-L', '-h']);
 const INT_OPS: Record<string, (a: number, b: number) => boolean> = {

@@ -1,10 +1,10 @@
-import { encodeUtf8 } from '../bytes.js';
-import { UsageError, type CommandFn } from '../context.js';
+import { encodeUtf8 } from '../../bytes.js';
+import { UsageError, type CommandFn } from '../../context.js';
 import { lexAwk } from './awk-lex.js';
 import { parseAwk, type Expr, type Rule, type Stmt } from './awk-parse.js';
-import { formatPrintf } from './printf.js';
-import { posixRegex } from './regex.js';
-import { getopts, inputs, lines, resolve } from './util.js';
+import { formatPrintf } from '../text/printf.js';
+import { posixRegex } from '../text/regex.js';
+import { getopts, inputs, lines, resolve } from '../util.js';
 
 type Value = string | number;
 const NUMERIC = /^\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*$/;

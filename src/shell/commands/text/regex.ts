@@ -1,4 +1,4 @@
-import { UsageError } from '../context.js';
+import { UsageError } from '../../context.js';
 
 const CLASSES: Record<string, string> = {
   alpha: 'a-zA-Z',
