@@ -23,7 +23,7 @@ export interface CommandRequest {
   /** the policy lets tools write under `.git` (allowGitWrites); without it an OS sandbox mounts the workspace's `.git` read-only */
   gitWritable?: boolean;
   /** the workspace's one write path, for a runner that writes files itself (the browser shell) */
-  apply?: (steps: FileStep[]) => Promise<unknown>;
+  apply?: (steps: FileStep[], options?: { gitCommand?: boolean }) => Promise<unknown>;
   /**
    * For a background command of a runner that writes through `apply` (the browser shell): once it
    * has ended, log the files it changed as one change and snapshot them; resolves to that

@@ -4,8 +4,14 @@ import { textOfBytes } from '../workspace/change-log.js';
 import type { FileStep } from '../workspace/file-writer.js';
 import type { BufferedChange } from './overlay.js';
 
-/** The workspace's write path, as a command's runner is handed it. */
-export type ApplySteps = (steps: FileStep[]) => Promise<unknown>;
+/**
+ * The workspace's write path, as a command's runner is handed it. `gitCommand` asks for the one
+ * exception to the `.git` rule: the shell's own `git` writing the workspace's repository.
+ */
+export type ApplySteps = (steps: FileStep[], options?: { gitCommand?: boolean }) => Promise<unknown>;
+
+/** A change the shell's `git` made inside the root's `.git`: applied with the git command's capability. */
+const isGitOwn = (c: BufferedChange) => c.entry.byGit === true && (c.path === '.git' || c.path.startsWith('.git/'));
 
 /** A file a command changed, with its text before and after for the change log (undefined: binary or too big; null: absent). */
 export interface AppliedFile {
@@ -44,12 +50,17 @@ export async function applyBufferedChanges(
     for (const name of await fs.readdir(abs))
       await noteRemoved(`${abs === '/' ? '' : abs}/${name}`, rel ? `${rel}/${name}` : name);
   };
-  const steps: FileStep[] = [];
+  let steps: FileStep[] = [];
   const remove = async (abs: string, rel: string, type: string) => {
     await noteRemoved(abs, rel);
     steps.push(type === 'dir' ? { kind: 'remove-tree', rel } : { kind: 'remove', rel });
   };
-  for (const { path, entry } of changes) {
+  const gitSteps: FileStep[] = [];
+  for (const change of changes) {
+    const { path, entry } = change;
+    const own = isGitOwn(change);
+    const plain = steps;
+    if (own) steps = gitSteps;
     const abs = toAbs(path);
     const existing = await fs.lstat(abs).catch((e) => (hasFsCode(e, 'ENOENT', 'ENOTDIR') ? null : Promise.reject(e)));
     if (entry.kind === 'deleted') {
@@ -64,7 +75,9 @@ export async function applyBufferedChanges(
       steps.push({ kind: 'write', rel: path, bytes: entry.data });
       note(path, before, textOf(entry.data));
     }
+    steps = plain;
   }
   if (steps.length > 0) await apply(steps);
+  if (gitSteps.length > 0) await apply(gitSteps, { gitCommand: true });
   return [...files.values()].filter((f) => f.before !== f.after || f.before === undefined);
 }

@@ -1,9 +1,19 @@
 import { FsError, hasFsCode } from '../fs/errors.js';
-import type { WorkspaceFs } from '../fs/types.js';
+import type { FsStat, WorkspaceFs } from '../fs/types.js';
 import { RESERVED_TOP_LEVEL } from '../workspace/paths.js';
 
 /** What the shell knows about one path it changed: new bytes, a folder it made, or a removal. */
-export type OverlayEntry = { kind: 'file'; data: Uint8Array } | { kind: 'dir'; fresh: boolean } | { kind: 'deleted' };
+export type OverlayEntry = (
+  | { kind: 'file'; data: Uint8Array }
+  | { kind: 'dir'; fresh: boolean }
+  | { kind: 'deleted' }
+) & {
+  /** made by the shell's `git`, the one writer that may change the workspace's own `.git` */
+  byGit?: true;
+};
+
+/** Who asks for a write: the shell's `git` passes this, every other command nothing. */
+export type Writer = 'git' | undefined;
 
 /** What a shell path is, as the shell sees it (overlay first, then the backend). */
 export interface ShellStat {
@@ -34,6 +44,29 @@ export function shellPath(cwd: string, path: string): string {
     else out.push(part);
   }
   return `/${out.join('/')}`;
+}
+
+const mark = (by: Writer): { byGit?: true } => (by === 'git' ? { byGit: true } : {});
+
+let madeUpIno = 1 << 30;
+/** A stat for a file or folder (size -1) that exists only in the overlay so far. */
+function madeUpStat(size: number): FsStat {
+  const now = Date.now();
+  const type = size < 0 ? 'dir' : 'file';
+  return {
+    type,
+    mode: type === 'dir' ? 0o40755 : 0o100644,
+    size: Math.max(size, 0),
+    ino: madeUpIno++,
+    mtimeMs: now,
+    ctimeMs: now,
+    uid: 0,
+    gid: 0,
+    dev: 0,
+    isFile: () => type === 'file',
+    isDirectory: () => type === 'dir',
+    isSymbolicLink: () => false,
+  };
 }
 
 const parentOf = (p: string) => (p.lastIndexOf('/') <= 0 ? '/' : p.slice(0, p.lastIndexOf('/')));
@@ -138,17 +171,17 @@ export class ShellFs {
     return [...names].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   }
 
-  async writeFile(p: string, data: Uint8Array): Promise<void> {
+  async writeFile(p: string, data: Uint8Array, by?: Writer): Promise<void> {
     this.guard(p, 'open');
     if (p === '/') throw new FsError('EISDIR', 'open');
     const parent = await this.stat(parentOf(p));
     if (!parent) throw new FsError('ENOENT', 'open');
     if (parent.type !== 'dir') throw new FsError('ENOTDIR', 'open');
     if ((await this.stat(p))?.type === 'dir') throw new FsError('EISDIR', 'open');
-    this.entries.set(p, { kind: 'file', data });
+    this.entries.set(p, { kind: 'file', data, ...mark(by) });
   }
 
-  async mkdir(p: string): Promise<void> {
+  async mkdir(p: string, by?: Writer): Promise<void> {
     this.guard(p, 'mkdir');
     if (await this.stat(p)) throw new FsError('EEXIST', 'mkdir');
     const parent = await this.stat(parentOf(p));
@@ -158,6 +191,7 @@ export class ShellFs {
     this.entries.set(p, {
       kind: 'dir',
       fresh: this.entries.get(p)?.kind === 'deleted' || (await this.backendExists(p)),
+      ...mark(by),
     });
   }
 
@@ -169,13 +203,34 @@ export class ShellFs {
   }
 
   /** Remove a file, or a folder with everything below it. */
-  async remove(p: string): Promise<void> {
+  async remove(p: string, by?: Writer): Promise<void> {
     this.guard(p, 'rm');
     if (p === '/') throw new FsError('EBUSY', 'rm');
     if (!(await this.stat(p))) throw new FsError('ENOENT', 'rm');
     const prefix = `${p}/`;
     for (const key of [...this.entries.keys()]) if (key.startsWith(prefix)) this.entries.delete(key);
-    this.entries.set(p, { kind: 'deleted' });
+    this.entries.set(p, { kind: 'deleted', ...mark(by) });
+  }
+
+  /**
+   * The backend's full lstat of `p` (what git's index records), or a made-up one for a path the
+   * overlay holds; null when absent. Links are reported as links, for `git` to record, never followed.
+   */
+  async fullStat(p: string): Promise<FsStat | null> {
+    this.guard(p, 'stat');
+    const o = this.overlaid(p);
+    if (o === 'missing') return null;
+    if (o) return madeUpStat(o.kind === 'file' ? o.data.length : -1);
+    return this.fs.lstat(this.backendPath(p)).catch((error) => {
+      if (hasFsCode(error, 'ENOENT', 'ENOTDIR')) return null;
+      throw error;
+    });
+  }
+
+  /** The target of a link in the backend (the shell never follows one; `git` records it). */
+  async readlink(p: string): Promise<string> {
+    this.guard(p, 'readlink');
+    return this.fs.readlink(this.backendPath(p));
   }
 
   /** The buffered changes, parents before children, as root-relative paths. */

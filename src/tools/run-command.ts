@@ -139,7 +139,8 @@ function runCommandOver(runner?: ProcessRunner, findChanges?: FindExternalChange
         root: ctx.paths.toAbs(''),
         gitWritable: ctx.policy.allowGitWrites,
         env: args.env ?? {},
-        apply: (steps: FileStep[]) => ctx.writer.apply(steps, { allOrNothing: false }),
+        apply: (steps: FileStep[], options?: { gitCommand?: boolean }) =>
+          ctx.writer.apply(steps, { allOrNothing: false, ...(options?.gitCommand ? { gitCommand: true } : {}) }),
         timeoutMs: seconds === undefined ? null : seconds * 1000,
       };
       if (background) {

@@ -47,9 +47,23 @@ export interface ApplyOptions {
   parallel?: number;
   /** keep the written bytes for the next snapshot, which then does not read the files back (default true) */
   noteForSnapshot?: boolean;
+  /**
+   * the shell's `git` command is writing: paths inside the workspace root's own `.git` (not its
+   * hooks) are allowed, and only those; a `.git` anywhere else stays refused
+   */
+  gitCommand?: boolean;
   /** record the change in the change log under this name; `files` gives its text, else the steps' bytes do */
   record?: { tool: string; files?: ChangedFile[] };
   onProgress?: (done: number, total: number) => void;
+}
+
+/**
+ * A path inside the workspace root's own repository, spelled exactly `.git`, outside its hooks
+ * folder (which git runs programs from) and with no other `.git` below: what the shell's `git` may write.
+ */
+function isRootGitDir(rel: string): boolean {
+  const parts = rel.split('/');
+  return parts[0] === '.git' && parts[1] !== 'hooks' && !parts.slice(1).some(foldsToGitDir);
 }
 
 /** Where a folder goes in one rename before it is emptied, so a failure never leaves half of it. */
@@ -74,7 +88,7 @@ export class FileWriter {
   ) {}
 
   async apply(steps: FileStep[], options: ApplyOptions = {}): Promise<ChangeSummary | null> {
-    for (const step of steps) for (const rel of stepPaths(step)) this.checkProtected(rel);
+    for (const step of steps) for (const rel of stepPaths(step)) this.checkProtected(rel, options.gitCommand === true);
     const work = () => this.run(steps, options);
     return options.locked ? work() : this.locks.run(steps.flatMap(stepPaths), work);
   }
@@ -83,8 +97,9 @@ export class FileWriter {
    * Refuse a path under any `.git`, in any spelling a case-folding or 8.3 file system maps onto
    * it (`.GIT`, `git~1`): a repository's hooks and config run code the next time its owner runs git.
    */
-  checkProtected(rel: string): void {
+  checkProtected(rel: string, gitCommand = false): void {
     if (this.rules.allowGitWrites || !rel.split('/').some(foldsToGitDir)) return;
+    if (gitCommand && isRootGitDir(rel)) return;
     throw new ToolError(
       'PERMISSION_DENIED',
       `'${rel}' is inside a git repository's .git folder, which tools may read but not change`,

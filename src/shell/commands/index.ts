@@ -34,6 +34,8 @@ export function commandTable(): CommandTable {
       xargs,
       diff,
       node: nodeUnavailable,
+      // git's code loads with the first `git`
+      git: async (ctx) => (await import('./git/index.js')).git(ctx),
     }),
   );
   table.set('bash', table.get('sh')!);

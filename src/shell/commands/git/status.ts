@@ -1,0 +1,119 @@
+import { findRenames, type FilePair } from './diff-render.js';
+import { readIndex, type IndexEntry } from './index-file.js';
+import { openRepo, unknownOption, type GitFile, type Repo } from './repo.js';
+import { untracked, workChanges, type WorkChange } from './worktree.js';
+import type { CommandContext } from '../../context.js';
+
+/** What `status` reports: staged pairs (HEAD to index), unstaged changes, untracked paths. */
+export interface StatusData {
+  head: string | null;
+  staged: FilePair[];
+  unstaged: WorkChange[];
+  untracked: string[];
+  index: Map<string, IndexEntry>;
+}
+
+const side = (path: string, f: GitFile) => ({ path, oid: f.oid, mode: f.mode, load: async () => new Uint8Array() });
+
+/** Compare two sets of files by path: what was added, removed or changed between them. */
+export function pairsOf(
+  from: Map<string, GitFile>,
+  to: Map<string, GitFile>,
+  wanted: (p: string) => boolean,
+): FilePair[] {
+  const out: FilePair[] = [];
+  for (const [path, a] of from) {
+    if (!wanted(path)) continue;
+    const b = to.get(path);
+    if (!b) out.push({ from: side(path, a) });
+    else if (a.oid !== b.oid || a.mode !== b.mode) out.push({ from: side(path, a), to: side(path, b) });
+  }
+  for (const [path, b] of to) if (wanted(path) && !from.has(path)) out.push({ to: side(path, b) });
+  return out;
+}
+
+export async function collectStatus(repo: Repo, withUntracked = true): Promise<StatusData> {
+  const head = await repo.head();
+  const index = await readIndex(repo);
+  const tree = await repo.treeFiles(head);
+  const staged = findRenames(pairsOf(tree, index, () => true));
+  const unstaged = await workChanges(repo, index);
+  return { head, staged, unstaged, untracked: withUntracked ? await untracked(repo, index) : [], index };
+}
+
+const stagedLetter = (p: FilePair) => (!p.from ? 'A' : !p.to ? 'D' : p.from.path !== p.to.path ? 'R' : 'M');
+
+/** `git status`: the long form, or `-s`/`--short` and `--porcelain`. */
+export async function status(ctx: CommandContext, args: string[]): Promise<number> {
+  let short = false;
+  let porcelain = false;
+  let branchLine = false;
+  let withUntracked = true;
+  for (const a of args) {
+    if (a === '-s' || a === '--short') short = true;
+    else if (a === '--porcelain' || a === '--porcelain=v1') porcelain = true;
+    else if (a === '-b' || a === '--branch') branchLine = true;
+    else if (a === '-uno' || a === '--untracked-files=no') withUntracked = false;
+    else if (a === '-unormal' || a === '-u' || a === '--untracked-files=normal' || a === '--long') continue;
+    else unknownOption('status', a);
+  }
+  const repo = await openRepo(ctx);
+  const data = await collectStatus(repo, withUntracked);
+  const branch = await repo.branch();
+  const show = porcelain ? (p: string) => p : (p: string) => repo.display(p);
+  if (short || porcelain) {
+    if (branchLine) ctx.out(`## ${data.head ? '' : 'No commits yet on '}${branch ?? 'HEAD (no branch)'}\n`);
+    const rows = new Map<string, string>();
+    for (const p of data.staged) {
+      const path = (p.to ?? p.from)!.path;
+      const name = p.from && p.to && p.from.path !== path ? `${show(p.from.path)} -> ${show(path)}` : show(path);
+      rows.set(path, `${stagedLetter(p)} ${name}`);
+    }
+    for (const c of data.unstaged) {
+      const row = rows.get(c.path);
+      const y = c.now ? 'M' : 'D';
+      rows.set(c.path, row ? `${row[0]}${y}${row.slice(2)}` : ` ${y} ${show(c.path)}`);
+    }
+    const lines = [...rows].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, r]) => r);
+    for (const u of data.untracked) lines.push(`?? ${show(u)}`);
+    ctx.out(lines.map((l) => `${l.slice(0, 2)} ${l.slice(2).trimStart()}\n`).join(''));
+    return 0;
+  }
+  ctx.out(branch ? `On branch ${branch}\n` : `HEAD detached at ${repo.short(data.head ?? '')}\n`);
+  if (!data.head) ctx.out('\nNo commits yet\n\n');
+  const entry = (label: string, path: string) => `\t${`${label}:`.padEnd(12)}${path}\n`;
+  if (data.staged.length > 0) {
+    ctx.out(
+      `Changes to be committed:\n  (use "git ${data.head ? 'restore --staged' : 'rm --cached'} <file>..." to unstage)\n`,
+    );
+    for (const p of data.staged) {
+      const path = (p.to ?? p.from)!.path;
+      if (!p.from) ctx.out(entry('new file', show(path)));
+      else if (!p.to) ctx.out(entry('deleted', show(path)));
+      else if (p.from.path !== path) ctx.out(entry('renamed', `${show(p.from.path)} -> ${show(path)}`));
+      else ctx.out(entry('modified', show(path)));
+    }
+    ctx.out('\n');
+  }
+  if (data.unstaged.length > 0) {
+    const removed = data.unstaged.some((c) => !c.now);
+    ctx.out(
+      `Changes not staged for commit:\n  (use "git add${removed ? '/rm' : ''} <file>..." to update what will be committed)\n` +
+        '  (use "git restore <file>..." to discard changes in working directory)\n',
+    );
+    for (const c of data.unstaged) ctx.out(entry(c.now ? 'modified' : 'deleted', show(c.path)));
+    ctx.out('\n');
+  }
+  if (data.untracked.length > 0) {
+    ctx.out('Untracked files:\n  (use "git add <file>..." to include in what will be committed)\n');
+    for (const u of data.untracked) ctx.out(`\t${show(u)}\n`);
+    ctx.out('\n');
+  }
+  if (data.staged.length > 0) return 0;
+  if (data.unstaged.length > 0) ctx.out('no changes added to commit (use "git add" and/or "git commit -a")\n');
+  else if (data.untracked.length > 0)
+    ctx.out('nothing added to commit but untracked files present (use "git add" to track)\n');
+  else if (!data.head) ctx.out('nothing to commit (create/copy files and use "git add" to track)\n');
+  else ctx.out('nothing to commit, working tree clean\n');
+  return 0;
+}
