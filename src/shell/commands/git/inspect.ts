@@ -1,5 +1,5 @@
 import type { CommandContext } from '../../context.js';
-import { posixRegex, escapeRegex } from '../regex.js';
+import { posixRegex, escapeRegex } from '../text/regex.js';
 import { readIndex } from './index-file.js';
 import { GitFatal, openRepo, unknownOption } from './repo.js';
 import { under } from './stage.js';
