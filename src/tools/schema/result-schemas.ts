@@ -16,7 +16,7 @@ export const externalChangeResults = {
 export const skippedFileResult = s.object({
   path: s.string(),
   size_bytes: s.integer(),
-  reason: s.enum(['too_large', 'unreadable', 'hard_linked']),
+  reason: s.enum(['too_large', 'unreadable', 'hard_linked', 'excluded']),
   why: s.optional(s.string({ description: 'For an unreadable path: what the storage said, e.g. ENAMETOOLONG.' })),
 });
 
