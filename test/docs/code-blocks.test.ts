@@ -205,5 +205,5 @@ describe('every code block in the README and docs/', () => {
       expect(r.status, `${line}\n${r.stdout}\n${r.stderr}`).toBe(want);
     }
     expect(skipped).toEqual(['sandpit-workspace mcp', 'sandpit-workspace clone']);
-  }, 180_000);
+  }, 400_000);
 });
