@@ -19,6 +19,7 @@ const sections = [
   ['search', async () => (await import('./search.mjs')).benchSearch({ log })],
   ['patch', async () => (await import('./patch.mjs')).benchPatch({ log })],
   ['snapshots', async () => (await import('./snapshots.mjs')).benchSnapshots({ quick })],
+  ['first-snapshot', async () => (await import('./first-snapshot.mjs')).benchFirstSnapshot()],
   ['mcp', async () => (await import('./mcp.mjs')).benchMcp({ log })],
   ['sandbox', async () => (await import('./sandbox.mjs')).benchSandbox()],
   ['browser', async () => (await import('./browser.mjs')).benchBrowser()],

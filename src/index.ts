@@ -112,6 +112,7 @@ export type { ResolvedPolicy } from './workspace/policy.js';
 export type { FsErrorCode } from './fs/errors.js';
 export type { SnapshotStore, SnapshotOptions, SnapshotWhen, CommitOutcome } from './snapshots/store.js';
 export type { SnapshotInfo } from './snapshots/history.js';
+export { DEFAULT_SNAPSHOT_EXCLUDES } from './snapshots/ignore.js';
 export type {
   WorkspaceGit,
   CloneOptions,

@@ -198,6 +198,10 @@ async function main(argv: string[]): Promise<number> {
  * mcp-http-early.ts); the rest of the command, most of its usage errors included, runs once loaded.
  */
 async function mcpStart(args: ParsedArgs): Promise<void> {
+  // A broad --root is refused before the early initialize answer, so a client never sees it ready.
+  const root = args.options.get('root');
+  if (root !== undefined && !args.flags.has('help'))
+    (await import('./cli/broad-root.js')).refuseBroadRoot(root, '--root', args.flags.has('allow-broad-root'));
   const http = args.options.has('http') && !args.flags.has('help');
   // Over HTTP the port is open (and initialize answered) before the heavy modules start loading.
   const earlyHttp = http ? await (await import('./mcp/cli-http.js')).listenForCli(args) : undefined;

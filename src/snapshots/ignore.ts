@@ -4,9 +4,43 @@ import { RESERVED_TOP_LEVEL } from '../workspace/paths.js';
 import { isAtomicTemp } from '../fs/temp-names.js';
 
 /**
+ * Folders no one versions, which snapshots leave out by default and list as skipped: installed
+ * dependencies, build outputs and caches (the folders search skips, but `out/`, where cowork
+ * writes the artifacts a person reviews). A `.gitignore` line `!name/` keeps one in; the
+ * `snapshots.exclude` option replaces the list.
+ */
+export const DEFAULT_SNAPSHOT_EXCLUDES: readonly string[] = [
+  'node_modules',
+  'bower_components',
+  'jspm_packages',
+  'dist',
+  'build',
+  'target',
+  'coverage',
+  '__pycache__',
+  '.next',
+  '.nuxt',
+  '.svelte-kit',
+  '.turbo',
+  '.parcel-cache',
+  '.cache',
+  '.venv',
+  'venv',
+  '.tox',
+  '.mypy_cache',
+  '.pytest_cache',
+  '.gradle',
+  '.hg',
+  '.svn',
+];
+
+/** Why a child is left out: a `.gitignore` (or Sandpit's own rules) said so, or it is a folder no one versions. */
+export type LeftOut = false | 'ignored' | 'excluded';
+
+/**
  * Which workspace paths snapshots leave out: Sandpit's own folder, every `.git` (a user's own
- * repository is never read or written), the temporary files of atomic writes, and what
- * `.gitignore` files exclude. Rules are loaded
+ * repository is never read or written), the temporary files of atomic writes, what
+ * `.gitignore` files exclude, and the folders of {@link DEFAULT_SNAPSHOT_EXCLUDES}. Rules are loaded
  * per folder on first use and forgotten when that folder's `.gitignore` changes.
  */
 export class SnapshotIgnore {
@@ -14,10 +48,15 @@ export class SnapshotIgnore {
   /** per folder, the folders at or above it that have rules, deepest first (see rulesAbove) */
   private readonly above = new Map<string, Array<{ dir: string; rules: Ignore }>>();
 
+  private readonly excluded: ReadonlySet<string>;
+
   constructor(
     private readonly fs: WorkspaceFs,
     private readonly toAbs: (rel: string) => string,
-  ) {}
+    excluded: readonly string[] = DEFAULT_SNAPSHOT_EXCLUDES,
+  ) {
+    this.excluded = new Set(excluded);
+  }
 
   /** Forget cached rules after `rel` changed, if it is a `.gitignore`. */
   changed(rel: string): void {
@@ -48,19 +87,24 @@ export class SnapshotIgnore {
 
   /** Whether `name` in folder `dir` ('' for the root) is excluded, given that `dir` is not. */
   async ignoredChild(dir: string, name: string, isDir: boolean): Promise<boolean> {
-    if (name === '.git' || isAtomicTemp(name)) return true;
-    if (dir === '' && RESERVED_TOP_LEVEL.includes(name)) return true;
+    return (await this.leftOut(dir, name, isDir)) !== false;
+  }
+
+  /** Whether and why `name` in folder `dir` is left out, given that `dir` is not. */
+  async leftOut(dir: string, name: string, isDir: boolean): Promise<LeftOut> {
+    if (name === '.git' || isAtomicTemp(name)) return 'ignored';
+    if (dir === '' && RESERVED_TOP_LEVEL.includes(name)) return 'ignored';
+    const byDefault = isDir && this.excluded.has(name);
     const above = await this.rulesAbove(dir);
-    if (above.length === 0) return false;
     // The deepest .gitignore with an opinion wins, so a nested `!pattern` re-includes.
     const rel = dir === '' ? name : `${dir}/${name}`;
     for (const { dir: at, rules } of above) {
       const sub = at === '' ? rel : rel.slice(at.length + 1);
       const verdict = rules.test(isDir ? `${sub}/` : sub);
-      if (verdict.ignored) return true;
+      if (verdict.ignored) return 'ignored';
       if (verdict.unignored) return false;
     }
-    return false;
+    return byDefault ? 'excluded' : false;
   }
 
   /**

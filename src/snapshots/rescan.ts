@@ -19,8 +19,8 @@ export interface SkippedFile {
   path: string;
   /** its size */
   size_bytes: number;
-  /** why it was left out of the snapshot */
-  reason: 'too_large' | 'unreadable' | 'hard_linked' | 'special_file';
+  /** why it was left out of the snapshot; `excluded` is a folder no one versions (node_modules, a build or cache folder) */
+  reason: 'too_large' | 'unreadable' | 'hard_linked' | 'special_file' | 'excluded';
   /** for an unreadable path: what the backend said, e.g. ENAMETOOLONG; for a special file: which kind (fifo, socket, ...) */
   why?: string;
 }
@@ -37,6 +37,7 @@ function unreadable(rel: string, error: unknown): SkippedFile | null {
 export function describeSkipped(s: SkippedFile): string {
   if (s.reason === 'unreadable') return `${s.path} (unreadable: ${s.why})`;
   if (s.reason === 'special_file') return `${s.path} (special file: ${s.why})`;
+  if (s.reason === 'excluded') return `${s.path}/ (not versioned: dependencies, build output or cache)`;
   return s.reason === 'hard_linked' ? `${s.path} (hard-linked)` : `${s.path} (${s.size_bytes} bytes)`;
 }
 
@@ -329,8 +330,13 @@ export class Scanner {
           return;
         }
         const isDir = stat.type === 'dir';
-        const ignored = dirIgnored || (await this.ignore.ignoredChild(dir, name, isDir));
-        if (ignored && !(isDir ? knownDirs.has(child) : known.has(child))) return;
+        const leftOut = dirIgnored ? 'ignored' : await this.ignore.leftOut(dir, name, isDir);
+        const ignored = leftOut !== false;
+        if (ignored && !(isDir ? knownDirs.has(child) : known.has(child))) {
+          // A .gitignore line is the person's own choice; a folder left out by default is named, once per walk.
+          if (leftOut === 'excluded') unreachable.push({ path: child, size_bytes: 0, reason: 'excluded' });
+          return;
+        }
         if (isDir) {
           dirs.push([child, ignored]);
           found.push(child);

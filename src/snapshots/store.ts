@@ -10,7 +10,7 @@ import type { WorkspaceFs } from '../fs/types.js';
 import { ToolError } from '../contract/index.js';
 import { BRANCH, FIRST_OPEN_MARK, readBranch, type BranchState } from './branch.js';
 import { History, formatMessage, parseCommit, type CommitMeta, type SnapshotInfo } from './history.js';
-import { SnapshotIgnore } from './ignore.js';
+import { SnapshotIgnore, type DEFAULT_SNAPSHOT_EXCLUDES } from './ignore.js';
 import { ObjectSink, type GitAccess, type LooseWrites } from './objects.js';
 import { describeSkipped, Scanner, type SkippedFile } from './rescan.js';
 import type { Spares } from './spares.js';
@@ -27,6 +27,11 @@ export interface SnapshotOptions {
   dir?: string;
   /** files larger than this are left out and reported (default 5 MiB) */
   maxFileBytes?: number;
+  /**
+   * folder names left out wherever they are, and listed as skipped (default
+   * {@link DEFAULT_SNAPSHOT_EXCLUDES}: node_modules, build outputs, caches); `[]` keeps every folder
+   */
+  exclude?: readonly string[];
   /**
    * how many snapshots history keeps (default 1000). Older ones are cut off with git's `shallow`
    * file: they vanish from list_snapshots, undo and `git log`, but their objects stay on disk
@@ -128,7 +133,7 @@ export class SnapshotStore {
     this.scanner = new Scanner(
       fs,
       toAbs,
-      new SnapshotIgnore(fs, toAbs),
+      new SnapshotIgnore(fs, toAbs, options.exclude),
       options.maxFileBytes ?? 5 * 1024 * 1024,
       reads.allowHardLinks === true,
     );

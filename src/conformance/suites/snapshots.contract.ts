@@ -167,6 +167,56 @@ export function snapshotsContract(backend: BackendUnderTest) {
       expect(await h.bytes('big.bin')).toHaveLength(2048);
     });
 
+    it('leaves out node_modules, build and cache folders by default and lists them; a .gitignore line or the option keeps them', async () => {
+      const project = {
+        'package.json': '{}\n',
+        'src/a.ts': 'a\n',
+        'node_modules/pkg/index.js': 'module.exports = 1;\n',
+        'node_modules/pkg/deep/x.js': 'x\n',
+        'packages/app/node_modules/dep/i.js': 'i\n',
+        'dist/app.js': 'built\n',
+        '.cache/blob': 'cached\n',
+        'out/report.md': 'an artifact\n',
+      };
+      h = await open(backend, project);
+      const first = await h.ok('write_file', { path: 'src/b.ts', content: 'b\n' });
+      expect(first.snapshot_error).toBeUndefined();
+      const held = async () => [...(await h.ws.snapshots!.tree.files()).keys()].sort();
+      expect(await held()).toEqual(['out/report.md', 'package.json', 'src/a.ts', 'src/b.ts']);
+      const snap = await h.ok('snapshot', { message: 'checkpoint' });
+      expect(snap.skipped.map((s: { path: string; reason: string }) => [s.path, s.reason]).sort()).toEqual([
+        ['.cache', 'excluded'],
+        ['dist', 'excluded'],
+        ['node_modules', 'excluded'],
+        ['packages/app/node_modules', 'excluded'],
+      ]);
+      // Undo leaves what snapshots leave out alone.
+      await h.ok('undo', {});
+      expect(await h.text('node_modules/pkg/index.js')).toBe('module.exports = 1;\n');
+      expect(await h.text('dist/app.js')).toBe('built\n');
+      await h.cleanup();
+
+      // A .gitignore that names a folder (at any depth, as in git) is the person's choice: left out,
+      // not listed; `!dist/` keeps dist.
+      h = await open(backend, { ...project, '.gitignore': 'node_modules/\n!dist/\n' });
+      await h.ok('write_file', { path: 'src/b.ts', content: 'b\n' });
+      expect(await held()).toEqual([
+        '.gitignore',
+        'dist/app.js',
+        'out/report.md',
+        'package.json',
+        'src/a.ts',
+        'src/b.ts',
+      ]);
+      expect((await h.ok('snapshot', {})).skipped.map((s: { path: string }) => s.path).sort()).toEqual(['.cache']);
+      await h.cleanup();
+
+      // snapshots.exclude replaces the list: [] keeps every folder.
+      h = await open(backend, project, { snapshots: { exclude: [] } });
+      await h.ok('write_file', { path: 'src/b.ts', content: 'b\n' });
+      expect(await held()).toEqual([...Object.keys(project), 'src/b.ts'].sort());
+    });
+
     it('keeps a file it already holds when a .gitignore later names it, as git does', async () => {
       h = await open(backend, { 'app.log': 'first\n', 'out/keep.js': 'kept\n', 'src/a.ts': 'a\n' });
       await h.ok('snapshot', { message: 'tracked' });

@@ -21,7 +21,7 @@ const AGENT_ARGS = {
     'approve',
     'max-background-wait',
   ]),
-  flags: new Set(['json', 'vision']),
+  flags: new Set(['json', 'vision', 'allow-broad-root']),
   command: 'agent',
 };
 

@@ -37,7 +37,7 @@ const COMMON: ArgSpec = {
     'auth-token-env',
     'max-message-bytes',
   ]),
-  flags: new Set(['help', 'pretty', 'schemas', 'version', 'strict', 'repair', 'git', 'no-auth']),
+  flags: new Set(['help', 'pretty', 'schemas', 'version', 'strict', 'repair', 'git', 'no-auth', 'allow-broad-root']),
 };
 const SHORT: Record<string, string> = { '-h': '--help', '-v': '--version' };
 
@@ -82,7 +82,7 @@ export function parseArgs(argv: readonly string[], spec: ArgSpec = COMMON): Pars
 
 /** Where a command's workspace lives, decided from --backend, --root and --from. */
 export type WorkspaceSource =
-  | { backend: 'node'; root: string; toolsDir?: string; sandbox?: 'os' | 'none' }
+  | { backend: 'node'; root: string; toolsDir?: string; sandbox?: 'os' | 'none'; allowBroadRoot?: boolean }
   | { backend: 'memory'; from?: string };
 
 /**
@@ -108,6 +108,7 @@ export function workspaceSource(args: ParsedArgs): WorkspaceSource {
       root,
       ...(toolsDir === undefined ? {} : { toolsDir }),
       ...(sandbox === undefined ? {} : { sandbox }),
+      ...(args.flags.has('allow-broad-root') ? { allowBroadRoot: true } : {}),
     };
   }
   if (root !== undefined) {
@@ -115,6 +116,8 @@ export function workspaceSource(args: ParsedArgs): WorkspaceSource {
   }
   if (args.options.has('tools'))
     throw new UsageError('--tools runs programs in a real folder, so it needs --root DIR (the node backend)');
+  if (args.flags.has('allow-broad-root'))
+    throw new UsageError('--allow-broad-root is about a real folder given to --root; the memory backend has none');
   if (args.options.has('sandbox'))
     throw new UsageError(
       '--sandbox is about running programs in a real folder, so it needs --root DIR (the node backend)',

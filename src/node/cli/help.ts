@@ -43,6 +43,8 @@ Commands
       error; the server stays up.
       Without --root it serves the client's first file:// root (roots/list) and
       follows its changes; with --root the client's roots are ignored.
+      A root (given or the client's) that is /, the home folder or a system folder
+      is refused: give the project's absolute path, or add --allow-broad-root.
       --git adds git_clone, git_push and git_pull (canonical toolset) with the token
       in SANDPIT_GIT_TOKEN; a call with a progressToken hears each git phase.
 

@@ -7,6 +7,7 @@ import { isToolsetName, toolset, TOOLSET_NAMES, type Toolset } from '../../tools
 import type { Workspace } from '../../workspace-core.js';
 import type { Approver } from '../../workspace/policy.js';
 import { UsageError, type WorkspaceSource } from './args.js';
+import { refuseBroadRoot } from './broad-root.js';
 import type { ModelCaps } from '../manifests/output.js';
 import type { TaskRegistry } from '../process/tasks.js';
 import { openToolsetWorkspace, type ToolsetWorkspaceOptions } from '../open.js';
@@ -51,6 +52,7 @@ export async function openCliWorkspace(
   if (source.backend === 'node') {
     const root = resolve(source.root);
     await requireFolder(root, '--root');
+    refuseBroadRoot(root, '--root', source.allowBroadRoot === true);
     if (source.toolsDir !== undefined) await requireFolder(resolve(source.toolsDir), '--tools');
     const { ws, set, tasks } = openToolsetWorkspace(root, name, {
       ...artifacts,

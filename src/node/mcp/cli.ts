@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import type { SnapshotOptions } from '../../snapshots/store.js';
 import { UsageError, workspaceSource, type ParsedArgs } from '../cli/args.js';
 import { cliToolsetName, openCliWorkspace } from '../cli/open.js';
+import { ALLOW_BROAD_ROOT, BroadRootError, refuseBroadRoot } from '../cli/broad-root.js';
 import { serveMcpHttp, serveMcpHttpRoots } from './http.js';
 import { packageVersion, serveMcpStdio, serveStdio, type ServedWorkspace } from './server.js';
 import { createRootsMcpServer, WorkspacePool } from './roots.js';
@@ -103,6 +104,8 @@ export async function mcpCommand(args: ParsedArgs, early?: EarlyStart, earlyHttp
   const source = workspaceSource(fixedRoot ? args : { ...args, options: new Map([...args.options, ['root', '.']]) });
   if (source.backend !== 'node')
     throw new UsageError('mcp serves a real folder: use --root DIR, or let the client name its root');
+  // Before anything answers the client: a server on the whole machine must not look ready.
+  if (fixedRoot) refuseBroadRoot(resolve(source.root), '--root', source.allowBroadRoot === true);
   const approve = args.options.get('approve');
   if (approve !== undefined && approve !== 'all')
     throw new UsageError('--approve takes only all (allow every confirmation without asking)');
@@ -125,7 +128,15 @@ export async function mcpCommand(args: ParsedArgs, early?: EarlyStart, earlyHttp
     return { ws, set };
   };
   const pool = new WorkspacePool(async (folder) =>
-    open(folder).catch(() => {
+    open(folder).catch((error) => {
+      if (error instanceof BroadRootError)
+        throw new ToolError(
+          'PERMISSION_DENIED',
+          `the client's first root is ${error.kind}, which this server does not serve`,
+          {
+            hint: `Add a project folder as the client's root, or start sandpit mcp with --root /absolute/path/to/project (--${ALLOW_BROAD_ROOT} serves such a folder anyway).`,
+          },
+        );
       throw new ToolError('NOT_FOUND', "the client's first root is not a folder this server can open", {
         hint: 'Check the root the client names exists and is readable.',
       });

@@ -9,7 +9,8 @@ export const snapshotTool = defineTool({
   description:
     'Record the whole workspace now as a snapshot (a git commit in a shadow repository), with an optional message, ' +
     'so you can diff against it or go back to it later. Changes made outside the tools are picked up too. ' +
-    'Files excluded by .gitignore are left out, and files over the size cap are left out and listed in skipped.',
+    'Files excluded by .gitignore are left out; folders no one versions (node_modules, build and cache folders) ' +
+    'and files over the size cap are left out and listed in skipped.',
   // It changes no file, but it writes a commit to the shadow repository: not read-only.
   mutates: false,
   annotations: ADDITIVE,
@@ -20,7 +21,9 @@ export const snapshotTool = defineTool({
   }),
   resultSchema: s.object({
     ...snapshotResultProperties,
-    skipped: s.array(skippedFileResult, { description: 'Files left out (over the size cap).' }),
+    skipped: s.array(skippedFileResult, {
+      description: 'What was left out: files over the size cap, folders no one versions.',
+    }),
   }),
   async run(args, ctx) {
     const store = requireSnapshots(ctx);

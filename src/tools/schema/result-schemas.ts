@@ -16,7 +16,7 @@ export const externalChangeResults = {
 export const skippedFileResult = s.object({
   path: s.string(),
   size_bytes: s.integer(),
-  reason: s.enum(['too_large', 'unreadable', 'hard_linked', 'special_file']),
+  reason: s.enum(['too_large', 'unreadable', 'hard_linked', 'special_file', 'excluded']),
   why: s.optional(
     s.string({
       description:

@@ -1,0 +1,250 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startModelServer } from '../agent/model-server.js';
+import { packSandpit, repoRoot } from '../package/stage.js';
+import { launchChromium } from '../web/chromium.js';
+import { servePage } from '../web/page-server.js';
+import { blocksOf, type DocBlock } from './doc-blocks.js';
+
+// The README's quick starts and docs/mcp.md's client configurations, run as written in fresh
+// folders against the packed package. Two substitutions, both said where they happen: `npm
+// install` gets the tarball for `sandpit-workspace` (and this checkout's vite for `vite`), and a
+// client's `npx -y sandpit-workspace` is the bin that install put in node_modules/.bin.
+
+let work: string;
+let tarball: string;
+const readme = blocksOf('README.md');
+
+beforeAll(async () => {
+  work = await mkdtemp(join(tmpdir(), 'sandpit-quick-'));
+  tarball = (await packSandpit(work)).tarball;
+}, 600_000);
+afterAll(() => rm(work, { recursive: true, force: true }));
+
+/** A shell line from the docs, with the package names swapped for what this run installs. */
+function runShell(line: string, cwd: string): string {
+  const local = line.replace(/npm install ([^&|;]+)/g, (_all, names: string) => {
+    const swapped = names
+      .trim()
+      .split(/\s+/)
+      .map((n) => (n === 'sandpit-workspace' ? tarball : n === 'vite' ? '' : n))
+      .filter(Boolean);
+    return `npm install --prefer-offline --no-audit --no-fund ${swapped.join(' ')}`;
+  });
+  const r = spawnSync('sh', ['-c', local], { cwd, encoding: 'utf8', env: withoutTestEnv() });
+  if (r.status !== 0) throw new Error(`${line}\n${r.stdout}\n${r.stderr}`);
+  return r.stdout;
+}
+
+function withoutTestEnv(): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  delete env.NODE_ENV;
+  delete env.VITEST;
+  return env;
+}
+
+const fileBlock = (name: string): DocBlock => {
+  const block = readme.find((b) => b.attrs.file === name);
+  if (!block) throw new Error(`the README has no block for ${name}`);
+  return block;
+};
+/** The first shell block under a README heading. */
+const shellAfter = (heading: string): string => {
+  const at = readmeLines.findIndex((l) => l.startsWith(heading)) + 1;
+  const block = readme.find((b) => b.lang === 'sh' && b.line > at);
+  if (at === 0 || !block) throw new Error(`no shell block under ${heading}`);
+  return block.text.trim();
+};
+const readmeLines = readFileSync(join(repoRoot, 'README.md'), 'utf8').split('\n');
+
+function nodeAsync(file: string, cwd: string, env: Record<string, string>) {
+  return new Promise<{ status: number | null; stdout: string; stderr: string }>((done) => {
+    const child = spawn(process.execPath, [file], { cwd, env: { ...withoutTestEnv(), ...env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('close', (status) => done({ status, stdout, stderr }));
+  });
+}
+
+function node(file: string, cwd: string, env: Record<string, string> = {}) {
+  return spawnSync(process.execPath, [file], { cwd, encoding: 'utf8', env: { ...withoutTestEnv(), ...env } });
+}
+
+describe('the README quick starts, in fresh folders with the packed package', () => {
+  let project: string;
+
+  beforeAll(async () => {
+    project = join(work, 'node-project');
+    await mkdir(project);
+    runShell(shellAfter('### In a Node project'), project);
+  }, 300_000);
+
+  it('makes a CommonJS project, as npm init -y does, where the .mjs example runs as written', async () => {
+    // npm 10 leaves `type` out, npm 11 writes "commonjs": either way `import` in a .js file would fail.
+    expect([undefined, 'commonjs']).toContain(JSON.parse(await readFile(join(project, 'package.json'), 'utf8')).type);
+    await writeFile(join(project, 'hello.mjs'), fileBlock('hello.mjs').text);
+    const r = node('hello.mjs', project);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toContain("tool: 'edit_file'");
+    expect(r.stdout).toContain('-- try sandpit');
+    expect(r.stdout).toContain('+- tried sandpit');
+    expect(r.stdout.trim().split('\n').at(-1)).toBe('NOT_FOUND');
+    expect(await readFile(join(project, 'notes.md'), 'utf8')).toBe('# Notes\n- tried sandpit\n');
+  });
+
+  it('runs the CommonJS form in the same project', async () => {
+    await writeFile(join(project, 'hello.cjs'), fileBlock('hello.cjs').text);
+    const r = node('hello.cjs', project);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout.trim()).toMatch(/^true [1-9]\d*$/);
+  });
+
+  it('leaves node_modules out of the first snapshot of that project', async () => {
+    const log = spawnSync('git', ['--git-dir=.sandpit/git', 'ls-tree', '-r', '--name-only', 'HEAD'], {
+      cwd: project,
+      encoding: 'utf8',
+    });
+    expect(log.status, log.stderr).toBe(0);
+    expect(log.stdout.split('\n').filter((p) => p.startsWith('node_modules/'))).toEqual([]);
+    expect(log.stdout).toContain('notes.md');
+  });
+
+  it('runs the agent loop against a model on 127.0.0.1', async () => {
+    const model = await startModelServer({
+      'quick-start': [
+        { calls: [{ name: 'write_file', args: { path: 'todo.md', content: '- one\n- two\n- three\n' } }] },
+        { text: 'Wrote todo.md.' },
+      ],
+    });
+    try {
+      await writeFile(join(project, 'agent.mjs'), fileBlock('agent.mjs').text);
+      // Not spawnSync: the model server answers from this process, so its event loop must keep running.
+      const r = await nodeAsync('agent.mjs', project, { MODEL_URL: `${model.url}/v1`, MODEL: 'quick-start' });
+      expect(r.status, r.stderr).toBe(0);
+      expect(r.stdout).toContain('> write_file {"path":"todo.md"');
+      expect(r.stdout).toContain('Wrote todo.md.');
+      expect(r.stdout).toContain('answered in 2 steps');
+      expect(await readFile(join(project, 'todo.md'), 'utf8')).toBe('- one\n- two\n- three\n');
+    } finally {
+      await model.stop();
+    }
+    // With no model there, it says so in one line instead of printing token counts.
+    const down = node('agent.mjs', project, { MODEL_URL: 'http://127.0.0.1:9/v1' });
+    expect(down.status).toBe(0);
+    expect(down.stderr).toMatch(/^\nUNREACHABLE: /);
+  }, 120_000);
+
+  it('builds the browser app with Vite and it runs in Chromium', async () => {
+    const app = join(work, 'browser-app');
+    await mkdir(app);
+    const line = shellAfter('### In a browser app').replace(/^mkdir my-app && cd my-app && /, '');
+    runShell(line, app);
+    // `npm install vite` is this checkout's vite, linked (the run has no registry access for it).
+    if (!existsSync(join(app, 'node_modules', 'vite')))
+      await symlink(join(repoRoot, 'node_modules', 'vite'), join(app, 'node_modules', 'vite'), 'dir');
+    await writeFile(join(app, 'index.html'), fileBlock('index.html').text);
+    await writeFile(join(app, 'main.js'), fileBlock('main.js').text);
+    const build = spawnSync(
+      process.execPath,
+      [join(app, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--logLevel', 'warn'],
+      {
+        cwd: app,
+        encoding: 'utf8',
+        env: withoutTestEnv(),
+      },
+    );
+    expect(build.status, build.stderr).toBe(0);
+    const server = await servePage(join(app, 'dist'));
+    const browser = await launchChromium();
+    try {
+      const page = await browser.newPage();
+      await page.goto(server.url);
+      await page.waitForFunction(() => document.getElementById('out')?.textContent !== 'loading', null, {
+        timeout: 60_000,
+      });
+      const edit = JSON.parse((await page.textContent('#out'))!);
+      expect(edit).toMatchObject({ ok: true, tool: 'edit_file', result: { path: 'src/app.js', replacements: 1 } });
+    } finally {
+      await browser.close();
+      await server.stop();
+    }
+  }, 180_000);
+});
+
+describe("docs/mcp.md's client configurations, launched as each client launches them", () => {
+  const configs = [...blocksOf('docs/mcp.md'), ...readme].filter((b) => b.attrs.client !== undefined);
+
+  it('has one for each client', () => {
+    expect(configs.map((b) => b.attrs.client).sort()).toEqual([
+      'claude-code',
+      'claude-desktop',
+      'claude-desktop',
+      'cursor',
+      'vscode',
+    ]);
+  });
+
+  it.each(configs.map((b) => [`${b.file}:${b.line} (${b.attrs.client})`, b] as const))(
+    '%s starts, lists tools and answers a call from / with only PATH and HOME',
+    async (_name, block) => {
+      const config = JSON.parse(block.text);
+      const servers = block.attrs.client === 'vscode' ? config.servers : config.mcpServers;
+      expect(Object.keys(config)).toEqual([block.attrs.client === 'vscode' ? 'servers' : 'mcpServers']);
+      const entry = servers.sandpit as { command: string; args: string[]; type?: string };
+      expect(entry.type ?? 'stdio').toBe('stdio');
+      expect(entry.command).toBe('npx');
+      expect(entry.args.slice(0, 2)).toEqual(['-y', 'sandpit-workspace']);
+      const project = await mkdtemp(join(work, 'mcp-project-'));
+      await writeFile(join(project, 'hello.txt'), 'hello\n');
+      const consumer = await installedConsumer();
+      // `npx -y sandpit-workspace` resolves to the package's bin; here it is the installed tarball's.
+      const args = entry.args.slice(2).map((a) => (a === '/absolute/path/to/project' ? project : a));
+      const home = await mkdtemp(join(work, 'home-'));
+      const client = new Client({ name: `${block.attrs.client}-like`, version: '1.0.0' });
+      await client.connect(
+        new StdioClientTransport({
+          command: join(consumer, 'node_modules', '.bin', 'sandpit-workspace'),
+          args,
+          cwd: '/',
+          env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home },
+        }),
+      );
+      try {
+        expect((await client.listTools()).tools.map((t) => t.name)).toEqual(
+          expect.arrayContaining(['read_file', 'edit_file', 'apply_patch']),
+        );
+        const read = (await client.callTool({ name: 'read_file', arguments: { path: 'hello.txt' } })) as any;
+        expect(read.structuredContent).toMatchObject({ path: 'hello.txt', content: 'hello\n' });
+        const wrote = (await client.callTool({
+          name: 'write_file',
+          arguments: { path: 'from-client.txt', content: 'written\n' },
+        })) as any;
+        expect(wrote.isError).toBeFalsy();
+        expect(await readFile(join(project, 'from-client.txt'), 'utf8')).toBe('written\n');
+      } finally {
+        await client.close();
+      }
+    },
+    300_000,
+  );
+});
+
+let consumerDir: Promise<string> | undefined;
+/** One folder with the tarball installed, for the client configurations. */
+function installedConsumer(): Promise<string> {
+  consumerDir ??= (async () => {
+    const dir = join(work, 'mcp-consumer');
+    await mkdir(dir);
+    runShell('npm init -y && npm install sandpit-workspace', dir);
+    return dir;
+  })();
+  return consumerDir;
+}
