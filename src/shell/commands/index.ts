@@ -7,6 +7,7 @@ import { grep } from './grep.js';
 import { jq } from './jq.js';
 import { nodeUnavailable } from './node.js';
 import { sed } from './sed.js';
+import { systemCommands } from './system/index.js';
 import { textCommands } from './text.js';
 
 /** Every command the shell has, by name. */
@@ -16,6 +17,7 @@ export function commandTable(): CommandTable {
       ...builtins,
       ...fileCommands,
       ...textCommands,
+      ...systemCommands,
       grep,
       egrep: (ctx) => grep({ ...ctx, args: ['-E', ...ctx.args] }),
       fgrep: (ctx) => grep({ ...ctx, args: ['-F', ...ctx.args] }),
