@@ -25,6 +25,7 @@ const sections = [
   ['browser', async () => (await import('./browser.mjs')).benchBrowser()],
   ['git', async () => (await import('./git.mjs')).benchGit()],
   ['shell', async () => (await import('./shell.mjs')).benchShell()],
+  ['git-shell', async () => (await import('./git-shell.mjs')).benchGitShell()],
 ];
 
 console.log(

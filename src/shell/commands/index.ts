@@ -10,6 +10,7 @@ import { grep } from './text/grep.js';
 import { jq } from './jq/jq.js';
 import { nodeUnavailable } from './shell/node.js';
 import { sed } from './text/sed.js';
+import { systemCommands } from './system/index.js';
 import { textCommands } from './text/text.js';
 
 /** Every command the shell has, by name. */
@@ -24,6 +25,7 @@ export function commandTable(): CommandTable {
       readarray: mapfile,
       ...fileCommands,
       ...textCommands,
+      ...systemCommands,
       grep,
       egrep: (ctx) => grep({ ...ctx, args: ['-E', ...ctx.args] }),
       fgrep: (ctx) => grep({ ...ctx, args: ['-F', ...ctx.args] }),

@@ -107,11 +107,12 @@ export async function checkout(ctx: CommandContext, args: string[]): Promise<num
   const before = dash >= 0 ? args.slice(0, dash) : args;
   const paths = dash >= 0 ? args.slice(dash + 1) : [];
   let create: string | null = null;
+  let quiet = false;
   const words: string[] = [];
   for (let i = 0; i < before.length; i++) {
     const a = before[i]!;
     if (a === '-b' || a === '-B') create = before[++i] ?? '';
-    else if (a === '-q' || a === '--quiet') continue;
+    else if (a === '-q' || a === '--quiet') quiet = true;
     else if (a.startsWith('-')) unknownOption('checkout', a);
     else words.push(a);
   }
@@ -133,7 +134,10 @@ export async function checkout(ctx: CommandContext, args: string[]): Promise<num
   }
   const rev = dash >= 0 && words.length > 0 ? words[0]! : null;
   const specs = dash >= 0 ? paths : words;
-  await restorePaths(repo, specs, rev, false, true);
+  const n = await restorePaths(repo, specs, rev, false, true);
+  // git counts the paths only when no `--` said they were paths
+  if (dash < 0 && !quiet)
+    ctx.err(`Updated ${n} path${n === 1 ? '' : 's'} from ${rev ? repo.short(await repo.resolve(rev)) : 'the index'}\n`);
   return 0;
 }
 
