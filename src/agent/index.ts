@@ -1,5 +1,5 @@
 /** The agent loop: any toolset, any OpenAI-compatible or Anthropic model, over `fetch` only. */
-export { runAgent, type AgentRunOptions, type AgentOutcome } from './loop.js';
+export { runAgent, type AgentRunOptions, type AgentOutcome, type AgentToolset } from './loop.js';
 export { AgentError, type AgentErrorCode, type AgentEvent, type AgentListener, type StopReason } from './events.js';
 export type {
   AgentWorkspace,
@@ -10,6 +10,7 @@ export type {
   ModelProvider,
   ModelRequest,
   ModelTurn,
+  NativeTools,
   ProviderCaps,
   Usage,
   RetryInfo,
@@ -18,6 +19,7 @@ export { NoteQueue, infoLines, type AgentInbox, type AgentNote } from './inbox.j
 export { exitNote, taskInbox } from './task-inbox.js';
 export { splitMedia } from './media.js';
 export { openAIProvider, chatCompletionsUrl, type OpenAIOptions } from './providers/openai.js';
+export { openAIResponsesProvider, responsesUrl, toResponsesInput } from './providers/openai-responses.js';
 export { anthropicProvider, messagesUrl, type AnthropicOptions } from './providers/anthropic.js';
 export { createProvider, guessApi, providerCaps, type ProviderOptions, type ApiKind } from './provider.js';
 export { systemPrompt } from './system-prompt.js';

@@ -4,8 +4,31 @@ import { AgentError, type AgentEvent, type AgentListener, type StopReason } from
 import { infoLines, type AgentInbox } from './inbox.js';
 import { lendProviderCaps, splitMedia } from './media.js';
 import { systemPrompt } from './system-prompt.js';
-import type { AgentMessage, AgentToolCall, AgentToolResult, AgentWorkspace, ModelProvider, Usage } from './types.js';
+import type {
+  AgentMessage,
+  AgentToolCall,
+  AgentToolResult,
+  AgentWorkspace,
+  ModelProvider,
+  NativeTools,
+  Usage,
+} from './types.js';
 import { waitForWake } from './wake.js';
+import { toolset as namedToolset, type NativeToolsetName } from '../toolsets/index.js';
+
+/** What runAgent reads from a toolset (a {@link Toolset} fits). */
+export interface AgentToolset {
+  /** the toolset's guidance for the system prompt */
+  instructions?: string;
+  /** what the model reads for an envelope */
+  present?: (envelope: Envelope) => unknown;
+  /** the vendor whose native tool types it answers */
+  native?: 'openai' | 'anthropic';
+  /** those tools as the API's entries */
+  toNative?(): ReadonlyArray<object>;
+  /** its tools (only their names are read, to know which the native entries cover) */
+  tools?: ReadonlyArray<{ name: string }>;
+}
 
 /** What to run and within which limits. */
 export interface AgentRunOptions {
@@ -21,13 +44,13 @@ export interface AgentRunOptions {
   system?: string;
   /** appended to the generated system prompt (house rules, the project's conventions) */
   instructions?: string;
-  /** the toolset the workspace offers: its long guidance joins the system prompt, and `present` shapes results */
-  toolset?: {
-    /** the toolset's guidance for the system prompt */
-    instructions?: string;
-    /** what the model reads for an envelope */
-    present?: (envelope: Envelope) => unknown;
-  };
+  /**
+   * The toolset the workspace offers: its long guidance joins the system prompt, and `present`
+   * shapes results. A vendor's native toolset (`'openai'` with the Responses provider,
+   * `'anthropic'` with Messages, by name or as a `toolset()`) goes to the API as its own tool
+   * types, and its results as the API's own items.
+   */
+  toolset?: AgentToolset | NativeToolsetName;
   /** model turns at most (default 25) */
   maxSteps?: number;
   /** input plus output tokens over the whole run; no model call starts once it is spent */
@@ -73,7 +96,9 @@ export interface AgentOutcome {
  * signal, or a model error. Never throws for a model or tool failure: the outcome and the
  * events say what happened.
  */
-export async function runAgent(options: AgentRunOptions): Promise<AgentOutcome> {
+export async function runAgent(given: AgentRunOptions): Promise<AgentOutcome> {
+  const options =
+    typeof given.toolset === 'string' ? { ...given, toolset: namedToolset(given.toolset) as AgentToolset } : given;
   const { workspace } = options;
   const emit = (event: AgentEvent) => options.onEvent?.(event);
   const policy = workspace.policy;
@@ -95,10 +120,13 @@ export async function runAgent(options: AgentRunOptions): Promise<AgentOutcome> 
   }
 }
 
-async function loop(options: AgentRunOptions, emit: (event: AgentEvent) => void): Promise<AgentOutcome> {
+type Resolved = AgentRunOptions & { toolset?: AgentToolset };
+
+async function loop(options: Resolved, emit: (event: AgentEvent) => void): Promise<AgentOutcome> {
   const { workspace, provider, signal, inbox } = options;
   const maxSteps = options.maxSteps ?? 25;
   const tools = await workspace.listTools();
+  const native = nativeTools(options.toolset);
   const guidance = [options.toolset?.instructions, options.instructions].filter((t) => t?.trim()).join('\n\n');
   const system = options.system ?? systemPrompt(tools, guidance || undefined);
   const messages: AgentMessage[] = [...(options.history ?? []), { role: 'user', content: options.task }];
@@ -110,6 +138,14 @@ async function loop(options: AgentRunOptions, emit: (event: AgentEvent) => void)
     return { reason, text, steps, usage: { ...usage }, messages, ...(error ? { error } : {}) };
   };
   emit({ type: 'start', api: provider.api, model: provider.model, tools: tools.map((t) => t.name) });
+  if (native && provider.native !== native.api) {
+    const failure = new AgentError(
+      'NO_TOOL_SUPPORT',
+      `The ${native.api} toolset's native tools need ${native.api === 'openai' ? "OpenAI's Responses API provider" : "Anthropic's Messages API provider"}; this provider speaks ${provider.native ? `${provider.native}'s native tools` : 'function tools only'}.`,
+    );
+    emit({ type: 'error', step: 0, code: failure.code, message: failure.message });
+    return finish('error', failure);
+  }
 
   for (;;) {
     if (signal?.aborted) return finish('stopped');
@@ -125,6 +161,7 @@ async function loop(options: AgentRunOptions, emit: (event: AgentEvent) => void)
         system,
         messages,
         tools,
+        ...(native ? { native } : {}),
         ...(signal ? { signal } : {}),
         onText: (delta) => emit({ type: 'text', step, delta }),
         onRetry: (info) => emit({ type: 'retry', step, ...info }),
@@ -167,7 +204,9 @@ async function loop(options: AgentRunOptions, emit: (event: AgentEvent) => void)
       continue;
     }
     // All at once: the workspace serialises calls that touch the same path, in the order issued.
-    const results = await Promise.all(turn.tool_calls.map((call) => runCall(options, call, step, emit)));
+    const results = await Promise.all(
+      turn.tool_calls.map((call) => runCall(options, call, step, emit, native?.names.includes(call.name) === true)),
+    );
     messages.push({ role: 'tool', results });
   }
 }
@@ -195,11 +234,19 @@ function deliverNotes(
   else messages.push({ role: 'user', content: lines });
 }
 
+/** A native toolset's API entries and the tool names they cover. */
+function nativeTools(set: AgentToolset | undefined): NativeTools | undefined {
+  if (!set?.native || !set.toNative) return undefined;
+  const entries = set.toNative() as ReadonlyArray<Record<string, unknown>>;
+  return { api: set.native, entries, names: (set.tools ?? []).map((t) => t.name) };
+}
+
 async function runCall(
-  options: AgentRunOptions,
+  options: Resolved,
   call: AgentToolCall,
   step: number,
   emit: (event: AgentEvent) => void,
+  native: boolean,
 ): Promise<AgentToolResult> {
   emit({ type: 'tool_call', step, call });
   let envelope: Envelope;
@@ -230,5 +277,13 @@ async function runCall(
   const { envelope: visible, media } = splitMedia(envelope, options.provider.caps?.vision === true);
   const present = options.present ?? options.toolset?.present;
   const shown = present ? present(visible) : visible;
-  return { id: call.id, name: call.name, envelope, content: JSON.stringify(shown), ...(media.length ? { media } : {}) };
+  return {
+    id: call.id,
+    name: call.name,
+    envelope,
+    content: JSON.stringify(shown),
+    ...(media.length ? { media } : {}),
+    // A native tool's presented answer goes back in the API's own item type.
+    ...(native && shown && typeof shown === 'object' ? { output: shown as Record<string, unknown> } : {}),
+  };
 }

@@ -1,5 +1,6 @@
 import { anthropicProvider, type AnthropicOptions } from './providers/anthropic.js';
 import { openAIProvider, type OpenAIOptions } from './providers/openai.js';
+import { openAIResponsesProvider } from './providers/openai-responses.js';
 import type { ModelProvider, ProviderCaps } from './types.js';
 
 /** The two APIs the loop speaks. */
@@ -14,6 +15,11 @@ export type ProviderOptions = (OpenAIOptions & AnthropicOptions) & {
    * dropped with a reason). A host passes `provider.caps` on to tools as ZAGENT_CAPS.
    */
   vision?: boolean;
+  /**
+   * For `api: 'openai'`: speak OpenAI's Responses API (`/responses`) rather than chat completions;
+   * it is the API whose built-in apply_patch and shell tools the `openai` toolset answers.
+   */
+  responses?: boolean;
 };
 
 /** The media a provider's model takes: images with `vision`, nothing else through tool results. */
@@ -29,6 +35,11 @@ export function guessApi(endpoint: string): ApiKind {
 /** Make the provider for an endpoint. */
 export function createProvider(options: ProviderOptions): ModelProvider {
   const api = options.api ?? guessApi(options.endpoint);
-  const provider = api === 'anthropic' ? anthropicProvider(options) : openAIProvider(options);
+  const provider =
+    api === 'anthropic'
+      ? anthropicProvider(options)
+      : options.responses
+        ? openAIResponsesProvider(options)
+        : openAIProvider(options);
   return { ...provider, turn: provider.turn.bind(provider), caps: providerCaps(options) };
 }

@@ -35,6 +35,11 @@ export interface AgentToolCall {
   raw: string;
   /** why the arguments could not be parsed, when they could not */
   parse_error?: string;
+  /**
+   * For a vendor's native tool call (a Responses API `apply_patch_call` or `shell_call`): the item
+   * exactly as the API sent it, sent back before its output as the API requires.
+   */
+  item?: Record<string, unknown>;
 }
 
 /** The answer to one tool call, as the model will read it. */
@@ -49,6 +54,12 @@ export interface AgentToolResult {
   content: string;
   /** images the tool attached, sent as the API's image blocks (only to a provider with vision) */
   media?: AgentMedia[];
+  /**
+   * For a native toolset: the envelope as its tool presents it (an `apply_patch_call_output`'s
+   * status and output, a `shell_call_output`'s output list, a `tool_result`'s text), which the
+   * provider sends in the API's own item type.
+   */
+  output?: Record<string, unknown>;
 }
 
 /** One image a tool attached for the model to see. */
@@ -129,6 +140,11 @@ export interface ModelRequest {
   messages: readonly AgentMessage[];
   /** the tools the model may call */
   tools: readonly ToolInfo[];
+  /**
+   * A vendor's native tools: the API's own tool entries, sent instead of function definitions
+   * for the tools they name (the rest of `tools` still go as functions).
+   */
+  native?: NativeTools;
   /** aborts the request */
   signal?: AbortSignal;
   /** model text as it streams in */
@@ -147,6 +163,16 @@ export interface RetryInfo {
   delay_ms: number;
 }
 
+/** A native toolset's tools, as one API sends them. */
+export interface NativeTools {
+  /** the API whose tool types these are */
+  api: 'openai' | 'anthropic';
+  /** the API's tool entries (`{ type: 'apply_patch' }`, `{ type: 'bash_20250124', name: 'bash' }`) */
+  entries: ReadonlyArray<Record<string, unknown>>;
+  /** the workspace tool names they cover */
+  names: readonly string[];
+}
+
 /** A chat API that can call tools: the OpenAI-compatible one or Anthropic's. */
 export interface ModelProvider {
   /** which API it speaks */
@@ -155,6 +181,8 @@ export interface ModelProvider {
   readonly model: string;
   /** what the model can take in besides text (images attached to tool results need `vision`) */
   readonly caps?: ProviderCaps;
+  /** the vendor whose native tool types it sends (the Responses provider: openai; Messages: anthropic) */
+  readonly native?: 'openai' | 'anthropic';
   /** Send the conversation and tools, and get the model's next turn. */
   turn(request: ModelRequest): Promise<ModelTurn>;
 }

@@ -62,10 +62,23 @@ export function toAnthropicMessages(messages: readonly AgentMessage[]): unknown[
           ]
         : r.content,
       ...(r.envelope.ok ? {} : { is_error: true }),
+      // A native tool (the text editor, bash) answers with its own text and error flag.
+      ...(r.output ? nativeResult(r.output) : {}),
     }));
     // Notes follow the results in the same user turn (text after every tool_result block).
     return { role: 'user', content: message.notes ? [...results, { type: 'text', text: message.notes }] : results };
   });
+}
+
+function nativeResult(output: Record<string, unknown>): { content: string; is_error?: true } {
+  return { content: String(output.content ?? ''), ...(output.is_error === true ? { is_error: true as const } : {}) };
+}
+
+/** The request's tools: the native entries for the tools they cover, the rest as custom tools. */
+function requestTools(request: ModelRequest): unknown[] {
+  const native = request.native?.api === 'anthropic' ? request.native : undefined;
+  const covered = new Set(native?.names ?? []);
+  return [...(native?.entries ?? []), ...toAnthropic(asDefinitions(request.tools.filter((t) => !covered.has(t.name))))];
 }
 
 interface StreamEvent {
@@ -88,13 +101,15 @@ export function anthropicProvider(options: AnthropicOptions): ModelProvider {
   const url = messagesUrl(options.endpoint);
   return {
     api: 'anthropic',
+    native: 'anthropic',
     model: options.model,
     async turn(request: ModelRequest): Promise<ModelTurn> {
+      const tools = requestTools(request);
       const body = {
         model: options.model,
         system: request.system,
         messages: toAnthropicMessages(request.messages),
-        ...(request.tools.length > 0 ? { tools: toAnthropic(asDefinitions(request.tools)) } : {}),
+        ...(tools.length > 0 ? { tools } : {}),
         max_tokens: options.maxTokens ?? 4096,
         stream: true,
         ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
