@@ -1,6 +1,6 @@
 import type { BackendKind } from '../web/protocol.js';
 import sampleSession from '../public/sample-session.jsonl?raw';
-import { $, el, toast } from './page/dom.js';
+import { $, clearToasts, counted, el, toast } from './page/dom.js';
 import { failureText } from './page/failure-words.js';
 import { Editor } from './files/editor.js';
 import { FileTree } from './files/tree.js';
@@ -14,13 +14,14 @@ import { GitPanel } from './git/panel.js';
 import { PreviewPanel } from './preview/panel.js';
 import { setUpTabs } from './page/tabs.js';
 import { ToolConsole } from './console/panel.js';
-import { droppedFiles, exportZip, importFiles, type PickedFile } from './files/transfer.js';
+import { wireTransfers } from './files/transfer-buttons.js';
+import { watchLock } from './page/lock-watch.js';
 
 const approvals = new ApprovalDialog();
 // Every confirmation the worker sends across (plain JSON) is answered by a person in this dialog.
 const session = new Session((request) => approvals.ask(request));
 const showTab = setUpTabs();
-const toolConsole = new ToolConsole(session);
+const toolConsole = new ToolConsole(session, () => showTab('review'));
 const editor = new Editor(
   session,
   $('editor'),
@@ -54,10 +55,24 @@ new AgentPanel(session, (jsonl) => {
 const preview = new PreviewPanel(session);
 // For benchmarks and tests that drive the page: the same session the panels use, nothing more.
 (window as unknown as { sandpitPlayground: { session: Session } }).sandpitPlayground = { session };
-new GitPanel(session, () => {
-  preview.filesChanged();
-  void Promise.all([tree.refresh(), review.refresh(true)]);
-});
+new GitPanel(
+  session,
+  () => {
+    preview.filesChanged();
+    void Promise.all([tree.refresh(), review.refresh(true)]);
+  },
+  () => tree.files.length > 0,
+  // A clone from a workspace with files goes into a new one on the same storage.
+  async (name) => {
+    if (name === session.choice.name) {
+      toast(`“${name}” is the workspace open now, and it has files: name a new one for the clone.`, 'error');
+      return false;
+    }
+    nameInput.value = name;
+    await openWorkspace(session.choice.backend, name);
+    return session.isOpen && session.choice.name === name;
+  },
+);
 
 async function openFile(path: string): Promise<void> {
   if (editor.dirty && editor.path !== path && !window.confirm(`Discard unsaved changes to ${editor.path}?`)) return;
@@ -105,12 +120,25 @@ async function movePath(from: string): Promise<void> {
   } else editor.renamed(from, to);
 }
 
-// Unsaved work is never lost without a question: closing or reloading the tab asks too.
+// Unsaved work is never lost without a question: closing or reloading the tab asks too, and so
+// does leaving a Memory workspace that holds files (nothing keeps it once the page goes).
 window.addEventListener('beforeunload', (event) => {
-  if (!editor.dirty) return;
+  if (!editor.dirty && !memoryLoss()) return;
   event.preventDefault();
   event.returnValue = '';
 });
+
+/**
+ * What closing the open workspace would lose, in words, or null when nothing would: only a
+ * Memory workspace is gone once closed (OPFS and IndexedDB keep theirs for the next visit).
+ */
+function memoryLoss(): string | null {
+  if (session.choice.backend !== 'memory' || !session.isOpen) return null;
+  const files = tree.files.length;
+  if (files === 0) return null;
+  const changes = review.changeCount;
+  return `its ${counted(files, 'file')}${changes ? ` and ${counted(changes, 'change')} in Review` : ''}`;
+}
 
 // The preview's reload goes first (it is what a person watches after a save); the tree and the
 // timeline redraw when it has loaded. The editor follows at once: it may hold what they type.
@@ -123,6 +151,8 @@ session.onSettled((envelope) => {
   void preview.afterReload().then(() => review.refresh(true));
 });
 session.onSwitch(() => {
+  // Messages about the workspace before are not about this one.
+  clearToasts();
   // Closing for a switch is not the person closing the file: keep it remembered for the next visit.
   reopening = true;
   editor.close();
@@ -130,35 +160,21 @@ session.onSwitch(() => {
   review.reset();
 });
 session.onLockChange((locked) => {
-  $('locked').hidden = !locked;
-  $<HTMLButtonElement>('seed-sample').disabled = locked;
+  showLocked(locked);
   if (locked) void waitForUnlock();
   // The other tab let go: this tab's calls now open the workspace, so show what it holds.
   if (!locked) void Promise.all([tree.refresh(), review.refresh(true)]).then(() => showStatus());
 });
 
-/**
- * While another tab holds the workspace, look every second whether it let go (its Web Lock is
- * gone), then make a call so this tab's worker takes the workspace; no click needed.
- */
-let watchingLock = false;
-async function waitForUnlock(): Promise<void> {
-  if (watchingLock) return;
-  watchingLock = true;
-  try {
-    while (session.locked) {
-      await new Promise((resolve) => setTimeout(resolve, 1000));
-      const { backend, name } = session.choice;
-      const held = await navigator.locks
-        ?.query()
-        .then((state) => (state.held ?? []).some((lock) => lock.name === `sandpit:${backend}:${name}`))
-        .catch(() => false);
-      if (!held) await session.call('exists', { path: '.' });
-    }
-  } finally {
-    watchingLock = false;
-  }
+/** While another tab holds the workspace, nothing here may make files: the banner says why. */
+function showLocked(locked: boolean): void {
+  $('locked').hidden = !locked;
+  $<HTMLButtonElement>('seed-sample').disabled = locked;
+  $('new-file').hidden = locked;
+  if (locked) $<HTMLFormElement>('new-file-form').hidden = true;
 }
+
+const waitForUnlock = () => watchLock(session);
 
 // --- the workspace picker: storage and name, remembered for the next visit ---
 const backendSelect = $<HTMLSelectElement>('backend');
@@ -171,6 +187,7 @@ nameInput.value = session.choice.name;
 toolsSelect.value = session.choice.tools ?? 'canonical';
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+const cap = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
 /** The open file is kept per workspace, so a reload opens it again (OPFS and IndexedDB keep the file too). */
 const openFileKey = () => `sandpit.demo.open:${session.choice.backend}:${session.choice.name}`;
@@ -216,7 +233,17 @@ async function openWorkspace(
     );
     return;
   }
-  if (editor.dirty && !window.confirm(`Discard unsaved changes to ${editor.path} and open another workspace?`)) {
+  const lost = memoryLoss();
+  const same = backend === current.backend && name === current.name;
+  const leaving = lost
+    ? same
+      ? `Leave the Memory workspace “${name}” and start it empty? ${cap(lost)} are lost: Memory keeps nothing once it is closed.`
+      : `Leave the Memory workspace “${current.name}”? ${cap(lost)} are lost: Memory keeps nothing once it is closed.`
+    : '';
+  const question = editor.dirty
+    ? `Discard unsaved changes to ${editor.path} and open another workspace?${leaving ? ` ${leaving}` : ''}`
+    : leaving;
+  if (question && !window.confirm(question)) {
     putBack();
     return;
   }
@@ -237,8 +264,7 @@ async function openWorkspace(
     document.body.dataset.ready = 'true';
     return;
   }
-  $('locked').hidden = !session.locked;
-  $<HTMLButtonElement>('seed-sample').disabled = session.locked;
+  showLocked(session.locked);
   if (session.locked) void waitForUnlock();
   await Promise.all([toolConsole.load(), tree.refresh(), review.refresh(true)]);
   await reopenFile();
@@ -264,16 +290,30 @@ function showStatus(): void {
         ? ' · deletes asked'
         : '';
   $('status').textContent = `${label} · ${name}${tools}${session.locked ? ' · locked by another tab' : ''}`;
+  $('status').title = session.locked ? 'Another tab holds this workspace; the banner below says what to do.' : '';
 }
 
 backendSelect.addEventListener(
   'change',
   () => void openWorkspace(backendSelect.value as BackendKind, nameInput.value || 'playground'),
 );
-toolsSelect.addEventListener(
-  'change',
-  () => void openWorkspace(backendSelect.value as BackendKind, nameInput.value || 'playground'),
-);
+// Other tools over the same storage: the files and the history stay, so nothing needs asking.
+toolsSelect.addEventListener('change', () => void changeTools(toolsSelect.value as ToolChoice));
+async function changeTools(tools: ToolChoice): Promise<void> {
+  const before = session.choice.tools ?? 'canonical';
+  // A question asked by the old tools has nobody left to act on it: it is a no.
+  approvals.denyOpen();
+  document.body.dataset.ready = 'false';
+  try {
+    await session.retool(tools);
+  } catch (error) {
+    toolsSelect.value = before;
+    toast(`Could not change the tools: ${(error as Error).message}. The tools before stay.`, 'error');
+  }
+  await toolConsole.load();
+  showStatus();
+  document.body.dataset.ready = 'true';
+}
 $<HTMLFormElement>('workspace-form').addEventListener('submit', (event) => {
   event.preventDefault();
   void openWorkspace(backendSelect.value as BackendKind, nameInput.value);
@@ -314,41 +354,12 @@ $('seed-sample').addEventListener('click', async () => {
   }
   await tree.refresh();
   await openFile('README.md');
+  // The button went with the empty state: the keyboard goes to the file it opened, not the page
+  // (the tree redraws as the change lands, so focus there would fall again).
+  $('editor').querySelector<HTMLElement>('.cm-content')?.focus();
 });
 
-const importInput = $<HTMLInputElement>('import-input');
-// Real buttons open the hidden file pickers, so both are reachable and named for the keyboard.
-$('import-folder').addEventListener('click', () => importInput.click());
-$('replay-open').addEventListener('click', () => $<HTMLInputElement>('replay-file').click());
-importInput.addEventListener('change', async () => {
-  const files = [...(importInput.files ?? [])].map(
-    (file): PickedFile => ({ path: file.webkitRelativePath || file.name, file }),
-  );
-  importInput.value = '';
-  if (files.length) await importFiles(session, files);
-});
-const filesPanel = $('files-panel');
-filesPanel.addEventListener('dragover', (event) => {
-  event.preventDefault();
-  filesPanel.classList.add('drop-target');
-});
-filesPanel.addEventListener('dragleave', (event) => {
-  if (!filesPanel.contains(event.relatedTarget as Node | null)) filesPanel.classList.remove('drop-target');
-});
-filesPanel.addEventListener('drop', async (event) => {
-  event.preventDefault();
-  filesPanel.classList.remove('drop-target');
-  if (!event.dataTransfer) return;
-  const files = await droppedFiles(event.dataTransfer);
-  if (files.length) await importFiles(session, files);
-});
-$('export').addEventListener(
-  'click',
-  () =>
-    void exportZip(session, session.choice.name).catch((error: Error) =>
-      toast(failureText('Could not export the workspace', error), 'error'),
-    ),
-);
+wireTransfers(session);
 
 // --- replay ---
 const loadSample = () => replay.load(sampleSession, 'sample-session.jsonl');

@@ -67,6 +67,11 @@ export interface RemoteWorkspace extends WorkspaceVerbs {
   onTask(listener: (event: TaskNoteEvent) => void): () => void;
   /** One file's bytes as stored, for a live preview: read-only, confined like a tool's path, `.sandpit` never served. */
   previewEntry(path: string): Promise<PreviewEntry>;
+  /**
+   * Swap the toolset and policy over the same storage: files, snapshots and history stay, and the
+   * next call meets the new tools (as a new `connectWorkspace` would, without reopening).
+   */
+  retool(options: Pick<ConnectOptions, 'toolset' | 'artifactDir' | 'policy'>): Promise<void>;
   /** Let go of the workspace (another tab may then open it) and end the worker. */
   close(): Promise<void>;
 }
@@ -96,6 +101,23 @@ export function whenWarm(worker: ModuleWorker): Promise<WarmState> {
     target.addEventListener('message', onMessage);
     target.addEventListener('error', onError);
   });
+}
+
+/** The tools and policy as they cross: plain JSON, and the approver as its own comlink proxy. */
+function wireTools(options: Pick<ConnectOptions, 'toolset' | 'artifactDir' | 'policy'>) {
+  const { confirm, ...policy } = options.policy ?? {};
+  return {
+    wire: {
+      policy: { ...policy, ...(confirm ? { confirm: true } : {}) },
+      ...(options.toolset === undefined ? {} : { toolset: options.toolset }),
+      ...(options.artifactDir === undefined ? {} : { artifactDir: options.artifactDir }),
+    },
+    confirm: confirm
+      ? proxy(async (paths: string[], action: Parameters<typeof confirm>[1], request: Parameters<typeof confirm>[2]) =>
+          Boolean(await confirm(paths, action, request)),
+        )
+      : undefined,
+  };
 }
 
 /**
@@ -137,25 +159,18 @@ export async function connectWorkspace(options: ConnectOptions): Promise<RemoteW
   };
 
   const name = options.name ?? 'default';
-  const { confirm, ...policy } = options.policy ?? {};
-  const info = await guarded(() =>
-    remote.open(
+  const info = await guarded(() => {
+    const { wire, confirm } = wireTools(options);
+    return remote.open(
       {
         backend: options.backend,
         name,
-        policy: { ...policy, ...(confirm ? { confirm: true } : {}) },
+        ...wire,
         ...(options.snapshots === undefined ? {} : { snapshots: options.snapshots }),
-        ...(options.toolset === undefined ? {} : { toolset: options.toolset }),
-        ...(options.artifactDir === undefined ? {} : { artifactDir: options.artifactDir }),
       },
-      confirm
-        ? proxy(
-            async (paths: string[], action: Parameters<typeof confirm>[1], request: Parameters<typeof confirm>[2]) =>
-              Boolean(await confirm(paths, action, request)),
-          )
-        : undefined,
-    ),
-  ).catch((error: unknown) => {
+      confirm,
+    );
+  }).catch((error: unknown) => {
     worker.terminate();
     throw error instanceof Error ? error : new Error(String(error));
   });
@@ -217,6 +232,11 @@ export async function connectWorkspace(options: ConnectOptions): Promise<RemoteW
           ) as ReturnType<Workspace['importFiles']>,
       ),
     exportFiles: () => guarded(() => remote.exportFiles()),
+    retool: (next) =>
+      guarded(() => {
+        const { wire, confirm } = wireTools(next);
+        return remote.retool(wire, confirm);
+      }),
     git: {
       clone: (opts) => gitCall('clone', opts) as never,
       push: (opts = {}) => gitCall('push', opts) as never,

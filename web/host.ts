@@ -94,11 +94,12 @@ export function createHost(): WorkerApi {
     if (ws) return ws;
     if (!options) throw new Error('open() was not called');
     const descriptor = backendOf(options.backend)!;
-    if (descriptor.persistent) {
+    // A retool closes the workspace but keeps the storage (and its lock): open over the same one.
+    if (descriptor.persistent && !lock) {
       lock = await tryLock(`sandpit:${options.backend}:${options.name}`);
       if (!lock) return null;
     }
-    backend = await descriptor.create(options.name);
+    backend ??= await descriptor.create(options.name);
     const { confirm: asks, ...policy } = options.policy ?? {};
     // Background commands are tasks of this workspace; the task tools go with canonical's run_command.
     const background = surface.offered
@@ -143,6 +144,23 @@ export function createHost(): WorkerApi {
       surface = await toolsFor(options);
       const opened = await ready();
       return { backend: opts.backend, name: opts.name, locked: opened === null };
+    },
+    async retool(opts, confirmProxy): Promise<void> {
+      if (!options) throw new Error('open() was not called');
+      if (opts.toolset !== undefined && !TOOLSETS.includes(opts.toolset))
+        throw new Error(`unknown toolset '${String(opts.toolset).slice(0, 40)}': use ${TOOLSETS.join(' or ')}`);
+      if (opts.artifactDir !== undefined && typeof opts.artifactDir !== 'string')
+        throw new Error('artifactDir must be a folder path relative to the workspace root');
+      const next: WireOpenOptions = { backend: options.backend, name: options.name, ...structuredClone(opts) };
+      if (options.snapshots !== undefined) next.snapshots = options.snapshots;
+      const tools = await toolsFor(next);
+      // Its close waits for the last snapshot and ends its background tasks; the storage stays open.
+      await ws?.close();
+      ws = null;
+      options = next;
+      confirm = confirmProxy;
+      surface = tools;
+      await ready();
     },
     // One untyped body answers every tool; the typed signature is the Workspace's own.
     call: (async (tool: string, args?: unknown): Promise<Envelope> => {

@@ -120,6 +120,14 @@ export interface WorkerApi extends WorkspaceVerbs {
     options: WireOpenOptions,
     confirm?: (paths: string[], action: ConfirmAction, request: ApprovalRequest) => Promise<boolean>,
   ): Promise<OpenInfo>;
+  /**
+   * Swap the tools (and the policy that goes with them) over the same storage: the files, the
+   * snapshots and the lock stay; only the next call meets the new tools.
+   */
+  retool(
+    options: Pick<WireOpenOptions, 'toolset' | 'artifactDir' | 'policy'>,
+    confirm?: (paths: string[], action: ConfirmAction, request: ApprovalRequest) => Promise<boolean>,
+  ): Promise<void>;
   subscribe(listener: (event: ChangeEvent) => void): Promise<void>;
   /** Hear the background tasks' notes and ends (the workspace's run_command starts them with `background: true`). */
   subscribeTasks(listener: (event: TaskNoteEvent) => void): Promise<void>;

@@ -34,7 +34,7 @@ function buildForm(pane: HTMLElement): void {
           <input id="agent-max-steps" type="number" min="1" max="500" required />
         </div>
       </details>
-      <textarea id="agent-task" rows="3" spellcheck="true" placeholder="What should the agent do? e.g. Fix the failing greeting in src/greet.js" aria-label="Task" required></textarea>
+      <textarea id="agent-task" rows="3" spellcheck="true" placeholder="What should the agent do? e.g. Make the greeting in src/greet.ts say good morning" aria-label="Task" required></textarea>
       <div class="actions agent-actions">
         <button id="agent-run" type="submit">Run</button>
         <button id="agent-stop" type="button" class="secondary" disabled>Stop</button>

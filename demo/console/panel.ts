@@ -3,6 +3,9 @@ import { $, el } from '../page/dom.js';
 import { exampleArgs } from './example-args.js';
 import type { Session } from '../page/session.js';
 import { ToolForm } from './form.js';
+import { commandOutcome, renderTerminal } from './terminal.js';
+
+const NO_RESULT = 'Run a tool to see its envelope here.';
 
 /** Show an envelope: a summary line (code, message, hint, problems) over the pretty-printed JSON. */
 export function renderEnvelope(summary: HTMLElement, pre: HTMLElement, envelope: Envelope): void {
@@ -37,9 +40,23 @@ export class ToolConsole {
   private readonly form: ToolForm;
   private readonly runButton = $<HTMLButtonElement>('run');
 
-  constructor(private readonly session: Session) {
+  /** `openReview` shows the Review tab (a command's change links there). */
+  constructor(
+    private readonly session: Session,
+    private readonly openReview: () => void = () => {},
+  ) {
     this.form = new ToolForm($('arg-form'), () => void this.run());
-    this.select.addEventListener('change', () => this.showTool());
+    // Another tool: the result below belonged to the one before, so it goes.
+    this.select.addEventListener('change', () => {
+      this.showTool();
+      this.clearResult();
+    });
+    $('show-json').addEventListener('click', () => {
+      const open = $('envelope').hidden;
+      $('envelope').hidden = !open;
+      $('show-json').setAttribute('aria-expanded', String(open));
+      $('show-json').textContent = open ? 'Hide JSON' : 'Show JSON';
+    });
     $('mode-form').addEventListener('click', () => this.setMode('form'));
     $('mode-json').addEventListener('click', () => this.setMode('json'));
     $('reset-args').addEventListener('click', () => this.showTool());
@@ -154,7 +171,29 @@ export class ToolConsole {
     }
   }
 
+  /**
+   * A finished command reads as a terminal with its JSON one click away; every other result (and
+   * a command that could not run) as the summary over the JSON.
+   */
   show(envelope: Envelope): void {
     renderEnvelope($('summary'), $('envelope'), envelope);
+    const outcome = commandOutcome(envelope);
+    const terminal = $('terminal');
+    terminal.hidden = !outcome;
+    $('show-json').hidden = !outcome;
+    $('show-json').textContent = 'Show JSON';
+    $('show-json').setAttribute('aria-expanded', 'false');
+    $('envelope').hidden = Boolean(outcome);
+    // The exit line says how it went; a green "succeeded" above a failing exit code would not.
+    if (outcome) $('summary').hidden = true;
+    if (outcome) renderTerminal(terminal, outcome, this.openReview);
+  }
+
+  private clearResult(): void {
+    $('summary').hidden = true;
+    $('terminal').hidden = true;
+    $('show-json').hidden = true;
+    $('envelope').hidden = false;
+    $('envelope').textContent = NO_RESULT;
   }
 }

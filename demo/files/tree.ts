@@ -93,7 +93,8 @@ export class FileTree {
       max_entries: 5000,
     });
     this.entries = envelope.ok ? (envelope.result as { entries: TreeEntry[] }).entries : [];
-    this.entries.sort((a, b) => a.path.localeCompare(b.path));
+    // Natural order, as a file manager shows it: f1, f2, f10, f100.
+    this.entries.sort((a, b) => a.path.localeCompare(b.path, undefined, { numeric: true }));
     this.render(envelope.ok ? null : envelope.error.message);
   }
 

@@ -94,9 +94,11 @@ export async function renderViewer(host: HTMLElement, options: ViewerOptions): P
       label.htmlFor = 'viewer-encoding';
       const select = el('select');
       select.id = 'viewer-encoding';
+      // Not UTF-16 by its NULs: a single-byte encoding is the likely one, and Latin-1 decodes any byte.
+      const guess = utf16 ?? 'latin1';
       select.append(
         ...ENCODINGS.filter((e) => e !== 'utf-8').map((e) =>
-          Object.assign(el('option', e), { value: e, selected: e === utf16 }),
+          Object.assign(el('option', e), { value: e, selected: e === guess }),
         ),
       );
       const open = el('button', 'Open as text', 'small');

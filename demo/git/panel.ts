@@ -23,6 +23,11 @@ function buildForm(pane: HTMLElement): void {
       <input id="git-cors" type="url" spellcheck="false" placeholder="https://cors.isomorphic-git.org" />
       <label for="git-token">Token (sent only when the server asks; never stored)</label>
       <input id="git-token" type="password" spellcheck="false" placeholder="none for a public repository" />
+      <div id="git-new-row" class="git-row" hidden>
+        <label for="git-new-name">New workspace</label>
+        <input id="git-new-name" spellcheck="false" placeholder="my-repo" aria-describedby="git-new-note" />
+      </div>
+      <p id="git-new-note" class="muted" hidden>This workspace has files, so the clone goes into a new one of this name, on the same storage. This one stays as it is.</p>
       <div class="actions"><button id="git-clone" type="submit">Clone into this workspace</button></div>
       <progress id="git-progress" value="0" max="1" hidden></progress>
       <span id="git-phase" class="muted" role="status"></span>
@@ -50,11 +55,24 @@ function buildForm(pane: HTMLElement): void {
 export class GitPanel {
   private readonly commit: CommitFields;
 
+  /** the clone URL that found no repository, until the URL changes: Push and Pull would meet the same */
+  private failedUrl = '';
+
+  /**
+   * `hasFiles` says whether the open workspace holds files (a clone then goes into a new one);
+   * `openNew` opens an empty workspace of that name on the same storage, true once it is open.
+   */
   constructor(
     private readonly session: Session,
     private readonly filesChanged: () => void,
+    private readonly hasFiles: () => boolean = () => false,
+    private readonly openNew: (name: string) => Promise<boolean> = async () => false,
   ) {
     buildForm($('pane-git'));
+    // The tree's empty state comes and goes with the files: the clone button follows it.
+    const empty = document.getElementById('tree-empty');
+    if (empty) new MutationObserver(() => this.updateMode()).observe(empty, { attributes: true });
+    $('git-new-name').addEventListener('input', () => ($('git-new-name').dataset.typed = 'true'));
     this.commit = new CommitFields(session);
     $<HTMLFormElement>('git-clone-form').addEventListener('submit', (e) => {
       e.preventDefault();
@@ -65,7 +83,10 @@ export class GitPanel {
       void this.sync('push');
     });
     $('git-pull').addEventListener('click', () => void this.sync('pull'));
-    $('git-url').addEventListener('input', () => this.updateButtons());
+    $('git-url').addEventListener('input', () => {
+      this.suggestName();
+      this.updateButtons();
+    });
     for (const id of ['git-message', 'git-author-name', 'git-author-email', 'git-squash'])
       $(id).addEventListener('change', () => this.keep());
     session.onSwitch(() => this.load());
@@ -87,7 +108,9 @@ export class GitPanel {
     $<HTMLInputElement>('git-url').value = saved.url ?? '';
     $<HTMLInputElement>('git-branch').value = saved.branch ?? '';
     this.commit.load(saved);
+    this.failedUrl = '';
     this.updateButtons();
+    this.updateMode();
   }
 
   private keep(): void {
@@ -103,9 +126,34 @@ export class GitPanel {
     }
   }
 
-  /** Push and Pull need a remote: offered once there is a URL (typed, or kept from the clone). */
+  /** Into this workspace while it is empty; into a new one, named here, once it holds files. */
+  private updateMode(): void {
+    const intoNew = this.hasFiles();
+    $('git-new-row').hidden = !intoNew;
+    $('git-new-note').hidden = !intoNew;
+    $<HTMLInputElement>('git-new-name').required = intoNew;
+    $('git-clone').textContent = intoNew ? 'Clone into a new workspace' : 'Clone into this workspace';
+  }
+
+  /** The repository's name as the new workspace's, until the person types one of their own. */
+  private suggestName(): void {
+    const field = $<HTMLInputElement>('git-new-name');
+    if (field.dataset.typed) return;
+    const last = $<HTMLInputElement>('git-url').value.trim().replace(/\/+$/, '').split('/').at(-1) ?? '';
+    field.value = last
+      .replace(/\.git$/, '')
+      .replace(/[^A-Za-z0-9._-]/g, '-')
+      .replace(/^[^A-Za-z0-9]+/, '')
+      .slice(0, 64);
+  }
+
+  /**
+   * Push and Pull need a remote: offered once there is a URL (typed, or kept from the clone), but
+   * not for a URL whose clone just found nothing there.
+   */
   private updateButtons(): void {
-    const none = !$<HTMLInputElement>('git-url').value.trim();
+    const url = $<HTMLInputElement>('git-url').value.trim();
+    const none = !url || url === this.failedUrl;
     $<HTMLButtonElement>('git-push').disabled = none;
     $<HTMLButtonElement>('git-pull').disabled = none;
     $('git-push-hint').hidden = !none;
@@ -121,16 +169,28 @@ export class GitPanel {
   }
 
   private async clone(): Promise<void> {
+    // Read before a switch: opening the new workspace loads that one's (empty) fields.
+    const url = $<HTMLInputElement>('git-url').value.trim();
+    const ref = $<HTMLInputElement>('git-ref').value.trim();
+    const shallow = $<HTMLInputElement>('git-shallow').checked;
+    const remote = this.remote;
+    if (this.hasFiles()) {
+      const name = $<HTMLInputElement>('git-new-name').value.trim();
+      if (!(await this.openNew(name))) return;
+      $<HTMLInputElement>('git-url').value = url;
+      $<HTMLInputElement>('git-ref').value = ref;
+      $<HTMLInputElement>('git-shallow').checked = shallow;
+    }
     const bar = $<HTMLProgressElement>('git-progress');
     const phase = $('git-phase');
     bar.hidden = false;
     bar.removeAttribute('value');
     const envelope = await this.busy(() =>
       this.session.workspace.git.clone({
-        url: $<HTMLInputElement>('git-url').value.trim(),
-        ...($<HTMLInputElement>('git-ref').value.trim() ? { ref: $<HTMLInputElement>('git-ref').value.trim() } : {}),
-        ...($<HTMLInputElement>('git-shallow').checked ? { depth: 1 } : {}),
-        ...this.remote,
+        url,
+        ...(ref ? { ref } : {}),
+        ...(shallow ? { depth: 1 } : {}),
+        ...remote,
         onProgress: (e) => {
           phase.textContent = `${e.phase} ${e.total ? `${e.loaded}/${e.total}` : e.loaded}`;
           if (e.total) {
@@ -142,6 +202,8 @@ export class GitPanel {
     );
     bar.hidden = true;
     phase.textContent = '';
+    this.failedUrl = envelope.ok ? '' : url;
+    this.updateButtons();
     if (envelope.ok) {
       const r = envelope.result as { files: number; ref: string };
       toast(`Cloned ${counted(r.files, 'file')} from ${r.ref}`);

@@ -48,14 +48,19 @@ export function toast(message: string, kind: 'info' | 'error' = 'info'): void {
   close.setAttribute('aria-label', 'Close this message');
   item.append(close);
   host.append(item);
-  // Two at a time is enough to read; older ones make way instead of covering the page.
-  while (host.children.length > 2) host.firstElementChild?.remove();
+  // Three at a time is enough to read; the oldest makes way instead of covering the page.
+  while (host.children.length > 3) host.firstElementChild?.remove();
   // An error stays long enough to read, and a click puts any toast away sooner; it sits over the
   // file list's corner (above the panels in a narrow window), not over the results a person reads.
   item.title = 'Click or press Escape to close';
   item.addEventListener('click', () => item.remove());
   setTimeout(() => item.remove(), kind === 'error' ? 6000 : 3000);
   listenForEscape();
+}
+
+/** Put every message away: after a workspace switch they speak of a workspace no longer open. */
+export function clearToasts(): void {
+  document.getElementById('toasts')?.replaceChildren();
 }
 
 let escapeHeard = false;

@@ -45,8 +45,12 @@ export function rememberedChoice(): WorkspaceChoice {
   } catch {
     // A corrupt entry is no reason to fail the page; fall back to the default.
   }
-  return { backend: 'memory', name: 'playground', tools: 'canonical' };
+  return { backend: DEFAULT_BACKEND, name: 'playground', tools: 'canonical' };
 }
+
+/** Storage that outlives a reload where the browser has it (OPFS, else IndexedDB); Memory only when picked. */
+const DEFAULT_BACKEND: BackendKind =
+  (['opfs', 'indexeddb'] as const).find((kind) => BACKENDS.some((b) => b.kind === kind)) ?? 'memory';
 
 export function rememberChoice(choice: WorkspaceChoice): void {
   try {
@@ -165,16 +169,11 @@ export class Session {
     await previous?.close();
     const worker = this.takeSpare();
     try {
-      const tools = choice.tools ?? 'canonical';
-      // canonical without asking has no approver: its deletes proceed (Review undoes them), as the core's rule says
-      const asks = tools !== 'canonical';
       this.ws = await connectWorkspace({
         backend: choice.backend,
         name: choice.name,
         worker,
-        toolset: tools === 'cowork' ? 'cowork' : 'canonical',
-        ...(tools === 'cowork' ? { artifactDir: ARTIFACT_DIR } : {}),
-        policy: asks ? { confirm: this.approve, alwaysConfirmDeletes: true } : {},
+        ...this.toolOptions(choice.tools ?? 'canonical'),
       });
     } catch (error) {
       // Never leave the page without a workspace: go back to the one that was open.
@@ -198,6 +197,24 @@ export class Session {
       offTasks();
     };
     for (const listener of this.switchListeners) listener();
+  }
+
+  /** The toolset and policy a tool choice stands for. */
+  private toolOptions(tools: ToolChoice) {
+    // canonical without asking has no approver: its deletes proceed (Review undoes them), as the core's rule says
+    const asks = tools !== 'canonical';
+    return {
+      toolset: tools === 'cowork' ? ('cowork' as const) : ('canonical' as const),
+      ...(tools === 'cowork' ? { artifactDir: ARTIFACT_DIR } : {}),
+      policy: asks ? { confirm: this.approve, alwaysConfirmDeletes: true } : {},
+    };
+  }
+
+  /** Change the tools over the same storage: the files and the history stay, whatever the backend. */
+  async retool(tools: ToolChoice): Promise<void> {
+    await this.workspace.retool(this.toolOptions(tools));
+    this.choice = { ...this.choice, tools };
+    rememberChoice(this.choice);
   }
 
   /**

@@ -15,6 +15,14 @@ interface SnapshotRow {
   undo?: boolean;
 }
 
+/** A step's first line; the badge names the tool already, so its "tool: " prefix would say it twice. */
+function subjectOf(row: SnapshotRow): string {
+  const first = row.message.split('\n')[0] ?? row.message;
+  return row.tool && first.startsWith(`${row.tool}: `) ? first.slice(row.tool.length + 2) : first;
+}
+
+const sameId = (a: string, b: string) => a.startsWith(b) || b.startsWith(a);
+
 interface DiffResult {
   files: Array<{ path: string; status: string; added_lines: number; removed_lines: number }>;
   unified_diff: string;
@@ -96,6 +104,11 @@ export class Review {
     }
   }
 
+  /** How many changes the timeline lists (the starting point is not one). */
+  get changeCount(): number {
+    return Math.max(0, this.rows.length - 1);
+  }
+
   /** Reload the timeline; the newest snapshot becomes the selection when `follow` is set. */
   async refresh(follow = false): Promise<void> {
     const envelope = await this.session.call('list_snapshots', { limit: 200 });
@@ -143,16 +156,12 @@ export class Review {
         item.setAttribute('role', 'option');
         item.classList.toggle('selected', row.id === this.selected);
         item.setAttribute('aria-selected', String(row.id === this.selected));
-        // The badge names the tool already; the subject's "tool: " prefix would say it twice.
-        const first = row.message.split('\n')[0] ?? row.message;
-        const subject = row.tool && first.startsWith(`${row.tool}: `) ? first.slice(row.tool.length + 2) : first;
+        const redo = this.isRedo(index);
+        const subject = row.restored_to ? this.restoreWords(row.restored_to, redo) : subjectOf(row);
+        const badge = row.undo ? 'undo' : redo ? 'redo' : row.restored_to ? 'restore' : null;
         const top = el('div', undefined, 'step-top');
         top.append(
-          el(
-            'span',
-            row.undo ? 'undo' : row.restored_to ? 'restore' : (row.tool ?? 'snapshot'),
-            `badge ${row.undo ? 'undo' : row.restored_to ? 'restore' : 'change'}`,
-          ),
+          el('span', badge ?? row.tool ?? 'snapshot', `badge ${badge === 'redo' ? 'restore' : (badge ?? 'change')}`),
           el('span', formatTime(row.created_at), 'time'),
         );
         if (index === 0) top.append(el('span', 'now', 'badge head'));
@@ -168,6 +177,21 @@ export class Review {
         return item;
       }),
     );
+  }
+
+  /** A restore right after an undo, back to the step that undo took away: that is a redo. */
+  private isRedo(index: number): boolean {
+    const row = this.rows[index];
+    const undone = this.rows[index + 2];
+    return Boolean(row?.restored_to && this.rows[index + 1]?.undo && undone && sameId(undone.id, row.restored_to));
+  }
+
+  /** "redo: write_file a.txt" or "back to “write_file a.txt” of 12:04:31", never a bare hash. */
+  private restoreWords(target: string, redo: boolean): string {
+    const step = this.rows.find((r) => sameId(r.id, target));
+    if (!step) return 'back to an earlier step';
+    const what = step === this.rows.at(-1) ? 'the start' : `“${subjectOf(step)}”`;
+    return redo ? `redo: ${subjectOf(step)}` : `back to ${what} of ${formatTime(step.created_at)}`;
   }
 
   private async select(id: string): Promise<void> {

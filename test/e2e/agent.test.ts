@@ -46,7 +46,7 @@ beforeAll(async () => {
     },
     { apiKey: KEY },
   );
-  pg = await startPlayground();
+  pg = await startPlayground({ storage: 'memory', leaveMemoryFreely: true });
 }, 180_000);
 afterAll(async () => {
   await pg?.stop();

@@ -19,7 +19,7 @@ beforeAll(async () => {
     'e2e-approve': [{ calls: [{ name: 'delete_path', args: { path: 'agent.txt' } }] }, { text: 'Left it alone.' }],
     'e2e-notes': [{ calls: [{ name: 'glob', args: { pattern: '*.txt' } }], delayMs: 1500 }, { text: 'Noted.' }],
   });
-  pg = await startPlayground();
+  pg = await startPlayground({ storage: 'memory', leaveMemoryFreely: true });
 }, 180_000);
 afterAll(async () => {
   await pg?.stop();

@@ -10,7 +10,7 @@ import { transferSteps } from './transfer-steps.js';
  */
 let pg: Playground;
 beforeAll(async () => {
-  pg = await startPlayground();
+  pg = await startPlayground({ storage: 'memory', leaveMemoryFreely: true });
 }, 120_000);
 afterAll(async () => pg?.stop());
 

@@ -27,7 +27,7 @@ let bare: string;
 beforeAll(async () => {
   server = await startGitServer();
   bare = createRepo(server, REPO, seed);
-  pg = await startPlayground();
+  pg = await startPlayground({ storage: 'memory', leaveMemoryFreely: true });
   page = pg.page;
 }, 120_000);
 afterAll(async () => {

@@ -10,7 +10,7 @@ import { callTool } from './preview-steps.js';
  */
 let pg: Playground;
 beforeAll(async () => {
-  pg = await startPlayground({ withPreviewOrigin: true });
+  pg = await startPlayground({ withPreviewOrigin: true, storage: 'memory', leaveMemoryFreely: true });
   // Something in every panel: files in the tree, steps in Review, a diff, an envelope.
   for (const [path, content] of Object.entries(sampleFiles))
     await callTool(pg.page, 'write_file', { path, content: String(content) });

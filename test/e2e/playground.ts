@@ -31,8 +31,23 @@ export interface Playground {
   stop(): Promise<void>;
 }
 
+export interface PlaygroundOptions {
+  withPreviewOrigin?: boolean;
+  /**
+   * The storage the page opens on at its first visit (as if picked last time); without it, the
+   * page's own default (OPFS where the browser has it).
+   */
+  storage?: 'memory' | 'indexeddb' | 'opfs';
+  /**
+   * For suites about something else that move between Memory workspaces: say yes to the page's
+   * question before a Memory workspace holding files is left or reloaded, unless the test is
+   * listening for that dialog itself. Other dialogs nobody listens for are dismissed, as by default.
+   */
+  leaveMemoryFreely?: boolean;
+}
+
 /** Build once, serve once, open one page: the whole e2e file shares it, to stay fast. */
-export async function startPlayground(options: { withPreviewOrigin?: boolean } = {}): Promise<Playground> {
+export async function startPlayground(options: PlaygroundOptions = {}): Promise<Playground> {
   const base = await mkdtemp(join(tmpdir(), 'sandpit-e2e-'));
   let preview: Preview | undefined;
   let browser: Browser | undefined;
@@ -48,7 +63,23 @@ export async function startPlayground(options: { withPreviewOrigin?: boolean } =
       args: CHROMIUM_ARGS,
     });
     const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, acceptDownloads: true });
+    if (options.storage) {
+      // Only on the first visit: a reload comes back to what the page itself remembered.
+      await context.addInitScript((backend) => {
+        const key = 'sandpit.demo.workspace';
+        if (!localStorage.getItem(key))
+          localStorage.setItem(key, JSON.stringify({ backend, name: 'playground', tools: 'canonical' }));
+      }, options.storage);
+    }
     const page = await context.newPage();
+    if (options.leaveMemoryFreely) {
+      page.on('dialog', (dialog) => {
+        // Playwright's page is an EventEmitter: a test's own dialog listener takes precedence.
+        if ((page as unknown as { listenerCount(event: string): number }).listenerCount('dialog') > 1) return;
+        const leaving = dialog.type() === 'beforeunload' || /^Leave the Memory workspace/.test(dialog.message());
+        void (leaving ? dialog.accept() : dialog.dismiss()).catch(() => {});
+      });
+    }
     // Shorter than the test timeout, so a stuck step names itself.
     page.setDefaultTimeout(20_000);
     const foreignRequests: string[] = [];

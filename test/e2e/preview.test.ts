@@ -51,7 +51,7 @@ beforeAll(async () => {
     },
     { apiKey: KEY },
   );
-  pg = await startPlayground({ withPreviewOrigin: true });
+  pg = await startPlayground({ withPreviewOrigin: true, storage: 'memory', leaveMemoryFreely: true });
 }, 180_000);
 afterAll(async () => {
   await pg?.stop();

@@ -14,7 +14,7 @@ import { callTool } from './preview-steps.js';
  */
 let pg: Playground;
 beforeAll(async () => {
-  pg = await startPlayground({ withPreviewOrigin: true });
+  pg = await startPlayground({ withPreviewOrigin: true, storage: 'memory', leaveMemoryFreely: true });
 }, 180_000);
 afterAll(async () => {
   await pg?.stop();

@@ -11,7 +11,7 @@ import { callTool } from './preview-steps.js';
  */
 let pg: Playground;
 beforeAll(async () => {
-  pg = await startPlayground();
+  pg = await startPlayground({ storage: 'memory', leaveMemoryFreely: true });
 }, 180_000);
 afterAll(async () => {
   await pg?.stop();
