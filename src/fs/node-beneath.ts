@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import { FsError } from './errors.js';
 import { SpecialFileError, specialKindOf } from './special.js';
+import { native } from './node-names.js';
 
 const { O_RDONLY, O_DIRECTORY, O_NOFOLLOW, O_NONBLOCK } = fs.constants;
 
@@ -141,10 +142,10 @@ export class Beneath {
         break;
       }
     }
-    let fd = fs.openSync(`/proc/self/fd/${base}/${parts[from]}`, DIR_FLAGS);
+    let fd = fs.openSync(native(`/proc/self/fd/${base}/${parts[from]}`), DIR_FLAGS);
     try {
       for (const part of parts.slice(from + 1)) {
-        const next = fs.openSync(`/proc/self/fd/${fd}/${part}`, DIR_FLAGS);
+        const next = fs.openSync(native(`/proc/self/fd/${fd}/${part}`), DIR_FLAGS);
         fs.closeSync(fd);
         fd = next;
       }
@@ -181,11 +182,11 @@ function worthKeeping(parts: readonly string[]): boolean {
 export function openRegularFile(path: string, follow = false): number {
   let fd: number;
   try {
-    fd = fs.openSync(path, O_RDONLY | O_NONBLOCK | (follow ? 0 : O_NOFOLLOW));
+    fd = fs.openSync(native(path), O_RDONLY | O_NONBLOCK | (follow ? 0 : O_NOFOLLOW));
   } catch (error) {
     // a unix socket cannot be opened at all (ENXIO)
     if ((error as { code?: unknown }).code === 'ENXIO') {
-      const kind = specialKindOf(fs.lstatSync(path, { throwIfNoEntry: false }) ?? {});
+      const kind = specialKindOf(fs.lstatSync(native(path), { throwIfNoEntry: false }) ?? {});
       if (kind) throw new SpecialFileError(kind, 'open');
     }
     throw error;

@@ -1,4 +1,5 @@
 import * as fs from 'node:fs';
+import { native } from './node-names.js';
 import { toFsStat } from './stat.js';
 import type { PlainFile } from './types.js';
 
@@ -20,7 +21,7 @@ export function readPlain(base: string, rel: string, maxBytes: number): PlainFil
   let path = base.endsWith('/') ? base.slice(0, -1) : base;
   for (let i = 0; i < parts.length - 1; i++) {
     path = `${path}/${parts[i]}`;
-    if (!fs.lstatSync(path, { throwIfNoEntry: false })?.isDirectory()) return null;
+    if (!fs.lstatSync(native(path), { throwIfNoEntry: false })?.isDirectory()) return null;
   }
   return readPlainAt(`${path}/${parts[parts.length - 1]}`, maxBytes);
 }
@@ -29,7 +30,7 @@ export function readPlain(base: string, rel: string, maxBytes: number): PlainFil
 export function readPlainAt(path: string, maxBytes: number): PlainFile | null {
   let fd: number;
   try {
-    fd = fs.openSync(path, READ_FLAGS);
+    fd = fs.openSync(native(path), READ_FLAGS);
   } catch {
     return null;
   }
@@ -67,7 +68,7 @@ export function writeInPlace(path: string, data: Uint8Array, currentSize: number
   if (data.length < currentSize) return false;
   let fd: number;
   try {
-    fd = fs.openSync(path, WRITE_FLAGS);
+    fd = fs.openSync(native(path), WRITE_FLAGS);
   } catch {
     return false;
   }

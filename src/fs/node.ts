@@ -6,6 +6,8 @@ import { FsError, hasFsCode, translated } from './errors.js';
 import { Beneath, BENEATH_SUPPORTED, openRegularFile } from './node-beneath.js';
 import { DIRECT_IO, readPlain, readPlainAt, writeInPlace } from './node-direct.js';
 import { toFsStat } from './stat.js';
+import { nameFromBytes } from './name-bytes.js';
+import { native } from './node-names.js';
 import { requestedMode, type FsDirent, type NativeHelpers, type WorkspaceFs } from './types.js';
 import { atomicTempName } from './temp-names.js';
 
@@ -48,12 +50,15 @@ export function createNodeFs(options: NodeFsOptions = {}): WorkspaceFs {
       }),
     writeFile: (path, data, options) =>
       translated('writeFile', async () => at(path, (p) => writeAtomically(p, data, requestedMode(options)))),
-    readdir: (path) => translated('readdir', async () => inFolder(path, (p) => fs.readdirSync(p))),
+    readdir: (path) =>
+      translated('readdir', async () =>
+        inFolder(path, (p) => fs.readdirSync(native(p), { encoding: 'buffer' })).map(nameFromBytes),
+      ),
     readdirTypes: (path) =>
       translated('readdir', async () =>
-        inFolder(path, (p) => fs.readdirSync(p, { withFileTypes: true })).map(
+        inFolder(path, (p) => fs.readdirSync(native(p), { withFileTypes: true, encoding: 'buffer' })).map(
           (d): FsDirent => ({
-            name: d.name,
+            name: nameFromBytes(d.name),
             type: d.isSymbolicLink() ? 'symlink' : d.isDirectory() ? 'dir' : d.isFile() ? 'file' : 'other',
           }),
         ),
@@ -61,34 +66,39 @@ export function createNodeFs(options: NodeFsOptions = {}): WorkspaceFs {
     // A missing path is common (existence probes): answered without Node building an error first.
     stat: (path) =>
       translated('stat', async () =>
-        toFsStat(at(path, (p) => fs.statSync(p, { throwIfNoEntry: false })) ?? missing('stat')),
+        toFsStat(at(path, (p) => fs.statSync(native(p), { throwIfNoEntry: false })) ?? missing('stat')),
       ),
     lstat: (path) =>
       translated('lstat', async () =>
-        toFsStat(at(path, (p) => fs.lstatSync(p, { throwIfNoEntry: false })) ?? missing('lstat')),
+        toFsStat(at(path, (p) => fs.lstatSync(native(p), { throwIfNoEntry: false })) ?? missing('lstat')),
       ),
     mkdir: (path, options) =>
       translated('mkdir', async () => {
         if (!options?.recursive || !beneath?.partsOf(path)) {
-          at(path, (p) => fs.mkdirSync(p, options));
+          at(path, (p) => fs.mkdirSync(native(p), options));
           return;
         }
         const parts = beneath.partsOf(path)!;
         for (let i = 1; i <= parts.length; i++) {
           beneath.at(parts.slice(0, i), (p) => {
             try {
-              fs.mkdirSync(p);
+              fs.mkdirSync(native(p));
             } catch (error) {
-              if (!hasFsCode(error, 'EEXIST') || !fs.lstatSync(p).isDirectory()) throw error;
+              if (!hasFsCode(error, 'EEXIST') || !fs.lstatSync(native(p)).isDirectory()) throw error;
             }
           });
         }
       }),
-    rmdir: (path) => translated('rmdir', async () => at(path, (p) => fs.rmdirSync(p))),
-    unlink: (path) => translated('unlink', async () => at(path, (p) => fs.unlinkSync(p))),
-    rename: (from, to) => translated('rename', async () => at(from, (f) => at(to, (t) => fs.renameSync(f, t)))),
-    readlink: (path) => translated('readlink', async () => at(path, (p) => fs.readlinkSync(p))),
-    symlink: (target, path) => translated('symlink', async () => at(path, (p) => fs.symlinkSync(target, p))),
+    rmdir: (path) => translated('rmdir', async () => at(path, (p) => fs.rmdirSync(native(p)))),
+    unlink: (path) => translated('unlink', async () => at(path, (p) => fs.unlinkSync(native(p)))),
+    rename: (from, to) =>
+      translated('rename', async () => at(from, (f) => at(to, (t) => fs.renameSync(native(f), native(t))))),
+    readlink: (path) =>
+      translated('readlink', async () =>
+        at(path, (p) => nameFromBytes(fs.readlinkSync(native(p), { encoding: 'buffer' }))),
+      ),
+    symlink: (target, path) =>
+      translated('symlink', async () => at(path, (p) => fs.symlinkSync(native(target), native(p)))),
     ...(DIRECT_IO
       ? {
           readPlainFile: async (base: string, rel: string, maxBytes: number) => {
@@ -135,18 +145,18 @@ const NODE_NATIVE: NativeHelpers = {
 
 function writeAtomically(path: string, data: Uint8Array | string, requested?: number): void {
   const temp = join(dirname(path), atomicTempName(basename(path), randomBytes(6).toString('hex')));
-  const existing = fs.lstatSync(path, { throwIfNoEntry: false });
+  const existing = fs.lstatSync(native(path), { throwIfNoEntry: false });
   if (existing?.isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
   const mode = requested ?? (existing?.isFile() ? existing.mode & 0o7777 : undefined);
   try {
     // 'wx': the temporary name must be new, never a link or file planted there.
-    fs.writeFileSync(temp, data, mode === undefined ? { flag: 'wx' } : { mode, flag: 'wx' });
+    fs.writeFileSync(native(temp), data, mode === undefined ? { flag: 'wx' } : { mode, flag: 'wx' });
     // The umask applies to a new file's mode; a mode asked for is set as given.
-    if (requested !== undefined) fs.chmodSync(temp, requested);
-    fs.renameSync(temp, path);
+    if (requested !== undefined) fs.chmodSync(native(temp), requested);
+    fs.renameSync(native(temp), native(path));
   } catch (error) {
     try {
-      fs.unlinkSync(temp);
+      fs.unlinkSync(native(temp));
     } catch {
       /* the temporary file was never made */
     }

@@ -1,4 +1,5 @@
 import './global-buffer.js';
+import { nameFromBytes, nameToBytes } from '../fs/name-bytes.js';
 import * as git from 'isomorphic-git';
 import { hasFsCode } from '../fs/errors.js';
 import type { GitFsClient } from '../fs/git-client.js';
@@ -37,7 +38,8 @@ export interface GitAccess {
 export function serializeTree(entries: TreeEntry[]): Uint8Array {
   const encoder = new TextEncoder();
   const sorted = entries
-    .map((e) => ({ e, key: encoder.encode(e.type === 'tree' ? `${e.path}/` : e.path), name: encoder.encode(e.path) }))
+    // names are kept as their bytes: a name that is not UTF-8 comes back escaped (name-bytes.ts) and goes in as it was
+    .map((e) => ({ e, key: nameToBytes(e.type === 'tree' ? `${e.path}/` : e.path), name: nameToBytes(e.path) }))
     .sort((a, b) => compareBytes(a.key, b.key));
   const parts: Uint8Array[] = [];
   let length = 0;
@@ -231,7 +233,7 @@ export async function readTreeEntries(access: GitAccess, oid: string): Promise<S
     const kind = mode === TREE_MODE ? 'tree' : mode === '160000' ? 'commit' : 'blob';
     out.push({
       mode,
-      path: text.decode(bytes.subarray(space + 1, nul)),
+      path: nameFromBytes(bytes.subarray(space + 1, nul)),
       oid: toHex(bytes.subarray(nul + 1, nul + 21)),
       type: kind,
     });
