@@ -5,7 +5,9 @@ import { controlBuiltins } from './shell/control.js';
 import { mapfile, read } from './shell/read.js';
 import { varBuiltins } from './shell/vars.js';
 import { fileCommands } from './files/files.js';
-import { diff, find, xargs } from './files/find.js';
+import { diff } from './files/diff.js';
+import { find, xargs } from './files/find.js';
+import { ls } from './files/ls.js';
 import { grep } from './text/grep.js';
 import { jq } from './jq/jq.js';
 import { nodeUnavailable } from './shell/node.js';
@@ -26,6 +28,7 @@ export function commandTable(): CommandTable {
       ...fileCommands,
       ...textCommands,
       ...systemCommands,
+      ls,
       grep,
       egrep: (ctx) => grep({ ...ctx, args: ['-E', ...ctx.args] }),
       fgrep: (ctx) => grep({ ...ctx, args: ['-F', ...ctx.args] }),

@@ -346,7 +346,8 @@ export const awk: CommandFn = async (ctx) => {
         operands.filter((o) => !/^[A-Za-z_]\w*=/.test(o)),
       );
       if (failed) code = 2;
-      for (const { text } of texts) {
+      for (const { name, text } of texts) {
+        vars.set('FILENAME', name === '-' ? '' : name);
         vars.set('FNR', 0);
         for (const line of lines(text)) {
           vars.set('NR', num(vars.get('NR')!) + 1);

@@ -58,39 +58,6 @@ export const fileCommands: Record<string, CommandFn> = {
       show(f === '-' ? ctx.stdin : new TextDecoder().decode(await fs.readFile(resolve(ctx, f)))),
     );
   },
-  ls: async (ctx) => {
-    const { operands, flags } = getopts(ctx.args, 'laA1RFdh');
-    const fs = ctx.shell.state.fs;
-    const targets = operands.length ? operands : ['.'];
-    const all = flags.has('a') || flags.has('A');
-    const fileOps: string[] = [];
-    const dirOps: string[] = [];
-    let status = 0;
-    for (const t of targets) {
-      const st = await fs.stat(resolve(ctx, t)).catch(() => null);
-      if (!st) {
-        ctx.err(`ls: cannot access '${t}': No such file or directory\n`);
-        status = 2;
-        continue;
-      }
-      (st.type === 'dir' && !flags.has('d') ? dirOps : fileOps).push(t);
-    }
-    const line = async (name: string, path: string) => {
-      if (!flags.has('l') && !flags.has('F')) return name;
-      const st = await fs.stat(path);
-      if (flags.has('F')) return st?.type === 'dir' ? `${name}/` : name;
-      return `${st?.type === 'dir' ? 'drwxr-xr-x' : '-rw-r--r--'} 1 user user ${String(st?.size ?? 0).padStart(6)} ${name}`;
-    };
-    for (const f of fileOps.sort()) ctx.out(`${await line(f, resolve(ctx, f))}\n`);
-    for (const [n, d] of dirOps.sort().entries()) {
-      const dir = resolve(ctx, d);
-      if (targets.length > 1) ctx.out(`${fileOps.length || n ? '\n' : ''}${d}:\n`);
-      const names = (await fs.readdir(dir)).filter((x) => all || !x.startsWith('.'));
-      if (flags.has('a')) names.unshift('.', '..');
-      for (const name of names) ctx.out(`${await line(name, join(dir, name))}\n`);
-    }
-    return status;
-  },
   mkdir: async (ctx) => {
     const { operands, flags } = getopts(ctx.args, 'pv');
     const fs = ctx.shell.state.fs;

@@ -1,7 +1,6 @@
-import { diffArrays } from 'diff';
 import { errorText, UsageError, type CommandFn } from '../../context.js';
 import { globRegExp } from '../../expand.js';
-import { getopts, lines, readText, resolve } from '../util.js';
+import { getopts, lines, resolve } from '../util.js';
 
 type Test = (path: string, name: string, type: 'file' | 'dir', depth: number) => boolean;
 
@@ -152,56 +151,4 @@ export const xargs: CommandFn = async (ctx) => {
     if (code !== 0) status = 123;
   }
   return status;
-};
-
-/** diff: the normal format (`2c2`, `< old`, `---`, `> new`) or `-u` without timestamps; 1 when files differ. */
-export const diff: CommandFn = async (ctx) => {
-  const { operands, flags } = getopts(ctx.args, 'uqNbwB', '', { unified: 'u', brief: 'q' });
-  if (operands.length !== 2) throw new UsageError(`missing operand after '${operands[0] ?? 'diff'}'`, 2);
-  let a: string, b: string;
-  try {
-    a = await readText(ctx, operands[0]!);
-    b = await readText(ctx, operands[1]!);
-  } catch (e) {
-    ctx.err(`diff: ${errorText(e)}\n`);
-    return 2;
-  }
-  if (a === b) return 0;
-  if (flags.has('q')) {
-    ctx.out(`Files ${operands[0]} and ${operands[1]} differ\n`);
-    return 1;
-  }
-  const la = lines(a),
-    lb = lines(b);
-  const parts = diffArrays(la, lb);
-  const range = (start: number, n: number) => (n <= 1 ? `${start + (n === 0 ? 0 : 1)}` : `${start + 1},${start + n}`);
-  if (flags.has('u')) {
-    ctx.out(
-      `--- ${operands[0]}\n+++ ${operands[1]}\n@@ -${la.length ? 1 : 0},${la.length} +${lb.length ? 1 : 0},${lb.length} @@\n`,
-    );
-    for (const p of parts) for (const l of p.value) ctx.out(`${p.added ? '+' : p.removed ? '-' : ' '}${l}\n`);
-    return 1;
-  }
-  let ia = 0,
-    ib = 0;
-  for (let k = 0; k < parts.length; k++) {
-    const p = parts[k]!;
-    if (!p.added && !p.removed) {
-      ia += p.count!;
-      ib += p.count!;
-      continue;
-    }
-    const removed = p.removed ? p.value : [];
-    const next = parts[k + 1];
-    const added = p.added ? p.value : next?.added ? (k++, next.value) : [];
-    if (removed.length && added.length) ctx.out(`${range(ia, removed.length)}c${range(ib, added.length)}\n`);
-    else if (removed.length) ctx.out(`${range(ia, removed.length)}d${ib}\n`);
-    else ctx.out(`${ia}a${range(ib, added.length)}\n`);
-    for (const l of removed) ctx.out(`< ${l}\n`);
-    if (removed.length && added.length) ctx.out('---\n');
-    for (const l of added) ctx.out(`> ${l}\n`);
-    ia += removed.length;
-    ib += added.length;
-  }
-  return 1;
 };

@@ -1,5 +1,5 @@
 import { decodeLossy } from '../../bytes.js';
-import { errorText, type CommandContext, type CommandFn } from '../../context.js';
+import { errorText, UsageError, type CommandContext, type CommandFn } from '../../context.js';
 import { globRegExp } from '../../expand.js';
 import { getopts, lines, resolve } from '../util.js';
 import { escapeRegex, posixRegex } from './regex.js';
@@ -25,23 +25,50 @@ const LONG = {
   include: 'I',
   exclude: 'X',
   'no-messages': 's',
+  'after-context': 'A',
+  'before-context': 'B',
+  context: 'C',
+  'exclude-dir': 'D',
+  'max-count': 'm',
 };
 
-/** Files below `dir`, sorted, hidden ones included (as grep -r does). */
-async function walk(ctx: CommandContext, dir: string, shown: string, out: Array<[string, string]>): Promise<void> {
+/** -P: JavaScript's regex is Perl's for what agents write (\d, \w, lookaround, non-greedy); the rest is refused. */
+function perlRegex(p: string): string {
+  if (/\(\?[<]?[=!]?[a-zA-Z]|\\[QEKGAZz]|\(\?\|/.test(p) && !/\(\?<[=!]|\(\?<[A-Za-z]/.test(p))
+    throw new UsageError(`-P: this Perl regex feature is not supported by this shell: ${p}`, 2);
+  try {
+    new RegExp(p);
+  } catch {
+    throw new UsageError(`-P: invalid or unsupported Perl regex: ${p}`, 2);
+  }
+  return p;
+}
+
+/** `-3` is `-C 3`, as GNU grep reads it. */
+const contextArgs = (args: string[]) => args.map((a) => (/^-\d+$/.test(a) ? `-C${a.slice(1)}` : a));
+
+/** Files below `dir`, sorted, hidden ones included (as grep -r does), folders matching `skip` left out. */
+async function walk(
+  ctx: CommandContext,
+  dir: string,
+  shown: string,
+  out: Array<[string, string]>,
+  skip: RegExp[] = [],
+): Promise<void> {
   const fs = ctx.shell.state.fs;
   for (const name of await fs.readdir(dir)) {
     const path = dir === '/' ? `/${name}` : `${dir}/${name}`;
     const label = shown === '' ? name : shown.endsWith('/') ? `${shown}${name}` : `${shown}/${name}`;
     const st = await fs.stat(path).catch(() => null);
-    if (st?.type === 'dir') await walk(ctx, path, label, out);
-    else if (st) out.push([label, path]);
+    if (st?.type === 'dir') {
+      if (!skip.some((r) => r.test(name))) await walk(ctx, path, label, out, skip);
+    } else if (st) out.push([label, path]);
   }
 }
 
 /** grep: basic or extended regular expressions, or fixed strings, over files, folders (-r) or stdin. */
 export const grep: CommandFn = async (ctx) => {
-  const { operands, flags, values } = getopts(ctx.args, 'ivnclLrRwxEFGohHqsPa', 'emABCIX', LONG);
+  const { operands, flags, values } = getopts(contextArgs(ctx.args), 'ivnclLrRwxEFGohHqsPa', 'emABCIXD', LONG);
   const patterns = values.get('e') ?? (operands.length ? [operands.shift()!] : []);
   if (patterns.length === 0) {
     ctx.err('Usage: grep [OPTION]... PATTERNS [FILE]...\n');
@@ -50,7 +77,11 @@ export const grep: CommandFn = async (ctx) => {
   const sources = patterns
     .flatMap((p) => p.split('\n'))
     .map((p) => {
-      let body = flags.has('F') ? escapeRegex(p) : posixRegex(p, flags.has('E') || flags.has('P'), '').source;
+      let body = flags.has('F')
+        ? escapeRegex(p)
+        : flags.has('P')
+          ? perlRegex(p)
+          : posixRegex(p, flags.has('E'), '').source;
       if (flags.has('w')) body = `(?<![A-Za-z0-9_])(?:${body})(?![A-Za-z0-9_])`;
       if (flags.has('x')) body = `^(?:${body})$`;
       return body;
@@ -63,6 +94,18 @@ export const grep: CommandFn = async (ctx) => {
   const fs = ctx.shell.state.fs;
   const include = (values.get('I') ?? []).map((g) => globRegExp(g, true));
   const exclude = (values.get('X') ?? []).map((g) => globRegExp(g, true));
+  const excludeDir = (values.get('D') ?? []).map((g) => globRegExp(g.replace(/\/+$/, ''), true));
+  const number = (letter: string) => {
+    const v = values.get(letter)?.at(-1);
+    if (v === undefined) return 0;
+    if (!/^\d+$/.test(v)) throw new UsageError(`${v}: invalid context length argument`, 2);
+    return Number(v);
+  };
+  const after = values.has('A') ? number('A') : number('C');
+  const before = values.has('B') ? number('B') : number('C');
+  const contextual = after > 0 || before > 0;
+  let lastPrinted = -1;
+  let anyPrinted = false;
   const named = operands.length ? operands : recursive ? ['.'] : [];
   for (const op of named) {
     const path = resolve(ctx, op);
@@ -74,7 +117,7 @@ export const grep: CommandFn = async (ctx) => {
         continue;
       }
       const found: Array<[string, string]> = [];
-      await walk(ctx, path, operands.length ? op : '', found);
+      await walk(ctx, path, operands.length ? op : '', found, excludeDir);
       files.push(
         ...found.filter(([label]) => {
           const base = label.split('/').pop()!;
@@ -106,20 +149,50 @@ export const grep: CommandFn = async (ctx) => {
       continue;
     }
     let count = 0;
-    for (const [n, line] of lines(text).entries()) {
-      if (count >= max) break;
+    const all = lines(text);
+    lastPrinted = -1;
+    let afterLeft = 0;
+    const quiet = flags.has('l') || flags.has('L') || flags.has('c') || flags.has('q');
+    const show = (n: number, sep: string) => {
+      if (contextual && anyPrinted && lastPrinted >= 0 && n > lastPrinted + 1) ctx.out('--\n');
+      else if (contextual && anyPrinted && lastPrinted < 0) ctx.out('--\n');
+      const label = many ? `${inputLabel}${sep}` : '';
+      ctx.out(`${label}${flags.has('n') ? `${n + 1}${sep}` : ''}${all[n]}\n`);
+      lastPrinted = n;
+      anyPrinted = true;
+    };
+    const inputLabel = prefix.slice(0, -1);
+    for (const [n, line] of all.entries()) {
+      if (count >= max) {
+        if (afterLeft > 0 && !quiet) {
+          show(n, '-');
+          afterLeft--;
+          continue;
+        }
+        break;
+      }
       re.lastIndex = 0;
       const hit = re.test(line) !== flags.has('v');
-      if (!hit) continue;
+      if (!hit) {
+        if (afterLeft > 0 && !quiet) {
+          show(n, '-');
+          afterLeft--;
+        }
+        continue;
+      }
       count++;
       status = 0;
       if (flags.has('q')) return 0;
-      if (flags.has('l') || flags.has('L') || flags.has('c')) continue;
+      if (quiet) continue;
+      for (let b = Math.max(0, n - before, lastPrinted + 1); b < n; b++) show(b, '-');
+      afterLeft = after;
       const num = flags.has('n') ? `${n + 1}:` : '';
       if (flags.has('o') && !flags.has('v')) {
         re.lastIndex = 0;
         for (const m of line.matchAll(re)) if (m[0]) ctx.out(`${prefix}${num}${m[0]}\n`);
-      } else ctx.out(`${prefix}${num}${line}\n`);
+        lastPrinted = n;
+        anyPrinted = true;
+      } else show(n, ':');
     }
     if (flags.has('c')) ctx.out(`${prefix}${count}\n`);
     if (flags.has('l') && count > 0) ctx.out(`${label}\n`);

@@ -17,7 +17,7 @@ const CLASSES: Record<string, string> = {
  * A POSIX regular expression (basic, or extended with `extended`) as a JavaScript one: in a basic
  * one `\(`, `\)`, `\{`, `\}`, `\|`, `\+`, `\?` are the operators and the bare characters literal.
  */
-export function posixRegex(src: string, extended: boolean, flags = ''): RegExp {
+export function posixRegex(src: string, extended: boolean, flags = '', sedEscapes = false): RegExp {
   let out = '';
   for (let i = 0; i < src.length; i++) {
     const c = src[i]!;
@@ -48,6 +48,7 @@ export function posixRegex(src: string, extended: boolean, flags = ''): RegExp {
       else if (/[1-9wWsSbB]/.test(n)) out += `\\${n}`;
       else if (n === '<' || n === '>') out += '\\b';
       else if (n === 'n') out += '\\n';
+      else if (sedEscapes && (n === 't' || n === 'r')) out += `\\${n}`;
       else if (n === 't') out += 't';
       else out += /[A-Za-z0-9]/.test(n) ? n : `\\${n}`;
     } else if (!extended && '(){}|+?'.includes(c)) out += `\\${c}`;

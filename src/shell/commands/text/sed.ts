@@ -50,7 +50,7 @@ function parseScript(script: string, extended: boolean): SedCommand[] {
     if (script[i] === '/' || script[i] === '\\') {
       const delim = script[i] === '\\' ? script[++i]! : '/';
       i++;
-      return { re: posixRegex(delimited(delim), extended) };
+      return { re: posixRegex(delimited(delim), extended, '', true) };
     }
     return undefined;
   };
@@ -81,7 +81,7 @@ function parseScript(script: string, extended: boolean): SedCommand[] {
         cmd.global = fl.includes('g');
         cmd.print = fl.includes('p');
         cmd.nth = Number(fl.replace(/\D/g, '')) || 1;
-        cmd.re = posixRegex(pattern, extended, `g${/[iI]/.test(fl) ? 'i' : ''}`);
+        cmd.re = posixRegex(pattern, extended, `g${/[iI]/.test(fl) ? 'i' : ''}`, true);
       }
     } else if ('aic'.includes(cmd.name)) {
       const m = /^\\?\n?\s*((?:[^\n\\]|\\.)*)/.exec(script.slice(i))!;
@@ -97,8 +97,18 @@ function parseScript(script: string, extended: boolean): SedCommand[] {
 
 /** A replacement with `&`, `\1`-`\9`, `\n` and escaped characters. */
 function replace(template: string, m: RegExpExecArray): string {
-  return template.replace(/\\(\d)|\\n|\\(.)|&/g, (all, d: string | undefined, ch: string | undefined) =>
-    d !== undefined ? (m[Number(d)] ?? '') : all === '\\n' ? '\n' : ch !== undefined ? ch : m[0],
+  return template.replace(/\\(\d)|\\n|\\t|\\r|\\(.)|&/g, (all, d: string | undefined, ch: string | undefined) =>
+    d !== undefined
+      ? (m[Number(d)] ?? '')
+      : all === '\\n'
+        ? '\n'
+        : all === '\\t'
+          ? '\t'
+          : all === '\\r'
+            ? '\r'
+            : ch !== undefined
+              ? ch
+              : m[0],
   );
 }
 

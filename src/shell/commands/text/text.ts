@@ -45,6 +45,8 @@ function sortKey(line: string, key: string | undefined, sep: string | undefined)
   return fields.slice(from, to).join(sep ?? '');
 }
 
+const TR_ESCAPES: Record<string, string> = { n: '\n', t: '\t', r: '\r', v: '\v', f: '\f', a: '\x07', b: '\b' };
+
 export const textCommands: Record<string, CommandFn> = {
   head: (ctx) => headTail(ctx, false),
   tail: (ctx) => headTail(ctx, true),
@@ -162,9 +164,9 @@ export const textCommands: Record<string, CommandFn> = {
       };
       const s = set
         .replace(/\[:[a-z]+:\]/g, (m) => named[m] ?? m)
-        .replace(/\\n/g, '\n')
-        .replace(/\\t/g, '\t')
-        .replace(/\\\\/g, '\\');
+        .replace(/\\([0-7]{1,3}|.)/g, (_, c: string) =>
+          /^[0-7]/.test(c) ? String.fromCharCode(Number.parseInt(c, 8)) : (TR_ESCAPES[c] ?? c),
+        );
       const out: string[] = [];
       for (let i = 0; i < s.length; i++) {
         if (s[i + 1] === '-' && i + 2 < s.length) {
