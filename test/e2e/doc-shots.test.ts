@@ -12,7 +12,7 @@ import { callTool, openPreview, previewFrame } from './preview-steps.js';
  */
 let pg: Playground;
 beforeAll(async () => {
-  pg = await startPlayground({ withPreviewOrigin: true });
+  pg = await startPlayground({ withPreviewOrigin: true, storage: 'memory' });
 }, 180_000);
 afterAll(async () => {
   await pg?.stop();

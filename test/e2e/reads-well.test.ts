@@ -197,6 +197,14 @@ describe('the playground reads as a person expects (issue 33)', () => {
     await second.waitForSelector('#locked:not([hidden])');
     expect(await second.isVisible('#new-file')).toBe(false);
     expect(await header(second)).toBeLessThanOrEqual(own);
+    // One line: the header's last button sits on the row of its first field, in both tabs.
+    for (const on of [page, second]) {
+      const [exportTop, backendBottom] = await on.evaluate(() => [
+        document.getElementById('export')!.getBoundingClientRect().top,
+        document.getElementById('backend')!.getBoundingClientRect().bottom,
+      ]);
+      expect(exportTop).toBeLessThan(backendBottom);
+    }
     await second.screenshot({ path: join(shots, 'locked-tab.png') });
     await second.close();
   });

@@ -107,7 +107,9 @@ describe("the playground keeps a person's work and never leaves them stuck", () 
         window.dispatchEvent(event);
         return event.defaultPrevented;
       }),
-    ).toBe(false);
+      // Saved, and still asked: on Memory a reload loses the files themselves (issue 33), and
+      // keeps-work.test.ts shows that prompt. What saving ends is the unsaved-edits question above.
+    ).toBe(true);
   });
 
   it('3: a bad workspace name and then a Storage change leave the open workspace working', async () => {
