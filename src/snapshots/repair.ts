@@ -22,7 +22,7 @@ const MAX_CHAIN = 100_000;
 
 /**
  * Check the shadow history: the branch must parse and every commit back to a shallow cut (or
- * the root) must read, with the newest one's tree.
+ * the root) must read, with every tree and blob of every one of them (each read once).
  */
 export async function checkHistory(fs: WorkspaceFs, gitdir: string): Promise<HistoryReport> {
   const branch = await readBranch(fs, gitdir);
@@ -66,13 +66,16 @@ async function readChain(
     () => new Set<string>(),
   );
   let length = 0;
+  // objects already read whole (a tree with everything below it): shared ones are read once
+  const read = new Set<string>();
   for (let oid: string | null = head; oid && length < MAX_CHAIN; ) {
     const at: string = oid;
     let parent: string | null;
+    let tree: string;
     try {
       const { commit } = await git.readCommit({ fs: gfs, gitdir, cache, oid: at });
-      if (length === 0) await git.readTree({ fs: gfs, gitdir, cache, oid: commit.tree });
       parent = commit.parent[0] ?? null;
+      tree = commit.tree;
     } catch {
       return {
         length,
@@ -80,6 +83,15 @@ async function readChain(
           length === 0
             ? `the branch names commit ${at.slice(0, 12)}, which is missing or corrupt`
             : `commit ${at.slice(0, 12)}, ${length} back from the newest, is missing or corrupt`,
+      };
+    }
+    const bad = await firstBadObject(gfs, gitdir, cache, tree, read);
+    if (bad) {
+      const where =
+        length === 0 ? 'the newest snapshot' : `snapshot ${at.slice(0, 12)}, ${length} back from the newest,`;
+      return {
+        length,
+        broken: `${where} needs object ${bad.oid.slice(0, 12)} (${bad.path || 'its tree'}), which is missing or corrupt`,
       };
     }
     length++;
@@ -137,4 +149,37 @@ async function looseCommits(fs: WorkspaceFs, gitdir: string): Promise<string[]> 
     .map(([oid, c]) => ({ oid, time: c.time, depth: depthOf(oid) }))
     .sort((a, b) => b.depth - a.depth || b.time - a.time)
     .map((c) => c.oid);
+}
+
+/**
+ * Read a tree and everything below it, each object checked against its id (isomorphic-git
+ * hashes what it reads), and name the first one that is missing or corrupt.
+ */
+async function firstBadObject(
+  gfs: ReturnType<typeof gitFsClient>,
+  gitdir: string,
+  cache: object,
+  tree: string,
+  read: Set<string>,
+): Promise<{ oid: string; path: string } | null> {
+  const pending: Array<{ oid: string; path: string; type: 'tree' | 'blob' }> = [{ oid: tree, path: '', type: 'tree' }];
+  while (pending.length > 0) {
+    const next = pending.pop()!;
+    if (read.has(next.oid)) continue;
+    try {
+      if (next.type === 'tree') {
+        const { tree: entries } = await git.readTree({ fs: gfs, gitdir, cache, oid: next.oid });
+        for (const e of entries) {
+          if (e.type !== 'tree' && e.type !== 'blob') continue;
+          pending.push({ oid: e.oid, path: next.path ? `${next.path}/${e.path}` : e.path, type: e.type });
+        }
+      } else {
+        await git.readBlob({ fs: gfs, gitdir, cache, oid: next.oid });
+      }
+    } catch {
+      return { oid: next.oid, path: next.path };
+    }
+    read.add(next.oid);
+  }
+  return null;
 }

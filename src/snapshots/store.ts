@@ -306,7 +306,13 @@ export class SnapshotStore {
   /** The bytes of a blob in the shadow repository. */
   async readBlob(oid: string): Promise<Uint8Array> {
     const { fs, gitdir, cache } = this.access;
-    return (await git.readBlob({ fs, gitdir, cache, oid })).blob;
+    try {
+      return (await git.readBlob({ fs, gitdir, cache, oid })).blob;
+    } catch (error) {
+      // a snapshot names this object, so its absence is damage, not a missing workspace path
+      if (hasFsCode(error, 'EIO', 'EACCES', 'EPERM', 'ENOSPC')) throw error;
+      throw damagedHistory(`object ${oid.slice(0, 12)} of a snapshot is missing or corrupt`);
+    }
   }
 
   /** Run `work` alone: commits, restores and opening never interleave. */
