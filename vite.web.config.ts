@@ -27,12 +27,13 @@ function keepWorkerUrl(): Plugin {
 }
 
 /**
- * The browser bundles, one mode per run. For `sandpit/web` in dist/web: `--mode worker` makes worker.js,
- * one self-contained module with nothing to split, so a consumer's bundler can ship it in any
- * worker format; `--mode client` makes index.js, whose `new URL('./worker.js', import.meta.url)`
- * is left for the consumer's bundler to follow. `--mode core` makes dist/browser/index.js, the
- * `browser` export of `sandpit` itself. The aliases are applied here, once, so a consumer needs
- * no configuration for the Node built-ins memfs loads.
+ * The browser bundles, one mode per run. For `sandpit/web` in dist/web: `--mode worker` makes worker.js
+ * and chunks/, whose dynamic imports a consumer's bundler keeps as chunks where the worker format
+ * allows it (ES-module workers; an iife worker gets them inlined, still working);
+ * `--mode client` makes index.js, whose `new URL('./worker.js', import.meta.url)`
+ * is left for the consumer's bundler to follow. `--mode core` makes dist/browser/index.js (and its
+ * chunks/, the shell's among them), the `browser` export of `sandpit` itself. The aliases are
+ * applied here, once, so a consumer needs no configuration for the Node built-ins memfs loads.
  */
 const entries: Record<string, { entry: string; outDir: string; file: string }> = {
   worker: { entry: './web/worker.ts', outDir: './dist/web', file: 'worker.js' },
@@ -65,7 +66,9 @@ export default defineConfig(({ mode }) => {
         fileName: () => target.file,
       },
       rollupOptions: {
-        output: { codeSplitting: false },
+        // What the entry loads on first use (git, glob, the shell, the pack writer) stays in chunks/, so a
+        // bundler that splits (webpack, esbuild, Vite with worker.format 'es') loads it only then.
+        output: mode === 'client' ? { codeSplitting: false } : { chunkFileNames: 'chunks/[name]-[hash].js' },
       },
     },
   };
