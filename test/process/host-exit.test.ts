@@ -31,7 +31,7 @@ beforeAll(async () => {
   // Starts a program whose child sleeps, prints that child's pid, then ends as `how` says.
   await writeFile(
     join(out, 'host.js'),
-    `import { startProcess } from './node/process.js';
+    `import { startProcess } from './node/process/spawn.js';
     const p = await startProcess({ argv: ['sh', '-c', 'sleep 60 & echo $!; wait'], cwd: process.cwd(), env: process.env, timeoutMs: null });
     p.onOutput((_, chunk) => {
       process.stdout.write(chunk);
