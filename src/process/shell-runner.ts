@@ -19,7 +19,9 @@ export interface ShellRunnerOptions {
 /** The commands the shell has, for the tool's description and the agent's system prompt. */
 export const SHELL_SUMMARY =
   'Commands: ls cat head tail grep egrep fgrep sed awk jq find wc sort uniq cut tr rev diff mkdir rm rmdir mv cp touch tee ' +
-  'echo printf xargs test [ basename dirname pwd cd env export seq sleep true false; node FILE.js / node -e where the host offers it. ' +
+  'echo printf xargs test [ basename dirname pwd cd env export seq sleep true false nl which type whoami uname; ' +
+  'git on the workspace repository (init status diff log show add rm mv commit checkout switch restore branch stash reset grep blame; no network); ' +
+  'node FILE.js / node -e where the host offers it. ' +
   'No network, no package managers, no other programs; symbolic links are not followed.';
 
 const quote = (word: string) => (/^[A-Za-z0-9_./=:,+-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`);

@@ -10,10 +10,9 @@ export const hostCommands: Record<string, CommandFn> = {
   },
   id: async (ctx) => {
     const name = user(ctx);
-    if (ctx.args.includes('-u')) ctx.out(ctx.args.includes('-n') ? `${name}\n` : '1000\n');
-    else if (ctx.args.includes('-g')) ctx.out(ctx.args.includes('-n') ? `${name}\n` : '1000\n');
-    else if (ctx.args.length > 0 && !ctx.args.every((a) => a === '-n'))
-      throw new UsageError(`unsupported option '${ctx.args[0]}'`);
+    const flags = ctx.args.join('').replace(/-/g, '');
+    for (const f of flags) if (!'ugGn'.includes(f)) throw new UsageError(`invalid option -- '${f}'`);
+    if (/[ugG]/.test(flags)) ctx.out(flags.includes('n') ? `${name}\n` : '1000\n');
     else ctx.out(`uid=1000(${name}) gid=1000(${name}) groups=1000(${name})\n`);
     return 0;
   },
