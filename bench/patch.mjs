@@ -38,7 +38,8 @@ export function makePatch() {
   return out.join('\n');
 }
 
-function seed() {
+/** The files the patch applies to. */
+export function seedFiles() {
   const files = {};
   for (let f = 0; f < FILES; f++) files[`src/pkg${f % 10}/file${f}.ts`] = fileText(f);
   return files;
@@ -62,7 +63,7 @@ async function timeCalls(runs, warmup, reset, patch) {
 
 export async function benchPatch({ runs = 15, warmup = 3, log = () => {} } = {}) {
   const patch = makePatch();
-  const files = seed();
+  const files = seedFiles();
   const rows = [];
   const base = await mkdtemp(join(tmpdir(), 'sandpit-bench-patch-'));
   try {

@@ -31,7 +31,8 @@ const WRAPPER_LINES = 2;
 export function operationPatch(op: ApplyPatchOperation): string {
   if (op.type === 'delete_file') return `*** Begin Patch\n*** Delete File: ${op.path}\n*** End Patch\n`;
   const diff = op.diff ?? '';
-  const lines = diff.replace(/\r\n?/g, '\n').split('\n');
+  // An empty new file comes as an empty diff (or only a line end).
+  const lines = diff.trim() === '' ? [] : diff.replace(/\r\n?/g, '\n').split('\n');
   if (lines.at(-1) === '') lines.pop();
   for (const [i, line] of lines.entries()) {
     if (line.startsWith('***') && !ALLOWED_MARKER.test(line))
@@ -51,7 +52,7 @@ export function operationPatch(op: ApplyPatchOperation): string {
 
 // The engine counts lines of the wrapped patch; the model wrote only the diff.
 function inDiffLines(error: unknown): unknown {
-  if (!(error instanceof ToolError) || error.code !== 'PATCH_PARSE_ERROR') return error;
+  if (!(error instanceof ToolError) || !/^patch line \d+/.test(error.message)) return error;
   const message = error.message.replace(
     /^patch line (\d+)/,
     (_, n: string) => `diff line ${Number(n) - WRAPPER_LINES}`,
