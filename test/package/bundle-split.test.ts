@@ -69,7 +69,7 @@ function firstLoad(files: Record<string, string>, ...entries: string[]): { kib: 
 }
 
 describe('the package ships its browser entries split', () => {
-  it('a Vite app: the OPFS worker loads under 120 KiB gzip first, git's network verbs, the pack writer and the shell on first use; it runs in Chromium', async () => {
+  it('a Vite app: the OPFS worker loads under 120 KiB gzip first, the network verbs of git, the pack writer and the shell on first use; it runs in Chromium', async () => {
     await writeTree(app, project);
     const web = join(app, 'web');
     const vite = join(app, 'node_modules', 'vite', 'bin', 'vite.js');
