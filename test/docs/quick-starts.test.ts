@@ -25,7 +25,7 @@ beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), 'sandpit-quick-'));
   tarball = (await packSandpit(work)).tarball;
 }, 600_000);
-afterAll(() => rm(work, { recursive: true, force: true }));
+afterAll(() => rm(work, { recursive: true, force: true }), 120_000);
 
 /** A shell line from the docs, with the package names swapped for what this run installs. */
 function runShell(line: string, cwd: string): string {
