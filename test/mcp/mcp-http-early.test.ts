@@ -42,7 +42,7 @@ function post(
       },
     );
     req.on('error', reject);
-    req.end(JSON.stringify(body));
+    req.end(typeof body === 'string' ? body : JSON.stringify(body));
   });
 }
 
@@ -113,6 +113,91 @@ describe('the early HTTP endpoint', () => {
       result: { protocolVersion: '2025-06-18', serverInfo: { name: 'sandpit' } },
     });
     expect(early.sessions.size).toBe(1);
+  });
+});
+
+describe('the early endpoint refuses what the SDK refuses, the same way', () => {
+  const refused: Array<[string, Record<string, string>, unknown]> = [
+    ['an Accept without text/event-stream', { Accept: 'application/json' }, INITIALIZE],
+    ['an Accept without application/json', { Accept: 'text/event-stream' }, INITIALIZE],
+    ['no Accept', { Accept: '' }, INITIALIZE],
+    ['a Content-Type that is not JSON', { 'Content-Type': 'text/plain' }, INITIALIZE],
+    ['JSON only as a parameter', { 'Content-Type': 'text/plain; a=application/json' }, INITIALIZE],
+    ['a body that is not JSON', {}, '{"jsonrpc": "2.0", "id": 1, "method": "initialize", '],
+    ['a bad Accept and a body that is not JSON', { Accept: 'application/json' }, 'not json'],
+  ];
+  it.each(refused)('%s', async (_what, headers, body) => {
+    const early = await listenEarly({ host: '127.0.0.1', port: 0 }, {});
+    closers.push(() => early.close());
+    const before = await post(early.url, headers, body);
+    expect(early.sessions.size).toBe(0);
+    const ws = openNodeWorkspace(folder(), { snapshots: false });
+    const server = await serveMcpHttp(ws, ws.toolset, { port: 0 });
+    closers.push(async () => {
+      await server.close();
+      await ws.close();
+    });
+    const loaded = await post(server.url, headers, body);
+    expect(loaded.status).toBeGreaterThanOrEqual(400);
+    expect({ status: before.status, body: JSON.parse(before.text) }).toEqual({
+      status: loaded.status,
+      body: JSON.parse(loaded.text),
+    });
+    expect(server.sessionCount()).toBe(0);
+  });
+
+  it('answers a body that is not JSON with -32700 (parse error), before and after loading', async () => {
+    const early = await listenEarly({ host: '127.0.0.1', port: 0 }, {});
+    closers.push(() => early.close());
+    const answer = await post(early.url, {}, 'not json');
+    expect(answer.status).toBe(400);
+    expect(JSON.parse(answer.text)).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32700, message: 'Parse error: Invalid JSON' },
+    });
+    const ws = openNodeWorkspace(folder(), { snapshots: false });
+    const server = await serveMcpHttp(ws, ws.toolset, { port: 0 }, early);
+    closers.push(async () => {
+      await server.close();
+      await ws.close();
+    });
+    const opened = await post(early.url, {});
+    const id = opened.headers['mcp-session-id'] as string;
+    const inSession = await post(early.url, { 'Mcp-Session-Id': id, 'Mcp-Protocol-Version': '2025-06-18' }, '{');
+    expect(inSession.status).toBe(400);
+    expect(JSON.parse(inSession.text)).toMatchObject({ error: { code: -32700 } });
+  });
+});
+
+describe('sessions answered early count toward the session cap', () => {
+  it('keeps at most the cap before loading, and ends those no request took up first once loaded', async () => {
+    const early = await listenEarly({ host: '127.0.0.1', port: 0 }, {}, '', 4);
+    const ids: string[] = [];
+    for (let i = 0; i < 6; i++) ids.push((await post(early.url, {})).headers['mcp-session-id'] as string);
+    expect([...early.sessions.keys()]).toEqual(ids.slice(2));
+    const ws = openNodeWorkspace(folder(), { snapshots: false });
+    const server = await serveMcpHttp(ws, ws.toolset, { port: 0, maxSessions: 4 }, early);
+    closers.push(async () => {
+      await server.close();
+      await ws.close();
+    });
+    const session = (id: string) => ({ 'Mcp-Session-Id': id, 'Mcp-Protocol-Version': '2025-06-18' });
+    const ping = (id: string) => post(early.url, session(id), { jsonrpc: '2.0', id: 2, method: 'ping' });
+    // taking up the newest early session, then two new sessions, push out the two oldest early ones left
+    expect((await ping(ids[5]!)).status).toBe(200);
+    const fresh = [
+      (await post(early.url, {})).headers['mcp-session-id'],
+      (await post(early.url, {})).headers['mcp-session-id'],
+    ];
+    expect(fresh.every((id) => typeof id === 'string')).toBe(true);
+    for (const id of ids.slice(0, 4)) {
+      const gone = await ping(id);
+      expect(gone.status).toBe(404);
+      expect(JSON.parse(gone.text)).toMatchObject({ error: { code: -32001, message: 'Session not found' } });
+    }
+    expect((await ping(ids[5]!)).status).toBe(200);
+    expect(server.sessionCount()).toBe(3);
   });
 });
 

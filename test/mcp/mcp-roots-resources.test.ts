@@ -182,6 +182,26 @@ describe('resources', () => {
     expect(updated).toHaveLength(1);
   });
 
+  it('announces a file subscribed under another spelling of its URI, under the spelling the client used', async () => {
+    const { client } = await served({ 'notes.txt': 'a\n', 'sub/deep.txt': 'b\n', 'plain.txt': 'c\n' });
+    const updated: string[] = [];
+    client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => {
+      updated.push(n.params.uri);
+    });
+    const spellings = ['sandpit://workspace/notes%2Etxt', 'sandpit://workspace/sub/./deep%2etxt'];
+    for (const uri of spellings) expect(await client.subscribeResource({ uri })).toEqual({});
+    await text(client, 'edit_file', { path: 'plain.txt', old_text: 'c', new_text: 'C' });
+    await text(client, 'edit_file', { path: 'notes.txt', old_text: 'a', new_text: 'z' });
+    await text(client, 'edit_file', { path: 'sub/deep.txt', old_text: 'b', new_text: 'y' });
+    await client.ping();
+    expect(updated).toEqual(spellings);
+    // unsubscribing under any spelling ends the subscription
+    await client.unsubscribeResource({ uri: 'sandpit://workspace/notes.txt' });
+    await text(client, 'edit_file', { path: 'notes.txt', old_text: 'z', new_text: 'x' });
+    await client.ping();
+    expect(updated).toEqual(spellings);
+  });
+
   it('announces a subscribed file a rescan found changed behind the tools', async () => {
     const { dir, ws, client } = await served({ 'watched.txt': 'a\n' }, true);
     await ws.rescan();

@@ -36,6 +36,9 @@ const COMMON: ArgSpec = {
     'http',
     'auth-token-env',
     'max-message-bytes',
+    'max-sessions',
+    'replay-bytes',
+    'replay-total-bytes',
   ]),
   flags: new Set(['help', 'pretty', 'schemas', 'version', 'strict', 'repair', 'git', 'no-auth', 'allow-broad-root']),
 };

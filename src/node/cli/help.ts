@@ -31,6 +31,7 @@ Commands
 
   sandpit mcp [--root DIR] [--toolset NAME] [--tools DIR] [--artifacts DIR] [--snapshots MODE]
           [--http [HOST:]PORT --auth-token-env NAME | --no-auth] [--max-message-bytes N] [--git]
+          [--max-sessions N] [--replay-bytes N] [--replay-total-bytes N]
       Serve the folder's tools to an MCP client over stdin/stdout, or with --http
       over Streamable HTTP at http://HOST:PORT/mcp (HOST default 127.0.0.1; other
       Host and Origin headers are refused). --http needs a token: --auth-token-env
@@ -40,7 +41,12 @@ Commands
       object as structuredContent and the envelope as text (isError when it is
       not ok). MODE is call (default: one snapshot per change), batch, manual or off.
       A stdio message over N bytes (default 64 MiB) is answered with a JSON-RPC
-      error; the server stays up.
+      error; the server stays up. Over HTTP, --max-sessions N (default 256) caps the
+      sessions: one more ends the least recently used idle one, whose next request
+      gets 404 "Session not found"; idle sessions end after 30 minutes. Each session
+      keeps its SSE messages for clients resuming with Last-Event-ID, oldest dropped
+      first past --replay-bytes N (default 32 MiB) per session and
+      --replay-total-bytes N (default 128 MiB) for all sessions together.
       Without --root it serves the client's first file:// root (roots/list) and
       follows its changes; with --root the client's roots are ignored.
       A root (given or the client's) that is /, the home folder or a system folder

@@ -46,6 +46,36 @@ export function httpAuth(args: ParsedArgs): { authToken?: string } {
   return { authToken: authToken(named)! };
 }
 
+/** A whole-number option at least `min`, or undefined when not given. */
+function count(args: ParsedArgs, name: string, min: number, unit: string): number | undefined {
+  const value = args.options.get(name);
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(n) || n < min)
+    throw new UsageError(`--${name} takes a whole number of ${unit}, at least ${min}`);
+  return n;
+}
+
+/**
+ * --max-sessions N, --replay-bytes N (each session's replay buffer), --replay-total-bytes N (all
+ * sessions' together): the HTTP server's memory bounds (defaults 256, 32 MiB, 128 MiB).
+ */
+export function httpLimits(args: ParsedArgs): {
+  maxSessions?: number;
+  replayBytesPerSession?: number;
+  replayBytesTotal?: number;
+} {
+  const limits = {
+    maxSessions: count(args, 'max-sessions', 1, 'sessions'),
+    replayBytesPerSession: count(args, 'replay-bytes', 0, 'bytes'),
+    replayBytesTotal: count(args, 'replay-total-bytes', 0, 'bytes'),
+  };
+  const given = Object.entries(limits).filter(([, v]) => v !== undefined);
+  if (given.length > 0 && !args.options.has('http'))
+    throw new UsageError('--max-sessions, --replay-bytes and --replay-total-bytes go with --http');
+  return Object.fromEntries(given);
+}
+
 /**
  * Listen where --http says, with --auth-token-env's token, answering initialize while the rest
  * of the server loads, and tell the person where (the line clients and scripts wait for).
@@ -53,7 +83,12 @@ export function httpAuth(args: ParsedArgs): { authToken?: string } {
 export async function listenForCli(args: ParsedArgs): Promise<EarlyHttp> {
   const where = httpOption(args.options.get('http')!);
   const auth = httpAuth(args);
-  const early = await listenEarly(where, auth, toolsetInstructions(args.options.get('toolset') ?? 'canonical'));
+  const early = await listenEarly(
+    where,
+    auth,
+    toolsetInstructions(args.options.get('toolset') ?? 'canonical'),
+    httpLimits(args).maxSessions,
+  );
   if (auth.authToken === undefined)
     process.stderr.write(
       'sandpit: --no-auth: anyone who can reach this port can use every tool, run_command included\n',

@@ -9,7 +9,7 @@ import { createRootsMcpServer, WorkspacePool } from './roots.js';
 import { ToolError } from '../../contract/index.js';
 import { McpLogHub } from './log.js';
 import { cliSecret } from '../process/sandbox-relaunch.js';
-import { httpAuth, httpOption } from './cli-http.js';
+import { httpAuth, httpLimits, httpOption } from './cli-http.js';
 import type { EarlyHttp } from './http-early.js';
 
 export { httpOption };
@@ -99,6 +99,7 @@ export async function mcpCommand(args: ParsedArgs, early?: EarlyStart, earlyHttp
   cliToolsetName(args.options.get('toolset'));
   const http = args.options.has('http') ? httpOption(args.options.get('http')!) : null;
   const auth = httpAuth(args);
+  const limits = httpLimits(args);
   const fixedRoot = args.options.has('root');
   // Without --root the folder comes from the client; the rest of the options are checked as if one were given.
   const source = workspaceSource(fixedRoot ? args : { ...args, options: new Map([...args.options, ['root', '.']]) });
@@ -155,7 +156,7 @@ export async function mcpCommand(args: ParsedArgs, early?: EarlyStart, earlyHttp
     await serveStdio(createRootsMcpServer(pool, options), early, framing);
     return pool.closeAll();
   }
-  const httpOptions = { ...http, ...auth, ...options };
+  const httpOptions = { ...http, ...auth, ...limits, ...options };
   const server = fixed
     ? await serveMcpHttp(fixed.ws, fixed.set, httpOptions, earlyHttp)
     : await serveMcpHttpRoots(pool, httpOptions, earlyHttp);

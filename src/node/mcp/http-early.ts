@@ -3,7 +3,18 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { initializeResult } from './capabilities.js';
 import { packageVersion } from './fast-start.js';
-import { allowedHostNames, checkRequest, endpointUrl, readJson, reply, type McpHttpGuard } from './http-guard.js';
+import { SESSION_DEFAULTS } from './http-sessions.js';
+import {
+  allowedHostNames,
+  checkPost,
+  checkRequest,
+  endpointUrl,
+  isRefusal,
+  readJson,
+  refuse,
+  reply,
+  type McpHttpGuard,
+} from './http-guard.js';
 
 /** A session answered early: its initialize request, and the notifications that came before the server loaded. */
 export interface EarlySession {
@@ -11,6 +22,8 @@ export interface EarlySession {
   initialize: unknown;
   /** notification bodies (notifications/initialized first of all) answered 202 and kept, in order */
   notifications: unknown[];
+  /** when initialize was answered (Date.now()): one never taken up is forgotten like an idle session */
+  answeredAt: number;
 }
 
 /** A request the loaded server takes over: its body already read when it was a POST without a session. */
@@ -40,11 +53,15 @@ export interface EarlyHttp {
   close(): Promise<void>;
 }
 
-/** Listen on `host:port` at once, answering `initialize` (with the toolset's `instructions`) until the real server takes over. */
+/**
+ * Listen on `host:port` at once, answering `initialize` (with the toolset's `instructions`) until
+ * the real server takes over; at most `maxSessions` early sessions are kept, the oldest forgotten first.
+ */
 export async function listenEarly(
   where: { host: string; port: number },
   guard: McpHttpGuard,
   instructions = '',
+  maxSessions: number = SESSION_DEFAULTS.maxSessions,
 ): Promise<EarlyHttp> {
   const sessions = new Map<string, EarlySession>();
   const held: Array<[IncomingMessage, ServerResponse, unknown?]> = [];
@@ -58,7 +75,10 @@ export async function listenEarly(
     const sessionId = req.headers['mcp-session-id'];
     const mine = typeof sessionId === 'string' ? sessions.get(sessionId) : undefined;
     if (req.method !== 'POST' || (sessionId !== undefined && !mine)) return void held.push([req, res]);
+    const unfit = checkPost(req);
+    if (unfit) return refuse(res, unfit);
     const body = await readJson(req);
+    if (isRefusal(body)) return refuse(res, body);
     if (handler) return handler(req, res, body);
     if (mine && onlyNotifications(body)) {
       mine.notifications.push(body);
@@ -68,7 +88,8 @@ export async function listenEarly(
     const initialize = mine ? null : initializeRequest(body);
     if (!initialize) return void held.push([req, res, body]);
     const id = randomUUID();
-    sessions.set(id, { initialize: body, notifications: [] });
+    if (sessions.size >= maxSessions) sessions.delete(sessions.keys().next().value!);
+    sessions.set(id, { initialize: body, notifications: [], answeredAt: Date.now() });
     res.writeHead(200, { 'Content-Type': 'application/json', 'mcp-session-id': id });
     res.end(
       JSON.stringify({
@@ -85,6 +106,9 @@ export async function listenEarly(
       else res.end();
     });
   });
+  // Loading the server blocks the event loop for a moment (seconds on a busy machine); a 5 s
+  // keep-alive timer that fires as it ends would close a client's socket under its next request.
+  server.keepAliveTimeout = 60_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(where.port, where.host, () => resolve());

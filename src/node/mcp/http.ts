@@ -4,18 +4,23 @@ import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { Toolset } from '../../toolsets/index.js';
 import type { Workspace } from '../../workspace-core.js';
-import { SessionEventStore } from './events.js';
+import { ReplayBudget, REPLAY_DEFAULTS, SessionEventStore } from './events.js';
+import { SESSION_DEFAULTS, SessionTable, type HttpSession } from './http-sessions.js';
 import { createMcpServer, type McpServerHandle, type McpServerOptions } from './server.js';
 import { createRootsMcpServer, type WorkspacePool } from './roots.js';
 import type { McpLogHub } from './log.js';
 import { listenEarly, type EarlyHttp } from './http-early.js';
 import {
   allowedHostNames,
+  checkPost,
   checkRequest,
   endpointUrl,
+  isRefusal,
   MCP_PATH,
   readJson,
+  refuse,
   reply,
+  SESSION_NOT_FOUND,
   type McpHttpGuard,
 } from './http-guard.js';
 import { bridgeRequest } from './http-bridge.js';
@@ -31,6 +36,12 @@ export interface McpHttpOptions extends McpHttpGuard {
   port: number;
   /** a session with no request for this long is closed (default 30 minutes): a killed client never says goodbye */
   idleMs?: number;
+  /** sessions open at once (default 256); one more ends the least recently used idle session */
+  maxSessions?: number;
+  /** bytes of SSE messages a session keeps for clients that resume with Last-Event-ID (default 32 MiB) */
+  replayBytesPerSession?: number;
+  /** the same for all sessions together (default 128 MiB): the oldest message of any session goes first */
+  replayBytesTotal?: number;
   /** the server version the MCP handshake reports */
   version?: string;
   /** log messages for every session (start-up warnings, snapshot failures, task exits) */
@@ -47,17 +58,10 @@ export interface McpHttpServer {
   port: number;
   /** sessions open now */
   sessionCount(): number;
+  /** bytes every session's replay buffer holds now (at most `replayBytesTotal`) */
+  replayBytes(): number;
   /** Close every session and stop listening (the workspace stays open: its owner closes it). */
   close(): Promise<void>;
-}
-
-interface Session {
-  transport: WebStandardStreamableHTTPServerTransport;
-  /** the client opened its standalone SSE stream, where log messages go */
-  streamOpened: () => void;
-  server: McpServerHandle;
-  lastSeen: number;
-  active: number;
 }
 
 /**
@@ -110,13 +114,22 @@ async function serveMcpSessions(
   options: McpHttpOptions,
   early?: EarlyHttp,
 ): Promise<McpHttpServer> {
-  const idleMs = options.idleMs ?? 30 * 60_000;
-  const sessions = new Map<string, Session>();
+  const sessions = new SessionTable(
+    options.maxSessions ?? SESSION_DEFAULTS.maxSessions,
+    options.idleMs ?? SESSION_DEFAULTS.idleMs,
+  );
+  const replay = new ReplayBudget(options.replayBytesTotal ?? REPLAY_DEFAULTS.totalBytes);
+  const replayLimits = { maxBytes: options.replayBytesPerSession ?? REPLAY_DEFAULTS.maxBytes };
   // Sessions the early endpoint answered, opened in the SDK on their first later request.
-  const adopting = new Map<string, Promise<Session>>();
+  const adopting = new Map<string, Promise<HttpSession>>();
   const listening =
     early ??
-    (await listenEarly({ host: options.host ?? '127.0.0.1', port: options.port }, options, options.instructions));
+    (await listenEarly(
+      { host: options.host ?? '127.0.0.1', port: options.port },
+      options,
+      options.instructions,
+      sessions.maxSessions,
+    ));
   const { host, port, server: http } = listening;
   const hosts = allowedHostNames(host, options.allowedHosts ?? []);
   listening.handOver((req, res, body) => {
@@ -126,29 +139,38 @@ async function serveMcpSessions(
       else res.end();
     });
   });
-  const sweep = setInterval(
+  // Early sessions whose client never came back are forgotten like idle ones.
+  const forgetEarly = setInterval(
     () => {
-      const now = Date.now();
-      for (const [id, session] of sessions) if (session.active === 0 && now - session.lastSeen > idleMs) void end(id);
+      for (const [id, answered] of listening.sessions)
+        if (Date.now() - answered.answeredAt > sessions.idleMs) listening.sessions.delete(id);
     },
-    Math.max(50, Math.min(idleMs / 2, 60_000)),
+    Math.max(50, Math.min(sessions.idleMs / 2, 60_000)),
   );
-  sweep.unref();
+  forgetEarly.unref();
 
-  async function end(id: string): Promise<void> {
-    const session = sessions.get(id);
-    if (!session) return;
-    sessions.delete(id);
-    await session.transport.close().catch(() => {});
-    await session.server.close().catch(() => {});
+  /**
+   * Room for one more session, counting those the early endpoint answered and no request has
+   * taken up since: they are the least recently used of all, so they go first.
+   */
+  function makeRoom(): boolean {
+    if (sessions.size + listening.sessions.size < sessions.maxSessions) return true;
+    for (const id of listening.sessions.keys()) {
+      if (adopting.has(id)) continue;
+      listening.sessions.delete(id);
+      return true;
+    }
+    return sessions.makeRoom();
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse, read?: unknown): Promise<void> {
     const refusal = checkRequest(req, hosts, port, options);
     if (refusal) return reply(res, refusal.status, refusal.message, refusal.headers);
     const id = req.headers['mcp-session-id'];
+    const unfit = req.method === 'POST' ? checkPost(req) : null;
+    if (unfit) return refuse(res, unfit);
     const body = read ?? (req.method === 'POST' ? await readJson(req) : undefined);
-    if (body instanceof Error) return reply(res, 400, body.message);
+    if (isRefusal(body)) return refuse(res, body);
     // A session being adopted is listed once its initialize is replayed, before the server has read
     // it: a request that went ahead then would meet a server that knows none of the client's capabilities.
     let session =
@@ -157,63 +179,69 @@ async function serveMcpSessions(
           ? await adopting.get(id)
           : (sessions.get(id) ?? (await adopt(id)))
         : undefined;
+    let sessionId = typeof id === 'string' ? id : '';
     if (!session) {
-      if (id !== undefined) return reply(res, 404, 'unknown or expired session: initialize again');
+      if (id !== undefined) return reply(res, 404, 'Session not found', {}, SESSION_NOT_FOUND);
       if (req.method !== 'POST' || !isInitializeRequest(body))
         return reply(res, 400, 'no session: send initialize first');
-      session = open(randomUUID());
+      if (!makeRoom()) return reply(res, 503, 'every session is busy: try again shortly', { 'Retry-After': '1' });
+      sessionId = randomUUID();
+      session = open(sessionId);
     }
-    session.active++;
-    session.lastSeen = Date.now();
+    const current = session;
+    current.active++;
+    sessions.touch(sessionId, current);
     res.once('close', () => {
-      session.active--;
-      session.lastSeen = Date.now();
+      current.active--;
+      if (sessions.get(sessionId) === current) sessions.touch(sessionId, current);
+      // an initialize the SDK refused opened no session
+      if (current.transport.sessionId === undefined) void sessions.end(sessionId);
     });
     const opensStream = req.method === 'GET';
     await bridgeRequest(
-      session.transport,
+      current.transport,
       req,
       res,
       body,
       `http://${req.headers.host ?? 'localhost'}${req.url ?? MCP_PATH}`,
       (status) => {
-        if (opensStream && status === 200) session.streamOpened();
+        if (opensStream && status === 200) current.streamOpened();
       },
     );
   }
 
-  function open(sessionId: string): Session {
+  function open(sessionId: string): HttpSession {
     let streamOpened!: () => void;
     const server = makeServer(
       new Promise<void>((resolve) => {
         streamOpened = resolve;
       }),
     );
+    const events = new SessionEventStore(replayLimits, replay);
     const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => sessionId,
-      eventStore: new SessionEventStore(),
-      onsessioninitialized: (sid) => {
-        sessions.set(sid, session);
-      },
+      eventStore: events,
       onsessionclosed: (sid) => {
-        void end(sid);
+        void sessions.end(sid);
       },
     });
-    const session: Session = { transport, server, streamOpened, lastSeen: Date.now(), active: 0 };
+    const session: HttpSession = { transport, server, streamOpened, events, lastSeen: Date.now(), active: 0 };
     transport.onclose = () => {
-      if (transport.sessionId) sessions.delete(transport.sessionId);
+      void sessions.end(sessionId);
     };
+    sessions.touch(sessionId, session);
     void server.connect(transport);
     return session;
   }
 
   /** A session the early endpoint answered: its initialize goes to a new SDK session under the same id, the answer dropped. */
-  function adopt(id: string): Promise<Session | undefined> {
+  function adopt(id: string): Promise<HttpSession | undefined> {
     const answered = listening.sessions.get(id);
     if (answered === undefined) return Promise.resolve(undefined);
     let adopted = adopting.get(id);
     if (!adopted) {
       adopted = (async () => {
+        makeRoom();
         const session = open(id);
         for (const body of [answered.initialize, ...answered.notifications]) {
           const replayed = await session.transport.handleRequest(
@@ -244,11 +272,14 @@ async function serveMcpSessions(
     url: listening.url,
     port,
     sessionCount: () => sessions.size,
+    replayBytes: () => replay.bytes,
     close: async () => {
-      clearInterval(sweep);
-      await Promise.all([...sessions.keys()].map(end));
-      await new Promise<void>((resolve) => http.close(() => resolve()));
+      clearInterval(forgetEarly);
+      await sessions.close();
+      // a client's idle keep-alive socket would otherwise hold close() for the socket timeout (5 s)
+      const closed = new Promise<void>((resolve) => http.close(() => resolve()));
       http.closeAllConnections();
+      await closed;
     },
   };
 }

@@ -69,6 +69,20 @@ function relOf(uri: string): string {
   }
 }
 
+/**
+ * The one URI a file is announced under, however the client spelled it: percent-escapes decoded
+ * (`notes%2Etxt`), `.` and empty segments dropped, as the path resolves in the workspace (so a
+ * change event's path, made into a URI, meets it).
+ */
+async function canonicalUri(ws: Workspace, uri: string): Promise<string> {
+  const rel = relOf(uri);
+  try {
+    return resourceUri((await new PathResolver(ws.fs, ws.root).resolve(rel, '', 'read')).rel);
+  } catch (error) {
+    throw asRpcError(error);
+  }
+}
+
 /** A tool failure as the protocol error a resource request answers with (its code kept in `data`). */
 function asRpcError(error: unknown): McpError {
   if (error instanceof McpError) return error;
@@ -84,7 +98,8 @@ function asRpcError(error: unknown): McpError {
  * announced with `notifications/resources/updated`.
  */
 export function serveResources(server: Server, current: (request: RequestSender) => Promise<Workspace>): () => void {
-  const subscribed = new Set<string>();
+  // by the file's canonical URI, the spellings the client subscribed under (each announced as it was given)
+  const subscribed = new Map<string, Set<string>>();
   const watched = new WeakSet<Workspace>();
   const detach: Array<() => void> = [];
   const watch = (ws: Workspace) => {
@@ -92,8 +107,8 @@ export function serveResources(server: Server, current: (request: RequestSender)
     watched.add(ws);
     const announce = (paths: string[]) => {
       for (const rel of paths) {
-        const uri = resourceUri(rel);
-        if (subscribed.has(uri)) void server.sendResourceUpdated({ uri }).catch(() => {});
+        for (const uri of subscribed.get(resourceUri(rel)) ?? [])
+          void server.sendResourceUpdated({ uri }).catch(() => {});
       }
     };
     detach.push(ws.changes.onChange((event) => announce(event.paths)));
@@ -172,13 +187,14 @@ export function serveResources(server: Server, current: (request: RequestSender)
   });
 
   server.setRequestHandler(SubscribeRequestSchema, async (request, extra) => {
-    relOf(request.params.uri);
-    await workspace(extra);
-    subscribed.add(request.params.uri);
+    const uri = request.params.uri;
+    const canonical = await canonicalUri(await workspace(extra), uri);
+    const spellings = subscribed.get(canonical) ?? new Set<string>();
+    subscribed.set(canonical, spellings.add(uri));
     return {};
   });
-  server.setRequestHandler(UnsubscribeRequestSchema, async (request) => {
-    subscribed.delete(request.params.uri);
+  server.setRequestHandler(UnsubscribeRequestSchema, async (request, extra) => {
+    subscribed.delete(await canonicalUri(await workspace(extra), request.params.uri));
     return {};
   });
   return () => {
