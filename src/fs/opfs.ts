@@ -2,7 +2,7 @@ import { FsError, fsCodeOf, translated } from './errors.js';
 import { OpfsCache } from './opfs-cache.js';
 import { canUseSyncAccess, PathQueue, readBytes, writeBytes, type OpfsAccess } from './opfs-files.js';
 import { opfsPackFolder } from './opfs-pack-folder.js';
-import { isPackLogName, openPackStore } from './pack-store.js';
+import { isPackLogName, openPackStore } from './pack/pack-store.js';
 import { makeStat } from './stat.js';
 import type { FsDirent, FsStat, WorkspaceFs } from './types.js';
 

@@ -1,3 +1,6 @@
+// Over 400 lines: the one write path (locks, race-free resolution, atomic write, modes and links, the
+// .git capability of the shell's git) is one sequence whose steps share the call's state.
+
 import { ToolError } from '../contract/index.js';
 import { hasFsCode } from '../fs/errors.js';
 import { lstatOrNull, readdirOrNull, removeTree } from '../fs/helpers.js';

@@ -1,4 +1,4 @@
-import { openPackStore } from '../../src/fs/pack-store.js';
+import { openPackStore } from '../../src/fs/pack/pack-store.js';
 import { MemoryPackFolder } from '../fs/memory-pack-folder.js';
 import type { BackendUnderTest } from './backend.js';
 import { seedTree } from './seed-backend.js';

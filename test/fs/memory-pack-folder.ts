@@ -1,5 +1,5 @@
-import type { PackFile } from '../../src/fs/pack-log.js';
-import type { PackFolder } from '../../src/fs/pack-store.js';
+import type { PackFile } from '../../src/fs/pack/pack-log.js';
+import type { PackFolder } from '../../src/fs/pack/pack-store.js';
 
 /**
  * A folder of growable byte arrays with the sync access handle's behaviour: one open handle per

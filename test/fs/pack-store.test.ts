@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { encodeHeader, Op } from '../../src/fs/pack-log.js';
-import { openPackStore, type PackedFs } from '../../src/fs/pack-store.js';
+import { encodeHeader, Op } from '../../src/fs/pack/pack-log.js';
+import { openPackStore, type PackedFs } from '../../src/fs/pack/pack-store.js';
 import type { WorkspaceFs } from '../../src/fs/types.js';
 import { MemoryPackFolder } from './memory-pack-folder.js';
 

@@ -1,4 +1,4 @@
-import { FsError } from './errors.js';
+import { FsError } from '../errors.js';
 
 export interface DirNode {
   kind: 'dir';

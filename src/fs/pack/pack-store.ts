@@ -1,11 +1,11 @@
 // Over 400 lines: one WorkspaceFs over the pack log; every method shares the replayed tree and the
 // append queue, and splitting them would pass that state through every call.
 
-import { FsError, translated } from './errors.js';
+import { FsError, translated } from '../errors.js';
 import { encodeHeader, Op, readRecord, type LogRecord, type PackFile } from './pack-log.js';
 import { PackTree, walkTree, type DirNode, type FileNode } from './pack-tree.js';
-import { makeStat } from './stat.js';
-import { requestedMode, type FsDirent, type FsStat, type PlainFile, type WorkspaceFs } from './types.js';
+import { makeStat } from '../stat.js';
+import { requestedMode, type FsDirent, type FsStat, type PlainFile, type WorkspaceFs } from '../types.js';
 
 /** The folder a packed workspace keeps its logs in. `open` creates a missing file. */
 export interface PackFolder {

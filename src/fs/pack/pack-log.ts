@@ -1,5 +1,5 @@
-import { crc32 } from './crc32.js';
-import { FsError } from './errors.js';
+import { crc32 } from '../crc32.js';
+import { FsError } from '../errors.js';
 
 /**
  * The record format of a packed workspace (pack-store.ts): one append-only log per generation.
