@@ -95,11 +95,7 @@ function tilde(host: ExpandHost, word: Word): Word {
   const first = word[0];
   if (first?.t !== 'lit' || first.q || !/^~(\/|$)/.test(first.v)) return word;
   const home = host.getVar('HOME') ?? '/';
-  return [
-    { t: 'lit', v: home, q: true },
-    { t: 'lit', v: first.v.slice(home.endsWith('/') && first.v[1] === '/' ? 2 : 1), q: false },
-    ...word.slice(1),
-  ];
+  return [{ t: 'lit', v: home, q: true }, { t: 'lit', v: first.v.slice(1), q: false }, ...word.slice(1)];
 }
 
 async function expandOne(host: ExpandHost, word: Word): Promise<string[]> {
