@@ -1,6 +1,6 @@
 import { errorText, UsageError, type CommandFn } from '../../context.js';
 import { globRegExp } from '../../expand.js';
-import { getopts, lines, readText, resolve } from '../util.js';
+import { getopts, lines, resolve } from '../util.js';
 
 type Test = (path: string, name: string, type: 'file' | 'dir', depth: number) => boolean;
 
