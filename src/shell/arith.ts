@@ -8,10 +8,15 @@ interface VarHost {
 const BINARY: Array<[string[], (a: number, b: number) => number]> = [
   [['||'], (a, b) => Number(a !== 0 || b !== 0)],
   [['&&'], (a, b) => Number(a !== 0 && b !== 0)],
+  [['|'], () => 0],
+  [['^'], () => 0],
+  [['&'], () => 0],
   [['==', '!='], () => 0],
   [['<=', '>=', '<', '>'], () => 0],
+  [['<<', '>>'], () => 0],
   [['+', '-'], () => 0],
   [['*', '/', '%'], () => 0],
+  [['**'], () => 0],
 ];
 
 function apply(op: string, a: number, b: number): number {
@@ -38,6 +43,18 @@ function apply(op: string, a: number, b: number): number {
       return a - b;
     case '*':
       return a * b;
+    case '**':
+      return a ** b;
+    case '|':
+      return a | b;
+    case '^':
+      return a ^ b;
+    case '&':
+      return a & b;
+    case '<<':
+      return a << b;
+    case '>>':
+      return a >> b;
     case '/':
       if (b === 0) throw new ShellSyntaxError('division by 0');
       return Math.trunc(a / b);
@@ -49,17 +66,31 @@ function apply(op: string, a: number, b: number): number {
 
 /** Evaluate `$(( ... ))`: integers, variables, + - * / %, comparisons, && || !, parentheses, `x=`, `x+=`. */
 export function evalArithmetic(src: string, host: VarHost): number {
-  const tokens = src.match(/\d+|[A-Za-z_][A-Za-z0-9_]*|\|\||&&|==|!=|<=|>=|\+=|-=|\+\+|--|[-+*/%()<>!=]/g) ?? [];
+  const tokens =
+    src.match(
+      /0[xX][0-9a-fA-F]+|\d+|[A-Za-z_][A-Za-z0-9_]*|\*\*|<<|>>|\|\||&&|==|!=|<=|>=|\+=|-=|\*=|\/=|\+\+|--|[-+*/%()<>!=&|^?:~]/g,
+    ) ?? [];
   if (tokens.join('') !== src.replace(/\s+/g, ''))
     throw new ShellSyntaxError(`${src.trim()}: syntax error in expression`);
   let i = 0;
-  const value = (t: string) => (/^\d/.test(t) ? Number(t) : Number(host.getVar(t) ?? 0) || 0);
+  const literal = (t: string) =>
+    /^0[xX]/.test(t) ? Number.parseInt(t, 16) : /^0[0-7]+$/.test(t) ? Number.parseInt(t, 8) : Number(t);
+  const value = (t: string) => (/^\d/.test(t) ? literal(t) : Number(host.getVar(t) ?? 0) || 0);
+  function ternary(): number {
+    const cond = level(0);
+    if (tokens[i] !== '?') return cond;
+    i++;
+    const yes = ternary();
+    if (tokens[i++] !== ':') throw new ShellSyntaxError(`${src.trim()}: ':' expected for conditional expression`);
+    const no = ternary();
+    return cond !== 0 ? yes : no;
+  }
   function level(n: number): number {
     if (n === BINARY.length) return unary();
     let left = level(n + 1);
     while (i < tokens.length && BINARY[n]![0].includes(tokens[i]!)) {
       const op = tokens[i++]!;
-      left = apply(op, left, level(n + 1));
+      left = apply(op, left, op === '**' ? level(n) : level(n + 1));
     }
     return left;
   }
@@ -69,15 +100,25 @@ export function evalArithmetic(src: string, host: VarHost): number {
     if (t === '-') return -unary();
     if (t === '+') return unary();
     if (t === '!') return Number(unary() === 0);
+    if (t === '~') return ~unary();
     if (t === '(') {
-      const v = level(0);
+      const v = ternary();
       if (tokens[i++] !== ')') throw new ShellSyntaxError(`${src.trim()}: missing ')'`);
       return v;
     }
-    if (/^[A-Za-z_]/.test(t) && ['=', '+=', '-='].includes(tokens[i] ?? '')) {
+    if (/^[A-Za-z_]/.test(t) && ['=', '+=', '-=', '*=', '/='].includes(tokens[i] ?? '')) {
       const op = tokens[i++]!;
-      const rhs = level(0);
-      const v = op === '=' ? rhs : op === '+=' ? value(t) + rhs : value(t) - rhs;
+      const rhs = ternary();
+      const v =
+        op === '='
+          ? rhs
+          : op === '+='
+            ? value(t) + rhs
+            : op === '-='
+              ? value(t) - rhs
+              : op === '*='
+                ? value(t) * rhs
+                : apply('/', value(t), rhs);
       host.setVar(t, String(v));
       return v;
     }
@@ -90,7 +131,11 @@ export function evalArithmetic(src: string, host: VarHost): number {
     throw new ShellSyntaxError(`${src.trim()}: syntax error: operand expected (error token is "${t}")`);
   }
   if (tokens.length === 0) return 0;
-  const result = level(0);
+  let result = ternary();
+  while (tokens[i] === ',') {
+    i++;
+    result = ternary();
+  }
   if (i < tokens.length)
     throw new ShellSyntaxError(`${src.trim()}: syntax error in expression (error token is "${tokens[i]}")`);
   return result;

@@ -1,7 +1,7 @@
 import type { Word } from './ast.js';
 import { ShellSyntaxError } from './ast.js';
 import { evalArithmetic } from './arith.js';
-import type { ExpandHost } from './expand.js';
+import type { ExpandHost } from './expand-host.js';
 import { globRegExp } from './glob.js';
 import { shellPath } from './overlay.js';
 import { patternOf } from './params.js';

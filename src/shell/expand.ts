@@ -3,35 +3,12 @@ import { evalArithmetic } from './arith.js';
 import { expandBraces } from './braces.js';
 import { GLOB_CHARS, glob } from './glob.js';
 import { readWord } from './lex.js';
-import type { ShellFs } from './overlay.js';
+import type { ExpandHost } from './expand-host.js';
 import { paramValue } from './params.js';
 
 export { globRegExp } from './glob.js';
 
-/** What expansion needs from the running shell. */
-export interface ExpandHost {
-  fs: ShellFs;
-  cwd: string;
-  getVar(name: string): string | undefined;
-  setVar(name: string, value: string): void;
-  /** an array's elements by key (indexed arrays in index order), or undefined */
-  getArray(name: string): Map<string, string> | undefined;
-  isAssoc(name: string): boolean;
-  /** replace an array whole (BASH_REMATCH) */
-  setArray(name: string, value: Map<string, string>): void;
-  /** `set -u` is on */
-  nounset(): boolean;
-  /** positional parameters, $1 onward */
-  args: string[];
-  /** run `$(...)` and give its stdout */
-  substitute(src: string): Promise<string>;
-  /** run `<(...)` and give the name of a file holding its output */
-  procsub(src: string): Promise<string>;
-  /** one part's text, unsplit (for patterns) */
-  partText(part: WordPart): Promise<string>;
-  /** a word's text, unsplit */
-  wordText(word: Word): Promise<string>;
-}
+export type { ExpandHost };
 
 interface Field {
   text: string;
@@ -95,11 +72,7 @@ function tilde(host: ExpandHost, word: Word): Word {
   const first = word[0];
   if (first?.t !== 'lit' || first.q || !/^~(\/|$)/.test(first.v)) return word;
   const home = host.getVar('HOME') ?? '/';
-  return [
-    { t: 'lit', v: home, q: true },
-    { t: 'lit', v: first.v.slice(home.endsWith('/') && first.v[1] === '/' ? 2 : 1), q: false },
-    ...word.slice(1),
-  ];
+  return [{ t: 'lit', v: home, q: true }, { t: 'lit', v: first.v.slice(1), q: false }, ...word.slice(1)];
 }
 
 async function expandOne(host: ExpandHost, word: Word): Promise<string[]> {

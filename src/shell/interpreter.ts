@@ -2,7 +2,8 @@
 import type { AndOr, Command, List, Pipeline, SimpleCommand, Word } from './ast.js';
 import { ShellSyntaxError } from './ast.js';
 import { evalArithmetic } from './arith.js';
-import { encodeUtf8 } from './bytes.js';
+import { decodeLossy, encodeUtf8 } from './bytes.js';
+import { shellPath } from './overlay.js';
 import { evalCond } from './cond.js';
 import {
   errorText,
@@ -233,6 +234,18 @@ export class Interpreter implements ShellHandle {
       partText: async (part) => expandString(host, [part]),
       wordText: async (word) => expandString(host, word),
       substitute: async (src) => {
+        const only = /^\s*<\s*([^\s;|&<>]+)\s*$/.exec(src);
+        if (only) {
+          // `$(< file)`: the file's text, without running anything
+          const path = await expandString(host, [{ t: 'lit', v: only[1]!, q: false }]);
+          try {
+            return decodeLossy(await s.fs.readFile(shellPath(s.cwd, path)));
+          } catch (error) {
+            this.currentErr(`sh: ${path}: ${errorText(error)}\n`);
+            s.status = 1;
+            return '';
+          }
+        }
         let out = '';
         const sub = this.sub();
         try {
@@ -458,7 +471,9 @@ export class Interpreter implements ShellHandle {
     const assigns: Array<[string, string]> = [];
     for (const a of cmd.assigns) assigns.push([a.name, await expandString(host, a.value)]);
     if (s.options.xtrace)
-      io.err(`+ ${[...assigns.map(([k, v]) => `${k}=${quoteTrace(v)}`), ...argv.map(quoteTrace)].join(' ')}\n`);
+      this.currentErr(
+        `+ ${[...assigns.map(([k, v]) => `${k}=${quoteTrace(v)}`), ...argv.map(quoteTrace)].join(' ')}\n`,
+      );
     const name = argv[0]!;
     const input = io.input;
     const stdin = input ? input.text.slice(input.pos) : io.stdin;

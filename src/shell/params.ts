@@ -1,6 +1,6 @@
 import { ShellSyntaxError, type Word, type WordPart } from './ast.js';
 import { evalArithmetic } from './arith.js';
-import type { ExpandHost } from './expand.js';
+import type { ExpandHost } from './expand-host.js';
 import { globRegExp } from './glob.js';
 
 type VarPart = Extract<WordPart, { t: 'var' }>;

@@ -10,7 +10,10 @@ import { ChangeLog } from '../../src/workspace/change-log.js';
 import { FileWriter } from '../../src/workspace/file-writer.js';
 import { PathLocks } from '../../src/workspace/locks.js';
 import { PathResolver } from '../../src/workspace/paths.js';
+import { AGENT_LINES, LOUD_LINES } from './differential-agent-lines.js';
 import { FIXTURE, JQ_LINES, KNOWN_DIFFERENCES, LINES } from './differential-lines.js';
+
+const ALL_LINES = [...LINES, ...AGENT_LINES];
 
 const base = mkdtempSync(join(tmpdir(), 'sandpit-shell-diff-'));
 afterAll(() => rmSync(base, { recursive: true, force: true }));
@@ -76,13 +79,28 @@ async function shell(line: string) {
 const hasJq = spawnSync('/bin/sh', ['-c', 'command -v jq'], { encoding: 'utf8' }).status === 0;
 
 describe('the browser shell against /bin/bash with the real tools', () => {
-  it('has at least 150 command lines', () => {
-    expect(LINES.length).toBeGreaterThanOrEqual(150);
-    expect(new Set(LINES).size).toBe(LINES.length);
+  it('has at least 600 command lines, none twice', () => {
+    expect(ALL_LINES.length).toBeGreaterThanOrEqual(600);
+    expect(new Set(ALL_LINES).size).toBe(ALL_LINES.length);
   });
 
+  // Generous limits: one bash process per line, on a machine that may be busy.
   it('agrees on stdout, exit code and the resulting files, line by line', async () => {
     expect(await mismatchesOf(LINES, 'line')).toEqual([]);
+  }, 600_000);
+
+  it('agrees on the lines agents type, line by line', async () => {
+    expect(await mismatchesOf(AGENT_LINES, 'agent')).toEqual([]);
+  }, 900_000);
+
+  it('fails loudly on what it does not support: a message on stderr, and a non-zero exit outside a pipeline', async () => {
+    const quiet: string[] = [];
+    for (const line of LOUD_LINES) {
+      const got = await shell(line);
+      if (got.stderr === '' || (!line.includes('|') && got.exit === 0))
+        quiet.push(`${JSON.stringify(line)}: exit ${got.exit}, stderr ${JSON.stringify(got.stderr)}`);
+    }
+    expect(quiet).toEqual([]);
   }, 60_000);
 
   // Only where a real jq is installed; test/shell/jq.test.ts checks the subset without one.

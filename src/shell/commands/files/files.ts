@@ -45,11 +45,29 @@ async function target(fs: ShellFs, source: string, dest: string, many: boolean):
 
 export const fileCommands: Record<string, CommandFn> = {
   cat: async (ctx) => {
-    const { operands, flags } = getopts(ctx.args, 'nA');
+    const { operands, flags } = getopts(ctx.args, 'nAETvb', '', { 'show-all': 'A', number: 'n' });
     const fs = ctx.shell.state.fs;
     let n = 0;
-    const show = (text: string) =>
-      ctx.out(flags.has('n') ? text.replace(/^(?=.)|(?<=\n)(?=.|\n)/gm, () => `${String(++n).padStart(6)}\t`) : text);
+    const ends = flags.has('A') || flags.has('E');
+    const tabs = flags.has('A') || flags.has('T');
+    const controls = flags.has('A') || flags.has('v');
+    const visible = (text: string) => {
+      let t = text;
+      if (controls)
+        t = t.replace(/[\x00-\x08\x0b-\x1f\x7f]/g, (c) =>
+          c === '\t' ? c : `^${String.fromCharCode(c.charCodeAt(0) ^ 64)}`,
+        );
+      if (tabs) t = t.replace(/\t/g, '^I');
+      if (ends) t = t.replace(/\n/g, '$\n');
+      return t;
+    };
+    const numbered = (text: string) =>
+      flags.has('b')
+        ? text.replace(/^(?=[^\n])|(?<=\n)(?=[^\n])/gm, () => `${String(++n).padStart(6)}\t`)
+        : flags.has('n')
+          ? text.replace(/^(?=.)|(?<=\n)(?=.|\n)/gm, () => `${String(++n).padStart(6)}\t`)
+          : text;
+    const show = (text: string) => ctx.out(numbered(visible(text)));
     if (operands.length === 0) {
       show(ctx.stdin);
       return 0;

@@ -112,8 +112,9 @@ export const ls: CommandFn = async (ctx) => {
     const names = (await fs.readdir(dir)).filter((x) => all || !x.startsWith('.'));
     const entries: Entry[] = [];
     for (const name of names) {
-      const st = await fs.stat(join(dir, name)).catch(() => null);
-      if (st) entries.push({ name, path: join(dir, name), st });
+      // A link (which the shell never follows) is still listed, as a file of no size.
+      const st = (await fs.stat(join(dir, name)).catch(() => null)) ?? { type: 'file' as const, size: 0, mtimeMs: 0 };
+      entries.push({ name, path: join(dir, name), st });
     }
     const dot = await fs.stat(dir);
     const shown = order(entries);

@@ -107,10 +107,12 @@ export const grep: CommandFn = async (ctx) => {
   let lastPrinted = -1;
   let anyPrinted = false;
   const named = operands.length ? operands : recursive ? ['.'] : [];
+  let sawDir = false;
   for (const op of named) {
     const path = resolve(ctx, op);
     const st = await fs.stat(path).catch(() => null);
     if (st?.type === 'dir') {
+      sawDir = true;
       if (!recursive) {
         ctx.err(`grep: ${op}: Is a directory\n`);
         trouble = true;
@@ -126,7 +128,7 @@ export const grep: CommandFn = async (ctx) => {
       );
     } else files.push([op, path]);
   }
-  const many = flags.has('H') || (!flags.has('h') && (files.length > 1 || recursive));
+  const many = flags.has('H') || (!flags.has('h') && (files.length > 1 || (recursive && sawDir)));
   const inputs: Array<[string, string | null]> = named.length === 0 ? [['(standard input)', ctx.stdin]] : [];
   for (const [label, path] of files) {
     try {
