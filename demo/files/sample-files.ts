@@ -19,7 +19,7 @@ export const sampleFiles: SeedFiles = {
     '}',
     '',
   ].join('\n'),
-  'src/main.ts': ["import { greet } from '../greet.js';", '', "console.log(greet('world'));", ''].join('\n'),
+  'src/main.ts': ["import { greet } from './greet.js';", '', "console.log(greet('world'));", ''].join('\n'),
   'index.html': [
     '<!doctype html>',
     '<html lang="en">',
@@ -42,7 +42,7 @@ export const sampleFiles: SeedFiles = {
     '',
   ].join('\n'),
   'src/page.tsx': [
-    "import { greet } from '../greet.js';",
+    "import { greet } from './greet.js';",
     '',
     '/** A tiny JSX factory, so the page needs no framework: <h1>{text}</h1> makes a real <h1>. */',
     'const React = {',

@@ -71,15 +71,20 @@ export async function startPlayground(options: PlaygroundOptions = {}): Promise<
           localStorage.setItem(key, JSON.stringify({ backend, name: 'playground', tools: 'canonical' }));
       }, options.storage);
     }
-    const page = await context.newPage();
     if (options.leaveMemoryFreely) {
-      page.on('dialog', (dialog) => {
-        // Playwright's page is an EventEmitter: a test's own dialog listener takes precedence.
-        if ((page as unknown as { listenerCount(event: string): number }).listenerCount('dialog') > 1) return;
-        const leaving = dialog.type() === 'beforeunload' || /^Leave the Memory workspace/.test(dialog.message());
-        void (leaving ? dialog.accept() : dialog.dismiss()).catch(() => {});
+      // Every page of the context, not only the first: a test that opens a second tab and carries
+      // on in it (trust.test.ts's lock tests) would otherwise get Playwright's default answer, a
+      // dismiss, and the page would rightly stay in the Memory workspace it was asked to leave.
+      context.on('page', (opened) => {
+        opened.on('dialog', (dialog) => {
+          // Playwright's page is an EventEmitter: a test's own dialog listener takes precedence.
+          if ((opened as unknown as { listenerCount(event: string): number }).listenerCount('dialog') > 1) return;
+          const leaving = dialog.type() === 'beforeunload' || /^Leave the Memory workspace/.test(dialog.message());
+          void (leaving ? dialog.accept() : dialog.dismiss()).catch(() => {});
+        });
       });
     }
+    const page = await context.newPage();
     // Shorter than the test timeout, so a stuck step names itself.
     page.setDefaultTimeout(20_000);
     const foreignRequests: string[] = [];
