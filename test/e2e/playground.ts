@@ -64,12 +64,18 @@ export async function startPlayground(options: PlaygroundOptions = {}): Promise<
     });
     const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, acceptDownloads: true });
     if (options.storage) {
-      // Only on the first visit: a reload comes back to what the page itself remembered.
-      await context.addInitScript((backend) => {
-        const key = 'sandpit.demo.workspace';
-        if (!localStorage.getItem(key))
-          localStorage.setItem(key, JSON.stringify({ backend, name: 'playground', tools: 'canonical' }));
-      }, options.storage);
+      // Only on the first visit: a reload comes back to what the page itself remembered. Only on
+      // the playground's origin: init scripts run in every frame, and the live preview's origin
+      // must stay empty (preview.test.ts checks the previewed code finds no storage there).
+      await context.addInitScript(
+        ({ backend, origin }) => {
+          if (location.origin !== origin) return;
+          const key = 'sandpit.demo.workspace';
+          if (!localStorage.getItem(key))
+            localStorage.setItem(key, JSON.stringify({ backend, name: 'playground', tools: 'canonical' }));
+        },
+        { backend: options.storage, origin: new URL(preview.url).origin },
+      );
     }
     if (options.leaveMemoryFreely) {
       // Every page of the context, not only the first: a test that opens a second tab and carries
