@@ -7,33 +7,9 @@ import { displayPath, joinRel, RESERVED_TOP_LEVEL, type PathResolver } from '../
 import { comparePaths } from './glob.js';
 import { isIgnored, parseGitignore, type IgnoreRules } from './ignore.js';
 
-/** Folders of dependencies, build outputs and caches that searches never enter. */
-export const SKIPPED_FOLDERS: ReadonlySet<string> = new Set([
-  'node_modules',
-  'bower_components',
-  'jspm_packages',
-  'dist',
-  'build',
-  'out',
-  'target',
-  'coverage',
-  '__pycache__',
-  '.next',
-  '.nuxt',
-  '.svelte-kit',
-  '.turbo',
-  '.parcel-cache',
-  '.cache',
-  '.venv',
-  'venv',
-  '.tox',
-  '.mypy_cache',
-  '.pytest_cache',
-  '.gradle',
-  '.git',
-  '.hg',
-  '.svn',
-]);
+import { SKIPPED_FOLDERS } from './skipped-folders.js';
+
+export { SKIPPED_FOLDERS };
 
 /** Where a walk starts: a resolved folder, as the caller named it and as it really is. */
 export interface WalkStart {

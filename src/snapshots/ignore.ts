@@ -2,37 +2,9 @@ import ignore, { type Ignore } from 'ignore';
 import type { WorkspaceFs } from '../fs/types.js';
 import { RESERVED_TOP_LEVEL } from '../workspace/paths.js';
 import { isAtomicTemp } from '../fs/temp-names.js';
+import { DEFAULT_SNAPSHOT_EXCLUDES } from '../search/skipped-folders.js';
 
-/**
- * Folders no one versions, which snapshots leave out by default and list as skipped: installed
- * dependencies, build outputs and caches (the folders search skips, but `out/`, where cowork
- * writes the artifacts a person reviews). A `.gitignore` line `!name/` keeps one in; the
- * `snapshots.exclude` option replaces the list.
- */
-export const DEFAULT_SNAPSHOT_EXCLUDES: readonly string[] = [
-  'node_modules',
-  'bower_components',
-  'jspm_packages',
-  'dist',
-  'build',
-  'target',
-  'coverage',
-  '__pycache__',
-  '.next',
-  '.nuxt',
-  '.svelte-kit',
-  '.turbo',
-  '.parcel-cache',
-  '.cache',
-  '.venv',
-  'venv',
-  '.tox',
-  '.mypy_cache',
-  '.pytest_cache',
-  '.gradle',
-  '.hg',
-  '.svn',
-];
+export { DEFAULT_SNAPSHOT_EXCLUDES } from '../search/skipped-folders.js';
 
 /** Why a child is left out: a `.gitignore` (or Sandpit's own rules) said so, or it is a folder no one versions. */
 export type LeftOut = false | 'ignored' | 'excluded';
