@@ -83,18 +83,20 @@ describe.skipIf(process.platform !== 'linux')('run_command in the OS sandbox', (
     const started = Date.now();
     const result = await run({ command: ['sh', '-c', `setsid sleep ${marker} & sleep 100`], timeout_seconds: 1 });
     expect(result).toMatchObject({ timed_out: true, exit_code: -1 });
-    expect(Date.now() - started).toBeLessThan(5000);
-    expect(await eventually(async () => (await hostProcessesWith(marker)) === 0, 2000)).toBe(true);
+    // The command sleeps 100 s: an answer well before that is the 1 s timeout at work, however
+    // slow the machine; the bound is loose so that a loaded machine does not fail it.
+    expect(Date.now() - started).toBeLessThan(30_000);
+    expect(await eventually(async () => (await hostProcessesWith(marker)) === 0, 20_000)).toBe(true);
 
     const other = uniqueSleep();
     const task = (await t.ws.call('run_command', {
       command: ['sh', '-c', `setsid sleep ${other} & echo up; wait`],
       background: true,
     })) as Envelope;
-    expect(await eventually(async () => (await hostProcessesWith(other)) === 1)).toBe(true);
+    expect(await eventually(async () => (await hostProcessesWith(other)) === 1, 20_000)).toBe(true);
     expect((await t.ws.call('task_kill', { task_id: task.result!.task_id })).ok).toBe(true);
-    expect(await eventually(async () => (await hostProcessesWith(other)) === 0, 2000)).toBe(true);
-  });
+    expect(await eventually(async () => (await hostProcessesWith(other)) === 0, 20_000)).toBe(true);
+  }, 90_000);
 
   it('refuses a TCP connect to 127.0.0.1 with the network off, and allows it when the policy turns it on', async () => {
     const server: Server = createServer((socket) => socket.end('hello'));
