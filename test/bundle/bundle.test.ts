@@ -48,7 +48,7 @@ async function expectShellLoadedOnFirstUse(out: string, scripts: string[]): Prom
   const texts = new Map(
     await Promise.all(scripts.map(async (f) => [f, await readFile(join(out, f), 'utf8')] as const)),
   );
-  const withShell = [...texts].filter(([, js]) => js.includes('only `sh -c COMMAND` is supported')).map(([f]) => f);
+  const withShell = [...texts].filter(([, js]) => js.includes('process substitution >(...) is not supported by this shell')).map(([f]) => f);
   expect(withShell).toHaveLength(1);
   const shellChunk = withShell[0]!.split('/').pop()!;
   const worker = [...texts].find(
@@ -57,7 +57,7 @@ async function expectShellLoadedOnFirstUse(out: string, scripts: string[]): Prom
   expect(worker, 'the workspace worker chunk').toBeDefined();
   const [workerFile, workerJs] = worker!;
   expect(workerFile).not.toBe(withShell[0]);
-  expect(workerJs).not.toContain('only `sh -c COMMAND` is supported');
+  expect(workerJs).not.toContain('process substitution >(...) is not supported by this shell');
   expect(workerJs).toMatch(new RegExp(`import\\(\\s*["'\`][^"'\`]*${shellChunk.replace(/[.$]/g, '\\$&')}`));
   const staticImports = [...workerJs.matchAll(/\bfrom\s*["'`]([^"'`]+)["'`]|\bimport\s*["'`]([^"'`]+)["'`]/g)].map(
     (m) => m[1] ?? m[2]!,
