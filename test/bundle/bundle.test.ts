@@ -48,7 +48,9 @@ async function expectShellLoadedOnFirstUse(out: string, scripts: string[]): Prom
   const texts = new Map(
     await Promise.all(scripts.map(async (f) => [f, await readFile(join(out, f), 'utf8')] as const)),
   );
-  const withShell = [...texts].filter(([, js]) => js.includes('process substitution >(...) is not supported by this shell')).map(([f]) => f);
+  const withShell = [...texts]
+    .filter(([, js]) => js.includes('process substitution >(...) is not supported by this shell'))
+    .map(([f]) => f);
   expect(withShell).toHaveLength(1);
   const shellChunk = withShell[0]!.split('/').pop()!;
   const worker = [...texts].find(
