@@ -9,6 +9,7 @@ export type { ChangeDetail, ChangeSummary, ChangeListener } from './workspace/ch
 export { ERROR_CODES, ToolError, type ErrorCode, type Problem, type ToolErrorBody } from './contract/index.js';
 export { createMemoryFs, type SeedFiles } from './fs/memory.js';
 export type { WorkspaceFs, FsStat, FsDirent, FsCapabilities, NativeHelpers, PlainFile } from './fs/types.js';
+export type { SpecialKind } from './fs/special.js';
 export { FsError, fsCodeOf } from './fs/errors.js';
 export { gitFsClient, type GitFsClient } from './fs/git-client.js';
 export {
@@ -82,6 +83,16 @@ export {
   type AnthropicNativeTool,
   type ApplyPatchOperation,
   type ShellCommandOutput,
+  type ApplyPatchCallOutput,
+  type ShellCallOutput,
+  type ShellOutcome,
+  type ShellExit,
+  type ShellTimeout,
+  type AnthropicToolResult,
+  type OpenAIApplyPatchTool,
+  type OpenAIShellTool,
+  type AnthropicTextEditorTool,
+  type AnthropicBashTool,
   fileManagerTools,
   fsProcessTools,
   coworkTools,

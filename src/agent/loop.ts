@@ -27,7 +27,10 @@ export interface AgentToolset {
   /** those tools as the API's entries */
   toNative?(): ReadonlyArray<object>;
   /** its tools (only their names are read, to know which the native entries cover) */
-  tools?: ReadonlyArray<{ name: string }>;
+  tools?: ReadonlyArray<{
+    /** the tool's name */
+    name: string;
+  }>;
 }
 
 /** What to run and within which limits. */

@@ -44,6 +44,16 @@ export {
   type NativeToolsetOptions,
   type OpenAINativeTool,
   type ShellCommandOutput,
+  type ApplyPatchCallOutput,
+  type ShellCallOutput,
+  type ShellOutcome,
+  type ShellExit,
+  type ShellTimeout,
+  type AnthropicToolResult,
+  type OpenAIApplyPatchTool,
+  type OpenAIShellTool,
+  type AnthropicTextEditorTool,
+  type AnthropicBashTool,
 } from './native/index.js';
 export {
   annotationsOf,

@@ -1,3 +1,4 @@
+import type { AnthropicToolResult } from './anthropic-editor.js';
 import { s, type Envelope } from '../../contract/index.js';
 import { defineTool, RUNS_PROGRAMS, type ToolDefinition } from '../../tools/schema/define.js';
 import { capOutput } from './openai-shell.js';
@@ -53,7 +54,7 @@ export function anthropicBash(run: RunLine, options: { timeoutSeconds?: number }
 }
 
 /** The envelope as a `tool_result`'s text: the output, or the error. */
-export function presentBash(envelope: Envelope): { content: string; is_error?: true } {
+export function presentBash(envelope: Envelope): AnthropicToolResult {
   if (!envelope.ok) {
     const { code, message, hint } = envelope.error;
     return { content: `Error: ${code}: ${message}${hint ? `\n${hint}` : ''}`, is_error: true };

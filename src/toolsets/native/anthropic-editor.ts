@@ -150,8 +150,16 @@ export function anthropicEditor(options: { maxCharacters?: number } = {}): ToolD
   return options.maxCharacters !== undefined ? { ...tool, maxCharacters: options.maxCharacters } : tool;
 }
 
+/** A tool's answer as Anthropic's `tool_result` block carries it. */
+export type AnthropicToolResult = {
+  /** the text the model reads */
+  content: string;
+  /** present, and true, when the call failed */
+  is_error?: true;
+};
+
 /** The envelope as a `tool_result`'s text, with the editor's documented error texts. */
-export function presentEditor(envelope: Envelope): { content: string; is_error?: true } {
+export function presentEditor(envelope: Envelope): AnthropicToolResult {
   if (envelope.ok) return { content: String((envelope.result as { output?: unknown }).output ?? '') };
   const error = envelope.error as Row;
   const detail = `${error.message}${error.hint ? `\n${error.hint}` : ''}`;

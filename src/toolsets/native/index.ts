@@ -6,9 +6,22 @@ import { openaiShell } from './openai-shell.js';
 import { overRunner } from './shell-line.js';
 import { ANTHROPIC_EDITOR_WORDS, OPENAI_NATIVE_WORDS, speaking } from '../vocabulary.js';
 
-export { operationPatch, presentApplyPatch, type ApplyPatchOperation } from './openai-apply-patch.js';
-export { presentShell, capOutput, type ShellCommandOutput } from './openai-shell.js';
-export { presentEditor, EDITOR_NAME } from './anthropic-editor.js';
+export {
+  operationPatch,
+  presentApplyPatch,
+  type ApplyPatchOperation,
+  type ApplyPatchCallOutput,
+} from './openai-apply-patch.js';
+export {
+  presentShell,
+  capOutput,
+  type ShellCommandOutput,
+  type ShellCallOutput,
+  type ShellOutcome,
+  type ShellExit,
+  type ShellTimeout,
+} from './openai-shell.js';
+export { presentEditor, EDITOR_NAME, type AnthropicToolResult } from './anthropic-editor.js';
 export { presentBash, BASH_TIMEOUT_SECONDS } from './anthropic-bash.js';
 export { editorPath } from './editor-path.js';
 
@@ -23,11 +36,40 @@ export interface NativeToolsetOptions {
 }
 
 /** OpenAI's built-in tools, as sent in a Responses API request. */
-export type OpenAINativeTool = { type: 'apply_patch' } | { type: 'shell'; environment: { type: 'local' } };
+export type OpenAINativeTool = OpenAIApplyPatchTool | OpenAIShellTool;
+/** The Responses API's built-in apply_patch tool entry. */
+export interface OpenAIApplyPatchTool {
+  /** always `apply_patch` */
+  type: 'apply_patch';
+}
+/** The Responses API's built-in shell tool entry, run on the host (here, the workspace's runner). */
+export interface OpenAIShellTool {
+  /** always `shell` */
+  type: 'shell';
+  /** where commands run: the host's own environment */
+  environment: {
+    /** always `local` */
+    type: 'local';
+  };
+}
 /** Anthropic's tools, as sent in a Messages API request. */
-export type AnthropicNativeTool =
-  | { type: 'text_editor_20250728'; name: 'str_replace_based_edit_tool'; max_characters?: number }
-  | { type: 'bash_20250124'; name: 'bash' };
+export type AnthropicNativeTool = AnthropicTextEditorTool | AnthropicBashTool;
+/** The Messages API's text editor tool entry. */
+export interface AnthropicTextEditorTool {
+  /** the tool's version */
+  type: 'text_editor_20250728';
+  /** the name the model calls it by */
+  name: 'str_replace_based_edit_tool';
+  /** the most characters a `view` answers with */
+  max_characters?: number;
+}
+/** The Messages API's bash tool entry. */
+export interface AnthropicBashTool {
+  /** the tool's version */
+  type: 'bash_20250124';
+  /** the name the model calls it by */
+  name: 'bash';
+}
 
 /** OpenAI's apply_patch and shell over the workspace. */
 export function openaiTools(options: NativeToolsetOptions = {}): ToolDefinition[] {

@@ -107,8 +107,16 @@ export const openaiApplyPatch = defineTool({
   present: presentApplyPatch,
 });
 
+/** An apply_patch call's answer as the Responses API's `apply_patch_call_output` item carries it. */
+export type ApplyPatchCallOutput = {
+  /** whether the operation was applied */
+  status: 'completed' | 'failed';
+  /** what the model reads: a summary, or the error and what to do */
+  output: string;
+};
+
 /** The envelope as an `apply_patch_call_output`'s status and output. */
-export function presentApplyPatch(envelope: Envelope): { status: 'completed' | 'failed'; output: string } {
+export function presentApplyPatch(envelope: Envelope): ApplyPatchCallOutput {
   if (envelope.ok)
     return { status: 'completed', output: String((envelope.result as { output?: unknown }).output ?? '') };
   const { code, message, hint } = envelope.error;

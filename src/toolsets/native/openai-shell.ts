@@ -12,8 +12,33 @@ export interface ShellCommandOutput {
   /** what it printed on stderr */
   stderr: string;
   /** how it ended */
-  outcome: { type: 'exit'; exit_code: number } | { type: 'timeout' };
+  outcome: ShellOutcome;
 }
+
+/** How a shell command ended: with an exit code, or cut off by its timeout. */
+export type ShellOutcome = ShellExit | ShellTimeout;
+
+/** A command that ended by itself. */
+export interface ShellExit {
+  /** always `exit` */
+  type: 'exit';
+  /** its exit code */
+  exit_code: number;
+}
+
+/** A command its timeout ended. */
+export interface ShellTimeout {
+  /** always `timeout` */
+  type: 'timeout';
+}
+
+/** A shell call's answer as the Responses API's `shell_call_output` item carries it. */
+export type ShellCallOutput = {
+  /** one entry per command, in order */
+  output: ShellCommandOutput[];
+  /** the output cap the call asked for, or null */
+  max_output_length: number | null;
+};
 
 const outcomeSchema = s.object({
   type: s.enum(['exit', 'timeout']),
@@ -73,7 +98,7 @@ export function openaiShell(run: RunLine): ToolDefinition {
 }
 
 /** The envelope as a `shell_call_output`'s output list (a refused call reads as one failed command). */
-export function presentShell(envelope: Envelope): { output: ShellCommandOutput[]; max_output_length: number | null } {
+export function presentShell(envelope: Envelope): ShellCallOutput {
   if (envelope.ok) {
     const r = envelope.result as { output: ShellCommandOutput[]; max_output_length: number | null };
     return { output: r.output, max_output_length: r.max_output_length };
