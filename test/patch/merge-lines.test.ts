@@ -7,7 +7,8 @@ import { mergeLines } from '../../src/patch/merge/merge-lines.js';
 
 // Realistic edit pairs: [name, base, ours, theirs]. Each is merged by Sandpit and by real
 // `git merge-file`, and the two must agree on clean-or-conflict and, when clean, on every byte.
-const src = 'import a from "a";\nimport b from "b";\n\nfunction f() {\n  return 1;\n}\n\nfunction g() {\n  return 2;\n}\n\nexport { f, g };\n';
+const src =
+  'import a from "a";\nimport b from "b";\n\nfunction f() {\n  return 1;\n}\n\nfunction g() {\n  return 2;\n}\n\nexport { f, g };\n';
 const CASES: Array<[string, string, string, string]> = [
   ['different functions', src, src.replace('return 1', 'return 10'), src.replace('return 2', 'return 20')],
   ['adjacent lines', 'a\nb\nc\nd\n', 'a\nB\nc\nd\n', 'a\nb\nC\nd\n'],
@@ -30,7 +31,12 @@ const CASES: Array<[string, string, string, string]> = [
   ['empty base, one adds', '', 'x\n', ''],
   ['edits two lines apart', 'a\nb\nc\nd\ne\n', 'A\nb\nc\nd\ne\n', 'a\nb\nC\nd\ne\n'],
   ['insert next to an edit', 'a\nb\nc\n', 'a\nB\nc\n', 'a\nb\nnew\nc\n'],
-  ['block moved by ours, line edited by theirs', 'one\ntwo\nthree\nfour\nfive\nsix\n', 'one\ntwo\nthree\nfour\nfive\nsix\nseven\n', 'ONE\ntwo\nthree\nfour\nfive\nsix\n'],
+  [
+    'block moved by ours, line edited by theirs',
+    'one\ntwo\nthree\nfour\nfive\nsix\n',
+    'one\ntwo\nthree\nfour\nfive\nsix\nseven\n',
+    'ONE\ntwo\nthree\nfour\nfive\nsix\n',
+  ],
   ['unicode lines', 'α\nβ\nγ\nδ\n', 'α\nβ2\nγ\nδ\n', 'α\nβ\nγ\nδ4\n'],
   ['duplicate lines', 'x\nx\nx\nx\n', 'x\nx\ny\nx\nx\n', 'x\nx\nx\nx\n'],
   ['whole rewrite vs small edit', 'a\nb\nc\n', 'p\nq\nr\n', 'a\nb\nC\n'],
