@@ -16,7 +16,7 @@ import { ReadLedger } from './workspace/ledger.js';
 import { PathLocks } from './workspace/locks.js';
 import { lexicalPath, PathResolver } from './workspace/paths.js';
 import { resolvePolicy, type ResolvedPolicy, type WorkspacePolicy } from './workspace/policy.js';
-import { forkVerbs, type ForkVerbs } from './workspace-forks.js';
+import type { ForkDeps, ForkVerbs } from './workspace-forks.js';
 
 export type { Envelope, CallOptions };
 
@@ -220,7 +220,7 @@ export function createWorkspaceCore(options: WorkspaceOptions & { tools: ToolDef
     }
   }
 
-  const forking = forkVerbs<Workspace>({
+  const forkDeps: ForkDeps<Workspace> = {
     fs: options.fs,
     toAbs: (rel) => paths.toAbs(rel),
     store: snapshots,
@@ -241,7 +241,10 @@ export function createWorkspaceCore(options: WorkspaceOptions & { tools: ToolDef
         return { ok: false, tool: 'merge_workspace', error: toToolError(error).toJSON() };
       }
     },
-  });
+  };
+  // loaded on the first fork verb, so a workspace that never forks (a worker's first load) does not carry it
+  let verbs: Promise<ForkVerbs<Workspace>> | null = null;
+  const forking = () => (verbs ??= import('./workspace-forks.js').then((m) => m.forkVerbs(forkDeps)));
 
   /** Run a tool that is not in the toolset (a workspace verb), its arguments checked as call checks them. */
   async function checked<R>(tool: ToolDefinition<any, R>, args: unknown): Promise<Envelope<R>> {
@@ -256,7 +259,10 @@ export function createWorkspaceCore(options: WorkspaceOptions & { tools: ToolDef
   }
 
   return {
-    ...forking,
+    fork: async (forkOptions) => (await forking()).fork(forkOptions),
+    forks: async () => (await forking()).forks(),
+    merge: async (fork, mergeOptions) => (await forking()).merge(fork, mergeOptions),
+    dropFork: async (fork) => (await forking()).dropFork(fork),
     fs: options.fs,
     root,
     cwd,
