@@ -13,7 +13,8 @@ beforeAll(async () => {
 }, 180_000);
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
-it('merges a fork made by another process, lists the conflicts of another, and drops it', async () => {
+// Each CLI run starts a Node process; on a loaded machine a few of them take more than the default 30 s.
+it('merges a fork made by another process, forks and drops from the CLI, and refuses an unknown fork', async () => {
   // a host process forks the folder's workspace and an agent works in the fork
   const ws = openNodeWorkspace(dir);
   const fork = await ws.fork({ name: 'agent' });
@@ -38,13 +39,12 @@ it('merges a fork made by another process, lists the conflicts of another, and d
   expect(await readFile(join(dir, 'a.txt'), 'utf8')).toBe('ONE\ntwo\nthree\nfour\n');
   expect(await readFile(join(dir, 'b.txt'), 'utf8')).toBe('new\n');
 
-  // a fork made by the CLI, then the same line changed on both sides: exit 1, nothing changed
+  // a fork made by the CLI is listed to a host, and dropped by the CLI
   expect((await runCli(['fork', '--root', dir, 'second'])).code).toBe(0);
   const again = openNodeWorkspace(dir);
   const second = (await again.forks()).find((f) => f.name === 'second');
   expect(second?.forked_from).toEqual(expect.any(String));
   await again.close();
-  await writeFile(join(dir, 'a.txt'), 'ONE\nTWO (folder)\nthree\nfour\n');
   const noFork = await runCli(['merge', '--root', dir, 'nope']);
   expect(noFork.code).toBe(1);
   expect(JSON.parse(noFork.stdout).error.code).toBe('NOT_FOUND');
@@ -52,4 +52,4 @@ it('merges a fork made by another process, lists the conflicts of another, and d
   expect(JSON.parse(dropped.stdout)).toMatchObject({ ok: true, tool: 'drop_fork', result: { dropped: 'second' } });
   const usage = await runCli(['merge', '--root', dir]);
   expect(usage.code).toBe(2);
-});
+}, 180_000);
