@@ -22,7 +22,9 @@ export interface CreateWorkspaceOptions extends WorkspaceOptions {
  * built-in shell unless `processRunner` says otherwise.
  */
 export function createWorkspace(options: CreateWorkspaceOptions): Workspace {
-  const { processRunner, ...rest } = options;
+  const { processRunner, ...given } = options;
+  // a fork gets the canonical tools over its own files, run_command in the built-in shell there
+  const rest = { forkWith: (o: CreateWorkspaceOptions) => createWorkspace(o), ...given };
   const base = options.tools ?? canonicalTools;
   // Nothing to bind (Node's own run_command, or no such tool) or run_command turned off: the tools as they are.
   if (processRunner === false || processRunner === null || !base.some(awaitsRunner))

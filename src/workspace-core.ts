@@ -16,6 +16,7 @@ import { ReadLedger } from './workspace/ledger.js';
 import { PathLocks } from './workspace/locks.js';
 import { lexicalPath, PathResolver } from './workspace/paths.js';
 import { resolvePolicy, type ResolvedPolicy, type WorkspacePolicy } from './workspace/policy.js';
+import type { ForkDeps, ForkVerbs } from './workspace-forks.js';
 
 export type { Envelope, CallOptions };
 
@@ -39,6 +40,8 @@ export interface WorkspaceOptions {
    * any commits those processes made. Reads never wait for it.
    */
   processLock?: ProcessLock;
+  /** @internal how a fork's workspace is made (createWorkspace sets it; the default has the same tools) */
+  forkWith?: (options: WorkspaceOptions) => Workspace;
 }
 
 /** Held by one process's changes at a time; `acquire` waits (bounded) and resolves to the release. */
@@ -101,6 +104,22 @@ export interface Workspace {
   exportFiles(onProgress?: (done: number) => void): Promise<ExportResult>;
   /** Clone from, push to and pull from a git server (see src/git). */
   readonly git: WorkspaceGit;
+  /**
+   * Fork the workspace as it is now: a new workspace on the same backend whose files read through
+   * to this one's newest snapshot until it writes them (no copy, whatever the size), with its own
+   * history branch in the same snapshot store. Rejects with a ToolError (ALREADY_EXISTS,
+   * INVALID_ARGUMENTS, NOT_SUPPORTED without snapshots).
+   */
+  fork: ForkVerbs<Workspace>['fork'];
+  /** This workspace's forks, oldest first. */
+  forks: ForkVerbs<Workspace>['forks'];
+  /**
+   * Merge a fork's changes in (merge_workspace): three-way against the fork point, all or nothing,
+   * one change that undo takes back; conflicts change nothing and answer PATCH_CONFLICT.
+   */
+  merge: ForkVerbs<Workspace>['merge'];
+  /** Drop a fork: its files, its branch and its own forks go. */
+  dropFork: ForkVerbs<Workspace>['dropFork'];
 }
 
 /** Create a workspace over a backend with the given tools (see createWorkspace for the default set). */
@@ -201,7 +220,49 @@ export function createWorkspaceCore(options: WorkspaceOptions & { tools: ToolDef
     }
   }
 
+  const forkDeps: ForkDeps<Workspace> = {
+    fs: options.fs,
+    toAbs: (rel) => paths.toAbs(rel),
+    store: snapshots,
+    settled,
+    make: (fs) => {
+      const { afterReply: _later, dir: _dir, ...kept } = options.snapshots || {};
+      const forkOptions: WorkspaceOptions = { fs, policy: options.policy, snapshots: kept };
+      return options.forkWith
+        ? options.forkWith(forkOptions)
+        : createWorkspaceCore({ ...forkOptions, tools: options.tools });
+    },
+    merge: async (args) => {
+      try {
+        await settled();
+        const { mergeWorkspaceTool } = await import('./tools/merge-workspace.js');
+        return checked(mergeWorkspaceTool, args);
+      } catch (error) {
+        return { ok: false, tool: 'merge_workspace', error: toToolError(error).toJSON() };
+      }
+    },
+  };
+  // loaded on the first fork verb, so a workspace that never forks (a worker's first load) does not carry it
+  let verbs: Promise<ForkVerbs<Workspace>> | null = null;
+  const forking = () => (verbs ??= import('./workspace-forks.js').then((m) => m.forkVerbs(forkDeps)));
+
+  /** Run a tool that is not in the toolset (a workspace verb), its arguments checked as call checks them. */
+  async function checked<R>(tool: ToolDefinition<any, R>, args: unknown): Promise<Envelope<R>> {
+    try {
+      const problems = validateArgs(tool.schema, args);
+      if (problems.length > 0)
+        throw new ToolError('INVALID_ARGUMENTS', `${tool.name} got invalid arguments`, { problems });
+      return { ok: true, tool: tool.name, result: await run(tool, args) };
+    } catch (error) {
+      return { ok: false, tool: tool.name, error: toToolError(error).toJSON() };
+    }
+  }
+
   return {
+    fork: async (forkOptions) => (await forking()).fork(forkOptions),
+    forks: async () => (await forking()).forks(),
+    merge: async (fork, mergeOptions) => (await forking()).merge(fork, mergeOptions),
+    dropFork: async (fork) => (await forking()).dropFork(fork),
     fs: options.fs,
     root,
     cwd,

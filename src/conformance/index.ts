@@ -10,6 +10,7 @@ import { confinementContract } from './suites/confinement.contract.js';
 import { editFileContract } from './suites/edit-file.contract.js';
 import { faultsContract } from './suites/faults.contract.js';
 import { fileBytesContract } from './suites/file-bytes.contract.js';
+import { forkMergeContract } from './suites/fork-merge.contract.js';
 import { globContract } from './suites/glob.contract.js';
 import { importExportContract } from './suites/import-export.contract.js';
 import { listDirectoryContract } from './suites/list-directory.contract.js';
@@ -96,6 +97,7 @@ export function runConformance(backend: MakeFs | ConformanceBackend, options: Co
       snapshotsContract(b);
       importExportContract(b);
       backendFsContract(b);
+      forkMergeContract(b);
     });
   });
 }

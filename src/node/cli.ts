@@ -170,6 +170,8 @@ async function main(argv: string[]): Promise<number> {
     if (['clone', 'push', 'pull'].includes(argv[0] ?? '') && !argv.includes('--help') && !argv.includes('-h')) {
       return await (await import('./cli/git.js')).gitCommand(argv[0] as 'clone' | 'push' | 'pull', argv.slice(1));
     }
+    if (['merge', 'fork'].includes(argv[0] ?? '') && !argv.includes('--help') && !argv.includes('-h'))
+      return await (await import('./cli/merge.js')).mergeCommand(argv[0] as 'merge' | 'fork', argv.slice(1));
     const args = parseArgs(argv);
     const command = args.positionals[0];
     if (args.flags.has('help') || command === 'help') await out(HELP);

@@ -28,6 +28,11 @@ Commands
   sandpit doctor --root DIR [--repair]
       Check the folder's snapshot history; with --repair, reset a damaged branch to
       the newest intact snapshot (from the reflog or the object store).
+  sandpit fork --root DIR NAME
+      Fork the folder's workspace (copy-on-write, kept in .sandpit/forks).
+  sandpit merge --root DIR FORK [--dry-run] | --list | --drop FORK
+      Merge a fork back (three-way, all or nothing, one undoable change; conflicts
+      change nothing and exit 1 with PATCH_CONFLICT), list the forks, or drop one.
 
   sandpit mcp [--root DIR] [--toolset NAME] [--tools DIR] [--artifacts DIR] [--snapshots MODE]
           [--http [HOST:]PORT --auth-token-env NAME | --no-auth] [--max-message-bytes N] [--git]
