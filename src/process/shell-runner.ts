@@ -1,5 +1,5 @@
 import type { WorkspaceFs } from '../fs/types.js';
-import type { CommandFn } from '../shell/context.js';
+import type { CommandFn, PackageSettings } from '../shell/context.js';
 import type { CommandRequest, CommandResult, ProcessRunner } from './process-runner.js';
 import type { TaskRegistry } from './task-registry.js';
 
@@ -14,6 +14,8 @@ export interface ShellRunnerOptions {
    * run_command's background is NOT_SUPPORTED.
    */
   tasks?: TaskRegistry<string>;
+  /** the shell's `npm`: registry (else `.npmrc`, else the public one), tarball cache, fetch */
+  packages?: PackageSettings;
 }
 
 /** The commands the shell has, for the tool's description and the agent's system prompt. */
@@ -63,6 +65,8 @@ export function createShellRunner(fs: WorkspaceFs, root = '/', options: ShellRun
         apply,
         ...(options.maxOutputBytes ? { maxOutputBytes: options.maxOutputBytes } : {}),
         ...(options.extraCommands ? { extraCommands: options.extraCommands } : {}),
+        ...(options.packages ? { packages: options.packages } : {}),
+        ...(request.onProgress ? { onProgress: request.onProgress } : {}),
       });
       const { applied, killed: _killed, ...rest } = result;
       const fields = { ...rest, files: applied };
@@ -80,4 +84,5 @@ export function createShellRunner(fs: WorkspaceFs, root = '/', options: ShellRun
 const pick = (options: ShellRunnerOptions) => ({
   ...(options.maxOutputBytes ? { maxOutputBytes: options.maxOutputBytes } : {}),
   ...(options.extraCommands ? { extraCommands: options.extraCommands } : {}),
+  ...(options.packages ? { packages: options.packages } : {}),
 });
