@@ -174,6 +174,9 @@ export async function planInstall(
   const lock = command.kind === 'ci' ? oldLock! : lockOfTree(root);
   const newEntries = lock.packages;
   const summary = summarise(oldLock?.packages ?? {}, newEntries, command.kind === 'ci');
+  // A package left out for its platform is in the lock but not in node_modules: npm does not count it as added.
+  const unpacked = new Set(installable.map((n) => n.location));
+  summary.added = summary.added.filter((c) => unpacked.has(c.location));
   const packageJson =
     command.kind !== 'ci' && JSON.stringify(manifest) !== JSON.stringify(parseJson(manifestSource, 'package.json'))
       ? manifestText(manifest, manifestSource)
