@@ -27,6 +27,7 @@ const sections = [
   ['git', async () => (await import('./git.mjs')).benchGit()],
   ['shell', async () => (await import('./shell.mjs')).benchShell()],
   ['git-shell', async () => (await import('./git-shell.mjs')).benchGitShell()],
+  ['npm-install', async () => (await import('./npm-install.mjs')).benchNpmInstall()],
 ];
 
 console.log(
