@@ -90,6 +90,17 @@ function prune(root: TreeNode): void {
  */
 export async function buildIdealTree(root: TreeNode, options: BuildTreeOptions): Promise<TreeNode> {
   const queue = allNodes(root);
+  // Ask for every packument a node may need as soon as the node exists, as npm does: placement
+  // stays in order, but the round trips overlap instead of queueing one behind another.
+  const prefetch = (node: TreeNode) => {
+    for (const edge of node.edges) {
+      if (edge.type === 'peerOptional' || unsupportedSpec(edge)) continue;
+      const found = resolveEdge(node, edge);
+      // What the tree (a lock) already satisfies needs no packument: a locked install stays offline.
+      if (!found || !valid(found, edge)) options.registry.packument(edge.name).catch(() => {});
+    }
+  };
+  prefetch(root);
   const depth = (n: TreeNode) => n.location.split('node_modules/').length;
   let resolved = 0;
   while (queue.length) {
@@ -117,7 +128,9 @@ export async function buildIdealTree(root: TreeNode, options: BuildTreeOptions):
         );
       const target = placementFor(node, edge, manifest.version);
       target.children.delete(edge.name);
-      queue.push(makeNode(edge.name, target, entry));
+      const placed = makeNode(edge.name, target, entry);
+      prefetch(placed);
+      queue.push(placed);
       options.onResolved?.(++resolved, resolved + queue.length);
     }
   }

@@ -34,7 +34,7 @@ export interface InstallOptions {
   /** the `os`/`cpu` packages are checked against (default: the host's; `browser` in a browser) */
   platform?: Platform;
   onProgress?: (progress: InstallProgress) => void;
-  /** tarballs fetched at once (default 8) */
+  /** tarballs fetched at once (default 16) */
   concurrency?: number;
 }
 
@@ -136,7 +136,7 @@ export async function planInstall(
   progress.done = 0;
   progress.total = toFetch.length;
   tell();
-  await eachLimited(toFetch, options.concurrency ?? 8, async (node) => {
+  await eachLimited(toFetch, options.concurrency ?? 16, async (node) => {
     const label = `${node.name}@${node.entry.version}`;
     if (!node.entry.resolved)
       throw new PackageError('INVALID_ARGUMENTS', label, 'the lock gives no `resolved` URL for it');

@@ -24,7 +24,8 @@ export const SHELL_SUMMARY =
   'echo printf xargs test [ basename dirname pwd cd env export seq sleep true false nl which type whoami uname; ' +
   'git on the workspace repository (init status diff log show add rm mv commit checkout switch restore branch stash reset grep blame; no network); ' +
   'node FILE.js / node -e where the host offers it. ' +
-  'No network, no package managers, no other programs; symbolic links are not followed.';
+  'npm install [NAME[@RANGE]...] / ci / uninstall / ls against the npm registry (install scripts are never run). ' +
+  'No other network, no other programs; symbolic links are not followed.';
 
 const quote = (word: string) => (/^[A-Za-z0-9_./=:,+-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`);
 
