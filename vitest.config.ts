@@ -40,7 +40,7 @@ export default defineConfig({
           name: 'browser',
           alias: browserAliases,
           include: ['test/browser/**/*.test.ts'],
-          globalSetup: ['test/browser/git-global-setup.ts'],
+          globalSetup: ['test/browser/git-global-setup.ts', 'test/browser/npm-global-setup.ts'],
           testTimeout: 60_000,
           provide: { hardening: { full: FULL, seed: SEED } },
           browser: {

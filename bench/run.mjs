@@ -28,6 +28,7 @@ const sections = [
   ['shell', async () => (await import('./shell.mjs')).benchShell()],
   ['git-shell', async () => (await import('./git-shell.mjs')).benchGitShell()],
   ['fork', async () => (await import('./fork.mjs')).benchFork({ quick })],
+  ['npm-install', async () => (await import('./npm-install.mjs')).benchNpmInstall()],
 ];
 
 console.log(

@@ -36,6 +36,11 @@ export interface ConnectOptions {
   policy?: WorkspacePolicy;
   /** git-backed snapshots (default on); false turns them off */
   snapshots?: SnapshotOptions | false;
+  /**
+   * The registry the shell's `npm` fetches from when the project's `.npmrc` names none (default:
+   * the public npm registry). Requests go there only when an install runs.
+   */
+  npmRegistry?: string;
   /** the tools `listTools` offers: `canonical` (default) or `cowork`, whose confirmations go to `policy.confirm` */
   toolset?: WorkerToolset;
   /** cowork's artifact folder, relative to the root: changes inside it need no approval */
@@ -167,6 +172,7 @@ export async function connectWorkspace(options: ConnectOptions): Promise<RemoteW
         name,
         ...wire,
         ...(options.snapshots === undefined ? {} : { snapshots: options.snapshots }),
+        ...(options.npmRegistry === undefined ? {} : { npmRegistry: options.npmRegistry }),
       },
       confirm,
     );

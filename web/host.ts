@@ -113,7 +113,10 @@ export function createHost(): WorkerApi {
       root: '/',
       tools: background ? [...surface.tools, ...background.tools] : surface.tools,
       // run_command runs in Sandpit's own shell (loaded on the first command); `node` in a throwaway worker.
-      processRunner: createPageRunner(backend.fs, '/', background ? { tasks: background.tasks } : {}),
+      processRunner: createPageRunner(backend.fs, '/', {
+        ...(background ? { tasks: background.tasks } : {}),
+        ...(options.npmRegistry ? { packages: { registry: options.npmRegistry } } : {}),
+      }),
       policy: { ...policy, ...(asks && confirm ? { confirm } : {}) },
       ...(options.snapshots === undefined ? {} : { snapshots: options.snapshots }),
     });
@@ -139,6 +142,8 @@ export function createHost(): WorkerApi {
         throw new Error(`unknown toolset '${String(opts.toolset).slice(0, 40)}': use ${TOOLSETS.join(' or ')}`);
       if (opts.artifactDir !== undefined && typeof opts.artifactDir !== 'string')
         throw new Error('artifactDir must be a folder path relative to the workspace root');
+      if (opts.npmRegistry !== undefined && !/^https?:\/\//.test(String(opts.npmRegistry)))
+        throw new Error('npmRegistry must be an http(s) URL');
       options = structuredClone(opts);
       confirm = confirmProxy;
       surface = await toolsFor(options);
@@ -153,6 +158,7 @@ export function createHost(): WorkerApi {
         throw new Error('artifactDir must be a folder path relative to the workspace root');
       const next: WireOpenOptions = { backend: options.backend, name: options.name, ...structuredClone(opts) };
       if (options.snapshots !== undefined) next.snapshots = options.snapshots;
+      if (options.npmRegistry !== undefined) next.npmRegistry = options.npmRegistry;
       const tools = await toolsFor(next);
       // Its close waits for the last snapshot and ends its background tasks; the storage stays open.
       await ws?.close();

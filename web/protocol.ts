@@ -34,6 +34,8 @@ export interface WireOpenOptions {
   /** cowork's artifact folder, relative to the root: changes inside it need no approval */
   artifactDir?: string;
   snapshots?: SnapshotOptions | false;
+  /** the registry the shell's `npm` uses when `.npmrc` names none */
+  npmRegistry?: string;
 }
 
 /** A change as a UI needs it to refresh: which call made it and which paths it touched. */

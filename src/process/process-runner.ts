@@ -29,6 +29,8 @@ export interface CommandRequest {
    * has ended, log the files it changed as one change and snapshot them; resolves to that
    * change's id (undefined when it changed nothing). The runner awaits it before the task counts as ended.
    */
+  /** progress of a long command (an install), forwarded to the call's progress listener */
+  onProgress?: (done: number, total?: number, message?: string) => void;
   settle?: (files: NonNullable<CommandResult['files']>) => Promise<string | undefined>;
 }
 

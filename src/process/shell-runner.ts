@@ -1,5 +1,5 @@
 import type { WorkspaceFs } from '../fs/types.js';
-import type { CommandFn } from '../shell/context.js';
+import type { CommandFn, PackageSettings } from '../shell/context.js';
 import type { CommandRequest, CommandResult, ProcessRunner } from './process-runner.js';
 import type { TaskRegistry } from './task-registry.js';
 
@@ -14,6 +14,8 @@ export interface ShellRunnerOptions {
    * run_command's background is NOT_SUPPORTED.
    */
   tasks?: TaskRegistry<string>;
+  /** the shell's `npm`: registry (else `.npmrc`, else the public one), tarball cache, fetch */
+  packages?: PackageSettings;
 }
 
 /** The commands the shell has, for the tool's description and the agent's system prompt. */
@@ -22,7 +24,8 @@ export const SHELL_SUMMARY =
   'echo printf xargs test [ basename dirname pwd cd env export seq sleep true false nl which type whoami uname; ' +
   'git on the workspace repository (init status diff log show add rm mv commit checkout switch restore branch stash reset grep blame; no network); ' +
   'node FILE.js / node -e where the host offers it. ' +
-  'No network, no package managers, no other programs; symbolic links are not followed.';
+  'npm install [NAME[@RANGE]...] / ci / uninstall / ls against the npm registry (install scripts are never run). ' +
+  'No other network, no other programs; symbolic links are not followed.';
 
 const quote = (word: string) => (/^[A-Za-z0-9_./=:,+-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`);
 
@@ -63,6 +66,8 @@ export function createShellRunner(fs: WorkspaceFs, root = '/', options: ShellRun
         apply,
         ...(options.maxOutputBytes ? { maxOutputBytes: options.maxOutputBytes } : {}),
         ...(options.extraCommands ? { extraCommands: options.extraCommands } : {}),
+        ...(options.packages ? { packages: options.packages } : {}),
+        ...(request.onProgress ? { onProgress: request.onProgress } : {}),
       });
       const { applied, killed: _killed, ...rest } = result;
       const fields = { ...rest, files: applied };
@@ -80,4 +85,5 @@ export function createShellRunner(fs: WorkspaceFs, root = '/', options: ShellRun
 const pick = (options: ShellRunnerOptions) => ({
   ...(options.maxOutputBytes ? { maxOutputBytes: options.maxOutputBytes } : {}),
   ...(options.extraCommands ? { extraCommands: options.extraCommands } : {}),
+  ...(options.packages ? { packages: options.packages } : {}),
 });

@@ -1,5 +1,5 @@
 import type { WorkspaceFs } from '../fs/types.js';
-import type { CommandFn } from '../shell/context.js';
+import type { CommandFn, PackageSettings } from '../shell/context.js';
 import { OutputCap } from '../shell/output-cap.js';
 import { parseNote } from './notify-note.js';
 import type { CommandRequest } from './process-runner.js';
@@ -41,6 +41,7 @@ interface ShellTaskSetup {
   command: string;
   maxOutputBytes?: number;
   extraCommands?: Record<string, CommandFn>;
+  packages?: PackageSettings;
 }
 
 /**
@@ -85,6 +86,7 @@ export function startShellTask(tasks: TaskRegistry<string>, setup: ShellTaskSetu
         devices: new Map([[SHELL_NOTIFY_FILE, notify]]),
         ...(setup.maxOutputBytes ? { maxOutputBytes: setup.maxOutputBytes } : {}),
         ...(setup.extraCommands ? { extraCommands: setup.extraCommands } : {}),
+        ...(setup.packages ? { packages: setup.packages } : {}),
       });
       if (partial) note(partial);
       const changeId = await request.settle?.(result.applied).catch(() => undefined);

@@ -43,9 +43,20 @@ export interface ShellState {
   deadline: number;
   /** aborted: the command line was killed (a background task's kill); it stops at its next step */
   stop?: AbortSignal;
+  /** where `npm` fetches packages from and keeps their tarballs (a host's settings) */
+  packages?: PackageSettings;
+  /** progress of a long command (`npm install`), for the call's progress listener */
+  progress?: (done: number, total?: number, message?: string) => void;
   /** device files a host adds, by absolute path: output redirected to one goes to its writer (a task's notify file) */
   devices?: ReadonlyMap<string, (text: string) => void>;
   commands: CommandTable;
+}
+
+/** A host's settings for the shell's `npm`: the registry (else `.npmrc`, else the public one), a tarball cache, a fetch. */
+export interface PackageSettings {
+  registry?: string;
+  cache?: import('../packages/cache.js').TarballCache;
+  fetch?: typeof fetch;
 }
 
 /** What a command may ask of the shell that runs it. */

@@ -1,7 +1,7 @@
 import type { WorkspaceFs } from '../fs/types.js';
 import { applyBufferedChanges, type AppliedFile, type ApplySteps } from './apply.js';
 import { commandTable } from './commands/index.js';
-import { ExitSignal, TimeoutSignal, type CommandFn } from './context.js';
+import { ExitSignal, TimeoutSignal, type CommandFn, type PackageSettings } from './context.js';
 import { freshParts, Interpreter } from './interpreter.js';
 import { ShellFs } from './overlay.js';
 import { OutputCap } from './output-cap.js';
@@ -25,6 +25,10 @@ export interface ShellRequest {
   apply: ApplySteps;
   /** aborting it kills the command line at its next step (a background task's kill) */
   signal?: AbortSignal;
+  /** the shell's `npm` settings (registry, tarball cache) */
+  packages?: PackageSettings;
+  /** told of a long command's progress (packages resolved and fetched) */
+  onProgress?: (done: number, total?: number, message?: string) => void;
   /** told of output as it is written (a background task's task_output reads it), before the cap */
   onOutput?: (stream: 'stdout' | 'stderr', text: string) => void;
   /** device files by absolute path, such as a task's notify file: what is redirected there goes to the writer */
@@ -71,6 +75,8 @@ export async function runShell(request: ShellRequest): Promise<ShellResult> {
     deadline: request.timeoutMs === null ? Infinity : started + request.timeoutMs,
     ...(request.signal ? { stop: request.signal } : {}),
     ...(request.devices ? { devices: request.devices } : {}),
+    ...(request.packages ? { packages: request.packages } : {}),
+    ...(request.onProgress ? { progress: request.onProgress } : {}),
   });
   const stdout = new OutputCap(request.maxOutputBytes);
   const stderr = new OutputCap(request.maxOutputBytes);

@@ -41,6 +41,8 @@ export function commandTable(): CommandTable {
       node: nodeUnavailable,
       // git's code loads with the first `git`
       git: async (ctx) => (await import('./git/index.js')).git(ctx),
+      // the installer loads with the first `npm`
+      npm: async (ctx) => (await import('./npm/index.js')).npm(ctx),
     }),
   );
   table.set('bash', table.get('sh')!);

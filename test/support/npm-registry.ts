@@ -1,0 +1,7 @@
+// The registry lives beside the benchmarks (plain JavaScript), so `npm run bench` serves the same one.
+export {
+  type FixturePackage,
+  type LocalRegistry,
+  packTarball,
+  startNpmRegistry,
+} from '../../bench/npm-registry.mjs';
