@@ -34,7 +34,8 @@ describe('background commands in the built-in shell', () => {
   it('returns at once, is listed, streams its output, and its writes land as one change when it ends', async () => {
     const { fs, ws, events } = shellWorkspace();
     const started = await ws.call('run_command', {
-      command: 'echo begun; sleep 1; echo two > b.txt; sed -i s/one/ONE/ a.txt; echo ended',
+      command:
+        'echo begun; while [ ! -f go ]; do sleep 0.02; done; echo two > b.txt; sed -i s/one/ONE/ a.txt; echo ended',
       background: true,
     });
     expect(started).toMatchObject({ ok: true, result: { task_id: 'task_1', cwd: '.' } });
@@ -45,14 +46,17 @@ describe('background commands in the built-in shell', () => {
         { task_id: 'task_1', status: 'running', exit_code: null, command: expect.stringContaining('echo begun') },
       ],
     });
-    // Read until the first line is there (the shell's code loads with the first command): the rest waits on the sleep.
+    // Read until the first line is there (the shell's code loads with the first command): the rest
+    // waits for a file the test writes behind the shell's back, so the task is still running however
+    // slow the machine is.
     let early: Record<string, unknown> = {};
-    for (let i = 0; i < 100 && !early.stdout; i++) {
+    while (!early.stdout) {
       const read = await ws.call('task_output', { task_id: 'task_1' });
       early = read.ok ? (read.result as Record<string, unknown>) : {};
       if (!early.stdout) await new Promise((r) => setTimeout(r, 20));
     }
     expect(early).toMatchObject({ status: 'running', stdout: 'begun\n' });
+    await fs.writeFile('/go', new Uint8Array());
     const before = ws.changes.list().length;
     const waited = await ws.call('task_wait', { task_id: 'task_1', timeout_seconds: 10 });
     expect(waited.ok && waited.result).toMatchObject({
@@ -83,10 +87,16 @@ describe('background commands in the built-in shell', () => {
   it('task_kill stops a running loop at its next step; a timeout stops it too', async () => {
     const { fs, ws } = shellWorkspace();
     await ws.call('run_command', {
-      command: 'while true; do echo tick >> log.txt; sleep 0.05; done',
+      command: 'while true; do echo tick >> log.txt; echo wrote; sleep 0.05; done',
       background: true,
     });
-    await new Promise((r) => setTimeout(r, 150));
+    // Kill once the loop has written (its writes land when the task ends; its output streams), however
+    // long the shell takes to start.
+    const wrote = async () => {
+      const read = await ws.call('task_output', { task_id: 'task_1' });
+      return read.ok && String((read.result as { stdout?: string }).stdout ?? '').includes('wrote');
+    };
+    while (!(await wrote())) await new Promise((r) => setTimeout(r, 20));
     const killed = await ws.call('task_kill', { task_id: 'task_1' });
     expect(killed.ok && killed.result).toMatchObject({ status: 'killed', exit_code: -1 });
     // What it wrote before the kill is kept, as a real shell's writes would be.
