@@ -2,7 +2,9 @@
 // workspace, for Sandpit, isomorphic-git's usual statusMatrix + add + commit, and the git CLI
 // (`git add -A && git commit`), on generated trees of 1,000 / 10,000 / 50,000 files of about 20
 // lines (500 folders for 10,000). Needs `npm run build`. Run alone with
-// `node bench/snapshots.mjs [--quick]`, or import benchSnapshots().
+// `node bench/snapshots.mjs [--quick] [--sizes 10000,50000] [--no-isogit] [--no-edits]`, or import
+// benchSnapshots(): `--sizes` runs only those rows, `--no-isogit` leaves isomorphic-git out and
+// `--no-edits` times only the first snapshot and the rescan (for profiling one row).
 import { spawnSync } from 'node:child_process';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -64,11 +66,17 @@ async function timeOnce(fn) {
 }
 
 /** Sandpit over a backend: first snapshot (opening the workspace), then one-file edits. */
-async function sandpit(fs, root, editRel, runs) {
+async function sandpit(fs, root, editRel, runs, edits = true) {
   const ws = createWorkspace({ fs, root });
   const first = await timeOnce(() => ws.snapshots.open());
   const abs = `${root}/${editRel}`;
   const original = await fs.readFile(abs);
+  if (!edits) {
+    await fs.writeFile(abs, new TextEncoder().encode(`behind the back\n`));
+    const rescan = await timeOnce(() => ws.rescan());
+    await fs.writeFile(abs, original);
+    return { first, edit: Number.NaN, viaTool: Number.NaN, rescan };
+  }
   const edit = await medianOf(async (i) => {
     await fs.writeFile(abs, new TextEncoder().encode(`edit ${i}\n`));
     const t = performance.now();
@@ -139,8 +147,11 @@ async function gitCli(root, editRel, runs) {
       sh(root, gitdir, 'git add -A && git commit -q -m edit');
       return performance.now() - t;
     }, runs);
+    // the yardstick for the rescan: git status after an edit behind its back (its index is warm)
+    await writeFile(abs, 'behind the back\n');
+    const status = await medianOf(async () => timeOnce(() => sh(root, gitdir, 'git status --porcelain')), 3);
     await writeFile(abs, original);
-    return { first, edit };
+    return { first, edit, status };
   } finally {
     await rm(gitdir, { recursive: true, force: true, maxRetries: 5 });
   }
@@ -155,8 +166,8 @@ async function medianOf(fn, runs) {
   return times[Math.floor(times.length / 2)];
 }
 
-export async function benchSnapshots({ quick = false } = {}) {
-  const sizes = quick ? [1_000, 10_000] : [1_000, 10_000, 50_000];
+export async function benchSnapshots({ quick = false, sizes: only = null, isogit = true, edits = true } = {}) {
+  const sizes = only ?? (quick ? [1_000, 10_000] : [1_000, 10_000, 50_000]);
   const rows = [];
   const notes = [];
   for (const n of sizes) {
@@ -165,12 +176,12 @@ export async function benchSnapshots({ quick = false } = {}) {
     const files = await listFiles(root);
     const editRel = files[Math.floor(files.length / 2)];
     const runs = quick ? 5 : 11;
-    const onDisk = await sandpit(createNodeFs(), root, editRel, runs * 2);
+    const onDisk = await sandpit(createNodeFs(), root, editRel, runs * 2, edits);
     await rm(join(root, '.sandpit'), { recursive: true, force: true });
     const seed = await seedOf(root, files);
-    const inMemory = await sandpit(createMemoryFs(seed), '/ws', editRel, runs * 2);
-    const iso = await isoGit(seed, editRel, n, quick ? 3 : 5);
-    const cli = await gitCli(root, editRel, runs);
+    const inMemory = await sandpit(createMemoryFs(seed), '/ws', editRel, runs * 2, edits);
+    const iso = isogit ? await isoGit(seed, editRel, n, quick ? 3 : 5) : null;
+    const cli = await gitCli(root, editRel, edits ? runs : 1);
     const label = n.toLocaleString('en-US');
     rows.push([
       label,
@@ -196,7 +207,18 @@ export async function benchSnapshots({ quick = false } = {}) {
       '',
       iso ? fmtMs(iso.first) : 'skipped',
     ]);
-    rows.push([label, 'git CLI add -A && commit, node folder', fmtMs(cli.edit), '', '', fmtMs(cli.first)]);
+    rows.push([
+      label,
+      'git CLI add -A && commit (rescan column: git status), node folder',
+      fmtMs(cli.edit),
+      '',
+      fmtMs(cli.status),
+      fmtMs(cli.first),
+    ]);
+    const ratio = (ms) => `${(ms / cli.first).toFixed(2)}x`;
+    notes.push(
+      `${label} files: first snapshot ${ratio(onDisk.first)} of git's on a node folder, ${ratio(inMemory.first)} on memory (target under 0.7x); rescan ${fmtMs(onDisk.rescan)} node, ${fmtMs(inMemory.rescan)} memory, git status ${fmtMs(cli.status)}.`,
+    );
     if (!iso)
       notes.push(
         `isomorphic-git at ${label} files is skipped: its first commit alone runs for minutes (the issue measured about 5.3 s per one-file edit at 50,000).`,
@@ -222,5 +244,14 @@ export async function benchSnapshots({ quick = false } = {}) {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  console.log(await benchSnapshots({ quick: process.argv.includes('--quick') }));
+  const argv = process.argv.slice(2);
+  const sizesAt = argv.indexOf('--sizes');
+  console.log(
+    await benchSnapshots({
+      quick: argv.includes('--quick'),
+      sizes: sizesAt === -1 ? null : argv[sizesAt + 1].split(',').map(Number),
+      isogit: !argv.includes('--no-isogit'),
+      edits: !argv.includes('--no-edits'),
+    }),
+  );
 }

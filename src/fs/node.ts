@@ -135,12 +135,18 @@ function missing(operation: string): never {
   throw new FsError('ENOENT', operation);
 }
 
-const NODE_NATIVE: NativeHelpers = {
+/** Node's zlib and crypto, for the node backend and (installed by the Node entry) every backend in Node. */
+export const NODE_NATIVE: NativeHelpers = {
   deflate: (data) => {
     const out = deflateSync(data);
     return new Uint8Array(out.buffer, out.byteOffset, out.byteLength);
   },
   sha256Hex: (data) => createHash('sha256').update(data).digest('hex'),
+  sha1Hex: (parts) => {
+    const hash = createHash('sha1');
+    for (const part of parts) hash.update(part);
+    return hash.digest('hex');
+  },
 };
 
 function writeAtomically(path: string, data: Uint8Array | string, requested?: number): void {

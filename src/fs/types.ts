@@ -107,6 +107,8 @@ export interface NativeHelpers {
   deflate(data: Uint8Array): Uint8Array;
   /** lower-case hex SHA-256 */
   sha256Hex(data: Uint8Array): string;
+  /** optional: lower-case hex SHA-1 of the parts one after the other (git object ids, without copying them together) */
+  sha1Hex?(parts: Uint8Array[]): string;
 }
 
 /** What `readPlainFile` returns: the file's lstat, and its bytes unless it is over the size asked for. */

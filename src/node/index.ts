@@ -1,4 +1,10 @@
 /** The Node entry: everything in the core plus real folders, processes, background tasks and manifest tools. */
+import { NODE_NATIVE } from '../fs/node.js';
+import { installPlatformNative } from '../fs/platform-native.js';
+
+// Every backend in this process (memory too) hashes and compresses git objects with Node's own code.
+installPlatformNative(NODE_NATIVE);
+
 export * from '../index.js';
 export { createNodeFs, type NodeFsOptions } from '../fs/node.js';
 export {

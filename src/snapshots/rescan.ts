@@ -321,6 +321,7 @@ export class Scanner {
       const [dir, dirIgnored] = dirs.pop()!;
       const entries = await reach(dir, () => this.list(dir));
       if (!entries) continue;
+      this.ignore.listed(dir, entries);
       await parallel(entries, PARALLEL, async (name) => {
         const child = dir ? `${dir}/${name}` : name;
         const stat = await reach(child, () => this.lstat(child));

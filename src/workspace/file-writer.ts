@@ -119,6 +119,8 @@ export class FileWriter {
     const keepUndo = allOrNothing && steps.length > 1;
     // by path: a file removed and written again (a checkout turning a link into a file) is one entry
     const logged = new LoggedFiles();
+    // folders this run has seen to be real folders: each is checked once, not again for every path below it
+    const folders = new Set<string>();
     let current = '';
     let done = 0;
     try {
@@ -128,17 +130,18 @@ export class FileWriter {
           let end = i;
           while (end < steps.length && steps[end]!.kind === 'write') end++;
           const batch = steps.slice(i, end) as Array<Extract<FileStep, { kind: 'write' }>>;
-          for (const dir of parentsOf(batch.map((s) => s.rel))) undo.push(...(await this.makeParents(`${dir}/x`)));
+          for (const dir of parentsOf(batch.map((s) => s.rel)))
+            undo.push(...(await this.makeParents(`${dir}/x`, folders)));
           await parallel(batch, options.parallel!, async (s) => {
             current = s.rel;
-            await this.take(s, undo, keepUndo, options, logged);
+            await this.take(s, undo, keepUndo, options, logged, folders);
             options.onProgress?.(++done, steps.length);
           });
           i = end - 1;
           continue;
         }
         current = stepPaths(step)[0]!;
-        await this.take(step, undo, keepUndo, options, logged);
+        await this.take(step, undo, keepUndo, options, logged, folders);
         options.onProgress?.(++done, steps.length);
       }
     } catch (error) {
@@ -154,7 +157,8 @@ export class FileWriter {
 
   /**
    * Carry out one step, pushing onto `undo` what undoes each part as soon as it is done: new
-   * folders always, files only when the change is all or nothing (`keepUndo`).
+   * folders always, files only when the change is all or nothing (`keepUndo`). `folders` holds
+   * the folders this run already found real; a step that removes or moves folders drops them.
    */
   private async take(
     step: FileStep,
@@ -162,11 +166,12 @@ export class FileWriter {
     keepUndo: boolean,
     options: ApplyOptions,
     logged: LoggedFiles,
+    folders: Set<string>,
   ): Promise<void> {
     switch (step.kind) {
       case 'write':
       case 'link': {
-        undo.push(...(await this.makeParents(step.rel)));
+        undo.push(...(await this.makeParents(step.rel, folders)));
         const abs = this.paths.toAbs(step.rel);
         const before = await this.previous(step, keepUndo || logging(options));
         const was = await lstatOrNull(this.fs, abs);
@@ -207,7 +212,7 @@ export class FileWriter {
       }
       case 'remove': {
         const abs = this.paths.toAbs(step.rel);
-        await this.refuseLinkedParents(step.rel);
+        await this.refuseLinkedParents(step.rel, folders);
         const before = await this.previous(step, keepUndo || logging(options));
         try {
           await this.fs.unlink(abs);
@@ -217,15 +222,16 @@ export class FileWriter {
         }
         if (keepUndo) undo.push(() => this.putBack(step.rel, before));
         if (logging(options)) logged.push({ path: step.rel, before: before && textOfBytes(before), after: null });
-        if (options.prune) await this.prune(parentRel(step.rel));
+        if (options.prune) await this.prune(parentRel(step.rel), folders);
         return;
       }
       case 'mkdir': {
-        undo.push(...(await this.makeParents(`${step.rel}/x`)));
+        undo.push(...(await this.makeParents(`${step.rel}/x`, folders)));
         return;
       }
       case 'rmdir': {
-        await this.refuseLinkedParents(step.rel);
+        await this.refuseLinkedParents(step.rel, folders);
+        folders.delete(step.rel);
         try {
           await this.fs.rmdir(this.paths.toAbs(step.rel));
         } catch (error) {
@@ -237,6 +243,7 @@ export class FileWriter {
       }
       case 'remove-tree': {
         await this.refuseLinkedParents(step.rel);
+        folders.clear();
         const trash = this.paths.toAbs(TRASH);
         const parked = `${trash}/${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
         await this.fs.mkdir(trash, { recursive: true });
@@ -246,6 +253,7 @@ export class FileWriter {
       }
       case 'move': {
         await this.refuseLinkedParents(step.from);
+        folders.clear();
         undo.push(...(await this.makeParents(step.to)));
         const [from, to] = [this.paths.toAbs(step.from), this.paths.toAbs(step.to)];
         await this.fs.rename(from, to);
@@ -284,16 +292,22 @@ export class FileWriter {
    * Create the missing folders above `rel`, outermost first; returns what removes them again.
    * A link where a folder should be is refused: writes never follow links, and one swapped in
    * behind the tools' back must not carry a write outside. A folder another call creates at the
-   * same moment counts as there.
+   * same moment counts as there. Folders in `known` were found real earlier in the same change
+   * and are not checked again, so a tree N folders deep costs N checks, not N²; the backend's
+   * own resolution still refuses a link swapped in since (the node backend resolves through
+   * descriptors).
    */
-  async makeParents(rel: string): Promise<Array<() => Promise<void>>> {
+  async makeParents(rel: string, known = new Set<string>()): Promise<Array<() => Promise<void>>> {
     const undo: Array<() => Promise<void>> = [];
     let current = '';
     try {
-      for (current of prefixesOf(parentRel(rel))) {
+      for (current of uncheckedPrefixes(parentRel(rel), known)) {
         const abs = this.paths.toAbs(current);
         const stat = await lstatOrNull(this.fs, abs);
-        if (stat?.type === 'dir') continue;
+        if (stat?.type === 'dir') {
+          known.add(current);
+          continue;
+        }
         if (stat) throw notAFolder(current, rel, stat);
         try {
           await this.fs.mkdir(abs);
@@ -302,6 +316,7 @@ export class FileWriter {
           const now = await lstatOrNull(this.fs, abs);
           if (!hasFsCode(error, 'EEXIST') || now?.type !== 'dir') throw now ? notAFolder(current, rel, now) : error;
         }
+        known.add(current);
       }
     } catch (error) {
       await rollBack(undo);
@@ -311,20 +326,22 @@ export class FileWriter {
   }
 
   /** The folders above `rel` must be real folders, not links, for a removal or a move from there. */
-  private async refuseLinkedParents(rel: string): Promise<void> {
-    for (const current of prefixesOf(parentRel(rel))) {
+  private async refuseLinkedParents(rel: string, known = new Set<string>()): Promise<void> {
+    for (const current of uncheckedPrefixes(parentRel(rel), known)) {
       const stat = await lstatOrNull(this.fs, this.paths.toAbs(current));
       if (stat?.type === 'symlink') throw notAFolder(current, rel, stat);
       if (!stat) return;
+      if (stat.type === 'dir') known.add(current);
     }
   }
 
-  private async prune(dir: string): Promise<void> {
+  private async prune(dir: string, known: Set<string>): Promise<void> {
     for (; dir !== ''; dir = parentRel(dir)) {
       const abs = this.paths.toAbs(dir);
       const left = await readdirOrNull(this.fs, abs);
       if (!left || left.length > 0) return;
       await this.fs.rmdir(abs);
+      known.delete(dir);
     }
   }
 }
@@ -342,6 +359,17 @@ function* prefixesOf(dir: string): Generator<string> {
   }
   for (let slash = dir.indexOf('/'); slash !== -1; slash = dir.indexOf('/', slash + 1)) yield dir.slice(0, slash);
   if (dir !== '') yield dir;
+}
+
+/**
+ * The prefixes of `dir` (outermost first) below the deepest one in `known`: looked up from the
+ * deepest, so a path whose parent is known costs one lookup whatever its depth.
+ */
+function uncheckedPrefixes(dir: string, known: Set<string>): string[] {
+  const all = [...prefixesOf(dir)];
+  let from = all.length;
+  while (from > 0 && !known.has(all[from - 1]!)) from--;
+  return all.slice(from);
 }
 
 /** A failure whose undo also failed part-way: the workspace may be partly changed. */
