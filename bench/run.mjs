@@ -19,6 +19,7 @@ const sections = [
   ['search', async () => (await import('./search.mjs')).benchSearch({ log })],
   ['patch', async () => (await import('./patch.mjs')).benchPatch({ log })],
   ['native', async () => (await import('./native.mjs')).benchNative()],
+  ['adapters', async () => (await import('./adapters.mjs')).benchAdapters()],
   ['snapshots', async () => (await import('./snapshots.mjs')).benchSnapshots({ quick })],
   ['first-snapshot', async () => (await import('./first-snapshot.mjs')).benchFirstSnapshot()],
   ['mcp', async () => (await import('./mcp.mjs')).benchMcp({ log })],

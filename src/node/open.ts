@@ -110,7 +110,7 @@ export function openNodeWorkspace(folder: string, options: NodeWorkspaceOptions 
  */
 export function openToolsetWorkspace(
   folder: string,
-  name: ToolsetName,
+  name: ToolsetName | NativeToolsetName,
   options: ToolsetWorkspaceOptions = {},
 ): {
   /** the workspace */

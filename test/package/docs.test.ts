@@ -24,10 +24,12 @@ describe('the API reference', () => {
   it('has a page per entry, named as the package names it, and documents what each exports', async () => {
     expect((await readdir(join(out, 'modules'))).sort()).toEqual([
       'sandpit-workspace.html',
+      'sandpit-workspace_ai-sdk.html',
       'sandpit-workspace_conformance.html',
       'sandpit-workspace_conformance_example.html',
       'sandpit-workspace_conformance_patch-scenarios.html',
       'sandpit-workspace_node.html',
+      'sandpit-workspace_openai-agents.html',
       'sandpit-workspace_web.html',
       'sandpit-workspace_web_worker.html',
     ]);

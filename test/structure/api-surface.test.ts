@@ -11,6 +11,8 @@ const ENTRIES: Array<[string, string]> = [
   ['sandpit-workspace/conformance', 'docs/entries/sandpit-workspace-conformance.ts'],
   ['sandpit-workspace/conformance/patch-scenarios', 'docs/entries/sandpit-workspace-conformance-patch-scenarios.ts'],
   ['sandpit-workspace/conformance/example', 'docs/entries/sandpit-workspace-conformance-example.ts'],
+  ['sandpit-workspace/ai-sdk', 'docs/entries/sandpit-workspace-ai-sdk.ts'],
+  ['sandpit-workspace/openai-agents', 'docs/entries/sandpit-workspace-openai-agents.ts'],
 ];
 const REPORT = 'docs/api-surface.md';
 

@@ -13,7 +13,7 @@ const LAYERS: Array<[string, (file: string) => boolean]> = [
   ['toolsets', (f) => f.startsWith('src/toolsets/')],
   ['agent', (f) => f.startsWith('src/agent/')],
   ['assembly', (f) => /^src\/[^/]+\.ts$/.test(f) && f !== 'src/index.ts'],
-  ['entries', (f) => f === 'src/index.ts' || /^src\/(node|conformance)\//.test(f) || f.startsWith('web/')],
+  ['entries', (f) => f === 'src/index.ts' || /^src\/(node|conformance|adapters)\//.test(f) || f.startsWith('web/')],
 ];
 
 function layerOf(file: string): number {

@@ -92,8 +92,10 @@ Options
                     dot-file and .git, except node_modules and .sandpit folders and
                     symlinks with absolute targets; DIR itself is never changed
   --tools DIR       load manifest tools from DIR (with --root: they run as processes)
-  --toolset NAME    canonical (default), file_manager, fs_process or cowork: the
-                    tool surface for call, replay and mcp
+  --toolset NAME    canonical (default), file_manager, fs_process, cowork, or a
+                    vendor's native tools: openai (apply_patch, shell) or
+                    anthropic (str_replace_based_edit_tool, bash): the tool
+                    surface for call, replay and mcp
   --artifacts DIR   cowork's artifact folder (relative to the workspace): changes
                     there need no approval
   --sandbox MODE    os or none: where run_command and manifest tools run (with

@@ -3,7 +3,16 @@ import { join, resolve } from 'node:path';
 import { createWorkspace } from '../../create-workspace.js';
 import type { WorkspaceFs } from '../../fs/types.js';
 import type { SnapshotOptions } from '../../snapshots/store.js';
-import { isToolsetName, toolset, TOOLSET_NAMES, type Toolset } from '../../toolsets/index.js';
+import {
+  isNativeToolsetName,
+  isToolsetName,
+  NATIVE_TOOLSET_NAMES,
+  toolset,
+  TOOLSET_NAMES,
+  type NativeToolsetName,
+  type Toolset,
+  type ToolsetName,
+} from '../../toolsets/index.js';
 import type { Workspace } from '../../workspace-core.js';
 import type { Approver } from '../../workspace/policy.js';
 import { UsageError, type WorkspaceSource } from './args.js';
@@ -20,10 +29,12 @@ export interface OpenReport {
   skipped: number;
 }
 
-/** The toolset named by --toolset (default canonical); an unknown name is a UsageError. */
-export function cliToolsetName(name = 'canonical'): (typeof TOOLSET_NAMES)[number] {
-  if (!isToolsetName(name))
-    throw new UsageError(`unknown toolset '${name.slice(0, 40)}' (use ${TOOLSET_NAMES.join(', ')})`);
+/** The toolset named by --toolset (default canonical), a vendor's native one included; an unknown name is a UsageError. */
+export function cliToolsetName(name = 'canonical'): ToolsetName | NativeToolsetName {
+  if (!isToolsetName(name) && !isNativeToolsetName(name))
+    throw new UsageError(
+      `unknown toolset '${name.slice(0, 40)}' (use ${[...TOOLSET_NAMES, ...NATIVE_TOOLSET_NAMES].join(', ')})`,
+    );
   return name;
 }
 

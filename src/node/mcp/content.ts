@@ -23,8 +23,18 @@ export function toCallResult(envelope: Envelope, present: (envelope: Envelope) =
   return {
     content: [{ type: 'text', text: JSON.stringify(shown) }, ...media],
     ...(isObject(structured) ? { structuredContent: structured } : {}),
-    isError: shown.ok !== true,
+    isError: failed(stripped, shown),
   };
+}
+
+/**
+ * Whether the client should read the call as failed: a toolset's own envelope says so by `ok`
+ * (file_manager's); the vendors' native answers carry no `ok` (apply_patch's `{status, output}`),
+ * so the call's envelope decides, and Anthropic's `is_error` (a bash timeout) counts too.
+ */
+function failed(envelope: Envelope, shown: Row): boolean {
+  if ('ok' in shown) return shown.ok !== true;
+  return !envelope.ok || shown.is_error === true;
 }
 
 // An image or audio file becomes its own block; other kinds (PDF, video) stay as they were.
