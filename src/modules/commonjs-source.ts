@@ -35,6 +35,17 @@ export function requireSpecifiers(source: string): string[] {
   return [...found];
 }
 
+const STATIC_IMPORT = /(?:^|[;}\n])\s*(?:import|export)\s*(?:[\w$*{}\s,]+?\s*from\s*)?(["'])([^"'\n]+)\1/g;
+const DYNAMIC_IMPORT = /\bimport\s*\(\s*(["'])([^"'\n]+)\1\s*\)/g;
+
+/** The literal specifiers of a module's static imports, re-exports and dynamic imports. */
+export function importSpecifiers(source: string): string[] {
+  const text = stripComments(source);
+  const found = new Set<string>();
+  for (const re of [STATIC_IMPORT, DYNAMIC_IMPORT]) for (const match of text.matchAll(re)) found.add(match[2]!);
+  return [...found];
+}
+
 function stripComments(source: string): string {
   return source.replace(/\/\*[\s\S]*?\*\/|(^|[^:'"\\])\/\/[^\n]*/g, '$1');
 }

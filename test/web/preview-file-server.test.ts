@@ -93,7 +93,7 @@ describe('the preview file server', () => {
     expect(main.text).toContain("import m from 'mapped'");
     // A CommonJS package loads now, through the wrapper; what is not installed is named, with the fix.
     expect(main.text).toContain("import c from '/@fs/node_modules/cjs-only/index.js'");
-    expect(main.text).toContain("import g from '/@missing/gone'");
+    expect(main.text).toContain("import g from '/@missing/gone?names=default'");
     expect(main.text).toContain("import('/@fs/node_modules/esm-pkg/dist/index.js')");
     expect(problems).toEqual([
       "app/main.js imports 'gone', but the package 'gone' is not installed: run npm install (or map it in the page's import map).",

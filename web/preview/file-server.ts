@@ -178,7 +178,14 @@ export function createFileServer(options: FileServerOptions) {
       return text(400, 'That address is not valid.');
     }
     if (decoded.startsWith(MISSING_PREFIX))
-      return text(200, modules.missingModule(decoded.slice(MISSING_PREFIX.length)), 'text/javascript; charset=utf-8');
+      return text(
+        200,
+        modules.missingModule(
+          decoded.slice(MISSING_PREFIX.length),
+          (/[?&]names=([^&#]*)/.exec(urlPath)?.[1] ?? '').split(',').filter(Boolean).map(decodeURIComponentSafe),
+        ),
+        'text/javascript; charset=utf-8',
+      );
     if (decoded === `${SANDPIT_PREFIX}cjs.js`)
       return text(200, cjsRuntimeModule(NODE_ENV), 'text/javascript; charset=utf-8');
     if (decoded === `${SANDPIT_PREFIX}empty.js`)

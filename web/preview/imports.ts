@@ -1,16 +1,41 @@
 const STATIC_IMPORT = /(\b(?:import|export)\s*(?:[\w$*{}\s,]+?\s*from\s*)?)(["'])([^"'\n]+)\2/g;
 const DYNAMIC_IMPORT = /(\bimport\s*\(\s*)(["'])([^"'\n]+)\2(\s*\))/g;
 
+/** The names an import or re-export clause takes from its module (`default` for a default import). */
+function namesIn(head: string): string[] {
+  const names: string[] = [];
+  if (/^import\s+[\w$]+\s*(?:,|from\b)/.test(head)) names.push('default');
+  const braces = /\{([^}]*)\}/.exec(head);
+  for (const part of braces?.[1]?.split(',') ?? []) {
+    const name = part
+      .trim()
+      .replace(/^type\s+/, '')
+      .split(/\s+as\s+/)[0]!
+      .trim();
+    if (name) names.push(name);
+  }
+  return names;
+}
+
 /**
  * Replace the specifiers of a module's imports and re-exports (static, and dynamic with a
- * literal) by what `resolve` returns for each; a null answer keeps the specifier.
+ * literal) by what `resolve` returns for each; a null answer keeps the specifier. `resolve` also
+ * hears the names the module takes from each specifier.
  */
-export async function rewriteImports(code: string, resolve: (spec: string) => Promise<string | null>): Promise<string> {
-  const specs = new Set<string>();
-  for (const re of [STATIC_IMPORT, DYNAMIC_IMPORT]) for (const match of code.matchAll(re)) specs.add(match[3]!);
+export async function rewriteImports(
+  code: string,
+  resolve: (spec: string, names: string[]) => Promise<string | null>,
+): Promise<string> {
+  const specs = new Map<string, Set<string>>();
+  for (const re of [STATIC_IMPORT, DYNAMIC_IMPORT])
+    for (const match of code.matchAll(re)) {
+      const names = specs.get(match[3]!) ?? new Set<string>();
+      if (re === STATIC_IMPORT) for (const name of namesIn(match[1]!)) names.add(name);
+      specs.set(match[3]!, names);
+    }
   if (specs.size === 0) return code;
   const resolved = new Map<string, string | null>();
-  for (const spec of specs) resolved.set(spec, await resolve(spec));
+  for (const [spec, names] of specs) resolved.set(spec, await resolve(spec, [...names]));
   const swap = (whole: string, head: string, quote: string, spec: string, tail = '') => {
     const to = resolved.get(spec);
     return to ? `${head}${quote}${to}${quote}${tail}` : whole;

@@ -50,14 +50,18 @@ const variantOfPath = (path: string): ModuleVariant =>
 export function createModuleServer(options: ModuleServerOptions) {
   const missingFor = new Map<string, string>();
 
-  function missing(spec: string, importer: string, name: string): string {
+  /** The URL of the module standing in for a missing one: it names what the importer takes, so the page links and shows why. */
+  const missingUrl = (spec: string, names: string[]) =>
+    `/${MISSING_PREFIX}${encodeURIComponent(spec)}${names.length ? `?names=${names.map(encodeURIComponent).join(',')}` : ''}`;
+
+  function missing(spec: string, importer: string, name: string, names: string[] = []): string {
     const message = `${importer} imports '${spec}', but the package '${name}' is not installed: run npm install (or map it in the page's import map).`;
     options.onProblem(message);
     missingFor.set(spec, message);
-    return `/${MISSING_PREFIX}${encodeURIComponent(spec)}`;
+    return missingUrl(spec, names);
   }
 
-  async function resolveImport(spec: string, importer: string): Promise<string | null> {
+  async function resolveImport(spec: string, importer: string, names: string[]): Promise<string | null> {
     if (!isBareSpecifier(spec)) {
       if (/^[a-z][a-z0-9+.-]*:/i.test(spec)) return null;
       const variant = variantOfPath(spec.replace(/[?#].*$/, ''));
@@ -71,13 +75,13 @@ export function createModuleServer(options: ModuleServerOptions) {
       const message = `${importer} imports Node's built-in '${found.name}', which the preview (a browser) does not have.`;
       options.onProblem(message);
       missingFor.set(spec, message);
-      return `/${MISSING_PREFIX}${encodeURIComponent(spec)}`;
+      return missingUrl(spec, names);
     }
-    if (found.package) return missing(spec, importer, found.package);
+    if (found.package) return missing(spec, importer, found.package, names);
     const message = `${importer} imports '${spec}': ${found.reason}.`;
     options.onProblem(message);
     missingFor.set(spec, message);
-    return `/${MISSING_PREFIX}${encodeURIComponent(spec)}`;
+    return missingUrl(spec, names);
   }
 
   const host = {
@@ -108,11 +112,11 @@ export function createModuleServer(options: ModuleServerOptions) {
       }
       code = result.code;
     }
-    return { ok: true, code: await rewriteImports(code, (spec) => resolveImport(spec, rel)) };
+    return { ok: true, code: await rewriteImports(code, (spec, names) => resolveImport(spec, rel, names)) };
   }
 
   /** The module a missing import gets: it shows why in the page, then fails the import as the browser would. */
-  function missingModule(spec: string): string {
+  function missingModule(spec: string, names: string[] = []): string {
     const message =
       missingFor.get(spec) ??
       `Nothing provides the module '${spec}'${isBareSpecifier(spec) ? `: run npm install to add the package '${splitPackage(spec).name}'` : ''}.`;
@@ -124,6 +128,9 @@ export function createModuleServer(options: ModuleServerOptions) {
       'note.textContent = message;',
       '(document.body ?? document.documentElement).append(note);',
       'throw new Error(message);',
+      ...names
+        .filter((name) => /^[A-Za-z_$][\w$]*$/.test(name))
+        .map((name) => (name === 'default' ? 'export default undefined;' : `export let ${name};`)),
       '',
     ].join('\n');
   }
