@@ -1,6 +1,6 @@
 import { defineConfig } from 'vitest/config';
 import { playwright } from '@vitest/browser-playwright';
-import { browserAliases } from './web/browser-aliases.js';
+import { browserAliases, lexerAlias } from './web/browser-aliases.js';
 import { gitCommands } from './test/browser/git-commands.js';
 import { recordFigures, type FigureRow } from './test/hardening/figures.js';
 import { FULL, SEED } from './test/hardening/sizes.js';
@@ -28,6 +28,7 @@ export default defineConfig({
         test: {
           name: 'node',
           environment: 'node',
+          alias: [lexerAlias],
           include: ['test/**/*.test.ts'],
           exclude: ['test/browser/**'],
           globalSetup: ['test/cli/build-global-setup.ts'],

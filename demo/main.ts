@@ -15,6 +15,7 @@ import { PreviewPanel } from './preview/panel.js';
 import { setUpTabs } from './page/tabs.js';
 import { ToolConsole } from './console/panel.js';
 import { wireTransfers } from './files/transfer-buttons.js';
+import { wireReactSample } from './files/react-sample-button.js';
 import { watchLock } from './page/lock-watch.js';
 
 const approvals = new ApprovalDialog();
@@ -169,7 +170,7 @@ session.onLockChange((locked) => {
 /** While another tab holds the workspace, nothing here may make files: the banner says why. */
 function showLocked(locked: boolean): void {
   $('locked').hidden = !locked;
-  $<HTMLButtonElement>('seed-sample').disabled = locked;
+  for (const id of ['seed-sample', 'seed-react']) $<HTMLButtonElement>(id).disabled = locked;
   $('new-file').hidden = locked;
   if (locked) $<HTMLFormElement>('new-file-form').hidden = true;
 }
@@ -360,6 +361,7 @@ $('seed-sample').addEventListener('click', async () => {
 });
 
 wireTransfers(session);
+wireReactSample(session, toolConsole, showTab, (path) => tree.refresh().then(() => openFile(path)));
 
 // --- replay ---
 const loadSample = () => replay.load(sampleSession, 'sample-session.jsonl');

@@ -1,6 +1,16 @@
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
 const shim = (name: string, ext = 'ts') => fileURLToPath(new URL(`./shims/${name}.${ext}`, import.meta.url));
+
+/**
+ * cjs-module-lexer's `import` condition leads to its WebAssembly build; every build (and the test
+ * runs, which load the preview's wrapper in Node too) takes its pure-JavaScript `lexer.js` instead.
+ */
+export const lexerAlias = {
+  find: /^cjs-module-lexer$/,
+  replacement: createRequire(import.meta.url).resolve('cjs-module-lexer'),
+};
 
 /**
  * What the browser build substitutes for the Node built-ins memfs and isomorphic-git load, so
@@ -16,4 +26,5 @@ export const browserAliases = [
   { find: /^(node:)?process$/, replacement: shim('node-process') },
   { find: /^to-buffer$/, replacement: shim('to-buffer', 'cjs') },
   { find: /^pako$/, replacement: shim('pako') },
+  lexerAlias,
 ];

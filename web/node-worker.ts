@@ -1,4 +1,5 @@
 /// <reference lib="webworker" />
+import { isCommonJs } from '../src/modules/commonjs-source.js';
 import type { ScriptJob } from '../src/shell/commands/shell/node.js';
 import { createFs, createPath } from './node-fs.js';
 import type { ScriptMessage } from './node-host.js';
@@ -228,18 +229,32 @@ async function run(job: ScriptJob): Promise<void> {
       if (files.has(c)) return c;
     throw Object.assign(new Error(`Cannot find module '${spec}'`), { code: 'MODULE_NOT_FOUND' });
   };
+  // Where each literal require and import that reaches node_modules leads, resolved by the host ahead.
+  const resolved = new Map(job.resolved ?? []);
+  const evalFile = `${cwd.replace(/\/$/, '')}/[eval]`;
   const makeRequire =
-    (dir: string) =>
+    (dir: string, from: string) =>
     (spec: string): unknown => {
       const b = builtinOf(spec);
       if (b) return b;
+      const target = resolved.get(`${from}\0${spec}`);
+      if (target) return loadCjs(target);
       if (!/^\.{0,2}\//.test(spec))
-        throw Object.assign(
-          new Error(`Cannot find module '${spec}' (packages are not installed in the browser shell)`),
-          { code: 'MODULE_NOT_FOUND' },
-        );
+        throw Object.assign(new Error(`Cannot find module '${spec}': is it installed? Run npm install`), {
+          code: 'MODULE_NOT_FOUND',
+        });
       return loadCjs(resolveFile(spec, dir));
     };
+  /** Whether a file runs as CommonJS: by extension, its package's `type`, then its syntax, as Node decides. */
+  const packageType = (file: string): 'module' | 'commonjs' => {
+    for (let dir = path.dirname(file); ; dir = path.dirname(dir)) {
+      const manifest = files.get(`${dir === '/' ? '' : dir}/package.json`);
+      if (manifest) return /"type"\s*:\s*"module"/.test(dec.decode(manifest)) ? 'module' : 'commonjs';
+      if (dir === '/') return 'commonjs';
+    }
+  };
+  const runsAsCjs = (file: string) =>
+    file.endsWith('.json') || isCommonJs(file, dec.decode(files.get(file)!), packageType(file));
   const loadCjs = (file: string): unknown => {
     const hit = cache.get(file);
     if (hit) return hit.exports;
@@ -250,7 +265,7 @@ async function run(job: ScriptJob): Promise<void> {
     const dir = path.dirname(file);
     compile(['exports', 'require', 'module', '__filename', '__dirname'], text.replace(/^#!.*/, ''), file)(
       module.exports,
-      makeRequire(dir),
+      makeRequire(dir, file),
       module,
       file,
       dir,
@@ -265,9 +280,15 @@ async function run(job: ScriptJob): Promise<void> {
     if (known) return known;
     if (stack.includes(file)) throw new Error(`import cycle through ${file} is not supported in the browser shell`);
     let body: string;
-    if (file.endsWith('.cjs') || file.endsWith('.json'))
-      body = `export default globalThis.__sandpitRequire(${JSON.stringify(file)});`;
-    else {
+    if (runsAsCjs(file)) {
+      // Node gives an import of CommonJS its exports by name too; here the module runs now, and its keys are the names.
+      const value = loadCjs(file);
+      const names =
+        value && typeof value === 'object'
+          ? Object.keys(value).filter((n) => /^[A-Za-z_$][\w$]*$/.test(n) && n !== 'default')
+          : [];
+      body = `const m = globalThis.__sandpitRequire(${JSON.stringify(file)}); export default m;${names.length ? ` export const { ${names.join(', ')} } = m;` : ''}`;
+    } else {
       const dir = path.dirname(file);
       const text = dec.decode(files.get(file)!).replace(/^#!.*/, '');
       body =
@@ -276,6 +297,8 @@ async function run(job: ScriptJob): Promise<void> {
           /(\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)(['"])([^'"]+)\2/g,
           (all, lead: string, q: string, spec: string) => {
             if (builtinOf(spec)) return `${lead}${q}${builtinUrl(spec)}${q}`;
+            const target = resolved.get(`${file}\0${spec}`);
+            if (target) return `${lead}${q}${esmUrl(target, [...stack, file])}${q}`;
             if (!/^\.{0,2}\//.test(spec)) return all;
             return `${lead}${q}${esmUrl(resolveFile(spec, dir), [...stack, file])}${q}`;
           },
@@ -296,12 +319,12 @@ async function run(job: ScriptJob): Promise<void> {
       const code = job.argv[1] ?? '';
       if (job.argv[0] === '-p')
         out(
-          `${inspect(compile(['require', '__filename', '__dirname'], `return (${code})`)(makeRequire(cwd), entry, cwd))}\n`,
+          `${inspect(compile(['require', '__filename', '__dirname'], `return (${code})`)(makeRequire(cwd, evalFile), entry, cwd))}\n`,
         );
       else
         compile(['exports', 'require', 'module', '__filename', '__dirname'], code)(
           {},
-          makeRequire(cwd),
+          makeRequire(cwd, evalFile),
           { exports: {} },
           entry,
           cwd,

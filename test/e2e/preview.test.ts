@@ -145,7 +145,7 @@ describe('the live preview', () => {
     await nextLoad(page, loads);
     await page.waitForFunction(() => document.getElementById('preview-console')!.textContent!.includes('left-pad-esm'));
     expect(await previewConsole(page)).toContainEqual(
-      "lab/lib/second.ts imports 'left-pad-esm', which nothing provides: add it to the page's import map, or put an ES module build in node_modules/left-pad-esm.",
+      "lab/lib/second.ts imports 'left-pad-esm', but the package 'left-pad-esm' is not installed: run npm install (or map it in the page's import map).",
     );
 
     // An ES module build in the workspace's node_modules satisfies it, through `exports`.

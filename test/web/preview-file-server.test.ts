@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createMemoryFs, createWorkspace } from '../../src/index.js';
 import { createFileServer, linkedUrls, type PreviewProblem } from '../../web/preview/file-server.js';
-import { packageEntry } from '../../web/preview/imports.js';
 import { readPreviewEntry } from '../../web/preview/read-file.js';
 import { transpile } from '../../web/preview/transform.js';
 
@@ -74,11 +73,11 @@ describe('the preview file server', () => {
     ]);
   });
 
-  it('resolves bare imports through node_modules ES builds, leaves import-mapped ones, and names the rest', async () => {
+  it('resolves bare imports through node_modules (ES builds and CommonJS), leaves import-mapped ones, and names the rest', async () => {
     const { text, problems } = serverOn({
       'index.html': '<script type="importmap">{"imports":{"mapped":"https://x.test/m.js"}}</script>',
       'app/main.js':
-        "import a from 'esm-pkg';\nimport { b } from '@s/pkg/sub';\nimport m from 'mapped';\nimport c from 'cjs-only';\nconst d = import('esm-pkg');\n",
+        "import a from 'esm-pkg';\nimport { b } from '@s/pkg/sub';\nimport m from 'mapped';\nimport c from 'cjs-only';\nimport g from 'gone';\nconst d = import('esm-pkg');\n",
       'node_modules/esm-pkg/package.json': '{"module":"./dist/index.js","main":"./cjs.js"}',
       'node_modules/esm-pkg/dist/index.js': 'export default 1;',
       'node_modules/@s/pkg/package.json':
@@ -92,11 +91,19 @@ describe('the preview file server', () => {
     expect(main.text).toContain("import a from '/@fs/node_modules/esm-pkg/dist/index.js'");
     expect(main.text).toContain("import { b } from '/@fs/node_modules/@s/pkg/sub.browser.js'");
     expect(main.text).toContain("import m from 'mapped'");
-    expect(main.text).toContain("import c from '/@missing/cjs-only'");
+    // A CommonJS package loads now, through the wrapper; what is not installed is named, with the fix.
+    expect(main.text).toContain("import c from '/@fs/node_modules/cjs-only/index.js'");
+    expect(main.text).toContain("import g from '/@missing/gone?names=default'");
     expect(main.text).toContain("import('/@fs/node_modules/esm-pkg/dist/index.js')");
     expect(problems).toEqual([
-      "app/main.js imports 'cjs-only', which nothing provides: add it to the page's import map, or put an ES module build in node_modules/cjs-only.",
+      "app/main.js imports 'gone', but the package 'gone' is not installed: run npm install (or map it in the page's import map).",
     ]);
+    const missing = await text('@missing/gone');
+    expect(missing.headers['content-type']).toBe('text/javascript; charset=utf-8');
+    expect(missing.text).toContain("the package 'gone' is not installed: run npm install");
+    expect((await text('@fs/node_modules/cjs-only/index.js')).text).toContain(
+      'load("/@fs/node_modules/cjs-only/index.js")',
+    );
     expect((await text('@fs/node_modules/esm-pkg/dist/index.js')).text).toBe('export default 1;');
   });
 
@@ -108,11 +115,22 @@ describe('the preview file server', () => {
     expect((await server.serve('@fs/a.txt')).status).toBe(200);
   });
 
-  it('picks the browser ES build of a package the way a bundler does', () => {
-    expect(packageEntry({ exports: { '.': [{ import: './a.mjs' }, './a.cjs'] } }, '.')).toBe('./a.mjs');
-    expect(packageEntry({ exports: { './*': './dist/*.js' } }, './x/y')).toBe('./dist/x/y.js');
-    expect(packageEntry({ type: 'module', main: 'm.js' }, '.')).toBe('m.js');
-    expect(packageEntry({ main: 'index.js' }, '.')).toBeNull();
+  it('picks the browser ES build of a package the way a bundler does', async () => {
+    const { text } = serverOn({
+      'a.js': "import a from 'p1';\nimport b from 'p2/x/y';\nimport c from 'p3';\nimport d from 'p4';\n",
+      'node_modules/p1/package.json': '{"exports":{".":[{"import":"./a.mjs"},"./a.cjs"]}}',
+      'node_modules/p1/a.mjs': 'export default 1;',
+      'node_modules/p2/package.json': '{"exports":{"./*":"./dist/*.js"}}',
+      'node_modules/p2/dist/x/y.js': 'export default 2;',
+      'node_modules/p3/package.json': '{"type":"module","main":"m.js"}',
+      'node_modules/p3/m.js': 'export default 3;',
+      'node_modules/p4/package.json': '{"main":"index.js","module":"esm.js"}',
+      'node_modules/p4/index.js': 'module.exports = 4;',
+      'node_modules/p4/esm.js': 'export default 4;',
+    });
+    const a = (await text('a.js')).text;
+    for (const target of ['p1/a.mjs', 'p2/dist/x/y.js', 'p3/m.js', 'p4/esm.js'])
+      expect(a).toContain(`'/@fs/node_modules/${target}'`);
     expect(transpile('x.jsx', 'const a = <i/>;').ok).toBe(true);
   });
 

@@ -1,5 +1,7 @@
-import { contentTypeOf, isModuleSource, needsTranspile } from './content-types.js';
-import { packageEntry, rewriteBareImports, splitPackage } from './imports.js';
+import type { ModuleFiles } from '../../src/modules/resolve.js';
+import { cjsRuntimeModule, NODE_ENV } from './cjs-runtime.js';
+import { contentTypeOf, isModuleSource } from './content-types.js';
+import { createModuleServer, FS_PREFIX, MISSING_PREFIX, type ModuleVariant, SANDPIT_PREFIX } from './module-server.js';
 import { pageHookTag } from './page-hook.js';
 import type { PreviewEntry } from './read-file.js';
 import type { JsxSettings } from './transform.js';
@@ -32,10 +34,6 @@ export interface FileServerOptions {
   onProblem(problem: PreviewProblem): void;
 }
 
-/** URL folders the server answers itself: `@fs/` is the workspace root (for node_modules above the previewed folder). */
-const FS_PREFIX = '@fs/';
-const MISSING_PREFIX = '@missing/';
-
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 const text = (
@@ -50,7 +48,6 @@ const text = (
 });
 
 const join = (...parts: string[]) => parts.filter(Boolean).join('/').replace(/\/+/g, '/');
-const dirOf = (rel: string) => rel.slice(0, Math.max(0, rel.lastIndexOf('/')));
 const escapeHtml = (s: string) =>
   s.replace(/[&<>"]/g, (c) => `&${{ '&': 'amp', '<': 'lt', '>': 'gt', '"': 'quot' }[c]};`);
 
@@ -111,76 +108,37 @@ export function createFileServer(options: FileServerOptions) {
     return found.kind === 'file' ? decoder.decode(found.bytes) : null;
   };
 
-  /** tsconfig.json's JSX settings, read once per page load (a reload reads them again). */
+  /** tsconfig.json's JSX settings (package.json's React when tsconfig is silent), read once per page load (a reload reads them again). */
   let jsx: Promise<JsxSettings> | null = null;
   function jsxSettings(): Promise<JsxSettings> {
     jsx ??= (async () => {
       const root = options.root();
       const { jsxSettingsFrom } = await transformer();
-      return jsxSettingsFrom(
-        (root ? await readText(join(root, 'tsconfig.json')) : null) ?? (await readText('tsconfig.json')),
-      );
+      const nearest = async (name: string) =>
+        (root ? await readText(join(root, name)) : null) ?? (await readText(name));
+      return jsxSettingsFrom(await nearest('tsconfig.json'), await nearest('package.json'));
     })();
     return jsx;
   }
 
-  /** The workspace file a bare specifier loads from node_modules, searching up from the importer's folder. */
-  async function fromNodeModules(spec: string, importer: string): Promise<string | null> {
-    const { name, sub } = splitPackage(spec);
-    for (let dir = dirOf(importer); ; dir = dirOf(dir)) {
-      const base = join(dir, 'node_modules', name);
-      const manifest = await readText(join(base, 'package.json'));
-      if (manifest !== null) {
-        let pkg: Record<string, unknown> = {};
-        try {
-          pkg = JSON.parse(manifest) as Record<string, unknown>;
-        } catch {
-          return null;
-        }
-        const target = packageEntry(pkg, sub);
-        if (!target) return null;
-        for (const candidate of [target, `${target}.js`, `${target}.mjs`, `${target}/index.js`]) {
-          const rel = join(base, candidate.replace(/^\.\//, ''));
-          if ((await options.entry(rel)).kind === 'file') return rel;
-        }
-        return null;
-      }
-      if (!dir) return null;
-    }
-  }
+  const files: ModuleFiles = {
+    readText,
+    isFile: async (rel) => (await options.entry(rel)).kind === 'file',
+  };
+  const modules = createModuleServer({
+    files,
+    mapped: () => mapped,
+    jsxSettings,
+    onProblem: (message) => options.onProblem({ message }),
+  });
 
-  async function resolveBare(spec: string, importer: string): Promise<string | null> {
-    if (mapped.some((key) => key === spec || (key.endsWith('/') && spec.startsWith(key)))) return null;
-    const rel = await fromNodeModules(spec, importer);
-    if (rel)
-      return `/${FS_PREFIX}${rel
-        .split('/')
-        .map((part) => encodeURIComponent(part).replace(/%40/g, '@'))
-        .join('/')}`;
-    const { name } = splitPackage(spec);
-    options.onProblem({
-      message: `${importer} imports '${spec}', which nothing provides: add it to the page's import map, or put an ES module build in node_modules/${name}.`,
-    });
-    return `/${MISSING_PREFIX}${encodeURIComponent(spec)}`;
-  }
-
-  async function serveModule(rel: string, bytes: Uint8Array): Promise<ServedFile> {
-    let code = decoder.decode(bytes);
-    if (needsTranspile(rel)) {
-      const { transpile } = await transformer();
-      const result = transpile(rel, code, await jsxSettings());
-      if (!result.ok) {
-        const message = `${rel}:${result.line}:${result.column}: ${result.message}`;
-        options.onProblem({ message: `Syntax error in ${message}` });
-        return text(500, `Syntax error in ${message}`);
-      }
-      code = result.code;
-    }
-    code = await rewriteBareImports(code, (spec) => resolveBare(spec, rel));
+  async function serveModule(rel: string, bytes: Uint8Array, variant: ModuleVariant): Promise<ServedFile> {
+    const answer = await modules.serveModule(rel, decoder.decode(bytes), variant);
+    if (!answer.ok) return text(answer.status, answer.message);
     return {
       status: 200,
       headers: { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-store' },
-      body: encoder.encode(code),
+      body: encoder.encode(answer.code),
     };
   }
 
@@ -219,9 +177,20 @@ export function createFileServer(options: FileServerOptions) {
     } catch {
       return text(400, 'That address is not valid.');
     }
-    if (decoded.startsWith(MISSING_PREFIX)) {
-      return text(404, `Nothing provides the module '${decoded.slice(MISSING_PREFIX.length)}'.`);
-    }
+    if (decoded.startsWith(MISSING_PREFIX))
+      return text(
+        200,
+        modules.missingModule(
+          decoded.slice(MISSING_PREFIX.length),
+          (/[?&]names=([^&#]*)/.exec(urlPath)?.[1] ?? '').split(',').filter(Boolean).map(decodeURIComponentSafe),
+        ),
+        'text/javascript; charset=utf-8',
+      );
+    if (decoded === `${SANDPIT_PREFIX}cjs.js`)
+      return text(200, cjsRuntimeModule(NODE_ENV), 'text/javascript; charset=utf-8');
+    if (decoded === `${SANDPIT_PREFIX}empty.js`)
+      return text(200, 'export default {};\n', 'text/javascript; charset=utf-8');
+    const variant = /[?&]sandpit=(define|css|json)\b/.exec(urlPath)?.[1] as ModuleVariant;
     const rel = decoded.startsWith(FS_PREFIX) ? join(decoded.slice(FS_PREFIX.length)) : join(options.root(), decoded);
     const asked = decoded.replace(/\/$/, '');
     let found = await options.entry(rel);
@@ -251,8 +220,11 @@ export function createFileServer(options: FileServerOptions) {
       options.onProblem({ message: `Not found: ${asked || '/'}${by}. No such file in the workspace.` });
       return text(404, `Not found: ${asked}`);
     }
+    if (variant) return serveModule(served, found.bytes, variant);
     if (/\.html?$/i.test(served)) return servePage(decoder.decode(found.bytes));
-    if (isModuleSource(served) && !served.endsWith('.d.ts')) return serveModule(served, found.bytes);
+    const packageScript = /(?:^|\/)node_modules\/.*\.cjs$/.test(served);
+    if ((isModuleSource(served) || packageScript) && !served.endsWith('.d.ts'))
+      return serveModule(served, found.bytes, undefined);
     return {
       status: 200,
       headers: { 'content-type': contentTypeOf(served), 'cache-control': 'no-store' },

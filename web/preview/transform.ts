@@ -55,9 +55,24 @@ export function transpile(path: string, source: string, jsx: JsxSettings = { run
   }
 }
 
-/** Read JSX settings from a tsconfig.json's text; anything unreadable keeps the classic default. */
-export function jsxSettingsFrom(tsconfig: string | null): JsxSettings {
-  if (!tsconfig) return { runtime: 'classic' };
+/** Whether a package.json's text names React among its dependencies. */
+function dependsOnReact(packageJson: string | null | undefined): boolean {
+  try {
+    const pkg = JSON.parse(packageJson ?? '') as Record<string, Record<string, unknown> | undefined>;
+    return ['dependencies', 'devDependencies', 'peerDependencies'].some((field) => Boolean(pkg[field]?.react));
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Read JSX settings from a tsconfig.json's text. When it names no `jsx` mode, a project whose
+ * package.json depends on React gets the automatic runtime (`react/jsx-runtime`), as Vite's React
+ * setup gives it; anything else, and anything unreadable, keeps the classic default.
+ */
+export function jsxSettingsFrom(tsconfig: string | null, packageJson?: string | null): JsxSettings {
+  const fallback: JsxSettings = { runtime: dependsOnReact(packageJson) ? 'automatic' : 'classic' };
+  if (!tsconfig) return fallback;
   try {
     // tsconfig allows comments and trailing commas; strip the common forms before parsing.
     const json = tsconfig
@@ -66,6 +81,8 @@ export function jsxSettingsFrom(tsconfig: string | null): JsxSettings {
       .replace(/,(\s*[}\]])/g, '$1');
     const options = (JSON.parse(json) as { compilerOptions?: Record<string, unknown> }).compilerOptions ?? {};
     const text = (key: string) => (typeof options[key] === 'string' ? (options[key] as string) : undefined);
+    if (!text('jsx') && !text('jsxFactory'))
+      return { ...fallback, ...(text('jsxImportSource') ? { importSource: text('jsxImportSource') } : {}) };
     const automatic = text('jsx') === 'react-jsx' || text('jsx') === 'react-jsxdev';
     return {
       runtime: automatic ? 'automatic' : 'classic',
@@ -74,6 +91,6 @@ export function jsxSettingsFrom(tsconfig: string | null): JsxSettings {
       ...(text('jsxImportSource') ? { importSource: text('jsxImportSource') } : {}),
     };
   } catch {
-    return { runtime: 'classic' };
+    return fallback;
   }
 }

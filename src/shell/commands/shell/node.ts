@@ -1,6 +1,7 @@
 import { TimeoutSignal, UsageError, type CommandFn } from '../../context.js';
 import type { ShellFs } from '../../overlay.js';
 import { resolve } from '../util.js';
+import { collectScriptPackages } from './node-packages.js';
 
 /** A script to run: the workspace's files go with it, since a worker cannot read them back synchronously. */
 export interface ScriptJob {
@@ -11,6 +12,8 @@ export interface ScriptJob {
   stdin: string;
   /** every file of the workspace the job may read, by shell path (`/src/a.js`) */
   files: Array<[string, Uint8Array]>;
+  /** `${importer}\0${specifier}` → file, for the requires and imports that reach node_modules (its files are in `files`) */
+  resolved?: Array<[string, string]>;
   timeoutMs: number;
 }
 
@@ -104,10 +107,26 @@ export function createNodeCommand(host: ScriptHost, limits: ScriptCopyLimits = {
     const argv =
       ctx.args[0] === '-e' || ctx.args[0] === '-p' ? ctx.args : [resolve(ctx, ctx.args[0]!), ...ctx.args.slice(1)];
     const { files, leftOut } = await collect(s.fs, caps);
-    if (leftOut > 0) ctx.err(leftOutLine(leftOut, caps));
+    const copiedBytes = files.reduce((sum, [, bytes]) => sum + bytes.length, 0);
+    const packages = await collectScriptPackages(
+      s.fs,
+      files,
+      { ...(ctx.args[0] === '-e' || ctx.args[0] === '-p' ? { code: ctx.args[1] ?? '' } : {}), cwd: s.cwd },
+      { maxFiles: caps.maxFiles - files.length, maxBytes: caps.maxBytes - copiedBytes },
+    );
+    files.push(...packages.files);
+    if (leftOut + packages.leftOut > 0) ctx.err(leftOutLine(leftOut + packages.leftOut, caps));
     const remaining = s.deadline === Infinity ? 2 ** 31 - 1 : Math.max(1, s.deadline - Date.now());
     const outcome = await host(
-      { argv, cwd: s.cwd, env: Object.fromEntries(ctx.env), stdin: ctx.stdin, files, timeoutMs: remaining },
+      {
+        argv,
+        cwd: s.cwd,
+        env: Object.fromEntries(ctx.env),
+        stdin: ctx.stdin,
+        files,
+        resolved: packages.resolved,
+        timeoutMs: remaining,
+      },
       s.stop,
     );
     ctx.out(outcome.stdout);

@@ -1,0 +1,111 @@
+import { isCommonJs, requireSpecifiers, withNodeEnv } from '../../src/modules/commonjs-source.js';
+import { isBareSpecifier } from '../../src/modules/paths.js';
+import { BROWSER_REQUIRE, packageTypeOf, resolveModule, type ModuleFiles } from '../../src/modules/resolve.js';
+import { cjsNamedExports } from './cjs-exports.js';
+import { NODE_ENV } from './cjs-runtime.js';
+
+/** The URL of the shared CommonJS registry module. */
+export const RUNTIME_URL = '/@sandpit/cjs.js';
+
+/** How a module file is loaded in the preview. */
+export type ModuleKind = 'esm' | 'cjs' | 'json' | 'css' | 'asset';
+
+/** What the CommonJS wrapper needs from the file server. */
+export interface ModuleHost {
+  files: ModuleFiles;
+  /** the URL (below the session) a workspace file is served at, with an optional variant */
+  urlOf(rel: string, variant?: 'define' | 'css' | 'json'): string;
+  /** a bare specifier whose package is not installed, required by `importer` */
+  onMissing(spec: string, importer: string, packageName: string): void;
+}
+
+/** Whether the file at `rel` is an ES module, CommonJS, JSON, a stylesheet or some other asset. */
+export async function moduleKindOf(files: ModuleFiles, rel: string, source: string | null): Promise<ModuleKind> {
+  if (rel.endsWith('.json')) return 'json';
+  if (rel.endsWith('.css')) return 'css';
+  if (!/\.(?:c|m)?js$/.test(rel)) return /\.(?:jsx|tsx?|mts)$/.test(rel) ? 'esm' : 'asset';
+  if (rel.endsWith('.mjs')) return 'esm';
+  const text = source ?? (await files.readText(rel)) ?? '';
+  return isCommonJs(rel, text, rel.endsWith('.cjs') ? 'commonjs' : await packageTypeOf(files, rel)) ? 'cjs' : 'esm';
+}
+
+const js = JSON.stringify;
+const stylesheetCode = (url: string) =>
+  `const link = document.createElement('link'); link.rel = 'stylesheet'; link.href = new URL(${js(url)}, import.meta.url).href; document.head.append(link);`;
+
+/**
+ * The module that registers a CommonJS file (or a JSON file, stylesheet or asset a CommonJS
+ * module requires) with the registry without running it. It imports, ahead, the define module
+ * of every CommonJS file it requires and the namespace of every ES module, so by the time any
+ * factory runs, everything a synchronous `require` can reach is there.
+ */
+export async function defineModule(rel: string, source: string, host: ModuleHost): Promise<string> {
+  const id = host.urlOf(rel);
+  const head = `import { define, esm } from ${js(RUNTIME_URL)};\n`;
+  const kind = await moduleKindOf(host.files, rel, source);
+  if (kind === 'json')
+    return `${head}define(${js(id)}, {}, function (module) { module.exports = ${source.trim() || 'null'}; });\n`;
+  if (kind === 'css') return `${head}${stylesheetCode(host.urlOf(rel))}\ndefine(${js(id)}, {}, function () {});\n`;
+  if (kind === 'asset')
+    return `${head}define(${js(id)}, {}, function (module) { module.exports = new URL(${js(host.urlOf(rel))}, import.meta.url).href; });\n`;
+  const code = withNodeEnv(source.replace(/^#!.*/, ''), NODE_ENV);
+  const imports: string[] = [];
+  const deps: Record<string, unknown> = {};
+  let n = 0;
+  for (const spec of requireSpecifiers(code)) {
+    const found = await resolveModule(host.files, spec, rel, BROWSER_REQUIRE);
+    if (found.kind === 'builtin') deps[spec] = { builtin: found.name };
+    else if (found.kind === 'empty') deps[spec] = { empty: true };
+    else if (found.kind === 'missing') {
+      if (found.package && isBareSpecifier(spec)) {
+        deps[spec] = { missing: found.package };
+        host.onMissing(spec, rel, found.package);
+      } else deps[spec] = { absent: found.reason };
+    } else {
+      deps[spec] = host.urlOf(found.path);
+      if ((await moduleKindOf(host.files, found.path, null)) === 'esm') {
+        imports.push(
+          `import * as __ns${n} from ${js(host.urlOf(found.path))}; esm(${js(host.urlOf(found.path))}, __ns${n});`,
+        );
+        n++;
+      } else imports.push(`import ${js(host.urlOf(found.path, 'define'))};`);
+    }
+  }
+  // The factory opens on the first line of the source, so its line numbers stay the file's own.
+  return `${head}${imports.join('\n')}\ndefine(${js(id)}, ${js(deps)}, function (module, exports, require, process, global, __filename, __dirname) {${code}\n});\n`;
+}
+
+const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
+
+/**
+ * The ES module an `import` of a CommonJS file gets: it loads the file's define module, runs it,
+ * and exports `module.exports` as the default (its `default` when the module says `__esModule`,
+ * as bundlers do) and, by name, the exports a bundler would detect in the source.
+ */
+export async function facadeModule(rel: string, source: string, host: ModuleHost): Promise<string> {
+  const id = host.urlOf(rel);
+  const names = await cjsNamedExports(host.files, rel, withNodeEnv(source, NODE_ENV));
+  const lines = [
+    `import { load } from ${js(RUNTIME_URL)};`,
+    `import ${js(host.urlOf(rel, 'define'))};`,
+    `const __m = load(${js(id)});`,
+    'export default __m && __m.__esModule && "default" in __m ? __m.default : __m;',
+  ];
+  let n = 0;
+  for (const name of names) {
+    if (name === 'default' || name === '__esModule' || !IDENTIFIER.test(name)) continue;
+    lines.push(`const __e${n} = __m == null ? undefined : __m[${js(name)}]; export { __e${n} as ${name} };`);
+    n++;
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** The ES module an `import` of a stylesheet gets: the sheet is linked, and the import waits for it. */
+export function stylesheetModule(url: string): string {
+  return `${stylesheetCode(url)}\nawait new Promise((resolve) => { link.onload = link.onerror = resolve; });\nexport default link.href;\n`;
+}
+
+/** The ES module an `import` of a JSON file gets, as bundlers serve it. */
+export function jsonModule(source: string): string {
+  return `export default ${source.trim() || 'null'};\n`;
+}
