@@ -5,10 +5,10 @@ import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildCli, repoRoot } from '../cli/built-cli.js';
 
-// The quick starts in docs/incoming/s10-adapters.md, run as written against the built package,
+// The quick starts in docs/adapters.md, run as written against the built package,
 // with only the model swapped for a scripted one (no network, no key): the AI SDK's own mock
 // model for '@ai-sdk/openai', a scripted Model for the Agents SDK's 'gpt-5.1'.
-const DOC = 'docs/incoming/s10-adapters.md';
+const DOC = 'docs/adapters.md';
 const blocks = [...readFileSync(join(repoRoot, DOC), 'utf8').matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]!);
 let dir: string;
 
