@@ -67,6 +67,8 @@ export class Review {
       $('blame'),
       $('blame-title'),
     );
+    // Changes the page did not make itself (an agent run, another caller) bring new hunks too.
+    session.onChange(() => void this.hunks.refresh());
     this.list.addEventListener('click', (event) => {
       const item = (event.target as HTMLElement).closest<HTMLLIElement>('li[data-id]');
       if (item) void this.select(item.dataset.id!);

@@ -42,9 +42,11 @@ describe('review by hunk in the playground', () => {
     expect(await page.locator('#hunks li.hunk', { hasText: 'review-me.txt · lines' }).count()).toBeGreaterThanOrEqual(
       3,
     );
+    const id = await middle.getAttribute('data-hunk');
     await middle.locator('input.hunk-reason').fill('keep line 10 as it was');
     await middle.getByRole('button', { name: 'Reject' }).click();
-    await middle.waitFor({ state: 'detached' });
+    // the revert is a change of its own (with its own hunk at line 10): wait for this hunk's row to go
+    await page.locator(`#hunks li[data-hunk="${id}"]`).waitFor({ state: 'detached' });
     expect(await fileText()).toBe(after.replace('TEN\n', 'line 10\n'));
     const notes = (await page.evaluate(async () => {
       const review = (window as any).sandpitPlayground.session.workspace.review;
