@@ -18,6 +18,7 @@ const sections = [
   ['core', async () => (await import('./core.mjs')).benchCore()],
   ['search', async () => (await import('./search.mjs')).benchSearch({ log })],
   ['patch', async () => (await import('./patch.mjs')).benchPatch({ log })],
+  ['blame', async () => (await import('./blame.mjs')).benchBlame()],
   ['native', async () => (await import('./native.mjs')).benchNative()],
   ['adapters', async () => (await import('./adapters.mjs')).benchAdapters()],
   ['snapshots', async () => (await import('./snapshots.mjs')).benchSnapshots({ quick })],

@@ -47,7 +47,7 @@ const tree = new FileTree(
   (path, type) => void deletePath(path, type),
   (path) => void movePath(path),
 );
-const review = new Review(session, (envelope) => toolConsole.show(envelope));
+const review = new Review(session, (envelope) => toolConsole.show(envelope), editor);
 const replay = new Replay(session, (envelope) => toolConsole.show(envelope));
 new AgentPanel(session, (jsonl) => {
   replay.load(jsonl, 'agent-run.jsonl');
@@ -77,7 +77,7 @@ new GitPanel(
 
 async function openFile(path: string): Promise<void> {
   if (editor.dirty && editor.path !== path && !window.confirm(`Discard unsaved changes to ${editor.path}?`)) return;
-  if (await editor.open(path)) toolConsole.useFile(path);
+  if (await editor.open(path)) toolConsole.useFile(path), void review.hunks.refresh();
 }
 
 /** Whether `path` (or a folder holding it) is the file open in the editor. */

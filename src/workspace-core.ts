@@ -17,6 +17,7 @@ import { PathLocks } from './workspace/locks.js';
 import { lexicalPath, PathResolver } from './workspace/paths.js';
 import { resolvePolicy, type ResolvedPolicy, type WorkspacePolicy } from './workspace/policy.js';
 import type { ForkDeps, ForkVerbs } from './workspace-forks.js';
+import { reviewHooks, type BlameResult, type WorkspaceReview } from './review-hooks.js';
 
 export type { Envelope, CallOptions };
 
@@ -120,6 +121,10 @@ export interface Workspace {
   merge: ForkVerbs<Workspace>['merge'];
   /** Drop a fork: its files, its branch and its own forks go. */
   dropFork: ForkVerbs<Workspace>['dropFork'];
+  /** Review by hunk: list, accept and reject (revert) the hunks of recorded changes. */
+  readonly review: WorkspaceReview;
+  /** Who last wrote each line of a text file: line ranges with change, tool, actor and call id. Never throws. */
+  blame(path: string): Promise<Envelope<BlameResult>>;
 }
 
 /** Create a workspace over a backend with the given tools (see createWorkspace for the default set). */
@@ -194,6 +199,8 @@ export function createWorkspaceCore(options: WorkspaceOptions & { tools: ToolDef
     ctx.snapshots = snapshots ?? undefined;
     if (callOptions.signal) ctx.signal = callOptions.signal;
     if (callOptions.onProgress) ctx.onProgress = callOptions.onProgress;
+    if (callOptions.actor !== undefined) ctx.origin.actor = String(callOptions.actor);
+    if (callOptions.call_id !== undefined) ctx.origin.call_id = String(callOptions.call_id);
     ctx.throwIfCancelled();
     if (!tool.mutates) return tool.run(args, ctx);
     const release = options.processLock ? await options.processLock.acquire() : null;
@@ -258,11 +265,18 @@ export function createWorkspaceCore(options: WorkspaceOptions & { tools: ToolDef
     }
   }
 
+  const reviewing = reviewHooks({ changes, fs: options.fs, toAbs: (rel) => paths.toAbs(rel), run });
+
   return {
     fork: async (forkOptions) => (await forking()).fork(forkOptions),
     forks: async () => (await forking()).forks(),
     merge: async (fork, mergeOptions) => (await forking()).merge(fork, mergeOptions),
     dropFork: async (fork) => (await forking()).dropFork(fork),
+    review: reviewing.review,
+    blame: async (path) => {
+      await settled();
+      return reviewing.blame(path);
+    },
     fs: options.fs,
     root,
     cwd,

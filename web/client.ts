@@ -11,10 +11,13 @@ import {
   type WarmMessage,
   type WorkerApi,
   type WorkerToolset,
+  type WireCallOptions,
   type WorkspaceVerbs,
 } from './protocol.js';
 import type { CloneOptions, GitAuth, PushOptions } from '../src/git/index.js';
 import type { PreviewEntry } from './preview/read-file.js';
+import type { BlameResult } from '../src/review-hooks.js';
+import { plainCallOptions, remoteReview, type RemoteReview } from './client-review.js';
 
 /**
  * The part of the DOM's `Worker` this entry's types name: pass a real `Worker`. Declared here so
@@ -66,6 +69,12 @@ export interface RemoteWorkspace extends WorkspaceVerbs {
    * callback run here in the page; credentials are never kept by the worker.
    */
   readonly git: Workspace['git'];
+  /** Run a tool in the worker; `options` names who asks (kept by the change log and blame). */
+  call: Workspace['call'];
+  /** Review by hunk in the worker; runAgent holds it for a run and reads its notes, as with a Workspace. */
+  readonly review: RemoteReview;
+  /** Who last wrote each line of a file (see `Workspace.blame`). */
+  blame(path: string): Promise<Envelope<BlameResult>>;
   /** Called after every change with its id and paths, so a UI can refresh. Returns an unsubscribe. */
   onChange(listener: (event: ChangeEvent) => void): () => void;
   /** Called for each note a background task writes and for its end, as an agent inbox takes them. Returns an unsubscribe. */
@@ -224,8 +233,10 @@ export async function connectWorkspace(options: ConnectOptions): Promise<RemoteW
     backend: info.backend,
     name: info.name,
     locked: info.locked,
-    call: ((tool: string, args?: unknown) =>
-      guarded(() => remote.call(tool, args) as Promise<Envelope>)) as Workspace['call'],
+    call: ((tool: string, args?: unknown, callOptions?: WireCallOptions) =>
+      guarded(() => remote.call(tool, args, plainCallOptions(callOptions)) as Promise<Envelope>)) as Workspace['call'],
+    review: remoteReview(remote, guarded),
+    blame: (path) => guarded(() => remote.blame(path) as Promise<Envelope<BlameResult>>),
     listTools: () => guarded(() => remote.listTools()),
     changes: () => guarded(() => remote.changes()),
     change: (id) => guarded(() => remote.change(id)),

@@ -12,11 +12,13 @@ import type {
   GitVerb,
   OpenInfo,
   TaskNoteEvent,
+  WireCallOptions,
   WireGitOptions,
   WireOpenOptions,
   WorkerApi,
 } from './protocol.js';
 import { tryLock, type HeldLock } from './tab-lock.js';
+import { hostReview } from './host-review.js';
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 const TOOLSETS = ['canonical', 'cowork'];
@@ -169,12 +171,17 @@ export function createHost(): WorkerApi {
       await ready();
     },
     // One untyped body answers every tool; the typed signature is the Workspace's own.
-    call: (async (tool: string, args?: unknown): Promise<Envelope> => {
+    ...hostReview(ready, (tool) => locked(tool) as Envelope<never>),
+    call: (async (tool: string, args?: unknown, callOptions?: WireCallOptions): Promise<Envelope> => {
       const name = typeof tool === 'string' ? tool : String(tool);
       try {
         const current = await ready();
         if (!current) return locked(name);
-        const result = await current.call(name, args);
+        const who = callOptions && typeof callOptions === 'object' ? callOptions : {};
+        const result = await current.call(name, args, {
+          ...(typeof who.actor === 'string' ? { actor: who.actor } : {}),
+          ...(typeof who.call_id === 'string' ? { call_id: who.call_id } : {}),
+        });
         await backend?.flush?.();
         return result;
       } catch (error) {
@@ -304,6 +311,9 @@ export function warmUp(): Promise<boolean> {
     () => import('./host-tasks.js'),
     () => import('../src/snapshots/pack.js'),
     () => import('../src/search/glob.js').then((m) => m.compileGlob('*')),
+    () => import('../src/workspace-review.js'),
+    () => import('../src/workspace/blame/tracker.js'),
+    () => import('../src/tools/review/blame-file.js'),
   ];
   warming ??= new Promise<void>((resolve) => setTimeout(resolve, 0))
     .then(() => Promise.allSettled(later.map((load) => load())))

@@ -10,7 +10,9 @@ import type {
 import type { SnapshotOptions } from '../src/snapshots/store.js';
 import type { ChangeDetail } from '../src/workspace/change-log.js';
 import type { ApprovalRequest, ConfirmAction, WorkspacePolicy } from '../src/workspace/policy.js';
-import type { Workspace } from '../src/workspace-core.js';
+import type { Envelope, Workspace } from '../src/workspace-core.js';
+import type { BlameResult, Hunk, HunkFilter, RejectResult, ReviewOptions } from '../src/review-hooks.js';
+import type { ReviewNote } from '../src/workspace/review/notes.js';
 import type { PreviewEntry } from './preview/read-file.js';
 
 export type { BackendKind };
@@ -108,6 +110,32 @@ export interface WorkspaceVerbs {
   close: Workspace['close'];
 }
 
+/** Who makes a call, as it crosses the boundary: the change log and blame keep both. */
+export interface WireCallOptions {
+  /** who asks (an agent's name, a person) */
+  actor?: string;
+  /** the caller's id of this call (a model's tool-call id) */
+  call_id?: string;
+}
+
+/**
+ * The review desk and blame across the boundary, as envelopes (see `Workspace.review`). An agent
+ * run in the page holds the desk by token; release and drain apply what queued and answer the
+ * notes for the run's inbox.
+ */
+export interface WireReview {
+  reviewHunks(filter?: HunkFilter): Promise<Envelope<{ hunks: Hunk[] }>>;
+  reviewAccept(ids: string[]): Promise<Envelope<{ accepted: string[] }>>;
+  reviewReject(ids: string[], reason: string, options?: ReviewOptions): Promise<Envelope<RejectResult>>;
+  blame(path: string): Promise<Envelope<BlameResult>>;
+  /** start holding verdicts for an agent run; answers the hold's token */
+  reviewHold(): Promise<number>;
+  /** end a hold, apply what queued, and take the notes */
+  reviewRelease(token: number): Promise<ReviewNote[]>;
+  /** apply what queued and take the notes (between an agent's calls) */
+  reviewDrain(): Promise<ReviewNote[]>;
+}
+
 /** The git verbs a worker answers. */
 export type GitVerb = keyof WorkspaceGit;
 
@@ -117,7 +145,9 @@ export type WireGitOptions = Omit<Partial<CloneOptions> & PushOptions & PullOpti
 };
 
 /** What the worker exposes through comlink: the workspace verbs, plus opening, change events and git. */
-export interface WorkerApi extends WorkspaceVerbs {
+export interface WorkerApi extends Omit<WorkspaceVerbs, 'call'>, WireReview {
+  /** Run a tool in the worker; `options` (plain JSON) names who asks. */
+  call: (tool: string, args?: unknown, options?: WireCallOptions) => Promise<Envelope>;
   open(
     options: WireOpenOptions,
     confirm?: (paths: string[], action: ConfirmAction, request: ApprovalRequest) => Promise<boolean>,

@@ -3,6 +3,7 @@ import { $, el, formatTime, toast } from '../page/dom.js';
 import { failureText } from '../page/failure-words.js';
 import { renderDiff } from './diff-view.js';
 import type { Session } from '../page/session.js';
+import { HunkReview } from './hunks.js';
 
 interface SnapshotRow {
   id: string;
@@ -43,10 +44,31 @@ export class Review {
   private diffText = '';
   private readonly list = $<HTMLOListElement>('timeline');
 
+  /** review by hunk and blame of the open file, below the timeline */
+  readonly hunks: HunkReview;
+
   constructor(
     private readonly session: Session,
     private readonly report: (envelope: Envelope) => void,
+    editor: { readonly path: string | null } = { path: null },
   ) {
+    this.hunks = new HunkReview(
+      {
+        workspace: () => {
+          try {
+            return session.workspace;
+          } catch {
+            return null;
+          }
+        },
+        openFile: () => editor.path,
+      },
+      $('hunks'),
+      $('blame'),
+      $('blame-title'),
+    );
+    // Changes the page did not make itself (an agent run, another caller) bring new hunks too.
+    session.onChange(() => void this.hunks.refresh());
     this.list.addEventListener('click', (event) => {
       const item = (event.target as HTMLElement).closest<HTMLLIElement>('li[data-id]');
       if (item) void this.select(item.dataset.id!);
@@ -133,6 +155,7 @@ export class Review {
     ($('undo') as HTMLButtonElement).disabled = this.rows.length <= 1;
     this.drawList();
     this.selected ? await this.select(this.selected) : this.clearDiff();
+    await this.hunks.refresh();
   }
 
   noteChange(envelope: Envelope): void {

@@ -14,6 +14,7 @@ import type {
   Usage,
 } from './types.js';
 import { waitForWake } from './wake.js';
+import { joinInboxes } from './joined-inbox.js';
 import { toolset as namedToolset, type NativeToolsetName } from '../toolsets/index.js';
 
 /** What runAgent reads from a toolset (a {@link Toolset} fits). */
@@ -73,6 +74,8 @@ export interface AgentRunOptions {
   onApproval?: Approver;
   /** notes from background work (seed 003), appended to the next request as `[info: ...]` lines */
   inbox?: AgentInbox;
+  /** who the run's changes are attributed to in the change log and blame (default `agent:<model>`) */
+  actor?: string;
   /** after an answer, stay alive this long for running background tasks; a wake note or an exit starts the next turn */
   maxBackgroundWaitMinutes?: number;
 }
@@ -115,9 +118,14 @@ export async function runAgent(given: AgentRunOptions): Promise<AgentOutcome> {
     };
   }
   const returnCaps = lendProviderCaps(workspace, options.provider.caps);
+  // A person's verdicts on hunks wait for the gaps between this run's tool calls.
+  const review = workspace.review;
+  const release = review?.hold();
+  const inbox = joinInboxes(options.inbox, review?.inbox);
   try {
-    return await loop(options, emit);
+    return await loop({ ...options, ...(inbox ? { inbox } : {}) }, emit);
   } finally {
+    await release?.();
     returnCaps();
     if (options.onApproval && policy) policy.confirm = previous;
   }
@@ -155,6 +163,7 @@ async function loop(options: Resolved, emit: (event: AgentEvent) => void): Promi
     if (steps >= maxSteps) return finish('step_limit');
     if (options.tokenBudget !== undefined && usage.input_tokens + usage.output_tokens >= options.tokenBudget)
       return finish('token_budget');
+    await workspace.review?.drain();
     deliverNotes(messages, inbox, emit, steps);
     const step = ++steps;
     emit({ type: 'step', step });
@@ -266,7 +275,10 @@ async function runCall(
     };
   } else {
     try {
-      envelope = await options.workspace.call(call.name, call.args);
+      envelope = await options.workspace.call(call.name, call.args, {
+        actor: options.actor ?? `agent:${options.provider.model}`,
+        call_id: call.id,
+      });
     } catch (error) {
       // Only a workspace that is gone (a closed worker) rejects; the model reads it like any failure.
       envelope = {

@@ -1,14 +1,20 @@
 import type { ToolInfo } from '../tools/schema/define.js';
 import type { Envelope } from '../contract/index.js';
 import type { Approver } from '../workspace/policy.js';
+import type { AgentInbox } from './inbox.js';
 
 /**
  * What the loop needs from a workspace: a `Workspace`, a `NodeWorkspace` and the page's worker
  * client (`connectWorkspace`) all fit.
  */
 export interface AgentWorkspace {
-  /** Run one tool; resolves to its envelope. */
-  call(tool: string, args?: unknown): Promise<Envelope>;
+  /** Run one tool; resolves to its envelope. `actor` and `call_id` name who asked, for the change log and blame. */
+  call(tool: string, args?: unknown, options?: { actor?: string; call_id?: string }): Promise<Envelope>;
+  /**
+   * The workspace's review desk, when it has one: runAgent holds it for the run, so a person's
+   * verdicts apply between the run's tool calls, and reads its notes (rejections) with the inbox's.
+   */
+  readonly review?: AgentReviewDesk;
   /** The tools offered to the model. */
   listTools(): ToolInfo[] | Promise<ToolInfo[]>;
   /** a workspace's policy, where runAgent's onApproval installs itself for the run */
@@ -21,6 +27,16 @@ export interface AgentWorkspace {
    * narrows it to its provider's caps for the run, so a tool hears what will reach the model.
    */
   readonly caps?: ProviderCaps;
+}
+
+/** What runAgent uses of a workspace's review desk (a Workspace's `review` fits). */
+export interface AgentReviewDesk {
+  /** the rejections, as inbox notes */
+  readonly inbox: AgentInbox;
+  /** start holding verdicts back; the returned function ends the hold and applies what queued */
+  hold(): () => Promise<void>;
+  /** apply the queued verdicts now */
+  drain(): Promise<void>;
 }
 
 /** One tool call the model asked for. `parse_error` is set when its arguments were not a JSON object. */

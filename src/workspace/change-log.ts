@@ -46,6 +46,18 @@ export interface ChangeSummary extends LineChanges {
   created_at: string;
   /** the files it touched */
   files: ChangeFileSummary[];
+  /** who made it, when the call named an actor (an agent, a person) */
+  actor?: string;
+  /** the tool call that made it, when the caller gave its id (a model's tool-call id) */
+  call_id?: string;
+}
+
+/** Who made a change: the actor and tool call a caller names in `call(tool, args, { actor, call_id })`. */
+export interface ChangeOrigin {
+  /** who made it */
+  actor?: string;
+  /** the tool call's id */
+  call_id?: string;
 }
 
 /** A change with its full unified diff, for a reviewer (the model's result carries only the change_id). */
@@ -54,8 +66,17 @@ export interface ChangeDetail extends ChangeSummary {
   unified_diff: string;
 }
 
+/** What a change listener hears: the change's id, tool, paths, who made it and its files' text. */
+export interface ChangeEvent extends ChangeOrigin {
+  change_id: string;
+  tool: string;
+  paths: string[];
+  /** the files as the log keeps them (do not change them) */
+  files: readonly ChangedFile[];
+}
+
 /** Called after every recorded change with its id, tool and paths. */
-export type ChangeListener = (event: { change_id: string; tool: string; paths: string[] }) => void;
+export type ChangeListener = (event: ChangeEvent) => void;
 
 interface Entry {
   summary: ChangeSummary;
@@ -76,7 +97,7 @@ export class ChangeLog {
   constructor(private readonly limits = { maxEntries: 500, maxBytes: 64 * 1024 * 1024 }) {}
 
   /** Record a change made by `tool` and tell the listeners; returns its summary with a new id. */
-  record(tool: string, files: ChangedFile[]): ChangeSummary {
+  record(tool: string, files: ChangedFile[], origin: ChangeOrigin = {}): ChangeSummary {
     const id = `chg_${String(++this.counter).padStart(4, '0')}`;
     let added = 0;
     let removed = 0;
@@ -104,13 +125,15 @@ export class ChangeLog {
       files: summaries,
       added_lines: added,
       removed_lines: removed,
+      ...(origin.actor !== undefined ? { actor: origin.actor } : {}),
+      ...(origin.call_id !== undefined ? { call_id: origin.call_id } : {}),
     };
     const bytes = files.reduce((n, f) => n + (f.before?.length ?? 0) + (f.after?.length ?? 0), 0);
     this.entries.set(id, { summary, files, bytes });
     this.keptBytes += bytes;
     this.trim();
-    for (const listener of this.listeners)
-      listener({ change_id: id, tool, paths: summaries.flatMap((f) => (f.from ? [f.from, f.path] : [f.path])) });
+    const paths = summaries.flatMap((f) => (f.from ? [f.from, f.path] : [f.path]));
+    for (const listener of this.listeners) listener({ change_id: id, tool, paths, files, ...origin });
     return summary;
   }
 
@@ -126,6 +149,11 @@ export class ChangeLog {
       )
       .join('');
     return { ...entry.summary, unified_diff: unified };
+  }
+
+  /** The files of a kept change with their text before and after (for review by hunk), or undefined. */
+  filesOf(id: string): readonly ChangedFile[] | undefined {
+    return this.entries.get(id)?.files;
   }
 
   /** Every kept change, oldest first. */

@@ -1,6 +1,6 @@
 import type { WorkspaceFs } from '../fs/types.js';
 import { decodeText, encodeText, isDecodeFailure, type TextEncodingName } from '../text/codec.js';
-import type { ChangeLog, ChangedFile, ChangeSummary } from './change-log.js';
+import type { ChangeLog, ChangedFile, ChangeOrigin, ChangeSummary } from './change-log.js';
 import { ToolError } from '../contract/index.js';
 import { specialFileRefusal, toToolError } from '../fs/tool-error.js';
 import { readFileCounted } from '../fs/helpers.js';
@@ -48,6 +48,10 @@ export interface CallOptions {
   onProgress?: (done: number, total?: number, message?: string) => void;
   /** the approver for this call only (an MCP session's elicitation), used when the workspace has none of its own */
   confirm?: Approver;
+  /** who makes the call (an agent's name, a person): the change log and blame keep it */
+  actor?: string;
+  /** the caller's id for this call (a model's tool-call id): the change log and blame keep it */
+  call_id?: string;
 }
 
 /** Everything a tool may use: the workspace's storage, paths, rules and records. */
@@ -56,6 +60,8 @@ export class ToolContext<S extends SnapshotPort = SnapshotPort> {
   signal?: AbortSignal;
   /** the caller's progress listener, when it has one */
   onProgress?: CallOptions['onProgress'];
+  /** who made this call and its id, recorded with its changes */
+  origin: ChangeOrigin = {};
 
   /**
    * @param fs - the workspace's backend
@@ -322,7 +328,7 @@ export class ToolContext<S extends SnapshotPort = SnapshotPort> {
   async applySteps(steps: FileStep[], files?: ChangedFile[]): Promise<ChangeSummary | null> {
     const summary = await this.writer.apply(steps, {
       locked: true,
-      ...(files ? { record: { tool: this.tool, files } } : {}),
+      ...(files ? { record: { tool: this.tool, files, origin: this.origin } } : {}),
     });
     if (summary) this.recorded.push(summary);
     return summary;
@@ -335,7 +341,7 @@ export class ToolContext<S extends SnapshotPort = SnapshotPort> {
 
   /** Record a change in the log; the summary's id is the call's change_id. */
   recordChange(files: ChangedFile[]): ChangeSummary {
-    const summary = this.changes.record(this.tool, files);
+    const summary = this.changes.record(this.tool, files, this.origin);
     this.recorded.push(summary);
     return summary;
   }

@@ -6,7 +6,7 @@ import { hasFsCode } from '../fs/errors.js';
 import { lstatOrNull, readdirOrNull, removeTree } from '../fs/helpers.js';
 import { toToolError } from '../fs/tool-error.js';
 import type { FsStat, WorkspaceFs } from '../fs/types.js';
-import type { ChangedFile, ChangeLog, ChangeSummary } from './change-log.js';
+import type { ChangedFile, ChangeLog, ChangeOrigin, ChangeSummary } from './change-log.js';
 import type { PathLocks } from './locks.js';
 import { displayPath, parentRel, type PathResolver } from './paths.js';
 import { foldsToGitDir } from './git-names.js';
@@ -56,7 +56,7 @@ export interface ApplyOptions {
    */
   gitCommand?: boolean;
   /** record the change in the change log under this name; `files` gives its text, else the steps' bytes do */
-  record?: { tool: string; files?: ChangedFile[] };
+  record?: { tool: string; files?: ChangedFile[]; origin?: ChangeOrigin };
   onProgress?: (done: number, total: number) => void;
 }
 
@@ -152,7 +152,7 @@ export class FileWriter {
       throw cause;
     }
     if (!options.record) return null;
-    return this.changes.record(options.record.tool, options.record.files ?? logged.files());
+    return this.changes.record(options.record.tool, options.record.files ?? logged.files(), options.record.origin);
   }
 
   /**

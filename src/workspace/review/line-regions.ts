@@ -1,0 +1,57 @@
+import { diffArrays } from 'diff';
+import { splitKeepingEols } from '../../text/lines.js';
+
+/** One changed region of a line diff: `oldCount` lines at `oldStart` became `newCount` lines at `newStart` (0-based). */
+export interface LineRegion {
+  oldStart: number;
+  oldCount: number;
+  newStart: number;
+  newCount: number;
+}
+
+/** A text's lines, each with its own line ending, so joining them gives the text back byte for byte. */
+export function linesOf(text: string | null): string[] {
+  return text === null || text === '' ? [] : splitKeepingEols(text);
+}
+
+/**
+ * The changed regions between two line lists, in order. Common leading and trailing lines are
+ * trimmed before the diff, so an edit in a big file costs the size of the edit, not of the file.
+ */
+export function changedRegions(a: readonly string[], b: readonly string[]): LineRegion[] {
+  let start = 0;
+  while (start < a.length && start < b.length && a[start] === b[start]) start++;
+  let endA = a.length;
+  let endB = b.length;
+  while (endA > start && endB > start && a[endA - 1] === b[endB - 1]) {
+    endA--;
+    endB--;
+  }
+  if (start === endA && start === endB) return [];
+  if (start === endA || start === endB)
+    return [{ oldStart: start, oldCount: endA - start, newStart: start, newCount: endB - start }];
+  const regions: LineRegion[] = [];
+  let x = start;
+  let y = start;
+  let open: LineRegion | null = null;
+  for (const part of diffArrays(a.slice(start, endA), b.slice(start, endB))) {
+    const count = part.count ?? part.value.length;
+    if (!part.added && !part.removed) {
+      if (open) regions.push(open);
+      open = null;
+      x += count;
+      y += count;
+      continue;
+    }
+    open ??= { oldStart: x, oldCount: 0, newStart: y, newCount: 0 };
+    if (part.removed) {
+      open.oldCount += count;
+      x += count;
+    } else {
+      open.newCount += count;
+      y += count;
+    }
+  }
+  if (open) regions.push(open);
+  return regions;
+}
