@@ -6,12 +6,14 @@ import { mapfile, read } from './shell/read.js';
 import { varBuiltins } from './shell/vars.js';
 import { fileCommands } from './files/files.js';
 import { diff } from './files/diff.js';
-import { find, xargs } from './files/find.js';
+import { find } from './files/find.js';
+import { xargs } from './files/xargs.js';
 import { ls } from './files/ls.js';
 import { grep } from './text/grep.js';
 import { jq } from './jq/jq.js';
 import { nodeUnavailable } from './shell/node.js';
 import { sed } from './text/sed.js';
+import { sort } from './text/sort.js';
 import { systemCommands } from './system/index.js';
 import { textCommands } from './text/text.js';
 
@@ -33,6 +35,7 @@ export function commandTable(): CommandTable {
       egrep: (ctx) => grep({ ...ctx, args: ['-E', ...ctx.args] }),
       fgrep: (ctx) => grep({ ...ctx, args: ['-F', ...ctx.args] }),
       sed,
+      sort,
       awk,
       jq,
       find,
