@@ -1,5 +1,5 @@
 import { UsageError, type CommandContext, type CommandFn } from '../../context.js';
-import { getopts, inputs, joinLines, lines } from '../util.js';
+import { getopts, inputs, lines } from '../util.js';
 
 /** `-5` as head and tail take it: the same as `-n 5`. */
 const countArgs = (args: string[]) =>
