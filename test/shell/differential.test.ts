@@ -17,7 +17,8 @@ import { TOOL_LINES } from './differential-tool-lines.js';
 const ALL_LINES = [...LINES, ...AGENT_LINES, ...TOOL_LINES];
 
 const base = mkdtempSync(join(tmpdir(), 'sandpit-shell-diff-'));
-afterAll(() => rmSync(base, { recursive: true, force: true }));
+// Hundreds of small trees: removing them can take longer than a hook's default on a busy machine.
+afterAll(() => rmSync(base, { recursive: true, force: true }), 120_000);
 
 /** Every file below a host folder, as path -> text (folders as path/ -> ''). */
 function hostTree(dir: string, prefix = ''): Record<string, string> {

@@ -1,4 +1,4 @@
-import type { CommandTable } from '../context.js';
+import type { CommandFn, CommandTable } from '../context.js';
 import { awk } from './awk/awk.js';
 import { builtins } from './shell/builtins.js';
 import { controlBuiltins } from './shell/control.js';
@@ -17,6 +17,33 @@ import { sort } from './text/sort.js';
 import { systemCommands } from './system/index.js';
 import { textCommands } from './text/text.js';
 
+/** A command whose code loads on its first use, so the shell's own first load stays small. */
+const lazy =
+  (load: () => Promise<CommandFn>): CommandFn =>
+  async (ctx) =>
+    (await load())(ctx);
+
+/** Commands loaded on first use, by name. */
+const onDemand: Record<string, CommandFn> = {
+  rg: lazy(async () => (await import('./search/rg.js')).rg),
+  tac: lazy(async () => (await import('./text/tac.js')).tac),
+  paste: lazy(async () => (await import('./text/paste.js')).paste),
+  comm: lazy(async () => (await import('./text/comm.js')).comm),
+  expr: lazy(async () => (await import('./shell/expr.js')).expr),
+  base64: lazy(async () => (await import('./encode/base64.js')).base64),
+  sha256sum: lazy(async () => (await import('./encode/digest.js')).digest),
+  sha1sum: lazy(async () => (await import('./encode/digest.js')).digest),
+  md5sum: lazy(async () => (await import('./encode/digest.js')).digest),
+  xxd: lazy(async () => (await import('./encode/xxd.js')).xxd),
+  od: lazy(async () => (await import('./encode/od.js')).od),
+  mktemp: lazy(async () => (await import('./system/mktemp.js')).mktemp),
+  timeout: lazy(async () => (await import('./system/timeout.js')).timeout),
+  date: lazy(async () => (await import('./system/date.js')).date),
+  du: lazy(async () => (await import('./files/du.js')).du),
+  file: lazy(async () => (await import('./files/file.js')).file),
+  stat: lazy(async () => (await import('./files/stat.js')).stat),
+};
+
 /** Every command the shell has, by name. */
 export function commandTable(): CommandTable {
   const table: CommandTable = new Map(
@@ -30,6 +57,7 @@ export function commandTable(): CommandTable {
       ...fileCommands,
       ...textCommands,
       ...systemCommands,
+      ...onDemand,
       ls,
       grep,
       egrep: (ctx) => grep({ ...ctx, args: ['-E', ...ctx.args] }),

@@ -2,7 +2,7 @@ import { UsageError, type CommandFn } from '../../context.js';
 import { compareC, getopts, inputs, resolve } from '../util.js';
 
 /** sort's options, each letter once: the table the flags test reads. */
-export const SORT_FLAGS = 'rnufbsVzhcko' as const;
+export const SORT_FLAGS = 'rnufbsVzhckot' as const;
 
 /** dpkg's order of a character in a version's non-digit part: `~` first, then the end, letters, the rest. */
 const order = (c: string | undefined) =>
