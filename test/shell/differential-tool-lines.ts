@@ -1,6 +1,6 @@
 /**
  * Command lines for the tools agents reach for beyond the basics (find's predicates and actions,
- * rg, the coreutils, tar and gzip, sed's GNU addresses, sort -V), run on the fixture of
+ * rg, the coreutils, sed's GNU addresses, sort -V), run on the fixture of
  * differential-lines.ts through the browser shell and through /bin/bash with the GNU tools and the
  * real ripgrep. GNU find walks in directory order and the shell in sorted order: listings of more
  * than one folder are piped through sort.
