@@ -4,9 +4,9 @@ import { RESERVED_TOP_LEVEL } from '../workspace/paths.js';
 
 /** What the shell knows about one path it changed: new bytes, a folder it made, or a removal. */
 export type OverlayEntry = (
-  | { kind: 'file'; data: Uint8Array }
-  | { kind: 'dir'; fresh: boolean }
-  | { kind: 'deleted' }
+  | { kind: 'file'; data: Uint8Array; mtimeMs?: number }
+  | { kind: 'dir'; fresh: boolean; mtimeMs?: number }
+  | { kind: 'deleted'; mtimeMs?: undefined }
 ) & {
   /** made by the shell's `git`, the one writer that may change the workspace's own `.git` */
   byGit?: true;
@@ -50,8 +50,7 @@ const mark = (by: Writer): { byGit?: true } => (by === 'git' ? { byGit: true } :
 
 let madeUpIno = 1 << 30;
 /** A stat for a file or folder (size -1) that exists only in the overlay so far. */
-function madeUpStat(size: number): FsStat {
-  const now = Date.now();
+function madeUpStat(size: number, now = Date.now()): FsStat {
   const type = size < 0 ? 'dir' : 'file';
   return {
     type,
@@ -69,6 +68,12 @@ function madeUpStat(size: number): FsStat {
   };
 }
 
+/**
+ * A write's time, finer than a millisecond: a file the command writes is newer than one the backend
+ * stamped in the same millisecond, as on a real filesystem (`find -newer`, `ls -t`).
+ */
+const writeTime = () => performance.timeOrigin + performance.now();
+
 const parentOf = (p: string) => (p.lastIndexOf('/') <= 0 ? '/' : p.slice(0, p.lastIndexOf('/')));
 
 /**
@@ -82,6 +87,8 @@ export class ShellFs {
   /** `<(...)` outputs by their `/dev/fd/N` name: readable, never written back */
   private readonly pipes = new Map<string, Uint8Array>();
   private readonly root: string;
+  /** folders whose entries this command changed, with the time: a folder's mtime moves as in a real one */
+  private readonly dirTimes = new Map<string, number>();
 
   constructor(
     private readonly fs: WorkspaceFs,
@@ -126,10 +133,12 @@ export class ShellFs {
     this.guard(p, 'stat');
     const o = this.overlaid(p);
     if (o === 'missing') return null;
+    const touched = this.dirTimes.get(p);
+    if (touched !== undefined && (!o || o.kind === 'dir')) return { type: 'dir', size: 0, mtimeMs: touched };
     if (o)
       return o.kind === 'file'
-        ? { type: 'file', size: o.data.length, mtimeMs: Date.now() }
-        : { type: 'dir', size: 0, mtimeMs: Date.now() };
+        ? { type: 'file', size: o.data.length, mtimeMs: o.mtimeMs ?? Date.now() }
+        : { type: 'dir', size: 0, mtimeMs: o.mtimeMs ?? Date.now() };
     try {
       const s = await this.fs.lstat(this.backendPath(p));
       if (s.type === 'symlink') throw new FsError('ELOOP', 'stat');
@@ -178,7 +187,8 @@ export class ShellFs {
     if (!parent) throw new FsError('ENOENT', 'open');
     if (parent.type !== 'dir') throw new FsError('ENOTDIR', 'open');
     if ((await this.stat(p))?.type === 'dir') throw new FsError('EISDIR', 'open');
-    this.entries.set(p, { kind: 'file', data, ...mark(by) });
+    if (!(await this.stat(p))) this.dirTimes.set(parentOf(p), writeTime());
+    this.entries.set(p, { kind: 'file', data, mtimeMs: writeTime(), ...mark(by) });
   }
 
   async mkdir(p: string, by?: Writer): Promise<void> {
@@ -187,10 +197,12 @@ export class ShellFs {
     const parent = await this.stat(parentOf(p));
     if (!parent) throw new FsError('ENOENT', 'mkdir');
     if (parent.type !== 'dir') throw new FsError('ENOTDIR', 'mkdir');
+    this.dirTimes.set(parentOf(p), writeTime());
     // A folder made where one was removed in this command must not show the removed one's files.
     this.entries.set(p, {
       kind: 'dir',
       fresh: this.entries.get(p)?.kind === 'deleted' || (await this.backendExists(p)),
+      mtimeMs: writeTime(),
       ...mark(by),
     });
   }
@@ -209,6 +221,8 @@ export class ShellFs {
     if (!(await this.stat(p))) throw new FsError('ENOENT', 'rm');
     const prefix = `${p}/`;
     for (const key of [...this.entries.keys()]) if (key.startsWith(prefix)) this.entries.delete(key);
+    for (const key of [...this.dirTimes.keys()]) if (key === p || key.startsWith(prefix)) this.dirTimes.delete(key);
+    this.dirTimes.set(parentOf(p), writeTime());
     this.entries.set(p, { kind: 'deleted', ...mark(by) });
   }
 
@@ -220,7 +234,12 @@ export class ShellFs {
     this.guard(p, 'stat');
     const o = this.overlaid(p);
     if (o === 'missing') return null;
-    if (o) return madeUpStat(o.kind === 'file' ? o.data.length : -1);
+    const touched = this.dirTimes.get(p);
+    if (touched !== undefined && (!o || o.kind === 'dir')) {
+      const s = o ? madeUpStat(-1, touched) : await this.fs.lstat(this.backendPath(p));
+      return { ...s, mtimeMs: touched };
+    }
+    if (o) return madeUpStat(o.kind === 'file' ? o.data.length : -1, o.mtimeMs);
     return this.fs.lstat(this.backendPath(p)).catch((error) => {
       if (hasFsCode(error, 'ENOENT', 'ENOTDIR')) return null;
       throw error;

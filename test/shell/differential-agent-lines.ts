@@ -399,18 +399,10 @@ export const AGENT_LINES: string[] = [
  * (find -prune -newer -exec); when one starts to agree with bash, move it to AGENT_LINES.
  */
 export const LOUD_LINES: string[] = [
-  "sed -n '1~2p' a.txt",
-  "sed -n '2~2p' b.txt",
-  "sed -n '3,+1p' a.txt",
-  "sed -i.bak 's/two/dos/' a.txt && cat a.txt a.txt.bak",
-  "sed -n 'l' nonl.txt",
-  'find . -path ./json -prune -o -name "*.json" -print',
-  'find . -name "*.txt" -newer nonl.txt',
-  'find src -name "*.ts" -exec wc -l {} \\; | sort',
-  'paste -d, a.txt b.txt',
-  'comm -12 <(sort a.txt) <(sort b.txt)',
-  "sort -V <<< $'v1.10\\nv1.2\\nv1.9'",
-  'seq 3 | paste -sd+',
+  "sed -z 's/a/b/' a.txt",
+  "sed 'N;s/\\n/ /' a.txt",
+  'stat a.txt',
+  'xxd -r a.txt',
   'echo hi >(cat)',
   "trap 'echo x' USR1",
   'read -t 1 x <<< a',

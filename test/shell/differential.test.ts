@@ -12,11 +12,13 @@ import { PathLocks } from '../../src/workspace/locks.js';
 import { PathResolver } from '../../src/workspace/paths.js';
 import { AGENT_LINES, LOUD_LINES } from './differential-agent-lines.js';
 import { FIXTURE, JQ_LINES, KNOWN_DIFFERENCES, LINES } from './differential-lines.js';
+import { TOOL_LINES } from './differential-tool-lines.js';
 
-const ALL_LINES = [...LINES, ...AGENT_LINES];
+const ALL_LINES = [...LINES, ...AGENT_LINES, ...TOOL_LINES];
 
 const base = mkdtempSync(join(tmpdir(), 'sandpit-shell-diff-'));
-afterAll(() => rmSync(base, { recursive: true, force: true }));
+// Hundreds of small trees: removing them can take longer than a hook's default on a busy machine.
+afterAll(() => rmSync(base, { recursive: true, force: true }), 120_000);
 
 /** Every file below a host folder, as path -> text (folders as path/ -> ''). */
 function hostTree(dir: string, prefix = ''): Record<string, string> {
@@ -91,6 +93,10 @@ describe('the browser shell against /bin/bash with the real tools', () => {
 
   it('agrees on the lines agents type, line by line', async () => {
     expect(await mismatchesOf(AGENT_LINES, 'agent')).toEqual([]);
+  }, 900_000);
+
+  it('agrees on the tools agents reach for (find actions, rg, coreutils, sed and sort), line by line', async () => {
+    expect(await mismatchesOf(TOOL_LINES, 'tool')).toEqual([]);
   }, 900_000);
 
   it('fails loudly on what it does not support: a message on stderr, and a non-zero exit outside a pipeline', async () => {

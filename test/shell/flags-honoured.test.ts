@@ -1,7 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { createMemoryFs } from '../../src/fs/memory.js';
 import { DIFF_FLAGS } from '../../src/shell/commands/files/diff.js';
+import { DU_FLAGS } from '../../src/shell/commands/files/du.js';
+import { FILE_FLAGS } from '../../src/shell/commands/files/file.js';
 import { LS_FLAGS } from '../../src/shell/commands/files/ls.js';
+import { STAT_FLAGS } from '../../src/shell/commands/files/stat.js';
+import { BASE64_FLAGS } from '../../src/shell/commands/encode/base64.js';
+import { DIGEST_FLAGS } from '../../src/shell/commands/encode/digest.js';
+import { OD_FLAGS } from '../../src/shell/commands/encode/od.js';
+import { XXD_FLAGS } from '../../src/shell/commands/encode/xxd.js';
+import { RG_FLAGS } from '../../src/shell/commands/search/rg.js';
+import { DATE_FLAGS } from '../../src/shell/commands/system/date.js';
+import { COMM_FLAGS } from '../../src/shell/commands/text/comm.js';
+import { PASTE_FLAGS } from '../../src/shell/commands/text/paste.js';
+import { SORT_FLAGS } from '../../src/shell/commands/text/sort.js';
 import { runShell } from '../../src/shell/run.js';
 import { ChangeLog } from '../../src/workspace/change-log.js';
 import { FileWriter } from '../../src/workspace/file-writer.js';
@@ -19,6 +31,11 @@ const FILES: Record<string, string> = {
   '/src/main.ts': 'm\n',
   '/ctx1.txt': 'l1\nl2\nl3\nl4\nl5\nl6\nl7\nl8\n',
   '/ctx2.txt': 'l1\nl2\nl3\nl4\nCHANGED\nl6\nl7\nl8\n',
+  '/s1.txt': 'a\nb\n',
+  '/s2.txt': 'b\nc\n',
+  '/upper.txt': 'ONE\n',
+  '/.ignore': 'ign.txt\n',
+  '/ign.txt': 'one\n',
 };
 
 async function run(command: string, fresh?: (fs: ReturnType<typeof createMemoryFs>) => Promise<void>) {
@@ -60,14 +77,118 @@ const CASES: Record<string, Record<string, [string, string]>> = {
     B: ['diff -B a.txt blank.txt', 'diff a.txt blank.txt'],
     U: ['diff -U 1 ctx1.txt ctx2.txt | tail -n +3', 'diff -u ctx1.txt ctx2.txt | tail -n +3'],
   },
+  sort: {
+    r: ['sort -r a.txt', 'sort a.txt'],
+    n: ['printf "10\\n9\\n" | sort -n', 'printf "10\\n9\\n" | sort'],
+    u: ['printf "a\\na\\n" | sort -u', 'printf "a\\na\\n" | sort'],
+    f: ['printf "a\\nB\\n" | sort -f', 'printf "a\\nB\\n" | sort'],
+    b: ['printf " b\\na\\n" | sort -b', 'printf " b\\na\\n" | sort'],
+    s: ['printf "b 1\\na 1\\n" | sort -s -k2,2', 'printf "b 1\\na 1\\n" | sort -k2,2'],
+    V: ['printf "v10\\nv9\\n" | sort -V', 'printf "v10\\nv9\\n" | sort'],
+    z: ['printf "b\\na\\n" | sort -z', 'printf "b\\na\\n" | sort'],
+    h: ['printf "2K\\n1M\\n" | sort -h', 'printf "2K\\n1M\\n" | sort'],
+    c: ['sort -c b.txt', 'sort b.txt'],
+    k: ['printf "a 2\\nb 1\\n" | sort -k2', 'printf "a 2\\nb 1\\n" | sort'],
+    o: ['sort -o out.txt a.txt', 'sort a.txt'],
+    t: ['printf "a,2\\nb,1\\n" | sort -t, -k2', 'printf "a,2\\nb,1\\n" | sort -k2'],
+  },
+  paste: { s: ['paste -s a.txt', 'paste a.txt'], d: ['paste -d, a.txt b.txt', 'paste a.txt b.txt'] },
+  comm: {
+    '1': ['comm -1 s1.txt s2.txt', 'comm s1.txt s2.txt'],
+    '2': ['comm -2 s1.txt s2.txt', 'comm s1.txt s2.txt'],
+    '3': ['comm -3 s1.txt s2.txt', 'comm s1.txt s2.txt'],
+  },
+  base64: {
+    d: ['echo aGkK | base64 -d', 'echo aGkK | base64'],
+    i: ['echo "aGk*K" | base64 -d -i', 'echo "aGk*K" | base64 -d'],
+    w: ['base64 -w 4 a.txt', 'base64 a.txt'],
+  },
+  sha256sum: {
+    c: ['sha256sum a.txt > s; sha256sum -c s', 'sha256sum a.txt > s; sha256sum s'],
+    b: ['sha256sum -b a.txt', 'sha256sum a.txt'],
+  },
+  xxd: {
+    p: ['xxd -p a.txt', 'xxd a.txt'],
+    u: ['xxd -u a.txt', 'xxd a.txt'],
+    l: ['xxd -l 2 a.txt', 'xxd a.txt'],
+    c: ['xxd -c 4 a.txt', 'xxd a.txt'],
+    g: ['xxd -g 1 a.txt', 'xxd a.txt'],
+    s: ['xxd -s 2 a.txt', 'xxd a.txt'],
+    r: ['echo 6869 | xxd -r -p', 'echo 6869 | xxd -p'],
+  },
+  od: {
+    A: ['od -A x a.txt', 'od a.txt'],
+    t: ['od -t x1 a.txt', 'od a.txt'],
+    N: ['od -N 2 a.txt', 'od a.txt'],
+    j: ['od -j 2 a.txt', 'od a.txt'],
+    v: ['od -v -c long.txt', 'od -c long.txt'],
+    c: ['od -c a.txt', 'od a.txt'],
+    x: ['od -x a.txt', 'od a.txt'],
+    b: ['od -b a.txt', 'od a.txt'],
+    d: ['od -d a.txt', 'od a.txt'],
+  },
+  du: {
+    s: ['du -s .', 'du .'],
+    h: ['du -sh long.txt', 'du -s long.txt'],
+    a: ['du -a src', 'du src'],
+    c: ['du -c a.txt', 'du a.txt'],
+    b: ['du -b a.txt', 'du a.txt'],
+    m: ['du -m long.txt', 'du long.txt'],
+    d: ['du -d 0 .', 'du .'],
+  },
+  file: { b: ['file -b a.txt', 'file a.txt'] },
+  stat: { c: ['stat -c %s a.txt', 'stat --printf %s a.txt'] },
+  date: {
+    d: ['date -d @0 +%Y', 'date +%Y'],
+    r: ['date -r a.txt +%Y', 'date -d @0 +%Y'],
+    I: ['date -d @0 -I', 'date -d @0'],
+    R: ['date -d @0 -R', 'date -d @0'],
+  },
+  rg: {
+    n: ['rg -n one a.txt', 'rg one a.txt'],
+    N: ['rg -n -N one a.txt', 'rg -n one a.txt'],
+    i: ['rg -i ONE a.txt', 'rg ONE a.txt'],
+    l: ['rg -l one a.txt b.txt', 'rg one a.txt b.txt'],
+    c: ['rg -c one a.txt', 'rg one a.txt'],
+    w: ['rg -w tw a.txt', 'rg tw a.txt'],
+    F: ['rg -F o.e a.txt', 'rg o.e a.txt'],
+    v: ['rg -v one a.txt', 'rg one a.txt'],
+    x: ['rg -x on a.txt', 'rg on a.txt'],
+    o: ['rg -o on a.txt', 'rg on a.txt'],
+    S: ['rg -S one upper.txt', 'rg one upper.txt'],
+    s: ['rg -i -s one upper.txt', 'rg -i one upper.txt'],
+    H: ['rg -H one a.txt', 'rg one a.txt'],
+    I: ['rg -I one a.txt b.txt', 'rg one a.txt b.txt'],
+    q: ['rg -q one a.txt', 'rg one a.txt'],
+    u: ['rg -u -l one . | sort', 'rg -l one . | sort'],
+    e: ['rg -e one -e two a.txt', 'rg one a.txt'],
+  },
 };
 
 /** Options whose effect cannot show in a pipe's output, with the reason. */
 const NO_VISIBLE_EFFECT: Record<string, Record<string, string>> = {
   ls: { '1': 'one name per line is already what ls prints when its output is not a terminal' },
+  sha256sum: { t: 'text mode is already the default on GNU/Linux, as in GNU' },
+  du: { k: 'KiB are already the default unit' },
+  date: { u: "the shell's clock is UTC whether or not -u is given" },
 };
 
-const TABLES: Record<string, string> = { ls: LS_FLAGS, diff: DIFF_FLAGS };
+const TABLES: Record<string, string> = {
+  ls: LS_FLAGS,
+  diff: DIFF_FLAGS,
+  sort: SORT_FLAGS,
+  paste: PASTE_FLAGS,
+  comm: COMM_FLAGS,
+  base64: BASE64_FLAGS,
+  sha256sum: DIGEST_FLAGS,
+  xxd: XXD_FLAGS,
+  od: OD_FLAGS,
+  du: DU_FLAGS,
+  file: FILE_FLAGS,
+  stat: STAT_FLAGS,
+  date: DATE_FLAGS,
+  rg: RG_FLAGS,
+};
 
 describe('no option is accepted and ignored', () => {
   for (const [command, letters] of Object.entries(TABLES)) {

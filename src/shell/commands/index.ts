@@ -1,4 +1,4 @@
-import type { CommandTable } from '../context.js';
+import type { CommandFn, CommandTable } from '../context.js';
 import { awk } from './awk/awk.js';
 import { builtins } from './shell/builtins.js';
 import { controlBuiltins } from './shell/control.js';
@@ -6,14 +6,43 @@ import { mapfile, read } from './shell/read.js';
 import { varBuiltins } from './shell/vars.js';
 import { fileCommands } from './files/files.js';
 import { diff } from './files/diff.js';
-import { find, xargs } from './files/find.js';
+import { find } from './files/find.js';
+import { xargs } from './files/xargs.js';
 import { ls } from './files/ls.js';
 import { grep } from './text/grep.js';
 import { jq } from './jq/jq.js';
 import { nodeUnavailable } from './shell/node.js';
 import { sed } from './text/sed.js';
+import { sort } from './text/sort.js';
 import { systemCommands } from './system/index.js';
 import { textCommands } from './text/text.js';
+
+/** A command whose code loads on its first use, so the shell's own first load stays small. */
+const lazy =
+  (load: () => Promise<CommandFn>): CommandFn =>
+  async (ctx) =>
+    (await load())(ctx);
+
+/** Commands loaded on first use, by name. */
+const onDemand: Record<string, CommandFn> = {
+  rg: lazy(async () => (await import('./search/rg.js')).rg),
+  tac: lazy(async () => (await import('./text/tac.js')).tac),
+  paste: lazy(async () => (await import('./text/paste.js')).paste),
+  comm: lazy(async () => (await import('./text/comm.js')).comm),
+  expr: lazy(async () => (await import('./shell/expr.js')).expr),
+  base64: lazy(async () => (await import('./encode/base64.js')).base64),
+  sha256sum: lazy(async () => (await import('./encode/digest.js')).digest),
+  sha1sum: lazy(async () => (await import('./encode/digest.js')).digest),
+  md5sum: lazy(async () => (await import('./encode/digest.js')).digest),
+  xxd: lazy(async () => (await import('./encode/xxd.js')).xxd),
+  od: lazy(async () => (await import('./encode/od.js')).od),
+  mktemp: lazy(async () => (await import('./system/mktemp.js')).mktemp),
+  timeout: lazy(async () => (await import('./system/timeout.js')).timeout),
+  date: lazy(async () => (await import('./system/date.js')).date),
+  du: lazy(async () => (await import('./files/du.js')).du),
+  file: lazy(async () => (await import('./files/file.js')).file),
+  stat: lazy(async () => (await import('./files/stat.js')).stat),
+};
 
 /** Every command the shell has, by name. */
 export function commandTable(): CommandTable {
@@ -28,11 +57,13 @@ export function commandTable(): CommandTable {
       ...fileCommands,
       ...textCommands,
       ...systemCommands,
+      ...onDemand,
       ls,
       grep,
       egrep: (ctx) => grep({ ...ctx, args: ['-E', ...ctx.args] }),
       fgrep: (ctx) => grep({ ...ctx, args: ['-F', ...ctx.args] }),
       sed,
+      sort,
       awk,
       jq,
       find,

@@ -1,5 +1,5 @@
 import { decodeLossy } from '../bytes.js';
-import { errorText, UsageError, type CommandContext } from '../context.js';
+import { errorText, TimeoutSignal, UsageError, type CommandContext } from '../context.js';
 import { shellPath } from '../overlay.js';
 
 export interface Parsed {
@@ -90,3 +90,23 @@ export const joinLines = (ls: string[]) => ls.map((l) => `${l}\n`).join('');
 
 /** Byte-order comparison, as `LC_ALL=C sort` compares. */
 export const compareC = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/**
+ * Run a command by its argv as a program runs another (find -exec, xargs, timeout): no shell
+ * functions, empty stdin, the same output. A missing command is reported as `who: 'name': No such
+ * file or directory` with status 127.
+ */
+export async function runArgv(ctx: CommandContext, argv: string[], who: string, stdin = ''): Promise<number> {
+  const fn = ctx.shell.state.commands.get(argv[0]!);
+  if (!fn) {
+    ctx.err(`${who}: '${argv[0]}': No such file or directory\n`);
+    return 127;
+  }
+  try {
+    return await fn({ ...ctx, stdin, input: undefined, name: argv[0]!, args: argv.slice(1) });
+  } catch (error) {
+    if (error instanceof TimeoutSignal) throw error;
+    ctx.err(`${argv[0]}: ${errorText(error)}\n`);
+    return error instanceof UsageError ? error.status : 1;
+  }
+}

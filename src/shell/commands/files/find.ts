@@ -1,154 +1,108 @@
-import { errorText, UsageError, type CommandFn } from '../../context.js';
-import { globRegExp } from '../../expand.js';
-import { getopts, lines, resolve } from '../util.js';
+import { errorText, type CommandContext, type CommandFn } from '../../context.js';
+import { resolve, runArgv } from '../util.js';
+import { type FindEntry, type FindHost, parseFind } from './find-parse.js';
+import { findPrintf } from './find-printf.js';
 
-type Test = (path: string, name: string, type: 'file' | 'dir', depth: number) => boolean;
-
-/** find's expression: -name -iname -path -type -maxdepth -mindepth -not/! and implicit -a, -o. */
-function parseExpression(args: string[]): { test: Test; maxDepth: number; minDepth: number } {
-  let maxDepth = Infinity;
-  let minDepth = 0;
-  let i = 0;
-  const primary = (): Test => {
-    const a = args[i++];
-    const value = () => {
-      const v = args[i++];
-      if (v === undefined) throw new UsageError(`missing argument to '${a}'`);
-      return v;
-    };
-    switch (a) {
-      case '!':
-      case '-not': {
-        const t = primary();
-        return (...x) => !t(...x);
-      }
-      case '(': {
-        const t = or();
-        if (args[i++] !== ')') throw new UsageError("missing ')'");
-        return t;
-      }
-      case '-name': {
-        const re = globRegExp(value());
-        return (_p, n) => re.test(n);
-      }
-      case '-iname': {
-        const re = new RegExp(globRegExp(value()).source, 'i');
-        return (_p, n) => re.test(n);
-      }
-      case '-path':
-      case '-wholename': {
-        const re = globRegExp(value());
-        return (p) => re.test(p);
-      }
-      case '-type': {
-        const t = value();
-        return (_p, _n, type) => (t === 'd' ? type === 'dir' : t === 'f' ? type === 'file' : false);
-      }
-      case '-maxdepth':
-        maxDepth = Number(value());
-        return () => true;
-      case '-mindepth':
-        minDepth = Number(value());
-        return () => true;
-      case '-print':
-        return () => true;
-      case '-empty':
-        return () => true;
-      default:
-        throw new UsageError(`unknown predicate '${a}'`);
-    }
+/** The file find shows as `shown`, stat'ed without following a link; null when it is gone. */
+async function entryOf(ctx: CommandContext, abs: string, shown: string, start: string, depth: number) {
+  const fs = ctx.shell.state.fs;
+  const st = await fs.fullStat(abs);
+  if (!st) return null;
+  const type: FindEntry['type'] = st.type === 'dir' ? 'dir' : st.type === 'symlink' ? 'symlink' : 'file';
+  const name = depth === 0 ? shown : shown.slice(shown.lastIndexOf('/') + 1);
+  const entry: FindEntry = {
+    abs,
+    shown,
+    start,
+    name: depth === 0 ? name.replace(/\/+$/, '').split('/').pop() || name : name,
+    depth,
+    type,
+    size: st.size,
+    mtimeMs: st.mtimeMs,
+    // The modes the workspace keeps (git's): executable or not, under the usual umask.
+    mode: type === 'file' ? (st.mode & 0o111 ? 0o755 : 0o644) : type === 'dir' ? 0o755 : 0o777,
+    empty: async () => (type === 'dir' ? (await fs.readdir(abs)).length === 0 : type === 'file' && st.size === 0),
   };
-  const and = (): Test => {
-    let t = primary();
-    while (i < args.length && args[i] !== '-o' && args[i] !== ')') {
-      if (args[i] === '-a' || args[i] === '-and') i++;
-      const l = t,
-        r = primary();
-      t = (...x) => l(...x) && r(...x);
-    }
-    return t;
-  };
-  const or = (): Test => {
-    let t = and();
-    while (args[i] === '-o' || args[i] === '-or') {
-      i++;
-      const l = t,
-        r = and();
-      t = (...x) => l(...x) || r(...x);
-    }
-    return t;
-  };
-  const test = args.length ? or() : () => true;
-  return { test, maxDepth, minDepth };
+  return entry;
 }
 
-/** find: walks each start folder in sorted order (GNU find uses directory order). */
+/**
+ * find: GNU find's tests, operators and actions over the workspace, walking each start folder in
+ * sorted order (GNU find uses directory order). Links are listed, never followed.
+ */
 export const find: CommandFn = async (ctx) => {
   const starts: string[] = [];
   let k = 0;
-  while (k < ctx.args.length && !/^[-!(]/.test(ctx.args[k]!)) starts.push(ctx.args[k++]!);
-  const { test, maxDepth, minDepth } = parseExpression(ctx.args.slice(k));
+  while (k < ctx.args.length && !/^[-!(]./.test(ctx.args[k]!) && !['!', '('].includes(ctx.args[k]!))
+    starts.push(ctx.args[k++]!);
   const fs = ctx.shell.state.fs;
   let status = 0;
-  const visit = async (abs: string, shown: string, depth: number): Promise<void> => {
+  const host: FindHost = {
+    exec: (argv) => runArgv(ctx, argv, 'find'),
+    out: (text) => ctx.out(text),
+    printf: findPrintf,
+    now: Date.now(),
+    mtimeOf: async (path) => {
+      const st = await fs.fullStat(resolve(ctx, path));
+      return st ? st.mtimeMs : Number.POSITIVE_INFINITY;
+    },
+    remove: async (e) => {
+      try {
+        if (e.type === 'dir' && (await fs.readdir(e.abs)).length) {
+          ctx.err(`find: cannot delete '${e.shown}': Directory not empty\n`);
+          status = 1;
+          return false;
+        }
+        if (e.depth === 0 && (e.shown === '.' || e.shown === './')) return true;
+        await fs.remove(e.abs);
+        return true;
+      } catch (error) {
+        ctx.err(`find: cannot delete '${e.shown}': ${errorText(error)}\n`);
+        status = 1;
+        return false;
+      }
+    },
+  };
+  const plan = parseFind(ctx.args.slice(k), host);
+  // -newer's reference file is read before the walk: a missing one ends find at once.
+  const newer = ctx.args
+    .slice(k)
+    .flatMap((a, n, all) => (a === '-newer' && all[n + 1] !== undefined ? [all[n + 1]!] : []));
+  for (const ref of newer)
+    if (!(await fs.fullStat(resolve(ctx, ref)))) {
+      ctx.err(`find: '${ref}': No such file or directory\n`);
+      return 1;
+    }
+  const visit = async (abs: string, shown: string, start: string, depth: number): Promise<void> => {
     ctx.shell.checkTime();
-    const st = await fs.stat(abs);
-    if (!st) return;
-    const name = depth === 0 ? shown.replace(/\/+$/, '').split('/').pop() || shown : shown.split('/').pop()!;
-    if (depth >= minDepth && test(shown, name, st.type, depth)) ctx.out(`${shown}\n`);
-    if (st.type !== 'dir' || depth >= maxDepth) return;
-    for (const child of await fs.readdir(abs))
-      await visit(
-        abs === '/' ? `/${child}` : `${abs}/${child}`,
-        shown.endsWith('/') ? `${shown}${child}` : `${shown}/${child}`,
-        depth + 1,
-      );
+    if (plan.quit.now) return;
+    const e = await entryOf(ctx, abs, shown, start, depth);
+    if (!e) return;
+    const evaluate = depth >= plan.minDepth;
+    if (evaluate && !plan.depthFirst) await plan.test(e);
+    if (e.type === 'dir' && depth < plan.maxDepth && !(e.prune && !plan.depthFirst)) {
+      for (const child of await fs.readdir(abs)) {
+        if (plan.quit.now) return;
+        await visit(
+          abs === '/' ? `/${child}` : `${abs}/${child}`,
+          shown.endsWith('/') ? `${shown}${child}` : `${shown}/${child}`,
+          start,
+          depth + 1,
+        );
+      }
+    }
+    if (evaluate && plan.depthFirst && !plan.quit.now) await plan.test(e);
   };
   for (const start of starts.length ? starts : ['.']) {
     const abs = resolve(ctx, start);
-    if (!(await fs.stat(abs).catch(() => null))) {
+    if (!(await fs.fullStat(abs).catch(() => null))) {
       ctx.err(`find: '${start}': No such file or directory\n`);
       status = 1;
       continue;
     }
-    await visit(abs, start, 0);
+    await visit(abs, start, start, 0);
+    if (plan.quit.now) break;
   }
-  return status;
-};
-
-/** xargs: runs the command (default echo) with stdin's words appended, all at once or `-n` at a time. */
-export const xargs: CommandFn = async (ctx) => {
-  let cut = 0;
-  while (cut < ctx.args.length && ctx.args[cut]!.startsWith('-') && ctx.args[cut] !== '-')
-    cut += /^-[nIL]$/.test(ctx.args[cut]!) ? 2 : 1;
-  const { values, flags } = getopts(ctx.args.slice(0, cut), 'r0t', 'nIL');
-  const command = cut < ctx.args.length ? ctx.args.slice(cut) : ['echo'];
-  const words = flags.has('0')
-    ? ctx.stdin.split('\0').filter(Boolean)
-    : values.has('I') || values.has('L')
-      ? lines(ctx.stdin)
-      : (ctx.stdin.match(/"[^"]*"|'[^']*'|\S+/g)?.map((w) => w.replace(/^["']|["']$/g, '')) ?? []);
-  if (words.length === 0 && flags.has('r')) return 0;
-  const per = values.has('n')
-    ? Number(values.get('n')![0])
-    : values.has('I') || values.has('L')
-      ? 1
-      : Math.max(words.length, 1);
-  let status = 0;
-  for (let i = 0; i < Math.max(words.length, 1); i += per) {
-    const chunk = words.slice(i, i + per);
-    const replaceStr = values.get('I')?.[0];
-    const argv = replaceStr ? command.map((a) => a.split(replaceStr).join(chunk[0] ?? '')) : [...command, ...chunk];
-    const fn = ctx.shell.state.commands.get(argv[0]!);
-    if (!fn) {
-      ctx.err(`xargs: ${argv[0]}: No such file or directory\n`);
-      return 127;
-    }
-    const code = await fn({ ...ctx, stdin: '', name: argv[0]!, args: argv.slice(1) }).catch((e) => {
-      ctx.err(`${argv[0]}: ${errorText(e)}\n`);
-      return 1;
-    });
-    if (code !== 0) status = 123;
-  }
-  return status;
+  for (const run of plan.finish) await run();
+  return plan.failed.now ? 1 : status;
 };

@@ -3,7 +3,7 @@ import { UsageError, type CommandFn } from '../../context.js';
 import { getopts, inputs, lines, resolve } from '../util.js';
 import { posixRegex } from './regex.js';
 
-type Address = { line: number } | { last: true } | { re: RegExp };
+type Address = { line: number } | { last: true } | { re: RegExp } | { first: number; step: number } | { plus: number };
 interface SedCommand {
   from?: Address;
   to?: Address;
@@ -16,6 +16,37 @@ interface SedCommand {
   nth?: number;
   text?: string;
   inRange?: boolean;
+  /** where an `addr,+N` range ends, once it has started */
+  rangeEnd?: number;
+}
+
+const ESCAPED: Record<string, string> = {
+  '\\': '\\\\',
+  '\x07': '\\a',
+  '\b': '\\b',
+  '\f': '\\f',
+  '\r': '\\r',
+  '\t': '\\t',
+  '\v': '\\v',
+};
+
+/** sed's `l`: the line with escapes and octal for what does not print, wrapped at 70 columns, ending in `$`. */
+function unambiguous(line: string): string {
+  let body = '';
+  for (const byte of new TextEncoder().encode(line)) {
+    const ch = String.fromCharCode(byte);
+    body += ESCAPED[ch] ?? (byte >= 0x20 && byte < 0x7f ? ch : `\\${byte.toString(8).padStart(3, '0')}`);
+  }
+  let out = '';
+  while (body.length > 69) {
+    let cut = 69;
+    // An escape is never split across lines.
+    const esc = body.lastIndexOf('\\', cut - 1);
+    if (esc > cut - 4 && esc >= 0) cut = esc;
+    out += `${body.slice(0, cut)}\\\n`;
+    body = body.slice(cut);
+  }
+  return `${out}${body}$\n`;
 }
 
 /** Read one sed script into commands: addresses (N, $, /re/, ranges, !), and s p d q a i c y = commands. */
@@ -38,6 +69,16 @@ function parseScript(script: string, extended: boolean): SedCommand[] {
     return out;
   };
   const address = (): Address | undefined => {
+    const stepped = /^(\d+)~(\d+)/.exec(script.slice(i));
+    if (stepped) {
+      i += stepped[0].length;
+      return { first: Number(stepped[1]), step: Number(stepped[2]) };
+    }
+    const plus = /^\+(\d+)/.exec(script.slice(i));
+    if (plus) {
+      i += plus[0].length;
+      return { plus: Number(plus[1]) };
+    }
     if (/\d/.test(script[i] ?? '')) {
       const m = /^\d+/.exec(script.slice(i))![0];
       i += m.length;
@@ -87,7 +128,7 @@ function parseScript(script: string, extended: boolean): SedCommand[] {
       const m = /^\\?\n?\s*((?:[^\n\\]|\\.)*)/.exec(script.slice(i))!;
       cmd.text = m[1]!.replace(/\\(.)/g, '$1');
       i += m[0].length;
-    } else if (!'pdqPD=nN'.includes(cmd.name) || cmd.name === '') {
+    } else if (!'pdq=l'.includes(cmd.name) || cmd.name === '') {
       throw new UsageError(`-e expression #1, char ${i}: unknown command: \`${cmd.name}'`);
     }
     cmds.push(cmd);
@@ -132,9 +173,17 @@ function substitute(line: string, c: SedCommand): [string, boolean] {
   return [out + line.slice(last), changed];
 }
 
-/** sed: a stream editor for the common scripts (s///, addresses, p, d, q, a, i, c, y), `-i` in place. */
+/** sed: a stream editor for the common scripts (s///, addresses with first~step and addr,+N, p, d, q, a, i, c, y, l, =), `-i[SUFFIX]` in place, -s. */
 export const sed: CommandFn = async (ctx) => {
-  const { operands, flags, values } = getopts(ctx.args, 'nErsiz', 'e', {
+  // `-i.bak` / `--in-place=.bak`: edit in place and keep the original under that suffix.
+  let backup: string | undefined;
+  const args = ctx.args.map((a) => {
+    const m = /^(?:-i|--in-place=)(.+)$/.exec(a);
+    if (!m || (a.startsWith('-i') && /^-i[nEr]+$/.test(a))) return a;
+    backup = m[1];
+    return '-i';
+  });
+  const { operands, flags, values } = getopts(args, 'nErsi', 'e', {
     quiet: 'n',
     'regexp-extended': 'E',
     'in-place': 'i',
@@ -148,8 +197,18 @@ export const sed: CommandFn = async (ctx) => {
     const endsWithNewline = text.endsWith('\n');
     let out = '';
     let quit = false;
-    const matches = (a: Address, n: number, line: string) =>
-      'line' in a ? a.line === n : 'last' in a ? n === all.length : ((a.re.lastIndex = 0), a.re.test(line));
+    const matches = (a: Address, n: number, line: string): boolean =>
+      'line' in a
+        ? a.line === n
+        : 'last' in a
+          ? n === all.length
+          : 'step' in a
+            ? a.step > 0
+              ? n >= a.first && (n - a.first) % a.step === 0
+              : n === a.first
+            : 'plus' in a
+              ? false
+              : ((a.re.lastIndex = 0), a.re.test(line));
     for (let idx = 0; idx < all.length && !quit; idx++) {
       let line = all[idx]!;
       const n = idx + 1;
@@ -161,12 +220,19 @@ export const sed: CommandFn = async (ctx) => {
         else if (c.from && c.to) {
           if (!c.inRange) {
             if (matches(c.from, n, line)) {
-              c.inRange = !('line' in c.to && c.to.line <= n) && !(c.to && 'last' in c.to && n === all.length);
+              c.rangeEnd = 'plus' in c.to ? n + c.to.plus : undefined;
+              c.inRange =
+                c.rangeEnd !== undefined
+                  ? c.rangeEnd > n
+                  : !('line' in c.to && c.to.line <= n) && !(c.to && 'last' in c.to && n === all.length);
               hit = true;
             } else hit = false;
           } else {
             hit = true;
-            if (matches(c.to, n, line) || ('line' in c.to && c.to.line <= n)) c.inRange = false;
+            if (
+              c.rangeEnd !== undefined ? n >= c.rangeEnd : matches(c.to, n, line) || ('line' in c.to && c.to.line <= n)
+            )
+              c.inRange = false;
           }
         }
         if (hit === c.negate) continue;
@@ -182,6 +248,7 @@ export const sed: CommandFn = async (ctx) => {
             })
             .join('');
         else if (c.name === 'p') out += `${line}\n`;
+        else if (c.name === 'l') out += unambiguous(line);
         else if (c.name === 'd') {
           deleted = true;
           break;
@@ -206,11 +273,24 @@ export const sed: CommandFn = async (ctx) => {
   if (flags.has('i')) {
     if (operands.length === 0) throw new UsageError('no input files');
     const { texts, failed } = await inputs(ctx, operands);
-    for (const { name, text } of texts)
+    for (const { name, text } of texts) {
+      if (backup !== undefined) {
+        const kept = backup.includes('*') ? backup.replaceAll('*', name.split('/').pop()!) : `${name}${backup}`;
+        await ctx.shell.state.fs.writeFile(resolve(ctx, kept), encodeUtf8(text));
+      }
       await ctx.shell.state.fs.writeFile(resolve(ctx, name), encodeUtf8(run(text).out));
+    }
     return failed ? 2 : 0;
   }
   const { texts, failed } = await inputs(ctx, operands);
-  ctx.out(run(texts.map((t) => t.text).join('')).out);
+  // -s: each file on its own (`$` is each file's last line), as -i does.
+  if (flags.has('s'))
+    for (const t of texts) {
+      for (const c of cmds) c.inRange = false;
+      const r = run(t.text);
+      ctx.out(r.out);
+      if (r.quit) break;
+    }
+  else ctx.out(run(texts.map((t) => t.text).join('')).out);
   return failed ? 2 : 0;
 };

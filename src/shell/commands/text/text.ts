@@ -1,5 +1,5 @@
 import { UsageError, type CommandContext, type CommandFn } from '../../context.js';
-import { compareC, getopts, inputs, joinLines, lines } from '../util.js';
+import { getopts, inputs, lines } from '../util.js';
 
 /** `-5` as head and tail take it: the same as `-n 5`. */
 const countArgs = (args: string[]) =>
@@ -34,15 +34,6 @@ async function headTail(ctx: CommandContext, tail: boolean): Promise<number> {
     ctx.out(picked.join(''));
   }
   return failed ? 1 : 0;
-}
-
-function sortKey(line: string, key: string | undefined, sep: string | undefined): string {
-  if (!key) return line;
-  const [start, end] = key.split(',').map((k) => Number.parseInt(k, 10));
-  const fields = sep !== undefined ? line.split(sep) : line.split(/(?<=\S)(?=\s)/);
-  const from = (start ?? 1) - 1;
-  const to = end === undefined || Number.isNaN(end) ? fields.length : end;
-  return fields.slice(from, to).join(sep ?? '');
 }
 
 const TR_ESCAPES: Record<string, string> = { n: '\n', t: '\t', r: '\r', v: '\v', f: '\f', a: '\x07', b: '\b' };
@@ -81,28 +72,6 @@ export const textCommands: Record<string, CommandFn> = {
         `${shown.map((f) => String(r.n[f]).padStart(width)).join(' ')}${r.name === '-' && operands.length === 0 ? '' : ` ${r.name}`}\n`,
       );
     return failed ? 1 : 0;
-  },
-  sort: async (ctx) => {
-    const { operands, flags, values } = getopts(ctx.args, 'rnufbs', 'kto', { reverse: 'r', unique: 'u' });
-    const { texts, failed } = await inputs(ctx, operands);
-    const all = texts.flatMap((t) => lines(t.text));
-    const key = values.get('k')?.[0];
-    const sep = values.get('t')?.[0];
-    const prep = (l: string) => {
-      let k = sortKey(l, key, sep);
-      if (flags.has('b')) k = k.trimStart();
-      return flags.has('f') ? k.toUpperCase() : k;
-    };
-    const cmp = (a: string, b: string) => {
-      const ka = prep(a),
-        kb = prep(b);
-      const c = flags.has('n') ? (parseFloat(ka) || 0) - (parseFloat(kb) || 0) : compareC(ka, kb);
-      return c !== 0 || flags.has('s') || flags.has('u') ? c : compareC(a, b);
-    };
-    let out = [...all].sort((a, b) => (flags.has('r') ? -cmp(a, b) : cmp(a, b)));
-    if (flags.has('u')) out = out.filter((l, i) => i === 0 || cmp(out[i - 1]!, l) !== 0);
-    ctx.out(joinLines(out));
-    return failed ? 2 : 0;
   },
   uniq: async (ctx) => {
     const { operands, flags } = getopts(ctx.args, 'cdui');
