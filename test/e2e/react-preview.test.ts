@@ -31,7 +31,7 @@ afterAll(async () => {
 const frame = () => previewFrame(pg.page);
 
 describe('the React sample in the live preview', () => {
-  it('installs from the local registry, renders, reloads on an edit, and reloads offline', {
+  it('installs from the local registry, summarises it in Review, renders, reloads on an edit and offline, and names a removed package', {
     timeout: 240_000,
   }, async () => {
     const { page } = pg;
@@ -66,6 +66,18 @@ describe('the React sample in the live preview', () => {
       expect(registry.hits).toContain(registry.tarballPath(name, version));
     }
     expect(pg.foreignRequests.filter((url) => !url.startsWith(registry.url))).toEqual([]);
+
+    // Review shows the install as its packages and versions, not as every file it wrote.
+    await page.click('#tab-review');
+    await page.locator('#timeline li[data-id]').first().click();
+    const summary = page.locator('#package-summary');
+    await summary.waitFor();
+    expect(await summary.locator('li').allTextContents()).toEqual([
+      'added react 19.3.1',
+      'added react-dom 19.3.1',
+      'added scheduler 0.28.0',
+    ]);
+    expect(await page.locator('#diff section.diff-file[data-path^="node_modules/"]').count()).toBe(0);
 
     await openPreview(page);
     await frame().locator('h1', { hasText: 'Hello from React' }).waitFor({ timeout: 60_000 });
