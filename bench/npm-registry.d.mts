@@ -18,6 +18,16 @@ export interface FixturePackage {
   notLatest?: boolean;
 }
 
+/**
+ * A real package folder (say a node_modules/<name> of this repository), served as it is: every
+ * file but nested node_modules, its package.json (without npm's `_` fields) as the manifest.
+ */
+export interface FolderPackage {
+  dir: string;
+  tags?: string[];
+  notLatest?: boolean;
+}
+
 /** A local npm registry on 127.0.0.1, with the CORS headers the public registry sends. */
 export interface LocalRegistry {
   url: string;
@@ -33,5 +43,8 @@ export interface LocalRegistry {
 /** A gzipped tar as `npm pack` makes one: every file under `package/`. */
 export function packTarball(files: Array<{ path: string; data: Buffer; mode: number }>): Buffer;
 
-/** Start a registry serving `packages` (packuments and tarballs packed here) until `close()`. */
-export function startNpmRegistry(packages: FixturePackage[]): Promise<LocalRegistry>;
+/**
+ * Start a registry serving `packages` until `close()`: fixtures (fields and files, packed here)
+ * or real package folders (`{ dir }`, packed as they are).
+ */
+export function startNpmRegistry(packages: Array<FixturePackage | FolderPackage>): Promise<LocalRegistry>;

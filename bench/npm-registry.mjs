@@ -1,17 +1,32 @@
 // A local npm registry for the tests and `npm run bench`: packuments and tarballs packed from
 // fixture packages, served on 127.0.0.1 with the public registry's CORS headers.
 import { createHash } from 'node:crypto';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import { createServer } from 'node:http';
+import { join, relative, sep } from 'node:path';
 import { gzipSync } from 'node:zlib';
 
 function octal(value, width) {
   return `${value.toString(8).padStart(width - 1, '0')}\0`;
 }
 
-/** A ustar header block for one file (names up to 100 bytes are all the fixtures need). */
+/** Split a path into ustar's name (100 bytes) and prefix (155 bytes) fields at a slash. */
+function ustarName(path) {
+  if (Buffer.byteLength(path) <= 100) return { name: path, prefix: '' };
+  for (let cut = path.indexOf('/'); cut !== -1; cut = path.indexOf('/', cut + 1)) {
+    const prefix = path.slice(0, cut);
+    const name = path.slice(cut + 1);
+    if (Buffer.byteLength(prefix) <= 155 && Buffer.byteLength(name) <= 100) return { name, prefix };
+  }
+  throw new Error(`path too long for a ustar header: ${path}`);
+}
+
+/** A ustar header block for one file. */
 function header(path, size, mode) {
   const block = Buffer.alloc(512);
-  block.write(path, 0, 100, 'utf8');
+  const { name, prefix } = ustarName(path);
+  block.write(name, 0, 100, 'utf8');
+  if (prefix) block.write(prefix, 345, 155, 'utf8');
   block.write(octal(mode, 8), 100);
   block.write(octal(0, 8), 108);
   block.write(octal(0, 8), 116);
@@ -41,31 +56,62 @@ export function packTarball(files) {
 
 const tarballFile = (name, version) => `${name}/-/${name.split('/').pop()}-${version}.tgz`;
 
-/** Start a registry serving `packages` (packuments and tarballs packed here) until `close()`. */
+/**
+ * A real package folder as `npm pack` would pack it: every file (nested `node_modules` left out,
+ * as npm leaves out what is not bundled), its own package.json as the manifest without the
+ * underscore fields an installer adds (`_resolved`, `_integrity`, ...).
+ */
+async function packFolder(dir) {
+  const pkgJson = JSON.parse(await readFile(join(dir, 'package.json'), 'utf8'));
+  for (const key of Object.keys(pkgJson)) if (key.startsWith('_')) delete pkgJson[key];
+  const entries = [{ path: 'package.json', data: Buffer.from(`${JSON.stringify(pkgJson, null, 2)}\n`), mode: 0o644 }];
+  const listed = await readdir(dir, { recursive: true, withFileTypes: true });
+  for (const entry of listed.sort((a, b) => join(a.parentPath, a.name).localeCompare(join(b.parentPath, b.name)))) {
+    const full = join(entry.parentPath, entry.name);
+    const path = relative(dir, full).split(sep).join('/');
+    if (!entry.isFile() || path === 'package.json' || path.split('/').includes('node_modules')) continue;
+    const executable = ((await stat(full)).mode & 0o111) !== 0;
+    entries.push({ path, data: await readFile(full), mode: executable ? 0o755 : 0o644 });
+  }
+  return { pkgJson, tarball: packTarball(entries) };
+}
+
+/** A fixture package's package.json and tarball, packed from its fields and files. */
+function packFixture(p) {
+  const { files = {}, tags: _tags, notLatest: _notLatest, ...fields } = p;
+  const pkgJson = { ...fields, license: p.license ?? 'MIT', main: 'index.js' };
+  const entries = [
+    { path: 'package.json', data: Buffer.from(`${JSON.stringify(pkgJson, null, 2)}\n`), mode: 0o644 },
+    {
+      path: 'index.js',
+      data: Buffer.from(`module.exports = ${JSON.stringify(`${p.name}@${p.version}`)};\n`),
+      mode: 0o644,
+    },
+    ...Object.entries(files).map(([path, text]) => ({
+      path,
+      data: Buffer.from(text.replace(/^\+x /, '')),
+      mode: text.startsWith('+x ') ? 0o755 : 0o644,
+    })),
+  ];
+  const { scripts: _scripts, license: _license, main: _main, ...manifest } = pkgJson;
+  return { pkgJson, manifest, tarball: packTarball(entries) };
+}
+
+/**
+ * Start a registry serving `packages` until `close()`: fixtures (fields and files, packed here)
+ * or real package folders (`{ dir }`, packed as they are).
+ */
 export async function startNpmRegistry(packages) {
   const byName = new Map();
   const tags = new Map();
-  for (const p of packages) {
-    const { files = {}, tags: extraTags = [], notLatest, ...fields } = p;
-    const pkgJson = { ...fields, license: p.license ?? 'MIT', main: 'index.js' };
-    const entries = [
-      { path: 'package.json', data: Buffer.from(`${JSON.stringify(pkgJson, null, 2)}\n`), mode: 0o644 },
-      {
-        path: 'index.js',
-        data: Buffer.from(`module.exports = ${JSON.stringify(`${p.name}@${p.version}`)};\n`),
-        mode: 0o644,
-      },
-      ...Object.entries(files).map(([path, text]) => ({
-        path,
-        data: Buffer.from(text.replace(/^\+x /, '')),
-        mode: text.startsWith('+x ') ? 0o755 : 0o644,
-      })),
-    ];
-    const tarball = packTarball(entries);
-    const { scripts, ...inPackument } = pkgJson;
-    const manifest = { ...inPackument };
-    delete manifest.license;
-    delete manifest.main;
+  for (const entry of packages) {
+    const folder = entry.dir === undefined ? undefined : await packFolder(entry.dir);
+    const fixture = folder ? undefined : packFixture(entry);
+    const p = folder ? { ...entry, name: folder.pkgJson.name, version: folder.pkgJson.version } : entry;
+    const { tarball, pkgJson } = folder ?? fixture;
+    const { scripts } = pkgJson;
+    const manifest = folder ? { ...folder.pkgJson } : fixture.manifest;
+    if (folder) delete manifest.scripts;
     if (scripts && ['preinstall', 'install', 'postinstall'].some((s) => s in scripts)) manifest.hasInstallScript = true;
     const versions = byName.get(p.name) ?? new Map();
     versions.set(p.version, {
@@ -76,8 +122,8 @@ export async function startNpmRegistry(packages) {
     });
     byName.set(p.name, versions);
     const t = tags.get(p.name) ?? {};
-    if (!notLatest && (!t.latest || compare(p.version, t.latest) > 0)) t.latest = p.version;
-    for (const tag of extraTags) t[tag] = p.version;
+    if (!p.notLatest && (!t.latest || compare(p.version, t.latest) > 0)) t.latest = p.version;
+    for (const tag of p.tags ?? []) t[tag] = p.version;
     tags.set(p.name, t);
   }
   const tampered = new Set();

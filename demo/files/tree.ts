@@ -134,8 +134,11 @@ export class FileTree {
     this.select(this.selected);
     const files = this.files.length;
     this.count.textContent = files ? String(files) : '';
-    this.empty.hidden = this.entries.length > 0;
-    this.empty.querySelector('.empty-title')!.textContent = error ?? 'This workspace is empty.';
+    // Settings alone (an .npmrc naming a registry, a .gitignore) leave the ways to start on offer.
+    const onlySettings = this.entries.length > 0 && this.entries.every((e) => e.path.startsWith('.'));
+    this.empty.hidden = this.entries.length > 0 && !onlySettings;
+    this.empty.querySelector('.empty-title')!.textContent =
+      error ?? (onlySettings ? 'Only settings files so far.' : 'This workspace is empty.');
     this.previousSizes = new Map(this.entries.map((e) => [e.path, e.size_bytes]));
     if (this.pendingFocus) {
       const { path, index } = this.pendingFocus;

@@ -7,7 +7,7 @@ interface DiffLine {
   new?: number;
 }
 
-interface FileDiff {
+export interface FileDiff {
   from: string;
   to: string;
   hunks: Array<{ header: string; lines: DiffLine[] }>;
@@ -150,8 +150,14 @@ function splitTable(file: FileDiff): HTMLTableElement {
 }
 
 /** Render a unified diff as the reviewer asked: one column, or old and new side by side. */
-export function renderDiff(host: HTMLElement, diff: string, mode: 'unified' | 'split'): void {
-  const files = parseUnifiedDiff(diff);
+export function renderDiff(
+  host: HTMLElement,
+  diff: string,
+  mode: 'unified' | 'split',
+  /** files left out of the rendering (an install's node_modules, summarised above it instead) */
+  hidden: (path: string) => boolean = () => false,
+): void {
+  const files = parseUnifiedDiff(diff).filter((file) => !hidden(file.to === '/dev/null' ? file.from : file.to));
   if (files.length === 0) {
     host.replaceChildren(el('p', 'No file content changed in this step.', 'empty-hint'));
     return;

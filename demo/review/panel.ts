@@ -1,7 +1,9 @@
 import type { Envelope } from '../../src/index.js';
 import { $, el, formatTime, toast } from '../page/dom.js';
 import { failureText } from '../page/failure-words.js';
-import { renderDiff } from './diff-view.js';
+import { parseUnifiedDiff, renderDiff } from './diff-view.js';
+import { isInstalledFile, packageChanges } from './package-summary.js';
+import { packageSummaryView } from './package-summary-view.js';
 import type { Session } from '../page/session.js';
 import { HunkReview } from './hunks.js';
 
@@ -42,6 +44,8 @@ export class Review {
   private redoWith: string | null = null;
   private mode: 'unified' | 'split' = localStorage.getItem(MODE_KEY) === 'split' ? 'split' : 'unified';
   private diffText = '';
+  /** how many of the selected change's files sit under node_modules (summarised, not diffed) */
+  private installedFiles = 0;
   private readonly list = $<HTMLOListElement>('timeline');
 
   /** review by hunk and blame of the open file, below the timeline */
@@ -242,6 +246,7 @@ export class Review {
       el('span', `${diff.files.length} file${diff.files.length === 1 ? '' : 's'}`, 'muted'),
     );
     this.diffText = diff.unified_diff;
+    this.installedFiles = diff.files.filter((f) => isInstalledFile(f.path)).length;
     this.drawDiff();
   }
 
@@ -261,7 +266,12 @@ export class Review {
 
   private drawDiff(): void {
     this.drawModeButtons();
-    if (this.selected) renderDiff($('diff'), this.diffText, this.mode);
+    if (!this.selected) return;
+    // An install changes thousands of lines nobody reads: it shows as packages and versions instead.
+    const changes = packageChanges(parseUnifiedDiff(this.diffText));
+    const summarise = changes.length > 0 || this.installedFiles > 0;
+    renderDiff($('diff'), this.diffText, this.mode, summarise ? isInstalledFile : undefined);
+    if (summarise) $('diff').prepend(packageSummaryView(changes, this.installedFiles));
   }
 
   private async act(tool: 'undo' | 'restore_snapshot', args: Record<string, unknown>, redo = false): Promise<void> {
