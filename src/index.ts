@@ -5,7 +5,34 @@ export type { Workspace, WorkspaceOptions, Envelope, CallOptions } from './works
 export { importResultSchema, type ImportedFile, type ImportResult } from './tools/import-files.js';
 export type { ExportedFile, ExportResult } from './workspace/export-files.js';
 export type { WorkspacePolicy, WorkspaceLimits, ConfirmAction, Approver, ApprovalRequest } from './workspace/policy.js';
-export type { ChangeDetail, ChangeSummary, ChangeListener } from './workspace/change-log.js';
+export type { ChangeDetail, ChangeSummary, ChangeListener, ChangeEvent, ChangeOrigin } from './workspace/change-log.js';
+export type {
+  WorkspaceReview,
+  BlameResult,
+  BlameRange,
+  Hunk,
+  HunkFilter,
+  RejectResult,
+  ReviewOptions,
+  RejectedHunk,
+  HunkStatus,
+  HunkList,
+  AcceptResult,
+  ReviewNote,
+  ReviewNotes,
+} from './review-hooks.js';
+export type { TarballCache } from './packages/cache.js';
+export type {
+  ForkOptions,
+  ForkInfo,
+  ForkListing,
+  ForkedWorkspace,
+  MergeOutcome,
+  MergeConflictHunk,
+  DropForkOutcome,
+} from './workspace-forks.js';
+export type { AgentReviewDesk } from './agent/types.js';
+export type { PackageSettings } from './shell/context.js';
 export { ERROR_CODES, ToolError, type ErrorCode, type Problem, type ToolErrorBody } from './contract/index.js';
 export { createMemoryFs, type SeedFiles } from './fs/memory.js';
 export type { WorkspaceFs, FsStat, FsDirent, FsCapabilities, NativeHelpers, PlainFile } from './fs/types.js';

@@ -11,6 +11,10 @@ import { ReviewNotes } from './workspace/review/notes.js';
 import type { HunkFilter, RejectResult, ReviewDesk, ReviewOptions } from './workspace-review.js';
 
 export type { BlameRange, Hunk, HunkFilter, RejectResult, ReviewOptions };
+export type { RejectedHunk } from './workspace-review.js';
+export type { HunkStatus } from './workspace/review/hunks.js';
+export type { ReviewNote } from './workspace/review/notes.js';
+export { ReviewNotes };
 
 /** What `ws.blame(path)` answers: who last wrote each range of the file's lines. */
 export interface BlameResult {
@@ -22,6 +26,18 @@ export interface BlameResult {
   ranges: BlameRange[];
 }
 
+/** What `review.hunks` answers. */
+export interface HunkList {
+  /** the hunks, oldest change first */
+  hunks: Hunk[];
+}
+
+/** What `review.accept` answers. */
+export interface AcceptResult {
+  /** the ids marked accepted */
+  accepted: string[];
+}
+
 /**
  * Review by hunk: every kept change's hunks, accepted or rejected one by one. A rejection reverts
  * exactly its hunks as a new change and tells the agent through `inbox`. While an agent run holds
@@ -30,9 +46,9 @@ export interface BlameResult {
  */
 export interface WorkspaceReview {
   /** the hunks of the kept changes, oldest change first */
-  hunks(filter?: HunkFilter): Promise<Envelope<{ hunks: Hunk[] }>>;
+  hunks(filter?: HunkFilter): Promise<Envelope<HunkList>>;
   /** mark hunks accepted (their text stays) */
-  accept(ids: string[]): Promise<Envelope<{ accepted: string[] }>>;
+  accept(ids: string[]): Promise<Envelope<AcceptResult>>;
   /** revert hunks as a new change and tell the agent why (a hunk whose lines moved on is PATCH_CONFLICT, nothing changed) */
   reject(ids: string[], reason: string, options?: ReviewOptions): Promise<Envelope<RejectResult>>;
   /** the rejections as notes, in the shape of runAgent's inbox */

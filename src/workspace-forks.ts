@@ -8,6 +8,71 @@ import type { MergeWorkspaceResult } from './tools/merge-workspace.js';
 
 export type { ForkInfo, MergeWorkspaceResult };
 
+/** One region both sides changed, as a merge conflict lists it. */
+export interface MergeConflictHunk {
+  /** first line of the region at the fork point (1-based) */
+  base_start_line: number;
+  /** how many lines the region had at the fork point */
+  base_line_count: number;
+  /** the region as it was at the fork point */
+  base: string;
+  /** the region in this workspace */
+  ours: string;
+  /** the region in the fork */
+  theirs: string;
+}
+
+/** What `ws.merge` answers: `merge_workspace`'s result, named and documented. */
+export interface MergeOutcome {
+  /** the fork's name */
+  fork: string;
+  /** true when nothing was written because it was asked as a dry run */
+  dry_run: boolean;
+  /** false only in a dry run that found conflicts (a real merge with conflicts is PATCH_CONFLICT) */
+  clean: boolean;
+  /** the files the merge wrote (or would write) */
+  files: Array<{
+    /** the file's path in this workspace */
+    path: string;
+    /** what happened to it */
+    action: 'added' | 'modified' | 'deleted' | 'renamed';
+    /** the old path of a renamed file */
+    from?: string;
+  }>;
+  /** the paths that conflict, each with why and, for text, the regions */
+  conflicts: Array<{
+    /** the conflicting path */
+    path: string;
+    /** content, add/add, binary, modify/delete, rename/delete, rename/rename, mode, file/directory */
+    kind: string;
+    /** what conflicts, in words */
+    message: string;
+    /** for text, the regions both sides changed */
+    hunks?: MergeConflictHunk[];
+  }>;
+  /** the change the merge made, or null when it made none */
+  change_id: string | null;
+}
+
+/** What `ws.dropFork` answers. */
+export interface DropForkOutcome {
+  /** the dropped fork's name */
+  dropped: string;
+  /** its id */
+  id: string;
+}
+
+/** A fork's workspace: the parent's kind of workspace, with the fork's manifest. */
+export type ForkedWorkspace<W> = W & {
+  /** the fork's name, id, branch and fork point */
+  readonly forkInfo: ForkInfo;
+};
+
+// The documented shape and the schema's must stay one shape: each must be assignable to the other.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const mergeShapeMatches: Same<MergeOutcome, MergeWorkspaceResult> = true;
+void mergeShapeMatches;
+
 /** What `ws.fork` takes. */
 export interface ForkOptions {
   /** the fork's name: 1 to 64 letters, digits, dots, dashes or underscores, unique among the forks */
@@ -15,14 +80,17 @@ export interface ForkOptions {
 }
 
 /** A fork as `ws.forks()` lists it: its manifest and the snapshot its branch is at. */
-export type ForkListing = ForkInfo & { head: string | null };
+export type ForkListing = ForkInfo & {
+  /** the snapshot the fork's branch is at (null when it has none yet) */
+  head: string | null;
+};
 
 /** The verbs a workspace gets for forking and merging (see Workspace.fork). */
 export interface ForkVerbs<W> {
-  fork(options: ForkOptions): Promise<W & { readonly forkInfo: ForkInfo }>;
+  fork(options: ForkOptions): Promise<ForkedWorkspace<W>>;
   forks(): Promise<ForkListing[]>;
-  merge(fork: string | { forkInfo: ForkInfo }, options?: { dryRun?: boolean }): Promise<Envelope<MergeWorkspaceResult>>;
-  dropFork(fork: string | { forkInfo: ForkInfo }): Promise<Envelope<{ dropped: string; id: string }>>;
+  merge(fork: string | { forkInfo: ForkInfo }, options?: { dryRun?: boolean }): Promise<Envelope<MergeOutcome>>;
+  dropFork(fork: string | { forkInfo: ForkInfo }): Promise<Envelope<DropForkOutcome>>;
 }
 
 /** What the fork verbs need of the workspace that forks. */

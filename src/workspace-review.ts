@@ -19,7 +19,22 @@ export interface HunkFilter {
 
 /** Who reviews: the actor the revert change and the blame of its lines carry (default `reviewer`). */
 export interface ReviewOptions {
+  /** who gives the verdict (the revert's actor; `reviewer` when not named) */
   actor?: string;
+}
+
+/** A hunk `review.reject` took out, and where its lines were. */
+export interface RejectedHunk {
+  /** the hunk's id */
+  id: string;
+  /** its file */
+  path: string;
+  /** the change it belonged to */
+  change_id: string;
+  /** its first line in the file before the revert (1-based) */
+  start_line: number;
+  /** its last line in the file before the revert */
+  end_line: number;
 }
 
 /** What `review.reject` answers: the revert's change and where each rejected hunk was. */
@@ -29,7 +44,7 @@ export interface RejectResult {
   /** the files it rewrote */
   files: string[];
   /** the hunks, with the lines they had filled */
-  rejected: Array<{ id: string; path: string; change_id: string; start_line: number; end_line: number }>;
+  rejected: RejectedHunk[];
 }
 
 /** What the review desk needs from its workspace. */

@@ -1,6 +1,5 @@
-import type { Remote } from 'comlink';
 import type { Envelope } from '../src/workspace-core.js';
-import type { Hunk, HunkFilter, RejectResult, ReviewOptions } from '../src/review-hooks.js';
+import type { AcceptResult, HunkFilter, HunkList, RejectResult, ReviewOptions } from '../src/review-hooks.js';
 import type { ReviewNote } from '../src/workspace/review/notes.js';
 import type { WireCallOptions, WorkerApi } from './protocol.js';
 
@@ -10,18 +9,30 @@ import type { WireCallOptions, WorkerApi } from './protocol.js';
  * reads a local workspace's.
  */
 export interface RemoteReview {
-  hunks(filter?: HunkFilter): Promise<Envelope<{ hunks: Hunk[] }>>;
-  accept(ids: string[]): Promise<Envelope<{ accepted: string[] }>>;
+  /** the hunks of the worker's kept changes, oldest change first */
+  hunks(filter?: HunkFilter): Promise<Envelope<HunkList>>;
+  /** mark hunks accepted (their text stays) */
+  accept(ids: string[]): Promise<Envelope<AcceptResult>>;
+  /** revert hunks as a new change and tell the agent why */
   reject(ids: string[], reason: string, options?: ReviewOptions): Promise<Envelope<RejectResult>>;
   /** the rejections, as inbox notes (filled by drain and by the end of a hold) */
-  readonly inbox: {
-    take(): ReviewNote[];
-    running(): number;
-    wakeWaiting(): boolean;
-    whenWoken(signal: AbortSignal): Promise<void>;
-  };
+  readonly inbox: RemoteReviewInbox;
+  /** an agent run starts: verdicts queue in the worker until `drain` (the returned function ends the hold) */
   hold(): () => Promise<void>;
+  /** apply the queued verdicts now and bring their notes into `inbox` */
   drain(): Promise<void>;
+}
+
+/** The page-side inbox of review notes, in the shape runAgent reads. */
+export interface RemoteReviewInbox {
+  /** the notes not yet taken, oldest first */
+  take(): ReviewNote[];
+  /** background work still running (none: reviews are not tasks) */
+  running(): number;
+  /** whether a note asks to wake a waiting agent (never) */
+  wakeWaiting(): boolean;
+  /** resolves when the signal aborts (no review wakes an agent) */
+  whenWoken(signal: AbortSignal): Promise<void>;
 }
 
 /** Call options as plain JSON: only the two strings cross. */
@@ -32,17 +43,21 @@ export function plainCallOptions(options: WireCallOptions | undefined): WireCall
   };
 }
 
-export function remoteReview(
-  remote: Remote<WorkerApi>,
-  guarded: <T>(work: () => Promise<T>) => Promise<T>,
-): RemoteReview {
+/** The worker's review verbs as the page calls them (comlink's proxy, named structurally so the
+ * entry's declarations need no comlink or DOM types). */
+type ReviewVerb = 'reviewHunks' | 'reviewAccept' | 'reviewReject' | 'reviewHold' | 'reviewRelease' | 'reviewDrain';
+type ReviewRemote = {
+  [K in ReviewVerb]: (...args: Parameters<WorkerApi[K]>) => Promise<Awaited<ReturnType<WorkerApi[K]>>>;
+};
+
+export function remoteReview(remote: ReviewRemote, guarded: <T>(work: () => Promise<T>) => Promise<T>): RemoteReview {
   let notes: ReviewNote[] = [];
   const keep = (taken: ReviewNote[]) => {
     notes.push(...taken);
   };
   return {
-    hunks: (filter) => guarded(() => remote.reviewHunks(filter ?? {}) as Promise<Envelope<{ hunks: Hunk[] }>>),
-    accept: (ids) => guarded(() => remote.reviewAccept(ids) as Promise<Envelope<{ accepted: string[] }>>),
+    hunks: (filter) => guarded(() => remote.reviewHunks(filter ?? {}) as Promise<Envelope<HunkList>>),
+    accept: (ids) => guarded(() => remote.reviewAccept(ids) as Promise<Envelope<AcceptResult>>),
     reject: (ids, reason, options) =>
       guarded(() => remote.reviewReject(ids, reason, options ?? {}) as Promise<Envelope<RejectResult>>),
     inbox: {

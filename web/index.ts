@@ -7,6 +7,7 @@ export {
   type RemoteWorkspace,
   type ModuleWorker,
 } from './client.js';
+export type { RemoteReview, RemoteReviewInbox } from './client-review.js';
 export type {
   BackendKind,
   ChangeEvent,

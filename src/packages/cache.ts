@@ -1,6 +1,8 @@
 /** Where fetched tarballs are kept, keyed by their integrity, so a reinstall needs no network. */
 export interface TarballCache {
+  /** the tarball kept under this integrity, if any (checked against it again before use) */
   get(key: string): Promise<Uint8Array | undefined>;
+  /** keep a fetched tarball under its integrity */
   put(key: string, data: Uint8Array): Promise<void>;
 }
 
@@ -18,8 +20,19 @@ export function memoryTarballCache(): TarballCache {
 /** Cache Storage keys must be http(s) requests: a made-up origin that is never fetched. */
 const keyUrl = (key: string) => `https://tarballs.sandpit.invalid/${encodeURIComponent(key)}`;
 
+/**
+ * The part of the browser's `CacheStorage` the tarball cache uses, named here so the package's
+ * declarations type-check without the DOM library.
+ */
+export interface CacheStorageLike {
+  open(name: string): Promise<{
+    match(url: string): Promise<{ arrayBuffer(): Promise<ArrayBuffer> } | undefined>;
+    put(url: string, response: Response): Promise<void>;
+  }>;
+}
+
 /** A cache in the browser's Cache Storage: it outlives the page, so a reload installs offline. */
-export function cacheStorageTarballCache(storage: CacheStorage, name = 'sandpit-npm-tarballs'): TarballCache {
+export function cacheStorageTarballCache(storage: CacheStorageLike, name = 'sandpit-npm-tarballs'): TarballCache {
   const open = storage.open(name);
   return {
     async get(key) {

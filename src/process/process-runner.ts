@@ -24,13 +24,13 @@ export interface CommandRequest {
   gitWritable?: boolean;
   /** the workspace's one write path, for a runner that writes files itself (the browser shell) */
   apply?: (steps: FileStep[], options?: { gitCommand?: boolean }) => Promise<unknown>;
+  /** progress of a long command (an install), forwarded to the call's progress listener */
+  onProgress?: (done: number, total?: number, message?: string) => void;
   /**
    * For a background command of a runner that writes through `apply` (the browser shell): once it
    * has ended, log the files it changed as one change and snapshot them; resolves to that
    * change's id (undefined when it changed nothing). The runner awaits it before the task counts as ended.
    */
-  /** progress of a long command (an install), forwarded to the call's progress listener */
-  onProgress?: (done: number, total?: number, message?: string) => void;
   settle?: (files: NonNullable<CommandResult['files']>) => Promise<string | undefined>;
 }
 

@@ -54,8 +54,11 @@ export interface ShellState {
 
 /** A host's settings for the shell's `npm`: the registry (else `.npmrc`, else the public one), a tarball cache, a fetch. */
 export interface PackageSettings {
+  /** the registry's address (http or https) */
   registry?: string;
+  /** where fetched tarballs are kept (Cache Storage in a browser, memory in Node, when not given) */
   cache?: import('../packages/cache.js').TarballCache;
+  /** the fetch to reach the registry with (the global one when not given) */
   fetch?: typeof fetch;
 }
 

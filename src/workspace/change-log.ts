@@ -68,8 +68,11 @@ export interface ChangeDetail extends ChangeSummary {
 
 /** What a change listener hears: the change's id, tool, paths, who made it and its files' text. */
 export interface ChangeEvent extends ChangeOrigin {
+  /** the change's id in the log */
   change_id: string;
+  /** the tool that made it */
   tool: string;
+  /** the paths it touched */
   paths: string[];
   /** the files as the log keeps them (do not change them) */
   files: readonly ChangedFile[];
