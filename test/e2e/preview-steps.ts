@@ -39,7 +39,9 @@ export async function callTool(page: Page, tool: string, args: Record<string, un
     node.textContent = '';
   });
   await page.click('#run');
-  await page.waitForFunction(() => document.getElementById('envelope')!.textContent !== '');
+  // A call waits behind the worker's other work (a save's snapshot) and a full run's load: the
+  // test's own time limit bounds it, not Playwright's 20 s default.
+  await page.waitForFunction(() => document.getElementById('envelope')!.textContent !== '', null, { timeout: 60_000 });
   await page.click('#mode-form');
   return JSON.parse((await page.textContent('#envelope'))!);
 }
