@@ -22,6 +22,7 @@ export type {
   ReviewNotes,
 } from './review-hooks.js';
 export type { TarballCache } from './packages/cache.js';
+export type { QueuedNote } from './workspace/note-queue.js';
 export type {
   ForkOptions,
   ForkInfo,

@@ -27,47 +27,5 @@ export function infoLines(notes: readonly AgentNote[]): string {
   return notes.map((n) => `[info: ${n.text}]`).join('\n');
 }
 
-/** A simple inbox a host feeds by hand (the playground, tests, a custom task runner). */
-export class NoteQueue implements AgentInbox {
-  private notes: AgentNote[] = [];
-  private wakers = new Set<() => void>();
-  private tasks = 0;
-
-  /** Add a note; a waking one starts an idle run's next turn. */
-  push(note: AgentNote): void {
-    this.notes.push(note);
-    if (note.wake) for (const wake of [...this.wakers]) wake();
-  }
-
-  /** Count background work that keeps an idle run waiting (+1 when it starts, -1 when it ends). */
-  track(delta: number): void {
-    this.tasks = Math.max(0, this.tasks + delta);
-  }
-
-  take(): AgentNote[] {
-    const taken = this.notes;
-    this.notes = [];
-    return taken;
-  }
-
-  running(): number {
-    return this.tasks;
-  }
-
-  wakeWaiting(): boolean {
-    return this.notes.some((n) => n.wake);
-  }
-
-  whenWoken(signal: AbortSignal): Promise<void> {
-    if (this.wakeWaiting() || signal.aborted) return Promise.resolve();
-    return new Promise((resolve) => {
-      const done = () => {
-        this.wakers.delete(done);
-        signal.removeEventListener('abort', done);
-        resolve();
-      };
-      this.wakers.add(done);
-      signal.addEventListener('abort', done, { once: true });
-    });
-  }
-}
+// The queue sits in the workspace layer so the review desk's notes use the same one.
+export { NoteQueue } from '../workspace/note-queue.js';
