@@ -1,0 +1,61 @@
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { Approver } from '../../workspace/policy.js';
+import type { RequestSender } from './call.js';
+import { earlyTools } from './early-tools.js';
+import { packageVersion, type EarlyStart } from './fast-start.js';
+import type { StdioFramerOptions } from './framing.js';
+import type { McpServerOptions, ServedWorkspace } from './types.js';
+
+/**
+ * How long the SDK waits to load when nothing asks for it: a client that lists its tools and then
+ * thinks finds the server complete by its next call, and one that calls at once is not slowed by it.
+ */
+const SERVER_LOAD_IDLE_MS = 1500;
+
+/**
+ * `sandpit mcp --root DIR` over stdio: the workspace is open and the early stdio answers tools/list
+ * and tools/call from it before the MCP SDK and the server's modules load; they load once a
+ * message needs them, after the first call, or after a pause, then take over every message.
+ */
+export async function serveFixedStdio(
+  served: ServedWorkspace,
+  options: McpServerOptions & StdioFramerOptions,
+  early?: EarlyStart,
+): Promise<void> {
+  const { maxMessageBytes, ...serverOptions } = options;
+  let senderReady!: (sender: RequestSender) => void;
+  const sender = new Promise<RequestSender>((resolve) => {
+    senderReady = resolve;
+  });
+  if (early) {
+    let askedToApprove!: () => void;
+    const approving = new Promise<void>((resolve) => {
+      askedToApprove = resolve;
+    });
+    // A call that needs its person asks through the server's elicitation, so the server loads then.
+    const approver =
+      (signal: AbortSignal): Approver =>
+      async (paths, action, request) => {
+        askedToApprove();
+        const [{ elicitingApprover }, to] = await Promise.all([import('./call.js'), sender]);
+        return elicitingApprover(to, serverOptions.elicitTimeoutMs ?? 5 * 60_000, signal)(paths, action, request);
+      };
+    early.serveTools(earlyTools(served, approver));
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([
+      early.serverWanted,
+      approving,
+      new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, SERVER_LOAD_IDLE_MS);
+        timer.unref?.();
+      }),
+    ]);
+    clearTimeout(timer);
+  }
+  const { createMcpServer, serveStdio } = await import('./server.js');
+  const server = createMcpServer(served.ws, served.set, { version: packageVersion(), ...serverOptions });
+  const sdk = server as unknown as Server;
+  senderReady({ sendRequest: (request, schema, opts) => sdk.request(request, schema, opts) });
+  await serveStdio(server, early, maxMessageBytes === undefined ? {} : { maxMessageBytes });
+  await served.ws.close();
+}
