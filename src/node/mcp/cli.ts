@@ -5,7 +5,6 @@ import { cliToolsetName, openCliWorkspace } from '../cli/open.js';
 import { ALLOW_BROAD_ROOT, BroadRootError, refuseBroadRoot } from '../cli/broad-root.js';
 import { packageVersion, type EarlyStart } from './fast-start.js';
 import type { ServedWorkspace } from './types.js';
-import type { WorkspacePool } from './roots.js';
 import { ToolError } from '../../contract/index.js';
 import { McpLogHub } from './log.js';
 import { cliSecret } from '../process/sandbox-relaunch.js';

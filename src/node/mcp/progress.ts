@@ -2,9 +2,13 @@ import type { CallOptions } from '../../workspace-core.js';
 
 /** The params of one `notifications/progress`. */
 export interface ProgressParams {
+  /** the token the request's `_meta.progressToken` carried */
   progressToken: string | number;
+  /** how far, rising with every notification */
   progress: number;
+  /** the amount of work, when known */
   total?: number;
+  /** what is being done */
   message?: string;
 }
 

@@ -55,7 +55,8 @@ export async function serveFixedStdio(
   const { createMcpServer, serveStdio } = await import('./server.js');
   const server = createMcpServer(served.ws, served.set, { version: packageVersion(), ...serverOptions });
   const sdk = server as unknown as Server;
-  senderReady({ sendRequest: (request, schema, opts) => sdk.request(request, schema, opts) });
-  await serveStdio(server, early, maxMessageBytes === undefined ? {} : { maxMessageBytes });
+  await serveStdio(server, early, maxMessageBytes === undefined ? {} : { maxMessageBytes }, () =>
+    senderReady({ sendRequest: (request, schema, opts) => sdk.request(request, schema, opts) }),
+  );
   await served.ws.close();
 }
