@@ -15,7 +15,8 @@ const SERVER_LOAD_IDLE_MS = 1500;
 /**
  * `sandpit mcp --root DIR` over stdio: the workspace is open and the early stdio answers tools/list
  * and tools/call from it before the MCP SDK and the server's modules load; they load once a
- * message needs them, after the first call, or after a pause, then take over every message.
+ * message needs them, after the first call, after a pause, or at once when start-up has warnings
+ * to send; then they take over every message.
  */
 export async function serveFixedStdio(
   served: ServedWorkspace,
@@ -23,6 +24,9 @@ export async function serveFixedStdio(
   early?: EarlyStart,
 ): Promise<void> {
   const { maxMessageBytes, ...serverOptions } = options;
+  // The server's modules start loading now, beside the early answers: an import begun later, while
+  // calls keep Node's file threads busy, was seen to wait until stdin closed.
+  const loading = import('./server.js');
   let senderReady!: (sender: RequestSender) => void;
   const sender = new Promise<RequestSender>((resolve) => {
     senderReady = resolve;
@@ -42,17 +46,19 @@ export async function serveFixedStdio(
       };
     early.serveTools(earlyTools(served, approver));
     let timer: ReturnType<typeof setTimeout> | undefined;
-    await Promise.race([
-      early.serverWanted,
-      approving,
-      new Promise<void>((resolve) => {
-        timer = setTimeout(resolve, SERVER_LOAD_IDLE_MS);
-        timer.unref?.();
-      }),
-    ]);
+    // Start-up warnings (a broken manifest) go out as log messages, which only the server sends.
+    if (!serverOptions.log?.hasStartupNews)
+      await Promise.race([
+        early.serverWanted,
+        approving,
+        new Promise<void>((resolve) => {
+          timer = setTimeout(resolve, SERVER_LOAD_IDLE_MS);
+          timer.unref?.();
+        }),
+      ]);
     clearTimeout(timer);
   }
-  const { createMcpServer, serveStdio } = await import('./server.js');
+  const { createMcpServer, serveStdio } = await loading;
   const server = createMcpServer(served.ws, served.set, { version: packageVersion(), ...serverOptions });
   const sdk = server as unknown as Server;
   await serveStdio(server, early, maxMessageBytes === undefined ? {} : { maxMessageBytes }, () =>
