@@ -19,9 +19,10 @@ export interface EarlyStart {
   abandon(): void;
   /**
    * Answer `ping`, `tools/list` and `tools/call` with `tools` until the server has handled
-   * initialize; calls started before then finish here, cancellations included.
+   * initialize; calls started before then finish here, cancellations included. `null`: the server
+   * answers them (those that waited for this go to it).
    */
-  serveTools(tools: EarlyTools): void;
+  serveTools(tools: EarlyTools | null): void;
   /**
    * Resolves when the server is needed: a message came that only it answers (or a reply to one
    * of its requests), the first tools/call has been answered, or stdin ended.
@@ -102,8 +103,8 @@ export function answerInitializeEarly(
   let handed = false;
   let direct = false;
   let ended = false;
-  let tools: EarlyTools | undefined;
-  const waiting: Array<() => void> = [];
+  let tools: EarlyTools | null | undefined;
+  const awaiting: Array<{ message: Message; line: Buffer }> = [];
   const held: Buffer[] = [];
   const running = new Map<unknown, AbortController>();
   let parts: Buffer[] = [];
@@ -135,39 +136,34 @@ export function answerInitializeEarly(
     if (ended) input.end();
     else stdin.pipe(input);
   };
-  const withTools = (then: (t: EarlyTools) => void) => {
-    if (tools) then(tools);
-    else waiting.push(() => then(tools!));
-  };
   const call = (id: unknown, params: Message['params']) => {
     const controller = new AbortController();
     running.set(id, controller);
-    withTools((t) => {
-      t.call({
+    tools!
+      .call({
         params,
         signal: controller.signal,
         canElicit,
         progress: (progress) => send({ method: 'notifications/progress', params: progress }),
       })
-        .then(
-          (result) => {
-            // A cancelled request gets no answer (as the SDK server does).
-            if (!controller.signal.aborted) send({ id, result });
-          },
-          (error: unknown) => {
-            if (!controller.signal.aborted)
-              send({ id, error: { code: -32603, message: error instanceof Error ? error.message : 'internal error' } });
-          },
-        )
-        .finally(() => {
-          running.delete(id);
-          wantServer();
-          goDirect();
-        });
-    });
+      .then(
+        (result) => {
+          // A cancelled request gets no answer (as the SDK server does).
+          if (!controller.signal.aborted) send({ id, result });
+        },
+        (error: unknown) => {
+          if (!controller.signal.aborted)
+            send({ id, error: { code: -32603, message: error instanceof Error ? error.message : 'internal error' } });
+        },
+      )
+      .finally(() => {
+        running.delete(id);
+        wantServer();
+        goDirect();
+      });
   };
   /** Whether the message was answered (or consumed) here. */
-  const answered = (m: Message): boolean => {
+  const answered = (m: Message, line: Buffer): boolean => {
     const isRequest = typeof m.method === 'string' && (typeof m.id === 'string' || typeof m.id === 'number');
     if (m.method === 'notifications/cancelled' && running.has(m.params?.requestId)) {
       running.get(m.params.requestId)!.abort();
@@ -177,9 +173,9 @@ export function answerInitializeEarly(
     const { id, method, params } = m;
     if (method === 'server/discover') send({ id, error: discoverError(requestedVersion(params)) });
     else if (method === 'ping') send({ id, result: {} });
-    else if (!initialized || (!tools && !options.toolsComing)) return false;
-    else if (method === 'tools/list' && (params === undefined || isObject(params)))
-      withTools((t) => send({ id, result: t.list() }));
+    else if (!initialized || tools === null || (!tools && !options.toolsComing)) return false;
+    else if (!tools && (method === 'tools/list' || method === 'tools/call')) awaiting.push({ message: m, line });
+    else if (method === 'tools/list' && (params === undefined || isObject(params))) send({ id, result: tools!.list() });
     else if (method === 'tools/call' && isCallParams(params) && !running.has(id)) call(id, params);
     else return false;
     return true;
@@ -198,7 +194,7 @@ export function answerInitializeEarly(
       dropping = true;
       return;
     }
-    if (message && answered(message)) return;
+    if (message && answered(message, line)) return;
     // A request or a reply only the server can deal with: time it loaded.
     if (!message || message.id !== undefined) wantServer();
     toServer(line);
@@ -234,7 +230,11 @@ export function answerInitializeEarly(
     ready: Promise.resolve({ input, output }),
     serveTools: (given) => {
       tools = given;
-      for (const then of waiting.splice(0)) then();
+      for (const { message, line } of awaiting.splice(0)) {
+        if (answered(message, line)) continue;
+        wantServer();
+        toServer(line);
+      }
     },
     serverWanted,
     abandon: () => {

@@ -44,10 +44,12 @@ export async function serveFixedStdio(
         const [{ elicitingApprover }, to] = await Promise.all([import('./call.js'), sender]);
         return elicitingApprover(to, serverOptions.elicitTimeoutMs ?? 5 * 60_000, signal)(paths, action, request);
       };
-    early.serveTools(earlyTools(served, approver));
+    // Start-up warnings (a broken manifest) go out as log messages, which only the server sends:
+    // then it answers everything, so a client hears them before its first answers.
+    const news = serverOptions.log?.hasStartupNews === true;
+    early.serveTools(news ? null : earlyTools(served, approver));
     let timer: ReturnType<typeof setTimeout> | undefined;
-    // Start-up warnings (a broken manifest) go out as log messages, which only the server sends.
-    if (!serverOptions.log?.hasStartupNews)
+    if (!news)
       await Promise.race([
         early.serverWanted,
         approving,
