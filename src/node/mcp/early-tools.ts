@@ -7,7 +7,17 @@ import type { ServedWorkspace } from './types.js';
 /** One tools/call as the early stdio read it, and what it may use while it runs. */
 export interface EarlyCall {
   /** the request's params: `name`, `arguments`, `_meta.progressToken` */
-  params: { name: string; arguments?: Record<string, unknown>; _meta?: { progressToken?: string | number } };
+  params: {
+    /** the tool to run */
+    name: string;
+    /** its arguments */
+    arguments?: Record<string, unknown>;
+    /** the request's metadata */
+    _meta?: {
+      /** where progress notifications go */
+      progressToken?: string | number;
+    };
+  };
   /** aborted by the client's `notifications/cancelled` */
   signal: AbortSignal;
   /** send `notifications/progress` */
@@ -26,7 +36,7 @@ export interface EarlyTools {
 
 /**
  * tools/list and tools/call on the workspace the server serves, answered exactly as the SDK
- * server answers them (the same listing, the same result from {@link toCallResult}), without the
+ * server answers them (the same listing, the same call result), without the
  * SDK: a client's first call then waits for the workspace, not for the SDK's schemas. A call that
  * needs its person's approval asks through `approver` (the SDK server's elicitation, which loads
  * then), when the client can be asked.

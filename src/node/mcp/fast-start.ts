@@ -59,7 +59,7 @@ type Message = { method?: unknown; id?: unknown; params?: any; result?: unknown;
  * its start-up waits for a bare Node process and the workspace, not for all of Sandpit:
  * `initialize` (the answer the SDK server would give, same capabilities and version negotiation;
  * the request still goes on to the server, so it learns the client's capabilities, and its own
- * answer is dropped), `server/discover` (see {@link discoverError}), `ping`, and, once
+ * answer is dropped), `server/discover` (error -32022 naming the handshake versions, as the SDK answers a version it does not serve), `ping`, and, once
  * {@link EarlyStart.serveTools} is given the workspace's tools, `tools/list` and `tools/call`.
  * Everything else goes to the server in order; what follows initialize waits until the server
  * has handled it. `instructions` is the toolset's guidance, as the server would send it.
