@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdir, readFile, rmdir, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, rmdir, symlink, writeFile } from 'node:fs/promises';
 import { inject } from 'vitest';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -56,7 +56,9 @@ export async function packSandpit(work: string): Promise<Packed> {
     try {
       if (!existsSync(answer)) {
         await mkdir(folder, { recursive: true });
-        await writeFile(answer, JSON.stringify(pack(folder)));
+        // Renamed into place: a file waiting on `answer` must never read it half-written.
+        await writeFile(`${answer}.tmp`, JSON.stringify(pack(folder)));
+        await rename(`${answer}.tmp`, answer);
       }
     } finally {
       await rmdir(lock);
