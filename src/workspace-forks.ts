@@ -125,7 +125,8 @@ export function forkVerbs<W extends ForkWorkspace>(deps: ForkDeps<W>): ForkVerbs
         }),
       );
     host ??= import('./snapshots/fork/fork-host.js').then(
-      ({ ForkHost }) => new ForkHost<W>({ fs: deps.fs, toAbs: deps.toAbs, store, settled: deps.settled, lock: deps.lock }, deps.make),
+      ({ ForkHost }) =>
+        new ForkHost<W>({ fs: deps.fs, toAbs: deps.toAbs, store, settled: deps.settled, lock: deps.lock }, deps.make),
     );
     return host;
   };
@@ -151,7 +152,11 @@ export function forkVerbs<W extends ForkWorkspace>(deps: ForkDeps<W>): ForkVerbs
       try {
         await deps.settled();
         const info = await (await hostOf()).drop(nameOf(fork));
-        return { ok: true, tool: 'drop_fork', result: { dropped: info.name, id: info.id, freed_objects: info.freed_objects } };
+        return {
+          ok: true,
+          tool: 'drop_fork',
+          result: { dropped: info.name, id: info.id, freed_objects: info.freed_objects },
+        };
       } catch (error) {
         return { ok: false, tool: 'drop_fork', error: toToolError(error).toJSON() };
       }

@@ -41,7 +41,9 @@ export async function planPrune(
   const keep = new Set<string>();
   for (const root of [...(await allRefs(fs, access.gitdir, skip)), ...otherHeads]) await walk(access, root, keep, keep);
   const freed = new Set<string>();
-  for (const ref of skip) for (const head of oidsIn((await readFileOrNull(fs, ref)) ?? new Uint8Array())) await walk(access, head, freed, keep);
+  for (const ref of skip)
+    for (const head of oidsIn((await readFileOrNull(fs, ref)) ?? new Uint8Array()))
+      await walk(access, head, freed, keep);
   for (const head of dropping.heads) await walk(access, head, freed, keep);
   return {
     freed,
@@ -127,8 +129,7 @@ async function removeLoose(fs: WorkspaceFs, objects: string, freed: Set<string>)
       if (!isAbsent(error)) throw error;
     }
   }
-  for (const dir of touched)
-    if ((await readdirOrNull(fs, dir))?.length === 0) await fs.rmdir(dir).catch(() => {});
+  for (const dir of touched) if ((await readdirOrNull(fs, dir))?.length === 0) await fs.rmdir(dir).catch(() => {});
   return removed;
 }
 

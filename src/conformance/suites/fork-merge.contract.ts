@@ -229,7 +229,10 @@ export function forkMergeContract(backend: BackendUnderTest) {
       const before = await objectFiles(h.fs, objects);
       const fork = await h.ws.fork({ name: 'scratch' });
       for (let i = 0; i < 5; i++) await ok(fork, 'write_file', { path: `s/f${i}.txt`, content: `scratch ${i}\n` });
-      const many = Array.from({ length: 40 }, (_, i) => ({ path: `p/g${i}.txt`, bytes: new TextEncoder().encode(`${i}\n`) }));
+      const many = Array.from({ length: 40 }, (_, i) => ({
+        path: `p/g${i}.txt`,
+        bytes: new TextEncoder().encode(`${i}\n`),
+      }));
       expect((await fork.importFiles(many)).ok).toBe(true);
       expect((await objectFiles(h.fs, objects)).length).toBeGreaterThan(before.length);
       const dropped = await h.ws.dropFork(fork);

@@ -183,7 +183,10 @@ export class ForkHost<W extends ForkWorkspace> {
     const release = (await this.parent.lock?.acquire()) ?? null;
     try {
       // no writer of this process puts an object while the plan is taken and carried out
-      const writers = [store, ...[...this.open.values()].map((w) => w.snapshots).filter((s): s is SnapshotStore => s !== null)];
+      const writers = [
+        store,
+        ...[...this.open.values()].map((w) => w.snapshots).filter((s): s is SnapshotStore => s !== null),
+      ];
       const freed = await holdingAll(writers, async () => {
         const ids = [info.id, ...(await nestedForks(fs, `${layout.upper}/${FORKS_DIR}`))];
         const refs = ids.map((id) => `refs/heads/forks/${id}`);
