@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import { createHash, randomBytes } from 'node:crypto';
 import { dirname, basename, join, resolve } from 'node:path';
-import { deflateSync } from 'node:zlib';
+import { deflateSync, inflateSync } from 'node:zlib';
 import { FsError, hasFsCode, translated } from './errors.js';
 import { Beneath, BENEATH_SUPPORTED, openRegularFile } from './node-beneath.js';
 import { DIRECT_IO, readPlain, readPlainAt, writeInPlace } from './node-direct.js';
@@ -139,6 +139,10 @@ function missing(operation: string): never {
 export const NODE_NATIVE: NativeHelpers = {
   deflate: (data) => {
     const out = deflateSync(data);
+    return new Uint8Array(out.buffer, out.byteOffset, out.byteLength);
+  },
+  inflate: (data) => {
+    const out = inflateSync(data);
     return new Uint8Array(out.buffer, out.byteOffset, out.byteLength);
   },
   sha256Hex: (data) => createHash('sha256').update(data).digest('hex'),
