@@ -22,7 +22,17 @@ const BUILD_INPUTS = [
 ];
 
 /** Tools the consumer projects borrow from this checkout instead of downloading them again. */
-const BORROWED = ['typescript', 'vite', 'vitest', '@types/node', 'expect', 'jest', '@jest/globals'];
+const BORROWED = [
+  'typescript',
+  'vite',
+  'webpack',
+  'esbuild',
+  'vitest',
+  '@types/node',
+  'expect',
+  'jest',
+  '@jest/globals',
+];
 
 export interface Run {
   status: number | null;
