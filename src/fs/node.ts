@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import { createHash, randomBytes } from 'node:crypto';
 import { dirname, basename, join, resolve } from 'node:path';
-import { deflateSync } from 'node:zlib';
+import { deflateSync, inflateSync } from 'node:zlib';
 import { FsError, hasFsCode, translated } from './errors.js';
 import { Beneath, BENEATH_SUPPORTED, openRegularFile } from './node-beneath.js';
 import { DIRECT_IO, readPlain, readPlainAt, writeInPlace } from './node-direct.js';
@@ -141,6 +141,10 @@ export const NODE_NATIVE: NativeHelpers = {
     // git's own level for objects it writes one at a time (core.looseCompression defaults to 1):
     // three times faster than the default level on source files, for a few percent of size
     const out = deflateSync(data, { level: 1 });
+    return new Uint8Array(out.buffer, out.byteOffset, out.byteLength);
+  },
+  inflate: (data) => {
+    const out = inflateSync(data);
     return new Uint8Array(out.buffer, out.byteOffset, out.byteLength);
   },
   sha256Hex: (data) => createHash('sha256').update(data).digest('hex'),

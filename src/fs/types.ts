@@ -105,6 +105,8 @@ export interface WorkspaceFs {
 export interface NativeHelpers {
   /** zlib compression (RFC 1950), for git objects */
   deflate(data: Uint8Array): Uint8Array;
+  /** optional: zlib decompression of one whole stream, for reading git objects without a stream round trip */
+  inflate?(data: Uint8Array): Uint8Array;
   /** lower-case hex SHA-256 */
   sha256Hex(data: Uint8Array): string;
   /** optional: lower-case hex SHA-1 of the parts one after the other (git object ids, without copying them together) */

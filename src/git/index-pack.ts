@@ -1,6 +1,7 @@
 import { ToolError } from '../contract/index.js';
 import { toHex } from '../snapshots/sha1.js';
-import { applyDelta, deltaResultSize, inflateAt, inflateWhole } from './pack-inflate.js';
+import { applyDelta, deltaResultSize } from '../snapshots/delta.js';
+import { inflateAt, inflateWhole } from './pack-inflate.js';
 import { crc32, writePackIndex } from './pack-index-file.js';
 import { Sha1Stream } from './sha1-stream.js';
 

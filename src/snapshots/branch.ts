@@ -57,3 +57,35 @@ export async function readBranch(fs: WorkspaceFs, gitdir: string): Promise<Branc
     ? { kind: 'absent', cutFirstOpen: true }
     : { kind: 'damaged', why: 'the branch refs/heads/main is missing, though the repository exists' };
 }
+
+/** Point the branch at `oid`, as git writes a loose ref (over one packed in packed-refs). */
+export async function writeBranch(fs: WorkspaceFs, gitdir: string, oid: string): Promise<void> {
+  const line = new TextEncoder().encode(`${oid}\n`);
+  await fs.writeFile(`${gitdir}/${BRANCH}`, line).catch(async (e) => {
+    if (!hasFsCode(e, 'ENOENT')) throw e;
+    await fs.mkdir(`${gitdir}/refs/heads`, { recursive: true });
+    await fs.writeFile(`${gitdir}/${BRANCH}`, line);
+  });
+}
+
+/**
+ * Make a bare repository whose HEAD names the branch, as `git init --bare` (and isomorphic-git's
+ * init, which wrote it before) lays it out; a folder that already has a config is left as it is.
+ */
+export async function initRepository(fs: WorkspaceFs, gitdir: string): Promise<void> {
+  const made = await fs.stat(`${gitdir}/config`).then(
+    () => true,
+    () => false,
+  );
+  if (made) return;
+  for (const dir of ['hooks', 'info', 'objects/info', 'objects/pack', 'refs/heads', 'refs/tags'])
+    await fs.mkdir(`${gitdir}/${dir}`, { recursive: true });
+  const text = (t: string) => new TextEncoder().encode(t);
+  await fs.writeFile(
+    `${gitdir}/config`,
+    text(
+      '[core]\n\trepositoryformatversion = 0\n\tfilemode = false\n\tbare = true\n\tsymlinks = false\n\tignorecase = true\n',
+    ),
+  );
+  await fs.writeFile(`${gitdir}/HEAD`, text(`ref: ${BRANCH}\n`));
+}

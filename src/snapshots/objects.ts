@@ -1,8 +1,6 @@
-import './global-buffer.js';
 import { nameFromBytes, nameToBytes } from '../fs/name-bytes.js';
-import { gitLib } from './git-lib.js';
 import { hasFsCode } from '../fs/errors.js';
-import type { GitFsClient } from '../fs/git-client.js';
+import { readTyped, type GitAccess } from './object-reader.js';
 import type { WorkspaceFs } from '../fs/types.js';
 import type { PackWriter } from './pack.js';
 import { compress } from './zlib.js';
@@ -25,13 +23,6 @@ const LOOSE_LIMIT = 32;
 export interface LooseWrites {
   spares: Spares | null;
   dirs: Set<string>;
-}
-
-/** isomorphic-git's view of the backend plus the cache that keeps parsed pack indexes warm. */
-export interface GitAccess {
-  fs: GitFsClient;
-  gitdir: string;
-  cache: object;
 }
 
 /** Serialise a tree as git does: entries sorted by name, folders compared as `name/`. */
@@ -198,6 +189,7 @@ async function makeDir(fs: WorkspaceFs, dir: string): Promise<void> {
 }
 
 export { toHex };
+export type { GitAccess };
 
 /** One entry of a stored tree, as the tree says it, unsafe names included. */
 export interface StoredTreeEntry {
@@ -213,15 +205,7 @@ export interface StoredTreeEntry {
  * folder; callers decide per path what to skip (and list) instead.
  */
 export async function readTreeEntries(access: GitAccess, oid: string): Promise<StoredTreeEntry[]> {
-  const { object, type } = await (await gitLib()).readObject({
-    fs: access.fs,
-    gitdir: access.gitdir,
-    cache: access.cache,
-    oid,
-    format: 'content',
-  });
-  if (type !== 'tree') throw new Error(`object ${oid} is a ${type}, not a tree`);
-  const bytes = object as Uint8Array;
+  const bytes = await readTyped(access, oid, 'tree');
   const out: StoredTreeEntry[] = [];
   const text = new TextDecoder();
   for (let at = 0; at < bytes.length; ) {

@@ -1,8 +1,8 @@
-import './global-buffer.js';
 import { gitFsClient } from '../fs/git-client.js';
-import { gitLib } from './git-lib.js';
 import type { WorkspaceFs } from '../fs/types.js';
 import { BRANCH, readBranch } from './branch.js';
+import { readCommit, readTyped, type GitAccess } from './object-reader.js';
+import { readTreeEntries } from './objects.js';
 
 /** What a look at the shadow history found, and what a repair did. */
 export interface HistoryReport {
@@ -59,8 +59,7 @@ async function readChain(
   gitdir: string,
   head: string,
 ): Promise<{ length: number; broken: string | null }> {
-  const gfs = gitFsClient(fs);
-  const cache = {};
+  const access: GitAccess = { fs: gitFsClient(fs), gitdir, cache: {} };
   const shallow = await fs.readFile(`${gitdir}/shallow`).then(
     (t) => new Set(new TextDecoder().decode(t).split('\n').filter(Boolean)),
     () => new Set<string>(),
@@ -73,7 +72,7 @@ async function readChain(
     let parent: string | null;
     let tree: string;
     try {
-      const { commit } = await (await gitLib()).readCommit({ fs: gfs, gitdir, cache, oid: at });
+      const commit = await readCommit(access, at);
       parent = commit.parent[0] ?? null;
       tree = commit.tree;
     } catch {
@@ -85,7 +84,7 @@ async function readChain(
             : `commit ${at.slice(0, 12)}, ${length} back from the newest, is missing or corrupt`,
       };
     }
-    const bad = await firstBadObject(gfs, gitdir, cache, tree, read);
+    const bad = await firstBadObject(access, tree, read);
     if (bad) {
       const where =
         length === 0 ? 'the newest snapshot' : `snapshot ${at.slice(0, 12)}, ${length} back from the newest,`;
@@ -116,8 +115,7 @@ async function reflogCandidates(fs: WorkspaceFs, gitdir: string): Promise<string
 
 /** Every loose commit, newest (furthest from the root) first. */
 async function looseCommits(fs: WorkspaceFs, gitdir: string): Promise<string[]> {
-  const gfs = gitFsClient(fs);
-  const cache = {};
+  const access: GitAccess = { fs: gitFsClient(fs), gitdir, cache: {} };
   const commits = new Map<string, { time: number; parents: string[] }>();
   const fanOut = await fs.readdir(`${gitdir}/objects`).catch(() => [] as string[]);
   for (const dir of fanOut) {
@@ -126,7 +124,7 @@ async function looseCommits(fs: WorkspaceFs, gitdir: string): Promise<string[]> 
       if (!/^[0-9a-f]{38}$/.test(rest)) continue;
       const oid = dir + rest;
       try {
-        const { commit } = await (await gitLib()).readCommit({ fs: gfs, gitdir, cache, oid });
+        const commit = await readCommit(access, oid);
         commits.set(oid, { time: commit.committer.timestamp, parents: commit.parent });
       } catch {
         // a blob, a tree, or a damaged object: not a candidate
@@ -152,13 +150,11 @@ async function looseCommits(fs: WorkspaceFs, gitdir: string): Promise<string[]> 
 }
 
 /**
- * Read a tree and everything below it, each object checked against its id (isomorphic-git
+ * Read a tree and everything below it, each object checked against its id (the object reader
  * hashes what it reads), and name the first one that is missing or corrupt.
  */
 async function firstBadObject(
-  gfs: ReturnType<typeof gitFsClient>,
-  gitdir: string,
-  cache: object,
+  access: GitAccess,
   tree: string,
   read: Set<string>,
 ): Promise<{ oid: string; path: string } | null> {
@@ -168,13 +164,12 @@ async function firstBadObject(
     if (read.has(next.oid)) continue;
     try {
       if (next.type === 'tree') {
-        const { tree: entries } = await (await gitLib()).readTree({ fs: gfs, gitdir, cache, oid: next.oid });
-        for (const e of entries) {
+        for (const e of await readTreeEntries(access, next.oid)) {
           if (e.type !== 'tree' && e.type !== 'blob') continue;
           pending.push({ oid: e.oid, path: next.path ? `${next.path}/${e.path}` : e.path, type: e.type });
         }
       } else {
-        await (await gitLib()).readBlob({ fs: gfs, gitdir, cache, oid: next.oid });
+        await readTyped(access, next.oid, 'blob');
       }
     } catch {
       return { oid: next.oid, path: next.path };

@@ -98,7 +98,7 @@ export type GitObjectType = 'blob' | 'tree' | 'commit';
 const HEADER_ENCODER = new TextEncoder();
 
 /** The object as git stores it before compression: `<type> <size>\0` then the content. */
-export function wrapObject(type: GitObjectType, content: Uint8Array): Uint8Array {
+export function wrapObject(type: GitObjectType | 'tag', content: Uint8Array): Uint8Array {
   const header = HEADER_ENCODER.encode(`${type} ${content.length}\0`);
   const out = new Uint8Array(header.length + content.length);
   out.set(header);
@@ -113,7 +113,7 @@ export function sha1Digest(data: Uint8Array): Uint8Array {
 }
 
 /** The id git gives an object of this type and content. */
-export function objectId(type: GitObjectType, content: Uint8Array): string {
+export function objectId(type: GitObjectType | 'tag', content: Uint8Array): string {
   // the host's SHA-1 where an entry installed one (Node's crypto is several times faster), hashing
   // the header and the content in turn instead of copying them into one buffer
   const native = platformNative()?.sha1Hex;

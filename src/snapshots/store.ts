@@ -1,17 +1,16 @@
 // Over 400 lines: the repository's lifecycle, the catch-up with other processes, the commit queue and
 // the branch compare-and-swap still share this module's state; issue 37 splits them by job.
 
-import './global-buffer.js';
-import type { ReadCommitResult } from 'isomorphic-git';
-import { gitLib } from './git-lib.js';
 import { hasFsCode } from '../fs/errors.js';
 import { gitFsClient } from '../fs/git-client.js';
 import { readFileOrNull } from '../fs/helpers.js';
 import type { WorkspaceFs } from '../fs/types.js';
 import { ToolError } from '../contract/index.js';
-import { BRANCH, FIRST_OPEN_MARK, readBranch, type BranchState } from './branch.js';
+import { BRANCH, FIRST_OPEN_MARK, initRepository, readBranch, writeBranch, type BranchState } from './branch.js';
+import { commitText } from './commit-text.js';
 import { History, formatMessage, parseCommit, type CommitMeta, type SnapshotInfo } from './history.js';
 import { SnapshotIgnore, type DEFAULT_SNAPSHOT_EXCLUDES } from './ignore.js';
+import { readCommit, readTyped } from './object-reader.js';
 import { ObjectSink, type GitAccess, type LooseWrites } from './objects.js';
 import { describeSkipped, Scanner, type SkippedFile } from './rescan.js';
 import type { Spares } from './spares.js';
@@ -74,7 +73,7 @@ export class SnapshotStore {
   readonly when: SnapshotWhen;
   /** how many snapshots are kept */
   readonly keep: number;
-  /** isomorphic-git's view of the shadow repository */
+  /** the shadow repository, in the shape isomorphic-git takes (its git verbs load on first use) */
   readonly access: GitAccess;
   /** replaced, not mutated, when `adopt` takes a fetched history */
   history = new History();
@@ -192,16 +191,13 @@ export class SnapshotStore {
       if (onDisk.kind !== 'ok')
         throw damagedHistory(onDisk.kind === 'damaged' ? onDisk.why : 'the branch refs/heads/main is gone');
       if (onDisk.oid === known) return;
-      const { fs, gitdir, cache } = this.access;
       const fresh: SnapshotInfo[] = [];
       let oid: string | null = onDisk.oid;
       while (oid && oid !== known && fresh.length < this.keep) {
         const at: string = oid;
-        const { commit }: ReadCommitResult = await (await gitLib())
-          .readCommit({ fs, gitdir, cache, oid: at })
-          .catch(() => {
-            throw damagedHistory(`commit ${at.slice(0, 12)} is missing or corrupt`);
-          });
+        const commit = await readCommit(this.access, at).catch(() => {
+          throw damagedHistory(`commit ${at.slice(0, 12)} is missing or corrupt`);
+        });
         fresh.push(parseCommit(at, commit));
         oid = commit.parent[0] ?? null;
       }
@@ -308,9 +304,8 @@ export class SnapshotStore {
 
   /** The bytes of a blob in the shadow repository. */
   async readBlob(oid: string): Promise<Uint8Array> {
-    const { fs, gitdir, cache } = this.access;
     try {
-      return (await (await gitLib()).readBlob({ fs, gitdir, cache, oid })).blob;
+      return await readTyped(this.access, oid, 'blob');
     } catch (error) {
       // a snapshot names this object, so its absence is damage, not a missing workspace path
       if (hasFsCode(error, 'EIO', 'EACCES', 'EPERM', 'ENOSPC')) throw error;
@@ -401,10 +396,10 @@ export class SnapshotStore {
   /**
    * Point the branch at `oid`. The ref file keeps its size from one commit to the next, so a
    * backend that can overwrite a small file in place spares a temporary file and a rename per
-   * snapshot; otherwise (first commit, a ref git packed away) isomorphic-git writes it.
+   * snapshot; otherwise (first commit, a ref git packed away) the whole file is written.
    */
   private async moveBranch(oid: string, expected: string | null): Promise<void> {
-    const { fs, gitdir } = this.access;
+    const { gitdir } = this.access;
     // Compare-and-swap: a branch some other process moved since this one read it is never
     // overwritten (that would orphan its commits); the commit stays unreferenced and the call says so.
     if (expected !== null) {
@@ -421,7 +416,7 @@ export class SnapshotStore {
     }
     const line = new TextEncoder().encode(`${oid}\n`);
     if (await this.fs.writeInPlace?.(`${gitdir}/${BRANCH}`, line, line.length)) return;
-    await (await gitLib()).writeRef({ fs, gitdir, ref: BRANCH, value: oid, force: true });
+    await writeBranch(this.fs, gitdir, oid);
   }
 
   /** A one-line file of the gitdir (the shallow boundary): in place when the backend can, else a whole write. */
@@ -432,7 +427,7 @@ export class SnapshotStore {
 
   /** `mayWrite`: this process may move the branch now (it holds the shared lock, or there is none). */
   private async load(mayWrite: boolean): Promise<void> {
-    const { fs, gitdir } = this.access;
+    const { gitdir } = this.access;
     const branch = await this.readBranch();
     if (!mayWrite && branch.kind !== 'ok' && branch.kind !== 'damaged') {
       // a new repository: made under the lock, and looked for again there (another process may have just made it)
@@ -445,8 +440,7 @@ export class SnapshotStore {
     }
     if (branch.kind === 'damaged') throw damagedHistory(branch.why);
     if (branch.kind === 'ok') {
-      const { fs: gfs, cache } = this.access;
-      await (await gitLib()).readCommit({ fs: gfs, gitdir, cache, oid: branch.oid }).catch(() => {
+      await readCommit(this.access, branch.oid).catch(() => {
         throw damagedHistory(`the branch names commit ${branch.oid.slice(0, 12)}, which is missing or corrupt`);
       });
       // a mark left by a kill just after the first commit: with it, a ref lost later would pass for a cut first open
@@ -466,7 +460,7 @@ export class SnapshotStore {
         if (!hasFsCode(e, 'EEXIST')) throw e;
       });
       await this.fs.writeFile(`${gitdir}/${FIRST_OPEN_MARK}`, new Uint8Array(0));
-      await (await gitLib()).init({ fs, gitdir, bare: true, defaultBranch: 'main' });
+      await initRepository(this.fs, gitdir);
       try {
         await this.fs.mkdir(`${gitdir}/objects/pack`, { recursive: true }).catch((e) => {
           if (!hasFsCode(e, 'EEXIST')) throw e;
@@ -494,13 +488,13 @@ export class SnapshotStore {
 
   /** The snapshots from `head` back, oldest first: at most `keep`, and none past a `shallow` cut. */
   private async readHistory(head: string): Promise<SnapshotInfo[]> {
-    const { fs, gitdir, cache } = this.access;
+    const { gitdir } = this.access;
     const cut = await readFileOrNull(this.fs, `${gitdir}/shallow`);
     const shallow = new Set(cut ? new TextDecoder().decode(cut).split('\n').filter(Boolean) : []);
     const found: SnapshotInfo[] = [];
     for (let oid: string | null = head; oid && found.length < this.keep; ) {
       const at: string = oid;
-      const { commit } = await (await gitLib()).readCommit({ fs, gitdir, cache, oid: at }).catch(() => {
+      const commit = await readCommit(this.access, at).catch(() => {
         throw damagedHistory(`commit ${at.slice(0, 12)} in the history is missing or corrupt`);
       });
       found.push(parseCommit(at, commit));
@@ -515,9 +509,8 @@ export class SnapshotStore {
    * stat cache is dropped. Call it inside `exclusive`.
    */
   async adopt(head: string): Promise<void> {
-    const { fs, gitdir } = this.access;
     const found = await this.readHistory(head);
-    await (await gitLib()).writeRef({ fs, gitdir, ref: BRANCH, value: head, force: true });
+    await writeBranch(this.fs, this.access.gitdir, head);
     this.history = new History();
     for (const info of found) this.history.push(info);
     this.tree = new TreeCache(this.access, this.history.head!.tree);
@@ -578,14 +571,4 @@ export function damagedHistory(why: string): ToolError {
   return new ToolError('IO_ERROR', `the snapshot history is damaged: ${why}`, {
     hint: 'Run `sandpit doctor --repair --root <folder>` to reset the history to its newest intact snapshot; the files themselves were not changed.',
   });
-}
-
-function commitText(c: {
-  message: string;
-  tree: string;
-  parent: string[];
-  author: { name: string; email: string; timestamp: number };
-}): string {
-  const who = `${c.author.name} <${c.author.email}> ${c.author.timestamp} +0000`;
-  return `tree ${c.tree}\n${c.parent.map((p) => `parent ${p}\n`).join('')}author ${who}\ncommitter ${who}\n\n${c.message}`;
 }

@@ -48,7 +48,10 @@ export async function deflate(content: Uint8Array): Promise<Uint8Array> {
   const writer = stream.writable.getWriter();
   void writer.write(content as Uint8Array<ArrayBuffer>);
   void writer.close();
-  const reader = stream.readable.getReader();
+  return collect(stream.readable.getReader());
+}
+
+async function collect(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<Uint8Array> {
   const chunks: Uint8Array[] = [];
   let length = 0;
   for (;;) {
@@ -65,4 +68,34 @@ export async function deflate(content: Uint8Array): Promise<Uint8Array> {
     at += chunk.length;
   }
   return out;
+}
+
+/**
+ * Undo `compress`: the content of a zlib stream that ends exactly where `data` ends. A stream of
+ * one stored block (what `compress` writes for small objects) is copied out without a decompressor;
+ * anything else goes to the backend's native zlib or the platform's DecompressionStream.
+ */
+export function inflate(fs: WorkspaceFs, data: Uint8Array): Uint8Array | Promise<Uint8Array> {
+  const stored = storedContent(data);
+  if (stored) return stored;
+  const native = nativeFor(fs)?.inflate;
+  return native ? native(data) : decompress(data);
+}
+
+/** The content of a zlib stream that is a single final stored block, or null for any other stream. */
+function storedContent(data: Uint8Array): Uint8Array | null {
+  if (data.length < 11 || (data[0]! & 0x0f) !== 8 || (data[2]! & 0x07) !== 1) return null;
+  const n = data[3]! | (data[4]! << 8);
+  if ((data[5]! | (data[6]! << 8)) !== (~n & 0xffff) || data.length !== 7 + n + 4) return null;
+  // a stream with a preset dictionary (FDICT) is not this shape; callers check the content's hash
+  return (data[1]! & 0x20) === 0 ? data.slice(7, 7 + n) : null;
+}
+
+async function decompress(data: Uint8Array): Promise<Uint8Array> {
+  const stream = new DecompressionStream('deflate');
+  const writer = stream.writable.getWriter();
+  // the write's and close's rejections surface through the reader as well
+  writer.write(data as Uint8Array<ArrayBuffer>).catch(() => {});
+  writer.close().catch(() => {});
+  return collect(stream.readable.getReader());
 }

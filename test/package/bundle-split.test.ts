@@ -8,11 +8,10 @@ import { launchChromium } from '../web/chromium.js';
 import { filesBelow, servePage } from '../web/page-server.js';
 import { makeConsumer, mustRun, packSandpit, writeTree } from './stage.js';
 
-// What the README promises an npm consumer: an OPFS worker whose first load stays under this.
-// The target is 120 KiB; two rounds of merges took the consumer's first load to 130.0 KiB (see
-// test/web/bundle.test.ts): the guard stands at 132 KiB until the snapshot store reads its own
-// objects and isomorphic-git (47 KiB of it) loads on first use.
-const FIRST_LOAD_LIMIT_KIB = 132;
+// What the README promises an npm consumer: an OPFS worker whose first load stays under 120 KiB.
+// Since the snapshot store reads its own objects (isomorphic-git loads with the first git verb)
+// it is about 85 KiB; the guard leaves a little room above that, not the whole way to 120.
+const FIRST_LOAD_LIMIT_KIB = 92;
 
 let work: string;
 let app: string;
@@ -72,7 +71,7 @@ function firstLoad(files: Record<string, string>, ...entries: string[]): { kib: 
 }
 
 describe('the package ships its browser entries split', () => {
-  it('a Vite app: the OPFS worker loads under 132 KiB gzip first, the network verbs of git, the pack writer and the shell on first use; it runs in Chromium', async () => {
+  it('a Vite app: the OPFS worker loads under 92 KiB gzip first, the network verbs of git, the pack writer and the shell on first use; it runs in Chromium', async () => {
     await writeTree(app, project);
     const web = join(app, 'web');
     const vite = join(app, 'node_modules', 'vite', 'bin', 'vite.js');

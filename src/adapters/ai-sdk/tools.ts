@@ -21,7 +21,9 @@ export async function sandpitTools(
       ...(info.title ? { title: info.title } : {}),
       description: info.description,
       // Sandpit's schemas are plain JSON Schema objects; the workspace validates every call itself.
-      inputSchema: jsonSchema(info.input_schema),
+      // (Typed by the SDK's own parameter: with @types/json-schema installed, its JSONSchema7 names
+      // `type` by a closed list that Sandpit's open JsonSchema type does not narrow to.)
+      inputSchema: jsonSchema(info.input_schema as Parameters<typeof jsonSchema>[0]),
       execute: (input, { abortSignal }) => callOrThrow(workspace, options, info.name, input, abortSignal),
     });
   }

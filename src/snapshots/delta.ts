@@ -1,0 +1,63 @@
+// git's delta format (a pack's OFS_DELTA and REF_DELTA entries): what the snapshot store reads in packs
+// that git made (a clone, a fetch, `git gc`), and what a fetch indexes.
+
+/**
+ * Apply a git delta to `base`, handing the result to `sink` in pieces that are views of the
+ * base and the delta: the result itself is never built, so hashing a huge one costs nothing
+ * beyond its inputs. Returns the result's length.
+ */
+export function applyDelta(base: Uint8Array, delta: Uint8Array, sink: (piece: Uint8Array) => void): number {
+  let at = 0;
+  const varint = () => {
+    let value = 0;
+    let scale = 1;
+    let byte: number;
+    do {
+      byte = delta[at++]!;
+      value += (byte & 0x7f) * scale;
+      scale *= 128;
+    } while (byte & 0x80);
+    return value;
+  };
+  if (varint() !== base.length) throw new Error('a delta does not match the size of its base');
+  const resultSize = varint();
+  let written = 0;
+  while (at < delta.length) {
+    const op = delta[at++]!;
+    if (op & 0x80) {
+      let offset = 0;
+      let size = 0;
+      for (let bit = 0; bit < 4; bit++) if (op & (1 << bit)) offset += delta[at++]! * 2 ** (8 * bit);
+      for (let bit = 0; bit < 3; bit++) if (op & (0x10 << bit)) size += delta[at++]! << (8 * bit);
+      if (size === 0) size = 0x10000;
+      if (offset + size > base.length) throw new Error('a delta copies past the end of its base');
+      sink(base.subarray(offset, offset + size));
+      written += size;
+    } else if (op > 0) {
+      if (at + op > delta.length) throw new Error('a delta inserts past its own end');
+      sink(delta.subarray(at, at + op));
+      at += op;
+      written += op;
+    } else throw new Error('a delta holds the reserved opcode 0');
+  }
+  if (written !== resultSize) throw new Error('a delta makes a different size than it states');
+  return written;
+}
+
+/** The result size a delta states, from its first inflated bytes. */
+export function deltaResultSize(head: Uint8Array): number {
+  let at = 0;
+  const varint = () => {
+    let value = 0;
+    let scale = 1;
+    let byte: number;
+    do {
+      byte = head[at++] ?? 0;
+      value += (byte & 0x7f) * scale;
+      scale *= 128;
+    } while (byte & 0x80 && at < head.length);
+    return value;
+  };
+  varint();
+  return varint();
+}
