@@ -42,6 +42,9 @@ const onDemand: Record<string, CommandFn> = {
   du: lazy(async () => (await import('./files/du.js')).du),
   file: lazy(async () => (await import('./files/file.js')).file),
   stat: lazy(async () => (await import('./files/stat.js')).stat),
+  kill: lazy(async () => (await import('./jobs/kill.js')).kill),
+  jobs: lazy(async () => (await import('./jobs/kill.js')).jobs),
+  wait: lazy(async () => (await import('./jobs/kill.js')).wait),
 };
 
 /** Every command the shell has, by name. */

@@ -1,5 +1,5 @@
 import { FsError } from '../../../fs/errors.js';
-import { encodeUtf8 } from '../../bytes.js';
+import { decodeLossy, encodeUtf8 } from '../../bytes.js';
 import { errorText, UsageError, type CommandContext, type CommandFn } from '../../context.js';
 import type { ShellFs } from '../../overlay.js';
 import { getopts, resolve } from '../util.js';
@@ -73,7 +73,7 @@ export const fileCommands: Record<string, CommandFn> = {
       return 0;
     }
     return perOperand(ctx, operands, async (f) =>
-      show(f === '-' ? ctx.stdin : new TextDecoder().decode(await fs.readFile(resolve(ctx, f)))),
+      show(f === '-' ? ctx.stdin : decodeLossy(await fs.readFile(resolve(ctx, f)))),
     );
   },
   mkdir: async (ctx) => {
