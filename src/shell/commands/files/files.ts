@@ -122,7 +122,8 @@ export const fileCommands: Record<string, CommandFn> = {
       operands,
       async (f) => {
         const p = resolve(ctx, f);
-        const st = await fs.stat(p);
+        // A link is removed as itself.
+        const st = (await fs.stat(p).catch(() => null)) ?? (await fs.lstat(p));
         if (!st) {
           if (flags.has('f')) return;
           throw new FsError('ENOENT', 'rm');
