@@ -300,7 +300,7 @@ export const TOOL_LINES: string[] = [
   'ln -s; echo $?',
   'ln -s src/main.ts; readlink main.ts',
   'ln -s ../a.txt src/up; readlink src/up; ls src',
-  'ln -s a.txt src; readlink src/a.txt',
+  'ln -s ../a.txt src; readlink src/a.txt',
   'ln -sn a.txt docs; echo $?',
   'ln -s a.txt b.txt nums.txt; echo $?',
   "ln -s a.txt l2; stat -c '%A %a %F %N' l2 a.txt",
