@@ -68,11 +68,20 @@ export async function applyBufferedChanges(
     } else if (entry.kind === 'dir') {
       if (existing && (entry.fresh || existing.type !== 'dir')) await remove(abs, path, existing.type);
       if (!existing || entry.fresh || existing.type !== 'dir') steps.push({ kind: 'mkdir', rel: path });
+    } else if (entry.kind === 'link') {
+      if (existing) await remove(abs, path, existing.type);
+      steps.push({ kind: 'link', rel: path, target: entry.target });
+      note(path, existing?.type === 'file' ? textOf(await fs.readFile(abs)) : null, undefined);
     } else {
       let before: string | null | undefined = null;
       if (existing?.type === 'file') before = textOf(await fs.readFile(abs));
       else if (existing) await remove(abs, path, existing.type);
-      steps.push({ kind: 'write', rel: path, bytes: entry.data });
+      steps.push({
+        kind: 'write',
+        rel: path,
+        bytes: entry.data,
+        ...(entry.executable === undefined ? {} : { executable: entry.executable }),
+      });
       note(path, before, textOf(entry.data));
     }
     steps = plain;

@@ -4,7 +4,8 @@ import { RESERVED_TOP_LEVEL } from '../workspace/paths.js';
 
 /** What the shell knows about one path it changed: new bytes, a folder it made, or a removal. */
 export type OverlayEntry = (
-  | { kind: 'file'; data: Uint8Array; mtimeMs?: number }
+  | { kind: 'file'; data: Uint8Array; mtimeMs?: number; executable?: boolean }
+  | { kind: 'link'; target: string; mtimeMs?: number }
   | { kind: 'dir'; fresh: boolean; mtimeMs?: number }
   | { kind: 'deleted'; mtimeMs?: undefined }
 ) & {
@@ -20,6 +21,15 @@ export interface ShellStat {
   type: 'file' | 'dir';
   size: number;
   mtimeMs: number;
+}
+
+/** What `lstat` tells of a path: links reported as links with their target, files with their executable bit. */
+export interface ShellLstat {
+  type: 'file' | 'dir' | 'symlink';
+  size: number;
+  mtimeMs: number;
+  executable: boolean;
+  target?: string;
 }
 
 /** A change the overlay holds, in the order it must be applied (parents before children). */
@@ -135,6 +145,7 @@ export class ShellFs {
     if (o === 'missing') return null;
     const touched = this.dirTimes.get(p);
     if (touched !== undefined && (!o || o.kind === 'dir')) return { type: 'dir', size: 0, mtimeMs: touched };
+    if (o?.kind === 'link') throw new FsError('ELOOP', 'stat');
     if (o)
       return o.kind === 'file'
         ? { type: 'file', size: o.data.length, mtimeMs: o.mtimeMs ?? Date.now() }
@@ -188,7 +199,80 @@ export class ShellFs {
     if (parent.type !== 'dir') throw new FsError('ENOTDIR', 'open');
     if ((await this.stat(p))?.type === 'dir') throw new FsError('EISDIR', 'open');
     if (!(await this.stat(p))) this.dirTimes.set(parentOf(p), writeTime());
-    this.entries.set(p, { kind: 'file', data, mtimeMs: writeTime(), ...mark(by) });
+    const was = this.entries.get(p);
+    const executable = was?.kind === 'file' ? was.executable : undefined;
+    this.entries.set(p, {
+      kind: 'file',
+      data,
+      mtimeMs: writeTime(),
+      ...(executable === undefined ? {} : { executable }),
+      ...mark(by),
+    });
+  }
+
+  /** The path itself, never what a link points to: its kind, size, time, executable bit and a link's target. */
+  async lstat(p: string): Promise<ShellLstat | null> {
+    this.guard(p, 'stat');
+    const o = this.overlaid(p);
+    if (o === 'missing') return null;
+    if (o?.kind === 'link')
+      return {
+        type: 'symlink',
+        size: o.target.length,
+        mtimeMs: o.mtimeMs ?? Date.now(),
+        executable: true,
+        target: o.target,
+      };
+    if (o?.kind === 'file' && o.executable !== undefined) {
+      const s = await this.stat(p);
+      return { ...s!, type: 'file', executable: o.executable };
+    }
+    const full = await this.fullStat(p);
+    if (!full) return null;
+    if (full.type === 'symlink')
+      return {
+        type: 'symlink',
+        size: full.size,
+        mtimeMs: full.mtimeMs,
+        executable: true,
+        target: await this.readlink(p),
+      };
+    const s = (await this.stat(p))!;
+    return { ...s, executable: s.type === 'dir' || (full.mode & 0o100) !== 0 };
+  }
+
+  /** Make a symbolic link at `p` (replacing what is there when `replace`); its target is stored as given. */
+  async symlink(target: string, p: string, replace = false): Promise<void> {
+    this.guard(p, 'symlink');
+    const parent = await this.stat(parentOf(p));
+    if (!parent) throw new FsError('ENOENT', 'symlink');
+    if (parent.type !== 'dir') throw new FsError('ENOTDIR', 'symlink');
+    const there = await this.lstat(p);
+    if (there && !replace) throw new FsError('EEXIST', 'symlink');
+    if (there?.type === 'dir') throw new FsError('EISDIR', 'symlink');
+    this.dirTimes.set(parentOf(p), writeTime());
+    this.entries.set(p, { kind: 'link', target, mtimeMs: writeTime() });
+  }
+
+  /** Whether the backend keeps a file's executable bit (the only mode bit the workspace keeps). */
+  get keepsModes(): boolean {
+    return this.fs.capabilities?.modes === true;
+  }
+
+  /** Set a file's executable bit, the one mode bit the workspace keeps. */
+  async setExecutable(p: string, executable: boolean): Promise<void> {
+    const s = await this.stat(p);
+    if (!s) throw new FsError('ENOENT', 'chmod');
+    if (s.type !== 'file') return;
+    const data = await this.readFile(p);
+    const was = this.entries.get(p);
+    this.entries.set(p, {
+      kind: 'file',
+      data,
+      mtimeMs: was?.kind === 'file' ? was.mtimeMs : s.mtimeMs,
+      executable,
+      ...(was?.byGit ? { byGit: true as const } : {}),
+    });
   }
 
   async mkdir(p: string, by?: Writer): Promise<void> {
@@ -218,7 +302,9 @@ export class ShellFs {
   async remove(p: string, by?: Writer): Promise<void> {
     this.guard(p, 'rm');
     if (p === '/') throw new FsError('EBUSY', 'rm');
-    if (!(await this.stat(p))) throw new FsError('ENOENT', 'rm');
+    // A link is removed as itself, never followed.
+    if (!(await this.stat(p).catch((e) => (hasFsCode(e, 'ELOOP') ? true : Promise.reject(e)))))
+      throw new FsError('ENOENT', 'rm');
     const prefix = `${p}/`;
     for (const key of [...this.entries.keys()]) if (key.startsWith(prefix)) this.entries.delete(key);
     for (const key of [...this.dirTimes.keys()]) if (key === p || key.startsWith(prefix)) this.dirTimes.delete(key);
@@ -239,6 +325,15 @@ export class ShellFs {
       const s = o ? madeUpStat(-1, touched) : await this.fs.lstat(this.backendPath(p));
       return { ...s, mtimeMs: touched };
     }
+    if (o?.kind === 'link')
+      return {
+        ...madeUpStat(o.target.length, o.mtimeMs),
+        type: 'symlink',
+        mode: 0o120777,
+        isFile: () => false,
+        isSymbolicLink: () => true,
+      };
+    if (o?.kind === 'file' && o.executable) return { ...madeUpStat(o.data.length, o.mtimeMs), mode: 0o100755 };
     if (o) return madeUpStat(o.kind === 'file' ? o.data.length : -1, o.mtimeMs);
     return this.fs.lstat(this.backendPath(p)).catch((error) => {
       if (hasFsCode(error, 'ENOENT', 'ENOTDIR')) return null;
@@ -249,6 +344,10 @@ export class ShellFs {
   /** The target of a link in the backend (the shell never follows one; `git` records it). */
   async readlink(p: string): Promise<string> {
     this.guard(p, 'readlink');
+    const o = this.overlaid(p);
+    if (o === 'missing') throw new FsError('ENOENT', 'readlink');
+    if (o?.kind === 'link') return o.target;
+    if (o) throw new FsError('EINVAL', 'readlink');
     return this.fs.readlink(this.backendPath(p));
   }
 

@@ -1,4 +1,5 @@
 import type { WorkspaceFs } from '../fs/types.js';
+import { displayText } from './bytes.js';
 import { applyBufferedChanges, type AppliedFile, type ApplySteps } from './apply.js';
 import { commandTable } from './commands/index.js';
 import { ExitSignal, TimeoutSignal, type CommandFn, type PackageSettings } from './context.js';
@@ -89,13 +90,13 @@ export async function runShell(request: ShellRequest): Promise<ShellResult> {
       out: tell
         ? (t) => {
             stdout.write(t);
-            tell('stdout', t);
+            tell('stdout', displayText(t));
           }
         : (t) => stdout.write(t),
       err: tell
         ? (t) => {
             stderr.write(t);
-            tell('stderr', t);
+            tell('stderr', displayText(t));
           }
         : (t) => stderr.write(t),
     });
@@ -118,8 +119,8 @@ export async function runShell(request: ShellRequest): Promise<ShellResult> {
   return {
     exit_code: request.signal?.aborted ? -1 : exit,
     killed: request.signal?.aborted === true,
-    stdout: stdout.text(),
-    stderr: stderr.text(),
+    stdout: displayText(stdout.text()),
+    stderr: displayText(stderr.text()),
     timed_out: timedOut,
     truncated: stdout.truncated || stderr.truncated,
     duration_ms: Date.now() - started,

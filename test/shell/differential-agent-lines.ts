@@ -399,6 +399,9 @@ export const AGENT_LINES: string[] = [
  * (find -prune -newer -exec); when one starts to agree with bash, move it to AGENT_LINES.
  */
 export const LOUD_LINES: string[] = [
+  'ln a.txt hard.txt',
+  'ln -s ../../etc/passwd p',
+  'chmod 600 a.txt',
   "sed -z 's/a/b/' a.txt",
   "sed 'N;s/\\n/ /' a.txt",
   'stat a.txt',

@@ -42,6 +42,15 @@ const onDemand: Record<string, CommandFn> = {
   du: lazy(async () => (await import('./files/du.js')).du),
   file: lazy(async () => (await import('./files/file.js')).file),
   stat: lazy(async () => (await import('./files/stat.js')).stat),
+  column: lazy(async () => (await import('./text/column.js')).column),
+  join: lazy(async () => (await import('./text/join.js')).join),
+  ln: lazy(async () => (await import('./files/ln.js')).ln),
+  readlink: lazy(async () => (await import('./files/readlink.js')).readlink),
+  chmod: lazy(async () => (await import('./files/chmod.js')).chmod),
+  tree: lazy(async () => (await import('./files/tree.js')).tree),
+  kill: lazy(async () => (await import('./jobs/kill.js')).kill),
+  jobs: lazy(async () => (await import('./jobs/kill.js')).jobs),
+  wait: lazy(async () => (await import('./jobs/kill.js')).wait),
 };
 
 /** Every command the shell has, by name. */

@@ -1,3 +1,4 @@
+import { encodeUtf8 } from '../../bytes.js';
 import { errorText, type CommandContext } from '../../context.js';
 import { resolve } from '../util.js';
 
@@ -12,7 +13,7 @@ export async function byteInputs(
     try {
       items.push({
         name: f,
-        bytes: f === '-' ? new TextEncoder().encode(ctx.stdin) : await ctx.shell.state.fs.readFile(resolve(ctx, f)),
+        bytes: f === '-' ? encodeUtf8(ctx.stdin) : await ctx.shell.state.fs.readFile(resolve(ctx, f)),
       });
     } catch (error) {
       ctx.err(`${ctx.name}: ${f}: ${errorText(error)}\n`);

@@ -1,5 +1,5 @@
 import { FsError } from '../../../fs/errors.js';
-import { encodeUtf8 } from '../../bytes.js';
+import { decodeLossy, encodeUtf8 } from '../../bytes.js';
 import { errorText, UsageError, type CommandContext, type CommandFn } from '../../context.js';
 import type { ShellFs } from '../../overlay.js';
 import { getopts, resolve } from '../util.js';
@@ -100,7 +100,7 @@ export const fileCommands: Record<string, CommandFn> = {
       return 0;
     }
     return perOperand(ctx, operands, async (f) =>
-      show(f === '-' ? ctx.stdin : new TextDecoder().decode(await fs.readFile(resolve(ctx, f)))),
+      show(f === '-' ? ctx.stdin : decodeLossy(await fs.readFile(resolve(ctx, f)))),
     );
   },
   mkdir: async (ctx) => {
@@ -194,7 +194,8 @@ export const fileCommands: Record<string, CommandFn> = {
       operands,
       async (f) => {
         const p = resolve(ctx, f);
-        const st = await fs.stat(p);
+        // A link is removed as itself.
+        const st = (await fs.stat(p).catch(() => null)) ?? (await fs.lstat(p));
         if (!st) {
           if (flags.has('f')) return;
           throw new FsError('ENOENT', 'rm');

@@ -1,5 +1,5 @@
 import type { CommandFn } from '../../context.js';
-import type { ShellStat } from '../../overlay.js';
+import type { ShellLstat } from '../../overlay.js';
 import { compareC, getopts, resolve } from '../util.js';
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
@@ -34,7 +34,7 @@ function human(n: number): string {
 interface Entry {
   name: string;
   path: string;
-  st: ShellStat;
+  st: Pick<ShellLstat, 'type' | 'size' | 'mtimeMs'>;
 }
 
 /** ls: names (sorted bytewise), -l in GNU's long format with dates from each file's mtime, -R, -a/-A, -F, -d, -t/-S/-r. */
@@ -46,7 +46,8 @@ export const ls: CommandFn = async (ctx) => {
   const dirOps: Entry[] = [];
   let status = 0;
   for (const t of targets) {
-    const st = await fs.stat(resolve(ctx, t)).catch(() => null);
+    const st =
+      (await fs.stat(resolve(ctx, t)).catch(() => null)) ?? (await fs.lstat(resolve(ctx, t)).catch(() => null));
     if (!st) {
       ctx.err(`ls: cannot access '${t}': No such file or directory\n`);
       status = 2;
@@ -83,13 +84,15 @@ export const ls: CommandFn = async (ctx) => {
             ).filter((s) => s?.type === 'dir').length
           : 1;
         const size = dir ? 4096 : e.st.size;
+        const own = await fs.lstat(e.path).catch(() => null);
+        const link = own?.type === 'symlink' ? own.target : undefined;
         return {
-          mode: dir ? 'drwxr-xr-x' : '-rw-r--r--',
+          mode: dir ? 'drwxr-xr-x' : link !== undefined ? 'lrwxrwxrwx' : own?.executable ? '-rwxr-xr-x' : '-rw-r--r--',
           links: String(links),
           size: flags.has('h') ? human(size) : String(size),
           blocks: Math.ceil(size / 4096) * 4,
           date: dateColumn(e.st.mtimeMs),
-          name: `${e.name}${flags.has('F') && dir ? '/' : ''}`,
+          name: `${e.name}${flags.has('F') && dir ? '/' : ''}${link !== undefined ? ` -> ${link}` : ''}`,
         };
       }),
     );
@@ -112,8 +115,9 @@ export const ls: CommandFn = async (ctx) => {
     const names = (await fs.readdir(dir)).filter((x) => all || !x.startsWith('.'));
     const entries: Entry[] = [];
     for (const name of names) {
-      // A link (which the shell never follows) is still listed, as a file of no size.
-      const st = (await fs.stat(join(dir, name)).catch(() => null)) ?? { type: 'file' as const, size: 0, mtimeMs: 0 };
+      // A link (which the shell never follows) is listed as itself.
+      const st = (await fs.stat(join(dir, name)).catch(() => null)) ??
+        (await fs.lstat(join(dir, name)).catch(() => null)) ?? { type: 'file' as const, size: 0, mtimeMs: 0 };
       entries.push({ name, path: join(dir, name), st });
     }
     const dot = await fs.stat(dir);

@@ -6,7 +6,7 @@ import { getopts, resolve } from '../util.js';
 export const STAT_FLAGS = 'c' as const;
 
 /**
- * stat -c / --printf: a file's facts by directive (%n %s %F %a %A %Y %y %U %G %u %g %b %h %%).
+ * stat -c / --printf: a file's facts by directive (%n %N %s %F %a %A %Y %y %U %G %u %g %b %h %%).
  * Owners are the workspace's one user; modes are what the workspace keeps (executable or not).
  */
 export const stat: CommandFn = async (ctx) => {
@@ -28,7 +28,8 @@ export const stat: CommandFn = async (ctx) => {
     }
     const dir = st.type === 'dir';
     const link = st.type === 'symlink';
-    const mode = dir ? 0o755 : link ? 0o777 : st.mode & 0o111 ? 0o755 : 0o644;
+    const target = link ? await fs.readlink(resolve(ctx, op)) : '';
+    const mode = dir ? 0o755 : link ? 0o777 : (await fs.lstat(resolve(ctx, op)))?.executable ? 0o755 : 0o644;
     const size = dir ? 4096 : st.size;
     const bits = 'rwxrwxrwx'.replace(/./g, (c, k: number) => (mode & (0o400 >> k) ? c : '-'));
     const text = fmt
@@ -38,6 +39,8 @@ export const stat: CommandFn = async (ctx) => {
         switch (c) {
           case 'n':
             return op;
+          case 'N':
+            return link ? `'${op}' -> '${target}'` : `'${op}'`;
           case 's':
             return String(size);
           case 'F':

@@ -57,9 +57,12 @@ export async function evalTest(ctx: CommandContext, args: string[]): Promise<num
           return !!st && st.size > 0;
         case '-L':
         case '-h':
-          return false;
+          return (await ctx.shell.state.fs.lstat(resolve(ctx, args[i - 1]!)).catch(() => null))?.type === 'symlink';
         case '-x':
-          return st?.type === 'dir';
+          return (
+            st?.type === 'dir' ||
+            (!!st && (await ctx.shell.state.fs.lstat(resolve(ctx, args[i - 1]!)))?.executable === true)
+          );
         default:
           return !!st;
       }

@@ -1,3 +1,4 @@
+import { rawByte } from '../../bytes.js';
 const ESCAPES: Record<string, string> = {
   n: '\n',
   t: '\t',
@@ -25,11 +26,11 @@ function unescapeText(text: string, forB: boolean): { text: string; stop: boolea
     if (forB && n === 'c') return { text: out, stop: true };
     if (/[0-7]/.test(n) || (forB && n === '0')) {
       const m = /^[0-7]{1,3}/.exec(text.slice(forB && n === '0' ? i + 1 : i))?.[0] ?? '';
-      out += String.fromCharCode(parseInt(m || '0', 8));
+      out += rawByte(parseInt(m || '0', 8) & 0xff);
       i += (forB && n === '0' ? 1 : 0) + m.length - 1;
     } else if (n === 'x' && /[0-9a-fA-F]/.test(text[i + 1] ?? '')) {
       const m = /^[0-9a-fA-F]{1,2}/.exec(text.slice(i + 1))![0];
-      out += String.fromCharCode(parseInt(m, 16));
+      out += rawByte(parseInt(m, 16));
       i += m.length;
     } else out += ESCAPES[n] ?? `\\${n}`;
   }
@@ -57,7 +58,8 @@ export function formatPrintf(format: string, args: string[]): { text: string; er
   let next = 0;
   do {
     const start = next;
-    const re = /%([-+ #0]*)(\*|\d+)?(?:\.(\*|\d+))?([sbcdiuoxXeEfgG%])|\\[\s\S]|[^%\\]+|%/g;
+    const re =
+      /%([-+ #0]*)(\*|\d+)?(?:\.(\*|\d+))?([sbcdiuoxXeEfgG%])|\\(?:x[0-9a-fA-F]{1,2}|[0-7]{1,3}|[\s\S])|[^%\\]+|%/g;
     for (const m of format.matchAll(re)) {
       if (!m[4]) {
         if (m[0].startsWith('\\')) {

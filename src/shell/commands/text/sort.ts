@@ -1,3 +1,4 @@
+import { encodeUtf8 } from '../../bytes.js';
 import { UsageError, type CommandFn } from '../../context.js';
 import { compareC, getopts, inputs, resolve } from '../util.js';
 
@@ -135,7 +136,7 @@ export const sort: CommandFn = async (ctx) => {
   if (flags.has('u')) out = out.filter((l, i) => i === 0 || keyed(out[i - 1]!, l) !== 0);
   const text = out.map((l) => l + eol).join('');
   const target = values.get('o')?.[0];
-  if (target !== undefined) await ctx.shell.state.fs.writeFile(resolve(ctx, target), new TextEncoder().encode(text));
+  if (target !== undefined) await ctx.shell.state.fs.writeFile(resolve(ctx, target), encodeUtf8(text));
   else ctx.out(text);
   return failed ? 2 : 0;
 };

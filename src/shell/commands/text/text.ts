@@ -1,3 +1,4 @@
+import { encodeUtf8 } from '../../bytes.js';
 import { UsageError, type CommandContext, type CommandFn } from '../../context.js';
 import { getopts, inputs, lines } from '../util.js';
 
@@ -82,7 +83,7 @@ export const textCommands: Record<string, CommandFn> = {
     const count = (t: string) => ({
       l: (t.match(/\n/g) ?? []).length,
       w: (t.match(/\S+/g) ?? []).length,
-      c: new TextEncoder().encode(t).length,
+      c: encodeUtf8(t).length,
       m: [...t].length,
       L: maxLineWidth(t),
     });
