@@ -62,7 +62,7 @@ const agent = (model: string) => ({ api: 'openai' as const, endpoint: `${modelUr
 const modelUrl = () => model.url;
 
 describe('forks in the playground', () => {
-  it('two forks, an agent run in each, compared side by side; one merges cleanly, the other conflicts and changes nothing', async () => {
+  it('two forks, an agent run in each; the workspace itself stays as it was', async () => {
     expect((await callTool(page(), 'write_file', { path: 'greet.txt', content: 'hello\nworld\n' })).ok).toBe(true);
     await makeFork('morning');
     await makeFork('evening');
@@ -76,7 +76,9 @@ describe('forks in the playground', () => {
     await backToWorkspace();
     expect(await readText('greet.txt')).toBe('hello\nworld\n');
     expect(await readText('extra.txt')).toBe('NOT_FOUND');
+  });
 
+  it('compares the two forks side by side, each against its fork point', async () => {
     await page().click('#tab-forks');
     await page().click('#fork-compare');
     await page().waitForSelector('#fork-compare-view section[data-fork="evening"]');
@@ -88,7 +90,9 @@ describe('forks in the playground', () => {
     expect(columns[0]!.diff).not.toContain('extra.txt');
     expect(columns[1]!.diff).toContain('+good evening');
     expect(columns[1]!.diff).toContain('+only in the evening fork');
+  });
 
+  it('merges one cleanly as one change in Review', async () => {
     // Merge one: one change in Review, the file is the fork's.
     const changesBefore = Number(await page().textContent('#timeline-count'));
     await page().click('#fork-list li[data-fork="morning"] button[data-act="merge"]');
@@ -98,7 +102,10 @@ describe('forks in the playground', () => {
       changesBefore,
     );
     expect(await readText('greet.txt')).toBe('good morning\nworld\n');
+  });
 
+  it("shows the other's conflict with its path and region, and changes nothing", async () => {
+    const changesBefore = Number(await page().textContent('#timeline-count')) - 1;
     // The other changed the same line: the conflict names the path and its region, and nothing changes.
     await page().click('#tab-forks');
     await page().click('#fork-list li[data-fork="evening"] button[data-act="merge"]');
@@ -111,7 +118,9 @@ describe('forks in the playground', () => {
     expect(await readText('greet.txt')).toBe('good morning\nworld\n');
     expect(await readText('extra.txt')).toBe('NOT_FOUND');
     expect(Number(await page().textContent('#timeline-count'))).toBe(changesBefore + 1);
+  });
 
+  it('drops a fork: it leaves the list', async () => {
     // Drop it: it leaves the list.
     await page().click('#tab-forks');
     page().once('dialog', (dialog) => void dialog.accept());
