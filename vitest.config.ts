@@ -30,9 +30,24 @@ export default defineConfig({
           environment: 'node',
           alias: [lexerAlias],
           include: ['test/**/*.test.ts'],
-          exclude: ['test/browser/**'],
+          exclude: ['test/browser/**', 'test/e2e/**'],
           globalSetup: ['test/cli/build-global-setup.ts'],
           testTimeout: 30_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          // The playground driven by Playwright: each test is a person's whole task, many steps
+          // behind one another on a machine the other projects keep busy; each step still names
+          // itself after Playwright's own default (test/e2e/playground.ts).
+          name: 'e2e',
+          environment: 'node',
+          alias: [lexerAlias],
+          include: ['test/e2e/**/*.test.ts'],
+          globalSetup: ['test/cli/build-global-setup.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 240_000,
         },
       },
       {

@@ -1,5 +1,6 @@
 // `sandpit mcp` against @modelcontextprotocol/server-filesystem: stdio children driven by
 // the SDK's client, each on a temp folder of its own. Median latency over 200 calls of reading a 4 KB file,
+// the time from spawn to the first tools/list and the first tools/call answered (a client is ready only then),
 // of a one-line edit in a 200-line file, and of a bare round trip (ping); the time to answer
 // initialize from a cold start (over stdio, and over Streamable HTTP beside it); the same read and edit over Streamable HTTP; and the calls per
 // second of 8 HTTP sessions at once.
@@ -73,6 +74,87 @@ async function initializeTimes(dir) {
     }
   }
   return times.map((list) => list.sort((a, b) => a - b)[Math.floor(list.length / 2)]);
+}
+
+/**
+ * One cold start driven as a client drives it, by raw JSON-RPC lines: initialize, then (on its
+ * answer) notifications/initialized and tools/list, then (on that answer) one tools/call. The times
+ * from spawn to each answer. With `probe`, a `server/discover` is sent first instead, as the 2026
+ * client's probe is, and only its answer is timed.
+ */
+function coldStart(args, call, probe = false) {
+  return new Promise((resolve, reject) => {
+    const t0 = performance.now();
+    const child = spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'ignore'] });
+    const times = {};
+    let buffer = '';
+    const send = (message) => child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);
+    const done = () => {
+      child.kill();
+      child.once('exit', () => resolve(times));
+    };
+    child.once('error', reject);
+    child.stdout.on('data', (chunk) => {
+      buffer += chunk;
+      for (let at = buffer.indexOf('\n'); at !== -1; at = buffer.indexOf('\n')) {
+        const message = JSON.parse(buffer.slice(0, at));
+        buffer = buffer.slice(at + 1);
+        const now = performance.now() - t0;
+        if (message.id === 'probe') {
+          times.discover = now;
+          done();
+        } else if (message.id === 1) {
+          times.initialize = now;
+          send({ method: 'notifications/initialized' });
+          send({ id: 2, method: 'tools/list' });
+        } else if (message.id === 2) {
+          times.list = now;
+          send({ id: 3, method: 'tools/call', params: call });
+        } else if (message.id === 3) {
+          if (message.result?.isError || message.error) reject(new Error(`first call failed: ${buffer.slice(0, 200)}`));
+          times.call = now;
+          done();
+        }
+      }
+    });
+    if (probe)
+      send({
+        id: 'probe',
+        method: 'server/discover',
+        params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' } },
+      });
+    else
+      send({
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench', version: '1' } },
+      });
+  });
+}
+
+/** Medians of {@link coldStart} for sandpit and the reference, started in turns: [sandpit, reference] per step. */
+async function readyTimes(folders) {
+  const contenders = [
+    [[sandpitCli, 'mcp', '--root', folders.sandpit], { name: 'read_file', arguments: { path: 'read.txt' } }],
+    [
+      [referenceCli, folders.reference],
+      { name: 'read_text_file', arguments: { path: join(folders.reference, 'read.txt') } },
+    ],
+  ];
+  const runs = contenders.map(() => []);
+  const probes = contenders.map(() => []);
+  for (let i = 0; i < STARTS; i++) {
+    for (const [k, [args, call]] of contenders.entries()) {
+      runs[k].push(await coldStart(args, call));
+      probes[k].push(await coldStart(args, call, true));
+    }
+  }
+  const median = (list, key) => list.map((t) => t[key]).sort((a, b) => a - b)[Math.floor(list.length / 2)];
+  return {
+    list: runs.map((r) => median(r, 'list')),
+    call: runs.map((r) => median(r, 'call')),
+    discover: probes.map((r) => median(r, 'discover')),
+  };
 }
 
 /**
@@ -170,6 +252,8 @@ export async function benchMcp({ log = () => {} } = {}) {
     }
     log(`initialize: ${STARTS} cold starts each`);
     const init = await initializeTimes(folders.sandpit);
+    log(`first tools/list, first tools/call and server/discover: ${STARTS} cold starts each`);
+    const ready = await readyTimes(folders);
     log(`initialize over HTTP: ${STARTS} cold starts`);
     const httpInit = await httpInitializeTimes(folders.http);
     log('starting the servers');
@@ -295,6 +379,9 @@ export async function benchMcp({ log = () => {} } = {}) {
       ["the same edit, two servers on one folder taking turns (each waits for the other's lock)", [turns[0], turns[2]]],
       ['bare round trip (ping)', ping],
       [`initialize from a cold start (median of ${STARTS})`, init],
+      [`from spawn to the first tools/list answered (median of ${STARTS})`, ready.list],
+      [`from spawn to the first tools/call answered, a 4 KB read (median of ${STARTS})`, ready.call],
+      [`from spawn to the answer to server/discover, the 2026 client's probe (median of ${STARTS})`, ready.discover],
     ].map(([what, [s, r]]) => [what, fmtMs(s), fmtMs(r), fmtRatio(r / s)]);
     const httpRows = [
       ['read a 4 KB file', fmtMs(httpRead), fmtMs(read[0])],

@@ -115,6 +115,12 @@ export interface Workspace {
   /** This workspace's forks, oldest first. */
   forks: ForkVerbs<Workspace>['forks'];
   /**
+   * A fork by name or id, as `forks()` lists it, made by this process or any other: the same
+   * workspace object while this process has it open, else opened again over its files and branch.
+   * Rejects with NOT_FOUND (listing the forks) or NOT_SUPPORTED without snapshots.
+   */
+  openFork: ForkVerbs<Workspace>['openFork'];
+  /**
    * Merge a fork's changes in (merge_workspace): three-way against the fork point, all or nothing,
    * one change that undo takes back; conflicts change nothing and answer PATCH_CONFLICT.
    */
@@ -232,6 +238,7 @@ export function createWorkspaceCore(options: WorkspaceOptions & { tools: ToolDef
     toAbs: (rel) => paths.toAbs(rel),
     store: snapshots,
     settled,
+    lock: options.processLock,
     make: (fs) => {
       const { afterReply: _later, dir: _dir, ...kept } = options.snapshots || {};
       const forkOptions: WorkspaceOptions = { fs, policy: options.policy, snapshots: kept };
@@ -270,6 +277,7 @@ export function createWorkspaceCore(options: WorkspaceOptions & { tools: ToolDef
   return {
     fork: async (forkOptions) => (await forking()).fork(forkOptions),
     forks: async () => (await forking()).forks(),
+    openFork: async (fork) => (await forking()).openFork(fork),
     merge: async (fork, mergeOptions) => (await forking()).merge(fork, mergeOptions),
     dropFork: async (fork) => (await forking()).dropFork(fork),
     review: reviewing.review,

@@ -60,6 +60,8 @@ export interface DropForkOutcome {
   dropped: string;
   /** its id */
   id: string;
+  /** snapshot objects removed because only the fork (and its own forks) reached them */
+  freed_objects: number;
 }
 
 /** A fork's workspace: the parent's kind of workspace, with the fork's manifest. */
@@ -89,6 +91,7 @@ export type ForkListing = ForkInfo & {
 export interface ForkVerbs<W> {
   fork(options: ForkOptions): Promise<ForkedWorkspace<W>>;
   forks(): Promise<ForkListing[]>;
+  openFork(fork: string): Promise<ForkedWorkspace<W>>;
   merge(fork: string | { forkInfo: ForkInfo }, options?: { dryRun?: boolean }): Promise<Envelope<MergeOutcome>>;
   dropFork(fork: string | { forkInfo: ForkInfo }): Promise<Envelope<DropForkOutcome>>;
 }
@@ -99,6 +102,8 @@ export interface ForkDeps<W extends ForkWorkspace> {
   toAbs(rel: string): string;
   store: SnapshotStore | null;
   settled(): Promise<void>;
+  /** the lock this root's processes share, if any (a drop holds it while it frees objects) */
+  lock?: { acquire(): Promise<() => Promise<void>> } | null;
   /** make the workspace over a fork's files */
   make(fs: WorkspaceFs, info: ForkInfo): W;
   /** run merge_workspace on the workspace (as one change, snapshot and all) */
@@ -120,7 +125,8 @@ export function forkVerbs<W extends ForkWorkspace>(deps: ForkDeps<W>): ForkVerbs
         }),
       );
     host ??= import('./snapshots/fork/fork-host.js').then(
-      ({ ForkHost }) => new ForkHost<W>({ fs: deps.fs, toAbs: deps.toAbs, store, settled: deps.settled }, deps.make),
+      ({ ForkHost }) =>
+        new ForkHost<W>({ fs: deps.fs, toAbs: deps.toAbs, store, settled: deps.settled, lock: deps.lock }, deps.make),
     );
     return host;
   };
@@ -129,6 +135,11 @@ export function forkVerbs<W extends ForkWorkspace>(deps: ForkDeps<W>): ForkVerbs
   return {
     fork: async (options) => (await hostOf()).fork(options?.name),
     forks: async () => (deps.store ? (await hostOf()).list() : []),
+    openFork: async (fork) => {
+      if (typeof fork !== 'string')
+        throw new ToolError('INVALID_ARGUMENTS', "openFork takes a fork's name or id, as forks() lists it");
+      return (await hostOf()).get(fork);
+    },
     merge: async (fork, options = {}) => {
       try {
         await hostOf();
@@ -141,7 +152,11 @@ export function forkVerbs<W extends ForkWorkspace>(deps: ForkDeps<W>): ForkVerbs
       try {
         await deps.settled();
         const info = await (await hostOf()).drop(nameOf(fork));
-        return { ok: true, tool: 'drop_fork', result: { dropped: info.name, id: info.id } };
+        return {
+          ok: true,
+          tool: 'drop_fork',
+          result: { dropped: info.name, id: info.id, freed_objects: info.freed_objects },
+        };
       } catch (error) {
         return { ok: false, tool: 'drop_fork', error: toToolError(error).toJSON() };
       }

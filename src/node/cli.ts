@@ -214,7 +214,9 @@ async function mcpStart(args: ParsedArgs): Promise<void> {
   const early =
     http || args.flags.has('help')
       ? undefined
-      : (await import('./mcp/fast-start.js')).answerInitializeEarly(process.stdin, process.stdout, instructions);
+      : (await import('./mcp/fast-start.js')).answerInitializeEarly(process.stdin, process.stdout, instructions, {
+          toolsComing: root !== undefined,
+        });
   try {
     await (await loading).mcpCommand(args, early, earlyHttp);
   } catch (error) {

@@ -32,7 +32,14 @@ export {
 } from './mcp/server.js';
 export type { StdioFramerOptions } from './mcp/framing.js';
 export { McpLogHub, type McpLogEntry, type LogSink } from './mcp/log.js';
-export { answerInitializeEarly, type EarlyStart, type EarlyStdio } from './mcp/fast-start.js';
+export {
+  answerInitializeEarly,
+  type EarlyOptions,
+  type EarlyStart,
+  type EarlyStdio,
+} from './mcp/fast-start.js';
+export { earlyTools, type EarlyCall, type EarlyTools } from './mcp/early-tools.js';
+export type { ProgressParams } from './mcp/progress.js';
 export { createRootsMcpServer, WorkspacePool, type FolderOpener } from './mcp/roots.js';
 export { serveMcpHttp, serveMcpHttpRoots, MCP_PATH, type McpHttpOptions, type McpHttpServer } from './mcp/http.js';
 export type { EarlyHttp, EarlySession, HttpHandler } from './mcp/http-early.js';

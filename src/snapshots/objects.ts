@@ -1,6 +1,6 @@
 import './global-buffer.js';
 import { nameFromBytes, nameToBytes } from '../fs/name-bytes.js';
-import * as git from 'isomorphic-git';
+import { gitLib } from './git-lib.js';
 import { hasFsCode } from '../fs/errors.js';
 import type { GitFsClient } from '../fs/git-client.js';
 import type { WorkspaceFs } from '../fs/types.js';
@@ -213,7 +213,7 @@ export interface StoredTreeEntry {
  * folder; callers decide per path what to skip (and list) instead.
  */
 export async function readTreeEntries(access: GitAccess, oid: string): Promise<StoredTreeEntry[]> {
-  const { object, type } = await git.readObject({
+  const { object, type } = await (await gitLib()).readObject({
     fs: access.fs,
     gitdir: access.gitdir,
     cache: access.cache,

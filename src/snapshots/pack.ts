@@ -1,5 +1,5 @@
 import type { WorkspaceFs } from '../fs/types.js';
-import { fromHex, sha1, toHex, type GitObjectType } from './sha1.js';
+import { fromHex, sha1Digest, toHex, type GitObjectType } from './sha1.js';
 import { crc32 } from '../fs/crc32.js';
 import { compress } from './zlib.js';
 
@@ -78,7 +78,7 @@ function buildPack(entries: Entry[]): { pack: Uint8Array; offsets: number[]; crc
     offsets.push(start);
     crcs.push(crc32(pack.subarray(start, at)));
   }
-  pack.set(sha1(pack.subarray(0, at)), at);
+  pack.set(sha1Digest(pack.subarray(0, at)), at);
   return { pack, offsets, crcs };
 }
 
@@ -130,6 +130,6 @@ function buildIndex(entries: Entry[], offsets: number[], crcs: number[], packSum
   });
   const end = largeAt + large.length * 8;
   idx.set(packSum, end);
-  idx.set(sha1(idx.subarray(0, end + 20)), end + 20);
+  idx.set(sha1Digest(idx.subarray(0, end + 20)), end + 20);
   return idx;
 }

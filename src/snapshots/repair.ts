@@ -1,6 +1,6 @@
 import './global-buffer.js';
 import { gitFsClient } from '../fs/git-client.js';
-import * as git from 'isomorphic-git';
+import { gitLib } from './git-lib.js';
 import type { WorkspaceFs } from '../fs/types.js';
 import { BRANCH, readBranch } from './branch.js';
 
@@ -73,7 +73,7 @@ async function readChain(
     let parent: string | null;
     let tree: string;
     try {
-      const { commit } = await git.readCommit({ fs: gfs, gitdir, cache, oid: at });
+      const { commit } = await (await gitLib()).readCommit({ fs: gfs, gitdir, cache, oid: at });
       parent = commit.parent[0] ?? null;
       tree = commit.tree;
     } catch {
@@ -126,7 +126,7 @@ async function looseCommits(fs: WorkspaceFs, gitdir: string): Promise<string[]> 
       if (!/^[0-9a-f]{38}$/.test(rest)) continue;
       const oid = dir + rest;
       try {
-        const { commit } = await git.readCommit({ fs: gfs, gitdir, cache, oid });
+        const { commit } = await (await gitLib()).readCommit({ fs: gfs, gitdir, cache, oid });
         commits.set(oid, { time: commit.committer.timestamp, parents: commit.parent });
       } catch {
         // a blob, a tree, or a damaged object: not a candidate
@@ -168,13 +168,13 @@ async function firstBadObject(
     if (read.has(next.oid)) continue;
     try {
       if (next.type === 'tree') {
-        const { tree: entries } = await git.readTree({ fs: gfs, gitdir, cache, oid: next.oid });
+        const { tree: entries } = await (await gitLib()).readTree({ fs: gfs, gitdir, cache, oid: next.oid });
         for (const e of entries) {
           if (e.type !== 'tree' && e.type !== 'blob') continue;
           pending.push({ oid: e.oid, path: next.path ? `${next.path}/${e.path}` : e.path, type: e.type });
         }
       } else {
-        await git.readBlob({ fs: gfs, gitdir, cache, oid: next.oid });
+        await (await gitLib()).readBlob({ fs: gfs, gitdir, cache, oid: next.oid });
       }
     } catch {
       return { oid: next.oid, path: next.path };

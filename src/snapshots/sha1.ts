@@ -106,6 +106,12 @@ export function wrapObject(type: GitObjectType, content: Uint8Array): Uint8Array
   return out;
 }
 
+/** SHA-1 of a whole buffer (a pack's or an index's checksum), by the host's hash where an entry installed one. */
+export function sha1Digest(data: Uint8Array): Uint8Array {
+  const native = platformNative()?.sha1Hex;
+  return native ? fromHex(native([data])) : sha1(data);
+}
+
 /** The id git gives an object of this type and content. */
 export function objectId(type: GitObjectType, content: Uint8Array): string {
   // the host's SHA-1 where an entry installed one (Node's crypto is several times faster), hashing

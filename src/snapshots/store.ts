@@ -2,7 +2,8 @@
 // the branch compare-and-swap still share this module's state; issue 37 splits them by job.
 
 import './global-buffer.js';
-import * as git from 'isomorphic-git';
+import type { ReadCommitResult } from 'isomorphic-git';
+import { gitLib } from './git-lib.js';
 import { hasFsCode } from '../fs/errors.js';
 import { gitFsClient } from '../fs/git-client.js';
 import { readFileOrNull } from '../fs/helpers.js';
@@ -196,9 +197,11 @@ export class SnapshotStore {
       let oid: string | null = onDisk.oid;
       while (oid && oid !== known && fresh.length < this.keep) {
         const at: string = oid;
-        const { commit }: git.ReadCommitResult = await git.readCommit({ fs, gitdir, cache, oid: at }).catch(() => {
-          throw damagedHistory(`commit ${at.slice(0, 12)} is missing or corrupt`);
-        });
+        const { commit }: ReadCommitResult = await (await gitLib())
+          .readCommit({ fs, gitdir, cache, oid: at })
+          .catch(() => {
+            throw damagedHistory(`commit ${at.slice(0, 12)} is missing or corrupt`);
+          });
         fresh.push(parseCommit(at, commit));
         oid = commit.parent[0] ?? null;
       }
@@ -307,7 +310,7 @@ export class SnapshotStore {
   async readBlob(oid: string): Promise<Uint8Array> {
     const { fs, gitdir, cache } = this.access;
     try {
-      return (await git.readBlob({ fs, gitdir, cache, oid })).blob;
+      return (await (await gitLib()).readBlob({ fs, gitdir, cache, oid })).blob;
     } catch (error) {
       // a snapshot names this object, so its absence is damage, not a missing workspace path
       if (hasFsCode(error, 'EIO', 'EACCES', 'EPERM', 'ENOSPC')) throw error;
@@ -418,7 +421,7 @@ export class SnapshotStore {
     }
     const line = new TextEncoder().encode(`${oid}\n`);
     if (await this.fs.writeInPlace?.(`${gitdir}/${BRANCH}`, line, line.length)) return;
-    await git.writeRef({ fs, gitdir, ref: BRANCH, value: oid, force: true });
+    await (await gitLib()).writeRef({ fs, gitdir, ref: BRANCH, value: oid, force: true });
   }
 
   /** A one-line file of the gitdir (the shallow boundary): in place when the backend can, else a whole write. */
@@ -443,7 +446,7 @@ export class SnapshotStore {
     if (branch.kind === 'damaged') throw damagedHistory(branch.why);
     if (branch.kind === 'ok') {
       const { fs: gfs, cache } = this.access;
-      await git.readCommit({ fs: gfs, gitdir, cache, oid: branch.oid }).catch(() => {
+      await (await gitLib()).readCommit({ fs: gfs, gitdir, cache, oid: branch.oid }).catch(() => {
         throw damagedHistory(`the branch names commit ${branch.oid.slice(0, 12)}, which is missing or corrupt`);
       });
       // a mark left by a kill just after the first commit: with it, a ref lost later would pass for a cut first open
@@ -463,7 +466,7 @@ export class SnapshotStore {
         if (!hasFsCode(e, 'EEXIST')) throw e;
       });
       await this.fs.writeFile(`${gitdir}/${FIRST_OPEN_MARK}`, new Uint8Array(0));
-      await git.init({ fs, gitdir, bare: true, defaultBranch: 'main' });
+      await (await gitLib()).init({ fs, gitdir, bare: true, defaultBranch: 'main' });
       try {
         await this.fs.mkdir(`${gitdir}/objects/pack`, { recursive: true }).catch((e) => {
           if (!hasFsCode(e, 'EEXIST')) throw e;
@@ -497,7 +500,7 @@ export class SnapshotStore {
     const found: SnapshotInfo[] = [];
     for (let oid: string | null = head; oid && found.length < this.keep; ) {
       const at: string = oid;
-      const { commit } = await git.readCommit({ fs, gitdir, cache, oid: at }).catch(() => {
+      const { commit } = await (await gitLib()).readCommit({ fs, gitdir, cache, oid: at }).catch(() => {
         throw damagedHistory(`commit ${at.slice(0, 12)} in the history is missing or corrupt`);
       });
       found.push(parseCommit(at, commit));
@@ -514,7 +517,7 @@ export class SnapshotStore {
   async adopt(head: string): Promise<void> {
     const { fs, gitdir } = this.access;
     const found = await this.readHistory(head);
-    await git.writeRef({ fs, gitdir, ref: BRANCH, value: head, force: true });
+    await (await gitLib()).writeRef({ fs, gitdir, ref: BRANCH, value: head, force: true });
     this.history = new History();
     for (const info of found) this.history.push(info);
     this.tree = new TreeCache(this.access, this.history.head!.tree);

@@ -36,10 +36,31 @@ export function splitLines(text: string): string[] {
   return lines;
 }
 
-/** Lines with their own terminators, so joining them gives the text back. */
+/**
+ * Lines with their own terminators, so joining them gives the text back. A scan, not a split on
+ * a look-behind pattern: V8 tries that pattern at every character, and blame and review split
+ * every changed file this way (a fifth of a 100-file patch's time went there).
+ */
 export function splitKeepingEols(text: string): string[] {
   if (text === '') return [];
-  return text.split(/(?<=\r\n|\r(?!\n)|\n)/);
+  const lines: string[] = [];
+  let start = 0;
+  if (!text.includes('\r')) {
+    for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) {
+      lines.push(text.slice(start, i + 1));
+      start = i + 1;
+    }
+  } else {
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (c === 10 || (c === 13 && text.charCodeAt(i + 1) !== 10)) {
+        lines.push(text.slice(start, i + 1));
+        start = i + 1;
+      }
+    }
+  }
+  if (start < text.length) lines.push(text.slice(start));
+  return lines;
 }
 
 export function countLines(text: string): number {

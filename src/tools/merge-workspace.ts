@@ -92,7 +92,8 @@ export const mergeWorkspaceTool = defineTool({
       }
       if (dryRun || plan.files.length === 0) return { ...answer, files };
       const { steps, logged } = await stepsOf(plan.files, current, read);
-      const summary = await ctx.applySteps(steps, logged);
+      // a fork that deleted a folder's last file leaves no empty folder here, as git merge does not
+      const summary = await ctx.applySteps(steps, logged, { prune: true });
       await host.noteMerged(info, theirs);
       return { ...answer, files, change_id: summary?.id ?? null };
     });

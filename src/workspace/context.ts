@@ -323,11 +323,17 @@ export class ToolContext<S extends SnapshotPort = SnapshotPort> {
 
   /**
    * Change files through the one write path while this call holds their locks; the change is
-   * recorded as this call's when `files` (its text for the log) is given.
+   * recorded as this call's when `files` (its text for the log) is given. `prune` removes the
+   * folders a removal leaves empty, as a git checkout does.
    */
-  async applySteps(steps: FileStep[], files?: ChangedFile[]): Promise<ChangeSummary | null> {
+  async applySteps(
+    steps: FileStep[],
+    files?: ChangedFile[],
+    options: { prune?: boolean } = {},
+  ): Promise<ChangeSummary | null> {
     const summary = await this.writer.apply(steps, {
       locked: true,
+      ...(options.prune ? { prune: true } : {}),
       ...(files ? { record: { tool: this.tool, files, origin: this.origin } } : {}),
     });
     if (summary) this.recorded.push(summary);

@@ -16,6 +16,8 @@ export function foldedName(name: string): string {
  * name `git~1`, as git refuses them on checkout.
  */
 export function foldsToGitDir(name: string): boolean {
+  // every spelling above has a `g` (no other character lower-cases to one): most names are ruled out without folding
+  if (!name.includes('g') && !name.includes('G')) return false;
   const folded = foldedName(name);
   return folded === '.git' || /^git~[1-9]$/.test(folded);
 }

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readdirSync, rmdirSync, statSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -56,6 +56,9 @@ export async function buildDist(): Promise<void> {
     // the build is a minute of two cores, so it runs only when a source is newer than the last one.
     if (distIsCurrent()) return;
     const started = Date.now();
+    // From empty: a module removed from src/ must not linger in dist/, where the package tests
+    // pack it from.
+    rmSync(fileURLToPath(new URL('../../dist/', import.meta.url)), { recursive: true, force: true });
     const build = spawnSync('npm', ['run', 'build'], { cwd: repoRoot, encoding: 'utf8' });
     // tsc emits even when some other file has a type error; the typecheck is its own step, and
     // what these tests need is a CLI compiled from the current sources, just now.

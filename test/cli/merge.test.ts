@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -44,12 +45,28 @@ it('merges a fork made by another process, forks and drops from the CLI, and ref
   const again = openNodeWorkspace(dir);
   const second = (await again.forks()).find((f) => f.name === 'second');
   expect(second?.forked_from).toEqual(expect.any(String));
+  // and this process reopens it by name, reads through to the parent and works in it
+  const reopened = await again.openFork('second');
+  expect(reopened.forkInfo.id).toBe(second?.id);
+  const through = await reopened.call('read_file', { path: 'b.txt' });
+  expect(through.ok && through.result.content).toBe('new\n');
+  expect((await reopened.call('write_file', { path: 'c/d.txt', content: 'from the reopened fork\n' })).ok).toBe(true);
   await again.close();
+  const wouldMerge = await runCli(['merge', '--root', dir, 'second', '--dry-run']);
+  expect(JSON.parse(wouldMerge.stdout).result.files).toEqual([{ path: 'c/d.txt', action: 'added' }]);
   const noFork = await runCli(['merge', '--root', dir, 'nope']);
   expect(noFork.code).toBe(1);
   expect(JSON.parse(noFork.stdout).error.code).toBe('NOT_FOUND');
   const dropped = await runCli(['merge', '--root', dir, '--drop', 'second']);
   expect(JSON.parse(dropped.stdout)).toMatchObject({ ok: true, tool: 'drop_fork', result: { dropped: 'second' } });
+  // the reopened fork's snapshot objects went with it, and the store is whole
+  expect(JSON.parse(dropped.stdout).result.freed_objects).toBeGreaterThan(0);
+  const fsck = spawnSync('git', [`--git-dir=${join(dir, '.sandpit', 'git')}`, 'fsck', '--full', '--no-dangling'], {
+    encoding: 'utf8',
+    env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1', HOME: tmpdir() },
+  });
+  expect(fsck.status).toBe(0);
+  expect(fsck.stdout + fsck.stderr).not.toMatch(/missing|broken|error/i);
   const usage = await runCli(['merge', '--root', dir]);
   expect(usage.code).toBe(2);
 }, 180_000);

@@ -169,9 +169,9 @@ describe('the agent panel in the playground', () => {
       (document.querySelector('#agent-log li.agent-text')?.textContent ?? '').includes('thinking thinking'),
     );
     await pg.page.click('#agent-stop');
-    await pg.page.waitForSelector('#agent-log li.agent-done[data-reason="stopped"]', { timeout: 10_000 });
+    await pg.page.waitForSelector('#agent-log li.agent-done[data-reason="stopped"]');
     // the log's last line comes from inside the run; Run is given back as the run returns, a moment later
-    await pg.page.waitForSelector('#agent-run:enabled', { timeout: 5_000 });
+    await pg.page.waitForSelector('#agent-run:enabled');
     expect(await pg.page.isDisabled('#agent-stop')).toBe(true);
   });
 

@@ -60,5 +60,5 @@ describe('the screenshots in docs/', () => {
       await shoot(`playground-preview-${width}x${height}.png`);
     }
     expect(pg.pageErrors).toEqual([]);
-  }, 90_000);
+  });
 });

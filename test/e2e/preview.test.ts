@@ -316,9 +316,7 @@ describe('the live preview', () => {
   it('6 (issue 26): a run that changes nothing leaves Undo run off; Undo run names the Review button that brings the run back, which does', async () => {
     const { page } = pg;
     expect(await agent('preview-look', 'Only look.')).toBe('answered');
-    await page.waitForFunction(() => (document.getElementById('agent-undo') as HTMLButtonElement).disabled, undefined, {
-      timeout: 5_000,
-    });
+    await page.waitForFunction(() => (document.getElementById('agent-undo') as HTMLButtonElement).disabled);
 
     expect(await agent('preview-note', 'Leave a note.')).toBe('answered');
     await page.waitForFunction(() => !(document.getElementById('agent-undo') as HTMLButtonElement).disabled);

@@ -149,7 +149,7 @@ describe("the playground keeps a person's work and never leaves them stuck", () 
       expect(await second.isVisible('#locked')).toBe(true);
       expect(await second.isDisabled('#seed-sample')).toBe(true);
       await page().close();
-      await second.waitForSelector('#locked', { state: 'hidden', timeout: 8000 });
+      await second.waitForSelector('#locked', { state: 'hidden' });
       await second.waitForFunction((s) => document.getElementById('status')!.textContent === s, status);
       expect(await second.isDisabled('#seed-sample')).toBe(false);
       pg.page = second;

@@ -35,7 +35,7 @@ describe.skipIf(process.platform !== 'linux')(`hardening: names that are not UTF
       const snap = await ws.call('snapshot', { message: 'old zip unpacked' });
       expect(snap.ok && (snap.result.skipped ?? [])).toEqual([]);
 
-      const list = await ws.call('list_directory', {});
+      const list = await ws.call('list_directory', { max_entries: COUNT + 10 });
       expect(list.ok).toBe(true);
       const entries = list.ok ? (list.result.entries as Array<{ name: string; size_bytes: number | null }>) : [];
       const these = shown(rawName(0));

@@ -75,6 +75,6 @@ describe.skipIf(process.platform === 'win32')(`hardening: special files ${replay
         result: { content: 'first\n' },
       });
       expect(await ws.call('exists', { path: 'pipe' })).toMatchObject({ ok: true, result: { exists: true } });
-    });
+    }, FULL ? 600_000 : 30_000);
   }
 });

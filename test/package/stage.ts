@@ -1,25 +1,11 @@
 import { spawnSync } from 'node:child_process';
-import { cp, mkdir, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, rmdir, symlink, writeFile } from 'node:fs/promises';
+import { inject } from 'vitest';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
-
-/** What `npm pack` needs to build the package: everything else in the checkout is left out. */
-const BUILD_INPUTS = [
-  'package.json',
-  'README.md',
-  'LICENSE',
-  'tsconfig.json',
-  'tsconfig.build.json',
-  'tsconfig.web-types.json',
-  'vite.web.config.ts',
-  'scripts',
-  'src',
-  'web',
-  'test/patch/scenarios',
-];
 
 /** Tools the consumer projects borrow from this checkout instead of downloading them again. */
 const BORROWED = ['typescript', 'vite', 'vitest', '@types/node', 'expect', 'jest', '@jest/globals'];
@@ -50,18 +36,42 @@ export interface Packed {
 }
 
 /**
- * Build and pack the package from a copy of its sources, so the shared dist/ that other tests
- * run from is never rewritten under them. The copy borrows this checkout's node_modules.
+ * The package as `npm pack` makes it from the `dist/` this run's global setup built, packed once
+ * per run and shared by every file that installs it (each used to build its own copy: minutes of
+ * two cores). Outside a full run (no shared folder), packed into `work`.
  */
 export async function packSandpit(work: string): Promise<Packed> {
-  const copy = join(work, 'sandpit');
-  await mkdir(copy);
-  for (const input of BUILD_INPUTS) await cp(join(repoRoot, input), join(copy, input), { recursive: true });
-  await symlink(join(repoRoot, 'node_modules'), join(copy, 'node_modules'), 'dir');
-  mustRun('npm', ['run', 'build'], copy);
-  const out = mustRun('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', work], copy);
+  const shared = inject('sharedDemoBuild');
+  if (!shared) return pack(work);
+  const folder = join(shared, 'package');
+  const answer = join(shared, 'package.json');
+  const lock = join(shared, 'package.lock');
+  while (!existsSync(answer)) {
+    try {
+      await mkdir(lock);
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      continue;
+    }
+    try {
+      if (!existsSync(answer)) {
+        await mkdir(folder, { recursive: true });
+        // Renamed into place: a file waiting on `answer` must never read it half-written.
+        await writeFile(`${answer}.tmp`, JSON.stringify(pack(folder)));
+        await rename(`${answer}.tmp`, answer);
+      }
+    } finally {
+      await rmdir(lock);
+    }
+  }
+  return JSON.parse(await readFile(answer, 'utf8')) as Packed;
+}
+
+function pack(destination: string): Packed {
+  if (!existsSync(join(repoRoot, 'dist', 'index.js'))) mustRun('npm', ['run', 'build'], repoRoot);
+  const out = mustRun('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', destination], repoRoot);
   const [info] = JSON.parse(out) as Array<{ filename: string; files: Array<{ path: string }> }>;
-  return { tarball: join(work, info!.filename), files: info!.files.map((f) => f.path).sort() };
+  return { tarball: join(destination, info!.filename), files: info!.files.map((f) => f.path).sort() };
 }
 
 /**

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { countLines, detectEol, dominantEol, LfView, lineAt, splitLines, toLf } from '../../src/text/lines.js';
+import {
+  countLines,
+  detectEol,
+  dominantEol,
+  LfView,
+  lineAt,
+  splitKeepingEols,
+  splitLines,
+  toLf,
+} from '../../src/text/lines.js';
 
 describe('lines', () => {
   it('names the line-ending style', () => {
@@ -24,6 +33,22 @@ describe('lines', () => {
     expect(countLines('a\n')).toBe(1);
     expect(countLines('a\nb')).toBe(2);
     expect(countLines('\n\n')).toBe(2);
+  });
+
+  it('splits keeping each line its own ending, exactly as the look-behind split it replaced', () => {
+    const byPattern = (text: string) => (text === '' ? [] : text.split(/(?<=\r\n|\r(?!\n)|\n)/));
+    const cases = ['', 'a', '\n', '\r', '\r\n', 'a\nb', 'a\r\nb\r\n', 'a\rb\r', '\r\r\n\n\r', 'x\n\ny', 'é\r\n€\n'];
+    // every string of up to six characters over a, \r and \n: each way an ending can meet another
+    const alphabet = ['a', '\r', '\n'];
+    let layer = [''];
+    for (let size = 1; size <= 6; size++) {
+      layer = layer.flatMap((s) => alphabet.map((c) => s + c));
+      cases.push(...layer);
+    }
+    for (const text of cases) {
+      expect(splitKeepingEols(text), JSON.stringify(text)).toEqual(byPattern(text));
+      expect(splitKeepingEols(text).join('')).toBe(text);
+    }
   });
 
   it('finds the line of an offset', () => {

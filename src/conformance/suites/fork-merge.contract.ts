@@ -43,6 +43,26 @@ async function filesOf(fs: WorkspaceFs, root: string): Promise<Record<string, st
   return out;
 }
 
+/** The entries of SEED below `prefix`. */
+function pick(seed: Record<string, string | Uint8Array>, prefix: string): Record<string, string | Uint8Array> {
+  return Object.fromEntries(Object.entries(seed).filter(([path]) => path.startsWith(prefix)));
+}
+
+/** The store's object files (loose and packs) with their sizes, sorted; spare temporaries left out. */
+async function objectFiles(fs: WorkspaceFs, dir: string): Promise<string[]> {
+  const out: string[] = [];
+  const walk = async (at: string) => {
+    for (const name of await fs.readdir(at)) {
+      if (name.startsWith('tmp_obj_')) continue;
+      const st = await fs.lstat(`${at}/${name}`);
+      if (st.type === 'dir') await walk(`${at}/${name}`);
+      else out.push(`${at.slice(dir.length)}/${name} ${st.size}`);
+    }
+  };
+  await walk(dir);
+  return out.sort();
+}
+
 async function ok<R = Record<string, any>>(ws: Workspace, tool: string, args: unknown): Promise<R> {
   const env = await ws.call<R>(tool, args);
   if (!env.ok) throw new Error(`${tool} failed: ${JSON.stringify(env.error)}`);
@@ -187,6 +207,39 @@ export function forkMergeContract(backend: BackendUnderTest) {
         'binary',
       ]);
       expect([...((await h.bytes('bin/one.dat')) ?? [])]).toEqual([0, 2]);
+    });
+
+    it('leaves no empty folder where a merged deletion emptied one, as git does', async () => {
+      h = await open(backend, { 'keep.txt': 'same\n', 'deep/a/b/only.txt': 'last one\n', ...pick(SEED, 'bin/') });
+      const fork = await h.ws.fork({ name: 'tidy' });
+      await ok(fork, 'delete_path', { path: 'deep/a/b/only.txt' });
+      await ok(fork, 'delete_path', { path: 'bin/one.dat' });
+      const merged = await h.ws.merge(fork);
+      if (!merged.ok) throw new Error(JSON.stringify(merged.error));
+      expect((await ok(h.ws, 'exists', { path: 'deep' })).exists).toBe(false);
+      expect(await h.fs.readdir(`${h.root}/bin`)).toEqual(['two.dat']);
+      await ok(h.ws, 'undo', {});
+      expect(await h.text('deep/a/b/only.txt')).toBe('last one\n');
+    });
+
+    it('frees on drop the snapshot objects only the fork wrote, loose and packed', async () => {
+      h = await open(backend, { 'keep.txt': 'same\n' });
+      await write(h.ws, 'keep.txt', 'changed\n');
+      const objects = `${h.root === '/' ? '' : h.root}/.sandpit/git/objects`;
+      const before = await objectFiles(h.fs, objects);
+      const fork = await h.ws.fork({ name: 'scratch' });
+      for (let i = 0; i < 5; i++) await ok(fork, 'write_file', { path: `s/f${i}.txt`, content: `scratch ${i}\n` });
+      const many = Array.from({ length: 40 }, (_, i) => ({
+        path: `p/g${i}.txt`,
+        bytes: new TextEncoder().encode(`${i}\n`),
+      }));
+      expect((await fork.importFiles(many)).ok).toBe(true);
+      expect((await objectFiles(h.fs, objects)).length).toBeGreaterThan(before.length);
+      const dropped = await h.ws.dropFork(fork);
+      expect(dropped.ok && dropped.result.freed_objects).toBeGreaterThan(40);
+      expect(await objectFiles(h.fs, objects)).toEqual(before);
+      expect(await h.text('keep.txt')).toBe('changed\n');
+      expect((await ok(h.ws, 'list_snapshots', {})).snapshots.length).toBeGreaterThanOrEqual(2);
     });
 
     it('undoes a merge as one change, and drops forks of forks', async () => {

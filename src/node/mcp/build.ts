@@ -9,7 +9,7 @@ import {
 import { toToolError } from '../../fs/tool-error.js';
 import type { Toolset } from '../../toolsets/index.js';
 import { toCallResult } from './content.js';
-import { SERVER_CAPABILITIES } from './capabilities.js';
+import { discoverError, requestedVersion, SERVER_CAPABILITIES } from './capabilities.js';
 import { mcpCallOptions, type RequestSender } from './call.js';
 import { serveResources } from './resources.js';
 import type { McpServerOptions, ServedWorkspace } from './types.js';
@@ -59,6 +59,12 @@ export function buildMcpServer(
     );
     return toCallResult(envelope, set.present);
   });
+  // server/discover once the early stdio has handed over: the same answer it gives.
+  server.fallbackRequestHandler = async (request) => {
+    if (request.method !== 'server/discover') throw new McpError(RpcCode.MethodNotFound, 'Method not found');
+    const { code, message, data } = discoverError(requestedVersion(request.params));
+    throw new McpError(code, message, data);
+  };
   const stopResources = serveResources(server, async (extra) => (await current(extra)).ws);
   let detach: (() => void) | undefined;
   let closed = false;

@@ -2,6 +2,7 @@ import { ElicitResultSchema, type ServerNotification, type ServerRequest } from 
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { CallOptions } from '../../workspace-core.js';
 import type { Approver } from '../../workspace/policy.js';
+import { progressReporter } from './progress.js';
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
@@ -26,36 +27,25 @@ export function mcpCallOptions(
 ): CallOptions {
   const token = extra._meta?.progressToken;
   const options: CallOptions = { signal: extra.signal };
-  if (token !== undefined) {
-    let last = -1;
-    options.onProgress = (done, total, message) => {
-      // The protocol wants progress to rise with every notification.
-      const progress = Math.max(done, last + 1e-6);
-      last = progress;
-      void extra
-        .sendNotification({
-          method: 'notifications/progress',
-          params: {
-            progressToken: token,
-            progress,
-            ...(total !== undefined ? { total } : {}),
-            ...(message ? { message } : {}),
-          },
-        })
-        .catch(() => {});
-    };
-  }
-  if (canElicit) options.confirm = elicitingApprover(extra, elicitTimeoutMs);
+  if (token !== undefined)
+    options.onProgress = progressReporter(token, (params) => {
+      void extra.sendNotification({ method: 'notifications/progress', params }).catch(() => {});
+    });
+  if (canElicit) options.confirm = elicitingApprover(extra, elicitTimeoutMs, extra.signal);
   return options;
 }
 
-/** Ask the client's person through `elicitation/create`: only `accept` allows; decline, cancel, a timeout or a failure refuses. */
-function elicitingApprover(extra: Extra, timeout: number): Approver {
+/**
+ * Ask the client's person through `elicitation/create`, sent by `sender` (the request's own stream,
+ * or the server itself for a call the early stdio answered): only `accept` allows; decline, cancel,
+ * a timeout or a failure refuses.
+ */
+export function elicitingApprover(sender: RequestSender, timeout: number, signal?: AbortSignal): Approver {
   return async (paths, action, request) => {
     const what =
       action === 'run' ? `run the tool ${request.tool}` : `${action} ${paths.map((p) => `'${p}'`).join(', ')}`;
     const args = request.args !== undefined ? ` with arguments ${JSON.stringify(request.args).slice(0, 2000)}` : '';
-    const result = await extra.sendRequest(
+    const result = await sender.sendRequest(
       {
         method: 'elicitation/create',
         params: {
@@ -64,7 +54,7 @@ function elicitingApprover(extra: Extra, timeout: number): Approver {
         },
       },
       ElicitResultSchema,
-      { timeout, signal: extra.signal },
+      { timeout, ...(signal ? { signal } : {}) },
     );
     return result.action === 'accept';
   };

@@ -35,3 +35,26 @@ export function initializeResult(requested: unknown, version: string, instructio
     ...(instructions ? { instructions } : {}),
   };
 }
+
+/** The JSON-RPC error code for a protocol version the server does not speak (MCP 2026-07-28). */
+export const UNSUPPORTED_PROTOCOL_VERSION = -32022;
+
+/**
+ * The answer to `server/discover`, the 2026-07-28 probe: this server speaks the handshake
+ * versions only, so it answers as the MCP SDK's own server does for a version it does not serve,
+ * `-32022` naming the versions it does; the SDK's client then falls back to `initialize`.
+ */
+export function discoverError(requested: unknown): { code: number; message: string; data: Record<string, unknown> } {
+  const named = typeof requested === 'string' ? requested : undefined;
+  return {
+    code: UNSUPPORTED_PROTOCOL_VERSION,
+    message: `Unsupported protocol version: ${named ?? 'none named'} (this server speaks ${PROTOCOL_VERSIONS.join(', ')}, negotiated by initialize)`,
+    data: { supported: [...PROTOCOL_VERSIONS], ...(named !== undefined ? { requested: named } : {}) },
+  };
+}
+
+/** The protocol version a request's `_meta` names (the 2026-07-28 per-request envelope). */
+export function requestedVersion(params: unknown): unknown {
+  const meta = (params as { _meta?: Record<string, unknown> } | undefined)?._meta;
+  return meta?.['io.modelcontextprotocol/protocolVersion'];
+}

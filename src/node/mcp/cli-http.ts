@@ -1,5 +1,5 @@
 import { UsageError, type ParsedArgs } from '../cli/args.js';
-import { listenEarly, type EarlyHttp } from './http-early.js';
+import type { EarlyHttp } from './http-early.js';
 import { cliSecret } from '../process/sandbox-relaunch.js';
 import { toolsetInstructions } from '../../toolsets/instructions.js';
 
@@ -83,6 +83,8 @@ export function httpLimits(args: ParsedArgs): {
 export async function listenForCli(args: ParsedArgs): Promise<EarlyHttp> {
   const where = httpOption(args.options.get('http')!);
   const auth = httpAuth(args);
+  // The HTTP modules load only for --http; stdio starts without them.
+  const { listenEarly } = await import('./http-early.js');
   const early = await listenEarly(
     where,
     auth,

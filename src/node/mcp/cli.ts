@@ -3,9 +3,8 @@ import type { SnapshotOptions } from '../../snapshots/store.js';
 import { UsageError, workspaceSource, type ParsedArgs } from '../cli/args.js';
 import { cliToolsetName, openCliWorkspace } from '../cli/open.js';
 import { ALLOW_BROAD_ROOT, BroadRootError, refuseBroadRoot } from '../cli/broad-root.js';
-import { serveMcpHttp, serveMcpHttpRoots } from './http.js';
-import { packageVersion, serveMcpStdio, serveStdio, type ServedWorkspace } from './server.js';
-import { createRootsMcpServer, WorkspacePool } from './roots.js';
+import { packageVersion, type EarlyStart } from './fast-start.js';
+import type { ServedWorkspace } from './types.js';
 import { ToolError } from '../../contract/index.js';
 import { McpLogHub } from './log.js';
 import { cliSecret } from '../process/sandbox-relaunch.js';
@@ -13,7 +12,6 @@ import { httpAuth, httpLimits, httpOption } from './cli-http.js';
 import type { EarlyHttp } from './http-early.js';
 
 export { httpOption };
-import type { EarlyStart } from './fast-start.js';
 import type { GitAuth } from '../../git/index.js';
 import type { NodeWorkspace } from '../open.js';
 import type { TaskRegistry } from '../process/tasks.js';
@@ -128,21 +126,26 @@ export async function mcpCommand(args: ParsedArgs, early?: EarlyStart, earlyHttp
     logWorkspaceEvents(log, ws, tasks);
     return { ws, set };
   };
-  const pool = new WorkspacePool(async (folder) =>
-    open(folder).catch((error) => {
-      if (error instanceof BroadRootError)
-        throw new ToolError(
-          'PERMISSION_DENIED',
-          `the client's first root is ${error.kind}, which this server does not serve`,
-          {
-            hint: `Add a project folder as the client's root, or start sandpit mcp with --root /absolute/path/to/project (--${ALLOW_BROAD_ROOT} serves such a folder anyway).`,
-          },
-        );
-      throw new ToolError('NOT_FOUND', "the client's first root is not a folder this server can open", {
-        hint: 'Check the root the client names exists and is readable.',
-      });
-    }),
-  );
+  // The SDK and the roots-following server load only when there is no --root (see stdio-fixed.ts).
+  const rootsServer = async () => {
+    const { createRootsMcpServer, WorkspacePool } = await import('./roots.js');
+    const pool = new WorkspacePool(async (folder) =>
+      open(folder).catch((error) => {
+        if (error instanceof BroadRootError)
+          throw new ToolError(
+            'PERMISSION_DENIED',
+            `the client's first root is ${error.kind}, which this server does not serve`,
+            {
+              hint: `Add a project folder as the client's root, or start sandpit mcp with --root /absolute/path/to/project (--${ALLOW_BROAD_ROOT} serves such a folder anyway).`,
+            },
+          );
+        throw new ToolError('NOT_FOUND', "the client's first root is not a folder this server can open", {
+          hint: 'Check the root the client names exists and is readable.',
+        });
+      }),
+    );
+    return { pool, createRootsMcpServer };
+  };
   const fixed = fixedRoot ? await open(resolve(source.root)) : null;
   // The roots-following server has no toolset until a client names its root, so it is told the guidance.
   const options = {
@@ -152,14 +155,17 @@ export async function mcpCommand(args: ParsedArgs, early?: EarlyStart, earlyHttp
   };
   const framing = { maxMessageBytes: maxMessageBytes(args.options.get('max-message-bytes')) };
   if (!http) {
-    if (fixed) return serveMcpStdio(fixed.ws, fixed.set, { log, ...framing }, early);
-    await serveStdio(createRootsMcpServer(pool, options), early, framing);
+    if (fixed) return (await import('./stdio-fixed.js')).serveFixedStdio(fixed, { log, ...framing }, early);
+    const { pool, createRootsMcpServer } = await rootsServer();
+    await (await import('./server.js')).serveStdio(createRootsMcpServer(pool, options), early, framing);
     return pool.closeAll();
   }
   const httpOptions = { ...http, ...auth, ...limits, ...options };
+  const { serveMcpHttp, serveMcpHttpRoots } = await import('./http.js');
+  const roots = fixed ? null : await rootsServer();
   const server = fixed
     ? await serveMcpHttp(fixed.ws, fixed.set, httpOptions, earlyHttp)
-    : await serveMcpHttpRoots(pool, httpOptions, earlyHttp);
+    : await serveMcpHttpRoots(roots!.pool, httpOptions, earlyHttp);
   if (!earlyHttp && auth.authToken === undefined)
     process.stderr.write(
       'sandpit: --no-auth: anyone who can reach this port can use every tool, run_command included\n',
@@ -171,5 +177,5 @@ export async function mcpCommand(args: ParsedArgs, early?: EarlyStart, earlyHttp
   });
   await server.close();
   await fixed?.ws.close();
-  await pool.closeAll();
+  await roots?.pool.closeAll();
 }

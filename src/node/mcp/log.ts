@@ -25,15 +25,27 @@ export interface LogSink {
 export class McpLogHub {
   private readonly sinks = new Map<LogSink, () => string | undefined>();
   private readonly startup: McpLogEntry[] = [];
+  /** what happened before any session attached (a stdio server answers its first calls before it loads) */
+  private unheard: McpLogEntry[] | null = [];
 
   /** A warning from start-up: every session gets it when it connects. */
   atStart(entry: McpLogEntry): void {
     this.startup.push(entry);
-    this.emit(entry);
+    this.send(entry);
   }
 
-  /** Send to every connected session now. */
+  /** Whether start-up left warnings a session must hear (the server then loads at once to send them). */
+  get hasStartupNews(): boolean {
+    return this.startup.length > 0;
+  }
+
+  /** Send to every connected session now (kept for the first session while none has connected). */
   emit(entry: McpLogEntry): void {
+    if (this.sinks.size === 0) this.unheard?.push(entry);
+    this.send(entry);
+  }
+
+  private send(entry: McpLogEntry): void {
     for (const [sink, session] of this.sinks) void sink.sendLoggingMessage(entry, session()).catch(() => {});
   }
 
@@ -41,6 +53,9 @@ export class McpLogHub {
   attach(sink: LogSink, sessionId: () => string | undefined = () => undefined): () => void {
     this.sinks.set(sink, sessionId);
     for (const entry of this.startup) void sink.sendLoggingMessage(entry, sessionId()).catch(() => {});
+    // The first session also hears what happened before it: a snapshot failure, a task's exit.
+    for (const entry of this.unheard ?? []) void sink.sendLoggingMessage(entry, sessionId()).catch(() => {});
+    this.unheard = null;
     return () => {
       this.sinks.delete(sink);
     };

@@ -36,11 +36,15 @@ export async function serveMcpStdio(
   await ws.close();
 }
 
-/** Serve one server over stdin/stdout until the client goes away; `early` is the stdio that answered initialize already. */
+/**
+ * Serve one server over stdin/stdout until the client goes away; `early` is the stdio that answered
+ * initialize already. `onConnected` runs once the server can send requests of its own.
+ */
 export async function serveStdio(
   server: McpServerHandle,
   early?: EarlyStart,
   framing: StdioFramerOptions = {},
+  onConnected?: () => void,
 ): Promise<void> {
   const io = early ? await early.ready : { input: process.stdin, output: process.stdout };
   const closed = new Promise<void>((resolve) => {
@@ -52,6 +56,7 @@ export async function serveStdio(
     io.input.once('end', () => resolve());
   });
   await server.connect(new StdioFramedTransport(io.input, io.output, framing));
+  onConnected?.();
   await closed;
   await server.close().catch(() => {});
 }

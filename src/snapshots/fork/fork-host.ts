@@ -33,6 +33,8 @@ export interface ForkParent {
   store: SnapshotStore;
   /** wait for commits still running after a reply */
   settled(): Promise<void>;
+  /** the lock this root's processes share, held while a drop frees objects (none: this process is alone) */
+  lock?: { acquire(): Promise<() => Promise<void>> } | null;
 }
 
 /** A workspace made over a fork's files: what the host needs of it. */
@@ -166,22 +168,54 @@ export class ForkHost<W extends ForkWorkspace> {
   }
 
   /**
-   * Drop a fork: close it, remove its files (forks of it included) and its branch. Its snapshots'
-   * objects that nothing else names are left for `git gc` of the shadow repository.
+   * Drop a fork: close it, remove its files (forks of it included), its branch, and the snapshot
+   * objects only those branches reach (loose and packed). Objects the parent or any other fork
+   * reaches stay. The objects to free are found before anything is removed, so a drop that cannot
+   * read the history changes nothing.
    */
-  async drop(nameOrId: string): Promise<ForkInfo> {
+  async drop(nameOrId: string): Promise<ForkInfo & { freed_objects: number }> {
     const info = await this.find(nameOrId);
     const ws = this.open.get(info.id);
     this.open.delete(info.id);
     await ws?.close();
     const { fs, toAbs, store } = this.parent;
     const layout = forkLayout(toAbs, store.access.gitdir, info.id);
-    await dropBranches(fs, `${layout.upper}/${FORKS_DIR}`, store.access.gitdir);
-    await fs.unlink(layout.branchFile).catch((e) => {
-      if (!hasFsCode(e, 'ENOENT')) throw e;
-    });
-    await removeTree(fs, layout.privateDir);
-    return info;
+    const release = (await this.parent.lock?.acquire()) ?? null;
+    try {
+      // no writer of this process puts an object while the plan is taken and carried out
+      const writers = [
+        store,
+        ...[...this.open.values()].map((w) => w.snapshots).filter((s): s is SnapshotStore => s !== null),
+      ];
+      const freed = await holdingAll(writers, async () => {
+        const ids = [info.id, ...(await nestedForks(fs, `${layout.upper}/${FORKS_DIR}`))];
+        const refs = ids.map((id) => `refs/heads/forks/${id}`);
+        const others = await this.otherPackedRefs(info.id);
+        const { planPrune } = await import('../prune.js');
+        const plan = await planPrune(store.access, { refs, heads: [] }, others);
+        for (const ref of refs)
+          await fs.unlink(`${store.access.gitdir}/${ref}`).catch((e) => {
+            if (!hasFsCode(e, 'ENOENT')) throw e;
+          });
+        await removeTree(fs, layout.privateDir);
+        return (await plan.apply()).objects;
+      });
+      return { ...info, freed_objects: freed };
+    } finally {
+      await release?.();
+    }
+  }
+
+  /** Commits named by the packed-refs the other forks keep for themselves (see layout's PER_BRANCH). */
+  private async otherPackedRefs(dropping: string): Promise<string[]> {
+    const out: string[] = [];
+    for (const other of await this.list()) {
+      if (other.id === dropping) continue;
+      const layout = forkLayout(this.parent.toAbs, this.parent.store.access.gitdir, other.id);
+      const text = await readFileOrNull(this.parent.fs, `${layout.privateDir}/packed-refs`);
+      if (text) out.push(...(new TextDecoder().decode(text).match(/\b[0-9a-f]{40}\b/g) ?? []));
+    }
+    return out;
   }
 
   private openFork(info: ForkInfo, whiteouts: Set<string>): W & { readonly forkInfo: ForkInfo } {
@@ -226,11 +260,17 @@ async function readBranchFile(fs: WorkspaceFs, path: string): Promise<string | n
   return m ? m[1]! : null;
 }
 
-/** The branches of the forks below a fork's folder (forks of forks), removed before their files go. */
-async function dropBranches(fs: WorkspaceFs, forksDir: string, gitdir: string): Promise<void> {
-  const ids = await fs.readdir(forksDir).catch(() => [] as string[]);
-  for (const id of ids) {
-    await dropBranches(fs, `${forksDir}/${id}/files/${FORKS_DIR}`, gitdir);
-    await fs.unlink(`${gitdir}/refs/heads/forks/${id}`).catch(() => {});
+/** The ids of the forks below a fork's folder (forks of forks, at any depth). */
+async function nestedForks(fs: WorkspaceFs, forksDir: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const id of await fs.readdir(forksDir).catch(() => [] as string[])) {
+    out.push(id, ...(await nestedForks(fs, `${forksDir}/${id}/files/${FORKS_DIR}`)));
   }
+  return out;
+}
+
+/** Run `work` inside every store's queue, so none of them writes meanwhile. */
+function holdingAll<T>(stores: SnapshotStore[], work: () => Promise<T>): Promise<T> {
+  const [first, ...rest] = stores;
+  return first ? first.exclusive(() => holdingAll(rest, work)) : work();
 }

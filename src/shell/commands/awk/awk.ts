@@ -4,7 +4,7 @@ import { lexAwk } from './awk-lex.js';
 import { parseAwk, type Expr, type Rule, type Stmt } from './awk-parse.js';
 import { formatPrintf } from '../text/printf.js';
 import { posixRegex } from '../text/regex.js';
-import { getopts, inputs, lines, resolve } from '../util.js';
+import { getopts, inputs, lines, readText, resolve } from '../util.js';
 
 type Value = string | number;
 const NUMERIC = /^\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*$/;
@@ -19,10 +19,16 @@ class Exit {
 class Break {}
 class Continue {}
 
+/** awk's options: the table the flags test reads. */
+export const AWK_FLAGS = 'Fvf' as const;
+
 /** awk: patterns and actions, fields, arrays, printf and the common string functions. */
 export const awk: CommandFn = async (ctx) => {
   const { operands, values } = getopts(ctx.args, '', 'Fvf');
-  const program = operands.shift();
+  // -f FILE: the program is read from the files named, the operands are all input
+  const program = values.has('f')
+    ? (await Promise.all(values.get('f')!.map((f) => readText(ctx, f)))).join('\n')
+    : operands.shift();
   if (program === undefined) throw new UsageError('usage: awk [-F fs][-v var=value][prog | -f progfile][file ...]', 2);
   const rules: Rule[] = parseAwk(lexAwk(program));
   const vars = new Map<string, Value>([

@@ -26,14 +26,41 @@ async function perOperand(
   return status;
 }
 
-async function copyTree(fs: ShellFs, from: string, to: string): Promise<void> {
+/** The options each command here parses: the table the flags test reads. */
+export const FILE_COMMAND_FLAGS: Record<string, string> = {
+  cat: 'nAETvb',
+  mkdir: 'pv',
+  rmdir: 'pv',
+  rm: 'rRfdv',
+  touch: 'acm',
+  cp: 'rRfpavn',
+  mv: 'fivn',
+  tee: 'a',
+};
+
+/** Copy a file or a tree; `copied(from, to)` hears of each one copied, as `cp -v` lists them. */
+async function copyTree(
+  fs: ShellFs,
+  from: string,
+  to: string,
+  copied?: (from: string, to: string) => void,
+): Promise<void> {
   const st = await fs.stat(from);
   if (!st) throw new FsError('ENOENT', 'copy');
-  if (st.type === 'file') return fs.writeFile(to, await fs.readFile(from));
+  if (st.type === 'file') {
+    await fs.writeFile(to, await fs.readFile(from));
+    copied?.(from, to);
+    return;
+  }
   if (to === from || to.startsWith(`${from}/`)) throw new UsageError(`cannot copy a directory, '${from}', into itself`);
   if (!(await fs.stat(to))) await fs.mkdir(to);
-  for (const name of await fs.readdir(from)) await copyTree(fs, join(from, name), join(to, name));
+  copied?.(from, to);
+  for (const name of await fs.readdir(from)) await copyTree(fs, join(from, name), join(to, name), copied);
 }
+
+/** A path as the user wrote it, extended by what a command appended below it: for `-v` lines. */
+const shownAs = (written: string, abs: string, absWritten: string) =>
+  abs === absWritten ? written : `${written.replace(/\/+$/, '')}${abs.slice(absWritten.length)}`;
 
 /** Where `cp`/`mv` put `source`: inside `dest` when it is a folder, else at `dest`. */
 async function target(fs: ShellFs, source: string, dest: string, many: boolean): Promise<string> {
@@ -77,7 +104,7 @@ export const fileCommands: Record<string, CommandFn> = {
     );
   },
   mkdir: async (ctx) => {
-    const { operands, flags } = getopts(ctx.args, 'pv');
+    const { operands, flags } = getopts(ctx.args, 'pv', '', { parents: 'p', verbose: 'v' });
     const fs = ctx.shell.state.fs;
     if (!operands.length) throw new UsageError('missing operand');
     return perOperand(
@@ -85,13 +112,25 @@ export const fileCommands: Record<string, CommandFn> = {
       operands,
       async (d) => {
         const p = resolve(ctx, d);
-        if (!flags.has('p')) return fs.mkdir(p);
+        const written = d.replace(/\/+$/, '');
+        // the created folder as the user wrote it: `a`, then `a/b` for `mkdir -pv a/b`
+        const made = (abs: string) => {
+          if (flags.has('v'))
+            ctx.out(`mkdir: created directory '${written.slice(0, written.length - (p.length - abs.length))}'\n`);
+        };
+        if (!flags.has('p')) {
+          await fs.mkdir(p);
+          made(p);
+          return;
+        }
         let sofar = '';
         for (const part of p.split('/').filter(Boolean)) {
           sofar += `/${part}`;
           const st = await fs.stat(sofar);
-          if (!st) await fs.mkdir(sofar);
-          else if (st.type !== 'dir') throw new FsError('ENOTDIR', 'mkdir');
+          if (!st) {
+            await fs.mkdir(sofar);
+            made(sofar);
+          } else if (st.type !== 'dir') throw new FsError('ENOTDIR', 'mkdir');
         }
       },
       'cannot create directory ',
@@ -99,24 +138,57 @@ export const fileCommands: Record<string, CommandFn> = {
   },
   rmdir: async (ctx) => {
     const fs = ctx.shell.state.fs;
+    const { operands, flags } = getopts(ctx.args, 'pv', '', { parents: 'p', verbose: 'v' });
+    const removeOne = async (shown: string) => {
+      if (flags.has('v')) ctx.out(`rmdir: removing directory, '${shown}'\n`);
+      const p = resolve(ctx, shown);
+      const st = await fs.stat(p);
+      if (!st) throw new FsError('ENOENT', 'rmdir');
+      if (st.type !== 'dir') throw new FsError('ENOTDIR', 'rmdir');
+      if ((await fs.readdir(p)).length) throw new FsError('ENOTEMPTY', 'rmdir');
+      await fs.remove(p);
+    };
     return perOperand(
       ctx,
-      getopts(ctx.args, 'p').operands,
+      operands,
       async (d) => {
-        const p = resolve(ctx, d);
-        const st = await fs.stat(p);
-        if (!st) throw new FsError('ENOENT', 'rmdir');
-        if (st.type !== 'dir') throw new FsError('ENOTDIR', 'rmdir');
-        if ((await fs.readdir(p)).length) throw new FsError('ENOTEMPTY', 'rmdir');
-        await fs.remove(p);
+        await removeOne(d);
+        // -p: then each parent the operand names, `a/b/c` then `a/b` then `a`
+        let rest = d.replace(/\/+$/, '');
+        while (flags.has('p') && rest.includes('/')) {
+          rest = rest.slice(0, rest.lastIndexOf('/')).replace(/\/+$/, '');
+          if (rest === '') break;
+          await removeOne(rest);
+        }
       },
       'failed to remove ',
     );
   },
   rm: async (ctx) => {
-    const { operands, flags } = getopts(ctx.args, 'rRfdiv', '', { recursive: 'r', force: 'f' });
+    if (ctx.args.some((a) => /^-[a-zA-Z]*[iI]/.test(a) || a.startsWith('--interactive')))
+      throw new UsageError('-i/-I (ask before each removal) is not supported by this shell, which has no terminal', 2);
+    const { operands, flags } = getopts(ctx.args, 'rRfdv', '', {
+      recursive: 'r',
+      force: 'f',
+      dir: 'd',
+      verbose: 'v',
+    });
     const fs = ctx.shell.state.fs;
     if (!operands.length && !flags.has('f')) throw new UsageError('missing operand');
+    const recursive = flags.has('r') || flags.has('R');
+    // -v lists what goes, deepest first, as GNU rm does
+    const removeTree = async (abs: string, shown: string): Promise<void> => {
+      const st = await fs.stat(abs);
+      if (st?.type === 'dir') {
+        for (const name of await fs.readdir(abs))
+          await removeTree(join(abs, name), `${shown.replace(/\/+$/, '')}/${name}`);
+        await fs.remove(abs);
+        ctx.out(`removed directory '${shown}'\n`);
+      } else {
+        await fs.remove(abs);
+        ctx.out(`removed '${shown}'\n`);
+      }
+    };
     return perOperand(
       ctx,
       operands,
@@ -127,8 +199,12 @@ export const fileCommands: Record<string, CommandFn> = {
           if (flags.has('f')) return;
           throw new FsError('ENOENT', 'rm');
         }
-        if (st.type === 'dir' && !flags.has('r') && !flags.has('R')) throw new FsError('EISDIR', 'rm');
-        await fs.remove(p);
+        if (st.type === 'dir' && !recursive) {
+          if (!flags.has('d')) throw new FsError('EISDIR', 'rm');
+          if ((await fs.readdir(p)).length) throw new FsError('ENOTEMPTY', 'rm');
+        }
+        if (flags.has('v')) await removeTree(p, f);
+        else await fs.remove(p);
       },
       'cannot remove ',
     );
@@ -148,13 +224,14 @@ export const fileCommands: Record<string, CommandFn> = {
     );
   },
   cp: async (ctx) => {
-    const { operands, flags } = getopts(ctx.args, 'rRfpavn', '', { recursive: 'r' });
+    const { operands, flags } = getopts(ctx.args, 'rRfpavn', '', { recursive: 'r', verbose: 'v', 'no-clobber': 'n' });
     const fs = ctx.shell.state.fs;
     if (operands.length < 2)
       throw new UsageError(
         operands.length ? `missing destination file operand after '${operands[0]}'` : 'missing file operand',
       );
-    const dest = resolve(ctx, operands.pop()!);
+    const destShown = operands.pop()!;
+    const dest = resolve(ctx, destShown);
     return perOperand(
       ctx,
       operands,
@@ -166,7 +243,13 @@ export const fileCommands: Record<string, CommandFn> = {
           throw new UsageError(`-r not specified; omitting directory '${s}'`);
         const to = await target(fs, from, dest, operands.length > 1);
         if (flags.has('n') && (await fs.stat(to))) return;
-        await copyTree(fs, from, to);
+        const toShown = to === dest ? destShown : `${destShown.replace(/\/+$/, '')}/${base(s)}`;
+        await copyTree(
+          fs,
+          from,
+          to,
+          flags.has('v') ? (a, b) => ctx.out(`'${shownAs(s, a, from)}' -> '${shownAs(toShown, b, to)}'\n`) : undefined,
+        );
       },
       'cannot stat ',
     );

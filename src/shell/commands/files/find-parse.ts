@@ -47,6 +47,37 @@ export interface FindPlan {
   failed: { now: boolean };
 }
 
+/** The tests and actions find parses (operators aside): the table the flags test reads. */
+export const FIND_PREDICATES = [
+  '-name',
+  '-iname',
+  '-path',
+  '-wholename',
+  '-ipath',
+  '-iwholename',
+  '-regextype',
+  '-regex',
+  '-iregex',
+  '-type',
+  '-maxdepth',
+  '-mindepth',
+  '-depth',
+  '-true',
+  '-false',
+  '-empty',
+  '-newer',
+  '-size',
+  '-mtime',
+  '-mmin',
+  '-print',
+  '-print0',
+  '-printf',
+  '-prune',
+  '-quit',
+  '-delete',
+  '-exec',
+] as const;
+
 const ACTIONS = new Set(['-print', '-print0', '-printf', '-exec', '-delete', '-quit']);
 
 const unitBytes: Record<string, number> = { c: 1, w: 2, b: 512, k: 1024, M: 1024 ** 2, G: 1024 ** 3 };

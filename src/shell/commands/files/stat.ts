@@ -10,8 +10,8 @@ export const STAT_FLAGS = 'c' as const;
  * Owners are the workspace's one user; modes are what the workspace keeps (executable or not).
  */
 export const stat: CommandFn = async (ctx) => {
-  const { operands, values } = getopts(ctx.args, '', 'cp', { format: 'c', printf: 'p' });
-  const fmt = values.has('c') ? `${values.get('c')![0]}\n` : values.get('p')?.[0];
+  const { operands, values } = getopts(ctx.args, '', 'c%', { format: 'c', printf: '%' });
+  const fmt = values.has('c') ? `${values.get('c')![0]}\n` : values.get('%')?.[0];
   if (fmt === undefined)
     throw new UsageError(
       "stat's default listing is not supported by this shell; use -c FORMAT (for example -c '%n %s %y')",

@@ -4,6 +4,9 @@ import { formatDate } from './identity.js';
 import { GitFatal, openRepo, unknownOption, type Repo } from './repo.js';
 import { editScript, splitText } from './unified.js';
 
+/** The options blame parses (one spelling each): the table the flags test reads. */
+export const GIT_BLAME_FLAGS = ['-L'];
+
 type CommitObject = Awaited<ReturnType<typeof git.readCommit>>['commit'];
 
 async function linesAt(repo: Repo, commit: string, path: string): Promise<string[] | null> {

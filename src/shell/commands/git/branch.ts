@@ -2,6 +2,9 @@ import * as git from 'isomorphic-git';
 import type { CommandContext } from '../../context.js';
 import { GitFatal, openRepo, unknownOption } from './repo.js';
 
+/** The options branch parses (one spelling each): the table the flags test reads. */
+export const GIT_BRANCH_FLAGS = ['-d', '-D', '-m', '-f', '--show-current', '--list'];
+
 /** `git branch` (list), `git branch NAME [START]`, `-d`/`-D NAME`, `-m [OLD] NEW`, `--show-current`. */
 export async function branch(ctx: CommandContext, args: string[]): Promise<number> {
   let mode: 'create' | 'delete' | 'move' | 'current' | 'list' = 'create';

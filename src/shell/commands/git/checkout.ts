@@ -5,6 +5,13 @@ import { GitFatal, openRepo, unknownOption, type GitFile, type Repo } from './re
 import { under } from './stage.js';
 import { workChanges } from './worktree.js';
 
+/** The options checkout, switch and restore parse (one spelling each): the table the flags test reads. */
+export const GIT_CHECKOUT_FLAGS = {
+  checkout: ['-b', '-B', '-q'],
+  switch: ['-c', '-C', '--detach', '-q'],
+  restore: ['--staged', '--worktree', '--source'],
+};
+
 /** Write `files` (path -> blob) into the working tree, making folders as needed. */
 async function writeWork(repo: Repo, files: Array<[string, GitFile]>): Promise<void> {
   const sfs = repo.ctx.shell.state.fs;
@@ -55,7 +62,7 @@ async function switchTo(
   ctx: CommandContext,
   repo: Repo,
   target: string,
-  create: boolean,
+  create: boolean | 'reset',
   detach: boolean,
   start?: string,
 ) {
@@ -65,12 +72,12 @@ async function switchTo(
       () => true,
       () => false,
     );
-    if (exists) throw new GitFatal(`a branch named '${target}' already exists`);
+    if (exists && create !== 'reset') throw new GitFatal(`a branch named '${target}' already exists`);
     const oid = start ? await repo.resolve(start) : await repo.head();
-    if (oid) await git.writeRef({ ...repo.base, ref: `refs/heads/${target}`, value: oid });
+    if (oid) await git.writeRef({ ...repo.base, ref: `refs/heads/${target}`, value: oid, force: true });
     if (start && oid && oid !== (await repo.head())) await git.checkout({ ...repo.base, ref: target });
     else await git.writeRef({ ...repo.base, ref: 'HEAD', value: `refs/heads/${target}`, symbolic: true, force: true });
-    ctx.err(`Switched to a new branch '${target}'\n`);
+    ctx.err(exists ? `Switched to and reset branch '${target}'\n` : `Switched to a new branch '${target}'\n`);
     return;
   }
   const isBranch = await git.resolveRef({ ...repo.base, ref: `refs/heads/${target}` }).then(
@@ -102,23 +109,27 @@ async function showLocalChanges(ctx: CommandContext, repo: Repo) {
 }
 
 /** `git checkout BRANCH`, `-b NEW [START]`, `REV`, `[REV] -- PATH...`. */
-export async function checkout(ctx: CommandContext, args: string[]): Promise<number> {
+export async function checkout(outer: CommandContext, args: string[]): Promise<number> {
   const dash = args.indexOf('--');
   const before = dash >= 0 ? args.slice(0, dash) : args;
   const paths = dash >= 0 ? args.slice(dash + 1) : [];
   let create: string | null = null;
+  let reset = false;
   let quiet = false;
   const words: string[] = [];
   for (let i = 0; i < before.length; i++) {
     const a = before[i]!;
-    if (a === '-b' || a === '-B') create = before[++i] ?? '';
-    else if (a === '-q' || a === '--quiet') quiet = true;
+    if (a === '-b' || a === '-B') {
+      create = before[++i] ?? '';
+      reset = a === '-B';
+    } else if (a === '-q' || a === '--quiet') quiet = true;
     else if (a.startsWith('-')) unknownOption('checkout', a);
     else words.push(a);
   }
-  const repo = await openRepo(ctx);
+  const repo = await openRepo(outer);
+  const ctx = quiet ? { ...outer, err: () => {} } : outer;
   if (create !== null) {
-    await switchTo(ctx, repo, create, true, false, words[0]);
+    await switchTo(ctx, repo, create, reset ? 'reset' : true, false, words[0]);
     return 0;
   }
   if (
@@ -145,18 +156,29 @@ export async function checkout(ctx: CommandContext, args: string[]): Promise<num
 export async function switchBranch(ctx: CommandContext, args: string[]): Promise<number> {
   let create: string | null = null;
   let detach = false;
+  let reset = false;
+  let quiet = false;
   const words: string[] = [];
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
-    if (a === '-c' || a === '-C' || a === '--create') create = args[++i] ?? '';
-    else if (a === '--detach' || a === '-d') detach = true;
-    else if (a === '-q' || a === '--quiet') continue;
+    if (a === '-c' || a === '-C' || a === '--create' || a === '--force-create') {
+      create = args[++i] ?? '';
+      reset = a === '-C' || a === '--force-create';
+    } else if (a === '--detach' || a === '-d') detach = true;
+    else if (a === '-q' || a === '--quiet') quiet = true;
     else if (a.startsWith('-')) unknownOption('switch', a);
     else words.push(a);
   }
   const repo = await openRepo(ctx);
-  if (create !== null) await switchTo(ctx, repo, create, true, false, words[0]);
-  else await switchTo(ctx, repo, words[0] ?? '', false, detach);
+  const told = quiet ? { ...ctx, err: () => {} } : ctx;
+  const target = words[0] ?? '';
+  if (create === null && !detach && !(await repo.isBranch(target)))
+    throw new GitFatal(
+      `a branch is expected, got commit '${target}'\nhint: If you want to detach HEAD at the commit, try again with the --detach option.`,
+      128,
+    );
+  if (create !== null) await switchTo(told, repo, create, reset ? 'reset' : true, false, words[0]);
+  else await switchTo(told, repo, words[0] ?? '', false, detach);
   return 0;
 }
 

@@ -8,6 +8,9 @@ import { stagePaths } from './stage.js';
 import { pairsOf, status } from './status.js';
 import { countChanges } from './unified.js';
 
+/** The options commit parses (one spelling each): the table the flags test reads. */
+export const GIT_COMMIT_FLAGS = ['-m', '-a', '-q', '--allow-empty', '--amend', '--no-verify', '--no-edit'];
+
 /** git's `whitespace` cleanup of a `-m` message: trailing blanks off, runs of empty lines made one. */
 export function cleanMessage(text: string): string {
   const lines = text.split('\n').map((l) => l.replace(/\s+$/, ''));

@@ -7,6 +7,20 @@ import { under } from './stage.js';
 import { pairsOf } from './status.js';
 import { workChanges } from './worktree.js';
 
+/** The options diff parses (one spelling each): the table the flags test reads. */
+export const GIT_DIFF_FLAGS = [
+  '--cached',
+  '--quiet',
+  '--exit-code',
+  '--stat',
+  '--name-only',
+  '--name-status',
+  '-p',
+  '-U',
+  '--no-color',
+  '--no-ext-diff',
+];
+
 /** How a diff is shown: the options `diff`, `log` and `show` share. */
 export interface DiffFormat {
   patch: boolean;

@@ -3,6 +3,9 @@ import type { CommandContext } from '../../context.js';
 import { shellPath } from '../../overlay.js';
 import { GitFatal, gitFsOf, openRepo, unknownOption } from './repo.js';
 
+/** The options init and config parse (one spelling each): the table the flags test reads. */
+export const GIT_INIT_CONFIG_FLAGS = { init: ['-q', '-b'], config: ['--local', '--get', '--unset', '--list'] };
+
 const encoder = new TextEncoder();
 
 const CONFIG = '[core]\n\trepositoryformatversion = 0\n\tfilemode = true\n\tbare = false\n\tlogallrefupdates = true\n';

@@ -5,6 +5,25 @@ import { GitFatal, openRepo, unknownOption } from './repo.js';
 import { under } from './stage.js';
 import { untracked, workChanges } from './worktree.js';
 
+/** The options rev-parse, ls-files and grep parse (one spelling each): the table the flags test reads. */
+export const GIT_INSPECT_FLAGS = {
+  'rev-parse': [
+    '--short',
+    '--abbrev-ref',
+    '--verify',
+    '-q',
+    '--show-toplevel',
+    '--git-dir',
+    '--show-prefix',
+    '--show-cdup',
+    '--is-inside-work-tree',
+    '--is-inside-git-dir',
+    '--is-bare-repository',
+  ],
+  'ls-files': ['-m', '-d', '-o', '-s', '-c', '--exclude-standard'],
+  grep: ['-n', '-i', '-l', '-c', '-w', '-v', '-F', '-E', '-I', '-h', '-e'],
+};
+
 /** `git rev-parse` for the questions agents ask: a commit's hash, `--short`, `--abbrev-ref`, where the repository is. */
 export async function revParse(ctx: CommandContext, args: string[]): Promise<number> {
   const repo = await openRepo(ctx);
@@ -45,7 +64,8 @@ export async function lsFiles(ctx: CommandContext, args: string[]): Promise<numb
   for (const a of args) {
     if (['-m', '--modified', '-d', '--deleted', '-o', '--others', '-s', '--stage', '-c', '--cached'].includes(a))
       flags.add(a.length === 2 ? a : `-${a[2]}`);
-    else if (a === '--exclude-standard' || a === '--') continue;
+    else if (a === '--exclude-standard') flags.add(a);
+    else if (a === '--') continue;
     else if (a.startsWith('-')) unknownOption('ls-files', a);
     else specs.push(a);
   }
@@ -55,7 +75,8 @@ export async function lsFiles(ctx: CommandContext, args: string[]): Promise<numb
   const index = await readIndex(repo);
   const out: string[] = [];
   if (flags.has('-o')) {
-    for (const p of await untracked(repo, index, false)) if (wanted(p)) out.push(repo.display(p));
+    for (const p of await untracked(repo, index, false, flags.has('--exclude-standard')))
+      if (wanted(p)) out.push(repo.display(p));
   } else if (flags.has('-m') || flags.has('-d')) {
     for (const c of await workChanges(repo, index, wanted)) {
       if (flags.has('-m') || !c.now) out.push(repo.display(c.path));

@@ -6,6 +6,27 @@ import { formatDate } from './identity.js';
 import { GitFatal, openRepo, unknownOption, type Repo } from './repo.js';
 import { under } from './stage.js';
 
+/** The options log and show parse (one spelling each): the table the flags test reads. */
+export const GIT_LOG_FLAGS = [
+  '--oneline',
+  '--pretty=oneline',
+  '--format',
+  '-n',
+  '--reverse',
+  '--all',
+  '-s',
+  '--stat',
+  '--name-only',
+  '--name-status',
+  '-p',
+  '-U',
+  '--pretty=medium',
+  '--no-decorate',
+];
+
+/** The options show parses: log's, less --all. */
+export const GIT_SHOW_FLAGS = GIT_LOG_FLAGS.filter((o) => o !== '--all');
+
 type CommitObject = Awaited<ReturnType<typeof git.readCommit>>['commit'];
 interface Entry {
   oid: string;
@@ -192,6 +213,8 @@ export async function log(ctx: CommandContext, args: string[]): Promise<number> 
 
 /** `git show [REV]` (a commit and its patch) or `git show REV:PATH` (a file's bytes at a commit). */
 export async function show(ctx: CommandContext, args: string[]): Promise<number> {
+  // --all (every ref's tip) is log's here; show takes the revisions it is given
+  if (args.includes('--all')) unknownOption('show', '--all');
   const o = parseLog('show', args, true);
   const repo = await openRepo(ctx);
   const revs = o.revs.length > 0 ? o.revs : ['HEAD'];
@@ -209,6 +232,6 @@ export async function show(ctx: CommandContext, args: string[]): Promise<number>
     const oid = await repo.resolve(r);
     entries.push({ oid, commit: (await git.readCommit({ ...repo.base, oid })).commit });
   }
-  await printEntries(ctx, repo, entries, o);
+  await printEntries(ctx, repo, entries.slice(0, o.max), o);
   return 0;
 }

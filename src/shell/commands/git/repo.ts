@@ -117,6 +117,14 @@ export class Repo {
     return m ? m[1] : undefined;
   }
 
+  /** Whether `name` is a local branch. */
+  async isBranch(name: string): Promise<boolean> {
+    return git.resolveRef({ ...this.base, ref: `refs/heads/${name}` }).then(
+      () => true,
+      () => false,
+    );
+  }
+
   /** The commit HEAD points at, or null in a repository with no commits yet. */
   async head(): Promise<string | null> {
     return git.resolveRef({ ...this.base, ref: 'HEAD' }).catch(() => null);

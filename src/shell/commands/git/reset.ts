@@ -5,6 +5,9 @@ import { GitFatal, openRepo, unknownOption, type Repo } from './repo.js';
 import { under } from './stage.js';
 import { workChanges } from './worktree.js';
 
+/** The options reset parses (one spelling each): the table the flags test reads. */
+export const GIT_RESET_FLAGS = ['--soft', '--mixed', '--hard', '-q'];
+
 /** Point the current branch (or a detached HEAD) at `oid`. */
 export async function moveHead(repo: Repo, oid: string): Promise<void> {
   const branch = await repo.branch();

@@ -4,6 +4,9 @@ import { readIndex } from './index-file.js';
 import { GitFatal, openRepo, unknownOption, type Repo } from './repo.js';
 import { untracked, workChanges } from './worktree.js';
 
+/** The options add, rm and mv parse (one spelling each): the table the flags test reads. */
+export const GIT_STAGE_FLAGS = { add: ['-A', '-u'], rm: ['--cached', '-r', '-q', '-f'], mv: [] as string[] };
+
 /** Whether `path` is `spec` or below it ('' is everything). */
 export const under = (path: string, spec: string) => spec === '' || path === spec || path.startsWith(`${spec}/`);
 

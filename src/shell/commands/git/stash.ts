@@ -7,6 +7,9 @@ import { hardReset } from './reset.js';
 import { status } from './status.js';
 import { workChanges } from './worktree.js';
 
+/** The options stash parses (one spelling each): the table the flags test reads. */
+export const GIT_STASH_FLAGS = ['-q'];
+
 /** Write a tree for a set of files (path -> blob), folders and all; its id. */
 async function writeTreeOf(repo: Repo, files: Map<string, GitFile>): Promise<string> {
   const write = async (prefix: string): Promise<string> => {
@@ -133,8 +136,10 @@ async function apply(ctx: CommandContext, repo: Repo, n: number): Promise<void> 
 }
 
 /** `git stash` / `stash push`, `pop`, `apply`, `drop`, `list`. */
-export async function stash(ctx: CommandContext, args: string[]): Promise<number> {
+export async function stash(outer: CommandContext, args: string[]): Promise<number> {
   const [sub = 'push', ...rest] = args;
+  const quiet = rest.includes('-q') || rest.includes('--quiet');
+  const ctx = quiet ? { ...outer, out: () => {}, err: () => {} } : outer;
   const repo = await openRepo(ctx);
   const ref = rest.find((a) => !a.startsWith('-'));
   const n = ref ? Number(/^(?:stash@\{)?(\d+)\}?$/.exec(ref)?.[1] ?? Number.NaN) : 0;

@@ -4,6 +4,9 @@ import { openRepo, unknownOption, type GitFile, type Repo } from './repo.js';
 import { untracked, workChanges, type WorkChange } from './worktree.js';
 import type { CommandContext } from '../../context.js';
 
+/** The options status parses (one spelling each): the table the flags test reads. */
+export const GIT_STATUS_FLAGS = ['-s', '--porcelain', '-b', '-uno', '-u', '--long'];
+
 /** What `status` reports: staged pairs (HEAD to index), unstaged changes, untracked paths. */
 export interface StatusData {
   head: string | null;

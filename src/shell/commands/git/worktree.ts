@@ -55,7 +55,12 @@ export async function workChanges(
  * The untracked files, with a folder holding no tracked file shown once as `folder/` (git's
  * default), skipping what `.gitignore` files and `.git/info/exclude` name.
  */
-export async function untracked(repo: Repo, index: Map<string, unknown>, collapse = true): Promise<string[]> {
+export async function untracked(
+  repo: Repo,
+  index: Map<string, unknown>,
+  collapse = true,
+  honourIgnores = true,
+): Promise<string[]> {
   const dirs = new Set<string>();
   for (const path of index.keys()) {
     for (let i = path.indexOf('/'); i >= 0; i = path.indexOf('/', i + 1)) dirs.add(path.slice(0, i));
@@ -66,6 +71,7 @@ export async function untracked(repo: Repo, index: Map<string, unknown>, collaps
   const exclude = await repo.readText('info/exclude').catch(() => '');
   if (exclude) rules.push({ base: '', ig: ignore().add(exclude) });
   const ignored = (path: string, dir: boolean) =>
+    honourIgnores &&
     rules.some(({ base, ig }) => {
       if (base && !path.startsWith(`${base}/`)) return false;
       const rel = base ? path.slice(base.length + 1) : path;

@@ -61,6 +61,9 @@ function* jsonValues(text: string, name: string): Generator<Json> {
   }
 }
 
+/** jq's options: the table the flags test reads. */
+export const JQ_FLAGS = 'rcnsj' as const;
+
 /**
  * `jq [-r] [-c] [-n] [-s] [-j] FILTER [FILE...]`: a subset of jq's language (paths, `.[]`, `?`,
  * pipes, `,`, `//`, comparisons, arithmetic, `and`/`or`, `if`, literals, string interpolation,

@@ -7,7 +7,7 @@ import { getopts, resolve } from '../util.js';
 import { printMatches } from './rg-print.js';
 
 /** rg's short options, each letter once: the table the flags test reads. */
-export const RG_FLAGS = 'nNilcwFvxoSsHIque' as const;
+export const RG_FLAGS = 'nNilcwFvxoSsHIquegtTmABC' as const;
 
 const TYPES: Record<string, string[]> = {
   c: ['*.[chH]'],

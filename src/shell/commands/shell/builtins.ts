@@ -3,7 +3,22 @@ import { runShellCommand } from './sh.js';
 import { shellPath } from '../../overlay.js';
 import { formatPrintf } from '../text/printf.js';
 import { evalTest } from './test.js';
-import { resolve } from '../util.js';
+import { getopts, resolve } from '../util.js';
+
+/** The options each command here parses (the rest take none): the table the flags test reads. */
+export const BUILTIN_FLAGS: Record<string, string> = {
+  echo: 'neE',
+  printf: 'v',
+  env: 'iu',
+  basename: 'as',
+  pwd: 'LP',
+  seq: 'sw',
+  realpath: 'emq',
+};
+
+/** `seq -w`: every number as wide as the widest, padded with zeros. */
+const padded = (v: number, width: number) =>
+  v < 0 ? `-${String(-v).padStart(width - 1, '0')}` : String(v).padStart(width, '0');
 
 /** Commands that change or read the shell itself, and the small ones that need no files. */
 export const builtins: Record<string, CommandFn> = {
@@ -25,6 +40,8 @@ export const builtins: Record<string, CommandFn> = {
     return 0;
   },
   pwd: async (ctx) => {
+    // -L and -P agree: the shell's folder is kept with its links resolved
+    getopts(ctx.args, 'LP');
     ctx.out(`${ctx.shell.state.cwd}\n`);
     return 0;
   },
@@ -39,8 +56,11 @@ export const builtins: Record<string, CommandFn> = {
     let newline = true;
     let escapes = false;
     while (args[0] && /^-[neE]+$/.test(args[0])) {
-      if (args[0].includes('n')) newline = false;
-      if (args[0].includes('e')) escapes = true;
+      // -e and -E: the last one given wins
+      for (const c of args[0].slice(1)) {
+        if (c === 'n') newline = false;
+        else escapes = c === 'e';
+      }
       args = args.slice(1);
     }
     const text = args.join(' ');
@@ -48,9 +68,18 @@ export const builtins: Record<string, CommandFn> = {
     return 0;
   },
   printf: async (ctx) => {
-    if (ctx.args.length === 0) throw new UsageError('usage: printf format [arguments]', 2);
-    const { text, error } = formatPrintf(ctx.args[0]!, ctx.args.slice(1));
-    ctx.out(text);
+    let args = ctx.args;
+    let into: string | undefined;
+    if (args[0] === '-v') {
+      into = args[1];
+      if (into === undefined) throw new UsageError('-v: option requires an argument', 2);
+      args = args.slice(2);
+    } else if (args[0] === '--') args = args.slice(1);
+    else if (/^-./.test(args[0] ?? '')) throw new UsageError(`${args[0]}: invalid option`, 2);
+    if (args.length === 0) throw new UsageError('usage: printf [-v var] format [arguments]', 2);
+    const { text, error } = formatPrintf(args[0]!, args.slice(1));
+    if (into !== undefined) ctx.shell.setVar(into, text);
+    else ctx.out(text);
     if (error) ctx.err(`printf: ${error}\n`);
     return error ? 1 : 0;
   },
@@ -62,12 +91,34 @@ export const builtins: Record<string, CommandFn> = {
   env: async (ctx) => {
     const env = new Map(ctx.env);
     let i = 0;
+    // -i starts from an empty environment, -u NAME leaves NAME out
+    for (; i < ctx.args.length && /^-./.test(ctx.args[i]!); i++) {
+      const a = ctx.args[i]!;
+      if (a === '--') {
+        i++;
+        break;
+      }
+      if (a === '-i' || a === '--ignore-environment') env.clear();
+      else if (a === '-u' || a === '--unset') env.delete(ctx.args[++i] ?? '');
+      else if (a.startsWith('-u')) env.delete(a.slice(2));
+      else if (a.startsWith('--unset=')) env.delete(a.slice(8));
+      else throw new UsageError(`invalid option -- '${a.slice(1)}'`, 125);
+    }
+    if (ctx.args[i] === '-') {
+      env.clear();
+      i++;
+    }
     for (; i < ctx.args.length && /^[A-Za-z_][A-Za-z0-9_]*=/.test(ctx.args[i]!); i++) {
       const a = ctx.args[i]!;
       env.set(a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1));
     }
     if (i < ctx.args.length) {
       const inner = ctx.shell.sub();
+      for (const k of ctx.env.keys())
+        if (!env.has(k)) {
+          inner.state.vars.delete(k);
+          inner.state.exported.delete(k);
+        }
       for (const [k, v] of env) {
         inner.state.vars.set(k, v);
         inner.state.exported.add(k);
@@ -86,33 +137,63 @@ export const builtins: Record<string, CommandFn> = {
     return 0;
   },
   basename: async (ctx) => {
-    const [path = '', suffix] = ctx.args;
-    let base = path.replace(/\/+$/, '').split('/').pop() || (path.startsWith('/') ? '/' : '');
-    if (suffix && base !== suffix && base.endsWith(suffix)) base = base.slice(0, -suffix.length);
-    ctx.out(`${base}\n`);
+    const { operands, flags, values } = getopts(ctx.args, 'a', 's', { multiple: 'a', suffix: 's' });
+    if (operands.length === 0) throw new UsageError('missing operand');
+    // -a or -s: every operand is a name; otherwise NAME [SUFFIX]
+    const many = flags.has('a') || values.has('s');
+    if (!many && operands.length > 2) throw new UsageError(`extra operand '${operands[2]}'`);
+    const suffix = values.get('s')?.at(-1) ?? (many ? undefined : operands[1]);
+    for (const path of many ? operands : operands.slice(0, 1)) {
+      let base = path.replace(/\/+$/, '').split('/').pop() || (path.startsWith('/') ? '/' : '');
+      if (suffix && base !== suffix && base.endsWith(suffix)) base = base.slice(0, -suffix.length);
+      ctx.out(`${base}\n`);
+    }
     return 0;
   },
   dirname: async (ctx) => {
-    const path = (ctx.args[0] ?? '').replace(/\/+$/, '');
-    const cut = path.lastIndexOf('/');
-    ctx.out(`${cut < 0 ? '.' : cut === 0 ? '/' : path.slice(0, cut).replace(/\/+$/, '') || '/'}\n`);
+    const { operands } = getopts(ctx.args, '');
+    if (operands.length === 0) throw new UsageError('missing operand');
+    for (const operand of operands) {
+      const path = operand.replace(/\/+$/, '');
+      const cut = path.lastIndexOf('/');
+      ctx.out(`${cut < 0 ? '.' : cut === 0 ? '/' : path.slice(0, cut).replace(/\/+$/, '') || '/'}\n`);
+    }
     return 0;
   },
   seq: async (ctx) => {
-    const n = ctx.args.map(Number);
+    // a negative number is an operand, not an option
+    const opts = ctx.args.map((a) => (/^-\d/.test(a) ? `\0${a}` : a));
+    const { operands, flags, values } = getopts(opts, 'w', 's', { 'equal-width': 'w', separator: 's' });
+    const n = operands.map((a) => Number(a.replace(/^\0/, '')));
     if (n.length === 0 || n.some(Number.isNaN)) throw new UsageError('usage: seq [first [increment]] last');
     const [first, step, last] =
       n.length === 1 ? [1, 1, n[0]!] : n.length === 2 ? [n[0]!, 1, n[1]!] : [n[0]!, n[1]!, n[2]!];
-    let out = '';
+    const sep = values.get('s')?.at(-1) ?? '\n';
+    const width = flags.has('w') ? Math.max(String(first).length, String(last).length) : 0;
+    const parts: string[] = [];
+    let size = 0;
     for (let v = first; step > 0 ? v <= last : v >= last; v += step) {
-      out += `${v}\n`;
-      if (out.length > 1 << 24) break;
+      const text = width ? padded(v, width) : String(v);
+      parts.push(text);
+      size += text.length + 1;
+      if (size > 1 << 24) break;
     }
-    ctx.out(out);
+    ctx.out(parts.length ? `${parts.join(sep)}\n` : '');
     return 0;
   },
   sleep: async (ctx) => {
-    const ms = Number(ctx.args[0] ?? 0) * 1000;
+    // GNU sleep sums its operands, each a number with an optional s, m, h or d
+    const { operands } = getopts(
+      ctx.args.map((a) => (/^-\d/.test(a) ? `\0${a}` : a)),
+      '',
+    );
+    if (operands.length === 0) throw new UsageError('missing operand');
+    let ms = 0;
+    for (const operand of operands) {
+      const m = /^(\d+(?:\.\d*)?|\.\d+)([smhd]?)$/.exec(operand);
+      if (!m) throw new UsageError(`invalid time interval '${operand.replace(/^\0/, '')}'`);
+      ms += Number(m[1]) * { '': 1, s: 1, m: 60, h: 3600, d: 86400 }[m[2]!]! * 1000;
+    }
     const end = Date.now() + ms;
     while (Date.now() < end) {
       ctx.shell.checkTime();
@@ -123,7 +204,23 @@ export const builtins: Record<string, CommandFn> = {
   },
   sh: runShellCommand,
   realpath: async (ctx) => {
-    for (const a of ctx.args) ctx.out(`${resolve(ctx, a)}\n`);
-    return 0;
+    // by default every part but the last must exist; -e: all of it; -m: none of it
+    const { operands, flags } = getopts(ctx.args, 'emq', '', {
+      'canonicalize-existing': 'e',
+      'canonicalize-missing': 'm',
+      quiet: 'q',
+    });
+    let status = 0;
+    for (const a of operands) {
+      const abs = resolve(ctx, a);
+      const must = flags.has('m') ? null : flags.has('e') ? abs : abs.slice(0, abs.lastIndexOf('/')) || '/';
+      if (must !== null && !(await ctx.shell.state.fs.stat(must))) {
+        if (!flags.has('q')) ctx.err(`realpath: ${a}: No such file or directory\n`);
+        status = 1;
+        continue;
+      }
+      ctx.out(`${abs}\n`);
+    }
+    return status;
   },
 };

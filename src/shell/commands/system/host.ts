@@ -3,8 +3,17 @@ import { UsageError, type CommandContext, type CommandFn } from '../../context.j
 /** What the browser shell says about the machine it pretends to be: one user, one host, Linux-like. */
 const user = (ctx: CommandContext) => ctx.env.get('USER') ?? 'user';
 
+/** The options each command here parses (whoami and hostname take none): the table the flags test reads. */
+export const HOST_FLAGS: Record<string, string> = { id: 'ugGn', uname: 'snrvmoa' };
+
 export const hostCommands: Record<string, CommandFn> = {
   whoami: async (ctx) => {
+    if (ctx.args.length > 0)
+      throw new UsageError(
+        ctx.args[0]!.startsWith('-')
+          ? `invalid option -- '${ctx.args[0]!.slice(1)}'`
+          : `extra operand '${ctx.args[0]}'`,
+      );
     ctx.out(`${user(ctx)}\n`);
     return 0;
   },

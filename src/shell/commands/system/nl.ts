@@ -1,6 +1,9 @@
 import { UsageError, type CommandContext } from '../../context.js';
 import { inputs } from '../util.js';
 
+/** nl's options: the table the flags test reads. */
+export const NL_FLAGS = 'bwsvin' as const;
+
 /**
  * `nl [-b a|t|n] [-w N] [-s SEP] [-v N] [-i N] [FILE...]`, as GNU numbers lines: `nl -ba FILE | sed -n
  * 'a,bp'` is how some agents read files. Lines not numbered get blanks as wide as the number and separator.

@@ -1,4 +1,8 @@
-import type { CommandContext, CommandFn } from '../../context.js';
+import { UsageError, type CommandContext, type CommandFn } from '../../context.js';
+import { getopts } from '../util.js';
+
+/** The options each command here parses: the table the flags test reads. */
+export const WHICH_FLAGS: Record<string, string> = { which: 'a', command: 'vV', type: 'tpPa' };
 
 const KEYWORDS = new Set([
   'if',
@@ -25,8 +29,10 @@ async function find(ctx: CommandContext, name: string): Promise<'keyword' | 'com
 export const whichCommands: Record<string, CommandFn> = {
   /** `which NAME...`: the path of each command the shell has; status 1 when one is missing. */
   which: async (ctx) => {
+    // -a (every match on PATH): each command here has one place, so it prints the same
+    const { operands } = getopts(ctx.args, 'a', '', { all: 'a' });
     let missing = 0;
-    for (const name of ctx.args.filter((a) => !a.startsWith('-'))) {
+    for (const name of operands) {
       if ((await find(ctx, name)) === 'command') ctx.out(`/usr/bin/${name}\n`);
       else missing++;
     }
@@ -35,6 +41,9 @@ export const whichCommands: Record<string, CommandFn> = {
   /** `command -v NAME` / `command -V NAME`; `command NAME ARGS` runs the command. */
   command: async (ctx) => {
     const [flag, ...names] = ctx.args;
+    if (flag !== undefined && /^-./.test(flag) && flag !== '-v' && flag !== '-V' && flag !== '--')
+      throw new UsageError(`${flag}: invalid option`, 2);
+    if (flag === '--') return whichCommands.command!({ ...ctx, args: names });
     if (flag === '-v' || flag === '-V') {
       let missing = 0;
       for (const name of names) {
@@ -56,10 +65,18 @@ export const whichCommands: Record<string, CommandFn> = {
   },
   /** `type NAME...`: what each name is. */
   type: async (ctx) => {
+    // -t: the kind only; -p/-P: the path of a command found on PATH; -a: every match (there is one)
+    const { operands, flags } = getopts(ctx.args, 'tpPa');
     let missing = 0;
-    for (const name of ctx.args.filter((a) => !a.startsWith('-'))) {
+    for (const name of operands) {
       const kind = await find(ctx, name);
-      if (kind === 'keyword') ctx.out(`${name} is a shell keyword\n`);
+      if (flags.has('t')) {
+        if (kind) ctx.out(kind === 'keyword' ? 'keyword\n' : 'file\n');
+        else missing++;
+      } else if (flags.has('p') || flags.has('P')) {
+        if (kind === 'command') ctx.out(`/usr/bin/${name}\n`);
+        else if (!kind) missing++;
+      } else if (kind === 'keyword') ctx.out(`${name} is a shell keyword\n`);
       else if (kind) ctx.out(`${name} is /usr/bin/${name}\n`);
       else {
         ctx.err(`type: ${name}: not found\n`);

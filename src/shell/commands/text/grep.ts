@@ -22,15 +22,22 @@ const LONG = {
   quiet: 'q',
   silent: 'q',
   regexp: 'e',
-  include: 'I',
-  exclude: 'X',
+  include: '<',
+  exclude: '>',
   'no-messages': 's',
   'after-context': 'A',
   'before-context': 'B',
   context: 'C',
-  'exclude-dir': 'D',
+  'exclude-dir': '/',
+  text: 'a',
+  'basic-regexp': 'G',
+  'perl-regexp': 'P',
+  'dereference-recursive': 'R',
   'max-count': 'm',
 };
+
+/** grep's options (letters; long-only ones are not listed): the table the flags test reads. */
+export const GREP_FLAGS = 'ivnclLrRwxEFGohHqsPaIemABC' as const;
 
 /** -P: JavaScript's regex is Perl's for what agents write (\d, \w, lookaround, non-greedy); the rest is refused. */
 function perlRegex(p: string): string {
@@ -68,7 +75,7 @@ async function walk(
 
 /** grep: basic or extended regular expressions, or fixed strings, over files, folders (-r) or stdin. */
 export const grep: CommandFn = async (ctx) => {
-  const { operands, flags, values } = getopts(contextArgs(ctx.args), 'ivnclLrRwxEFGohHqsPa', 'emABCIXD', LONG);
+  const { operands, flags, values } = getopts(contextArgs(ctx.args), 'ivnclLrRwxEFGohHqsPaI', 'emABC<>/', LONG);
   const patterns = values.get('e') ?? (operands.length ? [operands.shift()!] : []);
   if (patterns.length === 0) {
     ctx.err('Usage: grep [OPTION]... PATTERNS [FILE]...\n');
@@ -92,9 +99,9 @@ export const grep: CommandFn = async (ctx) => {
   let status = 1;
   let trouble = false;
   const fs = ctx.shell.state.fs;
-  const include = (values.get('I') ?? []).map((g) => globRegExp(g, true));
-  const exclude = (values.get('X') ?? []).map((g) => globRegExp(g, true));
-  const excludeDir = (values.get('D') ?? []).map((g) => globRegExp(g.replace(/\/+$/, ''), true));
+  const include = (values.get('<') ?? []).map((g) => globRegExp(g, true));
+  const exclude = (values.get('>') ?? []).map((g) => globRegExp(g, true));
+  const excludeDir = (values.get('/') ?? []).map((g) => globRegExp(g.replace(/\/+$/, ''), true));
   const number = (letter: string) => {
     const v = values.get(letter)?.at(-1);
     if (v === undefined) return 0;
@@ -129,22 +136,21 @@ export const grep: CommandFn = async (ctx) => {
     } else files.push([op, path]);
   }
   const many = flags.has('H') || (!flags.has('h') && (files.length > 1 || (recursive && sawDir)));
-  const inputs: Array<[string, string | null]> = named.length === 0 ? [['(standard input)', ctx.stdin]] : [];
+  // a binary file (a NUL in its first 8 KiB) is searched but not printed; -I skips it; -a reads it as text
+  const inputs: Array<[string, string | null, boolean]> =
+    named.length === 0 ? [['(standard input)', ctx.stdin, false]] : [];
   for (const [label, path] of files) {
     try {
       const bytes = await fs.readFile(path);
-      if (!flags.has('a') && bytes.subarray(0, 8192).includes(0)) {
-        inputs.push([label, null]);
-        continue;
-      }
-      inputs.push([label, decodeLossy(bytes)]);
+      const binary = !flags.has('a') && bytes.subarray(0, 8192).includes(0);
+      inputs.push([label, binary && flags.has('I') ? null : decodeLossy(bytes), binary]);
     } catch (error) {
       if (!flags.has('s')) ctx.err(`grep: ${label}: ${errorText(error)}\n`);
       trouble = true;
     }
   }
   const max = values.has('m') ? Number(values.get('m')![0]) : Infinity;
-  for (const [label, text] of inputs) {
+  for (const [label, text, binary] of inputs) {
     const prefix = many ? `${label}:` : '';
     if (text === null) {
       re.lastIndex = 0;
@@ -155,6 +161,13 @@ export const grep: CommandFn = async (ctx) => {
     lastPrinted = -1;
     let afterLeft = 0;
     const quiet = flags.has('l') || flags.has('L') || flags.has('c') || flags.has('q');
+    if (binary && !quiet) {
+      if (all.some((line) => ((re.lastIndex = 0), re.test(line) !== flags.has('v')))) {
+        status = 0;
+        ctx.err(`grep: ${label}: binary file matches\n`);
+      }
+      continue;
+    }
     const show = (n: number, sep: string) => {
       if (contextual && anyPrinted && lastPrinted >= 0 && n > lastPrinted + 1) ctx.out('--\n');
       else if (contextual && anyPrinted && lastPrinted < 0) ctx.out('--\n');

@@ -173,6 +173,9 @@ function substitute(line: string, c: SedCommand): [string, boolean] {
   return [out + line.slice(last), changed];
 }
 
+/** sed's options: the table the flags test reads. */
+export const SED_FLAGS = 'nErsie' as const;
+
 /** sed: a stream editor for the common scripts (s///, addresses with first~step and addr,+N, p, d, q, a, i, c, y, l, =), `-i[SUFFIX]` in place, -s. */
 export const sed: CommandFn = async (ctx) => {
   // `-i.bak` / `--in-place=.bak`: edit in place and keep the original under that suffix.

@@ -5,8 +5,24 @@ import { getopts, inputs, lines } from '../util.js';
 const countArgs = (args: string[]) =>
   args.map((a, i) => (/^-\d+$/.test(a) && !['-n', '-c'].includes(args[i - 1] ?? '') ? `-n${a.slice(1)}` : a));
 
+/** The options each command here parses: the table the flags test reads. */
+export const TEXT_FLAGS: Record<string, string> = {
+  head: 'qvnc',
+  tail: 'qvnc',
+  wc: 'lwcmL',
+  uniq: 'cdui',
+  cut: 'sdfc',
+  tr: 'dsc',
+};
+
 async function headTail(ctx: CommandContext, tail: boolean): Promise<number> {
-  const { operands, flags, values } = getopts(countArgs(ctx.args), 'qv', 'nc', { lines: 'n', bytes: 'c' });
+  const { operands, flags, values } = getopts(countArgs(ctx.args), 'qv', 'nc', {
+    lines: 'n',
+    bytes: 'c',
+    quiet: 'q',
+    silent: 'q',
+    verbose: 'v',
+  });
   const { texts, failed } = await inputs(ctx, operands);
   const spec = values.get('n')?.at(-1) ?? '10';
   const fromStart = tail && spec.startsWith('+');
@@ -14,7 +30,7 @@ async function headTail(ctx: CommandContext, tail: boolean): Promise<number> {
   if (!Number.isInteger(n)) throw new UsageError(`invalid number of lines: '${spec}'`);
   const negative = !tail && spec.startsWith('-');
   for (const [i, { name, text }] of texts.entries()) {
-    if (texts.length > 1 && !flags.has('q'))
+    if ((texts.length > 1 || flags.has('v')) && !flags.has('q'))
       ctx.out(`${i ? '\n' : ''}==> ${name === '-' ? 'standard input' : name} <==\n`);
     if (values.has('c')) {
       const c = Number(values.get('c')!.at(-1));
@@ -36,32 +52,48 @@ async function headTail(ctx: CommandContext, tail: boolean): Promise<number> {
   return failed ? 1 : 0;
 }
 
+/** wc -L: the widest line in columns, a tab reaching the next multiple of 8, as GNU counts it. */
+function maxLineWidth(text: string): number {
+  let max = 0;
+  for (const line of text.split(/[\n\r\f]/)) {
+    let col = 0;
+    for (const ch of line) col = ch === '\t' ? col + 8 - (col % 8) : col + 1;
+    max = Math.max(max, col);
+  }
+  return max;
+}
+
 const TR_ESCAPES: Record<string, string> = { n: '\n', t: '\t', r: '\r', v: '\v', f: '\f', a: '\x07', b: '\b' };
 
 export const textCommands: Record<string, CommandFn> = {
   head: (ctx) => headTail(ctx, false),
   tail: (ctx) => headTail(ctx, true),
   wc: async (ctx) => {
-    const { operands, flags } = getopts(ctx.args, 'lwcmL', '', { lines: 'l', words: 'w', bytes: 'c', chars: 'm' });
+    const { operands, flags } = getopts(ctx.args, 'lwcmL', '', {
+      lines: 'l',
+      words: 'w',
+      bytes: 'c',
+      chars: 'm',
+      'max-line-length': 'L',
+    });
     const { texts, failed } = await inputs(ctx, operands);
-    const want = (['l', 'w', 'm', 'c'] as const).filter((f) => flags.has(f));
+    const want = (['l', 'w', 'm', 'c', 'L'] as const).filter((f) => flags.has(f));
     const shown = want.length ? want : (['l', 'w', 'c'] as const);
     const count = (t: string) => ({
       l: (t.match(/\n/g) ?? []).length,
       w: (t.match(/\S+/g) ?? []).length,
       c: new TextEncoder().encode(t).length,
       m: [...t].length,
+      L: maxLineWidth(t),
     });
     const rows = texts.map(({ name, text }) => ({ name, n: count(text) }));
     if (rows.length > 1)
       rows.push({
         name: 'total',
-        n: rows.reduce((s, r) => ({ l: s.l + r.n.l, w: s.w + r.n.w, c: s.c + r.n.c, m: s.m + r.n.m }), {
-          l: 0,
-          w: 0,
-          c: 0,
-          m: 0,
-        }),
+        n: rows.reduce(
+          (s, r) => ({ l: s.l + r.n.l, w: s.w + r.n.w, c: s.c + r.n.c, m: s.m + r.n.m, L: Math.max(s.L, r.n.L) }),
+          { l: 0, w: 0, c: 0, m: 0, L: 0 },
+        ),
       });
     // GNU wc's column width: the digits of all files' bytes together, at least 7 when reading stdin.
     const stdin = texts.some((t) => t.name === '-');
@@ -162,8 +194,8 @@ export const textCommands: Record<string, CommandFn> = {
     return 0;
   },
   rev: async (ctx) => {
-    const { texts } = await inputs(ctx, ctx.args);
+    const { texts, failed } = await inputs(ctx, getopts(ctx.args, '').operands);
     for (const l of texts.flatMap((t) => lines(t.text))) ctx.out(`${[...l].reverse().join('')}\n`);
-    return 0;
+    return failed ? 1 : 0;
   },
 };
