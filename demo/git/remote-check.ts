@@ -122,7 +122,7 @@ export function remoteHint(state: RemoteState): string {
     case 'asking':
       return 'Asking the git server at this URL whether it answers…';
     case 'silent':
-      return `Push and Pull wait for a remote that answers, and this one did not: ${state.why}`;
+      return `Push and Pull wait for a remote that answers, and this one did not answer: ${state.why}`;
     case 'clone-failed':
       return 'The clone of this URL failed, so Push and Pull are off: change the URL to one that answers.';
     case 'answered':

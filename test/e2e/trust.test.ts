@@ -268,11 +268,14 @@ describe("the playground keeps a person's work and never leaves them stuck", () 
 
   it('8: the kept remote is asked again; a push starts the empty repository; a URL with nothing behind it is off', async () => {
     // The kept remote is asked again and answers; the push of this workspace starts the empty repository.
+    // (Memory keeps nothing across the switches above, so the file to push is written here.)
+    await callTool(page(), 'write_file', { path: 'pushed.txt', content: 'pushed\n' });
+    await page().click('#tab-git');
     await page().fill('#git-branch', 'main');
     await page().fill('#git-token', server.token);
     const pushed = await clickAndRead(page(), '#git-push');
     expect(pushed).toMatchObject({ ok: true, tool: 'git_push', result: { branch: 'main' } });
-    expect(Object.keys(filesOnBranch(server, 'trust-empty', 'main'))).toContain('steps.txt');
+    expect(Object.keys(filesOnBranch(server, 'trust-empty', 'main'))).toContain('pushed.txt');
     // A URL with no repository behind it: off again, and the hint names what the server said.
     await page().fill('#git-url', `${server.url}/no-such.git`);
     await page().waitForFunction(() => /did not answer/.test(document.getElementById('git-push-hint')!.textContent!));
