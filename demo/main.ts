@@ -17,6 +17,7 @@ import { ToolConsole } from './console/panel.js';
 import { wireTransfers } from './files/transfer-buttons.js';
 import { wireReactSample } from './files/react-sample-button.js';
 import { watchLock } from './page/lock-watch.js';
+import { ForksPanel } from './forks/panel.js';
 
 const approvals = new ApprovalDialog();
 // Every confirmation the worker sends across (plain JSON) is answered by a person in this dialog.
@@ -74,6 +75,21 @@ new GitPanel(
     return session.isOpen && session.choice.name === name;
   },
 );
+
+const forks = new ForksPanel(
+  session,
+  () => void Promise.all([tree.refresh(), review.refresh(true)]),
+  () => !editor.dirty || window.confirm(`Discard unsaved changes to ${editor.path}?`),
+);
+// Working on a fork (or back on the workspace): every panel shows that one now.
+session.onView(() => {
+  reopening = true;
+  editor.close();
+  reopening = false;
+  review.reset();
+  preview.filesChanged();
+  void Promise.all([tree.refresh(), review.refresh(true)]).then(() => showStatus());
+});
 
 async function openFile(path: string): Promise<void> {
   if (editor.dirty && editor.path !== path && !window.confirm(`Discard unsaved changes to ${editor.path}?`)) return;
@@ -267,7 +283,7 @@ async function openWorkspace(
   }
   showLocked(session.locked);
   if (session.locked) void waitForUnlock();
-  await Promise.all([toolConsole.load(), tree.refresh(), review.refresh(true)]);
+  await Promise.all([toolConsole.load(), tree.refresh(), review.refresh(true), forks.refresh()]);
   await reopenFile();
   showStatus();
   document.body.dataset.ready = 'true';
@@ -290,7 +306,8 @@ function showStatus(): void {
       : session.choice.tools === 'canonical-ask'
         ? ' · deletes asked'
         : '';
-  $('status').textContent = `${label} · ${name}${tools}${session.locked ? ' · locked by another tab' : ''}`;
+  const fork = session.viewing ? ` · fork ${session.viewing}` : '';
+  $('status').textContent = `${label} · ${name}${fork}${tools}${session.locked ? ' · locked by another tab' : ''}`;
   $('status').title = session.locked ? 'Another tab holds this workspace; the banner below says what to do.' : '';
 }
 

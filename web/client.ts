@@ -12,6 +12,7 @@ import {
   type WorkerApi,
   type WorkerToolset,
   type WireCallOptions,
+  type WireForks,
   type WorkspaceVerbs,
 } from './protocol.js';
 import type { CloneOptions, GitAuth, PushOptions } from '../src/git/index.js';
@@ -65,7 +66,7 @@ export interface RemoteWorkspace extends WorkspaceVerbs {
   /** true when another tab held the workspace at connect time (calls fail with IO_ERROR until it lets go) */
   readonly locked: boolean;
   /**
-   * Clone, push and pull in the worker, as `workspace.git` does. `onProgress` and an `auth`
+   * Clone, push, pull and probe in the worker, as `workspace.git` does. `onProgress` and an `auth`
    * callback run here in the page; credentials are never kept by the worker.
    */
   readonly git: Workspace['git'];
@@ -75,6 +76,12 @@ export interface RemoteWorkspace extends WorkspaceVerbs {
   readonly review: RemoteReview;
   /** Who last wrote each line of a file (see `Workspace.blame`). */
   blame(path: string): Promise<Envelope<BlameResult>>;
+  /**
+   * Fork, view, diff, merge and drop forks in the worker (see `Workspace.fork`). After
+   * `use(name)` calls, changes, review, blame and the preview answer from that fork; `use(null)`
+   * goes back to the workspace itself.
+   */
+  readonly forks: RemoteForks;
   /** Called after every change with its id and paths, so a UI can refresh. Returns an unsubscribe. */
   onChange(listener: (event: ChangeEvent) => void): () => void;
   /** Called for each note a background task writes and for its end, as an agent inbox takes them. Returns an unsubscribe. */
@@ -88,6 +95,22 @@ export interface RemoteWorkspace extends WorkspaceVerbs {
   retool(options: Pick<ConnectOptions, 'toolset' | 'artifactDir' | 'policy'>): Promise<void>;
   /** Let go of the workspace (another tab may then open it) and end the worker. */
   close(): Promise<void>;
+}
+
+/** The worker's fork verbs as the page calls them: every answer an envelope of plain JSON. */
+export interface RemoteForks {
+  /** make a fork of the workspace as it is now */
+  create: WireForks['forkCreate'];
+  /** the forks, oldest first, and which one is in use */
+  list: WireForks['forkList'];
+  /** work on a fork, or on the workspace itself with null */
+  use: WireForks['forkUse'];
+  /** a fork's diff against its fork point */
+  diff: WireForks['forkDiff'];
+  /** merge a fork in: one change when clean; PATCH_CONFLICT with the paths and regions, nothing changed */
+  merge: WireForks['forkMerge'];
+  /** drop a fork */
+  drop: WireForks['forkDrop'];
 }
 
 /**
@@ -237,6 +260,14 @@ export async function connectWorkspace(options: ConnectOptions): Promise<RemoteW
       guarded(() => remote.call(tool, args, plainCallOptions(callOptions)) as Promise<Envelope>)) as Workspace['call'],
     review: remoteReview(remote, guarded),
     blame: (path) => guarded(() => remote.blame(path) as Promise<Envelope<BlameResult>>),
+    forks: {
+      create: (name) => guarded(() => remote.forkCreate(name) as ReturnType<WireForks['forkCreate']>),
+      list: () => guarded(() => remote.forkList() as ReturnType<WireForks['forkList']>),
+      use: (name) => guarded(() => remote.forkUse(name) as ReturnType<WireForks['forkUse']>),
+      diff: (name) => guarded(() => remote.forkDiff(name) as ReturnType<WireForks['forkDiff']>),
+      merge: (name, dryRun) => guarded(() => remote.forkMerge(name, dryRun) as ReturnType<WireForks['forkMerge']>),
+      drop: (name) => guarded(() => remote.forkDrop(name) as ReturnType<WireForks['forkDrop']>),
+    },
     listTools: () => guarded(() => remote.listTools()),
     changes: () => guarded(() => remote.changes()),
     change: (id) => guarded(() => remote.change(id)),
@@ -258,6 +289,7 @@ export async function connectWorkspace(options: ConnectOptions): Promise<RemoteW
       clone: (opts) => gitCall('clone', opts) as never,
       push: (opts = {}) => gitCall('push', opts) as never,
       pull: (opts = {}) => gitCall('pull', opts) as never,
+      probe: (opts) => gitCall('probe', opts) as never,
     },
     previewEntry: (path) => guarded(() => remote.previewEntry(path) as Promise<PreviewEntry>),
     onChange(listener) {

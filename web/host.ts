@@ -15,6 +15,7 @@ import type {
   WireCallOptions,
   WireGitOptions,
   WireOpenOptions,
+  WireForks,
   WorkerApi,
 } from './protocol.js';
 import { tryLock, type HeldLock } from './tab-lock.js';
@@ -81,6 +82,28 @@ export function createHost(): WorkerApi {
   let ws: Workspace | null = null;
   let surface: Awaited<ReturnType<typeof toolsFor>> = { tools: canonicalTools, offered: null };
   const listeners = new Set<(event: ChangeEvent) => void>();
+  const emit = (event: ChangeEvent) => {
+    for (const listener of listeners) Promise.resolve(listener(event)).catch(() => listeners.delete(listener));
+  };
+  /** the fork the page works on, or null for the workspace itself */
+  let view: { name: string; ws: Workspace } | null = null;
+  /** the workspace the page's calls, review and preview answer from: the viewed fork, else the workspace */
+  const target = async (): Promise<Workspace | null> => {
+    const parent = await ready();
+    return parent && view ? view.ws : parent;
+  };
+  // loaded on the first fork verb, so a worker that never forks does not carry it
+  let forks: Promise<WireForks> | null = null;
+  const forkVerbs = () =>
+    (forks ??= import('./host-forks.js').then((m) =>
+      m.hostForks(
+        ready,
+        (tool) => locked(tool) as Envelope<never>,
+        emit,
+        (next) => (view = next),
+        () => view?.name ?? null,
+      ),
+    ));
   const taskListeners = new Set<(event: TaskNoteEvent) => void>();
 
   /** The answer while another tab holds this workspace. */
@@ -123,10 +146,7 @@ export function createHost(): WorkerApi {
       ...(options.snapshots === undefined ? {} : { snapshots: options.snapshots }),
     });
     if (background) ws.onClose(() => background.tasks.closeAll());
-    ws.changes.onChange((event) => {
-      const plain: ChangeEvent = { change_id: event.change_id, tool: event.tool, paths: [...event.paths] };
-      for (const listener of listeners) Promise.resolve(listener(plain)).catch(() => listeners.delete(listener));
-    });
+    ws.changes.onChange((event) => emit({ change_id: event.change_id, tool: event.tool, paths: [...event.paths] }));
     return ws;
   }
 
@@ -165,17 +185,25 @@ export function createHost(): WorkerApi {
       // Its close waits for the last snapshot and ends its background tasks; the storage stays open.
       await ws?.close();
       ws = null;
+      view = null;
+      forks = null;
       options = next;
       confirm = confirmProxy;
       surface = tools;
       await ready();
     },
     // One untyped body answers every tool; the typed signature is the Workspace's own.
-    ...hostReview(ready, (tool) => locked(tool) as Envelope<never>),
+    ...hostReview(target, (tool) => locked(tool) as Envelope<never>),
+    forkCreate: async (name) => (await forkVerbs()).forkCreate(name),
+    forkList: async () => (await forkVerbs()).forkList(),
+    forkUse: async (name) => (await forkVerbs()).forkUse(name),
+    forkDiff: async (name) => (await forkVerbs()).forkDiff(name),
+    forkMerge: async (name, dryRun) => (await forkVerbs()).forkMerge(name, dryRun),
+    forkDrop: async (name) => (await forkVerbs()).forkDrop(name),
     call: (async (tool: string, args?: unknown, callOptions?: WireCallOptions): Promise<Envelope> => {
       const name = typeof tool === 'string' ? tool : String(tool);
       try {
-        const current = await ready();
+        const current = await target();
         if (!current) return locked(name);
         const who = callOptions && typeof callOptions === 'object' ? callOptions : {};
         const result = await current.call(name, args, {
@@ -192,16 +220,17 @@ export function createHost(): WorkerApi {
     }) as WorkerApi['call'],
     async listTools() {
       const all =
-        ws?.listTools() ??
+        (view?.ws ?? ws)?.listTools() ??
         canonicalTools.map((t) => ({ name: t.name, description: t.description, input_schema: t.schema }));
       const { offered } = surface;
       return offered ? all.filter((t) => offered.has(t.name)) : all;
     },
     async changes() {
-      return ws ? ws.changes.list() : [];
+      const current = view?.ws ?? ws;
+      return current ? current.changes.list() : [];
     },
     async change(id) {
-      return ws?.changes.get(id) ?? null;
+      return (view?.ws ?? ws)?.changes.get(id) ?? null;
     },
     async subscribe(listener) {
       listeners.add(listener);
@@ -210,7 +239,7 @@ export function createHost(): WorkerApi {
       taskListeners.add(listener);
     },
     async importFiles(files, onProgress) {
-      const current = await ready();
+      const current = await target();
       if (!current) return locked('import_files') as Envelope<never>;
       if (!Array.isArray(files))
         return envelope(
@@ -235,7 +264,7 @@ export function createHost(): WorkerApi {
       return result;
     },
     async exportFiles() {
-      const current = await ready();
+      const current = await target();
       if (!current) throw new Error(locked('export').error.message);
       const { files, skipped } = await current.exportFiles();
       // A view into a larger buffer (a pooled Buffer) would clone the whole buffer: send its own bytes.
@@ -250,11 +279,11 @@ export function createHost(): WorkerApi {
       const tool = `git_${String(verb)}`;
       const current = await ready();
       if (!current) return locked(tool);
-      if (!['clone', 'push', 'pull'].includes(verb))
+      if (!['clone', 'push', 'pull', 'probe'].includes(verb))
         return envelope(
           tool,
           'INVALID_ARGUMENTS',
-          `unknown git verb '${String(verb).slice(0, 40)}': use clone, push or pull`,
+          `unknown git verb '${String(verb).slice(0, 40)}': use clone, push, pull or probe`,
         );
       const progress = orderedProgress(onProgress);
       const full = { ...opts, ...(progress.report ? { onProgress: progress.report } : {}), ...(auth ? { auth } : {}) };
@@ -264,7 +293,7 @@ export function createHost(): WorkerApi {
       return result;
     }) as WorkerApi['git'],
     async previewEntry(path: string) {
-      const current = await ready();
+      const current = await target();
       // the preview's reader loads when a preview first asks, not with every worker
       return current
         ? (await import('./preview/read-file.js')).readPreviewEntry(current, path)
@@ -274,6 +303,8 @@ export function createHost(): WorkerApi {
       listeners.clear();
       taskListeners.clear();
       try {
+        view = null;
+        forks = null;
         await ws?.close();
         await backend?.flush?.();
       } finally {

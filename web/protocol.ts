@@ -14,6 +14,7 @@ import type { Envelope, Workspace } from '../src/workspace-core.js';
 import type { BlameResult, Hunk, HunkFilter, RejectResult, ReviewOptions } from '../src/review-hooks.js';
 import type { ReviewNote } from '../src/workspace/review/notes.js';
 import type { PreviewEntry } from './preview/read-file.js';
+import type { DropForkOutcome, MergeOutcome } from '../src/workspace-forks.js';
 
 export type { BackendKind };
 
@@ -48,6 +49,52 @@ export interface ChangeEvent {
   tool: string;
   /** the paths it touched */
   paths: string[];
+  /** the fork it happened in (absent: the workspace itself) */
+  workspace?: string;
+}
+
+/** A fork as the page lists it. */
+export interface ForkSummary {
+  /** the name it was given */
+  name: string;
+  /** its unique id */
+  id: string;
+  /** the parent's snapshot it started from */
+  forked_from: string;
+  /** the snapshot its branch is at */
+  head: string | null;
+  /** when it was made (ISO 8601) */
+  created_at: string;
+}
+
+/** A fork's changes since its fork point, as `diff_snapshots` answers them. */
+export interface ForkDiff {
+  /** the fork's name */
+  name: string;
+  /** each changed file with its line counts */
+  files: Array<{ path: string; status: string; added_lines: number; removed_lines: number }>;
+  /** the whole diff */
+  unified_diff: string;
+}
+
+/**
+ * Forks across the boundary, as envelopes (see `Workspace.fork`). `forkUse` picks which one the
+ * page works on: calls, changes, review, blame and the preview then answer from it; git and the
+ * storage stay the workspace's own.
+ */
+export interface WireForks {
+  /** make a fork of the workspace as it is now */
+  forkCreate(name: string): Promise<Envelope<ForkSummary>>;
+  /** the forks, oldest first, and which one the page works on (null: the workspace itself) */
+  forkList(): Promise<Envelope<{ forks: ForkSummary[]; viewing: string | null }>>;
+  /** work on a fork, or on the workspace itself with null */
+  forkUse(name: string | null): Promise<Envelope<{ viewing: string | null }>>;
+  /** a fork's diff against its fork point */
+  forkDiff(name: string): Promise<Envelope<ForkDiff>>;
+  /** merge a fork into the workspace (all or nothing; PATCH_CONFLICT changes nothing) */
+  forkMerge(name: string, dryRun?: boolean): Promise<Envelope<MergeOutcome>>;
+  /** drop a fork: its files and its branch go */
+  forkDrop(name: string): Promise<Envelope<DropForkOutcome>>;
 }
 
 /**
@@ -145,7 +192,7 @@ export type WireGitOptions = Omit<Partial<CloneOptions> & PushOptions & PullOpti
 };
 
 /** What the worker exposes through comlink: the workspace verbs, plus opening, change events and git. */
-export interface WorkerApi extends Omit<WorkspaceVerbs, 'call'>, WireReview {
+export interface WorkerApi extends Omit<WorkspaceVerbs, 'call'>, WireReview, WireForks {
   /** Run a tool in the worker; `options` (plain JSON) names who asks. */
   call: (tool: string, args?: unknown, options?: WireCallOptions) => Promise<Envelope>;
   open(

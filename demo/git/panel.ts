@@ -4,6 +4,7 @@ import type { Session } from '../page/session.js';
 import { renderEnvelope } from '../console/panel.js';
 import { COMMIT_FIELDS_HTML, CommitFields, type KeptGit } from './commit-fields.js';
 import { inPersonWords } from './words.js';
+import { RemoteCheck, remoteHint } from './remote-check.js';
 
 export { inPersonWords } from './words.js';
 
@@ -37,7 +38,7 @@ function buildForm(pane: HTMLElement): void {
       <label for="git-branch">Branch</label>
       <input id="git-branch" spellcheck="false" placeholder="agent/my-change" required />
       ${COMMIT_FIELDS_HTML}
-      <p id="git-push-hint" class="muted">Clone a repository (or enter its URL above) before pushing or pulling.</p>
+      <p id="git-push-hint" class="muted" role="status">Enter a repository URL above (or clone one) to push or pull.</p>
       <div class="actions">
         <button id="git-push" type="submit">Push</button>
         <button id="git-pull" type="button" class="secondary" title="Bring the branch's new commits in, unless a file collides">Pull</button>
@@ -55,8 +56,11 @@ function buildForm(pane: HTMLElement): void {
 export class GitPanel {
   private readonly commit: CommitFields;
 
-  /** the clone URL that found no repository, until the URL changes: Push and Pull would meet the same */
-  private failedUrl = '';
+  /** whether the URL's remote answered: Push and Pull wait for it */
+  private readonly check = new RemoteCheck(
+    (ask) => this.session.workspace.git.probe(ask),
+    () => this.updateButtons(),
+  );
 
   /**
    * `hasFiles` says whether the open workspace holds files (a clone then goes into a new one);
@@ -85,8 +89,10 @@ export class GitPanel {
     $('git-pull').addEventListener('click', () => void this.sync('pull'));
     $('git-url').addEventListener('input', () => {
       this.suggestName();
-      this.updateButtons();
+      this.check.edited(this.ask);
     });
+    // A token or a CORS proxy can be what the remote was waiting for: ask again with it.
+    for (const id of ['git-token', 'git-cors']) $(id).addEventListener('input', () => this.check.edited(this.ask));
     for (const id of ['git-message', 'git-author-name', 'git-author-email', 'git-squash'])
       $(id).addEventListener('change', () => this.keep());
     session.onSwitch(() => this.load());
@@ -108,8 +114,9 @@ export class GitPanel {
     $<HTMLInputElement>('git-url').value = saved.url ?? '';
     $<HTMLInputElement>('git-branch').value = saved.branch ?? '';
     this.commit.load(saved);
-    this.failedUrl = '';
-    this.updateButtons();
+    this.check.reset();
+    // The remote kept with the workspace is asked again: it may have gone since.
+    if (saved.url) void this.check.ask(this.ask);
     this.updateMode();
   }
 
@@ -148,16 +155,26 @@ export class GitPanel {
   }
 
   /**
-   * Push and Pull need a remote: offered once there is a URL (typed, or kept from the clone), but
-   * not for a URL whose clone just found nothing there.
+   * Push and Pull need a remote that answered (an empty one included): not a URL that was only
+   * typed, nor one whose clone just failed. The hint says why they are off.
    */
   private updateButtons(): void {
     const url = $<HTMLInputElement>('git-url').value.trim();
-    const none = !url || url === this.failedUrl;
-    $<HTMLButtonElement>('git-push').disabled = none;
-    $<HTMLButtonElement>('git-pull').disabled = none;
-    $('git-push-hint').hidden = !none;
+    const off = this.working || !this.check.answered(url);
+    $<HTMLButtonElement>('git-push').disabled = off;
+    $<HTMLButtonElement>('git-pull').disabled = off;
+    const hint = this.working ? '' : remoteHint(this.check.current);
+    $('git-push-hint').textContent = hint;
+    $('git-push-hint').hidden = !hint;
   }
+
+  /** The URL field and the way to reach it, as the remote is asked. */
+  private get ask() {
+    return { url: $<HTMLInputElement>('git-url').value.trim(), ...this.remote };
+  }
+
+  /** true while a clone, push or pull runs: every git button waits */
+  private working = false;
 
   private get remote() {
     const token = $<HTMLInputElement>('git-token').value;
@@ -202,8 +219,8 @@ export class GitPanel {
     );
     bar.hidden = true;
     phase.textContent = '';
-    this.failedUrl = envelope.ok ? '' : url;
-    this.updateButtons();
+    if (envelope.ok) this.check.succeeded(url);
+    else this.check.cloneFailed(url);
     if (envelope.ok) {
       const r = envelope.result as { files: number; ref: string };
       toast(`Cloned ${counted(r.files, 'file')} from ${r.ref}`);
@@ -226,6 +243,7 @@ export class GitPanel {
       verb === 'push' ? ws.git.push({ ...common, ...commit }) : ws.git.pull(common),
     );
     if (envelope.ok) {
+      this.check.succeeded(url);
       await this.commit.synced(verb === 'push');
       this.keep();
     }
@@ -239,6 +257,7 @@ export class GitPanel {
 
   private async busy(work: () => Promise<Envelope>): Promise<Envelope> {
     const buttons = ['git-clone', 'git-push', 'git-pull'].map((id) => $<HTMLButtonElement>(id));
+    this.working = true;
     for (const b of buttons) b.disabled = true;
     let envelope: Envelope;
     try {
@@ -246,7 +265,8 @@ export class GitPanel {
     } catch (error) {
       envelope = { ok: false, tool: 'git', error: { code: 'IO_ERROR', message: (error as Error).message } };
     } finally {
-      for (const b of buttons) b.disabled = false;
+      this.working = false;
+      $<HTMLButtonElement>('git-clone').disabled = false;
       this.updateButtons();
     }
     // The code, message and hint on a coloured line, as the console shows them: a refusal has to

@@ -182,11 +182,14 @@ export class Session {
       throw error;
     }
     this.choice = choice;
+    this.viewingFork = null;
     rememberChoice(choice);
     // The next switch takes a worker that is already loaded, so switching works offline too.
     this.spare = this.startSpare();
     this.setLocked(this.ws.locked);
     const offChanges = this.ws.onChange((event) => {
+      // The panels show one workspace at a time: a fork's changes are not the workspace's, and back.
+      if ((event.workspace ?? null) !== this.viewingFork) return;
       for (const listener of this.changeListeners) listener(event);
     });
     const offTasks = this.ws.onTask((event) => {
@@ -285,5 +288,28 @@ export class Session {
 
   onSwitch(listener: () => void): void {
     this.switchListeners.add(listener);
+  }
+
+  private viewingFork: string | null = null;
+  private readonly viewListeners = new Set<() => void>();
+
+  /** The fork the panels work on, or null for the workspace itself. */
+  get viewing(): string | null {
+    return this.viewingFork;
+  }
+
+  /** Work on a fork (or on the workspace itself with null): the panels then show and change that one. */
+  async useFork(name: string | null): Promise<Envelope> {
+    const envelope = await this.workspace.forks.use(name);
+    if (envelope.ok) {
+      this.viewingFork = envelope.result.viewing;
+      for (const listener of this.viewListeners) listener();
+    }
+    return envelope;
+  }
+
+  /** Hear a change of the fork the panels work on. */
+  onView(listener: () => void): void {
+    this.viewListeners.add(listener);
   }
 }

@@ -5,10 +5,13 @@ import type { CloneOptions, CloneResult } from './clone.js';
 import type { GitContext } from './context.js';
 import type { PullOptions, PullResult } from './pull.js';
 import type { PushOptions, PushResult } from './push.js';
+import type { ProbeResult } from './probe.js';
+import type { RemoteOptions } from './transport.js';
 
 export type { CloneOptions, CloneResult } from './clone.js';
 export type { PullOptions, PullResult } from './pull.js';
 export type { PushOptions, PushResult } from './push.js';
+export type { ProbeResult } from './probe.js';
 export type { GitProgress, GitProgressListener } from './progress.js';
 export type { GitAuth, GitCredentials } from './redact.js';
 export type { RemoteOptions } from './transport.js';
@@ -25,6 +28,11 @@ export interface WorkspaceGit {
   push(options?: PushOptions): Promise<Envelope<PushResult>>;
   /** Bring a branch's new commits in when no file collides; otherwise report the paths and change nothing. */
   pull(options?: PullOptions): Promise<Envelope<PullResult>>;
+  /**
+   * Ask a remote which branches it has (git's ref discovery) and change nothing: whether the URL
+   * names a repository that answers, an empty one included. Needs neither files nor snapshots.
+   */
+  probe(options: RemoteOptions): Promise<Envelope<ProbeResult>>;
 }
 
 /** The workspace's lock shared with other processes (see `ProcessLock` in the assembly). */
@@ -77,5 +85,12 @@ export function createWorkspaceGit(
     clone: (options) => run('git_clone', async (c) => (await import('./clone.js')).cloneInto(c, options)),
     push: (options = {}) => run('git_push', async (c) => (await import('./push.js')).pushFrom(c, options), true),
     pull: (options = {}) => run('git_pull', async (c) => (await import('./pull.js')).pullInto(c, options), true),
+    probe: async (options) => {
+      try {
+        return { ok: true, tool: 'git_probe', result: await (await import('./probe.js')).probeRemote(options) };
+      } catch (error) {
+        return { ok: false, tool: 'git_probe', error: toToolError(error).toJSON() };
+      }
+    },
   };
 }

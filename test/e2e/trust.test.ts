@@ -1,6 +1,9 @@
+import { execFileSync } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { filesOnBranch, startGitServer, type GitServer } from '../git/git-server.js';
+import { clickAndRead } from './git-steps.js';
 import { startPlayground, type Playground } from './playground.js';
 import { callTool } from './preview-steps.js';
 
@@ -10,11 +13,14 @@ import { callTool } from './preview-steps.js';
  * "still opening", a tab locked until a click, a reload that forgot the file and Redo).
  */
 let pg: Playground;
+let server: GitServer;
 beforeAll(async () => {
+  server = await startGitServer();
   pg = await startPlayground({ storage: 'memory', leaveMemoryFreely: true });
 }, 180_000);
 afterAll(async () => {
   await pg?.stop();
+  await server?.close();
 });
 
 const page = () => pg.page;
@@ -219,13 +225,30 @@ describe("the playground keeps a person's work and never leaves them stuck", () 
     expect(inView).toBe(true);
   });
 
-  it('8, 14: Push and Pull wait for a remote; commit message and author are fields, kept per workspace', async () => {
+  const hint = () => page().textContent('#git-push-hint');
+  const pushOff = () => page().isDisabled('#git-push');
+  const empty = () => `${server.url}/trust-empty.git`;
+
+  it('8: Push and Pull wait for a remote that answered: a typed URL is asked first, an empty repository answers', async () => {
     await page().click('#tab-git');
-    expect(await page().isDisabled('#git-push')).toBe(true);
+    expect(await pushOff()).toBe(true);
     expect(await page().isDisabled('#git-pull')).toBe(true);
-    expect(await page().isVisible('#git-push-hint')).toBe(true);
+    expect(await hint()).toContain('Enter a repository URL');
+    // A URL alone is not a remote: it is asked, does not answer, and the hint says so.
     await page().fill('#git-url', 'http://127.0.0.1:9/repo.git');
-    expect(await page().isDisabled('#git-push')).toBe(false);
+    await page().waitForFunction(() => /did not answer/.test(document.getElementById('git-push-hint')!.textContent!));
+    expect(await hint()).toContain('CORS proxy field');
+    expect(await pushOff()).toBe(true);
+    expect(await page().isDisabled('#git-pull')).toBe(true);
+    // An empty repository answers: Push starts it.
+    execFileSync('git', ['init', '-q', '--bare', join(server.root, 'trust-empty.git')]);
+    await page().fill('#git-url', empty());
+    await page().waitForFunction(() => !(document.getElementById('git-push') as HTMLButtonElement).disabled);
+    expect(await page().isDisabled('#git-pull')).toBe(false);
+    expect(await hint()).toContain('empty repository');
+  });
+
+  it('14: commit message and author are fields, kept per workspace', async () => {
     await page().fill('#git-message', 'Add the greeting');
     await page().fill('#git-author-name', 'Ada');
     await page().fill('#git-author-email', 'ada@example.test');
@@ -234,12 +257,29 @@ describe("the playground keeps a person's work and never leaves them stuck", () 
     await page().click('#open-ws');
     await page().waitForFunction(() => document.getElementById('status')!.textContent === 'Memory · e2e-trust-other');
     expect(await page().inputValue('#git-message')).toBe('');
-    expect(await page().isDisabled('#git-push')).toBe(true);
+    expect(await pushOff()).toBe(true);
     await page().fill('#ws-name', 'e2e-trust-sample');
     await page().click('#open-ws');
     await page().waitForFunction(() => document.getElementById('status')!.textContent === 'Memory · e2e-trust-sample');
     expect(await page().inputValue('#git-message')).toBe('Add the greeting');
     expect(await page().inputValue('#git-author-name')).toBe('Ada');
-    expect(await page().inputValue('#git-url')).toBe('http://127.0.0.1:9/repo.git');
+    expect(await page().inputValue('#git-url')).toBe(empty());
+  });
+
+  it('8: the kept remote is asked again; a push starts the empty repository; a URL with nothing behind it is off', async () => {
+    // The kept remote is asked again and answers; the push of this workspace starts the empty repository.
+    // (Memory keeps nothing across the switches above, so the file to push is written here.)
+    await callTool(page(), 'write_file', { path: 'pushed.txt', content: 'pushed\n' });
+    await page().click('#tab-git');
+    await page().fill('#git-branch', 'main');
+    await page().fill('#git-token', server.token);
+    const pushed = await clickAndRead(page(), '#git-push');
+    expect(pushed).toMatchObject({ ok: true, tool: 'git_push', result: { branch: 'main' } });
+    expect(Object.keys(filesOnBranch(server, 'trust-empty', 'main'))).toContain('pushed.txt');
+    // A URL with no repository behind it: off again, and the hint names what the server said.
+    await page().fill('#git-url', `${server.url}/no-such.git`);
+    await page().waitForFunction(() => /did not answer/.test(document.getElementById('git-push-hint')!.textContent!));
+    expect(await hint()).toContain('HTTP 404');
+    expect(await pushOff()).toBe(true);
   });
 });
