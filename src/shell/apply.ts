@@ -72,7 +72,7 @@ export async function applyBufferedChanges(
       let before: string | null | undefined = null;
       if (existing?.type === 'file') before = textOf(await fs.readFile(abs));
       else if (existing) await remove(abs, path, existing.type);
-      steps.push({ kind: 'write', rel: path, bytes: entry.data });
+      steps.push({ kind: 'write', rel: path, bytes: entry.data, ...(entry.executable ? { executable: true } : {}) });
       note(path, before, textOf(entry.data));
     }
     steps = plain;

@@ -4,7 +4,7 @@ import { RESERVED_TOP_LEVEL } from '../workspace/paths.js';
 
 /** What the shell knows about one path it changed: new bytes, a folder it made, or a removal. */
 export type OverlayEntry = (
-  | { kind: 'file'; data: Uint8Array; mtimeMs?: number }
+  | { kind: 'file'; data: Uint8Array; mtimeMs?: number; executable?: true }
   | { kind: 'dir'; fresh: boolean; mtimeMs?: number }
   | { kind: 'deleted'; mtimeMs?: undefined }
 ) & {
@@ -180,7 +180,8 @@ export class ShellFs {
     return [...names].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   }
 
-  async writeFile(p: string, data: Uint8Array, by?: Writer): Promise<void> {
+  /** `executable` marks a file the backend should keep as mode 0755 where it keeps modes (npm's `.bin` entries). */
+  async writeFile(p: string, data: Uint8Array, by?: Writer, executable?: boolean): Promise<void> {
     this.guard(p, 'open');
     if (p === '/') throw new FsError('EISDIR', 'open');
     const parent = await this.stat(parentOf(p));
@@ -188,7 +189,13 @@ export class ShellFs {
     if (parent.type !== 'dir') throw new FsError('ENOTDIR', 'open');
     if ((await this.stat(p))?.type === 'dir') throw new FsError('EISDIR', 'open');
     if (!(await this.stat(p))) this.dirTimes.set(parentOf(p), writeTime());
-    this.entries.set(p, { kind: 'file', data, mtimeMs: writeTime(), ...mark(by) });
+    this.entries.set(p, {
+      kind: 'file',
+      data,
+      mtimeMs: writeTime(),
+      ...mark(by),
+      ...(executable ? { executable: true as const } : {}),
+    });
   }
 
   async mkdir(p: string, by?: Writer): Promise<void> {
