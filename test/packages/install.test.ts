@@ -152,7 +152,7 @@ describe('npm install in the browser shell (memory backend)', () => {
       const out = (listed.ok && listed.result.stdout) || '';
       expect(out.slice(out.indexOf('\n') + 1), `npm ls ${args}`).toBe(npmLs[args]);
     }
-    expect(npmLs['--all']).toMatch(/│ │ └── scripted@1\.0\.0|│ │ └── scripted@1\.0\.0/);
+    expect(npmLs['--all']).toContain('│ │ └── scripted@1.0.0');
   });
 });
 
