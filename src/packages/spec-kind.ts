@@ -8,9 +8,9 @@ export type ForeignSpec = 'git' | 'file' | 'URL' | 'alias' | 'workspace';
  */
 export function foreignSpec(spec: string): ForeignSpec | undefined {
   const s = spec.trim();
-  if (/^(git\+|git:|github:|gitlab:|bitbucket:|gist:)/.test(s) || /^[\w.-]+\/[\w.-]+(#.*)?$/.test(s)) return 'git';
   if (/^(file:|link:|\.{0,2}\/|~\/)/.test(s) || /\.(tgz|tar\.gz|tar)$/.test(s))
     return /^https?:/.test(s) ? 'URL' : 'file';
+  if (/^(git\+|git:|github:|gitlab:|bitbucket:|gist:)/.test(s) || /^[\w.-]+\/[\w.-]+(#.*)?$/.test(s)) return 'git';
   if (/^https?:/.test(s)) return 'URL';
   if (s.startsWith('npm:')) return 'alias';
   if (s.startsWith('workspace:')) return 'workspace';
