@@ -1,4 +1,5 @@
 import { PackageError } from './errors.js';
+import { foreignSpec } from './spec-kind.js';
 import { entryOfManifest, platformAllows, type Platform } from './manifest-entry.js';
 import { pickVersion } from './pick.js';
 import type { RegistryClient } from './registry.js';
@@ -20,12 +21,6 @@ function valid(found: TreeNode, edge: Edge): boolean {
   const version = found.entry.version ?? '';
   if (edge.spec === '' || edge.spec === '*' || edge.spec === 'latest') return true;
   return parseRange(edge.spec) ? satisfies(version, edge.spec) : true;
-}
-
-function unsupportedSpec(edge: Edge): boolean {
-  return (
-    /^(file:|link:|git\+|git:|github:|https?:|npm:|workspace:)/.test(edge.spec) || /^[^@\s]+\/[^@\s]+$/.test(edge.spec)
-  );
 }
 
 /** Whether an edge that starts looking at `start` would reach `target`'s node_modules before any other `name`. */
@@ -94,7 +89,7 @@ export async function buildIdealTree(root: TreeNode, options: BuildTreeOptions):
   // stays in order, but the round trips overlap instead of queueing one behind another.
   const prefetch = (node: TreeNode) => {
     for (const edge of node.edges) {
-      if (edge.type === 'peerOptional' || unsupportedSpec(edge)) continue;
+      if (edge.type === 'peerOptional' || foreignSpec(edge.spec)) continue;
       const found = resolveEdge(node, edge);
       // What the tree (a lock) already satisfies needs no packument: a locked install stays offline.
       if (!found || !valid(found, edge)) options.registry.packument(edge.name).catch(() => {});
@@ -111,11 +106,13 @@ export async function buildIdealTree(root: TreeNode, options: BuildTreeOptions):
       const found = resolveEdge(node, edge);
       if (edge.type === 'peerOptional') continue;
       if (found && valid(found, edge)) continue;
-      if (unsupportedSpec(edge))
+      const foreign = foreignSpec(edge.spec);
+      if (foreign)
         throw new PackageError(
           'NOT_SUPPORTED',
           edge.name,
-          `its spec '${edge.spec}' is not a registry version (git, file, URL and alias specs are not supported)`,
+          `its spec '${edge.spec}' is a ${foreign} spec: only registry versions and tags are installed here`,
+          'Depend on a version from the registry instead.',
         );
       const packument = await options.registry.packument(edge.name);
       const manifest = pickVersion(packument, edge.spec);

@@ -18,11 +18,19 @@ export interface ProjectReader {
   readText(path: string): Promise<string | null>;
 }
 
-/** What to do: `install` (adding `add` when given), `ci` from the lock, or `uninstall` of names. */
+/**
+ * What to do: `install` (adding `add` when given), `ci` from the lock, `uninstall` of names, or
+ * `sync`: bring node_modules in line with package-lock.json as it stands (none: nothing installed),
+ * changing neither file, as after an undo put back an earlier lock.
+ */
 export type InstallCommand =
   | { kind: 'install'; add?: string[]; saveTo?: SaveField }
   | { kind: 'ci' }
-  | { kind: 'uninstall'; names: string[] };
+  | { kind: 'uninstall'; names: string[] }
+  | { kind: 'sync' };
+
+/** The hidden lockfile npm keeps of what node_modules holds. */
+export const HIDDEN_LOCK = 'node_modules/.package-lock.json';
 
 /** Options of an install; only `registry` and `fetch` decide where requests go. */
 export interface InstallOptions {
@@ -72,6 +80,10 @@ export async function planInstall(
     throw new PackageError('NOT_FOUND', 'package.json', 'there is no package.json in this folder');
   manifest ??= {};
   const oldLock = parseJson<Lockfile>(await reader.readText('package-lock.json'), 'package-lock.json');
+  // What node_modules holds: npm's hidden lockfile, else (a tree installed before it was written) the lock.
+  const hidden = command.kind === 'ci' ? null : await readHiddenLock(reader);
+  const installed: Record<string, LockEntry> =
+    command.kind === 'ci' ? {} : (hidden ?? (await presentOf(reader, withoutRoot(oldLock?.packages ?? {}))));
   const progress = { phase: 'resolving' as InstallProgress['phase'], done: 0, total: 0, bytes: 0 };
   const tell = () => options.onProgress?.({ ...progress });
 
@@ -99,6 +111,8 @@ export async function planInstall(
       );
     checkLockMatches(manifest, oldLock);
     root = treeFromLock(manifest, oldLock);
+  } else if (command.kind === 'sync') {
+    root = oldLock?.packages ? treeFromLock(manifest, oldLock) : rootNode(manifest);
   } else {
     root = oldLock?.packages ? treeFromLock(manifest, oldLock) : rootNode(manifest);
     await buildIdealTree(root, {
@@ -113,12 +127,11 @@ export async function planInstall(
   }
 
   const nodes = allNodes(root).filter((n) => n !== root);
-  const oldEntries = command.kind === 'ci' ? {} : (oldLock?.packages ?? {});
   const installable = nodes.filter((n) => platformAllows(n.entry, platform));
   const skipped = nodes.filter((n) => !installable.includes(n)).map((n) => `${n.name}@${n.entry.version}`);
   const toFetch: TreeNode[] = [];
   for (const node of installable) {
-    const old = oldEntries[node.location];
+    const old = installed[node.location];
     if (old && sameContents(old, node.entry)) {
       const pkg = await reader.readText(`${node.location}/package.json`).catch(() => null);
       const version = pkg ? (JSON.parse(pkg) as { version?: string }).version : undefined;
@@ -171,24 +184,27 @@ export async function planInstall(
   const encoder = new TextEncoder();
   for (const link of links)
     files.push({ path: link.path, data: encoder.encode(binShim(link.target)), executable: true });
-  const lock = command.kind === 'ci' ? oldLock! : lockOfTree(root);
-  const newEntries = lock.packages;
-  const summary = summarise(oldLock?.packages ?? {}, newEntries, command.kind === 'ci');
-  // A package left out for its platform is in the lock but not in node_modules: npm does not count it as added.
+  const keepsLock = command.kind === 'ci' || command.kind === 'sync';
+  const lock = keepsLock ? (oldLock ?? lockOfTree(root)) : lockOfTree(root);
+  // What node_modules will hold: the lock's entries less those left out for their platform.
   const unpacked = new Set(installable.map((n) => n.location));
-  summary.added = summary.added.filter((c) => unpacked.has(c.location));
+  const newEntries = Object.fromEntries(Object.entries(lock.packages).filter(([l]) => unpacked.has(l)));
+  // Counted as npm counts: what node_modules held against what it will hold.
+  const summary = summarise(installed, newEntries, command.kind === 'ci');
   const packageJson =
-    command.kind !== 'ci' && JSON.stringify(manifest) !== JSON.stringify(parseJson(manifestSource, 'package.json'))
+    !keepsLock && JSON.stringify(manifest) !== JSON.stringify(parseJson(manifestSource, 'package.json'))
       ? manifestText(manifest, manifestSource)
       : undefined;
   return {
     ...(packageJson !== undefined ? { packageJson } : {}),
-    ...(command.kind === 'ci' ? {} : { lock: `${JSON.stringify(lock, null, 2)}\n` }),
+    ...(keepsLock ? {} : { lock: `${JSON.stringify(lock, null, 2)}\n` }),
+    hiddenLock: installable.length ? hiddenLockText(lock, newEntries) : null,
     clearAll: command.kind === 'ci',
-    clear: [...toFetch.map((n) => n.location), ...Object.keys(oldEntries).filter((l) => l !== '' && !newEntries[l])],
+    clear: toFetch.map((n) => n.location),
+    remove: Object.keys(installed).filter((l) => !unpacked.has(l)),
     binFolders: [
       ...new Set(
-        [...Object.keys(oldEntries), ...Object.keys(newEntries)].map(binFolderOf).filter((f): f is string => !!f),
+        [...Object.keys(installed), ...Object.keys(newEntries)].map(binFolderOf).filter((f): f is string => !!f),
       ),
     ],
     files,
@@ -198,6 +214,45 @@ export async function planInstall(
     total: nodes.length,
     fetchedBytes: progress.bytes,
   };
+}
+
+const withoutRoot = (packages: Record<string, LockEntry>) =>
+  Object.fromEntries(Object.entries(packages).filter(([location]) => location !== ''));
+
+/** What the hidden lockfile says node_modules holds, or null when it is absent or unreadable. */
+async function readHiddenLock(reader: ProjectReader): Promise<Record<string, LockEntry> | null> {
+  try {
+    const parsed = JSON.parse((await reader.readText(HIDDEN_LOCK)) ?? 'null') as Lockfile | null;
+    return parsed?.packages && typeof parsed.packages === 'object' ? withoutRoot(parsed.packages) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Without a hidden lockfile, as npm reads the folders: the lock's packages whose folder holds that version. */
+async function presentOf(
+  reader: ProjectReader,
+  entries: Record<string, LockEntry>,
+): Promise<Record<string, LockEntry>> {
+  const present: Record<string, LockEntry> = {};
+  for (const [location, entry] of Object.entries(entries)) {
+    const text = await reader.readText(`${location}/package.json`).catch(() => null);
+    try {
+      if (text !== null && (JSON.parse(text) as { version?: string }).version === entry.version)
+        present[location] = entry;
+    } catch {
+      // an unreadable package.json: not installed as the lock says
+    }
+  }
+  return present;
+}
+
+/** `node_modules/.package-lock.json` as npm writes it: the lock's head and the packages node_modules holds. */
+function hiddenLockText(lock: Lockfile, held: Record<string, LockEntry>): string {
+  const head: Partial<Lockfile> = {};
+  if (lock.name !== undefined) head.name = lock.name;
+  if (lock.version !== undefined) head.version = lock.version;
+  return `${JSON.stringify({ ...head, lockfileVersion: 3, requires: true, packages: held }, null, 2)}\n`;
 }
 
 const binFolderOf = (location: string) => {

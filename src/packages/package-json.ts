@@ -1,4 +1,5 @@
 import { PackageError } from './errors.js';
+import { foreignSpec } from './spec-kind.js';
 import { parseRange, parseVersion } from './semver.js';
 import type { ProjectManifest } from './types.js';
 
@@ -10,9 +11,25 @@ export interface RequestedPackage {
 
 /** Split `NAME[@RANGE|@TAG]` (a scoped name keeps its leading `@`). */
 export function parseRequest(text: string): RequestedPackage {
+  const whole = foreignSpec(text);
+  if (whole)
+    throw new PackageError(
+      'NOT_SUPPORTED',
+      text,
+      `is a ${whole} spec: only registry versions and tags are installed here`,
+      'Name a package from the registry, with a version or tag.',
+    );
   const at = text.indexOf('@', 1);
   const name = at === -1 ? text : text.slice(0, at);
   const spec = at === -1 ? '' : text.slice(at + 1);
+  const foreign = foreignSpec(spec);
+  if (foreign)
+    throw new PackageError(
+      'NOT_SUPPORTED',
+      text,
+      `'${spec}' is a ${foreign} spec: only registry versions and tags are installed here`,
+      'Name a version or tag from the registry.',
+    );
   if (!/^(@[a-z0-9][\w.-]*\/)?[a-z0-9][\w.-]*$/i.test(name))
     throw new PackageError(
       'INVALID_ARGUMENTS',

@@ -25,10 +25,14 @@ export interface InstallPlan {
   packageJson?: string;
   /** package-lock.json's new text (absent for `npm ci`, which leaves the lock as it is) */
   lock?: string;
+  /** `node_modules/.package-lock.json`'s new text; null: node_modules holds no package, remove it */
+  hiddenLock: string | null;
   /** clear node_modules first (`npm ci`) */
   clearAll: boolean;
   /** package folders to empty before their new files land (their own node_modules is kept) */
   clear: string[];
+  /** package folders no longer in the tree, removed whole */
+  remove: string[];
   /** `.bin` folders rewritten whole */
   binFolders: string[];
   files: PlannedFile[];

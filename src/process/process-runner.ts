@@ -75,6 +75,13 @@ export interface ProcessRunner {
   readonly kind?: 'programs' | 'shell';
   /** What the runner offers, for the tool's description (the browser shell lists its commands). */
   readonly summary?: string;
+  /**
+   * Bring each folder's node_modules in line with its package-lock.json from the tarball cache,
+   * writing through `apply`: undo and restore_snapshot call it for the locks they put back (the
+   * built-in shell has it, as the owner of `npm`). Gives a line per folder it changed; throws
+   * (with nothing written) when a package is not in the cache.
+   */
+  syncPackages?(folders: string[], apply: (steps: FileStep[]) => Promise<unknown>): Promise<string[]>;
   /** Start a command as a background task; without it, `background: true` is NOT_SUPPORTED. */
   start?(request: CommandRequest): Promise<{
     /** the background task's id */

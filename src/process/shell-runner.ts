@@ -52,6 +52,10 @@ export function createShellRunner(fs: WorkspaceFs, root = '/', options: ShellRun
       : {}),
     kind: 'shell',
     summary: SHELL_SUMMARY,
+    async syncPackages(folders, apply) {
+      const { syncNodeModules } = await import('../shell/commands/npm/sync.js');
+      return syncNodeModules(fs, root, folders, options.packages ?? {}, apply);
+    },
     async run(request: CommandRequest): Promise<CommandResult> {
       const { runShell } = await import('../shell/run.js');
       const apply = request.apply;

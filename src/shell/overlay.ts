@@ -191,7 +191,8 @@ export class ShellFs {
     return [...names].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   }
 
-  async writeFile(p: string, data: Uint8Array, by?: Writer): Promise<void> {
+  /** `executable` marks a file the backend should keep as mode 0755 where it keeps modes (npm's `.bin` entries). */
+  async writeFile(p: string, data: Uint8Array, by?: Writer, executable?: boolean): Promise<void> {
     this.guard(p, 'open');
     if (p === '/') throw new FsError('EISDIR', 'open');
     const parent = await this.stat(parentOf(p));
@@ -200,12 +201,13 @@ export class ShellFs {
     if ((await this.stat(p))?.type === 'dir') throw new FsError('EISDIR', 'open');
     if (!(await this.stat(p))) this.dirTimes.set(parentOf(p), writeTime());
     const was = this.entries.get(p);
-    const executable = was?.kind === 'file' ? was.executable : undefined;
+    // A rewrite keeps the file's bit unless the writer sets it (npm's `.bin` entries).
+    const keep = executable ?? (was?.kind === 'file' ? was.executable : undefined);
     this.entries.set(p, {
       kind: 'file',
       data,
       mtimeMs: writeTime(),
-      ...(executable === undefined ? {} : { executable }),
+      ...(keep === undefined ? {} : { executable: keep }),
       ...mark(by),
     });
   }

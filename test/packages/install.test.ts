@@ -17,6 +17,10 @@ let npmDir: string;
 /** The lock and layout the real npm CLI made for the fixture project against the same registry. */
 let npmLock: { packages: Record<string, Record<string, unknown>> };
 let npmLayout: string[];
+/** npm's hidden lockfile, node_modules/.package-lock.json, for the same install. */
+let npmHiddenLock: string;
+/** `npm ls` by the npm CLI on that tree, by arguments, without its first line (which names the host folder). */
+const npmLs: Record<string, string> = {};
 
 const decoder = new TextDecoder();
 
@@ -94,6 +98,13 @@ beforeAll(async () => {
     { cwd: npmDir },
   );
   npmLock = JSON.parse(await readFile(join(npmDir, 'package-lock.json'), 'utf8'));
+  npmHiddenLock = await readFile(join(npmDir, 'node_modules/.package-lock.json'), 'utf8');
+  for (const args of ['', '--depth=1', '--all']) {
+    const out = await run('npm', ['ls', ...(args ? [args] : []), '--userconfig', join(npmDir, '.npmrc-user')], {
+      cwd: npmDir,
+    });
+    npmLs[args] = out.stdout.slice(out.stdout.indexOf('\n') + 1);
+  }
   npmLayout = await layout(
     (d) => readdir(join(npmDir, d)),
     (p) =>
@@ -130,6 +141,20 @@ describe('npm install in the browser shell (memory backend)', () => {
     expect(ours).toContain('node_modules/b/node_modules/shared');
     expect(ours).toContain('node_modules/.bin/tool');
     expect(r.ok && r.result.stdout).toMatch(/scripted@1\.0\.0/);
+    // The hidden lockfile holds what npm's holds (the same registry, so the same URLs); npm's
+    // leaves out `license` and keeps each package's own dependency order, which this one does not yet.
+    const hiddenLock = JSON.parse(decoder.decode(await fs.readFile('/node_modules/.package-lock.json')));
+    expect(treeOf(hiddenLock)).toEqual(treeOf(JSON.parse(npmHiddenLock)));
+    // npm makes a bin's target and (where links are made) the entry executable: 0755.
+    expect((await fs.stat('/node_modules/.bin/tool')).mode & 0o777).toBe(0o755);
+    expect((await fs.stat('/node_modules/tool/cli.js')).mode & 0o777).toBe(0o755);
+    // npm ls as the npm CLI prints the same tree: nested, deduped, the optional package for another OS unmet.
+    for (const args of ['', '--depth=1', '--all']) {
+      const listed = await ws.call('run_command', { command: `npm ls ${args}` });
+      const out = (listed.ok && listed.result.stdout) || '';
+      expect(out.slice(out.indexOf('\n') + 1), `npm ls ${args}`).toBe(npmLs[args]);
+    }
+    expect(npmLs['--all']).toContain('│ │ └── scripted@1.0.0');
   });
 });
 
@@ -228,22 +253,71 @@ describe('npm ci, failures, the cache and undo', () => {
     expect(await text(fs, '/node_modules/.bin/tool')).toBeNull();
     expect(JSON.parse((await text(fs, '/package-lock.json'))!).packages['node_modules/tool']).toBeUndefined();
 
-    // Snapshots leave node_modules out: undo brings back package.json and the lock, and
-    // `npm install` then restores node_modules from the tarball cache without the network.
-    const undo = await ws.call('undo', {});
-    expect(undo.ok).toBe(true);
-    expect(JSON.parse((await text(fs, '/package.json'))!).devDependencies.tool).toBe('^1.0.0');
-    expect(JSON.parse((await text(fs, '/package-lock.json'))!).packages['node_modules/tool'].version).toBe('1.0.0');
+    // Snapshots leave node_modules out; the undo puts the lock back and node_modules follows it
+    // from the tarball cache in the same call, without the network.
     const hits = registry.hits.length;
-    const restore = await ws.call('run_command', { command: 'npm install' });
-    expect(restore.ok && restore.result).toMatchObject({ exit_code: 0, stderr: '' });
-    expect(registry.hits.length).toBe(hits);
+    const undo = await ws.call('undo', {});
+    expect(undo.ok && undo.result).toMatchObject({ packages: expect.stringMatching(/added 2/) });
+    expect(JSON.parse((await text(fs, '/package.json'))!).devDependencies.tool).toBe('^1.0.0');
     expect(await text(fs, '/node_modules/tool/package.json')).toContain('"version": "1.0.0"');
+    expect(await text(fs, '/node_modules/l6/package.json')).not.toBeNull();
     expect(await text(fs, '/node_modules/.bin/tool')).toContain('../tool/cli.js');
+    expect(registry.hits.length).toBe(hits);
+    const ok = await ws.call('run_command', { command: 'npm install' });
+    expect(ok.ok && ok.result.stdout).toMatch(/up to date/);
+  });
+
+  it('undoes an install with its node_modules, and redoes it, each in one call', async () => {
+    const { ws, fs } = open({ '/package.json': '{\n  "name": "app",\n  "version": "1.0.0"\n}\n' });
+    await ws.call('snapshot', { message: 'before' });
+    const r = await ws.call('run_command', { command: 'npm install @scope/c b' });
+    expect(r.ok && r.result).toMatchObject({ exit_code: 0, stderr: '' });
+    const installed = await fs.readdir('/node_modules');
+    expect(installed).toEqual(expect.arrayContaining(['.package-lock.json', '@scope', 'b', 'l3', 'scripted']));
+
+    const undo = await ws.call('undo', {});
+    expect(undo.ok && undo.result).toMatchObject({ packages: expect.stringMatching(/removed 7/) });
+    expect((await fs.readdir('/')).filter((n) => n !== '.sandpit')).toEqual(['package.json']);
+
+    const hits = registry.hits.length;
+    const redo = await ws.call('restore_snapshot', { id: undo.ok ? undo.result.redo_with : '' });
+    expect(redo.ok && redo.result).toMatchObject({ packages: expect.stringMatching(/added 7/) });
+    expect(registry.hits.length).toBe(hits);
+    expect(await fs.readdir('/node_modules')).toEqual(installed);
+    expect(await text(fs, '/node_modules/shared/index.js')).toContain('shared@2.0.0');
+  });
+
+  it('leaves node_modules as it was when an undo needs a tarball the cache no longer holds, and says so', async () => {
+    const held = memoryTarballCache();
+    let evicted = false;
+    // a real cache that then loses its entries, as a browser may evict Cache Storage
+    const cache: TarballCache = { get: (key) => (evicted ? Promise.resolve(undefined) : held.get(key)), put: held.put };
+    const { ws, fs } = open({ '/package.json': '{"name":"app"}\n' }, cache);
+    await ws.call('run_command', { command: 'npm install @scope/c' });
+    await ws.call('run_command', { command: 'npm uninstall @scope/c' });
+    evicted = true;
+    const undo = await ws.call('undo', {});
+    expect(undo.ok && undo.result).toMatchObject({
+      packages: expect.stringMatching(/left as it was .*c-1\.2\.0\.tgz: is not in the tarball cache/),
+    });
+    expect(JSON.parse((await text(fs, '/package.json'))!).dependencies).toEqual({ '@scope/c': '^1.2.0' });
+    expect(await fs.stat('/node_modules').catch(() => null)).toBeNull();
   });
 
   it('refuses subcommands and flags it does not have', async () => {
     const { ws } = open({ '/package.json': '{}' });
+    for (const [spec, kind] of [
+      ['github:user/repo', 'git'],
+      ['user/repo', 'git'],
+      ['x@git+https://example.com/x.git', 'git'],
+      ['file:../x', 'file'],
+      ['./local.tgz', 'file'],
+      ['https://example.com/x.tgz', 'URL'],
+      ['y@npm:shared@^1', 'alias'],
+    ]) {
+      const r = await ws.call('run_command', { command: `npm install ${spec}` });
+      expect(r.ok && r.result.stderr, spec).toMatch(new RegExp(`code NOT_SUPPORTED\\n.*${kind} spec`));
+    }
     const r = await ws.call('run_command', { command: 'npm publish' });
     expect(r.ok && r.result).toMatchObject({
       exit_code: 1,

@@ -6,6 +6,7 @@ import type { snapshotResult } from '../schema/result-schemas.js';
 import type { SnapshotInfo } from '../../snapshots/history.js';
 import type { RestoredFile, RestoreOutcome } from '../../snapshots/restore.js';
 import type { SnapshotStore } from '../../snapshots/store.js';
+import type { ProcessRunner } from '../../process/process-runner.js';
 
 /** The store, or NOT_SUPPORTED when the workspace was created with snapshots off. */
 export function requireSnapshots(ctx: ToolContext): SnapshotStore {
@@ -63,3 +64,32 @@ function text(bytes: Uint8Array | null): string | null | undefined {
 
 /** At most this many paths are listed in a restore's result; the count is always exact. */
 const MAX_LISTED = 200;
+
+/**
+ * After a restore put back a package-lock.json, node_modules (which snapshots leave out) follows
+ * it: the runner that owns `npm` reinstalls the lock's tree from the tarball cache, in the same
+ * call and under the same lock, so an install and its undo are one step each. Gives what that did
+ * for the result, or why node_modules was left as it was.
+ */
+export async function syncRestoredPackages(
+  runner: ProcessRunner | undefined,
+  ctx: ToolContext,
+  files: RestoredFile[],
+): Promise<{ packages?: string }> {
+  const folders = files
+    .map((f) => f.path)
+    .filter((p) => /(^|\/)package-lock\.json$/.test(p) && !p.split('/').includes('node_modules'))
+    .map((p) => p.slice(0, Math.max(p.lastIndexOf('/'), 0)));
+  if (!folders.length || !runner?.syncPackages) return {};
+  try {
+    const lines = await runner.syncPackages(folders, (steps) =>
+      ctx.writer.apply(steps, { locked: true, noteForSnapshot: false }),
+    );
+    return lines.length ? { packages: lines.join('\n') } : {};
+  } catch (error) {
+    const why = error instanceof Error ? error.message : String(error);
+    return {
+      packages: `node_modules was left as it was (${why}); run \`npm install\` to bring it in line with the lock`,
+    };
+  }
+}

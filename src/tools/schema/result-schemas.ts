@@ -54,4 +54,10 @@ export const restoreResults = {
   files_changed: s.integer(),
   snapshot: s.string({ description: 'The snapshot recording the restore.' }),
   change_id: changeIdResult,
+  packages: s.optional(
+    s.string({
+      description:
+        'What happened to node_modules when a package-lock.json was put back: reinstalled from the lock and the tarball cache, or why not.',
+    }),
+  ),
 };

@@ -1,5 +1,5 @@
 import { PackageError } from '../../../packages/errors.js';
-import { type InstallCommand, planInstall, type ProjectReader } from '../../../packages/install.js';
+import { HIDDEN_LOCK, type InstallCommand, planInstall, type ProjectReader } from '../../../packages/install.js';
 import type { InstallPlan } from '../../../packages/plan.js';
 import { DEFAULT_REGISTRY, registryFromNpmrc } from '../../../packages/registry.js';
 import { type CommandContext, errorText, UsageError } from '../../context.js';
@@ -42,23 +42,46 @@ async function clearPackage(fs: ShellFs, folder: string): Promise<void> {
   for (const name of await fs.readdir(folder)) if (name !== 'node_modules') await fs.remove(`${folder}/${name}`);
 }
 
+/** Remove a folder when it is empty (a scope folder or node_modules a removal left behind). */
+async function removeIfEmpty(fs: ShellFs, folder: string): Promise<void> {
+  const st = await fs.stat(folder).catch(() => null);
+  if (st?.type === 'dir' && (await fs.readdir(folder)).length === 0) await fs.remove(folder);
+}
+
 /** Write a plan into the shell's overlay: the command line's writes become one change when it ends. */
-async function applyPlan(fs: ShellFs, folder: string, plan: InstallPlan): Promise<void> {
+export async function applyPlan(fs: ShellFs, folder: string, plan: InstallPlan): Promise<void> {
   const at = (rel: string) => shellPath(folder, rel);
   if (plan.clearAll && (await fs.stat(at('node_modules')))) await fs.remove(at('node_modules'));
   for (const location of plan.clear) await clearPackage(fs, at(location));
+  // deepest first, then the scope and node_modules folders they leave empty, as npm leaves none
+  for (const location of [...plan.remove].sort((a, b) => b.length - a.length)) {
+    if (await fs.stat(at(location)).catch(() => null)) await fs.remove(at(location));
+    const parent = location.slice(0, location.lastIndexOf('/'));
+    if (parent.slice(parent.lastIndexOf('/') + 1).startsWith('@')) await removeIfEmpty(fs, at(parent));
+  }
   for (const bin of plan.binFolders) if (await fs.stat(at(bin)).catch(() => null)) await fs.remove(at(bin));
   const made = new Set<string>();
   const encoder = new TextEncoder();
   const writes = [
-    ...plan.files.map((f) => ({ path: f.path, data: f.data })),
-    ...(plan.lock !== undefined ? [{ path: 'package-lock.json', data: encoder.encode(plan.lock) }] : []),
-    ...(plan.packageJson !== undefined ? [{ path: 'package.json', data: encoder.encode(plan.packageJson) }] : []),
+    ...plan.files,
+    ...(plan.hiddenLock !== null
+      ? [{ path: HIDDEN_LOCK, data: encoder.encode(plan.hiddenLock), executable: false }]
+      : []),
+    ...(plan.lock !== undefined
+      ? [{ path: 'package-lock.json', data: encoder.encode(plan.lock), executable: false }]
+      : []),
+    ...(plan.packageJson !== undefined
+      ? [{ path: 'package.json', data: encoder.encode(plan.packageJson), executable: false }]
+      : []),
   ];
   for (const write of writes) {
     const full = at(write.path);
     await mkdirs(fs, full.slice(0, full.lastIndexOf('/')), made);
-    await fs.writeFile(full, write.data);
+    await fs.writeFile(full, write.data, undefined, write.executable);
+  }
+  if (plan.hiddenLock === null) {
+    if (await fs.stat(at(HIDDEN_LOCK)).catch(() => null)) await fs.remove(at(HIDDEN_LOCK));
+    await removeIfEmpty(fs, at('node_modules'));
   }
 }
 
