@@ -165,6 +165,7 @@ export type {
   GitAuth,
   GitCredentials,
   RemoteOptions,
+  ProbeResult,
 } from './git/index.js';
 export type { SkippedFile } from './snapshots/rescan.js';
 export type { TextEncodingName } from './text/codec.js';

@@ -5,6 +5,7 @@ export {
   type WarmState,
   type ConnectOptions,
   type RemoteWorkspace,
+  type RemoteForks,
   type ModuleWorker,
 } from './client.js';
 export type { RemoteReview, RemoteReviewInbox } from './client-review.js';
@@ -16,6 +17,10 @@ export type {
   WorkspaceVerbs,
   Answered,
   WorkerToolset,
+  ForkSummary,
+  ForkDiff,
+  ForkDiffFile,
+  ForkListing,
 } from './protocol.js';
 export type { BackendDescriptor, OpenedBackend } from '../src/fs/backends.js';
 export type { PreviewEntry } from './preview/read-file.js';

@@ -67,12 +67,32 @@ export interface ForkSummary {
   created_at: string;
 }
 
+/** The forks of the open workspace, and which one the calls now go to. */
+export interface ForkListing {
+  /** every fork of the workspace */
+  forks: ForkSummary[];
+  /** the fork the calls go to, or null for the workspace itself */
+  viewing: string | null;
+}
+
+/** One file a fork changed, with its line counts. */
+export interface ForkDiffFile {
+  /** the file's path in the workspace */
+  path: string;
+  /** how it changed: added, modified, deleted or renamed */
+  status: string;
+  /** lines the fork added */
+  added_lines: number;
+  /** lines the fork removed */
+  removed_lines: number;
+}
+
 /** A fork's changes since its fork point, as `diff_snapshots` answers them. */
 export interface ForkDiff {
   /** the fork's name */
   name: string;
   /** each changed file with its line counts */
-  files: Array<{ path: string; status: string; added_lines: number; removed_lines: number }>;
+  files: ForkDiffFile[];
   /** the whole diff */
   unified_diff: string;
 }
@@ -86,9 +106,9 @@ export interface WireForks {
   /** make a fork of the workspace as it is now */
   forkCreate(name: string): Promise<Envelope<ForkSummary>>;
   /** the forks, oldest first, and which one the page works on (null: the workspace itself) */
-  forkList(): Promise<Envelope<{ forks: ForkSummary[]; viewing: string | null }>>;
+  forkList(): Promise<Envelope<ForkListing>>;
   /** work on a fork, or on the workspace itself with null */
-  forkUse(name: string | null): Promise<Envelope<{ viewing: string | null }>>;
+  forkUse(name: string | null): Promise<Envelope<Pick<ForkListing, 'viewing'>>>;
   /** a fork's diff against its fork point */
   forkDiff(name: string): Promise<Envelope<ForkDiff>>;
   /** merge a fork into the workspace (all or nothing; PATCH_CONFLICT changes nothing) */
