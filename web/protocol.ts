@@ -79,7 +79,7 @@ export interface ForkListing {
 export interface ForkDiffFile {
   /** the file's path in the workspace */
   path: string;
-  /** how it changed: added, modified, deleted or renamed */
+  /** how it changed: added, modified or deleted */
   status: string;
   /** lines the fork added */
   added_lines: number;
