@@ -567,6 +567,8 @@ const ALIASES: Record<string, string> = {
 
 /** Commands that parse no options, and why; those marked `refuses` fail loudly on any. */
 const NO_OPTIONS: Record<string, string> = {
+  jobs: 'a background command has ended by the next line, so there is never a job to list, in any format',
+  wait: 'its operands are jobs, and every one has ended by the next line',
   ':': 'ignores its operands, as bash does',
   true: 'ignores its operands, as bash does',
   false: 'ignores its operands, as bash does',
@@ -817,7 +819,8 @@ describe('no option is accepted and ignored', () => {
       // echo prints an option it does not know, as bash's echo does; find's are predicates
       if (command === 'echo' || command === 'find') continue;
       const table = TABLES[command] ?? '';
-      const tried = [...letters].filter((l) => !table.includes(l));
+      // chmod's -r -w -x -X -s -t are modes (`chmod -x f` takes x away from all), as in GNU
+      const tried = [...letters].filter((l) => !table.includes(l) && !(command === 'chmod' && 'rwxXst'.includes(l)));
       // one shell per command: each try prints its status and whether it said anything on stderr
       const line = tried
         .map((l) => `{ ${command} -${l} a.txt b.txt < a.txt > /dev/null 2> e; echo "-${l} $? $(wc -c < e)"; }`)
