@@ -345,6 +345,8 @@ export function warmUp(): Promise<boolean> {
     () => import('../src/workspace-review.js'),
     () => import('../src/workspace/blame/tracker.js'),
     () => import('../src/tools/review/blame-file.js'),
+    () => import('./host-forks.js'),
+    () => import('../src/workspace-forks.js'),
   ];
   warming ??= new Promise<void>((resolve) => setTimeout(resolve, 0))
     .then(() => Promise.allSettled(later.map((load) => load())))

@@ -29,6 +29,8 @@ function buildForm(pane: HTMLElement): void {
  */
 export class ForksPanel {
   private forks: ForkSummary[] = [];
+  /** the list is redrawn when the tab shows: the workspace changed while it was hidden */
+  private stale = true;
 
   constructor(
     private readonly session: Session,
@@ -56,6 +58,11 @@ export class ForksPanel {
       void this.refresh();
     });
     session.onView(() => this.draw());
+    // The fork code loads with the first look at the tab, not with every workspace that opens.
+    const pane = $('pane-forks');
+    new MutationObserver(() => {
+      if (!pane.hidden && this.stale) void this.refresh();
+    }).observe(pane, { attributes: true, attributeFilter: ['hidden'] });
   }
 
   /** An agent run acts on the workspace it started in: switching under it would move its calls. */
@@ -65,6 +72,8 @@ export class ForksPanel {
 
   async refresh(): Promise<void> {
     if (!this.session.isOpen) return;
+    this.stale = $('pane-forks').hidden;
+    if (this.stale) return;
     const envelope = await this.session.workspace.forks.list();
     this.forks = envelope.ok ? envelope.result.forks : [];
     this.draw();

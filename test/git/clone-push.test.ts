@@ -209,7 +209,8 @@ describe.each(backends)('clone, edit and push on %s', (_, make) => {
     git(work, 'add', '-f', '.gitignore', 'kept.log', 'big.txt');
     git(work, 'commit', '-q', '-m', 'ignored but tracked');
     git(work, 'push', '-q', 'origin', 'main');
-    expect((await made.ws.git.clone({ url: `${server.url}/${name}.git` })).ok).toBe(true);
+    const cloned = await made.ws.git.clone({ url: `${server.url}/${name}.git` });
+    expect(cloned.ok, JSON.stringify(cloned)).toBe(true);
     await made.ws.close();
     // a workspace opened afresh on the same files scans everything again
     const reopened = createWorkspace({ fs: made.fs, root: made.root });

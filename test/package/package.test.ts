@@ -13,7 +13,7 @@ import {
   nodeProject,
   nodeTestFiles,
 } from './consumer-files.js';
-import { makeConsumer, mustRun, packSandpit, run, writeTree, type Packed } from './stage.js';
+import { makeConsumer, mustRun, packSandpit, repoRoot, run, writeTree, type Packed } from './stage.js';
 
 let work: string;
 let packed: Packed;
@@ -68,8 +68,8 @@ describe('the npm package, installed into a fresh project', () => {
   });
 
   it('passes npm publish --dry-run with no warning but the missing login', () => {
-    // The copy packSandpit built: --ignore-scripts, so the dry run checks the package, not a rebuild.
-    const dry = run('npm', ['publish', '--dry-run', '--ignore-scripts'], join(work, 'sandpit'));
+    // The checkout packSandpit packed: --ignore-scripts, so the dry run checks the package, not a rebuild.
+    const dry = run('npm', ['publish', '--dry-run', '--ignore-scripts'], repoRoot);
     expect(dry.status, dry.stderr.slice(-3000)).toBe(0);
     const warnings = dry.stderr
       .split('\n')
