@@ -1,4 +1,5 @@
 import type { WorkspaceFs } from '../fs/types.js';
+import { deltaResultSize } from '../snapshots/delta.js';
 
 /**
  * The inflated size of every object in a gitdir's packs, read from the pack index and each
@@ -59,21 +60,7 @@ async function entrySize(pack: Uint8Array, offset: number, end: number): Promise
     while (pack[at++]! & 0x80) {
       /* the base's offset, not needed */
     }
-  const head = await inflatedHead(pack.subarray(at, end));
-  let pos = 0;
-  const varint = () => {
-    let v = 0;
-    let s = 1;
-    let b: number;
-    do {
-      b = head[pos++] ?? 0;
-      v += (b & 0x7f) * s;
-      s *= 128;
-    } while (b & 0x80 && pos < head.length);
-    return v;
-  };
-  varint();
-  return varint();
+  return deltaResultSize(await inflatedHead(pack.subarray(at, end)));
 }
 
 /** The first bytes a zlib stream inflates to; the rest is never produced. */

@@ -7,20 +7,10 @@
  * beyond its inputs. Returns the result's length.
  */
 export function applyDelta(base: Uint8Array, delta: Uint8Array, sink: (piece: Uint8Array) => void): number {
-  let at = 0;
-  const varint = () => {
-    let value = 0;
-    let scale = 1;
-    let byte: number;
-    do {
-      byte = delta[at++]!;
-      value += (byte & 0x7f) * scale;
-      scale *= 128;
-    } while (byte & 0x80);
-    return value;
-  };
-  if (varint() !== base.length) throw new Error('a delta does not match the size of its base');
-  const resultSize = varint();
+  const [baseSize, afterBase] = sizeAt(delta, 0);
+  if (baseSize !== base.length) throw new Error('a delta does not match the size of its base');
+  const [resultSize, afterResult] = sizeAt(delta, afterBase);
+  let at = afterResult;
   let written = 0;
   while (at < delta.length) {
     const op = delta[at++]!;
@@ -46,18 +36,18 @@ export function applyDelta(base: Uint8Array, delta: Uint8Array, sink: (piece: Ui
 
 /** The result size a delta states, from its first inflated bytes. */
 export function deltaResultSize(head: Uint8Array): number {
-  let at = 0;
-  const varint = () => {
-    let value = 0;
-    let scale = 1;
-    let byte: number;
-    do {
-      byte = head[at++] ?? 0;
-      value += (byte & 0x7f) * scale;
-      scale *= 128;
-    } while (byte & 0x80 && at < head.length);
-    return value;
-  };
-  varint();
-  return varint();
+  return sizeAt(head, sizeAt(head, 0)[1])[0];
+}
+
+/** One of a delta's two leading sizes (base-128, low bits first) at `at`, and where the next begins. */
+function sizeAt(bytes: Uint8Array, at: number): [number, number] {
+  let value = 0;
+  let scale = 1;
+  let byte: number;
+  do {
+    byte = bytes[at++] ?? 0;
+    value += (byte & 0x7f) * scale;
+    scale *= 128;
+  } while (byte & 0x80 && at < bytes.length);
+  return [value, at];
 }
