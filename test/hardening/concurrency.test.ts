@@ -60,12 +60,13 @@ async function client(
       if (expectOk(await ws.call('append_file', { path: name, content: `a${i}\n` }), `append ${name}`))
         model.set(name, (cur ?? '') + `a${i}\n`);
     } else if (roll < 40 && cur !== undefined) {
-      const first = cur.slice(0, cur.indexOf('\n'));
+      // the whole first line, newline included: at full size `a1` is also inside `a12`, `a13`, ...
+      const first = cur.slice(0, cur.indexOf('\n') + 1);
       await ws.call('read_file', { path: name });
       if (
-        expectOk(await ws.call('edit_file', { path: name, old_text: first, new_text: `c${c} e${i}` }), `edit ${name}`)
+        expectOk(await ws.call('edit_file', { path: name, old_text: first, new_text: `c${c} e${i}\n` }), `edit ${name}`)
       )
-        model.set(name, cur.replace(first, `c${c} e${i}`));
+        model.set(name, cur.replace(first, `c${c} e${i}\n`));
     } else if (roll < 45 && cur !== undefined) {
       const to = own(rng.int(4));
       if (to === name) continue;
