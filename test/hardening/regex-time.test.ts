@@ -66,7 +66,9 @@ describe('regex search in linear time', () => {
   });
 
   it('runs the OWASP ReDoS patterns on a long line to the end', async () => {
-    const size = FULL ? 1024 * 1024 : 100_000;
+    // At full size the longest line a regex reads whole: 1 Mi characters with the '!' (a longer line
+    // is searched in its first 1 Mi and listed as partly searched, tested in huge-lines).
+    const size = FULL ? 1024 * 1024 - 1 : 100_000;
     const ws = createWorkspace({
       fs: createMemoryFs({ '/ws/long.txt': `${'a'.repeat(size)}!\n`, '/ws/x.txt': `${'x'.repeat(size)}\n` }),
       root: '/ws',
