@@ -1,14 +1,12 @@
 import { ToolError } from '../contract/index.js';
 import { toHex } from '../snapshots/sha1.js';
-import { applyDelta, deltaResultSize } from '../snapshots/delta.js';
+import { applyDelta, deltaResultSize, OFS_DELTA, readEntryHeader, REF_DELTA } from '../snapshots/delta.js';
 import { inflateAt, inflateWhole } from './pack-inflate.js';
 import { crc32, writePackIndex } from './pack-index-file.js';
 import { Sha1Stream } from './sha1-stream.js';
 
 export type PackObjectType = 'commit' | 'tree' | 'blob' | 'tag';
 const TYPES: Record<number, PackObjectType> = { 1: 'commit', 2: 'tree', 3: 'blob', 4: 'tag' };
-const OFS_DELTA = 6;
-const REF_DELTA = 7;
 
 interface Entry {
   offset: number;
@@ -97,28 +95,11 @@ export async function indexPack(pack: Uint8Array, options: IndexPackOptions): Pr
 }
 
 async function readEntry(pack: Uint8Array, offset: number): Promise<{ entry: Entry; end: number }> {
-  let at = offset;
-  let c = pack[at++]!;
-  const kind = (c >> 4) & 7;
-  let size = c & 15;
-  for (let scale = 16; c & 0x80; scale *= 128) {
-    c = pack[at++]!;
-    size += (c & 0x7f) * scale;
-  }
+  const { kind, size, dataStart: at, baseOffset, baseOid } = readEntryHeader(pack, offset);
   const entry: Entry = { offset, dataStart: at, crc: 0, kind, size, resultSize: size };
-  if (kind === OFS_DELTA) {
-    c = pack[at++]!;
-    let back = c & 0x7f;
-    while (c & 0x80) {
-      c = pack[at++]!;
-      back = (back + 1) * 128 + (c & 0x7f);
-    }
-    entry.baseOffset = offset - back;
-  } else if (kind === REF_DELTA) {
-    entry.baseOid = toHex(pack.subarray(at, at + 20));
-    at += 20;
-  } else if (!TYPES[kind]) throw corrupt(`the entry at offset ${offset} has type ${kind}`);
-  entry.dataStart = at;
+  if (kind === OFS_DELTA) entry.baseOffset = baseOffset;
+  else if (kind === REF_DELTA) entry.baseOid = baseOid;
+  else if (!TYPES[kind]) throw corrupt(`the entry at offset ${offset} has type ${kind}`);
   let inflated;
   if (TYPES[kind]) {
     const sha = new Sha1Stream().update(new TextEncoder().encode(`${TYPES[kind]} ${size}\0`));

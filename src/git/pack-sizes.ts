@@ -1,5 +1,5 @@
 import type { WorkspaceFs } from '../fs/types.js';
-import { deltaResultSize } from '../snapshots/delta.js';
+import { deltaResultSize, OFS_DELTA, readEntryHeader, REF_DELTA } from '../snapshots/delta.js';
 
 /**
  * The inflated size of every object in a gitdir's packs, read from the pack index and each
@@ -46,21 +46,9 @@ function readIndex(idx: Uint8Array): Array<{ oid: string; offset: number }> {
 }
 
 async function entrySize(pack: Uint8Array, offset: number, end: number): Promise<number> {
-  let at = offset;
-  let c = pack[at++]!;
-  const type = (c >> 4) & 7;
-  let size = c & 15;
-  for (let scale = 16; c & 0x80; scale *= 128) {
-    c = pack[at++]!;
-    size += (c & 0x7f) * scale;
-  }
-  if (type !== 6 && type !== 7) return size;
-  if (type === 7) at += 20;
-  else
-    while (pack[at++]! & 0x80) {
-      /* the base's offset, not needed */
-    }
-  return deltaResultSize(await inflatedHead(pack.subarray(at, end)));
+  const { kind, size, dataStart } = readEntryHeader(pack, offset);
+  if (kind !== OFS_DELTA && kind !== REF_DELTA) return size;
+  return deltaResultSize(await inflatedHead(pack.subarray(dataStart, end)));
 }
 
 /** The first bytes a zlib stream inflates to; the rest is never produced. */

@@ -1,5 +1,44 @@
-// git's delta format (a pack's OFS_DELTA and REF_DELTA entries): what the snapshot store reads in packs
+// git's pack entries and delta format (OFS_DELTA and REF_DELTA): what the snapshot store reads in packs
 // that git made (a clone, a fetch, `git gc`), and what a fetch indexes.
+
+import { toHex } from './sha1.js';
+
+export const OFS_DELTA = 6;
+export const REF_DELTA = 7;
+
+/** A pack entry's header: its type, its inflated size, the base a delta names, where its data starts. */
+export interface PackEntryHeader {
+  kind: number;
+  size: number;
+  dataStart: number;
+  /** an OFS_DELTA's base, as the offset of its entry (may lie outside the pack if damaged) */
+  baseOffset?: number;
+  /** a REF_DELTA's base, by object id */
+  baseOid?: string;
+}
+
+/** Read the header of the entry at `offset` (the type and size, then a delta's base). */
+export function readEntryHeader(pack: Uint8Array, offset: number): PackEntryHeader {
+  let at = offset;
+  let c = pack[at++]!;
+  const kind = (c >> 4) & 7;
+  let size = c & 15;
+  for (let scale = 16; c & 0x80; scale *= 128) {
+    c = pack[at++]!;
+    size += (c & 0x7f) * scale;
+  }
+  if (kind === OFS_DELTA) {
+    c = pack[at++]!;
+    let back = c & 0x7f;
+    while (c & 0x80) {
+      c = pack[at++]!;
+      back = (back + 1) * 128 + (c & 0x7f);
+    }
+    return { kind, size, dataStart: at, baseOffset: offset - back };
+  }
+  if (kind === REF_DELTA) return { kind, size, dataStart: at + 20, baseOid: toHex(pack.subarray(at, at + 20)) };
+  return { kind, size, dataStart: at };
+}
 
 /**
  * Apply a git delta to `base`, handing the result to `sink` in pieces that are views of the

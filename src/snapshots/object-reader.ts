@@ -2,9 +2,9 @@ import { hasFsCode } from '../fs/errors.js';
 import type { GitFsClient } from '../fs/git-client.js';
 import type { WorkspaceFs } from '../fs/types.js';
 import { parseCommitText, type CommitFields } from './commit-text.js';
-import { applyDelta, deltaResultSize } from './delta.js';
+import { applyDelta, deltaResultSize, OFS_DELTA, readEntryHeader, REF_DELTA } from './delta.js';
 import { PackIndex } from './pack-index.js';
-import { objectId, toHex } from './sha1.js';
+import { objectId } from './sha1.js';
 import { inflate } from './zlib.js';
 
 /** The shadow repository in the shape isomorphic-git takes, plus the cache that keeps parsed pack indexes and packs warm. */
@@ -24,8 +24,6 @@ export interface StoredObject {
 }
 
 const TYPES: Record<number, StoredObjectType> = { 1: 'commit', 2: 'tree', 3: 'blob', 4: 'tag' };
-const OFS_DELTA = 6;
-const REF_DELTA = 7;
 const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
 /** Delta bases kept per pack for the next delta on them, and the size of the largest one kept. */
 const BASE_CACHE_BYTES = 16 * 1024 * 1024;
@@ -159,27 +157,14 @@ class ObjectReader {
   /** The object whose entry starts at `offset`, its deltas applied. */
   private async readAt(pack: Pack, bytes: Uint8Array, offset: number): Promise<StoredObject> {
     const damaged = (why: string) => new Error(`the pack ${pack.name.slice(0, -4)} is damaged: ${why}`);
-    let at = offset;
-    let c = bytes[at++]!;
-    const kind = (c >> 4) & 7;
-    let size = c & 15;
-    for (let scale = 16; c & 0x80; scale *= 128) {
-      c = bytes[at++]!;
-      size += (c & 0x7f) * scale;
-    }
+    const { kind, size, dataStart: at, baseOffset, baseOid } = readEntryHeader(bytes, offset);
     let base: Promise<StoredObject> | null = null;
     if (kind === OFS_DELTA) {
-      c = bytes[at++]!;
-      let back = c & 0x7f;
-      while (c & 0x80) {
-        c = bytes[at++]!;
-        back = (back + 1) * 128 + (c & 0x7f);
-      }
-      if (back <= 0 || back > offset) throw damaged(`the delta at ${offset} names a base outside the pack`);
-      base = this.readBase(pack, bytes, offset - back);
+      if (baseOffset! < 0 || baseOffset! >= offset)
+        throw damaged(`the delta at ${offset} names a base outside the pack`);
+      base = this.readBase(pack, bytes, baseOffset!);
     } else if (kind === REF_DELTA) {
-      base = this.read(toHex(bytes.subarray(at, at + 20)));
-      at += 20;
+      base = this.read(baseOid!);
     } else if (!TYPES[kind]) throw damaged(`the entry at ${offset} has type ${kind}`);
     const data = await inflated(this.fs, bytes.subarray(at, pack.index.endOf(offset, bytes.length)), () =>
       damaged(`the entry at ${offset} does not inflate`),
