@@ -100,6 +100,11 @@ export class ShellFs {
   /** folders whose entries this command changed, with the time: a folder's mtime moves as in a real one */
   private readonly dirTimes = new Map<string, number>();
 
+  /** The backend below the overlay: what caches of what the backend holds are kept by. */
+  get backend(): WorkspaceFs {
+    return this.fs;
+  }
+
   constructor(
     private readonly fs: WorkspaceFs,
     root: string,
@@ -107,7 +112,8 @@ export class ShellFs {
     this.root = root === '/' ? '' : root.replace(/\/+$/, '');
   }
 
-  private backendPath(p: string): string {
+  /** Where a shell path lies in the backend. */
+  backendPath(p: string): string {
     return p === '/' ? this.root || '/' : `${this.root}${p}`;
   }
 

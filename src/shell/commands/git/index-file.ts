@@ -1,12 +1,13 @@
+import { toHex } from '../../../snapshots/sha1.js';
 import { GitFatal, type GitFile, type Repo } from './repo.js';
 
 /** One entry of git's index: what is staged at a path, and the file's stat when it was staged. */
 export interface IndexEntry extends GitFile {
   mtimeSec: number;
+  /** the nanoseconds of the modification time, 0 where the writer kept only seconds */
+  mtimeNsec: number;
   size: number;
 }
-
-const hex = (bytes: Uint8Array) => Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
 
 /**
  * Read `.git/index` (versions 2 and 3) straight from its bytes: faster than a tree walk, and it
@@ -30,9 +31,10 @@ export async function readIndex(repo: Repo): Promise<Map<string, IndexEntry>> {
   let at = 12;
   for (let i = 0; i < count; i++) {
     const mtimeSec = view.getUint32(at + 8);
+    const mtimeNsec = view.getUint32(at + 12);
     const mode = view.getUint32(at + 24);
     const size = view.getUint32(at + 36);
-    const oid = hex(data.subarray(at + 40, at + 60));
+    const oid = toHex(data.subarray(at + 40, at + 60));
     const flags = view.getUint16(at + 60);
     const extended = (flags & 0x4000) !== 0;
     const nameAt = at + 62 + (extended ? 2 : 0);
@@ -40,7 +42,7 @@ export async function readIndex(repo: Repo): Promise<Map<string, IndexEntry>> {
     while (data[end] !== 0) end++;
     const path = decoder.decode(data.subarray(nameAt, end));
     const stage = (flags >> 12) & 3;
-    if (stage === 0) out.set(path, { oid, mode: mode.toString(8).padStart(6, '0'), mtimeSec, size });
+    if (stage === 0) out.set(path, { oid, mode: mode.toString(8).padStart(6, '0'), mtimeSec, mtimeNsec, size });
     const length = end - at;
     at += length + (8 - (length % 8));
   }

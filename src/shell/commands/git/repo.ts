@@ -190,21 +190,23 @@ export class Repo {
     return oid.slice(0, 7);
   }
 
-  /** The files of a commit's tree, by path from the top. */
+  /** The files of a commit's tree, by path from the top (read tree by tree: git.walk's per-entry promises cost more). */
   async treeFiles(commit: string | null): Promise<Map<string, GitFile>> {
     const out = new Map<string, GitFile>();
     if (!commit) return out;
-    await git.walk({
-      ...this.base,
-      trees: [git.TREE({ ref: commit })],
-      map: async (path, [entry]) => {
-        if (!entry || path === '.') return true;
-        if ((await entry.type()) === 'blob')
-          out.set(path, { oid: await entry.oid(), mode: modeText(await entry.mode()) });
-        return true;
-      },
-    });
-    return out;
+    const { commit: parsed } = await git.readCommit({ ...this.base, oid: commit });
+    const readInto = async (oid: string, prefix: string): Promise<void> => {
+      const { tree } = await git.readTree({ ...this.base, oid });
+      const below: Promise<void>[] = [];
+      for (const e of tree) {
+        const path = prefix + e.path;
+        if (e.type === 'tree') below.push(readInto(e.oid, `${path}/`));
+        else if (e.type === 'blob') out.set(path, { oid: e.oid, mode: modeText(Number.parseInt(e.mode, 8)) });
+      }
+      await Promise.all(below);
+    };
+    await readInto(parsed.tree, '');
+    return new Map([...out].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
   }
 
   /** The files the index stages, by path. */

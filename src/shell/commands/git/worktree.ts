@@ -1,6 +1,8 @@
-import * as git from 'isomorphic-git';
 import ignore, { type Ignore } from 'ignore';
+import type { FsStat } from '../../../fs/types.js';
+import { objectId } from '../../../snapshots/sha1.js';
 import type { IndexEntry } from './index-file.js';
+import { rememberSeen, seenUnchanged } from './stat-cache.js';
 import type { GitFile, Repo } from './repo.js';
 
 /** A tracked file whose working copy differs from the index: its new content, or null when it is gone. */
@@ -11,13 +13,29 @@ export interface WorkChange {
 
 /** The blob id git gives these bytes. */
 export async function blobId(data: Uint8Array): Promise<string> {
-  return (await git.hashBlob({ object: data })).oid;
+  return objectId('blob', data);
 }
 
 /**
- * The tracked files whose working copy differs from what the index holds. A file whose size and
- * modification second match the index's record is taken as unchanged, as git does; any other is
- * hashed and compared.
+ * Whether a file's stat says it is what the index recorded, by git's rule: the same size, mode
+ * and modification time (to the millisecond where the index kept nanoseconds, else to the second),
+ * and modified before the index was written; a file changed in the index's own instant is
+ * "racily clean" and must be read.
+ */
+function statMatches(entry: IndexEntry, s: FsStat, mode: string, indexMs: number): boolean {
+  if (s.size !== entry.size || mode !== entry.mode) return false;
+  const fileMs = Math.floor(s.mtimeMs);
+  if (entry.mtimeNsec === 0) {
+    const sec = Math.floor(fileMs / 1000);
+    return sec === entry.mtimeSec && sec < Math.floor(indexMs / 1000);
+  }
+  return fileMs === entry.mtimeSec * 1000 + Math.floor(entry.mtimeNsec / 1e6) && fileMs < Math.floor(indexMs);
+}
+
+/**
+ * The tracked files whose working copy differs from what the index holds. A file whose stat
+ * matches the index's record is taken as unchanged, as git does; any other is hashed and
+ * compared, and remembered by their stat for the next command (./stat-cache.ts).
  */
 export async function workChanges(
   repo: Repo,
@@ -27,7 +45,7 @@ export async function workChanges(
   const out: WorkChange[] = [];
   const top = repo.dir === '/' ? '' : repo.dir;
   const sfs = repo.ctx.shell.state.fs;
-  const indexTime = Math.floor(((await sfs.fullStat(`${repo.gitdir}/index`))?.mtimeMs ?? 0) / 1000);
+  const indexMs = (await sfs.fullStat(`${repo.gitdir}/index`))?.mtimeMs ?? 0;
   for (const [path, entry] of index) {
     if (!wanted(path)) continue;
     repo.ctx.shell.checkTime();
@@ -36,17 +54,18 @@ export async function workChanges(
       out.push({ path, now: null });
       continue;
     }
-    const sec = Math.floor(s.mtimeMs / 1000);
     const mode = s.type === 'symlink' ? '120000' : s.mode & 0o111 ? '100755' : '100644';
-    if (sec === entry.mtimeSec && sec < indexTime && s.size === entry.size && mode === entry.mode) continue;
+    const abs = sfs.backendPath(`${top}/${path}`);
+    if (statMatches(entry, s, mode, indexMs) || seenUnchanged(sfs.backend, abs, s, mode, entry.oid)) continue;
     const file = await repo.workFile(path);
     if (!file) {
       out.push({ path, now: null });
       continue;
     }
-    const oid = await blobId(file.data);
+    const oid = objectId('blob', file.data);
     if (oid !== entry.oid || file.mode !== entry.mode)
       out.push({ path, now: { oid, mode: file.mode, data: file.data } });
+    else rememberSeen(sfs.backend, abs, s, mode, oid);
   }
   return out;
 }
