@@ -10,17 +10,34 @@ export interface IndexEntry extends GitFile {
 }
 
 /**
+ * The last index parsed per backend, by its path and its own trailing checksum (the SHA-1 of
+ * everything before it): agents run `git status` after every step, and the index rarely moved.
+ */
+const lastParsed = new WeakMap<object, { key: string; entries: Map<string, IndexEntry> }>();
+
+/**
  * Read `.git/index` (versions 2 and 3) straight from its bytes: faster than a tree walk, and it
  * keeps the stat data that lets `status` and `diff` skip files whose stat has not moved.
  */
 export async function readIndex(repo: Repo): Promise<Map<string, IndexEntry>> {
-  const out = new Map<string, IndexEntry>();
+  const sfs = repo.ctx.shell.state.fs;
   let data: Uint8Array;
   try {
-    data = await repo.ctx.shell.state.fs.readFile(`${repo.gitdir}/index`);
+    data = await sfs.readFile(`${repo.gitdir}/index`);
   } catch {
-    return out;
+    return new Map();
   }
+  const sum = data.length >= 32 ? toHex(data.subarray(data.length - 20)) : '';
+  const key = `${sfs.backendPath(repo.gitdir)}\0${data.length}\0${sum}`;
+  const last = lastParsed.get(sfs.backend);
+  if (last?.key === key && !/^0+$/.test(sum)) return new Map(last.entries);
+  const entries = parseIndex(data);
+  lastParsed.set(sfs.backend, { key, entries });
+  return new Map(entries);
+}
+
+function parseIndex(data: Uint8Array): Map<string, IndexEntry> {
+  const out = new Map<string, IndexEntry>();
   const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
   if (data.length < 12 || view.getUint32(0) !== 0x44495243) throw new GitFatal('index file corrupt');
   const version = view.getUint32(4);

@@ -69,6 +69,9 @@ export function gitFsOf(sfs: ShellFs, dir = '/') {
   };
 }
 
+/** The files of the last commit read per backend (see `treeFiles`). */
+const lastTrees = new WeakMap<object, { commit: string; files: Map<string, GitFile> }>();
+
 /** The repository a git command works on, with the paths and names every subcommand needs. */
 export class Repo {
   readonly fs: ReturnType<typeof gitFsOf>;
@@ -192,8 +195,11 @@ export class Repo {
 
   /** The files of a commit's tree, by path from the top (read tree by tree: git.walk's per-entry promises cost more). */
   async treeFiles(commit: string | null): Promise<Map<string, GitFile>> {
+    if (!commit) return new Map();
+    // A commit never changes, so its files are kept for the next command (HEAD's, mostly).
+    const known = lastTrees.get(this.ctx.shell.state.fs.backend);
+    if (known?.commit === commit) return new Map(known.files);
     const out = new Map<string, GitFile>();
-    if (!commit) return out;
     const { commit: parsed } = await git.readCommit({ ...this.base, oid: commit });
     const readInto = async (oid: string, prefix: string): Promise<void> => {
       const { tree } = await git.readTree({ ...this.base, oid });
@@ -206,7 +212,9 @@ export class Repo {
       await Promise.all(below);
     };
     await readInto(parsed.tree, '');
-    return new Map([...out].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+    const files = new Map([...out].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+    lastTrees.set(this.ctx.shell.state.fs.backend, { commit, files });
+    return new Map(files);
   }
 
   /** The files the index stages, by path. */
