@@ -71,6 +71,32 @@ interface Pack {
   basesBytes: number;
 }
 
+/**
+ * Packs parsed by any reader, by name. A pack's name is its own checksum and every object read from
+ * it is checked against its id, so a pack of that name is the same pack wherever it is found: the
+ * forks of one workspace (each its own reader over the same objects) and a reopened store share
+ * one parsed index and one copy of the bytes instead of loading the whole pack again each.
+ */
+const sharedPacks = new Map<string, Pack>();
+const SHARED_PACKS = 4;
+
+function sharedPack(name: string): Pack | undefined {
+  const pack = sharedPacks.get(name);
+  if (pack) {
+    sharedPacks.delete(name);
+    sharedPacks.set(name, pack); // the newest at the end, so the oldest goes first
+  }
+  return pack;
+}
+
+function share(pack: Pack): void {
+  sharedPacks.set(pack.name, pack);
+  for (const name of sharedPacks.keys()) {
+    if (sharedPacks.size <= SHARED_PACKS) break;
+    sharedPacks.delete(name);
+  }
+}
+
 class ObjectReader {
   /** the packs known, by index file name; listed again when an object is in none of them */
   private packs = new Map<string, Pack>();
@@ -128,6 +154,7 @@ class ObjectReader {
       pack.bytes = null;
       if (!hasFsCode(error, 'ENOENT')) throw error;
       this.packs.delete(pack.name);
+      if (sharedPacks.get(pack.name) === pack) sharedPacks.delete(pack.name);
       return null;
     }
   }
@@ -139,6 +166,11 @@ class ObjectReader {
     for (const name of this.packs.keys()) if (!present.has(name)) this.packs.delete(name);
     for (const name of present) {
       if (this.packs.has(name)) continue;
+      const known = sharedPack(name);
+      if (known) {
+        this.packs.set(name, known);
+        continue;
+      }
       const bytes = await this.fs.readFile(`${dir}/${name}`).catch(() => null);
       if (!bytes) continue;
       let index: PackIndex;
@@ -150,7 +182,9 @@ class ObjectReader {
         if (bytes.length > 0 && bytes[0] !== 0xff) throw error;
         continue;
       }
-      this.packs.set(name, { name, index, bytes: null, bases: new Map(), basesBytes: 0 });
+      const pack: Pack = { name, index, bytes: null, bases: new Map(), basesBytes: 0 };
+      this.packs.set(name, pack);
+      share(pack);
     }
   }
 
