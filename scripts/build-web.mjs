@@ -40,8 +40,8 @@ for (const dir of ['dist/web', 'dist/browser']) {
 /** Each non-ASCII UTF-16 unit as \uXXXX; one that was escaped already (`\é`) loses its backslash. */
 function asciiOnly(text) {
   return text.replace(/(\\*)([^\0-\x7f])/g, (_, slashes, unit) => {
-    const escape = `\\u${unit.charCodeAt(0).toString(16).padStart(4, '0')}`;
-    return (slashes.length % 2 === 1 ? slashes.slice(1) : slashes) + escape;
+    const escaped = `\\u${unit.charCodeAt(0).toString(16).padStart(4, '0')}`;
+    return (slashes.length % 2 === 1 ? slashes.slice(1) : slashes) + escaped;
   });
 }
 

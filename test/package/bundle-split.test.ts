@@ -1,17 +1,18 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../web/chromium.js';
-import { servePage } from '../web/page-server.js';
+import { filesBelow, servePage } from '../web/page-server.js';
 import { appFiles, type Built, buildEsbuild, buildVite, buildWebpack, gzipKiB } from './consumer-builds.js';
 import { makeConsumer, packSandpit, writeTree } from './stage.js';
 
 // What the README promises an npm consumer: an OPFS worker whose first load stays under 120 KiB.
 // Since the snapshot store reads its own objects (isomorphic-git loads with the first git verb)
-// it is about 85 KiB; the guard leaves a little room above that, not the whole way to 120.
-const FIRST_LOAD_LIMIT_KIB = 92;
+// it is 81-93 KiB by bundler (esbuild's minifier and its 36 files, each gzipped on its own, cost
+// the most); each guard leaves a little room above its figure, not the whole way to 120.
+const FIRST_LOAD_LIMIT_KIB = { Vite: 92, webpack: 88, esbuild: 100 };
 
 let work: string;
 let app: string;
@@ -66,7 +67,7 @@ async function runInChromium(out: string): Promise<Record<string, { ok: boolean;
  * shell, the pack writer and git's network verbs on first use; the page's entry leaves the shell to
  * first use too; and the app runs in Chromium: what it wrote through the worker it reads back.
  */
-async function expectSmallAndWorking(bundler: string, built: Built): Promise<void> {
+async function expectSmallAndWorking(bundler: keyof typeof FIRST_LOAD_LIMIT_KIB, built: Built): Promise<void> {
   const { files, workerFirstLoad, pageFirstLoad } = built;
   expectBrowserClean(files);
   const kib = gzipKiB(files, workerFirstLoad);
@@ -75,7 +76,7 @@ async function expectSmallAndWorking(bundler: string, built: Built): Promise<voi
     `consumer ${bundler}: OPFS worker first load ${kib.toFixed(1)} KiB gzip (${workerFirstLoad.length} files), page entry ${pageKib.toFixed(1)} KiB gzip`,
   );
   expect(kib).toBeGreaterThan(20);
-  expect(kib).toBeLessThan(FIRST_LOAD_LIMIT_KIB);
+  expect(kib).toBeLessThan(FIRST_LOAD_LIMIT_KIB[bundler]);
   for (const name of ['run', 'pack', 'clone'] as const) {
     const chunks = built.lazy(name);
     expect(chunks.length, `${name} is a chunk of its own`).toBeGreaterThan(0);
@@ -94,15 +95,26 @@ async function expectSmallAndWorking(bundler: string, built: Built): Promise<voi
 }
 
 describe('the package ships its browser entries split, for any bundler', () => {
-  it('Vite with worker.format "es": the OPFS worker loads under 92 KiB gzip first; the app runs in Chromium', async () => {
+  it('ships its browser bundles as ASCII, so a page in any encoding parses them', async () => {
+    const dist = join(app, 'node_modules', 'sandpit-workspace', 'dist');
+    const offenders: string[] = [];
+    for (const dir of ['web', 'browser'])
+      for (const rel of await filesBelow(join(dist, dir)))
+        if (rel.endsWith('.js') && /[^\0-\x7f]/.test(await readFile(join(dist, dir, rel), 'utf8')))
+          offenders.push(`${dir}/${rel}`);
+    expect(offenders).toEqual([]);
+  });
+
+  it('Vite with worker.format "es": the OPFS worker loads under 92 KiB gzip first, the shell and git on first use; the app runs in Chromium', async () => {
     await expectSmallAndWorking('Vite', await buildVite(app));
   }, 300_000);
 
-  it('webpack 5 configured with nothing but its entry: the same', async () => {
+  it('webpack 5 configured with nothing but its entry and output folder: the same, under 88 KiB', async () => {
     await expectSmallAndWorking('webpack', await buildWebpack(app));
-  }, 300_000);
+      // terser over the page's 862 KB: about 70 s of one core, four minutes on a loaded machine
+  }, 600_000);
 
-  it('esbuild with the worker as a second entry named worker: the same', async () => {
+  it('esbuild with the worker as a second entry named worker: the same, under 100 KiB', async () => {
     await expectSmallAndWorking('esbuild', await buildEsbuild(app));
   }, 300_000);
 });

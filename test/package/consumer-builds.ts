@@ -111,7 +111,7 @@ export async function buildVite(app: string): Promise<Built> {
 
 interface WebpackStats {
   entrypoints: Record<string, { chunks: Array<string | number> }>;
-  chunks: Array<{ id: string | number; files: string[]; origins: Array<{ request: string }> }>;
+  chunks: Array<{ id: string | number; files: string[]; origins: Array<{ moduleName?: string; request?: string }> }>;
 }
 
 /**
@@ -128,20 +128,23 @@ export async function buildWebpack(app: string): Promise<Built> {
   process.stdout.write(JSON.stringify(stats.toJson({ all: false, chunks: true, chunkOrigins: true, entrypoints: true, ids: true })));
 });`;
   const stats = JSON.parse(mustRun(process.execPath, ['-e', build], app)) as WebpackStats;
+  // A classic script and no charset in the page: decoded as windows-1252, so the package must be ASCII.
   await writeTree(out, { 'index.html': page('<script src="./main.js"></script>') });
   const files = await readOutput(out);
-  const served = (test: (request: string) => boolean) => [
-    ...new Set(stats.chunks.filter((c) => c.origins.some((o) => test(o.request))).flatMap((c) => c.files)),
+  // A chunk's origins are the imports of every chunk group it belongs to.
+  const served = (test: (origin: { moduleName?: string; request?: string }) => boolean) => [
+    ...new Set(stats.chunks.filter((c) => c.origins.some(test)).flatMap((c) => c.files)),
   ];
+  const imported = (pattern: RegExp) => served((o) => pattern.test(o.request ?? ''));
+  // The worker's entry has the client's `new Worker(...)` as its origin, with no import request.
+  const worker = served((o) => !o.request && /sandpit-workspace\/dist\/web\/index\.js$/.test(o.moduleName ?? ''));
   const main = stats.entrypoints.main!.chunks.map(String);
   return {
     out,
     files,
-    workerFirstLoad: [
-      ...new Set([...served((r) => r === './worker.js'), ...served((r) => /\/opfs-[\w-]+\.js$/.test(r))]),
-    ],
+    workerFirstLoad: [...new Set([...worker, ...imported(/\/opfs-[\w-]+\.js$/)])],
     pageFirstLoad: stats.chunks.filter((c) => main.includes(String(c.id))).flatMap((c) => c.files),
-    lazy: (name) => served((r) => new RegExp(`/${name}-[\\w-]+\\.js$`).test(r)),
+    lazy: (name) => imported(new RegExp(`/${name}-[\\w-]+\\.js$`)),
   };
 }
 
