@@ -111,7 +111,7 @@ describe('the package ships its browser entries split, for any bundler', () => {
 
   it('webpack 5 configured with nothing but its entry and output folder: the same, under 88 KiB', async () => {
     await expectSmallAndWorking('webpack', await buildWebpack(app));
-    // terser over the page's 862 KB: about 70 s of one core, four minutes on a loaded machine
+    // terser over the page's 862 KiB: about 70 s of one core, four minutes on a loaded machine
   }, 600_000);
 
   it('esbuild with the worker as a second entry named worker: the same, under 100 KiB', async () => {
