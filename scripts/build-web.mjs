@@ -24,6 +24,27 @@ for (const mode of ['worker', 'client', 'core']) {
   run([bin('vite/bin/vite.js'), 'build', '-c', 'vite.web.config.ts', '--mode', mode]);
 }
 
+// The browser bundles are ASCII: a page script that is not a module is decoded with the page's
+// encoding, and without `<meta charset="utf-8">` that is windows-1252, where isomorphic-git's
+// /[\ud800-<U+FFFF>]/ reads as a range out of order: a SyntaxError that stopped a webpack app's
+// whole bundle. Minifiers keep a regular expression's escapes as written.
+for (const dir of ['dist/web', 'dist/browser']) {
+  for (const name of await readdir(join(root, dir), { recursive: true })) {
+    if (!name.endsWith('.js')) continue;
+    const path = join(root, dir, name);
+    const text = await readFile(path, 'utf8');
+    if (/[^\0-\x7f]/.test(text)) await writeFile(path, asciiOnly(text));
+  }
+}
+
+/** Each non-ASCII UTF-16 unit as \uXXXX; one that was escaped already (`\é`) loses its backslash. */
+function asciiOnly(text) {
+  return text.replace(/(\\*)([^\0-\x7f])/g, (_, slashes, unit) => {
+    const escaped = `\\u${unit.charCodeAt(0).toString(16).padStart(4, '0')}`;
+    return (slashes.length % 2 === 1 ? slashes.slice(1) : slashes) + escaped;
+  });
+}
+
 const types = join(root, 'dist', '.web-types');
 await rm(types, { recursive: true, force: true });
 run([bin('typescript/bin/tsc'), '-p', 'tsconfig.web-types.json']);

@@ -8,7 +8,17 @@ import { fileURLToPath } from 'node:url';
 export const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 
 /** Tools the consumer projects borrow from this checkout instead of downloading them again. */
-const BORROWED = ['typescript', 'vite', 'vitest', '@types/node', 'expect', 'jest', '@jest/globals'];
+const BORROWED = [
+  'typescript',
+  'vite',
+  'webpack',
+  'esbuild',
+  'vitest',
+  '@types/node',
+  'expect',
+  'jest',
+  '@jest/globals',
+];
 
 export interface Run {
   status: number | null;
