@@ -19,7 +19,7 @@ export class GzipError extends Error {
 /** Whether bytes start as a gzip stream does. */
 export const isGzip = (data: Uint8Array): boolean => data.length >= 2 && data[0] === 0x1f && data[1] === 0x8b;
 
-async function through(data: Uint8Array, stream: TransformStream<Uint8Array, Uint8Array>): Promise<Uint8Array> {
+async function through(data: Uint8Array, stream: CompressionStream | DecompressionStream): Promise<Uint8Array> {
   const piped = new Blob([data as BlobPart]).stream().pipeThrough(stream);
   return new Uint8Array(await new Response(piped).arrayBuffer());
 }

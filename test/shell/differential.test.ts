@@ -128,7 +128,14 @@ async function mismatchesOf(lines: string[], folder: string): Promise<string[]> 
   const mismatches: string[] = [];
   for (const [n, line] of lines.entries()) {
     const want = bash(line, `${folder}-${n}`);
-    const got = await shell(line);
+    let got: Awaited<ReturnType<typeof shell>>;
+    try {
+      got = await shell(line);
+    } catch (error) {
+      // a throw names its line, so one bad line does not hide the others
+      mismatches.push(`${JSON.stringify(line)}: threw ${String(error)}`);
+      continue;
+    }
     const known = line in KNOWN_DIFFERENCES;
     const problems: string[] = [];
     if (got.exit !== want.exit) problems.push(`exit ${got.exit} != ${want.exit}`);

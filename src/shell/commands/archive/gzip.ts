@@ -118,13 +118,13 @@ async function place(ctx: CommandContext, out: string, bytes: Uint8Array, force:
 }
 
 async function compressOne(ctx: CommandContext, name: string, o: Options): Promise<Outcome> {
+  const data = await input(ctx, name);
+  if (!(data instanceof Uint8Array)) return data;
   const suffix = SUFFIXES.find(([s]) => name.length > s.length && name.endsWith(s))?.[0];
   if (!o.toStdout && suffix) {
     ctx.err(`gzip: ${name} already has ${suffix} suffix -- unchanged\n`);
     return 'ok';
   }
-  const data = await input(ctx, name);
-  if (!(data instanceof Uint8Array)) return data;
   const fs = ctx.shell.state.fs;
   const base = name.split('/').pop()!;
   const mtime = name === '-' ? 0 : Math.floor(((await fs.stat(resolve(ctx, name)))?.mtimeMs ?? 0) / 1000);

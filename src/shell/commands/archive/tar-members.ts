@@ -101,7 +101,12 @@ export async function collectMembers(
   };
   const visit = async (abs: string, name: string): Promise<void> => {
     ctx.shell.checkTime();
-    if (abs === archivePath || excluded(job.exclude, name)) return;
+    if (excluded(job.exclude, name)) return;
+    if (abs === archivePath) {
+      // through gzip GNU tar cannot tell the archive from another file, and meets it still empty
+      if (!job.gzip) ctx.err(`tar: ${name}: file is the archive; not dumped\n`);
+      return;
+    }
     let st: Awaited<ReturnType<ShellFs['lstat']>>;
     try {
       st = await fs.lstat(abs);

@@ -31,11 +31,11 @@ const WITH_VALUE = 'fCSE';
 const LETTERS = 'cxtfzvCOpm';
 const TRY = "Try 'tar --help' or 'tar --usage' for more information.\n";
 
-/** A complaint GNU tar makes before doing anything: the message, then exit 2. */
+/** A complaint GNU tar makes before doing anything: the message, then exit 2 (64 for what its option parser rejects). */
 class TarUsage extends Error {
   constructor(
     message: string,
-    readonly tryHelp = true,
+    readonly status = 2,
   ) {
     super(message);
   }
@@ -61,9 +61,10 @@ function parse(ctx: CommandContext): TarJob {
   const args = [...ctx.args];
   // S and E stand for --strip-components and --exclude, which have no letter of their own
   const take = (letter: string, value: string | undefined, long = false) => {
-    if (!LETTERS.includes(letter) && !(long && 'SE'.includes(letter))) throw new TarUsage(unsupported(letter));
+    if (!LETTERS.includes(letter) && !(long && 'SE'.includes(letter)))
+      throw new TarUsage(unsupported(letter), GNU_LETTERS.includes(letter) ? 2 : 64);
     if (WITH_VALUE.includes(letter) && value === undefined)
-      throw new TarUsage(`option requires an argument -- '${letter}'`);
+      throw new TarUsage(`option requires an argument -- '${letter}'`, 64);
     if ('cxt'.includes(letter)) {
       if (job.mode && job.mode !== letter)
         throw new TarUsage("You may not specify more than one '-Acdtrux', '--delete' or  '--test-label' option");
@@ -95,7 +96,7 @@ function parse(ctx: CommandContext): TarJob {
     if (a.startsWith('--')) {
       const [name, inline] = a.slice(2).split(/=(.*)/s, 2) as [string, string | undefined];
       const letter = LONG[name];
-      if (!letter) throw new TarUsage(`unrecognized option '${a}'`);
+      if (!letter) throw new TarUsage(`unrecognized option '${a}'`, 64);
       take(letter, WITH_VALUE.includes(letter) ? (inline ?? args[++i]) : undefined, true);
       continue;
     }
@@ -130,9 +131,12 @@ const NAMED: Record<string, string> = {
   k: 'keeping existing files (-k)',
 };
 
+/** GNU tar's own letters: one this shell lacks is refused as unsupported, any other as invalid. */
+const GNU_LETTERS = 'aAbBcCdfFgGhHiIjJkKlLmMnNoOpPrRsStTuUvVwWxXzZ';
+
 const unsupported = (letter: string) =>
-  NAMED[letter]
-    ? `${NAMED[letter]} is not supported by this shell (it has c, x, t with f, z, v, C, O, --strip-components, --exclude)`
+  GNU_LETTERS.includes(letter)
+    ? `${NAMED[letter] ?? `-${letter}`} is not supported by this shell (it has c, x, t with f, z, v, C, O, --strip-components, --exclude)`
     : `invalid option -- '${letter}'`;
 
 /** The archive's bytes as tar reads them: from the file or stdin, inflated when gzip (said or seen). */
@@ -177,8 +181,8 @@ export const tar: CommandFn = async (ctx) => {
     job = parse(ctx);
   } catch (error) {
     if (!(error instanceof TarUsage)) throw error;
-    ctx.err(`tar: ${error.message}\n${error.tryHelp ? TRY : ''}`);
-    return 2;
+    ctx.err(`tar: ${error.message}\n${TRY}`);
+    return error.status;
   }
   const fs = ctx.shell.state.fs;
   // GNU changes into each -C folder as it reaches it, and stops at one that is not there
@@ -195,6 +199,8 @@ export const tar: CommandFn = async (ctx) => {
       if (parent?.type !== 'dir')
         return fatal(ctx, `${job.archive}: Cannot open: ${parent ? 'Not a directory' : 'No such file or directory'}`);
     }
+    // GNU opens (and empties) the archive before it reads a member, so a walk can meet it
+    if (target) await fs.writeFile(target, new Uint8Array());
     const { members, failed } = await collectMembers(ctx, job, target);
     let bytes = writeTar(members);
     if (job.gzip) bytes = await gzip(bytes);
