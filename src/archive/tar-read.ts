@@ -78,7 +78,14 @@ function paxRecords(data: Uint8Array): Map<string, string> {
   return out;
 }
 
-const KINDS: Record<string, TarKind> = { '0': 'file', '\0': 'file', '7': 'file', '5': 'dir', '2': 'symlink', '1': 'hardlink' };
+const KINDS: Record<string, TarKind> = {
+  '0': 'file',
+  '\0': 'file',
+  '7': 'file',
+  '5': 'dir',
+  '2': 'symlink',
+  '1': 'hardlink',
+};
 
 /**
  * Every member of an uncompressed tar archive (ustar, GNU, pax), in order. GNU long names and

@@ -37,7 +37,8 @@ export function readTar(name: string, tar: Uint8Array): TarFile[] {
   try {
     entries = tarEntries(tar);
   } catch (error) {
-    if (error instanceof TarFormatError) throw new PackageError('IO_ERROR', name, `its tarball is damaged (${error.message})`);
+    if (error instanceof TarFormatError)
+      throw new PackageError('IO_ERROR', name, `its tarball is damaged (${error.message})`);
     throw error;
   }
   const files: TarFile[] = [];

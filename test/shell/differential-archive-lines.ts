@@ -20,7 +20,7 @@ export const ARCHIVE_LINES: string[] = [
   'tar cvf a.tar a.txt docs; rm a.tar',
   "tar -cf a.tar src docs && tar -tvf a.tar | awk '{print $1, $3, $6}' | sort -k3; rm a.tar",
   "tar -czf a.tgz a.txt nums.txt && tar -tzvf a.tgz | awk '{print $1, $3, $6}'; rm a.tgz",
-  "chmod +x a.txt && tar -cf a.tar a.txt && tar -tvf a.tar | cut -c1-10; rm a.tar",
+  'chmod +x a.txt && tar -cf a.tar a.txt && tar -tvf a.tar | cut -c1-10; rm a.tar',
   'tar -cf a.tar src && tar -tf a.tar src/main.ts; rm a.tar',
   'tar -cf a.tar src && tar -tf a.tar src/deep | sort; rm a.tar',
   'tar -cf a.tar src && tar -tf a.tar nope; echo $?; rm a.tar',
@@ -59,7 +59,7 @@ export const ARCHIVE_LINES: string[] = [
   "ln -s a.txt l && tar -cf a.tar l && tar -tvf a.tar | awk '{print $1, $6, $7, $8}'; rm a.tar",
   'mkdir -p build/js && echo "x" > build/js/app.js && tar -czf dist.tgz -C build . && mkdir -p deploy && tar -xzf dist.tgz -C deploy && rm dist.tgz && find deploy | sort',
   'mkdir -p pkg/aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa/bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb && echo deep > pkg/aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa/bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb/a_file_with_a_long_name.txt && tar -czf l.tgz pkg && rm -r pkg && tar -xzf l.tgz && rm l.tgz && find pkg -type f | xargs cat',
-  'mkdir -p pkg/aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa && tar -cf l.tar pkg && tar -tf l.tar | awk \'{print length($0)}\'; rm l.tar',
+  "mkdir -p pkg/aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa && tar -cf l.tar pkg && tar -tf l.tar | awk '{print length($0)}'; rm l.tar",
   // tar: errors
   'tar -xzf nosuch.tgz; echo $?',
   'tar -tf a.txt; echo $?',

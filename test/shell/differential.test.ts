@@ -100,7 +100,7 @@ describe('the browser shell against /bin/bash with the real tools', () => {
     expect(await mismatchesOf(TOOL_LINES, 'tool')).toEqual([]);
   }, 900_000);
 
-  it('agrees on archives (tar, gzip, zcat) and the file commands\' last options, line by line', async () => {
+  it("agrees on archives (tar, gzip, zcat) and the file commands' last options, line by line", async () => {
     expect(await mismatchesOf(ARCHIVE_LINES, 'archive')).toEqual([]);
   }, 600_000);
 

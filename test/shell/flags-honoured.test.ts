@@ -180,7 +180,10 @@ const CASES: Record<string, Record<string, [string, string]>> = {
     z: ['tar -czf x src; head -c 2 x | od -c', 'tar -cf x src; head -c 2 x | od -c'],
     v: ['tar -cvf x.tar src', 'tar -cf x.tar src'],
     C: ['tar -cf x.tar -C src .; tar -tf x.tar', 'tar -cf x.tar src; tar -tf x.tar'],
-    O: ['tar -cf x.tar a.txt; rm a.txt; tar -xOf x.tar; ls a.txt', 'tar -cf x.tar a.txt; rm a.txt; tar -xf x.tar; ls a.txt'],
+    O: [
+      'tar -cf x.tar a.txt; rm a.txt; tar -xOf x.tar; ls a.txt',
+      'tar -cf x.tar a.txt; rm a.txt; tar -xf x.tar; ls a.txt',
+    ],
     '--strip-components': [
       'tar -cf x.tar src; mkdir o; tar -xf x.tar -C o --strip-components=1; ls o',
       'tar -cf x.tar src; mkdir o; tar -xf x.tar -C o; ls o',

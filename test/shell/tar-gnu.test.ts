@@ -83,7 +83,10 @@ describe.runIf(hasTools)('tar and gzip against GNU tar and gzip', () => {
   it('extracts what GNU tar made: long names, binary bytes, the executable bit, empty folders, links', async () => {
     const dir = hostTree();
     expect(sh('tar -czf a.tgz tree && tar -cf a.tar tree', dir).status).toBe(0);
-    const fs = createMemoryFs({ '/a.tgz': readFileSync(join(dir, 'a.tgz')), '/a.tar': readFileSync(join(dir, 'a.tar')) });
+    const fs = createMemoryFs({
+      '/a.tgz': readFileSync(join(dir, 'a.tgz')),
+      '/a.tar': readFileSync(join(dir, 'a.tar')),
+    });
     const r = await shell(
       fs,
       [
@@ -117,7 +120,10 @@ describe.runIf(hasTools)('tar and gzip against GNU tar and gzip', () => {
       writeFileSync(join(dir, name), await fs.readFile(`/${name}`));
     }
     expect(statSync(join(dir, 's.tar')).size % 10240).toBe(0);
-    const gnu = sh('mkdir z p && tar -xzf s.tgz -C z && tar -xf s.tar -C p && gzip -t tree/sub/b.bin.gz && gzip -dc tree/sub/b.bin.gz > b.out', dir);
+    const gnu = sh(
+      'mkdir z p && tar -xzf s.tgz -C z && tar -xf s.tar -C p && gzip -t tree/sub/b.bin.gz && gzip -dc tree/sub/b.bin.gz > b.out',
+      dir,
+    );
     expect(gnu.stderr).toBe('');
     expect(gnu.status).toBe(0);
     const want = listHost(join(hostTree(), 'tree'));
@@ -127,6 +133,8 @@ describe.runIf(hasTools)('tar and gzip against GNU tar and gzip', () => {
     // GNU's own long listing of the shell's archive is the shell's, but for the owner the host names
     const gnuTv = sh('tar -tvf s.tar', dir).stdout.replace(/ \S+\/\S+ +/g, ' ');
     const shellTv = new TextDecoder().decode(await fs.readFile('/shell-tv')).replace(/ \S+\/\S+ +/g, ' ');
-    expect(shellTv.replace(/ \d{4}-\d\d-\d\d \d\d:\d\d /g, ' ')).toBe(gnuTv.replace(/ \d{4}-\d\d-\d\d \d\d:\d\d /g, ' '));
+    expect(shellTv.replace(/ \d{4}-\d\d-\d\d \d\d:\d\d /g, ' ')).toBe(
+      gnuTv.replace(/ \d{4}-\d\d-\d\d \d\d:\d\d /g, ' '),
+    );
   });
 });

@@ -151,7 +151,13 @@ async function decompressOne(ctx: CommandContext, given: string, o: Options): Pr
   if (name !== '-' && !(await fs.stat(resolve(ctx, name)).catch(() => null)) && unsuffixed(name) === null)
     name = `${name}.gz`;
   const out = name === '-' ? null : unsuffixed(name);
-  if (name !== '-' && out === null && !o.toStdout && !o.test && (await fs.stat(resolve(ctx, name)).catch(() => null))?.type === 'file') {
+  if (
+    name !== '-' &&
+    out === null &&
+    !o.toStdout &&
+    !o.test &&
+    (await fs.stat(resolve(ctx, name)).catch(() => null))?.type === 'file'
+  ) {
     ctx.err(`gzip: ${name}: unknown suffix -- ignored\n`);
     return 'warning';
   }

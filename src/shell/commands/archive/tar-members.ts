@@ -29,7 +29,10 @@ export interface TarJob {
 const join = (dir: string, name: string) => (dir === '/' ? `/${name}` : `${dir}/${name}`);
 const TYPE_LETTER: Record<string, string> = { file: '-', dir: 'd', symlink: 'l', hardlink: 'h', other: '-' };
 
-type Listed = Pick<TarEntry, 'name' | 'kind' | 'mode' | 'uid' | 'gid' | 'uname' | 'gname' | 'size' | 'mtime' | 'linkname'>;
+type Listed = Pick<
+  TarEntry,
+  'name' | 'kind' | 'mode' | 'uid' | 'gid' | 'uname' | 'gname' | 'size' | 'mtime' | 'linkname'
+>;
 
 /**
  * GNU tar's long listing (`tv`, `cvv`, `xvv`): mode, owner/group and size in a column that starts

@@ -76,8 +76,7 @@ function parse(ctx: CommandContext): TarJob {
     else if (letter === 'C') {
       job.dir = shellPath(job.dir, value!);
       job.dirShown = value!;
-    }
-    else if (letter === 'S') {
+    } else if (letter === 'S') {
       if (!/^\d+$/.test(value!)) throw new TarUsage(`Invalid number of elements: '${value}'`);
       job.strip = Number(value);
     } else if (letter === 'E') job.exclude.push(value!);
