@@ -125,6 +125,8 @@ export const ARCHIVE_LINES: string[] = [
   'chmod +x a.txt; cp a.txt c.txt; stat -c %a c.txt',
   'chmod +x a.txt; mv a.txt c.txt; stat -c %a c.txt',
   'chmod +x a.txt; cp -v a.txt src; stat -c %a src/a.txt',
+  // a folder removed and made again in one line, below it too (the write path once removed it twice)
+  'rm -r src && mkdir -p src/deep && echo x > src/deep/n.js && find src | sort',
 ];
 
 /** Lines about archives that must fail loudly in the shell (bash may succeed: they need tools it has). */
