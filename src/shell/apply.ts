@@ -51,8 +51,11 @@ export async function applyBufferedChanges(
       await noteRemoved(`${abs === '/' ? '' : abs}/${name}`, rel ? `${rel}/${name}` : name);
   };
   let steps: FileStep[] = [];
+  // folders this plan removes whole: what was below them is gone by the time a later step runs
+  const removedTrees: string[] = [];
   const remove = async (abs: string, rel: string, type: string) => {
     await noteRemoved(abs, rel);
+    if (type === 'dir') removedTrees.push(`${rel}/`);
     steps.push(type === 'dir' ? { kind: 'remove-tree', rel } : { kind: 'remove', rel });
   };
   const gitSteps: FileStep[] = [];
@@ -62,7 +65,9 @@ export async function applyBufferedChanges(
     const plain = steps;
     if (own) steps = gitSteps;
     const abs = toAbs(path);
-    const existing = await fs.lstat(abs).catch((e) => (hasFsCode(e, 'ENOENT', 'ENOTDIR') ? null : Promise.reject(e)));
+    const existing = removedTrees.some((t) => path.startsWith(t))
+      ? null
+      : await fs.lstat(abs).catch((e) => (hasFsCode(e, 'ENOENT', 'ENOTDIR') ? null : Promise.reject(e)));
     if (entry.kind === 'deleted') {
       if (existing) await remove(abs, path, existing.type);
     } else if (entry.kind === 'dir') {

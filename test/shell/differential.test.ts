@@ -11,10 +11,11 @@ import { FileWriter } from '../../src/workspace/file-writer.js';
 import { PathLocks } from '../../src/workspace/locks.js';
 import { PathResolver } from '../../src/workspace/paths.js';
 import { AGENT_LINES, LOUD_LINES } from './differential-agent-lines.js';
+import { ARCHIVE_LINES, ARCHIVE_LOUD_LINES } from './differential-archive-lines.js';
 import { FIXTURE, JQ_LINES, KNOWN_DIFFERENCES, LINES } from './differential-lines.js';
 import { TOOL_LINES } from './differential-tool-lines.js';
 
-const ALL_LINES = [...LINES, ...AGENT_LINES, ...TOOL_LINES];
+const ALL_LINES = [...LINES, ...AGENT_LINES, ...TOOL_LINES, ...ARCHIVE_LINES];
 
 const base = mkdtempSync(join(tmpdir(), 'sandpit-shell-diff-'));
 // Hundreds of small trees: removing them can take longer than a hook's default on a busy machine.
@@ -99,9 +100,13 @@ describe('the browser shell against /bin/bash with the real tools', () => {
     expect(await mismatchesOf(TOOL_LINES, 'tool')).toEqual([]);
   }, 900_000);
 
+  it("agrees on archives (tar, gzip, zcat) and the file commands' last options, line by line", async () => {
+    expect(await mismatchesOf(ARCHIVE_LINES, 'archive')).toEqual([]);
+  }, 600_000);
+
   it('fails loudly on what it does not support: a message on stderr, and a non-zero exit outside a pipeline', async () => {
     const quiet: string[] = [];
-    for (const line of LOUD_LINES) {
+    for (const line of [...LOUD_LINES, ...ARCHIVE_LOUD_LINES]) {
       const got = await shell(line);
       if (got.stderr === '' || (!line.includes('|') && got.exit === 0))
         quiet.push(`${JSON.stringify(line)}: exit ${got.exit}, stderr ${JSON.stringify(got.stderr)}`);
@@ -123,7 +128,14 @@ async function mismatchesOf(lines: string[], folder: string): Promise<string[]> 
   const mismatches: string[] = [];
   for (const [n, line] of lines.entries()) {
     const want = bash(line, `${folder}-${n}`);
-    const got = await shell(line);
+    let got: Awaited<ReturnType<typeof shell>>;
+    try {
+      got = await shell(line);
+    } catch (error) {
+      // a throw names its line, so one bad line does not hide the others
+      mismatches.push(`${JSON.stringify(line)}: threw ${String(error)}`);
+      continue;
+    }
     const known = line in KNOWN_DIFFERENCES;
     const problems: string[] = [];
     if (got.exit !== want.exit) problems.push(`exit ${got.exit} != ${want.exit}`);

@@ -54,6 +54,8 @@ import { READLINK_FLAGS } from '../../src/shell/commands/files/readlink.js';
 import { TREE_FLAGS } from '../../src/shell/commands/files/tree.js';
 import { KILL_FLAGS } from '../../src/shell/commands/jobs/kill.js';
 import { COLUMN_FLAGS } from '../../src/shell/commands/text/column.js';
+import { GZIP_FLAGS } from '../../src/shell/commands/archive/gzip.js';
+import { TAR_FLAGS } from '../../src/shell/commands/archive/tar.js';
 import { JOIN_FLAGS } from '../../src/shell/commands/text/join.js';
 
 const FILES: Record<string, string> = {
@@ -159,7 +161,46 @@ const CASES: Record<string, Record<string, [string, string]>> = {
     v: ['cp -v a.txt c.txt', 'cp a.txt c.txt'],
     n: ['cp -n a.txt b.txt; cat b.txt', 'cp a.txt b.txt; cat b.txt'],
   },
-  mv: { n: ['mv -n a.txt b.txt; cat b.txt', 'mv a.txt b.txt; cat b.txt'] },
+  mv: {
+    n: ['mv -n a.txt b.txt; cat b.txt', 'mv a.txt b.txt; cat b.txt'],
+    i: ['echo n | mv -i a.txt b.txt; cat b.txt', 'echo n | mv a.txt b.txt; cat b.txt'],
+    f: ['echo n | mv -i -f a.txt b.txt; cat b.txt', 'echo n | mv -i a.txt b.txt; cat b.txt'],
+    v: ['mv -v a.txt c.txt', 'mv a.txt c.txt'],
+  },
+  touch: {
+    c: ['touch -c new.txt; ls new.txt', 'touch new.txt; ls new.txt'],
+    a: ['touch -a a.txt; find . -newer b.txt -name a.txt', 'touch a.txt; find . -newer b.txt -name a.txt'],
+    m: ['touch -a -m a.txt; find . -newer b.txt -name a.txt', 'touch -a a.txt; find . -newer b.txt -name a.txt'],
+  },
+  tar: {
+    c: ['tar -cf x.tar src; ls x.tar', 'tar -f x.tar src; ls x.tar'],
+    x: ['tar -cf x.tar src; rm -r src; tar -xf x.tar; ls src', 'tar -cf x.tar src; rm -r src; tar -f x.tar; ls src'],
+    t: ['tar -cf x.tar src; tar -tf x.tar', 'tar -cf x.tar src; tar -f x.tar'],
+    f: ['tar -cf x.tar src > y; ls', 'tar -c src > y; ls'],
+    z: ['tar -czf x src; head -c 2 x | od -c', 'tar -cf x src; head -c 2 x | od -c'],
+    v: ['tar -cvf x.tar src', 'tar -cf x.tar src'],
+    C: ['tar -cf x.tar -C src .; tar -tf x.tar', 'tar -cf x.tar src; tar -tf x.tar'],
+    O: [
+      'tar -cf x.tar a.txt; rm a.txt; tar -xOf x.tar; ls a.txt',
+      'tar -cf x.tar a.txt; rm a.txt; tar -xf x.tar; ls a.txt',
+    ],
+    '--strip-components': [
+      'tar -cf x.tar src; mkdir o; tar -xf x.tar -C o --strip-components=1; ls o',
+      'tar -cf x.tar src; mkdir o; tar -xf x.tar -C o; ls o',
+    ],
+    '--exclude': [
+      'tar -cf x.tar --exclude=a.txt a.txt b.txt; tar -tf x.tar',
+      'tar -cf x.tar a.txt b.txt; tar -tf x.tar',
+    ],
+  },
+  gzip: {
+    c: ['gzip -c a.txt > o; ls', 'gzip a.txt > o; ls'],
+    d: ['gzip a.txt; gzip -d a.txt.gz; ls', 'gzip a.txt; gzip a.txt.gz; ls'],
+    k: ['gzip -k a.txt; ls', 'gzip a.txt; ls'],
+    f: ['gzip -k a.txt; gzip -f a.txt; ls', 'gzip -k a.txt; gzip a.txt; ls'],
+    v: ['gzip -v a.txt', 'gzip a.txt'],
+    t: ['gzip -t a.txt', 'gzip a.txt'],
+  },
   tee: { a: ['echo x | tee -a a.txt > o; cat a.txt', 'echo x | tee a.txt > o; cat a.txt'] },
   echo: {
     n: ['echo -n x', 'echo x'],
@@ -468,7 +509,6 @@ const NO_VISIBLE_EFFECT: Record<string, Record<string, string>> = {
   du: { k: 'KiB are already the default unit' },
   date: { u: "the shell's clock is UTC whether or not -u is given" },
   cp: { f: 'every file here is writable, so there is never a destination to remove first' },
-  mv: { f: 'there is no terminal to prompt on and every file is writable: nothing to force' },
   pwd: { L: 'the folder is kept with its links resolved', P: 'the folder is kept with its links resolved' },
   which: { a: 'each command lives in one place, /usr/bin' },
   type: { a: 'each command lives in one place, /usr/bin' },
@@ -495,10 +535,14 @@ const NO_VISIBLE_EFFECT: Record<string, Record<string, string>> = {
     '--get': 'getting is the default action for one name',
   },
   ln: { n: 'this shell never follows a link, so a link to a folder is never taken for the folder, with or without -n' },
+  tar: {
+    p: 'the workspace keeps only the executable bit, which extraction keeps with or without -p (as GNU tar does under umask 022)',
+    m: 'extracted files always carry the time they are written (the workspace keeps no other), which is what -m asks',
+  },
 };
 
-/** Options still accepted without effect, a known gap (issue 31's progress list) until they are honoured. */
-const ELSEWHERE: Record<string, string> = { touch: 'acm', cp: 'p', mv: 'iv' };
+/** Options still accepted without effect, a known gap (issue 31's progress list) until they are honoured: none now. */
+const ELSEWHERE: Record<string, string> = {};
 
 const TABLES: Record<string, string | readonly string[]> = {
   ...TEXT_FLAGS,
@@ -537,6 +581,8 @@ const TABLES: Record<string, string | readonly string[]> = {
   kill: KILL_FLAGS,
   column: COLUMN_FLAGS,
   join: JOIN_FLAGS,
+  tar: TAR_FLAGS,
+  gzip: GZIP_FLAGS,
 };
 
 const GIT_TABLES: Record<string, readonly string[]> = {
@@ -563,6 +609,8 @@ const ALIASES: Record<string, string> = {
   sha1sum: 'sha256sum',
   md5sum: 'sha256sum',
   readarray: 'mapfile',
+  gunzip: 'gzip',
+  zcat: 'gzip',
 };
 
 /** Commands that parse no options, and why; those marked `refuses` fail loudly on any. */

@@ -8,7 +8,7 @@ const LAYERS: Array<[string, (file: string) => boolean]> = [
   ['fs', (f) => f.startsWith('src/fs/')],
   ['text', (f) => f.startsWith('src/text/')],
   ['workspace', (f) => f.startsWith('src/workspace/')],
-  ['engines', (f) => /^src\/(patch|search|snapshots|git|shell|process|packages|modules)\//.test(f)],
+  ['engines', (f) => /^src\/(patch|search|snapshots|git|shell|process|packages|modules|archive)\//.test(f)],
   ['tools', (f) => f.startsWith('src/tools/')],
   ['toolsets', (f) => f.startsWith('src/toolsets/')],
   ['agent', (f) => f.startsWith('src/agent/')],

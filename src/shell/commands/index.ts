@@ -51,6 +51,10 @@ const onDemand: Record<string, CommandFn> = {
   kill: lazy(async () => (await import('./jobs/kill.js')).kill),
   jobs: lazy(async () => (await import('./jobs/kill.js')).jobs),
   wait: lazy(async () => (await import('./jobs/kill.js')).wait),
+  tar: lazy(async () => (await import('./archive/tar.js')).tar),
+  gzip: lazy(async () => (await import('./archive/gzip.js')).gzip),
+  gunzip: lazy(async () => (await import('./archive/gzip.js')).gzip),
+  zcat: lazy(async () => (await import('./archive/gzip.js')).gzip),
 };
 
 /** Every command the shell has, by name. */

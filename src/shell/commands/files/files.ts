@@ -33,29 +33,44 @@ export const FILE_COMMAND_FLAGS: Record<string, string> = {
   rmdir: 'pv',
   rm: 'rRfdv',
   touch: 'acm',
-  cp: 'rRfpavn',
+  cp: 'rRfavn',
   mv: 'fivn',
   tee: 'a',
 };
 
-/** Copy a file or a tree; `copied(from, to)` hears of each one copied, as `cp -v` lists them. */
+/**
+ * Copy a file or a tree; `copied(from, to)` hears of each one copied, as `cp -v` lists them. A new
+ * file takes the source's executable bit, as GNU cp gives it the source's mode; `move` keeps it
+ * over an existing one too, as a rename does.
+ */
 async function copyTree(
   fs: ShellFs,
   from: string,
   to: string,
   copied?: (from: string, to: string) => void,
+  move = false,
 ): Promise<void> {
   const st = await fs.stat(from);
   if (!st) throw new FsError('ENOENT', 'copy');
   if (st.type === 'file') {
-    await fs.writeFile(to, await fs.readFile(from));
+    const keep = move || !(await fs.stat(to)) ? (await fs.lstat(from))?.executable : undefined;
+    await fs.writeFile(to, await fs.readFile(from), undefined, keep);
     copied?.(from, to);
     return;
   }
   if (to === from || to.startsWith(`${from}/`)) throw new UsageError(`cannot copy a directory, '${from}', into itself`);
   if (!(await fs.stat(to))) await fs.mkdir(to);
   copied?.(from, to);
-  for (const name of await fs.readdir(from)) await copyTree(fs, join(from, name), join(to, name), copied);
+  for (const name of await fs.readdir(from)) await copyTree(fs, join(from, name), join(to, name), copied, move);
+}
+
+/** The next line of the shared standard input, as `mv -i` reads its answer; null at its end. */
+function answer(input: { text: string; pos: number }): string | null {
+  if (input.pos >= input.text.length) return null;
+  const end = input.text.indexOf('\n', input.pos);
+  const line = input.text.slice(input.pos, end < 0 ? input.text.length : end);
+  input.pos = end < 0 ? input.text.length : end + 1;
+  return line;
 }
 
 /** A path as the user wrote it, extended by what a command appended below it: for `-v` lines. */
@@ -212,20 +227,29 @@ export const fileCommands: Record<string, CommandFn> = {
   },
   touch: async (ctx) => {
     const fs = ctx.shell.state.fs;
+    const { operands, flags } = getopts(ctx.args, 'acm', '', { 'no-create': 'c' });
+    if (!operands.length) throw new UsageError('missing file operand');
+    // The workspace keeps one time per file, the modification time: -a alone moves no time it keeps.
+    const moves = !flags.has('a') || flags.has('m');
     return perOperand(
       ctx,
-      getopts(ctx.args, 'acm').operands,
+      operands,
       async (f) => {
         const p = resolve(ctx, f);
         const st = await fs.stat(p);
-        if (!st) await fs.writeFile(p, new Uint8Array());
-        else if (st.type === 'file') await fs.writeFile(p, await fs.readFile(p));
+        if (!st) {
+          if (!flags.has('c')) await fs.writeFile(p, new Uint8Array());
+        } else if (st.type === 'file' && moves) await fs.writeFile(p, await fs.readFile(p));
       },
       'cannot touch ',
     );
   },
   cp: async (ctx) => {
-    const { operands, flags } = getopts(ctx.args, 'rRfpavn', '', { recursive: 'r', verbose: 'v', 'no-clobber': 'n' });
+    if (ctx.args.some((a) => /^-[a-zA-Z]*p/.test(a) || a.startsWith('--preserve')))
+      throw new UsageError(
+        "-p (keep the source's times) is not supported by this shell: the workspace stamps each file with the time it is written; copy without -p",
+      );
+    const { operands, flags } = getopts(ctx.args, 'rRfavn', '', { recursive: 'r', verbose: 'v', 'no-clobber': 'n' });
     const fs = ctx.shell.state.fs;
     if (operands.length < 2)
       throw new UsageError(
@@ -256,13 +280,28 @@ export const fileCommands: Record<string, CommandFn> = {
     );
   },
   mv: async (ctx) => {
-    const { operands, flags } = getopts(ctx.args, 'fivn');
+    const { operands, flags } = getopts(ctx.args, 'fivn', '', {
+      force: 'f',
+      interactive: 'i',
+      verbose: 'v',
+      'no-clobber': 'n',
+    });
+    // of -f, -i and -n the last given wins, as in GNU mv
+    let last = '';
+    for (const a of ctx.args) {
+      if (a === '--') break;
+      const long = { '--force': 'f', '--interactive': 'i', '--no-clobber': 'n' }[a];
+      if (long) last = long;
+      else if (/^-[a-zA-Z]+$/.test(a)) for (const c of a.slice(1)) if ('fin'.includes(c)) last = c;
+    }
     const fs = ctx.shell.state.fs;
     if (operands.length < 2)
       throw new UsageError(
         operands.length ? `missing destination file operand after '${operands[0]}'` : 'missing file operand',
       );
-    const dest = resolve(ctx, operands.pop()!);
+    const destShown = operands.pop()!;
+    const dest = resolve(ctx, destShown);
+    const input = ctx.input ?? { text: ctx.stdin, pos: 0 };
     return perOperand(
       ctx,
       operands,
@@ -271,11 +310,18 @@ export const fileCommands: Record<string, CommandFn> = {
         if (!(await fs.stat(from))) throw new FsError('ENOENT', 'mv');
         const to = await target(fs, from, dest, operands.length > 1);
         if (to === from) return;
+        const toShown = to === dest ? destShown : `${destShown.replace(/\/+$/, '')}/${base(s)}`;
         const existing = await fs.stat(to);
-        if (flags.has('n') && existing) return;
+        if (existing && last === 'n') return;
+        // -i asks on stderr and reads the answer from stdin, as GNU mv does without a terminal
+        if (existing && last === 'i') {
+          ctx.err(`mv: overwrite '${toShown}'? `);
+          if (!/^[yY]/.test(answer(input) ?? '')) return;
+        }
         if (existing?.type === 'dir') throw new UsageError(`cannot overwrite directory '${to}'`);
-        await copyTree(fs, from, to);
+        await copyTree(fs, from, to, undefined, true);
         await fs.remove(from);
+        if (flags.has('v')) ctx.out(`renamed '${s}' -> '${toShown}'\n`);
       },
       'cannot stat ',
     );
