@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The step before `npm test`: find what the tests need outside npm (Chromium, git, ripgrep,
+// The step before `npm test`: find what the tests need outside npm (Chromium, git, ripgrep, tree,
 // bubblewrap), install what is missing where that can be done without asking (Playwright's own
 // Chromium download; apt-get as root on Debian or Ubuntu), or stop at once with one line that
 // says what to install. Prints `CHROMIUM_PATH=<path>` when done.
@@ -25,6 +25,7 @@ const noInstall = env.SANDPIT_SETUP_NO_INSTALL === '1';
 const TOOLS = [
   { bin: 'git', apt: 'git', why: 'the snapshot tests compare with the git CLI' },
   { bin: 'rg', apt: 'ripgrep', why: 'the search benchmarks and tests compare with ripgrep' },
+  { bin: 'tree', apt: 'tree', why: "the shell's differential test compares tree's output with the real tree" },
   { bin: 'bwrap', apt: 'bubblewrap', why: 'run_command runs in a bubblewrap sandbox on Linux', linuxOnly: true },
 ];
 
