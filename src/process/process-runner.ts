@@ -64,6 +64,20 @@ export interface CommandResult {
   }>;
 }
 
+/**
+ * Command lines that share a shell's state as one bash session does: the working folder, variables
+ * (exported or not), functions, aliases and options carry from one line to the next until
+ * `restart`. The vendors' bash and shell tools run over one.
+ */
+export interface CommandSession {
+  /** Run one command line in the session (its `commandLine`, else its argv as one line). */
+  run(request: CommandRequest): Promise<CommandResult>;
+  /** Forget the session's state: the next line starts as a new shell would. */
+  restart(): Promise<void>;
+  /** Release what the session holds; a later `run` starts afresh. */
+  close(): Promise<void>;
+}
+
 /** A host's way to run commands. Throw a ToolError (NOT_FOUND, PERMISSION_DENIED) when one cannot start. */
 export interface ProcessRunner {
   /** Run one command to its end (or its timeout) and give its outcome. */
@@ -82,6 +96,8 @@ export interface ProcessRunner {
    * (with nothing written) when a package is not in the cache.
    */
   syncPackages?(folders: string[], apply: (steps: FileStep[]) => Promise<unknown>): Promise<string[]>;
+  /** Open a shell session over this runner (see CommandSession); without it each line starts afresh. */
+  openSession?(): CommandSession;
   /** Start a command as a background task; without it, `background: true` is NOT_SUPPORTED. */
   start?(request: CommandRequest): Promise<{
     /** the background task's id */
