@@ -1,4 +1,5 @@
 import type { FileStep } from '../workspace/file-writer.js';
+import type { ShellSession } from '../shell/run.js';
 /**
  * What run_command needs from a host that can run programs. Node supplies one (sandpit/node);
  * a browser playground can plug in its own (a remote sandbox, an emulator). Browser-safe: types only.
@@ -32,6 +33,11 @@ export interface CommandRequest {
    * change's id (undefined when it changed nothing). The runner awaits it before the task counts as ended.
    */
   settle?: (files: NonNullable<CommandResult['files']>) => Promise<string | undefined>;
+  /**
+   * For the built-in shell: the session the line runs in (it starts from the state the last line
+   * left there and leaves its own). The vendors' bash and shell tools pass one; see CommandSession.
+   */
+  shellSession?: ShellSession;
 }
 
 /** The outcome of a finished command. A nonzero exit or a timeout is still a result, not an error. */
@@ -96,7 +102,11 @@ export interface ProcessRunner {
    * (with nothing written) when a package is not in the cache.
    */
   syncPackages?(folders: string[], apply: (steps: FileStep[]) => Promise<unknown>): Promise<string[]>;
-  /** Open a shell session over this runner (see CommandSession); without it each line starts afresh. */
+  /**
+   * Open a shell session over this runner (see CommandSession; Node's runner has it). Without it,
+   * a 'shell' runner is handed `shellSession` with each line (the built-in shell keeps its state
+   * there), and a runner of programs starts each line afresh.
+   */
   openSession?(): CommandSession;
   /** Start a command as a background task; without it, `background: true` is NOT_SUPPORTED. */
   start?(request: CommandRequest): Promise<{

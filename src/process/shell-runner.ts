@@ -1,6 +1,5 @@
 import type { WorkspaceFs } from '../fs/types.js';
 import type { CommandFn, PackageSettings } from '../shell/context.js';
-import type { ShellSession } from '../shell/run.js';
 import type { CommandRequest, CommandResult, ProcessRunner } from './process-runner.js';
 import type { TaskRegistry } from './task-registry.js';
 
@@ -57,50 +56,35 @@ export function createShellRunner(fs: WorkspaceFs, root = '/', options: ShellRun
       const { syncNodeModules } = await import('../shell/commands/npm/sync.js');
       return syncNodeModules(fs, root, folders, options.packages ?? {}, apply);
     },
-    openSession() {
-      // The state lives in the page (cwd, variables, functions): a restart drops it.
-      const session: ShellSession = {};
-      return {
-        run: (request) => runLine(request, session),
-        restart: async () => {
-          delete session.state;
-        },
-        close: async () => {
-          delete session.state;
-        },
-      };
+    async run(request: CommandRequest): Promise<CommandResult> {
+      const { runShell } = await import('../shell/run.js');
+      const apply = request.apply;
+      if (!apply) throw new Error("the shell runs inside run_command, which hands it the workspace's write path");
+      const result = await runShell({
+        fs,
+        root,
+        command: commandOf(request),
+        cwd: request.cwdDisplay,
+        env: request.env,
+        timeoutMs: request.timeoutMs,
+        apply,
+        ...(options.maxOutputBytes ? { maxOutputBytes: options.maxOutputBytes } : {}),
+        ...(options.extraCommands ? { extraCommands: options.extraCommands } : {}),
+        ...(options.packages ? { packages: options.packages } : {}),
+        ...(request.onProgress ? { onProgress: request.onProgress } : {}),
+        ...(request.shellSession ? { session: request.shellSession } : {}),
+      });
+      const { applied, killed: _killed, ...rest } = result;
+      const fields = { ...rest, files: applied };
+      const failed = result.exit_code !== 0 && applied.length > 0;
+      return failed
+        ? {
+            ...fields,
+            note: `the command ${result.timed_out ? 'timed out' : `failed (exit ${result.exit_code})`}; the writes it made before that were kept, as in a real shell (see changed_files; undo reverts them)`,
+          }
+        : fields;
     },
-    run: (request) => runLine(request),
   };
-
-  async function runLine(request: CommandRequest, session?: ShellSession): Promise<CommandResult> {
-    const { runShell } = await import('../shell/run.js');
-    const apply = request.apply;
-    if (!apply) throw new Error("the shell runs inside run_command, which hands it the workspace's write path");
-    const result = await runShell({
-      fs,
-      root,
-      command: commandOf(request),
-      cwd: request.cwdDisplay,
-      env: request.env,
-      timeoutMs: request.timeoutMs,
-      apply,
-      ...(options.maxOutputBytes ? { maxOutputBytes: options.maxOutputBytes } : {}),
-      ...(options.extraCommands ? { extraCommands: options.extraCommands } : {}),
-      ...(options.packages ? { packages: options.packages } : {}),
-      ...(request.onProgress ? { onProgress: request.onProgress } : {}),
-      ...(session ? { session } : {}),
-    });
-    const { applied, killed: _killed, ...rest } = result;
-    const fields = { ...rest, files: applied };
-    const failed = result.exit_code !== 0 && applied.length > 0;
-    return failed
-      ? {
-          ...fields,
-          note: `the command ${result.timed_out ? 'timed out' : `failed (exit ${result.exit_code})`}; the writes it made before that were kept, as in a real shell (see changed_files; undo reverts them)`,
-        }
-      : fields;
-  }
 }
 
 const pick = (options: ShellRunnerOptions) => ({

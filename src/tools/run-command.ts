@@ -1,7 +1,7 @@
 import type { FileStep } from '../workspace/file-writer.js';
 import { s, ToolError, type Infer } from '../contract/index.js';
 import { displayPath } from '../workspace/paths.js';
-import { defineTool, RUNS_PROGRAMS, type ToolDefinition } from './schema/define.js';
+import { defineTool, RUNS_PROGRAMS } from './schema/define.js';
 import { recordExternalChanges, recordKnownChanges, type FindExternalChanges } from './external-changes.js';
 import type { CommandResult, ProcessRunner } from '../process/process-runner.js';
 import { awaitRunner } from './runner-slot.js';
@@ -82,19 +82,7 @@ void resultsAgree;
  */
 export function createRunCommandTool(runner?: ProcessRunner, findChanges?: FindExternalChanges): RunCommandTool {
   const tool = runCommandOver(runner, findChanges);
-  if (runner) overRunners.set(tool, { runner, ...(findChanges ? { findChanges } : {}) });
   return runner ? tool : awaitRunner(tool, (bound, changes) => runCommandOver(bound, changes));
-}
-
-// The runner behind each run_command made over one, so a vendor's shell tool given the host's
-// run_command (Node's) can open a session on the same runner.
-const overRunners = new WeakMap<ToolDefinition, { runner: ProcessRunner; findChanges?: FindExternalChanges }>();
-
-/** The runner (and rescan) a run_command was made over, if it was made over one by createRunCommandTool. */
-export function runnerBehind(
-  tool: ToolDefinition,
-): { runner: ProcessRunner; findChanges?: FindExternalChanges } | undefined {
-  return overRunners.get(tool);
 }
 
 function runCommandOver(runner?: ProcessRunner, findChanges?: FindExternalChanges): RunCommandTool {

@@ -97,8 +97,7 @@ describe.each(Object.keys(BACKENDS) as Array<keyof typeof BACKENDS>)('anthropic 
     expect(failed.content).toBe('no\n\n(exit code 4)');
     const slow = presentBash(await ws.call('bash', { command: 'sleep 5' }));
     expect(slow).toEqual({
-      content:
-        'Error: the command timed out after 1 seconds and was killed. The session goes on (restart: true for a fresh one).',
+      content: 'Error: the command timed out after 1 seconds and was killed. The session goes on.',
       is_error: true,
     });
     expect(presentBash(await ws.call('bash', { restart: true }))).toEqual({ content: 'tool has been restarted.' });

@@ -1,6 +1,7 @@
 import type { CommandRequest, CommandResult, CommandSession, ProcessRunner } from '../../process/process-runner.js';
 import { replayedBashSession, SESSION_INSIDE, sessionArgv } from './bash-session.js';
 import { createRunCommandTool } from '../../tools/run-command.js';
+import { runsOn } from '../../toolsets/native/shell-line.js';
 import type { ToolDefinition } from '../../tools/schema/define.js';
 import type { FindExternalChanges } from '../../tools/external-changes.js';
 import { DEFAULT_OUTPUT_CAP } from './output-cap.js';
@@ -100,5 +101,5 @@ export function nodeRunCommand(
   hooks: { findChanges: FindExternalChanges; afterExit: (tool: string) => Promise<void> },
   runner: NodeRunner = createNodeRunner(tasks, options, hooks.afterExit),
 ): ToolDefinition {
-  return createRunCommandTool(runner, hooks.findChanges);
+  return runsOn(createRunCommandTool(runner, hooks.findChanges), runner, hooks.findChanges);
 }

@@ -46,7 +46,7 @@ export function anthropicBash(run: RunLine, options: { timeoutSeconds?: number }
       );
       if (r.timed_out)
         parts.push(
-          `Error: the command timed out after ${limit} seconds and was killed.${run.restart ? ' The session goes on (restart: true for a fresh one).' : ''}`,
+          `Error: the command timed out after ${limit} seconds and was killed.${run.restart ? ' The session goes on.' : ''}`,
         );
       else if (r.exit_code !== 0) parts.push(`(exit code ${r.exit_code})`);
       return {

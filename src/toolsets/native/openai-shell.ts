@@ -63,10 +63,7 @@ export function openaiShell(run: RunLine): ToolDefinition {
     name: 'shell',
     title: 'Shell (OpenAI)',
     description:
-      'Run shell commands in the workspace, one after another: action.commands, each with timeout_ms and max_output_length. A nonzero exit or a timeout is a normal result.' +
-      (run.restart
-        ? ' The commands share one session: the folder, variables and functions carry from call to call.'
-        : ''),
+      'Run shell commands in the workspace, one after another: action.commands, each with timeout_ms and max_output_length. A nonzero exit or a timeout is a normal result.',
     mutates: true,
     annotations: RUNS_PROGRAMS,
     schema: s.object({

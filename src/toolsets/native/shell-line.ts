@@ -1,7 +1,8 @@
 import type { ToolDefinition, ToolRunContext } from '../../tools/schema/define.js';
-import { createRunCommandTool, runnerBehind } from '../../tools/run-command.js';
+import { createRunCommandTool } from '../../tools/run-command.js';
 import type { FindExternalChanges } from '../../tools/external-changes.js';
 import type { CommandSession, ProcessRunner } from '../../process/process-runner.js';
+import type { ShellSession } from '../../shell/run.js';
 import { awaitRunner, awaitsRunner } from '../../tools/runner-slot.js';
 import { runCanonical } from '../adapt.js';
 
@@ -42,6 +43,17 @@ export function lineRunner(inner: ToolDefinition, shell: boolean): RunLine {
   };
 }
 
+// The runner behind a host's run_command (Node's), so a vendor's shell tool given that tool can
+// open a session on the same runner. Kept here, not in run_command, so the worker's first load
+// does not carry it.
+const overRunners = new WeakMap<ToolDefinition, { runner: ProcessRunner; findChanges?: FindExternalChanges }>();
+
+/** Say which runner (and rescan) a host's run_command runs on, so the vendors' shell tools over it can open sessions. */
+export function runsOn(tool: ToolDefinition, runner: ProcessRunner, findChanges?: FindExternalChanges): ToolDefinition {
+  overRunners.set(tool, { runner, ...(findChanges ? { findChanges } : {}) });
+  return tool;
+}
+
 /**
  * A vendor's shell tool made over the host's run_command: given Node's (made over a runner) it
  * is built at once; given none, it waits like canonical's run_command for the workspace's runner
@@ -51,7 +63,7 @@ export function overRunner(
   runCommand: ToolDefinition | undefined,
   build: (run: RunLine) => ToolDefinition,
 ): ToolDefinition {
-  const behind = runCommand && runnerBehind(runCommand);
+  const behind = runCommand && overRunners.get(runCommand);
   if (behind) return build(sessionRunner(behind.runner, behind.findChanges) ?? lineRunner(runCommand, false));
   const inner = runCommand ?? createRunCommandTool();
   // A host's own run_command of unknown make runs programs: its lines go through bash.
@@ -71,13 +83,22 @@ export function overRunner(
  * snapshotted. Undefined when the runner has no sessions.
  */
 function sessionRunner(runner: ProcessRunner, findChanges?: FindExternalChanges): RunLine | undefined {
-  if (!runner.openSession) return undefined;
+  if (!runner.openSession && runner.kind !== 'shell') return undefined;
   let session: CommandSession | undefined;
-  const open = () => (session ??= runner.openSession!());
+  const open = () => (session ??= runner.openSession?.() ?? shellSession(runner));
   const inner = createRunCommandTool({ kind: 'shell', run: (request) => open().run(request) }, findChanges);
   const run: RunLine = lineRunner(inner, true);
   run.restart = async () => {
     await session?.restart();
   };
   return run;
+}
+
+/** A session of the built-in shell: its state travels with each line, held here (in the page). */
+function shellSession(runner: ProcessRunner): CommandSession {
+  const held: ShellSession = {};
+  const reset = async () => {
+    delete held.state;
+  };
+  return { run: (request) => runner.run({ ...request, shellSession: held }), restart: reset, close: reset };
 }
