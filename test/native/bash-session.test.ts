@@ -25,6 +25,11 @@ describe.each(Object.keys(BACKENDS) as Array<keyof typeof BACKENDS>)('the bash s
     // exported means exported: a child process sees it (the built-in shell starts no processes)
     if (backend === 'node')
       expect((await bash({ command: 'sh -c \'echo "child sees $GREETING"\'' })).content).toBe('child sees hello\n');
+    // The session's state folder shows no host path inside the OS sandbox.
+    if (backend === 'node')
+      expect((await bash({ command: 'declare -p; declare -f; trap -p' })).content).not.toMatch(
+        /sandpit-bash-|\/tmp\/tmp/,
+      );
     expect(await bash({ restart: true })).toEqual({ content: 'tool has been restarted.' });
     expect(
       (await bash({ command: 'pwd; echo "[$GREETING][$PLAIN]"; type shout >/dev/null 2>&1 || echo gone' })).content,
