@@ -40,9 +40,15 @@ export interface ShellRequest {
 
 /** A shell session's holder: the state a line leaves for the next (none before the first line or after a restart). */
 export interface ShellSession {
-  /** the folder, variables, arrays, functions and options the last line left */
-  state?: Pick<ShellState, 'cwd' | 'vars' | 'exported' | 'arrays' | 'assoc' | 'functions' | 'options' | 'oldCwd'>;
+  /** the folder, variables, arrays, functions and options the last line left: the shell's own, opaque to a host */
+  state?: object;
 }
+
+/** What a session keeps of the shell's state between lines. */
+type SessionState = Pick<
+  ShellState,
+  'cwd' | 'vars' | 'exported' | 'arrays' | 'assoc' | 'functions' | 'options' | 'oldCwd'
+>;
 
 export interface ShellResult {
   exit_code: number;
@@ -68,7 +74,7 @@ const BASE_ENV = { HOME: '/', PATH: '/usr/bin:/bin', SHELL: '/bin/sh', USER: 'us
 export async function runShell(request: ShellRequest): Promise<ShellResult> {
   const started = Date.now();
   const fs = new ShellFs(request.fs, request.root);
-  const kept = request.session?.state;
+  const kept = request.session?.state as SessionState | undefined;
   const cwd = kept?.cwd ?? `/${request.cwd === '.' ? '' : request.cwd}`;
   const vars = new Map(Object.entries({ ...BASE_ENV, PWD: cwd, ...request.env }));
   const commands = commandTable();
