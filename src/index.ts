@@ -77,7 +77,8 @@ export {
 export { runCommand, createRunCommandTool } from './tools/run-command.js';
 export { splitCommand } from './process/split-command.js';
 export type { RunCommandArgs, RunCommandResult, RunCommandTool } from './tools/run-command-types.js';
-export type { ProcessRunner, CommandRequest, CommandResult } from './process/process-runner.js';
+export type { ProcessRunner, CommandRequest, CommandResult, CommandSession } from './process/process-runner.js';
+export type { ShellSession } from './shell/run.js';
 export { createShellRunner, SHELL_SUMMARY, type ShellRunnerOptions } from './process/shell-runner.js';
 export { createShellTaskRegistry, SHELL_NOTIFY_FILE } from './process/shell-tasks.js';
 export {

@@ -15,7 +15,7 @@ export {
   type ToolsetWorkspaceOptions,
 } from './open.js';
 export { nodeTools, mergeTools, BUILTIN_TOOL_NAMES, type NodeToolset, type NodeToolsOptions } from './node-tools.js';
-export { createNodeRunner, type NodeProcessOptions } from './process/run-command.js';
+export { createNodeRunner, type NodeProcessOptions, type NodeRunner } from './process/run-command.js';
 export type { SandboxMode, SandboxPolicy } from './process/sandbox.js';
 export { taskInbox, exitNote } from '../agent/task-inbox.js';
 export { TaskRegistry, type TaskEvent, type TaskInfo, type TaskListener, type TaskStatus } from './process/tasks.js';

@@ -9,7 +9,7 @@ import type { Workspace } from '../workspace-core.js';
 import { loadManifests, type ManifestLoad, type ManifestReport } from './manifests/load.js';
 import { DEFAULT_CAPS, type ModelCaps } from './manifests/output.js';
 import { manifestTool } from './manifests/tool.js';
-import { nodeRunCommand, type NodeProcessOptions } from './process/run-command.js';
+import { createNodeRunner, nodeRunCommand, type NodeProcessOptions } from './process/run-command.js';
 import { GIT_TOOL_NAMES, gitTools } from './git-tools.js';
 import type { GitAuth } from '../git/index.js';
 import { taskTools } from '../tools/task-tools.js';
@@ -83,7 +83,11 @@ export function nodeTools(options: NodeToolsOptions = {}): NodeToolset {
     const paths = new PathResolver(ws.fs, ws.root);
     ws.changes.record(tool, await describeExternalChanges(ws.fs, (rel) => paths.toAbs(rel), changed));
   };
-  const tools: ToolDefinition[] = [nodeRunCommand(tasks, options, { findChanges, afterExit }), ...taskTools(tasks)];
+  const runner = createNodeRunner(tasks, options, afterExit);
+  const tools: ToolDefinition[] = [
+    nodeRunCommand(tasks, options, { findChanges, afterExit }, runner),
+    ...taskTools(tasks),
+  ];
   if (options.gitTools)
     tools.push(...gitTools(() => workspace, options.gitTools === true ? undefined : options.gitTools.auth));
   let manifests: ManifestLoad | null = null;
@@ -113,6 +117,7 @@ export function nodeTools(options: NodeToolsOptions = {}): NodeToolset {
   }
   const close = async () => {
     await tasks.closeAll();
+    await runner.closeSessions();
     if (ownScratch) rmSync(ownScratch, { recursive: true, force: true });
     ownScratch = null;
   };

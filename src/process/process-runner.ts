@@ -1,4 +1,5 @@
 import type { FileStep } from '../workspace/file-writer.js';
+import type { ShellSession } from '../shell/run.js';
 /**
  * What run_command needs from a host that can run programs. Node supplies one (sandpit/node);
  * a browser playground can plug in its own (a remote sandbox, an emulator). Browser-safe: types only.
@@ -32,6 +33,11 @@ export interface CommandRequest {
    * change's id (undefined when it changed nothing). The runner awaits it before the task counts as ended.
    */
   settle?: (files: NonNullable<CommandResult['files']>) => Promise<string | undefined>;
+  /**
+   * For the built-in shell: the session the line runs in (it starts from the state the last line
+   * left there and leaves its own). The vendors' bash and shell tools pass one; see CommandSession.
+   */
+  shellSession?: ShellSession;
 }
 
 /** The outcome of a finished command. A nonzero exit or a timeout is still a result, not an error. */
@@ -64,6 +70,20 @@ export interface CommandResult {
   }>;
 }
 
+/**
+ * Command lines that share a shell's state as one bash session does: the working folder, variables
+ * (exported or not), functions, aliases and options carry from one line to the next until
+ * `restart`. The vendors' bash and shell tools run over one.
+ */
+export interface CommandSession {
+  /** Run one command line in the session (its `commandLine`, else its argv as one line). */
+  run(request: CommandRequest): Promise<CommandResult>;
+  /** Forget the session's state: the next line starts as a new shell would. */
+  restart(): Promise<void>;
+  /** Release what the session holds; a later `run` starts afresh. */
+  close(): Promise<void>;
+}
+
 /** A host's way to run commands. Throw a ToolError (NOT_FOUND, PERMISSION_DENIED) when one cannot start. */
 export interface ProcessRunner {
   /** Run one command to its end (or its timeout) and give its outcome. */
@@ -82,6 +102,12 @@ export interface ProcessRunner {
    * (with nothing written) when a package is not in the cache.
    */
   syncPackages?(folders: string[], apply: (steps: FileStep[]) => Promise<unknown>): Promise<string[]>;
+  /**
+   * Open a shell session over this runner (see CommandSession; Node's runner has it). Without it,
+   * a 'shell' runner is handed `shellSession` with each line (the built-in shell keeps its state
+   * there), and a runner of programs starts each line afresh.
+   */
+  openSession?(): CommandSession;
   /** Start a command as a background task; without it, `background: true` is NOT_SUPPORTED. */
   start?(request: CommandRequest): Promise<{
     /** the background task's id */

@@ -72,6 +72,7 @@ export function createShellRunner(fs: WorkspaceFs, root = '/', options: ShellRun
         ...(options.extraCommands ? { extraCommands: options.extraCommands } : {}),
         ...(options.packages ? { packages: options.packages } : {}),
         ...(request.onProgress ? { onProgress: request.onProgress } : {}),
+        ...(request.shellSession ? { session: request.shellSession } : {}),
       });
       const { applied, killed: _killed, ...rest } = result;
       const fields = { ...rest, files: applied };

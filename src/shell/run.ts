@@ -2,7 +2,7 @@ import type { WorkspaceFs } from '../fs/types.js';
 import { displayText } from './bytes.js';
 import { applyBufferedChanges, type AppliedFile, type ApplySteps } from './apply.js';
 import { commandTable } from './commands/index.js';
-import { ExitSignal, TimeoutSignal, type CommandFn, type PackageSettings } from './context.js';
+import { ExitSignal, TimeoutSignal, type CommandFn, type PackageSettings, type ShellState } from './context.js';
 import { freshParts, Interpreter } from './interpreter.js';
 import { ShellFs } from './overlay.js';
 import { OutputCap } from './output-cap.js';
@@ -34,7 +34,21 @@ export interface ShellRequest {
   onOutput?: (stream: 'stdout' | 'stderr', text: string) => void;
   /** device files by absolute path, such as a task's notify file: what is redirected there goes to the writer */
   devices?: ReadonlyMap<string, (text: string) => void>;
+  /** a session the line runs in: it starts from the state the last line left there, and leaves its own */
+  session?: ShellSession;
 }
+
+/** A shell session's holder: the state a line leaves for the next (none before the first line or after a restart). */
+export interface ShellSession {
+  /** the folder, variables, arrays, functions and options the last line left: the shell's own, opaque to a host */
+  state?: object;
+}
+
+/** What a session keeps of the shell's state between lines. */
+type SessionState = Pick<
+  ShellState,
+  'cwd' | 'vars' | 'exported' | 'arrays' | 'assoc' | 'functions' | 'options' | 'oldCwd'
+>;
 
 export interface ShellResult {
   exit_code: number;
@@ -60,17 +74,20 @@ const BASE_ENV = { HOME: '/', PATH: '/usr/bin:/bin', SHELL: '/bin/sh', USER: 'us
 export async function runShell(request: ShellRequest): Promise<ShellResult> {
   const started = Date.now();
   const fs = new ShellFs(request.fs, request.root);
-  const cwd = `/${request.cwd === '.' ? '' : request.cwd}`;
+  const kept = request.session?.state as SessionState | undefined;
+  const cwd = kept?.cwd ?? `/${request.cwd === '.' ? '' : request.cwd}`;
   const vars = new Map(Object.entries({ ...BASE_ENV, PWD: cwd, ...request.env }));
   const commands = commandTable();
   for (const [name, fn] of Object.entries(request.extraCommands ?? {})) commands.set(name, fn);
   const shell = new Interpreter({
     fs,
     cwd,
-    vars,
-    exported: new Set(vars.keys()),
+    vars: kept ? new Map([...kept.vars, ...Object.entries(request.env)]) : vars,
+    exported: kept ? new Set([...kept.exported, ...Object.keys(request.env)]) : new Set(vars.keys()),
     args: [],
     ...freshParts(),
+    ...(kept ? { arrays: kept.arrays, assoc: kept.assoc, functions: kept.functions, options: kept.options } : {}),
+    ...(kept?.oldCwd !== undefined ? { oldCwd: kept.oldCwd } : {}),
     status: 0,
     commands,
     deadline: request.timeoutMs === null ? Infinity : started + request.timeoutMs,
@@ -109,6 +126,19 @@ export async function runShell(request: ShellRequest): Promise<ShellResult> {
       stderr.write(`sh: ${error instanceof Error ? error.message : String(error)}\n`);
       exit = 2;
     }
+  }
+  if (request.session) {
+    const { cwd, vars, exported, arrays, assoc, functions, options, oldCwd } = shell.state;
+    request.session.state = {
+      cwd,
+      vars,
+      exported,
+      arrays,
+      assoc,
+      functions,
+      options,
+      ...(oldCwd !== undefined ? { oldCwd } : {}),
+    };
   }
   const applied = await applyBufferedChanges(
     request.fs,

@@ -149,4 +149,42 @@ describe('sandpit-workspace/openai-agents', () => {
     });
     await ws.close();
   });
+
+  it("an update's moveTo renames the file with its update, in one change, on either toolset", async () => {
+    for (const tools of [toolset('openai').tools, undefined]) {
+      const ws = createWorkspace({
+        fs: createMemoryFs({ '/ws/a.txt': 'one\n' }),
+        root: '/ws',
+        ...(tools ? { tools } : {}),
+      });
+      const editor = sandpitEditor(ws);
+      const moved = await editor.updateFile({
+        type: 'update_file',
+        path: 'a.txt',
+        diff: '@@\n-one\n+uno\n',
+        moveTo: 'b/a.txt',
+      });
+      expect(moved).toEqual({ status: 'completed', output: 'Updated a.txt, moved to b/a.txt (+1 -1)' });
+      expect(text(await ws.fs.readFile('/ws/b/a.txt'))).toBe('uno\n');
+      expect(await ws.fs.readdir('/ws')).not.toContain('a.txt');
+      // Nothing moves when the update does not apply, nor out of the workspace.
+      const stale = await editor.updateFile({
+        type: 'update_file',
+        path: 'b/a.txt',
+        diff: '@@\n-zzz\n+x\n',
+        moveTo: 'c.txt',
+      });
+      expect(stale?.status).toBe('failed');
+      const out = await editor.updateFile({
+        type: 'update_file',
+        path: 'b/a.txt',
+        diff: '@@\n-uno\n+x\n',
+        moveTo: '../c.txt',
+      });
+      expect(out?.status).toBe('failed');
+      expect(await ws.fs.readdir('/ws/b')).toEqual(['a.txt']);
+      expect(text(await ws.fs.readFile('/ws/b/a.txt'))).toBe('uno\n');
+      await ws.close();
+    }
+  });
 });

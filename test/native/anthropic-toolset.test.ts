@@ -96,7 +96,10 @@ describe.each(Object.keys(BACKENDS) as Array<keyof typeof BACKENDS>)('anthropic 
     const failed = presentBash(await ws.call('bash', { command: 'echo no >&2; exit 4' }));
     expect(failed.content).toBe('no\n\n(exit code 4)');
     const slow = presentBash(await ws.call('bash', { command: 'sleep 5' }));
-    expect(slow).toEqual({ content: 'Error: the command timed out after 1 seconds and was killed.', is_error: true });
+    expect(slow).toEqual({
+      content: 'Error: the command timed out after 1 seconds and was killed. The session goes on.',
+      is_error: true,
+    });
     expect(presentBash(await ws.call('bash', { restart: true }))).toEqual({ content: 'tool has been restarted.' });
   });
 });

@@ -78,7 +78,7 @@ describe.each(Object.keys(BACKENDS) as Array<keyof typeof BACKENDS>)(
       expect(failed!.content).toBe('pass\n\n(exit code 3)');
       expect(slow).toMatchObject({
         is_error: true,
-        content: 'Error: the command timed out after 1 seconds and was killed.',
+        content: 'Error: the command timed out after 1 seconds and was killed. The session goes on.',
       });
     });
   },

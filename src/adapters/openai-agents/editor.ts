@@ -7,7 +7,8 @@ import { errorText, type ToolHost } from '../shared/tool-host.js';
  * all-or-nothing patch through the workspace's `apply_patch`, so it is confined, lossless,
  * snapshotted and undoable, and deletes go to the workspace's confirm policy. A workspace made
  * with the `openai` toolset takes the operation as is; any other (canonical, cowork) takes it as
- * a one-file `*** Begin Patch` patch. A refused operation answers `failed` with the reason.
+ * a one-file `*** Begin Patch` patch. An update's `moveTo` renames the file with its update
+ * (`*** Move to:`), in the same one change. A refused operation answers `failed` with the reason.
  */
 export function sandpitEditor(workspace: ToolHost): Editor {
   let takesOperation: Promise<boolean> | undefined;
@@ -19,14 +20,15 @@ export function sandpitEditor(workspace: ToolHost): Editor {
     }));
 
   async function apply(op: ApplyPatchOperation): Promise<ApplyPatchResult> {
-    if (op.type === 'update_file' && op.moveTo)
-      return {
-        status: 'failed',
-        output:
-          'NOT_SUPPORTED: moveTo is not supported here; update the file, then create the new one and delete the old.',
-      };
     const operation =
-      op.type === 'delete_file' ? { type: op.type, path: op.path } : { type: op.type, path: op.path, diff: op.diff };
+      op.type === 'delete_file'
+        ? { type: op.type, path: op.path }
+        : {
+            type: op.type,
+            path: op.path,
+            diff: op.diff,
+            ...(op.type === 'update_file' && op.moveTo ? { move_to: op.moveTo } : {}),
+          };
     let args: unknown;
     try {
       args = (await native()) ? { operation } : { patch: operationPatch(operation) };
@@ -50,5 +52,6 @@ function summary(op: ApplyPatchOperation, result: unknown): string {
   if (typeof r.output === 'string') return r.output;
   const file = r.files?.[0];
   const counts = file && op.type === 'update_file' ? ` (+${file.added_lines} -${file.removed_lines})` : '';
-  return `${VERB[op.type]} ${file?.path ?? op.path}${counts}`;
+  const moved = op.type === 'update_file' && op.moveTo ? `${op.path}, moved to ${op.moveTo}` : undefined;
+  return `${VERB[op.type]} ${moved ?? file?.path ?? op.path}${counts}`;
 }

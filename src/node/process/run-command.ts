@@ -1,5 +1,7 @@
-import type { CommandRequest, CommandResult, ProcessRunner } from '../../process/process-runner.js';
+import type { CommandRequest, CommandResult, CommandSession, ProcessRunner } from '../../process/process-runner.js';
+import { replayedBashSession, SESSION_INSIDE, sessionArgv } from './bash-session.js';
 import { createRunCommandTool } from '../../tools/run-command.js';
+import { runsOn } from '../../toolsets/native/shell-line.js';
 import type { ToolDefinition } from '../../tools/schema/define.js';
 import type { FindExternalChanges } from '../../tools/external-changes.js';
 import { DEFAULT_OUTPUT_CAP } from './output-cap.js';
@@ -26,6 +28,12 @@ export interface NodeProcessOptions {
   sandboxPolicy?: SandboxPolicy;
 }
 
+/** Node's runner, which also ends the bash sessions it opened when its workspace closes. */
+export interface NodeRunner extends ProcessRunner {
+  /** Close every session this runner opened (their state folders are removed). */
+  closeSessions(): Promise<void>;
+}
+
 /**
  * A ProcessRunner over real child processes: no shell, own process group, capped streams,
  * credential-free environment, in the OS sandbox unless `sandbox: 'none'`. Background commands
@@ -35,28 +43,46 @@ export function createNodeRunner(
   tasks: TaskRegistry,
   options: NodeProcessOptions = {},
   afterExit?: (tool: string) => Promise<void>,
-): ProcessRunner {
+): NodeRunner {
   const choice = sandboxChoice(options.sandbox, options.sandboxPolicy);
-  const spawnRequest = async (request: CommandRequest) =>
-    execRequest(
+  // A session line is bash around the line, with the session's state folder mounted (see bash-session.ts).
+  const spawnRequest = async (request: CommandRequest, session?: { host: string }) => {
+    const mode = await chooseSandbox(choice);
+    const inside = mode === 'os' ? SESSION_INSIDE : session?.host;
+    return execRequest(
       {
-        argv: request.argv,
+        argv: session ? sessionArgv(request, inside!) : request.argv,
         hostRoot: request.root ?? request.cwd,
         hostCwd: request.cwd,
         extra: request.env,
         parentEnv: options.baseEnv ?? process.env,
         scrubEnv: options.scrubEnv,
         gitWritable: request.gitWritable === true,
+        ...(session
+          ? { mounts: [{ host: session.host, writable: true, inside: SESSION_INSIDE }], displayName: 'bash' }
+          : {}),
       },
-      await chooseSandbox(choice),
+      mode,
       choice.policy,
       { timeoutMs: request.timeoutMs, maxOutputBytes: options.maxOutputBytes ?? DEFAULT_OUTPUT_CAP },
     );
+  };
+  const runOnce = async (request: CommandRequest, session?: { host: string }): Promise<CommandResult> => {
+    const running = await startProcess(await spawnRequest(request, session));
+    const { exit_code, stdout, stderr, timed_out, truncated, duration_ms, note } = await running.done;
+    return { exit_code, stdout, stderr, timed_out, truncated, duration_ms, ...(note ? { note } : {}) };
+  };
+  const sessions = new Set<CommandSession>();
   return {
-    async run(request): Promise<CommandResult> {
-      const running = await startProcess(await spawnRequest(request));
-      const { exit_code, stdout, stderr, timed_out, truncated, duration_ms, note } = await running.done;
-      return { exit_code, stdout, stderr, timed_out, truncated, duration_ms, ...(note ? { note } : {}) };
+    run: (request) => runOnce(request),
+    openSession() {
+      const session = replayedBashSession(runOnce);
+      sessions.add(session);
+      return session;
+    },
+    async closeSessions() {
+      await Promise.all([...sessions].map((s) => s.close()));
+      sessions.clear();
     },
     async start(request) {
       const running = await startProcess(await spawnRequest(request));
@@ -73,6 +99,7 @@ export function nodeRunCommand(
   tasks: TaskRegistry,
   options: NodeProcessOptions,
   hooks: { findChanges: FindExternalChanges; afterExit: (tool: string) => Promise<void> },
+  runner: NodeRunner = createNodeRunner(tasks, options, hooks.afterExit),
 ): ToolDefinition {
-  return createRunCommandTool(createNodeRunner(tasks, options, hooks.afterExit), hooks.findChanges);
+  return runsOn(createRunCommandTool(runner, hooks.findChanges), runner, hooks.findChanges);
 }

@@ -14,6 +14,8 @@ export const SANDBOX_HOME = '/tmp/home';
 export interface ExtraMount {
   host: string;
   writable: boolean;
+  /** where it shows inside (default: the same path), so a private folder shows no host path */
+  inside?: string;
 }
 
 /** One command's sandbox: the workspace root on the host, the working folder below it, and the rest. */
@@ -85,7 +87,7 @@ export function bwrapOptions(layout: SandboxLayout): string[] {
     else if (stat) args.push('--ro-bind', '/dev/null', path);
   }
   for (const mount of layout.extra ?? [])
-    args.push(mount.writable ? '--bind-try' : '--ro-bind-try', mount.host, mount.host);
+    args.push(mount.writable ? '--bind-try' : '--ro-bind-try', mount.host, mount.inside ?? mount.host);
   args.push('--bind', layout.hostRoot, SANDBOX_WORKSPACE, ...readOnlyInside(layout), '--chdir', insideCwd(layout));
   args.push('--unshare-all', ...(layout.policy.network ? ['--share-net'] : []), '--die-with-parent', '--new-session');
   return args;
@@ -124,8 +126,10 @@ export function checkProgram(
 function toHost(layout: SandboxLayout, inside: string): string | null {
   if (inside === SANDBOX_WORKSPACE || inside.startsWith(`${SANDBOX_WORKSPACE}/`))
     return join(layout.hostRoot, inside.slice(SANDBOX_WORKSPACE.length));
-  const mounted = (layout.extra ?? []).some((m) => inside === m.host || inside.startsWith(`${m.host}/`));
-  if (mounted) return inside;
+  for (const m of layout.extra ?? []) {
+    const at = m.inside ?? m.host;
+    if (inside === at || inside.startsWith(`${at}/`)) return m.host + inside.slice(at.length);
+  }
   if (inside === '/tmp' || inside.startsWith('/tmp/')) return null;
   if (hiddenPaths(layout.policy).some((h) => inside === h || inside.startsWith(`${h}/`))) return null;
   return inside;

@@ -10,9 +10,10 @@ export const BASH_TIMEOUT_SECONDS = 120;
 export const BASH_OUTPUT_CAP = 30_000;
 
 /**
- * Anthropic's bash tool (`bash_20250124`): each command runs in a fresh bash in the workspace
- * (the OS sandbox in Node, the built-in shell in a browser); `restart` starts a new session,
- * which holds no state between commands, so it only confirms. Output is stdout, then stderr.
+ * Anthropic's bash tool (`bash_20250124`): commands run in one bash session in the workspace (the
+ * OS sandbox in Node, the built-in shell in a browser), so the folder, variables and functions one
+ * command leaves are there for the next; `restart` starts a fresh session. A command killed at its
+ * timeout ends alone: the session goes on. Output is stdout, then stderr.
  */
 export function anthropicBash(run: RunLine, options: { timeoutSeconds?: number } = {}): ToolDefinition {
   const limit = options.timeoutSeconds ?? BASH_TIMEOUT_SECONDS;
@@ -33,14 +34,20 @@ export function anthropicBash(run: RunLine, options: { timeoutSeconds?: number }
       change_id: s.optional(s.string()),
     }),
     async run(args, ctx) {
-      if (args.restart) return { output: 'tool has been restarted.', exit_code: null, timed_out: false };
+      if (args.restart) {
+        await run.restart?.();
+        return { output: 'tool has been restarted.', exit_code: null, timed_out: false };
+      }
       if (!args.command?.trim())
         return { output: 'Error: no command given: send command, or restart: true.', exit_code: 2, timed_out: false };
       const r = await run(args.command, limit, ctx);
       const parts = [capOutput(r.stdout, BASH_OUTPUT_CAP), capOutput(r.stderr, BASH_OUTPUT_CAP)].filter(
         (p) => p !== '',
       );
-      if (r.timed_out) parts.push(`Error: the command timed out after ${limit} seconds and was killed.`);
+      if (r.timed_out)
+        parts.push(
+          `Error: the command timed out after ${limit} seconds and was killed.${run.restart ? ' The session goes on.' : ''}`,
+        );
       else if (r.exit_code !== 0) parts.push(`(exit code ${r.exit_code})`);
       return {
         output: parts.join('\n'),

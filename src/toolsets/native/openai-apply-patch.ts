@@ -10,6 +10,8 @@ export interface ApplyPatchOperation {
   path: string;
   /** the V4A diff (absent for delete_file) */
   diff?: string;
+  /** update_file: where the file moves with its update (the Agents SDK's `moveTo`; the Responses API sends none) */
+  move_to?: string;
 }
 
 const operationSchema = s.object({
@@ -20,6 +22,9 @@ const operationSchema = s.object({
       description:
         "create_file: the new file's lines, each starting '+'. update_file: V4A chunks ('@@' lines, then ' ', '-' and '+' lines; '*** End of File' pins a chunk to the end).",
     }),
+  ),
+  move_to: s.optional(
+    s.string({ minLength: 1, description: 'update_file only: the path the file moves to, with its update.' }),
   ),
 });
 
@@ -47,16 +52,14 @@ export function operationPatch(op: ApplyPatchOperation): string {
       });
   }
   const header = op.type === 'create_file' ? '*** Add File:' : '*** Update File:';
-  return `*** Begin Patch\n${header} ${op.path}\n${lines.join('\n')}${lines.length ? '\n' : ''}*** End Patch\n`;
+  const move = op.type === 'update_file' && op.move_to ? `*** Move to: ${op.move_to}\n` : '';
+  return `*** Begin Patch\n${header} ${op.path}\n${move}${lines.join('\n')}${lines.length ? '\n' : ''}*** End Patch\n`;
 }
 
 // The engine counts lines of the wrapped patch; the model wrote only the diff.
-function inDiffLines(error: unknown): unknown {
+function inDiffLines(error: unknown, wrapper: number): unknown {
   if (!(error instanceof ToolError) || !/^patch line \d+/.test(error.message)) return error;
-  const message = error.message.replace(
-    /^patch line (\d+)/,
-    (_, n: string) => `diff line ${Number(n) - WRAPPER_LINES}`,
-  );
+  const message = error.message.replace(/^patch line (\d+)/, (_, n: string) => `diff line ${Number(n) - wrapper}`);
   return new ToolError(error.code, message, {
     hint: "Check the V4A diff: '@@' lines, then lines starting ' ' (context), '-' (remove) or '+' (add).",
   });
@@ -85,6 +88,10 @@ export const openaiApplyPatch = defineTool({
   }),
   async run(args, ctx) {
     const op = args.operation as ApplyPatchOperation;
+    if (op.move_to !== undefined && op.type !== 'update_file')
+      throw new ToolError('INVALID_ARGUMENTS', `move_to goes with update_file, not ${op.type}`, {
+        problems: [{ path: '/operation/move_to', message: 'only for update_file' }],
+      });
     if (op.type !== 'delete_file' && op.diff === undefined)
       throw new ToolError('INVALID_ARGUMENTS', `${op.type} needs a diff`, {
         problems: [{ path: '/operation/diff', message: 'is required' }],
@@ -94,13 +101,13 @@ export const openaiApplyPatch = defineTool({
     try {
       outcome = await applyPatch(ctx, operationPatch(op), { exact: false });
     } catch (error) {
-      throw inDiffLines(error);
+      throw inDiffLines(error, WRAPPER_LINES + (op.move_to ? 1 : 0));
     }
     const file = outcome.files[0];
     const counts = file && op.type === 'update_file' ? ` (+${file.added_lines} -${file.removed_lines})` : '';
     return {
       status: 'completed' as const,
-      output: `${VERB[op.type]} ${file?.path ?? op.path}${counts}`,
+      output: `${VERB[op.type]} ${op.move_to ? `${op.path}, moved to ${op.move_to}` : (file?.path ?? op.path)}${counts}`,
       change_id: outcome.change_id,
     };
   },

@@ -55,7 +55,8 @@ export function capOutput(text: string, max: number | null | undefined): string 
 /**
  * OpenAI's built-in shell tool (Responses API `{ type: 'shell' }`): a `shell_call`'s commands run
  * one after another in the workspace (the OS sandbox in Node, the built-in shell in a browser),
- * each answered with its stdout, stderr and outcome as `shell_call_output` expects.
+ * in one session when the runner has them (as Codex's shell keeps its folder and variables), each
+ * answered with its stdout, stderr and outcome as `shell_call_output` expects.
  */
 export function openaiShell(run: RunLine): ToolDefinition {
   return defineTool({

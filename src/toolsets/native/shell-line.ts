@@ -1,5 +1,8 @@
 import type { ToolDefinition, ToolRunContext } from '../../tools/schema/define.js';
 import { createRunCommandTool } from '../../tools/run-command.js';
+import type { FindExternalChanges } from '../../tools/external-changes.js';
+import type { CommandSession, ProcessRunner } from '../../process/process-runner.js';
+import type { ShellSession } from '../../shell/run.js';
 import { awaitRunner, awaitsRunner } from '../../tools/runner-slot.js';
 import { runCanonical } from '../adapt.js';
 
@@ -13,14 +16,18 @@ export interface LineOutcome {
 }
 
 /** Runs one bash command line in the workspace, in the OS sandbox or the built-in shell. */
-export type RunLine = (line: string, timeoutSeconds: number, ctx: ToolRunContext) => Promise<LineOutcome>;
+export interface RunLine {
+  (line: string, timeoutSeconds: number, ctx: ToolRunContext): Promise<LineOutcome>;
+  /** set when the lines share one session (folder, variables, functions); starts a fresh one */
+  restart?: () => Promise<void>;
+}
 
 /**
  * A command line over the run_command that does the work: the built-in shell reads the line
  * itself; a program runner (Node's, in the OS sandbox) has no shell, so the line goes to bash.
  */
 export function lineRunner(inner: ToolDefinition, shell: boolean): RunLine {
-  return async (line, timeoutSeconds, ctx) => {
+  return async (line: string, timeoutSeconds: number, ctx: ToolRunContext) => {
     const r = await runCanonical(
       inner,
       { command: shell ? line : ['bash', '-c', line], timeout_seconds: timeoutSeconds },
@@ -36,6 +43,17 @@ export function lineRunner(inner: ToolDefinition, shell: boolean): RunLine {
   };
 }
 
+// The runner behind a host's run_command (Node's), so a vendor's shell tool given that tool can
+// open a session on the same runner. Kept here, not in run_command, so the worker's first load
+// does not carry it.
+const overRunners = new WeakMap<ToolDefinition, { runner: ProcessRunner; findChanges?: FindExternalChanges }>();
+
+/** Say which runner (and rescan) a host's run_command runs on, so the vendors' shell tools over it can open sessions. */
+export function runsOn(tool: ToolDefinition, runner: ProcessRunner, findChanges?: FindExternalChanges): ToolDefinition {
+  overRunners.set(tool, { runner, ...(findChanges ? { findChanges } : {}) });
+  return tool;
+}
+
 /**
  * A vendor's shell tool made over the host's run_command: given Node's (made over a runner) it
  * is built at once; given none, it waits like canonical's run_command for the workspace's runner
@@ -45,11 +63,42 @@ export function overRunner(
   runCommand: ToolDefinition | undefined,
   build: (run: RunLine) => ToolDefinition,
 ): ToolDefinition {
+  const behind = runCommand && overRunners.get(runCommand);
+  if (behind) return build(sessionRunner(behind.runner, behind.findChanges) ?? lineRunner(runCommand, false));
   const inner = runCommand ?? createRunCommandTool();
-  // A host's own run_command (Node's) runs programs: its lines go through bash.
+  // A host's own run_command of unknown make runs programs: its lines go through bash.
   const tool = build(lineRunner(inner, false));
   if (!awaitsRunner(inner)) return tool;
   return awaitRunner(tool, (runner, findChanges) =>
-    build(lineRunner(createRunCommandTool(runner, findChanges), runner.kind === 'shell')),
+    build(
+      sessionRunner(runner, findChanges) ??
+        lineRunner(createRunCommandTool(runner, findChanges), runner.kind === 'shell'),
+    ),
   );
+}
+
+/**
+ * Lines over one session of the runner (opened at the first line, one per tool, so one per
+ * workspace), each still a run_command on it: confined, timed, its changes logged and
+ * snapshotted. Undefined when the runner has no sessions.
+ */
+function sessionRunner(runner: ProcessRunner, findChanges?: FindExternalChanges): RunLine | undefined {
+  if (!runner.openSession && runner.kind !== 'shell') return undefined;
+  let session: CommandSession | undefined;
+  const open = () => (session ??= runner.openSession?.() ?? shellSession(runner));
+  const inner = createRunCommandTool({ kind: 'shell', run: (request) => open().run(request) }, findChanges);
+  const run: RunLine = lineRunner(inner, true);
+  run.restart = async () => {
+    await session?.restart();
+  };
+  return run;
+}
+
+/** A session of the built-in shell: its state travels with each line, held here (in the page). */
+function shellSession(runner: ProcessRunner): CommandSession {
+  const held: ShellSession = {};
+  const reset = async () => {
+    delete held.state;
+  };
+  return { run: (request) => runner.run({ ...request, shellSession: held }), restart: reset, close: reset };
 }
