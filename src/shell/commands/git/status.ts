@@ -1,6 +1,7 @@
 import { findRenames, type FilePair } from './diff-render.js';
 import { readIndex, type IndexEntry } from './index-file.js';
 import { openRepo, unknownOption, type GitFile, type Repo } from './repo.js';
+import { tracking, trackingLines, trackingShort } from './tracking.js';
 import { untracked, workChanges, type WorkChange } from './worktree.js';
 import type { CommandContext } from '../../context.js';
 
@@ -63,9 +64,13 @@ export async function status(ctx: CommandContext, args: string[]): Promise<numbe
   const repo = await openRepo(ctx);
   const data = await collectStatus(repo, withUntracked);
   const branch = await repo.branch();
+  const upstream = branch && (branchLine || !(short || porcelain)) ? await tracking(repo, branch, data.head) : null;
   const show = porcelain ? (p: string) => p : (p: string) => repo.display(p);
   if (short || porcelain) {
-    if (branchLine) ctx.out(`## ${data.head ? '' : 'No commits yet on '}${branch ?? 'HEAD (no branch)'}\n`);
+    if (branchLine)
+      ctx.out(
+        `## ${data.head ? '' : 'No commits yet on '}${branch ?? 'HEAD (no branch)'}${upstream ? trackingShort(upstream) : ''}\n`,
+      );
     const rows = new Map<string, string>();
     for (const p of data.staged) {
       const path = (p.to ?? p.from)!.path;
@@ -83,6 +88,7 @@ export async function status(ctx: CommandContext, args: string[]): Promise<numbe
     return 0;
   }
   ctx.out(branch ? `On branch ${branch}\n` : `HEAD detached at ${repo.short(data.head ?? '')}\n`);
+  if (upstream && data.head) ctx.out(trackingLines(upstream));
   if (!data.head) ctx.out('\nNo commits yet\n\n');
   const entry = (label: string, path: string) => `\t${`${label}:`.padEnd(12)}${path}\n`;
   if (data.staged.length > 0) {
