@@ -163,6 +163,7 @@ export type {
   GitProgress,
   GitProgressListener,
   GitAuth,
+  GitAuthor,
   GitCredentials,
   RemoteOptions,
   ProbeResult,

@@ -114,5 +114,10 @@ describe.each(backends)('a clone leaves a .git the real git and the shell read, 
     expect(gitIn(dir, 'status', '--porcelain').stdout).toBe('');
     const sh = shellGit({ fs: made.fs, root: made.root });
     expect(await sh('git status --porcelain; git log --oneline')).toMatchObject({ exit: 0, stderr: '' });
+    // a commit on top: the walk to the upstream stops there, the missing parent never read
+    expect(await sh("echo more >> README.md; git commit -qam 'on top'; git status -sb")).toMatchObject({
+      exit: 0,
+      stdout: '## main...origin/main [ahead 1]\n',
+    });
   });
 });

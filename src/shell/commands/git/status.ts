@@ -53,7 +53,8 @@ export async function status(ctx: CommandContext, args: string[]): Promise<numbe
   let porcelain = false;
   let branchLine = false;
   let withUntracked = true;
-  for (const a of args) {
+  // `-sb` is `-s -b`, as git reads bundled short options
+  for (const a of args.flatMap((x) => (/^-[sb]{2}$/.test(x) ? ['-s', '-b'] : [x]))) {
     if (a === '-s' || a === '--short') short = true;
     else if (a === '--porcelain' || a === '--porcelain=v1') porcelain = true;
     else if (a === '-b' || a === '--branch') branchLine = true;

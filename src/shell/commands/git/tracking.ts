@@ -10,43 +10,36 @@ export interface Tracking {
   behind: number;
 }
 
-/** How many commits each side has that the other lacks, walked newest first as git does; a shallow clone's missing parents end the walk. */
+/** How many commits are reachable from `from` without passing `base`, and whether it was met; missing parents end the walk. */
+async function walkTo(repo: Repo, from: string, base: string | null): Promise<{ count: number; met: boolean }> {
+  const seen = new Set<string>();
+  const stack = [from];
+  let met = false;
+  while (stack.length > 0) {
+    const oid = stack.pop()!;
+    if (oid === base) met = true;
+    if (oid === base || seen.has(oid)) continue;
+    const read = await git.readCommit({ ...repo.base, oid }).catch(() => null);
+    if (!read) continue;
+    seen.add(oid);
+    stack.push(...read.commit.parent);
+  }
+  return { count: seen.size, met };
+}
+
+/**
+ * How many commits each side has that the other lacks, counted down to their merge base (found
+ * by isomorphic-git's breadth-first walk, which commit dates cannot mislead).
+ */
 async function distance(repo: Repo, ours: string, theirs: string): Promise<{ ahead: number; behind: number }> {
   if (ours === theirs) return { ahead: 0, behind: 0 };
-  const marks = new Map<string, number>([
-    [ours, 1],
-    [theirs, 2],
-  ]);
-  const when = new Map<string, number>();
-  const missing = new Set<string>();
-  const parents = async (oid: string): Promise<string[]> => {
-    const read = await git.readCommit({ ...repo.base, oid }).catch(() => null);
-    if (!read) missing.add(oid);
-    when.set(oid, read?.commit.committer.timestamp ?? 0);
-    return read?.commit.parent ?? [];
-  };
-  const queue = [ours, theirs];
-  for (const oid of queue) await parents(oid);
-  // stop once every commit still to walk is reached from both sides: what lies below is shared
-  while (queue.some((o) => marks.get(o) !== 3)) {
-    queue.sort((a, b) => when.get(b)! - when.get(a)!);
-    const oid = queue.shift()!;
-    const mark = marks.get(oid)!;
-    for (const p of await parents(oid)) {
-      const was = marks.get(p) ?? 0;
-      if ((was | mark) === was) continue;
-      marks.set(p, was | mark);
-      if (!queue.includes(p)) queue.push(p);
-    }
-  }
-  let ahead = 0;
-  let behind = 0;
-  for (const [oid, m] of marks) {
-    if (missing.has(oid)) continue;
-    if (m === 1) ahead++;
-    else if (m === 2) behind++;
-  }
-  return { ahead, behind };
+  // the common case first, new commits on top of the upstream: a walk that stops at it, which a
+  // shallow clone's missing parents do not break (isomorphic-git's merge base needs every parent)
+  const ahead = await walkTo(repo, ours, theirs);
+  if (ahead.met) return { ahead: ahead.count, behind: 0 };
+  const bases = await git.findMergeBase({ ...repo.base, oids: [ours, theirs] }).catch(() => [] as string[]);
+  const base = (bases[0] as string | undefined) ?? null;
+  return { ahead: (await walkTo(repo, ours, base)).count, behind: (await walkTo(repo, theirs, base)).count };
 }
 
 /** The branch's upstream (`branch.<name>.remote` and `.merge`), or null when it has none. */
