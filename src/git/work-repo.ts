@@ -8,7 +8,9 @@ import { serializeIndex, type IndexRow } from './work-index.js';
 
 /** Who the workspace's own commits (the shell's `git commit`) are by: the repository's `user.name` and `user.email`. */
 export interface GitAuthor {
+  /** `user.name`: one line */
   name: string;
+  /** `user.email`: one line, may be empty */
   email: string;
 }
 
