@@ -164,6 +164,7 @@ export type {
   GitProgress,
   GitProgressListener,
   GitAuth,
+  GitAuthor,
   GitCredentials,
   RemoteOptions,
   ProbeResult,

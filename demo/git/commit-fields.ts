@@ -85,6 +85,19 @@ export class CommitFields {
     };
   }
 
+  /** The author the fields name, with the placeholders' defaults. */
+  author(): { name: string; email: string } {
+    const name = $<HTMLInputElement>('git-author-name').value.trim();
+    const email = $<HTMLInputElement>('git-author-email').value.trim();
+    return { name: name || 'Sandpit', email: email || 'sandpit@localhost' };
+  }
+
+  /** Fill the author fields again (a clone into a new workspace carries them over). */
+  setAuthor(author: { name: string; email: string }): void {
+    $<HTMLInputElement>('git-author-name').value = author.name === 'Sandpit' ? '' : author.name;
+    $<HTMLInputElement>('git-author-email').value = author.email === 'sandpit@localhost' ? '' : author.email;
+  }
+
   /** What git.push takes from these fields. */
   async options(): Promise<{ squash: boolean; message?: string; author?: { name: string; email: string } }> {
     if (!this.squash) return { squash: false };

@@ -191,12 +191,15 @@ export class GitPanel {
     const ref = $<HTMLInputElement>('git-ref').value.trim();
     const shallow = $<HTMLInputElement>('git-shallow').checked;
     const remote = this.remote;
+    // the console's `git commit` in the clone is by the author these fields name, as a squashed push is
+    const author = this.commit.author();
     if (this.hasFiles()) {
       const name = $<HTMLInputElement>('git-new-name').value.trim();
       if (!(await this.openNew(name))) return;
       $<HTMLInputElement>('git-url').value = url;
       $<HTMLInputElement>('git-ref').value = ref;
       $<HTMLInputElement>('git-shallow').checked = shallow;
+      this.commit.setAuthor(author);
     }
     const bar = $<HTMLProgressElement>('git-progress');
     const phase = $('git-phase');
@@ -207,6 +210,7 @@ export class GitPanel {
         url,
         ...(ref ? { ref } : {}),
         ...(shallow ? { depth: 1 } : {}),
+        author,
         ...remote,
         onProgress: (e) => {
           phase.textContent = `${e.phase} ${e.total ? `${e.loaded}/${e.total}` : e.loaded}`;

@@ -19,6 +19,7 @@ import { isSkippedPath } from './safe-path.js';
 import { capturePack, storePack } from './pack-capture.js';
 import { diffTrees, type FileChange } from './tree-diff.js';
 import { authCallback, type RemoteOptions } from './transport.js';
+import { checkAuthor, writeWorkRepo, type GitAuthor } from './work-repo.js';
 
 export interface CloneOptions extends RemoteOptions {
   url: string;
@@ -32,6 +33,8 @@ export interface CloneOptions extends RemoteOptions {
   maxFileBytes?: number;
   /** files that would total more than this stop the clone with TOO_LARGE, nothing written (default 2 GiB) */
   maxTotalBytes?: number;
+  /** `user.name` and `user.email` in the workspace's `.git/config`: who the shell's `git commit` records */
+  author?: GitAuthor;
 }
 
 const DEFAULT_MAX_FILE_BYTES = 100 * 1024 * 1024;
@@ -57,7 +60,8 @@ export interface CloneResult {
  * Clone into an empty workspace. The fetch goes to a staging gitdir inside `.sandpit`; only when
  * every file is written do its packs move into the shadow repository and the fetched commit
  * become the snapshot branch's head, so later snapshots descend from it and a push is a
- * fast-forward. Any failure removes what was written: the backend is left as it was.
+ * fast-forward. The workspace also gets its own `.git`, as `git clone` leaves one, for the
+ * shell's git. Any failure removes what was written: the backend is left as it was.
  */
 export async function cloneInto(ctx: GitContext, options: CloneOptions): Promise<CloneResult> {
   const { url, auth: urlAuth } = splitRemoteUrl(options?.url);
@@ -70,6 +74,7 @@ export async function cloneInto(ctx: GitContext, options: CloneOptions): Promise
   try {
     const depth = checkDepth(options.depth);
     const ref = options.ref === undefined ? undefined : checkBranch(options.ref);
+    const author = checkAuthor(options.author);
     const { store, fs, toAbs } = ctx;
     await store.open();
     return await store.exclusive(async () => {
@@ -107,6 +112,7 @@ export async function cloneInto(ctx: GitContext, options: CloneOptions): Promise
         const { oid: commit, commit: head } = await git.readCommit({ ...staging, oid: fetched.fetchHead });
         const all = await diffTrees(staging, null, head.tree);
         const { changes, skipped } = applyCaps(all, sizes, options);
+        const name = ref ?? (fetched.defaultBranch ?? 'HEAD').replace(/^refs\/heads\//, '');
         try {
           await writeChanges(ctx.writer, staging, changes, {
             tool: 'git_clone',
@@ -114,13 +120,30 @@ export async function cloneInto(ctx: GitContext, options: CloneOptions): Promise
             readBlob: read,
             onFile: (done) => progress({ phase: 'Writing files', loaded: done, total: changes.length }),
           });
-          await adoptObjects(ctx, staging.gitdir);
+          const adopted = await adoptObjects(ctx, staging.gitdir);
+          const isTag = fetched.fetchHeadDescription?.startsWith('tag ') === true;
+          const branch = isTag || name === 'HEAD' ? null : name;
+          await writeWorkRepo(ctx, {
+            url,
+            branch,
+            tag: isTag ? name : null,
+            commit,
+            fetched: fetched.fetchHead,
+            remoteDefault:
+              branch !== null && `refs/heads/${branch}` === (fetched.defaultBranch ?? `refs/heads/${branch}`),
+            packs: adopted.packs.map((p) => ({
+              name: p,
+              read: () => fs.readFile(`${store.access.gitdir}/objects/pack/${p}`),
+            })),
+            shallow: adopted.shallow,
+            files: changes.map((c) => ({ path: c.path, ...c.after! })),
+            ...(author ? { author } : {}),
+          });
           await store.adopt(commit);
         } catch (error) {
           await wipeFiles(ctx);
           throw error;
         }
-        const name = ref ?? (fetched.defaultBranch ?? 'HEAD').replace(/^refs\/heads\//, '');
         await git.writeRef({ ...store.access, ref: UPSTREAM_REF, value: commit, force: true });
         await rememberRemote(store, url, name);
         const shallow = await fs.lstat(`${store.access.gitdir}/shallow`).then(
@@ -192,8 +215,11 @@ async function assertEmpty({ fs, toAbs }: GitContext): Promise<void> {
   }
 }
 
-/** Move the staging repository's packs (and its shallow list) into the shadow repository. */
-async function adoptObjects({ fs, store }: GitContext, staging: string): Promise<void> {
+/** Move the staging repository's packs (and its shallow list) into the shadow repository; gives the packs' names. */
+async function adoptObjects(
+  { fs, store }: GitContext,
+  staging: string,
+): Promise<{ packs: string[]; shallow: Uint8Array | null }> {
   const gitdir = store.access.gitdir;
   const names = await fs.readdir(`${staging}/objects/pack`).catch(() => [] as string[]);
   await fs.mkdir(`${gitdir}/objects/pack`, { recursive: true }).catch((e) => {
@@ -206,6 +232,7 @@ async function adoptObjects({ fs, store }: GitContext, staging: string): Promise
   const shallow = await fs.readFile(`${staging}/shallow`).catch(() => null);
   if (shallow) await fs.writeFile(`${gitdir}/shallow`, shallow);
   else await fs.unlink(`${gitdir}/shallow`).catch(() => {});
+  return { packs: names, shallow };
 }
 
 /** Undo a part-written checkout: the workspace was empty apart from `.sandpit`. */

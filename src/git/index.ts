@@ -15,6 +15,7 @@ export type { ProbeResult } from './probe.js';
 export type { GitProgress, GitProgressListener } from './progress.js';
 export type { GitAuth, GitCredentials } from './redact.js';
 export type { RemoteOptions } from './transport.js';
+export type { GitAuthor } from './work-repo.js';
 
 /**
  * A workspace's link to git hosting, over isomorphic-git's HTTP transport (Node and browser

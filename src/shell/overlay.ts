@@ -267,6 +267,11 @@ export class ShellFs {
     return this.fs.capabilities?.modes === true;
   }
 
+  /** Whether the backend makes links (where it does not, a link is checked out as a file holding its target). */
+  get keepsLinks(): boolean {
+    return this.fs.capabilities?.symlinks !== false;
+  }
+
   /** Set a file's executable bit, the one mode bit the workspace keeps. */
   async setExecutable(p: string, executable: boolean): Promise<void> {
     const s = await this.stat(p);

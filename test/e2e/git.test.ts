@@ -70,7 +70,14 @@ describe('the Git tab of the playground', () => {
     expect(seen.at(-1)?.hidden).toBe(true);
 
     await page.waitForSelector('#file-tree li[data-path="src/lib/util.js"]');
-    expect((await treePaths(page)).sort()).toEqual(['README.md', 'src', 'src/app.js', 'src/lib', 'src/lib/util.js']);
+    expect((await treePaths(page)).sort()).toEqual([
+      '.git',
+      'README.md',
+      'src',
+      'src/app.js',
+      'src/lib',
+      'src/lib/util.js',
+    ]);
     expect(await workspaceFiles(page)).toEqual(seed);
   });
 

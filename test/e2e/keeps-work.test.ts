@@ -151,7 +151,7 @@ describe('the Git tab has a way forward from a workspace with files (issue 33)',
     expect(cloned).toMatchObject({ ok: true, result: { files: 2 } });
     expect(await status()).toMatch(/^OPFS · e2e-cloned/);
     await page.waitForSelector('#file-tree li[data-path="src/app.js"]');
-    expect((await treePaths(page)).sort()).toEqual(['README.md', 'src', 'src/app.js']);
+    expect((await treePaths(page)).sort()).toEqual(['.git', 'README.md', 'src', 'src/app.js']);
     // A remote answered: push and pull are offered now.
     expect(await page.isDisabled('#git-pull')).toBe(false);
     await page.screenshot({ path: join(shots, 'git-clone-new-workspace.png') });

@@ -48,8 +48,10 @@ export async function everything(fs: WorkspaceFs, dir: string): Promise<Record<s
   return out;
 }
 
-/** The workspace's own files (no `.sandpit`), path to text. */
+/** The workspace's own files (no `.sandpit`, no `.git` a clone leaves), path to text. */
 export async function workspaceFiles(made: Made): Promise<Record<string, string>> {
   const all = await everything(made.fs, made.root);
-  return Object.fromEntries(Object.entries(all).filter(([k]) => !k.startsWith('.sandpit') && !k.endsWith('/')));
+  return Object.fromEntries(
+    Object.entries(all).filter(([k]) => !k.startsWith('.sandpit') && !k.startsWith('.git/') && !k.endsWith('/')),
+  );
 }

@@ -523,7 +523,6 @@ const NO_VISIBLE_EFFECT: Record<string, Record<string, string>> = {
     '--no-decorate': 'this git never decorates',
     '--reverse': "git's show also shows its revisions in the order given",
   },
-  'git rm': { '-f': 'this git does not refuse to remove a file with changes, so there is nothing to force' },
   'git commit': { '--no-verify': 'hooks never run here', '--no-edit': 'no editor ever opens here' },
   'git rev-parse': {
     '--verify': 'a name that does not resolve is already refused',
@@ -729,6 +728,7 @@ const GIT_CASES: Record<string, Record<string, [string, string]>> = {
     '--cached': ['git rm -q --cached dir/c.txt; git status -s; ls dir', 'git rm -q dir/c.txt; git status -s; ls dir'],
     '-r': ['git rm -q -r dir; git status -s', 'git rm -q dir; git status -s'],
     '-q': ['git rm -q dir/c.txt', 'git rm dir/c.txt'],
+    '-f': ['echo x >> dir/c.txt; git rm -q -f dir/c.txt; ls dir', 'echo x >> dir/c.txt; git rm -q dir/c.txt; ls dir'],
   },
   'git commit': {
     '-m': ['git commit -q -m msg; git log -1 --format=%s', 'git commit -q; git log -1 --format=%s'],

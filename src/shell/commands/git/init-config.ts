@@ -1,4 +1,5 @@
 import * as git from 'isomorphic-git';
+import { coreConfig, REPO_DESCRIPTION, REPO_EXCLUDE } from '../../../git/repo-files.js';
 import type { CommandContext } from '../../context.js';
 import { shellPath } from '../../overlay.js';
 import { GitFatal, gitFsOf, openRepo, unknownOption } from './repo.js';
@@ -7,11 +8,6 @@ import { GitFatal, gitFsOf, openRepo, unknownOption } from './repo.js';
 export const GIT_INIT_CONFIG_FLAGS = { init: ['-q', '-b'], config: ['--local', '--get', '--unset', '--list'] };
 
 const encoder = new TextEncoder();
-
-const CONFIG = '[core]\n\trepositoryformatversion = 0\n\tfilemode = true\n\tbare = false\n\tlogallrefupdates = true\n';
-const EXCLUDE =
-  "# git ls-files --others --exclude-from=.git/info/exclude\n# Lines that start with '#' are comments.\n" +
-  '# For a project mostly in C, the following would be a good set of\n# exclude patterns (uncomment them if you want to use them):\n# *.[oa]\n# *~\n';
 
 /** `git init [-q] [-b BRANCH] [DIR]`: the files real git makes, without sample hooks (hooks never run here). */
 export async function init(ctx: CommandContext, args: string[]): Promise<number> {
@@ -29,6 +25,12 @@ export async function init(ctx: CommandContext, args: string[]): Promise<number>
   const sfs = ctx.shell.state.fs;
   const dir = shellPath(ctx.shell.state.cwd, target);
   const gitdir = dir === '/' ? '/.git' : `${dir}/.git`;
+  // The one .git this shell's git may write is the workspace's own, at its top (DESIGN.md: .git is
+  // read-only to tools): a repository anywhere else is refused before anything is made.
+  if (dir !== '/')
+    throw new GitFatal(
+      `cannot create a repository in '${target}': only the workspace's own .git, at its top, can be written here (PERMISSION_DENIED). Run git init at the top of the workspace instead.`,
+    );
   const existed = (await sfs.fullStat(`${gitdir}/HEAD`)) !== null;
   if (!existed) {
     for (let d = dir, todo: string[] = []; ; d = d.slice(0, d.lastIndexOf('/')) || '/') {
@@ -42,9 +44,9 @@ export async function init(ctx: CommandContext, args: string[]): Promise<number>
       await sfs.mkdir(`${gitdir}${d}`, 'git');
     const write = (name: string, text: string) => sfs.writeFile(`${gitdir}/${name}`, encoder.encode(text), 'git');
     await write('HEAD', `ref: refs/heads/${branch}\n`);
-    await write('config', CONFIG);
-    await write('description', "Unnamed repository; edit this file 'description' to name the repository.\n");
-    await write('info/exclude', EXCLUDE);
+    await write('config', coreConfig());
+    await write('description', REPO_DESCRIPTION);
+    await write('info/exclude', REPO_EXCLUDE);
   }
   if (!quiet) ctx.out(`${existed ? 'Reinitialized existing' : 'Initialized empty'} Git repository in ${gitdir}/\n`);
   return 0;

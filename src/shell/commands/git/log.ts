@@ -35,7 +35,12 @@ interface Entry {
 
 /** Commits reachable from `start` and not from `hide`, newest first by committer date (git's default order). */
 async function walk(repo: Repo, start: string[], hide: string[]): Promise<AsyncGenerator<Entry>> {
-  const read = async (oid: string) => ({ oid, commit: (await git.readCommit({ ...repo.base, oid })).commit });
+  const shallow = await repo.shallow();
+  const read = async (oid: string) => {
+    const { commit } = await git.readCommit({ ...repo.base, oid });
+    // a shallow clone's boundary commits are roots, as git shows them
+    return { oid, commit: shallow.has(oid) ? { ...commit, parent: [] } : commit };
+  };
   const hidden = new Set<string>();
   const stack = [...hide];
   while (stack.length > 0) {
@@ -230,7 +235,8 @@ export async function show(ctx: CommandContext, args: string[]): Promise<number>
       continue;
     }
     const oid = await repo.resolve(r);
-    entries.push({ oid, commit: (await git.readCommit({ ...repo.base, oid })).commit });
+    const { commit } = await git.readCommit({ ...repo.base, oid });
+    entries.push({ oid, commit: (await repo.shallow()).has(oid) ? { ...commit, parent: [] } : commit });
   }
   await printEntries(ctx, repo, entries.slice(0, o.max), o);
   return 0;

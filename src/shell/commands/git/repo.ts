@@ -188,6 +188,17 @@ export class Repo {
       .reverse();
   }
 
+  private shallowCommits: Promise<Set<string>> | null = null;
+
+  /** The commits a shallow clone holds without their parents (`.git/shallow`): git shows them as roots. */
+  shallow(): Promise<Set<string>> {
+    this.shallowCommits ??= this.readText('shallow').then(
+      (text) => new Set(text.split('\n').filter(Boolean)),
+      () => new Set<string>(),
+    );
+    return this.shallowCommits;
+  }
+
   /** A shortened hash, as git abbreviates (7 hex digits). */
   short(oid: string): string {
     return oid.slice(0, 7);

@@ -1,6 +1,6 @@
 import * as git from 'isomorphic-git';
 import type { CommandContext } from '../../context.js';
-import { readIndex } from './index-file.js';
+import { readIndex, type IndexEntry } from './index-file.js';
 import { GitFatal, openRepo, unknownOption, type Repo } from './repo.js';
 import { untracked, workChanges } from './worktree.js';
 
@@ -60,13 +60,16 @@ export async function rm(ctx: CommandContext, args: string[]): Promise<number> {
   let cached = false;
   let recursive = false;
   let quiet = false;
+  let force = false;
   const specs: string[] = [];
   for (const a of args) {
     if (a === '--cached') cached = true;
     else if (a === '-r') recursive = true;
     else if (a === '-q' || a === '--quiet') quiet = true;
-    else if (a === '-f' || a === '--force' || a === '-rf' || a === '-fr') recursive ||= a !== '-f' && a !== '--force';
-    else if (a === '--') continue;
+    else if (a === '-f' || a === '--force' || a === '-rf' || a === '-fr') {
+      force = true;
+      recursive ||= a !== '-f' && a !== '--force';
+    } else if (a === '--') continue;
     else if (a.startsWith('-')) unknownOption('rm', a);
     else specs.push(a);
   }
@@ -78,6 +81,13 @@ export async function rm(ctx: CommandContext, args: string[]): Promise<number> {
     if (hits.length === 0) throw new GitFatal(`pathspec '${spec}' did not match any files`);
     if (!index.has(spec) && !recursive) throw new GitFatal(`not removing '${spec}' recursively without -r`);
     doomed.push(...hits);
+  }
+  if (!force) {
+    const refusal = await localModifications(repo, index, doomed, cached);
+    if (refusal) {
+      ctx.err(refusal);
+      return 1;
+    }
   }
   const sfs = ctx.shell.state.fs;
   const top = repo.dir === '/' ? '' : repo.dir;
@@ -97,6 +107,62 @@ export async function rm(ctx: CommandContext, args: string[]): Promise<number> {
     }
   }
   return 0;
+}
+
+/**
+ * What git's rm refuses without -f, in its words, or null: a file whose working copy differs
+ * from the index, or whose index differs from HEAD, would lose that content (with --cached, only
+ * one differing from both). Files gone from the work tree are not checked, as in git.
+ */
+async function localModifications(
+  repo: Repo,
+  index: Map<string, IndexEntry>,
+  paths: string[],
+  cached: boolean,
+): Promise<string | null> {
+  const set = new Set(paths);
+  const changes = await workChanges(repo, index, (p) => set.has(p));
+  const local = new Set(changes.filter((c) => c.now !== null).map((c) => c.path));
+  const gone = new Set(changes.filter((c) => c.now === null).map((c) => c.path));
+  const head = await repo.treeFiles(await repo.head());
+  const both: string[] = [];
+  const staged: string[] = [];
+  const modified: string[] = [];
+  for (const path of [...set].sort()) {
+    if (gone.has(path)) continue;
+    const entry = index.get(path)!;
+    const inHead = head.get(path);
+    const stagedChange = !inHead || inHead.oid !== entry.oid || inHead.mode !== entry.mode;
+    if (local.has(path) && stagedChange) both.push(path);
+    else if (!cached) {
+      if (stagedChange) staged.push(path);
+      if (local.has(path)) modified.push(path);
+    }
+  }
+  const block = (files: string[], one: string, many: string, hint: string) =>
+    files.length === 0
+      ? ''
+      : `error: ${files.length === 1 ? one : many}${files.map((f) => `\n    ${f}`).join('')}${hint}\n`;
+  const out =
+    block(
+      both,
+      'the following file has staged content different from both the\nfile and the HEAD:',
+      'the following files have staged content different from both the\nfile and the HEAD:',
+      '\n(use -f to force removal)',
+    ) +
+    block(
+      staged,
+      'the following file has changes staged in the index:',
+      'the following files have changes staged in the index:',
+      '\n(use --cached to keep the file, or -f to force removal)',
+    ) +
+    block(
+      modified,
+      'the following file has local modifications:',
+      'the following files have local modifications:',
+      '\n(use --cached to keep the file, or -f to force removal)',
+    );
+  return out || null;
 }
 
 /** `git mv SOURCE DEST` (a file, into a folder or to a new name). */

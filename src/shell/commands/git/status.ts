@@ -1,6 +1,7 @@
 import { findRenames, type FilePair } from './diff-render.js';
 import { readIndex, type IndexEntry } from './index-file.js';
 import { openRepo, unknownOption, type GitFile, type Repo } from './repo.js';
+import { tracking, trackingLines, trackingShort } from './tracking.js';
 import { untracked, workChanges, type WorkChange } from './worktree.js';
 import type { CommandContext } from '../../context.js';
 
@@ -52,7 +53,8 @@ export async function status(ctx: CommandContext, args: string[]): Promise<numbe
   let porcelain = false;
   let branchLine = false;
   let withUntracked = true;
-  for (const a of args) {
+  // `-sb` is `-s -b`, as git reads bundled short options
+  for (const a of args.flatMap((x) => (/^-[sb]{2}$/.test(x) ? ['-s', '-b'] : [x]))) {
     if (a === '-s' || a === '--short') short = true;
     else if (a === '--porcelain' || a === '--porcelain=v1') porcelain = true;
     else if (a === '-b' || a === '--branch') branchLine = true;
@@ -63,9 +65,13 @@ export async function status(ctx: CommandContext, args: string[]): Promise<numbe
   const repo = await openRepo(ctx);
   const data = await collectStatus(repo, withUntracked);
   const branch = await repo.branch();
+  const upstream = branch && (branchLine || !(short || porcelain)) ? await tracking(repo, branch, data.head) : null;
   const show = porcelain ? (p: string) => p : (p: string) => repo.display(p);
   if (short || porcelain) {
-    if (branchLine) ctx.out(`## ${data.head ? '' : 'No commits yet on '}${branch ?? 'HEAD (no branch)'}\n`);
+    if (branchLine)
+      ctx.out(
+        `## ${data.head ? '' : 'No commits yet on '}${branch ?? 'HEAD (no branch)'}${upstream ? trackingShort(upstream) : ''}\n`,
+      );
     const rows = new Map<string, string>();
     for (const p of data.staged) {
       const path = (p.to ?? p.from)!.path;
@@ -83,6 +89,7 @@ export async function status(ctx: CommandContext, args: string[]): Promise<numbe
     return 0;
   }
   ctx.out(branch ? `On branch ${branch}\n` : `HEAD detached at ${repo.short(data.head ?? '')}\n`);
+  if (upstream && data.head) ctx.out(trackingLines(upstream));
   if (!data.head) ctx.out('\nNo commits yet\n\n');
   const entry = (label: string, path: string) => `\t${`${label}:`.padEnd(12)}${path}\n`;
   if (data.staged.length > 0) {

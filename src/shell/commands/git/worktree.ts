@@ -46,6 +46,13 @@ export async function workChanges(
   const top = repo.dir === '/' ? '' : repo.dir;
   const sfs = repo.ctx.shell.state.fs;
   const indexMs = (await sfs.fullStat(`${repo.gitdir}/index`))?.mtimeMs ?? 0;
+  const [modes, links] = [sfs.keepsModes, sfs.keepsLinks];
+  // where the backend keeps no executable bit (git's core.filemode=false) or makes no links
+  // (core.symlinks=false), the mode the index records stands
+  const seen = (actual: string, staged: string) =>
+    (!modes && actual !== '120000' && staged !== '120000') || (!links && staged === '120000' && actual !== '120000')
+      ? staged
+      : actual;
   for (const [path, entry] of index) {
     if (!wanted(path)) continue;
     repo.ctx.shell.checkTime();
@@ -54,7 +61,7 @@ export async function workChanges(
       out.push({ path, now: null });
       continue;
     }
-    const mode = s.type === 'symlink' ? '120000' : s.mode & 0o111 ? '100755' : '100644';
+    const mode = seen(s.type === 'symlink' ? '120000' : s.mode & 0o111 ? '100755' : '100644', entry.mode);
     const abs = sfs.backendPath(`${top}/${path}`);
     if (statMatches(entry, s, mode, indexMs) || seenUnchanged(sfs.backend, abs, s, mode, entry.oid)) continue;
     const file = await repo.workFile(path);
@@ -63,8 +70,8 @@ export async function workChanges(
       continue;
     }
     const oid = objectId('blob', file.data);
-    if (oid !== entry.oid || file.mode !== entry.mode)
-      out.push({ path, now: { oid, mode: file.mode, data: file.data } });
+    const now = seen(file.mode, entry.mode);
+    if (oid !== entry.oid || now !== entry.mode) out.push({ path, now: { oid, mode: now, data: file.data } });
     else rememberSeen(sfs.backend, abs, s, mode, oid);
   }
   return out;
