@@ -60,3 +60,43 @@ export function makeStat(
     isSymbolicLink: () => type === 'symlink',
   };
 }
+
+const S_IFMT = 0o170000;
+const SPECIAL_BY_FORMAT: Record<number, FsStat['special']> = {
+  2401: 'fifo',
+  26411: 'socket',
+  14406: 'block_device',
+  4802: 'char_device',
+};
+
+/**
+ * toFsStat for Node's own Stats (numbers, POSIX mode bits): the kind read from the mode once
+ * instead of through seven method calls, for a walk that stats every file of a tree.
+ */
+export function fromNodeStats(s: {
+  mode: number;
+  size: number;
+  ino: number;
+  mtimeMs: number;
+  ctimeMs: number;
+  uid: number;
+  gid: number;
+  dev: number;
+  nlink: number;
+}): FsStat {
+  const format = s.mode & S_IFMT;
+  const type = format === 0o120000 ? 'symlink' : format === 0o040000 ? 'dir' : 'file';
+  const special = format === 0o100000 || type !== 'file' ? undefined : SPECIAL_BY_FORMAT[format];
+  return makeStat(type, {
+    ...(special ? { special } : {}),
+    mode: s.mode,
+    size: s.size,
+    ino: s.ino,
+    mtimeMs: s.mtimeMs,
+    ctimeMs: s.ctimeMs,
+    uid: s.uid,
+    gid: s.gid,
+    dev: s.dev,
+    nlink: s.nlink,
+  });
+}
