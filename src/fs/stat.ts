@@ -62,12 +62,6 @@ export function makeStat(
 }
 
 const S_IFMT = 0o170000;
-const SPECIAL_BY_FORMAT: Record<number, FsStat['special']> = {
-  2401: 'fifo',
-  26411: 'socket',
-  14406: 'block_device',
-  4802: 'char_device',
-};
 
 /**
  * toFsStat for Node's own Stats (numbers, POSIX mode bits): the kind read from the mode once
@@ -86,7 +80,7 @@ export function fromNodeStats(s: {
 }): FsStat {
   const format = s.mode & S_IFMT;
   const type = format === 0o120000 ? 'symlink' : format === 0o040000 ? 'dir' : 'file';
-  const special = format === 0o100000 || type !== 'file' ? undefined : SPECIAL_BY_FORMAT[format];
+  const special = format === 0o100000 || type !== 'file' ? undefined : specialOfFormat(format);
   return makeStat(type, {
     ...(special ? { special } : {}),
     mode: s.mode,
@@ -99,4 +93,19 @@ export function fromNodeStats(s: {
     dev: s.dev,
     nlink: s.nlink,
   });
+}
+
+function specialOfFormat(format: number): FsStat['special'] {
+  switch (format) {
+    case 0o010000:
+      return 'fifo';
+    case 0o140000:
+      return 'socket';
+    case 0o060000:
+      return 'block_device';
+    case 0o020000:
+      return 'char_device';
+    default:
+      return undefined;
+  }
 }
