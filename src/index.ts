@@ -36,7 +36,15 @@ export type { AgentReviewDesk } from './agent/types.js';
 export type { PackageSettings } from './shell/context.js';
 export { ERROR_CODES, ToolError, type ErrorCode, type Problem, type ToolErrorBody } from './contract/index.js';
 export { createMemoryFs, type SeedFiles } from './fs/memory.js';
-export type { WorkspaceFs, FsStat, FsDirent, FsCapabilities, NativeHelpers, PlainFile } from './fs/types.js';
+export type {
+  WorkspaceFs,
+  FsStat,
+  FsDirent,
+  FsDirentStat,
+  FsCapabilities,
+  NativeHelpers,
+  PlainFile,
+} from './fs/types.js';
 export type { SpecialKind } from './fs/special.js';
 export { FsError, fsCodeOf } from './fs/errors.js';
 export { gitFsClient, type GitFsClient } from './fs/git-client.js';
@@ -169,7 +177,7 @@ export type {
   RemoteOptions,
   ProbeResult,
 } from './git/index.js';
-export type { SkippedFile } from './snapshots/rescan.js';
+export type { SkippedFile } from './snapshots/skipped.js';
 export type { TextEncodingName } from './text/codec.js';
 export type { WorkspacePath, PathResolver, ResolveMode } from './workspace/paths.js';
 export {

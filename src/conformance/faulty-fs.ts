@@ -64,6 +64,8 @@ export function faultyFs(
   }
   if (inner.readdirTypes)
     out.readdirTypes = wrap('readdir', inner.readdirTypes.bind(inner) as (...a: unknown[]) => Promise<unknown>);
+  if (inner.readdirStats)
+    out.readdirStats = wrap('readdir', inner.readdirStats.bind(inner) as (...a: unknown[]) => Promise<unknown>);
   Object.defineProperty(out, 'counted', { get: () => state.counted });
   Object.defineProperty(out, 'plan', {
     get: () => state.plan,

@@ -1,7 +1,7 @@
 import type { Link, Superblock } from '@jsonjoy.com/fs-core';
 import { FsError } from './errors.js';
 import { makeStat } from './stat.js';
-import type { FsDirent, FsStat } from './types.js';
+import type { FsDirent, FsDirentStat, FsStat } from './types.js';
 
 /** memfs's folder type bits. */
 const S_IFDIR = 0o040000;
@@ -183,6 +183,18 @@ export class MemoryLinks {
       });
     }
     return list.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  }
+
+  /** A readable folder's entries with their lstat, or undefined (see readdir). */
+  readdirStats(path: string): FsDirentStat[] | undefined {
+    const link = this.dir(path);
+    if (link === undefined || !link.getNode().canRead(this.#uid, this.#gid)) return undefined;
+    const list: FsDirentStat[] = [];
+    for (const [name, child] of link.children) {
+      if (child === undefined || name === '.' || name === '..') continue;
+      list.push({ name, stat: statOfNode(child.getNode()) ?? null });
+    }
+    return list;
   }
 
   /** Forget every folder (after a change to a path this index cannot place). */

@@ -3,9 +3,9 @@ import { Volume } from 'memfs';
 import { translated } from './errors.js';
 import { isAbsent } from './helpers.js';
 import { MemoryLinks } from './memory-links.js';
-import { readPlainMemory } from './memory-direct.js';
+import { readPlainMemory, readPlainMemoryMany } from './memory-direct.js';
 import { toFsStat } from './stat.js';
-import { requestedMode, type FsDirent, type WorkspaceFs } from './types.js';
+import { requestedMode, type FsDirent, type FsDirentStat, type WorkspaceFs } from './types.js';
 
 /** Initial files for a memory backend: path (relative to `/` or absolute) to text or bytes. */
 export type SeedFiles = Record<string, string | Uint8Array>;
@@ -64,6 +64,21 @@ export function createMemoryFs(seed: SeedFiles = {}): WorkspaceFs {
           }),
         );
       }),
+    readdirStats: (path) =>
+      translated('readdir', async () => {
+        const fast = links.readdirStats(path);
+        if (fast !== undefined) return fast;
+        const names = ((await p.readdir(path)) as unknown[]).map(String);
+        const base = path === '/' ? '' : path;
+        const out: FsDirentStat[] = [];
+        for (const name of names) {
+          const stat = await p
+            .lstat(`${base}/${name}`)
+            .then(toFsStat, (e: unknown) => (isAbsent(e) ? undefined : null));
+          if (stat !== undefined) out.push({ name, stat });
+        }
+        return out;
+      }),
     stat: (path) => translated('stat', async () => links.stat(path, 'stat', true) ?? toFsStat(await p.stat(path))),
     lstat: (path) => translated('lstat', async () => links.stat(path, 'lstat', false) ?? toFsStat(await p.lstat(path))),
     mkdir: (path, options) =>
@@ -105,6 +120,7 @@ export function createMemoryFs(seed: SeedFiles = {}): WorkspaceFs {
         await p.symlink(target, path);
       }),
     readPlainFile: async (base, rel, maxBytes) => readPlainMemory(sb, base, rel, maxBytes),
+    readPlainFiles: async (base, names, maxBytes) => readPlainMemoryMany(sb, base, names, maxBytes),
     capabilities: { symlinks: true, atomicRename: true, modes: true },
   };
 

@@ -25,6 +25,15 @@ export function nameFromBytes(bytes: Uint8Array): string {
   }
 }
 
+/** A name's bytes as a string when they are valid UTF-8 (so it holds no escaped byte), else null. */
+export function utf8Name(bytes: Uint8Array): string | null {
+  try {
+    return fatal.decode(bytes);
+  } catch {
+    return null;
+  }
+}
+
 /** The bytes a name stands for: UTF-8, with each escaped byte put back as itself. */
 export function nameToBytes(name: string): Uint8Array {
   if (!hasEscapedBytes(name)) return encoder.encode(name);

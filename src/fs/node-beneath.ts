@@ -130,6 +130,31 @@ export class Beneath {
     }
   }
 
+  /**
+   * inDir for work that finishes later: the descriptor stays open until `work` settles, so what
+   * it hands to another thread (a `/proc/self/fd` path) still names the folder checked here.
+   */
+  async inDirHeld<T>(parts: readonly string[], work: (dirFd: number) => Promise<T>): Promise<T> {
+    if (parts.length === 0) return work(this.rootDescriptor());
+    if (!worthKeeping(parts)) {
+      const fd = this.walk(parts);
+      try {
+        return await work(fd);
+      } finally {
+        fs.closeSync(fd);
+      }
+    }
+    const key = parts.join('/');
+    const entry = this.keptFolder(key) ?? this.keep(key, this.walk(parts));
+    entry.users++;
+    try {
+      return await work(entry.fd);
+    } finally {
+      entry.users--;
+      if (entry.users === 0 && this.kept.get(key) !== entry) fs.closeSync(entry.fd);
+    }
+  }
+
   /** Open the folder `parts` names from the nearest kept folder above it (or the root), one component at a time. */
   private walk(parts: readonly string[]): number {
     let from = 0;

@@ -1,14 +1,23 @@
+import { isUtf8 } from 'node:buffer';
 import * as fs from 'node:fs';
 import { createHash, randomBytes } from 'node:crypto';
 import { dirname, basename, join, resolve } from 'node:path';
 import { deflateSync, inflateSync } from 'node:zlib';
 import { FsError, hasFsCode, translated } from './errors.js';
 import { Beneath, BENEATH_SUPPORTED, openRegularFile } from './node-beneath.js';
-import { DIRECT_IO, readPlain, readPlainAt, writeInPlace } from './node-direct.js';
-import { toFsStat } from './stat.js';
-import { nameFromBytes } from './name-bytes.js';
+import { DIRECT_IO, readOnHelper, readPlain, readPlainAt, writeInPlace } from './node-direct.js';
+import { fromNodeStats, toFsStat } from './stat.js';
+import { nameFromBytes, utf8Name } from './name-bytes.js';
 import { native } from './node-names.js';
-import { requestedMode, type FsDirent, type NativeHelpers, type WorkspaceFs } from './types.js';
+import {
+  requestedMode,
+  type FsDirent,
+  type FsDirentStat,
+  type FsStat,
+  type NativeHelpers,
+  type PlainFile,
+  type WorkspaceFs,
+} from './types.js';
 import { atomicTempName } from './temp-names.js';
 
 /**
@@ -63,6 +72,31 @@ export function createNodeFs(options: NodeFsOptions = {}): WorkspaceFs {
           }),
         ),
       ),
+    // One folder resolution for the whole listing: a rescan lstats every file, and resolving each
+    // path again (a descriptor check per call below the root) cost more than the lstat itself.
+    readdirStats: (path) =>
+      translated('readdir', async () =>
+        inFolder(path, (p) => {
+          const out: FsDirentStat[] = [];
+          const escaped = native(p) !== p;
+          for (const bytes of fs.readdirSync(native(p), { encoding: 'buffer' })) {
+            // a UTF-8 name in a plain folder path is its own native path: no escape to look for
+            const plain = utf8Name(bytes);
+            const name = plain ?? nameFromBytes(bytes);
+            let stat: FsStat | null = null;
+            try {
+              const child = `${p}/${name}`;
+              const s = fs.lstatSync(plain === null || escaped ? native(child) : child, { throwIfNoEntry: false });
+              if (s === undefined) continue; // gone since the listing
+              stat = fromNodeStats(s);
+            } catch {
+              // the caller's own lstat of the path gives the precise error
+            }
+            out.push({ name, stat });
+          }
+          return out;
+        }),
+      ),
     // A missing path is common (existence probes): answered without Node building an error first.
     stat: (path) =>
       translated('stat', async () =>
@@ -110,6 +144,15 @@ export function createNodeFs(options: NodeFsOptions = {}): WorkspaceFs {
               return null;
             }
           },
+          readPlainFiles: (base: string, names: readonly string[], maxBytes: number) => {
+            const dir = base.endsWith('/') ? base.slice(0, -1) : base;
+            const parts = beneath?.partsOf(dir === '' ? '/' : dir);
+            if (!parts) return readMany(dir, names, maxBytes);
+            // below the root: every name inside the folder's descriptor, held until all are read
+            return beneath!
+              .inDirHeld(parts, (fd) => readMany(`/proc/self/fd/${fd}`, names, maxBytes))
+              .catch(() => names.map(() => null));
+          },
           writeInPlace: (path: string, data: Uint8Array, currentSize: number) =>
             translated('writeFile', async () => at(path, (p) => writeInPlace(p, data, currentSize))),
         }
@@ -119,6 +162,18 @@ export function createNodeFs(options: NodeFsOptions = {}): WorkspaceFs {
     // the kept folder descriptors; a later call opens what it needs again
     close: async () => beneath?.release(),
   };
+}
+
+/**
+ * Plain files of folder `dir` (a path or a folder descriptor's `/proc` path), on the helper thread
+ * when there is one, else here. A name that is not a plain name is null: the caller's slow path decides.
+ */
+async function readMany(dir: string, names: readonly string[], maxBytes: number): Promise<Array<PlainFile | null>> {
+  const plain = names.map((n) => n !== '' && n !== '.' && n !== '..' && !n.includes('/'));
+  const paths = names.map((n, i) => (plain[i] ? `${dir}/${n}` : `${dir}/.`));
+  const read =
+    (await readOnHelper(paths.map(native), maxBytes)?.catch(() => null)) ?? paths.map((p) => readPlainAt(p, maxBytes));
+  return read.map((file, i) => (plain[i] ? file : null));
 }
 
 /** A regular file's bytes, opened without following a final link unless `follow`; never blocks on a FIFO. */
@@ -153,7 +208,12 @@ export const NODE_NATIVE: NativeHelpers = {
     for (const part of parts) hash.update(part);
     return hash.digest('hex');
   },
+  // memchr where Uint8Array#indexOf compares byte by byte: a fifth of the time on a file's bytes
+  indexOfByte: (bytes, byte, from) => (from >= bytes.length ? -1 : bufferIndexOf.call(bytes, byte, from)),
+  isUtf8: (bytes) => isUtf8(bytes),
 };
+
+const bufferIndexOf = Buffer.prototype.indexOf as (this: Uint8Array, value: number, byteOffset: number) => number;
 
 function writeAtomically(path: string, data: Uint8Array | string, requested?: number): void {
   const temp = join(dirname(path), atomicTempName(basename(path), randomBytes(6).toString('hex')));

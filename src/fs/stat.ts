@@ -60,3 +60,52 @@ export function makeStat(
     isSymbolicLink: () => type === 'symlink',
   };
 }
+
+const S_IFMT = 0o170000;
+
+/**
+ * toFsStat for Node's own Stats (numbers, POSIX mode bits): the kind read from the mode once
+ * instead of through seven method calls, for a walk that stats every file of a tree.
+ */
+export function fromNodeStats(s: {
+  mode: number;
+  size: number;
+  ino: number;
+  mtimeMs: number;
+  ctimeMs: number;
+  uid: number;
+  gid: number;
+  dev: number;
+  nlink: number;
+}): FsStat {
+  const format = s.mode & S_IFMT;
+  const type = format === 0o120000 ? 'symlink' : format === 0o040000 ? 'dir' : 'file';
+  const special = format === 0o100000 || type !== 'file' ? undefined : specialOfFormat(format);
+  return makeStat(type, {
+    ...(special ? { special } : {}),
+    mode: s.mode,
+    size: s.size,
+    ino: s.ino,
+    mtimeMs: s.mtimeMs,
+    ctimeMs: s.ctimeMs,
+    uid: s.uid,
+    gid: s.gid,
+    dev: s.dev,
+    nlink: s.nlink,
+  });
+}
+
+function specialOfFormat(format: number): FsStat['special'] {
+  switch (format) {
+    case 0o010000:
+      return 'fifo';
+    case 0o140000:
+      return 'socket';
+    case 0o060000:
+      return 'block_device';
+    case 0o020000:
+      return 'char_device';
+    default:
+      return undefined;
+  }
+}

@@ -39,6 +39,14 @@ export interface FsDirent {
   type: 'file' | 'dir' | 'symlink' | 'other';
 }
 
+/** A folder entry with its lstat, as `readdirStats` gives it. */
+export interface FsDirentStat {
+  /** the entry's name in its folder */
+  name: string;
+  /** its lstat; null when that lstat failed for another reason than the entry being gone (the caller's own lstat then says why) */
+  stat: FsStat | null;
+}
+
 /**
  * The async filesystem every backend implements: a small subset of Node's `fs.promises`, with
  * one signature per method, so a plain object of ordinary async functions implements it with no
@@ -76,12 +84,25 @@ export interface WorkspaceFs {
   /** Optional fast path for directory walks; callers fall back to readdir + lstat. */
   readdirTypes?(path: string): Promise<FsDirent[]>;
   /**
+   * Optional fast path for a walk that needs every entry's lstat (a rescan): the folder's entries,
+   * in any order, each with its lstat, the folder resolved once instead of once per entry. An entry
+   * gone between the listing and its lstat is left out. Fails as `readdir` does; callers fall back
+   * to readdir + lstat.
+   */
+  readdirStats?(path: string): Promise<FsDirentStat[]>;
+  /**
    * Optional fast path for a confined read: `base/rel` when no component of `rel` is a symbolic
    * link and the last is a regular file, as its lstat plus its bytes (null bytes when it is larger
    * than `maxBytes`). Resolves null in every other case (missing, a link anywhere in `rel`, not a
    * regular file, unreadable), and the caller then resolves the path the slow way.
    */
   readPlainFile?(base: string, rel: string, maxBytes: number): Promise<PlainFile | null>;
+  /**
+   * Optional fast path for many reads in one folder (a search): readPlainFile of each of `names`
+   * (plain names in folder `base`), answered together, in order, with the folder resolved once.
+   * A backend may read them in parallel. Null where readPlainFile would be null.
+   */
+  readPlainFiles?(base: string, names: readonly string[], maxBytes: number): Promise<Array<PlainFile | null>>;
   /**
    * Optional: write `data` (at least `currentSize` bytes) over an existing regular file that holds
    * exactly `currentSize` bytes, in place: no temporary file, no rename, so no atomicity either.
@@ -111,6 +132,10 @@ export interface NativeHelpers {
   sha256Hex(data: Uint8Array): string;
   /** optional: lower-case hex SHA-1 of the parts one after the other (git object ids, without copying them together) */
   sha1Hex?(parts: Uint8Array[]): string;
+  /** optional: index of `byte` in `bytes` at or after `from`, or -1 (a search jumps between rare bytes with it) */
+  indexOfByte?(bytes: Uint8Array, byte: number, from: number): number;
+  /** optional: whether `bytes` are valid UTF-8 (a search checks each file with a match) */
+  isUtf8?(bytes: Uint8Array): boolean;
 }
 
 /** What `readPlainFile` returns: the file's lstat, and its bytes unless it is over the size asked for. */

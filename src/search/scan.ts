@@ -1,7 +1,8 @@
 import { decodeText, detectBom, isDecodeFailure } from '../text/codec.js';
 import { splitLines } from '../text/lines.js';
 import { yieldToHost } from '../workspace/host-yield.js';
-import { countNewlines, hasLoneCr, indexOfBytes, utf8CodePoints } from './bytes.js';
+import { platformNative } from '../fs/platform-native.js';
+import { countNewlines, hasLoneCr, indexOfBytes, typedFind, utf8CodePoints, type ByteFind } from './bytes.js';
 import { capLine, codePoints } from './line-cap.js';
 import { cappedUtf8Line } from './utf8-line.js';
 import type { Matcher } from './matcher.js';
@@ -61,8 +62,11 @@ const fatalUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 export async function scanFile(bytes: Uint8Array, matcher: Matcher, options: ScanOptions): Promise<ScanOutcome> {
   const bom = detectBom(bytes);
   const utf16 = bom !== null && bom.encoding !== 'utf-8';
-  if (!utf16 && bytes.subarray(0, SNIFF).indexOf(0) !== -1) return { skipped: 'binary' };
-  if (matcher.bytes && !utf16) return scanUtf8(bytes, bom ? bom.length : 0, matcher, options);
+  const native = platformNative();
+  const find = native?.indexOfByte ?? typedFind;
+  if (!utf16 && find(bytes.length > SNIFF ? bytes.subarray(0, SNIFF) : bytes, 0, 0) !== -1)
+    return { skipped: 'binary' };
+  if (matcher.bytes && !utf16) return scanUtf8(bytes, bom ? bom.length : 0, matcher, options, find, native?.isUtf8);
   const decoded = decodeText(bytes);
   if (isDecodeFailure(decoded)) return { skipped: decoded.kind === 'binary' ? 'binary' : 'decode' };
   return scanText(decoded.text, matcher, options);
@@ -74,18 +78,20 @@ function scanUtf8(
   bodyStart: number,
   matcher: Matcher,
   options: ScanOptions,
+  find: ByteFind,
+  isUtf8: ((bytes: Uint8Array) => boolean) | undefined,
 ): ScanOutcome | Promise<ScanOutcome> {
   const pattern = matcher.bytes!;
-  let at = indexOfBytes(bytes, pattern, bodyStart);
+  let at = indexOfBytes(bytes, pattern, bodyStart, find);
   if (at === -1) return { matches: [] };
-  let text: string;
-  try {
-    text = fatalUtf8.decode(bytes.subarray(bodyStart));
-  } catch {
-    return { skipped: 'decode' };
-  }
+  const body = bytes.subarray(bodyStart);
+  // checked without making the text where the host can: the text is needed only for a lone `\r`
+  if (isUtf8 ? !isUtf8(body) : decodes(body) === null) return { skipped: 'decode' };
   // The byte walk below counts `\n` only; a file with a lone `\r` line end (rare) is numbered on its text.
-  if (hasLoneCr(bytes, bodyStart)) return scanText(text, matcher, options);
+  if (hasLoneCr(bytes, bodyStart, find)) {
+    const text = decodes(body);
+    return text === null ? { skipped: 'decode' } : scanText(text, matcher, options);
+  }
   const matches: LineMatch[] = [];
   let line = 1;
   let counted = bodyStart;
@@ -105,9 +111,17 @@ function scanUtf8(
       matches.push(match);
       if (matches.length >= options.limit) break;
     }
-    at = end >= bytes.length ? -1 : indexOfBytes(bytes, pattern, end + 1);
+    at = end >= bytes.length ? -1 : indexOfBytes(bytes, pattern, end + 1, find);
   }
   return { matches };
+}
+
+function decodes(bytes: Uint8Array): string | null {
+  try {
+    return fatalUtf8.decode(bytes);
+  } catch {
+    return null;
+  }
 }
 
 function lineStart(bytes: Uint8Array, at: number, bodyStart: number): number {

@@ -1,14 +1,14 @@
-import type { WorkspaceFs } from '../fs/types.js';
+import type { PlainFile, WorkspaceFs } from '../fs/types.js';
 import { ToolError } from '../contract/index.js';
 import { toToolError } from '../fs/tool-error.js';
-import { readFileCounted } from '../fs/helpers.js';
+import { readFileCounted, type CountedFile } from '../fs/helpers.js';
 import { hardLinkRefusal, hardLinkSkipReason, isRefusedHardLink } from '../workspace/hard-links.js';
 import { displayPath, type PathResolver, type WorkspacePath } from '../workspace/paths.js';
 import type { CursorPosition } from './cursor.js';
 import type { PathTest } from './glob.js';
 import type { Matcher } from './matcher.js';
 import { MAX_LINE_SEARCH, scanFile, type LineMatch, type ScanOutcome } from './scan.js';
-import { noteUnreadable, walk, type Unreadable, type WalkBudget } from './walk.js';
+import { noteUnreadable, walk, type Unreadable, type WalkBudget, type WalkEntry } from './walk.js';
 
 /** A match with the file it is in. */
 export interface FileLineMatch extends LineMatch {
@@ -50,6 +50,8 @@ export interface SearchPage {
 }
 
 const DEFAULT_CONCURRENCY = 24;
+/** Files of one folder read in one backend call. */
+const BATCH = 16;
 
 /**
  * Search files in walk order. Reads run ahead with bounded concurrency while results are taken
@@ -71,19 +73,63 @@ export async function searchFiles(fs: WorkspaceFs, paths: PathResolver, spec: Se
   const window: Array<Promise<{ rel: string; outcome: ScanOutcome | null }>> = [];
   let walking = true;
   let scanned = 0;
-  const fill = async () => {
-    while (walking && window.length < concurrency) {
-      const next = await files.next();
-      if (next.done) {
-        walking = false;
-        break;
+  let held: WalkEntry | null = null;
+  const next = async (): Promise<WalkEntry | null> => {
+    for (;;) {
+      if (held !== null) {
+        const entry = held;
+        held = null;
+        return entry;
       }
-      const entry = next.value;
-      if (spec.include && !spec.include(entry.rel)) continue;
-      const afterLine = spec.resume && entry.rel === spec.resume.path ? spec.resume.line : 0;
-      const limit = spec.maxMatches + 1 - found.length;
-      window.push(
-        scanPath(fs, entry.abs, spec, afterLine, limit, entry.rel).then((outcome) => ({ rel: entry.rel, outcome })),
+      if (!walking) return null;
+      const step = await files.next();
+      if (step.done) {
+        walking = false;
+        return null;
+      }
+      if (!spec.include || spec.include(step.value.rel)) return step.value;
+    }
+  };
+  const scanAfter = (entry: WalkEntry, read: Promise<CountedFile | null>) => {
+    const afterLine = spec.resume && entry.rel === spec.resume.path ? spec.resume.line : 0;
+    const limit = spec.maxMatches + 1 - found.length;
+    window.push(scanRead(fs, entry, read, spec, afterLine, limit).then((outcome) => ({ rel: entry.rel, outcome })));
+  };
+  // Files of one folder are read together where the backend can (one folder lookup, in parallel
+  // with the scanning on some backends); a link's target and anything unusual is read alone.
+  const batching = fs.readPlainFiles !== undefined;
+  const limit = batching ? concurrency * 2 : concurrency;
+  // a batch starts only when a whole one fits: refilled one file at a time, batches would shrink to one file
+  const room = batching ? limit - BATCH + 1 : limit;
+  const fill = async () => {
+    while (window.length < room) {
+      const entry = await next();
+      if (!entry) break;
+      const folder = plainFolder(entry);
+      if (!batching || folder === null) {
+        scanAfter(entry, Promise.resolve(null));
+        continue;
+      }
+      const batch = [entry];
+      while (batch.length < BATCH && window.length + batch.length < limit) {
+        const more = await next();
+        if (!more) break;
+        if (plainFolder(more) !== folder) {
+          held = more;
+          break;
+        }
+        batch.push(more);
+      }
+      const read = fs.readPlainFiles!(
+        folder,
+        batch.map((e) => e.name),
+        Number.MAX_SAFE_INTEGER,
+      ).catch(() => null);
+      batch.forEach((e, i) =>
+        scanAfter(
+          e,
+          read.then((files) => countedOf(files?.[i] ?? null)),
+        ),
       );
     }
   };
@@ -110,6 +156,7 @@ export async function searchFiles(fs: WorkspaceFs, paths: PathResolver, spec: Se
     }
   } finally {
     walking = false;
+    held = null;
     await files.return(undefined);
   }
   if (!resumeAfter && budget?.stoppedAt !== undefined) resumeAfter = { path: budget.stoppedAt, line: 0, column: 0 };
@@ -122,16 +169,30 @@ function finishPage(found: FileLineMatch[], maxMatches: number, resumeAfter: Cur
   return resumeAfter ? { matches: found, truncated: true, resumeAfter } : { matches: found, truncated: false };
 }
 
-async function scanPath(
+/** The folder a walk entry is read from by name, or null when it is read by another path (a followed link). */
+function plainFolder(entry: WalkEntry): string | null {
+  const cut = entry.abs.length - entry.name.length - 1;
+  if (cut < 0 || entry.abs.charCodeAt(cut) !== 47 || !entry.abs.endsWith(entry.name)) return null;
+  return cut === 0 ? '/' : entry.abs.slice(0, cut);
+}
+
+function countedOf(file: PlainFile | null): CountedFile | null {
+  if (!file?.bytes) return null;
+  return file.stat.nlink === undefined ? { bytes: file.bytes } : { bytes: file.bytes, nlink: file.stat.nlink };
+}
+
+/** Scan a file from its batch read; one the batch could not read (null) is read alone, which says why. */
+async function scanRead(
   fs: WorkspaceFs,
-  abs: string,
+  entry: WalkEntry,
+  read: Promise<CountedFile | null>,
   spec: SearchSpec,
   afterLine: number,
   limit: number,
-  rel: string,
 ): Promise<ScanOutcome | null> {
+  const rel = entry.rel;
   try {
-    const { bytes, nlink } = await readFileCounted(fs, abs);
+    const { bytes, nlink } = (await read) ?? (await readFileCounted(fs, entry.abs));
     // Its other name may be outside the workspace: its text is not returned, and the answer says so.
     if (isRefusedHardLink(nlink, spec.allowHardLinks === true)) {
       if (spec.unreadable && spec.unreadable.length < 1000)

@@ -1,7 +1,8 @@
 import { hasFsCode } from '../fs/errors.js';
 import { removeIfPresent } from '../fs/helpers.js';
 import type { FsStat, WorkspaceFs } from '../fs/types.js';
-import { isAtomicTemp } from '../fs/temp-names.js';
+import { unreadable, type SkippedFile } from './skipped.js';
+import { walkKept } from './scan-walk.js';
 import type { SnapshotIgnore } from './ignore.js';
 import type { ObjectSink } from './objects.js';
 import { objectId } from './sha1.js';
@@ -9,43 +10,14 @@ import type { Leaf, TreeCache } from './tree.js';
 import { parallel } from '../workspace/parallel.js';
 import { isRefusedHardLink } from '../workspace/hard-links.js';
 
-/**
- * A file a snapshot left out: over the size cap, a path the backend cannot reach (a name too
- * long, no permission), a file with more than one hard link (its other name may be outside), or
- * a special file (FIFO, socket, device).
- */
-export interface SkippedFile {
-  /** the file's root-relative path */
-  path: string;
-  /** its size */
-  size_bytes: number;
-  /** why it was left out of the snapshot; `excluded` is a folder no one versions (node_modules, a build or cache folder) */
-  reason: 'too_large' | 'unreadable' | 'hard_linked' | 'special_file' | 'excluded';
-  /** for an unreadable path: what the backend said, e.g. ENAMETOOLONG; for a special file: which kind (fifo, socket, ...) */
-  why?: string;
-}
-
-/** Errors that mean "this path cannot be read here", not "the snapshot failed". */
-const UNREADABLE = ['ENAMETOOLONG', 'EACCES', 'EPERM', 'ELOOP'] as const;
-
-function unreadable(rel: string, error: unknown): SkippedFile | null {
-  const code = UNREADABLE.find((c) => hasFsCode(error, c));
-  return code ? { path: rel, size_bytes: 0, reason: 'unreadable', why: code } : null;
-}
-
-/** A skipped file as the commit trailer and the model see it. */
-export function describeSkipped(s: SkippedFile): string {
-  if (s.reason === 'unreadable') return `${s.path} (unreadable: ${s.why})`;
-  if (s.reason === 'special_file') return `${s.path} (special file: ${s.why})`;
-  if (s.reason === 'excluded') return `${s.path}/ (not versioned: dependencies, build output or cache)`;
-  return s.reason === 'hard_linked' ? `${s.path} (hard-linked)` : `${s.path} (${s.size_bytes} bytes)`;
-}
+export { describeSkipped, type SkippedFile } from './skipped.js';
 
 type Verdict = 'same' | { leaf: Leaf } | { skip: SkippedFile };
 
 interface StatEntry {
   size: number;
   mtimeMs: number;
+  ino: number;
   mode: string;
   oid: string;
   seenAt: number;
@@ -199,16 +171,32 @@ export class Scanner {
     if (rel !== '') await tree.ensureDir(rel);
     const knownDirs = new Set<string>();
     const known = await tree.files(rel, knownDirs);
-    const { files: found, dirs, unreachable } = await this.walk(rel, ignored, known, knownDirs);
+    const {
+      files: found,
+      dirs,
+      unreachable,
+    } = await walkKept(
+      { fs: this.fs, toAbs: this.toAbs, ignore: this.ignore, sweepTemp: (path, stat) => this.sweepTemp(path, stat) },
+      rel,
+      ignored,
+      known,
+      knownDirs,
+    );
     // What cannot be reached keeps what the snapshot already holds for it, and is reported.
     for (const u of unreachable) {
       out.skipped.push(u);
       for (const key of [...known.keys()]) if (key === u.path || key.startsWith(`${u.path}/`)) known.delete(key);
       for (const key of [...knownDirs]) if (key === u.path || key.startsWith(`${u.path}/`)) knownDirs.delete(key);
     }
+    // A file the stat cache vouches for is settled here, without a task: most of a rescan's files.
+    const toExamine = found.filter(({ rel: path, stat }) => {
+      if (!this.trusted(path, stat, known.get(path))) return true;
+      known.delete(path);
+      return false;
+    });
     // Reading and hashing run in parallel; the tree is changed afterwards, one path at a time.
     const verdicts: Array<[string, Verdict]> = [];
-    await parallel(found, PARALLEL, async ({ rel: path, stat }) => {
+    await parallel(toExamine, PARALLEL, async ({ rel: path, stat }) => {
       const current = known.get(path);
       verdicts.push([
         path,
@@ -255,19 +243,8 @@ export class Scanner {
     const tooLarge = stat.type === 'file' && stat.size > this.maxFileBytes;
     // A large file the snapshot already holds (a clone brings its blob) stays until it changes.
     if (tooLarge && !current) return { skip: { path: rel, size_bytes: stat.size, reason: 'too_large' } };
-    const mode = stat.type === 'symlink' ? '120000' : stat.mode & 0o111 ? '100755' : '100644';
-    const seen = this.stats.get(rel);
-    if (
-      seen &&
-      current &&
-      current.oid === seen.oid &&
-      current.mode === mode &&
-      seen.mode === mode &&
-      seen.size === stat.size &&
-      seen.mtimeMs === stat.mtimeMs &&
-      seen.seenAt - stat.mtimeMs >= RACY_MS
-    )
-      return 'same';
+    if (this.trusted(rel, stat, current)) return 'same';
+    const mode = modeOf(stat);
     const bytes =
       stat.type === 'symlink'
         ? new TextEncoder().encode(await this.fs.readlink(this.toAbs(rel)))
@@ -275,11 +252,32 @@ export class Scanner {
           ? fresh
           : await this.fs.readFile(this.toAbs(rel));
     const oid = objectId('blob', bytes);
-    this.stats.set(rel, { size: stat.size, mtimeMs: stat.mtimeMs, mode, oid, seenAt: Date.now() });
+    this.stats.set(rel, { size: stat.size, mtimeMs: stat.mtimeMs, ino: stat.ino, mode, oid, seenAt: Date.now() });
     if (current && current.oid === oid && current.mode === mode) return 'same';
     if (tooLarge) return { skip: { path: rel, size_bytes: stat.size, reason: 'too_large' } };
     await sink.blob(bytes, oid);
     return { leaf: { kind: 'blob', mode, oid } };
+  }
+
+  /**
+   * Whether the snapshot's entry for `rel` still holds without a read: the file has the size,
+   * mtime, inode and mode it had when it was last read, as in git's index, and that read came
+   * long enough after the mtime (RACY_MS) that a second write in the same tick would have shown.
+   */
+  private trusted(rel: string, stat: FsStat, current: Leaf | undefined): boolean {
+    const seen = this.stats.get(rel);
+    if (seen === undefined || current === undefined || stat.special) return false;
+    if (stat.type === 'file' && isRefusedHardLink(stat.nlink, this.allowHardLinks)) return false;
+    const mode = modeOf(stat);
+    return (
+      current.oid === seen.oid &&
+      current.mode === mode &&
+      seen.mode === mode &&
+      seen.size === stat.size &&
+      seen.mtimeMs === stat.mtimeMs &&
+      seen.ino === stat.ino &&
+      seen.seenAt - stat.mtimeMs >= RACY_MS
+    );
   }
 
   private async settle(rel: string, verdict: Verdict, tree: TreeCache, out: ScanOutcome): Promise<void> {
@@ -301,75 +299,12 @@ export class Scanner {
   }
 
   /**
-   * Every file, symlink and folder under folder `rel` that snapshots keep; files with their lstat.
-   * Inside an ignored place only what the snapshot already holds (`known`, `knownDirs`) is kept.
-   */
-  private async walk(
-    rel: string,
-    ignoredRoot: boolean,
-    known: Map<string, Leaf>,
-    knownDirs: Set<string>,
-  ): Promise<{ files: Array<{ rel: string; stat: FsStat }>; dirs: string[]; unreachable: SkippedFile[] }> {
-    const files: Array<{ rel: string; stat: FsStat }> = [];
-    const found: string[] = [];
-    const unreachable: SkippedFile[] = [];
-    const dirs: Array<[string, boolean]> = [[rel, ignoredRoot]];
-    const reach = async <T>(path: string, work: () => Promise<T>): Promise<T | null> => {
-      try {
-        return await work();
-      } catch (error) {
-        const skip = unreadable(path, error);
-        if (!skip) throw error;
-        unreachable.push(skip);
-        return null;
-      }
-    };
-    while (dirs.length > 0) {
-      const [dir, dirIgnored] = dirs.pop()!;
-      const entries = await reach(dir, () => this.list(dir));
-      if (!entries) continue;
-      this.ignore.listed(dir, entries);
-      await parallel(entries, PARALLEL, async (name) => {
-        const child = dir ? `${dir}/${name}` : name;
-        const stat = await reach(child, () => this.lstat(child));
-        if (!stat) return;
-        if (stat.type === 'file' && isAtomicTemp(name)) {
-          await this.sweepTemp(child, stat);
-          return;
-        }
-        const isDir = stat.type === 'dir';
-        const leftOut = dirIgnored ? 'ignored' : await this.ignore.leftOut(dir, name, isDir);
-        const ignored = leftOut !== false;
-        if (ignored && !(isDir ? knownDirs.has(child) : known.has(child))) {
-          // A .gitignore line is the person's own choice; a folder left out by default is named, once per walk.
-          if (leftOut === 'excluded') unreachable.push({ path: child, size_bytes: 0, reason: 'excluded' });
-          return;
-        }
-        if (isDir) {
-          dirs.push([child, ignored]);
-          found.push(child);
-        } else files.push({ rel: child, stat });
-      });
-    }
-    return { files, dirs: found, unreachable };
-  }
-
-  /**
    * A write killed before its rename leaves its temporary file; one this old has no writer left
    * (a write takes milliseconds), so the walk that finds it removes it.
    */
   private async sweepTemp(rel: string, stat: FsStat): Promise<void> {
     if (Date.now() - stat.mtimeMs < TEMP_ABANDONED_MS) return;
     await removeIfPresent(this.fs, this.toAbs(rel));
-  }
-
-  private async list(dir: string): Promise<string[]> {
-    try {
-      return await this.fs.readdir(this.toAbs(dir));
-    } catch (error) {
-      if (hasFsCode(error, 'ENOENT', 'ENOTDIR')) return [];
-      throw error;
-    }
   }
 
   private async lstat(rel: string): Promise<FsStat | null> {
@@ -382,7 +317,10 @@ export class Scanner {
   }
 }
 
-/** Run `work` over `items` with at most `limit` in flight. */
+function modeOf(stat: FsStat): string {
+  return stat.type === 'symlink' ? '120000' : stat.mode & 0o111 ? '100755' : '100644';
+}
+
 function parentOf(rel: string): string {
   const i = rel.lastIndexOf('/');
   return i === -1 ? '' : rel.slice(0, i);

@@ -8,12 +8,13 @@ export interface Escape {
 }
 
 /** Operations that act on what a final link points at, rather than on the link itself. */
-const FOLLOWS_FINAL = new Set(['readFile', 'writeFile', 'stat', 'readdir', 'readdirTypes']);
+const FOLLOWS_FINAL = new Set(['readFile', 'writeFile', 'stat', 'readdir', 'readdirTypes', 'readdirStats']);
 const OPS = [
   'readFile',
   'writeFile',
   'readdir',
   'readdirTypes',
+  'readdirStats',
   'stat',
   'lstat',
   'mkdir',

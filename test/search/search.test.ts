@@ -1,18 +1,25 @@
 import { describe, expect, it } from 'vitest';
 import { createMemoryFs, createWorkspace, type WorkspaceFs } from '../../src/index.js';
 
-/** A real memory backend whose reads are counted and finish in a scrambled order. */
+/** A real memory backend whose reads (one at a time or a folder's batch) are counted and finish in a scrambled order. */
 function scrambled(seed: Record<string, string>) {
   const fs = createMemoryFs(seed);
   const counter = { reads: 0 };
-  const readFile = fs.readFile.bind(fs);
+  const late = <T>(path: string, value: T) =>
+    new Promise<T>((resolve) => setTimeout(() => resolve(value), (path.length * 7919) % 5));
   const wrapped: WorkspaceFs = {
     ...fs,
     readFile: async (path: string) => {
       counter.reads++;
-      const bytes = await readFile(path);
-      await new Promise((resolve) => setTimeout(resolve, (path.length * 7919) % 5));
-      return bytes;
+      return late(path, await fs.readFile(path));
+    },
+    readPlainFile: async (base, rel, max) => {
+      counter.reads++;
+      return late(rel, await fs.readPlainFile!(base, rel, max));
+    },
+    readPlainFiles: async (base, names, max) => {
+      counter.reads += names.length;
+      return late(names.join('/'), await fs.readPlainFiles!(base, names, max));
     },
   };
   return { fs: wrapped, counter };

@@ -100,6 +100,29 @@ describe.each(['node', 'memory'] as const)('readPlainFile agrees with the full w
   });
 });
 
+describe.each(['node', 'node below its root', 'memory'] as const)('readPlainFiles on %s', (name) => {
+  it('answers for each name of a folder as readPlainFile does, in order', async () => {
+    const made = await world(name === 'memory' ? 'memory' : 'node');
+    const fs = name === 'node below its root' ? createNodeFs({ root: made.base }) : made.fs;
+    const { base } = made;
+    if (name !== 'memory') execFileSync('mkfifo', [join(base, 'src', 'pipe')]);
+    const names = ['a.txt', 'deep', 'missing.txt', 'pipe', 'a.txt', '..', 'deep/b.txt', '', 'link.txt', 'alias', 'out'];
+    for (const folder of [base, `${base}/src`, `${base}/src/deep`, `${base}/alias`, `${base}/none`]) {
+      const batch = await fs.readPlainFiles!(folder, names, 1 << 20);
+      const single = await Promise.all(
+        names.map((n) => (n === '' || n === '..' || n.includes('/') ? null : fs.readPlainFile!(folder, n, 1 << 20))),
+      );
+      const shape = (files: typeof batch) =>
+        files.map(
+          (f) => f && { bytes: f.bytes && new TextDecoder().decode(f.bytes), size: f.stat.size, ino: f.stat.ino },
+        );
+      expect(shape(batch), folder).toEqual(shape(single));
+    }
+    const small = await fs.readPlainFiles!(`${base}/src`, ['a.txt', 'deep'], 3);
+    expect(small.map((f) => f && [f.bytes, f.stat.size])).toEqual([[null, 6], null]);
+  });
+});
+
 describe('node adapter: reads and in-place writes that never follow links', () => {
   it('turns a FIFO away without waiting for a writer', async () => {
     const { fs, base } = await world('node');

@@ -81,5 +81,21 @@ export function backendFsContract(backend: BackendUnderTest) {
         true,
       );
     });
+
+    it('readdirStats, where offered, lists what readdir lists, each with the lstat lstat gives', async () => {
+      h = await open(backend, { 'd/a.txt': 'aaa', 'd/sub/b.txt': 'b' });
+      if (!h.fs.readdirStats) return;
+      if (backend.symlinks) await h.fs.symlink('a.txt', h.abs('d/link'));
+      const listed = await h.fs.readdirStats(h.abs('d'));
+      expect(listed.map((e) => e.name).sort()).toEqual((await h.fs.readdir(h.abs('d'))).sort());
+      for (const { name, stat } of listed) {
+        const own = await h.fs.lstat(h.abs(`d/${name}`));
+        expect(stat, name).not.toBeNull();
+        const fields = (s: typeof own) => [s.type, s.size, s.mtimeMs, s.ino, s.mode, s.isSymbolicLink()];
+        expect(fields(stat!), name).toEqual(fields(own));
+      }
+      expect(await codeOf(h.fs.readdirStats(h.abs('missing'))), 'a folder that is not there').toBe('ENOENT');
+      expect(await codeOf(h.fs.readdirStats(h.abs('d/a.txt'))), 'a file').toBe('ENOTDIR');
+    });
   });
 }
