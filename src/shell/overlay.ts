@@ -326,6 +326,22 @@ export class ShellFs {
   }
 
   /**
+   * The backend's lstats of a folder's entries, by name, in one call: for a walk over many files
+   * (`git status`), where a lookup per path costs a confined resolution each. Null when this
+   * command has written anything yet (the overlay then decides, path by path), when the folder is
+   * reserved, or when the backend has no such call or fails it: the caller asks `fullStat` instead.
+   */
+  async folderStats(dir: string): Promise<Map<string, FsStat> | null> {
+    if (!this.fs.readdirStats || this.entries.size > 0 || this.dirTimes.size > 0) return null;
+    if (RESERVED.has(dir.split('/')[1] ?? '')) return null;
+    const listed = await this.fs.readdirStats(this.backendPath(dir)).catch(() => null);
+    if (!listed) return null;
+    const out = new Map<string, FsStat>();
+    for (const { name, stat } of listed) if (stat) out.set(name, stat);
+    return out;
+  }
+
+  /**
    * The backend's full lstat of `p` (what git's index records), or a made-up one for a path the
    * overlay holds; null when absent. Links are reported as links, for `git` to record, never followed.
    */

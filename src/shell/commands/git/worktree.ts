@@ -53,10 +53,20 @@ export async function workChanges(
     (!modes && actual !== '120000' && staged !== '120000') || (!links && staged === '120000' && actual !== '120000')
       ? staged
       : actual;
+  // One listing per folder where the backend offers it: a confined lookup per file was most of a
+  // status on a node folder. A name the listing lacks is asked again alone (gone, or a failure).
+  const folders = new Map<string, Promise<Map<string, FsStat> | null>>();
+  const statOf = async (full: string): Promise<FsStat | null> => {
+    const cut = full.lastIndexOf('/');
+    const dir = cut <= 0 ? '/' : full.slice(0, cut);
+    let listed = folders.get(dir);
+    if (!listed) folders.set(dir, (listed = sfs.folderStats(dir)));
+    return (await listed)?.get(full.slice(cut + 1)) ?? sfs.fullStat(full).catch(() => null);
+  };
   for (const [path, entry] of index) {
     if (!wanted(path)) continue;
     repo.ctx.shell.checkTime();
-    const s = await sfs.fullStat(`${top}/${path}`).catch(() => null);
+    const s = await statOf(`${top}/${path}`);
     if (!s || s.type === 'dir') {
       out.push({ path, now: null });
       continue;
