@@ -1,6 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -152,6 +152,7 @@ describe('the README quick starts, in fresh folders with the packed package', ()
       await symlink(join(repoRoot, 'node_modules', 'vite'), join(app, 'node_modules', 'vite'), 'dir');
     await writeFile(join(app, 'index.html'), fileBlock('index.html').text);
     await writeFile(join(app, 'main.js'), fileBlock('main.js').text);
+    await writeFile(join(app, 'vite.config.js'), fileBlock('vite.config.js').text);
     const build = spawnSync(
       process.execPath,
       [join(app, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--logLevel', 'warn'],
@@ -162,6 +163,12 @@ describe('the README quick starts, in fresh folders with the packed package', ()
       },
     );
     expect(build.status, build.stderr).toBe(0);
+    // The configuration's point: the worker is split, its OPFS adapter and the shell chunks of their own.
+    const assets = await readdir(join(app, 'dist', 'assets'));
+    expect(
+      assets.filter((name) => /^(opfs|run|clone)-[\w-]+\.js$/.test(name)).length,
+      assets.join(' '),
+    ).toBeGreaterThanOrEqual(3);
     const server = await servePage(join(app, 'dist'));
     const browser = await launchChromium();
     try {
