@@ -1,11 +1,51 @@
-import '../../web/polyfills.js';
-import { runContract } from '../contract/suite.js';
-import { workerBackend } from './worker-backend.js';
+import { wrap } from 'comlink';
+import { describe, expect, it } from 'vitest';
+import { runConformance } from '../../src/conformance/index.js';
+import { loadScenarios } from '../patch/scenarios.js';
+import { keyedRunner, WORKER_LAYOUTS, type WorkerFailure, type WorkerLayout } from './worker-contract.js';
 
-// The same suite with the OPFS layouts only a dedicated worker has: a new workspace there is packed
+// The same suite on the OPFS layouts only a dedicated worker has: a new workspace there is packed
 // into one log; a workspace already stored as a tree keeps that layout, on sync access handles.
-// (IndexedDB and memory in a worker add nothing: the same adapters run the suite in the page and in
-// Node, and the worker bridge is the same for every backend.)
-const fsWorker = () => new Worker(new URL('./fixtures/fs-worker.ts', import.meta.url), { type: 'module' });
-runContract(workerBackend('opfs', fsWorker));
-runContract(workerBackend('opfs-tree', fsWorker));
+// The suite runs in the worker (test/browser/fixtures/contract-worker.ts), workspace and all, so a
+// test crosses once instead of once per filesystem call; the page registers the same tests by the
+// same names and reports each worker result as its own. (IndexedDB and memory in a worker add
+// nothing: the same adapters run the suite in the page and in Node.)
+interface ContractWorker {
+  keys(layout: WorkerLayout): Promise<string[]>;
+  run(layout: WorkerLayout, key: string): Promise<WorkerFailure | null>;
+}
+const worker = wrap<ContractWorker>(
+  new Worker(new URL('./fixtures/contract-worker.ts', import.meta.url), { type: 'module' }),
+);
+
+function failure(f: WorkerFailure): Error {
+  const error = Object.assign(
+    new Error(f.message),
+    f.showDiff ? { actual: f.actual, expected: f.expected, showDiff: true } : {},
+  );
+  // The worker's stack names the suite's own lines; the page's would name only this file.
+  if (f.stack) error.stack = f.stack;
+  return error;
+}
+
+for (const layout of Object.keys(WORKER_LAYOUTS) as WorkerLayout[]) {
+  const registered: string[] = [];
+  const runner = keyedRunner(
+    (key, name) => {
+      registered.push(key);
+      it(name, async () => {
+        const failed = await worker.run(layout, key);
+        if (failed) throw failure(failed);
+      });
+    },
+    (name) => it.skip(name, () => {}),
+    { describe },
+  );
+  // Never run: the page only names the tests; the worker's copy of the suite makes the workspaces.
+  const named = { ...WORKER_LAYOUTS[layout], make: () => Promise.reject(new Error('the suite runs in the worker')) };
+  runConformance(named, { ...runner, expect, patchScenarios: loadScenarios() });
+  it(`contract: ${WORKER_LAYOUTS[layout].name}: the worker registered the same tests`, async () => {
+    // Sorted: a runner may open a group's body after its siblings' tests, so only the set must match.
+    expect((await worker.keys(layout)).sort()).toEqual([...registered].sort());
+  });
+}

@@ -42,6 +42,40 @@ export function runCli(
   });
 }
 
+/**
+ * Run a command line in this process through the built CLI's `main` (dist/node/cli/main.js), for
+ * tests about what a command answers rather than about the process: the bin runs the same `main`
+ * after its relaunch, and each spawn paid a Node start and the CLI's module loading, seconds a call
+ * on a loaded machine. Calls must not overlap (vitest runs a file's tests one at a time): stdout and
+ * stderr are this process's, captured for the call.
+ */
+export async function runMain(args: string[]): Promise<CliRun> {
+  const { main } = (await import(/* @vite-ignore */ mainPath)) as { main(argv: string[]): Promise<number> };
+  let stdout = '';
+  let stderr = '';
+  const capture = (stream: NodeJS.WriteStream, add: (text: string) => void) => {
+    const write = stream.write;
+    stream.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
+      add(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8'));
+      const done = rest.find((r) => typeof r === 'function') as (() => void) | undefined;
+      done?.();
+      return true;
+    }) as typeof stream.write;
+    return () => {
+      stream.write = write;
+    };
+  };
+  const restoreOut = capture(process.stdout, (t) => (stdout += t));
+  const restoreErr = capture(process.stderr, (t) => (stderr += t));
+  try {
+    return { code: await main(args), stdout, stderr };
+  } finally {
+    restoreOut();
+    restoreErr();
+  }
+}
+const mainPath = new URL('../../dist/node/cli/main.js', import.meta.url).href;
+
 /** Parse stdout holding one JSON envelope per line. */
 export function envelopes(stdout: string): Array<Record<string, any>> {
   return stdout

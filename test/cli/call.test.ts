@@ -3,7 +3,7 @@ import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildCli, repoRoot, runCli, type CliRun } from './built-cli.js';
+import { buildCli, repoRoot, runCli, runMain, type CliRun } from './built-cli.js';
 
 let base: string;
 let root: string;
@@ -26,6 +26,8 @@ afterAll(async () => {
   if (base) await rm(base, { recursive: true, force: true });
 });
 
+// The first test and the one across processes spawn the built bin; the rest call its main in this
+// process (runMain), the same code without a Node start per call.
 describe('sandpit call', () => {
   it('prints the success envelope of a real read as one JSON line and exits 0', async () => {
     const run = await runCli(['call', 'read_file', '{"path": "src/a.ts", "start_line": 2}', '--root', root]);
@@ -49,7 +51,7 @@ describe('sandpit call', () => {
       ['{"path": "src"}', 'NOT_A_FILE'],
       ['{"path": "src/a.ts", "bogus": 1}', 'INVALID_ARGUMENTS'],
     ] as const) {
-      const run = await runCli(['call', 'read_file', args, '--root', root]);
+      const run = await runMain(['call', 'read_file', args, '--root', root]);
       expect(run.code).toBe(0);
       const envelope = JSON.parse(run.stdout);
       expect(envelope.ok).toBe(false);
@@ -60,14 +62,14 @@ describe('sandpit call', () => {
   });
 
   it('answers a tool name it does not know with UNKNOWN_TOOL, and malformed argument JSON with INVALID_ARGUMENTS', async () => {
-    const unknown = await runCli(['--root', root, 'call', 'read_files', '{}']);
+    const unknown = await runMain(['--root', root, 'call', 'read_files', '{}']);
     expect(unknown.code).toBe(0);
     expect(JSON.parse(unknown.stdout)).toMatchObject({
       ok: false,
       tool: 'read_files',
       error: { code: 'UNKNOWN_TOOL' },
     });
-    const malformed = await runCli(['call', 'read_file', '{path: src/a.ts}', `--root=${root}`]);
+    const malformed = await runMain(['call', 'read_file', '{path: src/a.ts}', `--root=${root}`]);
     expect(malformed.code).toBe(0);
     const envelope = JSON.parse(malformed.stdout);
     expect(envelope).toMatchObject({ ok: false, tool: 'read_file', error: { code: 'INVALID_ARGUMENTS' } });
@@ -95,7 +97,7 @@ describe('sandpit call', () => {
   });
 
   it('works on a throwaway in-memory copy with --from and leaves the folder alone', async () => {
-    const run = await runCli([
+    const run = await runMain([
       'call',
       'write_file',
       '{"path": "src/a.ts", "content": "gone\\n"}',
@@ -112,7 +114,7 @@ describe('sandpit call', () => {
 
 describe('sandpit tools, --help and the bin', () => {
   it('lists every tool with its title and description, and schemas on request', async () => {
-    const run = await runCli(['tools']);
+    const run = await runMain(['tools']);
     expect(run.code).toBe(0);
     const tools = JSON.parse(run.stdout) as Array<Record<string, unknown>>;
     expect(tools.map((t) => t.name)).toContain('read_file');
@@ -120,7 +122,7 @@ describe('sandpit tools, --help and the bin', () => {
       expect(Object.keys(tool).sort()).toEqual(['description', 'name', 'title']);
       expect(String(tool.description).length).toBeGreaterThan(10);
     }
-    const withSchemas = JSON.parse((await runCli(['tools', '--schemas'])).stdout) as Array<Record<string, any>>;
+    const withSchemas = JSON.parse((await runMain(['tools', '--schemas'])).stdout) as Array<Record<string, any>>;
     expect(withSchemas.find((t) => t.name === 'read_file')!.input_schema.required).toEqual(['path']);
     expect(withSchemas.find((t) => t.name === 'read_file')).toMatchObject({
       title: 'Read file',
@@ -131,7 +133,7 @@ describe('sandpit tools, --help and the bin', () => {
 
   it('prints help on stdout with exit 0, saying what --from leaves out', async () => {
     for (const flag of ['--help', '-h', 'help']) {
-      const run = await runCli([flag]);
+      const run = await runMain([flag]);
       expect(run.code).toBe(0);
       expect(run.stdout).toContain('sandpit replay FILE|-');
       expect(run.stdout).toMatch(/except node_modules and \.sandpit/);

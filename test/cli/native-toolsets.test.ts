@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildCli, cliPath, runCli } from './built-cli.js';
+import { buildCli, cliPath, runMain } from './built-cli.js';
 
 type Row = Record<string, any>;
 let root: string;
@@ -18,8 +18,9 @@ afterAll(async () => {
   if (root) await rm(root, { recursive: true, force: true });
 });
 
+/** One call through the built CLI's main in this process; the MCP server below is a real process. */
 async function call(toolset: string, tool: string, args: Row): Promise<Row> {
-  const run = await runCli(['call', tool, JSON.stringify(args), '--root', root, '--toolset', toolset]);
+  const run = await runMain(['call', tool, JSON.stringify(args), '--root', root, '--toolset', toolset]);
   expect(run.code, run.stderr).toBe(0);
   expect(run.stdout).not.toContain(root);
   return JSON.parse(run.stdout) as Row;
@@ -47,7 +48,7 @@ describe("the vendors' native toolsets through the built CLI and MCP server", ()
   });
 
   it('an unknown toolset names the native ones among the choices', async () => {
-    const run = await runCli(['call', 'read_file', '{}', '--root', root, '--toolset', 'vendor']);
+    const run = await runMain(['call', 'read_file', '{}', '--root', root, '--toolset', 'vendor']);
     expect(run.code).not.toBe(0);
     expect(run.stderr).toContain("unknown toolset 'vendor'");
     expect(run.stderr).toContain('openai, anthropic');

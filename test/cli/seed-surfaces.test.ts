@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildCli, cliPath, envelopes, runCli } from './built-cli.js';
+import { buildCli, cliPath, envelopes, runCli, runMain } from './built-cli.js';
 
 type Row = Record<string, any>;
 let base: string;
@@ -29,8 +29,9 @@ async function project(files: Record<string, string | Buffer>): Promise<string> 
   return root;
 }
 
+/** One call through the built CLI's main in this process (the session below is a real process). */
 async function call(root: string, toolset: string, tool: string, args: Row, ...extra: string[]): Promise<Row> {
-  const run = await runCli(['call', tool, JSON.stringify(args), '--root', root, '--toolset', toolset, ...extra]);
+  const run = await runMain(['call', tool, JSON.stringify(args), '--root', root, '--toolset', toolset, ...extra]);
   expect(run.code, run.stderr).toBe(0);
   expect(run.stdout).not.toContain(base);
   return JSON.parse(run.stdout) as Row;
@@ -185,7 +186,7 @@ describe('manifest tools and doctor through the CLI (seed 003)', () => {
   it('doctor exits 0 and lists a tool whose platforms exclude this machine; a broken manifest still exits 1', async () => {
     const elsewhere = process.platform === 'win32' ? 'linux' : 'windows';
     const fine = await toolsFolder({ other_os: { description: 'x', command: ['true'], platforms: [elsewhere] } });
-    const ok = await runCli(['doctor', '--tools', fine]);
+    const ok = await runMain(['doctor', '--tools', fine]);
     expect(ok.code).toBe(0);
     expect(ok.stdout).toContain('fails: OK');
     expect(ok.stdout).toMatch(/other_os: NOT FOR THIS PLATFORM \(only for \w+; this machine is \w+\)/);
@@ -193,7 +194,7 @@ describe('manifest tools and doctor through the CLI (seed 003)', () => {
       other_os: { description: 'x', command: ['true'], platforms: [elsewhere] },
       typo: { description: 'x', command: ['true'], timeout: 5 },
     });
-    const bad = await runCli(['doctor', '--tools', broken]);
+    const bad = await runMain(['doctor', '--tools', broken]);
     expect(bad.code).toBe(1);
     expect(bad.stdout).toContain('typo: SKIPPED');
   });

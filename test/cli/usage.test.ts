@@ -2,7 +2,7 @@ import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildCli, runCli } from './built-cli.js';
+import { buildCli, runCli, runMain } from './built-cli.js';
 
 let base: string;
 let root: string;
@@ -57,9 +57,11 @@ describe('unusable command lines exit 2 with a usage message on stderr', () => {
     ['replay with --pretty', () => ['replay', file, '--pretty'], /--pretty/],
   ];
 
+  // Through main in this process: what a usage error answers; the exit status through a real process
+  // is the last test's.
   for (const [name, args, message] of cases) {
     it(name, async () => {
-      const run = await runCli(args(), { input: '{"tool": "read_file", "args": {"path": "a"}}\n' });
+      const run = await runMain(args());
       expect(run.code).toBe(2);
       expect(run.stdout).toBe('');
       expect(run.stderr).toMatch(message);
@@ -70,8 +72,18 @@ describe('unusable command lines exit 2 with a usage message on stderr', () => {
   }
 
   it('still exits 0 on a transcript whose every line fails', async () => {
-    const run = await runCli(['replay', file]);
+    const run = await runMain(['replay', file]);
     expect(run.code).toBe(0);
     expect(JSON.parse(run.stdout)).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENTS' } });
+  });
+
+  it('exits 2 from the bin itself, with the usage on stderr and nothing on stdout', async () => {
+    const run = await runCli(['call', 'read_file', '--root', root, '--verbose'], {
+      input: '{"tool": "read_file", "args": {"path": "a"}}\n',
+    });
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toMatch(/unknown option '--verbose'/);
+    expect(run.stderr).toMatch(/^usage: sandpit call TOOL/m);
   });
 });

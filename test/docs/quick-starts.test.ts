@@ -7,7 +7,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startModelServer } from '../agent/model-server.js';
-import { packSandpit, repoRoot } from '../package/stage.js';
+import { copyFolder, packSandpit, repoRoot } from '../package/stage.js';
 import { launchChromium } from '../web/chromium.js';
 import { servePage } from '../web/page-server.js';
 import { blocksOf, type DocBlock } from './doc-blocks.js';
@@ -29,7 +29,13 @@ afterAll(() => rm(work, { recursive: true, force: true }), 120_000);
 
 /** A shell line from the docs, with the package names swapped for what this run installs. */
 function runShell(line: string, cwd: string): string {
-  const local = line.replace(/npm install ([^&|;]+)/g, (_all, names: string) => {
+  const r = spawnSync('sh', ['-c', localInstall(line)], { cwd, encoding: 'utf8', env: withoutTestEnv() });
+  if (r.status !== 0) throw new Error(`${line}\n${r.stdout}\n${r.stderr}`);
+  return r.stdout;
+}
+
+function localInstall(line: string): string {
+  return line.replace(/npm install ([^&|;]+)/g, (_all, names: string) => {
     const swapped = names
       .trim()
       .split(/\s+/)
@@ -37,9 +43,6 @@ function runShell(line: string, cwd: string): string {
       .filter(Boolean);
     return `npm install --prefer-offline --no-audit --no-fund ${swapped.join(' ')}`;
   });
-  const r = spawnSync('sh', ['-c', local], { cwd, encoding: 'utf8', env: withoutTestEnv() });
-  if (r.status !== 0) throw new Error(`${line}\n${r.stdout}\n${r.stderr}`);
-  return r.stdout;
 }
 
 function withoutTestEnv(): NodeJS.ProcessEnv {
@@ -82,9 +85,7 @@ describe('the README quick starts, in fresh folders with the packed package', ()
   let project: string;
 
   beforeAll(async () => {
-    project = join(work, 'node-project');
-    await mkdir(project);
-    runShell(shellAfter('### In a Node project'), project);
+    project = await installedAs('node-project', shellAfter('### In a Node project'));
   }, 300_000);
 
   it('makes a CommonJS project, as npm init -y does, where the .mjs example runs as written', async () => {
@@ -143,10 +144,8 @@ describe('the README quick starts, in fresh folders with the packed package', ()
   }, 120_000);
 
   it('builds the browser app with Vite and it runs in Chromium', async () => {
-    const app = join(work, 'browser-app');
-    await mkdir(app);
     const line = shellAfter('### In a browser app').replace(/^mkdir my-app && cd my-app && /, '');
-    runShell(line, app);
+    const app = await installedAs('browser-app', line);
     // `npm install vite` is this checkout's vite, linked (the run has no registry access for it).
     if (!existsSync(join(app, 'node_modules', 'vite')))
       await symlink(join(repoRoot, 'node_modules', 'vite'), join(app, 'node_modules', 'vite'), 'dir');
@@ -247,11 +246,31 @@ describe("docs/mcp.md's client configurations, launched as each client launches 
 let consumerDir: Promise<string> | undefined;
 /** One folder with the tarball installed, for the client configurations. */
 function installedConsumer(): Promise<string> {
-  consumerDir ??= (async () => {
-    const dir = join(work, 'mcp-consumer');
-    await mkdir(dir);
-    runShell('npm init -y && npm install sandpit-workspace', dir);
-    return dir;
-  })();
+  consumerDir ??= installedAs('mcp-consumer', 'npm init -y && npm install sandpit-workspace');
   return consumerDir;
+}
+
+/** Each install line as this run rewrites it, and the fresh folder it was run in. */
+const installs = new Map<string, Promise<string>>();
+/**
+ * A fresh folder in the state `line` leaves it in. The README's install lines come out the same
+ * once `vite` is this checkout's: npm runs each distinct line once, in a fresh folder, and a
+ * second project with the same line gets a copy of that folder (npm's own work: about 3 s instead of a
+ * 40 s install on a loaded machine).
+ */
+async function installedAs(name: string, line: string): Promise<string> {
+  const key = localInstall(line);
+  let first = installs.get(key);
+  if (!first) {
+    first = (async () => {
+      const dir = join(work, `install-${installs.size}`);
+      await mkdir(dir);
+      runShell(line, dir);
+      return dir;
+    })();
+    installs.set(key, first);
+  }
+  const dir = join(work, name);
+  copyFolder(await first, dir);
+  return dir;
 }

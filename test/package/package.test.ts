@@ -77,7 +77,8 @@ describe('the npm package, installed into a fresh project', () => {
     expect(warnings).toEqual([]);
     expect(dry.stderr).toMatch(/^npm notice name: sandpit-workspace$/m);
     expect(dry.stdout).toContain('+ sandpit-workspace@');
-  });
+    // npm's own start-up and packing: over 30 s once under load 20. Nothing here is a time limit.
+  }, 180_000);
 
   it('type-checks a Node program against every entry and runs it', async () => {
     await writeTree(app, nodeProject);
@@ -99,7 +100,8 @@ describe('the npm package, installed into a fresh project', () => {
     expect(cli.stdout).toContain('read_file');
     const named = run(join(app, 'node_modules', '.bin', 'sandpit-workspace'), ['tools'], app);
     expect(named.stdout).toBe(cli.stdout);
-  }, 60_000);
+    // tsc over every entry's types, then three processes: over 60 s once under load 20. Not a time limit.
+  }, 300_000);
 
   it('type-checks every entry under lib ES2022 with @types/node and no DOM', async () => {
     await writeTree(app, noDomProject(NO_DOM_ENTRIES));
