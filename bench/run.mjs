@@ -28,6 +28,7 @@ const sections = [
   ['browser', async () => (await import('./browser.mjs')).benchBrowser()],
   ['git', async () => (await import('./git.mjs')).benchGit()],
   ['shell', async () => (await import('./shell.mjs')).benchShell()],
+  ['shell-corpus', async () => (await import('./shell-corpus.mjs')).benchShellCorpus()],
   ['git-shell', async () => (await import('./git-shell.mjs')).benchGitShell()],
   ['fork', async () => (await import('./fork.mjs')).benchFork({ quick })],
   ['npm-install', async () => (await import('./npm-install.mjs')).benchNpmInstall()],
