@@ -70,7 +70,7 @@ export async function searchFiles(fs: WorkspaceFs, paths: PathResolver, spec: Se
     noteSpecial: true,
   });
   const found: FileLineMatch[] = [];
-  const window: Array<Promise<{ rel: string; outcome: ScanOutcome | null }>> = [];
+  const window: Array<{ result: Promise<{ rel: string; outcome: ScanOutcome | null }>; settled: boolean }> = [];
   let walking = true;
   let scanned = 0;
   let held: WalkEntry | null = null;
@@ -93,7 +93,14 @@ export async function searchFiles(fs: WorkspaceFs, paths: PathResolver, spec: Se
   const scanAfter = (entry: WalkEntry, read: Promise<CountedFile | null>) => {
     const afterLine = spec.resume && entry.rel === spec.resume.path ? spec.resume.line : 0;
     const limit = spec.maxMatches + 1 - found.length;
-    window.push(scanRead(fs, entry, read, spec, afterLine, limit).then((outcome) => ({ rel: entry.rel, outcome })));
+    const slot = {
+      result: scanRead(fs, entry, read, spec, afterLine, limit).then((outcome) => {
+        slot.settled = true;
+        return { rel: entry.rel, outcome };
+      }),
+      settled: false,
+    };
+    window.push(slot);
   };
   // Files of one folder are read together where the backend can (one folder lookup, in parallel
   // with the scanning on some backends); a link's target and anything unusual is read alone.
@@ -134,23 +141,37 @@ export async function searchFiles(fs: WorkspaceFs, paths: PathResolver, spec: Se
     }
   };
   let resumeAfter: CursorPosition | undefined;
+  /** Take one file's outcome in order; true when the page must end here (a file stopped inside). */
+  const take = ({ rel, outcome }: { rel: string; outcome: ScanOutcome | null }): boolean => {
+    if (outcome && !('skipped' in outcome)) {
+      for (const m of outcome.matches) found.push({ path: rel, ...m });
+      if (outcome.stoppedAfter !== undefined) {
+        resumeAfter = { path: rel, line: outcome.stoppedAfter, column: 0 };
+        return true;
+      }
+    }
+    return false;
+  };
   try {
     while (found.length <= spec.maxMatches) {
       await fill();
       const head = window.shift();
       if (!head) break;
-      const { rel, outcome } = await head;
+      const taken = await head.result;
       if (spec.onFiles && ++scanned % PROGRESS_EVERY === 0) await spec.onFiles(scanned);
-      if (outcome && !('skipped' in outcome)) {
-        for (const m of outcome.matches) found.push({ path: rel, ...m });
-        if (outcome.stoppedAfter !== undefined) {
-          resumeAfter = { path: rel, line: outcome.stoppedAfter, column: 0 };
-          break;
-        }
-      }
+      if (take(taken)) break;
       if (spec.deadline !== undefined && Date.now() > spec.deadline && (window.length > 0 || walking)) {
-        // Files read ahead are read again by the next page: it starts after the whole of this one.
-        resumeAfter = { path: rel, line: Number.MAX_SAFE_INTEGER, column: 0 };
+        // Files already read and scanned (the rest of a folder read in one batch) still count on
+        // this page; files read ahead and not yet done are read again by the next, which starts
+        // after the last file taken here.
+        let last = taken.rel;
+        let ended = false;
+        while (window[0]?.settled && found.length <= spec.maxMatches && !ended) {
+          const done = await window.shift()!.result;
+          ended = take(done);
+          last = done.rel;
+        }
+        if (!ended) resumeAfter = { path: last, line: Number.MAX_SAFE_INTEGER, column: 0 };
         break;
       }
     }

@@ -22,6 +22,7 @@ function slowReads(seed: Record<string, string>, delayMs: number): WorkspaceFs {
   const readFile = fs.readFile.bind(fs) as (path: string) => Promise<Uint8Array>;
   const readdirTypes = fs.readdirTypes?.bind(fs);
   const readPlainFile = fs.readPlainFile?.bind(fs);
+  const readPlainFiles = fs.readPlainFiles?.bind(fs);
   const later = () => new Promise((r) => setTimeout(r, delayMs));
   return {
     ...fs,
@@ -32,6 +33,15 @@ function slowReads(seed: Record<string, string>, delayMs: number): WorkspaceFs {
             await later();
             return readPlainFile(base, rel, max);
           }) as WorkspaceFs['readPlainFile'],
+        }
+      : {}),
+    // and through the batched read of a folder's files, each file as slow as alone
+    ...(readPlainFiles
+      ? {
+          readPlainFiles: (async (base: string, names: readonly string[], max: number) => {
+            for (const _ of names) await later();
+            return readPlainFiles(base, names, max);
+          }) as WorkspaceFs['readPlainFiles'],
         }
       : {}),
     readFile: (async (path: string) => {
