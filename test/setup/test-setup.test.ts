@@ -63,14 +63,14 @@ describe('the step before npm test', () => {
     const lines = r.stderr.trim().split('\n');
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(
-      /^test-setup: missing chromium .*, git .*, rg .*, bwrap .*: install with apt-get install -y chromium git ripgrep bubblewrap/,
+      /^test-setup: missing chromium .*, git .*, rg .*, tree .*, bwrap .*: install with apt-get install -y chromium git ripgrep tree bubblewrap/,
     );
     expect(lines[0]).toContain('npx playwright install chromium');
     expect(lines[0]).toContain('CHROMIUM_PATH');
   });
 
   it('finds what is there: CHROMIUM_PATH, or a Chromium on PATH', async () => {
-    for (const name of ['git', 'rg', 'bwrap']) await script_(join(bin, name), '');
+    for (const name of ['git', 'rg', 'tree', 'bwrap']) await script_(join(bin, name), '');
     const chrome = await script_(join(dir, 'my-chrome'), '');
     expect(setup({ CHROMIUM_PATH: chrome, SANDPIT_SETUP_NO_INSTALL: '1' })).toMatchObject({
       code: 0,
@@ -89,7 +89,7 @@ describe('the step before npm test', () => {
   });
 
   it("takes Chromium from Playwright's own download when that works, and its cache afterwards", async () => {
-    for (const name of ['git', 'rg', 'bwrap']) await script_(join(bin, name), '');
+    for (const name of ['git', 'rg', 'tree', 'bwrap']) await script_(join(bin, name), '');
     const chrome = join(dir, 'pw', 'chromium-1200', 'chrome-linux64', 'chrome');
     await writeFile(
       join(dir, 'playwright.mjs'),
@@ -112,7 +112,7 @@ describe('the step before npm test', () => {
     expect(r).toMatchObject({ code: 0, stdout: `CHROMIUM_PATH=${join(bin, 'chromium')}\n` });
     expect((await readFile(join(dir, 'apt.log'), 'utf8')).trim().split('\n')).toEqual([
       'update',
-      'install -y chromium git ripgrep bubblewrap',
+      'install -y chromium git ripgrep tree bubblewrap',
     ]);
   });
 
