@@ -109,24 +109,11 @@ export class Beneath {
 
   /** Run `work` with the descriptor of the folder `parts` names, opened without following links. */
   inDir<T>(parts: readonly string[], work: (dirFd: number) => T): T {
-    if (parts.length === 0) return work(this.rootDescriptor());
-    if (!worthKeeping(parts)) {
-      const fd = this.walk(parts);
-      try {
-        return work(fd);
-      } finally {
-        fs.closeSync(fd);
-      }
-    }
-    const key = parts.join('/');
-    const entry = this.keptFolder(key) ?? this.keep(key, this.walk(parts));
-    entry.users++;
+    const held = this.hold(parts);
     try {
-      return work(entry.fd);
+      return work(held.fd);
     } finally {
-      entry.users--;
-      // dropped from the cache while in use (found stale by a nested call): close it now
-      if (entry.users === 0 && this.kept.get(key) !== entry) fs.closeSync(entry.fd);
+      held.release();
     }
   }
 
@@ -135,24 +122,32 @@ export class Beneath {
    * it hands to another thread (a `/proc/self/fd` path) still names the folder checked here.
    */
   async inDirHeld<T>(parts: readonly string[], work: (dirFd: number) => Promise<T>): Promise<T> {
-    if (parts.length === 0) return work(this.rootDescriptor());
+    const held = this.hold(parts);
+    try {
+      return await work(held.fd);
+    } finally {
+      held.release();
+    }
+  }
+
+  /** The folder's descriptor, kept or walked to, and how to let it go when the work is done. */
+  private hold(parts: readonly string[]): { fd: number; release: () => void } {
+    if (parts.length === 0) return { fd: this.rootDescriptor(), release: () => {} };
     if (!worthKeeping(parts)) {
       const fd = this.walk(parts);
-      try {
-        return await work(fd);
-      } finally {
-        fs.closeSync(fd);
-      }
+      return { fd, release: () => fs.closeSync(fd) };
     }
     const key = parts.join('/');
     const entry = this.keptFolder(key) ?? this.keep(key, this.walk(parts));
     entry.users++;
-    try {
-      return await work(entry.fd);
-    } finally {
-      entry.users--;
-      if (entry.users === 0 && this.kept.get(key) !== entry) fs.closeSync(entry.fd);
-    }
+    return {
+      fd: entry.fd,
+      release: () => {
+        entry.users--;
+        // dropped from the cache while in use (found stale by a nested call): close it now
+        if (entry.users === 0 && this.kept.get(key) !== entry) fs.closeSync(entry.fd);
+      },
+    };
   }
 
   /** Open the folder `parts` names from the nearest kept folder above it (or the root), one component at a time. */
