@@ -11,11 +11,6 @@ export interface WorkChange {
   now: (GitFile & { data: Uint8Array }) | null;
 }
 
-/** The blob id git gives these bytes. */
-export async function blobId(data: Uint8Array): Promise<string> {
-  return objectId('blob', data);
-}
-
 /**
  * Whether a file's stat says it is what the index recorded, by git's rule: the same size, mode
  * and modification time (to the millisecond where the index kept nanoseconds, else to the second),
