@@ -27,7 +27,7 @@ export function opfsBackend(access: OpfsFsOptions['access'] = 'auto'): BackendUn
  * Remove a test's folder. A call that failed mid-way (the fault tests) can leave sibling writes
  * of the same batch still in flight, and OPFS refuses to remove a file that is open for writing.
  */
-async function removeWhenIdle(name: string): Promise<void> {
+export async function removeWhenIdle(name: string): Promise<void> {
   const root = await navigator.storage.getDirectory();
   for (let attempt = 0; ; attempt++) {
     try {
