@@ -8,7 +8,7 @@ import type { ConformanceBackend } from './backend.js';
 import { concurrencyContract } from './suites/concurrency.contract.js';
 import { confinementContract } from './suites/confinement.contract.js';
 import { editFileContract } from './suites/edit-file.contract.js';
-import { faultsContract } from './suites/faults.contract.js';
+import { type FaultPoints, faultsContract } from './suites/faults.contract.js';
 import { fileBytesContract } from './suites/file-bytes.contract.js';
 import { forkMergeContract } from './suites/fork-merge.contract.js';
 import { globContract } from './suites/glob.contract.js';
@@ -32,6 +32,7 @@ export type {
 } from './api.js';
 export type { ConformanceBackend, MadeBackend } from './backend.js';
 export type { PatchScenario } from './suites/apply-patch.contract.js';
+export type { FaultPoints } from './suites/faults.contract.js';
 export { seedTree } from './seed.js';
 export { faultyFs, MUTATING_OPS, type FaultPlan, type FsOp } from './faulty-fs.js';
 
@@ -52,6 +53,16 @@ export interface ConformanceOptions extends ConformanceRunner {
   dispose?: (fs: WorkspaceFs) => void | Promise<void>;
   /** Extra apply_patch scenarios, each run as one test (Sandpit's own run passes its 70-odd folders). */
   patchScenarios?: readonly PatchScenario[];
+  /**
+   * Which operations the failing-storage tests fail (default `'every'`: each counted operation in
+   * turn, for every kind of failure, without and with snapshots). `'spread'` is for a backend where
+   * a fresh workspace per operation is slow: every operation is still failed with EIO (writes, and
+   * reads too), and with snapshots on every write to the workspace's own files; the other kinds of
+   * failure, and the snapshot repository's own writes, are failed at a spread of points (the first,
+   * the last and every third). The rollback never looks at the kind of failure, which decides only
+   * the error's code.
+   */
+  faultPoints?: FaultPoints;
 }
 
 /**
@@ -86,7 +97,7 @@ export function runConformance(backend: MakeFs | ConformanceBackend, options: Co
       searchFilesContract(b);
       confinementContract(b);
       losslessContract(b);
-      faultsContract(b);
+      faultsContract(b, options.faultPoints);
       concurrencyContract(b);
       writeToolsContract(b);
       editFileContract(b);

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toolset } from '../../src/index.js';
-import { buildCli, cliPath, envelopes, runCli } from '../cli/built-cli.js';
+import { buildCli, cliPath, envelopes, runCli, runMain } from '../cli/built-cli.js';
 import { fixed, fixGreeting, fixture, FIX_TASK } from './conversations.js';
 import { folderWith, readAll } from './fixture-folder.js';
 import { PNG_BASE64, writeHearingTools } from './hearing-tools.js';
@@ -271,7 +271,24 @@ describe('sandpit agent', () => {
         /--transcript file cannot be written \(ENOENT\)/,
       ],
     ];
-    for (const [args, message] of cases) {
+    // Usage errors are answered before anything starts: the CLI's own main in this process, with
+    // the key set as the child would have it, says the same as a child process and costs no spawn.
+    const savedKey = process.env.SANDPIT_API_KEY;
+    process.env.SANDPIT_API_KEY = KEY;
+    try {
+      for (const [args, message] of cases) {
+        const run = await runMain(['agent', ...args]);
+        expect(run.code, args.join(' ')).toBe(2);
+        expect(run.stderr).toMatch(message);
+        expect(run.stderr).not.toContain(root);
+      }
+    } finally {
+      if (savedKey === undefined) delete process.env.SANDPIT_API_KEY;
+      else process.env.SANDPIT_API_KEY = savedKey;
+    }
+    // and one of them through a real child process, exit code and all
+    {
+      const [args, message] = cases[0]!;
       const run = await agent(args);
       expect(run.code, args.join(' ')).toBe(2);
       expect(run.stderr).toMatch(message);

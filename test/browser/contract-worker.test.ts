@@ -1,6 +1,6 @@
 import { wrap } from 'comlink';
-import { describe, expect, it } from 'vitest';
-import { runConformance } from '../../src/conformance/index.js';
+import { describe, expect, inject, it } from 'vitest';
+import { type FaultPoints, runConformance } from '../../src/conformance/index.js';
 import { loadScenarios } from '../patch/scenarios.js';
 import { keyedRunner, WORKER_LAYOUTS, type WorkerFailure, type WorkerLayout } from './worker-contract.js';
 
@@ -12,8 +12,10 @@ import { keyedRunner, WORKER_LAYOUTS, type WorkerFailure, type WorkerLayout } fr
 // nothing: the same adapters run the suite in the page and in Node.)
 interface ContractWorker {
   keys(layout: WorkerLayout): Promise<string[]>;
-  run(layout: WorkerLayout, key: string): Promise<WorkerFailure | null>;
+  run(layout: WorkerLayout, key: string, faultPoints: FaultPoints): Promise<WorkerFailure | null>;
 }
+// As in the page (contract.test.ts): a spread of the failing-storage points unless HARDENING=full.
+const faultPoints: FaultPoints = inject('hardening').full ? 'every' : 'spread';
 const worker = wrap<ContractWorker>(
   new Worker(new URL('./fixtures/contract-worker.ts', import.meta.url), { type: 'module' }),
 );
@@ -34,7 +36,7 @@ for (const layout of Object.keys(WORKER_LAYOUTS) as WorkerLayout[]) {
     (key, name) => {
       registered.push(key);
       it(name, async () => {
-        const failed = await worker.run(layout, key);
+        const failed = await worker.run(layout, key, faultPoints);
         if (failed) throw failure(failed);
       });
     },

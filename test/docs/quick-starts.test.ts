@@ -208,40 +208,54 @@ describe("docs/mcp.md's client configurations, launched as each client launches 
       expect(entry.type ?? 'stdio').toBe('stdio');
       expect(entry.command).toBe('npx');
       expect(entry.args.slice(0, 2)).toEqual(['-y', 'sandpit-workspace']);
-      const project = await mkdtemp(join(work, 'mcp-project-'));
-      await writeFile(join(project, 'hello.txt'), 'hello\n');
-      const consumer = await installedConsumer();
-      // `npx -y sandpit-workspace` resolves to the package's bin; here it is the installed tarball's.
-      const args = entry.args.slice(2).map((a) => (a === '/absolute/path/to/project' ? project : a));
-      const home = await mkdtemp(join(work, 'home-'));
-      const client = new Client({ name: `${block.attrs.client}-like`, version: '1.0.0' });
-      await client.connect(
-        new StdioClientTransport({
-          command: join(consumer, 'node_modules', '.bin', 'sandpit-workspace'),
-          args,
-          cwd: '/',
-          env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home },
-        }),
-      );
-      try {
-        expect((await client.listTools()).tools.map((t) => t.name)).toEqual(
-          expect.arrayContaining(['read_file', 'edit_file', 'apply_patch']),
-        );
-        const read = (await client.callTool({ name: 'read_file', arguments: { path: 'hello.txt' } })) as any;
-        expect(read.structuredContent).toMatchObject({ path: 'hello.txt', content: 'hello\n' });
-        const wrote = (await client.callTool({
-          name: 'write_file',
-          arguments: { path: 'from-client.txt', content: 'written\n' },
-        })) as any;
-        expect(wrote.isError).toBeFalsy();
-        expect(await readFile(join(project, 'from-client.txt'), 'utf8')).toBe('written\n');
-      } finally {
-        await client.close();
+      // Clients differ in where the entry sits, not in what it launches: each distinct command line
+      // is launched once, and a block naming the same one is the same launch.
+      const launch = JSON.stringify([entry.command, entry.args]);
+      let run = launched.get(launch);
+      if (!run) {
+        run = launchAsClient(entry.args, block.attrs.client!);
+        launched.set(launch, run);
       }
+      await run;
     },
     300_000,
   );
 });
+
+const launched = new Map<string, Promise<void>>();
+/** Launch the server as a client would (from /, with only PATH and HOME), list tools, read and write. */
+async function launchAsClient(entryArgs: string[], clientName: string): Promise<void> {
+  const project = await mkdtemp(join(work, 'mcp-project-'));
+  await writeFile(join(project, 'hello.txt'), 'hello\n');
+  const consumer = await installedConsumer();
+  // `npx -y sandpit-workspace` resolves to the package's bin; here it is the installed tarball's.
+  const args = entryArgs.slice(2).map((a) => (a === '/absolute/path/to/project' ? project : a));
+  const home = await mkdtemp(join(work, 'home-'));
+  const client = new Client({ name: `${clientName}-like`, version: '1.0.0' });
+  await client.connect(
+    new StdioClientTransport({
+      command: join(consumer, 'node_modules', '.bin', 'sandpit-workspace'),
+      args,
+      cwd: '/',
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home },
+    }),
+  );
+  try {
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(
+      expect.arrayContaining(['read_file', 'edit_file', 'apply_patch']),
+    );
+    const read = (await client.callTool({ name: 'read_file', arguments: { path: 'hello.txt' } })) as any;
+    expect(read.structuredContent).toMatchObject({ path: 'hello.txt', content: 'hello\n' });
+    const wrote = (await client.callTool({
+      name: 'write_file',
+      arguments: { path: 'from-client.txt', content: 'written\n' },
+    })) as any;
+    expect(wrote.isError).toBeFalsy();
+    expect(await readFile(join(project, 'from-client.txt'), 'utf8')).toBe('written\n');
+  } finally {
+    await client.close();
+  }
+}
 
 let consumerDir: Promise<string> | undefined;
 /** One folder with the tarball installed, for the client configurations. */

@@ -1,4 +1,4 @@
-// Compiled by the project's tsc and by native-sdk-types.test.ts: the native toolsets' exports and
+// Compiled by the project's tsc and by test/toolsets/sdk-types.test.ts: the native toolsets' exports and
 // the items runAgent sends assign to the official SDK types with no cast.
 import type Anthropic from '@anthropic-ai/sdk';
 import type {
