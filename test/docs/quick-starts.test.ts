@@ -210,6 +210,9 @@ describe('the README quick starts, in fresh folders with the packed package', ()
     } finally {
       await server.stop();
     }
+    const bare = node('agents.mjs', project, { OPENAI_AGENTS_DISABLE_TRACING: '1' });
+    expect(bare.status).not.toBe(0);
+    expect(bare.stderr).toContain('OPENAI_API_KEY');
   }, 300_000);
 
   it('builds the browser app with Vite and it runs in Chromium', async () => {
