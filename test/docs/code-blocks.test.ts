@@ -10,7 +10,7 @@ import { createRepo, filesOnBranch, startGitServer } from '../git/git-server.js'
 import { allDocBlocks, repoRoot, type DocBlock } from './doc-blocks.js';
 
 // Every code block in the README and docs/*.md is run here, by quick-starts.test.ts (the
-// README's `file=` blocks and its install lines, and every `client=` MCP configuration), or by
+// README's `file=` blocks and its install lines, the framework quick starts' added installs, and every `client=` MCP configuration), or by
 // test/adapters/quick-starts.test.ts (docs/adapters.md, with a scripted model). A few
 // cannot run in a test; they are named below with the reason, and a new block fails this file
 // until it is run or named.
@@ -21,6 +21,7 @@ const byQuickStarts = (b: DocBlock) =>
   b.attrs.file !== undefined ||
   b.attrs.client !== undefined ||
   /^(npm init -y|mkdir my-app)/.test(b.text) ||
+  (b.file === 'README.md' && /^npm install /.test(b.text)) ||
   b.file === 'docs/adapters.md';
 
 /** Blocks no test runs, each with why; the list is checked to be exact. */

@@ -8,6 +8,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startModelServer } from '../agent/model-server.js';
 import { copyFolder, packSandpit, repoRoot } from '../package/stage.js';
+import { functionCall, patchCall, shellCall, startResponsesServer } from '../native/responses-server.js';
 import { launchChromium } from '../web/chromium.js';
 import { servePage } from '../web/page-server.js';
 import { blocksOf, type DocBlock } from './doc-blocks.js';
@@ -15,7 +16,9 @@ import { blocksOf, type DocBlock } from './doc-blocks.js';
 // The README's quick starts and docs/mcp.md's client configurations, run as written in fresh
 // folders against the packed package. Two substitutions, both said where they happen: `npm
 // install` gets the tarball for `sandpit-workspace` (and this checkout's vite for `vite`), and a
-// client's `npx -y sandpit-workspace` is the bin that install put in node_modules/.bin.
+// client's `npx -y sandpit-workspace` is the bin that install put in node_modules/.bin. The
+// framework quick starts run in the Node project as the README says, adding their SDKs to it,
+// against a scripted Responses API on 127.0.0.1 (given by OPENAI_BASE_URL, which both SDKs read).
 
 let work: string;
 let tarball: string;
@@ -49,6 +52,9 @@ function withoutTestEnv(): NodeJS.ProcessEnv {
   const env = { ...process.env };
   delete env.NODE_ENV;
   delete env.VITEST;
+  // No example may reach a real model API: each test names the endpoint it serves.
+  delete env.OPENAI_API_KEY;
+  delete env.OPENAI_BASE_URL;
   return env;
 }
 
@@ -142,6 +148,72 @@ describe('the README quick starts, in fresh folders with the packed package', ()
     expect(down.status).toBe(0);
     expect(down.stderr).toMatch(/^\nUNREACHABLE: /);
   }, 120_000);
+
+  it('runs the AI SDK quick start in that project, its tools on the workspace', async () => {
+    runShell(shellAfter('### With the Vercel AI SDK'), project);
+    await writeFile(join(project, 'ai-sdk.mjs'), fileBlock('ai-sdk.mjs').text);
+    const server = await startResponsesServer([
+      { items: [functionCall('c1', 'write_file', { path: '.gitignore', content: 'node_modules/\n.sandpit/\n' })] },
+      { text: 'Added .gitignore.' },
+    ]);
+    try {
+      const r = await nodeAsync('ai-sdk.mjs', project, { OPENAI_API_KEY: 'sk-scripted', OPENAI_BASE_URL: server.url });
+      expect(r.status, r.stderr).toBe(0);
+      expect(r.stdout.trim()).toBe('Added .gitignore. (2 steps)');
+      // Sandpit's tools went to the API as function tools, and the call's result came back as its output.
+      const [first, second] = server.bodies as Array<Record<string, any>>;
+      expect(first!.tools.map((t: { name: string }) => t.name)).toEqual(
+        expect.arrayContaining(['read_file', 'edit_file', 'apply_patch', 'run_command']),
+      );
+      const output = second!.input.find((i: { type: string }) => i.type === 'function_call_output');
+      expect(output).toMatchObject({ call_id: 'c1' });
+      expect(JSON.stringify(output)).toContain('change_id');
+      expect(await readFile(join(project, '.gitignore'), 'utf8')).toBe('node_modules/\n.sandpit/\n');
+    } finally {
+      await server.stop();
+    }
+    // With no key, the SDK says so before sending anything.
+    const bare = node('ai-sdk.mjs', project);
+    expect(bare.status).not.toBe(0);
+    expect(bare.stderr).toContain('OpenAI API key is missing');
+  }, 300_000);
+
+  it("runs the Agents SDK quick start in that project, apply_patch and shell on the workspace's openai toolset", async () => {
+    runShell(shellAfter('### With the OpenAI Agents SDK'), project);
+    await writeFile(join(project, 'agents.mjs'), fileBlock('agents.mjs').text);
+    const server = await startResponsesServer([
+      { items: [patchCall('p1', { type: 'create_file', path: 'src/index.js', diff: '+console.log("hello");\n' })] },
+      { items: [shellCall('s1', ['node src/index.js'])] },
+      { text: 'src/index.js prints hello.' },
+    ]);
+    try {
+      const r = await nodeAsync('agents.mjs', project, {
+        OPENAI_API_KEY: 'sk-scripted',
+        OPENAI_BASE_URL: server.url,
+        // The SDK would export traces to OpenAI's servers; its own switch keeps them here.
+        OPENAI_AGENTS_DISABLE_TRACING: '1',
+      });
+      expect(r.status, r.stderr).toBe(0);
+      expect(r.stdout.trim()).toBe('src/index.js prints hello.');
+      const [first, second, third] = server.bodies as Array<Record<string, any>>;
+      expect(first!.tools.map((t: { type: string }) => t.type).sort()).toEqual(['apply_patch', 'shell']);
+      expect(second!.input.find((i: { type: string }) => i.type === 'apply_patch_call_output')).toMatchObject({
+        call_id: 'p1',
+        status: 'completed',
+      });
+      const ran = third!.input.find((i: { type: string }) => i.type === 'shell_call_output');
+      expect(ran).toMatchObject({
+        call_id: 's1',
+        output: [{ stdout: 'hello\n', outcome: { type: 'exit', exit_code: 0 } }],
+      });
+      expect(await readFile(join(project, 'src', 'index.js'), 'utf8')).toBe('console.log("hello");\n');
+    } finally {
+      await server.stop();
+    }
+    const bare = node('agents.mjs', project, { OPENAI_AGENTS_DISABLE_TRACING: '1' });
+    expect(bare.status).not.toBe(0);
+    expect(bare.stderr).toContain('OPENAI_API_KEY');
+  }, 300_000);
 
   it('builds the browser app with Vite and it runs in Chromium', async () => {
     const line = shellAfter('### In a browser app').replace(/^mkdir my-app && cd my-app && /, '');
