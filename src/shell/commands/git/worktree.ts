@@ -59,7 +59,7 @@ export async function workChanges(
     return (await listed)?.get(full.slice(cut + 1)) ?? sfs.fullStat(full).catch(() => null);
   };
   for (const [path, entry] of index) {
-    if (!wanted(path)) continue;
+    if (!wanted(path) || entry.skipWorktree) continue;
     repo.ctx.shell.checkTime();
     const s = await statOf(`${top}/${path}`);
     if (!s || s.type === 'dir') {
