@@ -127,7 +127,8 @@ export function parseIndex(data: Uint8Array): IndexRow[] {
   // files: rewritten as a whole index they would lose entries, so they are not read at all
   for (; at + 8 <= data.length - 20; at += 8 + view.getUint32(at + 4)) {
     const signature = new TextDecoder().decode(data.subarray(at, at + 4));
-    if (signature === 'link' || signature === 'sdir') throw new Error(`index extension '${signature}' is not supported`);
+    if (signature === 'link' || signature === 'sdir')
+      throw new Error(`index extension '${signature}' is not supported`);
   }
   return out;
 }

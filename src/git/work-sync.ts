@@ -1,6 +1,12 @@
 import * as git from 'isomorphic-git';
-import { hasObject, readObject, type GitAccess, type StoredObjectType } from '../snapshots/object-reader.js';
-import { readCommit } from '../snapshots/object-reader.js';
+import {
+  hasObject,
+  readCommit,
+  readObject,
+  type GitAccess,
+  type StoredObjectType,
+} from '../snapshots/object-reader.js';
+import { parseTreeEntries } from '../snapshots/objects.js';
 import { objectId, wrapObject } from '../snapshots/sha1.js';
 import { compress } from '../snapshots/zlib.js';
 import type { FileStep } from '../workspace/file-writer.js';
@@ -131,23 +137,10 @@ export async function missingObjects(from: GitAccess, to: GitAccess, tips: strin
     if (!(await want(oid))) continue;
     const object = await readObject(from, oid);
     out.push({ oid, ...object });
-    for (const e of treeEntries(object.content)) {
-      if (e.mode === '40000') trees.push(e.oid);
-      else if (e.mode !== '160000' && (await want(e.oid))) out.push({ oid: e.oid, ...(await readObject(from, e.oid)) });
+    for (const e of parseTreeEntries(object.content, oid)) {
+      if (e.type === 'tree') trees.push(e.oid);
+      else if (e.type === 'blob' && (await want(e.oid))) out.push({ oid: e.oid, ...(await readObject(from, e.oid)) });
     }
-  }
-  return out;
-}
-
-function treeEntries(bytes: Uint8Array): Array<{ mode: string; oid: string }> {
-  const out: Array<{ mode: string; oid: string }> = [];
-  for (let at = 0; at < bytes.length; ) {
-    const space = bytes.indexOf(32, at);
-    const nul = bytes.indexOf(0, space + 1);
-    let oid = '';
-    for (let i = nul + 1; i < nul + 21; i++) oid += bytes[i]!.toString(16).padStart(2, '0');
-    out.push({ mode: decoder.decode(bytes.subarray(at, space)), oid });
-    at = nul + 21;
   }
   return out;
 }
