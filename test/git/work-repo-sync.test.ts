@@ -137,6 +137,30 @@ describe.each(backends)("the git verbs keep the clone's .git in step, on %s", (_
     expect((await sh('git rev-parse HEAD')).stdout).toBe(git(r.bare, 'rev-parse', 'main'));
   });
 
+  it("a pull leaves the shell's own commits alone (only origin/main moves) and refuses to overwrite what .git stages", async () => {
+    made = await make();
+    const r = remote();
+    expect((await made.ws.git.clone({ url: r.url })).ok).toBe(true);
+    const sh = shellGit({ fs: made.fs, root: made.root });
+    // README.md taken out of the index: a pull changing it would overwrite that, as git pull refuses
+    expect(await sh('git rm -q --cached README.md')).toMatchObject({ exit: 0 });
+    r.theirs('README.md', '# Changed\n', 'readme elsewhere');
+    const refused = await made.ws.git.pull({});
+    expect(refused).toMatchObject({ ok: false, error: { code: 'PATCH_CONFLICT', problems: [{ path: 'README.md' }] } });
+    expect((await sh('cat README.md; git status --porcelain')).stdout).toBe('# Demo\nD  README.md\n?? README.md\n');
+
+    expect(await sh('git add README.md')).toMatchObject({ exit: 0 });
+    await made.ws.call('edit_file', { path: 'src/app.ts', old_text: '3000', new_text: '4000' });
+    expect(await sh("git commit -qam 'mine'")).toMatchObject({ exit: 0 });
+    expect((await made.ws.git.pull({})).ok).toBe(true);
+    // the pulled file is in the work tree, not in the shell's branch: a change not yet committed there
+    expect((await sh('git status -sb')).stdout).toBe('## main...origin/main [ahead 1, behind 1]\n M README.md\n');
+    expect((await sh('git log -1 --format=%s')).stdout).toBe('mine\n');
+    const dir = await onDisk(made, exported);
+    expect(gitIn(dir, 'fsck', '--strict')).toMatchObject({ exit: 0, stderr: '' });
+    expect(gitIn(dir, 'rev-parse', 'origin/main').stdout).toBe(git(r.bare, 'rev-parse', 'main'));
+  });
+
   it('files the clone left out stay in the index as skip-worktree: status is clean for both gits', async () => {
     made = await make();
     const name = `skips-${++counter}`;
