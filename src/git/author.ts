@@ -5,13 +5,17 @@ import { checkAuthor, type GitAuthor } from './work-repo.js';
 
 /** What `setAuthor` takes: the author the workspace's own commits are by from now on. */
 export interface SetAuthorOptions {
+  /** the name and email `.git/config` takes as `user.name` and `user.email` */
   author: GitAuthor;
 }
 
 /** What `setAuthor` wrote: the author `.git/config` now names, and whether the file changed. */
 export interface SetAuthorResult {
+  /** `user.name` now */
   name: string;
+  /** `user.email` now */
   email: string;
+  /** false when the config already said so (nothing was written) */
   changed: boolean;
 }
 
