@@ -176,6 +176,8 @@ export type {
   GitCredentials,
   RemoteOptions,
   ProbeResult,
+  SetAuthorOptions,
+  SetAuthorResult,
 } from './git/index.js';
 export type { SkippedFile } from './snapshots/skipped.js';
 export type { TextEncodingName } from './text/codec.js';

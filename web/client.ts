@@ -290,6 +290,7 @@ export async function connectWorkspace(options: ConnectOptions): Promise<RemoteW
       push: (opts = {}) => gitCall('push', opts) as never,
       pull: (opts = {}) => gitCall('pull', opts) as never,
       probe: (opts) => gitCall('probe', opts) as never,
+      setAuthor: (opts) => gitCall('setAuthor', opts as never) as never,
     },
     previewEntry: (path) => guarded(() => remote.previewEntry(path) as Promise<PreviewEntry>),
     onChange(listener) {

@@ -279,11 +279,11 @@ export function createHost(): WorkerApi {
       const tool = `git_${String(verb)}`;
       const current = await ready();
       if (!current) return locked(tool);
-      if (!['clone', 'push', 'pull', 'probe'].includes(verb))
+      if (!['clone', 'push', 'pull', 'probe', 'setAuthor'].includes(verb))
         return envelope(
           tool,
           'INVALID_ARGUMENTS',
-          `unknown git verb '${String(verb).slice(0, 40)}': use clone, push, pull or probe`,
+          `unknown git verb '${String(verb).slice(0, 40)}': use clone, push, pull, probe or setAuthor`,
         );
       const progress = orderedProgress(onProgress);
       const full = { ...opts, ...(progress.report ? { onProgress: progress.report } : {}), ...(auth ? { auth } : {}) };

@@ -95,6 +95,12 @@ export class GitPanel {
     for (const id of ['git-token', 'git-cors']) $(id).addEventListener('input', () => this.check.edited(this.ask));
     for (const id of ['git-message', 'git-author-name', 'git-author-email', 'git-squash'])
       $(id).addEventListener('change', () => this.keep());
+    // the console's `git commit` is by the author these fields name: a change after the clone reaches .git/config
+    for (const id of ['git-author-name', 'git-author-email'])
+      $(id).addEventListener(
+        'change',
+        () => void this.session.workspace.git.setAuthor({ author: this.commit.author() }),
+      );
     session.onSwitch(() => this.load());
     this.load();
   }

@@ -110,8 +110,9 @@ export async function cloneInto(ctx: GitContext, options: CloneOptions): Promise
           maxObjectBytes: options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES,
         });
         const { oid: commit, commit: head } = await git.readCommit({ ...staging, oid: fetched.fetchHead });
-        const all = await diffTrees(staging, null, head.tree);
-        const { changes, skipped } = applyCaps(all, sizes, options);
+        const gitlinks: FileChange[] = [];
+        const all = await diffTrees(staging, null, head.tree, '', gitlinks);
+        const { changes, skipped, left } = applyCaps(all, sizes, options);
         const name = ref ?? (fetched.defaultBranch ?? 'HEAD').replace(/^refs\/heads\//, '');
         try {
           await writeChanges(ctx.writer, staging, changes, {
@@ -137,6 +138,7 @@ export async function cloneInto(ctx: GitContext, options: CloneOptions): Promise
             })),
             shallow: adopted.shallow,
             files: changes.map((c) => ({ path: c.path, ...c.after! })),
+            notWritten: [...left, ...gitlinks].map((c) => ({ path: c.path, ...c.after! })),
             ...(author ? { author } : {}),
           });
           await store.adopt(commit);
@@ -171,20 +173,23 @@ function applyCaps(
   all: FileChange[],
   sizes: Map<string, number>,
   options: CloneOptions,
-): { changes: FileChange[]; skipped: string[] } {
+): { changes: FileChange[]; skipped: string[]; left: FileChange[] } {
   const maxFile = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
   const maxTotal = options.maxTotalBytes ?? DEFAULT_MAX_TOTAL_BYTES;
   const changes: FileChange[] = [];
   const skipped: string[] = [];
+  const left: FileChange[] = [];
   let total = 0;
   for (const c of all) {
     if (isSkippedPath(c.path)) {
       skipped.push(c.path);
+      left.push(c);
       continue;
     }
     const size = c.after ? (sizes.get(c.after.oid) ?? 0) : 0;
     if (size > maxFile) {
       skipped.push(`${c.path} (${size} bytes, over the ${maxFile}-byte file cap)`);
+      left.push(c);
       continue;
     }
     total += size;
@@ -199,7 +204,7 @@ function applyCaps(
       },
     );
   }
-  return { changes, skipped };
+  return { changes, skipped, left };
 }
 
 async function assertEmpty({ fs, toAbs }: GitContext): Promise<void> {

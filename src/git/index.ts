@@ -8,6 +8,9 @@ import type { PushOptions, PushResult } from './push.js';
 import type { ProbeResult } from './probe.js';
 import type { RemoteOptions } from './transport.js';
 
+import type { SetAuthorOptions, SetAuthorResult } from './author.js';
+
+export type { SetAuthorOptions, SetAuthorResult } from './author.js';
 export type { CloneOptions, CloneResult } from './clone.js';
 export type { PullOptions, PullResult } from './pull.js';
 export type { PushOptions, PushResult } from './push.js';
@@ -34,6 +37,12 @@ export interface WorkspaceGit {
    * names a repository that answers, an empty one included. Needs neither files nor snapshots.
    */
   probe(options: RemoteOptions): Promise<Envelope<ProbeResult>>;
+  /**
+   * Set who the workspace's own commits (the shell's `git commit`) are by: `user.name` and
+   * `user.email` in its `.git/config`, as the Git tab's Author and Email fields say after a clone.
+   * `NOT_FOUND` when the workspace has no `.git`.
+   */
+  setAuthor(options: SetAuthorOptions): Promise<Envelope<SetAuthorResult>>;
 }
 
 /** The workspace's lock shared with other processes (see `ProcessLock` in the assembly). */
@@ -86,6 +95,13 @@ export function createWorkspaceGit(
     clone: (options) => run('git_clone', async (c) => (await import('./clone.js')).cloneInto(c, options)),
     push: (options = {}) => run('git_push', async (c) => (await import('./push.js')).pushFrom(c, options), true),
     pull: (options = {}) => run('git_pull', async (c) => (await import('./pull.js')).pullInto(c, options), true),
+    setAuthor: async (options) => {
+      try {
+        return { ok: true, tool: 'git_config', result: await (await import('./author.js')).setAuthor(ctx, options) };
+      } catch (error) {
+        return { ok: false, tool: 'git_config', error: toToolError(error).toJSON() };
+      }
+    },
     probe: async (options) => {
       try {
         return { ok: true, tool: 'git_probe', result: await (await import('./probe.js')).probeRemote(options) };

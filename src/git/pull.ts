@@ -11,6 +11,7 @@ import { diffTrees, type FileChange } from './tree-diff.js';
 import { authCallback, type RemoteOptions } from './transport.js';
 import type { PackObjectType } from './index-pack.js';
 import { capturePack, storePack } from './pack-capture.js';
+import { missingObjects, moveWorkRepo, openWorkRepo, reaches, stagedCollisions, type WorkRepo } from './work-sync.js';
 
 // A pull has no file cap (yet): the index still streams, and only delta bases and the files it
 // writes are held whole, as they were before.
@@ -86,7 +87,11 @@ export async function pullInto(ctx: GitContext, options: PullOptions = {}): Prom
       files,
     });
     const ours = store.history.head!;
-    if (theirs === ours.oid || (await descends(ctx, ours.oid, theirs))) return done('up_to_date', []);
+    const work = await planWorkRepo(ctx, url, theirs);
+    if (theirs === ours.oid || (await descends(ctx, ours.oid, theirs))) {
+      if (work) await store.exclusive(() => moveAfterPull(ctx, work, remote.branch, theirs));
+      return done('up_to_date', []);
+    }
     const base = (await descends(ctx, theirs, ours.oid))
       ? ours.oid
       : ((await git.findMergeBase({ fs, gitdir, cache, oids: [ours.oid, theirs] }).catch(() => []))[0] as
@@ -104,7 +109,11 @@ export async function pullInto(ctx: GitContext, options: PullOptions = {}): Prom
     const incoming = writable(await diffTrees(store.access, baseTree, theirTree));
     const local = base === ours.oid ? [] : writable(await diffTrees(store.access, baseTree, ours.tree));
     const result = await store.exclusive(async () => {
-      const conflicts = [...collisions(incoming, local), ...(await unsnapshotted(ctx, incoming, ours.tree))];
+      const conflicts = [
+        ...collisions(incoming, local),
+        ...(await unsnapshotted(ctx, incoming, ours.tree)),
+        ...(work?.staged ?? []),
+      ];
       if (conflicts.length > 0) {
         throw new ToolError(
           'PATCH_CONFLICT',
@@ -117,6 +126,7 @@ export async function pullInto(ctx: GitContext, options: PullOptions = {}): Prom
       }
       const toWrite = local.length === 0 ? writable(await diffTrees(store.access, ours.tree, theirTree)) : incoming;
       await writeChanges(ctx.writer, store.access, toWrite, { tool: 'git_pull', readBlob: read });
+      if (work) await moveAfterPull(ctx, work, remote.branch, theirs);
       if (local.length === 0) {
         await store.adopt(theirs);
         return done(
@@ -163,6 +173,44 @@ async function finish(
   await git.writeRef({ ...ctx.store.access, ref: UPSTREAM_REF, value: theirs, force: true });
   await rememberRemote(ctx.store, url, branch);
   return { ...result, commit: ctx.store.history.head!.oid };
+}
+
+/** The workspace's `.git` a pull moves, and the rows it has staged that the pull would overwrite. */
+interface WorkPlan {
+  repo: WorkRepo;
+  /** `.git`'s branch fast-forwards to the pulled commit: it holds no commit the remote lacks */
+  forward: boolean;
+  staged: Problem[];
+}
+
+/**
+ * What the pull does to the workspace's `.git`: when its branch holds nothing the pulled commit
+ * lacks, it fast-forwards (the index's rows of the pulled paths change with it, refused as
+ * `git pull` refuses when they are staged); otherwise (the shell's own commits, or a branch
+ * elsewhere) only `origin/<branch>` moves, and `git status` says the branches diverged.
+ */
+async function planWorkRepo(ctx: GitContext, url: string, theirs: string): Promise<WorkPlan | null> {
+  const repo = await openWorkRepo(ctx, url);
+  if (!repo) return null;
+  const forward =
+    repo.head !== null && repo.branch !== null && repo.own.length === 0 && (await reaches(ctx, theirs, repo.head));
+  if (!forward || repo.head === theirs) return { repo, forward: false, staged: [] };
+  const staged = await stagedCollisions(
+    repo,
+    ctx.store.access,
+    await treeOf(ctx, repo.head!),
+    await treeOf(ctx, theirs),
+  );
+  return { repo, forward, staged };
+}
+
+async function moveAfterPull(ctx: GitContext, work: WorkPlan, branch: string, theirs: string): Promise<void> {
+  const { repo } = work;
+  await moveWorkRepo(ctx, repo, {
+    objects: await missingObjects(ctx.store.access, repo.access, [theirs]),
+    remote: { branch, commit: theirs },
+    ...(work.forward ? { head: { from: repo.head, to: theirs } } : {}),
+  });
 }
 
 async function descends({ store }: GitContext, oid: string, ancestor: string): Promise<boolean> {

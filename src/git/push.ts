@@ -4,6 +4,15 @@ import { remoteForTransfer, SQUASH_REF, UPSTREAM_REF, rememberRemote, type GitCo
 import { toGitError } from './errors.js';
 import { progressReporter, type GitProgressListener } from './progress.js';
 import { authCallback, http, type RemoteOptions } from './transport.js';
+import {
+  copyIntoShadow,
+  holds,
+  missingObjects,
+  moveWorkRepo,
+  openWorkRepo,
+  reaches,
+  type WorkRepo,
+} from './work-sync.js';
 
 export interface PushOptions extends RemoteOptions {
   /** the remote branch to create or fast-forward (default: the branch the workspace was cloned from) */
@@ -48,8 +57,12 @@ export async function pushFrom(ctx: GitContext, options: PushOptions = {}): Prom
     const remote = await remoteForTransfer(store, options, secrets, 'Changes before push');
     url = remote.url;
     const head = store.history.head!;
-    const oid = options.squash ? await squashCommit(ctx, head.tree, options) : head.oid;
     const { fs, gitdir, cache } = store.access;
+    const upstream = await git.resolveRef({ fs, gitdir, ref: UPSTREAM_REF }).catch(() => null);
+    const work = await planWorkRepo(ctx, remote.url, upstream, Boolean(options.squash));
+    const oid = options.squash ? await squashCommit(ctx, head.tree, options, work?.base ?? upstream) : head.oid;
+    // what `.git` lacks is read before the push, so a failure there leaves the remote as it was
+    const objects = work ? await missingObjects(store.access, work.repo.access, [oid]) : [];
     await git.push({
       fs,
       http,
@@ -64,16 +77,61 @@ export async function pushFrom(ctx: GitContext, options: PushOptions = {}): Prom
     });
     await git.writeRef({ fs, gitdir, ref: UPSTREAM_REF, value: oid, force: true });
     await rememberRemote(store, url, remote.branch);
+    if (work) {
+      const { repo } = work;
+      const forward =
+        repo.branch === remote.branch && repo.head !== null && (work.base === repo.head || !options.squash)
+          ? await reaches(ctx, oid, repo.head)
+          : false;
+      await moveWorkRepo(ctx, repo, {
+        objects,
+        remote: { branch: remote.branch, commit: oid },
+        ...(forward ? { head: { from: repo.head, to: oid } } : {}),
+      });
+    }
     return { url, branch: remote.branch, commit: oid, squashed: Boolean(options.squash) };
   } catch (error) {
     throw toGitError(error, 'push to', url, secrets);
   }
 }
 
-/** One commit with the head's tree whose parent is the last remote commit the workspace holds. */
-async function squashCommit({ store }: GitContext, tree: string, options: PushOptions): Promise<string> {
+/**
+ * The workspace's `.git` a push keeps in step, and the commit a squash goes on: `.git`'s HEAD when
+ * it holds the last remote commit (the shell's own commits on top of it go too, copied into the
+ * shadow repository to be sent). Those commits are not in the snapshot history, so pushing every
+ * snapshot instead would leave them out: refused, with nothing sent.
+ */
+async function planWorkRepo(
+  ctx: GitContext,
+  url: string,
+  upstream: string | null,
+  squash: boolean,
+): Promise<{ repo: WorkRepo; base: string | null } | null> {
+  const repo = await openWorkRepo(ctx, url);
+  if (!repo?.head) return repo ? { repo, base: upstream } : null;
+  // without a remote commit both hold, `.git` (a real clone opened by the CLI, say) is not the shadow's
+  const inStep = upstream !== null && (await holds(ctx, repo, upstream));
+  if (!inStep) return { repo, base: upstream };
+  if (repo.own.length > 0) {
+    if (!squash)
+      throw new ToolError(
+        'INVALID_ARGUMENTS',
+        `the workspace's .git has ${repo.own.length} commit${repo.own.length === 1 ? '' : 's'} of its own (made by git commit in the shell) that the snapshot history does not hold; nothing was pushed`,
+        { hint: 'Push with squash: true: those commits go, with one commit of the files changed since on top.' },
+      );
+    await copyIntoShadow(ctx, await missingObjects(repo.access, ctx.store.access, [repo.head]));
+  }
+  return { repo, base: repo.head };
+}
+
+/** One commit with the head's tree on top of `parent` (the last remote commit, or `.git`'s HEAD holding it). */
+async function squashCommit(
+  { store }: GitContext,
+  tree: string,
+  options: PushOptions,
+  parent: string | null,
+): Promise<string> {
   const { fs, gitdir, cache } = store.access;
-  const parent = await git.resolveRef({ fs, gitdir, ref: UPSTREAM_REF }).catch(() => null);
   if (parent && (await git.readCommit({ fs, gitdir, cache, oid: parent })).commit.tree === tree) {
     await git.writeRef({ fs, gitdir, ref: SQUASH_REF, value: parent, force: true });
     return parent;

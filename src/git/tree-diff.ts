@@ -26,16 +26,22 @@ async function entriesOf(access: GitAccess, oid: string | null): Promise<Entries
 /**
  * The files that differ between two trees (null for no tree), sorted by path. Equal subtrees are
  * skipped unread, so a pull that changed two files reads only the trees above them. Submodule
- * entries (gitlinks) are left out: there is nothing to check out for them.
+ * entries (gitlinks) are left out: there is nothing to check out for them; the `to` side's
+ * gitlinks are added to `gitlinks` when it is given (a clone's index holds them).
  */
 export async function diffTrees(
   access: GitAccess,
   from: string | null,
   to: string | null,
   prefix = '',
+  gitlinks?: FileChange[],
 ): Promise<FileChange[]> {
   if (from === to) return [];
   const [a, b] = await Promise.all([entriesOf(access, from), entriesOf(access, to)]);
+  if (gitlinks)
+    for (const [name, e] of b)
+      if (e.type === 'commit')
+        gitlinks.push({ path: prefix + name, before: null, after: { oid: e.oid, mode: e.mode } });
   const out: FileChange[] = [];
   for (const name of [...new Set([...a.keys(), ...b.keys()])].sort()) {
     const x = a.get(name);
@@ -44,7 +50,7 @@ export async function diffTrees(
     if (x && y && x.oid === y.oid && x.mode === y.mode) continue;
     const xTree = x?.type === 'tree' ? x.oid : null;
     const yTree = y?.type === 'tree' ? y.oid : null;
-    if (xTree || yTree) out.push(...(await diffTrees(access, xTree, yTree, `${path}/`)));
+    if (xTree || yTree) out.push(...(await diffTrees(access, xTree, yTree, `${path}/`, gitlinks)));
     const xFile = x?.type === 'blob' ? { oid: x.oid, mode: x.mode } : null;
     const yFile = y?.type === 'blob' ? { oid: y.oid, mode: y.mode } : null;
     if (xFile || yFile) out.push({ path, before: xFile, after: yFile });

@@ -1,20 +1,35 @@
+import { nameFromBytes, nameToBytes } from '../fs/name-bytes.js';
 import type { FsStat } from '../fs/types.js';
-import { fromHex, sha1Digest } from '../snapshots/sha1.js';
+import { fromHex, sha1Digest, toHex } from '../snapshots/sha1.js';
 
 /** One file of a checkout as git's index records it: what is staged, and the file's stat when written. */
 export interface IndexRow {
   path: string;
   oid: string;
-  /** '100644', '100755', '120000' */
+  /** '100644', '100755', '120000', '160000' (a submodule's commit) */
   mode: string;
   /** the written file's stat (null: unknown, so git hashes the file on its next look) */
   stat: FsStat | null;
+  /** not in the work tree on purpose (a file the clone skipped, a submodule): git's skip-worktree bit */
+  skipWorktree?: boolean;
+  /** an index read back: its stat words (40 bytes), kept as they were to the nanosecond, and used before `stat` */
+  statWords?: Uint8Array;
+  /** an index read back: git's intent-to-add bit */
+  intentToAdd?: boolean;
+  /** an index read back: the merge stage (0 unless a merge stopped on a conflict) */
+  stage?: number;
 }
 
-const encoder = new TextEncoder();
+/** git's skip-worktree and intent-to-add bits, in the extended flags a version 3 entry carries. */
+const SKIP_WORKTREE = 0x4000;
+const INTENT_TO_ADD = 0x2000;
+const extendedOf = (r: IndexRow) => r.skipWorktree === true || r.intentToAdd === true;
+/** An entry's length: 62 bytes, 2 more of extended flags, the name, 1 to 8 NULs up to a multiple of 8. */
+const entryLength = (name: Uint8Array, extended: boolean) =>
+  Math.floor((62 + (extended ? 2 : 0) + name.length + 8) / 8) * 8;
 const u32 = (n: number) => (Number.isFinite(n) && n > 0 ? Math.floor(n) % 2 ** 32 : 0);
 
-/** git sorts index entries by their names' bytes, not by UTF-16 code units. */
+/** git sorts index entries by their names' bytes, not by UTF-16 code units, then by stage. */
 function byteOrder(a: Uint8Array, b: Uint8Array): number {
   const n = Math.min(a.length, b.length);
   for (let i = 0; i < n; i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
@@ -22,43 +37,98 @@ function byteOrder(a: Uint8Array, b: Uint8Array): number {
 }
 
 /**
- * A version 2 index (`DIRC`), the version isomorphic-git reads, holding every row at stage 0
- * with its stat data, so the real git and the shell's git take an untouched file as unchanged
- * without hashing it. Ends with the SHA-1 of everything before it, as git checks.
+ * A version 2 index (`DIRC`) holding every row with its stat data, so the real git and the
+ * shell's git take an untouched file as unchanged without hashing it; version 3, as git writes
+ * it, when a row has extended flags (skip-worktree). Ends with the SHA-1 of everything before it.
  */
 export function serializeIndex(rows: readonly IndexRow[]): Uint8Array {
-  const named = rows.map((r) => ({ ...r, name: encoder.encode(r.path) })).sort((a, b) => byteOrder(a.name, b.name));
+  const named = rows
+    .map((r) => ({ ...r, name: nameToBytes(r.path) }))
+    .sort((a, b) => byteOrder(a.name, b.name) || (a.stage ?? 0) - (b.stage ?? 0));
   let length = 12;
-  // each entry is 62 bytes and its name, padded with 1 to 8 NULs to a multiple of 8
-  for (const r of named) length += Math.floor((62 + r.name.length + 8) / 8) * 8;
+  for (const r of named) length += entryLength(r.name, extendedOf(r));
   const out = new Uint8Array(length + 20);
   const view = new DataView(out.buffer);
-  out.set(encoder.encode('DIRC'));
-  view.setUint32(4, 2);
+  out.set(new TextEncoder().encode('DIRC'));
+  view.setUint32(4, named.some(extendedOf) ? 3 : 2);
   view.setUint32(8, named.length);
   let at = 12;
   for (const r of named) {
-    const s = r.stat;
-    const ctime = s?.ctimeMs ?? 0;
-    const mtime = s?.mtimeMs ?? 0;
-    const words = [
-      ctime / 1000,
-      (ctime % 1000) * 1e6,
-      mtime / 1000,
-      (mtime % 1000) * 1e6,
-      s?.dev ?? 0,
-      s?.ino ?? 0,
-      Number.parseInt(r.mode, 8),
-      s?.uid ?? 0,
-      s?.gid ?? 0,
-      s?.size ?? 0,
-    ];
-    words.forEach((w, i) => view.setUint32(at + i * 4, u32(w)));
+    if (r.statWords) out.set(r.statWords.subarray(0, 40), at);
+    else {
+      const s = r.stat;
+      const ctime = s?.ctimeMs ?? 0;
+      const mtime = s?.mtimeMs ?? 0;
+      const words = [
+        ctime / 1000,
+        (ctime % 1000) * 1e6,
+        mtime / 1000,
+        (mtime % 1000) * 1e6,
+        s?.dev ?? 0,
+        s?.ino ?? 0,
+        0,
+        s?.uid ?? 0,
+        s?.gid ?? 0,
+        s?.size ?? 0,
+      ];
+      words.forEach((w, i) => view.setUint32(at + i * 4, u32(w)));
+    }
+    view.setUint32(at + 24, Number.parseInt(r.mode, 8));
     out.set(fromHex(r.oid), at + 40);
-    view.setUint16(at + 60, Math.min(r.name.length, 0xfff));
-    out.set(r.name, at + 62);
-    at += Math.floor((62 + r.name.length + 8) / 8) * 8;
+    const extended = extendedOf(r);
+    view.setUint16(at + 60, Math.min(r.name.length, 0xfff) | ((r.stage ?? 0) << 12) | (extended ? 0x4000 : 0));
+    if (extended) view.setUint16(at + 62, (r.skipWorktree ? SKIP_WORKTREE : 0) | (r.intentToAdd ? INTENT_TO_ADD : 0));
+    out.set(r.name, at + (extended ? 64 : 62));
+    at += entryLength(r.name, extended);
   }
   out.set(sha1Digest(out.subarray(0, length)), length);
+  return out;
+}
+
+/**
+ * The entries of an index (versions 2 and 3) with their stat words as they were, so writing them
+ * back with `serializeIndex` changes only what the caller changed. Extensions (git's cached
+ * trees, untracked cache) are dropped: git rebuilds them. A damaged index, a split or a sparse
+ * one is an error.
+ */
+export function parseIndex(data: Uint8Array): IndexRow[] {
+  const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
+  if (data.length < 32 || view.getUint32(0) !== 0x44495243) throw new Error('the index is not a git index');
+  const version = view.getUint32(4);
+  if (version !== 2 && version !== 3) throw new Error(`index version ${version} is not supported`);
+  if (toHex(sha1Digest(data.subarray(0, data.length - 20))) !== toHex(data.subarray(data.length - 20)))
+    throw new Error('the index is damaged: its checksum does not match');
+  const out: IndexRow[] = [];
+  let at = 12;
+  for (let i = view.getUint32(8); i > 0; i--) {
+    const flags = view.getUint16(at + 60);
+    const extended = (flags & 0x4000) !== 0;
+    const more = extended ? view.getUint16(at + 62) : 0;
+    const nameAt = at + 62 + (extended ? 2 : 0);
+    const end = data.indexOf(0, nameAt);
+    if (end < 0) throw new Error('the index is damaged: an entry has no end');
+    const name = data.subarray(nameAt, end);
+    out.push({
+      path: nameFromBytes(name),
+      oid: toHex(data.subarray(at + 40, at + 60)),
+      mode: view
+        .getUint32(at + 24)
+        .toString(8)
+        .padStart(6, '0'),
+      stat: null,
+      statWords: data.slice(at, at + 40),
+      stage: (flags >> 12) & 3,
+      ...((more & SKIP_WORKTREE) !== 0 ? { skipWorktree: true } : {}),
+      ...((more & INTENT_TO_ADD) !== 0 ? { intentToAdd: true } : {}),
+    });
+    at += entryLength(name, extended);
+  }
+  // a split index ('link') holds only changes over a shared one, a sparse one ('sdir') folders for
+  // files: rewritten as a whole index they would lose entries, so they are not read at all
+  for (; at + 8 <= data.length - 20; at += 8 + view.getUint32(at + 4)) {
+    const signature = new TextDecoder().decode(data.subarray(at, at + 4));
+    if (signature === 'link' || signature === 'sdir')
+      throw new Error(`index extension '${signature}' is not supported`);
+  }
   return out;
 }

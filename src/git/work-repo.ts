@@ -34,6 +34,8 @@ export interface WorkRepoPlan {
   shallow: Uint8Array | null;
   /** the files the checkout wrote, for the index */
   files: Array<{ path: string } & TreeFile>;
+  /** what the checkout left out (over the file cap, unsafe names, submodules): in the index as skip-worktree */
+  notWritten?: Array<{ path: string } & TreeFile>;
   author?: GitAuthor;
 }
 
@@ -80,6 +82,7 @@ export async function writeWorkRepo(ctx: GitContext, plan: WorkRepoPlan): Promis
   await parallel(plan.files, PARALLEL, async (f) => {
     rows.push({ path: f.path, oid: f.oid, mode: f.mode, stat: await fs.lstat(toAbs(f.path)).catch(() => null) });
   });
+  for (const f of plan.notWritten ?? []) rows.push({ ...f, stat: null, skipWorktree: true });
   const abilities = { filemode: fs.capabilities?.modes === true, symlinks: fs.capabilities?.symlinks !== false };
   const text = (rel: string, content: string): FileStep => ({
     kind: 'write',

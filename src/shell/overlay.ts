@@ -338,6 +338,8 @@ export class ShellFs {
     if (!listed) return null;
     const out = new Map<string, FsStat>();
     for (const { name, stat } of listed) if (stat) out.set(name, stat);
+    // as readdir answers: the workspace's own top-level folders are not the shell's to see
+    if (dir === '/') for (const r of RESERVED) out.delete(r);
     return out;
   }
 

@@ -39,6 +39,14 @@ export function readObject(access: GitAccess, oid: string): Promise<StoredObject
   return readerFor(access).read(oid);
 }
 
+/**
+ * Whether the repository holds an object, without reading it: a loose file, or an entry in a pack
+ * index. Packs are listed once per reader, so give a fresh cache to see packs written since.
+ */
+export function hasObject(access: GitAccess, oid: string): Promise<boolean> {
+  return readerFor(access).has(oid);
+}
+
 /** Read an object that must be of one type (a blob, a tree, a commit). */
 export async function readTyped(access: GitAccess, oid: string, type: StoredObjectType): Promise<Uint8Array> {
   const object = await readObject(access, oid);
@@ -117,6 +125,26 @@ class ObjectReader {
     if (objectId(object.type, object.content) !== oid)
       throw new Error(`object ${oid} is corrupt: its content does not hash to its id`);
     return object;
+  }
+
+  private listed = false;
+
+  async has(oid: string): Promise<boolean> {
+    if (oid === EMPTY_TREE) return true;
+    const loose = `${this.gitdir}/objects/${oid.slice(0, 2)}/${oid.slice(2)}`;
+    if (
+      await this.fs.lstat(loose).then(
+        () => true,
+        () => false,
+      )
+    )
+      return true;
+    if (!this.listed) {
+      await (this.listing ??= this.list().finally(() => (this.listing = null)));
+      this.listed = true;
+    }
+    for (const pack of this.packs.values()) if (pack.index.offsetOf(oid) >= 0) return true;
+    return false;
   }
 
   private async readLoose(oid: string): Promise<StoredObject | null> {

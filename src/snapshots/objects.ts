@@ -205,7 +205,11 @@ export interface StoredTreeEntry {
  * folder; callers decide per path what to skip (and list) instead.
  */
 export async function readTreeEntries(access: GitAccess, oid: string): Promise<StoredTreeEntry[]> {
-  const bytes = await readTyped(access, oid, 'tree');
+  return parseTreeEntries(await readTyped(access, oid, 'tree'), oid);
+}
+
+/** A tree object's entries, from its content. */
+export function parseTreeEntries(bytes: Uint8Array, oid: string): StoredTreeEntry[] {
   const out: StoredTreeEntry[] = [];
   const text = new TextDecoder();
   for (let at = 0; at < bytes.length; ) {

@@ -100,3 +100,24 @@ describe.each<BackendKind>(['opfs', 'indexeddb', 'memory'])('git in Chromium, wo
     expect(await commands.gitHasBranch(server.root, name, 'agent/nope')).toBe(false);
   });
 });
+
+describe('the Git tab after a clone, across the worker', () => {
+  it("sets the author its fields name in .git/config: the console's next git commit is by them", async () => {
+    const name = await repo('author-opfs');
+    const ws = await connect({ backend: 'opfs', name: uniqueName('git-author-opfs') });
+    open.push(ws);
+    expect((await ws.git.clone({ url: `${server.url}/${name}.git`, author: { name: 'Pat', email: 'p@x' } })).ok).toBe(
+      true,
+    );
+    expect(await ws.git.setAuthor({ author: { name: 'Sam Other', email: 'sam@example.com' } })).toMatchObject({
+      ok: true,
+      tool: 'git_config',
+      result: { changed: true },
+    });
+    await ws.call('write_file', { path: 'x.txt', content: 'x\n' });
+    const committed = (await ws.call('run_command', {
+      command: "git add x.txt && git commit -qm x && git log -1 --format='%an <%ae>'",
+    })) as Envelope<{ stdout: string; exit_code: number }>;
+    expect(committed).toMatchObject({ ok: true, result: { exit_code: 0, stdout: 'Sam Other <sam@example.com>\n' } });
+  });
+});

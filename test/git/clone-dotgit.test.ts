@@ -1,10 +1,9 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { gitIn, shellGit } from '../shell/git-harness.js';
 import { createRepo, git, startGitServer, type GitServer } from './git-server.js';
-import { backends, type Made } from './workspaces.js';
+import { backends, onDisk as onDiskAs, type Made } from './workspaces.js';
 
 /**
  * Issue 39: a clone leaves a real `.git` in the workspace, which the real git CLI reads as its
@@ -35,18 +34,7 @@ function history(): string {
   return name;
 }
 
-/** The folder the real git reads: the node backend's own root, or memory's files written out. */
-async function onDisk(made: Made): Promise<string> {
-  if (made.root !== '/') return made.root;
-  const dir = mkdtempSync(join(tmpdir(), 'sandpit-dotgit-'));
-  exported.push(dir);
-  const { files } = await made.ws.exportFiles();
-  for (const f of files) {
-    mkdirSync(dirname(join(dir, f.path)), { recursive: true });
-    writeFileSync(join(dir, f.path), f.bytes, { mode: f.path === 'bin/run.sh' ? 0o755 : 0o644 });
-  }
-  return dir;
-}
+const onDisk = (made: Made) => onDiskAs(made, exported, ['bin/run.sh']);
 
 describe.each(backends)('a clone leaves a .git the real git and the shell read, on %s', (_, make) => {
   let made: Made;

@@ -1,6 +1,7 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { createMemoryFs, createWorkspace, type Workspace, type WorkspaceFs } from '../../src/index.js';
 import { createNodeFs } from '../../src/fs/node.js';
 
@@ -54,4 +55,20 @@ export async function workspaceFiles(made: Made): Promise<Record<string, string>
   return Object.fromEntries(
     Object.entries(all).filter(([k]) => !k.startsWith('.sandpit') && !k.startsWith('.git/') && !k.endsWith('/')),
   );
+}
+
+/**
+ * The folder the real git reads: the node backend's own root, or memory's files written out to a
+ * new temporary folder (added to `made`, for the caller to remove), `executable` ones as 0755.
+ */
+export async function onDisk(made: Made, exported: string[], executable: string[] = []): Promise<string> {
+  if (made.root !== '/') return made.root;
+  const dir = mkdtempSync(join(tmpdir(), 'sandpit-dotgit-'));
+  exported.push(dir);
+  const { files } = await made.ws.exportFiles();
+  for (const f of files) {
+    mkdirSync(dirname(join(dir, f.path)), { recursive: true });
+    writeFileSync(join(dir, f.path), f.bytes, { mode: executable.includes(f.path) ? 0o755 : 0o644 });
+  }
+  return dir;
 }

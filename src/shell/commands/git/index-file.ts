@@ -7,6 +7,8 @@ export interface IndexEntry extends GitFile {
   /** the nanoseconds of the modification time, 0 where the writer kept only seconds */
   mtimeNsec: number;
   size: number;
+  /** git's skip-worktree bit: left out of the work tree on purpose (a file a clone skipped), taken as unchanged */
+  skipWorktree?: boolean;
 }
 
 /**
@@ -54,12 +56,22 @@ function parseIndex(data: Uint8Array): Map<string, IndexEntry> {
     const oid = toHex(data.subarray(at + 40, at + 60));
     const flags = view.getUint16(at + 60);
     const extended = (flags & 0x4000) !== 0;
+    const skipWorktree = extended && (view.getUint16(at + 62) & 0x4000) !== 0;
     const nameAt = at + 62 + (extended ? 2 : 0);
     let end = nameAt;
     while (data[end] !== 0) end++;
     const path = decoder.decode(data.subarray(nameAt, end));
     const stage = (flags >> 12) & 3;
-    if (stage === 0) out.set(path, { oid, mode: mode.toString(8).padStart(6, '0'), mtimeSec, mtimeNsec, size });
+    // a submodule's commit (a gitlink) is kept in the index by isomorphic-git's writes; this shell has no submodules
+    if (stage === 0 && mode !== 0o160000)
+      out.set(path, {
+        oid,
+        mode: mode.toString(8).padStart(6, '0'),
+        mtimeSec,
+        mtimeNsec,
+        size,
+        ...(skipWorktree ? { skipWorktree } : {}),
+      });
     const length = end - at;
     at += length + (8 - (length % 8));
   }

@@ -2,7 +2,7 @@ import { findRenames, type FilePair } from './diff-render.js';
 import { readIndex, type IndexEntry } from './index-file.js';
 import { openRepo, unknownOption, type GitFile, type Repo } from './repo.js';
 import { tracking, trackingLines, trackingShort } from './tracking.js';
-import { untracked, workChanges, type WorkChange } from './worktree.js';
+import { untracked, workChanges, type FolderListings, type WorkChange } from './worktree.js';
 import type { CommandContext } from '../../context.js';
 
 /** The options status parses (one spelling each): the table the flags test reads. */
@@ -41,8 +41,10 @@ export async function collectStatus(repo: Repo, withUntracked = true): Promise<S
   const index = await readIndex(repo);
   const tree = await repo.treeFiles(head);
   const staged = findRenames(pairsOf(tree, index, () => true));
-  const unstaged = await workChanges(repo, index);
-  return { head, staged, unstaged, untracked: withUntracked ? await untracked(repo, index) : [], index };
+  const folders: FolderListings = new Map();
+  const unstaged = await workChanges(repo, index, () => true, folders);
+  const others = withUntracked ? await untracked(repo, index, true, true, folders) : [];
+  return { head, staged, unstaged, untracked: others, index };
 }
 
 const stagedLetter = (p: FilePair) => (!p.from ? 'A' : !p.to ? 'D' : p.from.path !== p.to.path ? 'R' : 'M');

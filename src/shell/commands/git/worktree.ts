@@ -32,10 +32,18 @@ function statMatches(entry: IndexEntry, s: FsStat, mode: string, indexMs: number
  * matches the index's record is taken as unchanged, as git does; any other is hashed and
  * compared, and remembered by their stat for the next command (./stat-cache.ts).
  */
+/**
+ * Folder listings with each entry's lstat (`ShellFs.folderStats`), by the folder's shell path,
+ * shared by one command's passes: status lists every folder for the tracked files' stats and again
+ * for untracked files, and the second listing was a tenth of a status at 10,000 files.
+ */
+export type FolderListings = Map<string, Promise<Map<string, FsStat> | null>>;
+
 export async function workChanges(
   repo: Repo,
   index: Map<string, IndexEntry>,
   wanted: (path: string) => boolean = () => true,
+  folders: FolderListings = new Map(),
 ): Promise<WorkChange[]> {
   const out: WorkChange[] = [];
   const top = repo.dir === '/' ? '' : repo.dir;
@@ -50,7 +58,6 @@ export async function workChanges(
       : actual;
   // One listing per folder where the backend offers it: a confined lookup per file was most of a
   // status on a node folder. A name the listing lacks is asked again alone (gone, or a failure).
-  const folders = new Map<string, Promise<Map<string, FsStat> | null>>();
   const statOf = async (full: string): Promise<FsStat | null> => {
     const cut = full.lastIndexOf('/');
     const dir = cut <= 0 ? '/' : full.slice(0, cut);
@@ -59,7 +66,7 @@ export async function workChanges(
     return (await listed)?.get(full.slice(cut + 1)) ?? sfs.fullStat(full).catch(() => null);
   };
   for (const [path, entry] of index) {
-    if (!wanted(path)) continue;
+    if (!wanted(path) || entry.skipWorktree) continue;
     repo.ctx.shell.checkTime();
     const s = await statOf(`${top}/${path}`);
     if (!s || s.type === 'dir') {
@@ -91,6 +98,7 @@ export async function untracked(
   index: Map<string, unknown>,
   collapse = true,
   honourIgnores = true,
+  folders: FolderListings = new Map(),
 ): Promise<string[]> {
   const dirs = new Set<string>();
   for (const path of index.keys()) {
@@ -120,7 +128,10 @@ export async function untracked(
   };
   const walk = async (rel: string): Promise<void> => {
     repo.ctx.shell.checkTime();
-    const names = await sfs.readdir(rel ? `${top}/${rel}` : top || '/');
+    const dir = rel ? `${top}/${rel}` : top || '/';
+    // a folder the tracked files' pass listed is not listed again (what it could not stat is gone)
+    const listed = await folders.get(dir);
+    const names = listed ? [...listed.keys()] : await sfs.readdir(dir);
     const pushed = names.includes('.gitignore');
     if (pushed) {
       const text = new TextDecoder().decode(await sfs.readFile(`${top}/${rel ? `${rel}/` : ''}.gitignore`));
@@ -134,7 +145,7 @@ export async function untracked(
         if (!ignored(path, true)) await walk(path);
         continue;
       }
-      const s = await sfs.fullStat(`${top}/${path}`);
+      const s = listed?.get(name) ?? (await sfs.fullStat(`${top}/${path}`));
       if (!s) continue;
       if (s.type === 'dir') {
         if (ignored(path, true)) continue;
