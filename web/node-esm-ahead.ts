@@ -1,0 +1,38 @@
+import { importSpecifiers, requireSpecifiers } from '../src/modules/commonjs-source.js';
+
+/** What the walk needs to know of a script's files. */
+export interface ScriptGraph {
+  /** a file's text, or undefined when the copy does not hold it */
+  text(file: string): string | undefined;
+  /** whether a file runs as CommonJS (else it is an ES module) */
+  runsAsCjs(file: string): boolean;
+  /** the file a literal specifier of `from` leads to, or undefined (a built-in, nothing there) */
+  target(spec: string, from: string): string | undefined;
+}
+
+/**
+ * The ES modules that CommonJS modules of a script require, in the order to load them: a
+ * `require` is synchronous and a worker loads an ES module only asynchronously, so every such
+ * module is imported before the script starts (deepest first, so what one of them reaches is
+ * ready before it). From the entries, each CommonJS file's literal `require`s and each ES
+ * module's imports are followed.
+ */
+export function esmRequiredAhead(graph: ScriptGraph, entries: Array<{ file: string; text: string; cjs: boolean }>) {
+  const ahead: string[] = [];
+  const seen = new Set<string>();
+  const visit = (file: string, text: string, cjs: boolean) => {
+    seen.add(file);
+    for (const spec of cjs ? requireSpecifiers(text) : importSpecifiers(text)) {
+      const target = graph.target(spec, file);
+      if (target === undefined || !/\.(?:c|m)?js$/.test(target)) continue;
+      const targetCjs = graph.runsAsCjs(target);
+      if (!seen.has(target)) {
+        const targetText = graph.text(target);
+        if (targetText !== undefined) visit(target, targetText, targetCjs);
+      }
+      if (cjs && !targetCjs && !ahead.includes(target)) ahead.push(target);
+    }
+  };
+  for (const entry of entries) visit(entry.file, entry.text, entry.cjs);
+  return ahead;
+}
