@@ -7,6 +7,8 @@ export interface ModuleFiles {
   readText(path: string): Promise<string | null>;
   /** whether a file (not a folder) is at `path` */
   isFile(path: string): Promise<boolean>;
+  /** whether a folder is at `path`; when given, node_modules folders that are not there are passed over without looking inside */
+  isDirectory?(path: string): Promise<boolean>;
 }
 
 /** How a host loads modules: which `exports` conditions hold and which package.json fields name the entry. */
@@ -115,6 +117,10 @@ async function resolvePackage(files: ModuleFiles, spec: string, fromDir: string,
     if (!dir.endsWith('/node_modules') && dir !== 'node_modules') {
       const packageDir = joinPath(dir, 'node_modules', name);
       const manifest = await readManifest(files, packageDir);
+      if (!manifest && files.isDirectory && !(await files.isDirectory(packageDir))) {
+        if (dir === '' || dir === '/') break;
+        continue;
+      }
       const exports = manifest?.exports as ExportsValue | undefined;
       if (manifest && exports !== undefined && exports !== null) {
         const target = resolveExports(exports, sub, mode.conditions);

@@ -28,6 +28,32 @@ describe('CommonJS modules in the preview', () => {
     expect(namespace.out).toEqual([5, 8, true]);
   });
 
+  it('gives each importer a facade of the names it takes, over one module run once; a namespace import gets every name', async () => {
+    const { namespace, urls } = await run({
+      'main.js': [
+        "import { add } from 'lib';",
+        "import lib, { runs } from 'lib';",
+        "import { twice } from './other.js';",
+        "import { all } from './third.js';",
+        'export const out = [add(1, 2), twice(2), lib.runs, runs, Object.keys(all).sort()];',
+        '',
+      ].join('\n'),
+      'other.js': "export { twice } from 'lib';\n",
+      'third.js': "import * as ns from 'lib';\nexport const all = ns;\n",
+      'node_modules/lib/package.json': '{"name":"lib"}',
+      'node_modules/lib/index.js':
+        'globalThis.libRuns = (globalThis.libRuns ?? 0) + 1;\nexports.runs = globalThis.libRuns;\nexports.add = (a, b) => a + b;\nexports.twice = (n) => n * 2;\n',
+    });
+    expect(namespace.out).toEqual([3, 4, 1, 1, ['add', 'default', 'runs', 'twice']]);
+    expect(urls).toEqual(
+      expect.arrayContaining([
+        '/@fs/node_modules/lib/index.js?names=add,runs',
+        '/@fs/node_modules/lib/index.js?names=twice',
+        '/@fs/node_modules/lib/index.js',
+      ]),
+    );
+  });
+
   it('runs a package that only sets module.exports to a function', async () => {
     const { namespace } = await run({
       'main.js': "import pad from 'left-pad';\nexport const out = pad('7', 3);\n",
@@ -189,7 +215,11 @@ describe('React from node_modules in the preview', () => {
     );
     expect(problems).toEqual([]);
     expect(namespace.html).toBe('<main><button type="button">count <!-- -->3</button></main>');
-    expect(urls).toContain('/@fs/node_modules/react/jsx-runtime.js');
+    // the facade exports what the module takes, so react's files are not lexed for their exports
+    expect(urls.filter((url) => url.startsWith('/@fs/node_modules/react/jsx-runtime.js'))).toEqual([
+      '/@fs/node_modules/react/jsx-runtime.js?names=jsx,jsxs',
+      '/@fs/node_modules/react/jsx-runtime.js?sandpit=define',
+    ]);
     expect(urls.filter((url) => url.includes('.production.'))).toEqual([]);
   });
 });
