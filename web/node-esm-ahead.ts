@@ -36,3 +36,17 @@ export function esmRequiredAhead(graph: ScriptGraph, entries: Array<{ file: stri
   for (const entry of entries) visit(entry.file, entry.text, entry.cjs);
   return ahead;
 }
+
+/**
+ * What `require` of an ES module gives, as Node 22 gives it: its `"module.exports"` export when it
+ * has one, else its namespace, marked `__esModule` when it has a default export (for code compiled
+ * from ES modules). A namespace cannot take a property, so then its names are mirrored, live.
+ */
+export function requireResult(namespace: Record<string, unknown>): unknown {
+  if ('module.exports' in namespace) return namespace['module.exports'];
+  if (!('default' in namespace) || '__esModule' in namespace) return namespace;
+  const marked: Record<string, unknown> = Object.create(null);
+  for (const key of Object.keys(namespace))
+    Object.defineProperty(marked, key, { enumerable: true, get: () => namespace[key] });
+  return Object.defineProperty(marked, '__esModule', { value: true });
+}

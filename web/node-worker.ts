@@ -1,7 +1,7 @@
 /// <reference lib="webworker" />
 import { isCommonJs } from '../src/modules/commonjs-source.js';
 import type { ScriptJob } from '../src/shell/commands/shell/node.js';
-import { esmRequiredAhead } from './node-esm-ahead.js';
+import { esmRequiredAhead, requireResult } from './node-esm-ahead.js';
 import { createFs, createPath } from './node-fs.js';
 import type { ScriptMessage } from './node-host.js';
 import { formatArgs, inspect } from './node-inspect.js';
@@ -273,27 +273,15 @@ async function run(job: ScriptJob): Promise<void> {
     file.endsWith('.json') || isCommonJs(file, dec.decode(files.get(file)!), packageType(file));
   /** ES modules a CommonJS module requires, imported before the script starts (see esmRequiredAhead). */
   const required = new Map<string, Record<string, unknown>>();
-  /**
-   * What `require` of an ES module gives, as Node 22 gives it: its `"module.exports"` export when
-   * it has one, else its namespace, marked `__esModule` when it has a default export (for code
-   * compiled from ES modules).
-   */
   const requireEsm = (file: string): unknown => {
     const namespace = required.get(file);
-    if (!namespace)
-      throw Object.assign(
-        new Error(
-          `require() of the ES module ${file}: only an ES module a require names literally is loaded ahead (use import() instead)`,
-        ),
-        { code: 'ERR_REQUIRE_ESM' },
-      );
-    if ('module.exports' in namespace) return namespace['module.exports'];
-    if (!('default' in namespace) || '__esModule' in namespace) return namespace;
-    // A namespace cannot take a property, so the names are mirrored, live, beside the mark.
-    const marked: Record<string, unknown> = Object.create(null);
-    for (const key of Object.keys(namespace))
-      Object.defineProperty(marked, key, { enumerable: true, get: () => namespace[key] });
-    return Object.defineProperty(marked, '__esModule', { value: true });
+    if (namespace) return requireResult(namespace);
+    throw Object.assign(
+      new Error(
+        `require() of the ES module ${file}: only an ES module a require names literally is loaded ahead (use import() instead)`,
+      ),
+      { code: 'ERR_REQUIRE_ESM' },
+    );
   };
   const loadCjs = (file: string): unknown => {
     const hit = cache.get(file);
