@@ -118,7 +118,7 @@ async function reactApp() {
   return files;
 }
 
-/** From picking the React app's folder to its component on screen, first and again (the lexer's findings kept). */
+/** From picking the React app's folder to its component on screen, first and again. */
 async function reactPreviewMs(page) {
   const files = await reactApp();
   await page.evaluate(async (all) => {
@@ -195,7 +195,7 @@ export async function benchPreview({ rounds = 20, modules = 198 } = {}) {
         'under 1.5 s',
         react.firstMs < 1500 ? 'met' : 'missed',
       ],
-      ['preview: the React sample again (a new load, the lexed exports kept)', fmtMs(react.againMs), '', ''],
+      ['preview: the React sample again (a new load)', fmtMs(react.againMs), '', ''],
       [
         `preview: sucrase on a ${(s.bytes / 1024).toFixed(1)} KB TSX module, with its source map (median, in Node)`,
         fmtMs(s.ms),

@@ -1,6 +1,7 @@
 /// <reference lib="webworker" />
 import { isCommonJs } from '../src/modules/commonjs-source.js';
 import type { ScriptJob } from '../src/shell/commands/shell/node.js';
+import { esmRequiredAhead, requireResult } from './node-esm-ahead.js';
 import { createFs, createPath } from './node-fs.js';
 import type { ScriptMessage } from './node-host.js';
 import { formatArgs, inspect } from './node-inspect.js';
@@ -239,12 +240,27 @@ async function run(job: ScriptJob): Promise<void> {
       if (b) return b;
       const target = resolved.get(`${from}\0${spec}`);
       if (target) return loadCjs(target);
+      if (spec.startsWith('#'))
+        throw Object.assign(new Error(`Package import specifier '${spec}' is not defined in package.json imports`), {
+          code: 'ERR_PACKAGE_IMPORT_NOT_DEFINED',
+        });
       if (!/^\.{0,2}\//.test(spec))
         throw Object.assign(new Error(`Cannot find module '${spec}': is it installed? Run npm install`), {
           code: 'MODULE_NOT_FOUND',
         });
       return loadCjs(resolveFile(spec, dir));
     };
+  /** Where a literal specifier of `from` leads without running anything, for the walk ahead. */
+  const targetOf = (spec: string, from: string): string | undefined => {
+    if (builtinOf(spec)) return undefined;
+    const target = resolved.get(`${from}\0${spec}`);
+    if (target || !/^\.{0,2}\//.test(spec)) return target;
+    try {
+      return resolveFile(spec, path.dirname(from));
+    } catch {
+      return undefined;
+    }
+  };
   /** Whether a file runs as CommonJS: by extension, its package's `type`, then its syntax, as Node decides. */
   const packageType = (file: string): 'module' | 'commonjs' => {
     for (let dir = path.dirname(file); ; dir = path.dirname(dir)) {
@@ -255,9 +271,26 @@ async function run(job: ScriptJob): Promise<void> {
   };
   const runsAsCjs = (file: string) =>
     file.endsWith('.json') || isCommonJs(file, dec.decode(files.get(file)!), packageType(file));
+  /** ES modules a CommonJS module requires, imported before the script starts (see esmRequiredAhead). */
+  const required = new Map<string, Record<string, unknown>>();
+  const requireEsm = (file: string): unknown => {
+    const namespace = required.get(file);
+    if (namespace) return requireResult(namespace);
+    throw Object.assign(
+      new Error(
+        `require() of the ES module ${file}: only an ES module a require names literally is loaded ahead (use import() instead)`,
+      ),
+      { code: 'ERR_REQUIRE_ESM' },
+    );
+  };
   const loadCjs = (file: string): unknown => {
     const hit = cache.get(file);
     if (hit) return hit.exports;
+    if (/\.(?:c|m)?js$/.test(file) && !runsAsCjs(file)) {
+      const exports = requireEsm(file);
+      cache.set(file, { exports });
+      return exports;
+    }
     const text = dec.decode(files.get(file)!);
     if (file.endsWith('.json')) return JSON.parse(text);
     const module = { exports: {} as unknown };
@@ -315,6 +348,20 @@ async function run(job: ScriptJob): Promise<void> {
   };
 
   try {
+    const entryText = eval_ ? (job.argv[1] ?? '') : files.has(entry) ? dec.decode(files.get(entry)!) : '';
+    const entryEsm =
+      !eval_ &&
+      files.has(entry) &&
+      (/\.(?:c|m)?js$/.test(entry)
+        ? !runsAsCjs(entry)
+        : !entry.endsWith('.cjs') && /^\s*(import\s|import\{|export\s)/m.test(entryText));
+    const graph = {
+      text: (f: string) => (files.has(f) ? dec.decode(files.get(f)!) : undefined),
+      runsAsCjs,
+      target: targetOf,
+    };
+    for (const file of esmRequiredAhead(graph, [{ file: eval_ ? evalFile : entry, text: entryText, cjs: !entryEsm }]))
+      required.set(file, (await import(/* @vite-ignore */ esmUrl(file))) as Record<string, unknown>);
     if (eval_) {
       const code = job.argv[1] ?? '';
       if (job.argv[0] === '-p')
@@ -332,9 +379,7 @@ async function run(job: ScriptJob): Promise<void> {
     } else {
       if (!files.has(entry))
         throw Object.assign(new Error(`Cannot find module '${entry}'`), { code: 'MODULE_NOT_FOUND' });
-      const text = dec.decode(files.get(entry)!);
-      const esm = entry.endsWith('.mjs') || (!entry.endsWith('.cjs') && /^\s*(import\s|import\{|export\s)/m.test(text));
-      if (esm) await import(/* @vite-ignore */ esmUrl(entry));
+      if (entryEsm) await import(/* @vite-ignore */ esmUrl(entry));
       else loadCjs(entry);
     }
     // Like Node, wait for timers and promise chains to settle before the script ends.

@@ -1,4 +1,4 @@
-import { resolveExports, type ExportsValue } from './package-exports.js';
+import { resolveExports, resolveImports, type ExportsValue } from './package-exports.js';
 import { dirOf, isBareSpecifier, isNodeBuiltin, isPathSpecifier, joinPath, splitPackage } from './paths.js';
 
 /** The files a resolver looks at: the live preview's workspace reads, a script's copy, a test's memfs. */
@@ -7,6 +7,8 @@ export interface ModuleFiles {
   readText(path: string): Promise<string | null>;
   /** whether a file (not a folder) is at `path` */
   isFile(path: string): Promise<boolean>;
+  /** whether a folder is at `path`; when given, node_modules folders that are not there are passed over without looking inside */
+  isDirectory?(path: string): Promise<boolean>;
 }
 
 /** How a host loads modules: which `exports` conditions hold and which package.json fields name the entry. */
@@ -115,6 +117,10 @@ async function resolvePackage(files: ModuleFiles, spec: string, fromDir: string,
     if (!dir.endsWith('/node_modules') && dir !== 'node_modules') {
       const packageDir = joinPath(dir, 'node_modules', name);
       const manifest = await readManifest(files, packageDir);
+      if (!manifest && files.isDirectory && !(await files.isDirectory(packageDir))) {
+        if (dir === '' || dir === '/') break;
+        continue;
+      }
       const exports = manifest?.exports as ExportsValue | undefined;
       if (manifest && exports !== undefined && exports !== null) {
         const target = resolveExports(exports, sub, mode.conditions);
@@ -143,11 +149,49 @@ async function resolvePackage(files: ModuleFiles, spec: string, fromDir: string,
   return { kind: 'missing', package: name, reason: `package '${name}' is not installed` };
 }
 
+/** The folder and manifest of the package a file belongs to: its nearest package.json, never above a node_modules folder. */
+async function packageScope(files: ModuleFiles, file: string): Promise<{ dir: string; manifest: Manifest } | null> {
+  for (let dir = dirOf(file); ; dir = dirOf(dir)) {
+    if (dir === 'node_modules' || dir.endsWith('/node_modules')) return null;
+    const manifest = await readManifest(files, dir);
+    if (manifest) return { dir, manifest };
+    if (dir === '' || dir === '/') return null;
+  }
+}
+
+/**
+ * A `#name` specifier through the `imports` of the importer's own package, as Node reads it: a
+ * `./` target is a file of that package, any other target a package (or built-in) resolved from
+ * the package's folder.
+ */
+async function resolvePackageImport(
+  files: ModuleFiles,
+  spec: string,
+  importer: string,
+  mode: ResolveMode,
+): Promise<Resolved> {
+  const scope = await packageScope(files, importer);
+  const imports = scope?.manifest.imports as ExportsValue | undefined;
+  const target = scope && imports != null ? resolveImports(imports, spec, mode.conditions) : undefined;
+  if (!scope || typeof target !== 'string') {
+    const reason = scope
+      ? `'${spec}' is not defined in the "imports" of ${joinPath(scope.dir, 'package.json')}`
+      : `'${spec}' is not defined: no package.json is above ${importer}`;
+    return { kind: 'missing', reason };
+  }
+  if (!target.startsWith('./')) return resolveModule(files, target, joinPath(scope.dir, 'package.json'), mode);
+  const path = joinPath(scope.dir, target);
+  return (await files.isFile(path))
+    ? browserSwap(scope.manifest, scope.dir, path, mode)
+    : { kind: 'missing', reason: `'${spec}' is imported as ${target}, which is not there` };
+}
+
 /**
  * Node's module resolution over any files: relative and absolute paths (as a file, with an
  * extension, as a folder with package.json `main` or an index), bare specifiers through the
  * node_modules folders up from the importer, package `exports` with the mode's conditions and
- * subpath patterns, and Node's built-ins named as such. `importer` is the importing file's path.
+ * subpath patterns, `#name` through the importer's package `imports`, and Node's built-ins named
+ * as such. `importer` is the importing file's path.
  */
 export async function resolveModule(
   files: ModuleFiles,
@@ -156,6 +200,7 @@ export async function resolveModule(
   mode: ResolveMode,
 ): Promise<Resolved> {
   const fromDir = dirOf(importer);
+  if (spec.startsWith('#')) return resolvePackageImport(files, spec, importer, mode);
   if (isPathSpecifier(spec)) {
     const target = spec.startsWith('/') ? joinPath(importer.startsWith('/') ? '/' : '', spec) : joinPath(fromDir, spec);
     const found =

@@ -56,4 +56,52 @@ describe('node scripts with packages from node_modules', () => {
     expect(missing.exit_code).toBe(1);
     expect(missing.stderr).toContain("Cannot find module 'not-installed': is it installed? Run npm install");
   });
+
+  it('require an ES module package as Node 22 does, resolve #name through package imports, and honour each package’s type', async () => {
+    const ws = await connect({ backend: 'memory', name: uniqueName('node-esm') });
+    open.push(ws);
+    const files: Record<string, string> = {
+      // the project is an ES module package; its CommonJS dependency stays CommonJS
+      'package.json': JSON.stringify({ type: 'module', imports: { '#lib/*': './lib/*.js' } }),
+      'lib/fmt.js': 'export const fmt = (s) => `[${s}]`;\n',
+      'node_modules/old-cjs/package.json': JSON.stringify({
+        name: 'old-cjs',
+        main: 'index.js',
+        imports: { '#impl': { node: './impl-node.js', default: './impl-other.js' }, '#esm': 'esm-only' },
+      }),
+      'node_modules/old-cjs/index.js': [
+        "const esm = require('#esm');",
+        "const named = require('esm-named');",
+        "exports.impl = require('#impl');",
+        'exports.shout = (s) => esm.upper(s) + esm.default;',
+        "exports.marked = [esm.__esModule, 'default' in named, named.only];",
+        'exports.order = globalThis.order;',
+        '',
+      ].join('\n'),
+      'node_modules/old-cjs/impl-node.js': "module.exports = 'node impl';\n",
+      'node_modules/old-cjs/impl-other.js': "module.exports = 'other impl';\n",
+      'node_modules/esm-only/package.json': '{"name":"esm-only","type":"module","exports":"./index.js"}',
+      'node_modules/esm-only/index.js':
+        "(globalThis.order ??= []).push('esm-only');\nexport const upper = (s) => s.toUpperCase();\nexport default '!';\n",
+      'node_modules/esm-named/package.json': '{"name":"esm-named","exports":{"require":"./n.mjs"}}',
+      'node_modules/esm-named/n.mjs': "export const only = 'named only';\n",
+      'main.js': [
+        "import { fmt } from '#lib/fmt';",
+        "import lib from 'old-cjs';",
+        "console.log(fmt(lib.shout('hi')), lib.impl, lib.marked.join(' '), lib.order.join(' '));",
+        '',
+      ].join('\n'),
+      'req.cjs': "const lib = require('old-cjs');\nconsole.log(lib.shout('cjs'));\nrequire('#nope');\n",
+    };
+    for (const [path, content] of Object.entries(files))
+      expect((await ws.call('write_file', { path, content })).ok).toBe(true);
+    expect(await run(ws, 'node main.js')).toMatchObject({
+      exit_code: 0,
+      stdout: '[HI!] node impl true false named only esm-only\n',
+      stderr: '',
+    });
+    const cjs = await run(ws, 'node req.cjs');
+    expect(cjs).toMatchObject({ exit_code: 1, stdout: 'CJS!\n' });
+    expect(cjs.stderr).toContain("Package import specifier '#nope' is not defined in package.json imports");
+  });
 });

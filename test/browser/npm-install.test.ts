@@ -20,7 +20,7 @@ async function read(ws: RemoteWorkspace, path: string): Promise<string | null> {
 }
 
 describe.each<BackendKind>(['opfs', 'indexeddb'])('npm install in the shell of a Chromium worker on %s', (backend) => {
-  it('installs the 22-package fixture tree from the local registry: nested conflict, scoped, peer, .bin; undo takes back the manifest', async () => {
+  it('installs the 22-package fixture tree from the local registry: nested conflict, scoped, peer, .bin; undo and redo of the install carry node_modules', async () => {
     const { url } = inject('npmRegistry');
     // The registry as the workspace's option (no .npmrc): the worker's shell passes it to npm.
     const ws = await connect({ backend, name: uniqueName(`npm-${backend}`), npmRegistry: url });
@@ -47,6 +47,21 @@ describe.each<BackendKind>(['opfs', 'indexeddb'])('npm install in the shell of a
     expect(JSON.parse((await read(ws, 'package.json'))!).dependencies.l1).toBe('^1.0.0');
     expect((await ws.call('undo', {})).ok).toBe(true);
     expect(JSON.parse((await read(ws, 'package.json'))!).dependencies.l1).toBeUndefined();
+
+    // Undo of the whole install: snapshots leave node_modules out, so it goes with the lock in the
+    // same call; the redo brings it back from the lock and the tarballs this browser cached.
+    const undone = await ws.call('undo', {});
+    expect(undone.ok && undone.result).toMatchObject({
+      packages: expect.stringMatching(/^node_modules: removed \d+ \(from the lock and the tarball cache\)$/),
+    });
+    expect(await read(ws, 'package-lock.json')).toBeNull();
+    const gone = await ws.call('exists', { path: 'node_modules' });
+    expect(gone.ok && gone.result.exists).toBe(false);
+    const redo = await ws.call('restore_snapshot', { id: undone.ok ? undone.result.redo_with : '' });
+    expect(redo.ok && redo.result).toMatchObject({ packages: expect.stringMatching(/^node_modules: added \d+ /) });
+    expect(await read(ws, 'node_modules/b/node_modules/shared/index.js')).toContain('shared@2.0.0');
+    expect(await read(ws, 'node_modules/.bin/tool')).toContain('../tool/cli.js');
+    expect((await run(ws, 'npm ls')).stdout).toContain('├── b@1.0.0\n');
 
     // A new workspace reinstalls from the lock and the tarballs Cache Storage kept.
     const again = await connect({ backend, name: uniqueName(`npm-again-${backend}`) });

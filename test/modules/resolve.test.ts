@@ -136,6 +136,71 @@ describe("the module resolver (Node's algorithm)", () => {
   });
 });
 
+describe('package `imports` (#name specifiers)', () => {
+  const inner = filesOn({
+    '/app/package.json': JSON.stringify({
+      name: 'app',
+      imports: {
+        '#config': { node: './config.node.js', browser: './config.browser.js', default: './config.js' },
+        '#utils/*': './src/utils/*.js',
+        '#utils/secret/*': null,
+        '#dep': 'plain/lib/extra',
+        '#fs': { node: 'fs', default: './fs-shim.js' },
+        '#up': '../outside.js',
+        '#gone': './not-there.js',
+      },
+    }),
+    '/app/config.node.js': '',
+    '/app/config.browser.js': '',
+    '/app/config.js': '',
+    '/app/fs-shim.js': '',
+    '/app/src/main.js': '',
+    '/app/src/utils/date.js': '',
+    '/app/src/utils/secret/key.js': '',
+    '/app/node_modules/plain/package.json': '{"imports":{"#own":"./own.js"}}',
+    '/app/node_modules/plain/own.js': '',
+    '/app/node_modules/plain/lib/extra/index.js': '',
+    '/app/node_modules/plain/lib/entry.js': '',
+  });
+  const from = async (spec: string, importer: string, mode = BROWSER_IMPORT) => {
+    const found = await resolveModule(inner, spec, importer, mode);
+    return found.kind === 'file' ? found.path : found;
+  };
+
+  it("resolves through the importer's own package.json, by condition and pattern, to files or packages", async () => {
+    expect(await from('#config', '/app/src/main.js')).toBe('/app/config.browser.js');
+    expect(await from('#config', '/app/src/main.js', NODE_REQUIRE)).toBe('/app/config.node.js');
+    expect(await from('#utils/date', '/app/src/main.js')).toBe('/app/src/utils/date.js');
+    // a package target is resolved from the package's folder, a built-in named as such
+    expect(await from('#dep', '/app/src/main.js')).toBe('/app/node_modules/plain/lib/extra/index.js');
+    expect(await from('#fs', '/app/src/main.js', NODE_IMPORT)).toEqual({ kind: 'builtin', name: 'fs' });
+    expect(await from('#fs', '/app/src/main.js', BROWSER_REQUIRE)).toBe('/app/fs-shim.js');
+    // inside node_modules, a package's own imports, never the app's
+    expect(await from('#own', '/app/node_modules/plain/lib/entry.js')).toBe('/app/node_modules/plain/own.js');
+    expect(await from('#config', '/app/node_modules/plain/lib/entry.js')).toMatchObject({
+      kind: 'missing',
+      reason: `'#config' is not defined in the "imports" of /app/node_modules/plain/package.json`,
+    });
+  });
+
+  it('refuses what Node refuses: a null target, a target outside the package, a name not listed, a file not there', async () => {
+    expect(await from('#utils/secret/key', '/app/src/main.js')).toMatchObject({ kind: 'missing' });
+    expect(await from('#up', '/app/src/main.js')).toMatchObject({ kind: 'missing' });
+    expect(await from('#nope', '/app/src/main.js')).toMatchObject({
+      kind: 'missing',
+      reason: `'#nope' is not defined in the "imports" of /app/package.json`,
+    });
+    expect(await from('#gone', '/app/src/main.js')).toMatchObject({
+      kind: 'missing',
+      reason: "'#gone' is imported as ./not-there.js, which is not there",
+    });
+    expect(await from('#config', '/elsewhere/main.js')).toMatchObject({
+      kind: 'missing',
+      reason: "'#config' is not defined: no package.json is above /elsewhere/main.js",
+    });
+  });
+});
+
 describe('reading CommonJS source', () => {
   it('lists literal requires once each, skipping comments, strings and member calls', () => {
     const source = [

@@ -28,6 +28,32 @@ describe('CommonJS modules in the preview', () => {
     expect(namespace.out).toEqual([5, 8, true]);
   });
 
+  it('gives each importer a facade of the names it takes, over one module run once; a namespace import gets every name', async () => {
+    const { namespace, urls } = await run({
+      'main.js': [
+        "import { add } from 'lib';",
+        "import lib, { runs } from 'lib';",
+        "import { twice } from './other.js';",
+        "import { all } from './third.js';",
+        'export const out = [add(1, 2), twice(2), lib.runs, runs, Object.keys(all).sort()];',
+        '',
+      ].join('\n'),
+      'other.js': "export { twice } from 'lib';\n",
+      'third.js': "import * as ns from 'lib';\nexport const all = ns;\n",
+      'node_modules/lib/package.json': '{"name":"lib"}',
+      'node_modules/lib/index.js':
+        'globalThis.libRuns = (globalThis.libRuns ?? 0) + 1;\nexports.runs = globalThis.libRuns;\nexports.add = (a, b) => a + b;\nexports.twice = (n) => n * 2;\n',
+    });
+    expect(namespace.out).toEqual([3, 4, 1, 1, ['add', 'default', 'runs', 'twice']]);
+    expect(urls).toEqual(
+      expect.arrayContaining([
+        '/@fs/node_modules/lib/index.js?names=add,runs',
+        '/@fs/node_modules/lib/index.js?names=twice',
+        '/@fs/node_modules/lib/index.js',
+      ]),
+    );
+  });
+
   it('runs a package that only sets module.exports to a function', async () => {
     const { namespace } = await run({
       'main.js': "import pad from 'left-pad';\nexport const out = pad('7', 3);\n",
@@ -87,6 +113,63 @@ describe('CommonJS modules in the preview', () => {
     expect(urls.some((url) => url.includes('node.js'))).toBe(false);
   });
 
+  it('gives a require of an ES module its namespace, loaded ahead, with the default marked as bundlers mark it', async () => {
+    const { namespace } = await run({
+      'main.js': "import { shout, both } from 'uses-esm';\nexport const out = [shout('hi'), both];\n",
+      'node_modules/uses-esm/package.json': '{"name":"uses-esm","main":"index.js"}',
+      'node_modules/uses-esm/index.js': [
+        "const esm = require('esm-only');",
+        "const { default: interop } = require('esm-only');",
+        'exports.shout = (s) => esm.upper(s) + esm.default;',
+        'exports.both = [esm.__esModule, interop === esm.default];',
+        '',
+      ].join('\n'),
+      'node_modules/esm-only/package.json': '{"name":"esm-only","type":"module","exports":"./index.js"}',
+      'node_modules/esm-only/index.js': "export const upper = (s) => s.toUpperCase();\nexport default '!';\n",
+    });
+    expect(namespace.out).toEqual(['HI!', [true, true]]);
+  });
+
+  it('resolves #name through package `imports`, in the app, in CommonJS and in ES module packages', async () => {
+    const { namespace, problems } = await run({
+      'package.json': JSON.stringify({ imports: { '#app/*': './src/*.js' } }),
+      'main.js': "import { label } from '#app/label';\nimport kit from 'kit';\nexport const out = [label, kit];\n",
+      'src/label.js': "export const label = 'app label';\n",
+      'node_modules/kit/package.json': JSON.stringify({
+        name: 'kit',
+        main: 'index.js',
+        imports: {
+          '#impl': { node: './impl-node.js', browser: './impl-browser.js' },
+          '#esm': './esm.mjs',
+          '#shared': 'shared-dep',
+        },
+      }),
+      'node_modules/kit/index.js': "module.exports = require('#impl') + '+' + require('#esm').part;\n",
+      'node_modules/kit/impl-browser.js': "module.exports = 'browser impl';\n",
+      'node_modules/kit/impl-node.js': "module.exports = 'node impl';\n",
+      'node_modules/kit/esm.mjs': "import dep from '#shared';\nexport const part = dep;\n",
+      'node_modules/shared-dep/package.json': '{"name":"shared-dep"}',
+      'node_modules/shared-dep/index.js': "module.exports = 'shared dep';\n",
+    });
+    expect(problems).toEqual([]);
+    expect(namespace.out).toEqual(['app label', 'browser impl+shared dep']);
+  });
+
+  it('says which #name is not in the package `imports`', async () => {
+    const { server, problems } = previewServer({
+      'package.json': '{"imports":{"#a":"./a.js"}}',
+      'main.js': "import b from '#b';\n",
+      'node_modules/kit/package.json': '{"name":"kit"}',
+      'node_modules/kit/index.js': "module.exports = require('#c');\n",
+    });
+    await server.serve('main.js');
+    const define = new TextDecoder().decode((await server.serve('@fs/node_modules/kit/index.js?sandpit=define')).body);
+    expect(define).toContain(
+      '{"#c":{"absent":"\'#c\' is not defined in the \\"imports\\" of node_modules/kit/package.json"}}',
+    );
+    expect(problems).toEqual([`main.js imports '#b': '#b' is not defined in the "imports" of package.json.`]);
+  });
+
   it('names a package that is not installed and says to run npm install', async () => {
     const { server, problems } = previewServer({
       'main.js': "import x from 'not-there';\n",
@@ -132,7 +215,11 @@ describe('React from node_modules in the preview', () => {
     );
     expect(problems).toEqual([]);
     expect(namespace.html).toBe('<main><button type="button">count <!-- -->3</button></main>');
-    expect(urls).toContain('/@fs/node_modules/react/jsx-runtime.js');
+    // the facade exports what the module takes, so react's files are not lexed for their exports
+    expect(urls.filter((url) => url.startsWith('/@fs/node_modules/react/jsx-runtime.js'))).toEqual([
+      '/@fs/node_modules/react/jsx-runtime.js?names=jsx,jsxs',
+      '/@fs/node_modules/react/jsx-runtime.js?sandpit=define',
+    ]);
     expect(urls.filter((url) => url.includes('.production.'))).toEqual([]);
   });
 });

@@ -91,8 +91,9 @@ describe('the preview file server', () => {
     expect(main.text).toContain("import a from '/@fs/node_modules/esm-pkg/dist/index.js'");
     expect(main.text).toContain("import { b } from '/@fs/node_modules/@s/pkg/sub.browser.js'");
     expect(main.text).toContain("import m from 'mapped'");
-    // A CommonJS package loads now, through the wrapper; what is not installed is named, with the fix.
-    expect(main.text).toContain("import c from '/@fs/node_modules/cjs-only/index.js'");
+    // A CommonJS package loads through the wrapper, its facade exporting what the import takes
+    // (here the default alone); what is not installed is named, with the fix.
+    expect(main.text).toContain("import c from '/@fs/node_modules/cjs-only/index.js?names='");
     expect(main.text).toContain("import g from '/@missing/gone?names=default'");
     expect(main.text).toContain("import('/@fs/node_modules/esm-pkg/dist/index.js')");
     expect(problems).toEqual([

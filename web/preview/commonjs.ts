@@ -15,6 +15,8 @@ export interface ModuleHost {
   files: ModuleFiles;
   /** the URL (below the session) a workspace file is served at, with an optional variant */
   urlOf(rel: string, variant?: 'define' | 'css' | 'json'): string;
+  /** how a file loads (`moduleKindOf`, which the host may keep for a page load) */
+  kindOf(rel: string, source: string | null): Promise<ModuleKind>;
   /** a bare specifier whose package is not installed, required by `importer` */
   onMissing(spec: string, importer: string, packageName: string): void;
 }
@@ -42,7 +44,7 @@ const stylesheetCode = (url: string) =>
 export async function defineModule(rel: string, source: string, host: ModuleHost): Promise<string> {
   const id = host.urlOf(rel);
   const head = `import { define, esm } from ${js(RUNTIME_URL)};\n`;
-  const kind = await moduleKindOf(host.files, rel, source);
+  const kind = await host.kindOf(rel, source);
   if (kind === 'json')
     return `${head}define(${js(id)}, {}, function (module) { module.exports = ${source.trim() || 'null'}; });\n`;
   if (kind === 'css') return `${head}${stylesheetCode(host.urlOf(rel))}\ndefine(${js(id)}, {}, function () {});\n`;
@@ -63,7 +65,7 @@ export async function defineModule(rel: string, source: string, host: ModuleHost
       } else deps[spec] = { absent: found.reason };
     } else {
       deps[spec] = host.urlOf(found.path);
-      if ((await moduleKindOf(host.files, found.path, null)) === 'esm') {
+      if ((await host.kindOf(found.path, null)) === 'esm') {
         imports.push(
           `import * as __ns${n} from ${js(host.urlOf(found.path))}; esm(${js(host.urlOf(found.path))}, __ns${n});`,
         );
@@ -80,11 +82,12 @@ const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
 /**
  * The ES module an `import` of a CommonJS file gets: it loads the file's define module, runs it,
  * and exports `module.exports` as the default (its `default` when the module says `__esModule`,
- * as bundlers do) and, by name, the exports a bundler would detect in the source.
+ * as bundlers do) and, by name, `wanted` (what the importer takes) or else every export a bundler
+ * would detect in the source.
  */
-export async function facadeModule(rel: string, source: string, host: ModuleHost): Promise<string> {
+export async function facadeModule(rel: string, source: string, host: ModuleHost, wanted?: string[]): Promise<string> {
   const id = host.urlOf(rel);
-  const names = await cjsNamedExports(host.files, rel, withNodeEnv(source, NODE_ENV));
+  const names = wanted ?? (await cjsNamedExports(host.files, rel, withNodeEnv(source, NODE_ENV)));
   const lines = [
     `import { load } from ${js(RUNTIME_URL)};`,
     `import ${js(host.urlOf(rel, 'define'))};`,

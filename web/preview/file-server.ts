@@ -97,15 +97,43 @@ export function linkedUrls(html: string): string[] {
 /**
  * Answers the previewed page's requests from the workspace as it is now: `index.html` for folders,
  * content types by extension, TypeScript and JSX turned into modules, bare imports resolved
- * through the page's import map or the workspace's node_modules. It keeps no copy of any file.
+ * through the page's import map or the workspace's node_modules. It keeps no copy of a file
+ * beyond one page load, and then only package.json texts and which paths exist.
  */
 export function createFileServer(options: FileServerOptions) {
   /** The import map of the page served last: modules it loads are resolved against it. */
   let mapped: string[] = [];
 
-  const readText = async (rel: string): Promise<string | null> => {
+  /**
+   * What this page load has learnt of the workspace: which paths are files, folders or nothing,
+   * and the text of each package.json. Module resolution asks the same of them again and again
+   * (every bare import walks the node_modules folders up from its importer), and each question is
+   * a trip to the workspace's worker. Forgotten when a page is served, so a reload sees every change.
+   */
+  let kinds = new Map<string, Promise<PreviewEntry['kind']>>();
+  let manifests = new Map<string, Promise<string | null>>();
+
+  const read = async (rel: string): Promise<string | null> => {
     const found = await options.entry(rel);
+    if (!kinds.has(rel)) kinds.set(rel, Promise.resolve(found.kind));
     return found.kind === 'file' ? decoder.decode(found.bytes) : null;
+  };
+  const readText = (rel: string): Promise<string | null> => {
+    if (!rel.endsWith('package.json')) return read(rel);
+    let text = manifests.get(rel);
+    if (!text) {
+      text = read(rel);
+      manifests.set(rel, text);
+    }
+    return text;
+  };
+  const kindOf = (rel: string): Promise<PreviewEntry['kind']> => {
+    let kind = kinds.get(rel);
+    if (!kind) {
+      kind = options.entry(rel).then((found) => found.kind);
+      kinds.set(rel, kind);
+    }
+    return kind;
   };
 
   /** tsconfig.json's JSX settings (package.json's React when tsconfig is silent), read once per page load (a reload reads them again). */
@@ -123,7 +151,8 @@ export function createFileServer(options: FileServerOptions) {
 
   const files: ModuleFiles = {
     readText,
-    isFile: async (rel) => (await options.entry(rel)).kind === 'file',
+    isFile: async (rel) => (await kindOf(rel)) === 'file',
+    isDirectory: async (rel) => (await kindOf(rel)) === 'directory',
   };
   const modules = createModuleServer({
     files,
@@ -132,8 +161,13 @@ export function createFileServer(options: FileServerOptions) {
     onProblem: (message) => options.onProblem({ message }),
   });
 
-  async function serveModule(rel: string, bytes: Uint8Array, variant: ModuleVariant): Promise<ServedFile> {
-    const answer = await modules.serveModule(rel, decoder.decode(bytes), variant);
+  async function serveModule(
+    rel: string,
+    bytes: Uint8Array,
+    variant: ModuleVariant,
+    names?: string[],
+  ): Promise<ServedFile> {
+    const answer = await modules.serveModule(rel, decoder.decode(bytes), variant, names);
     if (!answer.ok) return text(answer.status, answer.message);
     return {
       status: 200,
@@ -145,6 +179,9 @@ export function createFileServer(options: FileServerOptions) {
   function servePage(html: string): ServedFile {
     // A page starts a load: what it and its modules read from tsconfig.json is read afresh.
     jsx = null;
+    kinds = new Map();
+    manifests = new Map();
+    modules.newLoad();
     mapped = importMapKeys(html);
     const hook = pageHookTag(options.playgroundOrigin, options.prefix);
     const head = /<head\b[^>]*>/i.exec(html);
@@ -223,8 +260,16 @@ export function createFileServer(options: FileServerOptions) {
     if (variant) return serveModule(served, found.bytes, variant);
     if (/\.html?$/i.test(served)) return servePage(decoder.decode(found.bytes));
     const packageScript = /(?:^|\/)node_modules\/.*\.cjs$/.test(served);
-    if ((isModuleSource(served) || packageScript) && !served.endsWith('.d.ts'))
-      return serveModule(served, found.bytes, undefined);
+    if ((isModuleSource(served) || packageScript) && !served.endsWith('.d.ts')) {
+      // A CommonJS file's facade exporting just what its importer takes (see module-server.ts).
+      const names = /[?&]names=([^&#]*)/.exec(urlPath)?.[1];
+      return serveModule(
+        served,
+        found.bytes,
+        undefined,
+        names === undefined ? undefined : names.split(',').filter(Boolean),
+      );
+    }
     return {
       status: 200,
       headers: { 'content-type': contentTypeOf(served), 'cache-control': 'no-store' },

@@ -1,10 +1,14 @@
 const STATIC_IMPORT = /(\b(?:import|export)\s*(?:[\w$*{}\s,]+?\s*from\s*)?)(["'])([^"'\n]+)\2/g;
 const DYNAMIC_IMPORT = /(\bimport\s*\(\s*)(["'])([^"'\n]+)\2(\s*\))/g;
 
-/** The names an import or re-export clause takes from its module (`default` for a default import). */
+/**
+ * The names an import or re-export clause takes from its module (`default` for a default import,
+ * `*` when it takes them all: a namespace import or `export *`).
+ */
 function namesIn(head: string): string[] {
   const names: string[] = [];
   if (/^import\s+[\w$]+\s*(?:,|from\b)/.test(head)) names.push('default');
+  if (/^(?:import|export)\b[^{]*\*/.test(head)) names.push('*');
   const braces = /\{([^}]*)\}/.exec(head);
   for (const part of braces?.[1]?.split(',') ?? []) {
     const name = part
@@ -20,7 +24,7 @@ function namesIn(head: string): string[] {
 /**
  * Replace the specifiers of a module's imports and re-exports (static, and dynamic with a
  * literal) by what `resolve` returns for each; a null answer keeps the specifier. `resolve` also
- * hears the names the module takes from each specifier.
+ * hears the names the module takes from each specifier (`*` for all of them).
  */
 export async function rewriteImports(
   code: string,
@@ -30,7 +34,7 @@ export async function rewriteImports(
   for (const re of [STATIC_IMPORT, DYNAMIC_IMPORT])
     for (const match of code.matchAll(re)) {
       const names = specs.get(match[3]!) ?? new Set<string>();
-      if (re === STATIC_IMPORT) for (const name of namesIn(match[1]!)) names.add(name);
+      for (const name of re === STATIC_IMPORT ? namesIn(match[1]!) : ['*']) names.add(name);
       specs.set(match[3]!, names);
     }
   if (specs.size === 0) return code;

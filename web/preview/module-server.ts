@@ -3,6 +3,7 @@ import { isBareSpecifier, splitPackage } from '../../src/modules/paths.js';
 import { BROWSER_IMPORT, resolveModule, type ModuleFiles } from '../../src/modules/resolve.js';
 import { NODE_ENV } from './cjs-runtime.js';
 import { needsTranspile } from './content-types.js';
+import type { ModuleKind } from './commonjs.js';
 import { rewriteImports } from './imports.js';
 import type { JsxSettings } from './transform.js';
 
@@ -18,6 +19,9 @@ export type ModuleVariant = 'define' | 'css' | 'json' | undefined;
 export const FS_PREFIX = '@fs/';
 export const MISSING_PREFIX = '@missing/';
 export const SANDPIT_PREFIX = '@sandpit/';
+
+/** A script file inside node_modules: the files that may be CommonJS. */
+const PACKAGE_SCRIPT = /(?:^|\/)node_modules\/.*\.c?js$/;
 
 /** A module's text, or the problem that stops it. */
 export type ModuleAnswer = { ok: true; code: string } | { ok: false; status: number; message: string };
@@ -42,6 +46,20 @@ export function fsUrl(rel: string, variant?: ModuleVariant): string {
 const variantOfPath = (path: string): ModuleVariant =>
   path.endsWith('.css') ? 'css' : path.endsWith('.json') ? 'json' : undefined;
 
+const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
+
+/**
+ * The URL of a CommonJS package file's ES facade that exports just `names` (and its default):
+ * the importer said what it takes, so the file need not be lexed for its exports. Each facade is
+ * a view of the one module the shared registry runs, so two importers asking for different names
+ * still share its `module.exports`. Null when the names are not plain identifiers or include `*`.
+ */
+function facadeUrl(rel: string, names: string[]): string | null {
+  const wanted = [...new Set(names.filter((name) => name !== 'default'))].sort();
+  if (wanted.some((name) => !IDENTIFIER.test(name))) return null;
+  return `${fsUrl(rel)}?names=${wanted.join(',')}`;
+}
+
 /**
  * Turns workspace files into modules the browser runs: TypeScript and JSX transpiled, imports
  * resolved (bare ones through node_modules with the browser's `exports` conditions, stylesheets
@@ -51,8 +69,10 @@ export function createModuleServer(options: ModuleServerOptions) {
   const missingFor = new Map<string, string>();
 
   /** The URL of the module standing in for a missing one: it names what the importer takes, so the page links and shows why. */
-  const missingUrl = (spec: string, names: string[]) =>
-    `/${MISSING_PREFIX}${encodeURIComponent(spec)}${names.length ? `?names=${names.map(encodeURIComponent).join(',')}` : ''}`;
+  const missingUrl = (spec: string, all: string[]) => {
+    const names = all.filter((name) => name !== '*');
+    return `/${MISSING_PREFIX}${encodeURIComponent(spec)}${names.length ? `?names=${names.map(encodeURIComponent).join(',')}` : ''}`;
+  };
 
   function missing(spec: string, importer: string, name: string, names: string[] = []): string {
     const message = `${importer} imports '${spec}', but the package '${name}' is not installed: run npm install (or map it in the page's import map).`;
@@ -69,7 +89,12 @@ export function createModuleServer(options: ModuleServerOptions) {
     }
     if (options.mapped().some((key) => key === spec || (key.endsWith('/') && spec.startsWith(key)))) return null;
     const found = await resolveModule(options.files, spec, importer, BROWSER_IMPORT);
-    if (found.kind === 'file') return fsUrl(found.path, variantOfPath(found.path));
+    if (found.kind === 'file') {
+      const variant = variantOfPath(found.path);
+      if (!variant && PACKAGE_SCRIPT.test(found.path) && (await kindOf(found.path, null)) === 'cjs')
+        return facadeUrl(found.path, names) ?? fsUrl(found.path);
+      return fsUrl(found.path, variant);
+    }
     if (found.kind === 'empty') return `/${SANDPIT_PREFIX}empty.js`;
     if (found.kind === 'builtin') {
       const message = `${importer} imports Node's built-in '${found.name}', which the preview (a browser) does not have.`;
@@ -84,23 +109,40 @@ export function createModuleServer(options: ModuleServerOptions) {
     return missingUrl(spec, names);
   }
 
+  /**
+   * How each file loads, found once per page load (a page being served starts a new one): the
+   * wrappers ask it of a large package file several times, and each answer reads its whole text.
+   */
+  let kinds = new Map<string, Promise<ModuleKind>>();
+  function kindOf(rel: string, source: string | null): Promise<ModuleKind> {
+    let kind = kinds.get(rel);
+    if (!kind) {
+      kind = commonjs().then((cjs) => cjs.moduleKindOf(options.files, rel, source));
+      kinds.set(rel, kind);
+    }
+    return kind;
+  }
+
   const host = {
     files: options.files,
     urlOf: fsUrl,
+    kindOf,
     onMissing: (spec: string, importer: string, name: string) => void missing(spec, importer, name),
   };
 
-  /** The module for a file's text, as `variant` asks. */
-  async function serveModule(rel: string, source: string, variant: ModuleVariant): Promise<ModuleAnswer> {
+  /** The module for a file's text, as `variant` asks; `names`, for a CommonJS file, are the exports its importer takes. */
+  async function serveModule(
+    rel: string,
+    source: string,
+    variant: ModuleVariant,
+    names?: string[],
+  ): Promise<ModuleAnswer> {
     if (variant === 'css') return { ok: true, code: (await commonjs()).stylesheetModule(fsUrl(rel)) };
     if (variant === 'json') return { ok: true, code: (await commonjs()).jsonModule(source) };
     const inPackage = /(?:^|\/)node_modules\//.test(rel);
     if (variant === 'define') return { ok: true, code: await (await commonjs()).defineModule(rel, source, host) };
-    if (inPackage && /\.c?js$/.test(rel)) {
-      const cjs = await commonjs();
-      if ((await cjs.moduleKindOf(options.files, rel, source)) === 'cjs')
-        return { ok: true, code: await cjs.facadeModule(rel, source, host) };
-    }
+    if (inPackage && /\.c?js$/.test(rel) && (await kindOf(rel, source)) === 'cjs')
+      return { ok: true, code: await (await commonjs()).facadeModule(rel, source, host, names) };
     let code = inPackage ? withNodeEnv(source, NODE_ENV) : source;
     if (needsTranspile(rel)) {
       const { transpile } = await transformer();
@@ -135,5 +177,10 @@ export function createModuleServer(options: ModuleServerOptions) {
     ].join('\n');
   }
 
-  return { serveModule, missingModule };
+  /** A page is being served: what earlier loads learnt about files may no longer hold. */
+  function newLoad(): void {
+    kinds = new Map();
+  }
+
+  return { serveModule, missingModule, newLoad };
 }

@@ -71,16 +71,29 @@ export async function collectScriptPackages(
       if (found.kind !== 'file') continue;
       out.resolved.push([`${importer}\0${spec}`, found.path]);
       if (!inPackages(found.path) || seen.has(found.path)) continue;
-      seen.add(found.path);
-      const bytes = await fs.readFile(found.path);
-      if (out.files.length >= budget.maxFiles || out.bytes + bytes.length > budget.maxBytes) {
-        out.leftOut++;
-        continue;
+      // The package's own package.json goes with its files: its `type` decides how a .js file runs.
+      const manifest = `${packageRoot(found.path)}/package.json`;
+      for (const path of [manifest, found.path]) {
+        if (seen.has(path)) continue;
+        seen.add(path);
+        if (path === manifest && !(await files.isFile(path))) continue;
+        const bytes = await fs.readFile(path);
+        if (out.files.length >= budget.maxFiles || out.bytes + bytes.length > budget.maxBytes) {
+          out.leftOut++;
+          continue;
+        }
+        out.files.push([path, bytes]);
+        out.bytes += bytes.length;
+        if (path === found.path && SCRIPT.test(path)) queue.push([path, decoder.decode(bytes)]);
       }
-      out.files.push([found.path, bytes]);
-      out.bytes += bytes.length;
-      if (SCRIPT.test(found.path)) queue.push([found.path, decoder.decode(bytes)]);
     }
   }
   return out;
+}
+
+/** The folder of the package a node_modules file is in: `/x/node_modules/name` or `/x/node_modules/@scope/name`. */
+function packageRoot(path: string): string {
+  const at = path.lastIndexOf('/node_modules/') + '/node_modules/'.length;
+  const parts = path.slice(at).split('/');
+  return path.slice(0, at) + parts.slice(0, parts[0]!.startsWith('@') ? 2 : 1).join('/');
 }
