@@ -2,8 +2,8 @@
 //
 // Node loads an ES module graph one file at a time (resolve, read, compile): `sandpit mcp --root DIR`
 // read about 180 files before it could answer its first tools/list, most of its start-up. Here the
-// files a command needs first (the CLI, the early MCP answers, opening a workspace, the tools, a
-// first read and write) become one chunk, the MCP server and its SDK another, and what loads on
+// files a command needs first become two chunks (what answers initialize; opening a workspace, the
+// tools, a first read and write), the MCP server and its SDK a third, and what loads on
 // first use (git, the shell, the agent, HTTP) stays in chunks of its own. dist/node/cli.js, the
 // bin, then only imports the bundled entry. The modules tsc wrote stay beside it for `sandpit/node`
 // and anyone importing them; a build that stops before this step still has a working CLI.
@@ -17,14 +17,14 @@ const dist = join(root, 'dist', 'node');
 // Three folders deep, as the modules tsc wrote: their `new URL('../../../package.json', import.meta.url)` still finds it.
 const out = join(dist, 'bin');
 
-/**
- * What `sandpit mcp --root DIR` over stdio loads before its first tools/list and its first read and
- * write are answered (each with what it imports): the commands' dispatch, the early answers, the
- * workspace and its tools. Found by tracing a start (bench/mcp.mjs times it); what is missing from
- * here still loads, from a chunk of its own, only later.
- */
-/** What answers initialize, while the start chunk loads: the command dispatch and the early stdio. */
+// What `sandpit mcp --root DIR` over stdio loads before its first tools/list and its first read and
+// write are answered, each list with what it imports: found by tracing a start (bench/mcp.mjs times
+// it; test/mcp/mcp-start-files.test.ts counts the files). What is missing here still loads, from a
+// chunk of its own, only later.
+
+/** What answers initialize while the start chunk loads: the command dispatch and the early stdio. */
 const EARLY = ['cli/main.js', 'cli/broad-root.js', 'mcp/fast-start.js', '../toolsets/instructions.js'];
+/** The workspace, its tools and the early tools/list and tools/call. */
 const START = [
   'cli/open.js',
   'mcp/cli.js',
@@ -92,6 +92,11 @@ function closures(sets, lists) {
   };
 }
 
+const bin = join(dist, 'cli.js');
+const binText = await readFile(bin, 'utf8');
+if (binText.includes("'./bin/cli.js'"))
+  throw new Error("build-cli: dist/node/cli.js is already the bundle's bin: run tsc -p tsconfig.build.json first");
+
 const sets = { early: new Set(), start: new Set(), server: new Set() };
 const bundle = await rolldown({
   input: { cli: join(dist, 'cli.js') },
@@ -134,8 +139,7 @@ await bundle.write({
 await bundle.close();
 
 // The bin: the shebang, and the bundled CLI.
-const bin = join(dist, 'cli.js');
-const shebang = (await readFile(bin, 'utf8')).startsWith('#!') ? '#!/usr/bin/env node\n' : '';
+const shebang = binText.startsWith('#!') ? '#!/usr/bin/env node\n' : '';
 await writeFile(bin, `${shebang}import './bin/cli.js';\n`);
 await rm(`${bin}.map`, { force: true });
 console.log(

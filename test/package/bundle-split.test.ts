@@ -5,7 +5,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../web/chromium.js';
 import { filesBelow, servePage } from '../web/page-server.js';
-import { appFiles, type Built, buildEsbuild, buildVite, buildWebpack, gzipKiB } from './consumer-builds.js';
+import { appFiles, type Built, buildEsbuild, buildVite, buildWebpack, gzipKiB } from '../../bench/consumer-builds.mjs';
 import { makeConsumer, packSandpit, writeTree } from './stage.js';
 
 // What the README promises an npm consumer: an OPFS worker whose first load stays under 120 KiB.
@@ -90,6 +90,8 @@ async function expectSmallAndWorking(bundler: keyof typeof FIRST_LOAD_LIMIT_KIB,
   expect(r.glob).toMatchObject({ ok: true, result: { matches: ['src/app.js'] } });
   expect(r.command).toMatchObject({ ok: true, result: { exit_code: 0 } });
   expect(String(r.command!.result.stdout).trim()).toBe('1');
+  // the `node` command's script worker, which esbuild is told to copy (see buildEsbuild)
+  expect(r.script, JSON.stringify(r.script)).toMatchObject({ ok: true, result: { exit_code: 0, stdout: '42\n' } });
   expect(r.pageRead).toMatchObject({ ok: true, result: { content: 'one\n' } });
   expect(r.shell).toMatchObject({ ok: true, result: { stdout: 'in-page\n' } });
 }
