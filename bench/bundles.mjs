@@ -27,7 +27,8 @@ async function consumerApp(work) {
   return app;
 }
 
-const kib = (files, names) => `${gzipKiB(files, names).toFixed(1)} KiB (${names.length} files)`;
+const kib = (files, names) =>
+  `${gzipKiB(files, names).toFixed(1)} KiB (${names.length} file${names.length === 1 ? '' : 's'})`;
 
 export async function benchBundles({ log = () => {} } = {}) {
   const work = await mkdtemp(join(tmpdir(), 'sandpit-bench-bundles-'));
