@@ -22,8 +22,17 @@ const out = join(dist, 'bin');
 // it; test/mcp/mcp-start-files.test.ts counts the files). What is missing here still loads, from a
 // chunk of its own, only later.
 
-/** What answers initialize while the start chunk loads: the command dispatch and the early stdio. */
-const EARLY = ['cli/main.js', 'cli/broad-root.js', 'mcp/fast-start.js', '../toolsets/instructions.js'];
+/**
+ * What answers initialize while the start chunk loads: the command dispatch, the early stdio, and
+ * what opens the port over HTTP (its listener, http-early.js, is a chunk of its own).
+ */
+const EARLY = [
+  'cli/main.js',
+  'cli/broad-root.js',
+  'mcp/fast-start.js',
+  'mcp/cli-http.js',
+  '../toolsets/instructions.js',
+];
 /** The workspace, its tools and the early tools/list and tools/call. */
 const START = [
   'cli/open.js',
