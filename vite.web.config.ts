@@ -1,3 +1,4 @@
+import { posix } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
 import { browserAliases } from './web/browser-aliases.js';
@@ -20,8 +21,11 @@ function keepWorkerUrl(): Plugin {
       if (!code.includes(literal)) this.error(`web/client.ts no longer contains ${literal}`);
       return code.replace(literal, `new URL(${marker}, import.meta.url)`);
     },
-    renderChunk(code) {
-      return code.includes(marker) ? code.replaceAll(marker, JSON.stringify('./worker.js')) : null;
+    // The client may land in a chunk (dist/web/chunks/): the URL is the worker's from that chunk.
+    renderChunk(code, chunk) {
+      if (!code.includes(marker)) return null;
+      const rel = posix.relative(posix.dirname(chunk.fileName), 'worker.js');
+      return code.replaceAll(marker, JSON.stringify(rel.startsWith('.') ? rel : `./${rel}`));
     },
   };
 }
@@ -30,7 +34,7 @@ function keepWorkerUrl(): Plugin {
  * The browser bundles, one mode per run. For `sandpit/web` in dist/web: `--mode worker` makes worker.js
  * and chunks/, whose dynamic imports a consumer's bundler keeps as chunks where the worker format
  * allows it (ES-module workers; an iife worker gets them inlined, still working);
- * `--mode client` makes index.js, whose `new URL('./worker.js', import.meta.url)`
+ * `--mode client` makes index.js (and chunks/ beside the worker's), whose `new URL('./worker.js', import.meta.url)`
  * is left for the consumer's bundler to follow. `--mode core` makes dist/browser/index.js (and its
  * chunks/, the shell's among them), the `browser` export of `sandpit` itself. The aliases are
  * applied here, once, so a consumer needs no configuration for the Node built-ins memfs loads.
@@ -68,7 +72,9 @@ export default defineConfig(({ mode }) => {
       rollupOptions: {
         // What the entry loads on first use (git, glob, the shell, the pack writer) stays in chunks/, so a
         // bundler that splits (webpack, esbuild, Vite with worker.format 'es') loads it only then.
-        output: mode === 'client' ? { codeSplitting: false } : { chunkFileNames: 'chunks/[name]-[hash].js' },
+        // The client's own dynamic imports (the page runner's shell and its `node`) are chunks too, so the
+        // page's first load under webpack and esbuild is what connectWorkspace needs.
+        output: { chunkFileNames: 'chunks/[name]-[hash].js' },
       },
     },
   };

@@ -78,11 +78,11 @@ async function initializeTimes(dir) {
 
 /**
  * One cold start driven as a client drives it, by raw JSON-RPC lines: initialize, then (on its
- * answer) notifications/initialized and tools/list, then (on that answer) one tools/call. The times
+ * answer) notifications/initialized and tools/list, then (on that answer) a read, then a write. The times
  * from spawn to each answer. With `probe`, a `server/discover` is sent first instead, as the 2026
  * client's probe is, and only its answer is timed.
  */
-function coldStart(args, call, probe = false) {
+function coldStart(args, [call, write], probe = false) {
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
     const child = spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'ignore'] });
@@ -113,6 +113,11 @@ function coldStart(args, call, probe = false) {
         } else if (message.id === 3) {
           if (message.result?.isError || message.error) reject(new Error(`first call failed: ${buffer.slice(0, 200)}`));
           times.call = now;
+          send({ id: 4, method: 'tools/call', params: write });
+        } else if (message.id === 4) {
+          if (message.result?.isError || message.error)
+            reject(new Error(`first write failed: ${buffer.slice(0, 200)}`));
+          times.write = now;
           done();
         }
       }
@@ -135,24 +140,34 @@ function coldStart(args, call, probe = false) {
 /** Medians of {@link coldStart} for sandpit and the reference, started in turns: [sandpit, reference] per step. */
 async function readyTimes(folders) {
   const contenders = [
-    [[sandpitCli, 'mcp', '--root', folders.sandpit], { name: 'read_file', arguments: { path: 'read.txt' } }],
+    [
+      [sandpitCli, 'mcp', '--root', folders.sandpit],
+      [
+        { name: 'read_file', arguments: { path: 'read.txt' } },
+        { name: 'write_file', arguments: { path: 'cold.txt', content: 'written\n' } },
+      ],
+    ],
     [
       [referenceCli, folders.reference],
-      { name: 'read_text_file', arguments: { path: join(folders.reference, 'read.txt') } },
+      [
+        { name: 'read_text_file', arguments: { path: join(folders.reference, 'read.txt') } },
+        { name: 'write_file', arguments: { path: join(folders.reference, 'cold.txt'), content: 'written\n' } },
+      ],
     ],
   ];
   const runs = contenders.map(() => []);
   const probes = contenders.map(() => []);
   for (let i = 0; i < STARTS; i++) {
-    for (const [k, [args, call]] of contenders.entries()) {
-      runs[k].push(await coldStart(args, call));
-      probes[k].push(await coldStart(args, call, true));
+    for (const [k, [args, calls]] of contenders.entries()) {
+      runs[k].push(await coldStart(args, calls));
+      probes[k].push(await coldStart(args, calls, true));
     }
   }
   const median = (list, key) => list.map((t) => t[key]).sort((a, b) => a - b)[Math.floor(list.length / 2)];
   return {
     list: runs.map((r) => median(r, 'list')),
     call: runs.map((r) => median(r, 'call')),
+    write: runs.map((r) => median(r, 'write')),
     discover: probes.map((r) => median(r, 'discover')),
   };
 }
@@ -381,6 +396,7 @@ export async function benchMcp({ log = () => {} } = {}) {
       [`initialize from a cold start (median of ${STARTS})`, init],
       [`from spawn to the first tools/list answered (median of ${STARTS})`, ready.list],
       [`from spawn to the first tools/call answered, a 4 KB read (median of ${STARTS})`, ready.call],
+      [`from spawn to the first write answered, right after that read (median of ${STARTS})`, ready.write],
       [`from spawn to the answer to server/discover, the 2026 client's probe (median of ${STARTS})`, ready.discover],
     ].map(([what, [s, r]]) => [what, fmtMs(s), fmtMs(r), fmtRatio(r / s)]);
     const httpRows = [

@@ -26,6 +26,7 @@ const sections = [
   ['mcp', async () => (await import('./mcp.mjs')).benchMcp({ log })],
   ['sandbox', async () => (await import('./sandbox.mjs')).benchSandbox()],
   ['browser', async () => (await import('./browser.mjs')).benchBrowser()],
+  ['bundles', async () => (await import('./bundles.mjs')).benchBundles({ log })],
   ['git', async () => (await import('./git.mjs')).benchGit()],
   ['shell', async () => (await import('./shell.mjs')).benchShell()],
   ['shell-corpus', async () => (await import('./shell-corpus.mjs')).benchShellCorpus()],

@@ -203,7 +203,6 @@ async function mcpStart(args: ParsedArgs): Promise<void> {
   const http = args.options.has('http') && !args.flags.has('help');
   // Over HTTP the port is open (and initialize answered) before the heavy modules start loading.
   const earlyHttp = http ? await (await import('../mcp/cli-http.js')).listenForCli(args) : undefined;
-  const loading = import('../mcp/cli.js');
   const instructions = (await import('../../toolsets/instructions.js')).toolsetInstructions(
     args.options.get('toolset') ?? 'canonical',
   );
@@ -213,6 +212,9 @@ async function mcpStart(args: ParsedArgs): Promise<void> {
       : (await import('../mcp/fast-start.js')).answerInitializeEarly(process.stdin, process.stdout, instructions, {
           toolsComing: root !== undefined,
         });
+  // Only now: the bundled CLI (scripts/build-cli.mjs) reads the rest as one chunk, whose compiling
+  // would otherwise come before the early answer was listening.
+  const loading = import('../mcp/cli.js');
   try {
     await (await loading).mcpCommand(args, early, earlyHttp);
   } catch (error) {

@@ -1,18 +1,19 @@
 /**
  * One browser app, as an npm consumer writes it from the README's browser quick start, built with
  * Vite, webpack and esbuild from the packed package; and how each build's first load is found.
+ * Shared by test/package/bundle-split.test.ts (guards, the app run in Chromium) and the `bundles`
+ * section of `npm run bench` (the sizes as rows).
  */
-import { readFile } from 'node:fs/promises';
+import { spawnSync } from 'node:child_process';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join, posix } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { filesBelow } from '../web/page-server.js';
-import { mustRun, writeTree } from './stage.js';
 
 /**
  * The app: an OPFS workspace in a worker (a write read back, a glob and a shell pipe, which load
  * on first use), and the in-page `createWorkspace` with its shell. The same source for every bundler.
  */
-export const appFiles: Record<string, string> = {
+export const appFiles = {
   'web/main.js': `
 import { createMemoryFs, createWorkspace } from 'sandpit-workspace';
 import { connectWorkspace } from 'sandpit-workspace/web';
@@ -23,11 +24,12 @@ async function main() {
   const read = await ws.call('read_file', { path: 'src/app.js' });
   const glob = await ws.call('glob', { pattern: '**/*.js' });
   const command = await ws.call('run_command', { command: 'cat src/app.js | wc -l' });
+  const script = await ws.call('run_command', { command: 'node -e "console.log(6 * 7)"' });
   await ws.close();
   const page = createWorkspace({ fs: createMemoryFs({ '/ws/a.txt': 'one\\n' }), root: '/ws' });
   const pageRead = await page.call('read_file', { path: 'a.txt' });
   const shell = await page.call('run_command', { command: 'echo in-page' });
-  return { wrote, read, glob, command, pageRead, shell };
+  return { wrote, read, glob, command, script, pageRead, shell };
 }
 
 const out = document.getElementById('out');
@@ -42,55 +44,71 @@ main().then(
 };
 
 /** The page that loads a build's entry. */
-export function page(script: string): string {
+export function page(script) {
   return `<!doctype html>\n<html><body><pre id="out">loading</pre>${script}</body></html>\n`;
 }
 
-/** A build's output: every file as text, and which files load before the OPFS worker and the page answer. */
-export interface Built {
-  out: string;
-  files: Record<string, string>;
-  /** the worker's entry and the OPFS adapter it loads as the workspace opens, with what they import */
-  workerFirstLoad: string[];
-  /** the page's entry and what it imports before it runs */
-  pageFirstLoad: string[];
-  /** the files that hold a chunk the package loads on first use, by the name of its chunk in the package */
-  lazy(name: 'run' | 'pack' | 'clone'): string[];
+/** Run a program, failing with its output; vitest's NODE_ENV=test is dropped so builds are production builds. */
+export function mustRun(command, args, cwd) {
+  const env = { ...process.env };
+  delete env.NODE_ENV;
+  const r = spawnSync(command, args, { cwd, env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  if (r.status !== 0) throw new Error(`${command} ${args.join(' ')} failed (${r.status}):\n${r.stdout}\n${r.stderr}`);
+  return r.stdout;
 }
 
-async function readOutput(out: string): Promise<Record<string, string>> {
-  const files: Record<string, string> = {};
+/** Write files below `dir`, making folders as needed. */
+export async function writeTree(dir, files) {
+  for (const [rel, text] of Object.entries(files)) {
+    const path = join(dir, rel);
+    await mkdir(join(path, '..'), { recursive: true });
+    await writeFile(path, text);
+  }
+}
+
+async function filesBelow(dir, rel = '') {
+  const out = [];
+  for (const entry of await readdir(join(dir, rel), { withFileTypes: true })) {
+    const path = rel ? `${rel}/${entry.name}` : entry.name;
+    if (entry.isDirectory()) out.push(...(await filesBelow(dir, path)));
+    else out.push(path);
+  }
+  return out;
+}
+
+async function readOutput(out) {
+  const files = {};
   for (const rel of await filesBelow(out)) files[rel] = await readFile(join(out, rel), 'utf8');
   return files;
 }
 
 /** The gzip size of some files of a build, in KiB. */
-export function gzipKiB(files: Record<string, string>, names: readonly string[]): number {
-  return names.reduce((sum, f) => sum + gzipSync(files[f]!, { level: 9 }).length, 0) / 1024;
+export function gzipKiB(files, names) {
+  return names.reduce((sum, f) => sum + gzipSync(files[f], { level: 9 }).length, 0) / 1024;
 }
 
 /** ES-module output: the entries and every file they import statically (what loads before they run). */
-function esmClosure(files: Record<string, string>, entries: readonly string[]): string[] {
-  const seen = new Set<string>();
+function esmClosure(files, entries) {
+  const seen = new Set();
   const pending = [...entries];
   while (pending.length > 0) {
-    const file = pending.pop()!;
+    const file = pending.pop();
     if (seen.has(file) || files[file] === undefined) continue;
     seen.add(file);
-    for (const m of files[file]!.matchAll(/(?:\bfrom|\bimport)\s*["'](\.{1,2}\/[^"']+\.js)["']/g))
-      pending.push(posix.normalize(posix.join(posix.dirname(file), m[1]!)));
+    for (const m of files[file].matchAll(/(?:\bfrom|\bimport)\s*["'](\.{1,2}\/[^"']+\.js)["']/g))
+      pending.push(posix.normalize(posix.join(posix.dirname(file), m[1])));
   }
   return [...seen];
 }
 
-const only = (names: string[], pattern: RegExp, what: string): string => {
+const only = (names, pattern, what) => {
   const found = names.filter((f) => pattern.test(f));
   if (found.length !== 1) throw new Error(`expected one ${what} (${pattern}), found: ${found.join(', ') || 'none'}`);
-  return found[0]!;
+  return found[0];
 };
 
 /** Vite with `worker.format: 'es'`: chunks keep the package's chunk names under assets/. */
-export async function buildVite(app: string): Promise<Built> {
+export async function buildVite(app) {
   const web = join(app, 'web');
   const vite = join(app, 'node_modules', 'vite', 'bin', 'vite.js');
   mustRun(process.execPath, [vite, 'build', '--outDir', 'dist-vite', '--emptyOutDir', '--logLevel', 'warn'], web);
@@ -109,17 +127,12 @@ export async function buildVite(app: string): Promise<Built> {
   };
 }
 
-interface WebpackStats {
-  entrypoints: Record<string, { chunks: Array<string | number> }>;
-  chunks: Array<{ id: string | number; files: string[]; origins: Array<{ moduleName?: string; request?: string }> }>;
-}
-
 /**
  * webpack 5 with nothing but the entry and the output folder: it follows the package's
  * `new Worker(new URL('./worker.js', import.meta.url))` and makes the worker's dynamic imports
  * chunks of its own, named by number; the stats tell which import each chunk serves.
  */
-export async function buildWebpack(app: string): Promise<Built> {
+export async function buildWebpack(app) {
   const web = join(app, 'web');
   const out = join(web, 'dist-webpack');
   const build = `require('webpack')({ mode: 'production', context: ${JSON.stringify(web)}, entry: './main.js',
@@ -127,18 +140,18 @@ export async function buildWebpack(app: string): Promise<Built> {
   if (error || stats.hasErrors()) { console.error(error ?? stats.toString('errors-only')); process.exit(1); }
   process.stdout.write(JSON.stringify(stats.toJson({ all: false, chunks: true, chunkOrigins: true, entrypoints: true, ids: true })));
 });`;
-  const stats = JSON.parse(mustRun(process.execPath, ['-e', build], app)) as WebpackStats;
+  const stats = JSON.parse(mustRun(process.execPath, ['-e', build], app));
   // A classic script and no charset in the page: decoded as windows-1252, so the package must be ASCII.
   await writeTree(out, { 'index.html': page('<script src="./main.js"></script>') });
   const files = await readOutput(out);
   // A chunk's origins are the imports of every chunk group it belongs to.
-  const served = (test: (origin: { moduleName?: string; request?: string }) => boolean) => [
-    ...new Set(stats.chunks.filter((c) => c.origins.some(test)).flatMap((c) => c.files)),
-  ];
-  const imported = (pattern: RegExp) => served((o) => pattern.test(o.request ?? ''));
+  const served = (test) => [...new Set(stats.chunks.filter((c) => c.origins.some(test)).flatMap((c) => c.files))];
+  const imported = (pattern) => served((o) => pattern.test(o.request ?? ''));
   // The worker's entry has the client's `new Worker(...)` as its origin, with no import request.
-  const worker = served((o) => !o.request && /sandpit-workspace\/dist\/web\/index\.js$/.test(o.moduleName ?? ''));
-  const main = stats.entrypoints.main!.chunks.map(String);
+  const worker = served(
+    (o) => !o.request && /sandpit-workspace\/dist\/web\/(index|chunks\/client-[\w-]+)\.js$/.test(o.moduleName ?? ''),
+  );
+  const main = stats.entrypoints.main.chunks.map(String);
   return {
     out,
     files,
@@ -150,16 +163,23 @@ export async function buildWebpack(app: string): Promise<Built> {
 
 /**
  * esbuild does not follow `new URL('./worker.js', import.meta.url)`: the worker is a second entry
- * named `worker`, written beside the page's entry, where the client looks for it.
+ * named `worker`, written beside the page's entry, where the client looks for it. Nor does it copy
+ * the `node` command's script worker: its chunks go to `chunks/` and the script worker is copied to
+ * `assets/`, where the package's chunks look for it (`../assets/`).
  */
-export async function buildEsbuild(app: string): Promise<Built> {
+export async function buildEsbuild(app) {
   const web = join(app, 'web');
   const out = join(web, 'dist-esbuild');
   const build = `require('esbuild').build({
   entryPoints: { main: './main.js', worker: 'sandpit-workspace/web/worker' },
   bundle: true, splitting: true, format: 'esm', minify: true, outdir: ${JSON.stringify(out)}, logLevel: 'warning',
+  chunkNames: 'chunks/[name]-[hash]',
 }).catch(() => process.exit(1));`;
   mustRun(process.execPath, ['-e', build], web);
+  const assets = join(app, 'node_modules', 'sandpit-workspace', 'dist', 'web', 'assets');
+  for (const name of await readdir(assets))
+    if (/^node-worker-[\w-]+\.js$/.test(name))
+      await writeTree(out, { [`assets/${name}`]: await readFile(join(assets, name), 'utf8') });
   await writeTree(out, { 'index.html': page('<script type="module" src="./main.js"></script>') });
   const files = await readOutput(out);
   const names = Object.keys(files);
