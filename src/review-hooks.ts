@@ -6,7 +6,8 @@ import type { ToolDefinition } from './tools/schema/define.js';
 import type { BlameRange, BlameTracker } from './workspace/blame/tracker.js';
 import { textOfBytes, type ChangeEvent, type ChangeLog } from './workspace/change-log.js';
 import type { CallOptions } from './workspace/context.js';
-import type { Hunk } from './workspace/review/hunks.js';
+import type { Hunk, HunkStatus } from './workspace/review/hunks.js';
+import type { JournalLink } from './workspace/review/journal-link.js';
 import { ReviewNotes } from './workspace/review/notes.js';
 import type { HunkFilter, RejectResult, ReviewDesk, ReviewOptions } from './workspace-review.js';
 
@@ -64,6 +65,18 @@ interface HookDeps {
   fs: WorkspaceFs;
   toAbs: (rel: string) => string;
   run: <A, R>(tool: ToolDefinition<A, R>, args: A, options?: CallOptions) => Promise<R>;
+  /** where the change log persists (a backend path below `.sandpit`), or null to keep it in memory only */
+  journalDir: string | null;
+  /** how many times this process has taken the lock shared with other processes (see ProcessLock.takes) */
+  takes?: () => number | undefined;
+}
+
+/** What the workspace's call path asks of the persisted change log. */
+export interface JournalHooks {
+  /** Before a change, under the process lock: the persisted log is read (and what other processes added since). */
+  beforeChange(): Promise<void>;
+  /** Resolves once the changes recorded so far are persisted. */
+  flush(): Promise<void>;
 }
 
 async function envelope<R>(tool: string, work: () => Promise<R>): Promise<Envelope<R>> {
@@ -82,21 +95,35 @@ async function envelope<R>(tool: string, work: () => Promise<R>): Promise<Envelo
 export function reviewHooks(deps: HookDeps): {
   review: WorkspaceReview;
   blame: (path: string, options?: CallOptions) => Promise<Envelope<BlameResult>>;
+  journal: JournalHooks;
 } {
   const notes = new ReviewNotes();
+  const verdicts = new Map<string, { status: HunkStatus; reason?: string }>();
   let desk: Promise<ReviewDesk> | null = null;
   const openDesk = () =>
     (desk ??= import('./workspace-review.js').then(
-      (m) => new m.ReviewDesk({ changes: deps.changes, notes, run: deps.run }),
+      (m) =>
+        new m.ReviewDesk({
+          changes: deps.changes,
+          notes,
+          run: deps.run,
+          verdicts,
+          onVerdict: () => link?.saveVerdicts(),
+        }),
     ));
   let holds = 0;
   const queued: Array<() => Promise<void>> = [];
   const verdict = <R>(tool: string, work: (d: ReviewDesk) => R | Promise<R>): Promise<Envelope<R>> => {
-    const go = () => envelope(tool, async () => work(await openDesk()));
+    const go = () =>
+      envelope(tool, async () => {
+        await catchUp({ verdicts: true });
+        return work(await openDesk());
+      });
     if (holds === 0) return go();
     return new Promise((resolve) => queued.push(() => go().then(resolve)));
   };
   const drain = async () => {
+    await catchUp({ notes: true });
     while (queued.length) await queued.shift()!();
   };
 
@@ -114,15 +141,65 @@ export function reviewHooks(deps: HookDeps): {
       for (const event of early.splice(0)) ready.feed(event);
       return ready;
     }));
-  deps.changes.onChange((event) => {
+  const feed = (event: ChangeEvent) => {
     if (ready) return ready.feed(event);
     early.push(event);
     void openTracker().catch(() => {});
+  };
+  deps.changes.onChange(feed);
+
+  // The persisted change log: read on first need (before the first change, so ids go on after the
+  // kept ones), then kept up to date with every change; what other processes add is read later.
+  const unsaved: ChangeEvent[] = [];
+  let link: JournalLink | null = null;
+  deps.changes.onChange((event) => {
+    if (link) link.append(event);
+    else if (deps.journalDir) unsaved.push(event);
   });
+  const replay = (events: ChangeEvent[], older: boolean) => {
+    if (ready) for (const event of events) ready.feed(event);
+    else {
+      if (older) early.unshift(...events);
+      else early.push(...events);
+      void openTracker().catch(() => {});
+    }
+  };
+  let opening: Promise<JournalLink | null> | null = null;
+  const open = (): Promise<JournalLink | null> =>
+    (opening ??= (async () => {
+      if (!deps.journalDir) return null;
+      try {
+        const { openJournalLink } = await import('./workspace/review/journal-link.js');
+        const opened = await openJournalLink({
+          fs: deps.fs,
+          dir: deps.journalDir,
+          read,
+          changes: deps.changes,
+          verdicts,
+          notes,
+          replay,
+          ...(deps.takes ? { takes: deps.takes } : {}),
+        });
+        link = opened;
+        for (const event of unsaved.splice(0)) opened.append(event);
+        return opened;
+      } catch {
+        // a backend that cannot hold the log: review and blame work on this process's changes alone
+        return null;
+      }
+    })());
+  /** Read what other processes persisted since (changes, and verdicts and notes when asked). */
+  const catchUp = async (what: { verdicts?: boolean; notes?: boolean } = {}) => {
+    await (await open())?.catchUp(what);
+  };
 
   return {
     review: {
-      hunks: (filter) => envelope('review_hunks', async () => (await openDesk()).hunks(filter ?? {})),
+      hunks: (filter) =>
+        envelope('review_hunks', async () => {
+          await catchUp({ verdicts: true });
+          return (await openDesk()).hunks(filter ?? {});
+        }),
       accept: (ids) => verdict('review_accept', (d) => d.accept(ids)),
       reject: (ids, reason, options) => verdict('review_reject', (d) => d.reject(ids, reason, options)),
       inbox: notes,
@@ -139,6 +216,7 @@ export function reviewHooks(deps: HookDeps): {
     },
     blame: (path, options) =>
       envelope('blame', async () => {
+        await catchUp();
         const [t, { blameTool }] = await Promise.all([openTracker(), import('./tools/review/blame-file.js')]);
         if (typeof path !== 'string')
           throw new ToolError('INVALID_ARGUMENTS', 'blame takes the path of a file as a string', {
@@ -146,5 +224,16 @@ export function reviewHooks(deps: HookDeps): {
           });
         return deps.run(blameTool(t), { path }, options);
       }),
+    journal: {
+      beforeChange: async () => {
+        if (!deps.journalDir) return;
+        const first = opening === null;
+        const opened = await open();
+        if (!first) await opened?.beforeChange();
+      },
+      flush: async () => {
+        await link?.flush();
+      },
+    },
   };
 }
