@@ -65,8 +65,8 @@ interface HookDeps {
   fs: WorkspaceFs;
   toAbs: (rel: string) => string;
   run: <A, R>(tool: ToolDefinition<A, R>, args: A, options?: CallOptions) => Promise<R>;
-  /** where the change log persists (a backend path below `.sandpit`), or null to keep it in memory only */
-  journalDir: string | null;
+  /** keep the change log on the backend (in `.sandpit/review`) for later processes, or in memory only */
+  persist: boolean;
   /** how many times this process has taken the lock shared with other processes (see ProcessLock.takes) */
   takes?: () => number | undefined;
 }
@@ -97,6 +97,7 @@ export function reviewHooks(deps: HookDeps): {
   blame: (path: string, options?: CallOptions) => Promise<Envelope<BlameResult>>;
   journal: JournalHooks;
 } {
+  const journalDir = deps.persist ? deps.toAbs('.sandpit/review') : null;
   const notes = new ReviewNotes();
   const verdicts = new Map<string, { status: HunkStatus; reason?: string }>();
   let desk: Promise<ReviewDesk> | null = null;
@@ -114,11 +115,7 @@ export function reviewHooks(deps: HookDeps): {
   let holds = 0;
   const queued: Array<() => Promise<void>> = [];
   const verdict = <R>(tool: string, work: (d: ReviewDesk) => R | Promise<R>): Promise<Envelope<R>> => {
-    const go = () =>
-      envelope(tool, async () => {
-        await catchUp({ verdicts: true });
-        return work(await openDesk());
-      });
+    const go = () => envelope(tool, async () => work(await reviewDesk()));
     if (holds === 0) return go();
     return new Promise((resolve) => queued.push(() => go().then(resolve)));
   };
@@ -141,65 +138,49 @@ export function reviewHooks(deps: HookDeps): {
       for (const event of early.splice(0)) ready.feed(event);
       return ready;
     }));
-  const feed = (event: ChangeEvent) => {
+  deps.changes.onChange((event) => {
     if (ready) return ready.feed(event);
     early.push(event);
     void openTracker().catch(() => {});
-  };
-  deps.changes.onChange(feed);
+  });
 
   // The persisted change log: read on first need (before the first change, so ids go on after the
   // kept ones), then kept up to date with every change; what other processes add is read later.
   const unsaved: ChangeEvent[] = [];
   let link: JournalLink | null = null;
-  deps.changes.onChange((event) => {
-    if (link) link.append(event);
-    else if (deps.journalDir) unsaved.push(event);
-  });
-  const replay = (events: ChangeEvent[], older: boolean) => {
-    if (ready) for (const event of events) ready.feed(event);
-    else {
-      if (older) early.unshift(...events);
-      else early.push(...events);
-      void openTracker().catch(() => {});
-    }
-  };
+  deps.changes.onChange((event) => (link ? link.append(event) : journalDir && unsaved.push(event)));
   let opening: Promise<JournalLink | null> | null = null;
-  const open = (): Promise<JournalLink | null> =>
-    (opening ??= (async () => {
-      if (!deps.journalDir) return null;
-      try {
-        const { openJournalLink } = await import('./workspace/review/journal-link.js');
-        const opened = await openJournalLink({
-          fs: deps.fs,
-          dir: deps.journalDir,
-          read,
-          changes: deps.changes,
-          verdicts,
-          notes,
-          replay,
-          ...(deps.takes ? { takes: deps.takes } : {}),
-        });
-        link = opened;
-        for (const event of unsaved.splice(0)) opened.append(event);
-        return opened;
-      } catch {
-        // a backend that cannot hold the log: review and blame work on this process's changes alone
-        return null;
-      }
-    })());
+  const open = () =>
+    (opening ??= journalDir
+      ? import('./workspace/review/journal-link.js')
+          .then((m) =>
+            m.openJournalLink({
+              ...deps,
+              dir: journalDir,
+              read,
+              verdicts,
+              notes,
+              unsaved,
+              replay: (events, older) => {
+                if (ready) for (const event of events) ready.feed(event);
+                else early[older ? 'unshift' : 'push'](...events), void openTracker().catch(() => {});
+              },
+            }),
+          )
+          // a backend that cannot hold the log: review and blame work on this process's changes alone
+          .then(
+            (opened) => (link = opened),
+            () => null,
+          )
+      : Promise.resolve(null));
   /** Read what other processes persisted since (changes, and verdicts and notes when asked). */
-  const catchUp = async (what: { verdicts?: boolean; notes?: boolean } = {}) => {
-    await (await open())?.catchUp(what);
-  };
+  const catchUp = async (what?: { verdicts?: boolean; notes?: boolean }) => (await open())?.catchUp(what);
+  /** the desk, with the verdicts and changes other processes kept since */
+  const reviewDesk = () => catchUp({ verdicts: true }).then(openDesk);
 
   return {
     review: {
-      hunks: (filter) =>
-        envelope('review_hunks', async () => {
-          await catchUp({ verdicts: true });
-          return (await openDesk()).hunks(filter ?? {});
-        }),
+      hunks: (filter) => envelope('review_hunks', async () => (await reviewDesk()).hunks(filter ?? {})),
       accept: (ids) => verdict('review_accept', (d) => d.accept(ids)),
       reject: (ids, reason, options) => verdict('review_reject', (d) => d.reject(ids, reason, options)),
       inbox: notes,
@@ -225,15 +206,8 @@ export function reviewHooks(deps: HookDeps): {
         return deps.run(blameTool(t), { path }, options);
       }),
     journal: {
-      beforeChange: async () => {
-        if (!deps.journalDir) return;
-        const first = opening === null;
-        const opened = await open();
-        if (!first) await opened?.beforeChange();
-      },
-      flush: async () => {
-        await link?.flush();
-      },
+      beforeChange: async () => (await open())?.beforeChange(),
+      flush: async () => link?.flush(),
     },
   };
 }

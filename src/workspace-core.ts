@@ -229,10 +229,7 @@ export function createWorkspaceCore(options: WorkspaceOptions & { tools: ToolDef
     } finally {
       // a call that failed part-way still snapshots what it changed before failing
       commit ??= schedule.after(tool.name, ctx.recorded);
-      const done = commit
-        .catch(() => {})
-        .then(() => reviewing.journal.flush())
-        .finally(() => release?.());
+      const done = commit.then(reviewing.journal.flush, reviewing.journal.flush).finally(() => release?.());
       if (afterReply) settling = settling.then(() => done).then(() => {});
       else await done;
     }
@@ -282,7 +279,7 @@ export function createWorkspaceCore(options: WorkspaceOptions & { tools: ToolDef
     fs: options.fs,
     toAbs: (rel) => paths.toAbs(rel),
     run,
-    journalDir: snapshots ? paths.toAbs(JOURNAL_DIR) : null,
+    persist: snapshots !== null,
     takes: () => options.processLock?.takes,
   });
 
@@ -368,9 +365,6 @@ function withSnapshotError<R>(result: R, error: unknown): R {
     },
   };
 }
-
-/** Where the change log persists for review and blame in later processes (see ChangeJournal). */
-const JOURNAL_DIR = '.sandpit/review';
 
 /** The envelope name of `importFiles` (the import_files tool's own name). */
 const IMPORT_FILES = 'import_files';

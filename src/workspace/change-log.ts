@@ -111,20 +111,15 @@ export class ChangeLog {
   }
 
   /**
-   * Put back changes recorded earlier (by another process, read from the workspace's persisted
-   * change log), in the order of their ids and without telling the listeners; the ids of new
-   * changes go on after the highest. A change already kept is left as it is.
+   * Put back changes recorded earlier (read from the workspace's persisted change log, in the
+   * order of their ids, newer than every kept one) without telling the listeners; the ids of new
+   * changes go on after the highest.
    */
   restore(changes: readonly RecordedChange[]): void {
     for (const change of changes) {
-      const n = changeNumber(change.id);
-      if (n === null || this.entries.has(change.id)) continue;
-      this.counter = Math.max(this.counter, n);
+      this.counter = Math.max(this.counter, changeNumber(change.id) ?? 0);
       this.keep(summarize(change.id, change.tool, change.created_at, change.files, change), change.files);
     }
-    const sorted = [...this.entries].sort(([a], [b]) => changeNumber(a)! - changeNumber(b)!);
-    this.entries.clear();
-    for (const [id, entry] of sorted) this.entries.set(id, entry);
     this.trim();
   }
 

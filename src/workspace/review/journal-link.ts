@@ -3,6 +3,7 @@ import type { ChangeEvent, ChangeLog } from '../change-log.js';
 import type { HunkStatus } from './hunks.js';
 import { ChangeJournal, type Verdict } from './journal.js';
 import type { JournalChange } from './journal-codec.js';
+import type { QueuedNote } from '../note-queue.js';
 import type { ReviewNotes } from './notes.js';
 
 /** What a workspace's review desk and blame share with the persisted change log. */
@@ -19,6 +20,8 @@ export interface JournalLinkDeps {
   replay: (events: ChangeEvent[], older: boolean) => void;
   /** how many times this process has taken the lock shared with other processes */
   takes?: () => number | undefined;
+  /** changes recorded before the journal was open, to keep now */
+  unsaved: ChangeEvent[];
 }
 
 /** The change log's persisted side, as the workspace uses it (see ChangeJournal). */
@@ -33,6 +36,33 @@ export interface JournalLink {
   flush(): Promise<void>;
   /** keep the verdicts as they are now */
   saveVerdicts(): void;
+}
+
+/**
+ * Keep the notes not yet taken with the journal: every push and take of `queue` from now on saves
+ * them, so the next agent run in another process reads what this one did not. `restore` queues
+ * notes read back without saving them again.
+ */
+function keepNotes(queue: ReviewNotes, save: (pending: readonly QueuedNote[]) => void) {
+  let waiting: QueuedNote[] = [];
+  const push = queue.push.bind(queue);
+  const take = queue.take.bind(queue);
+  queue.push = (note) => {
+    waiting.push(note);
+    push(note);
+    save(waiting);
+  };
+  queue.take = () => {
+    const taken = take();
+    if (taken.length > 0) save((waiting = []));
+    return taken;
+  };
+  return {
+    pending: (): readonly QueuedNote[] => waiting,
+    restore: (notes: readonly QueuedNote[]) => {
+      for (const note of notes) waiting.push(note), push(note);
+    },
+  };
 }
 
 const asEvent = (c: JournalChange): ChangeEvent => ({
@@ -60,26 +90,28 @@ export async function openJournalLink(deps: JournalLinkDeps): Promise<JournalLin
   };
   adopt(await journal.readNew(), true);
   for (const [id, v] of await journal.verdicts()) if (!deps.verdicts.has(id)) deps.verdicts.set(id, v);
-  deps.notes.restore(await journal.notes());
-  deps.notes.onPending = (pending) => journal.saveNotes(pending);
+  const notes = keepNotes(deps.notes, (pending) => journal.saveNotes(pending));
+  notes.restore(await journal.notes());
 
   const catchUp = async (what: { verdicts?: boolean; notes?: boolean } = {}) => {
     try {
       adopt(await journal.readNew(), false);
       if (what.verdicts) for (const [id, v] of await journal.verdicts()) deps.verdicts.set(id, v);
       if (what.notes) {
-        const have = new Set(deps.notes.pending().map((n) => n.text));
-        deps.notes.restore((await journal.notes()).filter((n) => !have.has(n.text)));
+        const have = new Set(notes.pending().map((n) => n.text));
+        notes.restore((await journal.notes()).filter((n) => !have.has(n.text)));
       }
     } catch {
       // the log could not be read now: this process's view stands
     }
   };
+  const append = (event: ChangeEvent) => {
+    const summary = deps.changes.summary(event.change_id);
+    if (summary) journal.append(event, summary);
+  };
+  for (const event of deps.unsaved.splice(0)) append(event);
   return {
-    append: (event) => {
-      const summary = deps.changes.summary(event.change_id);
-      if (summary) journal.append(event, summary);
-    },
+    append,
     catchUp,
     beforeChange: async () => {
       const takes = deps.takes?.();

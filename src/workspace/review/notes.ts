@@ -1,4 +1,4 @@
-import { NoteQueue, type QueuedNote } from '../note-queue.js';
+import { NoteQueue } from '../note-queue.js';
 
 /** A note for the agent, in the shape the agent's inbox takes (see src/agent/inbox.ts). */
 export interface ReviewNote {
@@ -11,43 +11,6 @@ export interface ReviewNote {
 /**
  * What reviews tell the agent: each rejection becomes a note, taken by the next model request as
  * an `[info: ...]` line. It has the agent inbox's shape, so runAgent reads it beside the task
- * inbox; it never keeps a run waiting (reviews are not background work). A workspace with a
- * persisted change log keeps the notes not yet taken there, so the next agent run in another
- * process reads them too.
+ * inbox; it never keeps a run waiting (reviews are not background work).
  */
-export class ReviewNotes extends NoteQueue {
-  private waiting: QueuedNote[] = [];
-  /** @internal told the notes not yet taken whenever they change (the persisted change log keeps them) */
-  onPending?: (notes: readonly QueuedNote[]) => void;
-
-  override push(note: QueuedNote): void {
-    this.waiting.push(note);
-    super.push(note);
-    this.onPending?.(this.waiting);
-  }
-
-  override take(): QueuedNote[] {
-    const taken = super.take();
-    if (taken.length > 0) {
-      this.waiting = [];
-      this.onPending?.(this.waiting);
-    }
-    return taken;
-  }
-
-  /** the notes pushed and not yet taken */
-  pending(): readonly QueuedNote[] {
-    return this.waiting;
-  }
-
-  /** @internal notes kept from an earlier process: queued again without being kept again */
-  restore(notes: readonly QueuedNote[]): void {
-    const tell = this.onPending;
-    this.onPending = undefined;
-    try {
-      for (const note of notes) this.push(note);
-    } finally {
-      this.onPending = tell;
-    }
-  }
-}
+export class ReviewNotes extends NoteQueue {}
