@@ -111,8 +111,8 @@ export interface RemoteForks {
   merge: WireForks['forkMerge'];
   /** drop a fork */
   drop: WireForks['forkDrop'];
-  /** run a tool in a fork, whichever one the page works on (an agent run per fork, side by side) */
-  call: WireForks['forkCall'];
+  /** run a tool in a fork, whichever one the page works on (an agent run per fork, side by side); `actor` and `call_id` as in `call` */
+  call(name: string, tool: string, args?: unknown, options?: { actor?: string; call_id?: string }): Promise<Envelope>;
 }
 
 /**
