@@ -51,7 +51,7 @@ const tree = new FileTree(
 );
 const review = new Review(session, (envelope) => toolConsole.show(envelope), editor);
 const replay = new Replay(session, (envelope) => toolConsole.show(envelope));
-new AgentPanel(session, (jsonl) => {
+const agentPanel = new AgentPanel(session, (jsonl) => {
   replay.load(jsonl, 'agent-run.jsonl');
   showTab('replay');
 });
@@ -81,6 +81,7 @@ const forks = new ForksPanel(
   session,
   () => void Promise.all([tree.refresh(), review.refresh(true)]),
   () => !editor.dirty || window.confirm(`Discard unsaved changes to ${editor.path}?`),
+  () => agentPanel.modelSettings(),
 );
 // Working on a fork (or back on the workspace): every panel shows that one now.
 session.onView(() => {

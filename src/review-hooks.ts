@@ -6,7 +6,8 @@ import type { ToolDefinition } from './tools/schema/define.js';
 import type { BlameRange, BlameTracker } from './workspace/blame/tracker.js';
 import { textOfBytes, type ChangeEvent, type ChangeLog } from './workspace/change-log.js';
 import type { CallOptions } from './workspace/context.js';
-import type { Hunk } from './workspace/review/hunks.js';
+import type { Hunk, HunkStatus } from './workspace/review/hunks.js';
+import type { JournalLink } from './workspace/review/journal-link.js';
 import { ReviewNotes } from './workspace/review/notes.js';
 import type { HunkFilter, RejectResult, ReviewDesk, ReviewOptions } from './workspace-review.js';
 
@@ -64,6 +65,18 @@ interface HookDeps {
   fs: WorkspaceFs;
   toAbs: (rel: string) => string;
   run: <A, R>(tool: ToolDefinition<A, R>, args: A, options?: CallOptions) => Promise<R>;
+  /** keep the change log on the backend (in `.sandpit/review`) for later processes, or in memory only */
+  persist: boolean;
+  /** how many times this process has taken the lock shared with other processes (see ProcessLock.takes) */
+  takes?: () => number | undefined;
+}
+
+/** What the workspace's call path asks of the persisted change log. */
+export interface JournalHooks {
+  /** Before a change, under the process lock: the persisted log is read (and what other processes added since). */
+  beforeChange(): Promise<void>;
+  /** Resolves once the changes recorded so far are persisted. */
+  flush(): Promise<void>;
 }
 
 async function envelope<R>(tool: string, work: () => Promise<R>): Promise<Envelope<R>> {
@@ -82,21 +95,32 @@ async function envelope<R>(tool: string, work: () => Promise<R>): Promise<Envelo
 export function reviewHooks(deps: HookDeps): {
   review: WorkspaceReview;
   blame: (path: string, options?: CallOptions) => Promise<Envelope<BlameResult>>;
+  journal: JournalHooks;
 } {
+  const journalDir = deps.persist ? deps.toAbs('.sandpit/review') : null;
   const notes = new ReviewNotes();
+  const verdicts = new Map<string, { status: HunkStatus; reason?: string }>();
   let desk: Promise<ReviewDesk> | null = null;
   const openDesk = () =>
     (desk ??= import('./workspace-review.js').then(
-      (m) => new m.ReviewDesk({ changes: deps.changes, notes, run: deps.run }),
+      (m) =>
+        new m.ReviewDesk({
+          changes: deps.changes,
+          notes,
+          run: deps.run,
+          verdicts,
+          onVerdict: () => link?.saveVerdicts(),
+        }),
     ));
   let holds = 0;
   const queued: Array<() => Promise<void>> = [];
   const verdict = <R>(tool: string, work: (d: ReviewDesk) => R | Promise<R>): Promise<Envelope<R>> => {
-    const go = () => envelope(tool, async () => work(await openDesk()));
+    const go = () => envelope(tool, async () => work(await reviewDesk()));
     if (holds === 0) return go();
     return new Promise((resolve) => queued.push(() => go().then(resolve)));
   };
   const drain = async () => {
+    await catchUp({ notes: true });
     while (queued.length) await queued.shift()!();
   };
 
@@ -120,9 +144,43 @@ export function reviewHooks(deps: HookDeps): {
     void openTracker().catch(() => {});
   });
 
+  // The persisted change log: read on first need (before the first change, so ids go on after the
+  // kept ones), then kept up to date with every change; what other processes add is read later.
+  const unsaved: ChangeEvent[] = [];
+  let link: JournalLink | null = null;
+  deps.changes.onChange((event) => (link ? link.append(event) : journalDir && unsaved.push(event)));
+  let opening: Promise<JournalLink | null> | null = null;
+  const open = () =>
+    (opening ??= journalDir
+      ? import('./workspace/review/journal-link.js')
+          .then((m) =>
+            m.openJournalLink({
+              ...deps,
+              dir: journalDir,
+              read,
+              verdicts,
+              notes,
+              unsaved,
+              replay: (events, older) => {
+                if (ready) for (const event of events) ready.feed(event);
+                else early[older ? 'unshift' : 'push'](...events), void openTracker().catch(() => {});
+              },
+            }),
+          )
+          // a backend that cannot hold the log: review and blame work on this process's changes alone
+          .then(
+            (opened) => (link = opened),
+            () => null,
+          )
+      : Promise.resolve(null));
+  /** Read what other processes persisted since (changes, and verdicts and notes when asked). */
+  const catchUp = async (what?: { verdicts?: boolean; notes?: boolean }) => (await open())?.catchUp(what);
+  /** the desk, with the verdicts and changes other processes kept since */
+  const reviewDesk = () => catchUp({ verdicts: true }).then(openDesk);
+
   return {
     review: {
-      hunks: (filter) => envelope('review_hunks', async () => (await openDesk()).hunks(filter ?? {})),
+      hunks: (filter) => envelope('review_hunks', async () => (await reviewDesk()).hunks(filter ?? {})),
       accept: (ids) => verdict('review_accept', (d) => d.accept(ids)),
       reject: (ids, reason, options) => verdict('review_reject', (d) => d.reject(ids, reason, options)),
       inbox: notes,
@@ -139,6 +197,7 @@ export function reviewHooks(deps: HookDeps): {
     },
     blame: (path, options) =>
       envelope('blame', async () => {
+        await catchUp();
         const [t, { blameTool }] = await Promise.all([openTracker(), import('./tools/review/blame-file.js')]);
         if (typeof path !== 'string')
           throw new ToolError('INVALID_ARGUMENTS', 'blame takes the path of a file as a string', {
@@ -146,5 +205,9 @@ export function reviewHooks(deps: HookDeps): {
           });
         return deps.run(blameTool(t), { path }, options);
       }),
+    journal: {
+      beforeChange: async () => (await open())?.beforeChange(),
+      flush: async () => link?.flush(),
+    },
   };
 }

@@ -210,6 +210,8 @@ export function createWorkspaceCore(options: WorkspaceOptions & { tools: ToolDef
     ctx.throwIfCancelled();
     if (!tool.mutates) return tool.run(args, ctx);
     const release = options.processLock ? await options.processLock.acquire() : null;
+    // the persisted change log is read before the first change, so new change ids go on after its
+    await reviewing.journal.beforeChange();
     if (!schedule) {
       try {
         return await tool.run(args, ctx);
@@ -227,7 +229,7 @@ export function createWorkspaceCore(options: WorkspaceOptions & { tools: ToolDef
     } finally {
       // a call that failed part-way still snapshots what it changed before failing
       commit ??= schedule.after(tool.name, ctx.recorded);
-      const done = commit.catch(() => {}).finally(() => release?.());
+      const done = commit.then(reviewing.journal.flush, reviewing.journal.flush).finally(() => release?.());
       if (afterReply) settling = settling.then(() => done).then(() => {});
       else await done;
     }
@@ -272,7 +274,14 @@ export function createWorkspaceCore(options: WorkspaceOptions & { tools: ToolDef
     }
   }
 
-  const reviewing = reviewHooks({ changes, fs: options.fs, toAbs: (rel) => paths.toAbs(rel), run });
+  const reviewing = reviewHooks({
+    changes,
+    fs: options.fs,
+    toAbs: (rel) => paths.toAbs(rel),
+    run,
+    persist: snapshots !== null,
+    takes: () => options.processLock?.takes,
+  });
 
   return {
     fork: async (forkOptions) => (await forking()).fork(forkOptions),
@@ -317,7 +326,7 @@ export function createWorkspaceCore(options: WorkspaceOptions & { tools: ToolDef
     exportFiles: (onProgress) => exportFiles(options.fs, paths, onProgress),
     git: createWorkspaceGit(
       { fs: options.fs, toAbs: (rel) => paths.toAbs(rel), store: snapshots, writer },
-      settled,
+      () => settled().then(() => reviewing.journal.beforeChange()),
       options.processLock,
     ),
     onClose: (hook) => {
@@ -325,6 +334,7 @@ export function createWorkspaceCore(options: WorkspaceOptions & { tools: ToolDef
     },
     close: async () => {
       await settled();
+      await reviewing.journal.flush();
       for (const hook of closeHooks.splice(0).reverse())
         await Promise.resolve()
           .then(hook)

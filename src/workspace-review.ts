@@ -52,6 +52,10 @@ export interface ReviewDeps {
   changes: ChangeLog;
   notes: ReviewNotes;
   run: <A, R>(tool: ToolDefinition<A, R>, args: A, options?: CallOptions) => Promise<R>;
+  /** the verdicts by hunk id, when the host keeps them (a persisted change log) */
+  verdicts?: Map<string, { status: HunkStatus; reason?: string }>;
+  /** told after every verdict */
+  onVerdict?: () => void;
 }
 
 const lines = (h: Hunk) =>
@@ -64,9 +68,11 @@ const lines = (h: Hunk) =>
 /** Review by hunk over a workspace's change log: list, accept, and reject (revert) hunks. */
 export class ReviewDesk {
   private readonly cache = new Map<string, HunkSource[]>();
-  private readonly verdicts = new Map<string, { status: HunkStatus; reason?: string }>();
+  private readonly verdicts: Map<string, { status: HunkStatus; reason?: string }>;
 
-  constructor(private readonly deps: ReviewDeps) {}
+  constructor(private readonly deps: ReviewDeps) {
+    this.verdicts = deps.verdicts ?? new Map();
+  }
 
   /** Every kept change's hunks, oldest change first; a hunk id two changes share belongs to the newer one. */
   private sources(): Map<string, HunkSource> {
@@ -135,6 +141,7 @@ export class ReviewDesk {
   accept(ids: unknown): { accepted: string[] } {
     const picked = this.pick(ids, 'accept');
     for (const source of picked) this.verdicts.set(source.hunk.id, { status: 'accepted' });
+    this.deps.onVerdict?.();
     return { accepted: picked.map((s) => s.hunk.id) };
   }
 
@@ -156,6 +163,7 @@ export class ReviewDesk {
         end_line: h.new_start + h.new_lines - 1,
       };
     });
+    this.deps.onVerdict?.();
     const where = picked.map((s) => `${s.hunk.path} ${lines(this.view(s))} (${s.hunk.change_id})`).join(', ');
     const why = reason.trim() === '' ? 'no reason given' : `reason: "${reason.trim().slice(0, 2000)}"`;
     this.deps.notes.push({

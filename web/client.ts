@@ -111,6 +111,8 @@ export interface RemoteForks {
   merge: WireForks['forkMerge'];
   /** drop a fork */
   drop: WireForks['forkDrop'];
+  /** run a tool in a fork, whichever one the page works on (an agent run per fork, side by side); `actor` and `call_id` as in `call` */
+  call(name: string, tool: string, args?: unknown, options?: { actor?: string; call_id?: string }): Promise<Envelope>;
 }
 
 /**
@@ -267,6 +269,8 @@ export async function connectWorkspace(options: ConnectOptions): Promise<RemoteW
       diff: (name) => guarded(() => remote.forkDiff(name) as ReturnType<WireForks['forkDiff']>),
       merge: (name, dryRun) => guarded(() => remote.forkMerge(name, dryRun) as ReturnType<WireForks['forkMerge']>),
       drop: (name) => guarded(() => remote.forkDrop(name) as ReturnType<WireForks['forkDrop']>),
+      call: (name, tool, args, options) =>
+        guarded(() => remote.forkCall(name, tool, args, plainCallOptions(options)) as Promise<Envelope>),
     },
     listTools: () => guarded(() => remote.listTools()),
     changes: () => guarded(() => remote.changes()),

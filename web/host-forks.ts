@@ -1,7 +1,8 @@
 import type { Envelope, Workspace } from '../src/workspace-core.js';
 import { forkHostOf } from '../src/snapshots/fork/fork-host.js';
+import { ToolError } from '../src/contract/index.js';
 import { toToolError } from '../src/fs/tool-error.js';
-import type { ChangeEvent, ForkDiff, ForkSummary, WireForks } from './protocol.js';
+import type { ChangeEvent, ForkDiff, ForkSummary, WireCallOptions, WireForks } from './protocol.js';
 
 /**
  * The forks of a worker's workspace, loaded on the first fork verb: making, listing, viewing,
@@ -21,13 +22,22 @@ export function hostForks(
     ws.changes.onChange((e) => emit({ change_id: e.change_id, tool: e.tool, paths: [...e.paths], workspace: name }));
     return ws;
   };
+  // one opening per fork, so calls racing to a fork not yet open (two agents' first calls) share it
+  const opening = new Map<string, Promise<Workspace>>();
   const forkOf = async (p: Workspace, name: string): Promise<Workspace> => {
     const known = open.get(name);
     if (known) return known;
-    await p.forks();
-    const host = forkHostOf(p.snapshots ?? undefined);
-    if (!host) throw new Error('this workspace has no forks');
-    return watch(name, (await host.get(name)) as unknown as Workspace);
+    let pending = opening.get(name);
+    if (!pending) {
+      pending = (async () => {
+        await p.forks();
+        const host = forkHostOf(p.snapshots ?? undefined);
+        if (!host) throw new Error('this workspace has no forks');
+        return watch(name, (await host.get(name)) as unknown as Workspace);
+      })().finally(() => opening.delete(name));
+      opening.set(name, pending);
+    }
+    return pending;
   };
   const answer = async <R>(tool: string, work: (p: Workspace) => Promise<Envelope<R> | R>): Promise<Envelope<R>> => {
     const p = await parent();
@@ -70,6 +80,16 @@ export function hostForks(
         if (!diff.ok) return diff as Envelope<never>;
         const r = diff.result as { files: ForkDiff['files']; unified_diff: string };
         return { ok: true, tool: 'fork_diff', result: { name, files: r.files, unified_diff: r.unified_diff } };
+      }),
+    forkCall: (name, tool, args, options?: WireCallOptions) =>
+      answer(typeof tool === 'string' ? tool : String(tool), async (p) => {
+        if (!(await p.forks()).some((f) => f.name === name))
+          throw new ToolError('NOT_FOUND', `there is no fork named '${String(name).slice(0, 64)}'`);
+        const ws = await forkOf(p, name);
+        return ws.call(String(tool), args, {
+          ...(typeof options?.actor === 'string' ? { actor: options.actor } : {}),
+          ...(typeof options?.call_id === 'string' ? { call_id: options.call_id } : {}),
+        });
       }),
     forkMerge: (name, dryRun) => answer('merge_workspace', (p) => p.merge(name, { dryRun: dryRun === true })),
     forkDrop: (name) =>

@@ -200,6 +200,11 @@ export function createHost(): WorkerApi {
     forkDiff: async (name) => (await forkVerbs()).forkDiff(name),
     forkMerge: async (name, dryRun) => (await forkVerbs()).forkMerge(name, dryRun),
     forkDrop: async (name) => (await forkVerbs()).forkDrop(name),
+    forkCall: async (name, tool, args, callOptions) => {
+      const result = await (await forkVerbs()).forkCall(name, tool, args, callOptions);
+      await backend?.flush?.().catch(() => {});
+      return result;
+    },
     call: (async (tool: string, args?: unknown, callOptions?: WireCallOptions): Promise<Envelope> => {
       const name = typeof tool === 'string' ? tool : String(tool);
       try {

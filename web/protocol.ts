@@ -115,6 +115,8 @@ export interface WireForks {
   forkMerge(name: string, dryRun?: boolean): Promise<Envelope<MergeOutcome>>;
   /** drop a fork: its files and its branch go */
   forkDrop(name: string): Promise<Envelope<DropForkOutcome>>;
+  /** run a tool in a fork, whichever one the page works on (an agent run per fork, side by side) */
+  forkCall(name: string, tool: string, args?: unknown, options?: WireCallOptions): Promise<Envelope>;
 }
 
 /**

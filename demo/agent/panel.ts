@@ -96,6 +96,11 @@ export class AgentPanel {
     });
   }
 
+  /** The model settings as the form holds them now (the Forks tab's side-by-side runs use them). */
+  modelSettings(): AgentSettings {
+    return this.readForm();
+  }
+
   private readForm(): AgentSettings {
     this.settings = {
       api: $<HTMLSelectElement>('agent-api').value === 'anthropic' ? 'anthropic' : 'openai',
@@ -200,7 +205,7 @@ export class AgentPanel {
     const listTools = () => this.session.workspace.listTools();
     return {
       listTools,
-      call: async (tool, args) => {
+      call: async (tool, args, options) => {
         names ??= listTools().then((tools) => new Set(tools.map((t) => t.name)));
         if (!(await names).has(tool)) {
           return {
@@ -213,7 +218,7 @@ export class AgentPanel {
             },
           };
         }
-        const envelope = await this.session.call(tool, args);
+        const envelope = await this.session.call(tool, args, options);
         const changeId = envelope.ok ? (envelope.result as { change_id?: unknown })?.change_id : undefined;
         if (typeof changeId === 'string') inbox.ownChange(changeId);
         const taskId =

@@ -2,6 +2,7 @@ import { EditorView, basicSetup } from 'codemirror';
 import { el, toast } from '../page/dom.js';
 import { failureText } from '../page/failure-words.js';
 import { renderViewer } from './viewer.js';
+import { blameGutter, setBlame } from './blame-gutter.js';
 import { languageFor } from './languages.js';
 import { planSave } from './save-plan.js';
 import type { Session } from '../page/session.js';
@@ -195,6 +196,7 @@ export class Editor {
       this.header.banner.hidden = true;
       this.update();
       this.header.state.textContent = `saved with ${plan.tool}`;
+      void this.loadBlame();
     } finally {
       this.saving = false;
     }
@@ -240,6 +242,7 @@ export class Editor {
       this.file.sha256 = read.sha256;
       this.replaceText(read.content);
       this.header.state.textContent = `updated by ${tool}`;
+      void this.loadBlame();
       return;
     }
     this.showBanner(
@@ -283,6 +286,7 @@ export class Editor {
       parent: this.host,
       extensions: [
         basicSetup,
+        blameGutter(),
         ...(language.extension ? [language.extension] : []),
         EditorView.updateListener.of((update) => {
           if (update.docChanged) this.update();
@@ -296,6 +300,16 @@ export class Editor {
     this.header.state.textContent = file.fresh ? 'new file, not saved yet' : '';
     this.update();
     this.onOpened(file.path);
+    void this.loadBlame();
+  }
+
+  /** Who wrote each line, into the gutter (the viewed fork's blame); nothing while the text has edits. */
+  private async loadBlame(): Promise<void> {
+    const { file, view } = this;
+    if (!file || !view || file.fresh || !this.session.isOpen) return;
+    const blamed = await this.session.workspace.blame(file.path).catch(() => null);
+    if (this.file !== file || this.view !== view || this.dirty) return;
+    view.dispatch({ effects: setBlame.of(blamed?.ok ? blamed.result.ranges : null) });
   }
 
   private replaceText(text: string): void {

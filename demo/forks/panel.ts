@@ -3,6 +3,8 @@ import type { ForkSummary } from '../../web/protocol.js';
 import { $, counted, el, toast } from '../page/dom.js';
 import { failureText } from '../page/failure-words.js';
 import type { Session } from '../page/session.js';
+import type { AgentSettings } from '../agent/settings.js';
+import { ForkRuns } from './runs.js';
 import { showCompare, showMerge } from './views.js';
 
 /** Builds the panel inside #pane-forks, so the page's HTML only holds the tab and the pane. */
@@ -17,6 +19,15 @@ function buildForm(pane: HTMLElement): void {
     <button id="fork-parent" type="button" class="secondary small" hidden>Back to the workspace</button>
     <ul id="fork-list" class="fork-list" aria-label="Forks"></ul>
     <p id="fork-empty" class="empty-hint">No forks yet. A fork starts as the workspace is now; run the Agent tab in it, compare, then merge the one you keep.</p>
+    <form id="fork-agents" class="fork-agents" autocomplete="off">
+      <label for="fork-agents-task">An agent on each fork at once, with the Agent tab's model settings (a fork's own model in its row)</label>
+      <textarea id="fork-agents-task" rows="2" spellcheck="true" placeholder="The same task for every fork" required></textarea>
+      <div class="actions">
+        <button id="fork-agents-run" type="submit" disabled>Run on each fork</button>
+        <button id="fork-agents-stop" type="button" class="secondary" disabled>Stop</button>
+      </div>
+    </form>
+    <div id="fork-runs" class="fork-compare" aria-label="The agents' runs"></div>
     <div class="actions"><button id="fork-compare" type="button" class="secondary" disabled>Compare the forks</button></div>
     <div id="fork-merge" class="summary" role="status" hidden></div>
     <div id="fork-compare-view" class="fork-compare"></div>`;
@@ -31,13 +42,28 @@ export class ForksPanel {
   private forks: ForkSummary[] = [];
   /** the list is redrawn when the tab shows: the workspace changed while it was hidden */
   private stale = true;
+  /** each fork's model for a side-by-side run, as typed in its row (empty: the Agent tab's) */
+  private readonly models = new Map<string, string>();
+  private readonly runs: ForkRuns;
 
   constructor(
     private readonly session: Session,
     private readonly merged: () => void,
     private readonly canLeave: () => boolean,
+    settings: () => AgentSettings,
   ) {
     buildForm($('pane-forks'));
+    this.runs = new ForkRuns(session, settings);
+    $<HTMLFormElement>('fork-agents').addEventListener('submit', (event) => {
+      event.preventDefault();
+      void this.runAgents();
+    });
+    $('fork-agents-stop').addEventListener('click', () => this.runs.abort());
+    $('fork-list').addEventListener('input', (event) => {
+      const field = event.target as HTMLInputElement;
+      const name = field.closest<HTMLElement>('li[data-fork]')?.dataset.fork;
+      if (name && field.dataset.act === 'model') this.models.set(name, field.value);
+    });
     $<HTMLFormElement>('fork-form').addEventListener('submit', (event) => {
       event.preventDefault();
       void this.make();
@@ -53,6 +79,9 @@ export class ForksPanel {
       if (button.dataset.act === 'drop') void this.drop(name);
     });
     session.onSwitch(() => {
+      this.runs.abort();
+      this.models.clear();
+      $('fork-runs').replaceChildren();
       $('fork-compare-view').replaceChildren();
       $('fork-merge').hidden = true;
       void this.refresh();
@@ -87,6 +116,8 @@ export class ForksPanel {
     $('fork-parent').hidden = viewing === null;
     $('fork-empty').hidden = this.forks.length > 0;
     $<HTMLButtonElement>('fork-compare').disabled = this.forks.length === 0;
+    $<HTMLButtonElement>('fork-agents-run').disabled = this.forks.length === 0 || this.runs.running;
+    $<HTMLButtonElement>('fork-agents-stop').disabled = !this.runs.running;
     $('fork-list').replaceChildren(
       ...this.forks.map((fork) => {
         const here = fork.name === viewing;
@@ -109,7 +140,15 @@ export class ForksPanel {
         });
         drop.className = 'small secondary';
         drop.dataset.act = 'drop';
-        item.append(el('span', fork.name), use, merge, drop);
+        const model = Object.assign(el('input'), {
+          value: this.models.get(fork.name) ?? '',
+          placeholder: 'model (the Agent tab’s)',
+          spellcheck: false,
+        });
+        model.className = 'fork-model';
+        model.dataset.act = 'model';
+        model.setAttribute('aria-label', `Model for an agent on “${fork.name}”`);
+        item.append(el('span', fork.name), model, use, merge, drop);
         item.firstElementChild!.className = 'fork-name';
         return item;
       }),
@@ -137,6 +176,18 @@ export class ForksPanel {
     if (this.agentRunning) return void toast('The agent is running here: stop it or let it finish first.', 'error');
     if (!this.canLeave()) return;
     this.failed(name ? `Could not work on “${name}”` : 'Could not go back', await this.session.useFork(name));
+  }
+
+  /** The task on every fork at once, each with its model; then their diffs side by side. */
+  private async runAgents(): Promise<void> {
+    const task = $<HTMLTextAreaElement>('fork-agents-task').value.trim();
+    if (!task || this.runs.running || this.forks.length === 0) return;
+    const runs = this.forks.map((f) => ({ fork: f.name, model: this.models.get(f.name) ?? '' }));
+    const done = this.runs.run(task, runs, $('fork-runs'));
+    this.draw();
+    await done;
+    this.draw();
+    await this.compare();
   }
 
   private async compare(): Promise<void> {

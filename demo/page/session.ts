@@ -225,13 +225,20 @@ export class Session {
    * `onSettled` listeners run. `approved` names paths the person already agreed to in the page
    * (the tree asks before a delete), so the workspace's confirmation does not ask them twice.
    */
-  async call(tool: string, args: unknown = {}, options: { approved?: string[] } = {}): Promise<Envelope> {
+  async call(
+    tool: string,
+    args: unknown = {},
+    options: { approved?: string[]; actor?: string; call_id?: string } = {},
+  ): Promise<Envelope> {
     let envelope: Envelope;
     const grant = options.approved ? { tool, paths: new Set(options.approved) } : null;
     if (grant) this.granted.add(grant);
     try {
       if (!this.ws) throw new Error('the workspace is still opening; try again in a moment');
-      envelope = await this.ws.call(tool, args);
+      envelope = await this.ws.call(tool, args, {
+        ...(options.actor !== undefined ? { actor: options.actor } : {}),
+        ...(options.call_id !== undefined ? { call_id: options.call_id } : {}),
+      });
     } catch (error) {
       // Only a dead or closed worker rejects; the panels show it like any failed call.
       envelope = { ok: false, tool, error: { code: 'IO_ERROR', message: (error as Error).message } };

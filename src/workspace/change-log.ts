@@ -102,42 +102,36 @@ export class ChangeLog {
   /** Record a change made by `tool` and tell the listeners; returns its summary with a new id. */
   record(tool: string, files: ChangedFile[], origin: ChangeOrigin = {}): ChangeSummary {
     const id = `chg_${String(++this.counter).padStart(4, '0')}`;
-    let added = 0;
-    let removed = 0;
-    const summaries = files.map((file): ChangeFileSummary => {
-      const counts =
-        file.before === undefined || file.after === undefined
-          ? { added_lines: 0, removed_lines: 0 }
-          : countLineChanges(file.before, file.after);
-      added += counts.added_lines;
-      removed += counts.removed_lines;
-      const status: FileStatus =
-        file.from !== undefined && file.from !== file.path
-          ? 'moved'
-          : file.before === null
-            ? 'added'
-            : file.after === null
-              ? 'deleted'
-              : 'modified';
-      return { path: file.path, status, ...counts, ...(status === 'moved' ? { from: file.from } : {}) };
-    });
-    const summary: ChangeSummary = {
-      id,
-      tool,
-      created_at: new Date().toISOString(),
-      files: summaries,
-      added_lines: added,
-      removed_lines: removed,
-      ...(origin.actor !== undefined ? { actor: origin.actor } : {}),
-      ...(origin.call_id !== undefined ? { call_id: origin.call_id } : {}),
-    };
-    const bytes = files.reduce((n, f) => n + (f.before?.length ?? 0) + (f.after?.length ?? 0), 0);
-    this.entries.set(id, { summary, files, bytes });
-    this.keptBytes += bytes;
+    const summary = summarize(id, tool, new Date().toISOString(), files, origin);
+    this.keep(summary, files);
     this.trim();
-    const paths = summaries.flatMap((f) => (f.from ? [f.from, f.path] : [f.path]));
+    const paths = summary.files.flatMap((f) => (f.from ? [f.from, f.path] : [f.path]));
     for (const listener of this.listeners) listener({ change_id: id, tool, paths, files, ...origin });
     return summary;
+  }
+
+  /**
+   * Put back changes recorded earlier (read from the workspace's persisted change log, in the
+   * order of their ids, newer than every kept one) without telling the listeners; the ids of new
+   * changes go on after the highest.
+   */
+  restore(changes: readonly RecordedChange[]): void {
+    for (const change of changes) {
+      this.counter = Math.max(this.counter, changeNumber(change.id) ?? 0);
+      this.keep(summarize(change.id, change.tool, change.created_at, change.files, change), change.files);
+    }
+    this.trim();
+  }
+
+  /** The summary of a kept change (no diff is made), or undefined. */
+  summary(id: string): ChangeSummary | undefined {
+    return this.entries.get(id)?.summary;
+  }
+
+  private keep(summary: ChangeSummary, files: ChangedFile[]): void {
+    const bytes = files.reduce((n, f) => n + (f.before?.length ?? 0) + (f.after?.length ?? 0), 0);
+    this.entries.set(summary.id, { summary, files, bytes });
+    this.keptBytes += bytes;
   }
 
   /** The change with this id and its diff, or undefined once it has been dropped or never existed. */
@@ -178,4 +172,60 @@ export class ChangeLog {
       this.keptBytes -= entry.bytes;
     }
   }
+}
+
+/** A change as it was recorded, to put back into a log with `restore`. */
+export interface RecordedChange extends ChangeOrigin {
+  /** its change_id */
+  id: string;
+  /** the tool that made it */
+  tool: string;
+  /** when, ISO 8601 */
+  created_at: string;
+  /** its files' text before and after */
+  files: ChangedFile[];
+}
+
+/** The number in a change id (`chg_0042` is 42), or null for anything else. */
+export function changeNumber(id: string): number | null {
+  const m = /^chg_(\d{1,15})$/.exec(id);
+  return m ? Number(m[1]) : null;
+}
+
+function summarize(
+  id: string,
+  tool: string,
+  createdAt: string,
+  files: readonly ChangedFile[],
+  origin: ChangeOrigin,
+): ChangeSummary {
+  let added = 0;
+  let removed = 0;
+  const summaries = files.map((file): ChangeFileSummary => {
+    const counts =
+      file.before === undefined || file.after === undefined
+        ? { added_lines: 0, removed_lines: 0 }
+        : countLineChanges(file.before, file.after);
+    added += counts.added_lines;
+    removed += counts.removed_lines;
+    const status: FileStatus =
+      file.from !== undefined && file.from !== file.path
+        ? 'moved'
+        : file.before === null
+          ? 'added'
+          : file.after === null
+            ? 'deleted'
+            : 'modified';
+    return { path: file.path, status, ...counts, ...(status === 'moved' ? { from: file.from } : {}) };
+  });
+  return {
+    id,
+    tool,
+    created_at: createdAt,
+    files: summaries,
+    added_lines: added,
+    removed_lines: removed,
+    ...(origin.actor !== undefined ? { actor: origin.actor } : {}),
+    ...(origin.call_id !== undefined ? { call_id: origin.call_id } : {}),
+  };
 }

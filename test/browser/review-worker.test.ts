@@ -49,4 +49,22 @@ describe('review and blame across the worker boundary', () => {
     expect(await ws.review.reject(['hk_nope'], 'x')).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });
     expect(await ws.blame('../x')).toMatchObject({ ok: false, tool: 'blame', error: { code: 'OUTSIDE_WORKSPACE' } });
   });
+
+  it('reads the persisted change log back after a reload on OPFS: blame and hunks of the earlier worker', async () => {
+    const name = uniqueName('review-reload');
+    const first = await connect({ backend: 'opfs', name });
+    await first.call('write_file', { path: 'a.txt', content: before });
+    await first.call('read_file', { path: 'a.txt' });
+    expect((await first.call('write_file', { path: 'a.txt', content: after }, { actor: 'agent:x' })).ok).toBe(true);
+    const ids = await first.review.hunks({ path: 'a.txt' });
+    await first.close();
+
+    const second = await connect({ backend: 'opfs', name });
+    open.push(second);
+    const blamed = await second.blame('a.txt');
+    if (!blamed.ok) throw new Error(blamed.error.message);
+    expect(blamed.result.ranges.find((r) => r.start_line === 10)).toMatchObject({ actor: 'agent:x', end_line: 10 });
+    const again = await second.review.hunks({ path: 'a.txt' });
+    expect(again.ok && again.result.hunks.map((h) => h.id)).toEqual(ids.ok && ids.result.hunks.map((h) => h.id));
+  });
 });

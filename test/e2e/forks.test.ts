@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startModelServer, type ModelServer } from '../agent/model-server.js';
-import { runAgentTask } from './agent-steps.js';
 import { startPlayground, type Playground } from './playground.js';
 import { callTool } from './preview-steps.js';
 
@@ -22,9 +21,14 @@ beforeAll(async () => {
     },
     { text: 'Done.' },
   ];
+  // The morning run's first answer waits until the evening run has asked too: the runs go at once.
+  const [first, ...rest] = writes('good morning\nworld\n');
+  const eveningAsked = async () => {
+    while (model.requestsFor('fork-evening').length === 0) await new Promise((r) => setTimeout(r, 20));
+  };
   model = await startModelServer(
     {
-      'fork-morning': writes('good morning\nworld\n'),
+      'fork-morning': [{ ...first!, waitFor: eveningAsked }, ...rest],
       'fork-evening': writes('good evening\nworld\n', { 'extra.txt': 'only in the evening fork\n' }),
     },
     { apiKey: KEY },
@@ -58,24 +62,54 @@ async function backToWorkspace(): Promise<void> {
   await page().click('#fork-parent');
   await page().waitForFunction(() => !document.getElementById('status')!.textContent!.includes('fork '));
 }
-const agent = (model: string) => ({ api: 'openai' as const, endpoint: `${modelUrl()}/v1`, key: KEY, model });
 const modelUrl = () => model.url;
 
 describe('forks in the playground', () => {
-  it('two forks, an agent run in each; the workspace itself stays as it was', async () => {
+  it('two forks, an agent on each at once; the workspace itself stays as it was', async () => {
     expect((await callTool(page(), 'write_file', { path: 'greet.txt', content: 'hello\nworld\n' })).ok).toBe(true);
     await makeFork('morning');
     await makeFork('evening');
-
-    await workIn('morning');
-    expect(await runAgentTask(page(), agent('fork-morning'), 'Say good morning.')).toBe('answered');
-    await workIn('evening');
-    expect(await runAgentTask(page(), agent('fork-evening'), 'Say good evening.')).toBe('answered');
-    expect(await readText('greet.txt')).toBe('good evening\nworld\n');
-    // The workspace itself is as it was: the forks' runs stayed in the forks.
-    await backToWorkspace();
+    // the Agent tab's endpoint and key; each fork's row names its model
+    await page().click('#tab-agent');
+    await page().selectOption('#agent-api', 'openai');
+    await page().fill('#agent-endpoint', `${modelUrl()}/v1`);
+    await page().fill('#agent-key', KEY);
+    await page().fill('#agent-model', 'unused');
+    await page().click('#tab-forks');
+    await page().fill('#fork-list li[data-fork="morning"] input[data-act="model"]', 'fork-morning');
+    await page().fill('#fork-list li[data-fork="evening"] input[data-act="model"]', 'fork-evening');
+    await page().fill('#fork-agents-task', 'Greet for your time of day.');
+    await page().click('#fork-agents-run');
+    // both run at once, each in its own column; when both have ended their diffs show side by side
+    await page().waitForSelector('#fork-runs section[data-fork="evening"]');
+    for (const name of ['morning', 'evening'])
+      await page().waitForSelector(
+        `#fork-runs section[data-fork="${name}"] .fork-run-status:not([data-state="running"])`,
+      );
+    expect(
+      await page().$$eval('#fork-runs .fork-run-status', (items) => items.map((i) => (i as HTMLElement).dataset.state)),
+    ).toEqual(['answered', 'answered']);
+    await page().waitForSelector('#fork-compare-view section[data-fork="evening"]');
+    await page().waitForSelector('body[data-agent="idle"]');
     expect(await readText('greet.txt')).toBe('hello\nworld\n');
     expect(await readText('extra.txt')).toBe('NOT_FOUND');
+    await workIn('evening');
+    expect(await readText('greet.txt')).toBe('good evening\nworld\n');
+  });
+
+  it("shows in the editor's gutter who wrote each line: the fork's agent and its change", async () => {
+    await workIn('morning');
+    await page().click('#file-tree >> text=greet.txt');
+    const first = page().locator('#editor .cm-blame .blame-mark[data-line="1"]');
+    await first.waitFor();
+    expect(await first.getAttribute('data-actor')).toBe('agent:fork-morning');
+    expect(await first.textContent()).toMatch(/^agent:fork-morning · chg_\d+$/);
+    expect(await first.getAttribute('title')).toContain('write_file');
+    await backToWorkspace();
+    await page().click('#file-tree >> text=greet.txt');
+    const before = page().locator('#editor .cm-blame .blame-mark[data-line="1"]');
+    await before.waitFor();
+    expect(await before.getAttribute('data-actor')).toBeNull();
   });
 
   it('compares the two forks side by side, each against its fork point', async () => {

@@ -1,6 +1,6 @@
 /** The one-line reminder printed after a usage error. */
 export const USAGE =
-  'usage: sandpit call TOOL [JSON] --root DIR | sandpit replay FILE|- [--backend memory|node] [--root DIR] [--from DIR] | sandpit tools | sandpit doctor --tools DIR | sandpit doctor --root DIR [--repair] | sandpit mcp [--root DIR] [--toolset NAME] | sandpit agent --root DIR --endpoint URL --model NAME "task" | sandpit clone URL DIR | sandpit push --root DIR --remote URL --branch B | sandpit --help';
+  'usage: sandpit call TOOL [JSON] --root DIR | sandpit replay FILE|- [--backend memory|node] [--root DIR] [--from DIR] | sandpit tools | sandpit doctor --tools DIR | sandpit doctor --root DIR [--repair] | sandpit mcp [--root DIR] [--toolset NAME] | sandpit agent --root DIR --endpoint URL --model NAME "task" | sandpit clone URL DIR | sandpit push --root DIR --remote URL --branch B | sandpit review --root DIR [--reject ID --reason TEXT] | sandpit blame --root DIR PATH | sandpit --help';
 
 /** The full `sandpit --help` text. */
 export const HELP = `sandpit: one tool contract over a workspace folder, for LLM agents and their tests
@@ -33,6 +33,15 @@ Commands
   sandpit merge --root DIR FORK [--dry-run] | --list | --drop FORK
       Merge a fork back (three-way, all or nothing, one undoable change; conflicts
       change nothing and exit 1 with PATCH_CONFLICT), list the forks, or drop one.
+  sandpit review --root DIR [--change ID] [--path P] [--status pending|accepted|rejected]
+  sandpit review --root DIR --accept ID[,ID] | --reject ID[,ID] --reason TEXT [--actor NAME]
+      List the hunks of the folder's recorded changes (any process's: an MCP server,
+      an agent run; kept in .sandpit/review), accept hunks, or reject them: each
+      rejected hunk is reverted as one new change and the next agent run on the
+      folder is told the file, the lines and the reason. Prints the envelope.
+  sandpit blame --root DIR PATH
+      Who last wrote each line of PATH: line ranges with the change, tool, actor
+      and tool call (null where no recorded change did). Prints the envelope.
 
   sandpit mcp [--root DIR] [--toolset NAME] [--tools DIR] [--artifacts DIR] [--snapshots MODE]
           [--http [HOST:]PORT --auth-token-env NAME | --no-auth] [--max-message-bytes N] [--git]

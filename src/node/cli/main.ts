@@ -168,6 +168,8 @@ export async function main(argv: string[]): Promise<number> {
     }
     if (['merge', 'fork'].includes(argv[0] ?? '') && !argv.includes('--help') && !argv.includes('-h'))
       return await (await import('./merge.js')).mergeCommand(argv[0] as 'merge' | 'fork', argv.slice(1));
+    if (['review', 'blame'].includes(argv[0] ?? '') && !argv.includes('--help') && !argv.includes('-h'))
+      return await (await import('./review.js')).reviewCommand(argv[0] as 'review' | 'blame', argv.slice(1));
     const args = parseArgs(argv);
     const command = args.positionals[0];
     if (args.flags.has('help') || command === 'help') await out(HELP);
