@@ -79,10 +79,15 @@ export function createNodeFs(options: NodeFsOptions = {}): WorkspaceFs {
         inFolder(path, (p) => {
           const out: FsDirentStat[] = [];
           const escaped = native(p) !== p;
-          for (const bytes of fs.readdirSync(native(p), { encoding: 'buffer' })) {
+          // Names as strings, decoded by Node: no buffer per name. A name that is not UTF-8 comes
+          // out with U+FFFD in it; such a folder is listed again by bytes, which escape it losslessly.
+          let names: Array<string | Buffer> = fs.readdirSync(native(p));
+          if (names.some((n) => (n as string).includes('\uFFFD')))
+            names = fs.readdirSync(native(p), { encoding: 'buffer' });
+          for (const listed of names) {
             // a UTF-8 name in a plain folder path is its own native path: no escape to look for
-            const plain = utf8Name(bytes);
-            const name = plain ?? nameFromBytes(bytes);
+            const plain = typeof listed === 'string' ? listed : utf8Name(listed);
+            const name = plain ?? nameFromBytes(listed as Buffer);
             let stat: FsStat | null = null;
             try {
               const child = `${p}/${name}`;

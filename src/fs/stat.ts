@@ -43,7 +43,8 @@ export function makeStat(
   fields: Partial<Omit<FsStat, 'type' | 'isFile' | 'isDirectory' | 'isSymbolicLink'>>,
 ): FsStat {
   const defaultMode = type === 'dir' ? 0o40755 : type === 'symlink' ? 0o120000 : 0o100644;
-  return {
+  // One object and no closures of its own: a rescan makes one per file of the tree.
+  const stat: FsStat = {
     type,
     mode: fields.mode ?? defaultMode,
     size: fields.size ?? 0,
@@ -53,12 +54,26 @@ export function makeStat(
     uid: fields.uid ?? 1,
     gid: fields.gid ?? 1,
     dev: fields.dev ?? 1,
-    ...(fields.nlink !== undefined ? { nlink: fields.nlink } : {}),
-    ...(fields.special !== undefined ? { special: fields.special } : {}),
-    isFile: () => type === 'file',
-    isDirectory: () => type === 'dir',
-    isSymbolicLink: () => type === 'symlink',
+    isFile,
+    isDirectory,
+    isSymbolicLink,
   };
+  if (fields.nlink !== undefined) stat.nlink = fields.nlink;
+  if (fields.special !== undefined) stat.special = fields.special;
+  return stat;
+}
+
+// Shared by every stat: they read the stat they are called on, so a copy with another `type` answers for itself.
+function isFile(this: FsStat): boolean {
+  return this.type === 'file';
+}
+
+function isDirectory(this: FsStat): boolean {
+  return this.type === 'dir';
+}
+
+function isSymbolicLink(this: FsStat): boolean {
+  return this.type === 'symlink';
 }
 
 const S_IFMT = 0o170000;
@@ -80,9 +95,8 @@ export function fromNodeStats(s: {
 }): FsStat {
   const format = s.mode & S_IFMT;
   const type = format === 0o120000 ? 'symlink' : format === 0o040000 ? 'dir' : 'file';
-  const special = format === 0o100000 || type !== 'file' ? undefined : specialOfFormat(format);
-  return makeStat(type, {
-    ...(special ? { special } : {}),
+  const stat: FsStat = {
+    type,
     mode: s.mode,
     size: s.size,
     ino: s.ino,
@@ -92,7 +106,13 @@ export function fromNodeStats(s: {
     gid: s.gid,
     dev: s.dev,
     nlink: s.nlink,
-  });
+    isFile,
+    isDirectory,
+    isSymbolicLink,
+  };
+  const special = format === 0o100000 || type !== 'file' ? undefined : specialOfFormat(format);
+  if (special) stat.special = special;
+  return stat;
 }
 
 function specialOfFormat(format: number): FsStat['special'] {
