@@ -44,6 +44,7 @@ export function makeStat(
 ): FsStat {
   const defaultMode = type === 'dir' ? 0o40755 : type === 'symlink' ? 0o120000 : 0o100644;
   // One object and no closures of its own: a rescan makes one per file of the tree.
+  const kind = KINDS[type];
   const stat: FsStat = {
     type,
     mode: fields.mode ?? defaultMode,
@@ -54,27 +55,23 @@ export function makeStat(
     uid: fields.uid ?? 1,
     gid: fields.gid ?? 1,
     dev: fields.dev ?? 1,
-    isFile,
-    isDirectory,
-    isSymbolicLink,
+    isFile: kind.isFile,
+    isDirectory: kind.isDirectory,
+    isSymbolicLink: kind.isSymbolicLink,
   };
   if (fields.nlink !== undefined) stat.nlink = fields.nlink;
   if (fields.special !== undefined) stat.special = fields.special;
   return stat;
 }
 
-// Shared by every stat: they read the stat they are called on, so a copy with another `type` answers for itself.
-function isFile(this: FsStat): boolean {
-  return this.type === 'file';
-}
-
-function isDirectory(this: FsStat): boolean {
-  return this.type === 'dir';
-}
-
-function isSymbolicLink(this: FsStat): boolean {
-  return this.type === 'symlink';
-}
+const yes = () => true;
+const no = () => false;
+/** The answers of each kind, shared by every stat of that kind (and right when called detached). */
+const KINDS = {
+  file: { isFile: yes, isDirectory: no, isSymbolicLink: no },
+  dir: { isFile: no, isDirectory: yes, isSymbolicLink: no },
+  symlink: { isFile: no, isDirectory: no, isSymbolicLink: yes },
+} as const;
 
 const S_IFMT = 0o170000;
 
@@ -95,6 +92,7 @@ export function fromNodeStats(s: {
 }): FsStat {
   const format = s.mode & S_IFMT;
   const type = format === 0o120000 ? 'symlink' : format === 0o040000 ? 'dir' : 'file';
+  const kind = KINDS[type];
   const stat: FsStat = {
     type,
     mode: s.mode,
@@ -106,9 +104,9 @@ export function fromNodeStats(s: {
     gid: s.gid,
     dev: s.dev,
     nlink: s.nlink,
-    isFile,
-    isDirectory,
-    isSymbolicLink,
+    isFile: kind.isFile,
+    isDirectory: kind.isDirectory,
+    isSymbolicLink: kind.isSymbolicLink,
   };
   const special = format === 0o100000 || type !== 'file' ? undefined : specialOfFormat(format);
   if (special) stat.special = special;
