@@ -65,12 +65,15 @@ export function createNodeFs(options: NodeFsOptions = {}): WorkspaceFs {
       ),
     readdirTypes: (path) =>
       translated('readdir', async () =>
-        inFolder(path, (p) => fs.readdirSync(native(p), { withFileTypes: true, encoding: 'buffer' })).map(
-          (d): FsDirent => ({
-            name: nameFromBytes(d.name),
-            type: d.isSymbolicLink() ? 'symlink' : d.isDirectory() ? 'dir' : d.isFile() ? 'file' : 'other',
-          }),
-        ),
+        inFolder(path, (p) => {
+          // names as strings, by bytes only for a folder with a name that is not UTF-8 (see readdirStats)
+          const listed = fs.readdirSync(native(p), { withFileTypes: true });
+          if (!listed.some((d) => d.name.includes('\uFFFD')))
+            return listed.map((d): FsDirent => ({ name: d.name, type: direntType(d) }));
+          return fs
+            .readdirSync(native(p), { withFileTypes: true, encoding: 'buffer' })
+            .map((d): FsDirent => ({ name: nameFromBytes(d.name), type: direntType(d) }));
+        }),
       ),
     // One folder resolution for the whole listing: a rescan lstats every file, and resolving each
     // path again (a descriptor check per call below the root) cost more than the lstat itself.
@@ -79,10 +82,15 @@ export function createNodeFs(options: NodeFsOptions = {}): WorkspaceFs {
         inFolder(path, (p) => {
           const out: FsDirentStat[] = [];
           const escaped = native(p) !== p;
-          for (const bytes of fs.readdirSync(native(p), { encoding: 'buffer' })) {
+          // Names as strings, decoded by Node: no buffer per name. A name that is not UTF-8 comes
+          // out with U+FFFD in it; such a folder is listed again by bytes, which escape it losslessly.
+          let names: Array<string | Buffer> = fs.readdirSync(native(p));
+          if (names.some((n) => (n as string).includes('\uFFFD')))
+            names = fs.readdirSync(native(p), { encoding: 'buffer' });
+          for (const listed of names) {
             // a UTF-8 name in a plain folder path is its own native path: no escape to look for
-            const plain = utf8Name(bytes);
-            const name = plain ?? nameFromBytes(bytes);
+            const plain = typeof listed === 'string' ? listed : utf8Name(listed);
+            const name = plain ?? nameFromBytes(listed as Buffer);
             let stat: FsStat | null = null;
             try {
               const child = `${p}/${name}`;
@@ -184,6 +192,10 @@ function readRegular(path: string, follow: boolean): Buffer {
   } finally {
     fs.closeSync(fd);
   }
+}
+
+function direntType(d: { isSymbolicLink(): boolean; isDirectory(): boolean; isFile(): boolean }): FsDirent['type'] {
+  return d.isSymbolicLink() ? 'symlink' : d.isDirectory() ? 'dir' : d.isFile() ? 'file' : 'other';
 }
 
 function missing(operation: string): never {

@@ -43,7 +43,9 @@ export function makeStat(
   fields: Partial<Omit<FsStat, 'type' | 'isFile' | 'isDirectory' | 'isSymbolicLink'>>,
 ): FsStat {
   const defaultMode = type === 'dir' ? 0o40755 : type === 'symlink' ? 0o120000 : 0o100644;
-  return {
+  // One object and no closures of its own: a rescan makes one per file of the tree.
+  const kind = KINDS[type];
+  const stat: FsStat = {
     type,
     mode: fields.mode ?? defaultMode,
     size: fields.size ?? 0,
@@ -53,13 +55,23 @@ export function makeStat(
     uid: fields.uid ?? 1,
     gid: fields.gid ?? 1,
     dev: fields.dev ?? 1,
-    ...(fields.nlink !== undefined ? { nlink: fields.nlink } : {}),
-    ...(fields.special !== undefined ? { special: fields.special } : {}),
-    isFile: () => type === 'file',
-    isDirectory: () => type === 'dir',
-    isSymbolicLink: () => type === 'symlink',
+    isFile: kind.isFile,
+    isDirectory: kind.isDirectory,
+    isSymbolicLink: kind.isSymbolicLink,
   };
+  if (fields.nlink !== undefined) stat.nlink = fields.nlink;
+  if (fields.special !== undefined) stat.special = fields.special;
+  return stat;
 }
+
+const yes = () => true;
+const no = () => false;
+/** The answers of each kind, shared by every stat of that kind (and right when called detached). */
+const KINDS = {
+  file: { isFile: yes, isDirectory: no, isSymbolicLink: no },
+  dir: { isFile: no, isDirectory: yes, isSymbolicLink: no },
+  symlink: { isFile: no, isDirectory: no, isSymbolicLink: yes },
+} as const;
 
 const S_IFMT = 0o170000;
 
@@ -80,9 +92,9 @@ export function fromNodeStats(s: {
 }): FsStat {
   const format = s.mode & S_IFMT;
   const type = format === 0o120000 ? 'symlink' : format === 0o040000 ? 'dir' : 'file';
-  const special = format === 0o100000 || type !== 'file' ? undefined : specialOfFormat(format);
-  return makeStat(type, {
-    ...(special ? { special } : {}),
+  const kind = KINDS[type];
+  const stat: FsStat = {
+    type,
     mode: s.mode,
     size: s.size,
     ino: s.ino,
@@ -92,7 +104,13 @@ export function fromNodeStats(s: {
     gid: s.gid,
     dev: s.dev,
     nlink: s.nlink,
-  });
+    isFile: kind.isFile,
+    isDirectory: kind.isDirectory,
+    isSymbolicLink: kind.isSymbolicLink,
+  };
+  const special = format === 0o100000 || type !== 'file' ? undefined : specialOfFormat(format);
+  if (special) stat.special = special;
+  return stat;
 }
 
 function specialOfFormat(format: number): FsStat['special'] {

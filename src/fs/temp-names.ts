@@ -10,5 +10,6 @@ const LEFTOVER = /^\..+\.[0-9a-f]{12}\.sandpit-tmp$/;
 
 /** Whether a name is such a temporary file: never workspace content. */
 export function isAtomicTemp(name: string): boolean {
-  return LEFTOVER.test(name);
+  // most names fail on their first character: no regex run for them (a rescan asks for every file)
+  return name.charCodeAt(0) === 46 && LEFTOVER.test(name);
 }

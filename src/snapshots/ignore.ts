@@ -42,11 +42,11 @@ export class SnapshotIgnore {
   }
 
   /**
-   * A walk listed folder `dir` and found no `.gitignore` in it: the rules of that folder are then
+   * A walk listed folder `dir` and found no `.gitignore` in it (`hasGitignore` false): the rules of that folder are then
    * known to be none without a read (a failed read per folder was a tenth of a first snapshot).
    */
-  listed(dir: string, names: readonly string[]): void {
-    if (!this.rules.has(dir) && !names.includes('.gitignore')) this.rules.set(dir, null);
+  listed(dir: string, hasGitignore: boolean): void {
+    if (!hasGitignore && !this.rules.has(dir)) this.rules.set(dir, null);
   }
 
   /** Whether `rel` is left out, checking every folder above it too (git does not look inside an ignored folder). */

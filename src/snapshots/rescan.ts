@@ -6,7 +6,7 @@ import { walkKept } from './scan-walk.js';
 import type { SnapshotIgnore } from './ignore.js';
 import type { ObjectSink } from './objects.js';
 import { objectId } from './sha1.js';
-import type { Leaf, TreeCache } from './tree.js';
+import type { Dir, Leaf, TreeCache } from './tree.js';
 import { parallel } from '../workspace/parallel.js';
 import { isRefusedHardLink } from '../workspace/hard-links.js';
 
@@ -51,7 +51,11 @@ export interface ScanOutcome {
  * everything). A stat cache of (size, mtime) per file means an unchanged file is never re-read.
  */
 export class Scanner {
-  private readonly stats = new Map<string, StatEntry>();
+  /**
+   * The stat cache, by folder and then by name: a rescan looks each file up by the name its
+   * folder's listing gave, without making its path.
+   */
+  private readonly stats = new Map<string, Map<string, StatEntry>>();
   private readonly fresh = new Map<string, { bytes: Uint8Array; at: number }>();
   private freshBytes = 0;
 
@@ -65,12 +69,19 @@ export class Scanner {
   ) {}
 
   /** Forget everything known about `rel` and below (after a restore rewrote them). */
-  forget(rel: string): void {
-    this.stats.delete(rel);
+  forget(rel: string, folder = true): void {
     this.takeFresh(rel);
     const prefix = `${rel}/`;
-    for (const key of this.stats.keys()) if (rel === '' || key.startsWith(prefix)) this.stats.delete(key);
     for (const key of this.fresh.keys()) if (rel === '' || key.startsWith(prefix)) this.takeFresh(key);
+    if (rel === '') {
+      this.stats.clear();
+      return;
+    }
+    const slash = rel.lastIndexOf('/');
+    this.stats.get(slash === -1 ? '' : rel.slice(0, slash))?.delete(rel.slice(slash + 1));
+    if (!folder) return;
+    this.stats.delete(rel);
+    for (const key of this.stats.keys()) if (key.startsWith(prefix)) this.stats.delete(key);
   }
 
   /**
@@ -169,35 +180,28 @@ export class Scanner {
   ): Promise<void> {
     if (rel !== '' && (await tree.get(rel))?.kind === 'blob') await this.remove(rel, tree, out);
     if (rel !== '') await tree.ensureDir(rel);
-    const knownDirs = new Set<string>();
-    const known = await tree.files(rel, knownDirs);
-    const {
-      files: found,
-      dirs,
-      unreachable,
-    } = await walkKept(
-      { fs: this.fs, toAbs: this.toAbs, ignore: this.ignore, sweepTemp: (path, stat) => this.sweepTemp(path, stat) },
+    const held = rel === '' ? tree.root : ((await tree.get(rel)) as Dir);
+    const found = await walkKept(
+      {
+        fs: this.fs,
+        toAbs: this.toAbs,
+        ignore: this.ignore,
+        tree,
+        statsOf: (dir) => this.stats.get(dir),
+        trusted: (seen, stat, current) => this.trusted(seen, stat, current),
+        sweepTemp: (path, stat) => this.sweepTemp(path, stat),
+      },
       rel,
       ignored,
-      known,
-      knownDirs,
+      held,
     );
     // What cannot be reached keeps what the snapshot already holds for it, and is reported.
-    for (const u of unreachable) {
-      out.skipped.push(u);
-      for (const key of [...known.keys()]) if (key === u.path || key.startsWith(`${u.path}/`)) known.delete(key);
-      for (const key of [...knownDirs]) if (key === u.path || key.startsWith(`${u.path}/`)) knownDirs.delete(key);
-    }
-    // A file the stat cache vouches for is settled here, without a task: most of a rescan's files.
-    const toExamine = found.filter(({ rel: path, stat }) => {
-      if (!this.trusted(path, stat, known.get(path))) return true;
-      known.delete(path);
-      return false;
-    });
+    for (const u of found.unreachable) out.skipped.push(u);
+    // What is gone goes first: a file may have become a folder of the same name, or the other way round.
+    for (const gone of found.gone) await this.remove(gone, tree, out);
     // Reading and hashing run in parallel; the tree is changed afterwards, one path at a time.
     const verdicts: Array<[string, Verdict]> = [];
-    await parallel(toExamine, PARALLEL, async ({ rel: path, stat }) => {
-      const current = known.get(path);
+    await parallel(found.toExamine, PARALLEL, async ({ rel: path, stat, current }) => {
       verdicts.push([
         path,
         await this.examine(path, stat, current, sink).catch((error: unknown) => {
@@ -207,13 +211,8 @@ export class Scanner {
         }),
       ]);
     });
-    for (const [path, verdict] of verdicts) {
-      known.delete(path);
-      await this.settle(path, verdict, tree, out);
-    }
-    for (const gone of known.keys()) await this.remove(gone, tree, out);
-    for (const dir of dirs) if (!knownDirs.delete(dir)) await tree.ensureDir(dir);
-    for (const gone of [...knownDirs].sort().reverse()) await tree.set(gone, null);
+    for (const [path, verdict] of verdicts) await this.settle(path, verdict, tree, out);
+    for (const dir of found.newDirs) await tree.ensureDir(dir);
   }
 
   private async applyFile(
@@ -243,7 +242,7 @@ export class Scanner {
     const tooLarge = stat.type === 'file' && stat.size > this.maxFileBytes;
     // A large file the snapshot already holds (a clone brings its blob) stays until it changes.
     if (tooLarge && !current) return { skip: { path: rel, size_bytes: stat.size, reason: 'too_large' } };
-    if (this.trusted(rel, stat, current)) return 'same';
+    if (this.trusted(this.statOf(rel), stat, current)) return 'same';
     const mode = modeOf(stat);
     const bytes =
       stat.type === 'symlink'
@@ -252,7 +251,7 @@ export class Scanner {
           ? fresh
           : await this.fs.readFile(this.toAbs(rel));
     const oid = objectId('blob', bytes);
-    this.stats.set(rel, { size: stat.size, mtimeMs: stat.mtimeMs, ino: stat.ino, mode, oid, seenAt: Date.now() });
+    this.noteStat(rel, { size: stat.size, mtimeMs: stat.mtimeMs, ino: stat.ino, mode, oid, seenAt: Date.now() });
     if (current && current.oid === oid && current.mode === mode) return 'same';
     if (tooLarge) return { skip: { path: rel, size_bytes: stat.size, reason: 'too_large' } };
     await sink.blob(bytes, oid);
@@ -264,8 +263,7 @@ export class Scanner {
    * mtime, inode and mode it had when it was last read, as in git's index, and that read came
    * long enough after the mtime (RACY_MS) that a second write in the same tick would have shown.
    */
-  private trusted(rel: string, stat: FsStat, current: Leaf | undefined): boolean {
-    const seen = this.stats.get(rel);
+  private trusted(seen: StatEntry | undefined, stat: FsStat, current: Leaf | undefined): boolean {
     if (seen === undefined || current === undefined || stat.special) return false;
     if (stat.type === 'file' && isRefusedHardLink(stat.nlink, this.allowHardLinks)) return false;
     const mode = modeOf(stat);
@@ -278,6 +276,19 @@ export class Scanner {
       seen.ino === stat.ino &&
       seen.seenAt - stat.mtimeMs >= RACY_MS
     );
+  }
+
+  private statOf(rel: string): StatEntry | undefined {
+    const slash = rel.lastIndexOf('/');
+    return this.stats.get(slash === -1 ? '' : rel.slice(0, slash))?.get(rel.slice(slash + 1));
+  }
+
+  private noteStat(rel: string, entry: StatEntry): void {
+    const slash = rel.lastIndexOf('/');
+    const dir = slash === -1 ? '' : rel.slice(0, slash);
+    let folder = this.stats.get(dir);
+    if (folder === undefined) this.stats.set(dir, (folder = new Map()));
+    folder.set(rel.slice(slash + 1), entry);
   }
 
   private async settle(rel: string, verdict: Verdict, tree: TreeCache, out: ScanOutcome): Promise<void> {
@@ -295,7 +306,7 @@ export class Scanner {
     const gone = await tree.files(rel);
     for (const path of gone.keys()) out.changed.add(path);
     await tree.set(rel, null);
-    this.forget(rel);
+    this.forget(rel, !(gone.size === 1 && gone.has(rel)));
   }
 
   /**

@@ -4,23 +4,38 @@ import { isAtomicTemp } from '../fs/temp-names.js';
 import { parallel } from '../workspace/parallel.js';
 import type { SnapshotIgnore } from './ignore.js';
 import { unreadable, type SkippedFile } from './skipped.js';
-import type { Leaf } from './tree.js';
+import type { Dir, Leaf, TreeCache } from './tree.js';
 
-/** What a rescan's walk needs of the scanner. */
-export interface WalkContext {
+/** What a rescan's walk needs of the scanner, whose stat cache holds an `S` per file. */
+export interface WalkContext<S> {
   fs: WorkspaceFs;
   toAbs: (rel: string) => string;
   ignore: SnapshotIgnore;
+  /** the snapshot's tree, walked beside the backend's folders */
+  tree: TreeCache;
+  /** the stat cache's entries for folder `dir`, by name (see Scanner) */
+  statsOf: (dir: string) => ReadonlyMap<string, S> | undefined;
+  /** whether a file whose stat cache entry is `seen` still is what the snapshot holds (`held`), without a read */
+  trusted: (seen: S | undefined, stat: FsStat, held: Leaf) => boolean;
   /** a leftover temporary file of an atomic write: removed when abandoned */
   sweepTemp: (rel: string, stat: FsStat) => Promise<void>;
 }
 
-/** What a walk found under one folder. */
+/** A file or link to read: new, or changed since the stat cache last saw it. */
+export interface ToExamine {
+  rel: string;
+  stat: FsStat;
+  /** what the snapshot holds at that path */
+  current: Leaf | undefined;
+}
+
+/** What a walk found under one folder, compared with the snapshot's tree there. */
 export interface WalkFound {
-  /** files and links, with their lstat */
-  files: Array<{ rel: string; stat: FsStat }>;
-  /** folders, each after the folder it is in */
-  dirs: string[];
+  toExamine: ToExamine[];
+  /** what the snapshot holds that is gone or is another kind now (a file or a whole folder each) */
+  gone: string[];
+  /** folders the snapshot does not hold yet, each after the folder it is in */
+  newDirs: string[];
   /** places it could not look into, and folders left out by default */
   unreachable: SkippedFile[];
 }
@@ -31,84 +46,99 @@ const LSTAT_PARALLEL = 16;
 const LIST_PARALLEL = 4;
 
 /**
- * Every file, symlink and folder under folder `rel` that snapshots keep; files with their lstat.
- * Inside an ignored place only what the snapshot already holds (`known`, `knownDirs`) is kept.
- * Each folder is listed with its entries' lstat in one backend call where the backend can, and
- * a folder's entries are checked without a task each: a rescan visits every file of the tree.
+ * Compares folder `rel` (the snapshot's folder `held` there, or null) with the backend, below it
+ * too: every file, link and folder snapshots keep. Each folder is listed with its entries' lstat
+ * in one backend call where the backend can, beside the same folder of the snapshot's tree, so a
+ * file the stat cache vouches for costs a lookup by name: no path, no task, no entry of its own.
+ * Inside an ignored place only what the snapshot already holds is kept. What cannot be reached
+ * keeps what the snapshot holds for it, and is reported.
  */
-export async function walkKept(
-  ctx: WalkContext,
+export async function walkKept<S>(
+  ctx: WalkContext<S>,
   rel: string,
   ignoredRoot: boolean,
-  known: Map<string, Leaf>,
-  knownDirs: Set<string>,
+  held: Dir,
 ): Promise<WalkFound> {
-  const files: WalkFound['files'] = [];
-  const found: string[] = [];
-  const unreachable: SkippedFile[] = [];
-  const dirs: Array<[string, boolean]> = [[rel, ignoredRoot]];
-  const reach = async <T>(path: string, work: () => Promise<T>): Promise<T | null> => {
+  const found: WalkFound = { toExamine: [], gone: [], newDirs: [], unreachable: [] };
+  const jobs: Array<[string, boolean, Dir | null]> = [[rel, ignoredRoot, held]];
+  const reach = async <T>(path: string, work: () => Promise<T>): Promise<T | undefined> => {
     try {
       return await work();
     } catch (error) {
       const skip = unreadable(path, error);
       if (!skip) throw error;
-      unreachable.push(skip);
-      return null;
+      found.unreachable.push(skip);
+      return undefined;
     }
   };
-  const visit = async (dir: string, dirIgnored: boolean) => {
+  const visit = async (dir: string, dirIgnored: boolean, heldDir: Dir | null) => {
     const entries = await reach(dir, () => list(ctx, dir));
     if (!entries) return;
-    ctx.ignore.listed(
-      dir,
-      entries.map((e) => e.name),
-    );
+    let gitignore = false;
+    for (const e of entries) if (e.name === '.gitignore') gitignore = true;
+    ctx.ignore.listed(dir, gitignore);
     const rules = dirIgnored ? null : await ctx.ignore.rulesFor(dir);
-    for (const { name, stat: listed } of entries) {
+    const map = heldDir === null ? null : (heldDir.entries ?? (await ctx.tree.entries(heldDir)));
+    const stats = ctx.statsOf(dir);
+    // the names whose snapshot entry stays in place (perhaps with new bytes)
+    const kept: string[] = [];
+    for (const entry of entries) {
+      const name = entry.name;
       const child = dir ? `${dir}/${name}` : name;
       // the listing could not stat it: the path's own lstat says why (or that it is gone)
-      const stat = listed ?? (await reach(child, () => lstatOrNull(ctx, child)));
-      if (!stat) continue;
+      const stat = entry.stat ?? (await reach(child, () => lstatOrNull(ctx, child)));
+      if (stat === undefined) {
+        kept.push(name);
+        continue;
+      }
+      if (stat === null) continue;
       if (stat.type === 'file' && isAtomicTemp(name)) {
         await ctx.sweepTemp(child, stat);
         continue;
       }
       const isDir = stat.type === 'dir';
       const leftOut = rules === null ? 'ignored' : ctx.ignore.leftOutBy(rules, dir, name, isDir);
-      const ignored = leftOut !== false;
-      if (ignored && !(isDir ? knownDirs.has(child) : known.has(child))) {
+      const was = map?.get(name);
+      const same = was !== undefined && (was.kind === 'tree') === isDir;
+      if (leftOut !== false && !same) {
         // A .gitignore line is the person's own choice; a folder left out by default is named, once per walk.
-        if (leftOut === 'excluded') unreachable.push({ path: child, size_bytes: 0, reason: 'excluded' });
+        if (leftOut === 'excluded') found.unreachable.push({ path: child, size_bytes: 0, reason: 'excluded' });
         continue;
       }
+      if (same) kept.push(name);
       if (isDir) {
-        dirs.push([child, ignored]);
-        found.push(child);
-      } else files.push({ rel: child, stat });
+        jobs.push([child, leftOut !== false, same ? (was as Dir) : null]);
+        if (!same) found.newDirs.push(child);
+      } else if (!same || stats === undefined || !ctx.trusted(stats.get(name), stat, was as Leaf)) {
+        found.toExamine.push({ rel: child, stat, current: same ? (was as Leaf) : undefined });
+      }
+    }
+    if (map !== null && kept.length !== map.size) {
+      const stays = new Set(kept);
+      for (const name of map.keys()) if (!stays.has(name)) found.gone.push(dir ? `${dir}/${name}` : name);
     }
   };
   // Folders are listed a few at a time, so a backend that waits on storage (OPFS, IndexedDB)
   // overlaps them. A lane ends when it finds nothing to take; the lane that adds folders takes them on.
   let failure: unknown = null;
   const lane = async () => {
-    while (dirs.length > 0 && failure === null) {
-      const [dir, dirIgnored] = dirs.pop()!;
+    while (jobs.length > 0 && failure === null) {
+      const [dir, dirIgnored, heldDir] = jobs.pop()!;
       try {
-        await visit(dir, dirIgnored);
+        await visit(dir, dirIgnored, heldDir);
       } catch (error) {
         failure ??= error;
       }
     }
   };
-  while (dirs.length > 0 && failure === null)
-    await Promise.all(Array.from({ length: Math.min(LIST_PARALLEL, dirs.length) }, lane));
+  while (jobs.length > 0 && failure === null)
+    await Promise.all(Array.from({ length: Math.min(LIST_PARALLEL, jobs.length) }, lane));
   if (failure !== null) throw failure;
-  return { files, dirs: found, unreachable };
+  return found;
 }
 
 /** A folder's entries with their lstat, in one backend call where the backend offers it; a folder gone is empty. */
-async function list(ctx: WalkContext, dir: string): Promise<FsDirentStat[]> {
+async function list<S>(ctx: WalkContext<S>, dir: string): Promise<FsDirentStat[]> {
   try {
     const abs = ctx.toAbs(dir);
     if (ctx.fs.readdirStats) return await ctx.fs.readdirStats(abs);
@@ -125,7 +155,7 @@ async function list(ctx: WalkContext, dir: string): Promise<FsDirentStat[]> {
   }
 }
 
-async function lstatOrNull(ctx: WalkContext, rel: string): Promise<FsStat | null> {
+async function lstatOrNull<S>(ctx: WalkContext<S>, rel: string): Promise<FsStat | null> {
   try {
     return await ctx.fs.lstat(ctx.toAbs(rel));
   } catch (error) {
