@@ -88,8 +88,8 @@ const nodeUnavailable: CommandFn = async (ctx) => {
   return 127;
 };
 
-/** Every command, built once: each line's table is a copy, which a host's extra commands may add to. */
-const ALL: ReadonlyArray<[string, CommandFn]> = (() => {
+/** Every command, built once; a line whose host adds no commands shares it (no command changes the table). */
+const ALL: CommandTable = (() => {
   const all: Record<string, CommandFn> = {
     ...builtins,
     ...controlBuiltins,
@@ -108,10 +108,13 @@ const ALL: ReadonlyArray<[string, CommandFn]> = (() => {
     node: nodeUnavailable,
   };
   all.bash = all.sh!;
-  return Object.entries(all);
+  return new Map(Object.entries(all));
 })();
 
-/** Every command the shell has, by name. */
-export function commandTable(): CommandTable {
-  return new Map(ALL);
+/** Every command the shell has, by name, with the commands a host adds or replaces (such as `node`). */
+export function commandTable(extra?: Record<string, CommandFn>): CommandTable {
+  if (!extra) return ALL;
+  const table = new Map(ALL);
+  for (const [name, fn] of Object.entries(extra)) table.set(name, fn);
+  return table;
 }
