@@ -1,10 +1,11 @@
 // The shell-corpus section of `npm run bench`: every line of the shell's differential corpus
 // (test/shell/differential-*lines.ts: the lines agents type, the tools they reach for, archives)
-// run on a fresh copy of the corpus's small repository through Sandpit's browser shell
-// (run_command on memory), through /bin/bash with the GNU tools (one spawn per line, and one bash
-// script running every line in a fresh copy), and through just-bash (a TypeScript bash for agents,
-// on its own in-memory filesystem), in one run: time, and how many lines agree with bash's stdout,
-// exit code and empty-or-not stderr.
+// run on a fresh copy of the corpus's small repository through Sandpit's browser shell (run_command
+// on memory, and its interpreter bare: runShell over the workspace's write path, no envelope, no
+// snapshots, as the differential test runs it), through /bin/bash with the GNU tools (one spawn per
+// line, and one bash script running every line in a fresh copy), and through just-bash (a
+// TypeScript bash for agents, its interpreter bare on its own in-memory filesystem), in one run:
+// time, and how many lines agree with bash's stdout, exit code and empty-or-not stderr.
 import { spawnSync } from 'node:child_process';
 import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -46,13 +47,20 @@ const agrees = (a, b) => a.stdout === b.stdout && a.exit === b.exit && (a.stderr
 /** `limit` runs only the first lines (a quick look at the section itself). */
 export async function benchShellCorpus({ limit = Infinity } = {}) {
   const { createMemoryFs, createShellRunner, createWorkspace } = await import('../dist/index.js');
+  const { runShell } = await import('../dist/shell/run.js');
+  const { FileWriter } = await import('../dist/workspace/file-writer.js');
+  const { PathResolver } = await import('../dist/workspace/paths.js');
+  const { PathLocks } = await import('../dist/workspace/locks.js');
+  const { ChangeLog } = await import('../dist/workspace/change-log.js');
   const { Bash } = await import('just-bash');
   const work = await mkdtemp(join(tmpdir(), 'sandpit-bench-corpus-'));
   try {
     const { fixture, lines: all } = await loadCorpus(work);
     const lines = all.slice(0, limit);
-    const times = { sandpit: 0, bash: 0, justBash: 0 };
-    const agree = { sandpit: 0, justBash: 0 };
+    const times = { sandpit: 0, bare: 0, bash: 0, justBash: 0 };
+    const agree = { sandpit: 0, bare: 0, justBash: 0 };
+    const memoryTree = () =>
+      createMemoryFs(Object.fromEntries(Object.entries(fixture).map(([p, text]) => [`/${p}`, text])));
     for (const [n, line] of lines.entries()) {
       const dir = join(work, `t${n}`);
       await writeTree(dir, fixture);
@@ -62,13 +70,39 @@ export async function benchShellCorpus({ limit = Infinity } = {}) {
       const want = { stdout: run.stdout, stderr: run.stderr, exit: run.status ?? -1 };
       await rm(dir, { recursive: true, force: true });
 
-      const fs = createMemoryFs(Object.fromEntries(Object.entries(fixture).map(([p, text]) => [`/${p}`, text])));
-      const ws = createWorkspace({ fs, processRunner: createShellRunner(fs), snapshots: false });
-      t = performance.now();
-      const r = await ws.call('run_command', { command: line, env: { LC_ALL: 'C' }, timeout_seconds: 10 });
-      times.sandpit += performance.now() - t;
-      const got = r.ok ? { stdout: r.result.stdout, stderr: r.result.stderr, exit: r.result.exit_code } : null;
-      if (got && agrees(got, want)) agree.sandpit++;
+      const viaTool = async () => {
+        const fs = memoryTree();
+        const ws = createWorkspace({ fs, processRunner: createShellRunner(fs), snapshots: false });
+        const t0 = performance.now();
+        const r = await ws.call('run_command', { command: line, env: { LC_ALL: 'C' }, timeout_seconds: 10 });
+        times.sandpit += performance.now() - t0;
+        const got = r.ok ? { stdout: r.result.stdout, stderr: r.result.stderr, exit: r.result.exit_code } : null;
+        if (got && agrees(got, want)) agree.sandpit++;
+      };
+      const bareRun = async () => {
+        const bareFs = memoryTree();
+        const writer = new FileWriter(bareFs, new PathResolver(bareFs, '/'), new PathLocks(), new ChangeLog(), null);
+        const t0 = performance.now();
+        const b = await runShell({
+          fs: bareFs,
+          root: '/',
+          command: line,
+          cwd: '.',
+          env: { LC_ALL: 'C' },
+          timeoutMs: 10_000,
+          apply: (steps) => writer.apply(steps, { allOrNothing: false }),
+        });
+        times.bare += performance.now() - t0;
+        if (agrees({ stdout: b.stdout, stderr: b.stderr, exit: b.exit_code }, want)) agree.bare++;
+      };
+      // in turn first, so a command's first load and the warm-up fall on both rows alike
+      if (n % 2 === 0) {
+        await viaTool();
+        await bareRun();
+      } else {
+        await bareRun();
+        await viaTool();
+      }
 
       const peer = new Bash({
         files: Object.fromEntries(Object.entries(fixture).map(([p, text]) => [`/w/${p}`, text])),
@@ -92,24 +126,38 @@ export async function benchShellCorpus({ limit = Infinity } = {}) {
     const scriptMs = performance.now() - t;
 
     const pct = (k) => `${((100 * k) / lines.length).toFixed(1)}%`;
+    // each row against both of Sandpit's: through run_command, and its interpreter bare (like for like with just-bash's)
+    const ratios = (ms) => [fmtRatio(ms / times.sandpit), fmtRatio(ms / times.bare)];
     return table(
       `The shell's differential corpus: ${lines.length} command lines, each on a fresh copy of a small repository`,
-      ['shell', 'all lines', 'vs Sandpit', 'agrees with bash (stdout, exit code, stderr empty or not)'],
       [
-        ["Sandpit's browser shell (run_command on memory)", fmtMs(times.sandpit), '1.00x', pct(agree.sandpit)],
+        'shell',
+        'all lines',
+        'vs run_command',
+        'vs bare interpreter',
+        'agrees with bash (stdout, exit code, stderr empty or not)',
+      ],
+      [
         [
-          'just-bash 3.4.2 (its in-memory filesystem)',
+          "Sandpit's browser shell (run_command on memory)",
+          fmtMs(times.sandpit),
+          ...ratios(times.sandpit),
+          pct(agree.sandpit),
+        ],
+        [
+          "Sandpit's shell interpreter, bare (runShell: no envelope, no snapshots)",
+          fmtMs(times.bare),
+          ...ratios(times.bare),
+          pct(agree.bare),
+        ],
+        [
+          'just-bash 3.4.2, bare (exec on its in-memory filesystem)',
           fmtMs(times.justBash),
-          fmtRatio(times.justBash / times.sandpit),
+          ...ratios(times.justBash),
           pct(agree.justBash),
         ],
-        ['/bin/bash, one spawn per line', fmtMs(times.bash), fmtRatio(times.bash / times.sandpit), '(the reference)'],
-        [
-          '/bin/bash, one script (its own copy of the tree per line)',
-          fmtMs(scriptMs),
-          fmtRatio(scriptMs / times.sandpit),
-          '',
-        ],
+        ['/bin/bash, one spawn per line', fmtMs(times.bash), ...ratios(times.bash), '(the reference)'],
+        ['/bin/bash, one script (its own copy of the tree per line)', fmtMs(scriptMs), ...ratios(scriptMs), ''],
       ],
     );
   } finally {

@@ -4,7 +4,6 @@ import { ShellSyntaxError } from './ast.js';
 import { evalArithmetic } from './arith.js';
 import { decodeLossy, encodeUtf8 } from './bytes.js';
 import { shellPath } from './overlay.js';
-import { evalCond } from './cond.js';
 import {
   errorText,
   ExitSignal,
@@ -380,8 +379,11 @@ export class Interpreter implements ShellHandle {
         const host = this.host();
         return evalArithmetic(await expandString(host, [{ t: 'lit', v: cmd.src, q: false }]), host) !== 0 ? 0 : 1;
       }
-      case 'cond':
+      case 'cond': {
+        // `[[ ]]` loads with its first use
+        const { evalCond } = await import('./cond.js');
         return (await evalCond(this.host(), cmd.words)) ? 0 : 1;
+      }
       case 'case': {
         const host = this.host();
         const value = await expandString(host, cmd.word);

@@ -77,8 +77,7 @@ export async function runShell(request: ShellRequest): Promise<ShellResult> {
   const kept = request.session?.state as SessionState | undefined;
   const cwd = kept?.cwd ?? `/${request.cwd === '.' ? '' : request.cwd}`;
   const vars = new Map(Object.entries({ ...BASE_ENV, PWD: cwd, ...request.env }));
-  const commands = commandTable();
-  for (const [name, fn] of Object.entries(request.extraCommands ?? {})) commands.set(name, fn);
+  const commands = commandTable(request.extraCommands);
   const shell = new Interpreter({
     fs,
     cwd,

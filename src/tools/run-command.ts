@@ -19,7 +19,7 @@ const SHELL_COMMAND =
   'or an argv array run as one command. `/` is the workspace root.';
 
 /** The schema, with the `command` description that fits the runner (one schema, two wordings). */
-const schemaFor = (shell: boolean) =>
+const makeSchema = (shell: boolean) =>
   s.object({
     command: s.anyOf([s.string({ minLength: 1 }), s.array(s.string(), { minItems: 1 })], {
       description: shell ? SHELL_COMMAND : PROGRAMS_COMMAND,
@@ -43,6 +43,15 @@ const schemaFor = (shell: boolean) =>
       }),
     ),
   });
+
+// Made once per wording: a workspace binds its own run_command, and a schema is compiled for
+// checking the first time it is used, so a schema per tool would be compiled again in every workspace.
+const schemas = new Map<boolean, ReturnType<typeof makeSchema>>();
+const schemaFor = (shell: boolean) => {
+  let schema = schemas.get(shell);
+  if (!schema) schemas.set(shell, (schema = makeSchema(shell)));
+  return schema;
+};
 
 // A foreground command gives its outcome; a background one only its task_id and folder.
 const resultSchema = s.object({
@@ -112,11 +121,16 @@ function runCommandOver(runner?: ProcessRunner, findChanges?: FindExternalChange
           },
         );
       }
-      // the splitter loads with the first string command: a browser shell never needs it
+      // A shell reads the line itself (argv says so, as a program runner would run it); the
+      // splitter loads with the first string command for programs: a browser shell never needs it.
       const argv =
-        typeof args.command === 'string'
-          ? (await import('../process/split-command.js')).splitCommand(args.command)
-          : args.command;
+        typeof args.command !== 'string'
+          ? args.command
+          : shell
+            ? args.command.trim() === ''
+              ? []
+              : ['sh', '-c', args.command]
+            : (await import('../process/split-command.js')).splitCommand(args.command);
       if (argv.length === 0 || argv[0] === '') {
         throw new ToolError('INVALID_ARGUMENTS', 'the command is empty', {
           problems: [{ path: '/command', message: 'must name a program' }],

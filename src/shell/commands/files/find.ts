@@ -1,7 +1,6 @@
 import { errorText, type CommandContext, type CommandFn } from '../../context.js';
 import { resolve, runArgv } from '../util.js';
 import { type FindEntry, type FindHost, parseFind } from './find-parse.js';
-import { findPrintf } from './find-printf.js';
 
 /** The file find shows as `shown`, stat'ed without following a link; null when it is gone. */
 async function entryOf(ctx: CommandContext, abs: string, shown: string, start: string, depth: number) {
@@ -37,10 +36,12 @@ export const find: CommandFn = async (ctx) => {
     starts.push(ctx.args[k++]!);
   const fs = ctx.shell.state.fs;
   let status = 0;
+  // -printf's formatter loads with the first find that names it
+  const printf = ctx.args.includes('-printf') ? (await import('./find-printf.js')).findPrintf : () => '';
   const host: FindHost = {
     exec: (argv) => runArgv(ctx, argv, 'find'),
     out: (text) => ctx.out(text),
-    printf: findPrintf,
+    printf,
     now: Date.now(),
     mtimeOf: async (path) => {
       const st = await fs.fullStat(resolve(ctx, path));

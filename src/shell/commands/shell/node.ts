@@ -144,9 +144,3 @@ export function createNodeCommand(host: ScriptHost, limits: ScriptCopyLimits = {
     return outcome.exitCode;
   };
 }
-
-/** The `node` a host without script workers has: says so, with the exit status of a missing program. */
-export const nodeUnavailable: CommandFn = async (ctx) => {
-  ctx.err('node: not available here: scripts run in a Web Worker, which only a browser host provides\n');
-  return 127;
-};
