@@ -1,5 +1,5 @@
 import type { ChangeEvent } from '../change-log.js';
-import { changedRegions, linesOf } from '../review/line-regions.js';
+import { linesOf, regionsBetween } from '../review/line-regions.js';
 import { applyRegions, fill, rangesOf, UNKNOWN, type Runs } from './runs.js';
 
 /** Who last wrote a range of lines: the change, its tool, and the actor and tool call when the call named them. */
@@ -105,7 +105,7 @@ export class BlameTracker {
       }
       const base = before === null || before === undefined ? { text: '', runs: [] } : this.reconcile(known, before);
       const earlier = RESTORING.has(event.tool) ? this.pastState(file.path, after) : undefined;
-      const runs = earlier ?? applyRegions(base.runs, changedRegions(linesOf(base.text), linesOf(after)), origin);
+      const runs = earlier ?? applyRegions(base.runs, regionsBetween(base.text, after), origin);
       this.retire(file.path);
       this.files.set(file.path, { text: after, runs });
     }
@@ -115,7 +115,7 @@ export class BlameTracker {
   private reconcile(known: FileState | undefined, text: string): FileState {
     if (!known) return { text, runs: fill(linesOf(text).length, UNKNOWN) };
     if (known.text === text) return known;
-    return { text, runs: applyRegions(known.runs, changedRegions(linesOf(known.text), linesOf(text)), UNKNOWN) };
+    return { text, runs: applyRegions(known.runs, regionsBetween(known.text, text), UNKNOWN) };
   }
 
   /** Move the current state into the path's past, where an undo can find it. */

@@ -1,6 +1,6 @@
 import type { ChangedFile, RecordedChange } from '../change-log.js';
 import { stableHash } from './hunks.js';
-import { changedRegions, linesOf } from './line-regions.js';
+import { linesOf, regionsBetween } from './line-regions.js';
 
 /**
  * One side of a file in a persisted change: absent (null), not kept (0), its text, or a reference
@@ -122,7 +122,7 @@ function side(value: Side, known: string | undefined): string | null | undefined
 
 function edits(before: string, after: string): Edit[] {
   const b = linesOf(after);
-  return changedRegions(linesOf(before), b).map((r) => [
+  return regionsBetween(before, after).map((r) => [
     r.oldStart,
     r.oldCount,
     b.slice(r.newStart, r.newStart + r.newCount).join(''),

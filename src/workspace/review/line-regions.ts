@@ -55,3 +55,34 @@ export function changedRegions(a: readonly string[], b: readonly string[]): Line
   if (open) regions.push(open);
   return regions;
 }
+
+/** The last texts diffed, by their text after: blame and the persisted change log diff each change. */
+const recent = new Map<string, { before: string; regions: readonly LineRegion[] }>();
+let recentChars = 0;
+/** What the memo may hold beyond texts the change log keeps anyway (characters, both sides). */
+const RECENT_CHARS = 16 * 1024 * 1024;
+
+/**
+ * The changed regions between two texts, as {@link changedRegions} gives them for their lines.
+ * Each change is diffed by the blame tracker and again by the persisted change log: the second
+ * takes the first's answer (the regions are never changed by their users).
+ */
+export function regionsBetween(before: string, after: string): readonly LineRegion[] {
+  const hit = recent.get(after);
+  if (hit !== undefined && hit.before === before) return hit.regions;
+  const regions = changedRegions(linesOf(before), linesOf(after));
+  const size = before.length + after.length;
+  if (size > RECENT_CHARS) return regions;
+  if (hit !== undefined) {
+    recent.delete(after);
+    recentChars -= hit.before.length + after.length;
+  }
+  while (recentChars + size > RECENT_CHARS || recent.size >= 1024) {
+    const [oldest, entry] = recent.entries().next().value!;
+    recent.delete(oldest);
+    recentChars -= entry.before.length + oldest.length;
+  }
+  recent.set(after, { before, regions });
+  recentChars += size;
+  return regions;
+}
