@@ -1,3 +1,21 @@
+import { parseArgs as parseNodeArgs, type ParseArgsConfig } from 'node:util';
+
+/**
+ * Node's own option parser for a verb with options of its own (strict, positionals allowed), its
+ * refusal as a UsageError naming the verb on one line.
+ */
+export function parseVerbArgs<O extends NonNullable<ParseArgsConfig['options']>>(
+  verb: string,
+  argv: string[],
+  options: O,
+): ReturnType<typeof parseNodeArgs<{ args: string[]; options: O; allowPositionals: true; strict: true }>> {
+  try {
+    return parseNodeArgs({ args: argv, options, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw new UsageError(`${verb}: ${(error as Error).message.split('\n')[0]!.slice(0, 200)}`);
+  }
+}
+
 /** A command line the CLI cannot act on; the CLI prints it with the usage line and exits 2. */
 export class UsageError extends Error {
   constructor(message: string) {

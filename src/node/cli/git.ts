@@ -1,9 +1,8 @@
 import { mkdirSync, readdirSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import type { GitAuth, GitProgress } from '../../git/index.js';
 import type { Envelope } from '../../workspace-core.js';
-import { UsageError } from './args.js';
+import { parseVerbArgs, UsageError } from './args.js';
 import { openNodeWorkspace } from '../open.js';
 import { cliSecret } from '../process/sandbox-relaunch.js';
 
@@ -45,12 +44,7 @@ const OPTIONS = {
  * --token-env names), never from the command line, where other users' `ps` would see it.
  */
 export async function gitCommand(verb: Verb, argv: string[]): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({ args: argv, options: OPTIONS[verb], allowPositionals: true, strict: true });
-  } catch (error) {
-    throw new UsageError(`${verb}: ${(error as Error).message.split('\n')[0]!.slice(0, 200)}`);
-  }
+  const parsed = parseVerbArgs(verb, argv, OPTIONS[verb]);
   const values = parsed.values as Record<string, string | boolean | undefined>;
   const str = (name: string) => (typeof values[name] === 'string' ? (values[name] as string) : undefined);
   const envName = str('token-env') ?? 'SANDPIT_GIT_TOKEN';

@@ -1,7 +1,6 @@
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import type { Envelope } from '../../workspace-core.js';
-import { UsageError } from './args.js';
+import { parseVerbArgs, UsageError } from './args.js';
 import { openNodeWorkspace } from '../open.js';
 
 const OPTIONS = {
@@ -18,12 +17,7 @@ const OPTIONS = {
  * `--list` lists the forks, `--drop FORK` drops one. `sandpit fork --root DIR NAME` makes a fork.
  */
 export async function mergeCommand(verb: 'merge' | 'fork', argv: string[]): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
-  } catch (error) {
-    throw new UsageError(`${verb}: ${(error as Error).message.split('\n')[0]!.slice(0, 200)}`);
-  }
+  const parsed = parseVerbArgs(verb, argv, OPTIONS);
   const { values, positionals } = parsed;
   if (!values.root) throw new UsageError(`${verb} needs --root DIR`);
   const listing = verb === 'merge' && values.list === true;

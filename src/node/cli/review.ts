@@ -1,8 +1,7 @@
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import type { HunkStatus } from '../../review-hooks.js';
 import type { Envelope } from '../../workspace-core.js';
-import { UsageError } from './args.js';
+import { parseVerbArgs, UsageError } from './args.js';
 import { openNodeWorkspace } from '../open.js';
 
 const OPTIONS = {
@@ -32,12 +31,7 @@ const ids = (values: string[] | undefined) =>
  * wrote each line. Each prints its envelope; exit 0 when ok, 1 when not.
  */
 export async function reviewCommand(verb: 'review' | 'blame', argv: string[]): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
-  } catch (error) {
-    throw new UsageError(`${verb}: ${(error as Error).message.split('\n')[0]!.slice(0, 200)}`);
-  }
+  const parsed = parseVerbArgs(verb, argv, OPTIONS);
   const { values, positionals } = parsed;
   if (!values.root) throw new UsageError(`${verb} needs --root DIR`);
   const accepting = ids(values.accept);
