@@ -110,16 +110,19 @@ function spreadOf(count: number): Set<number> {
 /** Records the path of each counted operation a clean run makes, below the faulty layer. */
 function recordingFs(inner: WorkspaceFs, ops: readonly FsOp[], paths: string[]): WorkspaceFs {
   const counted = new Set<string>(ops);
-  const out = Object.create(inner) as Record<string, unknown>;
-  for (const name of counted) {
-    const fn = (inner as unknown as Record<string, ((...a: unknown[]) => Promise<unknown>) | undefined>)[name];
-    if (!fn) continue;
-    out[name] = (...args: unknown[]) => {
-      paths.push(String(args[0]));
-      return fn.apply(inner, args);
-    };
-  }
-  return out as unknown as WorkspaceFs;
+  // Every method runs on the backend itself, so one with private fields or bound state still works.
+  return new Proxy(inner, {
+    get(target, name, receiver) {
+      const value = Reflect.get(target, name, receiver);
+      if (typeof value !== 'function') return value;
+      if (typeof name === 'string' && counted.has(name))
+        return (...args: unknown[]) => {
+          paths.push(String(args[0]));
+          return value.apply(target, args);
+        };
+      return value.bind(target);
+    },
+  });
 }
 
 export function faultsContract(backend: BackendUnderTest, points: FaultPoints = 'every') {
