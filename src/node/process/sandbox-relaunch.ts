@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { closeSync, readFileSync } from 'node:fs';
+import { Socket } from 'node:net';
 import { isatty } from 'node:tty';
 import { isCredential } from './env.js';
 
@@ -11,6 +12,8 @@ const kept = new Map<string, string>();
 
 // Set only in the relaunched CLI: which inherited descriptor carries the secrets it needs.
 const SECRETS_FD = 'SANDPIT_SECRETS_FD';
+// The parent never writes to this one: it closes when the parent dies, however it dies.
+const LIFELINE_FD = 4;
 
 // The credentials a CLI command reads: the git token and the model API keys.
 const NEEDED = ['SANDPIT_GIT_TOKEN', 'SANDPIT_API_KEY', 'OPENAI_API_KEY', 'ANTHROPIC_API_KEY'];
@@ -32,6 +35,7 @@ export async function relaunchWithoutSecrets(argv: readonly string[]): Promise<n
   if (fd !== undefined) {
     delete process.env[SECRETS_FD];
     takeSecrets(Number(fd));
+    stopWithParent();
     return null;
   }
   if (process.platform === 'win32' || process.argv[1] === undefined) return null;
@@ -52,8 +56,10 @@ export async function relaunchWithoutSecrets(argv: readonly string[]): Promise<n
   env[SECRETS_FD] = '3';
   const child = spawn(process.execPath, [...process.execArgv, process.argv[1], ...argv], {
     env,
-    stdio: ['inherit', 'inherit', 'inherit', 'pipe'],
+    stdio: ['inherit', 'inherit', 'inherit', 'pipe', 'pipe'],
   });
+  const lifeline = child.stdio[LIFELINE_FD] as Socket;
+  lifeline.on('error', () => {});
   const pipe = child.stdio[3] as NodeJS.WritableStream;
   pipe.on('error', () => {});
   pipe.end(JSON.stringify(secrets));
@@ -67,11 +73,32 @@ export async function relaunchWithoutSecrets(argv: readonly string[]): Promise<n
   return new Promise((resolve) => {
     child.once('error', () => resolve(1));
     child.once('exit', (code, signal) => {
+      lifeline.destroy();
       for (const [s, h] of handlers) process.off(s, h);
       if (signal) process.kill(process.pid, signal);
       resolve(code ?? 1);
     });
   });
+}
+
+/**
+ * A parent killed with SIGKILL cannot pass the signal on: without this, an `mcp --http` server
+ * holding the credentials would stay up, orphaned, on its port. The lifeline ends when the parent
+ * is gone, and this process then stops as if it had been sent SIGTERM.
+ */
+function stopWithParent(): void {
+  let lifeline: Socket;
+  try {
+    lifeline = new Socket({ fd: LIFELINE_FD, readable: true, writable: false });
+  } catch {
+    return; // started by something other than the relaunching parent
+  }
+  const stop = () => process.kill(process.pid, 'SIGTERM');
+  lifeline.on('error', stop);
+  lifeline.on('end', stop);
+  lifeline.resume();
+  // Waiting on the parent must not keep a finished command alive.
+  lifeline.unref();
 }
 
 function takeSecrets(fd: number): void {
