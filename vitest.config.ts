@@ -16,6 +16,9 @@ const chromiumArgs = [
   '--disable-sync',
 ];
 
+// Files whose assertions read the whole process: its memory peak, or what one import installs in it.
+const ownProcess = ['test/git/clone-memory.test.ts', 'test/snapshots/platform-native.test.ts'];
+
 export default defineConfig({
   define: { global: 'globalThis' },
   test: {
@@ -30,7 +33,22 @@ export default defineConfig({
           environment: 'node',
           alias: [lexerAlias],
           include: ['test/**/*.test.ts'],
-          exclude: ['test/browser/**', 'test/e2e/**'],
+          exclude: ['test/browser/**', 'test/e2e/**', ...ownProcess],
+          globalSetup: ['test/cli/build-global-setup.ts'],
+          testTimeout: 30_000,
+          // The files of one worker share its module cache: importing the sources again for each
+          // file was half the time of the small ones. Files that need a process of their own are
+          // the next project.
+          isolate: false,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'node-own-process',
+          environment: 'node',
+          alias: [lexerAlias],
+          include: ownProcess,
           globalSetup: ['test/cli/build-global-setup.ts'],
           testTimeout: 30_000,
         },
