@@ -2,6 +2,7 @@ import { defineConfig } from 'vitest/config';
 import { playwright } from '@vitest/browser-playwright';
 import { browserAliases, lexerAlias } from './web/browser-aliases.js';
 import { gitCommands } from './test/browser/git-commands.js';
+import { npmCommands } from './test/browser/npm-commands.js';
 import { recordFigures, type FigureRow } from './test/hardening/figures.js';
 import { FULL, SEED } from './test/hardening/sizes.js';
 import { findChromium } from './scripts/test-setup.mjs';
@@ -87,7 +88,11 @@ export default defineConfig({
               launchOptions: { executablePath: findChromium() ?? '/usr/bin/chromium', args: chromiumArgs },
             }),
             instances: [{ browser: 'chromium' }],
-            commands: { recordHardeningFigures: (_ctx, row: FigureRow) => recordFigures(row), ...gitCommands },
+            commands: {
+              recordHardeningFigures: (_ctx, row: FigureRow) => recordFigures(row),
+              ...gitCommands,
+              ...npmCommands,
+            },
           },
         },
       },

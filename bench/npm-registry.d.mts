@@ -7,6 +7,8 @@ export interface FixturePackage {
   peerDependencies?: Record<string, string>;
   peerDependenciesMeta?: Record<string, { optional?: boolean }>;
   bin?: string | Record<string, string>;
+  /** the package's `exports` map (its `main` is always index.js, which the registry writes) */
+  exports?: string | Record<string, unknown>;
   scripts?: Record<string, string>;
   os?: string[];
   cpu?: string[];

@@ -5,6 +5,7 @@ import type { SnapshotOptions } from '../src/snapshots/store.js';
 import {
   WARM_MESSAGE,
   type BackendKind,
+  type CallProgress,
   type ChangeEvent,
   type TaskNoteEvent,
   type GitVerb,
@@ -258,8 +259,20 @@ export async function connectWorkspace(options: ConnectOptions): Promise<RemoteW
     backend: info.backend,
     name: info.name,
     locked: info.locked,
-    call: ((tool: string, args?: unknown, callOptions?: WireCallOptions) =>
-      guarded(() => remote.call(tool, args, plainCallOptions(callOptions)) as Promise<Envelope>)) as Workspace['call'],
+    call: ((tool: string, args?: unknown, callOptions?: WireCallOptions & { onProgress?: CallProgress }) => {
+      const report = callOptions?.onProgress;
+      return guarded(
+        () =>
+          remote.call(
+            tool,
+            args,
+            plainCallOptions(callOptions),
+            report
+              ? proxy((done: number, total?: number, message?: string) => report(done, total, message))
+              : undefined,
+          ) as Promise<Envelope>,
+      );
+    }) as Workspace['call'],
     review: remoteReview(remote, guarded),
     blame: (path) => guarded(() => remote.blame(path) as Promise<Envelope<BlameResult>>),
     forks: {

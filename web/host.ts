@@ -8,6 +8,7 @@ import { BACKEND_KINDS, backendOf, type OpenedBackend } from '../src/fs/backends
 import type { GitCredentials, GitProgress } from '../src/git/index.js';
 import type { ToolDefinition } from '../src/tools/schema/define.js';
 import type {
+  CallProgress,
   ChangeEvent,
   GitVerb,
   OpenInfo,
@@ -205,17 +206,25 @@ export function createHost(): WorkerApi {
       await backend?.flush?.().catch(() => {});
       return result;
     },
-    call: (async (tool: string, args?: unknown, callOptions?: WireCallOptions): Promise<Envelope> => {
+    call: (async (
+      tool: string,
+      args?: unknown,
+      callOptions?: WireCallOptions,
+      onProgress?: CallProgress,
+    ): Promise<Envelope> => {
       const name = typeof tool === 'string' ? tool : String(tool);
       try {
         const current = await target();
         if (!current) return locked(name);
         const who = callOptions && typeof callOptions === 'object' ? callOptions : {};
+        const progress = orderedProgress(typeof onProgress === 'function' ? onProgress : undefined);
         const result = await current.call(name, args, {
           ...(typeof who.actor === 'string' ? { actor: who.actor } : {}),
           ...(typeof who.call_id === 'string' ? { call_id: who.call_id } : {}),
+          ...(progress.report ? { onProgress: progress.report } : {}),
         });
         await backend?.flush?.();
+        await progress.delivered();
         return result;
       } catch (error) {
         // The call itself never throws; this is opening the backend or saving its tree afterwards.

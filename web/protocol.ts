@@ -179,6 +179,9 @@ export interface WorkspaceVerbs {
   close: Workspace['close'];
 }
 
+/** The progress listener of a call (`CallOptions.onProgress`), which crosses as its own argument (a comlink proxy). */
+export type CallProgress = (done: number, total?: number, message?: string) => void;
+
 /** Who makes a call, as it crosses the boundary: the change log and blame keep both. */
 export interface WireCallOptions {
   /** who asks (an agent's name, a person) */
@@ -215,8 +218,11 @@ export type WireGitOptions = Omit<Partial<CloneOptions> & PushOptions & PullOpti
 
 /** What the worker exposes through comlink: the workspace verbs, plus opening, change events and git. */
 export interface WorkerApi extends Omit<WorkspaceVerbs, 'call'>, WireReview, WireForks {
-  /** Run a tool in the worker; `options` (plain JSON) names who asks. */
-  call: (tool: string, args?: unknown, options?: WireCallOptions) => Promise<Envelope>;
+  /**
+   * Run a tool in the worker; `options` (plain JSON) names who asks; `onProgress`, a comlink proxy,
+   * hears a long call's progress (an install's packages), every report before the envelope.
+   */
+  call: (tool: string, args?: unknown, options?: WireCallOptions, onProgress?: CallProgress) => Promise<Envelope>;
   open(
     options: WireOpenOptions,
     confirm?: (paths: string[], action: ConfirmAction, request: ApprovalRequest) => Promise<boolean>,

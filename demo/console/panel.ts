@@ -164,9 +164,18 @@ export class ToolConsole {
       args = this.form.values();
     }
     this.runButton.disabled = true;
+    // A long call (npm install) says how far it has got until its envelope arrives.
+    const line = $('call-progress');
+    const onProgress = (_done: number, _total?: number, message?: string) => {
+      if (!message) return;
+      line.textContent = message;
+      line.hidden = false;
+    };
     try {
-      this.show(await this.session.call(tool, args));
+      this.show(await this.session.call(tool, args, { onProgress }));
     } finally {
+      line.hidden = true;
+      line.textContent = '';
       this.runButton.disabled = false;
     }
   }

@@ -228,7 +228,12 @@ export class Session {
   async call(
     tool: string,
     args: unknown = {},
-    options: { approved?: string[]; actor?: string; call_id?: string } = {},
+    options: {
+      approved?: string[];
+      actor?: string;
+      call_id?: string;
+      onProgress?: (done: number, total?: number, message?: string) => void;
+    } = {},
   ): Promise<Envelope> {
     let envelope: Envelope;
     const grant = options.approved ? { tool, paths: new Set(options.approved) } : null;
@@ -238,6 +243,7 @@ export class Session {
       envelope = await this.ws.call(tool, args, {
         ...(options.actor !== undefined ? { actor: options.actor } : {}),
         ...(options.call_id !== undefined ? { call_id: options.call_id } : {}),
+        ...(options.onProgress ? { onProgress: options.onProgress } : {}),
       });
     } catch (error) {
       // Only a dead or closed worker rejects; the panels show it like any failed call.

@@ -80,10 +80,12 @@ export async function planInstall(
     throw new PackageError('NOT_FOUND', 'package.json', 'there is no package.json in this folder');
   manifest ??= {};
   const oldLock = parseJson<Lockfile>(await reader.readText('package-lock.json'), 'package-lock.json');
-  // What node_modules holds: npm's hidden lockfile, else (a tree installed before it was written) the lock.
+  // What node_modules holds: npm's hidden lockfile, else (a tree installed before it was written) the
+  // lock, each entry only where its folder holds that version. npm drops the hidden lockfile once a
+  // folder it lists is gone and reads the folders instead; reading each listed folder comes to the same.
   const hidden = command.kind === 'ci' ? null : await readHiddenLock(reader);
   const installed: Record<string, LockEntry> =
-    command.kind === 'ci' ? {} : (hidden ?? (await presentOf(reader, withoutRoot(oldLock?.packages ?? {}))));
+    command.kind === 'ci' ? {} : await presentOf(reader, hidden ?? withoutRoot(oldLock?.packages ?? {}));
   const progress = { phase: 'resolving' as InstallProgress['phase'], done: 0, total: 0, bytes: 0 };
   const tell = () => options.onProgress?.({ ...progress });
 
@@ -133,12 +135,8 @@ export async function planInstall(
   for (const node of installable) {
     const old = installed[node.location];
     if (old && sameContents(old, node.entry)) {
-      const pkg = await reader.readText(`${node.location}/package.json`).catch(() => null);
-      const version = pkg ? (JSON.parse(pkg) as { version?: string }).version : undefined;
-      if (version === node.entry.version) {
-        carryMetadata(node.entry, old);
-        continue;
-      }
+      carryMetadata(node.entry, old);
+      continue;
     }
     toFetch.push(node);
   }
@@ -229,7 +227,7 @@ async function readHiddenLock(reader: ProjectReader): Promise<Record<string, Loc
   }
 }
 
-/** Without a hidden lockfile, as npm reads the folders: the lock's packages whose folder holds that version. */
+/** As npm reads the folders: the listed packages whose folder holds that version. */
 async function presentOf(
   reader: ProjectReader,
   entries: Record<string, LockEntry>,

@@ -156,7 +156,10 @@ function runCommandOver(runner?: ProcessRunner, findChanges?: FindExternalChange
         apply: (steps: FileStep[], options?: { gitCommand?: boolean }) =>
           ctx.writer.apply(steps, { allOrNothing: false, ...(options?.gitCommand ? { gitCommand: true } : {}) }),
         timeoutMs: seconds === undefined ? null : seconds * 1000,
-        onProgress: (done: number, total?: number, message?: string) => ctx.progress(done, total, message),
+        // Only for a caller that listens: a program's output is read for progress only then.
+        ...(ctx.onProgress
+          ? { onProgress: (done: number, total?: number, message?: string) => ctx.progress(done, total, message) }
+          : {}),
       };
       if (background) {
         if (!runner.start)

@@ -5,4 +5,11 @@ declare module 'vitest' {
   }
 }
 
+declare module 'vitest/browser' {
+  interface BrowserCommands {
+    /** the package-lock.json the real npm CLI writes for `project` against `registry` */
+    npmCliLock: (registry: string, project: unknown) => Promise<{ packages: Record<string, Record<string, unknown>> }>;
+  }
+}
+
 export {};

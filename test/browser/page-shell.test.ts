@@ -1,5 +1,5 @@
 // No Buffer polyfill here on purpose: a page workspace must undo (isomorphic-git reads) without one.
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, inject, it } from 'vitest';
 import { createMemoryFs, createWorkspace, type Workspace, type WorkspaceFs } from '../../src/index.js';
 import { createIndexedDbFs, createOpfsFs, createPageRunner } from '../../web/index.js';
 import { uniqueName } from './connect.js';
@@ -54,6 +54,25 @@ describe.each(backends)('run_command in a page workspace over %s', (_label, make
     expect(await bytesOf(fs, '/src/a.ts')).toBe('const a = 1; // TODO\n');
     expect(await bytesOf(fs, '/notes.md')).toBe('b\na\n');
     expect(await bytesOf(fs, '/sorted.md')).toBeNull();
+  });
+
+  it('installs packages with npm from the registry its .npmrc names, as one change, hoisted as npm hoists them', async () => {
+    const fs = await make();
+    const ws = createWorkspace({ fs });
+    opened.push(() => ws.close());
+    await ws.call('write_file', { path: 'package.json', content: '{"name":"page-app","version":"1.0.0"}\n' });
+    await ws.call('write_file', { path: '.npmrc', content: `registry=${inject('npmRegistry').url}\n` });
+    const installed = await run(ws, 'npm install b');
+    expect(installed).toMatchObject({ exit_code: 0, stderr: '' });
+    expect(installed.stdout).toMatch(/^\nadded 4 packages/);
+    expect(installed.change_id).toEqual(expect.any(String));
+    expect(installed.changed_files).toEqual(
+      expect.arrayContaining(['package.json', 'package-lock.json', 'node_modules/shared/index.js']),
+    );
+    expect(await bytesOf(fs, '/node_modules/b/node_modules/shared/index.js')).toBeNull();
+    expect(await bytesOf(fs, '/node_modules/shared/index.js')).toContain('shared@2.0.0');
+    expect(await bytesOf(fs, '/node_modules/l3/index.js')).toContain('l3@1.0.0');
+    expect(JSON.parse((await bytesOf(fs, '/package.json'))!).dependencies).toEqual({ b: '^1.0.0' });
   });
 });
 

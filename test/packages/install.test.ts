@@ -267,6 +267,22 @@ describe('npm ci, failures, the cache and undo', () => {
     expect(ok.ok && ok.result.stdout).toMatch(/up to date/);
   });
 
+  it('sees a package folder removed by hand, as npm does: npm ls names it unmet, npm install adds it back from the cache', async () => {
+    const { ws, fs } = open({ '/package.json': '{"name":"app","version":"1.0.0"}\n' });
+    expect((await ws.call('run_command', { command: 'npm install b' })).ok).toBe(true);
+    // The hidden lockfile still lists it: npm drops that file once a folder it lists is gone.
+    expect((await ws.call('delete_path', { path: 'node_modules/l3', recursive: true })).ok).toBe(true);
+    const listed = await ws.call('run_command', { command: 'npm ls --all' });
+    expect(listed.ok && listed.result.exit_code).toBe(1);
+    expect(listed.ok && listed.result.stdout).toContain('UNMET DEPENDENCY l3@1.x');
+    const hits = registry.hits.length;
+    const again = await ws.call('run_command', { command: 'npm install' });
+    expect(again.ok && again.result).toMatchObject({ exit_code: 0, stderr: '' });
+    expect(again.ok && again.result.stdout).toMatch(/^\nadded 1 package, audited/);
+    expect(await text(fs, '/node_modules/l3/index.js')).toContain('l3@1.0.0');
+    expect(registry.hits.length).toBe(hits);
+  });
+
   it('undoes an install with its node_modules, and redoes it, each in one call', async () => {
     const { ws, fs } = open({ '/package.json': '{\n  "name": "app",\n  "version": "1.0.0"\n}\n' });
     await ws.call('snapshot', { message: 'before' });

@@ -5,6 +5,7 @@ import { runsOn } from '../../toolsets/native/shell-line.js';
 import type { ToolDefinition } from '../../tools/schema/define.js';
 import type { FindExternalChanges } from '../../tools/external-changes.js';
 import { DEFAULT_OUTPUT_CAP } from './output-cap.js';
+import { reportOutputProgress } from './output-progress.js';
 import { startProcess } from './spawn.js';
 import { chooseSandbox, sandboxChoice, type SandboxMode, type SandboxPolicy } from './sandbox.js';
 import { execRequest } from './sandbox-exec.js';
@@ -69,7 +70,10 @@ export function createNodeRunner(
   };
   const runOnce = async (request: CommandRequest, session?: { host: string }): Promise<CommandResult> => {
     const running = await startProcess(await spawnRequest(request, session));
-    const { exit_code, stdout, stderr, timed_out, truncated, duration_ms, note } = await running.done;
+    const endProgress = request.onProgress ? reportOutputProgress(running, request.onProgress) : undefined;
+    const outcome = await running.done;
+    endProgress?.();
+    const { exit_code, stdout, stderr, timed_out, truncated, duration_ms, note } = outcome;
     return { exit_code, stdout, stderr, timed_out, truncated, duration_ms, ...(note ? { note } : {}) };
   };
   const sessions = new Set<CommandSession>();

@@ -85,11 +85,12 @@ export async function ls(ctx: CommandContext, args: string[]): Promise<number> {
   const manifest = JSON.parse(text) as ProjectManifest;
   const lock = JSON.parse((await reader.readText('package-lock.json')) ?? '{"packages":{}}') as Lockfile;
   const hidden = JSON.parse((await reader.readText(HIDDEN_LOCK)) ?? 'null') as Lockfile | null;
-  // What node_modules holds: the hidden lockfile, else the lock's packages whose folder is there.
+  // What node_modules holds: the hidden lockfile, else the lock, each package only where its folder
+  // is there (npm drops the hidden lockfile once a folder it lists is gone).
   const held: Record<string, LockEntry> = {};
   for (const [location, entry] of Object.entries(hidden?.packages ?? lock.packages ?? {})) {
     if (location === '') continue;
-    if (hidden || (await reader.readText(`${location}/package.json`)) !== null) held[location] = entry;
+    if ((await reader.readText(`${location}/package.json`)) !== null) held[location] = entry;
   }
   const root = treeFromLock(manifest, { lockfileVersion: 3, requires: true, packages: held });
   const label = `${manifest.name ?? '(unnamed)'}${manifest.version ? `@${manifest.version}` : ''}`;
