@@ -10,11 +10,19 @@ export interface Tracking {
   behind: number;
 }
 
-/** How many commits are reachable from `from` without passing `base`, and whether it was met; missing parents end the walk. */
-async function walkTo(repo: Repo, from: string, base: string | null): Promise<{ count: number; met: boolean }> {
+/**
+ * The commits reachable from `from` without passing `base` (all of them when `base` is null),
+ * whether `base` was met, and whether a merge (two parents) was among them; missing parents end the walk.
+ */
+async function walkTo(
+  repo: Repo,
+  from: string,
+  base: string | null,
+): Promise<{ seen: Set<string>; met: boolean; merges: boolean }> {
   const seen = new Set<string>();
   const stack = [from];
   let met = false;
+  let merges = false;
   while (stack.length > 0) {
     const oid = stack.pop()!;
     if (oid === base) met = true;
@@ -22,24 +30,37 @@ async function walkTo(repo: Repo, from: string, base: string | null): Promise<{ 
     const read = await git.readCommit({ ...repo.base, oid }).catch(() => null);
     if (!read) continue;
     seen.add(oid);
+    if (read.commit.parent.length > 1) merges = true;
     stack.push(...read.commit.parent);
   }
-  return { count: seen.size, met };
+  return { seen, met, merges };
 }
 
+const without = (a: Set<string>, b: Set<string>) => {
+  let n = 0;
+  for (const oid of a) if (!b.has(oid)) n++;
+  return n;
+};
+
 /**
- * How many commits each side has that the other lacks, counted down to their merge base (found
- * by isomorphic-git's breadth-first walk, which commit dates cannot mislead).
+ * How many commits each side has that the other lacks, as git counts them: the commits reachable
+ * from one and not from the other. A history with a merge (a pull's merge commit) can reach below
+ * the merge base by its other parent, so there both histories are walked whole and compared.
  */
 async function distance(repo: Repo, ours: string, theirs: string): Promise<{ ahead: number; behind: number }> {
   if (ours === theirs) return { ahead: 0, behind: 0 };
   // the common case first, new commits on top of the upstream: a walk that stops at it, which a
   // shallow clone's missing parents do not break (isomorphic-git's merge base needs every parent)
   const ahead = await walkTo(repo, ours, theirs);
-  if (ahead.met) return { ahead: ahead.count, behind: 0 };
-  const bases = await git.findMergeBase({ ...repo.base, oids: [ours, theirs] }).catch(() => [] as string[]);
-  const base = (bases[0] as string | undefined) ?? null;
-  return { ahead: (await walkTo(repo, ours, base)).count, behind: (await walkTo(repo, theirs, base)).count };
+  if (ahead.met && !ahead.merges) return { ahead: ahead.seen.size, behind: 0 };
+  if (!ahead.merges) {
+    const bases = await git.findMergeBase({ ...repo.base, oids: [ours, theirs] }).catch(() => [] as string[]);
+    const base = (bases[0] as string | undefined) ?? null;
+    const [a, b] = await Promise.all([walkTo(repo, ours, base), walkTo(repo, theirs, base)]);
+    if (!a.merges && !b.merges) return { ahead: a.seen.size, behind: b.seen.size };
+  }
+  const [a, b] = await Promise.all([walkTo(repo, ours, null), walkTo(repo, theirs, null)]);
+  return { ahead: without(a.seen, b.seen), behind: without(b.seen, a.seen) };
 }
 
 /** The branch's upstream (`branch.<name>.remote` and `.merge`), or null when it has none. */
