@@ -204,12 +204,16 @@ export class Repo {
     return oid.slice(0, 7);
   }
 
-  /** The files of a commit's tree, by path from the top (read tree by tree: git.walk's per-entry promises cost more). */
-  async treeFiles(commit: string | null): Promise<Map<string, GitFile>> {
+  /**
+   * The files of a commit's tree, by path from the top (read tree by tree: git.walk's per-entry
+   * promises cost more). A copy the caller may change, or with `shared` the kept files themselves,
+   * which the caller only reads.
+   */
+  async treeFiles(commit: string | null, shared = false): Promise<Map<string, GitFile>> {
     if (!commit) return new Map();
     // A commit never changes, so its files are kept for the next command (HEAD's, mostly).
     const known = lastTrees.get(this.ctx.shell.state.fs.backend);
-    if (known?.commit === commit) return new Map(known.files);
+    if (known?.commit === commit) return shared ? known.files : new Map(known.files);
     const out = new Map<string, GitFile>();
     const { commit: parsed } = await git.readCommit({ ...this.base, oid: commit });
     const readInto = async (oid: string, prefix: string): Promise<void> => {
@@ -225,7 +229,7 @@ export class Repo {
     await readInto(parsed.tree, '');
     const files = new Map([...out].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
     lastTrees.set(this.ctx.shell.state.fs.backend, { commit, files });
-    return new Map(files);
+    return shared ? files : new Map(files);
   }
 
   /** The files the index stages, by path. */
