@@ -23,6 +23,7 @@ export class GitFatal extends Error {
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
+const NO_PATH = new FsError('EINVAL', 'readFile');
 
 /**
  * isomorphic-git's `fs` over the shell's overlay: reads see the command line's earlier writes,
@@ -40,6 +41,9 @@ export function gitFsOf(sfs: ShellFs, dir = '/') {
   return {
     promises: {
       async readFile(p: string, options?: { encoding?: string } | string) {
+        // isomorphic-git calls readFile() with no path, twice per API call, to see that it answers
+        // with a promise: a rejection made once, not a TypeError with its stack every time
+        if (typeof p !== 'string') throw NO_PATH;
         const data = await sfs.readFile(at(p));
         const encoding = typeof options === 'string' ? options : options?.encoding;
         return encoding === 'utf8' ? decoder.decode(data) : data;
