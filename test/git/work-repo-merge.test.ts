@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { mergeMessage } from '../../src/git/work-merge.js';
 import { GIT_ENV, gitIn, shellGit } from '../shell/git-harness.js';
 import { createRepo, git, startGitServer, type GitServer } from './git-server.js';
 import { backends, everything, onDisk, workspaceFiles, type Made } from './workspaces.js';
@@ -186,5 +187,18 @@ describe.each(backends)("a pull merges the shell's own commits as git pull does,
     const refused = await made.ws.git.pull({});
     expect(refused).toMatchObject({ ok: false, error: { code: 'PATCH_CONFLICT', problems: [{ path: 'README.md' }] } });
     expect(await kept(made)).toEqual(before);
+  });
+});
+
+describe("the merge commit's title", () => {
+  it("is git's: the URL without a trailing .git, ' into <branch>' off main and master", () => {
+    // as git 2.39 titled the same pulls
+    expect(mergeMessage('main', 'file:///tmp/x/remote.git', 'main')).toBe(
+      "Merge branch 'main' of file:///tmp/x/remote",
+    );
+    expect(mergeMessage('feat', '/tmp/x/remote.git/', 'feat')).toBe("Merge branch 'feat' of /tmp/x/remote into feat");
+    expect(mergeMessage('master', 'https://example.com/r', 'master')).toBe(
+      "Merge branch 'master' of https://example.com/r",
+    );
   });
 });
