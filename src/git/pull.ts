@@ -11,7 +11,16 @@ import { diffTrees, type FileChange } from './tree-diff.js';
 import { authCallback, type RemoteOptions } from './transport.js';
 import type { PackObjectType } from './index-pack.js';
 import { capturePack, storePack } from './pack-capture.js';
-import { missingObjects, moveWorkRepo, openWorkRepo, reaches, stagedCollisions, type WorkRepo } from './work-sync.js';
+import { planWorkMerge, type WorkMerge } from './work-merge.js';
+import {
+  holds,
+  missingObjects,
+  moveWorkRepo,
+  openWorkRepo,
+  reaches,
+  stagedCollisions,
+  type WorkRepo,
+} from './work-sync.js';
 
 // A pull has no file cap (yet): the index still streams, and only delta bases and the files it
 // writes are held whole, as they were before.
@@ -87,9 +96,14 @@ export async function pullInto(ctx: GitContext, options: PullOptions = {}): Prom
       files,
     });
     const ours = store.history.head!;
-    const work = await planWorkRepo(ctx, url, theirs);
+    const plan = () => planWorkRepo(ctx, url, remote.branch, theirs);
     if (theirs === ours.oid || (await descends(ctx, ours.oid, theirs))) {
-      if (work) await store.exclusive(() => moveAfterPull(ctx, work, remote.branch, theirs));
+      // the files hold the pulled commit already; `.git` may still have it to merge
+      await store.exclusive(async () => {
+        const work = await plan();
+        if (work?.staged.length) throw overwrites(remote.branch, work.staged);
+        if (work) await moveAfterPull(ctx, work, remote.branch, theirs);
+      });
       return done('up_to_date', []);
     }
     const base = (await descends(ctx, theirs, ours.oid))
@@ -109,21 +123,14 @@ export async function pullInto(ctx: GitContext, options: PullOptions = {}): Prom
     const incoming = writable(await diffTrees(store.access, baseTree, theirTree));
     const local = base === ours.oid ? [] : writable(await diffTrees(store.access, baseTree, ours.tree));
     const result = await store.exclusive(async () => {
+      const work = await plan();
+      // `.git`'s reasons first: they say what git itself would do there
       const conflicts = [
+        ...(work?.staged ?? []),
         ...collisions(incoming, local),
         ...(await unsnapshotted(ctx, incoming, ours.tree)),
-        ...(work?.staged ?? []),
       ];
-      if (conflicts.length > 0) {
-        throw new ToolError(
-          'PATCH_CONFLICT',
-          `pulling '${remote.branch}' would overwrite ${conflicts.length} file${conflicts.length === 1 ? '' : 's'} changed in the workspace; nothing was changed`,
-          {
-            hint: 'Push the workspace to a new branch and merge there, or restore those files and pull again.',
-            problems: conflicts,
-          },
-        );
-      }
+      if (conflicts.length > 0) throw overwrites(remote.branch, conflicts);
       const toWrite = local.length === 0 ? writable(await diffTrees(store.access, ours.tree, theirTree)) : incoming;
       await writeChanges(ctx.writer, store.access, toWrite, { tool: 'git_pull', readBlob: read });
       if (work) await moveAfterPull(ctx, work, remote.branch, theirs);
@@ -175,42 +182,71 @@ async function finish(
   return { ...result, commit: ctx.store.history.head!.oid };
 }
 
-/** The workspace's `.git` a pull moves, and the rows it has staged that the pull would overwrite. */
+/** The workspace's `.git` a pull moves, and what it would overwrite there (the pull is refused then). */
 interface WorkPlan {
   repo: WorkRepo;
   /** `.git`'s branch fast-forwards to the pulled commit: it holds no commit the remote lacks */
   forward: boolean;
+  /** `.git`'s branch has commits of its own: the merge commit that joins them with the pulled one */
+  merge: WorkMerge | null;
   staged: Problem[];
 }
 
 /**
- * What the pull does to the workspace's `.git`: when its branch holds nothing the pulled commit
- * lacks, it fast-forwards (the index's rows of the pulled paths change with it, refused as
- * `git pull` refuses when they are staged); otherwise (the shell's own commits, or a branch
- * elsewhere) only `origin/<branch>` moves, and `git status` says the branches diverged.
+ * What the pull does to the workspace's `.git`, as `git pull` (merge, its default) does to a clone.
+ * When its branch holds nothing the pulled commit lacks, it fast-forwards (the index's rows of the
+ * pulled paths change with it, refused as `git pull` refuses when they are staged). When it holds
+ * commits of its own (the shell's `git commit`) and lacks the pulled one, a merge commit joins them
+ * (./work-merge.ts). When it holds the pulled commit already, or is on another branch, only
+ * `origin/<branch>` moves.
  */
-async function planWorkRepo(ctx: GitContext, url: string, theirs: string): Promise<WorkPlan | null> {
+async function planWorkRepo(ctx: GitContext, url: string, branch: string, theirs: string): Promise<WorkPlan | null> {
   const repo = await openWorkRepo(ctx, url);
   if (!repo) return null;
-  const forward =
-    repo.head !== null && repo.branch !== null && repo.own.length === 0 && (await reaches(ctx, theirs, repo.head));
-  if (!forward || repo.head === theirs) return { repo, forward: false, staged: [] };
-  const staged = await stagedCollisions(
-    repo,
-    ctx.store.access,
-    await treeOf(ctx, repo.head!),
-    await treeOf(ctx, theirs),
-  );
-  return { repo, forward, staged };
+  const still = { repo, forward: false, merge: null, staged: [] };
+  if (repo.head === null || repo.branch === null || repo.head === theirs || (await holds(ctx, repo, theirs)))
+    return still;
+  if (repo.own.length === 0 && (await reaches(ctx, theirs, repo.head))) {
+    const staged = await stagedCollisions(
+      repo,
+      ctx.store.access,
+      await treeOf(ctx, repo.head),
+      await treeOf(ctx, theirs),
+    );
+    return { repo, forward: true, merge: null, staged };
+  }
+  if (repo.branch !== branch) return still;
+  const merge = await planWorkMerge(ctx, repo, theirs, branch, url);
+  return merge ? { repo, forward: false, merge, staged: merge.problems } : still;
 }
 
 async function moveAfterPull(ctx: GitContext, work: WorkPlan, branch: string, theirs: string): Promise<void> {
-  const { repo } = work;
+  const { repo, merge } = work;
+  const objects = await missingObjects(ctx.store.access, repo.access, [theirs]);
+  const head = merge
+    ? { from: repo.head, to: merge.commit, changes: merge.changes, pulled: true }
+    : work.forward
+      ? { from: repo.head, to: theirs, pulled: true }
+      : undefined;
   await moveWorkRepo(ctx, repo, {
-    objects: await missingObjects(ctx.store.access, repo.access, [theirs]),
+    objects: merge ? [...objects, ...merge.objects] : objects,
     remote: { branch, commit: theirs },
-    ...(work.forward ? { head: { from: repo.head, to: theirs } } : {}),
+    ...(head ? { head } : {}),
   });
+}
+
+/** The refusal of a pull that would overwrite what the workspace holds: nothing was changed. */
+function overwrites(branch: string, found: Problem[]): ToolError {
+  // one entry per path: the first reason found for it
+  const problems = [...new Map(found.reverse().map((p) => [p.path, p])).values()].reverse();
+  return new ToolError(
+    'PATCH_CONFLICT',
+    `pulling '${branch}' would overwrite ${problems.length} file${problems.length === 1 ? '' : 's'} changed in the workspace; nothing was changed`,
+    {
+      hint: 'Push the workspace to a new branch and merge there, or restore those files and pull again.',
+      problems,
+    },
+  );
 }
 
 async function descends({ store }: GitContext, oid: string, ancestor: string): Promise<boolean> {

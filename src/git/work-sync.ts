@@ -14,7 +14,7 @@ import type { Problem } from '../contract/index.js';
 import type { GitContext } from './context.js';
 import { fileMatches } from './checkout.js';
 import { isSkippedPath } from './safe-path.js';
-import { diffTrees } from './tree-diff.js';
+import { diffTrees, type FileChange } from './tree-diff.js';
 import { parseIndex, serializeIndex, type IndexRow } from './work-index.js';
 
 /**
@@ -100,7 +100,8 @@ export async function holds(ctx: GitContext, repo: WorkRepo, commit: string): Pr
   return false;
 }
 
-interface Loose {
+/** One object as a loose file would hold it. */
+export interface Loose {
   oid: string;
   type: StoredObjectType;
   content: Uint8Array;
@@ -157,8 +158,12 @@ export interface WorkRepoMove {
   objects: Loose[];
   /** the remote branch and the commit it is at now: `refs/remotes/origin/<branch>` */
   remote: { branch: string; commit: string };
-  /** the checked-out branch's new commit, and the files whose index rows change with it */
-  head?: { from: string | null; to: string };
+  /**
+   * the checked-out branch's new commit, and the files whose index rows change with it (`changes`:
+   * given for a merge commit `.git` holds alone; else the trees of `from` and `to` in the shadow
+   * repository are compared); `pulled`: a pull moved it, so ORIG_HEAD names where it was, as git leaves it
+   */
+  head?: { from: string | null; to: string; changes?: FileChange[]; pulled?: boolean };
 }
 
 /**
@@ -204,9 +209,12 @@ export async function moveWorkRepo(ctx: GitContext, repo: WorkRepo, move: WorkRe
   if (move.head && repo.branch) {
     const { from, to } = move.head;
     const rows = new Map(repo.index.map((r) => [r.path, r]));
-    const fromTree = from ? (await readCommit({ ...ctx.store.access }, from)).tree : null;
-    const toTree = (await readCommit({ ...ctx.store.access }, to)).tree;
-    for (const c of await diffTrees(ctx.store.access, fromTree, toTree)) {
+    const changed = async () => {
+      const fromTree = from ? (await readCommit({ ...ctx.store.access }, from)).tree : null;
+      const toTree = (await readCommit({ ...ctx.store.access }, to)).tree;
+      return diffTrees(ctx.store.access, fromTree, toTree);
+    };
+    for (const c of move.head.changes ?? (await changed())) {
       if (!c.after) {
         rows.delete(c.path);
         continue;
@@ -220,6 +228,7 @@ export async function moveWorkRepo(ctx: GitContext, repo: WorkRepo, move: WorkRe
       rows.set(c.path, row);
     }
     steps.push(text(`.git/refs/heads/${repo.branch}`, to));
+    if (from && move.head.pulled) steps.push(text('.git/ORIG_HEAD', from));
     steps.push({ kind: 'write', rel: '.git/index', bytes: serializeIndex([...rows.values()]) });
   }
   await ctx.writer.apply(steps, { gitCommand: true, allOrNothing: true, noteForSnapshot: false, parallel: 16 });

@@ -137,7 +137,7 @@ describe.each(backends)("the git verbs keep the clone's .git in step, on %s", (_
     expect((await sh('git rev-parse HEAD')).stdout).toBe(git(r.bare, 'rev-parse', 'main'));
   });
 
-  it("a pull leaves the shell's own commits alone (only origin/main moves) and refuses to overwrite what .git stages", async () => {
+  it("a pull merges the shell's own commits (test/git/work-repo-merge.test.ts) and refuses to overwrite what .git stages", async () => {
     made = await make();
     const r = remote();
     expect((await made.ws.git.clone({ url: r.url })).ok).toBe(true);
@@ -153,9 +153,10 @@ describe.each(backends)("the git verbs keep the clone's .git in step, on %s", (_
     await made.ws.call('edit_file', { path: 'src/app.ts', old_text: '3000', new_text: '4000' });
     expect(await sh("git commit -qam 'mine'")).toMatchObject({ exit: 0 });
     expect((await made.ws.git.pull({})).ok).toBe(true);
-    // the pulled file is in the work tree, not in the shell's branch: a change not yet committed there
-    expect((await sh('git status -sb')).stdout).toBe('## main...origin/main [ahead 1, behind 1]\n M README.md\n');
-    expect((await sh('git log -1 --format=%s')).stdout).toBe('mine\n');
+    // as git pull: a merge commit joins the shell's commit and the pulled one
+    expect((await sh('git status -sb')).stdout).toBe('## main...origin/main [ahead 2]\n');
+    expect((await sh('git log -1 --format=%s')).stdout).toBe(`Merge branch 'main' of ${r.url.slice(0, -4)}\n`);
+    expect((await sh('cat README.md')).stdout).toBe('# Changed\n');
     const dir = await onDisk(made, exported);
     expect(gitIn(dir, 'fsck', '--strict')).toMatchObject({ exit: 0, stderr: '' });
     expect(gitIn(dir, 'rev-parse', 'origin/main').stdout).toBe(git(r.bare, 'rev-parse', 'main'));

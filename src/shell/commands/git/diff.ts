@@ -58,8 +58,8 @@ export async function printPairs(ctx: CommandContext, pairs: FilePair[], f: Diff
 
 /** Index (or a commit) against the working tree, for the wanted paths. */
 async function workPairs(repo: Repo, base: string | null, wanted: (p: string) => boolean): Promise<FilePair[]> {
-  const index = await readIndex(repo);
-  const from = base === null ? index : await repo.treeFiles(base);
+  const index = await readIndex(repo, true);
+  const from = base === null ? index : await repo.treeFiles(base, true);
   const changes = await workChanges(repo, from as typeof index, wanted);
   const pairs: FilePair[] = [];
   for (const c of changes) {

@@ -19,9 +19,11 @@ const lastParsed = new WeakMap<object, { key: string; entries: Map<string, Index
 
 /**
  * Read `.git/index` (versions 2 and 3) straight from its bytes: faster than a tree walk, and it
- * keeps the stat data that lets `status` and `diff` skip files whose stat has not moved.
+ * keeps the stat data that lets `status` and `diff` skip files whose stat has not moved. A copy
+ * the caller may change, or with `shared` the parsed entries themselves (the same object while the
+ * index is unchanged), which the caller only reads: copying 10,000 entries cost a status 2 ms.
  */
-export async function readIndex(repo: Repo): Promise<Map<string, IndexEntry>> {
+export async function readIndex(repo: Repo, shared = false): Promise<Map<string, IndexEntry>> {
   const sfs = repo.ctx.shell.state.fs;
   let data: Uint8Array;
   try {
@@ -32,10 +34,10 @@ export async function readIndex(repo: Repo): Promise<Map<string, IndexEntry>> {
   const sum = data.length >= 32 ? toHex(data.subarray(data.length - 20)) : '';
   const key = `${sfs.backendPath(repo.gitdir)}\0${data.length}\0${sum}`;
   const last = lastParsed.get(sfs.backend);
-  if (last?.key === key && !/^0+$/.test(sum)) return new Map(last.entries);
+  if (last?.key === key && !/^0+$/.test(sum)) return shared ? last.entries : new Map(last.entries);
   const entries = parseIndex(data);
   lastParsed.set(sfs.backend, { key, entries });
-  return new Map(entries);
+  return shared ? entries : new Map(entries);
 }
 
 function parseIndex(data: Uint8Array): Map<string, IndexEntry> {

@@ -23,6 +23,7 @@ export class GitFatal extends Error {
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
+const NO_PATH = new FsError('EINVAL', 'readFile');
 
 /**
  * isomorphic-git's `fs` over the shell's overlay: reads see the command line's earlier writes,
@@ -40,6 +41,9 @@ export function gitFsOf(sfs: ShellFs, dir = '/') {
   return {
     promises: {
       async readFile(p: string, options?: { encoding?: string } | string) {
+        // isomorphic-git calls readFile() with no path, twice per API call, to see that it answers
+        // with a promise: a rejection made once, not a TypeError with its stack every time
+        if (typeof p !== 'string') throw NO_PATH;
         const data = await sfs.readFile(at(p));
         const encoding = typeof options === 'string' ? options : options?.encoding;
         return encoding === 'utf8' ? decoder.decode(data) : data;
@@ -204,12 +208,16 @@ export class Repo {
     return oid.slice(0, 7);
   }
 
-  /** The files of a commit's tree, by path from the top (read tree by tree: git.walk's per-entry promises cost more). */
-  async treeFiles(commit: string | null): Promise<Map<string, GitFile>> {
+  /**
+   * The files of a commit's tree, by path from the top (read tree by tree: git.walk's per-entry
+   * promises cost more). A copy the caller may change, or with `shared` the kept files themselves,
+   * which the caller only reads.
+   */
+  async treeFiles(commit: string | null, shared = false): Promise<Map<string, GitFile>> {
     if (!commit) return new Map();
     // A commit never changes, so its files are kept for the next command (HEAD's, mostly).
     const known = lastTrees.get(this.ctx.shell.state.fs.backend);
-    if (known?.commit === commit) return new Map(known.files);
+    if (known?.commit === commit) return shared ? known.files : new Map(known.files);
     const out = new Map<string, GitFile>();
     const { commit: parsed } = await git.readCommit({ ...this.base, oid: commit });
     const readInto = async (oid: string, prefix: string): Promise<void> => {
@@ -225,7 +233,7 @@ export class Repo {
     await readInto(parsed.tree, '');
     const files = new Map([...out].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
     lastTrees.set(this.ctx.shell.state.fs.backend, { commit, files });
-    return new Map(files);
+    return shared ? files : new Map(files);
   }
 
   /** The files the index stages, by path. */

@@ -10,36 +10,73 @@ export interface Tracking {
   behind: number;
 }
 
-/** How many commits are reachable from `from` without passing `base`, and whether it was met; missing parents end the walk. */
-async function walkTo(repo: Repo, from: string, base: string | null): Promise<{ count: number; met: boolean }> {
-  const seen = new Set<string>();
-  const stack = [from];
-  let met = false;
-  while (stack.length > 0) {
-    const oid = stack.pop()!;
-    if (oid === base) met = true;
-    if (oid === base || seen.has(oid)) continue;
-    const read = await git.readCommit({ ...repo.base, oid }).catch(() => null);
-    if (!read) continue;
-    seen.add(oid);
-    stack.push(...read.commit.parent);
-  }
-  return { count: seen.size, met };
-}
-
 /**
- * How many commits each side has that the other lacks, counted down to their merge base (found
- * by isomorphic-git's breadth-first walk, which commit dates cannot mislead).
+ * How many commits each side has that the other lacks, as git counts them (the commits reachable
+ * from one and not from the other): both histories are painted down together, newest commit
+ * first, each commit with the sides that reach it, until every commit still to visit is reached
+ * by both; what is left below is common to both and not walked. A merge commit's other parent is
+ * painted like any other, and a commit that gains a side after it was visited (commit times out of
+ * order) passes it on to the ancestors visited below it at once. A missing parent (a shallow
+ * clone's edge) ends that line.
  */
 async function distance(repo: Repo, ours: string, theirs: string): Promise<{ ahead: number; behind: number }> {
   if (ours === theirs) return { ahead: 0, behind: 0 };
-  // the common case first, new commits on top of the upstream: a walk that stops at it, which a
-  // shallow clone's missing parents do not break (isomorphic-git's merge base needs every parent)
-  const ahead = await walkTo(repo, ours, theirs);
-  if (ahead.met) return { ahead: ahead.count, behind: 0 };
-  const bases = await git.findMergeBase({ ...repo.base, oids: [ours, theirs] }).catch(() => [] as string[]);
-  const base = (bases[0] as string | undefined) ?? null;
-  return { ahead: (await walkTo(repo, ours, base)).count, behind: (await walkTo(repo, theirs, base)).count };
+  const OURS = 1;
+  const THEIRS = 2;
+  const flags = new Map<string, number>();
+  // null: a commit the repository lacks (a shallow clone's edge), which neither side has
+  const read = new Map<string, { parents: string[]; time: number } | null>();
+  const load = async (oid: string) => {
+    let c = read.get(oid);
+    if (c === undefined) {
+      const got = await git.readCommit({ ...repo.base, oid }).catch(() => null);
+      c = got ? { parents: got.commit.parent, time: got.commit.committer.timestamp } : null;
+      read.set(oid, c);
+    }
+    return c;
+  };
+  // newest last, so the next to visit is popped
+  const queue: Array<{ oid: string; time: number }> = [];
+  const queued = new Set<string>();
+  const visited = new Set<string>();
+  // a commit gains `side`: queued to be visited, or (visited already) passed on to its parents now
+  const paint = async (start: string, side: number) => {
+    const stack = [start];
+    while (stack.length > 0) {
+      const oid = stack.pop()!;
+      const was = flags.get(oid) ?? 0;
+      if ((was | side) === was) continue;
+      const commit = await load(oid);
+      if (!commit) continue;
+      flags.set(oid, was | side);
+      if (visited.has(oid)) {
+        stack.push(...commit.parents);
+        continue;
+      }
+      if (queued.has(oid)) continue;
+      const { time } = commit;
+      let at = queue.length;
+      while (at > 0 && queue[at - 1]!.time > time) at--;
+      queue.splice(at, 0, { oid, time });
+      queued.add(oid);
+    }
+  };
+  await paint(ours, OURS);
+  await paint(theirs, THEIRS);
+  while (queue.some((q) => flags.get(q.oid) !== (OURS | THEIRS))) {
+    const { oid } = queue.pop()!;
+    queued.delete(oid);
+    visited.add(oid);
+    const side = flags.get(oid)!;
+    for (const parent of (await load(oid))!.parents) await paint(parent, side);
+  }
+  let ahead = 0;
+  let behind = 0;
+  for (const f of flags.values()) {
+    if (f === OURS) ahead++;
+    else if (f === THEIRS) behind++;
+  }
+  return { ahead, behind };
 }
 
 /** The branch's upstream (`branch.<name>.remote` and `.merge`), or null when it has none. */

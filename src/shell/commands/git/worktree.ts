@@ -28,20 +28,22 @@ function statMatches(entry: IndexEntry, s: FsStat, mode: string, indexMs: number
 }
 
 /**
+ * Folder listings with each entry's lstat (`ShellFs.folderStats`), by the folder's shell path,
+ * shared by one command's passes: status lists every folder for the tracked files' stats and again
+ * for untracked files, and the second listing was a tenth of a status at 10,000 files. `tracked`
+ * counts, per folder, the tracked files the first pass found in its listing: a folder whose
+ * listing holds nothing else but tracked folders has no untracked name to look for.
+ */
+export type FolderListings = Map<string, Promise<Map<string, FsStat> | null>> & { tracked?: Map<string, number> };
+
+/**
  * The tracked files whose working copy differs from what the index holds. A file whose stat
  * matches the index's record is taken as unchanged, as git does; any other is hashed and
  * compared, and remembered by their stat for the next command (./stat-cache.ts).
  */
-/**
- * Folder listings with each entry's lstat (`ShellFs.folderStats`), by the folder's shell path,
- * shared by one command's passes: status lists every folder for the tracked files' stats and again
- * for untracked files, and the second listing was a tenth of a status at 10,000 files.
- */
-export type FolderListings = Map<string, Promise<Map<string, FsStat> | null>>;
-
 export async function workChanges(
   repo: Repo,
-  index: Map<string, IndexEntry>,
+  index: ReadonlyMap<string, IndexEntry>,
   wanted: (path: string) => boolean = () => true,
   folders: FolderListings = new Map(),
 ): Promise<WorkChange[]> {
@@ -56,26 +58,44 @@ export async function workChanges(
     (!modes && actual !== '120000' && staged !== '120000') || (!links && staged === '120000' && actual !== '120000')
       ? staged
       : actual;
+  const tracked = new Map<string, number>();
+  folders.tracked = tracked;
   // One listing per folder where the backend offers it: a confined lookup per file was most of a
-  // status on a node folder. A name the listing lacks is asked again alone (gone, or a failure).
-  const statOf = async (full: string): Promise<FsStat | null> => {
-    const cut = full.lastIndexOf('/');
-    const dir = cut <= 0 ? '/' : full.slice(0, cut);
-    let listed = folders.get(dir);
-    if (!listed) folders.set(dir, (listed = sfs.folderStats(dir)));
-    return (await listed)?.get(full.slice(cut + 1)) ?? sfs.fullStat(full).catch(() => null);
-  };
+  // status on a node folder. The index is sorted, so a folder's files come together: its listing
+  // is looked up and awaited once per run of them, not per file. A name the listing lacks is asked
+  // again alone (gone, or a failure).
+  let dir = '';
+  let cut = -1;
+  let full = '';
+  let listed: Map<string, FsStat> | null = null;
+  let hits = 0;
+  // a folder's files can come in more than one run (`a/b`, `a/c/d`, `a/e`): its count adds up
+  const count = () => listed && tracked.set(full, (tracked.get(full) ?? 0) + hits);
   for (const [path, entry] of index) {
     if (!wanted(path) || entry.skipWorktree) continue;
-    repo.ctx.shell.checkTime();
-    const s = await statOf(`${top}/${path}`);
+    const at = path.lastIndexOf('/');
+    if (at !== cut || !path.startsWith(dir)) {
+      count();
+      repo.ctx.shell.checkTime();
+      cut = at;
+      dir = path.slice(0, at + 1);
+      full = dir === '' ? top || '/' : `${top}/${path.slice(0, at)}`;
+      let listing = folders.get(full);
+      if (!listing) folders.set(full, (listing = sfs.folderStats(full)));
+      listed = await listing;
+      hits = 0;
+    }
+    const found = listed?.get(at < 0 ? path : path.slice(at + 1));
+    if (found) hits++;
+    const s = found ?? (await sfs.fullStat(`${top}/${path}`).catch(() => null));
     if (!s || s.type === 'dir') {
       out.push({ path, now: null });
       continue;
     }
     const mode = seen(s.type === 'symlink' ? '120000' : s.mode & 0o111 ? '100755' : '100644', entry.mode);
+    if (statMatches(entry, s, mode, indexMs)) continue;
     const abs = sfs.backendPath(`${top}/${path}`);
-    if (statMatches(entry, s, mode, indexMs) || seenUnchanged(sfs.backend, abs, s, mode, entry.oid)) continue;
+    if (seenUnchanged(sfs.backend, abs, s, mode, entry.oid)) continue;
     const file = await repo.workFile(path);
     if (!file) {
       out.push({ path, now: null });
@@ -86,6 +106,7 @@ export async function workChanges(
     if (oid !== entry.oid || now !== entry.mode) out.push({ path, now: { oid, mode: now, data: file.data } });
     else rememberSeen(sfs.backend, abs, s, mode, oid);
   }
+  count();
   return out;
 }
 
@@ -100,9 +121,24 @@ export async function untracked(
   honourIgnores = true,
   folders: FolderListings = new Map(),
 ): Promise<string[]> {
+  // the folders holding tracked files, and each one's tracked folders by name (the index is sorted:
+  // a folder's files come together, so its ancestors are added once per run of them)
   const dirs = new Set<string>();
+  const subdirs = new Map<string, string[]>();
+  let last = '';
   for (const path of index.keys()) {
-    for (let i = path.indexOf('/'); i >= 0; i = path.indexOf('/', i + 1)) dirs.add(path.slice(0, i));
+    const at = path.lastIndexOf('/');
+    if (at < 0 || (at === last.length && path.startsWith(last))) continue;
+    last = path.slice(0, at);
+    for (let folder = last; folder && !dirs.has(folder); ) {
+      dirs.add(folder);
+      const up = folder.lastIndexOf('/');
+      const parent = up < 0 ? '' : folder.slice(0, up);
+      const list = subdirs.get(parent);
+      if (list) list.push(folder.slice(up + 1));
+      else subdirs.set(parent, [folder.slice(up + 1)]);
+      folder = parent;
+    }
   }
   const sfs = repo.ctx.shell.state.fs;
   const top = repo.dir === '/' ? '' : repo.dir;
@@ -131,11 +167,28 @@ export async function untracked(
     const dir = rel ? `${top}/${rel}` : top || '/';
     // a folder the tracked files' pass listed is not listed again (what it could not stat is gone)
     const listed = await folders.get(dir);
-    const names = listed ? [...listed.keys()] : await sfs.readdir(dir);
-    const pushed = names.includes('.gitignore');
+    const names = listed ? listed.keys() : await sfs.readdir(dir);
+    const pushed = listed ? listed.has('.gitignore') : (names as string[]).includes('.gitignore');
     if (pushed) {
       const text = new TextDecoder().decode(await sfs.readFile(`${top}/${rel ? `${rel}/` : ''}.gitignore`));
       rules.push({ base: rel, ig: ignore().add(text) });
+    }
+    // a folder whose listing is its tracked files (the first pass counted them) and its tracked
+    // folders has no other name: only those folders are walked
+    const subs = subdirs.get(rel) ?? [];
+    const hits = folders.tracked?.get(dir);
+    if (
+      listed &&
+      hits !== undefined &&
+      listed.size === hits + subs.length &&
+      subs.every((name) => listed.get(name)?.type === 'dir')
+    ) {
+      for (const name of subs) {
+        const path = rel ? `${rel}/${name}` : name;
+        if (!ignored(path, true)) await walk(path);
+      }
+      if (pushed) rules.pop();
+      return;
     }
     for (const name of names) {
       const path = rel ? `${rel}/${name}` : name;
