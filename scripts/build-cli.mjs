@@ -144,6 +144,10 @@ const bundle = await rolldown({
     if (id.startsWith('.') || id.startsWith('/')) return false;
     return !BUNDLED.has(id.startsWith('@') ? id.split('/').slice(0, 2).join('/') : id.split('/')[0]);
   },
+  // diff's modules only define its differs (its package.json does not say so): what Sandpit uses of
+  // it (createTwoFilesPatch, diffArrays) is kept, the word, JSON, CSS and sentence differs are not
+  // compiled and made before the first answers.
+  treeshake: { moduleSideEffects: (id) => (id.includes(`${sep}node_modules${sep}diff${sep}`) ? false : undefined) },
   // tsc's output has dynamic imports of modules others import statically; bundled, they are one module.
   checks: { ineffectiveDynamicImport: false },
   // A dynamic import of a module in a group's chunk imports that chunk, not a facade file of its own.
