@@ -71,6 +71,34 @@ function packageOf(id) {
   return after[0].startsWith('@') ? `${after[0]}/${after[1]}` : after[0];
 }
 
+/**
+ * The protocol versions the early answers negotiate are the SDK's own (mcp/capabilities.js imports
+ * them from its types module), but that module builds every schema of the protocol with zod when it
+ * loads: tens of ms the early chunk must not spend. Here the import resolves, for capabilities.js
+ * alone, to the two constants read from that same SDK module now; the server's chunk has the SDK.
+ */
+function sdkVersions() {
+  const virtual = '\0sandpit-sdk-protocol-versions';
+  return {
+    name: 'sandpit-sdk-protocol-versions',
+    resolveId(source, importer) {
+      if (source === '@modelcontextprotocol/sdk/types.js' && importer === join(dist, 'mcp', 'capabilities.js'))
+        return virtual;
+      return null;
+    },
+    async load(id) {
+      if (id !== virtual) return null;
+      const { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } = await import(
+        '@modelcontextprotocol/sdk/types.js'
+      );
+      return [
+        `export const LATEST_PROTOCOL_VERSION = ${JSON.stringify(LATEST_PROTOCOL_VERSION)};`,
+        `export const SUPPORTED_PROTOCOL_VERSIONS = ${JSON.stringify(SUPPORTED_PROTOCOL_VERSIONS)};`,
+      ].join('\n');
+    },
+  };
+}
+
 /** Fills `sets` with the static import closure of each list of roots, once the graph is known. */
 function closures(sets, lists) {
   return {
@@ -116,11 +144,15 @@ const bundle = await rolldown({
     if (id.startsWith('.') || id.startsWith('/')) return false;
     return !BUNDLED.has(id.startsWith('@') ? id.split('/').slice(0, 2).join('/') : id.split('/')[0]);
   },
+  // diff's modules only define its differs (its package.json does not say so): what Sandpit uses of
+  // it (createTwoFilesPatch, diffArrays) is kept, the word, JSON, CSS and sentence differs are not
+  // compiled and made before the first answers.
+  treeshake: { moduleSideEffects: (id) => (id.includes(`${sep}node_modules${sep}diff${sep}`) ? false : undefined) },
   // tsc's output has dynamic imports of modules others import statically; bundled, they are one module.
   checks: { ineffectiveDynamicImport: false },
   // A dynamic import of a module in a group's chunk imports that chunk, not a facade file of its own.
   preserveEntrySignatures: false,
-  plugins: [closures(sets, { early: EARLY, start: START, server: SERVER })],
+  plugins: [sdkVersions(), closures(sets, { early: EARLY, start: START, server: SERVER })],
 });
 await rm(out, { recursive: true, force: true });
 await bundle.write({

@@ -1,5 +1,6 @@
 import * as fs from 'node:fs';
-import { Worker } from 'node:worker_threads';
+import { createRequire } from 'node:module';
+import type { Worker } from 'node:worker_threads';
 import { native } from './node-names.js';
 import { makeStat, toFsStat } from './stat.js';
 import type { PlainFile } from './types.js';
@@ -153,6 +154,8 @@ const pending = new Map<number, Pending>();
 function helper(): Worker | null {
   if (worker !== undefined) return worker;
   try {
+    // worker_threads loads with the first read that needs the helper, not with this module.
+    const { Worker } = createRequire(import.meta.url)('node:worker_threads') as typeof import('node:worker_threads');
     worker = new Worker(SOURCE, { eval: true });
     worker.unref();
     worker.on('message', ({ id, meta, out }: { id: number; meta: Float64Array; out: Uint8Array }) => {

@@ -1,8 +1,7 @@
 import { isUtf8 } from 'node:buffer';
 import * as fs from 'node:fs';
-import { createHash, randomBytes } from 'node:crypto';
+import { createRequire } from 'node:module';
 import { dirname, basename, join, resolve } from 'node:path';
-import { deflateSync, inflateSync } from 'node:zlib';
 import { FsError, hasFsCode, translated } from './errors.js';
 import { Beneath, BENEATH_SUPPORTED, openRegularFile } from './node-beneath.js';
 import { DIRECT_IO, readOnHelper, readPlain, readPlainAt, writeInPlace } from './node-direct.js';
@@ -19,6 +18,15 @@ import {
   type WorkspaceFs,
 } from './types.js';
 import { atomicTempName } from './temp-names.js';
+
+// zlib loads with the first snapshot and crypto with the first hash, not with this module, and
+// crypto through require: its ES module namespace reads every export, webcrypto's too, which loads
+// it. An MCP server's first answers go without them.
+const builtin = createRequire(import.meta.url);
+let zlib: typeof import('node:zlib') | undefined;
+let crypto: typeof import('node:crypto') | undefined;
+const nodeZlib = () => (zlib ??= builtin('node:zlib') as typeof import('node:zlib'));
+const nodeCrypto = () => (crypto ??= builtin('node:crypto') as typeof import('node:crypto'));
 
 /**
  * The real-folder backend. Paths are host paths; the workspace above confines them to its root
@@ -207,16 +215,16 @@ export const NODE_NATIVE: NativeHelpers = {
   deflate: (data) => {
     // git's own level for objects it writes one at a time (core.looseCompression defaults to 1):
     // three times faster than the default level on source files, for a few percent of size
-    const out = deflateSync(data, { level: 1 });
+    const out = nodeZlib().deflateSync(data, { level: 1 });
     return new Uint8Array(out.buffer, out.byteOffset, out.byteLength);
   },
   inflate: (data) => {
-    const out = inflateSync(data);
+    const out = nodeZlib().inflateSync(data);
     return new Uint8Array(out.buffer, out.byteOffset, out.byteLength);
   },
-  sha256Hex: (data) => createHash('sha256').update(data).digest('hex'),
+  sha256Hex: (data) => nodeCrypto().createHash('sha256').update(data).digest('hex'),
   sha1Hex: (parts) => {
-    const hash = createHash('sha1');
+    const hash = nodeCrypto().createHash('sha1');
     for (const part of parts) hash.update(part);
     return hash.digest('hex');
   },
@@ -228,7 +236,7 @@ export const NODE_NATIVE: NativeHelpers = {
 const bufferIndexOf = Buffer.prototype.indexOf as (this: Uint8Array, value: number, byteOffset: number) => number;
 
 function writeAtomically(path: string, data: Uint8Array | string, requested?: number): void {
-  const temp = join(dirname(path), atomicTempName(basename(path), randomBytes(6).toString('hex')));
+  const temp = join(dirname(path), atomicTempName(basename(path), nodeCrypto().randomBytes(6).toString('hex')));
   const existing = fs.lstatSync(native(path), { throwIfNoEntry: false });
   if (existing?.isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
   const mode = requested ?? (existing?.isFile() ? existing.mode & 0o7777 : undefined);

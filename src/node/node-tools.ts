@@ -15,14 +15,35 @@ import type { GitAuth } from '../git/index.js';
 import { taskTools } from '../tools/task-tools.js';
 import { TaskRegistry } from './process/tasks.js';
 
-/** Names no manifest may take: every built-in tool of every toolset, Node's task tools included. */
-export const BUILTIN_TOOL_NAMES: readonly string[] = [
+/**
+ * Names no manifest may take: every built-in tool of every toolset, Node's task tools included.
+ * Listed on first use (it builds every toolset), so a start that loads no manifests goes without.
+ */
+export const BUILTIN_TOOL_NAMES: readonly string[] = listedOnFirstUse(() => [
   ...new Set([
     ...TOOLSET_NAMES.flatMap((name) => toolset(name).tools.map((t) => t.name)),
     ...taskTools(new TaskRegistry()).map((t) => t.name),
     ...GIT_TOOL_NAMES,
   ]),
-];
+]);
+
+/** A read-only array whose items are made by `make` when it is first read. */
+function listedOnFirstUse(make: () => string[]): readonly string[] {
+  let list: string[] | undefined;
+  const items = () => (list ??= make());
+  return new Proxy([] as string[], {
+    get: (_target, key) => {
+      const value = Reflect.get(items(), key);
+      return typeof value === 'function' ? value.bind(items()) : value;
+    },
+    has: (_target, key) => Reflect.has(items(), key),
+    ownKeys: () => Reflect.ownKeys(items()),
+    getOwnPropertyDescriptor: (_target, key) => Reflect.getOwnPropertyDescriptor(items(), key),
+    set: () => false,
+    defineProperty: () => false,
+    deleteProperty: () => false,
+  });
+}
 
 export interface NodeToolsOptions extends NodeProcessOptions {
   /** a folder of tool folders (`<name>/<name>.json`, seed 003) to load as tools */

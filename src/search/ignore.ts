@@ -1,4 +1,4 @@
-import ignore, { type Ignore } from 'ignore';
+import type { Ignore } from 'ignore';
 
 /** The rules of one `.gitignore` file and the folder (root-relative, '' for the root) they govern. */
 export interface IgnoreRules {
@@ -6,9 +6,20 @@ export interface IgnoreRules {
   rules: Ignore;
 }
 
+let loading: Promise<(options: { allowRelativePaths: boolean }) => Ignore> | undefined;
+
+/**
+ * A matcher for `.gitignore` rules, from the `ignore` package, which loads with the first
+ * `.gitignore` read rather than with the tools: an MCP server's first answers go without it.
+ */
+export async function gitignoreRules(text: string): Promise<Ignore> {
+  loading ??= import('ignore').then((m) => m.default);
+  return (await loading)({ allowRelativePaths: true }).add(text);
+}
+
 /** Parse the text of a `.gitignore` found in folder `base`. */
-export function parseGitignore(base: string, text: string): IgnoreRules {
-  return { base, rules: ignore({ allowRelativePaths: true }).add(text) };
+export async function parseGitignore(base: string, text: string): Promise<IgnoreRules> {
+  return { base, rules: await gitignoreRules(text) };
 }
 
 /**

@@ -249,7 +249,7 @@ export async function readFolder(fs: WorkspaceFs, abs: string): Promise<FsDirent
 async function loadRules(fs: WorkspaceFs, paths: PathResolver, folder: string): Promise<IgnoreRules | null> {
   try {
     const bytes = await fs.readFile(paths.toAbs(joinRel(folder, '.gitignore')));
-    return parseGitignore(folder, new TextDecoder().decode(bytes));
+    return await parseGitignore(folder, new TextDecoder().decode(bytes));
   } catch (error) {
     // A missing or unreadable .gitignore simply adds no rules; a failing disk is still reported.
     if (isAbsent(error) || hasFsCode(error, 'EACCES', 'EPERM', 'EISDIR')) return null;

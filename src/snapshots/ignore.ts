@@ -1,7 +1,8 @@
-import ignore, { type Ignore } from 'ignore';
+import type { Ignore } from 'ignore';
 import type { WorkspaceFs } from '../fs/types.js';
 import { RESERVED_TOP_LEVEL } from '../workspace/paths.js';
 import { isAtomicTemp } from '../fs/temp-names.js';
+import { gitignoreRules } from '../search/ignore.js';
 import { DEFAULT_SNAPSHOT_EXCLUDES } from '../search/skipped-folders.js';
 
 export { DEFAULT_SNAPSHOT_EXCLUDES } from '../search/skipped-folders.js';
@@ -130,7 +131,7 @@ export class SnapshotIgnore {
       const text = new TextDecoder().decode(
         await this.fs.readFile(this.toAbs(dir ? `${dir}/.gitignore` : '.gitignore')),
       );
-      rules = ignore({ allowRelativePaths: true }).add(text);
+      rules = await gitignoreRules(text);
     } catch {
       rules = null;
     }

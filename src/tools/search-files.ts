@@ -2,7 +2,6 @@ import { unreadableResult } from './schema/result-schemas.js';
 import { decodeCursor, encodeCursor, queryFingerprint } from '../search/cursor.js';
 import { anyGlob } from '../search/glob.js';
 import { buildMatcher } from '../search/matcher.js';
-import { searchFiles as runSearch } from '../search/search.js';
 import { shortened, type Unreadable } from '../search/walk.js';
 import { s, ToolError } from '../contract/index.js';
 import { displayPath } from '../workspace/paths.js';
@@ -81,6 +80,8 @@ export const searchFilesTool = defineTool({
     const fingerprint = queryFingerprint([args.pattern, start.rel, isRegex, caseSensitive, args.include ?? []]);
     const resume = args.cursor === undefined ? null : decodeCursor(args.cursor, fingerprint);
     const unreadable: Unreadable[] = [];
+    // The search engine loads with the first search, not with the tools (see scripts/build-cli.mjs).
+    const { searchFiles: runSearch } = await import('../search/search.js');
     const page = await runSearch(ctx.fs, ctx.paths, {
       matcher,
       start,

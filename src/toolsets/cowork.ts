@@ -1,4 +1,4 @@
-import { applyPatch, MAX_PATCH_FILES } from '../patch/apply.js';
+import { MAX_PATCH_FILES } from '../patch/limits.js';
 import { s } from '../contract/index.js';
 import { applyPatchResultSchema, applyPatchSchema } from '../tools/apply-patch.js';
 import { confirmOrRefuse } from '../tools/confirm.js';
@@ -117,6 +117,8 @@ function patchTool(artifact: string | null) {
     async run(args, ctx) {
       const strict = audited(ctx);
       // Preflight first (it writes nothing), so approval is asked only for a patch that would apply.
+      // The patch engine loads with the first patch, as apply_patch's does.
+      const { applyPatch } = await import('../patch/apply.js');
       const plan = await applyPatch(strict, args.patch, { dryRun: true, exact: true });
       if (args.dry_run) return plan;
       const files = plan.files as Row[];

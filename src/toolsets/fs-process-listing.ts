@@ -1,7 +1,6 @@
 import { decodeCursor, encodeCursor, queryFingerprint } from '../search/cursor.js';
 import { anyGlob } from '../search/glob.js';
 import { buildMatcher } from '../search/matcher.js';
-import { searchFiles } from '../search/search.js';
 import { walk, type WalkEntry } from '../search/walk.js';
 import { s } from '../contract/index.js';
 import { defineTool, READ_ONLY } from '../tools/schema/define.js';
@@ -59,6 +58,7 @@ export const fsSearch = defineTool({
     const paths = projectResolver(ctx, target);
     const fingerprint = queryFingerprint(['fs_process', args.pattern, target.rootRel, isRegex, args.include ?? []]);
     const resume = args.cursor === undefined ? null : decodeCursor(args.cursor, fingerprint);
+    const { searchFiles } = await import('../search/search.js');
     const page = await searchFiles(ctx.fs, paths, {
       matcher,
       start: await paths.resolveRel('', 'read'),

@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createMcpServer, openNodeWorkspace } from '../../src/node/index.js';
 import { toCallResult } from '../../src/node/mcp/content.js';
 import { earlyTools } from '../../src/node/mcp/early-tools.js';
-import { answerInitializeEarly } from '../../src/node/mcp/fast-start.js';
+import { answerInitializeEarly, EARLY_IDLE_MS } from '../../src/node/mcp/fast-start.js';
 import { serveStdio } from '../../src/node/mcp/server.js';
 import { buildCli, cliPath } from '../cli/built-cli.js';
 import { scratch } from './scratch.js';
@@ -110,6 +110,41 @@ describe('the early stdio, before the SDK server is loaded', () => {
     });
     stdin.end();
     await serving;
+  });
+});
+
+describe('when the early stdio wants the server', () => {
+  it('never while a call runs, and once its answers have gone idle', async () => {
+    const stdin = new PassThrough();
+    const stdout = new PassThrough();
+    const early = answerInitializeEarly(stdin, stdout, '', { toolsComing: true });
+    const c = talk((l) => stdin.write(l), stdout);
+    let wanted = false;
+    void early.serverWanted.then(() => {
+      wanted = true;
+    });
+    let finish!: (result: Record<string, unknown>) => void;
+    early.serveTools({
+      list: () => ({ tools: [] }),
+      call: () =>
+        new Promise((resolve) => {
+          finish = resolve;
+        }),
+    });
+    c.send(INIT);
+    await c.answer(1);
+    // the call follows the listing at once, as a client's first call does
+    c.send({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
+    c.send({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'read_file', arguments: {} } });
+    c.send({ jsonrpc: '2.0', id: 4, method: 'ping' });
+    await c.answer(4);
+    // The behaviour under test is the idle time: well past it, the running call still keeps the SDK from loading.
+    await new Promise((resolve) => setTimeout(resolve, EARLY_IDLE_MS * 3));
+    expect(wanted).toBe(false);
+    finish({ content: [{ type: 'text', text: 'done' }] });
+    expect((await c.answer(3)).result).toEqual({ content: [{ type: 'text', text: 'done' }] });
+    await expect.poll(() => wanted).toBe(true);
+    stdin.end();
   });
 });
 

@@ -103,8 +103,8 @@ describe('globs and ignore rules', () => {
     expect(await staticBase('*.ts')).toBe('');
   });
 
-  it('lets the deepest .gitignore with an opinion decide', () => {
-    const stack = [parseGitignore('', '*.log\nbuild/\n'), parseGitignore('pkg', '!keep.log\n')];
+  it('lets the deepest .gitignore with an opinion decide', async () => {
+    const stack = [await parseGitignore('', '*.log\nbuild/\n'), await parseGitignore('pkg', '!keep.log\n')];
     expect(isIgnored(stack, 'a.log', false)).toBe(true);
     expect(isIgnored(stack, 'pkg/keep.log', false)).toBe(false);
     expect(isIgnored(stack, 'pkg/other.log', false)).toBe(true);

@@ -1,7 +1,10 @@
+import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
+
 /**
- * What `sandpit mcp` tells a client in its initialize answer. Kept free of imports so the early
- * answer (see mcp-fast-start.ts) and the SDK server say exactly the same; a test compares the
- * protocol versions with the SDK's own list.
+ * What `sandpit mcp` tells a client in its initialize answer: the early answers (fast-start.ts,
+ * http-early.ts) and the SDK server are given these same capabilities, and negotiate the SDK's own
+ * protocol versions. The bundled CLI reads those two constants from the SDK when it is built
+ * (scripts/build-cli.mjs), so its early chunk answers without loading the SDK's schemas.
  */
 export const SERVER_CAPABILITIES = {
   tools: {},
@@ -9,18 +12,12 @@ export const SERVER_CAPABILITIES = {
   resources: { subscribe: true, listChanged: false },
 } as const;
 
-/** The protocol versions the SDK server negotiates, newest first (the SDK's SUPPORTED_PROTOCOL_VERSIONS). */
-export const PROTOCOL_VERSIONS: readonly string[] = [
-  '2025-11-25',
-  '2025-06-18',
-  '2025-03-26',
-  '2024-11-05',
-  '2024-10-07',
-];
+/** The protocol versions the SDK server negotiates, newest first: the SDK's SUPPORTED_PROTOCOL_VERSIONS. */
+export const PROTOCOL_VERSIONS: readonly string[] = SUPPORTED_PROTOCOL_VERSIONS;
 
-/** The version the server answers: the client's when supported, else the newest. */
+/** The version the server answers, as the SDK server picks it: the client's when supported, else the SDK's latest. */
 export function negotiatedVersion(requested: unknown): string {
-  return typeof requested === 'string' && PROTOCOL_VERSIONS.includes(requested) ? requested : PROTOCOL_VERSIONS[0]!;
+  return typeof requested === 'string' && PROTOCOL_VERSIONS.includes(requested) ? requested : LATEST_PROTOCOL_VERSION;
 }
 
 /**

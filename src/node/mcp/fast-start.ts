@@ -25,7 +25,8 @@ export interface EarlyStart {
   serveTools(tools: EarlyTools | null): void;
   /**
    * Resolves when the server is needed: a message came that only it answers (or a reply to one
-   * of its requests), the first tools/call has been answered, or stdin ended.
+   * of its requests), the early answers have gone idle (nothing asked of them for
+   * {@link EARLY_IDLE_MS} after a tools/list or tools/call was answered), or stdin ended.
    */
   serverWanted: Promise<void>;
 }
@@ -48,6 +49,14 @@ export interface EarlyOptions {
    */
   toolsComing?: boolean;
 }
+
+/**
+ * How long the early answers wait, after answering tools/list or a tools/call, for the client's next
+ * request before they call the server wanted. Its load (the SDK, zod, ajv: tens of ms of compiling
+ * and evaluating) then lands in the client's pause, not on a call: a client's next request follows
+ * an answer within a few ms when it comes at once, and a model thinks for seconds.
+ */
+export const EARLY_IDLE_MS = 100;
 
 /** Lines longer than this are not looked into here; they go to the server's transport, which has the size limit. */
 const PARSE_LIMIT = 1024 * 1024;
@@ -113,6 +122,19 @@ export function answerInitializeEarly(
   const serverWanted = new Promise<void>((resolve) => {
     wantServer = resolve;
   });
+  let wanted = false;
+  void serverWanted.then(() => {
+    wanted = true;
+    clearTimeout(idle);
+  });
+  let idle: ReturnType<typeof setTimeout> | undefined;
+  /** An early answer went out: the server is wanted once nothing else is asked or running for a moment. */
+  const goingIdle = () => {
+    clearTimeout(idle);
+    if (wanted || running.size > 0) return;
+    idle = setTimeout(wantServer, EARLY_IDLE_MS);
+    idle.unref?.();
+  };
   const send = (message: Record<string, unknown>) =>
     stdout.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);
   const toServer = (line: Buffer) => {
@@ -158,7 +180,7 @@ export function answerInitializeEarly(
       )
       .finally(() => {
         running.delete(id);
-        wantServer();
+        goingIdle();
         goDirect();
       });
   };
@@ -170,13 +192,17 @@ export function answerInitializeEarly(
       return true;
     }
     if (handed || !isRequest) return false;
+    // a request: whoever answers it, the early answers are not idle
+    clearTimeout(idle);
     const { id, method, params } = m;
     if (method === 'server/discover') send({ id, error: discoverError(requestedVersion(params)) });
     else if (method === 'ping') send({ id, result: {} });
     else if (!initialized || tools === null || (!tools && !options.toolsComing)) return false;
     else if (!tools && (method === 'tools/list' || method === 'tools/call')) awaiting.push({ message: m, line });
-    else if (method === 'tools/list' && (params === undefined || isObject(params))) send({ id, result: tools!.list() });
-    else if (method === 'tools/call' && isCallParams(params) && !running.has(id)) call(id, params);
+    else if (method === 'tools/list' && (params === undefined || isObject(params))) {
+      send({ id, result: tools!.list() });
+      goingIdle();
+    } else if (method === 'tools/call' && isCallParams(params) && !running.has(id)) call(id, params);
     else return false;
     return true;
   };

@@ -7,16 +7,16 @@ import type { StdioFramerOptions } from './framing.js';
 import type { McpServerOptions, ServedWorkspace } from './types.js';
 
 /**
- * How long the SDK waits to load when nothing asks for it: a client that lists its tools and then
- * thinks finds the server complete by its next call, and one that calls at once is not slowed by it.
+ * The longest the SDK waits to load when nothing asks for it and the early answers never go idle
+ * (see EARLY_IDLE_MS), counted from when they start answering tools.
  */
 const SERVER_LOAD_IDLE_MS = 1500;
 
 /**
  * `sandpit mcp --root DIR` over stdio: the workspace is open and the early stdio answers tools/list
  * and tools/call from it before the MCP SDK and the server's modules load; they load once a
- * message needs them, after the first call, after a pause, or at once when start-up has warnings
- * to send; then they take over every message.
+ * message needs them, once the early answers go idle (the client's pause after an answer), after
+ * 1.5 s at most, or at once when start-up has warnings to send; then they take over every message.
  */
 export async function serveFixedStdio(
   served: ServedWorkspace,
@@ -24,9 +24,6 @@ export async function serveFixedStdio(
   early?: EarlyStart,
 ): Promise<void> {
   const { maxMessageBytes, ...serverOptions } = options;
-  // The server's modules start loading now, beside the early answers: an import begun later, while
-  // calls keep Node's file threads busy, was seen to wait until stdin closed.
-  const loading = import('./server.js');
   let senderReady!: (sender: RequestSender) => void;
   const sender = new Promise<RequestSender>((resolve) => {
     senderReady = resolve;
@@ -60,7 +57,9 @@ export async function serveFixedStdio(
       ]);
     clearTimeout(timer);
   }
-  const { createMcpServer, serveStdio } = await loading;
+  // Only now: compiling and evaluating the server's chunk (the SDK, zod, ajv) takes the main thread
+  // for tens of ms, which begun beside the early answers landed on the first calls.
+  const { createMcpServer, serveStdio } = await import('./server.js');
   const server = createMcpServer(served.ws, served.set, { version: packageVersion(), ...serverOptions });
   const sdk = server as unknown as Server;
   await serveStdio(server, early, maxMessageBytes === undefined ? {} : { maxMessageBytes }, () =>

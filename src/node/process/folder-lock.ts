@@ -1,7 +1,6 @@
 // Over 400 lines: the lock file's whole protocol (take, renew, steal from a dead holder, release)
 // shares one set of invariants that reads best in one place.
 
-import { randomBytes } from 'node:crypto';
 import {
   closeSync,
   constants,
@@ -18,9 +17,15 @@ import {
   writeFileSync,
   writeSync,
 } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { ToolError } from '../../contract/index.js';
 import type { ProcessLock } from '../../workspace-core.js';
+
+// crypto through require, when a lock is first taken: its ES module namespace also loads webcrypto.
+const builtin = createRequire(import.meta.url);
+const randomBytes = (size: number): Buffer =>
+  (builtin('node:crypto') as typeof import('node:crypto')).randomBytes(size);
 
 /** How a workspace lock on a real folder waits and when it counts as abandoned. */
 export interface FolderLockOptions {

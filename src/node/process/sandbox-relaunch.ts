@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { closeSync, readFileSync } from 'node:fs';
 import { Socket } from 'node:net';
 import { isatty } from 'node:tty';
@@ -54,6 +53,8 @@ export async function relaunchWithoutSecrets(argv: readonly string[]): Promise<n
   }
   if (withheld === 0) return null;
   env[SECRETS_FD] = '3';
+  // Loaded only to relaunch: child_process is a few ms of every start of a CLI that does not.
+  const { spawn } = await import('node:child_process');
   const child = spawn(process.execPath, [...process.execArgv, process.argv[1], ...argv], {
     env,
     stdio: ['inherit', 'inherit', 'inherit', 'pipe', 'pipe'],

@@ -1,7 +1,11 @@
-import { spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { accessSync, constants } from 'node:fs';
 import { delimiter, isAbsolute, join } from 'node:path';
 import { ToolError } from '../../contract/index.js';
+
+// child_process loads with the first probe, not with this module: a server that runs no command never pays for it.
+const builtin = createRequire(import.meta.url);
+const childProcess = () => builtin('node:child_process') as typeof import('node:child_process');
 
 /** Where commands run: `os` inside bubblewrap (Linux), `none` as plain child processes. */
 export type SandboxMode = 'os' | 'none';
@@ -82,7 +86,7 @@ export function bwrapPath(bwrap = 'bwrap'): string {
 
 function runProbe(bwrap: string): Promise<string | null> {
   return new Promise((resolve) => {
-    const child = spawn(
+    const child = childProcess().spawn(
       bwrap,
       [
         '--ro-bind',

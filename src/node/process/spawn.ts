@@ -1,7 +1,13 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { readdirSync, readFileSync } from 'node:fs';
 import { ToolError } from '../../contract/index.js';
 import { CappedOutput, DEFAULT_OUTPUT_CAP } from './output-cap.js';
+
+// child_process loads with the first command, not with this module: an MCP server's first answers
+// (and every server that runs no command) go without it.
+const builtin = createRequire(import.meta.url);
+const childProcess = () => builtin('node:child_process') as typeof import('node:child_process');
 
 /** A program to start; `env` is the complete environment (see programEnv). */
 export interface SpawnRequest {
@@ -237,7 +243,7 @@ export function startProcess(request: SpawnRequest): Promise<RunningProcess> {
     const started = performance.now();
     let child: ChildProcess;
     try {
-      child = spawn(request.argv[0]!, request.argv.slice(1), {
+      child = childProcess().spawn(request.argv[0]!, request.argv.slice(1), {
         cwd: request.cwd,
         env: request.env,
         stdio: [

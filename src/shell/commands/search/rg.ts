@@ -117,7 +117,7 @@ export const rg: CommandFn = async (ctx) => {
     if (useIgnores)
       for (const name of [...(inRepo ? ['.gitignore'] : []), '.ignore', '.rgignore']) {
         const text = await fs.readFile(`${abs === '/' ? '' : abs}/${name}`).catch(() => null);
-        if (text) rules.push(parseGitignore(rel, decodeLossy(text)));
+        if (text) rules.push(await parseGitignore(rel, decodeLossy(text)));
       }
     for (const name of await fs.readdir(abs)) {
       if (name === '.git' || (name.startsWith('.') && !flags.has('.'))) continue;
