@@ -1,5 +1,5 @@
 import { closeSync, readFileSync } from 'node:fs';
-import { Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import { isatty } from 'node:tty';
 import { isCredential } from './env.js';
 
@@ -34,7 +34,7 @@ export async function relaunchWithoutSecrets(argv: readonly string[]): Promise<n
   if (fd !== undefined) {
     delete process.env[SECRETS_FD];
     takeSecrets(Number(fd));
-    stopWithParent();
+    await stopWithParent();
     return null;
   }
   if (process.platform === 'win32' || process.argv[1] === undefined) return null;
@@ -87,7 +87,8 @@ export async function relaunchWithoutSecrets(argv: readonly string[]): Promise<n
  * holding the credentials would stay up, orphaned, on its port. The lifeline ends when the parent
  * is gone, and this process then stops as if it had been sent SIGTERM.
  */
-function stopWithParent(): void {
+async function stopWithParent(): Promise<void> {
+  const { Socket } = await import('node:net');
   let lifeline: Socket;
   try {
     lifeline = new Socket({ fd: LIFELINE_FD, readable: true, writable: false });
