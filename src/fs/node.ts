@@ -8,8 +8,7 @@ import { Beneath, BENEATH_SUPPORTED, openRegularFile } from './node-beneath.js';
 import { DIRECT_IO, readOnHelper, readPlain, readPlainAt, writeInPlace } from './node-direct.js';
 import { toFsStat } from './stat.js';
 import { nameFromBytes } from './name-bytes.js';
-import { FolderListings } from './node-listing.js';
-import { native } from './node-names.js';
+import { FolderListings, native } from './node-names.js';
 import { requestedMode, type FsDirent, type NativeHelpers, type PlainFile, type WorkspaceFs } from './types.js';
 import { atomicTempName } from './temp-names.js';
 

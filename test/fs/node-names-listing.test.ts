@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, renameSync, rmSync, statSync, symlinkSync, utim
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { FolderListings } from '../../src/fs/node-listing.js';
+import { FolderListings } from '../../src/fs/node-names.js';
 
 let root: string;
 beforeEach(() => {
