@@ -84,54 +84,43 @@ export async function walkKept<S>(
     const map = heldDir === null ? null : (heldDir.entries ?? (await ctx.tree.entries(heldDir)));
     const stats = ctx.statsOf(dir);
     // the names whose snapshot entry stays in place (perhaps with new bytes)
-    let kept = 0;
-    // listed names the snapshot holds but that are not kept (another kind now, or left out)
-    let dropped: Set<string> | null = null;
+    const kept: string[] = [];
     for (const entry of entries) {
       const name = entry.name;
-      let stat = entry.stat;
       const was = map?.get(name);
-      // A file the stat cache vouches for (the common case by far): nothing more to look at.
+      // A file the stat cache vouches for (the common case by far) costs this lookup and no more.
       if (
-        stat !== null &&
-        stat.type !== 'dir' &&
+        entry.stat !== null &&
+        entry.stat.type !== 'dir' &&
         was?.kind === 'blob' &&
         stats !== undefined &&
-        ctx.trusted(stats.get(name), stat, was) &&
+        ctx.trusted(stats.get(name), entry.stat, was) &&
         !isAtomicTemp(name)
       ) {
-        kept++;
+        kept.push(name);
         continue;
       }
       const child = dir ? `${dir}/${name}` : name;
       // the listing could not stat it: the path's own lstat says why (or that it is gone)
-      if (stat === null) {
-        const own = await reach(child, () => lstatOrNull(ctx, child));
-        if (own === undefined) {
-          if (was !== undefined) kept++;
-          continue;
-        }
-        if (own === null) {
-          if (was !== undefined) (dropped ??= new Set()).add(name);
-          continue;
-        }
-        stat = own;
+      const stat = entry.stat ?? (await reach(child, () => lstatOrNull(ctx, child)));
+      if (stat === undefined) {
+        kept.push(name);
+        continue;
       }
+      if (stat === null) continue;
       if (stat.type === 'file' && isAtomicTemp(name)) {
-        if (was !== undefined) (dropped ??= new Set()).add(name);
         await ctx.sweepTemp(child, stat);
         continue;
       }
       const isDir = stat.type === 'dir';
       const leftOut = rules === null ? 'ignored' : ctx.ignore.leftOutBy(rules, dir, name, isDir);
       const same = was !== undefined && (was.kind === 'tree') === isDir;
-      if (was !== undefined && !same) (dropped ??= new Set()).add(name);
       if (leftOut !== false && !same) {
         // A .gitignore line is the person's own choice; a folder left out by default is named, once per walk.
         if (leftOut === 'excluded') found.unreachable.push({ path: child, size_bytes: 0, reason: 'excluded' });
         continue;
       }
-      if (same) kept++;
+      if (same) kept.push(name);
       if (isDir) {
         jobs.push([child, leftOut !== false, same ? (was as Dir) : null]);
         if (!same) found.newDirs.push(child);
@@ -139,12 +128,9 @@ export async function walkKept<S>(
         found.toExamine.push({ rel: child, stat, statAt, current: same ? (was as Leaf) : undefined });
       }
     }
-    // What the snapshot holds and the listing did not keep: not listed, or listed as something else.
-    if (map !== null && kept !== map.size) {
-      const listed = new Set<string>();
-      for (const e of entries) listed.add(e.name);
-      for (const name of map.keys())
-        if (!listed.has(name) || dropped?.has(name)) found.gone.push(dir ? `${dir}/${name}` : name);
+    if (map !== null && kept.length !== map.size) {
+      const stays = new Set(kept);
+      for (const name of map.keys()) if (!stays.has(name)) found.gone.push(dir ? `${dir}/${name}` : name);
     }
   };
   // Folders are listed a few at a time, so a backend that waits on storage (OPFS, IndexedDB)
