@@ -121,7 +121,8 @@ export function createMemoryFs(seed: SeedFiles = {}): WorkspaceFs {
       }),
     readPlainFile: async (base, rel, maxBytes) => readPlainMemory(sb, base, rel, maxBytes),
     readPlainFiles: async (base, names, maxBytes) => readPlainMemoryMany(sb, base, names, maxBytes),
-    capabilities: { symlinks: true, atomicRename: true, modes: true },
+    // memfs stamps `new Date()` on every change, and nothing outside this object can set a time
+    capabilities: { symlinks: true, atomicRename: true, modes: true, clockMtimes: true },
   };
 
   async function renameEntry(from: string, to: string): Promise<void> {

@@ -5,18 +5,10 @@ import { dirname, basename, join, resolve } from 'node:path';
 import { FsError, hasFsCode, translated } from './errors.js';
 import { Beneath, BENEATH_SUPPORTED, openRegularFile } from './node-beneath.js';
 import { DIRECT_IO, readOnHelper, readPlain, readPlainAt, writeInPlace } from './node-direct.js';
-import { fromNodeStats, toFsStat } from './stat.js';
-import { nameFromBytes, utf8Name } from './name-bytes.js';
-import { native } from './node-names.js';
-import {
-  requestedMode,
-  type FsDirent,
-  type FsDirentStat,
-  type FsStat,
-  type NativeHelpers,
-  type PlainFile,
-  type WorkspaceFs,
-} from './types.js';
+import { toFsStat } from './stat.js';
+import { nameFromBytes } from './name-bytes.js';
+import { FolderListings, native } from './node-names.js';
+import { requestedMode, type FsDirent, type NativeHelpers, type PlainFile, type WorkspaceFs } from './types.js';
 import { atomicTempName } from './temp-names.js';
 
 // zlib loads with the first snapshot and crypto with the first hash, not with this module, and
@@ -59,6 +51,7 @@ export function createNodeFs(options: NodeFsOptions = {}): WorkspaceFs {
     const parts = beneath?.partsOf(abs);
     return parts ? beneath!.inDir(parts, (fd) => work(`/proc/self/fd/${fd}`)) : work(abs);
   };
+  const listings = new FolderListings();
   return {
     readFile: (path) =>
       translated('readFile', async () => {
@@ -85,34 +78,7 @@ export function createNodeFs(options: NodeFsOptions = {}): WorkspaceFs {
       ),
     // One folder resolution for the whole listing: a rescan lstats every file, and resolving each
     // path again (a descriptor check per call below the root) cost more than the lstat itself.
-    readdirStats: (path) =>
-      translated('readdir', async () =>
-        inFolder(path, (p) => {
-          const out: FsDirentStat[] = [];
-          const escaped = native(p) !== p;
-          // Names as strings, decoded by Node: no buffer per name. A name that is not UTF-8 comes
-          // out with U+FFFD in it; such a folder is listed again by bytes, which escape it losslessly.
-          let names: Array<string | Buffer> = fs.readdirSync(native(p));
-          if (names.some((n) => (n as string).includes('\uFFFD')))
-            names = fs.readdirSync(native(p), { encoding: 'buffer' });
-          for (const listed of names) {
-            // a UTF-8 name in a plain folder path is its own native path: no escape to look for
-            const plain = typeof listed === 'string' ? listed : utf8Name(listed);
-            const name = plain ?? nameFromBytes(listed as Buffer);
-            let stat: FsStat | null = null;
-            try {
-              const child = `${p}/${name}`;
-              const s = fs.lstatSync(plain === null || escaped ? native(child) : child, { throwIfNoEntry: false });
-              if (s === undefined) continue; // gone since the listing
-              stat = fromNodeStats(s);
-            } catch {
-              // the caller's own lstat of the path gives the precise error
-            }
-            out.push({ name, stat });
-          }
-          return out;
-        }),
-      ),
+    readdirStats: (path) => translated('readdir', async () => inFolder(path, (p) => listings.stats(path, p))),
     // A missing path is common (existence probes): answered without Node building an error first.
     stat: (path) =>
       translated('stat', async () =>
@@ -176,7 +142,10 @@ export function createNodeFs(options: NodeFsOptions = {}): WorkspaceFs {
     native: NODE_NATIVE,
     capabilities: { symlinks: true, atomicRename: true, modes: true },
     // the kept folder descriptors; a later call opens what it needs again
-    close: async () => beneath?.release(),
+    close: async () => {
+      listings.clear();
+      return beneath?.release();
+    },
   };
 }
 

@@ -154,6 +154,13 @@ export interface FsCapabilities {
   atomicRename: boolean;
   /** files keep an executable bit (writeFile's `mode`); absent means they do not */
   modes?: boolean;
+  /**
+   * every change stamps `mtimeMs` with `Date.now()` of the realm the backend runs in, so a stat
+   * taken in a later millisecond than a file's mtime sees any later write as a new mtime: a rescan
+   * then trusts its stat cache without the second it waits out on other backends (racy files);
+   * absent means it does not
+   */
+  clockMtimes?: boolean;
 }
 
 /** The `mode` a writeFile call asked for, if any. */

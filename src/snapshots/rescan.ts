@@ -20,24 +20,30 @@ interface StatEntry {
   ino: number;
   mode: string;
   oid: string;
-  seenAt: number;
+  /** Date.now() before the stat was taken (-Infinity: never trusted, the bytes hashed were a tool's, not the file's) */
+  statAt: number;
 }
 
 /**
- * A stat seen within this long of its mtime is not trusted next time: a second write in the same
+ * A stat taken within this long of its mtime is not trusted next time: a second write in the same
  * timestamp tick with the same size would otherwise go unnoticed (git's "racy" files).
  */
 const RACY_MS = 1000;
+/**
+ * The same on a backend that stamps mtimes from this realm's clock (capabilities.clockMtimes):
+ * its tick is a millisecond, and a few more absorb a small step of the clock.
+ */
+const RACY_CLOCK_MS = 5;
 const PARALLEL = 16;
 const TEMP_ABANDONED_MS = 10 * 60 * 1000;
 /** Written bytes kept for the next commit, at most per file and in all (beyond that, files are read back). */
 const FRESH_FILE_MAX = 1024 * 1024;
 const FRESH_TOTAL_MAX = 8 * 1024 * 1024;
 /**
- * Noted bytes stand in for the file only this soon after the write: a change behind the tools'
- * back in that window then has a stat too new to trust (RACY_MS), so the next pass reads it.
+ * Noted bytes stand in for the file only this soon after the write; the stat noted with them is
+ * never trusted, so a change behind the tools' back in that window is read by the next pass.
  */
-const FRESH_MS = RACY_MS / 4;
+const FRESH_MS = 250;
 
 /** What one pass over some paths found. */
 export interface ScanOutcome {
@@ -58,6 +64,7 @@ export class Scanner {
   private readonly stats = new Map<string, Map<string, StatEntry>>();
   private readonly fresh = new Map<string, { bytes: Uint8Array; at: number }>();
   private freshBytes = 0;
+  private readonly racyMs: number;
 
   constructor(
     private readonly fs: WorkspaceFs,
@@ -66,7 +73,9 @@ export class Scanner {
     private readonly maxFileBytes: number,
     /** keep files with more than one hard link too (the policy's allowHardLinks) */
     private readonly allowHardLinks = false,
-  ) {}
+  ) {
+    this.racyMs = fs.capabilities?.clockMtimes === true ? RACY_CLOCK_MS : RACY_MS;
+  }
 
   /** Forget everything known about `rel` and below (after a restore rewrote them). */
   forget(rel: string, folder = true): void {
@@ -141,6 +150,7 @@ export class Scanner {
   }
 
   private async applyPathOrThrow(rel: string, tree: TreeCache, sink: ObjectSink, out: ScanOutcome): Promise<void> {
+    const statAt = Date.now();
     const stat = rel === '' ? await this.fs.lstat(this.toAbs('')) : await this.lstat(rel);
     if (stat === null) {
       await this.removeMissing(rel, tree, out);
@@ -159,7 +169,7 @@ export class Scanner {
       await this.remove(rel, tree, out);
       return;
     }
-    await this.applyFile(rel, stat, tree, sink, out);
+    await this.applyFile(rel, stat, statAt, tree, sink, out);
   }
 
   /** `rel` is gone: so may be the folders above it (a recursive delete reports only files). */
@@ -201,10 +211,10 @@ export class Scanner {
     for (const gone of found.gone) await this.remove(gone, tree, out);
     // Reading and hashing run in parallel; the tree is changed afterwards, one path at a time.
     const verdicts: Array<[string, Verdict]> = [];
-    await parallel(found.toExamine, PARALLEL, async ({ rel: path, stat, current }) => {
+    await parallel(found.toExamine, PARALLEL, async ({ rel: path, stat, statAt, current }) => {
       verdicts.push([
         path,
-        await this.examine(path, stat, current, sink).catch((error: unknown) => {
+        await this.examine(path, stat, statAt, current, sink).catch((error: unknown) => {
           const skip = unreadable(path, error);
           if (!skip) throw error;
           return current ? ('same' as const) : { skip };
@@ -218,6 +228,7 @@ export class Scanner {
   private async applyFile(
     rel: string,
     stat: FsStat,
+    statAt: number,
     tree: TreeCache,
     sink: ObjectSink,
     out: ScanOutcome,
@@ -225,14 +236,20 @@ export class Scanner {
     const current = await tree.get(rel);
     await this.settle(
       rel,
-      await this.examine(rel, stat, current?.kind === 'blob' ? current : undefined, sink),
+      await this.examine(rel, stat, statAt, current?.kind === 'blob' ? current : undefined, sink),
       tree,
       out,
     );
   }
 
-  /** Decide what a file's snapshot entry becomes, reading it only when its stat changed. */
-  private async examine(rel: string, stat: FsStat, current: Leaf | undefined, sink: ObjectSink): Promise<Verdict> {
+  /** Decide what a file's snapshot entry becomes, reading it only when its stat (taken at `statAt`) changed. */
+  private async examine(
+    rel: string,
+    stat: FsStat,
+    statAt: number,
+    current: Leaf | undefined,
+    sink: ObjectSink,
+  ): Promise<Verdict> {
     const fresh = this.takeFresh(rel);
     // A FIFO, socket or device has no bytes to keep, and reading a FIFO would wait for a writer.
     if (stat.special) return { skip: { path: rel, size_bytes: 0, reason: 'special_file', why: stat.special } };
@@ -244,14 +261,24 @@ export class Scanner {
     if (tooLarge && !current) return { skip: { path: rel, size_bytes: stat.size, reason: 'too_large' } };
     if (this.trusted(this.statOf(rel), stat, current)) return 'same';
     const mode = modeOf(stat);
+    const stands = stat.type !== 'symlink' && fresh !== undefined && fresh.length === stat.size;
     const bytes =
       stat.type === 'symlink'
         ? new TextEncoder().encode(await this.fs.readlink(this.toAbs(rel)))
-        : fresh && fresh.length === stat.size
+        : stands
           ? fresh
           : await this.fs.readFile(this.toAbs(rel));
     const oid = objectId('blob', bytes);
-    this.noteStat(rel, { size: stat.size, mtimeMs: stat.mtimeMs, ino: stat.ino, mode, oid, seenAt: Date.now() });
+    // Bytes a tool wrote vouch for this commit only: a change behind its back of the same size
+    // may carry this stat, so the next pass reads the file itself.
+    this.noteStat(rel, {
+      size: stat.size,
+      mtimeMs: stat.mtimeMs,
+      ino: stat.ino,
+      mode,
+      oid,
+      statAt: stands ? Number.NEGATIVE_INFINITY : statAt,
+    });
     if (current && current.oid === oid && current.mode === mode) return 'same';
     if (tooLarge) return { skip: { path: rel, size_bytes: stat.size, reason: 'too_large' } };
     await sink.blob(bytes, oid);
@@ -260,8 +287,8 @@ export class Scanner {
 
   /**
    * Whether the snapshot's entry for `rel` still holds without a read: the file has the size,
-   * mtime, inode and mode it had when it was last read, as in git's index, and that read came
-   * long enough after the mtime (RACY_MS) that a second write in the same tick would have shown.
+   * mtime, inode and mode it had when it was last read, as in git's index, and the stat of that
+   * read was taken long enough after the mtime (racyMs) that any later write shows a new mtime.
    */
   private trusted(seen: StatEntry | undefined, stat: FsStat, current: Leaf | undefined): boolean {
     if (seen === undefined || current === undefined || stat.special) return false;
@@ -274,7 +301,7 @@ export class Scanner {
       seen.size === stat.size &&
       seen.mtimeMs === stat.mtimeMs &&
       seen.ino === stat.ino &&
-      seen.seenAt - stat.mtimeMs >= RACY_MS
+      seen.statAt - stat.mtimeMs >= this.racyMs
     );
   }
 

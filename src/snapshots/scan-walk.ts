@@ -25,6 +25,8 @@ export interface WalkContext<S> {
 export interface ToExamine {
   rel: string;
   stat: FsStat;
+  /** Date.now() before that stat was taken */
+  statAt: number;
   /** what the snapshot holds at that path */
   current: Leaf | undefined;
 }
@@ -72,6 +74,7 @@ export async function walkKept<S>(
     }
   };
   const visit = async (dir: string, dirIgnored: boolean, heldDir: Dir | null) => {
+    const statAt = Date.now();
     const entries = await reach(dir, () => list(ctx, dir));
     if (!entries) return;
     let gitignore = false;
@@ -84,6 +87,19 @@ export async function walkKept<S>(
     const kept: string[] = [];
     for (const entry of entries) {
       const name = entry.name;
+      const was = map?.get(name);
+      // A file the stat cache vouches for (the common case by far) costs this lookup and no more.
+      if (
+        entry.stat !== null &&
+        entry.stat.type !== 'dir' &&
+        was?.kind === 'blob' &&
+        stats !== undefined &&
+        ctx.trusted(stats.get(name), entry.stat, was) &&
+        !isAtomicTemp(name)
+      ) {
+        kept.push(name);
+        continue;
+      }
       const child = dir ? `${dir}/${name}` : name;
       // the listing could not stat it: the path's own lstat says why (or that it is gone)
       const stat = entry.stat ?? (await reach(child, () => lstatOrNull(ctx, child)));
@@ -98,7 +114,6 @@ export async function walkKept<S>(
       }
       const isDir = stat.type === 'dir';
       const leftOut = rules === null ? 'ignored' : ctx.ignore.leftOutBy(rules, dir, name, isDir);
-      const was = map?.get(name);
       const same = was !== undefined && (was.kind === 'tree') === isDir;
       if (leftOut !== false && !same) {
         // A .gitignore line is the person's own choice; a folder left out by default is named, once per walk.
@@ -110,7 +125,7 @@ export async function walkKept<S>(
         jobs.push([child, leftOut !== false, same ? (was as Dir) : null]);
         if (!same) found.newDirs.push(child);
       } else if (!same || stats === undefined || !ctx.trusted(stats.get(name), stat, was as Leaf)) {
-        found.toExamine.push({ rel: child, stat, current: same ? (was as Leaf) : undefined });
+        found.toExamine.push({ rel: child, stat, statAt, current: same ? (was as Leaf) : undefined });
       }
     }
     if (map !== null && kept.length !== map.size) {

@@ -41,6 +41,29 @@ describe('byte search', () => {
     expect(countNewlines(bytes, 2, 3)).toBe(0);
     expect(utf8CodePoints(bytes, 4, bytes.length - 1)).toBe(2);
   });
+
+  it('counts newlines four bytes at a time exactly as byte by byte, at any offset and length, in views too', () => {
+    let seed = 11;
+    const rnd = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
+    // newlines, their neighbours in value (9, 11) and bytes with the top bit set, which a word trick could miscount
+    const alphabet = [10, 10, 9, 11, 0, 0x8a, 0xff, 0x0a | 0x80, 97];
+    const whole = Uint8Array.from({ length: 4099 }, () => alphabet[Math.floor(rnd() * alphabet.length)]!);
+    const naive = (hay: Uint8Array, from: number, to: number) => {
+      let n = 0;
+      for (let i = from; i < Math.min(to, hay.length); i++) if (hay[i] === 10) n++;
+      return n;
+    };
+    for (let round = 0; round < 400; round++) {
+      const offset = Math.floor(rnd() * 7);
+      const hay = whole.subarray(offset, offset + Math.floor(rnd() * (whole.length - offset)));
+      const from = Math.floor(rnd() * (hay.length + 1));
+      const to = from + Math.floor(rnd() * (hay.length - from + 8));
+      expect(countNewlines(hay, from, to), `offset ${offset}, [${from}, ${to}) of ${hay.length}`).toBe(
+        naive(hay, from, to),
+      );
+    }
+    expect(countNewlines(new Uint8Array(1000).fill(10), 1, 999)).toBe(998);
+  });
 });
 
 describe('capLine', () => {

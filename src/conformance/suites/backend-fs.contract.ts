@@ -82,6 +82,21 @@ export function backendFsContract(backend: BackendUnderTest) {
       );
     });
 
+    it('a backend that says clockMtimes stamps every write with Date.now(), which a rescan trusts after 5 ms', async () => {
+      h = await open(backend, { 'a.txt': 'a' });
+      if (h.fs.capabilities?.clockMtimes !== true) return;
+      for (const content of ['b', 'cc', 'dd']) {
+        const before = Date.now();
+        await h.fs.writeFile(h.abs('a.txt'), content);
+        const after = Date.now();
+        const { mtimeMs } = await h.fs.lstat(h.abs('a.txt'));
+        expect(
+          mtimeMs >= before && mtimeMs <= after,
+          `mtimeMs ${mtimeMs} of a write between ${before} and ${after}`,
+        ).toBe(true);
+      }
+    });
+
     it('readdirStats, where offered, lists what readdir lists, each with the lstat lstat gives', async () => {
       h = await open(backend, { 'd/a.txt': 'aaa', 'd/sub/b.txt': 'b' });
       if (!h.fs.readdirStats) return;

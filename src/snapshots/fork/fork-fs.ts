@@ -29,7 +29,8 @@ export class ForkFs implements WorkspaceFs {
     private readonly saveWhiteouts: () => Promise<void>,
     private readonly createdAt = Date.now(),
   ) {
-    this.capabilities = base.capabilities;
+    // a file the fork has not written yet carries the fork's own time, not a write's
+    this.capabilities = base.capabilities && { ...base.capabilities, clockMtimes: false };
     this.native = base.native;
   }
 
