@@ -69,6 +69,8 @@ interface HookDeps {
   persist: boolean;
   /** how many times this process has taken the lock shared with other processes (see ProcessLock.takes) */
   takes?: () => number | undefined;
+  /** the lock shared with other processes: verdicts and notes are read again and written holding it */
+  lock?: { acquire(): Promise<() => Promise<void>> } | null;
 }
 
 /** What the workspace's call path asks of the persisted change log. */
@@ -109,7 +111,7 @@ export function reviewHooks(deps: HookDeps): {
           notes,
           run: deps.run,
           verdicts,
-          onVerdict: () => link?.saveVerdicts(),
+          onVerdict: (decided) => link?.saveVerdicts(decided),
         }),
     ));
   let holds = 0;
