@@ -65,9 +65,9 @@ export const mergeWorkspaceTool = defineTool({
       const answer = { fork: info.name, dry_run: dryRun, clean: true, files: [], conflicts: [], change_id: null };
       if (theirs === base) return answer;
       const read = (oid: string) => store.readBlob(oid);
-      const trees = { base: await host.treeOf(base), ours: ours.tree, theirs: await host.treeOf(theirs) };
-      const plan = await planMerge(store.access, trees, read);
       const current = new TreeCache(store.access, ours.tree);
+      const trees = { base: await host.treeOf(base), ours: current, theirs: await host.treeOf(theirs) };
+      const plan = await planMerge(store.access, trees, read);
       for (const file of plan.files) {
         if (await matchesSnapshot(ctx, current, file.path)) continue;
         plan.conflicts.push({

@@ -50,11 +50,12 @@ export interface MergePlan {
  */
 export async function planMerge(
   access: GitAccess,
-  trees: { base: string; ours: string; theirs: string },
+  trees: { base: string; ours: string | TreeCache; theirs: string },
   readBlob: (oid: string) => Promise<Uint8Array>,
 ): Promise<MergePlan> {
   const base = new TreeCache(access, trees.base);
-  const ours = new TreeCache(access, trees.ours);
+  // the caller's cache of our tree, when it has one: its folders are read once for both
+  const ours = typeof trees.ours === 'string' ? new TreeCache(access, trees.ours) : trees.ours;
   const theirs = new TreeCache(access, trees.theirs);
   const mine = await changesOf(base, ours);
   const yours = await changesOf(base, theirs);
