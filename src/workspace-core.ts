@@ -282,6 +282,7 @@ export function createWorkspaceCore(options: WorkspaceOptions & { tools: ToolDef
     persist: snapshots !== null,
     takes: () => options.processLock?.takes,
     lock: options.processLock ?? null,
+    store: snapshots,
   });
 
   return {
