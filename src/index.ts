@@ -154,7 +154,14 @@ export {
   type McpAnnotations,
 } from './toolsets/index.js';
 export type { ToolContext, TextFile, ReadTextOptions, SnapshotPort } from './workspace/context.js';
-export type { ChangeLog, ChangeFileSummary, ChangedFile, FileStatus, RecordedChange } from './workspace/change-log.js';
+export type {
+  ChangeLog,
+  ChangeFileSummary,
+  ChangedFile,
+  FileStatus,
+  LineAuthor,
+  RecordedChange,
+} from './workspace/change-log.js';
 export type { ReadLedger, LedgerEntry } from './workspace/ledger.js';
 export type { ResolvedPolicy } from './workspace/policy.js';
 export type { FsErrorCode } from './fs/errors.js';

@@ -8,6 +8,7 @@ import { textOfBytes, type ChangeEvent, type ChangeLog } from './workspace/chang
 import type { CallOptions } from './workspace/context.js';
 import type { Hunk, HunkStatus } from './workspace/review/hunks.js';
 import type { JournalLink } from './workspace/review/journal-link.js';
+import { provideLineAuthors } from './workspace/blame/sources.js';
 import { ReviewNotes } from './workspace/review/notes.js';
 import type { HunkFilter, RejectResult, ReviewDesk, ReviewOptions } from './workspace-review.js';
 
@@ -69,6 +70,10 @@ interface HookDeps {
   persist: boolean;
   /** how many times this process has taken the lock shared with other processes (see ProcessLock.takes) */
   takes?: () => number | undefined;
+  /** the lock shared with other processes: verdicts and notes are read again and written holding it */
+  lock?: { acquire(): Promise<() => Promise<void>> } | null;
+  /** the workspace's snapshot store, which a merge of it (as a fork) names to ask who wrote its lines */
+  store?: object | null;
 }
 
 /** What the workspace's call path asks of the persisted change log. */
@@ -109,7 +114,7 @@ export function reviewHooks(deps: HookDeps): {
           notes,
           run: deps.run,
           verdicts,
-          onVerdict: () => link?.saveVerdicts(),
+          onVerdict: (decided) => link?.saveVerdicts(decided),
         }),
     ));
   let holds = 0;
@@ -177,6 +182,13 @@ export function reviewHooks(deps: HookDeps): {
   const catchUp = async (what?: { verdicts?: boolean; notes?: boolean }) => (await open())?.catchUp(what);
   /** the desk, with the verdicts and changes other processes kept since */
   const reviewDesk = () => catchUp({ verdicts: true }).then(openDesk);
+
+  // a merge of this workspace (as a fork) into its parent asks it who wrote the lines it brings
+  if (deps.store)
+    provideLineAuthors(deps.store, async (rel, text) => {
+      await catchUp();
+      return (await openTracker()).peek(rel, text);
+    });
 
   return {
     review: {

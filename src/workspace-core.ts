@@ -281,6 +281,8 @@ export function createWorkspaceCore(options: WorkspaceOptions & { tools: ToolDef
     run,
     persist: snapshots !== null,
     takes: () => options.processLock?.takes,
+    lock: options.processLock ?? null,
+    store: snapshots,
   });
 
   return {

@@ -54,8 +54,8 @@ export interface ReviewDeps {
   run: <A, R>(tool: ToolDefinition<A, R>, args: A, options?: CallOptions) => Promise<R>;
   /** the verdicts by hunk id, when the host keeps them (a persisted change log) */
   verdicts?: Map<string, { status: HunkStatus; reason?: string }>;
-  /** told after every verdict */
-  onVerdict?: () => void;
+  /** told after every verdict, with the verdicts just given */
+  onVerdict?: (decided: Array<[string, { status: Exclude<HunkStatus, 'pending'>; reason?: string }]>) => void;
 }
 
 const lines = (h: Hunk) =>
@@ -141,7 +141,7 @@ export class ReviewDesk {
   accept(ids: unknown): { accepted: string[] } {
     const picked = this.pick(ids, 'accept');
     for (const source of picked) this.verdicts.set(source.hunk.id, { status: 'accepted' });
-    this.deps.onVerdict?.();
+    this.deps.onVerdict?.(picked.map((s) => [s.hunk.id, { status: 'accepted' }]));
     return { accepted: picked.map((s) => s.hunk.id) };
   }
 
@@ -163,7 +163,7 @@ export class ReviewDesk {
         end_line: h.new_start + h.new_lines - 1,
       };
     });
-    this.deps.onVerdict?.();
+    this.deps.onVerdict?.(picked.map((s) => [s.hunk.id, { status: 'rejected', reason }]));
     const where = picked.map((s) => `${s.hunk.path} ${lines(this.view(s))} (${s.hunk.change_id})`).join(', ');
     const why = reason.trim() === '' ? 'no reason given' : `reason: "${reason.trim().slice(0, 2000)}"`;
     this.deps.notes.push({

@@ -119,9 +119,19 @@ class ObjectReader {
     if (!/^[0-9a-f]{40}$/.test(oid)) throw new Error(`'${oid.slice(0, 64)}' is not an object id`);
     // git knows the empty tree without storing it; a snapshot cache starts from it
     if (oid === EMPTY_TREE) return { type: 'tree', content: new Uint8Array(0) };
-    const object =
-      (await this.readLoose(oid)) ?? (await this.readPacked(oid, false)) ?? (await this.readPacked(oid, true));
-    if (!object) throw new Error(`object ${oid} is not in the repository`);
+    // The packs already known first: an object in one is found by a lookup in memory, where a try
+    // for its loose file failed with an error built for nothing (a merge read 20 such objects). A
+    // pack entry that does not read back whole still gives way to a loose copy of the object.
+    let packFailure: unknown = null;
+    try {
+      const packed = await this.readPacked(oid, false);
+      if (packed && objectId(packed.type, packed.content) === oid) return packed;
+      if (packed) packFailure = new Error(`object ${oid} is corrupt: its content does not hash to its id`);
+    } catch (error) {
+      packFailure = error;
+    }
+    const object = (await this.readLoose(oid)) ?? (packFailure ? null : await this.readPacked(oid, true));
+    if (!object) throw packFailure ?? new Error(`object ${oid} is not in the repository`);
     if (objectId(object.type, object.content) !== oid)
       throw new Error(`object ${oid} is corrupt: its content does not hash to its id`);
     return object;

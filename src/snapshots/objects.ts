@@ -4,7 +4,7 @@ import { readTyped, type GitAccess } from './object-reader.js';
 import type { WorkspaceFs } from '../fs/types.js';
 import type { PackWriter } from './pack.js';
 import { compress } from './zlib.js';
-import { fromHex, objectId, toHex, wrapObject, type GitObjectType } from './sha1.js';
+import { fromHex, hexInto, objectId, toHex, wrapObject, type GitObjectType } from './sha1.js';
 import type { Spares } from './spares.js';
 
 /** One entry of a git tree. Modes are git's: 100644, 100755, 120000 (symlink), 040000 (tree). */
@@ -25,8 +25,11 @@ export interface LooseWrites {
   dirs: Set<string>;
 }
 
+const ASCII = /^[\x00-\x7f]*$/;
+
 /** Serialise a tree as git does: entries sorted by name, folders compared as `name/`. */
 export function serializeTree(entries: TreeEntry[]): Uint8Array {
+  if (entries.every((e) => ASCII.test(e.path) && ASCII.test(e.mode))) return serializeAscii(entries);
   const encoder = new TextEncoder();
   const sorted = entries
     // names are kept as their bytes: a name that is not UTF-8 comes back escaped (name-bytes.ts) and goes in as it was
@@ -48,6 +51,30 @@ export function serializeTree(entries: TreeEntry[]): Uint8Array {
   for (const part of parts) {
     out.set(part, at);
     at += part.length;
+  }
+  return out;
+}
+
+/**
+ * A tree whose names are all ASCII (nearly every tree): each name is its own bytes, so entries
+ * sort as strings and are written straight into one buffer, with no encoder call or buffer per
+ * entry (a snapshot writes every folder on a changed path, 100 entries each in a 50,000-file tree).
+ */
+function serializeAscii(entries: TreeEntry[]): Uint8Array {
+  const sorted = entries
+    .map((e) => ({ e, key: e.type === 'tree' ? `${e.path}/` : e.path, mode: e.mode.replace(/^0+/, '') }))
+    .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  let length = 0;
+  for (const { e, mode } of sorted) length += mode.length + e.path.length + 22;
+  const out = new Uint8Array(length);
+  let at = 0;
+  for (const { e, mode } of sorted) {
+    for (let i = 0; i < mode.length; i++) out[at++] = mode.charCodeAt(i);
+    out[at++] = 32;
+    for (let i = 0; i < e.path.length; i++) out[at++] = e.path.charCodeAt(i);
+    out[at++] = 0;
+    hexInto(e.oid, out, at);
+    at += 20;
   }
   return out;
 }
@@ -211,21 +238,31 @@ export async function readTreeEntries(access: GitAccess, oid: string): Promise<S
 /** A tree object's entries, from its content. */
 export function parseTreeEntries(bytes: Uint8Array, oid: string): StoredTreeEntry[] {
   const out: StoredTreeEntry[] = [];
-  const text = new TextDecoder();
   for (let at = 0; at < bytes.length; ) {
     const space = bytes.indexOf(32, at);
     const nul = bytes.indexOf(0, space + 1);
     if (space === -1 || nul === -1 || nul + 21 > bytes.length) throw new Error(`tree ${oid} is malformed`);
-    let mode = text.decode(bytes.subarray(at, space));
+    let mode = asciiOrNull(bytes, at, space) ?? new TextDecoder().decode(bytes.subarray(at, space));
     if (mode === '40000') mode = TREE_MODE;
     const kind = mode === TREE_MODE ? 'tree' : mode === '160000' ? 'commit' : 'blob';
     out.push({
       mode,
-      path: nameFromBytes(bytes.subarray(space + 1, nul)),
+      path: asciiOrNull(bytes, space + 1, nul) ?? nameFromBytes(bytes.subarray(space + 1, nul)),
       oid: toHex(bytes.subarray(nul + 1, nul + 21)),
       type: kind,
     });
     at = nul + 21;
   }
   return out;
+}
+
+/** Bytes `[start, end)` as a string when they are all ASCII (a name's usual case, no decoder call), else null. */
+function asciiOrNull(bytes: Uint8Array, start: number, end: number): string | null {
+  let s = '';
+  for (let i = start; i < end; i++) {
+    const b = bytes[i]!;
+    if (b >= 0x80) return null;
+    s += String.fromCharCode(b);
+  }
+  return s;
 }

@@ -89,8 +89,19 @@ export function toHex(bytes: Uint8Array): string {
 
 export function fromHex(hex: string): Uint8Array {
   const out = new Uint8Array(hex.length / 2);
-  for (let i = 0; i < out.length; i++) out[i] = parseInt(hex.slice(i * 2, i * 2 + 2), 16);
+  hexInto(hex, out, 0);
   return out;
+}
+
+// a hex digit's value by its character code (0 for anything else)
+const NIBBLE = new Uint8Array(128);
+for (let i = 0; i < 10; i++) NIBBLE[48 + i] = i;
+for (let i = 0; i < 6; i++) NIBBLE[65 + i] = NIBBLE[97 + i] = 10 + i;
+
+/** Write the bytes of `hex` into `out` at `at` (a tree's entries, without a buffer per id). */
+export function hexInto(hex: string, out: Uint8Array, at: number): void {
+  for (let i = 0; i + 1 < hex.length; i += 2)
+    out[at + i / 2] = (NIBBLE[hex.charCodeAt(i) & 127]! << 4) | NIBBLE[hex.charCodeAt(i + 1) & 127]!;
 }
 
 export type GitObjectType = 'blob' | 'tree' | 'commit';

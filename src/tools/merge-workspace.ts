@@ -6,6 +6,8 @@ import { objectId } from '../snapshots/sha1.js';
 import type { SnapshotStore } from '../snapshots/store.js';
 import type { Leaf } from '../snapshots/tree.js';
 import { TreeCache } from '../snapshots/tree.js';
+import { carryAuthors } from '../workspace/blame/authors.js';
+import { lineAuthorsOf, type LineAuthors } from '../workspace/blame/sources.js';
 import { textOfBytes, type ChangedFile } from '../workspace/change-log.js';
 import type { FileStep } from '../workspace/file-writer.js';
 import { requireSnapshots } from './history/snapshot-support.js';
@@ -65,9 +67,9 @@ export const mergeWorkspaceTool = defineTool({
       const answer = { fork: info.name, dry_run: dryRun, clean: true, files: [], conflicts: [], change_id: null };
       if (theirs === base) return answer;
       const read = (oid: string) => store.readBlob(oid);
-      const trees = { base: await host.treeOf(base), ours: ours.tree, theirs: await host.treeOf(theirs) };
-      const plan = await planMerge(store.access, trees, read);
       const current = new TreeCache(store.access, ours.tree);
+      const trees = { base: await host.treeOf(base), ours: current, theirs: await host.treeOf(theirs) };
+      const plan = await planMerge(store.access, trees, read);
       for (const file of plan.files) {
         if (await matchesSnapshot(ctx, current, file.path)) continue;
         plan.conflicts.push({
@@ -91,7 +93,7 @@ export const mergeWorkspaceTool = defineTool({
         );
       }
       if (dryRun || plan.files.length === 0) return { ...answer, files };
-      const { steps, logged } = await stepsOf(plan.files, current, read);
+      const { steps, logged } = await stepsOf(plan.files, current, read, await forkAuthors(host, info));
       // a fork that deleted a folder's last file leaves no empty folder here, as git merge does not
       const summary = await ctx.applySteps(steps, logged, { prune: true });
       await host.noteMerged(info, theirs);
@@ -105,6 +107,22 @@ function readOnlyHost(ctx: ToolRunContext, store: SnapshotStore) {
   return new ForkHost({ fs: ctx.fs, toAbs: (rel) => ctx.paths.toAbs(rel), store, settled: async () => {} }, () => {
     throw new ToolError('NOT_SUPPORTED', 'forks cannot be opened from a tool call');
   });
+}
+
+/**
+ * How the fork answers who wrote its lines (its blame), so the merged lines keep the fork's
+ * authors; none when the fork cannot be opened here (a tool call with no fork host).
+ */
+async function forkAuthors(
+  host: { get(id: string): Promise<{ readonly snapshots: SnapshotStore | null }> },
+  info: { id: string },
+): Promise<{ fork: string; of: LineAuthors } | null> {
+  try {
+    const of = lineAuthorsOf((await host.get(info.id)).snapshots);
+    return of ? { fork: info.id, of } : null;
+  } catch {
+    return null;
+  }
 }
 
 /** Whether the workspace's file at `rel` is what its newest snapshot holds (absent when it holds none). */
@@ -124,6 +142,7 @@ async function stepsOf(
   files: MergedFile[],
   current: TreeCache,
   read: (oid: string) => Promise<Uint8Array>,
+  authors: { fork: string; of: LineAuthors } | null,
 ): Promise<{ steps: FileStep[]; logged: ChangedFile[] }> {
   const steps: FileStep[] = [];
   const writes: FileStep[] = [];
@@ -137,7 +156,16 @@ async function stepsOf(
       continue;
     }
     const bytes = file.bytes ?? (await read(file.oid!));
-    logged.push({ path: file.path, before, after: textOfBytes(bytes), ...(file.from ? { from: file.from } : {}) });
+    const after = textOfBytes(bytes);
+    const entry: ChangedFile = { path: file.path, before, after, ...(file.from ? { from: file.from } : {}) };
+    if (authors && file.theirs && after !== undefined && file.mode !== '120000') {
+      // the fork's lines keep who wrote them there: its blame of its side, carried to the merged text
+      const theirs = file.oid === file.theirs.oid ? after : textOfBytes(await read(file.theirs.oid));
+      const ranges = theirs === undefined ? [] : await authors.of(file.theirs.path, theirs).catch(() => []);
+      const carried = theirs === undefined ? [] : carryAuthors(ranges, theirs, after, authors.fork);
+      if (carried.length > 0) entry.authors = carried;
+    }
+    logged.push(entry);
     if (file.mode === '120000') writes.push({ kind: 'link', rel: file.path, target: new TextDecoder().decode(bytes) });
     else {
       const modeMatters = file.mode === '100755' || was?.mode === '100755';

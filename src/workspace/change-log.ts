@@ -21,6 +21,30 @@ export interface ChangedFile {
   after: string | null | undefined;
   /** for a move: where the file was */
   from?: string;
+  /**
+   * Lines of the text after that someone other than the change's caller wrote, with their
+   * authors: a merge brings a fork's lines with the fork's changes. Blame lays these over the
+   * lines the change wrote; lines not named stay the change's.
+   */
+  authors?: LineAuthor[];
+}
+
+/** Who wrote a range of lines that a change brought in from elsewhere (a fork's change, for a merge). */
+export interface LineAuthor {
+  /** first line, 1-based, in the file's text after the change */
+  start_line: number;
+  /** last line, inclusive */
+  end_line: number;
+  /** the change that wrote them, in the change log of `fork` */
+  change_id: string;
+  /** that change's tool */
+  tool: string;
+  /** who made it, when its call said */
+  actor: string | null;
+  /** its tool call's id, when its call said */
+  call_id: string | null;
+  /** the fork whose change log holds the change: its id, then the ids of forks of it merged into it, joined by `/` */
+  fork: string;
 }
 
 /** How a change touched one file. */

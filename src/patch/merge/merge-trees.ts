@@ -16,6 +16,8 @@ export interface MergedFile {
   oid?: string;
   bytes?: Uint8Array;
   mode?: string;
+  /** where the fork's side of the file is (its path in the fork and its blob), when the fork changed it */
+  theirs?: { path: string; oid: string };
 }
 
 /** Why a path cannot merge by itself. */
@@ -50,11 +52,12 @@ export interface MergePlan {
  */
 export async function planMerge(
   access: GitAccess,
-  trees: { base: string; ours: string; theirs: string },
+  trees: { base: string; ours: string | TreeCache; theirs: string },
   readBlob: (oid: string) => Promise<Uint8Array>,
 ): Promise<MergePlan> {
   const base = new TreeCache(access, trees.base);
-  const ours = new TreeCache(access, trees.ours);
+  // the caller's cache of our tree, when it has one: its folders are read once for both
+  const ours = typeof trees.ours === 'string' ? new TreeCache(access, trees.ours) : trees.ours;
   const theirs = new TreeCache(access, trees.theirs);
   const mine = await changesOf(base, ours);
   const yours = await changesOf(base, theirs);
@@ -76,7 +79,7 @@ export async function planMerge(
         conflict(from, 'rename/rename', `renamed to '${myTo}' in the workspace and to '${to}' in the fork`);
         continue;
       }
-      await mergeInto(to, baseFrom, mine.get(to)!.after!, theirsTo);
+      await mergeInto(to, baseFrom, mine.get(to)!.after!, theirsTo, to);
       continue;
     }
     if (mineFrom && !mineFrom.after) {
@@ -91,7 +94,7 @@ export async function planMerge(
     const result = mineFrom ? await content(to, baseFrom, mineFrom.after!, theirsTo) : theirsTo;
     if (!result) continue;
     plan.files.push({ path: from, action: 'deleted' });
-    plan.files.push({ ...result, path: to, action: 'renamed', from });
+    plan.files.push({ ...result, path: to, action: 'renamed', from, theirs: { path: to, oid: theirsTo.oid } });
   }
 
   for (const [from, to] of myRenames) {
@@ -100,7 +103,7 @@ export async function planMerge(
     if (!change) continue;
     handled.add(from);
     if (!change.after) conflict(from, 'rename/delete', `renamed to '${to}' in the workspace but deleted in the fork`);
-    else await mergeInto(to, change.before!, mine.get(to)!.after!, change.after);
+    else await mergeInto(to, change.before!, mine.get(to)!.after!, change.after, from);
   }
 
   for (const [path, change] of yours) {
@@ -122,7 +125,7 @@ export async function planMerge(
       }
       plan.files.push(leafFile(path, change.before ? 'modified' : 'added', change.after));
     } else if (!local.after) conflict(path, 'modify/delete', 'deleted in the workspace but changed in the fork');
-    else await mergeInto(path, change.before, local.after, change.after);
+    else await mergeInto(path, change.before, local.after, change.after, path);
   }
   const byPath = (a: { path: string }, b: { path: string }) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
   plan.files.sort(byPath);
@@ -130,11 +133,17 @@ export async function planMerge(
   return plan;
 
   /** Merge three versions of one path; the workspace file changes only when the result differs from it. */
-  async function mergeInto(path: string, was: Leaf | undefined, mineNow: Leaf, theirsNow: Leaf): Promise<void> {
+  async function mergeInto(
+    path: string,
+    was: Leaf | undefined,
+    mineNow: Leaf,
+    theirsNow: Leaf,
+    theirsPath: string,
+  ): Promise<void> {
     const result = await content(path, was, mineNow, theirsNow);
     if (!result) return;
     if (result.oid === mineNow.oid && result.mode === mineNow.mode) return;
-    plan.files.push({ ...result, path, action: 'modified' });
+    plan.files.push({ ...result, path, action: 'modified', theirs: { path: theirsPath, oid: theirsNow.oid } });
   }
 
   async function content(
@@ -180,7 +189,7 @@ export async function planMerge(
 }
 
 function leafFile(path: string, action: MergedFile['action'], leaf: Leaf): MergedFile {
-  return { path, action, oid: leaf.oid, mode: leaf.mode };
+  return { path, action, oid: leaf.oid, mode: leaf.mode, theirs: { path, oid: leaf.oid } };
 }
 
 /** One side's changes against the base, by path. */

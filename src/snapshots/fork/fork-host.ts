@@ -2,7 +2,7 @@ import { ToolError } from '../../contract/index.js';
 import { hasFsCode } from '../../fs/errors.js';
 import { mkdirp, readFileOrNull, removeTree } from '../../fs/helpers.js';
 import type { WorkspaceFs } from '../../fs/types.js';
-import * as git from 'isomorphic-git';
+import { readCommit } from '../object-reader.js';
 import { damagedHistory, type SnapshotStore } from '../store.js';
 import { TreeCache } from '../tree.js';
 import { ForkFs } from './fork-fs.js';
@@ -154,10 +154,18 @@ export class ForkHost<W extends ForkWorkspace> {
     return head;
   }
 
-  /** The tree of a commit of the shared store. */
+  /**
+   * The tree of a commit of the shared store, read by the store's own reader: isomorphic-git's
+   * loaded a pack's whole index and hashed the whole pack first, a second and more on the first
+   * merge of a 50,000-file workspace.
+   */
   async treeOf(commit: string): Promise<string> {
-    const { fs, gitdir, cache } = this.parent.store.access;
-    return (await git.readCommit({ fs, gitdir, cache, oid: commit })).commit.tree;
+    try {
+      return (await readCommit(this.parent.store.access, commit)).tree;
+    } catch (error) {
+      if (hasFsCode(error, 'EIO', 'EACCES', 'EPERM', 'ENOSPC')) throw error;
+      throw damagedHistory(`snapshot ${commit.slice(0, 12)}, which the merge starts from, is missing or damaged`);
+    }
   }
 
   /** Record where the fork was last merged (the base of the next merge). */

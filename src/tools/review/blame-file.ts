@@ -11,6 +11,9 @@ const range = s.object({
   tool: s.nullable(s.string()),
   actor: s.nullable(s.string()),
   call_id: s.nullable(s.string()),
+  fork: s.optional(
+    s.string({ description: 'For lines a merge brought from a fork: the fork whose change log holds change_id.' }),
+  ),
 });
 
 /**

@@ -1,4 +1,4 @@
-import type { ChangeEvent } from '../change-log.js';
+import type { ChangeEvent, LineAuthor } from '../change-log.js';
 import { linesOf, regionsBetween } from '../review/line-regions.js';
 import { applyRegions, fill, rangesOf, UNKNOWN, type Runs } from './runs.js';
 
@@ -16,6 +16,11 @@ export interface BlameRange {
   actor: string | null;
   /** the tool call's id, when the call said */
   call_id: string | null;
+  /**
+   * Present for lines a merge brought from a fork: the fork whose change log holds `change_id`
+   * (its id; for a fork of a fork merged into it, the ids joined by `/`).
+   */
+  fork?: string;
 }
 
 interface Origin {
@@ -23,6 +28,7 @@ interface Origin {
   tool: string;
   actor: string | null;
   call_id: string | null;
+  fork?: string;
 }
 
 /** A file's last known text and who wrote each of its lines. */
@@ -65,7 +71,17 @@ export class BlameTracker {
     await this.idle();
     const state = this.reconcile(this.files.get(rel), text);
     this.files.set(rel, state);
-    return rangesOf(state.runs).map((r) => {
+    return this.rangesOf(state.runs);
+  }
+
+  /** As `blame`, keeping nothing: what a merge asks of its fork about the text it merges. */
+  async peek(rel: string, text: string): Promise<BlameRange[]> {
+    await this.idle();
+    return this.rangesOf(this.reconcile(this.files.get(rel), text).runs);
+  }
+
+  private rangesOf(runs: Runs): BlameRange[] {
+    return rangesOf(runs).map((r) => {
       const origin = r.origin === UNKNOWN ? null : this.origins[r.origin]!;
       return {
         start_line: r.start,
@@ -74,6 +90,7 @@ export class BlameTracker {
         tool: origin?.tool ?? null,
         actor: origin?.actor ?? null,
         call_id: origin?.call_id ?? null,
+        ...(origin?.fork !== undefined ? { fork: origin.fork } : {}),
       };
     });
   }
@@ -105,10 +122,44 @@ export class BlameTracker {
       }
       const base = before === null || before === undefined ? { text: '', runs: [] } : this.reconcile(known, before);
       const earlier = RESTORING.has(event.tool) ? this.pastState(file.path, after) : undefined;
-      const runs = earlier ?? applyRegions(base.runs, regionsBetween(base.text, after), origin);
+      let runs = earlier ?? applyRegions(base.runs, regionsBetween(base.text, after), origin);
+      if (!earlier && file.authors?.length) runs = this.lay(runs, file.authors, origin);
       this.retire(file.path);
       this.files.set(file.path, { text: after, runs });
     }
+  }
+
+  /**
+   * Give the lines a change wrote that came from elsewhere (a fork's, for a merge) their own
+   * authors; lines the change did not write keep theirs.
+   */
+  private lay(runs: Runs, authors: readonly LineAuthor[], change: number): Runs {
+    const lines: number[] = [];
+    for (const r of rangesOf(runs)) for (let l = r.start; l <= r.end; l++) lines.push(r.origin);
+    const ids = new Map<string, number>();
+    for (const a of authors) {
+      const key = JSON.stringify([a.change_id, a.tool, a.actor, a.call_id, a.fork]);
+      let origin = ids.get(key);
+      if (origin === undefined) {
+        origin =
+          this.origins.push({
+            change_id: a.change_id,
+            tool: a.tool,
+            actor: a.actor,
+            call_id: a.call_id,
+            fork: a.fork,
+          }) - 1;
+        ids.set(key, origin);
+      }
+      for (let l = Math.max(1, a.start_line); l <= Math.min(a.end_line, lines.length); l++)
+        if (lines[l - 1] === change) lines[l - 1] = origin;
+    }
+    const out: Runs = [];
+    for (const origin of lines) {
+      if (out.length > 0 && out[out.length - 1] === origin) out[out.length - 2]! += 1;
+      else out.push(1, origin);
+    }
+    return out;
   }
 
   /** The state as the file holds `text`: lines that differ from the known text are unknown. */

@@ -1,4 +1,4 @@
-import type { ChangedFile, RecordedChange } from '../change-log.js';
+import type { ChangedFile, LineAuthor, RecordedChange } from '../change-log.js';
 import { stableHash } from './hunks.js';
 import { linesOf, regionsBetween } from './line-regions.js';
 
@@ -9,6 +9,8 @@ import { linesOf, regionsBetween } from './line-regions.js';
 type Side = null | 0 | string | { h: string };
 /** Lines `[start, count)` of the text before (0-based) became `text` (whole lines, endings kept). */
 type Edit = [number, number, string];
+/** A line range of the text after and who wrote it: start, end, change id, tool, actor, call id, fork. */
+type Author = [number, number, string, string, string | null, string | null, string];
 
 interface FileRecord {
   p: string;
@@ -18,6 +20,8 @@ interface FileRecord {
   a: Side | { e: Edit[] };
   /** the text the file held after the change when the log kept none (a program's write), for blame */
   s?: string;
+  /** lines of the text after that came from elsewhere, with their authors (a merge's fork lines) */
+  o?: Author[];
 }
 
 /** A change as one journal file holds it (format 1). */
@@ -62,6 +66,8 @@ export class KnownTexts {
       else out.a = file.after;
       const seen = change.seen[i];
       if (file.after === undefined && typeof seen === 'string') out.s = seen;
+      if (file.authors?.length)
+        out.o = file.authors.map((a) => [a.start_line, a.end_line, a.change_id, a.tool, a.actor, a.call_id, a.fork]);
       this.advance(file, seen);
       return out;
     });
@@ -91,6 +97,7 @@ export class KnownTexts {
             : undefined
           : side(r.a, known);
       const file: ChangedFile = { path: r.p, before, after, ...(r.f !== undefined ? { from: r.f } : {}) };
+      if (r.o?.length) file.authors = r.o.map(authorOf);
       files.push(file);
       const was = after === undefined && typeof r.s === 'string' ? r.s : after;
       seen.push(was);
@@ -142,6 +149,28 @@ function applyEdits(before: string, list: Edit[]): string {
   return out.join('');
 }
 
+const authorOf = ([start_line, end_line, change_id, tool, actor, call_id, fork]: Author): LineAuthor => ({
+  start_line,
+  end_line,
+  change_id,
+  tool,
+  actor,
+  call_id,
+  fork,
+});
+
+const isNameOrNull = (v: unknown) => v === null || typeof v === 'string';
+const isAuthor = (v: unknown): v is Author =>
+  Array.isArray(v) &&
+  v.length === 7 &&
+  Number.isInteger(v[0]) &&
+  Number.isInteger(v[1]) &&
+  typeof v[2] === 'string' &&
+  typeof v[3] === 'string' &&
+  isNameOrNull(v[4]) &&
+  isNameOrNull(v[5]) &&
+  typeof v[6] === 'string';
+
 const isSide = (v: unknown): v is Side =>
   v === null || v === 0 || typeof v === 'string' || (isObject(v) && typeof v.h === 'string');
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -157,6 +186,7 @@ const isEdit = (v: unknown): v is Edit =>
 function isFileRecord(v: unknown): v is FileRecord {
   if (!isObject(v) || typeof v.p !== 'string' || (v.f !== undefined && typeof v.f !== 'string')) return false;
   if (v.s !== undefined && typeof v.s !== 'string') return false;
+  if (v.o !== undefined && !(Array.isArray(v.o) && v.o.every(isAuthor))) return false;
   if (!isSide(v.b)) return false;
   return isSide(v.a) || (isObject(v.a) && Array.isArray(v.a.e) && v.a.e.every(isEdit));
 }

@@ -1,7 +1,7 @@
 import type { WorkspaceFs } from '../../fs/types.js';
 import type { ChangeEvent, ChangeLog } from '../change-log.js';
 import type { HunkStatus } from './hunks.js';
-import { ChangeJournal, type Verdict } from './journal.js';
+import { ChangeJournal, type JournalLock, type Verdict } from './journal.js';
 import type { JournalChange } from './journal-codec.js';
 import type { QueuedNote } from '../note-queue.js';
 import type { ReviewNotes } from './notes.js';
@@ -20,6 +20,8 @@ export interface JournalLinkDeps {
   replay: (events: ChangeEvent[], older: boolean) => void;
   /** how many times this process has taken the lock shared with other processes */
   takes?: () => number | undefined;
+  /** the lock shared with other processes (verdicts and notes are written holding it) */
+  lock?: JournalLock | null;
   /** changes recorded before the journal was open, to keep now */
   unsaved: ChangeEvent[];
 }
@@ -34,27 +36,28 @@ export interface JournalLink {
   beforeChange(): Promise<void>;
   /** resolves once everything kept so far is written */
   flush(): Promise<void>;
-  /** keep the verdicts as they are now */
-  saveVerdicts(): void;
+  /** keep verdicts just given (laid over what other processes kept meanwhile) */
+  saveVerdicts(decided: ReadonlyArray<readonly [string, Verdict]>): void;
 }
 
 /**
- * Keep the notes not yet taken with the journal: every push and take of `queue` from now on saves
- * them, so the next agent run in another process reads what this one did not. `restore` queues
- * notes read back without saving them again.
+ * Keep the notes not yet taken with the journal: every push and take of `queue` from now on is
+ * saved (a note added, or the taken ones removed), so the next agent run in another process reads
+ * what this one did not. `restore` queues notes read back without saving them again.
  */
-function keepNotes(queue: ReviewNotes, save: (pending: readonly QueuedNote[]) => void) {
+function keepNotes(queue: ReviewNotes, save: (note: QueuedNote, taken: boolean) => void) {
   let waiting: QueuedNote[] = [];
   const push = queue.push.bind(queue);
   const take = queue.take.bind(queue);
   queue.push = (note) => {
     waiting.push(note);
     push(note);
-    save(waiting);
+    save(note, false);
   };
   queue.take = () => {
     const taken = take();
-    if (taken.length > 0) save((waiting = []));
+    waiting = [];
+    for (const note of taken) save(note, true);
     return taken;
   };
   return {
@@ -81,7 +84,7 @@ const asEvent = (c: JournalChange): ChangeEvent => ({
  * or review verb, so a workspace that is never reviewed does not carry it on its first load.
  */
 export async function openJournalLink(deps: JournalLinkDeps): Promise<JournalLink> {
-  const journal = new ChangeJournal(deps.fs, deps.dir, deps.read);
+  const journal = new ChangeJournal(deps.fs, deps.dir, deps.read, undefined, deps.lock ?? null);
   let lastTakes = deps.takes?.();
   const adopt = (list: JournalChange[], older: boolean) => {
     if (list.length === 0) return;
@@ -90,7 +93,7 @@ export async function openJournalLink(deps: JournalLinkDeps): Promise<JournalLin
   };
   adopt(await journal.readNew(), true);
   for (const [id, v] of await journal.verdicts()) if (!deps.verdicts.has(id)) deps.verdicts.set(id, v);
-  const notes = keepNotes(deps.notes, (pending) => journal.saveNotes(pending));
+  const notes = keepNotes(deps.notes, (note, taken) => journal.saveNote(note, taken));
   notes.restore(await journal.notes());
 
   const catchUp = async (what: { verdicts?: boolean; notes?: boolean } = {}) => {
@@ -120,6 +123,6 @@ export async function openJournalLink(deps: JournalLinkDeps): Promise<JournalLin
       await catchUp();
     },
     flush: () => journal.flush(),
-    saveVerdicts: () => journal.saveVerdicts(deps.verdicts as ReadonlyMap<string, Verdict>),
+    saveVerdicts: (decided) => journal.saveVerdicts(decided),
   };
 }

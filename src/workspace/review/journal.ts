@@ -22,6 +22,14 @@ export interface Verdict {
   reason?: string;
 }
 
+/** The lock a root's processes share (the workspace's ProcessLock). */
+export interface JournalLock {
+  acquire(): Promise<() => Promise<void>>;
+}
+
+const VERDICTS = 'verdicts.json';
+const NOTES = 'notes.json';
+
 /** Verdicts kept (the newest); older ones are of changes the journal has long dropped. */
 const MAX_VERDICTS = 4000;
 /** Review notes kept for the next agent run. */
@@ -48,18 +56,22 @@ export class ChangeJournal {
   private last = 0;
   private queue: Promise<void> = Promise.resolve();
   private made = false;
+  private readonly unsavedVerdicts: Array<readonly [string, Verdict]> = [];
+  private readonly unsavedNotes: Array<{ note: QueuedNote; taken: boolean }> = [];
   /** writes that failed (the backend full or gone); the journal goes on with the next */
   failures = 0;
 
   /**
    * @param dir - the journal's folder, a backend path (`.sandpit/review` below the root)
    * @param read - a file's text now (for a change the log kept no text of), null when gone
+   * @param lock - the lock the root's processes share (none: this process is alone on the backend)
    */
   constructor(
     private readonly fs: WorkspaceFs,
     private readonly dir: string,
     private readonly read: (rel: string) => Promise<string | null | undefined>,
     private readonly limits: JournalLimits = JOURNAL_LIMITS,
+    private readonly lock: JournalLock | null = null,
   ) {}
 
   private get changesDir(): string {
@@ -124,46 +136,84 @@ export class ChangeJournal {
     return this.queue;
   }
 
-  /** The verdicts kept, by hunk id. */
+  /** The verdicts kept, by hunk id (with this process's own not yet written laid over them). */
   async verdicts(): Promise<Map<string, Verdict>> {
     await this.queue;
-    const value = parse((await readFileOrNull(this.fs, `${this.dir}/verdicts.json`)) ?? new Uint8Array());
-    const out = new Map<string, Verdict>();
-    if (!Array.isArray(value)) return out;
-    for (const item of value) {
-      if (!Array.isArray(item) || typeof item[0] !== 'string') continue;
-      const v = item[1] as Partial<Verdict> | null;
-      if (v && (v.status === 'accepted' || v.status === 'rejected'))
-        out.set(item[0], { status: v.status, ...(typeof v.reason === 'string' ? { reason: v.reason } : {}) });
-    }
-    return out;
+    const kept = verdictsOf(parse((await readFileOrNull(this.fs, `${this.dir}/${VERDICTS}`)) ?? new Uint8Array()));
+    for (const [id, verdict] of this.unsavedVerdicts) kept.delete(id), kept.set(id, verdict);
+    return kept;
   }
 
-  /** Keep these verdicts (the newest few thousand) in place of the ones kept. */
-  saveVerdicts(verdicts: ReadonlyMap<string, Verdict>): void {
-    const list = [...verdicts].slice(-MAX_VERDICTS);
-    this.enqueue(() => this.writeState('verdicts.json', list));
+  /**
+   * Keep these verdicts, just given, over the ones kept (the newest few thousand). Under the lock
+   * shared with other processes the kept file is read again and only these are laid over it, so
+   * two processes giving verdicts at once both keep theirs. Verdicts whose write failed (the lock
+   * not taken in time, the backend full) are tried again with the next.
+   */
+  saveVerdicts(decided: ReadonlyArray<readonly [string, Verdict]>): void {
+    this.unsavedVerdicts.push(...decided);
+    this.enqueue(async () => {
+      const batch = this.unsavedVerdicts.splice(0);
+      if (batch.length === 0) return;
+      try {
+        await this.update(VERDICTS, (value) => {
+          const kept = verdictsOf(value);
+          for (const [id, verdict] of batch) kept.delete(id), kept.set(id, verdict);
+          return [...kept].slice(-MAX_VERDICTS);
+        });
+      } catch (error) {
+        this.unsavedVerdicts.unshift(...batch);
+        throw error;
+      }
+    });
   }
 
   /** The notes kept for the next agent run. */
   async notes(): Promise<QueuedNote[]> {
     await this.queue;
-    const value = parse((await readFileOrNull(this.fs, `${this.dir}/notes.json`)) ?? new Uint8Array());
-    if (!Array.isArray(value)) return [];
-    return value
-      .filter((n): n is QueuedNote => typeof n?.text === 'string' && typeof n?.wake === 'boolean')
-      .map((n) => ({ text: n.text, wake: n.wake }));
+    return notesOf(parse((await readFileOrNull(this.fs, `${this.dir}/${NOTES}`)) ?? new Uint8Array()));
   }
 
-  /** Keep these notes (the newest hundred) for the next run, in place of the ones kept. */
-  saveNotes(notes: readonly QueuedNote[]): void {
-    const list = notes.slice(-MAX_NOTES);
-    this.enqueue(() => this.writeState('notes.json', list));
+  /**
+   * Keep a note for the next run (`taken` false), or let go of one a run took (true): the kept
+   * notes are read again under the shared lock and only this one added or removed, so notes of
+   * other processes are neither lost nor brought back. Failed writes are tried again.
+   */
+  saveNote(note: QueuedNote, taken: boolean): void {
+    this.unsavedNotes.push({ note, taken });
+    this.enqueue(async () => {
+      const batch = this.unsavedNotes.splice(0);
+      if (batch.length === 0) return;
+      try {
+        await this.update(NOTES, (value) => {
+          const kept = notesOf(value);
+          for (const { note: one, taken: out } of batch) {
+            if (!out) kept.push(one);
+            else {
+              const at = kept.findIndex((n) => n.text === one.text);
+              if (at !== -1) kept.splice(at, 1);
+            }
+          }
+          return kept.slice(-MAX_NOTES);
+        });
+      } catch (error) {
+        this.unsavedNotes.unshift(...batch);
+        throw error;
+      }
+    });
   }
 
-  private async writeState(name: string, value: unknown): Promise<void> {
-    await mkdirp(this.fs, this.dir);
-    await this.fs.writeFile(`${this.dir}/${name}`, utf8.encode(JSON.stringify(value)));
+  /** Read `name` again and write what `change` makes of it, holding the lock other processes share. */
+  private async update(name: string, change: (value: unknown) => unknown): Promise<void> {
+    const release = this.lock ? await this.lock.acquire() : null;
+    try {
+      const path = `${this.dir}/${name}`;
+      const value = change(parse((await readFileOrNull(this.fs, path)) ?? new Uint8Array()));
+      await mkdirp(this.fs, this.dir);
+      await this.fs.writeFile(path, utf8.encode(JSON.stringify(value)));
+    } finally {
+      await release?.();
+    }
   }
 
   private enqueue(work: () => Promise<void>): void {
@@ -215,6 +265,25 @@ function parse(bytes: Uint8Array): unknown {
   } catch {
     return null;
   }
+}
+
+function verdictsOf(value: unknown): Map<string, Verdict> {
+  const out = new Map<string, Verdict>();
+  if (!Array.isArray(value)) return out;
+  for (const item of value) {
+    if (!Array.isArray(item) || typeof item[0] !== 'string') continue;
+    const v = item[1] as Partial<Verdict> | null;
+    if (v && (v.status === 'accepted' || v.status === 'rejected'))
+      out.set(item[0], { status: v.status, ...(typeof v.reason === 'string' ? { reason: v.reason } : {}) });
+  }
+  return out;
+}
+
+function notesOf(value: unknown): QueuedNote[] {
+  if (!Array.isArray(value)) return [];
+  return value
+    .filter((n): n is QueuedNote => typeof n?.text === 'string' && typeof n?.wake === 'boolean')
+    .map((n) => ({ text: n.text, wake: n.wake }));
 }
 
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
