@@ -58,8 +58,11 @@ export interface LinkedBatch {
  * URL prefix and the playground's origin (for the hook injected into pages).
  */
 export interface PreviewAnswerRequest {
+  /** URL path below `/preview/<session>/`, still URL-encoded, with its query */
   path: string;
+  /** the path of the page or module that asked, below the same prefix, when known */
   referrer: string;
+  /** a frame's navigation to a page: it starts a new page load */
   navigation?: boolean;
   /** the previewed folder, root-relative ('' is the workspace root) */
   root: string;
