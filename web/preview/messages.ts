@@ -68,6 +68,7 @@ export interface PreviewAnswerRequest {
   root: string;
   /** `/preview/<session>/` */
   prefix: string;
+  /** the playground's origin: the only one the hook injected into served pages reports to */
   playgroundOrigin: string;
 }
 
