@@ -54,7 +54,8 @@ export default defineConfig({
     },
   },
   // ES-module workers can split: the shell, the backends and git's verbs then load on first use.
-  worker: { format: 'es' },
+  // The preview's file server (and sucrase with it) runs in the workspace worker too.
+  worker: { format: 'es', plugins: () => [dropSucraseNodeHelper()] },
   server: { host: '127.0.0.1', port: 5173, strictPort: true },
   preview: { host: '127.0.0.1', port: 5173, strictPort: true },
 });

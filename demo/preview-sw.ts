@@ -7,6 +7,7 @@ import {
   splitPreviewPath,
   type FileReply,
   type FileRequest,
+  type LinkedBatch,
   type LinkedFile,
 } from '../web/preview/messages.js';
 
@@ -38,9 +39,10 @@ const ANSWER_WITHIN_MS = 15_000;
 const LINKED_KEPT_MS = 20_000;
 
 /**
- * The files sent with a page, by the client id of the document being loaded, then by request
- * path. A new load is a new document with a new id, so it can never be answered with what an
- * earlier load was sent; each file answers one request and is dropped.
+ * The files sent ahead (a page's linked files, then the modules they import, level after level),
+ * by the client id of the document being loaded, then by request path. A new load is a new
+ * document with a new id, so it can never be answered with what an earlier load was sent; each
+ * file answers one request and is dropped.
  */
 const linkedByPage = new Map<string, Map<string, Promise<FileReply | null>>>();
 
@@ -53,13 +55,36 @@ function takeLinked(clientId: string, path: string): Promise<FileReply | null> |
   return file;
 }
 
-/** Hold the files announced with a page until they arrive on its port, and drop what it never asks for. */
-function expectLinked(clientId: string, paths: string[], port: MessagePort): void {
+/**
+ * Hold the files announced on a port for the document `clientId` until they arrive, and the files
+ * each of them announces in turn (the modules it imports, served ahead); what the document never
+ * asks for is dropped after its time.
+ */
+function expectLinked(clientId: string, paths: readonly string[], port: MessagePort): void {
   const settle = new Map<string, (reply: FileReply | null) => void>();
-  const files = new Map(
-    paths.map((path) => [path, new Promise<FileReply | null>((resolve) => settle.set(path, resolve))]),
-  );
-  linkedByPage.set(clientId, files);
+  const heldFiles = () => {
+    let files = linkedByPage.get(clientId);
+    if (!files) {
+      const created = new Map<string, Promise<FileReply | null>>();
+      linkedByPage.set(clientId, created);
+      setTimeout(() => {
+        if (linkedByPage.get(clientId) === created) linkedByPage.delete(clientId);
+      }, LINKED_KEPT_MS);
+      files = created;
+    }
+    return files;
+  };
+  const announce = (list: readonly string[]) => {
+    const files = heldFiles();
+    for (const path of list)
+      if (!files.has(path) && !settle.has(path))
+        files.set(path, new Promise<FileReply | null>((resolve) => settle.set(path, resolve)));
+  };
+  announce(paths);
+  if (settle.size === 0) {
+    port.close();
+    return;
+  }
   const stopWaiting = () => {
     clearTimeout(waiting);
     for (const resolve of settle.values()) resolve(null);
@@ -67,15 +92,21 @@ function expectLinked(clientId: string, paths: string[], port: MessagePort): voi
     port.close();
   };
   const waiting = setTimeout(stopWaiting, ANSWER_WITHIN_MS);
-  setTimeout(() => {
-    if (linkedByPage.get(clientId) === files) linkedByPage.delete(clientId);
-  }, LINKED_KEPT_MS);
   port.onmessage = (message) => {
-    const linked = message.data as LinkedFile;
-    if (linked?.type !== 'sandpit-preview-linked') return;
-    settle.get(linked.path)?.(linked.reply);
-    settle.delete(linked.path);
-    if (settle.size === 0) stopWaiting();
+    const data = message.data as LinkedFile | LinkedBatch;
+    const files =
+      data?.type === 'sandpit-preview-linked-batch'
+        ? data.files
+        : data?.type === 'sandpit-preview-linked'
+          ? [data]
+          : [];
+    for (const linked of files) {
+      // What a file announces is held before the file itself is handed out, so the browser never asks first.
+      if (linked.reply?.linked?.length) announce(linked.reply.linked);
+      settle.get(linked.path)?.(linked.reply);
+      settle.delete(linked.path);
+    }
+    if (files.length > 0 && settle.size === 0) stopWaiting();
   };
 }
 
@@ -138,7 +169,7 @@ async function answer(
   const reply = new Promise<FileReply | null>((resolve) => {
     const timer = setTimeout(() => resolve(null), ANSWER_WITHIN_MS);
     channel.port1.onmessage = (message) => {
-      if ((message.data as LinkedFile)?.type === 'sandpit-preview-linked') return;
+      if (/^sandpit-preview-linked/.test(String((message.data as LinkedFile)?.type))) return;
       clearTimeout(timer);
       resolve(message.data as FileReply);
     };
@@ -153,8 +184,9 @@ async function answer(
   };
   bridge.postMessage(request, [channel.port2]);
   const served = await reply;
-  if (served && navigation && served.linked?.length)
-    expectLinked(event.resultingClientId, served.linked, channel.port1);
+  // A page's files are held for the document it becomes; a module's imports for the document that asked.
+  const holder = navigation ? event.resultingClientId : event.clientId;
+  if (served && holder && served.linked?.length) expectLinked(holder, served.linked, channel.port1);
   else channel.port1.close();
   if (!served) return page(504, 'The playground did not answer in time. Reload the preview.');
   return respond(event, served);

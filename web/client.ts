@@ -1,4 +1,4 @@
-import { proxy, releaseProxy, wrap, type Remote } from 'comlink';
+import { proxy, releaseProxy, transfer, wrap, type Remote } from 'comlink';
 import type { Envelope, Workspace } from '../src/workspace-core.js';
 import type { WorkspacePolicy } from '../src/workspace/policy.js';
 import type { SnapshotOptions } from '../src/snapshots/store.js';
@@ -18,6 +18,7 @@ import {
 } from './protocol.js';
 import type { CloneOptions, GitAuth, PushOptions } from '../src/git/index.js';
 import type { PreviewEntry } from './preview/read-file.js';
+import type { PreviewAnswerRequest } from './preview/messages.js';
 import type { BlameResult } from '../src/review-hooks.js';
 import { plainCallOptions, remoteReview, type RemoteReview } from './client-review.js';
 
@@ -89,6 +90,13 @@ export interface RemoteWorkspace extends WorkspaceVerbs {
   onTask(listener: (event: TaskNoteEvent) => void): () => void;
   /** One file's bytes as stored, for a live preview: read-only, confined like a tool's path, `.sandpit` never served. */
   previewEntry(path: string): Promise<PreviewEntry>;
+  /**
+   * Answer one request of a live preview in the worker, where the files are: the file server
+   * (TypeScript, JSX, CommonJS packages) runs there and writes the answer, and what it leads to
+   * (a page's scripts, their module graph), straight to `port`, the preview Service Worker's end
+   * of its channel. Resolves, once all is sent, with the problems found, in a person's words.
+   */
+  previewAnswer(request: PreviewAnswerRequest, port: MessagePort): Promise<string[]>;
   /**
    * Swap the toolset and policy over the same storage: files, snapshots and history stay, and the
    * next call meets the new tools (as a new `connectWorkspace` would, without reopening).
@@ -310,6 +318,8 @@ export async function connectWorkspace(options: ConnectOptions): Promise<RemoteW
       setAuthor: (opts) => gitCall('setAuthor', opts as never) as never,
     },
     previewEntry: (path) => guarded(() => remote.previewEntry(path) as Promise<PreviewEntry>),
+    previewAnswer: (request, port) =>
+      guarded(() => remote.previewAnswer(request, transfer(port, [port])) as Promise<string[]>),
     onChange(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);

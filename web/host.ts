@@ -20,6 +20,7 @@ import type {
   WorkerApi,
 } from './protocol.js';
 import { tryLock, type HeldLock } from './tab-lock.js';
+import type { PreviewAnswerRequest } from './preview/messages.js';
 import { hostReview } from './host-review.js';
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
@@ -313,6 +314,10 @@ export function createHost(): WorkerApi {
         ? (await import('./preview/read-file.js')).readPreviewEntry(current, path)
         : { kind: 'missing' as const };
     },
+    async previewAnswer(request: PreviewAnswerRequest, port: MessagePort) {
+      // the preview's file server (and sucrase, on its first module) loads when a preview first asks
+      return (await import('./preview/answer.js')).answerPreview(await target(), request, port);
+    },
     async close() {
       listeners.clear();
       taskListeners.clear();
@@ -351,6 +356,7 @@ export function warmUp(): Promise<boolean> {
     () => import('../src/tools/schema/strict-schema.js'),
     () => import('../src/tools/import-files.js'),
     () => import('./preview/read-file.js'),
+    () => import('./preview/answer.js'),
     () => import('../src/snapshots/diff.js'),
     () => import('../src/toolsets/cowork.js'),
     () => import('./host-tasks.js'),

@@ -14,6 +14,7 @@ import type { Envelope, Workspace } from '../src/workspace-core.js';
 import type { BlameResult, Hunk, HunkFilter, RejectResult, ReviewOptions } from '../src/review-hooks.js';
 import type { ReviewNote } from '../src/workspace/review/notes.js';
 import type { PreviewEntry } from './preview/read-file.js';
+import type { PreviewAnswerRequest } from './preview/messages.js';
 import type { DropForkOutcome, MergeOutcome } from '../src/workspace-forks.js';
 
 export type { BackendKind };
@@ -250,6 +251,8 @@ export interface WorkerApi extends Omit<WorkspaceVerbs, 'call'>, WireReview, Wir
   ): ReturnType<WorkspaceGit[V]>;
   /** One file's bytes for the live preview (read-only, confined, `.sandpit` never served). */
   previewEntry(path: string): Promise<PreviewEntry>;
+  /** Answer one of the live preview's requests on the Service Worker's `port`, serving ahead what it leads to; resolves with the problems found. */
+  previewAnswer(request: PreviewAnswerRequest, port: MessagePort): Promise<string[]>;
 }
 
 /**

@@ -1,13 +1,12 @@
-import { createFileServer, type PreviewProblem, type ServedFile } from '../../web/preview/file-server.js';
+import type { PreviewProblem } from '../../web/preview/file-server.js';
 import {
   BRIDGE_PATH,
   PREVIEW_PREFIX,
   type FileReply,
   type FileRequest,
-  type LinkedFile,
   type PageReport,
+  type PreviewAnswerRequest,
 } from '../../web/preview/messages.js';
-import type { PreviewEntry } from '../../web/preview/read-file.js';
 
 /**
  * Where previews are served: the same host on the next port (`npm start` serves both), or the
@@ -29,7 +28,8 @@ export function previewOrigin(): string {
 }
 
 export interface PreviewLinkOptions {
-  entry(rel: string): Promise<PreviewEntry>;
+  /** answer a request on the Service Worker's port (the workspace worker's file server does); resolves with the problems found */
+  answer(request: PreviewAnswerRequest, port: MessagePort): Promise<string[]>;
   root(): string;
   onProblem(problem: PreviewProblem): void;
   onReport(report: PageReport): void;
@@ -37,8 +37,9 @@ export interface PreviewLinkOptions {
 
 /**
  * The playground's end of the preview: a hidden bridge page on the preview origin, the sandboxed
- * frame that shows the page, and the file server that answers the bridge's requests. Messages
- * are taken only from those two windows, and the bridge may only ask for files.
+ * frame that shows the page, and the hand-over of the bridge's requests to the file server in the
+ * workspace's worker. Messages are taken only from those two windows, and the bridge may only ask
+ * for files.
  */
 export class PreviewLink {
   readonly origin = previewOrigin();
@@ -47,20 +48,12 @@ export class PreviewLink {
   private bridge: HTMLIFrameElement | null = null;
   private ready: Promise<void> | null = null;
   private settle: { resolve: () => void; reject: (error: Error) => void } | null = null;
-  private readonly server;
 
   constructor(
     private readonly frame: HTMLIFrameElement,
     private readonly host: HTMLElement,
     private readonly options: PreviewLinkOptions,
   ) {
-    this.server = createFileServer({
-      entry: options.entry,
-      root: options.root,
-      onProblem: options.onProblem,
-      playgroundOrigin: location.origin,
-      prefix: this.prefix,
-    });
     window.addEventListener('message', (event) => this.receive(event));
   }
 
@@ -115,69 +108,34 @@ export class PreviewLink {
   }
 
   /**
-   * Answer one request on its port. A page loaded by a navigation is followed, on the same port,
-   * by the files it links: the Service Worker holds them for that page alone, so its first
-   * requests wait for no trip through this page's main thread, which the page's own loading and
-   * this playground's redraws share.
+   * Pass one request to the workspace's worker, which answers it on the Service Worker's port
+   * itself, with what it leads to served ahead (see web/preview/answer.ts): the files and the
+   * work stay off this main thread, which the previewed page's own loading shares.
    */
   private async answer(request: FileRequest, port: MessagePort): Promise<void> {
-    const path = String(request.path ?? '');
-    const served = await this.serve(path, String(request.referrer ?? ''));
-    const linked =
-      request.navigation === true && served.status === 200 ? this.linkedPaths(path, served.links ?? []) : [];
-    const reply = toReply(served, linked);
-    port.postMessage(reply, reply.body ? [reply.body] : []);
-    const page = path.replace(/[?#].*$/, '');
-    await Promise.all(
-      linked.map(async (file) => {
-        const message: LinkedFile = {
-          type: 'sandpit-preview-linked',
-          path: file,
-          reply: toReply(await this.serve(file, page), []),
-        };
-        port.postMessage(message, message.reply.body ? [message.reply.body] : []);
-      }),
-    );
-    port.close();
-  }
-
-  private async serve(path: string, referrer: string): Promise<ServedFile> {
+    let problems: string[];
     try {
-      return await this.server.serve(path, referrer);
+      problems = await this.options.answer(
+        {
+          path: String(request.path ?? ''),
+          referrer: String(request.referrer ?? ''),
+          navigation: request.navigation === true,
+          root: this.options.root(),
+          prefix: this.prefix,
+          playgroundOrigin: location.origin,
+        },
+        port,
+      );
     } catch (error) {
-      return {
-        status: 500,
+      // The worker is gone or still opening: the Service Worker gets an answer, not a wait.
+      const reply: FileReply = {
+        status: 503,
         headers: { 'content-type': 'text/plain; charset=utf-8' },
-        body: new TextEncoder().encode(`The preview could not read this file: ${(error as Error).message}`),
+        body: new TextEncoder().encode('The workspace is not open: reload the preview.').buffer as ArrayBuffer,
       };
+      port.postMessage(reply, [reply.body!]);
+      problems = [`The preview could not answer: ${(error as Error).message}`];
     }
+    for (const message of problems) this.options.onProblem({ message });
   }
-
-  /** The request paths the Service Worker will ask for the URLs a page links, as it names them; other origins' are left out. */
-  private linkedPaths(pagePath: string, links: string[]): string[] {
-    const base = new URL(`${this.prefix}${pagePath}`, 'http://preview.invalid');
-    const paths = new Set<string>();
-    for (const link of links) {
-      let url: URL;
-      try {
-        url = new URL(link, base);
-      } catch {
-        continue;
-      }
-      if (url.origin !== base.origin) continue;
-      // Root-relative URLs mean the previewed folder's root, as the Service Worker reads them.
-      if (url.pathname.startsWith(this.prefix)) paths.add(url.pathname.slice(this.prefix.length) + url.search);
-      else if (!url.pathname.startsWith(PREVIEW_PREFIX)) paths.add(url.pathname.slice(1) + url.search);
-    }
-    return [...paths];
-  }
-}
-
-/** The bytes of a served file, in a buffer of their own that can move to the Service Worker. */
-function toReply(served: ServedFile, linked: string[]): FileReply {
-  const body = served.body.buffer.slice(
-    served.body.byteOffset,
-    served.body.byteOffset + served.body.byteLength,
-  ) as ArrayBuffer;
-  return { status: served.status, headers: served.headers, body, ...(linked.length ? { linked } : {}) };
 }

@@ -55,13 +55,7 @@ export class PreviewPanel {
     this.rootSelect = $<HTMLSelectElement>('preview-root');
     this.log = $<HTMLOListElement>('preview-console');
     this.link = new PreviewLink(this.frame, pane, {
-      entry: async (rel) => {
-        try {
-          return await this.session.workspace.previewEntry(rel);
-        } catch {
-          return { kind: 'missing' };
-        }
-      },
+      answer: (request, port) => this.session.workspace.previewAnswer(request, port),
       root: () => this.rootSelect.value,
       onProblem: (problem) => this.problem(problem),
       onReport: (report) => this.report(report),

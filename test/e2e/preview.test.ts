@@ -219,6 +219,50 @@ describe('the live preview', () => {
     expect(lastAsked.every((path) => path === '')).toBe(true);
   });
 
+  it("serves a page's module graph ahead with the page: only the page reaches the playground, and an edit deep in the graph shows in the next load", async () => {
+    const { page } = pg;
+    const files: Record<string, string> = {
+      'graph/index.html':
+        '<!doctype html><html><head></head><body><p id="p">text</p><script type="module" src="main.ts"></script></body></html>',
+      'graph/main.ts': "import { a } from './lib/a';\nimport './lib/look.css';\ndocument.body.dataset.word = a();\n",
+      'graph/lib/a.ts': "import { b } from '../deep/b.js';\nexport const a = (): string => `a-${b}`;\n",
+      'graph/deep/b.ts': "export const b: string = 'one';\n",
+      'graph/lib/look.css': '#p { color: rgb(1, 2, 3); }\n',
+    };
+    for (const [path, content] of Object.entries(files))
+      expect((await callTool(page, 'write_file', { path, content })).ok).toBe(true);
+    await page.click('#tab-preview');
+    await page.selectOption('#preview-root', 'graph');
+    const frame = previewFrame(page);
+    await frame.locator('body[data-word="a-one"]').waitFor({ timeout: 15_000 });
+    // From here on, what reaches the playground: with the graph sent along with the page, only the page.
+    await page.evaluate(() => {
+      const seen: string[] = [];
+      (window as unknown as { graphAsked: string[] }).graphAsked = seen;
+      window.addEventListener('message', (event) => {
+        if (event.data?.type === 'sandpit-preview-request') seen.push(event.data.path);
+      });
+    });
+    const asked = () => page.evaluate(() => (window as unknown as { graphAsked: string[] }).graphAsked.splice(0));
+    const before = await previewLoads(page);
+    await page.click('#preview-reload');
+    await nextLoad(page, before);
+    await frame.locator('body[data-word="a-one"]').waitFor({ timeout: 15_000 });
+    await expect
+      .poll(() => frame.locator('#p').evaluate((p) => getComputedStyle(p).color), { timeout: 15_000 })
+      .toBe('rgb(1, 2, 3)');
+    expect(await asked()).toEqual(['']);
+
+    const loads = await previewLoads(page);
+    await callTool(page, 'write_file', { path: 'graph/deep/b.ts', content: "export const b: string = 'two';\n" });
+    await page.click('#tab-preview');
+    await nextLoad(page, loads);
+    await frame.locator('body[data-word="a-two"]').waitFor({ timeout: 15_000 });
+    const again = await asked();
+    expect(again.length).toBeGreaterThan(0);
+    expect(again.every((path) => path === '')).toBe(true);
+  });
+
   for (const [backend, label] of [
     ['opfs', 'OPFS'],
     ['indexeddb', 'IndexedDB'],

@@ -35,23 +35,40 @@ const js = JSON.stringify;
 const stylesheetCode = (url: string) =>
   `const link = document.createElement('link'); link.rel = 'stylesheet'; link.href = new URL(${js(url)}, import.meta.url).href; document.head.append(link);`;
 
+/** A generated module's text and the URLs it makes the browser fetch before it runs. */
+export interface GeneratedModule {
+  code: string;
+  imports: string[];
+}
+
 /**
  * The module that registers a CommonJS file (or a JSON file, stylesheet or asset a CommonJS
  * module requires) with the registry without running it. It imports, ahead, the define module
  * of every CommonJS file it requires and the namespace of every ES module, so by the time any
  * factory runs, everything a synchronous `require` can reach is there.
  */
-export async function defineModule(rel: string, source: string, host: ModuleHost): Promise<string> {
+export async function defineModule(rel: string, source: string, host: ModuleHost): Promise<GeneratedModule> {
   const id = host.urlOf(rel);
   const head = `import { define, esm } from ${js(RUNTIME_URL)};\n`;
   const kind = await host.kindOf(rel, source);
   if (kind === 'json')
-    return `${head}define(${js(id)}, {}, function (module) { module.exports = ${source.trim() || 'null'}; });\n`;
-  if (kind === 'css') return `${head}${stylesheetCode(host.urlOf(rel))}\ndefine(${js(id)}, {}, function () {});\n`;
+    return {
+      code: `${head}define(${js(id)}, {}, function (module) { module.exports = ${source.trim() || 'null'}; });\n`,
+      imports: [RUNTIME_URL],
+    };
+  if (kind === 'css')
+    return {
+      code: `${head}${stylesheetCode(host.urlOf(rel))}\ndefine(${js(id)}, {}, function () {});\n`,
+      imports: [RUNTIME_URL, host.urlOf(rel)],
+    };
   if (kind === 'asset')
-    return `${head}define(${js(id)}, {}, function (module) { module.exports = new URL(${js(host.urlOf(rel))}, import.meta.url).href; });\n`;
+    return {
+      code: `${head}define(${js(id)}, {}, function (module) { module.exports = new URL(${js(host.urlOf(rel))}, import.meta.url).href; });\n`,
+      imports: [RUNTIME_URL],
+    };
   const code = withNodeEnv(source.replace(/^#!.*/, ''), NODE_ENV);
   const imports: string[] = [];
+  const urls = [RUNTIME_URL];
   const deps: Record<string, unknown> = {};
   let n = 0;
   for (const spec of requireSpecifiers(code)) {
@@ -66,15 +83,21 @@ export async function defineModule(rel: string, source: string, host: ModuleHost
     } else {
       deps[spec] = host.urlOf(found.path);
       if ((await host.kindOf(found.path, null)) === 'esm') {
-        imports.push(
-          `import * as __ns${n} from ${js(host.urlOf(found.path))}; esm(${js(host.urlOf(found.path))}, __ns${n});`,
-        );
+        const url = host.urlOf(found.path);
+        imports.push(`import * as __ns${n} from ${js(url)}; esm(${js(url)}, __ns${n});`);
+        urls.push(url);
         n++;
-      } else imports.push(`import ${js(host.urlOf(found.path, 'define'))};`);
+      } else {
+        imports.push(`import ${js(host.urlOf(found.path, 'define'))};`);
+        urls.push(host.urlOf(found.path, 'define'));
+      }
     }
   }
   // The factory opens on the first line of the source, so its line numbers stay the file's own.
-  return `${head}${imports.join('\n')}\ndefine(${js(id)}, ${js(deps)}, function (module, exports, require, process, global, __filename, __dirname) {${code}\n});\n`;
+  return {
+    code: `${head}${imports.join('\n')}\ndefine(${js(id)}, ${js(deps)}, function (module, exports, require, process, global, __filename, __dirname) {${code}\n});\n`,
+    imports: [...new Set(urls)],
+  };
 }
 
 const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
@@ -85,7 +108,12 @@ const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
  * as bundlers do) and, by name, `wanted` (what the importer takes) or else every export a bundler
  * would detect in the source.
  */
-export async function facadeModule(rel: string, source: string, host: ModuleHost, wanted?: string[]): Promise<string> {
+export async function facadeModule(
+  rel: string,
+  source: string,
+  host: ModuleHost,
+  wanted?: string[],
+): Promise<GeneratedModule> {
   const id = host.urlOf(rel);
   const names = wanted ?? (await cjsNamedExports(host.files, rel, withNodeEnv(source, NODE_ENV)));
   const lines = [
@@ -100,7 +128,7 @@ export async function facadeModule(rel: string, source: string, host: ModuleHost
     lines.push(`const __e${n} = __m == null ? undefined : __m[${js(name)}]; export { __e${n} as ${name} };`);
     n++;
   }
-  return `${lines.join('\n')}\n`;
+  return { code: `${lines.join('\n')}\n`, imports: [RUNTIME_URL, host.urlOf(rel, 'define')] };
 }
 
 /** The ES module an `import` of a stylesheet gets: the sheet is linked, and the import waits for it. */

@@ -16,6 +16,8 @@ export interface ServedFile {
   body: Uint8Array;
   /** for a page: the URLs it links that every load fetches (stylesheets, scripts), as written */
   links?: string[];
+  /** for a module: the URLs of its static imports, as its served text names them (fetched before it runs) */
+  imports?: string[];
 }
 
 /** Something the previewed page asked for that cannot work, in a person's words. */
@@ -26,6 +28,8 @@ export interface PreviewProblem {
 export interface FileServerOptions {
   /** reads a workspace file by its root-relative path */
   entry(rel: string): Promise<PreviewEntry>;
+  /** what `entry` would find, without reading a file's bytes (module resolution probes many paths); `entry` when absent */
+  kind?(rel: string): Promise<PreviewEntry['kind']>;
   /** the previewed folder, root-relative ('' is the workspace root) */
   root(): string;
   /** the playground's origin and the URL prefix of this session, for the injected page hook */
@@ -114,8 +118,10 @@ export function createFileServer(options: FileServerOptions) {
   let manifests = new Map<string, Promise<string | null>>();
 
   const read = async (rel: string): Promise<string | null> => {
+    // The load this read belongs to: one that ends after a new page was served tells only its own load.
+    const known = kinds;
     const found = await options.entry(rel);
-    if (!kinds.has(rel)) kinds.set(rel, Promise.resolve(found.kind));
+    if (!known.has(rel)) known.set(rel, Promise.resolve(found.kind));
     return found.kind === 'file' ? decoder.decode(found.bytes) : null;
   };
   const readText = (rel: string): Promise<string | null> => {
@@ -130,7 +136,7 @@ export function createFileServer(options: FileServerOptions) {
   const kindOf = (rel: string): Promise<PreviewEntry['kind']> => {
     let kind = kinds.get(rel);
     if (!kind) {
-      kind = options.entry(rel).then((found) => found.kind);
+      kind = options.kind ? options.kind(rel) : options.entry(rel).then((found) => found.kind);
       kinds.set(rel, kind);
     }
     return kind;
@@ -173,6 +179,7 @@ export function createFileServer(options: FileServerOptions) {
       status: 200,
       headers: { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-store' },
       body: encoder.encode(answer.code),
+      ...(answer.imports.length ? { imports: answer.imports } : {}),
     };
   }
 

@@ -30,18 +30,46 @@ export interface FileReply {
   headers: Record<string, string>;
   body: ArrayBuffer | null;
   /**
-   * For a navigation to a page: the request paths (as a FileRequest names them) of the files it
-   * links, whose LinkedFile messages follow on the same port, so the page's first requests need
-   * no round trip through the playground's busy main thread.
+   * The request paths (as a FileRequest names them) of the files the browser fetches next because
+   * of this one (a page's scripts and stylesheets, a module's static imports), whose LinkedFile
+   * messages follow on the same port: the Service Worker holds them for the document that asked,
+   * so its next requests need no round trip through the playground's busy main thread, and a
+   * module graph arrives in one pass instead of a trip per level of imports.
    */
   linked?: string[];
 }
 
-/** playground → SW, after a page's FileReply on its port: one file the page links. */
+/** playground → SW, after a FileReply that announced it on the same port: one file served ahead (null: ask again). */
 export interface LinkedFile {
   type: 'sandpit-preview-linked';
   path: string;
-  reply: FileReply;
+  reply: FileReply | null;
+}
+
+/** playground → SW: several LinkedFile messages at once, in the order they were served. */
+export interface LinkedBatch {
+  type: 'sandpit-preview-linked-batch';
+  files: LinkedFile[];
+}
+
+/**
+ * playground → workspace worker: a FileRequest to answer on the Service Worker's port, with what
+ * the worker's file server needs to know of the playground: the previewed folder, the session's
+ * URL prefix and the playground's origin (for the hook injected into pages).
+ */
+export interface PreviewAnswerRequest {
+  /** URL path below `/preview/<session>/`, still URL-encoded, with its query */
+  path: string;
+  /** the path of the page or module that asked, below the same prefix, when known */
+  referrer: string;
+  /** a frame's navigation to a page: it starts a new page load */
+  navigation?: boolean;
+  /** the previewed folder, root-relative ('' is the workspace root) */
+  root: string;
+  /** `/preview/<session>/` */
+  prefix: string;
+  /** the playground's origin: the only one the hook injected into served pages reports to */
+  playgroundOrigin: string;
 }
 
 /** bridge → playground: the Service Worker is active and answers requests for this session. */

@@ -23,8 +23,10 @@ export const SANDPIT_PREFIX = '@sandpit/';
 /** A script file inside node_modules: the files that may be CommonJS. */
 const PACKAGE_SCRIPT = /(?:^|\/)node_modules\/.*\.c?js$/;
 
-/** A module's text, or the problem that stops it. */
-export type ModuleAnswer = { ok: true; code: string } | { ok: false; status: number; message: string };
+/** A module's text and the URLs it makes the browser fetch before it runs (to serve ahead), or the problem that stops it. */
+export type ModuleAnswer =
+  | { ok: true; code: string; imports: string[] }
+  | { ok: false; status: number; message: string };
 
 export interface ModuleServerOptions {
   files: ModuleFiles;
@@ -137,12 +139,13 @@ export function createModuleServer(options: ModuleServerOptions) {
     variant: ModuleVariant,
     names?: string[],
   ): Promise<ModuleAnswer> {
-    if (variant === 'css') return { ok: true, code: (await commonjs()).stylesheetModule(fsUrl(rel)) };
-    if (variant === 'json') return { ok: true, code: (await commonjs()).jsonModule(source) };
+    if (variant === 'css')
+      return { ok: true, code: (await commonjs()).stylesheetModule(fsUrl(rel)), imports: [fsUrl(rel)] };
+    if (variant === 'json') return { ok: true, code: (await commonjs()).jsonModule(source), imports: [] };
     const inPackage = /(?:^|\/)node_modules\//.test(rel);
-    if (variant === 'define') return { ok: true, code: await (await commonjs()).defineModule(rel, source, host) };
+    if (variant === 'define') return { ok: true, ...(await (await commonjs()).defineModule(rel, source, host)) };
     if (inPackage && /\.c?js$/.test(rel) && (await kindOf(rel, source)) === 'cjs')
-      return { ok: true, code: await (await commonjs()).facadeModule(rel, source, host, names) };
+      return { ok: true, ...(await (await commonjs()).facadeModule(rel, source, host, names)) };
     let code = inPackage ? withNodeEnv(source, NODE_ENV) : source;
     if (needsTranspile(rel)) {
       const { transpile } = await transformer();
@@ -154,7 +157,7 @@ export function createModuleServer(options: ModuleServerOptions) {
       }
       code = result.code;
     }
-    return { ok: true, code: await rewriteImports(code, (spec, names) => resolveImport(spec, rel, names)) };
+    return { ok: true, ...(await rewriteImports(code, (spec, names) => resolveImport(spec, rel, names))) };
   }
 
   /** The module a missing import gets: it shows why in the page, then fails the import as the browser would. */

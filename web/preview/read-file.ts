@@ -24,6 +24,24 @@ export type PreviewEntry =
  * `.sandpit` folder is never served: the preview reads what the workspace holds, nothing more.
  */
 export async function readPreviewEntry(ws: Workspace, rel: string): Promise<PreviewEntry> {
+  const found = await locate(ws, rel);
+  if (found.kind !== 'file') return found;
+  try {
+    return { kind: 'file', bytes: await ws.fs.readFile(found.abs) };
+  } catch {
+    return { kind: 'missing' };
+  }
+}
+
+/** What `readPreviewEntry` would find at a path, without reading a file's bytes: module resolution asks this of many paths. */
+export async function previewEntryKind(ws: Workspace, rel: string): Promise<PreviewEntry['kind']> {
+  return (await locate(ws, rel)).kind;
+}
+
+async function locate(
+  ws: Workspace,
+  rel: string,
+): Promise<{ kind: 'file'; abs: string } | { kind: 'directory' } | { kind: 'missing' }> {
   if (typeof rel !== 'string' || rel.includes('\0')) return { kind: 'missing' };
   const clean = rel.replace(/^\/+/, '');
   if (RESERVED_TOP_LEVEL.includes(clean.split('/')[0]!)) return { kind: 'missing' };
@@ -34,7 +52,7 @@ export async function readPreviewEntry(ws: Workspace, rel: string): Promise<Prev
     if (!stat) return { kind: 'missing' };
     if (stat.type === 'dir') return { kind: 'directory' };
     if (stat.type !== 'file') return { kind: 'missing' };
-    return { kind: 'file', bytes: await ws.fs.readFile(resolved.abs) };
+    return { kind: 'file', abs: resolved.abs };
   } catch {
     return { kind: 'missing' };
   }

@@ -13,6 +13,8 @@ export interface JsxSettings {
 export type TranspileResult = { ok: true; code: string } | { ok: false; message: string; line: number; column: number };
 
 function base64Utf8(text: string): string {
+  // Most source maps are ASCII, whose UTF-8 bytes are its characters: btoa takes them as they are.
+  if (/^[\x00-\x7f]*$/.test(text)) return btoa(text);
   const bytes = new TextEncoder().encode(text);
   let binary = '';
   for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
