@@ -26,7 +26,7 @@ export interface EarlyStart {
   /**
    * Resolves when the server is needed: a message came that only it answers (or a reply to one
    * of its requests), the early answers have gone idle (nothing asked of them for
-   * {@link EARLY_IDLE_MS} after a tools/list or tools/call was answered), or stdin ended.
+   * `EARLY_IDLE_MS` (100 ms) after a tools/list or tools/call was answered), or stdin ended.
    */
   serverWanted: Promise<void>;
 }
