@@ -214,6 +214,16 @@ export const NODE_NATIVE: NativeHelpers = {
     const out = inflateSync(data);
     return new Uint8Array(out.buffer, out.byteOffset, out.byteLength);
   },
+  inflatePrefix: (data, size) => {
+    // one output chunk of the object's size (+1, so a stream that goes on is caught): the bytes are
+    // then a view of their own buffer, not of a shared 16 KiB chunk a kept object would pin
+    const { buffer, engine } = inflateSync(data, {
+      info: true,
+      chunkSize: Math.max(64, size + 1),
+      maxOutputLength: Math.max(1, size),
+    }) as unknown as { buffer: Buffer; engine: { bytesWritten: number } };
+    return { bytes: new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength), read: engine.bytesWritten };
+  },
   sha256Hex: (data) => createHash('sha256').update(data).digest('hex'),
   sha1Hex: (parts) => {
     const hash = createHash('sha1');
