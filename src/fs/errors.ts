@@ -37,15 +37,7 @@ export class FsError extends Error {
   /** the Node error code */
   readonly code: FsErrorCode;
   constructor(code: FsErrorCode, operation: string) {
-    // ENOENT is an everyday answer (a checkout asks it of every file it writes), not a fault to
-    // trace: capturing its stack, async frames included, was a tenth of a clone's time on memory
-    const limit = code === 'ENOENT' ? Error.stackTraceLimit : undefined;
-    if (limit !== undefined) Error.stackTraceLimit = 0;
-    try {
-      super(`${code}: ${operation} failed`);
-    } finally {
-      if (limit !== undefined) Error.stackTraceLimit = limit;
-    }
+    super(`${code}: ${operation} failed`);
     this.name = 'FsError';
     this.code = code;
   }

@@ -199,7 +199,13 @@ function direntType(d: { isSymbolicLink(): boolean; isDirectory(): boolean; isFi
 }
 
 function missing(operation: string): never {
-  throw new FsError('ENOENT', operation);
+  // ENOENT is an everyday answer (a checkout asks it of every file it writes): capturing its stack,
+  // async frames included, cost more than the lstat itself
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  const error = new FsError('ENOENT', operation);
+  Error.stackTraceLimit = limit;
+  throw error;
 }
 
 /** Node's zlib and crypto, for the node backend and (installed by the Node entry) every backend in Node. */

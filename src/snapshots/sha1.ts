@@ -87,24 +87,9 @@ export function toHex(bytes: Uint8Array): string {
   return s;
 }
 
-/** Hex digit values by char code (0-9, a-f, A-F); NaN for anything else. */
-const DIGIT = (() => {
-  const t = new Float64Array(128).fill(Number.NaN);
-  for (let i = 0; i < 16; i++) {
-    t['0123456789abcdef'.charCodeAt(i)] = i;
-    t['0123456789ABCDEF'.charCodeAt(i)] = i;
-  }
-  return t;
-})();
-
 export function fromHex(hex: string): Uint8Array {
   const out = new Uint8Array(hex.length / 2);
-  for (let i = 0; i < out.length; i++) {
-    const high = DIGIT[hex.charCodeAt(i * 2)] ?? Number.NaN;
-    const low = DIGIT[hex.charCodeAt(i * 2 + 1)] ?? Number.NaN;
-    // what parseInt(pair, 16) gave: a bad second digit leaves the first; a bad first gives 0
-    out[i] = Number.isNaN(low) ? high : high * 16 + low;
-  }
+  for (let i = 0; i < out.length; i++) out[i] = parseInt(hex.slice(i * 2, i * 2 + 2), 16);
   return out;
 }
 
