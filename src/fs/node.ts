@@ -176,7 +176,13 @@ function direntType(d: { isSymbolicLink(): boolean; isDirectory(): boolean; isFi
 }
 
 function missing(operation: string): never {
-  throw new FsError('ENOENT', operation);
+  // ENOENT is an everyday answer (a checkout asks it of every file it writes): capturing its stack,
+  // async frames included, cost more than the lstat itself
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  const error = new FsError('ENOENT', operation);
+  Error.stackTraceLimit = limit;
+  throw error;
 }
 
 /** Node's zlib and crypto, for the node backend and (installed by the Node entry) every backend in Node. */
@@ -190,6 +196,16 @@ export const NODE_NATIVE: NativeHelpers = {
   inflate: (data) => {
     const out = nodeZlib().inflateSync(data);
     return new Uint8Array(out.buffer, out.byteOffset, out.byteLength);
+  },
+  inflatePrefix: (data, size) => {
+    // one output chunk of the object's size (+1, so a stream that goes on is caught): the bytes are
+    // then a view of their own buffer, not of a shared 16 KiB chunk a kept object would pin
+    const { buffer, engine } = nodeZlib().inflateSync(data, {
+      info: true,
+      chunkSize: Math.max(64, size + 1),
+      maxOutputLength: Math.max(1, size),
+    }) as unknown as { buffer: Buffer; engine: { bytesWritten: number } };
+    return { bytes: new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength), read: engine.bytesWritten };
   },
   sha256Hex: (data) => nodeCrypto().createHash('sha256').update(data).digest('hex'),
   sha1Hex: (parts) => {

@@ -128,6 +128,12 @@ export interface NativeHelpers {
   deflate(data: Uint8Array): Uint8Array;
   /** optional: zlib decompression of one whole stream, for reading git objects without a stream round trip */
   inflate?(data: Uint8Array): Uint8Array;
+  /**
+   * optional: zlib decompression of the stream at the start of `data`, which may go on past its
+   * end (a pack's next object), into `size` bytes: the bytes, and how many of `data` the stream
+   * took. Throws when the stream is damaged, cut short or inflates to more than `size` bytes.
+   */
+  inflatePrefix?(data: Uint8Array, size: number): { bytes: Uint8Array; read: number };
   /** lower-case hex SHA-256 */
   sha256Hex(data: Uint8Array): string;
   /** optional: lower-case hex SHA-1 of the parts one after the other (git object ids, without copying them together) */

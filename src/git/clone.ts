@@ -1,6 +1,6 @@
 import * as git from 'isomorphic-git';
 import { hasFsCode } from '../fs/errors.js';
-import type { GitAccess } from '../snapshots/objects.js';
+import { parseTreeEntries, readTreeEntries, type GitAccess } from '../snapshots/objects.js';
 import { ToolError } from '../contract/index.js';
 import { removeTree, writeChanges } from './checkout.js';
 import {
@@ -17,7 +17,8 @@ import { progressReporter, type GitProgressListener } from './progress.js';
 import { secretsOf, splitRemoteUrl } from './redact.js';
 import { isSkippedPath } from './safe-path.js';
 import { capturePack, storePack } from './pack-capture.js';
-import { diffTrees, type FileChange } from './tree-diff.js';
+import { diffTrees, type FileChange, type TreeSource } from './tree-diff.js';
+import type { IndexedPack } from './index-pack.js';
 import { authCallback, type RemoteOptions } from './transport.js';
 import { checkAuthor, writeWorkRepo, type GitAuthor } from './work-repo.js';
 
@@ -106,12 +107,14 @@ export async function cloneInto(ctx: GitContext, options: CloneOptions): Promise
         });
         if (!fetched.fetchHead)
           throw new ToolError('NOT_FOUND', `the repository at '${url}' is empty: there is nothing to clone`);
-        const { sizes, read } = await storePack(fs, staging.gitdir, capture.pack(), {
+        const { sizes, read, object } = await storePack(fs, staging.gitdir, capture.pack(), {
           maxObjectBytes: options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES,
         });
         const { oid: commit, commit: head } = await git.readCommit({ ...staging, oid: fetched.fetchHead });
         const gitlinks: FileChange[] = [];
-        const all = await diffTrees(staging, null, head.tree, '', gitlinks);
+        // the trees from the pack just indexed, most already inflated, else from the staging repository
+        const trees = object ? treesOf(object, staging) : staging;
+        const all = await diffTrees(trees, null, head.tree, '', gitlinks);
         const { changes, skipped, left } = applyCaps(all, sizes, options);
         const name = ref ?? (fetched.defaultBranch ?? 'HEAD').replace(/^refs\/heads\//, '');
         try {
@@ -166,6 +169,16 @@ export async function cloneInto(ctx: GitContext, options: CloneOptions): Promise
     }
     throw toGitError(error, 'clone', url, secrets);
   }
+}
+
+/** Read trees through the indexed pack's reader; one it lacks (none should) from the repository. */
+function treesOf(object: NonNullable<IndexedPack['object']>, staging: GitAccess): TreeSource {
+  return async (oid) => {
+    const found = await object(oid);
+    if (!found) return readTreeEntries(staging, oid);
+    if (found.type !== 'tree') throw new Error(`object ${oid} is a ${found.type}, not a tree`);
+    return parseTreeEntries(found.data, oid);
+  };
 }
 
 /** Leave out unsafe paths and files over the largest-file cap; refuse a total over the total cap. */

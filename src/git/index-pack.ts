@@ -1,7 +1,7 @@
 import { ToolError } from '../contract/index.js';
-import { toHex } from '../snapshots/sha1.js';
+import { objectId, sha1Digest, toHex } from '../snapshots/sha1.js';
 import { applyDelta, deltaResultSize, OFS_DELTA, readEntryHeader, REF_DELTA } from '../snapshots/delta.js';
-import { inflateAt, inflateWhole } from './pack-inflate.js';
+import { inflateAt, inflateWhole, WHOLE_LIMIT, WholeInflater } from './pack-inflate.js';
 import { crc32, writePackIndex } from './pack-index-file.js';
 import { Sha1Stream } from './sha1-stream.js';
 
@@ -36,6 +36,8 @@ export interface IndexedPack {
    * it): one copy, where isomorphic-git's reader makes three. Over `maxObjectBytes` is TOO_LARGE.
    */
   read(oid: string): Promise<Uint8Array | null>;
+  /** One object's type and content, as `read` gives the content (null if the pack lacks it). */
+  object(oid: string): Promise<{ type: PackObjectType; data: Uint8Array } | null>;
 }
 
 export interface IndexPackOptions {
@@ -57,15 +59,16 @@ export async function indexPack(pack: Uint8Array, options: IndexPackOptions): Pr
   const version = view.getUint32(4);
   if (version !== 2 && version !== 3) throw corrupt(`version ${version} is not supported`);
   const sha = toHex(pack.subarray(pack.length - 20));
-  if (new Sha1Stream().update(pack.subarray(0, pack.length - 20)).hex() !== sha)
-    throw corrupt('its checksum does not match');
+  if (toHex(sha1Digest(pack.subarray(0, pack.length - 20))) !== sha) throw corrupt('its checksum does not match');
   const count = view.getUint32(8);
   const entries: Entry[] = [];
   const byOffset = new Map<number, Entry>();
   const byOid = new Map<string, Entry>();
+  const inflater = new WholeInflater();
+  const kept = new KeptObjects();
   let at = 12;
   for (let i = 0; i < count; i++) {
-    const { entry, end } = await readEntry(pack, at);
+    const { entry, end } = await readEntry(pack, at, inflater, kept, Math.min(WHOLE_LIMIT, options.maxObjectBytes));
     entries.push(entry);
     byOffset.set(entry.offset, entry);
     if (entry.oid) byOid.set(entry.oid, entry);
@@ -73,7 +76,7 @@ export async function indexPack(pack: Uint8Array, options: IndexPackOptions): Pr
     if (i % 512 === 511) await new Promise((r) => setTimeout(r, 0));
   }
   if (at !== pack.length - 20) throw corrupt('it holds more bytes than its objects');
-  const resolver = new DeltaResolver(pack, byOffset, byOid, options);
+  const resolver = new DeltaResolver(pack, byOffset, byOid, options, inflater);
   let pending = entries.filter((e) => !e.oid);
   let external = false;
   while (pending.length > 0) {
@@ -87,21 +90,65 @@ export async function indexPack(pack: Uint8Array, options: IndexPackOptions): Pr
     pending = waiting;
   }
   const lines = entries.map((e) => ({ oid: e.oid!, offset: e.offset, crc: e.crc }));
-  const read = async (oid: string) => {
+  const object = async (oid: string) => {
+    const early = kept.take(oid);
+    if (early) return early;
     const entry = byOid.get(oid);
-    return entry ? ((await resolver.materialize(entry, true))?.data ?? null) : null;
+    return entry ? await resolver.materialize(entry, true) : null;
   };
-  return { sha, idx: writePackIndex(lines, sha), sizes: new Map(entries.map((e) => [e.oid!, e.resultSize])), read };
+  const read = async (oid: string) => (await object(oid))?.data ?? null;
+  const sizes = new Map(entries.map((e) => [e.oid!, e.resultSize]));
+  return { sha, idx: writePackIndex(lines, sha), sizes, read, object };
 }
 
-async function readEntry(pack: Uint8Array, offset: number): Promise<{ entry: Entry; end: number }> {
+/**
+ * Small objects' content as indexing inflated it, for the checkout's first read of each (taken,
+ * not shared), so a clone inflates a source file once, not twice. Bounded: past KEEP_BYTES in
+ * all, objects are inflated again when read.
+ */
+class KeptObjects {
+  private readonly objects = new Map<string, { type: PackObjectType; data: Uint8Array }>();
+  private bytes = 0;
+
+  keep(oid: string, type: PackObjectType, data: Uint8Array): void {
+    if (data.length > KEEP_OBJECT || this.bytes + data.length > KEEP_BYTES || this.objects.has(oid)) return;
+    this.objects.set(oid, { type, data });
+    this.bytes += data.length;
+  }
+
+  take(oid: string): { type: PackObjectType; data: Uint8Array } | undefined {
+    const object = this.objects.get(oid);
+    if (object) {
+      this.objects.delete(oid);
+      this.bytes -= object.data.length;
+    }
+    return object;
+  }
+}
+
+const KEEP_BYTES = 32 * 1024 * 1024;
+const KEEP_OBJECT = 256 * 1024;
+
+async function readEntry(
+  pack: Uint8Array,
+  offset: number,
+  inflater: WholeInflater,
+  kept: KeptObjects,
+  whole: number,
+): Promise<{ entry: Entry; end: number }> {
   const { kind, size, dataStart: at, baseOffset, baseOid } = readEntryHeader(pack, offset);
   const entry: Entry = { offset, dataStart: at, crc: 0, kind, size, resultSize: size };
   if (kind === OFS_DELTA) entry.baseOffset = baseOffset;
   else if (kind === REF_DELTA) entry.baseOid = baseOid;
   else if (!TYPES[kind]) throw corrupt(`the entry at offset ${offset} has type ${kind}`);
   let inflated;
-  if (TYPES[kind]) {
+  if (TYPES[kind] && size <= whole) {
+    // a small object whole, in one step: hashed at once, and its content kept for the checkout
+    const { data, end } = inflater.inflate(pack, at, size);
+    entry.oid = objectId(TYPES[kind]!, data);
+    if (kind === 2 || kind === 3) kept.keep(entry.oid, TYPES[kind]!, data);
+    inflated = { end, length: size };
+  } else if (TYPES[kind]) {
     const sha = new Sha1Stream().update(new TextEncoder().encode(`${TYPES[kind]} ${size}\0`));
     inflated = await inflateAt(pack, at, (piece) => sha.update(piece), size);
     entry.oid = sha.hex();
@@ -135,6 +182,7 @@ class DeltaResolver {
     private readonly byOffset: Map<number, Entry>,
     private readonly byOid: Map<string, Entry>,
     private readonly options: IndexPackOptions,
+    private readonly inflater: WholeInflater,
   ) {}
 
   /** Hash a delta's result without building it; false when its base is not known yet. */
@@ -191,6 +239,7 @@ class DeltaResolver {
 
   private inflate(e: Entry, size: number): Promise<Uint8Array> {
     if (size > this.options.maxObjectBytes) throw tooLargeBase(size, this.options.maxObjectBytes);
+    if (size <= WHOLE_LIMIT) return Promise.resolve(this.inflater.inflate(this.pack, e.dataStart, size).data);
     return inflateWhole(this.pack, e.dataStart, size);
   }
 

@@ -1,4 +1,7 @@
-import { readTreeEntries, type GitAccess } from '../snapshots/objects.js';
+import { readTreeEntries, type GitAccess, type StoredTreeEntry } from '../snapshots/objects.js';
+
+/** Where trees are read: a repository, or a function that reads them (a clone's freshly indexed pack). */
+export type TreeSource = GitAccess | ((oid: string) => Promise<StoredTreeEntry[]>);
 
 /** A file (blob or symlink) as a tree names it. */
 export interface TreeFile {
@@ -15,10 +18,10 @@ export interface FileChange {
 
 type Entries = Map<string, { oid: string; mode: string; type: string }>;
 
-async function entriesOf(access: GitAccess, oid: string | null): Promise<Entries> {
+async function entriesOf(source: TreeSource, oid: string | null): Promise<Entries> {
   const out: Entries = new Map();
   if (!oid) return out;
-  const tree = await readTreeEntries(access, oid);
+  const tree = typeof source === 'function' ? await source(oid) : await readTreeEntries(source, oid);
   for (const e of tree) out.set(e.path, { oid: e.oid, mode: e.mode, type: e.type });
   return out;
 }
@@ -30,7 +33,7 @@ async function entriesOf(access: GitAccess, oid: string | null): Promise<Entries
  * gitlinks are added to `gitlinks` when it is given (a clone's index holds them).
  */
 export async function diffTrees(
-  access: GitAccess,
+  access: TreeSource,
   from: string | null,
   to: string | null,
   prefix = '',

@@ -4,6 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { indexPack } from '../../src/git/index-pack.js';
+import { NODE_NATIVE } from '../../src/fs/node.js';
+import { installPlatformNative, platformNative } from '../../src/fs/platform-native.js';
+import { sha1 } from '../../src/snapshots/sha1.js';
 import { ToolError } from '../../src/contract/index.js';
 
 const dirs: string[] = [];
@@ -45,7 +48,37 @@ function repoWithDeltas(): { dir: string; pack: Uint8Array; idx: Uint8Array } {
   };
 }
 
+/** Run with Node's zlib and crypto installed, as the Node entry does, then restore what was there. */
+async function withNative<T>(helpers: typeof NODE_NATIVE | null, work: () => Promise<T>): Promise<T> {
+  const was = platformNative();
+  installPlatformNative(helpers);
+  try {
+    return await work();
+  } finally {
+    installPlatformNative(was);
+  }
+}
+
 describe('indexPack', () => {
+  it.each([
+    ['portable code', null],
+    ["Node's zlib and crypto", NODE_NATIVE],
+  ])(
+    'inflates and hashes small objects whole with %s: the same .idx as git, and a damaged stream refused',
+    async (_, helpers) => {
+      const { pack, idx } = repoWithDeltas();
+      const indexed = await withNative(helpers, () => indexPack(pack, { maxObjectBytes: 1 << 20 }));
+      expect(Buffer.from(indexed.idx).equals(idx)).toBe(true);
+      // a stream damaged inside an object (the pack's checksum made right again) is refused, never misread
+      const damaged = Uint8Array.from(pack);
+      let at = 12;
+      while ((damaged[at]! & 0x80) !== 0) at++;
+      damaged[at + 3] = damaged[at + 3]! ^ 0x55;
+      damaged.set(sha1(damaged.subarray(0, damaged.length - 20)), damaged.length - 20);
+      await expect(withNative(helpers, () => indexPack(damaged, { maxObjectBytes: 1 << 20 }))).rejects.toThrow();
+    },
+  );
+
   it('writes the same .idx as git index-pack, with every size and content git reports', async () => {
     const { dir, pack, idx } = repoWithDeltas();
     const listed = run(dir, [
