@@ -43,6 +43,7 @@ export type {
   FsDirentStat,
   FsCapabilities,
   NativeHelpers,
+  InflatedPrefix,
   PlainFile,
 } from './fs/types.js';
 export type { SpecialKind } from './fs/special.js';

@@ -18,7 +18,7 @@ import {
 } from './protocol.js';
 import type { CloneOptions, GitAuth, PushOptions } from '../src/git/index.js';
 import type { PreviewEntry } from './preview/read-file.js';
-import type { PreviewAnswerRequest } from './preview/messages.js';
+import type { PreviewAnswerRequest, PreviewPort } from './preview/messages.js';
 import type { BlameResult } from '../src/review-hooks.js';
 import { plainCallOptions, remoteReview, type RemoteReview } from './client-review.js';
 
@@ -96,7 +96,7 @@ export interface RemoteWorkspace extends WorkspaceVerbs {
    * (a page's scripts, their module graph), straight to `port`, the preview Service Worker's end
    * of its channel. Resolves, once all is sent, with the problems found, in a person's words.
    */
-  previewAnswer(request: PreviewAnswerRequest, port: MessagePort): Promise<string[]>;
+  previewAnswer(request: PreviewAnswerRequest, port: PreviewPort): Promise<string[]>;
   /**
    * Swap the toolset and policy over the same storage: files, snapshots and history stay, and the
    * next call meets the new tools (as a new `connectWorkspace` would, without reopening).

@@ -20,7 +20,7 @@ import type {
   WorkerApi,
 } from './protocol.js';
 import { tryLock, type HeldLock } from './tab-lock.js';
-import type { PreviewAnswerRequest } from './preview/messages.js';
+import type { PreviewAnswerRequest, PreviewPort } from './preview/messages.js';
 import { hostReview } from './host-review.js';
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
@@ -314,7 +314,7 @@ export function createHost(): WorkerApi {
         ? (await import('./preview/read-file.js')).readPreviewEntry(current, path)
         : { kind: 'missing' as const };
     },
-    async previewAnswer(request: PreviewAnswerRequest, port: MessagePort) {
+    async previewAnswer(request: PreviewAnswerRequest, port: PreviewPort) {
       // the preview's file server (and sucrase, on its first module) loads when a preview first asks
       return (await import('./preview/answer.js')).answerPreview(await target(), request, port);
     },

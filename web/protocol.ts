@@ -14,7 +14,7 @@ import type { Envelope, Workspace } from '../src/workspace-core.js';
 import type { BlameResult, Hunk, HunkFilter, RejectResult, ReviewOptions } from '../src/review-hooks.js';
 import type { ReviewNote } from '../src/workspace/review/notes.js';
 import type { PreviewEntry } from './preview/read-file.js';
-import type { PreviewAnswerRequest } from './preview/messages.js';
+import type { PreviewAnswerRequest, PreviewPort } from './preview/messages.js';
 import type { DropForkOutcome, MergeOutcome } from '../src/workspace-forks.js';
 
 export type { BackendKind };
@@ -252,7 +252,7 @@ export interface WorkerApi extends Omit<WorkspaceVerbs, 'call'>, WireReview, Wir
   /** One file's bytes for the live preview (read-only, confined, `.sandpit` never served). */
   previewEntry(path: string): Promise<PreviewEntry>;
   /** Answer one of the live preview's requests on the Service Worker's `port`, serving ahead what it leads to; resolves with the problems found. */
-  previewAnswer(request: PreviewAnswerRequest, port: MessagePort): Promise<string[]>;
+  previewAnswer(request: PreviewAnswerRequest, port: PreviewPort): Promise<string[]>;
 }
 
 /**

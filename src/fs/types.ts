@@ -122,6 +122,14 @@ export interface WorkspaceFs {
   readonly capabilities?: FsCapabilities;
 }
 
+/** What {@link NativeHelpers.inflatePrefix} gives back. */
+export interface InflatedPrefix {
+  /** the inflated object */
+  bytes: Uint8Array;
+  /** how many bytes of the input the compressed stream took */
+  read: number;
+}
+
 /** Synchronous helpers a platform does faster natively than portable code (Node's zlib and crypto). */
 export interface NativeHelpers {
   /** zlib compression (RFC 1950), for git objects */
@@ -133,7 +141,7 @@ export interface NativeHelpers {
    * end (a pack's next object), into `size` bytes: the bytes, and how many of `data` the stream
    * took. Throws when the stream is damaged, cut short or inflates to more than `size` bytes.
    */
-  inflatePrefix?(data: Uint8Array, size: number): { bytes: Uint8Array; read: number };
+  inflatePrefix?(data: Uint8Array, size: number): InflatedPrefix;
   /** lower-case hex SHA-256 */
   sha256Hex(data: Uint8Array): string;
   /** optional: lower-case hex SHA-1 of the parts one after the other (git object ids, without copying them together) */

@@ -1,7 +1,7 @@
 import type { Workspace } from '../../src/workspace-core.js';
 import { AheadLoad, nextUrlsOf, requestPathsOf, serveAhead } from './ahead.js';
 import { createFileServer, type ServedFile } from './file-server.js';
-import type { FileReply, LinkedBatch, LinkedFile, PreviewAnswerRequest } from './messages.js';
+import type { FileReply, LinkedBatch, LinkedFile, PreviewAnswerRequest, PreviewPort } from './messages.js';
 import { previewEntryKind, readPreviewEntry } from './read-file.js';
 
 /** One preview session's file server (its page load's caches, the import map it served last) and what that load was sent ahead. */
@@ -67,7 +67,7 @@ async function serveSafely(session: PreviewSession, path: string, referrer: stri
 }
 
 /** Files finished within one turn go to the Service Worker as one message: each message has a fixed cost on both ends. */
-function batched(port: MessagePort): { send(file: LinkedFile): void; flush(): void } {
+function batched(port: PreviewPort): { send(file: LinkedFile): void; flush(): void } {
   let queue: LinkedFile[] = [];
   let scheduled = false;
   const flush = () => {
@@ -106,7 +106,7 @@ function batched(port: MessagePort): { send(file: LinkedFile): void; flush(): vo
 export async function answerPreview(
   ws: Workspace | null,
   request: PreviewAnswerRequest,
-  port: MessagePort,
+  port: PreviewPort,
 ): Promise<string[]> {
   const session = sessionFor(ws, request);
   const path = String(request.path ?? '');

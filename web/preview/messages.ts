@@ -53,6 +53,17 @@ export interface LinkedBatch {
 }
 
 /**
+ * The part of the DOM's `MessagePort` the preview's answers use: pass the Service Worker's port.
+ * Declared here so that code importing `sandpit-workspace/web` type-checks without the DOM library.
+ */
+export interface PreviewPort {
+  /** send a message, moving the buffers in `transfer` */
+  postMessage(message: unknown, transfer: unknown[]): void;
+  /** end the channel */
+  close(): void;
+}
+
+/**
  * playground → workspace worker: a FileRequest to answer on the Service Worker's port, with what
  * the worker's file server needs to know of the playground: the previewed folder, the session's
  * URL prefix and the playground's origin (for the hook injected into pages).
