@@ -57,20 +57,8 @@ describe('the CLI keeps credentials out of the process that runs programs', () =
     expect(memory.code).toBe(2);
   });
 
-  it('passes SIGTERM on to the relaunched CLI, so an MCP server with credentials still stops', async () => {
-    const parent = spawn(process.execPath, [cliPath, 'mcp', '--root', root], {
-      env: { ...process.env, ...SECRETS },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let children: number[] = [];
-    expect(await eventually(() => (children = descendantsOf(parent.pid!)).length > 0)).toBe(true);
-    const exited = new Promise<string | null>((resolve) => parent.once('exit', (_code, signal) => resolve(signal)));
-    parent.kill('SIGTERM');
-    expect(await exited).toBe('SIGTERM');
-    for (const pid of children) expect(await eventually(async () => !(await alive(pid)), 3000)).toBe(true);
-  });
-
-  it('stops the relaunched CLI when its parent is killed outright, which no signal relay can see', async () => {
+  /** An MCP server with credentials (so relaunched) whose parent gets `signal`: its children end too. */
+  async function childrenEndWhenParentGets(signal: 'SIGTERM' | 'SIGKILL'): Promise<void> {
     // The client still holds the server's stdin open, as a client that lost only the parent would.
     const parent = spawn(process.execPath, [cliPath, 'mcp', '--root', root], {
       env: { ...process.env, ...SECRETS },
@@ -79,9 +67,15 @@ describe('the CLI keeps credentials out of the process that runs programs', () =
     let children: number[] = [];
     expect(await eventually(() => (children = descendantsOf(parent.pid!)).length > 0)).toBe(true);
     const exited = new Promise<string | null>((resolve) => parent.once('exit', (_code, signal) => resolve(signal)));
-    parent.kill('SIGKILL');
-    expect(await exited).toBe('SIGKILL');
+    parent.kill(signal);
+    expect(await exited).toBe(signal);
     for (const pid of children) expect(await eventually(async () => !(await alive(pid)), 5000)).toBe(true);
     parent.stdin.destroy();
-  });
+  }
+
+  it('passes SIGTERM on to the relaunched CLI, so an MCP server with credentials still stops', () =>
+    childrenEndWhenParentGets('SIGTERM'));
+
+  it('stops the relaunched CLI when its parent is killed outright, which no signal relay can see', () =>
+    childrenEndWhenParentGets('SIGKILL'));
 });
