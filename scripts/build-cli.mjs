@@ -28,6 +28,7 @@ const out = join(dist, 'bin');
  */
 const EARLY = [
   'cli/main.js',
+  'cli/mcp-start.js',
   'cli/broad-root.js',
   'mcp/fast-start.js',
   'mcp/cli-http.js',
@@ -39,9 +40,8 @@ const START = [
   'mcp/cli.js',
   'mcp/stdio-fixed.js',
   'mcp/early-tools.js',
-  // loaded as the node workspace opens, and with its first change
+  // loaded as the node workspace opens (the blame tracker loads with the first change, from a chunk of its own)
   '../snapshots/spares.js',
-  '../workspace/blame/tracker.js',
 ];
 /** The MCP server over the SDK: it takes over from the early answers once loaded. */
 const SERVER = ['mcp/server.js', 'mcp/call.js'];

@@ -9,12 +9,12 @@ const K = new Uint32Array([
   0xc67178f2,
 ]);
 
-/** Below this size a synchronous hash beats WebCrypto's fixed cost of a round trip. */
-const SYNC_LIMIT = 4 * 1024;
+/** Up to this size a synchronous hash beats WebCrypto's fixed cost of a round trip. */
+export const SYNC_HASH_BYTES = 4 * 1024;
 
 /** Hex SHA-256 of bytes: in plain JS for small inputs, with WebCrypto for large ones. */
 export async function sha256Hex(bytes: Uint8Array): Promise<string> {
-  if (bytes.length <= SYNC_LIMIT) return sha256HexSync(bytes);
+  if (bytes.length <= SYNC_HASH_BYTES) return sha256HexSync(bytes);
   const digest = await crypto.subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>);
   return toHex(new Uint8Array(digest));
 }

@@ -1,28 +1,17 @@
 import type { ToolDefinition } from '../tools/schema/define.js';
-import type { Envelope } from '../contract/index.js';
-import { canonicalTools } from './canonical.js';
 import { coworkTools } from './cowork.js';
-import {
-  toAnthropic,
-  toMcp,
-  toOpenAI,
-  type AnthropicTool,
-  type McpTool,
-  type OpenAIExportOptions,
-  type OpenAIResponsesTool,
-  type OpenAITool,
-} from './export.js';
 import { fileManagerTools } from './file-manager.js';
-import { toolsetInstructions } from './instructions.js';
 import { fsProcessTools } from './fs-process.js';
+import { anthropicNativeTools, anthropicTools, openaiNativeTools, openaiTools } from './native/index.js';
 import {
-  anthropicNativeTools,
-  anthropicTools,
-  openaiNativeTools,
-  openaiTools,
-  type AnthropicNativeTool,
-  type OpenAINativeTool,
-} from './native/index.js';
+  assembleToolset,
+  buildToolset,
+  type NativeToolsetName,
+  type Toolset,
+  type ToolsetBuilders,
+  type ToolsetName,
+  type ToolsetOptions,
+} from './toolset-core.js';
 
 export { coworkTools, type CoworkOptions } from './cowork.js';
 export { fileManager, fileManagerEnvelope, fileManagerTools } from './file-manager.js';
@@ -73,139 +62,34 @@ export {
 } from './export.js';
 export { fromStrictArgs, toStrictSchema } from '../tools/schema/strict-schema.js';
 
-/** The toolsets by name: the canonical table and each seed system's surface. */
-export const TOOLSET_NAMES = ['canonical', 'file_manager', 'fs_process', 'cowork'] as const;
-/** The name of a built-in toolset. */
-export type ToolsetName = (typeof TOOLSET_NAMES)[number];
-/**
- * The vendors' native toolsets: `openai` (the Responses API's apply_patch and shell) and
- * `anthropic` (the Messages API's text editor and bash), which runAgent sends as the API's own
- * tool types. Kept apart from TOOLSET_NAMES, whose toolsets all go out as function definitions.
- */
-export const NATIVE_TOOLSET_NAMES = ['openai', 'anthropic'] as const;
-/** The name of a vendor's native toolset. */
-export type NativeToolsetName = (typeof NATIVE_TOOLSET_NAMES)[number];
+export {
+  isNativeToolsetName,
+  isToolsetName,
+  NATIVE_TOOLSET_NAMES,
+  TOOLSET_NAMES,
+  type NativeToolsetName,
+  type Toolset,
+  type ToolsetName,
+  type ToolsetOptions,
+} from './toolset-core.js';
 
-/** Whether `name` is a native toolset's name. */
-export function isNativeToolsetName(name: string): name is NativeToolsetName {
-  return (NATIVE_TOOLSET_NAMES as readonly string[]).includes(name);
-}
-
-/** What `toolset()` needs beside the name: the host's process runner and the cowork options. */
-export interface ToolsetOptions {
-  /** the tool for the `process` slot, which runs programs (in Node, the run_command nodeTools builds): canonical's, and fs_process's worker */
-  runCommand?: ToolDefinition;
-  /** cowork's artifact folder, relative to the workspace root */
-  artifactDir?: string;
-  /**
-   * more tools joining the set (manifest tools, Node's task tools); a seed tool of the same name
-   * wins, and a tool that names the toolsets offering it (`toolsets`) joins only those
-   */
-  extra?: readonly ToolDefinition[];
-  /** anthropic: the text editor's `max_characters`, sent to the API and applied to every view */
-  maxCharacters?: number;
-  /** anthropic: seconds a bash command may run (default 120) */
-  bashTimeoutSeconds?: number;
-}
-
-/** A named list of tool definitions, with its wire envelope and its export formats. */
-export interface Toolset {
-  /** the toolset's name */
-  name: ToolsetName | NativeToolsetName;
-  /** its tools */
-  tools: ToolDefinition[];
-  /** The envelope as this toolset's clients expect it: file_manager's `{ok, tool, results}`, else unchanged. */
-  present(envelope: Envelope): Record<string, unknown>;
-  /**
-   * The toolset's long guidance for the model ('' when its descriptions say it all): too long for
-   * a tool description (OpenAI's limit is 1,024 characters), so it belongs in the system prompt,
-   * which the agent's `systemPrompt()` builds with it.
-   */
-  instructions: string;
-  /** Chat Completions tools by default; `strict` for strict-mode schemas. */
-  toOpenAI(options?: OpenAIExportOptions & { api?: 'chat' }): OpenAITool[];
-  /** `{ api: 'responses' }`: the tools as OpenAI Responses API function tools. */
-  toOpenAI(options: OpenAIExportOptions & { api: 'responses' }): OpenAIResponsesTool[];
-  /** The tools for either OpenAI API, as `options.api` says. */
-  toOpenAI(options?: OpenAIExportOptions): OpenAITool[] | OpenAIResponsesTool[];
-  /** The tools as Anthropic Messages API tools. */
-  toAnthropic(): AnthropicTool[];
-  /** The tools as MCP `tools/list` entries. */
-  toMcp(): McpTool[];
-  /**
-   * For a vendor's native toolset: the API whose built-in tool types it answers (`openai`: the
-   * Responses API's apply_patch and shell; `anthropic`: the Messages API's text editor and bash).
-   * Absent for toolsets that are sent as function definitions.
-   */
-  native?: 'openai' | 'anthropic';
-  /** The native tools as that API's tool entries (absent unless `native`). */
-  toNative?(): OpenAINativeTool[] | AnthropicNativeTool[];
-}
-
-/** Whether `name` is a built-in toolset's name. */
-export function isToolsetName(name: string): name is ToolsetName {
-  return (TOOLSET_NAMES as readonly string[]).includes(name);
-}
+/** Every toolset's builder, for the synchronous `toolset()` (the CLI loads only the one it serves). */
+const BUILDERS: ToolsetBuilders = {
+  fileManagerTools,
+  fsProcessTools,
+  coworkTools,
+  openaiTools,
+  anthropicTools,
+  openaiNativeTools,
+  anthropicNativeTools,
+};
 
 /** Build a toolset by name; use its `tools` as `createWorkspace({ fs, tools })`. */
 export function toolset(name: ToolsetName | NativeToolsetName, options: ToolsetOptions = {}): Toolset {
-  const own =
-    name === 'file_manager'
-      ? fileManagerTools()
-      : name === 'fs_process'
-        ? fsProcessTools(options.runCommand ? { runCommand: options.runCommand } : {})
-        : name === 'cowork'
-          ? coworkTools(options.artifactDir !== undefined ? { artifactDir: options.artifactDir } : {})
-          : name === 'openai'
-            ? openaiTools(nativeOptions(options))
-            : name === 'anthropic'
-              ? anthropicTools(nativeOptions(options))
-              : canonicalTools.map((t) => (t.slot && options.runCommand?.slot === t.slot ? options.runCommand : t));
-  const names = new Set(own.map((t) => t.name));
-  const joins = (t: ToolDefinition) => !names.has(t.name) && (t.toolsets === undefined || t.toolsets.includes(name));
-  return toolsetOf(name, [...own, ...(options.extra ?? []).filter(joins)]);
-}
-
-function nativeOptions(options: ToolsetOptions) {
-  return {
-    ...(options.runCommand ? { runCommand: options.runCommand } : {}),
-    ...(options.maxCharacters !== undefined ? { maxCharacters: options.maxCharacters } : {}),
-    ...(options.bashTimeoutSeconds !== undefined ? { bashTimeoutSeconds: options.bashTimeoutSeconds } : {}),
-  };
-}
-
-/** The API tool entries of a native toolset, or nothing for the others. */
-function nativeOf(
-  name: ToolsetName | NativeToolsetName,
-  tools: ToolDefinition[],
-): Pick<Toolset, 'native' | 'toNative'> {
-  if (name === 'openai') return { native: 'openai', toNative: () => openaiNativeTools() };
-  if (name === 'anthropic') {
-    // The editor's max_characters travels with the tool, so the API entry says what views apply.
-    const limit = (
-      tools.find((t) => t.name === 'str_replace_based_edit_tool') as { maxCharacters?: number } | undefined
-    )?.maxCharacters;
-    return {
-      native: 'anthropic',
-      toNative: () => anthropicNativeTools(limit !== undefined ? { maxCharacters: limit } : {}),
-    };
-  }
-  return {};
+  return buildToolset(name, options, BUILDERS);
 }
 
 /** A toolset over a given list of tools: its envelope, guidance and export formats. */
 export function toolsetOf(name: ToolsetName | NativeToolsetName, tools: ToolDefinition[]): Toolset {
-  return {
-    ...nativeOf(name, tools),
-    name,
-    tools,
-    present: (envelope) => {
-      const tool = tools.find((t) => t.name === envelope.tool);
-      return tool?.present ? tool.present(envelope) : envelope;
-    },
-    instructions: toolsetInstructions(name),
-    toOpenAI: ((options?: OpenAIExportOptions) => toOpenAI(tools, options)) as Toolset['toOpenAI'],
-    toAnthropic: () => toAnthropic(tools),
-    toMcp: () => toMcp(tools),
-  };
+  return assembleToolset(name, tools, BUILDERS);
 }

@@ -178,7 +178,7 @@ export async function main(argv: string[]): Promise<number> {
     else if (command === 'replay') await replayCommand(args);
     else if (command === 'tools') await toolsCommand(args);
     else if (command === 'doctor') return await doctorCommand(args);
-    else if (command === 'mcp') await mcpStart(args);
+    else if (command === 'mcp') await (await import('./mcp-start.js')).mcpStart(args);
     else throw new UsageError(command === undefined ? 'no command given' : `unknown command '${command.slice(0, 40)}'`);
     return 0;
   } catch (error) {
@@ -190,38 +190,5 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write(`sandpit: internal error (${(error as Error)?.name ?? 'unknown'})\n`);
     if (process.env.SANDPIT_DEBUG) process.stderr.write(`${(error as Error)?.stack ?? String(error)}\n`);
     return 1;
-  }
-}
-
-/**
- * Answer initialize while the server loads, over stdio (see mcp-fast-start.ts) or HTTP (see
- * mcp-http-early.ts); the rest of the command, most of its usage errors included, runs once loaded.
- */
-async function mcpStart(args: ParsedArgs): Promise<void> {
-  // A broad --root is refused before the early initialize answer, so a client never sees it ready.
-  const root = args.options.get('root');
-  if (root !== undefined && !args.flags.has('help'))
-    (await import('./broad-root.js')).refuseBroadRoot(root, '--root', args.flags.has('allow-broad-root'));
-  const http = args.options.has('http') && !args.flags.has('help');
-  // Over HTTP the port is open (and initialize answered) before the heavy modules start loading.
-  const earlyHttp = http ? await (await import('../mcp/cli-http.js')).listenForCli(args) : undefined;
-  const instructions = (await import('../../toolsets/instructions.js')).toolsetInstructions(
-    args.options.get('toolset') ?? 'canonical',
-  );
-  const early =
-    http || args.flags.has('help')
-      ? undefined
-      : (await import('../mcp/fast-start.js')).answerInitializeEarly(process.stdin, process.stdout, instructions, {
-          toolsComing: root !== undefined,
-        });
-  // Only now: the bundled CLI (scripts/build-cli.mjs) reads the rest as one chunk, whose compiling
-  // would otherwise come before the early answer was listening.
-  const loading = import('../mcp/cli.js');
-  try {
-    await (await loading).mcpCommand(args, early, earlyHttp);
-  } catch (error) {
-    early?.abandon();
-    await earlyHttp?.close();
-    throw error;
   }
 }

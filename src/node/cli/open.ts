@@ -3,23 +3,23 @@ import { join, resolve } from 'node:path';
 import { createWorkspace } from '../../create-workspace.js';
 import type { WorkspaceFs } from '../../fs/types.js';
 import type { SnapshotOptions } from '../../snapshots/store.js';
+import { loadToolset } from '../../toolsets/load.js';
 import {
   isNativeToolsetName,
   isToolsetName,
   NATIVE_TOOLSET_NAMES,
-  toolset,
   TOOLSET_NAMES,
   type NativeToolsetName,
   type Toolset,
   type ToolsetName,
-} from '../../toolsets/index.js';
+} from '../../toolsets/toolset-core.js';
 import type { Workspace } from '../../workspace-core.js';
 import type { Approver } from '../../workspace/policy.js';
 import { UsageError, type WorkspaceSource } from './args.js';
 import { refuseBroadRoot } from './broad-root.js';
 import type { ModelCaps } from '../manifests/output.js';
 import type { TaskRegistry } from '../process/tasks.js';
-import { openToolsetWorkspace, type ToolsetWorkspaceOptions } from '../open.js';
+import { openToolsetWorkspaceLazily, type ToolsetWorkspaceOptions } from '../open-core.js';
 
 /** Folders `--from` leaves behind: dependencies and Sandpit's own state are not workspace content. */
 export const SKIPPED_ON_COPY = new Set(['node_modules', '.sandpit']);
@@ -65,7 +65,7 @@ export async function openCliWorkspace(
     await requireFolder(root, '--root');
     refuseBroadRoot(root, '--root', source.allowBroadRoot === true);
     if (source.toolsDir !== undefined) await requireFolder(resolve(source.toolsDir), '--tools');
-    const { ws, set, tasks } = openToolsetWorkspace(root, name, {
+    const { ws, set, tasks } = await openToolsetWorkspaceLazily(root, name, {
       ...artifacts,
       ...snapshots,
       ...policy,
@@ -85,7 +85,7 @@ export async function openCliWorkspace(
     await requireFolder(from, '--from');
     await copyInto(fs, from, '', report);
   }
-  const set = toolset(name, artifacts);
+  const set = await loadToolset(name, artifacts);
   // A memory workspace in Node runs no programs, and the CLI does not swap the built-in shell in for them.
   return {
     ws: createWorkspace({ fs, root: '/', tools: set.tools, ...snapshots, ...policy, processRunner: false }),

@@ -4,6 +4,7 @@ import { UsageError, workspaceSource, type ParsedArgs } from '../cli/args.js';
 import { cliToolsetName, openCliWorkspace } from '../cli/open.js';
 import { ALLOW_BROAD_ROOT, BroadRootError, refuseBroadRoot } from '../cli/broad-root.js';
 import { packageVersion, type EarlyStart } from './fast-start.js';
+import { serveFixedStdio } from './stdio-fixed.js';
 import type { ServedWorkspace } from './types.js';
 import { ToolError } from '../../contract/index.js';
 import { McpLogHub } from './log.js';
@@ -155,7 +156,7 @@ export async function mcpCommand(args: ParsedArgs, early?: EarlyStart, earlyHttp
   };
   const framing = { maxMessageBytes: maxMessageBytes(args.options.get('max-message-bytes')) };
   if (!http) {
-    if (fixed) return (await import('./stdio-fixed.js')).serveFixedStdio(fixed, { log, ...framing }, early);
+    if (fixed) return serveFixedStdio(fixed, { log, ...framing }, early);
     const { pool, createRootsMcpServer } = await rootsServer();
     await (await import('./server.js')).serveStdio(createRootsMcpServer(pool, options), early, framing);
     return pool.closeAll();

@@ -1,6 +1,5 @@
 import { closeSync, readFileSync } from 'node:fs';
 import type { Socket } from 'node:net';
-import { isatty } from 'node:tty';
 import { isCredential } from './env.js';
 
 /**
@@ -53,8 +52,8 @@ export async function relaunchWithoutSecrets(argv: readonly string[]): Promise<n
   }
   if (withheld === 0) return null;
   env[SECRETS_FD] = '3';
-  // Loaded only to relaunch: child_process is a few ms of every start of a CLI that does not.
-  const { spawn } = await import('node:child_process');
+  // Loaded only to relaunch: child_process and tty are a few ms of every start of a CLI that does not.
+  const [{ spawn }, { isatty }] = await Promise.all([import('node:child_process'), import('node:tty')]);
   const child = spawn(process.execPath, [...process.execArgv, process.argv[1], ...argv], {
     env,
     stdio: ['inherit', 'inherit', 'inherit', 'pipe', 'pipe'],
