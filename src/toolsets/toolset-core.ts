@@ -114,13 +114,14 @@ export function buildToolset(
   options: ToolsetOptions,
   builders: ToolsetBuilders,
 ): Toolset {
+  const artifacts = options.artifactDir !== undefined ? { artifactDir: options.artifactDir } : {};
   const own =
     name === 'file_manager'
       ? need(builders.fileManagerTools, name)()
       : name === 'fs_process'
         ? need(builders.fsProcessTools, name)(options.runCommand ? { runCommand: options.runCommand } : {})
         : name === 'cowork'
-          ? need(builders.coworkTools, name)(options.artifactDir !== undefined ? { artifactDir: options.artifactDir } : {})
+          ? need(builders.coworkTools, name)(artifacts)
           : name === 'openai'
             ? need(builders.openaiTools, name)(nativeOptions(options))
             : name === 'anthropic'
