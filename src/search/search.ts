@@ -8,7 +8,7 @@ import type { CursorPosition } from './cursor.js';
 import type { PathTest } from './glob.js';
 import type { Matcher } from './matcher.js';
 import { MAX_LINE_SEARCH, scanFile, type LineMatch, type ScanOutcome } from './scan.js';
-import { noteUnreadable, walk, type Unreadable, type WalkBudget, type WalkEntry } from './walk.js';
+import { noteUnreadable, walkRuns, type Unreadable, type WalkBudget, type WalkEntry } from './walk.js';
 
 /** A match with the file it is in. */
 export interface FileLineMatch extends LineMatch {
@@ -26,7 +26,7 @@ export interface SearchSpec {
   maxMatches: number;
   context: number;
   maxLineChars: number;
-  /** files read at once (default 24) */
+  /** files read at once (default 24); a backend that reads a folder's files in one call may have three such calls out */
   concurrency?: number;
   /** Date.now() when the call's time budget ends: the page stops there with what it found */
   deadline?: number;
@@ -50,8 +50,11 @@ export interface SearchPage {
 }
 
 const DEFAULT_CONCURRENCY = 24;
-/** Files of one folder read in one backend call. */
-const BATCH = 16;
+/**
+ * Files of one folder read in one backend call: on the node backend each call is a round trip to
+ * the read helper thread, and each of those wakes two threads.
+ */
+const BATCH = 32;
 
 /** One read of the window: a folder's files read in one backend call, or a file read alone. */
 interface Slot {
@@ -71,35 +74,48 @@ export async function searchFiles(fs: WorkspaceFs, paths: PathResolver, spec: Se
   if (spec.start.stat?.type === 'file') return searchOneFile(fs, spec);
   const concurrency = spec.concurrency ?? DEFAULT_CONCURRENCY;
   const budget: WalkBudget | undefined = spec.deadline === undefined ? undefined : { deadline: spec.deadline };
-  const files = walk(fs, paths, spec.start, {
-    gitignore: true,
-    links: 'follow',
-    resumeAt: spec.resume?.path,
-    budget,
-    unreadable: spec.unreadable,
-    noteSpecial: true,
-  });
+  const runs = walkRuns(
+    fs,
+    paths,
+    spec.start,
+    {
+      gitignore: true,
+      links: 'follow',
+      resumeAt: spec.resume?.path,
+      budget,
+      unreadable: spec.unreadable,
+      noteSpecial: true,
+    },
+    BATCH,
+  );
   const found: FileLineMatch[] = [];
   const window: Slot[] = [];
   /** files in the window's slots */
   let inFlight = 0;
   let walking = true;
   let scanned = 0;
-  let held: WalkEntry | null = null;
+  /** the walk's latest run, taken from `at` on */
+  let run: WalkEntry[] = [];
+  let at = 0;
+  /** The next file of the current run that the include globs let through, or null when the run is used up. */
+  const nextInRun = (): WalkEntry | null => {
+    while (at < run.length) {
+      const entry = run[at++]!;
+      if (!spec.include || spec.include(entry.rel)) return entry;
+    }
+    return null;
+  };
   const next = async (): Promise<WalkEntry | null> => {
     for (;;) {
-      if (held !== null) {
-        const entry = held;
-        held = null;
-        return entry;
-      }
-      if (!walking) return null;
-      const step = await files.next();
+      const entry = nextInRun();
+      if (entry !== null || !walking) return entry;
+      const step = await runs.next();
       if (step.done) {
         walking = false;
         return null;
       }
-      if (!spec.include || spec.include(step.value.rel)) return step.value;
+      run = step.value;
+      at = 0;
     }
   };
   const enqueue = (entries: WalkEntry[], read: Promise<Array<PlainFile | null> | null> | null) => {
@@ -117,12 +133,15 @@ export async function searchFiles(fs: WorkspaceFs, paths: PathResolver, spec: Se
   // Files of one folder are read together where the backend can (one folder lookup, in parallel
   // with the scanning on some backends); a link's target and anything unusual is read alone.
   const batching = fs.readPlainFiles !== undefined;
-  const limit = batching ? concurrency * 2 : concurrency;
+  // Once the first batch is taken (a small page often ends there), a few batches are in flight,
+  // so the backend reads the next ones while this thread scans.
+  const wide = batching ? Math.max(concurrency * 2, BATCH * 3) : Math.max(1, concurrency);
+  let limit = batching ? Math.max(concurrency * 2, BATCH + 1) : wide;
   // a batch starts only when a whole one fits: refilled one file at a time, batches would shrink to one file
-  const room = batching ? limit - BATCH + 1 : limit;
+  const room = () => (batching ? limit - BATCH + 1 : limit);
   const fill = async () => {
-    while (inFlight < room) {
-      const entry = await next();
+    while (inFlight < room()) {
+      const entry = nextInRun() ?? (await next());
       if (!entry) break;
       const folder = batching ? plainFolder(entry) : null;
       if (folder === null) {
@@ -131,16 +150,19 @@ export async function searchFiles(fs: WorkspaceFs, paths: PathResolver, spec: Se
       }
       const batch = [entry];
       while (batch.length < BATCH && inFlight + batch.length < limit) {
-        const more = await next();
+        const more = nextInRun() ?? (await next());
         if (!more) break;
         if (plainFolder(more) !== folder) {
-          held = more;
+          at--; // taken again by the next batch
           break;
         }
         batch.push(more);
       }
       const names = batch.map((e) => e.name);
-      enqueue(batch, fs.readPlainFiles!(folder, names, Number.MAX_SAFE_INTEGER).catch(() => null));
+      enqueue(
+        batch,
+        fs.readPlainFiles!(folder, names, Number.MAX_SAFE_INTEGER).catch(() => null),
+      );
     }
   };
   let resumeAfter: CursorPosition | undefined;
@@ -180,6 +202,7 @@ export async function searchFiles(fs: WorkspaceFs, paths: PathResolver, spec: Se
       const head = window.shift();
       if (!head) break;
       inFlight -= head.entries.length;
+      limit = wide;
       const outcomes = await head.result;
       for (let i = 0; i < outcomes.length; i++) {
         if (spec.onFiles && ++scanned % PROGRESS_EVERY === 0) await spec.onFiles(scanned);
@@ -196,8 +219,8 @@ export async function searchFiles(fs: WorkspaceFs, paths: PathResolver, spec: Se
     }
   } finally {
     walking = false;
-    held = null;
-    await files.return(undefined);
+    run = [];
+    await runs.return(undefined);
   }
   if (!resumeAfter && budget?.stoppedAt !== undefined) resumeAfter = { path: budget.stoppedAt, line: 0, column: 0 };
   return finishPage(found, spec.maxMatches, resumeAfter);
