@@ -58,8 +58,15 @@ const YIELD_EVERY_MS = 50;
 const SNIFF = 8192;
 const fatalUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
-/** Find matching lines in a file's bytes; binary and undecodable files are skipped, not errors. */
-export async function scanFile(bytes: Uint8Array, matcher: Matcher, options: ScanOptions): Promise<ScanOutcome> {
+/**
+ * Find matching lines in a file's bytes; binary and undecodable files are skipped, not errors.
+ * Synchronous unless the file is decoded whole (a regex, a lone `\r`), so a batch scans in one step.
+ */
+export function scanFile(
+  bytes: Uint8Array,
+  matcher: Matcher,
+  options: ScanOptions,
+): ScanOutcome | Promise<ScanOutcome> {
   const bom = detectBom(bytes);
   const utf16 = bom !== null && bom.encoding !== 'utf-8';
   const native = platformNative();

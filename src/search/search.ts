@@ -8,7 +8,7 @@ import type { CursorPosition } from './cursor.js';
 import type { PathTest } from './glob.js';
 import type { Matcher } from './matcher.js';
 import { MAX_LINE_SEARCH, scanFile, type LineMatch, type ScanOutcome } from './scan.js';
-import { noteUnreadable, walk, type Unreadable, type WalkBudget, type WalkEntry } from './walk.js';
+import { noteUnreadable, walkRuns, type Unreadable, type WalkBudget, type WalkEntry } from './walk.js';
 
 /** A match with the file it is in. */
 export interface FileLineMatch extends LineMatch {
@@ -26,7 +26,7 @@ export interface SearchSpec {
   maxMatches: number;
   context: number;
   maxLineChars: number;
-  /** files read at once (default 24) */
+  /** files read at once (default 24); a backend that reads a folder's files in one call may have three such calls out */
   concurrency?: number;
   /** Date.now() when the call's time budget ends: the page stops there with what it found */
   deadline?: number;
@@ -50,99 +50,124 @@ export interface SearchPage {
 }
 
 const DEFAULT_CONCURRENCY = 24;
-/** Files of one folder read in one backend call. */
-const BATCH = 16;
+/**
+ * Files of one folder read in one backend call: on the node backend each call is a round trip to
+ * the read helper thread, and each of those wakes two threads.
+ */
+const BATCH = 32;
+
+/** One read of the window: a folder's files read in one backend call, or a file read alone. */
+interface Slot {
+  entries: WalkEntry[];
+  /** each file's outcome, in order (null: not searched), once every file of the slot is scanned */
+  result: Promise<Array<ScanOutcome | null>>;
+  settled: boolean;
+}
 
 /**
  * Search files in walk order. Reads run ahead with bounded concurrency while results are taken
  * strictly in order, and nothing new is read once one match more than the page holds is known.
+ * A folder's files travel together, read in one backend call and scanned in one step as their
+ * bytes arrive, so the bookkeeping is paid per batch rather than per file.
  */
 export async function searchFiles(fs: WorkspaceFs, paths: PathResolver, spec: SearchSpec): Promise<SearchPage> {
   if (spec.start.stat?.type === 'file') return searchOneFile(fs, spec);
   const concurrency = spec.concurrency ?? DEFAULT_CONCURRENCY;
   const budget: WalkBudget | undefined = spec.deadline === undefined ? undefined : { deadline: spec.deadline };
-  const files = walk(fs, paths, spec.start, {
-    gitignore: true,
-    links: 'follow',
-    resumeAt: spec.resume?.path,
-    budget,
-    unreadable: spec.unreadable,
-    noteSpecial: true,
-  });
+  const runs = walkRuns(
+    fs,
+    paths,
+    spec.start,
+    {
+      gitignore: true,
+      links: 'follow',
+      resumeAt: spec.resume?.path,
+      budget,
+      unreadable: spec.unreadable,
+      noteSpecial: true,
+    },
+    BATCH,
+  );
   const found: FileLineMatch[] = [];
-  const window: Array<{ result: Promise<{ rel: string; outcome: ScanOutcome | null }>; settled: boolean }> = [];
+  const window: Slot[] = [];
+  /** files in the window's slots */
+  let inFlight = 0;
   let walking = true;
   let scanned = 0;
-  let held: WalkEntry | null = null;
+  /** the walk's latest run, taken from `at` on */
+  let run: WalkEntry[] = [];
+  let at = 0;
+  /** The next file of the current run that the include globs let through, or null when the run is used up. */
+  const nextInRun = (): WalkEntry | null => {
+    while (at < run.length) {
+      const entry = run[at++]!;
+      if (!spec.include || spec.include(entry.rel)) return entry;
+    }
+    return null;
+  };
   const next = async (): Promise<WalkEntry | null> => {
     for (;;) {
-      if (held !== null) {
-        const entry = held;
-        held = null;
-        return entry;
-      }
-      if (!walking) return null;
-      const step = await files.next();
+      const entry = nextInRun();
+      if (entry !== null || !walking) return entry;
+      const step = await runs.next();
       if (step.done) {
         walking = false;
         return null;
       }
-      if (!spec.include || spec.include(step.value.rel)) return step.value;
+      run = step.value;
+      at = 0;
     }
   };
-  const scanAfter = (entry: WalkEntry, read: Promise<CountedFile | null>) => {
-    const afterLine = spec.resume && entry.rel === spec.resume.path ? spec.resume.line : 0;
-    const limit = spec.maxMatches + 1 - found.length;
-    const slot = {
-      result: scanRead(fs, entry, read, spec, afterLine, limit).then((outcome) => {
+  const enqueue = (entries: WalkEntry[], read: Promise<Array<PlainFile | null> | null> | null) => {
+    const slot: Slot = {
+      entries,
+      result: scanSlot(fs, entries, read, spec, found.length).then((outcomes) => {
         slot.settled = true;
-        return { rel: entry.rel, outcome };
+        return outcomes;
       }),
       settled: false,
     };
     window.push(slot);
+    inFlight += entries.length;
   };
   // Files of one folder are read together where the backend can (one folder lookup, in parallel
   // with the scanning on some backends); a link's target and anything unusual is read alone.
   const batching = fs.readPlainFiles !== undefined;
-  const limit = batching ? concurrency * 2 : concurrency;
+  // Once the first batch is taken (a small page often ends there), a few batches are in flight,
+  // so the backend reads the next ones while this thread scans.
+  const wide = batching ? Math.max(concurrency * 2, BATCH * 3) : Math.max(1, concurrency);
+  let limit = batching ? Math.max(concurrency * 2, BATCH + 1) : wide;
   // a batch starts only when a whole one fits: refilled one file at a time, batches would shrink to one file
-  const room = batching ? limit - BATCH + 1 : limit;
+  const room = () => (batching ? limit - BATCH + 1 : limit);
   const fill = async () => {
-    while (window.length < room) {
-      const entry = await next();
+    while (inFlight < room()) {
+      const entry = nextInRun() ?? (await next());
       if (!entry) break;
-      const folder = plainFolder(entry);
-      if (!batching || folder === null) {
-        scanAfter(entry, Promise.resolve(null));
+      const folder = batching ? plainFolder(entry) : null;
+      if (folder === null) {
+        enqueue([entry], null);
         continue;
       }
       const batch = [entry];
-      while (batch.length < BATCH && window.length + batch.length < limit) {
-        const more = await next();
+      while (batch.length < BATCH && inFlight + batch.length < limit) {
+        const more = nextInRun() ?? (await next());
         if (!more) break;
         if (plainFolder(more) !== folder) {
-          held = more;
+          at--; // taken again by the next batch
           break;
         }
         batch.push(more);
       }
-      const read = fs.readPlainFiles!(
-        folder,
-        batch.map((e) => e.name),
-        Number.MAX_SAFE_INTEGER,
-      ).catch(() => null);
-      batch.forEach((e, i) =>
-        scanAfter(
-          e,
-          read.then((files) => countedOf(files?.[i] ?? null)),
-        ),
+      const names = batch.map((e) => e.name);
+      enqueue(
+        batch,
+        fs.readPlainFiles!(folder, names, Number.MAX_SAFE_INTEGER).catch(() => null),
       );
     }
   };
   let resumeAfter: CursorPosition | undefined;
   /** Take one file's outcome in order; true when the page must end here (a file stopped inside). */
-  const take = ({ rel, outcome }: { rel: string; outcome: ScanOutcome | null }): boolean => {
+  const take = (rel: string, outcome: ScanOutcome | null): boolean => {
     if (outcome && !('skipped' in outcome)) {
       for (const m of outcome.matches) found.push({ path: rel, ...m });
       if (outcome.stoppedAfter !== undefined) {
@@ -152,33 +177,50 @@ export async function searchFiles(fs: WorkspaceFs, paths: PathResolver, spec: Se
     }
     return false;
   };
+  /**
+   * The budget ended the page after file `at` of `slot`: files already read and scanned (the
+   * rest of its batch, settled slots after it) still count on this page; files read ahead and
+   * not yet done are read again by the next, which starts after the last file taken here.
+   */
+  const takeSettled = async (slot: Slot, outcomes: Array<ScanOutcome | null>, at: number) => {
+    let last = slot.entries[at]!.rel;
+    for (let s: Slot | undefined = slot, i = at + 1; s; ) {
+      for (; i < s.entries.length && found.length <= spec.maxMatches; i++) {
+        last = s.entries[i]!.rel;
+        if (take(last, outcomes[i]!)) return;
+      }
+      if (found.length > spec.maxMatches || !window[0]?.settled) break;
+      s = window.shift()!;
+      outcomes = await s.result;
+      i = 0;
+    }
+    resumeAfter = { path: last, line: Number.MAX_SAFE_INTEGER, column: 0 };
+  };
   try {
-    while (found.length <= spec.maxMatches) {
+    pages: while (found.length <= spec.maxMatches) {
       await fill();
       const head = window.shift();
       if (!head) break;
-      const taken = await head.result;
-      if (spec.onFiles && ++scanned % PROGRESS_EVERY === 0) await spec.onFiles(scanned);
-      if (take(taken)) break;
-      if (spec.deadline !== undefined && Date.now() > spec.deadline && (window.length > 0 || walking)) {
-        // Files already read and scanned (the rest of a folder read in one batch) still count on
-        // this page; files read ahead and not yet done are read again by the next, which starts
-        // after the last file taken here.
-        let last = taken.rel;
-        let ended = false;
-        while (window[0]?.settled && found.length <= spec.maxMatches && !ended) {
-          const done = await window.shift()!.result;
-          ended = take(done);
-          last = done.rel;
+      inFlight -= head.entries.length;
+      limit = wide;
+      const outcomes = await head.result;
+      for (let i = 0; i < outcomes.length; i++) {
+        if (spec.onFiles && ++scanned % PROGRESS_EVERY === 0) await spec.onFiles(scanned);
+        if (take(head.entries[i]!.rel, outcomes[i]!) || found.length > spec.maxMatches) break pages;
+        if (
+          spec.deadline !== undefined &&
+          Date.now() > spec.deadline &&
+          (i + 1 < outcomes.length || window.length > 0 || walking)
+        ) {
+          await takeSettled(head, outcomes, i);
+          break pages;
         }
-        if (!ended) resumeAfter = { path: last, line: Number.MAX_SAFE_INTEGER, column: 0 };
-        break;
       }
     }
   } finally {
     walking = false;
-    held = null;
-    await files.return(undefined);
+    run = [];
+    await runs.return(undefined);
   }
   if (!resumeAfter && budget?.stoppedAt !== undefined) resumeAfter = { path: budget.stoppedAt, line: 0, column: 0 };
   return finishPage(found, spec.maxMatches, resumeAfter);
@@ -202,38 +244,70 @@ function countedOf(file: PlainFile | null): CountedFile | null {
   return file.stat.nlink === undefined ? { bytes: file.bytes } : { bytes: file.bytes, nlink: file.stat.nlink };
 }
 
-/** Scan a file from its batch read; one the batch could not read (null) is read alone, which says why. */
-async function scanRead(
+/**
+ * Scan the files of one slot in order as their batch read arrives; a file the batch could not
+ * read (null) is read alone, which says why. `taken` matches were on the page when it started:
+ * each file is asked for no more than the page can still hold after the files before it.
+ */
+async function scanSlot(
   fs: WorkspaceFs,
-  entry: WalkEntry,
-  read: Promise<CountedFile | null>,
+  entries: WalkEntry[],
+  read: Promise<Array<PlainFile | null> | null> | null,
+  spec: SearchSpec,
+  taken: number,
+): Promise<Array<ScanOutcome | null>> {
+  const files = read === null ? null : await read;
+  const outcomes: Array<ScanOutcome | null> = [];
+  let left = spec.maxMatches + 1 - taken;
+  for (let i = 0; i < entries.length; i++) {
+    const entry = entries[i]!;
+    const afterLine = spec.resume && entry.rel === spec.resume.path ? spec.resume.line : 0;
+    // Past a full page a file is still scanned (for one match), so what it says about itself is as before.
+    const limit = Math.max(1, left);
+    let outcome: ScanOutcome | null;
+    try {
+      const counted = countedOf(files?.[i] ?? null) ?? (await readFileCounted(fs, entry.abs));
+      const scanning = scanCounted(entry.rel, counted, spec, afterLine, limit);
+      outcome = scanning instanceof Promise ? await scanning : scanning;
+    } catch (error) {
+      // A file that vanished is skipped; one that cannot be read is skipped and reported.
+      noteUnreadable(spec.unreadable, entry.rel, error);
+      outcome = null;
+    }
+    if (outcome && !('skipped' in outcome)) left -= outcome.matches.length;
+    outcomes.push(outcome);
+  }
+  return outcomes;
+}
+
+/** Scan one file's bytes: synchronous unless the scan must decode and pace itself. */
+function scanCounted(
+  rel: string,
+  { bytes, nlink }: CountedFile,
   spec: SearchSpec,
   afterLine: number,
   limit: number,
-): Promise<ScanOutcome | null> {
-  const rel = entry.rel;
-  try {
-    const { bytes, nlink } = (await read) ?? (await readFileCounted(fs, entry.abs));
-    // Its other name may be outside the workspace: its text is not returned, and the answer says so.
-    if (isRefusedHardLink(nlink, spec.allowHardLinks === true)) {
-      if (spec.unreadable && spec.unreadable.length < 1000)
-        spec.unreadable.push({ path: rel, reason: hardLinkSkipReason(nlink!) });
-      return null;
-    }
-    const outcome = await scanFile(bytes, spec.matcher, {
-      afterLine,
-      limit,
-      context: spec.context,
-      maxLineChars: spec.maxLineChars,
-      deadline: spec.deadline,
-    });
-    noteLongLine(spec, rel, outcome);
-    return outcome;
-  } catch (error) {
-    // A file that vanished is skipped; one that cannot be read is skipped and reported.
-    noteUnreadable(spec.unreadable, rel, error);
+): ScanOutcome | null | Promise<ScanOutcome> {
+  // Its other name may be outside the workspace: its text is not returned, and the answer says so.
+  if (isRefusedHardLink(nlink, spec.allowHardLinks === true)) {
+    if (spec.unreadable && spec.unreadable.length < 1000)
+      spec.unreadable.push({ path: rel, reason: hardLinkSkipReason(nlink!) });
     return null;
   }
+  const outcome = scanFile(bytes, spec.matcher, {
+    afterLine,
+    limit,
+    context: spec.context,
+    maxLineChars: spec.maxLineChars,
+    deadline: spec.deadline,
+  });
+  if (outcome instanceof Promise)
+    return outcome.then((o) => {
+      noteLongLine(spec, rel, o);
+      return o;
+    });
+  noteLongLine(spec, rel, outcome);
+  return outcome;
 }
 
 /** A file named directly is searched even if hidden or ignored; a binary or undecodable one is an error. */

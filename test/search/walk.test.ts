@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createMemoryFs, type WorkspaceFs } from '../../src/index.js';
 import { comparePaths, compileGlob, staticBase } from '../../src/search/glob.js';
 import { isIgnored, parseGitignore } from '../../src/search/ignore.js';
-import { walk, type WalkOptions } from '../../src/search/walk.js';
+import { walk, walkRuns, type Unreadable, type WalkOptions } from '../../src/search/walk.js';
 import { PathResolver } from '../../src/workspace/paths.js';
 
 async function collect(fs: WorkspaceFs, options: WalkOptions = {}, start = '') {
@@ -89,6 +89,84 @@ describe('walk', () => {
     expect(out).toHaveLength(150);
     expect(out[0]).toBe('d000/e/f0.txt');
     expect(out[149]).toBe('d149/e/f149.txt');
+  });
+});
+
+describe('walk in runs', () => {
+  /** `fs` whose listings show `special` as a special file (a FIFO, a socket), as the node backend would. */
+  function withSpecial(fs: WorkspaceFs, special: string): WorkspaceFs {
+    return {
+      ...fs,
+      readdirTypes: async (path) =>
+        (await fs.readdirTypes!(path)).map((d) => (`${path}/${d.name}` === special ? { ...d, type: 'other' } : d)),
+    } as WorkspaceFs;
+  }
+
+  async function both(fs: WorkspaceFs, options: WalkOptions, most: number) {
+    const paths = new PathResolver(fs, '/ws');
+    const start = { rel: '', realRel: '' };
+    const one: string[] = [];
+    const notedOne: Unreadable[] = [];
+    const budgetOne = options.budget ? { ...options.budget } : undefined;
+    for await (const e of walk(fs, paths, start, { ...options, unreadable: notedOne, budget: budgetOne }))
+      one.push(`${e.type}:${e.rel}:${e.abs}`);
+    const runs: string[][] = [];
+    const noted: Unreadable[] = [];
+    const budget = options.budget ? { ...options.budget } : undefined;
+    for await (const run of walkRuns(fs, paths, start, { ...options, unreadable: noted, budget }, most))
+      runs.push(run.map((e) => `${e.type}:${e.rel}:${e.abs}`));
+    expect(runs.flat()).toEqual(one);
+    expect(noted).toEqual(notedOne);
+    expect(budget?.stoppedAt).toEqual(budgetOne?.stoppedAt);
+    for (const run of runs) expect(run.length).toBeGreaterThan(0);
+    for (const run of runs) expect(run.length).toBeLessThanOrEqual(most);
+    return runs;
+  }
+
+  it('yields what the one-by-one walk yields, in the same order, in runs of at most the size asked', async () => {
+    const seed: Record<string, string> = { '/ws/.gitignore': 'skip*\n', '/ws/.hidden/x': '' };
+    for (let d = 0; d < 4; d++) for (let f = 0; f < 30; f++) seed[`/ws/d${d}/f${String(f).padStart(2, '0')}`] = '';
+    seed['/ws/d1/skip-me'] = '';
+    seed['/ws/d2/sub/deep'] = '';
+    const fs = withSpecial(createMemoryFs(seed), '/ws/d0/f10');
+    await fs.symlink('/ws/d3/f00', '/ws/d1/f15-link');
+    for (const options of [
+      { gitignore: true, links: 'follow' as const, noteSpecial: true },
+      { dirs: true, includeHidden: true },
+      { resumeAt: 'd1/f20' },
+      { budget: { deadline: 0 } },
+    ]) {
+      for (const most of [1, 7, 32]) await both(fs, options, most);
+    }
+    const runs = await both(fs, { links: 'follow', noteSpecial: true }, 32);
+    // a run ends before the special file is noted and around the followed link, and may span folders
+    expect(runs[0]).toHaveLength(10);
+    expect(runs.some((r) => r.length === 1 && r[0]!.startsWith('file:d1/f15-link:/ws/d3/f00'))).toBe(true);
+  });
+
+  it('notes nothing past the run a consumer stopped after', async () => {
+    const seed: Record<string, string> = {};
+    for (let f = 0; f < 5; f++) seed[`/ws/a/f${f}`] = '';
+    seed['/ws/a/pipe'] = '';
+    seed['/ws/a/z'] = '';
+    const fs = withSpecial(createMemoryFs(seed), '/ws/a/pipe');
+    const noted: Unreadable[] = [];
+    const runs = walkRuns(
+      fs,
+      new PathResolver(fs, '/ws'),
+      { rel: '', realRel: '' },
+      { noteSpecial: true, unreadable: noted },
+      64,
+    );
+    expect((await runs.next()).value?.map((e: { rel: string }) => e.rel)).toEqual([
+      'a/f0',
+      'a/f1',
+      'a/f2',
+      'a/f3',
+      'a/f4',
+    ]);
+    await runs.return(undefined);
+    expect(noted).toEqual([]);
   });
 });
 
