@@ -193,6 +193,12 @@ export const NODE_NATIVE: NativeHelpers = {
     const out = nodeZlib().deflateSync(data, { level: 1 });
     return new Uint8Array(out.buffer, out.byteOffset, out.byteLength);
   },
+  deflateAsync: (data) =>
+    new Promise((resolve, reject) =>
+      nodeZlib().deflate(data, { level: 1 }, (error, out) =>
+        error ? reject(error) : resolve(new Uint8Array(out.buffer, out.byteOffset, out.byteLength)),
+      ),
+    ),
   inflate: (data) => {
     const out = nodeZlib().inflateSync(data);
     return new Uint8Array(out.buffer, out.byteOffset, out.byteLength);

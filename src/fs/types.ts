@@ -134,6 +134,8 @@ export interface InflatedPrefix {
 export interface NativeHelpers {
   /** zlib compression (RFC 1950), for git objects */
   deflate(data: Uint8Array): Uint8Array;
+  /** optional: `deflate` on the platform's worker threads, so many objects compress beside the caller's work */
+  deflateAsync?(data: Uint8Array): Promise<Uint8Array>;
   /** optional: zlib decompression of one whole stream, for reading git objects without a stream round trip */
   inflate?(data: Uint8Array): Uint8Array;
   /**

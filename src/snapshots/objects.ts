@@ -107,34 +107,35 @@ export class ObjectSink {
 
   /** Queue a blob; `oid` may be passed when the caller has already hashed it. */
   async blob(bytes: Uint8Array, oid = objectId('blob', bytes)): Promise<string> {
-    await this.put(oid, 'blob', bytes);
+    const put = this.put(oid, 'blob', bytes);
+    if (put) await put;
     return oid;
   }
 
   async tree(entries: TreeEntry[]): Promise<string> {
     const bytes = serializeTree(entries);
     const oid = objectId('tree', bytes);
-    await this.put(oid, 'tree', bytes);
+    const put = this.put(oid, 'tree', bytes);
+    if (put) await put;
     return oid;
   }
 
   async commit(text: string): Promise<string> {
     const bytes = new TextEncoder().encode(text);
     const oid = objectId('commit', bytes);
-    await this.put(oid, 'commit', bytes);
+    const put = this.put(oid, 'commit', bytes);
+    if (put) await put;
     return oid;
   }
 
-  private async put(oid: string, type: GitObjectType, bytes: Uint8Array): Promise<void> {
+  /** Take an object; a promise only when the caller must wait (the pack's code loading, a full pack flushed). */
+  private put(oid: string, type: GitObjectType, bytes: Uint8Array): undefined | Promise<void> {
     if (this.known.has(oid)) return;
     this.known.add(oid);
     this.count++;
-    if (this.pack) {
-      await this.pack.add(oid, type, bytes);
-      return;
-    }
+    if (this.pack) return this.pack.add(oid, type, bytes);
     this.pending.push({ oid, type, bytes });
-    if (this.pending.length > LOOSE_LIMIT) await (this.packing ??= this.startPack());
+    if (this.pending.length > LOOSE_LIMIT) return (this.packing ??= this.startPack());
   }
 
   /** Switch to a pack; objects put while its code loads wait in `pending` and go into it too. */
@@ -145,7 +146,10 @@ export class ObjectSink {
     this.pack = pack;
     const pending = this.pending;
     this.pending = [];
-    for (const p of pending) await pack.add(p.oid, p.type, p.bytes);
+    for (const p of pending) {
+      const full = pack.add(p.oid, p.type, p.bytes);
+      if (full) await full;
+    }
   }
 
   /** Write everything still pending; after this every id handed out is readable. */
@@ -172,7 +176,9 @@ export class ObjectSink {
     );
     const pending = this.pending.filter((_, i) => !present[i]);
     this.pending = [];
-    const compressed = await Promise.all(pending.map((p) => compress(fs, wrapObject(p.type, p.bytes))));
+    const compressed = await Promise.all(
+      pending.map((p) => compress(fs, wrapObject(p.type, p.bytes), pending.length > 1)),
+    );
     // Every write settles before the first failure is thrown, so none lands after the call returned.
     const settled = await Promise.allSettled(
       pending.map(async (p, i) => {

@@ -1,18 +1,23 @@
 import type { WorkspaceFs } from '../fs/types.js';
 import { fromHex, sha1Digest, toHex, type GitObjectType } from './sha1.js';
 import { crc32 } from '../fs/crc32.js';
-import { compress } from './zlib.js';
+import { compress, isStoredSize, putStored, STORED_FRAMING } from './zlib.js';
 
-/** A packed object waiting to be written: its id and its zlib-compressed content. */
+/**
+ * A packed object waiting to be written: its id, and either its zlib-compressed content (being
+ * compressed off the main thread, where the platform can) or, for a small object, the content
+ * itself, framed as a stored zlib block straight into the pack.
+ */
 interface Entry {
   oid: string;
   type: GitObjectType;
   size: number;
-  deflated: Uint8Array;
+  deflated: Uint8Array | Promise<Uint8Array> | null;
+  stored: Uint8Array | null;
 }
 
 const TYPE_CODE: Record<GitObjectType, number> = { commit: 1, tree: 2, blob: 3 };
-/** One pack is flushed past this much compressed data, so memory stays bounded on a big import. */
+/** One pack is flushed past this much content, so memory stays bounded on a big import. */
 const FLUSH_BYTES = 32 * 1024 * 1024;
 
 /**
@@ -32,13 +37,24 @@ export class PackWriter {
     private readonly packDir: string,
   ) {}
 
-  async add(oid: string, type: GitObjectType, content: Uint8Array): Promise<void> {
+  /**
+   * Take an object for the pack. Nothing is awaited here unless the pack is full and flushed: a
+   * larger object is compressed on the platform's worker threads while the caller goes on
+   * (hashing, reading, building trees), and `flush` waits for all of them.
+   */
+  add(oid: string, type: GitObjectType, content: Uint8Array): undefined | Promise<void> {
     if (this.seen.has(oid)) return;
     this.seen.add(oid);
-    const deflated = await compress(this.fs, content);
-    this.entries.push({ oid, type, size: content.length, deflated });
-    this.bytes += deflated.length;
-    if (this.bytes >= FLUSH_BYTES) await this.flush();
+    if (isStoredSize(content.length)) {
+      this.entries.push({ oid, type, size: content.length, deflated: null, stored: content });
+    } else {
+      const deflated = compress(this.fs, content, true);
+      // a failure is thrown by flush, which awaits it; until then it is not unhandled
+      if (deflated instanceof Promise) deflated.catch(() => {});
+      this.entries.push({ oid, type, size: content.length, deflated, stored: null });
+    }
+    this.bytes += content.length;
+    if (this.bytes >= FLUSH_BYTES) return this.flush();
   }
 
   /** Write what is pending as one pack and its index. */
@@ -47,7 +63,8 @@ export class PackWriter {
     const entries = this.entries;
     this.entries = [];
     this.bytes = 0;
-    const { pack, offsets, crcs } = buildPack(entries);
+    const deflated = await Promise.all(entries.map((e) => e.deflated));
+    const { pack, offsets, crcs } = buildPack(entries, deflated);
     const packSum = pack.subarray(pack.length - 20);
     const name = `pack-${toHex(packSum)}`;
     await this.fs.writeFile(`${this.packDir}/${name}.pack`, pack);
@@ -57,10 +74,14 @@ export class PackWriter {
   }
 }
 
-function buildPack(entries: Entry[]): { pack: Uint8Array; offsets: number[]; crcs: number[] } {
+function buildPack(
+  entries: Entry[],
+  deflated: Array<Uint8Array | null>,
+): { pack: Uint8Array; offsets: number[]; crcs: number[] } {
   const headers = entries.map((e) => entryHeader(TYPE_CODE[e.type], e.size));
+  const lengths = entries.map((e, i) => deflated[i]?.length ?? e.size + STORED_FRAMING);
   let total = 12 + 20;
-  for (let i = 0; i < entries.length; i++) total += headers[i]!.length + entries[i]!.deflated.length;
+  for (let i = 0; i < entries.length; i++) total += headers[i]!.length + lengths[i]!;
   const pack = new Uint8Array(total);
   const view = new DataView(pack.buffer);
   pack.set([0x50, 0x41, 0x43, 0x4b]);
@@ -73,8 +94,10 @@ function buildPack(entries: Entry[]): { pack: Uint8Array; offsets: number[]; crc
     const start = at;
     pack.set(headers[i]!, at);
     at += headers[i]!.length;
-    pack.set(entries[i]!.deflated, at);
-    at += entries[i]!.deflated.length;
+    const stored = entries[i]!.stored;
+    if (stored) putStored(stored, pack, at);
+    else pack.set(deflated[i]!, at);
+    at += lengths[i]!;
     offsets.push(start);
     crcs.push(crc32(pack.subarray(start, at)));
   }

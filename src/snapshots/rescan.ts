@@ -1,8 +1,8 @@
 import { hasFsCode } from '../fs/errors.js';
 import { removeIfPresent } from '../fs/helpers.js';
-import type { FsStat, WorkspaceFs } from '../fs/types.js';
+import type { FsStat, PlainFile, WorkspaceFs } from '../fs/types.js';
 import { unreadable, type SkippedFile } from './skipped.js';
-import { walkKept } from './scan-walk.js';
+import { walkKept, type ToExamine } from './scan-walk.js';
 import type { SnapshotIgnore } from './ignore.js';
 import type { ObjectSink } from './objects.js';
 import { objectId } from './sha1.js';
@@ -35,6 +35,9 @@ const RACY_MS = 1000;
  */
 const RACY_CLOCK_MS = 5;
 const PARALLEL = 16;
+/** Files of one folder read in one backend call, and such calls in flight at once. */
+const READ_BATCH_FILES = 64;
+const READ_BATCHES = 4;
 const TEMP_ABANDONED_MS = 10 * 60 * 1000;
 /** Written bytes kept for the next commit, at most per file and in all (beyond that, files are read back). */
 const FRESH_FILE_MAX = 1024 * 1024;
@@ -211,18 +214,56 @@ export class Scanner {
     for (const gone of found.gone) await this.remove(gone, tree, out);
     // Reading and hashing run in parallel; the tree is changed afterwards, one path at a time.
     const verdicts: Array<[string, Verdict]> = [];
-    await parallel(found.toExamine, PARALLEL, async ({ rel: path, stat, statAt, current }) => {
+    const judge = async ({ rel: path, stat, statAt, current }: ToExamine, plain?: PlainFile | null) => {
       verdicts.push([
         path,
-        await this.examine(path, stat, statAt, current, sink).catch((error: unknown) => {
+        await this.examine(path, stat, statAt, current, sink, plain ?? undefined).catch((error: unknown) => {
           const skip = unreadable(path, error);
           if (!skip) throw error;
           return current ? ('same' as const) : { skip };
         }),
       ]);
-    });
+    };
+    const { batches, rest } = this.batchable(found.toExamine);
+    const readPlainFiles = this.fs.readPlainFiles?.bind(this.fs);
+    await Promise.all([
+      // a folder's files in one backend call (Node: on its read thread, while this one hashes the folder before)
+      parallel(batches, READ_BATCHES, async ({ dir, items }) => {
+        const names = items.map((item) => item.rel.slice(dir === '' ? 0 : dir.length + 1));
+        const read = await readPlainFiles!(this.toAbs(dir), names, this.maxFileBytes).catch(() => null);
+        for (let i = 0; i < items.length; i++) await judge(items[i]!, read?.[i]);
+      }),
+      parallel(rest, PARALLEL, (item) => judge(item)),
+    ]);
     for (const [path, verdict] of verdicts) await this.settle(path, verdict, tree, out);
     for (const dir of found.newDirs) await tree.ensureDir(dir);
+  }
+
+  /**
+   * The files to read that a backend with readPlainFiles can read a folder at a time: plain files
+   * within the size cap with no noted bytes, grouped by folder; the rest (links, special files,
+   * files a tool just wrote) take the one-path way.
+   */
+  private batchable(items: ToExamine[]): { batches: Array<{ dir: string; items: ToExamine[] }>; rest: ToExamine[] } {
+    if (!this.fs.readPlainFiles) return { batches: [], rest: items };
+    const byDir = new Map<string, ToExamine[]>();
+    const rest: ToExamine[] = [];
+    for (const item of items) {
+      const { stat, rel } = item;
+      if (stat.type !== 'file' || stat.special || stat.size > this.maxFileBytes || this.fresh.has(rel)) {
+        rest.push(item);
+        continue;
+      }
+      const dir = parentOf(rel);
+      let group = byDir.get(dir);
+      if (group === undefined) byDir.set(dir, (group = []));
+      group.push(item);
+    }
+    const batches: Array<{ dir: string; items: ToExamine[] }> = [];
+    for (const [dir, group] of byDir)
+      for (let at = 0; at < group.length; at += READ_BATCH_FILES)
+        batches.push({ dir, items: group.slice(at, at + READ_BATCH_FILES) });
+    return { batches, rest };
   }
 
   private async applyFile(
@@ -242,14 +283,21 @@ export class Scanner {
     );
   }
 
-  /** Decide what a file's snapshot entry becomes, reading it only when its stat (taken at `statAt`) changed. */
+  /**
+   * Decide what a file's snapshot entry becomes, reading it only when its stat (taken at `statAt`)
+   * changed. `plain`: the file as a batch read found it, its stat from the descriptor its bytes
+   * came through (taken after `statAt`); a file it could not read plainly is read here.
+   */
   private async examine(
     rel: string,
-    stat: FsStat,
+    listed: FsStat,
     statAt: number,
     current: Leaf | undefined,
     sink: ObjectSink,
+    plain?: PlainFile,
   ): Promise<Verdict> {
+    const preread = plain?.bytes ?? undefined;
+    const stat = preread ? plain!.stat : listed;
     const fresh = this.takeFresh(rel);
     // A FIFO, socket or device has no bytes to keep, and reading a FIFO would wait for a writer.
     if (stat.special) return { skip: { path: rel, size_bytes: 0, reason: 'special_file', why: stat.special } };
@@ -267,7 +315,7 @@ export class Scanner {
         ? new TextEncoder().encode(await this.fs.readlink(this.toAbs(rel)))
         : stands
           ? fresh
-          : await this.fs.readFile(this.toAbs(rel));
+          : (preread ?? (await this.fs.readFile(this.toAbs(rel))));
     const oid = objectId('blob', bytes);
     // Bytes a tool wrote vouch for this commit only: a change behind its back of the same size
     // may carry this stat, so the next pass reads the file itself.

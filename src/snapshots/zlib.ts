@@ -12,34 +12,57 @@ import type { WorkspaceFs } from '../fs/types.js';
  */
 const STORE_LIMIT = 4096 - 11;
 
-/** zlib-wrap an object: stored when small, else compressed by the backend's native zlib or CompressionStream. */
-export function compress(fs: WorkspaceFs, content: Uint8Array): Uint8Array | Promise<Uint8Array> {
+/** Bytes a stored zlib stream adds to its content: the zlib header, the block header, the Adler-32. */
+export const STORED_FRAMING = 11;
+
+/** Whether `compress` stores content of this many bytes uncompressed. */
+export function isStoredSize(length: number): boolean {
+  return length <= STORE_LIMIT;
+}
+
+/**
+ * zlib-wrap an object: stored when small, else compressed by the backend's native zlib or
+ * CompressionStream. `offThread`: many objects are on their way, so a platform that compresses on
+ * worker threads (Node's zlib) does, while the caller goes on.
+ */
+export function compress(fs: WorkspaceFs, content: Uint8Array, offThread = false): Uint8Array | Promise<Uint8Array> {
   if (content.length <= STORE_LIMIT) return zlibStored(content);
   const native = nativeFor(fs);
+  if (offThread && native?.deflateAsync) return native.deflateAsync(content);
   return native ? native.deflate(content) : deflate(content);
 }
 
 /** A zlib stream (RFC 1950) of one uncompressed deflate block (RFC 1951, BTYPE 00); up to 65535 bytes. */
 export function zlibStored(content: Uint8Array): Uint8Array {
+  const out = new Uint8Array(content.length + STORED_FRAMING);
+  putStored(content, out, 0);
+  return out;
+}
+
+/** Write `zlibStored(content)` into `out` at `at` (a pack's entry, without a buffer of its own). */
+export function putStored(content: Uint8Array, out: Uint8Array, at: number): void {
   const n = content.length;
   if (n > 0xffff) throw new RangeError('a stored block holds at most 65535 bytes');
-  const out = new Uint8Array(2 + 5 + n + 4);
-  out[0] = 0x78; // deflate, 32 KiB window
-  out[1] = 0x01; // check bits: 0x7801 is a multiple of 31
-  out[2] = 0x01; // final block, stored
-  out[3] = n & 0xff;
-  out[4] = n >>> 8;
-  out[5] = ~n & 0xff;
-  out[6] = (~n >>> 8) & 0xff;
-  out.set(content, 7);
+  out[at] = 0x78; // deflate, 32 KiB window
+  out[at + 1] = 0x01; // check bits: 0x7801 is a multiple of 31
+  out[at + 2] = 0x01; // final block, stored
+  out[at + 3] = n & 0xff;
+  out[at + 4] = n >>> 8;
+  out[at + 5] = ~n & 0xff;
+  out[at + 6] = (~n >>> 8) & 0xff;
+  out.set(content, at + 7);
   let a = 1;
   let b = 0;
   for (let i = 0; i < n; i++) {
     a = (a + content[i]!) % 65521;
     b = (b + a) % 65521;
   }
-  new DataView(out.buffer).setUint32(7 + n, ((b << 16) | a) >>> 0);
-  return out;
+  const sum = ((b << 16) | a) >>> 0;
+  const end = at + 7 + n;
+  out[end] = sum >>> 24;
+  out[end + 1] = (sum >>> 16) & 0xff;
+  out[end + 2] = (sum >>> 8) & 0xff;
+  out[end + 3] = sum & 0xff;
 }
 
 /** zlib-compress with the platform's CompressionStream (Node 18+ and every current browser). */

@@ -41,6 +41,13 @@ function counting(fs: WorkspaceFs): WorkspaceFs & { reads: string[] } {
       if (typeof path === 'string') reads.push(path);
       return fs.readFile(path);
     },
+    // a snapshot reads a folder's files in one call where the backend can: each name is a read too
+    ...(fs.readPlainFiles && {
+      readPlainFiles: (base: string, names: readonly string[], max: number) => {
+        for (const name of names) reads.push(join(base, name));
+        return fs.readPlainFiles!(base, names, max);
+      },
+    }),
   });
 }
 
