@@ -151,6 +151,8 @@ export function createWorkspaceCore(options: WorkspaceOptions & { tools: ToolDef
           allowHardLinks: policy.allowHardLinks,
         });
   if (snapshots && options.processLock) snapshots.sharedLock = options.processLock;
+  // the backend's change feed (a folder watcher on Node) is kept while the workspace is open
+  if (snapshots) closeHooks.push(() => snapshots.stopWatching());
   const schedule = snapshots && new SnapshotSchedule(snapshots);
   const writer = new FileWriter(options.fs, paths, locks, changes, snapshots, {
     allowGitWrites: policy.allowGitWrites,
