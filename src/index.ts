@@ -42,6 +42,8 @@ export type {
   FsDirent,
   FsDirentStat,
   FsCapabilities,
+  ChangeFeed,
+  WatchOptions,
   NativeHelpers,
   InflatedPrefix,
   PlainFile,

@@ -151,6 +151,7 @@ export function createWorkspaceCore(options: WorkspaceOptions & { tools: ToolDef
           allowHardLinks: policy.allowHardLinks,
         });
   if (snapshots && options.processLock) snapshots.sharedLock = options.processLock;
+  if (snapshots) closeHooks.push(() => snapshots.stopWatching()); // the change feed lives while the workspace is open
   const schedule = snapshots && new SnapshotSchedule(snapshots);
   const writer = new FileWriter(options.fs, paths, locks, changes, snapshots, {
     allowGitWrites: policy.allowGitWrites,

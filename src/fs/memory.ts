@@ -5,6 +5,8 @@ import { isAbsent } from './helpers.js';
 import { MemoryLinks } from './memory-links.js';
 import { readPlainMemory, readPlainMemoryMany } from './memory-direct.js';
 import { toFsStat } from './stat.js';
+import { hasFsCode } from './errors.js';
+import { ChangeJournal } from './watch/journal.js';
 import { requestedMode, type FsDirent, type FsDirentStat, type WorkspaceFs } from './types.js';
 
 /** Initial files for a memory backend: path (relative to `/` or absolute) to text or bytes. */
@@ -28,6 +30,25 @@ export function createMemoryFs(seed: SeedFiles = {}): WorkspaceFs {
   const p = vol.promises;
   // reads of plain paths come from a folder index instead of memfs's walk from the root (see MemoryLinks)
   const links = new MemoryLinks(sb);
+  // Nothing but this object reaches the volume, so every change passes here: a rescan asks the
+  // journal what changed instead of looking at every file.
+  const journal = new ChangeJournal();
+  /** `work`, a change at `paths`, recorded once it is over (a refusal for a missing folder changed nothing). */
+  const changing = async <T>(paths: string[], followsLink: boolean, work: () => Promise<T>): Promise<T> => {
+    let failure: unknown = null;
+    try {
+      return await work();
+    } catch (error) {
+      failure = error;
+      throw error;
+    } finally {
+      if (failure === null || !hasFsCode(failure, 'ENOENT', 'ENOTDIR'))
+        for (const path of paths) {
+          const node = links.entry(path);
+          journal.record(path, node !== undefined && !(followsLink && node?.isSymlink() === true));
+        }
+    }
+  };
   const fs: WorkspaceFs = {
     readFile: (path) =>
       translated('readFile', async () => {
@@ -37,11 +58,13 @@ export function createMemoryFs(seed: SeedFiles = {}): WorkspaceFs {
         return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
       }),
     writeFile: (path, data, options) =>
-      translated('writeFile', async () => {
-        await p.writeFile(path, data);
-        const mode = requestedMode(options);
-        if (mode !== undefined) await p.chmod(path, mode);
-      }),
+      translated('writeFile', () =>
+        changing([path], true, async () => {
+          await p.writeFile(path, data);
+          const mode = requestedMode(options);
+          if (mode !== undefined) await p.chmod(path, mode);
+        }),
+      ),
     readdir: (path) =>
       translated(
         'readdir',
@@ -82,48 +105,56 @@ export function createMemoryFs(seed: SeedFiles = {}): WorkspaceFs {
     stat: (path) => translated('stat', async () => links.stat(path, 'stat', true) ?? toFsStat(await p.stat(path))),
     lstat: (path) => translated('lstat', async () => links.stat(path, 'lstat', false) ?? toFsStat(await p.lstat(path))),
     mkdir: (path, options) =>
-      translated('mkdir', async () => {
-        // memfs's own recursive mkdir walks every shorter path from the root to find where to start
-        if (options?.recursive === true && links.makeDirs(path)) return;
-        await p.mkdir(path, options);
-      }),
+      translated('mkdir', () =>
+        changing([path], false, async () => {
+          // memfs's own recursive mkdir walks every shorter path from the root to find where to start
+          if (options?.recursive === true && links.makeDirs(path)) return;
+          await p.mkdir(path, options);
+        }),
+      ),
     rmdir: (path) =>
-      translated('rmdir', async () => {
-        // asked before the removal: afterwards the path no longer tells whether it was spelled plainly
-        const plain = links.entry(path) !== undefined;
-        await p.rmdir(path);
-        if (plain) links.forget(path, false);
-        else links.clear();
-      }),
+      translated('rmdir', () =>
+        changing([path], false, async () => {
+          // asked before the removal: afterwards the path no longer tells whether it was spelled plainly
+          const plain = links.entry(path) !== undefined;
+          await p.rmdir(path);
+          if (plain) links.forget(path, false);
+          else links.clear();
+        }),
+      ),
     // a file or link removed: no folder the index knows goes with it
-    unlink: (path) => translated('unlink', () => p.unlink(path)),
-    rename: (from, to) =>
-      translated('rename', async () => {
-        const moved = links.entry(from);
-        const replaced = links.entry(to);
-        const folder = moved === null || moved === undefined || moved.isDirectory();
-        try {
-          await renameEntry(from, to);
-        } finally {
-          // what was known under either name may be stale now (or after a failure part-way);
-          // a name not spelled plainly may have named any folder
-          if (moved === undefined || replaced === undefined) links.clear();
-          else {
-            links.forget(from, folder);
-            links.forget(to, folder);
-          }
-        }
-      }),
+    unlink: (path) => translated('unlink', () => changing([path], false, () => p.unlink(path))),
+    rename: (from, to) => translated('rename', () => changing([from, to], false, () => renameTracked(from, to))),
     readlink: (path) => translated('readlink', async () => String(await p.readlink(path))),
     symlink: (target, path) =>
-      translated('symlink', async () => {
-        await p.symlink(target, path);
-      }),
+      translated('symlink', () =>
+        changing([path], false, async () => {
+          await p.symlink(target, path);
+        }),
+      ),
     readPlainFile: async (base, rel, maxBytes) => readPlainMemory(sb, base, rel, maxBytes),
     readPlainFiles: async (base, names, maxBytes) => readPlainMemoryMany(sb, base, names, maxBytes),
     // memfs stamps `new Date()` on every change, and nothing outside this object can set a time
     capabilities: { symlinks: true, atomicRename: true, modes: true, clockMtimes: true },
+    watchChanges: (dir, options) => journal.feed(dir, options?.scratch),
   };
+
+  async function renameTracked(from: string, to: string): Promise<void> {
+    const moved = links.entry(from);
+    const replaced = links.entry(to);
+    const folder = moved === null || moved === undefined || moved.isDirectory();
+    try {
+      await renameEntry(from, to);
+    } finally {
+      // what was known under either name may be stale now (or after a failure part-way);
+      // a name not spelled plainly may have named any folder
+      if (moved === undefined || replaced === undefined) links.clear();
+      else {
+        links.forget(from, folder);
+        links.forget(to, folder);
+      }
+    }
+  }
 
   async function renameEntry(from: string, to: string): Promise<void> {
     // memfs renames a link's target instead of the link itself; move the link by hand.

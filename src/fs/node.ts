@@ -10,6 +10,7 @@ import { nameFromBytes } from './name-bytes.js';
 import { FolderListings, native } from './node-names.js';
 import { requestedMode, type FsDirent, type NativeHelpers, type PlainFile, type WorkspaceFs } from './types.js';
 import { atomicTempName } from './temp-names.js';
+import { watchFolder } from './watch/node-watch.js';
 
 // zlib loads with the first snapshot and crypto with the first hash, not with this module, and
 // crypto through require: its ES module namespace reads every export, webcrypto's too, which loads
@@ -141,6 +142,9 @@ export function createNodeFs(options: NodeFsOptions = {}): WorkspaceFs {
       : {}),
     native: NODE_NATIVE,
     capabilities: { symlinks: true, atomicRename: true, modes: true },
+    watchChanges(dir, options) {
+      return watchFolder(dir, options ?? {}, { make: (p) => this.mkdir(p), remove: (p) => this.rmdir(p) });
+    },
     // the kept folder descriptors; a later call opens what it needs again
     close: async () => {
       listings.clear();

@@ -111,6 +111,12 @@ export interface WorkspaceFs {
    * nothing, when the file is missing, is a link or has another size.
    */
   writeInPlace?(path: string, data: Uint8Array, currentSize: number): Promise<boolean>;
+  /**
+   * Optional: a feed of the paths changed below folder `dir` from now on, however they changed
+   * (a tool, a process, the user), so a rescan looks at those paths instead of every file. Null
+   * where the backend cannot watch that folder. The caller closes it.
+   */
+  watchChanges?(dir: string, options?: WatchOptions): ChangeFeed | null;
   /** Optional native code of the platform the backend runs on; without it portable code is used. */
   readonly native?: NativeHelpers;
   /**
@@ -120,6 +126,33 @@ export interface WorkspaceFs {
   close?(): Promise<void>;
   /** What the backend can do; absent means all true. */
   readonly capabilities?: FsCapabilities;
+}
+
+/** What {@link WorkspaceFs.watchChanges} is asked to leave out. */
+export interface WatchOptions {
+  /** folder names not looked into, at any depth (the feed then names them in `unwatched`) */
+  skip?: readonly string[];
+  /** a folder directly below the watched one where the feed may write and remove files of its own (`.sandpit`) */
+  scratch?: string;
+}
+
+/**
+ * The changes a backend saw below one folder (see {@link WorkspaceFs.watchChanges}). A path is
+ * named when anything at it was created, written, removed, renamed, or changed mode; a folder
+ * named stands for everything below it.
+ */
+export interface ChangeFeed {
+  /**
+   * The paths (relative to the watched folder) changed since the previous take: every change
+   * made before this call is in the answer. Null when the feed cannot vouch for that (not ready
+   * yet, too many changes at once, a failure, closed): the caller then looks at everything
+   * itself, and the next take answers for the changes made after this one returned.
+   */
+  take(): Promise<string[] | null>;
+  /** folders below (relative paths) the feed does not look into: whatever is below them may change unseen */
+  unwatched?(): Iterable<string>;
+  /** Stop watching; every later take answers null. */
+  close(): void;
 }
 
 /** What {@link NativeHelpers.inflatePrefix} gives back. */

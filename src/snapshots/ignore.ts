@@ -26,6 +26,11 @@ export class SnapshotIgnore {
 
   private readonly excluded: ReadonlySet<string>;
 
+  /** the folder names left out by default, wherever they are */
+  get excludedNames(): string[] {
+    return [...this.excluded];
+  }
+
   constructor(
     private readonly fs: WorkspaceFs,
     private readonly toAbs: (rel: string) => string,
@@ -67,6 +72,14 @@ export class SnapshotIgnore {
       if (last) return false;
       at = slash + 1;
     }
+  }
+
+  /** Whether a walk would list folder `rel` as left out by default (its own folder not being left out). */
+  async excludedFolder(rel: string): Promise<boolean> {
+    const slash = rel.lastIndexOf('/');
+    const parent = slash === -1 ? '' : rel.slice(0, slash);
+    if (parent !== '' && (await this.ignores(parent, true))) return false;
+    return (await this.leftOut(parent, rel.slice(slash + 1), true)) === 'excluded';
   }
 
   /** Whether `name` in folder `dir` ('' for the root) is excluded, given that `dir` is not. */

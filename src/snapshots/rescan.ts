@@ -4,6 +4,7 @@ import type { FsStat, PlainFile, WorkspaceFs } from '../fs/types.js';
 import { unreadable, type SkippedFile } from './skipped.js';
 import { walkKept, type ToExamine } from './scan-walk.js';
 import type { SnapshotIgnore } from './ignore.js';
+import { FeedNarrowing } from './scan-feed.js';
 import type { ObjectSink } from './objects.js';
 import { objectId } from './sha1.js';
 import type { Dir, Leaf, TreeCache } from './tree.js';
@@ -68,6 +69,9 @@ export class Scanner {
   private readonly fresh = new Map<string, { bytes: Uint8Array; at: number }>();
   private freshBytes = 0;
   private readonly racyMs: number;
+  private readonly narrowing: FeedNarrowing;
+  /** a pass narrowed by the change feed is running: it names the default-excluded folders it meets, as a whole pass does */
+  private narrowed = false;
 
   constructor(
     private readonly fs: WorkspaceFs,
@@ -78,10 +82,21 @@ export class Scanner {
     private readonly allowHardLinks = false,
   ) {
     this.racyMs = fs.capabilities?.clockMtimes === true ? RACY_CLOCK_MS : RACY_MS;
+    this.narrowing = new FeedNarrowing(fs, () => toAbs(''), [...ignore.excludedNames, '.git']);
   }
 
   /** Forget everything known about `rel` and below (after a restore rewrote them). */
   forget(rel: string, folder = true): void {
+    this.narrowing.forgot(rel);
+    this.drop(rel, folder);
+  }
+
+  /** Stop the backend's change feed, if one was opened: the workspace closed. */
+  close(): void {
+    this.narrowing.close();
+  }
+
+  private drop(rel: string, folder: boolean): void {
     this.takeFresh(rel);
     const prefix = `${rel}/`;
     for (const key of this.fresh.keys()) if (rel === '' || key.startsWith(prefix)) this.takeFresh(key);
@@ -122,7 +137,12 @@ export class Scanner {
   }
 
   async apply(paths: Iterable<string>, tree: TreeCache, sink: ObjectSink, out: ScanOutcome): Promise<void> {
-    const unique = [...new Set(paths)].sort();
+    let asked = new Set(paths);
+    // a pass over everything looks only where the backend's change feed saw changes, when it can vouch
+    const seen = asked.has('') ? await this.narrowing.narrow(tree) : null;
+    if (seen !== null) asked = new Set([...asked].filter((p) => p !== '').concat(seen));
+    const whole = asked.has('');
+    const unique = [...asked].sort();
     for (const p of unique) this.ignore.changed(p);
     // A path under another path in the list is covered by that one's walk. Each path's folders are
     // looked up, not every earlier path: a move of 20,000 files lists 40,000 paths.
@@ -133,9 +153,16 @@ export class Scanner {
       kept.add(p);
       return true;
     });
+    this.narrowed = seen !== null && !whole;
     try {
       for (const rel of roots) await this.applyPath(rel, tree, sink, out);
+      if (whole) this.narrowing.walked(out.skipped);
+      else if (this.narrowed) this.narrowing.narrowed(roots, out.skipped);
+    } catch (error) {
+      if (whole || this.narrowed) this.narrowing.failed();
+      throw error;
     } finally {
+      this.narrowed = false;
       // Bytes noted for paths this pass did not read (deleted since, say) must never stand in later.
       this.fresh.clear();
       this.freshBytes = 0;
@@ -165,7 +192,11 @@ export class Scanner {
     const held = ignored ? (await tree.get(rel))?.kind : undefined;
     if (stat.type === 'dir') {
       if (!ignored || held === 'tree') await this.applyDir(rel, tree, sink, out, ignored);
-      else await this.remove(rel, tree, out);
+      else {
+        if (this.narrowed && held === undefined && (await this.ignore.excludedFolder(rel)))
+          out.skipped.push({ path: rel, size_bytes: 0, reason: 'excluded' });
+        await this.remove(rel, tree, out);
+      }
       return;
     }
     if (ignored && held !== 'blob') {
@@ -275,6 +306,8 @@ export class Scanner {
     out: ScanOutcome,
   ): Promise<void> {
     const current = await tree.get(rel);
+    // a folder became a file or link: what was below it goes, and is reported as changed
+    if (current?.kind === 'tree') await this.remove(rel, tree, out);
     await this.settle(
       rel,
       await this.examine(rel, stat, statAt, current?.kind === 'blob' ? current : undefined, sink),
@@ -381,7 +414,7 @@ export class Scanner {
     const gone = await tree.files(rel);
     for (const path of gone.keys()) out.changed.add(path);
     await tree.set(rel, null);
-    this.forget(rel, !(gone.size === 1 && gone.has(rel)));
+    this.drop(rel, !(gone.size === 1 && gone.has(rel)));
   }
 
   /**

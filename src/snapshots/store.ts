@@ -364,6 +364,11 @@ export class SnapshotStore {
     return { spares: this.spares, dirs: this.fanOutDirs };
   }
 
+  /** Stop watching the backend for changes (the workspace closed): later rescans look at every file. */
+  stopWatching(): void {
+    this.scanner.close();
+  }
+
   /** Stop preparing spares and remove the unused ones. */
   async releaseSpares(): Promise<void> {
     this.sparesWanted = false;
