@@ -154,7 +154,7 @@ export class MemoryLinks {
   /** lstat (or stat, when `follow` and the entry is not a link) from the tree, or undefined. */
   stat(path: string, operation: string, follow: boolean): FsStat | undefined {
     const node = this.entry(path);
-    if (node === null) throw new FsError('ENOENT', operation);
+    if (node === null) throw missing(operation);
     if (node === undefined || (follow && node.isSymlink())) return undefined;
     return statOfNode(node);
   }
@@ -162,7 +162,7 @@ export class MemoryLinks {
   /** A readable regular file's bytes (a copy), or undefined; ENOENT when its folder lacks it. */
   readFile(path: string): Uint8Array | undefined {
     const node = this.entry(path);
-    if (node === null) throw new FsError('ENOENT', 'readFile');
+    if (node === null) throw missing('readFile');
     if (node === undefined || !node.isFile() || !node.canRead(0, 0)) return undefined;
     const bytes = node.getBuffer();
     return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -233,4 +233,16 @@ export function statOfNode(node: MemNode): FsStat | undefined {
     dev: 0,
     nlink: node.nlink,
   });
+}
+
+/**
+ * ENOENT without a stack: a missing path is an everyday answer (a checkout asks it of every file
+ * it writes), and capturing the stack, async frames included, cost more than the lookup.
+ */
+function missing(operation: string): FsError {
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  const error = new FsError('ENOENT', operation);
+  Error.stackTraceLimit = limit;
+  return error;
 }

@@ -60,9 +60,11 @@ export function createMemoryFs(seed: SeedFiles = {}): WorkspaceFs {
     writeFile: (path, data, options) =>
       translated('writeFile', () =>
         changing([path], true, async () => {
-          await p.writeFile(path, data);
           const mode = requestedMode(options);
-          if (mode !== undefined) await p.chmod(path, mode);
+          await p.writeFile(path, data, mode === undefined ? undefined : { mode });
+          // a new file is made with its mode; only one that holds another needs the chmod (a checkout gives every file its mode)
+          if (mode !== undefined && (mode > 0o7777 || ((links.entry(path)?.mode ?? -1) & 0o7777) !== mode))
+            await p.chmod(path, mode);
         }),
       ),
     readdir: (path) =>

@@ -12,7 +12,16 @@ export function isSkippedPath(path: string): boolean {
   return parts.some(unsafeComponent);
 }
 
+/**
+ * A name of ASCII letters, digits and `._+,=@-` with something besides dots: it folds to itself in
+ * lower case less its trailing dots, so of the names below only `.git` and `.git.` and the like
+ * fold onto `.git` (git~1 holds a `~`). Most names of a tree are such, and a clone of thousands of
+ * files checked each through the whole fold.
+ */
+const PLAIN = /^[\w.+,=@-]*[\w+,=@-][\w.+,=@-]*$/;
+
 function unsafeComponent(name: string): boolean {
+  if (PLAIN.test(name)) return /^\.git\.*$/i.test(name);
   if (name === '' || name === '.' || name === '..' || /[\\\0]/.test(name)) return true;
   return foldedName(name) === '' || foldsToGitDir(name);
 }

@@ -1,6 +1,6 @@
 import { nameFromBytes, nameToBytes } from '../fs/name-bytes.js';
 import type { FsStat } from '../fs/types.js';
-import { fromHex, sha1Digest, toHex } from '../snapshots/sha1.js';
+import { hexInto, sha1Digest, toHex } from '../snapshots/sha1.js';
 
 /** One file of a checkout as git's index records it: what is staged, and the file's stat when written. */
 export interface IndexRow {
@@ -42,47 +42,60 @@ function byteOrder(a: Uint8Array, b: Uint8Array): number {
  * it, when a row has extended flags (skip-worktree). Ends with the SHA-1 of everything before it.
  */
 export function serializeIndex(rows: readonly IndexRow[]): Uint8Array {
-  const named = rows
-    .map((r) => ({ ...r, name: nameToBytes(r.path) }))
-    .sort((a, b) => byteOrder(a.name, b.name) || (a.stage ?? 0) - (b.stage ?? 0));
+  // the rows are sorted through their positions and written straight from them: a clone's index
+  // of 2,000 files cost 20-40 ms when each row was copied with its name and its stat words made
+  // into an array first
+  const n = rows.length;
+  const names: Uint8Array[] = new Array(n);
+  const extended: boolean[] = new Array(n);
+  const order: number[] = new Array(n);
   let length = 12;
-  for (const r of named) length += entryLength(r.name, extendedOf(r));
+  let anyExtended = false;
+  for (let i = 0; i < n; i++) {
+    const r = rows[i]!;
+    const name = (names[i] = nameToBytes(r.path));
+    const ext = (extended[i] = extendedOf(r));
+    anyExtended ||= ext;
+    length += entryLength(name, ext);
+    order[i] = i;
+  }
+  order.sort((a, b) => byteOrder(names[a]!, names[b]!) || (rows[a]!.stage ?? 0) - (rows[b]!.stage ?? 0));
   const out = new Uint8Array(length + 20);
   const view = new DataView(out.buffer);
   out.set(new TextEncoder().encode('DIRC'));
-  view.setUint32(4, named.some(extendedOf) ? 3 : 2);
-  view.setUint32(8, named.length);
+  view.setUint32(4, anyExtended ? 3 : 2);
+  view.setUint32(8, n);
   let at = 12;
-  for (const r of named) {
+  for (const i of order) {
+    const r = rows[i]!;
+    const name = names[i]!;
+    const ext = extended[i]!;
     if (r.statWords) out.set(r.statWords.subarray(0, 40), at);
-    else {
-      const s = r.stat;
-      const ctime = s?.ctimeMs ?? 0;
-      const mtime = s?.mtimeMs ?? 0;
-      const words = [
-        ctime / 1000,
-        (ctime % 1000) * 1e6,
-        mtime / 1000,
-        (mtime % 1000) * 1e6,
-        s?.dev ?? 0,
-        s?.ino ?? 0,
-        0,
-        s?.uid ?? 0,
-        s?.gid ?? 0,
-        s?.size ?? 0,
-      ];
-      words.forEach((w, i) => view.setUint32(at + i * 4, u32(w)));
-    }
+    else if (r.stat) writeStatWords(view, at, r.stat);
     view.setUint32(at + 24, Number.parseInt(r.mode, 8));
-    out.set(fromHex(r.oid), at + 40);
-    const extended = extendedOf(r);
-    view.setUint16(at + 60, Math.min(r.name.length, 0xfff) | ((r.stage ?? 0) << 12) | (extended ? 0x4000 : 0));
-    if (extended) view.setUint16(at + 62, (r.skipWorktree ? SKIP_WORKTREE : 0) | (r.intentToAdd ? INTENT_TO_ADD : 0));
-    out.set(r.name, at + (extended ? 64 : 62));
-    at += entryLength(r.name, extended);
+    hexInto(r.oid, out, at + 40);
+    view.setUint16(at + 60, Math.min(name.length, 0xfff) | ((r.stage ?? 0) << 12) | (ext ? 0x4000 : 0));
+    if (ext) view.setUint16(at + 62, (r.skipWorktree ? SKIP_WORKTREE : 0) | (r.intentToAdd ? INTENT_TO_ADD : 0));
+    out.set(name, at + (ext ? 64 : 62));
+    at += entryLength(name, ext);
   }
   out.set(sha1Digest(out.subarray(0, length)), length);
   return out;
+}
+
+/** ctime, mtime (seconds and nanoseconds), dev, ino, (mode: set apart), uid, gid and size, as git's index records them. */
+function writeStatWords(view: DataView, at: number, s: FsStat): void {
+  const ctime = s.ctimeMs ?? 0;
+  const mtime = s.mtimeMs ?? 0;
+  view.setUint32(at, u32(ctime / 1000));
+  view.setUint32(at + 4, u32((ctime % 1000) * 1e6));
+  view.setUint32(at + 8, u32(mtime / 1000));
+  view.setUint32(at + 12, u32((mtime % 1000) * 1e6));
+  view.setUint32(at + 16, u32(s.dev ?? 0));
+  view.setUint32(at + 20, u32(s.ino ?? 0));
+  view.setUint32(at + 28, u32(s.uid ?? 0));
+  view.setUint32(at + 32, u32(s.gid ?? 0));
+  view.setUint32(at + 36, u32(s.size ?? 0));
 }
 
 /**

@@ -1,6 +1,7 @@
 import { ToolError } from '../contract/index.js';
 import type { FileStep } from '../workspace/file-writer.js';
 import { parallel } from '../workspace/parallel.js';
+import type { FsStat } from '../fs/types.js';
 import type { GitContext } from './context.js';
 import { configValue, coreConfig, REPO_DESCRIPTION, REPO_EXCLUDE } from './repo-files.js';
 import type { TreeFile } from './tree-diff.js';
@@ -77,11 +78,17 @@ function configText(plan: WorkRepoPlan, abilities: { filemode: boolean; symlinks
  * shell's git capability, all or nothing, recorded in no change: the checkout is the clone's change.
  */
 export async function writeWorkRepo(ctx: GitContext, plan: WorkRepoPlan): Promise<void> {
-  const { fs, toAbs, writer } = ctx;
-  const rows: IndexRow[] = [];
-  await parallel(plan.files, PARALLEL, async (f) => {
-    rows.push({ path: f.path, oid: f.oid, mode: f.mode, stat: await fs.lstat(toAbs(f.path)).catch(() => null) });
-  });
+  const { fs, writer } = ctx;
+  const stats = await statsOf(
+    ctx,
+    plan.files.map((f) => f.path),
+  );
+  const rows: IndexRow[] = plan.files.map((f) => ({
+    path: f.path,
+    oid: f.oid,
+    mode: f.mode,
+    stat: stats.get(f.path) ?? null,
+  }));
   for (const f of plan.notWritten ?? []) rows.push({ ...f, stat: null, skipWorktree: true });
   const abilities = { filemode: fs.capabilities?.modes === true, symlinks: fs.capabilities?.symlinks !== false };
   const text = (rel: string, content: string): FileStep => ({
@@ -114,4 +121,33 @@ export async function writeWorkRepo(ctx: GitContext, plan: WorkRepoPlan): Promis
   // HEAD last: until it is there, no git takes the folder for a repository
   steps.push(text('HEAD', plan.branch ? `ref: refs/heads/${plan.branch}\n` : `${plan.commit}\n`));
   await writer.apply(steps, { gitCommand: true, allOrNothing: true, noteForSnapshot: false });
+}
+
+/**
+ * The lstat of each path just written (absent: not there), a folder at a time where the backend
+ * lists folders with their entries' stats: one resolution of the folder for all its files, where
+ * an lstat each resolved the whole path again.
+ */
+async function statsOf({ fs, toAbs }: GitContext, paths: readonly string[]): Promise<Map<string, FsStat>> {
+  const out = new Map<string, FsStat>();
+  const byFolder = new Map<string, string[]>();
+  for (const path of paths) {
+    const slash = path.lastIndexOf('/');
+    const folder = slash < 0 ? '' : path.slice(0, slash);
+    const list = byFolder.get(folder);
+    if (list) list.push(path);
+    else byFolder.set(folder, [path]);
+  }
+  await parallel([...byFolder], PARALLEL, async ([folder, files]) => {
+    const listed = fs.readdirStats ? await fs.readdirStats(toAbs(folder)).catch(() => null) : null;
+    const byName = new Map(listed?.map((e) => [e.name, e.stat]));
+    for (const path of files) {
+      const name = path.slice(path.lastIndexOf('/') + 1);
+      const seen = byName.get(name);
+      // not listed (no such fast path, or a stat the listing could not take): the file's own lstat
+      const found = listed === null || seen === null ? await fs.lstat(toAbs(path)).catch(() => null) : seen;
+      if (found) out.set(path, found);
+    }
+  });
+  return out;
 }

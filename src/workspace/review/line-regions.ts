@@ -1,5 +1,5 @@
 import { diffArrays } from 'diff';
-import { splitKeepingEols } from '../../text/lines.js';
+import { countLines, splitKeepingEols } from '../../text/lines.js';
 
 /** One changed region of a line diff: `oldCount` lines at `oldStart` became `newCount` lines at `newStart` (0-based). */
 export interface LineRegion {
@@ -68,6 +68,9 @@ const RECENT_CHARS = 16 * 1024 * 1024;
  * takes the first's answer (the regions are never changed by their users).
  */
 export function regionsBetween(before: string, after: string): readonly LineRegion[] {
+  // a new file (a clone brings thousands): every line added, counted without splitting or memo
+  if (before === '')
+    return after === '' ? [] : [{ oldStart: 0, oldCount: 0, newStart: 0, newCount: countLines(after) }];
   const hit = recent.get(after);
   if (hit !== undefined && hit.before === before) return hit.regions;
   const regions = changedRegions(linesOf(before), linesOf(after));
