@@ -49,7 +49,13 @@ const tree = new FileTree(
   (path, type) => void deletePath(path, type),
   (path) => void movePath(path),
 );
-const review = new Review(session, (envelope) => toolConsole.show(envelope), editor);
+const review = new Review(
+  session,
+  (envelope) => toolConsole.show(envelope),
+  editor,
+  // a turn later: the preview hears the change after the review does, and only then is its reload pending
+  () => Promise.resolve().then(() => preview.afterReload()),
+);
 const replay = new Replay(session, (envelope) => toolConsole.show(envelope));
 const agentPanel = new AgentPanel(session, (jsonl) => {
   replay.load(jsonl, 'agent-run.jsonl');

@@ -22,6 +22,7 @@ import type {
 import { tryLock, type HeldLock } from './tab-lock.js';
 import type { PreviewAnswerRequest, PreviewPort } from './preview/messages.js';
 import { hostReview } from './host-review.js';
+import { yieldingFs } from './yielding-fs.js';
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 const TOOLSETS = ['canonical', 'cowork'];
@@ -107,6 +108,14 @@ export function createHost(): WorkerApi {
       ),
     ));
   const taskListeners = new Set<(event: TaskNoteEvent) => void>();
+  /**
+   * Whether a live preview reads this worker's files: from its first request on, a long run of
+   * writes (a snapshot) gives the preview's requests a turn, and a change's modules are
+   * transpiled as it is recorded, so the reload a save causes need not wait for the save's snapshot.
+   */
+  let previewing = false;
+  /** the preview's file server, once a preview has loaded it: a change's modules are prepared in the same turn */
+  let preview: typeof import('./preview/answer.js') | null = null;
 
   /** The answer while another tab holds this workspace. */
   const locked = (tool: string) =>
@@ -127,6 +136,7 @@ export function createHost(): WorkerApi {
       if (!lock) return null;
     }
     backend ??= await descriptor.create(options.name);
+    const fs = yieldingFs(backend.fs, () => previewing);
     const { confirm: asks, ...policy } = options.policy ?? {};
     // Background commands are tasks of this workspace; the task tools go with canonical's run_command.
     const background = surface.offered
@@ -136,11 +146,11 @@ export function createHost(): WorkerApi {
             Promise.resolve(listener(event)).catch(() => taskListeners.delete(listener));
         });
     ws = createWorkspace({
-      fs: backend.fs,
+      fs,
       root: '/',
       tools: background ? [...surface.tools, ...background.tools] : surface.tools,
       // run_command runs in Sandpit's own shell (loaded on the first command); `node` in a throwaway worker.
-      processRunner: createPageRunner(backend.fs, '/', {
+      processRunner: createPageRunner(fs, '/', {
         ...(background ? { tasks: background.tasks } : {}),
         ...(options.npmRegistry ? { packages: { registry: options.npmRegistry } } : {}),
       }),
@@ -148,7 +158,11 @@ export function createHost(): WorkerApi {
       ...(options.snapshots === undefined ? {} : { snapshots: options.snapshots }),
     });
     if (background) ws.onClose(() => background.tasks.closeAll());
-    ws.changes.onChange((event) => emit({ change_id: event.change_id, tool: event.tool, paths: [...event.paths] }));
+    const opened = ws;
+    ws.changes.onChange((event) => {
+      if (preview && view === null) void preview.prepareChanged(opened, event.files);
+      emit({ change_id: event.change_id, tool: event.tool, paths: [...event.paths] });
+    });
     return ws;
   }
 
@@ -315,8 +329,10 @@ export function createHost(): WorkerApi {
         : { kind: 'missing' as const };
     },
     async previewAnswer(request: PreviewAnswerRequest, port: PreviewPort) {
+      previewing = true;
       // the preview's file server (and sucrase, on its first module) loads when a preview first asks
-      return (await import('./preview/answer.js')).answerPreview(await target(), request, port);
+      preview ??= await import('./preview/answer.js');
+      return preview.answerPreview(await target(), request, port);
     },
     async close() {
       listeners.clear();

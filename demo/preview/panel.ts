@@ -140,9 +140,12 @@ export class PreviewPanel {
   private async start(): Promise<void> {
     this.started = true;
     this.status(`Starting the preview on ${this.link.origin}…`);
+    // The bridge (and its Service Worker) starts while the folders are listed: neither needs the other.
+    const linked = this.link.start();
+    linked.catch(() => {});
     await this.refreshFolders();
     try {
-      await this.link.start();
+      await linked;
     } catch (error) {
       this.started = false;
       this.status((error as Error).message, true);

@@ -55,6 +55,8 @@ export class Review {
     private readonly session: Session,
     private readonly report: (envelope: Envelope) => void,
     editor: { readonly path: string | null } = { path: null },
+    /** resolves when the preview's reload after a change has loaded: the hunks redraw after it (see PreviewPanel.afterReload) */
+    afterReload: () => Promise<void> = () => Promise.resolve(),
   ) {
     this.hunks = new HunkReview(
       {
@@ -72,7 +74,7 @@ export class Review {
       $('blame-title'),
     );
     // Changes the page did not make itself (an agent run, another caller) bring new hunks too.
-    session.onChange(() => void this.hunks.refresh());
+    session.onChange(() => void afterReload().then(() => this.hunks.refresh()));
     this.list.addEventListener('click', (event) => {
       const item = (event.target as HTMLElement).closest<HTMLLIElement>('li[data-id]');
       if (item) void this.select(item.dataset.id!);

@@ -133,3 +133,23 @@ export async function answerPreview(
   port.close();
   return session.problems.splice(0);
 }
+
+/**
+ * A change's files were just written: transpile them for each preview of `ws`, with its JSX
+ * settings, before the reload the change causes asks for them. What the reload serves is still
+ * read afresh; a text transpiled here is used only if it is exactly what the reload reads.
+ */
+export async function prepareChanged(
+  ws: Workspace,
+  files: ReadonlyArray<{ path: string; after?: string | null | undefined }>,
+): Promise<void> {
+  const byPrefix = sessions.get(ws);
+  if (!byPrefix) return;
+  await Promise.all(
+    [...byPrefix.values()].flatMap((session) =>
+      files.flatMap((file) =>
+        typeof file.after === 'string' ? [session.server.prepare(file.path, file.after).catch(() => {})] : [],
+      ),
+    ),
+  );
+}

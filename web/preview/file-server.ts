@@ -284,7 +284,11 @@ export function createFileServer(options: FileServerOptions) {
     };
   }
 
-  return { serve };
+  return {
+    serve,
+    /** A workspace file was just written with this text: transpile it ahead of the reload (see module-server.ts). */
+    prepare: (rel: string, source: string) => modules.prepare(rel, source),
+  };
 }
 
 /** The sources a module URL may stand for when no file has its exact name. */

@@ -6,9 +6,8 @@ import { needsTranspile } from './content-types.js';
 import type { ModuleKind } from './commonjs.js';
 import { rewriteImports } from './imports.js';
 import type { JsxSettings } from './transform.js';
+import { transpileKept } from './transpiled.js';
 
-/** sucrase is loaded on the first module that needs it, so a playground that never previews never loads it. */
-const transformer = () => import('./transform.js');
 /** The CommonJS wrapper (and through it the lexer) loads on the first package module a preview asks for. */
 const commonjs = () => import('./commonjs.js');
 
@@ -148,8 +147,7 @@ export function createModuleServer(options: ModuleServerOptions) {
       return { ok: true, ...(await (await commonjs()).facadeModule(rel, source, host, names)) };
     let code = inPackage ? withNodeEnv(source, NODE_ENV) : source;
     if (needsTranspile(rel)) {
-      const { transpile } = await transformer();
-      const result = transpile(rel, code, await options.jsxSettings());
+      const result = await transpileKept(rel, code, await options.jsxSettings());
       if (!result.ok) {
         const message = `Syntax error in ${rel}:${result.line}:${result.column}: ${result.message}`;
         options.onProblem(message);
@@ -180,10 +178,20 @@ export function createModuleServer(options: ModuleServerOptions) {
     ].join('\n');
   }
 
+  /**
+   * A file was just written with `source`: transpile it now, as a load would serve it, so the
+   * reload the change causes finds it done. Package files and sources that need no transpiling
+   * are left to the load.
+   */
+  async function prepare(rel: string, source: string): Promise<void> {
+    if (!needsTranspile(rel) || /(?:^|\/)node_modules\//.test(rel)) return;
+    await transpileKept(rel, source, await options.jsxSettings());
+  }
+
   /** A page is being served: what earlier loads learnt about files may no longer hold. */
   function newLoad(): void {
     kinds = new Map();
   }
 
-  return { serveModule, missingModule, newLoad };
+  return { serveModule, missingModule, newLoad, prepare };
 }
