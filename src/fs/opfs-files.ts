@@ -40,7 +40,7 @@ export async function readBytes(handle: FileSystemFileHandle, fetched?: File): P
  * quota writes what fits and reports a bogus count, and `truncate` past it silently does nothing,
  * so the size is checked, and only then are the bytes written, in space already granted.
  * A file the caller has just created (`fresh`) has no old bytes to keep, so it is written at once
- * and its size checked after; the caller removes it if that fails. Each step on a sync handle is
+ * and its size checked after (and, when empty, not opened at all); the caller removes it if that fails. Each step on a sync handle is
  * a round trip to the browser in a private window, so every one saved counts.
  * No `flush()` (an fsync): like IndexedDB's default durability, a write survives a crash of the
  * tab or the browser, not of the machine.
@@ -51,11 +51,12 @@ export async function writeBytes(
   access: OpfsAccess,
   fresh = false,
 ): Promise<void> {
+  // A file just created is already empty: nothing to open (a marker file, an empty file made by a tool).
+  if (fresh && data.length === 0) return;
   if (access === 'sync') {
     const h = await (handle as SyncCapable).createSyncAccessHandle();
     try {
       if (fresh) {
-        if (data.length === 0) return;
         const written = h.write(data, { at: 0 });
         if (written !== data.length || h.getSize() !== data.length)
           throw new DOMException('the storage quota is full', 'QuotaExceededError');

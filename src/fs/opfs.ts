@@ -45,17 +45,22 @@ type IterableDir = FileSystemDirectoryHandle & {
 
 type Entry = { kind: 'file'; handle: FileSystemFileHandle } | { kind: 'directory'; handle: FileSystemDirectoryHandle };
 
-/** The layout of the workspace in `top`: what it already holds decides, then what was asked for. */
+/**
+ * The layout of the workspace in `top`: what it already holds decides, then what was asked for.
+ * Also answers what `top` holds, read on the way, so the tree layout starts knowing it.
+ */
 async function chooseLayout(
   top: FileSystemDirectoryHandle,
   wanted: 'auto' | 'packed' | 'tree',
   access: OpfsAccess,
-): Promise<'packed' | 'tree'> {
+): Promise<{ layout: 'packed' | 'tree'; entries: Array<[string, FileSystemHandle]> }> {
   // A packed workspace's folder holds its logs and nothing else; a tree that happens to hold a
   // file of that name is still a tree.
   let logs = false;
   let other = false;
-  for await (const name of (top as IterableDir).keys()) {
+  const entries: Array<[string, FileSystemHandle]> = [];
+  for await (const [name, handle] of (top as IterableDir).entries()) {
+    entries.push([name, handle]);
     if (isPackLogName(name)) logs = true;
     else other = true;
   }
@@ -74,7 +79,7 @@ async function chooseLayout(
         : wanted;
   if (layout === 'packed' && access !== 'sync')
     throw new FsError('EACCES', 'open (a packed workspace opens only in a dedicated worker, with sync access handles)');
-  return layout;
+  return { layout, entries };
 }
 
 /**
@@ -90,9 +95,15 @@ export async function createOpfsFs(options: OpfsFsOptions = {}): Promise<Workspa
     : base;
   const access: OpfsAccess =
     options.access === 'auto' || !options.access ? (canUseSyncAccess() ? 'sync' : 'async') : options.access;
-  if ((await chooseLayout(top, options.layout ?? 'auto', access)) === 'packed')
-    return translated('open', () => openPackStore(opfsPackFolder(top)));
+  const { layout, entries } = await chooseLayout(top, options.layout ?? 'auto', access);
+  if (layout === 'packed') return translated('open', () => openPackStore(opfsPackFolder(top)));
   const cache = new OpfsCache(top);
+  // The folder was just listed: a name not in it is absent, with no lookup (a new workspace's first files).
+  cache.listed(
+    '',
+    entries.map(([name, handle]) => [name, handle.kind === 'file' ? 'file' : 'directory']),
+  );
+  for (const [name, handle] of entries) cache.add(name, handle.kind, handle);
   const { dirs, files } = cache;
   const queue = new PathQueue();
   // Folder creation has its own queue: a folder rename holds its paths in `queue` while it creates folders.

@@ -2,17 +2,9 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { inject } from 'vitest';
 import { previewDemo, repoRoot, sharedDemo, type Preview } from '../bundle/web-build.js';
-
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+import { CHROMIUM_ARGS } from './chromium-args.js';
 
 /** Where the e2e screenshots go: the test output folder, never the repository's own files. */
 export const shots = join(repoRoot, 'test-results', 'e2e');
@@ -46,7 +38,7 @@ export interface PlaygroundOptions {
   leaveMemoryFreely?: boolean;
 }
 
-/** Build once, serve once, open one page: the whole e2e file shares it, to stay fast. */
+/** Build once, serve once, open one page: the whole e2e file shares it, to stay fast (the browser is the project's). */
 export async function startPlayground(options: PlaygroundOptions = {}): Promise<Playground> {
   const base = await mkdtemp(join(tmpdir(), 'sandpit-e2e-'));
   let preview: Preview | undefined;
@@ -58,10 +50,15 @@ export async function startPlayground(options: PlaygroundOptions = {}): Promise<
   };
   try {
     preview = await previewDemo(await sharedDemo(join(base, 'web')), options);
-    browser = await chromium.launch({
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: CHROMIUM_ARGS,
-    });
+    // The project's one Chromium (browser-global-setup.ts); a context of its own keeps this file's
+    // storage apart. Closing a connected browser closes this file's contexts, not the browser.
+    const shared = inject('e2eBrowser');
+    browser = shared
+      ? await chromium.connect(shared)
+      : await chromium.launch({
+          executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+          args: CHROMIUM_ARGS,
+        });
     const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, acceptDownloads: true });
     if (options.storage) {
       // Only on the first visit: a reload comes back to what the page itself remembered. Only on
