@@ -14,6 +14,7 @@ const BUILD_INPUTS = [
   'scripts',
   'test/patch/scenarios',
   'package.json',
+  'tsconfig.json',
   'tsconfig.build.json',
   'vite.web.config.ts',
 ];
@@ -27,8 +28,12 @@ function newestMtime(path: string): number {
   return newest;
 }
 
-/** True when the last complete build (`scripts/build-finish.mjs` stamps it) is newer than every input. */
-function distIsCurrent(): boolean {
+/**
+ * True when the last complete build (`scripts/build-finish.mjs` stamps it) is newer than every input.
+ * The build stamps only after `tsc -p tsconfig.build.json` exits 0 (its steps are joined by `&&`), so
+ * it also means src type-checks, with tsconfig.json's options, as it is now.
+ */
+export function distIsCurrent(): boolean {
   const built = statSync(stamp, { throwIfNoEntry: false })?.mtimeMs ?? 0;
   if (!built || !statSync(cliPath, { throwIfNoEntry: false })) return false;
   return BUILD_INPUTS.every((input) => newestMtime(join(repoRoot, input)) < built);
