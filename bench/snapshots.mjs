@@ -238,7 +238,7 @@ export async function benchSnapshots({ quick = false, sizes: only = null, isogit
       rows,
     ),
     '',
-    'Sandpit\'s edit column is the commit of the path the tool reported; rescan() looks at the paths the backend\'s change feed names (a folder watcher on node, confirmed by a cookie; the backend\'s own journal on memory), and stats every file when the feed cannot vouch, re-reading only changed ones (files written within the last second are re-read, as git treats "racy" files).',
+    "Sandpit's edit column is the commit of the path the tool reported; rescan() looks at the paths the backend's change feed names (a folder watcher on node, confirmed by a cookie; the backend's own journal on memory), and stats every file when the feed cannot vouch, re-reading only changed ones (files written within the last second are re-read, as git treats \"racy\" files).",
     ...notes.map((n) => `- ${n}`),
   ].join('\n');
 }
