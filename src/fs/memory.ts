@@ -109,8 +109,6 @@ export function createMemoryFs(seed: SeedFiles = {}): WorkspaceFs {
     mkdir: (path, options) =>
       translated('mkdir', () =>
         changing([path], false, async () => {
-          // memfs's own recursive mkdir walks every shorter path from the root to find where to start
-          if (options?.recursive === true && links.makeDirs(path)) return;
           await p.mkdir(path, options);
         }),
       ),

@@ -1,3 +1,4 @@
+// Over 400 lines: the whole pass and the pass narrowed by a change feed share their per-path checks, kept side by side so they cannot drift apart.
 import { hasFsCode } from '../fs/errors.js';
 import { removeIfPresent } from '../fs/helpers.js';
 import type { FsStat, PlainFile, WorkspaceFs } from '../fs/types.js';

@@ -1,5 +1,5 @@
 import type { WorkspaceFs } from '../fs/types.js';
-import { sha256Hex, sha256HexSync, SYNC_HASH_BYTES } from '../text/hash.js';
+import { sha256Hex } from '../text/hash.js';
 
 /** Files above this size are hashed every time: keeping their bytes would cost too much memory. */
 const MAX_CACHED_BYTES = 64 * 1024;
@@ -56,11 +56,7 @@ export function knownSha256(
     if (cache.last !== abs) touch(cache, abs, known);
     return known.sha256;
   }
-  if (!fs.native) return null;
-  // A small file is hashed here: the backend's hashing may load a library first (Node's crypto, ms
-  // of a server's first read), for a few microseconds of work.
-  const sha256 = bytes.length <= SYNC_HASH_BYTES ? sha256HexSync(bytes) : fs.native.sha256Hex(bytes);
-  return keep(cache, abs, options.owned ? bytes : bytes.slice(), sha256);
+  return fs.native ? keep(cache, abs, options.owned ? bytes : bytes.slice(), fs.native.sha256Hex(bytes)) : null;
 }
 
 function cacheOf(fs: WorkspaceFs): Cache {

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { lstatSync, mkdtempSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -49,53 +49,18 @@ async function memoryTree(fs: WorkspaceFs, dir = '/', prefix = ''): Promise<Reco
   return out;
 }
 
-/**
- * Every entry below a host folder with its type, mode, size and times (access times aside: reading
- * moves them), and each file's text: two equal ones are the same state for any command line here.
- */
-function hostState(dir: string): string {
-  const out: string[] = [];
-  const walk = (abs: string, rel: string) => {
-    for (const name of readdirSync(abs).sort()) {
-      const st = lstatSync(join(abs, name));
-      const path = rel + name;
-      out.push(`${path} ${st.mode} ${st.size} ${st.mtimeMs} ${st.ctimeMs}`);
-      if (st.isDirectory()) walk(join(abs, name), `${path}/`);
-      else if (st.isFile()) out.push(readFileSync(join(abs, name), 'latin1'));
-    }
-  };
-  out.push(String(lstatSync(dir).mtimeMs));
-  walk(dir, '');
-  return out.join('\n');
-}
-
-/**
- * A folder holding the fixture as written, for the next line: the last one when the line run in it
- * left it exactly so (most only read), else a new one. Writing and removing hundreds of trees was
- * most of this file's time. Each test starts from a new one, so none is older than a test's limit
- * (`find -mmin -60` still sees fresh files).
- */
-let pristine: { dir: string; state: string } | null = null;
-function fixtureFolder(name: string): { dir: string; state: string } {
-  if (pristine) return pristine;
+function bash(line: string, name: string) {
   const dir = join(base, name);
   for (const [path, text] of Object.entries(FIXTURE)) {
     mkdirSync(dirname(join(dir, path)), { recursive: true });
     writeFileSync(join(dir, path), text);
   }
-  return { dir, state: hostState(dir) };
-}
-
-function bash(line: string, name: string) {
-  const folder = fixtureFolder(name);
-  const { dir } = folder;
   const run = spawnSync('/bin/bash', ['-c', line], {
     cwd: dir,
     encoding: 'utf8',
     timeout: 10_000,
     env: { PATH: process.env.PATH ?? '/usr/bin:/bin', LC_ALL: 'C', HOME: '/' },
   });
-  pristine = hostState(dir) === folder.state ? folder : null;
   return { stdout: run.stdout, stderr: run.stderr, exit: run.status ?? -1, files: hostTree(dir) };
 }
 
@@ -161,7 +126,6 @@ describe('the browser shell against /bin/bash with the real tools', () => {
 
 async function mismatchesOf(lines: string[], folder: string): Promise<string[]> {
   const mismatches: string[] = [];
-  pristine = null;
   for (const [n, line] of lines.entries()) {
     const want = bash(line, `${folder}-${n}`);
     let got: Awaited<ReturnType<typeof shell>>;
