@@ -5,17 +5,7 @@ import { gitCommands } from './test/browser/git-commands.js';
 import { npmCommands } from './test/browser/npm-commands.js';
 import { recordFigures, type FigureRow } from './test/hardening/figures.js';
 import { FULL, SEED } from './test/hardening/sizes.js';
-import { findChromium } from './scripts/test-setup.mjs';
-
-const chromiumArgs = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+import { CHROMIUM_ARGS, findChromium } from './scripts/test-setup.mjs';
 
 // Files whose assertions read the whole process: its memory peak, or what one import installs in it.
 const ownProcess = ['test/git/clone-memory.test.ts', 'test/snapshots/platform-native.test.ts'];
@@ -85,7 +75,7 @@ export default defineConfig({
             screenshotFailures: false,
             provider: playwright({
               // `npm test` runs scripts/test-setup.mjs first, which installs a Chromium when none is found.
-              launchOptions: { executablePath: findChromium() ?? '/usr/bin/chromium', args: chromiumArgs },
+              launchOptions: { executablePath: findChromium() ?? '/usr/bin/chromium', args: CHROMIUM_ARGS },
             }),
             instances: [{ browser: 'chromium' }],
             commands: {

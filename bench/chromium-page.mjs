@@ -8,16 +8,8 @@ import { extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { build } from 'vite';
+import { CHROMIUM_ARGS } from '../scripts/test-setup.mjs';
 
-export const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 const TYPES = { '.html': 'text/html', '.js': 'text/javascript' };
 
 /** Serve a built folder on 127.0.0.1 (a random port); resolves to the node:http server. */

@@ -93,6 +93,17 @@ function chromiumCandidates() {
   return [...new Set([...named, ...fixed, ...playwrightChromiums()])];
 }
 
+/** The switches every test and bench Chromium runs with: no sandbox in CI containers, nothing that calls out. */
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
 /** The Chromium to test with: CHROMIUM_PATH when set, else the first one found, else null. */
 export function findChromium() {
   if (env.CHROMIUM_PATH) return executable(env.CHROMIUM_PATH) ? env.CHROMIUM_PATH : null;

@@ -1,6 +1,6 @@
 import { chromium } from 'playwright-core';
 import type { TestProject } from 'vitest/node';
-import { CHROMIUM_ARGS } from './chromium-args.js';
+import { CHROMIUM_ARGS } from '../../scripts/test-setup.mjs';
 
 /**
  * One Chromium for every e2e file: each file opens its own browser context on it (storage,

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { inject } from 'vitest';
 import { previewDemo, repoRoot, sharedDemo, type Preview } from '../bundle/web-build.js';
-import { CHROMIUM_ARGS } from './chromium-args.js';
+import { CHROMIUM_ARGS } from '../../scripts/test-setup.mjs';
 
 /** Where the e2e screenshots go: the test output folder, never the repository's own files. */
 export const shots = join(repoRoot, 'test-results', 'e2e');

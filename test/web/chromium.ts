@@ -1,14 +1,5 @@
 import { chromium, type Browser } from 'playwright-core';
-
-export const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+import { CHROMIUM_ARGS } from '../../scripts/test-setup.mjs';
 
 /** Headless Chromium as the tests and the benchmark use it (CHROMIUM_PATH overrides the binary). */
 export function launchChromium(): Promise<Browser> {
