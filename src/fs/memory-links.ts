@@ -109,34 +109,6 @@ export class MemoryLinks {
   }
 
   /**
-   * Make `path` and its missing parents as memfs's recursive mkdir does, from the deepest folder
-   * that exists; false (nothing made) when the fast path does not apply, so memfs decides.
-   */
-  makeDirs(path: string): boolean {
-    if (!CANONICAL.test(path)) return false;
-    const { link, end } = this.#reach(path);
-    if (end === path.length) return link.getNode().isDirectory();
-    const names = path.slice(end + 1).split('/');
-    const node = link.getNode();
-    // what memfs checks before it makes the first missing level (a link or file on the way is its call)
-    if (
-      link.children.has(names[0]!) ||
-      !node.isDirectory() ||
-      !node.canExecute(this.#uid, this.#gid) ||
-      !node.canWrite(this.#uid, this.#gid)
-    )
-      return false;
-    let at = link;
-    let stop = end;
-    for (const name of names) {
-      at = at.createChild(name, this.#sb.createNode(S_IFDIR | 0o777));
-      stop += name.length + 1;
-      this.#dirs.set(path.slice(0, stop), at);
-    }
-    return true;
-  }
-
-  /**
    * The entry at `path` in a folder the fast path reaches: `null` when that folder has no such
    * name (memfs would say ENOENT), undefined when the fast path does not apply.
    */
