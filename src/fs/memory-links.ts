@@ -3,9 +3,6 @@ import { FsError } from './errors.js';
 import { makeStat } from './stat.js';
 import type { FsDirent, FsDirentStat, FsStat } from './types.js';
 
-/** memfs's folder type bits. */
-const S_IFDIR = 0o040000;
-
 /** An absolute path with no empty, `.` or `..` component and no trailing slash (the root aside). */
 const CANONICAL = /^(?:\/(?!\.\.?(?:\/|$))[^/\0]+)+$/;
 
