@@ -10,6 +10,11 @@ import { CHROMIUM_ARGS, findChromium } from './scripts/test-setup.mjs';
 // Files whose assertions read the whole process: its memory peak, or what one import installs in it.
 const ownProcess = ['test/git/clone-memory.test.ts', 'test/snapshots/platform-native.test.ts'];
 
+// A test fails on what it asserts, not on how busy the machine is: no node test carries a wall
+// clock of its own (one failed at 30 s under load), and this limit only ends a test that hangs. A
+// webpack build under load 16 once took 8 minutes; a full hardening run takes an hour.
+const HANG_GUARD_MS = process.env.HARDENING === 'full' ? 3_600_000 : 900_000;
+
 export default defineConfig({
   define: { global: 'globalThis' },
   test: {
@@ -26,7 +31,8 @@ export default defineConfig({
           include: ['test/**/*.test.ts'],
           exclude: ['test/browser/**', 'test/e2e/**', ...ownProcess],
           globalSetup: ['test/cli/build-global-setup.ts'],
-          testTimeout: 30_000,
+          testTimeout: HANG_GUARD_MS,
+          hookTimeout: HANG_GUARD_MS,
           // The files of one worker share its module cache: importing the sources again for each
           // file was half the time of the small ones. Files that need a process of their own are
           // the next project.
@@ -41,7 +47,8 @@ export default defineConfig({
           alias: [lexerAlias],
           include: ownProcess,
           globalSetup: ['test/cli/build-global-setup.ts'],
-          testTimeout: 30_000,
+          testTimeout: HANG_GUARD_MS,
+          hookTimeout: HANG_GUARD_MS,
         },
       },
       {

@@ -102,7 +102,7 @@ describe('no approver means refused, never silently allowed', () => {
       } finally {
         await ws.close();
       }
-    }, 20_000);
+    });
   }
 
   it('canonical: delete_path proceeds without an approver (it can be undone), unless alwaysConfirmDeletes', async () => {
@@ -151,7 +151,7 @@ describe('no approver means refused, never silently allowed', () => {
     } finally {
       await node.close();
     }
-  }, 20_000);
+  });
 });
 
 describe('runAgent({ onApproval })', () => {

@@ -118,7 +118,7 @@ describe.each(['openai', 'anthropic'] as const)('the agent hears its tools over 
     expect(json(requests[2]!.body.tools)).toBe(json(requests[0]!.body.tools));
     const before = messagesOf(requests[1]!);
     expect(json(messagesOf(requests[2]!).slice(0, before.length))).toBe(json(before));
-  }, 30_000);
+  });
 
   it('wakes an idle run for a wake note, then again for the exit with the result and the files', async () => {
     const { outcome, events, requests } = await run('wake', { maxBackgroundWaitMinutes: 1 });
@@ -134,7 +134,7 @@ describe.each(['openai', 'anthropic'] as const)('the agent hears its tools over 
     expect(json(messagesOf(requests[3]!).slice(0, messagesOf(requests[2]!).length))).toBe(
       json(messagesOf(requests[2]!)),
     );
-  }, 30_000);
+  });
 
   it('delivers an exit that came while the model was mid-turn at the end of the next request', async () => {
     const { outcome, requests } = await run('midturn');
@@ -155,7 +155,7 @@ describe.each(['openai', 'anthropic'] as const)('the agent hears its tools over 
     expect(json(requests[2]!.body).split('[info').length - 1).toBe(1);
     const before = messagesOf(requests[1]!);
     expect(json(messagesOf(requests[2]!).slice(0, before.length))).toBe(json(before));
-  }, 30_000);
+  });
 
   it('ends the run when the background wait runs out', async () => {
     const started = Date.now();
@@ -164,7 +164,7 @@ describe.each(['openai', 'anthropic'] as const)('the agent hears its tools over 
     expect(requests).toHaveLength(2);
     expect(events.some((e) => e.type === 'waiting' && e.tasks === 1)).toBe(true);
     expect(Date.now() - started).toBeGreaterThanOrEqual(600);
-  }, 30_000);
+  });
 
   it("sends an attached image as the API's image block to a model with vision, not as base64 in the text", async () => {
     const { requests } = await run('images', { vision: true });
@@ -192,7 +192,7 @@ describe.each(['openai', 'anthropic'] as const)('the agent hears its tools over 
       expect(user.content[1]).toEqual({ type: 'image_url', image_url: { url: `data:image/png;base64,${PNG_BASE64}` } });
     }
     expect(text.split(PNG_BASE64).length - 1).toBe(1);
-  }, 30_000);
+  });
 
   it('drops the image with the reason when the model has no vision, and the rest of the result still arrives', async () => {
     const root = await folderWith({});
@@ -215,7 +215,7 @@ describe.each(['openai', 'anthropic'] as const)('the agent hears its tools over 
       output: expect.stringContaining('vision=false'),
       media_dropped: [{ name: 'chart.png', reason: 'the model cannot take image input' }],
     });
-  }, 30_000);
+  });
 
   it('tells the tools what a provider without vision takes, though the workspace allows images, and sends no base64', async () => {
     const root = await folderWith({});
@@ -241,7 +241,7 @@ describe.each(['openai', 'anthropic'] as const)('the agent hears its tools over 
       output: 'drew chart.png; caps vision=false,audio=false,pdf=false,video=false',
       media_dropped: [{ name: 'chart.png', reason: 'the model cannot take image input' }],
     });
-  }, 30_000);
+  });
 
   it('drops an image a workspace without caps attached, when the provider cannot see, with the same reason', async () => {
     const root = await folderWith({});
@@ -267,5 +267,5 @@ describe.each(['openai', 'anthropic'] as const)('the agent hears its tools over 
       media_dropped: [{ name: 'chart.png', reason: 'the model cannot take image input' }],
     });
     expect(JSON.parse(content).result.media).toBeUndefined();
-  }, 30_000);
+  });
 });

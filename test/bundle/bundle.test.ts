@@ -79,7 +79,7 @@ async function expectShellLoadedOnFirstUse(out: string, scripts: string[]): Prom
 
 beforeAll(async () => {
   base = await mkdtemp(join(tmpdir(), 'sandpit-bundle-'));
-}, 60_000);
+});
 
 afterAll(async () => {
   if (base) await rm(base, { recursive: true, force: true });
@@ -103,7 +103,7 @@ describe('the browser bundles', () => {
     expect(js).toContain('jsxPragma');
     expect(await offences(out)).toEqual([]);
     await expectShellLoadedOnFirstUse(out, scripts);
-  }, 120_000);
+  });
 
   it('a library build of every export of src/index.ts has no node: imports and no WebAssembly', async () => {
     const out = join(base, 'lib');
@@ -131,7 +131,7 @@ describe('the browser bundles', () => {
     const js = await readFile(join(out, 'sandpit.js'), 'utf8');
     expect(js).toMatch(/export\s*\{[^}]*\bcreateWorkspace\b/);
     expect(await offences(out)).toEqual([]);
-  }, 120_000);
+  });
 
   it('the scan finds what it looks for', async () => {
     // Guards the guard: a planted Node import, wasm file and magic bytes are each reported.

@@ -41,7 +41,7 @@ beforeAll(async () => {
   );
   await mkdir(join(tools, 'broken'), { recursive: true });
   await writeFile(join(tools, 'broken', 'broken.json'), '{"name": "broken"}');
-}, 120_000);
+});
 
 afterAll(async () => {
   if (base) await rm(base, { recursive: true, force: true });

@@ -7,7 +7,7 @@ import { folderWith } from '../agent/fixture-folder.js';
 import { buildCli, cliPath } from './built-cli.js';
 
 const folders: string[] = [];
-beforeAll(() => buildCli(), 180_000);
+beforeAll(() => buildCli());
 afterAll(async () => {
   for (const f of folders) await rm(f, { recursive: true, force: true });
 });
@@ -86,7 +86,7 @@ describe('the CLI asks before a confirmation', () => {
     expect(run.output).toContain('  a.txt');
     expect(run.output).toMatch(/"ok":true,"tool":"delete_path"/);
     expect(existsSync(join(root, 'a.txt'))).toBe(false);
-  }, 60_000);
+  });
 
   it('on a terminal: anything but y refuses, and nothing changes', async (ctx) => {
     ctx.skip(noTerminal !== null, noTerminal ?? '');
@@ -95,7 +95,7 @@ describe('the CLI asks before a confirmation', () => {
     expect(run.output).toContain('[y/N]');
     expect(run.output).toMatch(/"code":"CONFIRMATION_DENIED"/);
     expect(existsSync(join(root, 'a.txt'))).toBe(true);
-  }, 60_000);
+  });
 
   it('not on a terminal: refused with a hint naming --approve all; with --approve all, allowed', async () => {
     const root = await project();
@@ -114,5 +114,5 @@ describe('the CLI asks before a confirmation', () => {
     const wrong = spawnSync(process.execPath, deleteArgs(root, ['--approve', 'some']), { encoding: 'utf8' });
     expect(wrong.status).toBe(2);
     expect(wrong.stderr).toContain('--approve takes only all');
-  }, 60_000);
+  });
 });

@@ -20,7 +20,7 @@ beforeAll(async () => {
   await mkdir(join(root, 'src'), { recursive: true });
   await writeFile(join(root, 'src', 'a.ts'), 'export const a = 1;\r\nexport const b = 2;\r\n');
   await writeFile(join(base, 'secret.txt'), 'outside\n');
-}, 120_000);
+});
 
 afterAll(async () => {
   if (base) await rm(base, { recursive: true, force: true });

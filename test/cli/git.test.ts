@@ -11,7 +11,7 @@ beforeAll(async () => {
   await buildCli();
   server = await startGitServer();
   base = await mkdtemp(join(tmpdir(), 'sandpit-cli-git-'));
-}, 180_000);
+});
 afterAll(async () => {
   await server.close();
   await rm(base, { recursive: true, force: true });

@@ -11,7 +11,7 @@ beforeAll(async () => {
   await buildCli();
   dir = await mkdtemp(join(tmpdir(), 'sandpit-cli-merge-'));
   await writeFile(join(dir, 'a.txt'), 'one\ntwo\nthree\nfour\n');
-}, 180_000);
+});
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
 // Each CLI run starts a Node process; on a loaded machine a few of them take more than the default 30 s.
@@ -69,4 +69,4 @@ it('merges a fork made by another process, forks and drops from the CLI, and ref
   expect(fsck.stdout + fsck.stderr).not.toMatch(/missing|broken|error/i);
   const usage = await runCli(['merge', '--root', dir]);
   expect(usage.code).toBe(2);
-}, 180_000);
+});

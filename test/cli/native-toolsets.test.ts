@@ -13,7 +13,7 @@ beforeAll(async () => {
   await buildCli();
   root = await mkdtemp(join(tmpdir(), 'sandpit-cli-native-'));
   await writeFile(join(root, 'notes.txt'), 'one\ntwo\n');
-}, 180_000);
+});
 afterAll(async () => {
   if (root) await rm(root, { recursive: true, force: true });
 });
@@ -82,5 +82,5 @@ describe("the vendors' native toolsets through the built CLI and MCP server", ()
     } finally {
       await client.close();
     }
-  }, 60_000);
+  });
 });

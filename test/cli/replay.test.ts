@@ -29,7 +29,7 @@ async function snapshotTree(dir: string, rel = ''): Promise<Record<string, strin
 beforeAll(async () => {
   await buildCli();
   base = await mkdtemp(join(tmpdir(), 'sandpit-cli-replay-'));
-}, 120_000);
+});
 
 afterAll(async () => {
   if (base) await rm(base, { recursive: true, force: true });

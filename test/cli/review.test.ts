@@ -27,7 +27,7 @@ beforeAll(async () => {
     },
     { apiKey: KEY },
   );
-}, 180_000);
+});
 afterAll(async () => {
   await server?.stop();
   await rm(dir, { recursive: true, force: true });
@@ -97,4 +97,4 @@ it("blames, lists and rejects from the CLI what an agent's process wrote, and th
   expect(first).toContain('[info: review');
   expect(first).toContain('a.txt line 10');
   expect(first).toContain('line 10 must stay');
-}, 120_000);
+});

@@ -13,7 +13,7 @@ let n = 0;
 beforeAll(async () => {
   await buildCli();
   base = await mkdtemp(join(tmpdir(), 'sandpit-cli-seeds-'));
-}, 180_000);
+});
 afterAll(async () => {
   if (base) await rm(base, { recursive: true, force: true });
 });

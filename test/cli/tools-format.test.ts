@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { toolset } from '../../src/toolsets/index.js';
 import { buildCli, runMain } from './built-cli.js';
 
-beforeAll(() => buildCli(), 180_000);
+beforeAll(() => buildCli());
 
 // The built CLI's main in this process: what `sandpit tools` prints, without a Node start per call.
 const tools = (...args: string[]) => runMain(['tools', ...args]);
@@ -22,12 +22,12 @@ describe('sandpit tools --format', () => {
     expect(anthropic[0].input_schema.type).toBe('object');
     const mcp = JSON.parse((await tools('--format', 'mcp')).stdout);
     expect(mcp.find((t: any) => t.name === 'run_command').inputSchema.type).toBe('object');
-  }, 60_000);
+  });
 
   it('refuses an unknown format, and --strict where it does not apply', async () => {
     const unknown = await tools('--format', 'gemini');
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('--format takes openai, openai-responses, anthropic, mcp');
     expect((await tools('--format', 'anthropic', '--strict')).code).toBe(2);
-  }, 60_000);
+  });
 });

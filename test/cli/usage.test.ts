@@ -15,7 +15,7 @@ beforeAll(async () => {
   await mkdir(root);
   file = join(base, 'plain.txt');
   await writeFile(file, 'not a folder\n');
-}, 120_000);
+});
 
 afterAll(async () => {
   if (base) await rm(base, { recursive: true, force: true });

@@ -27,7 +27,7 @@ describe('the conformance suite on a broken backend', () => {
     );
     // Only moves over an existing file need the replacing rename; nothing else may fail.
     for (const name of failed) expect(name).toMatch(/move_path/);
-  }, 120_000);
+  });
 
   it('catches errors without a Node code', async () => {
     // isomorphic-git logs every uncoded error it swallows; that is expected noise here.
@@ -40,5 +40,5 @@ describe('the conformance suite on a broken backend', () => {
       'contract: uncoded > read_file > refuses binary, Office/PDF, missing files and directories with their codes',
     );
     expect(failed.length).toBeGreaterThan(20);
-  }, 120_000);
+  });
 });

@@ -40,7 +40,7 @@ beforeAll(async () => {
   scratch = mkdtempSync(join(tmpdir(), 'sandpit-doc-blocks-'));
   examples = join(repoRoot, 'test-results', `doc-blocks-${process.pid}`);
   mkdirSync(examples, { recursive: true });
-}, 300_000);
+});
 afterAll(() => {
   rmSync(scratch, { recursive: true, force: true });
   rmSync(examples, { recursive: true, force: true });
@@ -166,7 +166,7 @@ describe('every code block in the README and docs/', () => {
     } finally {
       await model.stop();
     }
-  }, 120_000);
+  });
 
   it('docs/git.md clones, edits and pushes against a git server on 127.0.0.1', async () => {
     const server = await startGitServer();
@@ -184,7 +184,7 @@ describe('every code block in the README and docs/', () => {
     } finally {
       await server.close();
     }
-  }, 120_000);
+  });
 
   it('docs/cli.md: each command runs (the built CLI for npx sandpit-workspace) but the two that need the network or never end', () => {
     const b = only('docs/cli.md', 'sh');
@@ -210,5 +210,5 @@ describe('every code block in the README and docs/', () => {
       expect(r.status, `${line}\n${r.stdout}\n${r.stderr}`).toBe(want);
     }
     expect(skipped).toEqual(['sandpit-workspace mcp', 'sandpit-workspace clone']);
-  }, 400_000);
+  });
 });

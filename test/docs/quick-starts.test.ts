@@ -27,8 +27,8 @@ const readme = blocksOf('README.md');
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), 'sandpit-quick-'));
   tarball = (await packSandpit(work)).tarball;
-}, 600_000);
-afterAll(() => rm(work, { recursive: true, force: true }), 120_000);
+});
+afterAll(() => rm(work, { recursive: true, force: true }));
 
 /** A shell line from the docs, with the package names swapped for what this run installs. */
 function runShell(line: string, cwd: string): string {
@@ -92,7 +92,7 @@ describe('the README quick starts, in fresh folders with the packed package', ()
 
   beforeAll(async () => {
     project = await installedAs('node-project', shellAfter('### In a Node project'));
-  }, 300_000);
+  });
 
   it('makes a CommonJS project, as npm init -y does, where the .mjs example runs as written', async () => {
     // npm 10 leaves `type` out, npm 11 writes "commonjs": either way `import` in a .js file would fail.
@@ -147,7 +147,7 @@ describe('the README quick starts, in fresh folders with the packed package', ()
     const down = node('agent.mjs', project, { MODEL_URL: 'http://127.0.0.1:9/v1' });
     expect(down.status).toBe(0);
     expect(down.stderr).toMatch(/^\nUNREACHABLE: /);
-  }, 120_000);
+  });
 
   it('runs the AI SDK quick start in that project, its tools on the workspace', async () => {
     runShell(shellAfter('### With the Vercel AI SDK'), project);
@@ -176,7 +176,7 @@ describe('the README quick starts, in fresh folders with the packed package', ()
     const bare = node('ai-sdk.mjs', project);
     expect(bare.status).not.toBe(0);
     expect(bare.stderr).toContain('OpenAI API key is missing');
-  }, 300_000);
+  });
 
   it("runs the Agents SDK quick start in that project, apply_patch and shell on the workspace's openai toolset", async () => {
     runShell(shellAfter('### With the OpenAI Agents SDK'), project);
@@ -213,7 +213,7 @@ describe('the README quick starts, in fresh folders with the packed package', ()
     const bare = node('agents.mjs', project, { OPENAI_AGENTS_DISABLE_TRACING: '1' });
     expect(bare.status).not.toBe(0);
     expect(bare.stderr).toContain('OPENAI_API_KEY');
-  }, 300_000);
+  });
 
   it('builds the browser app with Vite and it runs in Chromium', async () => {
     const line = shellAfter('### In a browser app').replace(/^mkdir my-app && cd my-app && /, '');
@@ -254,7 +254,7 @@ describe('the README quick starts, in fresh folders with the packed package', ()
       await browser.close();
       await server.stop();
     }
-  }, 180_000);
+  });
 });
 
 describe("docs/mcp.md's client configurations, launched as each client launches them", () => {
@@ -290,7 +290,6 @@ describe("docs/mcp.md's client configurations, launched as each client launches 
       }
       await run;
     },
-    300_000,
   );
 });
 

@@ -25,5 +25,5 @@ describe('WorkspaceFs', () => {
           `${d.file ? `${d.file.fileName.split('/').slice(-1)[0]}:${d.file.getLineAndCharacterOfPosition(d.start ?? 0).line + 1} ` : ''}${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`,
       );
     expect(problems).toEqual([]);
-  }, 60_000);
+  });
 });

@@ -19,7 +19,7 @@ let server: GitServer;
 beforeAll(async () => {
   await buildCli();
   server = await startGitServer();
-}, 300_000);
+});
 afterAll(async () => {
   await server?.close();
 });
@@ -90,7 +90,7 @@ describe('memory during a clone', () => {
     expect(run.skipped).toEqual([`zeros.bin (${BOMB_BYTES} bytes, over the ${16 * MIB}-byte file cap)`]);
     // the bomb never exists in memory: what the clone adds stays far below one copy of it
     expect(run.peak - run.before).toBeLessThan(Math.min(BOMB_BYTES / 4, 64 * MIB));
-  }, 600_000);
+  });
 
   it(`writes an allowed ${mib(ALLOWED_BYTES)} MiB file holding about one copy of it, not four`, async () => {
     zerosRepo('allowed', ALLOWED_BYTES);
@@ -102,5 +102,5 @@ describe('memory during a clone', () => {
     expect(run.skipped).toEqual([]);
     // isomorphic-git held four copies (its index, its reader, the wrap it hashes); the own reader holds one, plus garbage not yet collected
     expect(run.peak - run.before).toBeLessThan(ALLOWED_BYTES * 2);
-  }, 600_000);
+  });
 });

@@ -15,7 +15,7 @@ import {
 import { createNodeFs } from '../../src/fs/node.js';
 import { recordFigures } from './figures.js';
 import { createRng, type Rng } from './rng.js';
-import { FULL, SEED, SIZES, replayHint } from './sizes.js';
+import { SEED, SIZES, replayHint } from './sizes.js';
 
 /**
  * Calls designed so any serial order is checkable: each client owns its files (so their final
@@ -225,39 +225,35 @@ describe('hardening: concurrent clients on one workspace', () => {
     },
   ];
   for (const backend of backends) {
-    it(
-      `${backend.name}: ${SIZES.clients} clients x ${SIZES.callsPerClient} mixed calls end in a serial order, with a readable history`,
-      async () => {
-        console.log(replayHint(`concurrency/${backend.name}`));
-        const { fs, root, done } = backend.make();
-        try {
-          const out = await run(backend.name, fs, root);
-          if (backend.name === 'node') {
-            const r = spawnSync('git', ['--git-dir', join(root, '.sandpit', 'git'), 'fsck', '--no-dangling'], {
-              encoding: 'utf8',
-            });
-            if (r.status !== 0) out.broken.push(`git fsck: ${r.stderr.slice(0, 300)}`);
-          }
-          console.log(
-            `[hardening concurrency/${backend.name}] calls=${out.calls} lost=${out.lost} partial=${out.partial} uncaught=${out.uncaught} counter=${out.counter}`,
-          );
-          recordFigures({
-            area: 'concurrency',
-            backend: backend.name,
-            attempts: out.calls,
-            escapes: 0,
-            uncaught: out.uncaught,
-            partial: out.partial,
-            lost: out.lost,
-            torn: 0,
-            note: `${SIZES.clients} clients; ${out.counter} compare-and-swap bumps all kept`,
+    it(`${backend.name}: ${SIZES.clients} clients x ${SIZES.callsPerClient} mixed calls end in a serial order, with a readable history`, async () => {
+      console.log(replayHint(`concurrency/${backend.name}`));
+      const { fs, root, done } = backend.make();
+      try {
+        const out = await run(backend.name, fs, root);
+        if (backend.name === 'node') {
+          const r = spawnSync('git', ['--git-dir', join(root, '.sandpit', 'git'), 'fsck', '--no-dangling'], {
+            encoding: 'utf8',
           });
-          expect(out.broken, replayHint(`concurrency/${backend.name}`)).toEqual([]);
-        } finally {
-          done();
+          if (r.status !== 0) out.broken.push(`git fsck: ${r.stderr.slice(0, 300)}`);
         }
-      },
-      FULL ? 1_800_000 : 60_000,
-    );
+        console.log(
+          `[hardening concurrency/${backend.name}] calls=${out.calls} lost=${out.lost} partial=${out.partial} uncaught=${out.uncaught} counter=${out.counter}`,
+        );
+        recordFigures({
+          area: 'concurrency',
+          backend: backend.name,
+          attempts: out.calls,
+          escapes: 0,
+          uncaught: out.uncaught,
+          partial: out.partial,
+          lost: out.lost,
+          torn: 0,
+          note: `${SIZES.clients} clients; ${out.counter} compare-and-swap bumps all kept`,
+        });
+        expect(out.broken, replayHint(`concurrency/${backend.name}`)).toEqual([]);
+      } finally {
+        done();
+      }
+    });
   }
 });

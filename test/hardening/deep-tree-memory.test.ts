@@ -106,5 +106,5 @@ describe(`a ${LEVELS}-level folder on the memory backend`, () => {
     // linear in the depth: a few backend calls per level, never one per level per level (time is not
     // asserted; the memory backend answers a plain path from its folder index, test/fs/memory-links)
     for (const [tool, cost] of Object.entries(costs)) expect(cost.calls, tool).toBeLessThan(LEVELS * 16);
-  }, 300_000);
+  });
 });

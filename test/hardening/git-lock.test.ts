@@ -16,7 +16,7 @@ beforeAll(async () => {
   await buildCli();
   server = await startGitServer();
   base = await mkdtemp(join(tmpdir(), 'sandpit-git-lock-'));
-}, 180_000);
+});
 afterAll(async () => {
   await server?.close();
   if (base) await rm(base, { recursive: true, force: true });
@@ -86,5 +86,5 @@ describe('a git verb in one process racing changes in another', () => {
     console.log(
       `[hardening git lock] ${APPENDS} appends vs ${PULLS} pulls: ${pulls.map((p) => p.result?.status).join(', ')} (loaded machine)`,
     );
-  }, 300_000);
+  });
 });

@@ -40,11 +40,11 @@ describe(`hardening: one huge line ${replayHint('huge-lines')}`, () => {
     line.write('NEEDLE', LINE_BYTES - 100);
     writeFileSync(join(root, 'one-line.txt'), line);
     ws = createWorkspace({ fs: createNodeFs(), root });
-  }, 120_000);
+  });
   afterAll(async () => {
     await ws?.close?.();
     rmSync(root, { recursive: true, force: true });
-  }, 120_000);
+  });
 
   it('read_file caps a window inside one line and pages on with start_char', async () => {
     const cap = DEFAULT_LIMITS.maxReadChars;

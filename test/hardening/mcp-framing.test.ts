@@ -75,7 +75,7 @@ async function open(extra: string[] = []): Promise<RawServer> {
 
 beforeAll(async () => {
   await buildCli();
-}, 180_000);
+});
 afterAll(() => {
   for (const s of servers) s.child.kill();
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
@@ -120,7 +120,7 @@ describe('sandpit mcp framing', () => {
     expect(reply!.error!.message).toContain('limit');
     expect((await server.request(10, 'ping')).result).toEqual({});
     expect(server.exited).toBeNull();
-  }, 120_000);
+  });
 
   it('reads a big message under the limit, written in many small chunks', async () => {
     const size = FULL ? 60 * 1024 * 1024 : 3 * 1024 * 1024;
@@ -132,5 +132,5 @@ describe('sandpit mcp framing', () => {
     expect(JSON.parse(reply!.result.content[0].text)).toMatchObject({ ok: true, result: { bytes: size } });
     expect((await server.request(12, 'ping')).result).toEqual({});
     console.log(`[hardening mcp] ${size} byte message answered in ${Date.now() - started} ms`);
-  }, 180_000);
+  });
 });

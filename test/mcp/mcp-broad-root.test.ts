@@ -19,7 +19,7 @@ beforeAll(async () => {
   home = realpathSync(mkdtempSync(join(tmpdir(), 'sandpit-home-')));
   mkdirSync(join(home, 'project'));
   writeFileSync(join(home, 'project', 'a.txt'), 'inside\n');
-}, 300_000);
+});
 afterAll(() => rmSync(home, { recursive: true, force: true }));
 
 /** `sandpit mcp ARGS` started as a client starts it; sends initialize and waits for the exit or the answer. */
@@ -84,7 +84,7 @@ describe('a root that is the whole machine, the home folder or a system folder',
       expect(read.isError).toBeFalsy();
       await client.close();
     }
-  }, 120_000);
+  });
 
   it("refuses a client's root of / with PERMISSION_DENIED naming no host path", async () => {
     const client = new Client({ name: 'roots-test', version: '1.0.0' }, { capabilities: { roots: {} } });

@@ -14,7 +14,7 @@ type Row = Record<string, any>;
 const { folder, closers } = scratch('sandpit-mcp-cancel-');
 beforeAll(async () => {
   await buildCli();
-}, 180_000);
+});
 
 // Enough files that a search reports progress many times (every 200 files) before it could end.
 const SEARCHED = 4000;

@@ -15,7 +15,7 @@ import { scratch } from './scratch.js';
 const { folder, closers } = scratch('sandpit-mcp-early-');
 beforeAll(async () => {
   await buildCli();
-}, 600_000);
+});
 
 const INIT = {
   jsonrpc: '2.0',
@@ -170,7 +170,7 @@ describe('sandpit mcp and the 2026-07-28 probe', () => {
       params: { name: 'read_file', arguments: { path: 'b.txt' } },
     });
     expect((await c.answer(2)).result.structuredContent.content).toBe('beta\n');
-  }, 60_000);
+  });
 
   it("connects the official client's negotiating connect and calls a tool", async () => {
     const dir = folder({ 'c.txt': 'gamma\n' });
@@ -184,5 +184,5 @@ describe('sandpit mcp and the 2026-07-28 probe', () => {
     expect(tools.map((t) => t.name)).toContain('read_file');
     const result = await client.callTool({ name: 'read_file', arguments: { path: 'c.txt' } });
     expect((result.structuredContent as { content: string }).content).toBe('gamma\n');
-  }, 60_000);
+  });
 });

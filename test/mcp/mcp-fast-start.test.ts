@@ -21,7 +21,7 @@ import { scratch } from './scratch.js';
 const { folder, closers } = scratch('sandpit-mcp-start-');
 beforeAll(async () => {
   await buildCli();
-}, 180_000);
+});
 
 const lines = (out: string) =>
   out

@@ -11,7 +11,7 @@ import { listeningUrl } from './cli-child.js';
 const dir = mkdtempSync(join(tmpdir(), 'sandpit-mcp-http-cli-'));
 beforeAll(async () => {
   await buildCli();
-}, 180_000);
+});
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 it('sandpit mcp --http serves the folder with the token from --auth-token-env and stops on SIGTERM', async () => {
@@ -59,7 +59,7 @@ it('sandpit mcp --http serves the folder with the token from --auth-token-env an
   child.kill('SIGTERM');
   expect(await exited).toBe(0);
   expect(stderr).not.toContain(dir);
-}, 60_000);
+});
 
 it('refuses a bad --http value and a token variable that is not set', async () => {
   expect((await runCli(['mcp', '--root', dir, '--http', 'nonsense'])).code).toBe(2);
@@ -109,4 +109,4 @@ it('serves without a token under --no-auth, and says so at start', async () => {
   await client.close();
   child.kill('SIGTERM');
   expect(await exited).toBe(0);
-}, 60_000);
+});

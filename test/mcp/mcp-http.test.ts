@@ -198,7 +198,7 @@ describe('sandpit mcp over Streamable HTTP (the SDK client)', () => {
     expect(lines).toHaveLength(200);
     expect(new Set(lines).size).toBe(200);
     expect(server.sessionCount()).toBe(8);
-  }, 120_000);
+  });
 
   it('resumes a call whose SSE answer was cut off: GET with Last-Event-ID gives the rest and the result', async () => {
     const files: Record<string, string> = {};

@@ -46,7 +46,7 @@ beforeAll(async () => {
     await http.close();
     await ws.close();
   };
-}, 180_000);
+});
 afterAll(async () => {
   await closeWs?.();
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
@@ -79,7 +79,7 @@ describe('@modelcontextprotocol/inspector --cli', () => {
     ]);
     expect(edited.structuredContent).toMatchObject({ path: 'a.txt', replacements: 1 });
     expect(readFileSync(join(dir, 'a.txt'), 'utf8')).toBe('over the inspector\n');
-  }, 120_000);
+  });
 
   it('lists and calls the tools over Streamable HTTP', async () => {
     const listed = await inspect(['--method', 'tools/list', '--transport', 'http', '--server-url', http.url]);
@@ -97,5 +97,5 @@ describe('@modelcontextprotocol/inspector --cli', () => {
       'path=a.txt',
     ]);
     expect(read.structuredContent).toMatchObject({ content: 'over http\n' });
-  }, 120_000);
+  });
 });

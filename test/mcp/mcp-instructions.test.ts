@@ -14,7 +14,7 @@ const GUIDANCE = toolset('file_manager').instructions;
 const { folder, closers } = scratch('sandpit-mcp-instructions-');
 beforeAll(async () => {
   await buildCli();
-}, 180_000);
+});
 const children: McpChild[] = [];
 afterAll(async () => {
   for (const c of children) await c.close();
@@ -56,7 +56,7 @@ describe.each([
     expect((await first.listTools()).tools.map((t) => t.name)).toEqual(['file_manager']);
     const later = await child.connect({ capabilities: { roots: {} } }, withRoots(dir));
     expect(later.getInstructions()).toBe(GUIDANCE);
-  }, 60_000);
+  });
 
   it('sends none for canonical, before and after loading', async () => {
     const child = await start(['--root', folder({ 'a.txt': 'a\n' })]);
@@ -65,5 +65,5 @@ describe.each([
     expect(first.getInstructions()).toBeUndefined();
     await first.listTools();
     expect((await child.connect()).getInstructions()).toBeUndefined();
-  }, 60_000);
+  });
 });

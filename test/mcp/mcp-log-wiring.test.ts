@@ -14,7 +14,7 @@ const { folder } = scratch('sandpit-mcp-log-wiring-');
 const children: McpChild[] = [];
 beforeAll(async () => {
   await buildCli();
-}, 180_000);
+});
 afterAll(async () => {
   for (const c of children) await c.close();
 });
@@ -54,7 +54,7 @@ it('tells the session when a background manifest task exits', async () => {
       logger: 'tasks',
       data: { task_id: started.task_id, status: 'exited', exit_code: 0 },
     });
-}, 30_000);
+});
 
 describe('a snapshot that fails after the change is made', () => {
   /** Serve `dir`, make the first commit, break the shadow repository's objects with `breakIt`, and change a file again. */
@@ -77,28 +77,24 @@ describe('a snapshot that fails after the change is made', () => {
   }
 
   // Root writes into a read-only folder anyway, so this way is only real for another user.
-  it.skipIf(process.getuid?.() === 0)(
-    'is logged when the objects folder turned read-only',
-    async () => {
-      let objects = '';
-      const setWritable = (path: string, writable: boolean): void => {
-        chmodSync(path, writable ? 0o755 : 0o555);
-        for (const entry of readdirSync(path, { withFileTypes: true })) {
-          if (entry.isDirectory()) setWritable(join(path, entry.name), writable);
-          else chmodSync(join(path, entry.name), writable ? 0o644 : 0o444);
-        }
-      };
-      try {
-        await failingSnapshot((at) => {
-          objects = at;
-          setWritable(at, false);
-        });
-      } finally {
-        if (objects) setWritable(objects, true);
+  it.skipIf(process.getuid?.() === 0)('is logged when the objects folder turned read-only', async () => {
+    let objects = '';
+    const setWritable = (path: string, writable: boolean): void => {
+      chmodSync(path, writable ? 0o755 : 0o555);
+      for (const entry of readdirSync(path, { withFileTypes: true })) {
+        if (entry.isDirectory()) setWritable(join(path, entry.name), writable);
+        else chmodSync(join(path, entry.name), writable ? 0o644 : 0o444);
       }
-    },
-    30_000,
-  );
+    };
+    try {
+      await failingSnapshot((at) => {
+        objects = at;
+        setWritable(at, false);
+      });
+    } finally {
+      if (objects) setWritable(objects, true);
+    }
+  });
 
   it('is logged when the objects folder was replaced by a file', async () => {
     await failingSnapshot((objects) => {
@@ -106,7 +102,7 @@ describe('a snapshot that fails after the change is made', () => {
       renameSync(objects, `${objects}.aside`);
       writeFileSync(objects, 'not a folder');
     });
-  }, 30_000);
+  });
 
   it('is not logged while snapshots succeed', async () => {
     const { client, logs } = await serve(folder({}));
@@ -114,5 +110,5 @@ describe('a snapshot that fails after the change is made', () => {
     await write(client, 'b.txt');
     await client.callTool({ name: 'list_snapshots', arguments: {} });
     expect(logs.filter((l) => l.logger === 'snapshots')).toEqual([]);
-  }, 30_000);
+  });
 });

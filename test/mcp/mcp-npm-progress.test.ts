@@ -26,7 +26,7 @@ const folder = () => {
 beforeAll(async () => {
   await buildCli();
   registry = await startNpmRegistry(FIXTURE_PACKAGES);
-}, 180_000);
+});
 afterAll(async () => {
   await client?.close().catch(() => {});
   await registry?.close();
@@ -84,5 +84,5 @@ describe('npm install through sandpit mcp', () => {
     expect(
       JSON.parse(readFileSync(join(root, 'node_modules/b/node_modules/shared/package.json'), 'utf8')).version,
     ).toBe('2.0.0');
-  }, 300_000);
+  });
 });

@@ -42,7 +42,7 @@ beforeAll(async () => {
     await wait(300); appendFileSync(process.env.SANDPIT_NOTIFY_FILE, JSON.stringify({ text: 'indexed all 4 folders' }) + '\\n');
     await wait(300); console.log('done');`,
   );
-}, 180_000);
+});
 afterAll(async () => {
   for (const close of closers.reverse()) await close().catch(() => {});
   await server?.close();

@@ -42,7 +42,7 @@ async function call(client: Client, name: string, args: Row): Promise<{ envelope
 
 beforeAll(async () => {
   await buildCli();
-}, 180_000);
+});
 afterAll(async () => {
   for (const c of clients) await c.close().catch(() => {});
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
@@ -105,7 +105,7 @@ describe('sandpit mcp (a real child process driven by the SDK client over stdio)
     expect(undo.envelope.ok).toBe(true);
     expect(readFileSync(join(dir, 'a.txt'), 'utf8')).toBe('alpha\ngamma\n');
     expect(readFileSync(join(dir, 'src/m.ts'), 'utf8')).toBe('export const x = 2;\n');
-  }, 60_000);
+  });
 
   it('serves file_manager with its {ok, tool, results} envelope, and its guidance errors as isError results', async () => {
     const dir = folder({ 'notes.md': '# Notes\n' });
@@ -136,7 +136,7 @@ describe('sandpit mcp (a real child process driven by the SDK client over stdio)
     });
     const dotted = await call(client, 'file_manager.read_file', { path: 'notes.md' });
     expect(dotted.envelope.error.message).toContain('dotted method name');
-  }, 60_000);
+  });
 
   it('--snapshots off serves without a shadow repository; a bad mode is a usage error', async () => {
     const dir = folder({ 'a.txt': 'a\n' });
@@ -148,7 +148,7 @@ describe('sandpit mcp (a real child process driven by the SDK client over stdio)
     const bad = await runCli(['mcp', '--root', dir, '--snapshots', 'sometimes']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--snapshots takes call, batch, manual, off');
-  }, 60_000);
+  });
 
   it('joins manifest tools from --tools to a seed toolset', async () => {
     const dir = folder({ 'keep.txt': 'k' });
@@ -176,7 +176,7 @@ describe('sandpit mcp (a real child process driven by the SDK client over stdio)
     const shout = await call(client, 'shout', { text: 'quiet' });
     expect(shout.isError).toBe(false);
     expect(JSON.stringify(shout.envelope)).toContain('QUIET');
-  }, 60_000);
+  });
 
   it('serves fs_process with real processes and cowork with its artifact folder', async () => {
     const dir = folder({ 'p/hello.txt': 'hi\n' });
@@ -234,7 +234,7 @@ describe('sandpit mcp (a real child process driven by the SDK client over stdio)
       patch: '*** Begin Patch\n*** Update File: p/hello.txt\n@@\n-hi\n+ho\n*** End Patch',
     });
     expect(unread.envelope.error.code).toBe('NOT_READ');
-  }, 60_000);
+  });
 });
 
 describe('sandpit call and replay with --toolset', () => {
@@ -258,7 +258,7 @@ describe('sandpit call and replay with --toolset', () => {
     const nope = await runCli(['call', 'read_file', '{}', '--root', dir, '--toolset', 'nope']);
     expect(nope.code).toBe(2);
     expect(nope.stderr).toContain("unknown toolset 'nope'");
-  }, 30_000);
+  });
 
   it('tools --toolset lists that surface with its schemas', async () => {
     const r = await runCli(['tools', '--schemas', '--toolset', 'cowork']);
@@ -273,7 +273,7 @@ describe('sandpit call and replay with --toolset', () => {
       'delete_path',
     ]);
     expect(tools[0]!.input_schema.properties.offset.type).toBe('integer');
-  }, 30_000);
+  });
 
   it('replays a transcript recorded against the fs_process surface on an in-memory copy, leaving the folder untouched', async () => {
     const dir = folder({ 'p/a.txt': 'x y x\n' });
@@ -294,5 +294,5 @@ describe('sandpit call and replay with --toolset', () => {
     expect(out[1].result.content).toBe('     1\tz y z\n');
     expect(out[2].result.entries).toEqual([{ name: 'a.txt', path: 'a.txt', type: 'file', size_bytes: 6 }]);
     expect(readFileSync(join(dir, 'p/a.txt'), 'utf8')).toBe('x y x\n');
-  }, 30_000);
+  });
 });

@@ -9,7 +9,7 @@ import { scratch } from './scratch.js';
 const { folder } = scratch('sandpit-mcp-files-');
 beforeAll(async () => {
   await buildCli();
-}, 600_000);
+});
 
 /**
  * What `sandpit mcp` may read of the package before its first read and write are answered: the bin,
@@ -93,5 +93,5 @@ export async function load(url, context, next) {
     expect(ours[0]).toBe('node/cli.js');
     expect(ours.slice(1).filter((f) => !f.startsWith('node/bin/'))).toEqual([]);
     expect(ours.length, ours.join('\n')).toBeLessThanOrEqual(MOST_FILES);
-  }, 120_000);
+  });
 });

@@ -24,7 +24,7 @@ beforeAll(async () => {
   toolsDir = join(folder(), 'tools');
   await writeToolsFolder(toolsDir);
   await buildCli();
-}, 180_000);
+});
 afterAll(async () => {
   for (const c of children) await c.close();
 });
@@ -88,7 +88,7 @@ describe.each(Object.keys(START) as Array<keyof typeof START>)('sandpit mcp over
     server = await START[transport](serverArgs());
     children.push(server);
     client = await server.connect({ capabilities: { roots: { listChanged: true }, elicitation: {} } }, person.setup);
-  }, 60_000);
+  });
 
   it('lists and reads the files as resources, and announces an edit of a subscribed one', async () => {
     const { resources } = await client.listResources();
@@ -142,7 +142,7 @@ describe.each(Object.keys(START) as Array<keyof typeof START>)('sandpit mcp over
     expect(refused.structuredContent).toMatchObject({ code: 'CONFIRMATION_DENIED' });
     expect(refused.structuredContent.hint).toMatch(/elicitation/);
     expect(existsSync(join(dir, 'unasked.txt'))).toBe(false);
-  }, 30_000);
+  });
 
   it("sends a manifest tool's image and audio as their own blocks, never as base64 in the text", async () => {
     const r = await call(client, 'chart');
@@ -188,4 +188,4 @@ it('sandpit mcp --approve all makes changes outside the artifact folder with no 
     { path: 'trusted.txt', action: 'add' },
   ]);
   expect(readFileSync(join(dir, 'trusted.txt'), 'utf8')).toBe('written\n');
-}, 30_000);
+});

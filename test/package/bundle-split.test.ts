@@ -27,7 +27,7 @@ beforeAll(async () => {
   app = await makeConsumer(work, (await packSandpit(work)).tarball);
   await writeTree(app, appFiles);
   // Building and packing the package is minutes of work on a shared machine.
-}, 900_000);
+});
 afterAll(async () => {
   await browser?.close();
   await rm(work, { recursive: true, force: true });
@@ -116,14 +116,14 @@ describe('the package ships its browser entries split, for any bundler', () => {
 
   it('Vite with worker.format "es": the OPFS worker loads under 92 KiB gzip first (the page under 175), the shell and git on first use; the app runs in Chromium', async () => {
     await expectSmallAndWorking('Vite', await buildVite(app));
-  }, 300_000);
+  });
 
   it('webpack 5 configured with nothing but its entry and output folder: the same, under 88 KiB (page under 170)', async () => {
     await expectSmallAndWorking('webpack', await buildWebpack(app));
     // terser over the page and the worker's chunks: 8 minutes once under load 16
-  }, 900_000);
+  });
 
   it('esbuild with the worker as a second entry named worker, its script worker copied: the same, under 100 KiB (page under 185)', async () => {
     await expectSmallAndWorking('esbuild', await buildEsbuild(app));
-  }, 300_000);
+  });
 });

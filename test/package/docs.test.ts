@@ -12,7 +12,7 @@ let result: Run;
 beforeAll(async () => {
   out = await mkdtemp(join(tmpdir(), 'sandpit-docs-'));
   result = run('npm', ['run', 'docs', '--', '--out', out], repoRoot);
-}, 120_000);
+});
 afterAll(() => rm(out, { recursive: true, force: true }));
 
 describe('the API reference', () => {

@@ -23,7 +23,7 @@ beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), 'sandpit-package-'));
   packed = await packSandpit(work);
   app = await makeConsumer(work, packed.tarball);
-}, 300_000);
+});
 afterAll(() => rm(work, { recursive: true, force: true }));
 
 const tsc = () => join(app, 'node_modules', 'typescript', 'bin', 'tsc');
@@ -78,7 +78,7 @@ describe('the npm package, installed into a fresh project', () => {
     expect(dry.stderr).toMatch(/^npm notice name: sandpit-workspace$/m);
     expect(dry.stdout).toContain('+ sandpit-workspace@');
     // npm's own start-up and packing: over 30 s once under load 20. Nothing here is a time limit.
-  }, 180_000);
+  });
 
   it('type-checks a Node program against every entry and runs it', async () => {
     await writeTree(app, nodeProject);
@@ -101,7 +101,7 @@ describe('the npm package, installed into a fresh project', () => {
     const named = run(join(app, 'node_modules', '.bin', 'sandpit-workspace'), ['tools'], app);
     expect(named.stdout).toBe(cli.stdout);
     // tsc over every entry's types, then three processes: over 60 s once under load 20. Not a time limit.
-  }, 300_000);
+  });
 
   it('type-checks every entry under lib ES2022 with @types/node and no DOM', async () => {
     await writeTree(app, noDomProject(NO_DOM_ENTRIES));
@@ -114,7 +114,7 @@ describe('the npm package, installed into a fresh project', () => {
         files.some((f) => f.endsWith(`/nodom/${entry.replaceAll('/', '_')}.ts`)),
         entry,
       ).toBe(true);
-  }, 60_000);
+  });
 
   it('runs the conformance suite under node:test: the memory backend passes, a flawed one fails by name', async () => {
     await writeTree(app, nodeTestFiles);
@@ -135,7 +135,7 @@ describe('the npm package, installed into a fresh project', () => {
     expect(bad.status).not.toBe(0);
     expect(count(bad.stdout, 'fail')).toBeGreaterThan(0);
     expect(bad.stdout).toMatch(/not ok \d+ - moves a file into a new folder and refuses to clobber without overwrite/);
-  }, 240_000);
+  });
 
   it('runs the conformance suite under Jest: the shipped example passes, a planted bug fails by name', async () => {
     await writeTree(app, jestFiles);
@@ -176,7 +176,7 @@ describe('the npm package, installed into a fresh project', () => {
     expect(failed).toContain(
       'contract: flawed under jest WorkspaceFs itself rmdir refuses a folder that still holds entries with ENOTEMPTY and removes nothing',
     );
-  }, 120_000);
+  });
 
   it('builds a Vite page from both browser entries with no configuration, and it runs in Chromium', async () => {
     await writeTree(app, browserProject);
@@ -227,5 +227,5 @@ describe('the npm package, installed into a fresh project', () => {
       await browser.close();
       await server.stop();
     }
-  }, 60_000);
+  });
 });

@@ -113,7 +113,7 @@ beforeAll(async () => {
         () => false,
       ),
   );
-}, 180_000);
+});
 
 afterAll(async () => {
   await registry?.close();

@@ -19,7 +19,7 @@ const SECRETS = {
 beforeAll(async () => {
   await buildCli();
   root = await mkdtemp(join(tmpdir(), 'sandpit-relaunch-'));
-}, 180_000);
+});
 afterAll(() => rm(root, { recursive: true, force: true }));
 
 const call = (command: string[], sandbox: 'os' | 'none') =>

@@ -96,7 +96,7 @@ describe.skipIf(process.platform !== 'linux')('run_command in the OS sandbox', (
     expect(await eventually(async () => (await hostProcessesWith(other)) === 1, 20_000)).toBe(true);
     expect((await t.ws.call('task_kill', { task_id: task.result!.task_id })).ok).toBe(true);
     expect(await eventually(async () => (await hostProcessesWith(other)) === 0, 20_000)).toBe(true);
-  }, 90_000);
+  });
 
   it('refuses a TCP connect to 127.0.0.1 with the network off, and allows it when the policy turns it on', async () => {
     const server: Server = createServer((socket) => socket.end('hello'));

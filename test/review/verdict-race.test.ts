@@ -10,7 +10,7 @@ let root: string;
 beforeAll(async () => {
   await buildCli();
   root = await mkdtemp(join(tmpdir(), 'sandpit-verdict-race-'));
-}, 240_000);
+});
 afterAll(() => rm(root, { recursive: true, force: true }));
 
 const numbered = (n: number) => Array.from({ length: n }, (_, i) => `line ${i + 1}\n`).join('');
@@ -99,5 +99,5 @@ describe('verdicts given at the same moment in two processes', () => {
     expect(notes.some((n) => n.includes('"reviewer 0 says no"'))).toBe(true);
     expect(notes.some((n) => n.includes('"reviewer 2 says no"'))).toBe(true);
     await again.close();
-  }, 60_000);
+  });
 });

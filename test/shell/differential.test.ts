@@ -19,7 +19,7 @@ const ALL_LINES = [...LINES, ...AGENT_LINES, ...TOOL_LINES, ...ARCHIVE_LINES];
 
 const base = mkdtempSync(join(tmpdir(), 'sandpit-shell-diff-'));
 // Hundreds of small trees: removing them can take longer than a hook's default on a busy machine.
-afterAll(() => rmSync(base, { recursive: true, force: true }), 120_000);
+afterAll(() => rmSync(base, { recursive: true, force: true }));
 
 /** Every file below a host folder, as path -> text (folders as path/ -> ''). */
 function hostTree(dir: string, prefix = ''): Record<string, string> {
@@ -90,19 +90,19 @@ describe('the browser shell against /bin/bash with the real tools', () => {
   // Generous limits: one bash process per line, on a machine that may be busy.
   it('agrees on stdout, exit code and the resulting files, line by line', async () => {
     expect(await mismatchesOf(LINES, 'line')).toEqual([]);
-  }, 600_000);
+  });
 
   it('agrees on the lines agents type, line by line', async () => {
     expect(await mismatchesOf(AGENT_LINES, 'agent')).toEqual([]);
-  }, 900_000);
+  });
 
   it('agrees on the tools agents reach for (find actions, rg, coreutils, sed and sort), line by line', async () => {
     expect(await mismatchesOf(TOOL_LINES, 'tool')).toEqual([]);
-  }, 900_000);
+  });
 
   it("agrees on archives (tar, gzip, zcat) and the file commands' last options, line by line", async () => {
     expect(await mismatchesOf(ARCHIVE_LINES, 'archive')).toEqual([]);
-  }, 600_000);
+  });
 
   it('fails loudly on what it does not support: a message on stderr, and a non-zero exit outside a pipeline', async () => {
     const quiet: string[] = [];
@@ -112,16 +112,12 @@ describe('the browser shell against /bin/bash with the real tools', () => {
         quiet.push(`${JSON.stringify(line)}: exit ${got.exit}, stderr ${JSON.stringify(got.stderr)}`);
     }
     expect(quiet).toEqual([]);
-  }, 60_000);
+  });
 
   // Only where a real jq is installed; test/shell/jq.test.ts checks the subset without one.
-  it.runIf(hasJq)(
-    'agrees with the real jq on its subset',
-    async () => {
-      expect(await mismatchesOf(JQ_LINES, 'jq')).toEqual([]);
-    },
-    60_000,
-  );
+  it.runIf(hasJq)('agrees with the real jq on its subset', async () => {
+    expect(await mismatchesOf(JQ_LINES, 'jq')).toEqual([]);
+  });
 });
 
 async function mismatchesOf(lines: string[], folder: string): Promise<string[]> {

@@ -33,7 +33,7 @@ describe("the shell's git against the real git CLI", () => {
       if (problems.length) mismatches.push(`${line}: ${problems.join('; ')}`);
     }
     expect(mismatches).toEqual([]);
-  }, 600_000);
+  });
 
   it('prints the same over memory as over real files', () => {
     expect(memoryOut).toEqual(nodeOut);

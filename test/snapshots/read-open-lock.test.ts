@@ -112,7 +112,7 @@ describe('a read that opens the snapshot store first', () => {
     expect(
       execFileSync('git', [`--git-dir=${gitdir}`, 'ls-tree', '--name-only', 'main'], { encoding: 'utf8' }).split('\n'),
     ).toEqual(expect.arrayContaining(['a.txt', 'b.txt', 'c.txt']));
-  }, 60_000);
+  });
 
   it("makes a new folder's first snapshot only once the other process lets go of the lock", async () => {
     const root = await mkdtemp(join(tmpdir(), 'sandpit-read-new-'));
@@ -131,5 +131,5 @@ describe('a read that opens the snapshot store first', () => {
     await holder.release();
     expect((await listing).snapshots.map((s: Out) => s.message)).toEqual(['Workspace opened']);
     await ws.close();
-  }, 60_000);
+  });
 });

@@ -69,6 +69,5 @@ describe('restoring a snapshot, comparing trees folder by folder', () => {
         }
       }
     },
-    60_000,
   );
 });

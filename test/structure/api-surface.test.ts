@@ -60,5 +60,5 @@ describe('the public surface', () => {
     const now = surface();
     if (process.env.UPDATE_API_SURFACE) writeFileSync(REPORT, now);
     expect(now.split('\n')).toEqual(readFileSync(REPORT, 'utf8').split('\n'));
-  }, 120_000);
+  });
 });

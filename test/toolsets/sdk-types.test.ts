@@ -56,9 +56,9 @@ describe('exports against the official SDK types', () => {
     // loose.ts holds an @ts-expect-error over the pre-fix shape: were it to assign, the unused
     // directive would itself be an error here.
     expect(typeErrors([fixtures.assigns, fixtures.loose])).toEqual([]);
-  }, 300_000);
+  });
 
   it('native toolsets: tool entries and presented outputs assign to openai and @anthropic-ai/sdk types with no cast', () => {
     expect(typeErrors([fixtures.native])).toEqual([]);
-  }, 300_000);
+  });
 });

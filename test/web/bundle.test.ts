@@ -12,7 +12,7 @@ beforeAll(async () => {
   await buildPage(outDir);
   files = {};
   for (const rel of await filesBelow(outDir)) files[rel] = await readFile(join(outDir, rel), 'utf8');
-}, 120_000);
+});
 afterAll(() => rm(outDir, { recursive: true, force: true }));
 
 /** The worker's own chunk: the one the page starts with `new Worker(...)`. */

@@ -5,7 +5,7 @@ import { startPage, type PageFixture } from './fixture.js';
 let fx: PageFixture;
 beforeAll(async () => {
   fx = await startPage('persist');
-}, 120_000);
+});
 afterAll(async () => fx?.stop());
 
 type Backend = 'opfs' | 'indexeddb' | 'memory';

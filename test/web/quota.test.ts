@@ -4,7 +4,7 @@ import { startPage, type PageFixture } from './fixture.js';
 let fx: PageFixture;
 beforeAll(async () => {
   fx = await startPage('quota');
-}, 120_000);
+});
 afterAll(async () => fx?.stop());
 
 // A real full quota: Chromium's own quota keeper, lowered for the page's origin through CDP.

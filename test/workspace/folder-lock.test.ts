@@ -143,7 +143,6 @@ describe('the workspace lock on a real folder', () => {
         await rm(outside, { recursive: true, force: true });
       }
     },
-    60_000,
   );
 
   it('keeps the lock through a burst of changes, taking it once, and lets go after it or on close', async () => {
@@ -182,7 +181,7 @@ describe('the workspace lock on a real folder', () => {
     expect(holds).toBeGreaterThan(1);
     expect(lock.takes).toBeGreaterThan(1);
     lock.close();
-  }, 30_000);
+  });
 
   it.runIf(process.platform === 'linux')(
     'lets go of a kept lock quietly when .sandpit became a link meanwhile',

@@ -92,7 +92,7 @@ it('dropping a fork frees the objects only it reached, loose and packed, and kee
   expect(read.ok && read.result.content).toBe('kept by the sibling\n');
   await expect(again.openFork('doomed')).rejects.toMatchObject({ code: 'NOT_FOUND' });
   await again.close();
-}, 120_000);
+});
 
 it('a drop with nothing of its own frees nothing', async () => {
   root = mkdtempSync(join(tmpdir(), 'sandpit-fork-drop-'));
