@@ -96,8 +96,10 @@ export async function commit(ctx: CommandContext, args: string[]): Promise<numbe
     await status(ctx, []);
     return 1;
   }
-  const author = await identity(repo, 'AUTHOR');
-  const committer = await identity(repo, 'COMMITTER');
+  // one clock reading for both, as git takes: two could fall either side of a second
+  const now = new Date();
+  const author = await identity(repo, 'AUTHOR', now);
+  const committer = await identity(repo, 'COMMITTER', now);
   const oid = await git.commit({
     ...repo.base,
     message,

@@ -29,7 +29,7 @@ export function parseGitDate(text: string): { timestamp: number; timezoneOffset:
  * Who is committing: `GIT_AUTHOR_*` / `GIT_COMMITTER_*` from the environment, else the
  * repository's `user.name` and `user.email`; with neither, git's own refusal.
  */
-export async function identity(repo: Repo, role: 'AUTHOR' | 'COMMITTER'): Promise<Person> {
+export async function identity(repo: Repo, role: 'AUTHOR' | 'COMMITTER', now = new Date()): Promise<Person> {
   const env = repo.ctx.env;
   const name = env.get(`GIT_${role}_NAME`) ?? (await repo.config('user.name'));
   const email = env.get(`GIT_${role}_EMAIL`) ?? (await repo.config('user.email'));
@@ -45,8 +45,8 @@ export async function identity(repo: Repo, role: 'AUTHOR' | 'COMMITTER'): Promis
   return {
     name,
     email,
-    timestamp: date?.timestamp ?? Math.floor(Date.now() / 1000),
-    timezoneOffset: date?.timezoneOffset ?? new Date().getTimezoneOffset(),
+    timestamp: date?.timestamp ?? Math.floor(now.getTime() / 1000),
+    timezoneOffset: date?.timezoneOffset ?? now.getTimezoneOffset(),
   };
 }
 

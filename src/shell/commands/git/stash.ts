@@ -61,8 +61,10 @@ async function push(ctx: CommandContext, repo: Repo): Promise<number> {
   const branch = (await repo.branch()) ?? '(no branch)';
   const subject = (await git.readCommit({ ...repo.base, oid: head })).commit.message.split('\n')[0];
   const what = `${branch}: ${repo.short(head)} ${subject}`;
-  const author = await identity(repo, 'AUTHOR');
-  const committer = await identity(repo, 'COMMITTER');
+  // one clock reading for both, as git takes: two could fall either side of a second
+  const now = new Date();
+  const author = await identity(repo, 'AUTHOR', now);
+  const committer = await identity(repo, 'COMMITTER', now);
   const indexTree = await writeTreeOf(repo, index);
   const indexCommit = await rawCommit(repo, indexTree, [head], author, committer, `index on ${what}\n`);
   const work = new Map<string, GitFile>(index);
