@@ -59,7 +59,12 @@ export function toGitError(error: unknown, action: string, url: string, secrets:
       );
   }
   if (error instanceof TypeError || e?.name === 'AbortError') {
-    return new ToolError('IO_ERROR', `could not reach the git server at ${where} (network error)`, {
+    // Node's fetch says only "fetch failed"; its cause's code (ECONNRESET, UND_ERR_SOCKET) tells a
+    // refused connection from one the server dropped mid-answer
+    const cause = (e as { cause?: { code?: unknown } }).cause?.code;
+    const why =
+      typeof cause === 'string' && /^[A-Z][A-Z0-9_]{2,40}$/.test(cause) ? `network error: ${cause}` : 'network error';
+    return new ToolError('IO_ERROR', `could not reach the git server at ${where} (${why})`, {
       hint: 'Check the URL and the network; in a browser the server must allow CORS, or pass corsProxy.',
     });
   }

@@ -1,3 +1,4 @@
+import { createServer, type AddressInfo } from 'node:net';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -174,6 +175,15 @@ describe.each(backends)('clone, edit and push on %s', (_, make) => {
       [made.ws.git.clone({ url: `${server.url}/${name}.git`, depth: 0 }), 'INVALID_ARGUMENTS'],
     ];
     for (const [attempt, code] of cases) expect(await attempt).toMatchObject({ ok: false, error: { code } });
+    // the refusal says why the server could not be reached, not only that it could not
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const { port } = closed.address() as AddressInfo;
+    await new Promise((resolve) => closed.close(resolve));
+    expect(await made.ws.git.clone({ url: `http://127.0.0.1:${port}/nothing.git` })).toMatchObject({
+      ok: false,
+      error: { code: 'IO_ERROR', message: expect.stringContaining('(network error: ECONNREFUSED)') },
+    });
     expect(await everything(made.fs, made.root)).toEqual(before);
     await made.ws.call('write_file', { path: 'keep.txt', content: 'mine\n' });
     const withFile = await everything(made.fs, made.root);
