@@ -1,13 +1,7 @@
-import { diffArrays } from 'diff';
 import { countLines, splitKeepingEols } from '../../text/lines.js';
+import { myersRegions, type LineRegion } from './myers-regions.js';
 
-/** One changed region of a line diff: `oldCount` lines at `oldStart` became `newCount` lines at `newStart` (0-based). */
-export interface LineRegion {
-  oldStart: number;
-  oldCount: number;
-  newStart: number;
-  newCount: number;
-}
+export type { LineRegion };
 
 /** A text's lines, each with its own line ending, so joining them gives the text back byte for byte. */
 export function linesOf(text: string | null): string[] {
@@ -30,30 +24,7 @@ export function changedRegions(a: readonly string[], b: readonly string[]): Line
   if (start === endA && start === endB) return [];
   if (start === endA || start === endB)
     return [{ oldStart: start, oldCount: endA - start, newStart: start, newCount: endB - start }];
-  const regions: LineRegion[] = [];
-  let x = start;
-  let y = start;
-  let open: LineRegion | null = null;
-  for (const part of diffArrays(a.slice(start, endA), b.slice(start, endB))) {
-    const count = part.count ?? part.value.length;
-    if (!part.added && !part.removed) {
-      if (open) regions.push(open);
-      open = null;
-      x += count;
-      y += count;
-      continue;
-    }
-    open ??= { oldStart: x, oldCount: 0, newStart: y, newCount: 0 };
-    if (part.removed) {
-      open.oldCount += count;
-      x += count;
-    } else {
-      open.newCount += count;
-      y += count;
-    }
-  }
-  if (open) regions.push(open);
-  return regions;
+  return myersRegions(a, b, start, endA, endB);
 }
 
 /** The last texts diffed, by their text after: blame and the persisted change log diff each change. */
