@@ -241,7 +241,10 @@ function decode(meta: Float64Array, out: Uint8Array): Array<PlainFile | null> {
  * regular file's lstat and bytes (null bytes over `maxBytes`), or null for anything else. Null
  * as a whole when there is no helper thread: the caller reads in place.
  */
-export function readOnHelper(paths: Array<string | Buffer>, maxBytes: number): Promise<Array<PlainFile | null>> | null {
+export function readOnHelper(
+  paths: Array<string | Buffer> | string,
+  maxBytes: number,
+): Promise<Array<PlainFile | null>> | null {
   const w = helper();
   if (w === null) return null;
   const id = nextId++;
@@ -249,8 +252,8 @@ export function readOnHelper(paths: Array<string | Buffer>, maxBytes: number): P
   return new Promise((resolve, reject) => {
     pending.set(id, { take: ({ meta, out }) => resolve(decode(meta!, out!)), reject });
     // one string clones far cheaper than an array of them; a path is never NUL
-    const plain = paths.every((p) => typeof p === 'string');
-    w.postMessage({ id, paths: plain ? paths.join('\0') : paths, max: maxBytes });
+    const plain = typeof paths === 'string' || paths.every((p) => typeof p === 'string');
+    w.postMessage({ id, paths: plain ? (typeof paths === 'string' ? paths : paths.join('\0')) : paths, max: maxBytes });
   });
 }
 

@@ -69,17 +69,38 @@ export function countNewlines(hay: Uint8Array, from: number, to: number): number
   let i = from;
   if (end - i >= 64) {
     while ((hay.byteOffset + i) & 3) if (hay[i++] === 10) n++;
-    const words = new Uint32Array(hay.buffer, hay.byteOffset + i, (end - i) >>> 2);
-    for (let k = 0; k < words.length; k++) {
+    const count = (end - i) >>> 2;
+    const first = (hay.byteOffset + i) >>> 2;
+    const words = wordsOf(hay.buffer, first + count);
+    for (let k = first, last = first + count; k < last; k++) {
       // a `\n` byte is zero after the xor, and then the only byte whose top bit the rest sets
       const x = words[k]! ^ 0x0a0a0a0a;
       n += Math.imul(~(((x & 0x7f7f7f7f) + 0x7f7f7f7f) | x | 0x7f7f7f7f) >>> 7, 0x01010101) >>> 24;
     }
-    i += words.length << 2;
+    i += count << 2;
   }
   for (; i < end; i++) if (hay[i] === 10) n++;
   return n;
 }
+
+/**
+ * The words of a whole buffer, the last one's kept: a search's files share their batch's buffer,
+ * and a view made per call (per matching line) was 4% of what a search allocated. Only a
+ * small buffer is kept, so no big file stays pinned by it.
+ */
+function wordsOf(buffer: ArrayBufferLike, least: number): Uint32Array<ArrayBufferLike> {
+  // a resizable buffer may have grown since its words were kept
+  if (buffer === keptBuffer && keptWords.length >= least) return keptWords;
+  const words = new Uint32Array(buffer, 0, buffer.byteLength >>> 2);
+  if (buffer.byteLength <= KEEP_WORDS_UP_TO) {
+    keptBuffer = buffer;
+    keptWords = words;
+  }
+  return words;
+}
+const KEEP_WORDS_UP_TO = 1 << 20;
+let keptBuffer: ArrayBufferLike | null = null;
+let keptWords: Uint32Array<ArrayBufferLike> = new Uint32Array(0);
 
 /** Code points in a UTF-8 byte range: every byte that is not a continuation byte starts one. */
 export function utf8CodePoints(bytes: Uint8Array, from: number, to: number): number {

@@ -91,7 +91,7 @@ function scanUtf8(
   const pattern = matcher.bytes!;
   let at = indexOfBytes(bytes, pattern, bodyStart, find);
   if (at === -1) return { matches: [] };
-  const body = bytes.subarray(bodyStart);
+  const body = bodyStart === 0 ? bytes : bytes.subarray(bodyStart);
   // checked without making the text where the host can: the text is needed only for a lone `\r`
   if (isUtf8 ? !isUtf8(body) : decodes(body) === null) return { skipped: 'decode' };
   // The byte walk below counts `\n` only; a file with a lone `\r` line end (rare) is numbered on its text.

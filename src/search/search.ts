@@ -89,6 +89,10 @@ export async function searchFiles(fs: WorkspaceFs, paths: PathResolver, spec: Se
     BATCH,
   );
   const found: FileLineMatch[] = [];
+  /** files whose outcome was taken onto the page */
+  let taken = 0;
+  /** set once the page is decided: reads still out then are not scanned */
+  const page = { ended: false };
   const window: Slot[] = [];
   /** files in the window's slots */
   let inFlight = 0;
@@ -121,7 +125,7 @@ export async function searchFiles(fs: WorkspaceFs, paths: PathResolver, spec: Se
   const enqueue = (entries: WalkEntry[], read: Promise<Array<PlainFile | null> | null> | null) => {
     const slot: Slot = {
       entries,
-      result: scanSlot(fs, entries, read, spec, found.length).then((outcomes) => {
+      result: scanSlot(fs, entries, read, spec, found.length, page).then((outcomes) => {
         slot.settled = true;
         return outcomes;
       }),
@@ -139,8 +143,17 @@ export async function searchFiles(fs: WorkspaceFs, paths: PathResolver, spec: Se
   let limit = batching ? Math.max(concurrency * 2, BATCH + 1) : wide;
   // a batch starts only when a whole one fits: refilled one file at a time, batches would shrink to one file
   const room = () => (batching ? limit - BATCH + 1 : limit);
+  /**
+   * Near the page's end, no more read ahead than the matches still wanted are likely to need (at
+   * the rate seen so far, twice over): a cursor's pages each read and scanned three batches past
+   * their end. Only what is read changes, never what is taken.
+   */
+  const needed = () => {
+    if (found.length === 0) return Infinity;
+    return Math.ceil(((spec.maxMatches + 1 - found.length) * taken) / found.length) * 2;
+  };
   const fill = async () => {
-    while (inFlight < room()) {
+    while (inFlight < room() && inFlight < needed()) {
       const entry = nextInRun() ?? (await next());
       if (!entry) break;
       const folder = batching ? plainFolder(entry) : null;
@@ -168,6 +181,7 @@ export async function searchFiles(fs: WorkspaceFs, paths: PathResolver, spec: Se
   let resumeAfter: CursorPosition | undefined;
   /** Take one file's outcome in order; true when the page must end here (a file stopped inside). */
   const take = (rel: string, outcome: ScanOutcome | null): boolean => {
+    taken++;
     if (outcome && !('skipped' in outcome)) {
       for (const m of outcome.matches) found.push({ path: rel, ...m });
       if (outcome.stoppedAfter !== undefined) {
@@ -218,6 +232,7 @@ export async function searchFiles(fs: WorkspaceFs, paths: PathResolver, spec: Se
       }
     }
   } finally {
+    page.ended = true;
     walking = false;
     run = [];
     await runs.return(undefined);
@@ -255,11 +270,17 @@ async function scanSlot(
   read: Promise<Array<PlainFile | null> | null> | null,
   spec: SearchSpec,
   taken: number,
+  page: { ended: boolean },
 ): Promise<Array<ScanOutcome | null>> {
   const files = read === null ? null : await read;
   const outcomes: Array<ScanOutcome | null> = [];
   let left = spec.maxMatches + 1 - taken;
   for (let i = 0; i < entries.length; i++) {
+    // read ahead past the page's end: nobody takes it
+    if (page.ended) {
+      outcomes.push(null);
+      continue;
+    }
     const entry = entries[i]!;
     const afterLine = spec.resume && entry.rel === spec.resume.path ? spec.resume.line : 0;
     // Past a full page a file is still scanned (for one match), so what it says about itself is as before.

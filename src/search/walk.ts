@@ -270,12 +270,19 @@ async function frameFor(
       if (e.type !== 'dir' || SKIPPED_FOLDERS.has(e.name) || (!options.includeHidden && e.name.charCodeAt(0) === 46))
         continue;
       if (prefetched.size >= PREFETCH_PER_FOLDER) break;
+      // a page resumed from a cursor enters only the folders on the way to it and after it
+      if (options.resumeAt !== undefined && beforeResume(joinRel(rel, e.name), options.resumeAt)) continue;
       const listing = readFolder(fs, paths.toAbs(joinRel(realRel, e.name)));
       listing.catch(() => {});
       prefetched.set(e.name, listing);
     }
   }
   return { rel, realRel, entries, next: 0, depth, rules: own, prefetched };
+}
+
+/** A folder the walk skips whole when resuming at `resumeAt`: before it, and not on the way to it. */
+function beforeResume(rel: string, resumeAt: string): boolean {
+  return comparePaths(rel, resumeAt) < 0 && !resumeAt.startsWith(`${rel}/`);
 }
 
 /** Entries of a folder sorted by name, from readdirTypes when the backend has it. */

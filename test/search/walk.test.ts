@@ -82,6 +82,28 @@ describe('walk', () => {
     expect(await collect(fs, { resumeAt: 'a' })).toEqual(['a/1', 'b/1', 'b/2', 'b/c/1', 'd']);
   });
 
+  it('lists no folder a resumed walk prunes, not even ahead of time', async () => {
+    const fs = createMemoryFs({
+      '/ws/a/1': '',
+      '/ws/a/x/1': '',
+      '/ws/b/1': '',
+      '/ws/b/c/1': '',
+      '/ws/b/e/1': '',
+      '/ws/d/1': '',
+    });
+    const listed: string[] = [];
+    const counting = {
+      ...fs,
+      readdirTypes: (path: string) => {
+        listed.push(path);
+        return fs.readdirTypes!(path);
+      },
+    } as WorkspaceFs;
+    expect(await collect(counting, { resumeAt: 'b/c/1' })).toEqual(['b/c/1', 'b/e/1', 'd/1']);
+    // each page of a paged search resumes so: listing the folders before it cost a page as much as the search
+    expect(listed.sort()).toEqual(['/ws', '/ws/b', '/ws/b/c', '/ws/b/e', '/ws/d']);
+  });
+
   it('walks wide and deep trees completely (prefetching never loses a folder)', async () => {
     const seed: Record<string, string> = {};
     for (let i = 0; i < 150; i++) seed[`/ws/d${String(i).padStart(3, '0')}/e/f${i}.txt`] = '';
