@@ -207,7 +207,7 @@ export async function connectWorkspace(options: ConnectOptions): Promise<RemoteW
   };
 
   const name = options.name ?? 'default';
-  const info = await guarded(() => {
+  const opening = guarded(() => {
     const { wire, confirm } = wireTools(options);
     return remote.open(
       {
@@ -224,23 +224,30 @@ export async function connectWorkspace(options: ConnectOptions): Promise<RemoteW
     throw error instanceof Error ? error : new Error(String(error));
   });
 
+  // Sent with the open, not a round trip each after it: neither needs the workspace, and the
+  // worker takes messages in the order they were sent, so both are in place before any later call.
   const listeners = new Set<(event: ChangeEvent) => void>();
-  await guarded(() =>
-    remote.subscribe(
-      proxy((event: ChangeEvent) => {
-        for (const listener of listeners) listener(event);
-      }),
-    ),
-  );
-
   const taskListeners = new Set<(event: TaskNoteEvent) => void>();
-  await guarded(() =>
-    remote.subscribeTasks(
-      proxy((event: TaskNoteEvent) => {
-        for (const listener of taskListeners) listener(event);
-      }),
+  const subscribed = Promise.all([
+    guarded(() =>
+      remote.subscribe(
+        proxy((event: ChangeEvent) => {
+          for (const listener of listeners) listener(event);
+        }),
+      ),
     ),
-  );
+    guarded(() =>
+      remote.subscribeTasks(
+        proxy((event: TaskNoteEvent) => {
+          for (const listener of taskListeners) listener(event);
+        }),
+      ),
+    ),
+  ]);
+  // a failed open is what the caller hears; the worker is ended then, and these never answer
+  subscribed.catch(() => {});
+  const info = await opening;
+  await subscribed;
 
   let closed: Promise<void> | null = null;
   const gitCall = (

@@ -23,6 +23,7 @@ import { tryLock, type HeldLock } from './tab-lock.js';
 import type { PreviewAnswerRequest, PreviewPort } from './preview/messages.js';
 import { hostReview } from './host-review.js';
 import { yieldingFs } from './yielding-fs.js';
+import { givenWayTo, warmInTurns } from './warm-up.js';
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 const TOOLSETS = ['canonical', 'cowork'];
@@ -129,6 +130,9 @@ export function createHost(): WorkerApi {
   async function ready(): Promise<Workspace | null> {
     if (ws) return ws;
     if (!options) throw new Error('open() was not called');
+    // fetched beside the backend's code, not after it
+    const tasksCode = surface.offered ? null : import('./host-tasks.js');
+    tasksCode?.catch(() => {});
     const descriptor = backendOf(options.backend)!;
     // A retool closes the workspace but keeps the storage (and its lock): open over the same one.
     if (descriptor.persistent && !lock) {
@@ -139,9 +143,9 @@ export function createHost(): WorkerApi {
     const fs = yieldingFs(backend.fs, () => previewing);
     const { confirm: asks, ...policy } = options.policy ?? {};
     // Background commands are tasks of this workspace; the task tools go with canonical's run_command.
-    const background = surface.offered
+    const background = !tasksCode
       ? null
-      : (await import('./host-tasks.js')).hostTasks((event) => {
+      : (await tasksCode).hostTasks((event) => {
           for (const listener of taskListeners)
             Promise.resolve(listener(event)).catch(() => taskListeners.delete(listener));
         });
@@ -166,7 +170,8 @@ export function createHost(): WorkerApi {
     return ws;
   }
 
-  return {
+  // the warm-up starts no import while a verb runs: a connect and its first calls go first
+  return givenWayTo<WorkerApi>({
     async open(opts, confirmProxy): Promise<OpenInfo> {
       if (options) throw new Error('this worker already hosts a workspace');
       const descriptor = backendOf(opts?.backend);
@@ -350,14 +355,15 @@ export function createHost(): WorkerApi {
         lock = null;
       }
     },
-  };
+  });
 }
 
 /**
- * As soon as the worker starts, fetch in the background the code that loads on first use (the
+ * From the worker's start, fetch in the background the code that loads on first use (the
  * backends, the shell, the patch engine, RE2, ...): the worker's first load stays small, and a
- * page that then goes offline still has all of it, as it had when the worker was one file.
- * Resolves once all of it is here (true) or some of it could not be fetched (false).
+ * page that then goes offline still has all of it, as it had when the worker was one file. It
+ * gives way to the page's calls (see warm-up.ts): a spare worker warms at once, a connected one
+ * between its calls. Resolves once all of it is here (true) or some of it could not be fetched (false).
  */
 let warming: Promise<boolean> | null = null;
 export function warmUp(): Promise<boolean> {
@@ -384,8 +390,6 @@ export function warmUp(): Promise<boolean> {
     () => import('./host-forks.js'),
     () => import('../src/workspace-forks.js'),
   ];
-  warming ??= new Promise<void>((resolve) => setTimeout(resolve, 0))
-    .then(() => Promise.allSettled(later.map((load) => load())))
-    .then((settled) => settled.every((s) => s.status === 'fulfilled'));
+  warming ??= new Promise<void>((resolve) => setTimeout(resolve, 0)).then(() => warmInTurns(later));
   return warming;
 }

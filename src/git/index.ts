@@ -90,11 +90,26 @@ export function createWorkspaceGit(
       await release?.().catch(() => {});
     }
   };
-  // Loaded on first use, so a worker that never talks to a git server does not carry the transport.
+  // Loaded on first use, so a worker that never talks to a git server does not carry the transport;
+  // the load starts with the call, while the run waits for commits and the change log (whose own
+  // code may be loading): in a browser each is a fetch, one after the other otherwise.
+  const early = <M>(load: Promise<M>): Promise<M> => {
+    load.catch(() => {});
+    return load;
+  };
   return {
-    clone: (options) => run('git_clone', async (c) => (await import('./clone.js')).cloneInto(c, options)),
-    push: (options = {}) => run('git_push', async (c) => (await import('./push.js')).pushFrom(c, options), true),
-    pull: (options = {}) => run('git_pull', async (c) => (await import('./pull.js')).pullInto(c, options), true),
+    clone: (options) => {
+      const code = early(import('./clone.js'));
+      return run('git_clone', async (c) => (await code).cloneInto(c, options));
+    },
+    push: (options = {}) => {
+      const code = early(import('./push.js'));
+      return run('git_push', async (c) => (await code).pushFrom(c, options), true);
+    },
+    pull: (options = {}) => {
+      const code = early(import('./pull.js'));
+      return run('git_pull', async (c) => (await code).pullInto(c, options), true);
+    },
     setAuthor: async (options) => {
       try {
         return { ok: true, tool: 'git_config', result: await (await import('./author.js')).setAuthor(ctx, options) };

@@ -34,6 +34,56 @@ const zlib = zlibUntyped as {
   inflate(strm: ZStream, flush: number): number;
 };
 const ZStreamClass = ZStreamUntyped as new () => ZStream;
+
+/** The part of pako 1's inflate state a reset sets (lib/zlib/inflate.js, inflateReset and inflateResetKeep). */
+interface InflateState {
+  wsize: number;
+  whave: number;
+  wnext: number;
+  total: number;
+  wrap: number;
+  mode: number;
+  last: number;
+  havedict: number;
+  dmax: number;
+  head: unknown;
+  hold: number;
+  bits: number;
+  lencode: Int32Array;
+  lendyn: Int32Array;
+  distcode: Int32Array;
+  distdyn: Int32Array;
+  sane: number;
+  back: number;
+}
+/** pako's HEAD: waiting for the zlib header */
+const HEAD = 1;
+
+/**
+ * pako's inflateReset without the two code tables it allocates anew on every reset (zlib in C
+ * keeps its tables; every block that uses them builds them first): in a browser, allocating them
+ * cost a small object about as much as inflating it. A state not shaped as expected is reset by pako.
+ */
+function resetKeepingTables(strm: ZStream): void {
+  const state = (strm as ZStream & { state?: InflateState }).state;
+  if (!(state?.lendyn instanceof Int32Array && state.distdyn instanceof Int32Array && state.mode !== undefined)) {
+    zlib.inflateReset(strm);
+    return;
+  }
+  state.wsize = state.whave = state.wnext = 0;
+  strm.total_in = strm.total_out = state.total = 0;
+  strm.msg = '';
+  if (state.wrap) (strm as ZStream & { adler: number }).adler = state.wrap & 1;
+  state.mode = HEAD;
+  state.last = state.havedict = 0;
+  state.dmax = 32768;
+  state.head = null;
+  state.hold = state.bits = 0;
+  state.lencode = state.lendyn;
+  state.distcode = state.distdyn;
+  state.sane = 1;
+  state.back = -1;
+}
 const Z_STREAM_END = 1;
 
 /** Input handed to the inflater per step; zeros inflate about a thousandfold, so this bounds one step's output too. */
@@ -138,7 +188,7 @@ export class WholeInflater {
       return { data: out.bytes, end: start + out.read };
     }
     const strm = this.strm ?? this.open();
-    zlib.inflateReset(strm);
+    resetKeepingTables(strm);
     const data = new Uint8Array(size);
     strm.input = pack;
     strm.next_in = start;

@@ -3,69 +3,128 @@ import { platformNative } from '../fs/platform-native.js';
 /**
  * A synchronous SHA-1, for git object ids. WebCrypto's digest is async and costs more per call
  * than hashing a small source file outright; a first snapshot hashes tens of thousands of them.
+ * In a browser this is the hash of every object a clone indexes, so the rounds are written out
+ * (no per-round branch) and an object's header is hashed ahead of its content without copying the
+ * content behind it.
  */
 const W = new Int32Array(80);
+/** the last one or two blocks: the bytes past the last whole block, the padding and the length */
+const TAIL = new Uint8Array(128);
+const H = new Int32Array(5);
 
 export function sha1(data: Uint8Array): Uint8Array {
-  const length = data.length;
-  const blocks = Math.ceil((length + 9) / 64);
-  const tail = new Uint8Array(128);
-  const tailStart = Math.floor(length / 64) * 64;
-  tail.set(data.subarray(tailStart));
-  tail[length - tailStart] = 0x80;
-  const tailLength = blocks * 64 - tailStart;
-  const bits = length * 8;
-  tail[tailLength - 1] = bits & 0xff;
-  tail[tailLength - 2] = (bits >>> 8) & 0xff;
-  tail[tailLength - 3] = (bits >>> 16) & 0xff;
-  tail[tailLength - 4] = (bits >>> 24) & 0xff;
-  const high = Math.floor(length / 0x20000000);
-  tail[tailLength - 5] = high & 0xff;
-  tail[tailLength - 6] = (high >>> 8) & 0xff;
-  const h = new Int32Array([0x67452301, 0xefcdab89 | 0, 0x98badcfe | 0, 0x10325476, 0xc3d2e1f0 | 0]);
-  for (let block = 0; block < blocks; block++) {
-    const offset = block * 64;
-    if (offset < tailStart) compressBlock(h, data, offset);
-    else compressBlock(h, tail, offset - tailStart);
+  digestInto(EMPTY, data);
+  return stateBytes();
+}
+
+const EMPTY = new Uint8Array(0);
+
+/**
+ * SHA-1 of `head` then `body` into H, as if they were one buffer (`head` under 64 bytes: a
+ * git object's header). Only the bytes that share a block with `head`, and the tail, are copied.
+ */
+function digestInto(head: Uint8Array, body: Uint8Array): void {
+  H[0] = 0x67452301;
+  H[1] = 0xefcdab89 | 0;
+  H[2] = 0x98badcfe | 0;
+  H[3] = 0x10325476;
+  H[4] = 0xc3d2e1f0 | 0;
+  const total = head.length + body.length;
+  let filled = head.length;
+  let at = 0;
+  if (filled > 0) {
+    TAIL.set(head);
+    at = Math.min(64 - filled, body.length);
+    TAIL.set(body.subarray(0, at), filled);
+    filled += at;
+    if (filled === 64) {
+      compressBlock(H, TAIL, 0);
+      filled = 0;
+    }
   }
+  if (filled === 0) {
+    for (; at + 64 <= body.length; at += 64) compressBlock(H, body, at);
+    filled = body.length - at;
+    TAIL.set(body.subarray(at));
+  }
+  TAIL[filled] = 0x80;
+  TAIL.fill(0, filled + 1);
+  const end = filled < 56 ? 64 : 128;
+  const high = Math.floor(total / 0x20000000);
+  const bits = total * 8;
+  TAIL[end - 1] = bits & 0xff;
+  TAIL[end - 2] = (bits >>> 8) & 0xff;
+  TAIL[end - 3] = (bits >>> 16) & 0xff;
+  TAIL[end - 4] = (bits >>> 24) & 0xff;
+  TAIL[end - 5] = high & 0xff;
+  TAIL[end - 6] = (high >>> 8) & 0xff;
+  TAIL[end - 7] = (high >>> 16) & 0xff;
+  TAIL[end - 8] = (high >>> 24) & 0xff;
+  compressBlock(H, TAIL, 0);
+  if (end === 128) compressBlock(H, TAIL, 64);
+}
+
+function stateBytes(): Uint8Array {
   const out = new Uint8Array(20);
-  h.forEach((v, i) => {
+  for (let i = 0; i < 5; i++) {
+    const v = H[i]!;
     out[i * 4] = v >>> 24;
     out[i * 4 + 1] = (v >>> 16) & 0xff;
     out[i * 4 + 2] = (v >>> 8) & 0xff;
     out[i * 4 + 3] = v & 0xff;
-  });
+  }
   return out;
+}
+
+function stateHex(): string {
+  let s = '';
+  for (let i = 0; i < 5; i++) {
+    const v = H[i]!;
+    s += HEX[v >>> 24]! + HEX[(v >>> 16) & 0xff]! + HEX[(v >>> 8) & 0xff]! + HEX[v & 0xff]!;
+  }
+  return s;
 }
 
 /** One 64-byte block of SHA-1 at `src[p]` folded into the state `h` (five words); shared with the streaming hash. */
 export function compressBlock(h: Int32Array, src: Uint8Array, p: number): void {
-  for (let i = 0; i < 16; i++, p += 4) W[i] = (src[p]! << 24) | (src[p + 1]! << 16) | (src[p + 2]! << 8) | src[p + 3]!;
+  const w = W;
+  for (let i = 0; i < 16; i++, p += 4) w[i] = (src[p]! << 24) | (src[p + 1]! << 16) | (src[p + 2]! << 8) | src[p + 3]!;
   for (let i = 16; i < 80; i++) {
-    const x = W[i - 3]! ^ W[i - 8]! ^ W[i - 14]! ^ W[i - 16]!;
-    W[i] = (x << 1) | (x >>> 31);
+    const x = w[i - 3]! ^ w[i - 8]! ^ w[i - 14]! ^ w[i - 16]!;
+    w[i] = (x << 1) | (x >>> 31);
   }
-  let a = h[0]!,
-    b = h[1]!,
-    c = h[2]!,
-    d = h[3]!,
-    e = h[4]!;
-  for (let i = 0; i < 80; i++) {
-    let f: number, k: number;
-    if (i < 20) {
-      f = (b & c) | (~b & d);
-      k = 0x5a827999;
-    } else if (i < 40) {
-      f = b ^ c ^ d;
-      k = 0x6ed9eba1;
-    } else if (i < 60) {
-      f = (b & c) | (b & d) | (c & d);
-      k = 0x8f1bbcdc | 0;
-    } else {
-      f = b ^ c ^ d;
-      k = 0xca62c1d6 | 0;
-    }
-    const t = (((a << 5) | (a >>> 27)) + f + e + k + W[i]!) | 0;
+  let a = h[0]!;
+  let b = h[1]!;
+  let c = h[2]!;
+  let d = h[3]!;
+  let e = h[4]!;
+  let t: number;
+  for (let i = 0; i < 20; i++) {
+    t = (((a << 5) | (a >>> 27)) + ((b & c) | (~b & d)) + e + 0x5a827999 + w[i]!) | 0;
+    e = d;
+    d = c;
+    c = (b << 30) | (b >>> 2);
+    b = a;
+    a = t;
+  }
+  for (let i = 20; i < 40; i++) {
+    t = (((a << 5) | (a >>> 27)) + (b ^ c ^ d) + e + 0x6ed9eba1 + w[i]!) | 0;
+    e = d;
+    d = c;
+    c = (b << 30) | (b >>> 2);
+    b = a;
+    a = t;
+  }
+  for (let i = 40; i < 60; i++) {
+    t = (((a << 5) | (a >>> 27)) + ((b & c) | (b & d) | (c & d)) + e + (0x8f1bbcdc | 0) + w[i]!) | 0;
+    e = d;
+    d = c;
+    c = (b << 30) | (b >>> 2);
+    b = a;
+    a = t;
+  }
+  for (let i = 60; i < 80; i++) {
+    t = (((a << 5) | (a >>> 27)) + (b ^ c ^ d) + e + (0xca62c1d6 | 0) + w[i]!) | 0;
     e = d;
     d = c;
     c = (b << 30) | (b >>> 2);
@@ -128,6 +187,8 @@ export function objectId(type: GitObjectType | 'tag', content: Uint8Array): stri
   // the host's SHA-1 where an entry installed one (Node's crypto is several times faster), hashing
   // the header and the content in turn instead of copying them into one buffer
   const native = platformNative()?.sha1Hex;
-  if (native) return native([HEADER_ENCODER.encode(`${type} ${content.length}\0`), content]);
-  return toHex(sha1(wrapObject(type, content)));
+  const header = HEADER_ENCODER.encode(`${type} ${content.length}\0`);
+  if (native) return native([header, content]);
+  digestInto(header, content);
+  return stateHex();
 }
