@@ -141,7 +141,7 @@ export function createNodeFs(options: NodeFsOptions = {}): WorkspaceFs {
         }
       : {}),
     native: NODE_NATIVE,
-    capabilities: { symlinks: true, atomicRename: true, modes: true },
+    capabilities: { symlinks: true, atomicRename: true, modes: true, replacesOnWrite: true },
     watchChanges(dir, options) {
       return watchFolder(dir, options ?? {}, { make: (p) => this.mkdir(p), remove: (p) => this.rmdir(p) });
     },
@@ -238,22 +238,47 @@ export const NODE_NATIVE: NativeHelpers = {
 const bufferIndexOf = Buffer.prototype.indexOf as (this: Uint8Array, value: number, byteOffset: number) => number;
 
 function writeAtomically(path: string, data: Uint8Array | string, requested?: number): void {
-  const temp = join(dirname(path), atomicTempName(basename(path), nodeCrypto().randomBytes(6).toString('hex')));
-  const existing = fs.lstatSync(native(path), { throwIfNoEntry: false });
-  if (existing?.isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
-  const mode = requested ?? (existing?.isFile() ? existing.mode & 0o7777 : undefined);
+  const temp = join(dirname(path), atomicTempName(basename(path), tempSuffix()));
+  // With a mode asked for, nothing of the file there is needed: a folder there refuses the rename
+  // (EISDIR), and the temporary file is removed. Without one, the file there keeps its mode.
+  let mode = requested;
+  if (requested === undefined) {
+    const existing = fs.lstatSync(native(path), { throwIfNoEntry: false });
+    if (existing?.isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
+    if (existing?.isFile()) mode = existing.mode & 0o7777;
+  }
+  // 'wx': the temporary name must be new, never a link or file planted there (which stays as it is).
+  let fd = fs.openSync(native(temp), 'wx', mode ?? 0o666);
   try {
-    // 'wx': the temporary name must be new, never a link or file planted there.
-    fs.writeFileSync(native(temp), data, mode === undefined ? { flag: 'wx' } : { mode, flag: 'wx' });
-    // The umask applies to a new file's mode; a mode asked for is set as given.
-    if (requested !== undefined) fs.chmodSync(native(temp), requested);
+    fs.writeFileSync(fd, data);
+    // The umask applies to a new file's mode; a mode asked for is set as given, on the open file
+    // (a chmod by name resolved the path again).
+    if (requested !== undefined) fs.fchmodSync(fd, requested);
+    fs.closeSync(fd);
+    fd = -1;
     fs.renameSync(native(temp), native(path));
   } catch (error) {
+    if (fd !== -1) fs.closeSync(fd);
     try {
       fs.unlinkSync(native(temp));
     } catch {
-      /* the temporary file was never made */
+      /* already gone */
     }
     throw error;
   }
+}
+
+/**
+ * Random bytes for temporary names, taken a few thousand at a time: asking the host's generator
+ * for six bytes per file cost a clone of 2,000 files more than its renames.
+ */
+let suffixPool: Buffer | null = null;
+let suffixAt = 0;
+function tempSuffix(): string {
+  if (suffixPool === null || suffixAt + 6 > suffixPool.length) {
+    suffixPool = nodeCrypto().randomBytes(6 * 512);
+    suffixAt = 0;
+  }
+  suffixAt += 6;
+  return suffixPool.toString('hex', suffixAt - 6, suffixAt);
 }

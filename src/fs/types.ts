@@ -215,6 +215,12 @@ export interface FsCapabilities {
    * absent means it does not
    */
   clockMtimes?: boolean;
+  /**
+   * writeFile puts a new file in the path's place: a link there is replaced, never written
+   * through, and a folder there refuses it with EISDIR, so a caller need not look first; absent
+   * means it may write through a link
+   */
+  replacesOnWrite?: boolean;
 }
 
 /** The `mode` a writeFile call asked for, if any. */

@@ -4,6 +4,7 @@ import { applyDelta, deltaResultSize, OFS_DELTA, readEntryHeader, REF_DELTA } fr
 import { inflateAt, inflateWhole, WHOLE_LIMIT, WholeInflater } from './pack-inflate.js';
 import { crc32, writePackIndex } from './pack-index-file.js';
 import { Sha1Stream } from './sha1-stream.js';
+import { yieldToHost } from '../workspace/host-yield.js';
 
 export type PackObjectType = 'commit' | 'tree' | 'blob' | 'tag';
 const TYPES: Record<number, PackObjectType> = { 1: 'commit', 2: 'tree', 3: 'blob', 4: 'tag' };
@@ -73,7 +74,8 @@ export async function indexPack(pack: Uint8Array, options: IndexPackOptions): Pr
     byOffset.set(entry.offset, entry);
     if (entry.oid) byOid.set(entry.oid, entry);
     at = end;
-    if (i % 512 === 511) await new Promise((r) => setTimeout(r, 0));
+    // a turn of the event loop now and then for other calls; setTimeout waited a millisecond or more each time
+    if (i % 512 === 511) await yieldToHost();
   }
   if (at !== pack.length - 20) throw corrupt('it holds more bytes than its objects');
   const resolver = new DeltaResolver(pack, byOffset, byOid, options, inflater);

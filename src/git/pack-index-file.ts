@@ -1,5 +1,4 @@
-import { fromHex } from '../snapshots/sha1.js';
-import { Sha1Stream } from './sha1-stream.js';
+import { fromHex, sha1Digest } from '../snapshots/sha1.js';
 
 /** One object's line in a pack index. */
 export interface IndexLine {
@@ -65,6 +64,6 @@ export function writePackIndex(lines: IndexLine[], packSha: string): Uint8Array 
   }
   out.set(fromHex(packSha), at);
   at += 20;
-  out.set(fromHex(new Sha1Stream().update(out.subarray(0, at)).hex()), at);
+  out.set(sha1Digest(out.subarray(0, at)), at);
   return out;
 }

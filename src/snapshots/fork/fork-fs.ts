@@ -30,7 +30,7 @@ export class ForkFs implements WorkspaceFs {
     private readonly createdAt = Date.now(),
   ) {
     // a file the fork has not written yet carries the fork's own time, not a write's
-    this.capabilities = base.capabilities && { ...base.capabilities, clockMtimes: false };
+    this.capabilities = base.capabilities && { ...base.capabilities, clockMtimes: false, replacesOnWrite: false };
     this.native = base.native;
   }
 
