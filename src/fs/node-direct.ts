@@ -1,9 +1,9 @@
 import * as fs from 'node:fs';
-import { createRequire } from 'node:module';
 import type { Worker } from 'node:worker_threads';
 import { native } from './node-names.js';
 import { makeStat, toFsStat } from './stat.js';
 import type { PlainFile } from './types.js';
+import { nodeBuiltin } from './node-builtin.js';
 
 const { O_RDONLY, O_WRONLY, O_NOFOLLOW, O_NONBLOCK, O_NOCTTY } = fs.constants;
 /** Without O_NOFOLLOW (Windows) an open would follow a link, so these paths are not offered. */
@@ -186,7 +186,7 @@ function helper(): Worker | null {
   if (worker !== undefined) return worker;
   try {
     // worker_threads loads with the first read that needs the helper, not with this module.
-    const { Worker } = createRequire(import.meta.url)('node:worker_threads') as typeof import('node:worker_threads');
+    const { Worker } = nodeBuiltin<typeof import('node:worker_threads')>('node:worker_threads');
     worker = new Worker(SOURCE, { eval: true });
     worker.unref();
     worker.on('online', () => {

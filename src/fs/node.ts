@@ -1,6 +1,5 @@
 import { isUtf8 } from 'node:buffer';
 import * as fs from 'node:fs';
-import { createRequire } from 'node:module';
 import { dirname, basename, join, resolve } from 'node:path';
 import { FsError, hasFsCode, translated } from './errors.js';
 import { Beneath, BENEATH_SUPPORTED, openRegularFile } from './node-beneath.js';
@@ -10,16 +9,16 @@ import { hasEscapedBytes, nameFromBytes } from './name-bytes.js';
 import { FolderListings, native } from './node-names.js';
 import { requestedMode, type FsDirent, type NativeHelpers, type PlainFile, type WorkspaceFs } from './types.js';
 import { atomicTempName } from './temp-names.js';
+import { SYNC_HASH_BYTES, sha256HexSync } from './hash/sha256.js';
 import { watchFolder } from './watch/node-watch.js';
+import { nodeBuiltin } from './node-builtin.js';
 
-// zlib loads with the first snapshot and crypto with the first hash, not with this module, and
-// crypto through require: its ES module namespace reads every export, webcrypto's too, which loads
-// it. An MCP server's first answers go without them.
-const builtin = createRequire(import.meta.url);
+// zlib loads with the first snapshot and crypto with the first write or large hash, not with this
+// module: an MCP server's first answers go without them.
 let zlib: typeof import('node:zlib') | undefined;
 let crypto: typeof import('node:crypto') | undefined;
-const nodeZlib = () => (zlib ??= builtin('node:zlib') as typeof import('node:zlib'));
-const nodeCrypto = () => (crypto ??= builtin('node:crypto') as typeof import('node:crypto'));
+const nodeZlib = () => (zlib ??= nodeBuiltin<typeof import('node:zlib')>('node:zlib'));
+const nodeCrypto = () => (crypto ??= nodeBuiltin<typeof import('node:crypto')>('node:crypto'));
 
 /**
  * The real-folder backend. Paths are host paths; the workspace above confines them to its root
@@ -224,7 +223,12 @@ export const NODE_NATIVE: NativeHelpers = {
     }) as unknown as { buffer: Buffer; engine: { bytesWritten: number } };
     return { bytes: new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength), read: engine.bytesWritten };
   },
-  sha256Hex: (data) => nodeCrypto().createHash('sha256').update(data).digest('hex'),
+  // A small file is hashed in JS until crypto has loaded for something else: loading it is ms of a
+  // server's first read (a write loads it, for its temporary's name), for microseconds of hashing.
+  sha256Hex: (data) =>
+    crypto === undefined && data.length <= SYNC_HASH_BYTES
+      ? sha256HexSync(data)
+      : nodeCrypto().createHash('sha256').update(data).digest('hex'),
   sha1Hex: (parts) => {
     const hash = nodeCrypto().createHash('sha1');
     for (const part of parts) hash.update(part);

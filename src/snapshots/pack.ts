@@ -1,6 +1,6 @@
 import type { WorkspaceFs } from '../fs/types.js';
 import { fromHex, sha1Digest, toHex, type GitObjectType } from './sha1.js';
-import { crc32 } from '../fs/crc32.js';
+import { crc32 } from '../fs/hash/crc32.js';
 import { DeflateBatches, isStoredSize, putStored, STORED_FRAMING } from './zlib.js';
 
 /**

@@ -1,7 +1,8 @@
 import { spawn } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { parseAst } from 'rolldown/parseAst';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildCli, cliPath, repoRoot } from '../cli/built-cli.js';
 import { scratch } from './scratch.js';
@@ -94,4 +95,43 @@ export async function load(url, context, next) {
     expect(ours.slice(1).filter((f) => !f.startsWith('node/bin/'))).toEqual([]);
     expect(ours.length, ours.join('\n')).toBeLessThanOrEqual(MOST_FILES);
   });
+
+  // The bundle runs each module's top level when its chunk loads (scripts/build-cli.mjs), not on
+  // first import: in the chunks every start loads, a top level may only define things, or a module
+  // needed only later would act at start-up.
+  it('has early and start chunks whose modules only define things at their top level', () => {
+    const bin = join(repoRoot, 'dist', 'node', 'bin');
+    const chunks = readdirSync(bin).filter((f) => /^(early|start)-.+\.js$/.test(f));
+    expect(chunks.length).toBe(2);
+    for (const chunk of chunks) {
+      const source = readFileSync(join(bin, chunk), 'utf8');
+      const acting = parseAst(source).body.filter((statement) => !definesOnly(statement));
+      expect(
+        acting.map((s) => source.slice(s.start, Math.min(s.end, s.start + 120))),
+        chunk,
+      ).toEqual([]);
+    }
+  });
 });
+
+type Node = { type: string; start: number; end: number; [key: string]: any };
+
+/** Declarations, and a loop or assignment that fills a table the chunk declares (`T[i] = ...`). */
+function definesOnly(statement: Node): boolean {
+  if (/^(Import|Export\w*|Function|Class|Variable)Declaration$/.test(statement.type))
+    return statement.type !== 'ExportDefaultDeclaration' || /Declaration$/.test(statement.declaration.type);
+  if (statement.type === 'ForStatement') return fillsTable(statement.body);
+  return fillsTable(statement);
+}
+
+function fillsTable(statement: Node): boolean {
+  if (statement.type !== 'ExpressionStatement') return false;
+  let target = statement.expression;
+  while (target.type === 'AssignmentExpression' && target.right.type === 'AssignmentExpression') target = target.right;
+  return (
+    target.type === 'AssignmentExpression' &&
+    target.left.type === 'MemberExpression' &&
+    target.left.object.type === 'Identifier' &&
+    !['globalThis', 'process', 'module', 'exports'].includes(target.left.object.name)
+  );
+}

@@ -11,6 +11,7 @@ import { alive, eventually } from './support.js';
 const SOURCES = [
   'node/process/spawn.ts',
   'node/process/output-cap.ts',
+  'fs/node-builtin.ts',
   'fs/tool-error.ts',
   'fs/errors.ts',
   ...readdirSync('src/contract').map((f) => `contract/${f}`),

@@ -1,4 +1,4 @@
-import { crc32 } from '../crc32.js';
+import { crc32 } from '../hash/crc32.js';
 import { FsError } from '../errors.js';
 
 /**

@@ -1,8 +1,8 @@
 import type { Worker } from 'node:worker_threads';
 import { statfsSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import type { ChangeFeed, WatchOptions } from '../types.js';
 import { WATCHER_SOURCE } from './watcher-source.js';
+import { nodeBuiltin } from '../node-builtin.js';
 
 /*
  * A change feed over a real folder, as git's fsmonitor and watchman keep one: one inotify watch
@@ -51,7 +51,7 @@ let nextId = 1;
 function watcherThread(): Worker | null {
   if (thread !== undefined) return thread;
   try {
-    const { Worker } = createRequire(import.meta.url)('node:worker_threads') as typeof import('node:worker_threads');
+    const { Worker } = nodeBuiltin<typeof import('node:worker_threads')>('node:worker_threads');
     const started = new Worker(WATCHER_SOURCE, { eval: true });
     started.on('message', (message: FromThread) => feeds.get(message.id)?.hear(message));
     const lost = () => {

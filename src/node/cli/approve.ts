@@ -1,4 +1,4 @@
-import { createInterface } from 'node:readline';
+import { nodeBuiltin } from '../../fs/node-builtin.js';
 import type { Approver, ApprovalRequest } from '../../workspace/policy.js';
 import { UsageError, type ParsedArgs } from './args.js';
 
@@ -7,6 +7,9 @@ export interface PromptIo {
   input: NodeJS.ReadableStream & { isTTY?: boolean };
   output: NodeJS.WritableStream;
 }
+
+// readline loads with the first question, not with the CLI's first module: every command starts without it.
+const readline = () => nodeBuiltin<typeof import('node:readline')>('node:readline');
 
 const clip = (text: string, max = 300) => (text.length > max ? `${text.slice(0, max)}…` : text);
 
@@ -28,7 +31,7 @@ export function terminalApprover(io: PromptIo): Approver {
   let queue: Promise<unknown> = Promise.resolve();
   const ask = (request: ApprovalRequest) =>
     new Promise<boolean>((resolve) => {
-      const rl = createInterface({ input: io.input, output: io.output, terminal: false });
+      const rl = readline().createInterface({ input: io.input, output: io.output, terminal: false });
       let answered = false;
       rl.once('line', (line) => {
         answered = true;

@@ -17,15 +17,14 @@ import {
   writeFileSync,
   writeSync,
 } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { ToolError } from '../../contract/index.js';
+import { nodeBuiltin } from '../../fs/node-builtin.js';
 import type { ProcessLock } from '../../workspace-core.js';
 
-// crypto through require, when a lock is first taken: its ES module namespace also loads webcrypto.
-const builtin = createRequire(import.meta.url);
+// crypto when a lock is first taken (see nodeBuiltin).
 const randomBytes = (size: number): Buffer =>
-  (builtin('node:crypto') as typeof import('node:crypto')).randomBytes(size);
+  nodeBuiltin<typeof import('node:crypto')>('node:crypto').randomBytes(size);
 
 /** How a workspace lock on a real folder waits and when it counts as abandoned. */
 export interface FolderLockOptions {

@@ -1,11 +1,10 @@
-import { createRequire } from 'node:module';
 import { accessSync, constants } from 'node:fs';
 import { delimiter, isAbsolute, join } from 'node:path';
 import { ToolError } from '../../contract/index.js';
+import { nodeBuiltin } from '../../fs/node-builtin.js';
 
 // child_process loads with the first probe, not with this module: a server that runs no command never pays for it.
-const builtin = createRequire(import.meta.url);
-const childProcess = () => builtin('node:child_process') as typeof import('node:child_process');
+const childProcess = () => nodeBuiltin<typeof import('node:child_process')>('node:child_process');
 
 /** Where commands run: `os` inside bubblewrap (Linux), `none` as plain child processes. */
 export type SandboxMode = 'os' | 'none';

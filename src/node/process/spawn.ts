@@ -1,13 +1,12 @@
 import type { ChildProcess } from 'node:child_process';
-import { createRequire } from 'node:module';
 import { readdirSync, readFileSync } from 'node:fs';
 import { ToolError } from '../../contract/index.js';
+import { nodeBuiltin } from '../../fs/node-builtin.js';
 import { CappedOutput, DEFAULT_OUTPUT_CAP } from './output-cap.js';
 
 // child_process loads with the first command, not with this module: an MCP server's first answers
 // (and every server that runs no command) go without it.
-const builtin = createRequire(import.meta.url);
-const childProcess = () => builtin('node:child_process') as typeof import('node:child_process');
+const childProcess = () => nodeBuiltin<typeof import('node:child_process')>('node:child_process');
 
 /** A program to start; `env` is the complete environment (see programEnv). */
 export interface SpawnRequest {
