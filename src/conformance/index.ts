@@ -63,6 +63,12 @@ export interface ConformanceOptions extends ConformanceRunner {
    * the error's code.
    */
   faultPoints?: FaultPoints;
+  /**
+   * How many of a failing-storage test's failure points run at once (default 1), each on a fresh
+   * workspace of its own. For a backend that waits on I/O (a browser store, a remote one) and whose
+   * `make` gives independent workspaces when called again before the last is cleaned up.
+   */
+  faultConcurrency?: number;
 }
 
 /**
@@ -97,7 +103,7 @@ export function runConformance(backend: MakeFs | ConformanceBackend, options: Co
       searchFilesContract(b);
       confinementContract(b);
       losslessContract(b);
-      faultsContract(b, options.faultPoints);
+      faultsContract(b, options.faultPoints, options.faultConcurrency);
       concurrencyContract(b);
       writeToolsContract(b);
       editFileContract(b);

@@ -69,17 +69,19 @@ export async function writeBranch(fs: WorkspaceFs, gitdir: string, oid: string):
 }
 
 /**
- * Make a bare repository whose HEAD names the branch, as `git init --bare` (and isomorphic-git's
- * init, which wrote it before) lays it out; a folder that already has a config is left as it is.
+ * Make a bare repository whose HEAD names the branch; a folder that already has a config is left
+ * as it is. Only what git needs to see a repository (HEAD, config, objects, refs) and what the
+ * first commit writes into: `git init --bare` also makes hooks, info, objects/info and refs/tags,
+ * which stay empty here and cost a folder each on every first open (a round trip on OPFS). git,
+ * isomorphic-git and `git fsck` read the repository without them. True when it made the repository.
  */
-export async function initRepository(fs: WorkspaceFs, gitdir: string): Promise<void> {
+export async function initRepository(fs: WorkspaceFs, gitdir: string): Promise<boolean> {
   const made = await fs.stat(`${gitdir}/config`).then(
     () => true,
     () => false,
   );
-  if (made) return;
-  for (const dir of ['hooks', 'info', 'objects/info', 'objects/pack', 'refs/heads', 'refs/tags'])
-    await fs.mkdir(`${gitdir}/${dir}`, { recursive: true });
+  if (made) return false;
+  for (const dir of ['objects/pack', 'refs/heads']) await fs.mkdir(`${gitdir}/${dir}`, { recursive: true });
   const text = (t: string) => new TextEncoder().encode(t);
   await fs.writeFile(
     `${gitdir}/config`,
@@ -88,4 +90,5 @@ export async function initRepository(fs: WorkspaceFs, gitdir: string): Promise<v
     ),
   );
   await fs.writeFile(`${gitdir}/HEAD`, text(`ref: ${BRANCH}\n`));
+  return true;
 }

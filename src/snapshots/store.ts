@@ -465,11 +465,13 @@ export class SnapshotStore {
         if (!hasFsCode(e, 'EEXIST')) throw e;
       });
       await this.fs.writeFile(`${gitdir}/${FIRST_OPEN_MARK}`, new Uint8Array(0));
-      await initRepository(this.fs, gitdir);
+      const made = await initRepository(this.fs, gitdir);
       try {
-        await this.fs.mkdir(`${gitdir}/objects/pack`, { recursive: true }).catch((e) => {
-          if (!hasFsCode(e, 'EEXIST')) throw e;
-        });
+        // a repository made here has its pack folder; one an earlier open left may not
+        if (!made)
+          await this.fs.mkdir(`${gitdir}/objects/pack`, { recursive: true }).catch((e) => {
+            if (!hasFsCode(e, 'EEXIST')) throw e;
+          });
         await this.commit([''], { message: 'Workspace opened' }, true);
         await this.fs.unlink(`${gitdir}/${FIRST_OPEN_MARK}`);
       } catch (error) {

@@ -11,13 +11,22 @@ const result = <T>(envelope: { ok: boolean; result?: unknown; error?: unknown })
   if (!envelope.ok) throw new Error(JSON.stringify(envelope.error));
   return envelope.result as T;
 };
+/** Ask again until `ready` says yes: the tests wait for a state, however slow the machine (the test's timeout bounds it). */
+async function until(ready: () => Promise<boolean>): Promise<void> {
+  while (!(await ready())) await new Promise((r) => setTimeout(r, 20));
+}
 
 describe("background tasks in the worker's shell", () => {
   it('start at once, are listed and read, send their notes and end to the page, and land their writes as one change', async () => {
     const ws = await connect({ backend: 'indexeddb', name: uniqueName('tasks') });
     open.push(ws);
     const heard: TaskNoteEvent[] = [];
-    ws.onTask((event) => heard.push(event));
+    const ended = new Promise<void>((resolve) =>
+      ws.onTask((event) => {
+        heard.push(event);
+        if (event.ended) resolve();
+      }),
+    );
     const tools = (await ws.listTools()).map((t) => t.name);
     expect(tools).toEqual(expect.arrayContaining(['task_output', 'task_wait', 'task_kill', 'list_tasks']));
     const started = result<{ task_id: string }>(
@@ -37,8 +46,8 @@ describe("background tasks in the worker's shell", () => {
     expect(result<{ content: string }>(await ws.call('read_file', { path: 'out.txt' })).content).toBe('built\n');
     const changes = (await ws.changes()).filter((c) => c.tool === 'run_command');
     expect(changes.map((c) => c.files.map((f) => f.path))).toEqual([['out.txt']]);
-    // Events cross on their own channel: give the exit a moment to arrive.
-    for (let i = 0; i < 50 && !heard.some((e) => e.ended); i++) await new Promise((r) => setTimeout(r, 20));
+    // Events cross on their own channel: the exit may arrive after the answer to task_wait.
+    await ended;
     expect(heard).toEqual([
       { task_id: 'task_1', text: 'halfway', wake: false, ended: false },
       {
@@ -58,11 +67,14 @@ describe("background tasks in the worker's shell", () => {
     open.push(ws);
     result(
       await ws.call('run_command', {
-        command: 'while true; do echo tick >> log.txt; sleep 0.05; done',
+        command: 'while true; do echo tick >> log.txt; echo wrote; sleep 0.05; done',
         background: true,
       }),
     );
-    await new Promise((r) => setTimeout(r, 300));
+    // Killed once the loop has written (it says so on stdout; its writes land when it ends): the kill must keep them.
+    await until(
+      async () => result<{ stdout: string }>(await ws.call('task_output', { task_id: 'task_1' })).stdout !== '',
+    );
     expect(result<Record<string, unknown>>(await ws.call('task_kill', { task_id: 'task_1' }))).toMatchObject({
       status: 'killed',
       exit_code: -1,

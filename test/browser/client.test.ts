@@ -20,7 +20,8 @@ describe.each<BackendKind>(['memory', 'indexeddb', 'opfs'])('the workspace in a 
     expect(read).toMatchObject({ ok: true, result: { content: 'export const a = 1;\n', eol: 'lf', total_lines: 1 } });
     const edited = await ws.call('edit_file', { path: 'src/a.ts', old_text: '= 1', new_text: '= 2' });
     expect(edited.ok).toBe(true);
-    await expect.poll(() => events.length).toBe(2);
+    // Change events cross on their own channel; the default second of polling runs out on a busy machine.
+    await expect.poll(() => events.length, { timeout: 30_000 }).toBe(2);
     const ids = [written, edited].map((e) => (e as unknown as { result: { change_id: string } }).result.change_id);
     expect(events).toEqual([
       { change_id: ids[0], tool: 'write_file', paths: ['src/a.ts'] },
@@ -83,7 +84,7 @@ describe.each<BackendKind>(['memory', 'indexeddb', 'opfs'])('the workspace in a 
     });
     // Every progress event reaches the page before the envelope does.
     expect(progress.at(-1)).toBe(3);
-    await expect.poll(() => events.length).toBe(1);
+    await expect.poll(() => events.length, { timeout: 30_000 }).toBe(1);
     expect(events[0]).toMatchObject({ tool: 'import_files', paths: ['img/a.png', 'big.bin'] });
     const exported = await ws.exportFiles();
     expect(exported.files.map((f) => f.path)).toEqual(['big.bin', 'img/a.png']);

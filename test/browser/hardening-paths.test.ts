@@ -15,7 +15,8 @@ const { full, seed } = inject('hardening');
 const replay = (area: string) =>
   `[hardening ${area}] mode=${full ? 'full' : 'slice'} seed=${seed} (replay: HARDENING_SEED=${seed}${full ? ' HARDENING=full' : ''})`;
 
-const unique = (kind: string) => `sandpit-hardening-${kind}-${Date.now().toString(36)}`;
+const unique = (kind: string) =>
+  `sandpit-hardening-${kind}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
 
 /** OPFS walks are slow enough that the `npm test` slice stays small there. `opfs` is the tree layout the page itself opens. */
 const backends: Array<{

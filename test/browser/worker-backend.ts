@@ -45,7 +45,8 @@ export function workerBackend(kind: WorkerBackendKind, makeWorker: () => Worker)
     symlinks: kind === 'indexeddb' || kind === 'memory',
     async make(seed = {}) {
       remote ??= wrap<FsWorker>(makeWorker());
-      const name = `sandpit-wcontract-${Date.now().toString(36)}-${++counter}`;
+      // Random too: the browser project's other page may make one in the same millisecond.
+      const name = `sandpit-wbackend-${Date.now().toString(36)}-${++counter}-${Math.random().toString(36).slice(2, 8)}`;
       const packed = await remote.create(kind, name);
       if (kind === 'opfs' && !packed) throw new Error('the OPFS workspace in the worker did not come out packed');
       const r = remote;

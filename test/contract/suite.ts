@@ -8,8 +8,9 @@ const patchScenarios = loadScenarios();
 
 /**
  * Every tool's contract, run against one backend: the exported suite plus the scenario folders.
- * `faultPoints` as the suite takes it: the browser's stores pass `'spread'` unless HARDENING=full.
+ * `faultPoints` and `faultConcurrency` as the suite takes them: the browser's stores pass
+ * `'spread'` unless HARDENING=full, and run a few failure points at once.
  */
-export function runContract(backend: BackendUnderTest, faultPoints: FaultPoints = 'every'): void {
-  runConformance(backend, { describe, it, expect, patchScenarios, faultPoints });
+export function runContract(backend: BackendUnderTest, faultPoints: FaultPoints = 'every', faultConcurrency = 1): void {
+  runConformance(backend, { describe, it, expect, patchScenarios, faultPoints, faultConcurrency });
 }

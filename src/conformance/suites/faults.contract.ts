@@ -125,7 +125,34 @@ function recordingFs(inner: WorkspaceFs, ops: readonly FsOp[], paths: string[]):
   });
 }
 
-export function faultsContract(backend: BackendUnderTest, points: FaultPoints = 'every') {
+/**
+ * Run `work` for every k in `ks`, `limit` at a time, and give the results in k's order. Every k
+ * has a workspace of its own, so none waits on another's. After an error no new k starts, and the
+ * ones running settle before it is thrown, so no k's store is still being written after its test.
+ */
+async function eachPoint<T>(ks: number[], limit: number, work: (k: number) => Promise<T>): Promise<T[]> {
+  const results: PromiseSettledResult<T>[] = new Array(ks.length);
+  let next = 0;
+  let failed = false;
+  const lane = async () => {
+    while (next < ks.length && !failed) {
+      const i = next++;
+      results[i] = await work(ks[i]!).then(
+        (value) => ({ status: 'fulfilled', value }) as const,
+        (reason: unknown) => {
+          failed = true;
+          return { status: 'rejected', reason } as const;
+        },
+      );
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, ks.length)) }, lane));
+  const first = results.find((r): r is PromiseRejectedResult => r?.status === 'rejected');
+  if (first) throw first.reason;
+  return results.map((r) => (r as PromiseFulfilledResult<T>).value);
+}
+
+export function faultsContract(backend: BackendUnderTest, points: FaultPoints = 'every', concurrency = 1) {
   describe('failing storage', () => {
     async function setup(sc: Scenario, ops: readonly FsOp[], snapshots = false, record?: string[]) {
       const h = await open(backend, sc.seed);
@@ -171,9 +198,9 @@ export function faultsContract(backend: BackendUnderTest, points: FaultPoints = 
       const clean = await cleanRun(sc, ops, snapshots);
       expect(clean.count).toBeGreaterThan(0);
       const tried = which(clean.count, clean.paths);
-      const broken: string[] = [];
-      for (let k = 1; k <= clean.count; k++) {
-        if (!tried(k)) continue;
+      const ks = Array.from({ length: clean.count }, (_, i) => i + 1).filter(tried);
+      const perPoint = await eachPoint(ks, concurrency, async (k) => {
+        const broken: string[] = [];
         const { h, fs, ws } = await setup(sc, ops, snapshots);
         try {
           const changesBefore = ws.changes.list().length;
@@ -185,7 +212,7 @@ export function faultsContract(backend: BackendUnderTest, points: FaultPoints = 
             if (mustFail(k)) broken.push(`k=${k}: the call succeeded although operation ${k} failed`);
             if (JSON.stringify(now) !== JSON.stringify(clean.after))
               broken.push(`k=${k}: succeeded but the tree is not the clean result`);
-            continue;
+            return broken;
           }
           if (env.error.code !== code)
             broken.push(`k=${k}: code ${env.error.code}, expected ${code} (${env.error.message})`);
@@ -204,8 +231,9 @@ export function faultsContract(backend: BackendUnderTest, points: FaultPoints = 
         } finally {
           await cleanup(h, snapshots);
         }
-      }
-      return broken;
+        return broken;
+      });
+      return perPoint.flat();
     }
 
     for (const sc of SCENARIOS) {
@@ -257,26 +285,19 @@ export function faultsContract(backend: BackendUnderTest, points: FaultPoints = 
     it('a folder delete fails before the folder is parked, or completes', async () => {
       const sc = SCENARIOS.find((s) => s.mayAbsorbLateFailures)!;
       const clean = await cleanRun(sc, MUTATING_OPS);
-      const outcomes: string[] = [];
-      for (let k = 1; k <= clean.count; k++) {
+      const ks = Array.from({ length: clean.count }, (_, i) => i + 1);
+      const outcomes = await eachPoint(ks, concurrency, async (k) => {
         const { h, fs, ws } = await setup(sc, MUTATING_OPS);
         try {
           fs.plan = { failAt: k, failure: 'EIO' };
           const env = await ws.call(...sc.call);
           const now = await visibleTree(h);
-          outcomes.push(
-            env.ok
-              ? JSON.stringify(now) === JSON.stringify(clean.after)
-                ? 'after'
-                : 'broken'
-              : JSON.stringify(now) === JSON.stringify(clean.before)
-                ? 'before'
-                : 'broken',
-          );
+          if (env.ok) return JSON.stringify(now) === JSON.stringify(clean.after) ? 'after' : 'broken';
+          return JSON.stringify(now) === JSON.stringify(clean.before) ? 'before' : 'broken';
         } finally {
           await h.cleanup();
         }
-      }
+      });
       expect(outcomes).not.toContain('broken');
       expect(outcomes).toContain('before');
       expect(outcomes[outcomes.length - 1]).toBe('after');

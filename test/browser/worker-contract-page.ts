@@ -9,16 +9,12 @@ import { keyedRunner, WORKER_LAYOUTS, type WorkerFailure, type WorkerLayout } fr
 // The suite runs in the worker (test/browser/fixtures/contract-worker.ts), workspace and all, so a
 // test crosses once instead of once per filesystem call; the page registers the same tests by the
 // same names and reports each worker result as its own. (IndexedDB and memory in a worker add
-// nothing: the same adapters run the suite in the page and in Node.)
+// nothing: the same adapters run the suite in the page and in Node.) One test file per layout
+// (contract-worker-*.test.ts), so the browser project's two pages run them side by side.
 interface ContractWorker {
   keys(layout: WorkerLayout): Promise<string[]>;
   run(layout: WorkerLayout, key: string, faultPoints: FaultPoints): Promise<WorkerFailure | null>;
 }
-// As in the page (contract.test.ts): a spread of the failing-storage points unless HARDENING=full.
-const faultPoints: FaultPoints = inject('hardening').full ? 'every' : 'spread';
-const worker = wrap<ContractWorker>(
-  new Worker(new URL('./fixtures/contract-worker.ts', import.meta.url), { type: 'module' }),
-);
 
 function failure(f: WorkerFailure): Error {
   const error = Object.assign(
@@ -30,7 +26,13 @@ function failure(f: WorkerFailure): Error {
   return error;
 }
 
-for (const layout of Object.keys(WORKER_LAYOUTS) as WorkerLayout[]) {
+/** Register the contract suite for one worker layout: each test runs in a worker of this file's own. */
+export function registerWorkerContract(layout: WorkerLayout): void {
+  // As in the page (contract-opfs.test.ts): a spread of the failing-storage points unless HARDENING=full.
+  const faultPoints: FaultPoints = inject('hardening').full ? 'every' : 'spread';
+  const worker = wrap<ContractWorker>(
+    new Worker(new URL('./fixtures/contract-worker.ts', import.meta.url), { type: 'module' }),
+  );
   const registered: string[] = [];
   const runner = keyedRunner(
     (key, name) => {
