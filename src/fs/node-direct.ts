@@ -88,8 +88,7 @@ export function writeInPlace(path: string, data: Uint8Array, currentSize: number
  * Many small files read on a helper thread, so the system calls of a search (an open, fstat,
  * read and close per file) run beside the main thread's scanning instead of before it. One
  * thread, started on first use and never keeping the process alive; where it cannot start, or
- * fails, the reads are done in place. A snapshot's objects are compressed there too, a batch per
- * message (see deflateOnHelper).
+ * fails, the reads are done in place.
  *
  * The thread opens exactly the paths it is given with O_NOFOLLOW and O_NONBLOCK, as the
  * in-place read does: a caller below a root passes `/proc/self/fd/<folder>/<name>` paths whose
@@ -102,29 +101,10 @@ const FIELDS = 11;
 /** The thread's code (CommonJS: an eval worker has no module loader). */
 const SOURCE = `
 const fs = require('node:fs');
-const zlib = require('node:zlib');
 const { parentPort } = require('node:worker_threads');
 const { O_RDONLY, O_NOFOLLOW, O_NONBLOCK, O_NOCTTY } = fs.constants;
 const FLAGS = O_RDONLY | O_NOFOLLOW | O_NONBLOCK | (O_NOCTTY || 0);
-parentPort.on('message', (message) => (message.deflate ? deflateAll(message) : readAll(message)));
-function deflateAll({ id, deflate: data, ends, level }) {
-  try {
-    const parts = [];
-    let total = 0;
-    for (let i = 0, start = 0; i < ends.length; start = ends[i++]) {
-      const part = zlib.deflateSync(data.subarray(start, ends[i]), { level });
-      parts.push(part);
-      total += part.length;
-    }
-    const out = new Uint8Array(total);
-    const outEnds = new Float64Array(parts.length);
-    for (let i = 0, at = 0; i < parts.length; i++) { out.set(parts[i], at); at += parts[i].length; outEnds[i] = at; }
-    parentPort.postMessage({ id, out, ends: outEnds }, [out.buffer, outEnds.buffer]);
-  } catch (error) {
-    parentPort.postMessage({ id, failed: String(error) });
-  }
-}
-function readAll({ id, paths: given, max }) {
+parentPort.on('message', ({ id, paths: given, max }) => {
   const paths = typeof given === 'string' ? given.split('\\0') : given;
   const n = paths.length;
   const meta = new Float64Array(n * ${FIELDS});
@@ -162,23 +142,12 @@ function readAll({ id, paths: given, max }) {
     at += size;
   }
   parentPort.postMessage({ id, meta, out }, [meta.buffer, out.buffer]);
-}
+});
 `;
 
-/** What the thread answers: a read's metadata and bytes, a batch's compressed objects, or why a batch failed. */
-interface Answer {
-  id: number;
-  meta?: Float64Array;
-  out?: Uint8Array;
-  ends?: Float64Array;
-  failed?: string;
-}
-
-type Pending = { take: (answer: Answer) => void; reject: (error: unknown) => void };
+type Pending = { resolve: (files: Array<PlainFile | null>) => void; reject: (error: unknown) => void };
 
 let worker: Worker | null | undefined;
-/** the thread has started: until then a batch to compress is not sent (the caller compresses it as before) */
-let online = false;
 let nextId = 0;
 const pending = new Map<number, Pending>();
 
@@ -189,18 +158,14 @@ function helper(): Worker | null {
     const { Worker } = nodeBuiltin<typeof import('node:worker_threads')>('node:worker_threads');
     worker = new Worker(SOURCE, { eval: true });
     worker.unref();
-    worker.on('online', () => {
-      online = true;
-    });
-    worker.on('message', (answer: Answer) => {
-      const waiting = pending.get(answer.id);
-      pending.delete(answer.id);
+    worker.on('message', ({ id, meta, out }: { id: number; meta: Float64Array; out: Uint8Array }) => {
+      const waiting = pending.get(id);
+      pending.delete(id);
       if (pending.size === 0) worker?.unref();
-      waiting?.take(answer);
+      waiting?.resolve(decode(meta, out));
     });
     const fail = (error: unknown) => {
       worker = null;
-      online = false;
       for (const p of pending.values()) p.reject(error);
       pending.clear();
     };
@@ -250,44 +215,9 @@ export function readOnHelper(
   const id = nextId++;
   if (pending.size === 0) w.ref();
   return new Promise((resolve, reject) => {
-    pending.set(id, { take: ({ meta, out }) => resolve(decode(meta!, out!)), reject });
+    pending.set(id, { resolve, reject });
     // one string clones far cheaper than an array of them; a path is never NUL
     const plain = typeof paths === 'string' || paths.every((p) => typeof p === 'string');
     w.postMessage({ id, paths: plain ? (typeof paths === 'string' ? paths : paths.join('\0')) : paths, max: maxBytes });
-  });
-}
-
-/**
- * zlib-compress each of `list` at `level` on the helper thread, in one message: Node's own
- * asynchronous deflate sets up a stream and a thread-pool round trip per object, which cost a
- * 100-file patch's snapshot three times the CPU of compressing the same objects in one go. The
- * objects are copied into one buffer that is handed over whole (cloning a view would copy all of
- * the buffer it views), and come back the same way. Null when the thread is not running yet (its
- * start is then set off) or cannot run: the caller compresses them itself.
- */
-export function deflateOnHelper(list: readonly Uint8Array[], level: number): Promise<Uint8Array[]> | null {
-  const w = helper();
-  if (w === null || !online) return null;
-  let total = 0;
-  for (const bytes of list) total += bytes.length;
-  const data = new Uint8Array(total);
-  const ends = new Float64Array(list.length);
-  for (let i = 0, at = 0; i < list.length; i++) {
-    data.set(list[i]!, at);
-    at += list[i]!.length;
-    ends[i] = at;
-  }
-  const id = nextId++;
-  if (pending.size === 0) w.ref();
-  return new Promise((resolve, reject) => {
-    const take = ({ out, ends: outEnds, failed }: Answer) => {
-      if (failed !== undefined || !out || !outEnds) return reject(new Error(`compression failed: ${failed}`));
-      const parts: Uint8Array[] = [];
-      for (let i = 0, start = 0; i < outEnds.length; start = outEnds[i++]!)
-        parts.push(out.subarray(start, outEnds[i]!));
-      resolve(parts);
-    };
-    pending.set(id, { take, reject });
-    w.postMessage({ id, deflate: data, ends, level }, [data.buffer, ends.buffer]);
   });
 }

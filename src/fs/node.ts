@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import { dirname, basename, join, resolve } from 'node:path';
 import { FsError, hasFsCode, translated } from './errors.js';
 import { Beneath, BENEATH_SUPPORTED, openRegularFile } from './node-beneath.js';
-import { deflateOnHelper, DIRECT_IO, readOnHelper, readPlain, readPlainAt, writeInPlace } from './node-direct.js';
+import { DIRECT_IO, readOnHelper, readPlain, readPlainAt, writeInPlace } from './node-direct.js';
 import { toFsStat } from './stat.js';
 import { hasEscapedBytes, nameFromBytes } from './name-bytes.js';
 import { FolderListings, native } from './node-names.js';
@@ -191,21 +191,17 @@ function missing(operation: string): never {
   throw error;
 }
 
-/** The zlib level of every object Node compresses (see `deflate`). */
-const DEFLATE_LEVEL = 1;
-
 /** Node's zlib and crypto, for the node backend and (installed by the Node entry) every backend in Node. */
 export const NODE_NATIVE: NativeHelpers = {
   deflate: (data) => {
     // git's own level for objects it writes one at a time (core.looseCompression defaults to 1):
     // three times faster than the default level on source files, for a few percent of size
-    const out = nodeZlib().deflateSync(data, { level: DEFLATE_LEVEL });
+    const out = nodeZlib().deflateSync(data, { level: 1 });
     return new Uint8Array(out.buffer, out.byteOffset, out.byteLength);
   },
-  deflateMany: (list) => deflateOnHelper(list, DEFLATE_LEVEL),
   deflateAsync: (data) =>
     new Promise((resolve, reject) =>
-      nodeZlib().deflate(data, { level: DEFLATE_LEVEL }, (error, out) =>
+      nodeZlib().deflate(data, { level: 1 }, (error, out) =>
         error ? reject(error) : resolve(new Uint8Array(out.buffer, out.byteOffset, out.byteLength)),
       ),
     ),

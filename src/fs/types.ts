@@ -169,11 +169,6 @@ export interface NativeHelpers {
   deflate(data: Uint8Array): Uint8Array;
   /** optional: `deflate` on the platform's worker threads, so many objects compress beside the caller's work */
   deflateAsync?(data: Uint8Array): Promise<Uint8Array>;
-  /**
-   * optional: `deflate` of each of many objects at once, off the caller's thread, in order; null
-   * when it cannot be done that way now (the caller then compresses them one by one)
-   */
-  deflateMany?(list: readonly Uint8Array[]): Promise<Uint8Array[]> | null;
   /** optional: zlib decompression of one whole stream, for reading git objects without a stream round trip */
   inflate?(data: Uint8Array): Uint8Array;
   /**

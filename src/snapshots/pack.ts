@@ -1,7 +1,7 @@
 import type { WorkspaceFs } from '../fs/types.js';
 import { fromHex, sha1Digest, toHex, type GitObjectType } from './sha1.js';
 import { crc32 } from '../fs/hash/crc32.js';
-import { DeflateBatches, isStoredSize, putStored, STORED_FRAMING } from './zlib.js';
+import { compress, isStoredSize, putStored, STORED_FRAMING } from './zlib.js';
 
 /**
  * A packed object waiting to be written: its id, and either its zlib-compressed content (being
@@ -31,18 +31,15 @@ export class PackWriter {
   private readonly seen = new Set<string>();
   /** how many objects went into packs */
   written = 0;
-  private readonly deflating: DeflateBatches;
 
   constructor(
     private readonly fs: WorkspaceFs,
     private readonly packDir: string,
-  ) {
-    this.deflating = new DeflateBatches(fs);
-  }
+  ) {}
 
   /**
    * Take an object for the pack. Nothing is awaited here unless the pack is full and flushed: a
-   * larger object is compressed off the main thread (a batch at a time) while the caller goes on
+   * larger object is compressed on the platform's worker threads while the caller goes on
    * (hashing, reading, building trees), and `flush` waits for all of them.
    */
   add(oid: string, type: GitObjectType, content: Uint8Array): undefined | Promise<void> {
@@ -51,7 +48,7 @@ export class PackWriter {
     if (isStoredSize(content.length)) {
       this.entries.push({ oid, type, size: content.length, deflated: null, stored: content });
     } else {
-      const deflated = this.deflating.add(content);
+      const deflated = compress(this.fs, content, true);
       // a failure is thrown by flush, which awaits it; until then it is not unhandled
       if (deflated instanceof Promise) deflated.catch(() => {});
       this.entries.push({ oid, type, size: content.length, deflated, stored: null });
@@ -63,7 +60,6 @@ export class PackWriter {
   /** Write what is pending as one pack and its index. */
   async flush(): Promise<void> {
     if (this.entries.length === 0) return;
-    this.deflating.send();
     const entries = this.entries;
     this.entries = [];
     this.bytes = 0;

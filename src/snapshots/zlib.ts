@@ -32,54 +32,6 @@ export function compress(fs: WorkspaceFs, content: Uint8Array, offThread = false
   return native ? native.deflate(content) : deflate(content);
 }
 
-/** A batch goes to the compressor once it holds this many bytes or objects (the rest at `send`). */
-const BATCH_BYTES = 512 * 1024;
-const BATCH_OBJECTS = 32;
-
-/**
- * Objects to compress, sent to the platform's batch compressor (Node: its helper thread) a batch
- * at a time, so they compress beside the caller's work at the cost of one message per batch.
- * Without one, or while it cannot take a batch, each object is compressed as `compress` does.
- * A batch that fails is compressed here instead: compression never fails a snapshot for lack of a thread.
- */
-export class DeflateBatches {
-  private contents: Uint8Array[] = [];
-  private waiting: Array<(deflated: Uint8Array | Promise<Uint8Array>) => void> = [];
-  private bytes = 0;
-
-  constructor(private readonly fs: WorkspaceFs) {}
-
-  /** The zlib stream of `content`, now or once its batch is compressed (send the last batch with `send`). */
-  add(content: Uint8Array): Uint8Array | Promise<Uint8Array> {
-    if (content.length <= STORE_LIMIT || !nativeFor(this.fs)?.deflateMany) return compress(this.fs, content, true);
-    const deflated = new Promise<Uint8Array>((resolve) => this.waiting.push(resolve));
-    this.contents.push(content);
-    this.bytes += content.length;
-    if (this.bytes >= BATCH_BYTES || this.contents.length >= BATCH_OBJECTS) this.send();
-    return deflated;
-  }
-
-  /** Send the objects waiting, however few. */
-  send(): void {
-    if (this.contents.length === 0) return;
-    const contents = this.contents;
-    const waiting = this.waiting;
-    this.contents = [];
-    this.waiting = [];
-    this.bytes = 0;
-    const one = (i: number) => compress(this.fs, contents[i]!, true);
-    const job = nativeFor(this.fs)?.deflateMany?.(contents) ?? null;
-    if (job === null) {
-      waiting.forEach((resolve, i) => resolve(one(i)));
-      return;
-    }
-    job.then(
-      (out) => waiting.forEach((resolve, i) => resolve(out.length === contents.length ? out[i]! : one(i))),
-      () => waiting.forEach((resolve, i) => resolve(one(i))),
-    );
-  }
-}
-
 /** A zlib stream (RFC 1950) of one uncompressed deflate block (RFC 1951, BTYPE 00); up to 65535 bytes. */
 export function zlibStored(content: Uint8Array): Uint8Array {
   const out = new Uint8Array(content.length + STORED_FRAMING);
