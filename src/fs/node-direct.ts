@@ -204,10 +204,12 @@ function decode(meta: Float64Array, out: Uint8Array): Array<PlainFile | null> {
 /**
  * Read `paths` (each opened without following a final link) on the helper thread: for each a
  * regular file's lstat and bytes (null bytes over `maxBytes`), or null for anything else. Null
- * as a whole when there is no helper thread: the caller reads in place.
+ * as a whole when there is no helper thread: the caller reads in place. Plain paths come joined
+ * by NUL (one string clones far cheaper than an array of them; a path is never NUL); an array
+ * holds names as bytes where a name is not UTF-8.
  */
 export function readOnHelper(
-  paths: Array<string | Buffer> | string,
+  paths: string | Array<string | Buffer>,
   maxBytes: number,
 ): Promise<Array<PlainFile | null>> | null {
   const w = helper();
@@ -216,8 +218,6 @@ export function readOnHelper(
   if (pending.size === 0) w.ref();
   return new Promise((resolve, reject) => {
     pending.set(id, { resolve, reject });
-    // one string clones far cheaper than an array of them; a path is never NUL
-    const plain = typeof paths === 'string' || paths.every((p) => typeof p === 'string');
-    w.postMessage({ id, paths: plain ? (typeof paths === 'string' ? paths : paths.join('\0')) : paths, max: maxBytes });
+    w.postMessage({ id, paths, max: maxBytes });
   });
 }

@@ -62,7 +62,17 @@ export function createWorkspaceGit(
   settled: () => Promise<void> = async () => {},
   lock?: GitProcessLock,
 ): WorkspaceGit {
-  const run = async <R>(tool: string, work: (c: GitContext) => Promise<R>, locked = false): Promise<Envelope<R>> => {
+  // The verb's code is loaded on first use, so a worker that never talks to a git server does not
+  // carry the transport; the load starts with the call, while the run waits for commits and the
+  // change log (whose own code may be loading): in a browser each is a fetch, one after the other otherwise.
+  const run = async <M, R>(
+    tool: string,
+    load: () => Promise<M>,
+    work: (code: M, c: GitContext) => Promise<R>,
+    locked = false,
+  ): Promise<Envelope<R>> => {
+    const code = load();
+    code.catch(() => {});
     let release: (() => Promise<void>) | null = null;
     try {
       // commits still running after their calls answered must land before git reads the history
@@ -83,33 +93,34 @@ export function createWorkspaceGit(
         await ctx.store.catchUp();
         await ctx.store.commitDeferredOpen();
       }
-      return { ok: true, tool, result: await work({ ...ctx, store: ctx.store }) };
+      return { ok: true, tool, result: await work(await code, { ...ctx, store: ctx.store }) };
     } catch (error) {
       return { ok: false, tool, error: toToolError(error).toJSON() };
     } finally {
       await release?.().catch(() => {});
     }
   };
-  // Loaded on first use, so a worker that never talks to a git server does not carry the transport;
-  // the load starts with the call, while the run waits for commits and the change log (whose own
-  // code may be loading): in a browser each is a fetch, one after the other otherwise.
-  const early = <M>(load: Promise<M>): Promise<M> => {
-    load.catch(() => {});
-    return load;
-  };
   return {
-    clone: (options) => {
-      const code = early(import('./clone.js'));
-      return run('git_clone', async (c) => (await code).cloneInto(c, options));
-    },
-    push: (options = {}) => {
-      const code = early(import('./push.js'));
-      return run('git_push', async (c) => (await code).pushFrom(c, options), true);
-    },
-    pull: (options = {}) => {
-      const code = early(import('./pull.js'));
-      return run('git_pull', async (c) => (await code).pullInto(c, options), true);
-    },
+    clone: (options) =>
+      run(
+        'git_clone',
+        () => import('./clone.js'),
+        (m, c) => m.cloneInto(c, options),
+      ),
+    push: (options = {}) =>
+      run(
+        'git_push',
+        () => import('./push.js'),
+        (m, c) => m.pushFrom(c, options),
+        true,
+      ),
+    pull: (options = {}) =>
+      run(
+        'git_pull',
+        () => import('./pull.js'),
+        (m, c) => m.pullInto(c, options),
+        true,
+      ),
     setAuthor: async (options) => {
       try {
         return { ok: true, tool: 'git_config', result: await (await import('./author.js')).setAuthor(ctx, options) };
