@@ -279,6 +279,8 @@ export class Editor {
   private mount(file: OpenFile): void {
     this.view?.destroy();
     this.file = file;
+    // a file opened as text from the viewer is no longer viewed: a change to it reloads the text
+    this.viewing = null;
     this.host.replaceChildren();
     const language = languageFor(file.path);
     this.view = new EditorView({

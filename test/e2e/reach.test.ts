@@ -69,6 +69,11 @@ describe('files that are not text, and every control within reach', () => {
     expect(bytes.result.sha256).toBe(
       createHash('sha256').update(Buffer.from('caf\xe9\ncr\xe8me\n', 'latin1')).digest('hex'),
     );
+    // a tool's change to it reloads the text as opened, not the read-only viewer (it flipped back,
+    // and a late flip once covered the next file's viewer)
+    await callTool(page(), 'write_file', { path: 'inner/old.txt', content: 'caf\xe9\nplus\n', encoding: 'latin1' });
+    await page().waitForFunction(() => document.querySelector('#editor .cm-content')?.textContent?.includes('plus'));
+    expect(await page().$('#viewer-encoding')).toBeNull();
     expect(pg.pageErrors).toEqual([]);
   });
 
