@@ -15,6 +15,10 @@ const ownProcess = ['test/git/clone-memory.test.ts', 'test/snapshots/platform-na
 // webpack build under load 16 once took 8 minutes; a full hardening run takes an hour.
 const HANG_GUARD_MS = process.env.HARDENING === 'full' ? 3_600_000 : 900_000;
 
+// SANDPIT_CPU_LOG=<file>: each node-side test file appends the CPU it and its children used
+// (docs/development.md, where the suite's time goes).
+const setupFiles = process.env.SANDPIT_CPU_LOG ? ['test/support/cpu-log.ts'] : [];
+
 export default defineConfig({
   define: { global: 'globalThis' },
   test: {
@@ -31,6 +35,7 @@ export default defineConfig({
           include: ['test/**/*.test.ts'],
           exclude: ['test/browser/**', 'test/e2e/**', ...ownProcess],
           globalSetup: ['test/cli/build-global-setup.ts'],
+          setupFiles,
           testTimeout: HANG_GUARD_MS,
           hookTimeout: HANG_GUARD_MS,
           // The files of one worker share its module cache: importing the sources again for each
@@ -47,6 +52,7 @@ export default defineConfig({
           alias: [lexerAlias],
           include: ownProcess,
           globalSetup: ['test/cli/build-global-setup.ts'],
+          setupFiles,
           testTimeout: HANG_GUARD_MS,
           hookTimeout: HANG_GUARD_MS,
         },
@@ -62,6 +68,7 @@ export default defineConfig({
           alias: [lexerAlias],
           include: ['test/e2e/**/*.test.ts'],
           globalSetup: ['test/cli/build-global-setup.ts', 'test/e2e/browser-global-setup.ts'],
+          setupFiles,
           testTimeout: 120_000,
           hookTimeout: 240_000,
         },
