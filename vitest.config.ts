@@ -25,6 +25,9 @@ export default defineConfig({
     // Vitest's default is a worker per core less one: one on 2 cores, which left a core idle for
     // the half of the run after the browser project ends. The browser project opens two pages.
     maxWorkers: 2,
+    // expect.poll waits for a state; its default second failed tests under load. A hang is still
+    // ended, by the test's own limit.
+    expect: { poll: { timeout: 60_000 } },
     projects: [
       {
         extends: true,

@@ -192,7 +192,8 @@ describe('a worker that does not load', () => {
     await expect(
       connectWorkspace({ backend: 'memory', worker: new URL('/no-such-sandpit-worker.js', location.href) }),
     ).rejects.toThrow(/Sandpit worker failed/);
-    expect(performance.now() - started).toBeLessThan(10_000);
+    // A hang would be the test's own limit; this bound only says the rejection came on its own.
+    expect(performance.now() - started).toBeLessThan(30_000);
   });
 
   it('rejects when the worker module throws while loading', async () => {

@@ -144,7 +144,7 @@ describe('sandpit mcp (a real child process driven by the SDK client over stdio)
     expect((await call(client, 'write_file', { path: 'a.txt', content: 'b\n' })).envelope.ok).toBe(true);
     expect((await call(client, 'undo', {})).envelope.error.code).toBe('NOT_SUPPORTED');
     // the workspace lock's folder goes with the lock, which is kept a moment for the next change
-    await expect.poll(() => existsSync(join(dir, '.sandpit')), { timeout: 2_000, interval: 10 }).toBe(false);
+    await expect.poll(() => existsSync(join(dir, '.sandpit')), { interval: 10 }).toBe(false);
     const bad = await runCli(['mcp', '--root', dir, '--snapshots', 'sometimes']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--snapshots takes call, batch, manual, off');

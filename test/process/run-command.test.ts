@@ -51,7 +51,8 @@ describe('run_command on real processes', () => {
       'process.stdout.write(mb(122)); process.stderr.write("e".repeat(24576)); })();';
     const started = Date.now();
     const result = ok(await run({ command: [node, '-e', script], timeout_seconds: 60 }));
-    expect(Date.now() - started).toBeLessThan(20_000);
+    // Well inside the call's own 60 s limit: not killed at it, however loaded the machine.
+    expect(Date.now() - started).toBeLessThan(45_000);
     expect(result.exit_code).toBe(0);
     expect(result.truncated).toBe(true);
     expect(result.stdout.length).toBeLessThan(16 * 1024 + 200);
@@ -71,7 +72,9 @@ describe('run_command on real processes', () => {
     const started = Date.now();
     const result = ok(await run({ command: ['sh', '-c', 'sleep 60 & echo $!; wait'], timeout_seconds: 1 }));
     expect(result).toMatchObject({ timed_out: true, exit_code: -1 });
-    expect(Date.now() - started).toBeLessThan(5000);
+    // The command sleeps 60 s: an answer well before that is the 1 s timeout at work; the bound is
+    // loose so that a loaded machine does not fail it.
+    expect(Date.now() - started).toBeLessThan(30_000);
     const grandchild = Number(result.stdout.trim());
     expect(grandchild).toBeGreaterThan(0);
     expect(await alive(grandchild)).toBe(false);
