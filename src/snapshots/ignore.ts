@@ -1,5 +1,5 @@
 import type { Ignore } from 'ignore';
-import type { WorkspaceFs } from '../fs/types.js';
+import type { FsStat, WorkspaceFs } from '../fs/types.js';
 import { RESERVED_TOP_LEVEL } from '../workspace/paths.js';
 import { isAtomicTemp } from '../fs/temp-names.js';
 import { gitignoreRules } from '../search/ignore.js';
@@ -10,6 +10,12 @@ export { DEFAULT_SNAPSHOT_EXCLUDES } from '../search/skipped-folders.js';
 /** The `.gitignore` rules that apply in a folder, deepest folder first (see SnapshotIgnore.rulesFor). */
 export type FolderRules = ReadonlyArray<{ dir: string; rules: Ignore }>;
 
+/**
+ * A .gitignore whose mtime is this recent may change again within the same timestamp tick and keep
+ * its size: its rules are read again on the next walk (git's "racy" files).
+ */
+const RACY_MS = 1000;
+
 /** Why a child is left out: a `.gitignore` (or Sandpit's own rules) said so, or it is a folder no one versions. */
 export type LeftOut = false | 'ignored' | 'excluded';
 
@@ -17,10 +23,16 @@ export type LeftOut = false | 'ignored' | 'excluded';
  * Which workspace paths snapshots leave out: Sandpit's own folder, every `.git` (a user's own
  * repository is never read or written), the temporary files of atomic writes, what
  * `.gitignore` files exclude, and the folders of {@link DEFAULT_SNAPSHOT_EXCLUDES}. Rules are loaded
- * per folder on first use and forgotten when that folder's `.gitignore` changes.
+ * per folder on first use and forgotten when that folder's `.gitignore` changes: through the tools
+ * or the backend's change feed ({@link changed}), or behind them, which a walk's listing shows
+ * ({@link listed}).
  */
 export class SnapshotIgnore {
   private readonly rules = new Map<string, Ignore | null>();
+  /** per folder, the stat of the .gitignore its cached rules were read from (null: not to be trusted) */
+  private readonly loadedFrom = new Map<string, string | null>();
+  /** per folder, the stat a walk's listing just gave its .gitignore, for the read that follows */
+  private readonly listedStat = new Map<string, string | null>();
   /** per folder, the folders at or above it that have rules, deepest first (see rulesFor) */
   private readonly above = new Map<string, Array<{ dir: string; rules: Ignore }>>();
 
@@ -41,18 +53,37 @@ export class SnapshotIgnore {
 
   /** Forget cached rules after `rel` changed, if it is a `.gitignore`. */
   changed(rel: string): void {
-    if (rel === '.gitignore' || rel.endsWith('/.gitignore')) {
-      this.rules.delete(rel.slice(0, -'.gitignore'.length).replace(/\/$/, ''));
-      this.above.clear();
-    }
+    if (rel === '.gitignore' || rel.endsWith('/.gitignore'))
+      this.forget(rel.slice(0, -'.gitignore'.length).replace(/\/$/, ''));
   }
 
   /**
-   * A walk listed folder `dir` and found no `.gitignore` in it (`hasGitignore` false): the rules of that folder are then
+   * A walk listed folder `dir`: `gitignore` is the listing's entry for its `.gitignore` (its stat,
+   * null when the listing had none), or null when there is none. With none, the folder's rules are
    * known to be none without a read (a failed read per folder was a tenth of a first snapshot).
+   * Cached rules whose file appeared, went or has another stat since they were read are forgotten:
+   * a backend with no change feed tells a rescan of an edit behind the tools' back only this way.
    */
-  listed(dir: string, hasGitignore: boolean): void {
-    if (!hasGitignore && !this.rules.has(dir)) this.rules.set(dir, null);
+  listed(dir: string, gitignore: { stat: FsStat | null } | null): void {
+    const cached = this.rules.get(dir);
+    if (gitignore === null) {
+      if (cached !== null) {
+        if (cached !== undefined) this.forget(dir);
+        this.rules.set(dir, null);
+      }
+      return;
+    }
+    const stat = gitignore.stat;
+    const key =
+      stat !== null && Date.now() - stat.mtimeMs >= RACY_MS ? `${stat.size}:${stat.mtimeMs}:${stat.ino}` : null;
+    if (this.rules.has(dir) && (key === null || this.loadedFrom.get(dir) !== key)) this.forget(dir);
+    if (!this.rules.has(dir)) this.listedStat.set(dir, key);
+  }
+
+  private forget(dir: string): void {
+    this.rules.delete(dir);
+    this.loadedFrom.delete(dir);
+    this.above.clear();
   }
 
   /** Whether `rel` is left out, checking every folder above it too (git does not look inside an ignored folder). */
@@ -149,6 +180,9 @@ export class SnapshotIgnore {
       rules = null;
     }
     this.rules.set(dir, rules);
+    // rules read outside a walk (no listing's stat at hand) are read again by the next walk
+    this.loadedFrom.set(dir, this.listedStat.get(dir) ?? null);
+    this.listedStat.delete(dir);
     return rules;
   }
 }

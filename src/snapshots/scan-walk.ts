@@ -77,8 +77,8 @@ export async function walkKept<S>(
     const statAt = Date.now();
     const entries = await reach(dir, () => list(ctx, dir));
     if (!entries) return;
-    let gitignore = false;
-    for (const e of entries) if (e.name === '.gitignore') gitignore = true;
+    let gitignore: (typeof entries)[number] | null = null;
+    for (const e of entries) if (e.name === '.gitignore') gitignore = e;
     ctx.ignore.listed(dir, gitignore);
     const rules = dirIgnored ? null : await ctx.ignore.rulesFor(dir);
     const map = heldDir === null ? null : (heldDir.entries ?? (await ctx.tree.entries(heldDir)));
