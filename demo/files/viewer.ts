@@ -1,3 +1,4 @@
+import { HEX, toHex } from '../../src/fs/hash/hex.js';
 import { el, formatSize } from '../page/dom.js';
 
 /** The encodings read_file can decode, offered for a file that is not valid UTF-8. */
@@ -8,7 +9,7 @@ const HEX_BYTES = 4096;
 
 async function sha256Hex(bytes: Uint8Array): Promise<string> {
   const digest = await crypto.subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>);
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
+  return toHex(new Uint8Array(digest));
 }
 
 /** A classic hex dump: offset, sixteen bytes, and their printable ASCII. */
@@ -17,7 +18,7 @@ export function hexDump(bytes: Uint8Array, limit = HEX_BYTES): string {
   for (let at = 0; at < Math.min(bytes.length, limit); at += 16) {
     const row = [...bytes.subarray(at, Math.min(at + 16, bytes.length))];
     const hex = row
-      .map((b) => b.toString(16).padStart(2, '0'))
+      .map((b) => HEX[b])
       .join(' ')
       .padEnd(47, ' ');
     const text = row.map((b) => (b >= 0x20 && b < 0x7f ? String.fromCharCode(b) : '.')).join('');

@@ -1,3 +1,4 @@
+import { toHex } from '../fs/hash/hex.js';
 import { createWorkspace, type Envelope, type Workspace, type WorkspaceOptions } from '../index.js';
 import { mkdirp, readFileOrNull } from '../fs/helpers.js';
 import type { BackendUnderTest, MadeBackend } from './backend.js';
@@ -58,7 +59,7 @@ export async function open(
             out[`${child}/`] = 'dir';
             await walk(child);
           } else if (st.type === 'symlink') out[child] = `-> ${await made.fs.readlink(abs(child))}`;
-          else out[child] = hex(await made.fs.readFile(abs(child)));
+          else out[child] = toHex(await made.fs.readFile(abs(child)));
         }
       };
       await walk('');
@@ -76,12 +77,6 @@ export async function open(
     },
   };
   return h;
-}
-
-function hex(bytes: Uint8Array): string {
-  let s = '';
-  for (const b of bytes) s += b.toString(16).padStart(2, '0');
-  return s;
 }
 
 export const enc = (s: string) => new TextEncoder().encode(s);

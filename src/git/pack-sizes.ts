@@ -1,3 +1,4 @@
+import { toHex } from '../fs/hash/hex.js';
 import type { WorkspaceFs } from '../fs/types.js';
 import { deltaResultSize, OFS_DELTA, readEntryHeader, REF_DELTA } from '../snapshots/delta.js';
 
@@ -38,9 +39,7 @@ function readIndex(idx: Uint8Array): Array<{ oid: string; offset: number }> {
       const at = large + (offset & 0x7fffffff) * 8;
       offset = view.getUint32(at) * 2 ** 32 + view.getUint32(at + 4);
     }
-    let oid = '';
-    for (let b = 0; b < 20; b++) oid += idx[oids + i * 20 + b]!.toString(16).padStart(2, '0');
-    out.push({ oid, offset });
+    out.push({ oid: toHex(idx.subarray(oids + i * 20, oids + i * 20 + 20)), offset });
   }
   return out;
 }

@@ -1,3 +1,4 @@
+import { toHex } from '../fs/hash/hex.js';
 import { PackageError } from './errors.js';
 
 function base64(bytes: Uint8Array): string {
@@ -5,8 +6,6 @@ function base64(bytes: Uint8Array): string {
   for (let i = 0; i < bytes.length; i += 0x8000) text += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
   return btoa(text);
 }
-
-const hex = (bytes: Uint8Array) => [...bytes].map((b) => b.toString(16).padStart(2, '0')).join('');
 
 /** The `sha512-...` integrity string of some bytes, as npm writes it. */
 export async function integrityOf(data: Uint8Array): Promise<string> {
@@ -35,7 +34,7 @@ export async function checkIntegrity(
     );
   }
   if (shasum) {
-    const sha1 = hex(new Uint8Array(await crypto.subtle.digest('SHA-1', data as BufferSource)));
+    const sha1 = toHex(new Uint8Array(await crypto.subtle.digest('SHA-1', data as BufferSource)));
     if (sha1 !== shasum.toLowerCase())
       throw new PackageError('IO_ERROR', name, `integrity check failed: sha1 ${sha1}, the registry says ${shasum}`);
   }

@@ -1,3 +1,4 @@
+import { toHex } from '../fs/hash/hex.js';
 import { SYNC_HASH_BYTES, sha256HexSync } from '../fs/hash/sha256.js';
 
 export { SYNC_HASH_BYTES, sha256HexSync };
@@ -7,10 +8,4 @@ export async function sha256Hex(bytes: Uint8Array): Promise<string> {
   if (bytes.length <= SYNC_HASH_BYTES) return sha256HexSync(bytes);
   const digest = await crypto.subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>);
   return toHex(new Uint8Array(digest));
-}
-
-function toHex(view: Uint8Array): string {
-  let hex = '';
-  for (let i = 0; i < view.length; i++) hex += view[i]!.toString(16).padStart(2, '0');
-  return hex;
 }

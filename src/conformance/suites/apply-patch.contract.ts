@@ -1,3 +1,4 @@
+import { toHex } from '../../fs/hash/hex.js';
 import { afterEach, describe, expect, it } from '../api.js';
 import { faultInjectionCases } from '../patch-faults.js';
 import { applyPatchCases } from '../patch-cases.js';
@@ -97,17 +98,11 @@ async function runScenario(backend: BackendUnderTest, s: Scenario): Promise<Harn
   } else {
     if (!env.ok) throw new Error(`expected success, got ${JSON.stringify(env.error)}`);
     const files = Object.fromEntries(Object.entries(await h.tree()).filter(([, v]) => v !== 'dir'));
-    const wanted = Object.fromEntries(Object.entries(s.expected!).map(([k, v]) => [k, hex(v)]));
+    const wanted = Object.fromEntries(Object.entries(s.expected!).map(([k, v]) => [k, toHex(v)]));
     expect(files).toEqual(wanted);
     if (s.result) expect(env.result).toMatchObject(s.result);
     if (!s.options.dry_run) expect((env.result as { change_id: unknown }).change_id).toMatch(/^chg_/);
   }
   if (s.options.expect_confirm) expect(asked).toEqual([{ paths: s.options.expect_confirm, action: 'delete' }]);
   return h;
-}
-
-function hex(bytes: Uint8Array): string {
-  let s = '';
-  for (const b of bytes) s += b.toString(16).padStart(2, '0');
-  return s;
 }

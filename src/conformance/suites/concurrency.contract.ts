@@ -1,9 +1,9 @@
+import { toHex } from '../../fs/hash/hex.js';
 import { afterEach, describe, expect, it } from '../api.js';
 import type { Envelope } from '../../index.js';
 import type { BackendUnderTest } from '../backend.js';
 import { enc, open, type Harness } from '../harness.js';
 
-const toHex = (b: Uint8Array) => Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
 const tick = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
 function lines(text: string | null): string[] {

@@ -1,3 +1,4 @@
+import { toHex } from '../../fs/hash/hex.js';
 // Over 400 lines: one table of every tool's path arguments run against every hostile path form;
 // the table and its loops belong together.
 
@@ -134,8 +135,6 @@ const LINKED_MIDDLE = [
   'out-file/x',
   'loop1/x',
 ];
-
-const toHex = (b: Uint8Array) => Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
 
 function parentOfRoot(root: string): { base: string; name: string } {
   const i = root.lastIndexOf('/');

@@ -1,3 +1,4 @@
+import { toHex } from '../../fs/hash/hex.js';
 import { afterEach, describe, expect, it } from '../api.js';
 import type { BackendUnderTest } from '../backend.js';
 import { enc, open, type Harness } from '../harness.js';
@@ -23,8 +24,7 @@ function utf16be(text: string): Uint8Array {
 }
 
 const cat = (...parts: Array<Uint8Array | number[]>) => new Uint8Array(parts.flatMap((p) => [...p]));
-const hex = (b: Uint8Array | null) =>
-  b === null ? null : Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
+const hex = (b: Uint8Array | null) => (b === null ? null : toHex(b));
 
 export function losslessContract(backend: BackendUnderTest) {
   describe('lossless text', () => {

@@ -1,3 +1,4 @@
+import { toHex } from '../../../fs/hash/hex.js';
 import type { CommandFn } from '../../context.js';
 import { getopts, lines, readText, resolve } from '../util.js';
 import { byteInputs } from './bytes-in.js';
@@ -6,11 +7,11 @@ import { md5Hex } from './md5.js';
 /** The options of sha256sum, sha1sum and md5sum: the table the flags test reads. */
 export const DIGEST_FLAGS = 'cbt' as const;
 
-const hex = (buf: ArrayBuffer) => [...new Uint8Array(buf)].map((x) => x.toString(16).padStart(2, '0')).join('');
-
 async function digestOf(name: string, bytes: Uint8Array): Promise<string> {
   if (name === 'md5sum') return md5Hex(bytes);
-  return hex(await crypto.subtle.digest(name === 'sha1sum' ? 'SHA-1' : 'SHA-256', new Uint8Array(bytes)));
+  return toHex(
+    new Uint8Array(await crypto.subtle.digest(name === 'sha1sum' ? 'SHA-1' : 'SHA-256', new Uint8Array(bytes))),
+  );
 }
 
 /** sha256sum, sha1sum, md5sum: `HASH  NAME` per input, or -c to check a list of them, as GNU prints it. */

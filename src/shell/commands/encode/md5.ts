@@ -1,3 +1,4 @@
+import { toHex } from '../../../fs/hash/hex.js';
 // MD5 (RFC 1321): Web Crypto has no MD5, and md5sum's answers must match GNU's.
 const S = [7, 12, 17, 22, 5, 9, 14, 20, 4, 11, 16, 23, 6, 10, 15, 21];
 const K = Array.from({ length: 64 }, (_, i) => Math.floor(Math.abs(Math.sin(i + 1)) * 2 ** 32) >>> 0);
@@ -30,5 +31,5 @@ export function md5Hex(bytes: Uint8Array): string {
   }
   const out = new DataView(new ArrayBuffer(16));
   [a0, b0, c0, d0].forEach((v, i) => out.setUint32(i * 4, v, true));
-  return [...new Uint8Array(out.buffer)].map((x) => x.toString(16).padStart(2, '0')).join('');
+  return toHex(new Uint8Array(out.buffer));
 }

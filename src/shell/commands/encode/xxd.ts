@@ -1,3 +1,4 @@
+import { HEX } from '../../../fs/hash/hex.js';
 import { UsageError, type CommandFn } from '../../context.js';
 import { getopts } from '../util.js';
 import { byteInputs } from './bytes-in.js';
@@ -30,7 +31,7 @@ export const xxd: CommandFn = async (ctx) => {
   let bytes = items[0]!.bytes.subarray(skip);
   if (values.has('l')) bytes = bytes.subarray(0, num('l', 0));
   const h = (b: number) => {
-    const s = b.toString(16).padStart(2, '0');
+    const s = HEX[b]!;
     return flags.has('u') ? s.toUpperCase() : s;
   };
   if (flags.has('p')) {
