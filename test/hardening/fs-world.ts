@@ -65,18 +65,22 @@ function fill(template: string, w: { base: string; outside: string; sibling: str
   return template.replace('${outside}', w.outside).replace('${sibling}', w.sibling).replace('${base}', w.base);
 }
 
+/** Seed the root; `present` names the entries already there as seeded, which are left alone. */
 export async function seedRoot(
   fs: WorkspaceFs,
   w: { root: string; base: string; outside: string; sibling: string },
   symlinks = true,
+  present: (rel: string) => boolean = () => false,
 ): Promise<void> {
   for (const [rel, content] of Object.entries(SEED_FILES)) {
+    if (present(rel)) continue;
     const abs = `${w.root}/${rel}`;
     await fs.mkdir(abs.slice(0, abs.lastIndexOf('/')), { recursive: true });
     await fs.writeFile(abs, new TextEncoder().encode(content));
   }
   // without links (OPFS) their names stay in the generator as plain names that lead nowhere
-  if (symlinks) for (const [name, target] of LINKS) await fs.symlink(fill(target, w), `${w.root}/${name}`);
+  if (symlinks)
+    for (const [name, target] of LINKS) if (!present(name)) await fs.symlink(fill(target, w), `${w.root}/${name}`);
 }
 
 /** Empty the root but keep the shadow repository, so a workspace's snapshot store stays consistent. */
