@@ -18,6 +18,11 @@ export interface World {
   links: string[];
   /** put the root back to its seeded state (files and links) */
   reset(): Promise<void>;
+  /**
+   * The root's entries (not the shadow repository) as one comparable string, when the world has a
+   * cheaper way to read them than its backend's calls; the fuzzer reads them through `fs` otherwise.
+   */
+  rootState?(): string;
   /** everything beside the root that a breakout could read or change, as comparable text */
   outsideState(): Promise<Record<string, string>>;
   /** host strings no envelope may carry beyond echoing the caller's own input */
