@@ -18,6 +18,11 @@ export interface World {
   links: string[];
   /** put the root back to its seeded state (files and links) */
   reset(): Promise<void>;
+  /**
+   * The root's entries (not the shadow repository) as one comparable string, when the world has a
+   * cheaper way to read them than its backend's calls; the fuzzer reads them through `fs` otherwise.
+   */
+  rootState?(): string;
   /** everything beside the root that a breakout could read or change, as comparable text */
   outsideState(): Promise<Record<string, string>>;
   /** host strings no envelope may carry beyond echoing the caller's own input */
@@ -65,18 +70,22 @@ function fill(template: string, w: { base: string; outside: string; sibling: str
   return template.replace('${outside}', w.outside).replace('${sibling}', w.sibling).replace('${base}', w.base);
 }
 
+/** Seed the root; `present` names the entries already there as seeded, which are left alone. */
 export async function seedRoot(
   fs: WorkspaceFs,
   w: { root: string; base: string; outside: string; sibling: string },
   symlinks = true,
+  present: (rel: string) => boolean = () => false,
 ): Promise<void> {
   for (const [rel, content] of Object.entries(SEED_FILES)) {
+    if (present(rel)) continue;
     const abs = `${w.root}/${rel}`;
     await fs.mkdir(abs.slice(0, abs.lastIndexOf('/')), { recursive: true });
     await fs.writeFile(abs, new TextEncoder().encode(content));
   }
   // without links (OPFS) their names stay in the generator as plain names that lead nowhere
-  if (symlinks) for (const [name, target] of LINKS) await fs.symlink(fill(target, w), `${w.root}/${name}`);
+  if (symlinks)
+    for (const [name, target] of LINKS) if (!present(name)) await fs.symlink(fill(target, w), `${w.root}/${name}`);
 }
 
 /** Empty the root but keep the shadow repository, so a workspace's snapshot store stays consistent. */

@@ -253,6 +253,7 @@ function diffKeys(a: Record<string, string>, b: Record<string, string>): string 
 
 /** The root's files, folders and links (not the shadow repository), as one comparable string. */
 async function rootState(world: World): Promise<string> {
+  if (world.rootState) return world.rootState();
   const out: string[] = [];
   const walk = async (abs: string, rel: string) => {
     for (const name of (await world.fs.readdir(abs)).sort()) {

@@ -1,19 +1,20 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { opfsWorkerGzip, shellChunkGzip } from '../../bench/worker-size.mjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildPage, filesBelow } from './page-server.js';
+import type { Built } from '../support/built-once.js';
+import { filesBelow, sharedPage } from './page-server.js';
 
+let page: Built;
 let outDir: string;
 let files: Record<string, string>;
 beforeAll(async () => {
-  outDir = await mkdtemp(join(tmpdir(), 'sandpit-web-bundle-'));
-  await buildPage(outDir);
+  page = await sharedPage();
+  outDir = page.dir;
   files = {};
   for (const rel of await filesBelow(outDir)) files[rel] = await readFile(join(outDir, rel), 'utf8');
 });
-afterAll(() => rm(outDir, { recursive: true, force: true }));
+afterAll(() => page?.release());
 
 /** The worker's own chunk: the one the page starts with `new Worker(...)`. */
 const workerEntry = () => Object.keys(files).find((f) => /^assets\/worker-[\w-]+\.js$/.test(f))!;

@@ -1,9 +1,6 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { launchChromium } from './chromium.js';
-import { buildPage, servePage, type PageServer } from './page-server.js';
+import { servePage, sharedPage, type PageServer } from './page-server.js';
 
 export interface PageFixture {
   browser: Browser;
@@ -12,10 +9,10 @@ export interface PageFixture {
   stop(): Promise<void>;
 }
 
-/** Build the test page into a folder of its own, serve it, and start Chromium. */
-export async function startPage(label: string): Promise<PageFixture> {
-  const outDir = await mkdtemp(join(tmpdir(), `sandpit-web-${label}-`));
-  await buildPage(outDir);
+/** Serve the test page (built once for the run) and start Chromium. */
+export async function startPage(): Promise<PageFixture> {
+  const page = await sharedPage();
+  const outDir = page.dir;
   const server = await servePage(outDir);
   const browser = await launchChromium();
   return {
@@ -25,7 +22,7 @@ export async function startPage(label: string): Promise<PageFixture> {
     stop: async () => {
       await browser.close();
       await server.stop();
-      await rm(outDir, { recursive: true, force: true });
+      await page.release();
     },
   };
 }

@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { extname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'vite';
+import { builtOnce, type Built } from '../support/built-once.js';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html',
@@ -14,6 +15,14 @@ const TYPES: Record<string, string> = {
 /** Build the test page with the real Vite build into `outDir`. */
 export async function buildPage(outDir: string): Promise<void> {
   await build({ configFile: fileURLToPath(new URL('./vite.page.config.ts', import.meta.url)), build: { outDir } });
+}
+
+/**
+ * The test page built once for the run and shared read-only: the files that serve it or read its
+ * bundle (persistence, quota, bundle) each paid a Vite build of the same sources.
+ */
+export function sharedPage(): Promise<Built> {
+  return builtOnce('web-test-page', buildPage);
 }
 
 export interface PageServer {

@@ -4,7 +4,7 @@ import { startPage, type PageFixture } from './fixture.js';
 
 let fx: PageFixture;
 beforeAll(async () => {
-  fx = await startPage('persist');
+  fx = await startPage();
 });
 afterAll(async () => fx?.stop());
 

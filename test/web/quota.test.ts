@@ -3,7 +3,7 @@ import { startPage, type PageFixture } from './fixture.js';
 
 let fx: PageFixture;
 beforeAll(async () => {
-  fx = await startPage('quota');
+  fx = await startPage();
 });
 afterAll(async () => fx?.stop());
 
