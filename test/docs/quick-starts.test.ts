@@ -1,13 +1,19 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startModelServer } from '../agent/model-server.js';
-import { copyFolder, packSandpit, repoRoot } from '../package/stage.js';
+import {
+  copyFolder,
+  installedOncePerRun,
+  localInstall as installFor,
+  packSandpit,
+  repoRoot,
+} from '../package/stage.js';
 import { functionCall, patchCall, shellCall, startResponsesServer } from '../native/responses-server.js';
 import { launchChromium } from '../web/chromium.js';
 import { servePage } from '../web/page-server.js';
@@ -38,14 +44,7 @@ function runShell(line: string, cwd: string): string {
 }
 
 function localInstall(line: string): string {
-  return line.replace(/npm install ([^&|;]+)/g, (_all, names: string) => {
-    const swapped = names
-      .trim()
-      .split(/\s+/)
-      .map((n) => (n === 'sandpit-workspace' ? tarball : n === 'vite' ? '' : n))
-      .filter(Boolean);
-    return `npm install --prefer-offline --no-audit --no-fund ${swapped.join(' ')}`;
-  });
+  return installFor(line, tarball);
 }
 
 function withoutTestEnv(): NodeJS.ProcessEnv {
@@ -335,27 +334,15 @@ function installedConsumer(): Promise<string> {
   return consumerDir;
 }
 
-/** Each install line as this run rewrites it, and the fresh folder it was run in. */
-const installs = new Map<string, Promise<string>>();
 /**
  * A fresh folder in the state `line` leaves it in. The README's install lines come out the same
- * once `vite` is this checkout's: npm runs each distinct line once, in a fresh folder, and a
- * second project with the same line gets a copy of that folder (npm's own work: about 3 s instead of a
- * 40 s install on a loaded machine).
+ * once `vite` is this checkout's: npm runs each distinct line once per run, in a fresh folder
+ * (test/package/stage.ts, shared with the package tests' consumers, which install with the Node
+ * quick start's line), and each project gets a copy of that folder (npm's own work: about 3 s
+ * instead of a 40 s install on a loaded machine).
  */
 async function installedAs(name: string, line: string): Promise<string> {
-  const key = localInstall(line);
-  let first = installs.get(key);
-  if (!first) {
-    first = (async () => {
-      const dir = join(work, `install-${installs.size}`);
-      await mkdir(dir);
-      runShell(line, dir);
-      return dir;
-    })();
-    installs.set(key, first);
-  }
   const dir = join(work, name);
-  copyFolder(await first, dir);
+  copyFolder(await installedOncePerRun(work, localInstall(line)), dir);
   return dir;
 }

@@ -1,7 +1,8 @@
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdir, readFile, rename, rmdir, symlink, writeFile } from 'node:fs/promises';
 import { inject } from 'vitest';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -19,6 +20,9 @@ const BORROWED = [
   'jest',
   '@jest/globals',
 ];
+
+/** The README's install line for a Node project (test/docs/quick-starts.test.ts runs it as the README has it). */
+const README_NODE_INSTALL = 'npm init -y && npm install sandpit-workspace';
 
 export interface Run {
   status: number | null;
@@ -97,17 +101,43 @@ function pack(destination: string): Packed {
 }
 
 /**
- * A fresh consumer project with the tarball installed by npm, as a user would. npm installs it once
- * per run (the quick starts run their own `npm install` as written); each consumer copies that
- * install, which is the same node_modules in a tenth of the time. Dependencies come from npm's
- * cache when it has them; the build tools are linked from this checkout.
+ * An install line from the docs as this run runs it: `sandpit-workspace` is the packed tarball and
+ * `vite` this checkout's (linked by the caller), npm told to use its cache and to stay quiet.
  */
-export async function makeConsumer(work: string, tarball: string): Promise<string> {
-  const installed = await oncePerRun('installed', work, (folder) => {
-    writeFileSync(join(folder, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
-    mustRun('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', tarball], folder);
+export function localInstall(line: string, tarball: string): string {
+  return line.replace(/npm install ([^&|;]+)/g, (_all, names: string) => {
+    const swapped = names
+      .trim()
+      .split(/\s+/)
+      .map((n) => (n === 'sandpit-workspace' ? tarball : n === 'vite' ? '' : n))
+      .filter(Boolean);
+    return `npm install --prefer-offline --no-audit --no-fund ${swapped.join(' ')}`;
+  });
+}
+
+/**
+ * The folder a shell line (an install, as `localInstall` writes it) leaves behind, run once per run
+ * in a fresh folder whichever file asks first: the README's quick starts and every consumer
+ * project install the package with the same line, which was two installs of the same tarball a run.
+ * Callers copy it and never change it.
+ */
+export function installedOncePerRun(work: string, line: string): Promise<string> {
+  const what = `install-${createHash('sha256').update(line).digest('hex').slice(0, 16)}`;
+  return oncePerRun(what, work, (folder) => {
+    mustRun('sh', ['-c', line], folder);
     return folder;
   });
+}
+
+/**
+ * A fresh consumer project with the tarball installed by npm, as a user would: the README's Node
+ * quick start (`npm init -y && npm install sandpit-workspace`), run once per run and shared with
+ * test/docs/quick-starts.test.ts; each consumer copies that install, which is the same node_modules
+ * in a tenth of the time. Dependencies come from npm's cache when it has them; the build tools are
+ * linked from this checkout.
+ */
+export async function makeConsumer(work: string, tarball: string): Promise<string> {
+  const installed = await installedOncePerRun(work, localInstall(README_NODE_INSTALL, tarball));
   const app = join(work, 'app');
   await mkdir(app);
   const { dependencies } = JSON.parse(await readFile(join(installed, 'package.json'), 'utf8'));
