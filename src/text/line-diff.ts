@@ -8,7 +8,8 @@ export interface LineChanges {
   removed_lines: number;
 }
 
-const MAX_EDIT = 2000;
+/** Past this many lines added plus removed, a change is counted in bulk (every line between the first and last change). */
+export const MAX_COUNTED_EDIT = 2000;
 
 /**
  * Added and removed line counts as a line diff gives them. Common leading and trailing lines are
@@ -28,7 +29,7 @@ export function countLineChanges(before: string | null, after: string | null): L
   const midA = a.slice(start, endA);
   const midB = b.slice(start, endB);
   if (midA.length === 0 || midB.length === 0) return { added_lines: midB.length, removed_lines: midA.length };
-  const edits = shortestEditLength(midA, midB, MAX_EDIT);
+  const edits = shortestEditLength(midA, midB, MAX_COUNTED_EDIT);
   if (edits === -1) return { added_lines: midB.length, removed_lines: midA.length };
   // Every shortest edit script has the same size, and adds exactly as many more lines than it removes as b is longer than a.
   const grow = midB.length - midA.length;

@@ -63,6 +63,38 @@ export function splitKeepingEols(text: string): string[] {
   return lines;
 }
 
+/**
+ * Whole lines of `text` (endings kept, as splitKeepingEols cuts them) for each `[start, count)`
+ * range, the ranges in ascending order and not overlapping: one scan up to the last range, with
+ * no string made per line (the persisted change log takes a change's new lines this way, from
+ * files of thousands of lines).
+ */
+export function sliceLineRanges(text: string, ranges: ReadonlyArray<readonly [number, number]>): string[] {
+  const plain = !text.includes('\r');
+  /** the offset just past the line that starts at `from` (text.length when it is the last) */
+  const endOf = (from: number): number => {
+    if (plain) {
+      const nl = text.indexOf('\n', from);
+      return nl === -1 ? text.length : nl + 1;
+    }
+    for (let i = from; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (c === 10 || (c === 13 && text.charCodeAt(i + 1) !== 10)) return i + 1;
+    }
+    return text.length;
+  };
+  const out: string[] = [];
+  let line = 0;
+  let at = 0;
+  for (const [start, count] of ranges) {
+    for (; line < start && at < text.length; line++) at = endOf(at);
+    const from = at;
+    for (; line < start + count && at < text.length; line++) at = endOf(at);
+    out.push(text.slice(from, at));
+  }
+  return out;
+}
+
 export function countLines(text: string): number {
   if (text === '') return 0;
   const { lf, crlf, cr } = countEols(text);

@@ -1,5 +1,6 @@
 import { decodeText, isDecodeFailure } from '../text/codec.js';
-import { countLineChanges, unifiedFileDiff, type LineChanges } from '../text/line-diff.js';
+import { countLineChanges, MAX_COUNTED_EDIT, unifiedFileDiff, type LineChanges } from '../text/line-diff.js';
+import { regionsBetween, type LineRegion } from './review/line-regions.js';
 
 /** Files above this size are logged without their text. */
 export const LOG_TEXT_LIMIT = 1024 * 1024;
@@ -229,7 +230,7 @@ function summarize(
     const counts =
       file.before === undefined || file.after === undefined
         ? { added_lines: 0, removed_lines: 0 }
-        : countLineChanges(file.before, file.after);
+        : lineCounts(file.before, file.after);
     added += counts.added_lines;
     removed += counts.removed_lines;
     const status: FileStatus =
@@ -251,5 +252,37 @@ function summarize(
     removed_lines: removed,
     ...(origin.actor !== undefined ? { actor: origin.actor } : {}),
     ...(origin.call_id !== undefined ? { call_id: origin.call_id } : {}),
+  };
+}
+
+/**
+ * A file's added and removed line counts, as countLineChanges gives them. When both texts end
+ * every line with `\n` (no `\r`, nothing after the last `\n`), their lines with endings and
+ * without are equal in the same places, so the diff blame and the persisted change log make of
+ * the same two texts anyway (regionsBetween keeps its answer) gives the same counts: one line
+ * diff per change instead of two, which was a tenth of a 100-file patch's time.
+ */
+function lineCounts(before: string | null, after: string | null): LineChanges {
+  if (before === null || after === null || !endsEveryLine(before) || !endsEveryLine(after))
+    return countLineChanges(before, after);
+  return countsOf(regionsBetween(before, after));
+}
+
+const endsEveryLine = (text: string) => text === '' || (text.endsWith('\n') && !text.includes('\r'));
+
+/** Counts from a shortest edit's regions, counted in bulk past MAX_COUNTED_EDIT as countLineChanges does. */
+function countsOf(regions: readonly LineRegion[]): LineChanges {
+  let added = 0;
+  let removed = 0;
+  for (const r of regions) {
+    added += r.newCount;
+    removed += r.oldCount;
+  }
+  if (added + removed <= MAX_COUNTED_EDIT) return { added_lines: added, removed_lines: removed };
+  const first = regions[0]!;
+  const last = regions[regions.length - 1]!;
+  return {
+    added_lines: last.newStart + last.newCount - first.newStart,
+    removed_lines: last.oldStart + last.oldCount - first.oldStart,
   };
 }

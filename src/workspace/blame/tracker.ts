@@ -1,5 +1,6 @@
 import type { ChangeEvent, LineAuthor } from '../change-log.js';
-import { linesOf, regionsBetween } from '../review/line-regions.js';
+import { countLines } from '../../text/lines.js';
+import { regionsBetween } from '../review/line-regions.js';
 import { applyRegions, fill, rangesOf, UNKNOWN, type Runs } from './runs.js';
 
 /** Who last wrote a range of lines: the change, its tool, and the actor and tool call when the call named them. */
@@ -164,7 +165,7 @@ export class BlameTracker {
 
   /** The state as the file holds `text`: lines that differ from the known text are unknown. */
   private reconcile(known: FileState | undefined, text: string): FileState {
-    if (!known) return { text, runs: fill(linesOf(text).length, UNKNOWN) };
+    if (!known) return { text, runs: fill(countLines(text), UNKNOWN) };
     if (known.text === text) return known;
     return { text, runs: applyRegions(known.runs, regionsBetween(known.text, text), UNKNOWN) };
   }

@@ -1,5 +1,6 @@
 import type { ChangedFile, LineAuthor, RecordedChange } from '../change-log.js';
 import { stableHash } from './hunks.js';
+import { sliceLineRanges } from '../../text/lines.js';
 import { linesOf, regionsBetween } from './line-regions.js';
 
 /**
@@ -128,12 +129,12 @@ function side(value: Side, known: string | undefined): string | null | undefined
 }
 
 function edits(before: string, after: string): Edit[] {
-  const b = linesOf(after);
-  return regionsBetween(before, after).map((r) => [
-    r.oldStart,
-    r.oldCount,
-    b.slice(r.newStart, r.newStart + r.newCount).join(''),
-  ]);
+  const regions = regionsBetween(before, after);
+  const added = sliceLineRanges(
+    after,
+    regions.map((r) => [r.newStart, r.newCount] as const),
+  );
+  return regions.map((r, i) => [r.oldStart, r.oldCount, added[i]!]);
 }
 
 function applyEdits(before: string, list: Edit[]): string {

@@ -4,6 +4,7 @@ import { changeNumber, type ChangeEvent, type ChangeSummary } from '../change-lo
 import type { QueuedNote } from '../note-queue.js';
 import type { HunkStatus } from './hunks.js';
 import { KnownTexts, type JournalChange } from './journal-codec.js';
+import { recordBytes, recordOf } from './journal-format.js';
 
 /** How much of the change log the journal keeps: the newest changes within both bounds. */
 export interface JournalLimits {
@@ -42,10 +43,10 @@ const numberOf = (name: string) => (/^\d{10,15}\.json$/.test(name) ? Number(name
 
 /**
  * The workspace's change log on its own backend, so a review or a blame in another process (the
- * CLI after an MCP server or an agent run) sees the changes, their actors and hunks: one JSON file
- * per change under `.sandpit/review/changes/`, named by the change's number, each written whole
- * (a torn or foreign file is skipped when read). A file's text is stored once, later changes as
- * the lines they changed; past the limits the oldest changes go, the oldest kept ones rewritten
+ * CLI after an MCP server or an agent run) sees the changes, their actors and hunks: one record
+ * per change under `.sandpit/review/changes/` (a line of JSON and the texts it names, see
+ * journal-format.ts), named by the change's number, each written whole (a torn or foreign file is
+ * skipped when read). A file's text is stored once, later changes as the lines they changed; past the limits the oldest changes go, the oldest kept ones rewritten
  * first to stand alone. The reviewers' verdicts and the notes the next agent run must read sit
  * beside them. Writes queue in order; `flush` waits for them. A failed write never fails a call.
  */
@@ -97,7 +98,7 @@ export class ChangeJournal {
       if (!bytes) continue;
       this.index.push({ n, bytes: bytes.length });
       this.total += bytes.length;
-      const change = this.known.decode(parse(bytes));
+      const change = this.known.decode(recordOf(bytes));
       if (change && changeNumber(change.id) === n) out.push(change);
     }
     return out;
@@ -120,7 +121,7 @@ export class ChangeJournal {
         files: [...event.files],
         seen,
       };
-      const bytes = utf8.encode(JSON.stringify(this.known.encode(change)));
+      const bytes = recordBytes(this.known.encode(change));
       if (!this.made) await mkdirp(this.fs, this.changesDir);
       this.made = true;
       await this.fs.writeFile(`${this.changesDir}/${nameOf(n)}`, bytes);
@@ -240,13 +241,13 @@ export class ChangeJournal {
     for (const [i, { n }] of this.index.entries()) {
       const path = `${this.changesDir}/${nameOf(n)}`;
       const bytes = await readFileOrNull(this.fs, path);
-      const change = bytes && reading.decode(parse(bytes));
+      const change = bytes && reading.decode(recordOf(bytes));
       if (i < drop) continue;
       if (!bytes || !change) {
         await removeIfPresent(this.fs, path).catch(() => false);
         continue;
       }
-      const again = utf8.encode(JSON.stringify(kept.encode(change)));
+      const again = recordBytes(kept.encode(change));
       if (!sameBytes(again, bytes)) await this.fs.writeFile(path, again);
       index.push({ n, bytes: again.length });
     }
