@@ -56,8 +56,9 @@ export interface ConformanceOptions extends ConformanceRunner {
   /**
    * Which operations the failing-storage tests fail (default `'every'`: each counted operation in
    * turn, for every kind of failure, without and with snapshots). `'spread'` is for a backend where
-   * a fresh workspace per operation is slow: every operation is still failed with EIO (writes, and
-   * reads too), and with snapshots on every write to the workspace's own files; the other kinds of
+   * a fresh workspace per operation is slow: every operation is still failed with EIO (each write
+   * once, by the test that fails writes only, whose checks are the stricter; each read by the test
+   * that fails reads too), and with snapshots on every write to the workspace's own files; the other kinds of
    * failure, and the snapshot repository's own writes, are failed at a spread of points (the first,
    * the last and every third). The rollback never looks at the kind of failure, which decides only
    * the error's code.

@@ -84,7 +84,11 @@ async function runScenario(backend: BackendUnderTest, s: Scenario): Promise<Harn
           asked.push({ paths, action });
           return s.options.confirm!;
         };
-  const h = await open(backend, s.input, { policy: { ...s.options.policy, confirm } });
+  // No snapshots: a scenario judges the envelope and the tree outside .sandpit, which a snapshot
+  // never changes (its failure only adds a note to the result), and the shadow repository's first
+  // commit of the seed plus the patch's own was most of a scenario's writes on a browser store.
+  // apply_patch with snapshots on is in applyPatchCases, and undone step by step in the snapshots group.
+  const h = await open(backend, s.input, { snapshots: false, policy: { ...s.options.policy, confirm } });
   for (const path of s.options.read ?? []) await h.ok('read_file', { path });
   const before = await h.tree();
   const env = await h.ws.call('apply_patch', { patch: s.patch, ...(s.options.dry_run ? { dry_run: true } : {}) });
