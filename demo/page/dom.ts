@@ -54,8 +54,27 @@ export function toast(message: string, kind: 'info' | 'error' = 'info'): void {
   // file list's corner (above the panels in a narrow window), not over the results a person reads.
   item.title = 'Click or press Escape to close';
   item.addEventListener('click', () => item.remove());
-  setTimeout(() => item.remove(), kind === 'error' ? 6000 : 3000);
+  keepWhileHeld(item, kind === 'error' ? 6000 : 3000);
   listenForEscape();
+}
+
+/**
+ * Remove `item` after `ms`, but not while the pointer rests on it or the keyboard is in it: a slow
+ * reader holds it to finish reading (WCAG's timing adjustable), and it goes `ms` after being let go.
+ */
+function keepWhileHeld(item: HTMLElement, ms: number): void {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let pointer = false;
+  let focus = false;
+  const settle = () => {
+    clearTimeout(timer);
+    if (!pointer && !focus) timer = setTimeout(() => item.remove(), ms);
+  };
+  item.addEventListener('pointerenter', () => ((pointer = true), settle()));
+  item.addEventListener('pointerleave', () => ((pointer = false), settle()));
+  item.addEventListener('focusin', () => ((focus = true), settle()));
+  item.addEventListener('focusout', () => ((focus = false), settle()));
+  settle();
 }
 
 /** Put every message away: after a workspace switch they speak of a workspace no longer open. */

@@ -90,6 +90,9 @@ describe('text, shortcuts and toasts a person can read', () => {
       await page().fill('#git-url', 'http://127.0.0.1:9/r.git');
       await page().click('#git-clone');
       await page().waitForSelector('.toast.error');
+      // Held under the pointer, as a slow reader holds it: the page lets an error go after 6 s, and a
+      // loaded machine once spent longer on the steps below.
+      await page().hover('.toast.error');
       await page().locator('#git-result').scrollIntoViewIfNeeded();
       const overlap = (a: { x: number; y: number; width: number; height: number } | null, b: typeof a) =>
         Boolean(a && b && a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height);
