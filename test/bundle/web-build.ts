@@ -1,9 +1,9 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, rmdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { inject } from 'vitest';
+import { builtOnce } from '../support/built-once.js';
 
 /** The repository root, where package.json's scripts and vite.config.ts live. */
 export const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
@@ -30,31 +30,11 @@ export function buildDemo(outDir: string): void {
  * since files run in parallel workers; outside the node project's setup, a private build.
  */
 export async function sharedDemo(privateDir: string): Promise<string> {
-  const root = inject('sharedDemoBuild');
-  if (!root) {
+  if (!inject('sharedDemoBuild')) {
     buildDemo(privateDir);
     return privateDir;
   }
-  const out = join(root, 'web');
-  const done = join(root, 'built');
-  const lock = join(root, 'lock');
-  while (!existsSync(done)) {
-    try {
-      mkdirSync(lock);
-    } catch {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      continue;
-    }
-    try {
-      if (!existsSync(done)) {
-        buildDemo(out);
-        writeFileSync(done, '');
-      }
-    } finally {
-      rmdirSync(lock);
-    }
-  }
-  return out;
+  return (await builtOnce('web', async (dir) => buildDemo(dir))).dir;
 }
 
 export { filesBelow } from '../support/files-below.js';

@@ -1,25 +1,14 @@
 import { diffArrays } from 'diff';
 import { describe, expect, it } from 'vitest';
 import { countLineChanges } from '../../src/text/line-diff.js';
-
-/** A small deterministic generator, so a failure can be replayed. */
-function random(seed: number) {
-  return () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
-}
+import { random, randomEdit } from '../support/random-edits.js';
 
 describe('countLineChanges', () => {
   it('counts added and removed lines exactly as a line diff does, over random edits', () => {
     const next = random(7);
     for (let round = 0; round < 300; round++) {
       const alphabet = 2 + Math.floor(next() * 6);
-      const before = Array.from({ length: Math.floor(next() * 60) }, () => `line ${Math.floor(next() * alphabet)}`);
-      const after = before.flatMap((line) => {
-        const r = next();
-        if (r < 0.1) return [];
-        if (r < 0.2) return [line, `new ${Math.floor(next() * alphabet)}`];
-        if (r < 0.3) return [`changed ${Math.floor(next() * alphabet)}`];
-        return [line];
-      });
+      const [before, after] = randomEdit(next, alphabet, 60);
       let added = 0;
       let removed = 0;
       for (const part of diffArrays(before, after)) {

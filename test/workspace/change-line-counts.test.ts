@@ -1,10 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { countLineChanges } from '../../src/text/line-diff.js';
 import { ChangeLog } from '../../src/workspace/change-log.js';
-
-function random(seed: number) {
-  return () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
-}
+import { random, randomEdit } from '../support/random-edits.js';
 
 describe('the change log counts lines as countLineChanges does', () => {
   it('over random edits, with and without a final newline or CRLF endings, and past the bulk limit', () => {
@@ -14,14 +11,7 @@ describe('the change log counts lines as countLineChanges does', () => {
     for (let round = 0; round < 300; round++) {
       const alphabet = 2 + Math.floor(next() * 5);
       const eol = next() < 0.2 ? '\r\n' : '\n';
-      const before = Array.from({ length: Math.floor(next() * 50) }, () => `line ${Math.floor(next() * alphabet)}`);
-      const after = before.flatMap((line) => {
-        const r = next();
-        if (r < 0.1) return [];
-        if (r < 0.2) return [line, `new ${Math.floor(next() * alphabet)}`];
-        if (r < 0.3) return [`changed ${Math.floor(next() * alphabet)}`];
-        return [line];
-      });
+      const [before, after] = randomEdit(next, alphabet, 50);
       const text = (lines: string[], final: boolean) =>
         lines.map((l, i) => (i < lines.length - 1 || final ? `${l}${eol}` : l)).join('');
       pairs.push([text(before, next() < 0.8), text(after, next() < 0.8)]);
