@@ -8,7 +8,8 @@ import { createNodeFs } from '../../src/node/index.js';
 // A .gitignore edited outside the tools (by a person, an editor, `git checkout`) rules the next
 // snapshot, as `git add -A` would: a file it no longer names goes in, a new file it now names stays
 // out, a file a snapshot already holds stays held. Whether the rescan is narrowed by the backend's
-// change feed or walks everything (a backend with no feed, as IndexedDB and OPFS have none).
+// change feed or walks everything (a backend with no feed, as IndexedDB and OPFS have none). The
+// expected trees are what `git add -A && git commit` records after the same steps.
 
 let temp: string | null = null;
 afterEach(() => {
@@ -64,7 +65,7 @@ function nodeSetup(old: boolean): Setup {
   const dir = mkdtempSync(join(tmpdir(), 'sandpit-gitignore-behind-'));
   temp = dir;
   let aged = 0;
-  const behind = async (rel: string, text: string) => {
+  const write = (rel: string, text: string) => {
     mkdirSync(join(dir, rel, '..'), { recursive: true });
     writeFileSync(join(dir, rel), text);
     if (old) {
@@ -72,9 +73,9 @@ function nodeSetup(old: boolean): Setup {
       utimesSync(join(dir, rel), when, when);
     }
   };
-  for (const [rel, text] of Object.entries(seed)) void behind(rel, text);
+  for (const [rel, text] of Object.entries(seed)) write(rel, text);
   const fs = createNodeFs({ root: dir });
-  return { fs: old ? withoutFeed(fs) : fs, root: dir, behind };
+  return { fs: old ? withoutFeed(fs) : fs, root: dir, behind: async (rel, text) => write(rel, text) };
 }
 
 describe.each(Object.keys(setups))('a .gitignore changed behind the tools: %s', (name) => {
