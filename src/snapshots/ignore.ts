@@ -11,10 +11,11 @@ export { DEFAULT_SNAPSHOT_EXCLUDES } from '../search/skipped-folders.js';
 export type FolderRules = ReadonlyArray<{ dir: string; rules: Ignore }>;
 
 /**
- * A .gitignore whose mtime is this recent may change again within the same timestamp tick and keep
- * its size: its rules are read again on the next walk (git's "racy" files).
+ * A stat taken within this long of its mtime is not trusted next time: a second write in the same
+ * timestamp tick with the same size would otherwise go unnoticed (git's "racy" files). For the
+ * rescan's stat cache and for the rules of a .gitignore alike.
  */
-const RACY_MS = 1000;
+export const RACY_MS = 1000;
 
 /** Why a child is left out: a `.gitignore` (or Sandpit's own rules) said so, or it is a folder no one versions. */
 export type LeftOut = false | 'ignored' | 'excluded';

@@ -4,7 +4,7 @@ import { removeIfPresent } from '../fs/helpers.js';
 import type { FsStat, PlainFile, WorkspaceFs } from '../fs/types.js';
 import { unreadable, type SkippedFile } from './skipped.js';
 import { walkKept, type ToExamine } from './scan-walk.js';
-import type { SnapshotIgnore } from './ignore.js';
+import { RACY_MS, type SnapshotIgnore } from './ignore.js';
 import { FeedNarrowing } from './scan-feed.js';
 import type { ObjectSink } from './objects.js';
 import { objectId } from './sha1.js';
@@ -27,12 +27,7 @@ interface StatEntry {
 }
 
 /**
- * A stat taken within this long of its mtime is not trusted next time: a second write in the same
- * timestamp tick with the same size would otherwise go unnoticed (git's "racy" files).
- */
-const RACY_MS = 1000;
-/**
- * The same on a backend that stamps mtimes from this realm's clock (capabilities.clockMtimes):
+ * RACY_MS (git's racy window) on a backend that stamps mtimes from this realm's clock (capabilities.clockMtimes):
  * its tick is a millisecond, and a few more absorb a small step of the clock.
  */
 const RACY_CLOCK_MS = 5;
