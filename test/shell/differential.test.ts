@@ -77,8 +77,10 @@ function freshTree(name: string): { dir: string; state: string } {
 }
 
 function bash(line: string, name: string) {
-  const tree = untouched ?? freshTree(name);
-  untouched = undefined;
+  // A kept tree is older than a fresh one: a line that asks about times gets a fresh one.
+  const asksTimes = /-(?:[amc](?:min|time)|newer)\b/.test(line);
+  const tree = untouched && !asksTimes ? untouched : freshTree(name);
+  if (tree === untouched) untouched = undefined;
   const run = spawnSync('/bin/bash', ['-c', line], {
     cwd: tree.dir,
     encoding: 'utf8',
