@@ -86,9 +86,9 @@ export function writeInPlace(path: string, data: Uint8Array, currentSize: number
 
 /*
  * Many small files read on a helper thread, so the system calls of a search (an open, fstat,
- * read and close per file) run beside the main thread's scanning instead of before it. One
- * thread, started on first use and never keeping the process alive; where it cannot start, or
- * fails, the reads are done in place.
+ * read and close per file) run beside the main thread's scanning instead of before it. Up to two
+ * threads, started as reads need them and never keeping the process alive; where none can start,
+ * or one fails, the reads are done in place.
  *
  * The thread opens exactly the paths it is given with O_NOFOLLOW and O_NONBLOCK, as the
  * in-place read does: a caller below a root passes `/proc/self/fd/<folder>/<name>` paths whose
@@ -147,34 +147,75 @@ parentPort.on('message', ({ id, paths: given, max }) => {
 
 type Pending = { resolve: (files: Array<PlainFile | null>) => void; reject: (error: unknown) => void };
 
-let worker: Worker | null | undefined;
-let nextId = 0;
-const pending = new Map<number, Pending>();
+/** One helper thread and the reads it has not answered yet. */
+interface Helper {
+  worker: Worker;
+  pending: Map<number, Pending>;
+}
 
-function helper(): Worker | null {
-  if (worker !== undefined) return worker;
+/**
+ * Up to two threads: the system calls of a batch (an open, fstat, read and close per file) cost
+ * about as much as the main thread's scan of its bytes, so one thread left the scan waiting. The
+ * second starts only when a batch arrives while the first is busy (a small search never pays
+ * for it).
+ */
+const MAX_HELPERS = 2;
+/** The threads running; null once none can start. */
+let helpers: Helper[] | null = [];
+/** Set when a thread failed: no new one is started after that. */
+let helperFailed = false;
+let nextId = 0;
+
+function startHelper(): Helper | null {
+  let worker: Worker;
   try {
-    // worker_threads loads with the first read that needs the helper, not with this module.
+    // worker_threads loads with the first read that needs a helper, not with this module.
     const { Worker } = nodeBuiltin<typeof import('node:worker_threads')>('node:worker_threads');
     worker = new Worker(SOURCE, { eval: true });
-    worker.unref();
-    worker.on('message', ({ id, meta, out }: { id: number; meta: Float64Array; out: Uint8Array }) => {
-      const waiting = pending.get(id);
-      pending.delete(id);
-      if (pending.size === 0) worker?.unref();
-      waiting?.resolve(decode(meta, out));
-    });
-    const fail = (error: unknown) => {
-      worker = null;
-      for (const p of pending.values()) p.reject(error);
-      pending.clear();
-    };
-    worker.on('error', fail);
-    worker.on('exit', () => fail(new Error('read helper exited')));
   } catch {
-    worker = null;
+    return null;
   }
-  return worker;
+  worker.unref();
+  const one: Helper = { worker, pending: new Map() };
+  worker.on('message', ({ id, meta, out }: { id: number; meta: Float64Array; out: Uint8Array }) => {
+    const waiting = one.pending.get(id);
+    one.pending.delete(id);
+    if (one.pending.size === 0) worker.unref();
+    waiting?.resolve(decode(meta, out));
+  });
+  const fail = (error: unknown) => {
+    // its reads still out are made in place by the caller; later ones go to a thread still running
+    helperFailed = true;
+    if (helpers) helpers = helpers.filter((h) => h !== one);
+    for (const p of one.pending.values()) p.reject(error);
+    one.pending.clear();
+  };
+  worker.on('error', fail);
+  worker.on('exit', () => fail(new Error('read helper exited')));
+  return one;
+}
+
+/** How many read helper threads run (for tests: a busy search starts the second). */
+export function readHelperCount(): number {
+  return helpers?.length ?? 0;
+}
+
+/** An idle thread, else a new one while fewer than MAX_HELPERS run, else the least busy; null when none can run. */
+function pickHelper(): Helper | null {
+  if (helpers === null) return null;
+  let best: Helper | undefined;
+  for (const h of helpers) if (!best || h.pending.size < best.pending.size) best = h;
+  if (best?.pending.size === 0) return best;
+  if (helpers.length < MAX_HELPERS && !helperFailed) {
+    const started = startHelper();
+    if (started) {
+      helpers.push(started);
+      return started;
+    }
+    helperFailed = true;
+  }
+  if (!best) helpers = null;
+  return best ?? null;
 }
 
 function decode(meta: Float64Array, out: Uint8Array): Array<PlainFile | null> {
@@ -212,12 +253,12 @@ export function readOnHelper(
   paths: string | Array<string | Buffer>,
   maxBytes: number,
 ): Promise<Array<PlainFile | null>> | null {
-  const w = helper();
-  if (w === null) return null;
+  const h = pickHelper();
+  if (h === null) return null;
   const id = nextId++;
-  if (pending.size === 0) w.ref();
+  if (h.pending.size === 0) h.worker.ref();
   return new Promise((resolve, reject) => {
-    pending.set(id, { resolve, reject });
-    w.postMessage({ id, paths, max: maxBytes });
+    h.pending.set(id, { resolve, reject });
+    h.worker.postMessage({ id, paths, max: maxBytes });
   });
 }
