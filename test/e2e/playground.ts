@@ -6,6 +6,14 @@ import { inject } from 'vitest';
 import { previewDemo, repoRoot, sharedDemo, type Preview } from '../bundle/web-build.js';
 import { CHROMIUM_ARGS } from '../../scripts/test-setup.mjs';
 
+/**
+ * How often a page's waitForFunction looks again. Playwright's default looks at every animation
+ * frame, which keeps the page drawing frames for as long as it waits, about 0.045 CPU-seconds of
+ * Chromium per second waited; a timer this short costs next to nothing, and the wait still ends
+ * on the state it waits for, at most this much later.
+ */
+export const POLL_MS = 100;
+
 /** Where the e2e screenshots go: the test output folder, never the repository's own files. */
 export const shots = join(repoRoot, 'test-results', 'e2e');
 
@@ -59,7 +67,13 @@ export async function startPlayground(options: PlaygroundOptions = {}): Promise<
           executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
           args: CHROMIUM_ARGS,
         });
-    const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, acceptDownloads: true });
+    // Reduced motion: the editor's caret then stands still (demo/style.css); a blinking one kept
+    // the page drawing frames for as long as the editor had focus, wait after wait.
+    const context = await browser.newContext({
+      viewport: { width: 1440, height: 900 },
+      acceptDownloads: true,
+      reducedMotion: 'reduce',
+    });
     if (options.storage) {
       // Only on the first visit: a reload comes back to what the page itself remembered. Only on
       // the playground's origin: init scripts run in every frame, and the live preview's origin
@@ -74,6 +88,8 @@ export async function startPlayground(options: PlaygroundOptions = {}): Promise<
         { backend: options.storage, origin: new URL(preview.url).origin },
       );
     }
+    // Every page of the context, the first and any second tab a test opens, waits by timer.
+    context.on('page', pollByTimer);
     if (options.leaveMemoryFreely) {
       // Every page of the context, not only the first: a test that opens a second tab and carries
       // on in it (trust.test.ts's lock tests) would otherwise get Playwright's default answer, a
@@ -129,6 +145,18 @@ export async function startPlayground(options: PlaygroundOptions = {}): Promise<
     await stop();
     throw error;
   }
+}
+
+/** Make `page.waitForFunction` look every POLL_MS unless a call names its own polling. */
+function pollByTimer(page: Page): void {
+  type Wait = (
+    fn: unknown,
+    arg?: unknown,
+    options?: { polling?: number | 'raf'; timeout?: number },
+  ) => Promise<unknown>;
+  const wait = page.waitForFunction.bind(page) as Wait;
+  const byTimer: Wait = (fn, arg, options) => wait(fn, arg, { polling: POLL_MS, ...options });
+  (page as unknown as { waitForFunction: Wait }).waitForFunction = byTimer;
 }
 
 /** The editor's text as a person sees it. */

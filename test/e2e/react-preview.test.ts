@@ -115,9 +115,11 @@ describe('the React sample in the live preview', () => {
     });
     await page.click('#seed-react');
     // The button runs `npm install` in the tool console; its envelope is the install's answer.
-    await page.waitForFunction(() => document.getElementById('envelope')!.textContent!.includes('"run_command"'), {
-      timeout: 180_000,
-    });
+    await page.waitForFunction(
+      () => document.getElementById('envelope')!.textContent!.includes('"run_command"'),
+      undefined,
+      { timeout: 180_000 },
+    );
     const envelope = JSON.parse((await page.textContent('#envelope'))!);
     expect(envelope.ok, JSON.stringify(envelope)).toBe(true);
     expect(envelope.result.exit_code, JSON.stringify(envelope.result)).toBe(0);
