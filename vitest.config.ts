@@ -3,6 +3,7 @@ import { playwright } from '@vitest/browser-playwright';
 import { browserAliases, lexerAlias } from './web/browser-aliases.js';
 import { gitCommands } from './test/browser/git-commands.js';
 import { npmCommands } from './test/browser/npm-commands.js';
+import { cacheModulesForTheRun } from './test/browser/module-cache.js';
 import { recordFigures, type FigureRow } from './test/hardening/figures.js';
 import { FULL, SEED } from './test/hardening/sizes.js';
 import { CHROMIUM_ARGS, findChromium } from './scripts/test-setup.mjs';
@@ -82,6 +83,8 @@ export default defineConfig({
       },
       {
         extends: true,
+        // A Worker or a test file's frame loads its modules from Chromium's cache during a run (test/browser/module-cache.ts).
+        plugins: [cacheModulesForTheRun()],
         test: {
           name: 'browser',
           alias: browserAliases,
