@@ -39,9 +39,10 @@ export async function callTool(page: Page, tool: string, args: Record<string, un
     node.textContent = '';
   });
   await page.click('#run');
-  // A call waits behind the worker's other work (a save's snapshot) and a full run's load: the
-  // test's own time limit bounds it, not Playwright's 20 s default.
-  await page.waitForFunction(() => document.getElementById('envelope')!.textContent !== '', null, { timeout: 60_000 });
+  // A call waits behind the worker's other work (a save's snapshot, the blame the save asks for)
+  // and a full run's load: the test's own time limit bounds it, not a second clock of its own (a
+  // 60 s one ended a file_bytes call after a save at load 17).
+  await page.waitForFunction(() => document.getElementById('envelope')!.textContent !== '', null, { timeout: 0 });
   await page.click('#mode-form');
   return JSON.parse((await page.textContent('#envelope'))!);
 }
