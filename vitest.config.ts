@@ -1,4 +1,3 @@
-import { tmpdir } from 'node:os';
 import { defineConfig } from 'vitest/config';
 import { playwright } from '@vitest/browser-playwright';
 import { browserAliases, lexerAlias } from './web/browser-aliases.js';
@@ -7,7 +6,6 @@ import { npmCommands } from './test/browser/npm-commands.js';
 import { recordFigures, type FigureRow } from './test/hardening/figures.js';
 import { FULL, SEED } from './test/hardening/sizes.js';
 import { CHROMIUM_ARGS, findChromium } from './scripts/test-setup.mjs';
-import { scratchTmpdir } from './test/support/scratch-folder.js';
 
 // Files whose assertions read the whole process: its memory peak, or what one import installs in it.
 const ownProcess = ['test/git/clone-memory.test.ts', 'test/snapshots/platform-native.test.ts'];
@@ -20,16 +18,6 @@ const HANG_GUARD_MS = process.env.HARDENING === 'full' ? 3_600_000 : 900_000;
 // SANDPIT_CPU_LOG=<file>: each node-side test file appends the CPU it and its children used
 // (docs/development.md, where the suite's time goes).
 const setupFiles = process.env.SANDPIT_CPU_LOG ? ['test/support/cpu-log.ts'] : [];
-
-// The node projects' temporary folders on tmpfs when the machine has one with room: creating a
-// file on this suite's busy ext4 cost 15 times as much (test/support/scratch-folder.ts).
-const scratch = scratchTmpdir();
-function scratchEnv(name: string): Record<string, string> {
-  if (!scratch) return {};
-  const dir = `${scratch}/${name}`;
-  // A test that compares its folder with a disk's answers (sizes of folders, blocks) asks for diskTmpdir().
-  return { TMPDIR: dir, SANDPIT_SCRATCH_TMPDIR: dir, SANDPIT_DISK_TMPDIR: tmpdir() };
-}
 
 export default defineConfig({
   define: { global: 'globalThis' },
@@ -49,8 +37,7 @@ export default defineConfig({
           alias: [lexerAlias],
           include: ['test/**/*.test.ts'],
           exclude: ['test/browser/**', 'test/e2e/**', ...ownProcess],
-          globalSetup: ['test/cli/build-global-setup.ts', 'test/support/scratch-global-setup.ts'],
-          env: scratchEnv('node'),
+          globalSetup: ['test/cli/build-global-setup.ts'],
           setupFiles,
           testTimeout: HANG_GUARD_MS,
           hookTimeout: HANG_GUARD_MS,
@@ -67,8 +54,7 @@ export default defineConfig({
           environment: 'node',
           alias: [lexerAlias],
           include: ownProcess,
-          globalSetup: ['test/cli/build-global-setup.ts', 'test/support/scratch-global-setup.ts'],
-          env: scratchEnv('own-process'),
+          globalSetup: ['test/cli/build-global-setup.ts'],
           setupFiles,
           testTimeout: HANG_GUARD_MS,
           hookTimeout: HANG_GUARD_MS,

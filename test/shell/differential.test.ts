@@ -1,8 +1,8 @@
 import { spawnSync } from 'node:child_process';
 import { lstatSync, mkdtempSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { diskTmpdir } from '../support/scratch-folder.js';
 import { createMemoryFs } from '../../src/fs/memory.js';
 import type { WorkspaceFs } from '../../src/fs/types.js';
 import { runShell } from '../../src/shell/run.js';
@@ -17,8 +17,7 @@ import { TOOL_LINES } from './differential-tool-lines.js';
 
 const ALL_LINES = [...LINES, ...AGENT_LINES, ...TOOL_LINES, ...ARCHIVE_LINES];
 
-// On the disk: the expected answers are /bin/bash's there (a folder's size, du's blocks), not tmpfs's.
-const base = mkdtempSync(join(diskTmpdir(), 'sandpit-shell-diff-'));
+const base = mkdtempSync(join(tmpdir(), 'sandpit-shell-diff-'));
 // Hundreds of small trees: removing them can take longer than a hook's default on a busy machine.
 afterAll(() => rmSync(base, { recursive: true, force: true }));
 

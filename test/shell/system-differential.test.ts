@@ -1,8 +1,8 @@
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { diskTmpdir } from '../support/scratch-folder.js';
 import { createMemoryFs } from '../../src/fs/memory.js';
 import { runShell } from '../../src/shell/run.js';
 import { ChangeLog } from '../../src/workspace/change-log.js';
@@ -30,8 +30,7 @@ const LINES = [
   'nl missing.txt; echo $?',
 ];
 
-// On the disk: the expected answers are /bin/bash's there (a folder's size, du's blocks), not tmpfs's.
-const base = mkdtempSync(join(diskTmpdir(), 'sandpit-system-diff-'));
+const base = mkdtempSync(join(tmpdir(), 'sandpit-system-diff-'));
 afterAll(() => rmSync(base, { recursive: true, force: true }));
 
 function bash(line: string): string {
