@@ -9,15 +9,23 @@ import { afterAll, beforeAll } from 'vitest';
  */
 const TICKS_PER_SECOND = 100;
 
-function cpuNow(): { self: number; children: number } {
+interface Cpu {
+  self: number;
+  children: number;
+  /** the system-time part of each: the kernel's work (spawns, copies, deletes, syscalls) */
+  selfSys: number;
+  childrenSys: number;
+}
+
+function cpuNow(): Cpu {
   // /proc/self/stat: fields after the command's closing parenthesis; utime stime cutime cstime are 14-17
   const stat = readFileSync('/proc/self/stat', 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   const tick = (i: number) => Number(fields[i - 3]) / TICKS_PER_SECOND;
-  return { self: tick(14) + tick(15), children: tick(16) + tick(17) };
+  return { self: tick(14) + tick(15), children: tick(16) + tick(17), selfSys: tick(15), childrenSys: tick(17) };
 }
 
-let start = { self: 0, children: 0, wall: 0 };
+let start = { self: 0, children: 0, selfSys: 0, childrenSys: 0, wall: 0 };
 
 beforeAll(() => {
   start = { ...cpuNow(), wall: performance.now() };
@@ -33,6 +41,8 @@ afterAll(({}, suite) => {
     file,
     self: +(now.self - start.self).toFixed(2),
     children: +(now.children - start.children).toFixed(2),
+    selfSys: +(now.selfSys - start.selfSys).toFixed(2),
+    childrenSys: +(now.childrenSys - start.childrenSys).toFixed(2),
     wall: +((performance.now() - start.wall) / 1000).toFixed(2),
   };
   appendFileSync(log, `${JSON.stringify(row)}\n`);
