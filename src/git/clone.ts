@@ -90,7 +90,7 @@ export async function cloneInto(ctx: GitContext, options: CloneOptions): Promise
           path: 'remote.origin.fetch',
           value: FETCH_REFSPEC,
         });
-        const capture = capturePack();
+        const capture = capturePack({ maxObjectBytes: options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES });
         const fetched = await git.fetch({
           fs: staging.fs,
           http: capture.http,
@@ -107,9 +107,7 @@ export async function cloneInto(ctx: GitContext, options: CloneOptions): Promise
         });
         if (!fetched.fetchHead)
           throw new ToolError('NOT_FOUND', `the repository at '${url}' is empty: there is nothing to clone`);
-        const { sizes, read, object } = await storePack(fs, staging.gitdir, capture.pack(), {
-          maxObjectBytes: options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES,
-        });
+        const { sizes, read, object } = await storePack(fs, staging.gitdir, capture);
         const { oid: commit, commit: head } = await git.readCommit({ ...staging, oid: fetched.fetchHead });
         const gitlinks: FileChange[] = [];
         // the trees from the pack just indexed, most already inflated, else from the staging repository

@@ -54,53 +54,118 @@ export interface IndexPackOptions {
  * gigabytes costs a few buffers; only a delta's base is ever held whole, and a base over
  * `maxObjectBytes` stops the index with TOO_LARGE before it is inflated.
  */
-export async function indexPack(pack: Uint8Array, options: IndexPackOptions): Promise<IndexedPack> {
-  const view = new DataView(pack.buffer, pack.byteOffset, pack.byteLength);
-  if (pack.length < 32 || view.getUint32(0) !== 0x5041434b) throw corrupt('it does not start with PACK');
-  const version = view.getUint32(4);
-  if (version !== 2 && version !== 3) throw corrupt(`version ${version} is not supported`);
-  const sha = toHex(pack.subarray(pack.length - 20));
-  if (toHex(sha1Digest(pack.subarray(0, pack.length - 20))) !== sha) throw corrupt('its checksum does not match');
-  const count = view.getUint32(8);
-  const entries: Entry[] = [];
-  const byOffset = new Map<number, Entry>();
-  const byOid = new Map<string, Entry>();
-  const inflater = new WholeInflater();
-  const kept = new KeptObjects();
-  let at = 12;
-  for (let i = 0; i < count; i++) {
-    const { entry, end } = await readEntry(pack, at, inflater, kept, Math.min(WHOLE_LIMIT, options.maxObjectBytes));
-    entries.push(entry);
-    byOffset.set(entry.offset, entry);
-    if (entry.oid) byOid.set(entry.oid, entry);
-    at = end;
-    // a turn of the event loop now and then for other calls; setTimeout waited a millisecond or more each time
-    if (i % 512 === 511) await yieldToHost();
-  }
-  if (at !== pack.length - 20) throw corrupt('it holds more bytes than its objects');
-  const resolver = new DeltaResolver(pack, byOffset, byOid, options, inflater);
-  let pending = entries.filter((e) => !e.oid);
-  let external = false;
-  while (pending.length > 0) {
-    const waiting: Entry[] = [];
-    for (const e of pending) if (!(await resolver.hash(e, external))) waiting.push(e);
-    if (waiting.length === pending.length) {
-      if (external)
-        throw corrupt(`a delta's base ${waiting[0]!.baseOid ?? ''} is in neither the pack nor the repository`);
-      external = true;
+export function indexPack(pack: Uint8Array, options: IndexPackOptions): Promise<IndexedPack> {
+  return new PackIndexer(options).finish(pack);
+}
+
+/** The most bytes an entry's header takes: its type and size, then a base's offset or id. */
+const HEADER_MAX = 32;
+
+/**
+ * `indexPack` in two parts, so a pack is read while it arrives, as `git index-pack --stdin`
+ * does: `advance` reads the entries whose bytes have all come (a prefix of the pack, growing),
+ * and `finish` checks the whole pack and does the rest. What `advance` reads is exactly what
+ * `finish` would have read; an entry it cannot read yet (or ever: a damaged one) waits for
+ * `finish`, which reports it as `indexPack` always has.
+ */
+export class PackIndexer {
+  private readonly entries: Entry[] = [];
+  private readonly byOffset = new Map<number, Entry>();
+  private readonly byOid = new Map<string, Entry>();
+  private readonly inflater = new WholeInflater();
+  private readonly kept = new KeptObjects();
+  private at = 12;
+  private count = -1;
+  /** `advance` met something only `finish` may judge (a bad header, an object too big to try twice) */
+  private stopped = false;
+  /** an entry that could not be read yet is tried again once the bytes after its start have doubled */
+  private retryAt = 0;
+
+  constructor(private readonly options: IndexPackOptions) {}
+
+  /** Read the entries whose bytes are all in `prefix`, the pack's first bytes. Never throws. */
+  async advance(prefix: Uint8Array): Promise<void> {
+    if (this.stopped || prefix.length < this.retryAt) return;
+    if (this.count < 0) {
+      if (prefix.length < 12) return;
+      const view = new DataView(prefix.buffer, prefix.byteOffset, 12);
+      const version = view.getUint32(4);
+      if (view.getUint32(0) !== 0x5041434b || (version !== 2 && version !== 3)) {
+        this.stopped = true;
+        return;
+      }
+      this.count = view.getUint32(8);
     }
-    pending = waiting;
+    const whole = Math.min(WHOLE_LIMIT, this.options.maxObjectBytes);
+    while (this.entries.length < this.count && prefix.length - this.at >= HEADER_MAX) {
+      // an entry too big to inflate whole is inflated once, by `finish`, not tried again with each piece
+      const { kind, size } = readEntryHeader(prefix, this.at);
+      if (size > whole || !(TYPES[kind] || kind === OFS_DELTA || kind === REF_DELTA)) {
+        this.stopped = true;
+        return;
+      }
+      try {
+        this.take(await readEntry(prefix, this.at, this.inflater, this.kept, whole));
+      } catch {
+        // so a big object arriving in many pieces is inflated a few times, not once per piece
+        this.retryAt = this.at + 2 * (prefix.length - this.at);
+        return;
+      }
+    }
   }
-  const lines = entries.map((e) => ({ oid: e.oid!, offset: e.offset, crc: e.crc }));
-  const object = async (oid: string) => {
-    const early = kept.take(oid);
-    if (early) return early;
-    const entry = byOid.get(oid);
-    return entry ? await resolver.materialize(entry, true) : null;
-  };
-  const read = async (oid: string) => (await object(oid))?.data ?? null;
-  const sizes = new Map(entries.map((e) => [e.oid!, e.resultSize]));
-  return { sha, idx: writePackIndex(lines, sha), sizes, read, object };
+
+  /** Index the whole pack, going on from what `advance` read. */
+  async finish(pack: Uint8Array, checksum?: string): Promise<IndexedPack> {
+    const { options } = this;
+    const view = new DataView(pack.buffer, pack.byteOffset, pack.byteLength);
+    if (pack.length < 32 || view.getUint32(0) !== 0x5041434b) throw corrupt('it does not start with PACK');
+    const version = view.getUint32(4);
+    if (version !== 2 && version !== 3) throw corrupt(`version ${version} is not supported`);
+    const sha = toHex(pack.subarray(pack.length - 20));
+    if ((checksum ?? toHex(sha1Digest(pack.subarray(0, pack.length - 20)))) !== sha)
+      throw corrupt('its checksum does not match');
+    const count = view.getUint32(8);
+    const { entries, byOffset, byOid, inflater, kept } = this;
+    let at = this.at;
+    for (let i = entries.length; i < count; i++) {
+      const read = await readEntry(pack, at, inflater, kept, Math.min(WHOLE_LIMIT, options.maxObjectBytes));
+      this.take(read);
+      at = read.end;
+      // a turn of the event loop now and then for other calls; setTimeout waited a millisecond or more each time
+      if (i % 512 === 511) await yieldToHost();
+    }
+    if (at !== pack.length - 20) throw corrupt('it holds more bytes than its objects');
+    const resolver = new DeltaResolver(pack, byOffset, byOid, options, inflater);
+    let pending = entries.filter((e) => !e.oid);
+    let external = false;
+    while (pending.length > 0) {
+      const waiting: Entry[] = [];
+      for (const e of pending) if (!(await resolver.hash(e, external))) waiting.push(e);
+      if (waiting.length === pending.length) {
+        if (external)
+          throw corrupt(`a delta's base ${waiting[0]!.baseOid ?? ''} is in neither the pack nor the repository`);
+        external = true;
+      }
+      pending = waiting;
+    }
+    const lines = entries.map((e) => ({ oid: e.oid!, offset: e.offset, crc: e.crc }));
+    const object = async (oid: string) => {
+      const early = kept.take(oid);
+      if (early) return early;
+      const entry = byOid.get(oid);
+      return entry ? await resolver.materialize(entry, true) : null;
+    };
+    const read = async (oid: string) => (await object(oid))?.data ?? null;
+    const sizes = new Map(entries.map((e) => [e.oid!, e.resultSize]));
+    return { sha, idx: writePackIndex(lines, sha), sizes, read, object };
+  }
+
+  private take({ entry, end }: { entry: Entry; end: number }): void {
+    this.entries.push(entry);
+    this.byOffset.set(entry.offset, entry);
+    if (entry.oid) this.byOid.set(entry.oid, entry);
+    this.at = end;
+  }
 }
 
 /**

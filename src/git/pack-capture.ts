@@ -1,6 +1,6 @@
 import type { GitHttpRequest, GitHttpResponse, HttpClient } from 'isomorphic-git';
 import type { WorkspaceFs } from '../fs/types.js';
-import { indexPack, type IndexedPack, type IndexPackOptions } from './index-pack.js';
+import { PackIndexer, type IndexedPack, type IndexPackOptions } from './index-pack.js';
 import { packObjectSizes } from './pack-sizes.js';
 import { http } from './transport.js';
 import { Sha1Stream } from './sha1-stream.js';
@@ -10,6 +10,8 @@ export interface PackCapture {
   http: HttpClient;
   /** the pack the fetch received (null when it received none), once the fetch has returned */
   pack(): Uint8Array | null;
+  /** the pack indexed (its entries read while it arrived), once the fetch has returned; null without a pack */
+  indexed(): Promise<IndexedPack> | null;
 }
 
 const EMPTY_PACK = (() => {
@@ -27,17 +29,28 @@ const EMPTY_PACK = (() => {
  * checked. This client takes the pack out of the upload-pack answer and hands isomorphic-git an
  * empty one instead, so it indexes nothing; the clone then indexes the real pack itself
  * (`indexPack`), streaming, and reads each object's size before anything is inflated whole.
- * Everything else in the answer (shallow lines, acknowledgements, progress, errors) is passed on.
+ * The entries are read as their bytes arrive, while the server is still sending the rest, as
+ * `git clone` does: a clone's indexing no longer waits for the whole answer. Everything else in
+ * the answer (shallow lines, acknowledgements, progress, errors) is passed on.
  */
-export function capturePack(): PackCapture {
+export function capturePack(options: IndexPackOptions): PackCapture {
   let captured: Uint8Array | null = null;
+  let indexed: Promise<IndexedPack> | null = null;
   const request = async (req: GitHttpRequest): Promise<GitHttpResponse> => {
     const res = await http.request(req);
     if (req.method !== 'POST' || !req.url.endsWith('/git-upload-pack') || res.statusCode !== 200 || !res.body)
       return res;
-    const answer = await collect(res.body);
-    const { rest, pack } = splitAnswer(answer);
+    const receiver = new PackReceiver(new PackIndexer(options));
+    const answer = new AnswerSplitter((payload) => receiver.push(payload));
+    for await (const chunk of res.body) answer.push(chunk);
+    const rest = answer.end();
+    const pack = await receiver.end();
     captured = pack;
+    if (pack) {
+      indexed = receiver.finish(pack);
+      // awaited by storePack; a fetch that fails after this must not leave it unhandled
+      indexed.catch(() => {});
+    }
     return {
       ...res,
       body: (async function* () {
@@ -45,7 +58,7 @@ export function capturePack(): PackCapture {
       })(),
     };
   };
-  return { http: { request }, pack: () => captured };
+  return { http: { request }, pack: () => captured, indexed: () => indexed };
 }
 
 /**
@@ -57,11 +70,12 @@ export function capturePack(): PackCapture {
 export async function storePack(
   fs: WorkspaceFs,
   gitdir: string,
-  pack: Uint8Array | null,
-  options: IndexPackOptions,
+  capture: PackCapture,
 ): Promise<Pick<IndexedPack, 'sizes'> & Partial<IndexedPack>> {
-  if (!pack) return { sizes: await packObjectSizes(fs, gitdir) };
-  const indexed = await indexPack(pack, options);
+  const pack = capture.pack();
+  const indexing = capture.indexed();
+  if (!pack || !indexing) return { sizes: await packObjectSizes(fs, gitdir) };
+  const indexed = await indexing;
   const base = `${gitdir}/objects/pack/pack-${indexed.sha}`;
   // the pack before its index: readers find packs through their .idx files
   await fs.writeFile(`${base}.pack`, pack);
@@ -69,56 +83,195 @@ export async function storePack(
   return indexed;
 }
 
-async function collect(body: AsyncIterableIterator<Uint8Array>): Promise<Uint8Array> {
-  const chunks: Uint8Array[] = [];
-  let length = 0;
-  for await (const chunk of body) {
-    chunks.push(chunk);
-    length += chunk.length;
+/**
+ * The pack as it arrives: its bytes hashed as they come (all but the last 20, its checksum) and
+ * gathered in one growing buffer that the indexer reads whenever it is not already reading. Past
+ * STREAM_LIMIT the rest is kept as it came and joined once at the end, as before streaming, so a
+ * big pack costs no more memory than it did (two copies at most), only its first part is read early.
+ */
+class PackReceiver {
+  private bytes = new Uint8Array(64 * 1024);
+  private length = 0;
+  /** the pack's pieces once it outgrew STREAM_LIMIT, the growing buffer's part first */
+  private pieces: Uint8Array[] | null = null;
+  private readonly sum = new Sha1Stream();
+  private hashed = 0;
+  private reading: Promise<void> | null = null;
+  private more = false;
+
+  constructor(private readonly indexer: PackIndexer) {}
+
+  push(payload: Uint8Array): void {
+    if (!this.pieces && this.length + payload.length > STREAM_LIMIT)
+      this.pieces = [this.bytes.subarray(0, this.length)];
+    if (this.pieces) {
+      this.pieces.push(payload);
+      this.hashUpTo(this.length, payload);
+      this.length += payload.length;
+      return;
+    }
+    if (this.length + payload.length > this.bytes.length) {
+      const grown = new Uint8Array(Math.max(this.length + payload.length, this.bytes.length * 2));
+      grown.set(this.bytes.subarray(0, this.length));
+      this.bytes = grown;
+    }
+    this.bytes.set(payload, this.length);
+    this.hashUpTo(this.length, payload);
+    this.length += payload.length;
+    this.read();
   }
-  return join(chunks, length);
+
+  /** The whole pack (null if none came), once the indexer has read what it could of it. */
+  async end(): Promise<Uint8Array | null> {
+    while (this.reading) await this.reading;
+    if (this.length === 0) return null;
+    if (!this.pieces) return this.bytes.subarray(0, this.length);
+    const out = new Uint8Array(this.length);
+    let at = 0;
+    for (const piece of this.pieces) {
+      out.set(piece, at);
+      at += piece.length;
+    }
+    this.pieces = null;
+    this.bytes = new Uint8Array(0);
+    return out;
+  }
+
+  finish(pack: Uint8Array): Promise<IndexedPack> {
+    return this.indexer.finish(
+      pack,
+      pack.length >= 20 && this.hashed === pack.length - 20 ? this.sum.hex() : undefined,
+    );
+  }
+
+  /** Hash `payload`, which starts at `start` in the pack, as far as the bytes that may be the checksum. */
+  private hashUpTo(start: number, payload: Uint8Array): void {
+    // the last 20 bytes seen are held back: they are the checksum if nothing follows
+    const end = start + payload.length - 20;
+    if (end <= this.hashed) return;
+    // bytes held back from the payloads before, as far as they are now known not to be it
+    const earlier = Math.min(start, end);
+    if (this.hashed < earlier) {
+      this.sum.update(this.slice(this.hashed, earlier));
+      this.hashed = earlier;
+    }
+    if (end > start) {
+      this.sum.update(payload.subarray(this.hashed - start, end - start));
+      this.hashed = end;
+    }
+  }
+
+  /** Bytes [from, to) of what has come before the newest payload (at most 20 of them). */
+  private slice(from: number, to: number): Uint8Array {
+    if (!this.pieces) return this.bytes.subarray(from, to);
+    const out = new Uint8Array(to - from);
+    let at = 0;
+    for (const piece of this.pieces) {
+      const lo = Math.max(from - at, 0);
+      const hi = Math.min(to - at, piece.length);
+      if (hi > lo) out.set(piece.subarray(lo, hi), at + lo - from);
+      at += piece.length;
+      if (at >= to) break;
+    }
+    return out;
+  }
+
+  /** Let the indexer read what has come; one read at a time, again if more came meanwhile. */
+  private read(): void {
+    if (this.reading) {
+      this.more = true;
+      return;
+    }
+    this.reading = (async () => {
+      do {
+        this.more = false;
+        // a view of what has come: the buffer may be replaced by a bigger one while it reads
+        await this.indexer.advance(this.bytes.subarray(0, this.length));
+      } while (this.more && !this.pieces);
+      this.reading = null;
+    })();
+  }
 }
 
-function join(chunks: Uint8Array[], length: number): Uint8Array {
-  const out = new Uint8Array(length);
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.length;
-  }
-  return out;
-}
+/** Past this many bytes of a pack, the rest is not read while it arrives (see PackReceiver). */
+const STREAM_LIMIT = 8 * 1024 * 1024;
 
 /**
- * Split a side-band answer into the pack (band 1, joined) and the rest, where the pack's first
- * packet becomes one packet holding an empty pack. An answer without a band-1 packet (an error,
- * nothing to send) is passed on whole.
+ * Splits a side-band answer, as it arrives, into the pack (band 1, handed on piece by piece) and
+ * the rest, where the pack's first packet becomes one packet holding an empty pack. An answer
+ * without a band-1 packet (an error, nothing to send) is passed on whole; so is everything after
+ * a length that does not parse.
  */
-function splitAnswer(answer: Uint8Array): { rest: Uint8Array; pack: Uint8Array | null } {
-  const kept: Uint8Array[] = [];
-  const pack: Uint8Array[] = [];
-  let packLength = 0;
-  let keptLength = 0;
-  const keep = (b: Uint8Array) => {
-    kept.push(b);
-    keptLength += b.length;
-  };
-  let at = 0;
-  while (at + 4 <= answer.length) {
-    const size = parseInt(new TextDecoder().decode(answer.subarray(at, at + 4)), 16);
-    if (!Number.isFinite(size)) break;
-    const length = size < 4 ? 4 : size;
-    const packet = answer.subarray(at, at + length);
-    if (size >= 5 && packet[4] === 1) {
-      if (pack.length === 0) keep(pktLine(EMPTY_PACK));
-      pack.push(packet.subarray(5));
-      packLength += length - 5;
-    } else keep(packet);
-    at += length;
+class AnswerSplitter {
+  private readonly kept: Uint8Array[] = [];
+  private keptLength = 0;
+  private sawPack = false;
+  private broken = false;
+  /** the bytes of a packet not yet whole */
+  private tail = new Uint8Array(0);
+
+  constructor(private readonly onPack: (payload: Uint8Array) => void) {}
+
+  push(chunk: Uint8Array): void {
+    if (this.broken) {
+      this.keep(chunk.slice());
+      return;
+    }
+    const data = this.tail.length === 0 ? chunk : concat(this.tail, chunk);
+    let at = 0;
+    while (at + 4 <= data.length) {
+      const size = parseInt(new TextDecoder().decode(data.subarray(at, at + 4)), 16);
+      if (!Number.isFinite(size)) {
+        this.broken = true;
+        break;
+      }
+      const length = size < 4 ? 4 : size;
+      if (at + length > data.length) break;
+      this.route(data.subarray(at, at + length), size);
+      at += length;
+    }
+    this.tail = data.slice(at);
+    if (this.broken) {
+      this.keep(this.tail);
+      this.tail = new Uint8Array(0);
+    }
   }
-  if (pack.length === 0) return { rest: answer, pack: null };
-  if (at < answer.length) keep(answer.subarray(at));
-  return { rest: join(kept, keptLength), pack: join(pack, packLength) };
+
+  /** What isomorphic-git is to read: the answer without its pack. */
+  end(): Uint8Array {
+    // a packet cut short by the answer's end is passed on as it came
+    if (this.tail.length > 0) {
+      if (this.tail.length >= 5 && this.tail[4] === 1 && !this.broken) this.route(this.tail, this.tail.length);
+      else this.keep(this.tail);
+    }
+    const out = new Uint8Array(this.keptLength);
+    let at = 0;
+    for (const part of this.kept) {
+      out.set(part, at);
+      at += part.length;
+    }
+    return out;
+  }
+
+  private route(packet: Uint8Array, size: number): void {
+    if (size >= 5 && packet[4] === 1) {
+      if (!this.sawPack) this.keep(pktLine(EMPTY_PACK));
+      this.sawPack = true;
+      this.onPack(packet.subarray(5));
+    } else this.keep(packet.slice());
+  }
+
+  private keep(bytes: Uint8Array): void {
+    this.kept.push(bytes);
+    this.keptLength += bytes.length;
+  }
+}
+
+function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
+  const out = new Uint8Array(a.length + b.length);
+  out.set(a);
+  out.set(b, a.length);
+  return out;
 }
 
 function pktLine(payload: Uint8Array): Uint8Array {

@@ -61,7 +61,13 @@ export async function pullInto(ctx: GitContext, options: PullOptions = {}): Prom
     const remote = await remoteForTransfer(store, options, secrets, 'Changes before pull');
     url = remote.url;
     const { fs, gitdir, cache } = store.access;
-    const capture = capturePack();
+    // a thin pack's deltas are based on objects the shadow repository already holds
+    const readExternal = (oid: string) =>
+      git.readObject({ fs, gitdir, cache, oid, format: 'content' }).then(
+        (o) => ({ type: o.type as PackObjectType, object: o.object as Uint8Array }),
+        () => null,
+      );
+    const capture = capturePack({ maxObjectBytes: PULL_MAX_OBJECT_BYTES, readExternal });
     const fetched = await git.fetch({
       fs,
       http: capture.http,
@@ -77,16 +83,7 @@ export async function pullInto(ctx: GitContext, options: PullOptions = {}): Prom
       onAuth: authCallback(options.auth, remote.auth, secrets),
     });
     if (!fetched.fetchHead) throw new ToolError('NOT_FOUND', `the remote branch '${remote.branch}' does not exist`);
-    // a thin pack's deltas are based on objects the shadow repository already holds
-    const readExternal = (oid: string) =>
-      git.readObject({ fs, gitdir, cache, oid, format: 'content' }).then(
-        (o) => ({ type: o.type as PackObjectType, object: o.object as Uint8Array }),
-        () => null,
-      );
-    const { read } = await storePack(ctx.fs, gitdir, capture.pack(), {
-      maxObjectBytes: PULL_MAX_OBJECT_BYTES,
-      readExternal,
-    });
+    const { read } = await storePack(ctx.fs, gitdir, capture);
     const theirs = (await git.readCommit({ fs, gitdir, cache, oid: fetched.fetchHead })).oid;
     const done = (status: PullResult['status'], files: string[]) => ({
       url,

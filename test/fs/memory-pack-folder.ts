@@ -9,6 +9,10 @@ import type { PackFolder } from '../../src/fs/pack/pack-store.js';
 export class MemoryPackFolder implements PackFolder {
   readonly files = new Map<string, Uint8Array>();
   readonly held = new Set<string>();
+  /** called on every write of any log */
+  onWrite: (() => void) | null = null;
+  /** this many next writes throw, as a sync access handle does on an I/O error */
+  failWrites = 0;
   constructor(public capacity = Infinity) {}
 
   private used(except: string): number {
@@ -40,6 +44,11 @@ export class MemoryPackFolder implements PackFolder {
       },
       write(buffer, { at }) {
         const current = bytes();
+        folder.onWrite?.();
+        if (folder.failWrites > 0) {
+          folder.failWrites--;
+          throw new Error('the disk failed');
+        }
         const room = Math.max(0, Math.min(buffer.length, folder.capacity - folder.used(name) - at));
         if (at + room > current.length) file.truncate(at + room);
         folder.files.get(name)!.set(buffer.subarray(0, room), at);

@@ -183,4 +183,54 @@ describe('the packed OPFS layout: one log, replayed on open', () => {
     const again = await openPackStore(folder);
     await again.close();
   });
+
+  it('writes the records of one turn with one call, and each change resolves only once its record is in the file', async () => {
+    const folder = new MemoryPackFolder();
+    const fs = await openPackStore(folder);
+    const log = () => folder.files.get('sandpit.pack.1')!;
+    await fs.mkdir('/d');
+    const writes = countWrites(folder);
+    const before = usedLength(log());
+    const done = Array.from({ length: 20 }, (_, i) => fs.writeFile(`/d/f${i}.txt`, `file ${i}\n`));
+    // the tree has them at once; the file gets them at the turn's end, in one write
+    expect((await fs.readdir('/d')).length).toBe(20);
+    expect(usedLength(log())).toBe(before);
+    await Promise.all(done);
+    expect(usedLength(log())).toBeGreaterThan(before);
+    expect(writes()).toBe(1);
+    // a read of a file whose record waits writes the batch first
+    const more = fs.writeFile('/d/late.txt', 'late\n');
+    expect(text.decode(await fs.readFile('/d/late.txt'))).toBe('late\n');
+    await more;
+    await fs.close();
+    const again = await openPackStore(folder);
+    expect(Object.keys(await dump(again)).length).toBe(22);
+    await again.close();
+  });
+
+  it('a batch whose write fails refuses every change in it, and the store goes on as its log reads', async () => {
+    const folder = new MemoryPackFolder();
+    const fs = await openPackStore(folder);
+    await fs.writeFile('/kept.txt', 'kept');
+    const batch = [fs.writeFile('/a.txt', 'a'), fs.mkdir('/dir'), fs.writeFile('/kept.txt', 'changed')];
+    // the batch's write throws, as a sync access handle does on an I/O error
+    folder.failWrites = 1;
+    for (const change of batch) await expect(change).rejects.toMatchObject({ code: 'EIO' });
+    expect(await fs.readdir('/')).toEqual(['kept.txt']);
+    expect(text.decode(await fs.readFile('/kept.txt'))).toBe('kept');
+    await fs.writeFile('/after.txt', 'after');
+    await fs.close();
+    const again = await openPackStore(folder);
+    expect(await dump(again)).toEqual({ '/kept.txt': 'kept', '/after.txt': 'after' });
+    await again.close();
+  });
 });
+
+/** Count the logs' write calls from now on (a sync-handle call is the cost batching saves). */
+function countWrites(folder: MemoryPackFolder): () => number {
+  let calls = 0;
+  folder.onWrite = () => {
+    calls++;
+  };
+  return () => calls;
+}

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { indexPack } from '../../src/git/index-pack.js';
+import { indexPack, PackIndexer } from '../../src/git/index-pack.js';
 import { NODE_NATIVE } from '../../src/fs/node.js';
 import { installPlatformNative, platformNative } from '../../src/fs/platform-native.js';
 import { sha1 } from '../../src/snapshots/sha1.js';
@@ -122,5 +122,39 @@ describe('indexPack', () => {
     expect(((await indexPack(cut, { maxObjectBytes: 1 << 20 }).catch((e: unknown) => e)) as ToolError).code).toBe(
       'IO_ERROR',
     );
+  });
+
+  it('reads a pack as it arrives, in pieces of any size: the same index, sizes and contents as read whole', async () => {
+    const { pack, idx } = repoWithDeltas();
+    const whole = await indexPack(pack, { maxObjectBytes: 1 << 20 });
+    for (const piece of [1, 7, 100, 4096, 65536]) {
+      const indexer = new PackIndexer({ maxObjectBytes: 1 << 20 });
+      for (let end = piece; end < pack.length; end += piece) await indexer.advance(pack.subarray(0, end));
+      const streamed = await indexer.finish(pack);
+      expect(Buffer.from(streamed.idx).equals(idx), `pieces of ${piece}`).toBe(true);
+      expect(streamed.sizes).toEqual(whole.sizes);
+      for (const oid of whole.sizes.keys())
+        expect(Buffer.from((await streamed.read(oid))!).equals(Buffer.from((await whole.read(oid))!))).toBe(true);
+    }
+  });
+
+  it('refuses a pack damaged inside an object the same way when it was read as it arrived', async () => {
+    const { pack } = repoWithDeltas();
+    const damaged = Uint8Array.from(pack);
+    let at = 12;
+    while ((damaged[at]! & 0x80) !== 0) at++;
+    damaged[at + 3] = damaged[at + 3]! ^ 0x55;
+    damaged.set(sha1(damaged.subarray(0, damaged.length - 20)), damaged.length - 20);
+    const indexer = new PackIndexer({ maxObjectBytes: 1 << 20 });
+    for (let end = 512; end < damaged.length; end += 512) await indexer.advance(damaged.subarray(0, end));
+    const read = await indexPack(damaged, { maxObjectBytes: 1 << 20 }).catch((e: unknown) => e);
+    expect(read).toBeInstanceOf(Error);
+    expect(((await indexer.finish(damaged).catch((e: unknown) => e)) as Error).message).toBe((read as Error).message);
+    // and a checksum that does not match is IO_ERROR, whatever was read before
+    const flipped = Uint8Array.from(pack);
+    flipped[40] = flipped[40]! ^ 0xff;
+    const again = new PackIndexer({ maxObjectBytes: 1 << 20 });
+    await again.advance(flipped.subarray(0, 30));
+    expect(((await again.finish(flipped).catch((e: unknown) => e)) as ToolError).code).toBe('IO_ERROR');
   });
 });

@@ -1,8 +1,6 @@
-// Over 400 lines: one WorkspaceFs over the pack log; every method shares the replayed tree and the
-// append queue, and splitting them would pass that state through every call.
-
 import { FsError, translated } from '../errors.js';
 import { encodeHeader, Op, readRecord, type LogRecord, type PackFile } from './pack-log.js';
+import { GROW_STEP, LogWriter } from './log-writer.js';
 import { PackTree, walkTree, type DirNode, type FileNode } from './pack-tree.js';
 import { makeStat } from '../stat.js';
 import { requestedMode, type FsDirent, type FsStat, type PlainFile, type WorkspaceFs } from '../types.js';
@@ -22,71 +20,11 @@ const LOG_NAME = /^sandpit\.pack\.(\d{1,9})$/;
 export const isPackLogName = (name: string) => LOG_NAME.test(name);
 const logName = (generation: number) => `sandpit.pack.${generation}`;
 
-/** The log grows in steps of at least this, so quota is asked for once per many small writes. */
-const GROW_STEP = 1 << 20;
 /** A log is rewritten once it is past this size and more than half of it is replaced bytes. */
 const COMPACT_AT = 8 << 20;
 
-/**
- * A record up to this size is written with one call: in a private window every sync-handle call
- * is a round trip to the browser process. Bigger file bytes are written apart rather than copied.
- */
-const JOIN_LIMIT = 256 * 1024;
-
 const encoder = new TextEncoder();
 const partsOf = (path: string) => path.split('/').filter((p) => p !== '' && p !== '.');
-
-/** The appending end of a log: it grows the file ahead of the bytes, so a full quota fails before anything is written. */
-class LogWriter {
-  private allocated: number;
-  constructor(
-    readonly file: PackFile,
-    public end: number,
-  ) {
-    this.allocated = file.getSize();
-  }
-
-  /** Append one record; returns where it starts. Throws ENOSPC having changed nothing that counts. */
-  append(header: Uint8Array, data?: Uint8Array): number {
-    const need = this.end + header.length + (data?.length ?? 0);
-    this.reserve(need);
-    const at = this.end;
-    let short: boolean;
-    if (data && data.length > 0 && data.length <= JOIN_LIMIT) {
-      const record = new Uint8Array(header.length + data.length);
-      record.set(header);
-      record.set(data, header.length);
-      short = this.file.write(record, { at }) !== record.length;
-    } else {
-      short =
-        this.file.write(header, { at }) !== header.length ||
-        (data !== undefined && data.length > 0 && this.file.write(data, { at: at + header.length }) !== data.length);
-    }
-    // A short write past the quota: the record's CRC cannot hold, so replay ends before it.
-    if (short) throw new FsError('ENOSPC', 'write');
-    this.end = need;
-    return at;
-  }
-
-  /**
-   * Grow the file to hold `need` bytes. Chromium grants quota when a sync handle grows a file, and
-   * a `truncate` past the quota does nothing (or throws), so the size is checked after each try.
-   */
-  reserve(need: number): void {
-    if (need <= this.allocated) return;
-    const generous = Math.max(need, this.allocated + Math.max(GROW_STEP, this.allocated >> 3));
-    for (const size of [generous, need]) {
-      try {
-        this.file.truncate(size);
-      } catch {
-        continue;
-      }
-      this.allocated = this.file.getSize();
-      if (this.allocated >= need) return;
-    }
-    throw new FsError('ENOSPC', 'write');
-  }
-}
 
 interface Replayed {
   tree: PackTree;
@@ -182,6 +120,7 @@ export async function openPackStore(folder: PackFolder): Promise<PackedFs> {
     file.truncate(0);
     const writer = new LogWriter(file, 0);
     writer.append(encodeHeader(Op.Checkpoint, Date.now(), ''));
+    writer.writeNow();
     file.flush();
     return new PackStore(folder, generation, writer, new PackTree(Date.now())).fs;
   }
@@ -207,15 +146,22 @@ class PackStore {
     private readonly folder: PackFolder,
     private generation: number,
     private log: LogWriter,
-    private readonly tree: PackTree,
+    private tree: PackTree,
   ) {
+    log.onLost = (writer) => this.rebuild(writer);
     const run = <T>(op: string, work: () => T): Promise<T> =>
       translated(op, async () => {
         if (this.closed) throw new FsError('EIO', `${op} (the workspace is closed)`);
         return work();
       });
+    // A change resolves once its record is in the file: the records of one turn go in one write (log-writer.ts).
     const changed = <T>(op: string, work: () => T): Promise<T> =>
-      run(op, work).then(async (value) => {
+      translated(op, async () => {
+        if (this.closed) throw new FsError('EIO', `${op} (the workspace is closed)`);
+        const value = work();
+        await this.log.written();
+        return value;
+      }).then(async (value) => {
         await this.compactIfWasteful();
         return value;
       });
@@ -270,6 +216,7 @@ class PackStore {
   }
 
   private read(node: FileNode): Uint8Array {
+    if (this.log.holds(node.at, node.at + node.size)) this.log.writeNow();
     const bytes = new Uint8Array(node.size);
     if (node.size > 0 && this.log.file.read(bytes, { at: node.at }) !== node.size) throw new FsError('EIO', 'readFile');
     return bytes;
@@ -375,6 +322,8 @@ class PackStore {
     const moved: Array<[FileNode, number]> = [];
     let writer: LogWriter;
     try {
+      // the old log gets its waiting records first: they are the ones copied, and their calls wait on them
+      this.log.writeNow();
       next.truncate(0);
       writer = new LogWriter(next, 0);
       writer.reserve(this.tree.liveBytes + GROW_STEP);
@@ -389,6 +338,7 @@ class PackStore {
         moved.push([node, writer.append(header, data) + header.length]);
       }
       writer.append(encodeHeader(Op.Checkpoint, Date.now(), ''));
+      writer.writeNow();
       next.flush();
     } catch {
       next.close();
@@ -397,6 +347,7 @@ class PackStore {
     }
     for (const [node, at] of moved) node.at = at;
     const old = this.log.file;
+    writer.onLost = (w) => this.rebuild(w);
     this.log = writer;
     this.generation = generation;
     old.close();
@@ -407,6 +358,19 @@ class PackStore {
     if (this.closed) return;
     await this.compacting;
     this.closed = true;
-    this.log.file.close();
+    try {
+      this.log.writeNow();
+    } catch {
+      // the calls waiting on those records are refused; the log keeps what landed
+    } finally {
+      this.log.file.close();
+    }
+  }
+
+  /** After a write failed part-way: the tree as the log now holds it, which is what a reopen would find. */
+  private rebuild(writer: LogWriter): void {
+    const state = replay(writer.file);
+    this.tree = state.tree;
+    writer.end = state.end;
   }
 }
