@@ -89,13 +89,16 @@ export async function storePack(
  * STREAM_LIMIT the rest is kept as it came and joined once at the end, as before streaming, so a
  * big pack costs no more memory than it did (two copies at most), only its first part is read early.
  */
-class PackReceiver {
+export class PackReceiver {
   private bytes = new Uint8Array(64 * 1024);
   private length = 0;
   /** the pack's pieces once it outgrew STREAM_LIMIT, the growing buffer's part first */
   private pieces: Uint8Array[] | null = null;
   private readonly sum = new Sha1Stream();
   private hashed = 0;
+  /** the newest bytes, at most 20, not hashed yet: they may be the checksum */
+  private unhashed: Uint8Array = new Uint8Array(0);
+  private digest: string | undefined;
   private reading: Promise<void> | null = null;
   private more = false;
 
@@ -106,7 +109,7 @@ class PackReceiver {
       this.pieces = [this.bytes.subarray(0, this.length)];
     if (this.pieces) {
       this.pieces.push(payload);
-      this.hashUpTo(this.length, payload);
+      this.hashUpTo(payload);
       this.length += payload.length;
       return;
     }
@@ -116,7 +119,7 @@ class PackReceiver {
       this.bytes = grown;
     }
     this.bytes.set(payload, this.length);
-    this.hashUpTo(this.length, payload);
+    this.hashUpTo(payload);
     this.length += payload.length;
     this.read();
   }
@@ -138,42 +141,35 @@ class PackReceiver {
   }
 
   finish(pack: Uint8Array): Promise<IndexedPack> {
-    return this.indexer.finish(
-      pack,
-      pack.length >= 20 && this.hashed === pack.length - 20 ? this.sum.hex() : undefined,
-    );
+    return this.indexer.finish(pack, this.checksum(pack));
   }
 
-  /** Hash `payload`, which starts at `start` in the pack, as far as the bytes that may be the checksum. */
-  private hashUpTo(start: number, payload: Uint8Array): void {
-    // the last 20 bytes seen are held back: they are the checksum if nothing follows
-    const end = start + payload.length - 20;
-    if (end <= this.hashed) return;
-    // bytes held back from the payloads before, as far as they are now known not to be it
-    const earlier = Math.min(start, end);
-    if (this.hashed < earlier) {
-      this.sum.update(this.slice(this.hashed, earlier));
-      this.hashed = earlier;
-    }
-    if (end > start) {
-      this.sum.update(payload.subarray(this.hashed - start, end - start));
-      this.hashed = end;
-    }
+  /** The SHA-1 of all of `pack` but its last 20 bytes, as hashed while it came; undefined if it was not. */
+  checksum(pack: Uint8Array): string | undefined {
+    if (pack.length < 20 || this.hashed !== pack.length - 20) return undefined;
+    // hex() pads the hash it finishes: taken once
+    this.digest ??= this.sum.hex();
+    return this.digest;
   }
 
-  /** Bytes [from, to) of what has come before the newest payload (at most 20 of them). */
-  private slice(from: number, to: number): Uint8Array {
-    if (!this.pieces) return this.bytes.subarray(from, to);
-    const out = new Uint8Array(to - from);
-    let at = 0;
-    for (const piece of this.pieces) {
-      const lo = Math.max(from - at, 0);
-      const hi = Math.min(to - at, piece.length);
-      if (hi > lo) out.set(piece.subarray(lo, hi), at + lo - from);
-      at += piece.length;
-      if (at >= to) break;
+  /** Hash what has come but the last 20 bytes, which are the checksum if nothing follows. */
+  private hashUpTo(payload: Uint8Array): void {
+    const total = this.unhashed.length + payload.length;
+    if (total <= 20) {
+      this.unhashed = concat(this.unhashed, payload);
+      return;
     }
-    return out;
+    const fromPayload = total - 20 - this.unhashed.length;
+    if (fromPayload >= 0) {
+      this.sum.update(this.unhashed);
+      this.sum.update(payload.subarray(0, fromPayload));
+      this.unhashed = payload.slice(fromPayload);
+    } else {
+      const cut = this.unhashed.length + fromPayload;
+      this.sum.update(this.unhashed.subarray(0, cut));
+      this.unhashed = concat(this.unhashed.subarray(cut), payload);
+    }
+    this.hashed += total - 20;
   }
 
   /** Let the indexer read what has come; one read at a time, again if more came meanwhile. */
@@ -202,48 +198,72 @@ const STREAM_LIMIT = 8 * 1024 * 1024;
  * without a band-1 packet (an error, nothing to send) is passed on whole; so is everything after
  * a length that does not parse.
  */
-class AnswerSplitter {
+export class AnswerSplitter {
   private readonly kept: Uint8Array[] = [];
   private keptLength = 0;
   private sawPack = false;
   private broken = false;
-  /** the bytes of a packet not yet whole */
-  private tail = new Uint8Array(0);
+  /** the start of a packet whose length (4 bytes) and band (1 byte) have not all come */
+  private head: Uint8Array = new Uint8Array(0);
+  /** bytes of the current packet still to come after its head, and where they go */
+  private left = 0;
+  private inPack = false;
 
   constructor(private readonly onPack: (payload: Uint8Array) => void) {}
 
+  /**
+   * Take the next bytes of the answer. A pack packet's payload is handed on as its pieces come,
+   * never joined: a packet is up to 64 KiB and the network may cut it into many pieces.
+   */
   push(chunk: Uint8Array): void {
-    if (this.broken) {
-      this.keep(chunk.slice());
-      return;
-    }
-    const data = this.tail.length === 0 ? chunk : concat(this.tail, chunk);
     let at = 0;
-    while (at + 4 <= data.length) {
-      const size = parseInt(new TextDecoder().decode(data.subarray(at, at + 4)), 16);
-      if (!Number.isFinite(size)) {
-        this.broken = true;
-        break;
+    while (at < chunk.length) {
+      if (this.broken) {
+        this.keep(chunk.slice(at));
+        return;
       }
-      const length = size < 4 ? 4 : size;
-      if (at + length > data.length) break;
-      this.route(data.subarray(at, at + length), size);
-      at += length;
-    }
-    this.tail = data.slice(at);
-    if (this.broken) {
-      this.keep(this.tail);
-      this.tail = new Uint8Array(0);
+      if (this.left > 0) {
+        const piece = chunk.subarray(at, at + this.left);
+        if (this.inPack) this.onPack(piece);
+        else this.keep(piece.slice());
+        this.left -= piece.length;
+        at += piece.length;
+        continue;
+      }
+      // the packet's head: its length, then (for a packet with a payload) its band
+      const want = this.head.length < 4 ? 4 : 5;
+      const taken = chunk.subarray(at, at + want - this.head.length);
+      this.head = concat(this.head, taken);
+      at += taken.length;
+      if (this.head.length < want) return;
+      const size = parseInt(new TextDecoder().decode(this.head.subarray(0, 4)), 16);
+      if (!Number.isFinite(size)) {
+        // everything from here on is passed on as it came
+        this.broken = true;
+        this.keep(this.head);
+        this.head = new Uint8Array(0);
+        continue;
+      }
+      // a flush, delimiter or empty packet is its length alone
+      if (size <= 4) {
+        this.keep(this.head);
+        this.head = new Uint8Array(0);
+        continue;
+      }
+      if (this.head.length < 5) continue;
+      this.inPack = this.head[4] === 1;
+      if (this.inPack) {
+        if (!this.sawPack) this.keep(pktLine(EMPTY_PACK));
+        this.sawPack = true;
+      } else this.keep(this.head);
+      this.head = new Uint8Array(0);
+      this.left = size - 5;
     }
   }
 
-  /** What isomorphic-git is to read: the answer without its pack. */
+  /** What isomorphic-git is to read: the answer without its pack. A packet cut short by the answer's end is passed on as it came. */
   end(): Uint8Array {
-    // a packet cut short by the answer's end is passed on as it came
-    if (this.tail.length > 0) {
-      if (this.tail.length >= 5 && this.tail[4] === 1 && !this.broken) this.route(this.tail, this.tail.length);
-      else this.keep(this.tail);
-    }
+    if (this.head.length > 0) this.keep(this.head);
     const out = new Uint8Array(this.keptLength);
     let at = 0;
     for (const part of this.kept) {
@@ -251,14 +271,6 @@ class AnswerSplitter {
       at += part.length;
     }
     return out;
-  }
-
-  private route(packet: Uint8Array, size: number): void {
-    if (size >= 5 && packet[4] === 1) {
-      if (!this.sawPack) this.keep(pktLine(EMPTY_PACK));
-      this.sawPack = true;
-      this.onPack(packet.subarray(5));
-    } else this.keep(packet.slice());
   }
 
   private keep(bytes: Uint8Array): void {
