@@ -23,6 +23,19 @@ export const DISARMED = '.disarmed';
 
 // Placeholders this process made, by host path, with how many running commands use each.
 const placeholders = new Map<string, number>();
+// Per host path, the last placeholder step queued: a look-and-make and a drop-and-remove never
+// interleave, so one command's removal cannot land between another's look and its mount.
+const placeholderTurns = new Map<string, Promise<unknown>>();
+
+function inTurn<T>(host: string, step: () => Promise<T>): Promise<T> {
+  const mine = (placeholderTurns.get(host) ?? Promise.resolve()).then(step);
+  const settled = mine.catch(() => {});
+  placeholderTurns.set(host, settled);
+  void settled.then(() => {
+    if (placeholderTurns.get(host) === settled) placeholderTurns.delete(host);
+  });
+  return mine;
+}
 
 /**
  * Guard one command in `hostRoot`. With `gitWritable` (the allowGitWrites policy) only `.sandpit`
@@ -33,18 +46,16 @@ export async function guardRepositories(hostRoot: string, gitWritable: boolean):
   const readOnly: string[] = [];
   for (const name of gitWritable ? ['.sandpit'] : ['.git', '.sandpit']) {
     const host = join(hostRoot, name);
-    const stat = await lstat(host).catch(() => null);
-    if (stat === null || placeholders.has(host)) {
-      const created =
-        stat !== null ||
-        (await mkdir(host).then(
-          () => true,
-          () => false,
-        ));
-      if (!created) continue;
+    const stat = await inTurn(host, async () => {
+      const found = await lstat(host).catch(() => null);
+      if (found !== null && !placeholders.has(host)) return found;
+      if (found === null) await mkdir(host);
       placeholders.set(host, (placeholders.get(host) ?? 0) + 1);
       made.push(host);
-    }
+      return found;
+    }).catch(() => undefined);
+    // Neither found nor made (the parent is gone or read-only): nothing to mount.
+    if (stat === undefined) continue;
     // A link is left alone (binding it would mount wherever it points); the scan below catches its replacement.
     if (!stat?.isSymbolicLink()) readOnly.push(host);
   }
@@ -64,14 +75,16 @@ export async function guardRepositories(hostRoot: string, gitWritable: boolean):
         }
       }
       for (const host of made) {
-        const users = placeholders.get(host)! - 1;
-        if (users > 0) {
-          placeholders.set(host, users);
-          continue;
-        }
-        placeholders.delete(host);
-        // Only while empty: a placeholder is read-only inside, so anything in it came from the host.
-        await rmdir(host).catch(() => {});
+        await inTurn(host, async () => {
+          const users = placeholders.get(host)! - 1;
+          if (users > 0) {
+            placeholders.set(host, users);
+            return;
+          }
+          placeholders.delete(host);
+          // Only while empty: a placeholder is read-only inside, so anything in it came from the host.
+          await rmdir(host).catch(() => {});
+        });
       }
       return disarmed;
     },
