@@ -5,7 +5,13 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { openNodeWorkspace, serveMcpHttp } from '../../src/node/index.js';
+import {
+  createNodeFs,
+  createWorkspace,
+  openNodeWorkspace,
+  serveMcpHttp,
+  type WorkspaceFs,
+} from '../../src/node/index.js';
 import type { Envelope, Workspace } from '../../src/index.js';
 import { buildCli, cliPath } from '../cli/built-cli.js';
 import { scratch } from './scratch.js';
@@ -67,27 +73,59 @@ async function cancelOnFirstProgress(client: Client, name: string, args: Row): P
   );
 }
 
-/** A workspace served over Streamable HTTP whose every envelope is kept, so a test sees how a cancelled call ended. */
-async function overHttp(dir: string): Promise<{ client: Client; ws: Workspace; envelopes: Envelope[] }> {
-  const ws = openNodeWorkspace(dir, { snapshots: false });
+/**
+ * A workspace served over Streamable HTTP whose every envelope is kept, so a test sees how a
+ * cancelled call ended. With `gate`, any use of that file waits until the first call is
+ * cancelled: a slow disk at one file, so the cancellation always arrives mid-call however fast
+ * the machine is.
+ */
+async function overHttp(dir: string, gate?: string): Promise<{ client: Client; ws: Workspace; envelopes: Envelope[] }> {
+  const served = openNodeWorkspace(dir, { snapshots: false });
+  let cancelled: AbortSignal | undefined;
+  const ws = gate === undefined ? served : gatedWorkspace(dir, gate, () => cancelled);
   const envelopes: Envelope[] = [];
   const recording: Workspace = {
     ...ws,
     call: (async (...args: Parameters<Workspace['call']>) => {
+      cancelled ??= args[2]?.signal;
       const envelope = await ws.call(...args);
       envelopes.push(envelope);
       return envelope;
     }) as Workspace['call'],
   };
-  const http = await serveMcpHttp(recording, ws.toolset, { port: 0 });
+  const http = await serveMcpHttp(recording, served.toolset, { port: 0 });
   const client = new Client({ name: 'cancel-http', version: '1.0.0' });
   await client.connect(new StreamableHTTPClientTransport(new URL(http.url)));
   closers.push(async () => {
     await client.close();
     await http.close();
-    await ws.close();
+    if (ws !== served) await ws.close();
+    await served.close();
   });
   return { client, ws, envelopes };
+}
+
+/** The node backend over `dir`, where any use of the file `gate` waits for the first call's cancellation. */
+function gatedWorkspace(dir: string, gate: string, firstCall: () => AbortSignal | undefined): Workspace {
+  const fs = createNodeFs({ root: dir });
+  const held = (args: unknown[]) => args.some((a) => typeof a === 'string' && a.endsWith(`/${gate}`));
+  const untilCancelled = () =>
+    new Promise<void>((resolve) => {
+      const signal = firstCall();
+      if (!signal || signal.aborted) return resolve();
+      signal.addEventListener('abort', () => resolve(), { once: true });
+    });
+  const gated = new Proxy(fs, {
+    get(target, key, receiver) {
+      const value = Reflect.get(target, key, receiver);
+      if (typeof value !== 'function') return value;
+      return (...args: unknown[]) =>
+        held(args) ? untilCancelled().then(() => value.apply(target, args)) : value.apply(target, args);
+    },
+  }) as WorkspaceFs;
+  const ws = createWorkspace({ fs: gated, root: dir, snapshots: false });
+  ws.onClose(() => fs.close?.());
+  return ws;
 }
 
 describe('cancelling a long search_files', () => {
@@ -180,7 +218,7 @@ describe('cancelling an apply_patch over HTTP', () => {
   it('stops it before it writes: every file as it was, nothing in the change log', async () => {
     const files = patchedFiles();
     const dir = folder(files);
-    const { client, ws, envelopes } = await overHttp(dir);
+    const { client, ws, envelopes } = await overHttp(dir, 'f/050.txt');
     expect(await cancelOnFirstProgress(client, 'apply_patch', { patch: bigPatch() })).toBeInstanceOf(Error);
     await expect
       .poll(() => envelopes.find((e) => e.tool === 'apply_patch'))
