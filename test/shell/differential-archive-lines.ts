@@ -103,7 +103,7 @@ export const ARCHIVE_LINES: string[] = [
   'gzip -c nosuch a.txt | zcat; echo $?',
   "gzip -v a.txt 2>&1 | sed 's/ *[-0-9.]*%/N%/'; rm a.txt.gz",
   "gzip -kv b.txt 2>&1 | sed 's/ *[-0-9.]*%/N%/'; rm b.txt.gz",
-  'gzip -k a.txt && gunzip -v a.txt.gz 2>&1 | cut -f1; echo $?',
+  'gzip -k a.txt && gunzip -v a.txt.gz 2>&1 | cut -f1; echo $?; rm a.txt.gz',
   'tar -cf a.tar src && gzip a.tar && tar -tzf a.tar.gz | sort && rm a.tar.gz',
   'tar -cf a.tar docs && gzip a.tar && ls a.tar* && gunzip a.tar.gz && tar -tf a.tar; rm a.tar',
   'gzip -c a.txt > a.tgz; gunzip a.tgz; ls a.t*; cat a.tar',
