@@ -9,8 +9,12 @@ export interface ConformanceBackend {
   name: string;
   /** true when the backend can hold symbolic links; false skips the tests that need them */
   symlinks: boolean;
-  /** Make a fresh workspace root holding `seed` (paths relative to the root). */
-  make(seed?: Record<string, string | Uint8Array>): Promise<MadeBackend>;
+  /**
+   * Make a fresh workspace root holding `seed` (paths relative to the root), with the escape
+   * targets beside it (see `seedTree`). `needs.escapeTargets` is false when the test never
+   * looks beside the root, so a backend may leave them out; one that ignores it is still right.
+   */
+  make(seed?: Record<string, string | Uint8Array>, needs?: { escapeTargets?: boolean }): Promise<MadeBackend>;
 }
 
 /** A fresh, seeded workspace in the backend under test. */

@@ -21,8 +21,9 @@ export async function open(
   backend: BackendUnderTest,
   seed: Record<string, string | Uint8Array> = {},
   options: Omit<WorkspaceOptions, 'fs' | 'root'> = {},
+  needs?: { escapeTargets?: boolean },
 ): Promise<Harness> {
-  const made = await backend.make(seed);
+  const made = await backend.make(seed, needs);
   const ws = createWorkspace({ ...options, fs: made.fs, root: made.root });
   const abs = (rel: string) => `${made.root}/${rel}`;
   const bytes = async (rel: string) => readFileOrNull(made.fs, abs(rel));

@@ -124,9 +124,9 @@ function fromMakeFs(makeFs: MakeFs, options: ConformanceOptions): ConformanceBac
   return {
     name: options.name ?? 'custom backend',
     symlinks: options.symlinks ?? true,
-    async make(seed = {}) {
+    async make(seed = {}, needs) {
       const fs = await makeFs();
-      await seedTree(fs, seed);
+      await seedTree(fs, seed, needs);
       return {
         fs,
         root: '/ws',

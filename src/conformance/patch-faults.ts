@@ -65,8 +65,8 @@ function faultyBackend(backend: BackendUnderTest): BackendUnderTest {
   return {
     ...backend,
     name: `${backend.name} (faulty)`,
-    async make(seed) {
-      const made = await backend.make(seed);
+    async make(seed, needs) {
+      const made = await backend.make(seed, needs);
       return { ...made, fs: faultyFs(made.fs) };
     },
   };
@@ -105,7 +105,8 @@ export function faultInjectionCases(backend: BackendUnderTest) {
       h = undefined;
       const failures: FaultPlan['failure'][] = ['EIO', 'ENOSPC', 'QuotaExceededError'];
       for (let k = 1; k <= total; k++) {
-        h = await open(faultyBackend(backend), FAULT_SEED, NO_SNAPSHOTS);
+        // a fresh workspace per k, judged by its root alone: no escape targets beside it
+        h = await open(faultyBackend(backend), FAULT_SEED, NO_SNAPSHOTS, { escapeTargets: false });
         const before = await h.tree();
         const failure = failures[k % failures.length];
         (h.fs as Faulty).plan = { failAt: k, failure };

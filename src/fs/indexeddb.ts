@@ -1,5 +1,6 @@
 import LightningFS from '@isomorphic-git/lightning-fs';
 import { FsError, translated } from './errors.js';
+import { IdbFileStore } from './indexeddb-store.js';
 import { tuneLightningTree } from './indexeddb-tree.js';
 import { makeStat } from './stat.js';
 import { requestedMode, type FsDirent, type FsStat, type WorkspaceFs } from './types.js';
@@ -35,7 +36,9 @@ interface LightningStat {
  * rename clobbers anything), so each operation checks first and fails as Node would.
  */
 export function createIndexedDbFs(options: IndexedDbFsOptions): IndexedDbFs {
-  const lfs = new LightningFS(options.name, { wipe: options.wipe ?? false });
+  // lightning-fs's own names for its store: a database made before this store opens unchanged
+  const db = new IdbFileStore(options.name, `${options.name}_files`);
+  const lfs = new LightningFS(options.name, { wipe: options.wipe ?? false, db });
   const p = lfs.promises as unknown as Record<string, (...args: unknown[]) => Promise<any>>;
   // lightning-fs makes its tree in init(), started by the constructor; this runs before any
   // operation's own wait for that init, so every operation sees the tuned tree

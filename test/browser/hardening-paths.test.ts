@@ -23,7 +23,12 @@ const backends: Array<{
   name: 'opfs' | 'opfs-packed' | 'indexeddb';
   symlinks: boolean;
   paths: number;
-  open(): Promise<{ fs: WorkspaceFs; remove(): Promise<void> }>;
+  open(): Promise<{
+    fs: WorkspaceFs;
+    remove(): Promise<void>;
+    /** where the backend lives apart from the page: the world's outside walk, run there in one go */
+    readOutside?: (base: string, root: string) => Promise<Record<string, string>>;
+  }>;
 }> = [
   {
     name: 'opfs',
@@ -47,7 +52,7 @@ const backends: Array<{
         'opfs',
         () => new Worker(new URL('./fixtures/fs-worker.ts', import.meta.url), { type: 'module' }),
       ).make();
-      return { fs: made.fs, remove: made.cleanup };
+      return { fs: made.fs, remove: made.cleanup, readOutside: made.outsideState };
     },
   },
   {
@@ -77,9 +82,9 @@ describe('hardening: hostile paths in Chromium', () => {
       `${backend.name}: ${backend.paths} generated paths through every path-taking slot of every toolset`,
       async () => {
         console.log(replay(`paths/${backend.name}`));
-        const { fs, remove } = await backend.open();
+        const { fs, remove, readOutside } = await backend.open();
         cleanups.push(remove);
-        const world: World = await backendWorld(backend.name, fs, backend.symlinks);
+        const world: World = await backendWorld(backend.name, fs, backend.symlinks, readOutside);
         const toolsets = registeredToolsets();
         const report = await fuzzPaths(
           world,

@@ -2,7 +2,7 @@ import { wrap } from 'comlink';
 import { FsError, type FsErrorCode } from '../../src/fs/errors.js';
 import { makeStat } from '../../src/fs/stat.js';
 import type { FsStat, WorkspaceFs } from '../../src/fs/types.js';
-import type { BackendUnderTest } from '../contract/backend.js';
+import type { BackendUnderTest, MadeBackend } from '../contract/backend.js';
 import type { WorkerBackendKind } from './fixtures/fs-worker.js';
 import { seedTree } from '../contract/seed-backend.js';
 
@@ -10,6 +10,12 @@ interface FsWorker {
   create(kind: string, name: string): Promise<boolean>;
   op(name: string, method: string, args: unknown[]): Promise<{ value?: unknown; code?: string }>;
   destroy(kind: string, name: string): Promise<void>;
+  outsideState(name: string, base: string, root: string): Promise<Record<string, string>>;
+}
+
+/** A workspace in the worker, plus the hardening world's outside walk run there in one message. */
+export interface WorkerMade extends MadeBackend {
+  outsideState(base: string, root: string): Promise<Record<string, string>>;
 }
 
 const METHODS = [
@@ -33,7 +39,10 @@ let counter = 0;
  * adapter runs packed, on a sync access handle. Each operation crosses as plain JSON; errors come back
  * as their Node code.
  */
-export function workerBackend(kind: WorkerBackendKind, makeWorker: () => Worker): BackendUnderTest {
+export function workerBackend(
+  kind: WorkerBackendKind,
+  makeWorker: () => Worker,
+): Omit<BackendUnderTest, 'make'> & { make: (...args: Parameters<BackendUnderTest['make']>) => Promise<WorkerMade> } {
   let remote: ReturnType<typeof wrap<FsWorker>> | null = null;
   return {
     name: {
@@ -43,7 +52,7 @@ export function workerBackend(kind: WorkerBackendKind, makeWorker: () => Worker)
       indexeddb: 'indexeddb (in a worker)',
     }[kind],
     symlinks: kind === 'indexeddb' || kind === 'memory',
-    async make(seed = {}) {
+    async make(seed = {}, needs) {
       remote ??= wrap<FsWorker>(makeWorker());
       // Random too: the browser project's other page may make one in the same millisecond.
       const name = `sandpit-wbackend-${Date.now().toString(36)}-${++counter}-${Math.random().toString(36).slice(2, 8)}`;
@@ -68,12 +77,13 @@ export function workerBackend(kind: WorkerBackendKind, makeWorker: () => Worker)
           return answer.value;
         };
       }
-      await seedTree(fs as unknown as WorkspaceFs, seed);
+      await seedTree(fs as unknown as WorkspaceFs, seed, needs);
       return {
         fs: fs as unknown as WorkspaceFs,
         root: '/ws',
         outside: '/outside',
         cleanup: () => r.destroy(kind, name),
+        outsideState: (base, root) => r.outsideState(name, base, root),
       };
     },
   };

@@ -8,10 +8,10 @@ let counter = 0;
 export const indexedDbBackend: BackendUnderTest = {
   name: 'indexeddb',
   symlinks: true,
-  async make(seed = {}) {
+  async make(seed = {}, needs) {
     const name = `sandpit-contract-${Date.now().toString(36)}-${++counter}`;
     const fs = createIndexedDbFs({ name, wipe: true });
-    await seedTree(fs, seed);
+    await seedTree(fs, seed, needs);
     return {
       fs,
       root: '/ws',

@@ -4,11 +4,9 @@ import type { BackendUnderTest } from './backend.js';
 export const memoryBackend: BackendUnderTest = {
   name: 'memory',
   symlinks: true,
-  async make(seed = {}) {
-    const files: Record<string, string | Uint8Array> = {
-      '/outside/secret.txt': 'top secret\n',
-      '/ws2/sibling.txt': 'sibling\n',
-    };
+  async make(seed = {}, needs) {
+    const files: Record<string, string | Uint8Array> =
+      needs?.escapeTargets === false ? {} : { '/outside/secret.txt': 'top secret\n', '/ws2/sibling.txt': 'sibling\n' };
     for (const [path, content] of Object.entries(seed)) files[`/ws/${path}`] = content;
     const fs = createMemoryFs(files);
     await fs.mkdir('/ws', { recursive: true });

@@ -9,10 +9,10 @@ export function opfsBackend(access: OpfsFsOptions['access'] = 'auto'): BackendUn
   return {
     name: access === 'auto' ? 'opfs' : `opfs (${access})`,
     symlinks: false,
-    async make(seed = {}) {
+    async make(seed = {}, needs) {
       const name = `sandpit-contract-${Date.now().toString(36)}-${++counter}`;
       const fs = await createOpfsFs({ name, access });
-      await seedTree(fs, seed);
+      await seedTree(fs, seed, needs);
       return {
         fs,
         root: '/ws',

@@ -10,9 +10,9 @@ import { seedTree } from './seed-backend.js';
 export const packedBackend: BackendUnderTest = {
   name: 'packed log (in memory)',
   symlinks: false,
-  async make(seed = {}) {
+  async make(seed = {}, needs) {
     const fs = await openPackStore(new MemoryPackFolder());
-    await seedTree(fs, seed);
+    await seedTree(fs, seed, needs);
     return { fs, root: '/ws', outside: '/outside', cleanup: () => fs.close() };
   },
 };

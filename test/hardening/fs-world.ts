@@ -25,6 +25,14 @@ export interface World {
   rootState?(): string;
   /** everything beside the root that a breakout could read or change, as comparable text */
   outsideState(): Promise<Record<string, string>>;
+  /**
+   * How many changing operations (write, mkdir, rename...) `fs` has been asked for so far, the
+   * world's own included. Only for a world whose outside state tells of writes alone: storage
+   * changes only when asked to, so while this stands still neither the root nor the outside can
+   * have changed and the fuzzer need not read them again. Absent (the host's world, whose outside
+   * state tells of reads too): they are read after every call that needs them.
+   */
+  writes?(): number;
   /** host strings no envelope may carry beyond echoing the caller's own input */
   hostStrings: string[];
   cleanup(): Promise<void>;
@@ -117,10 +125,40 @@ export function outsideFiles(
 }
 
 /**
- * A world on any backend, built through the backend's own calls: the memory backend in Node and
- * OPFS and IndexedDB in Chromium. Everything lives below one made-up base folder.
+ * Everything below `base` but the root, as comparable text: each folder with its mtime, each file
+ * with its mtime and bytes, each link with its target. Read with the backend's own calls.
  */
-export async function backendWorld(backend: World['backend'], fs: WorkspaceFs, symlinks: boolean): Promise<World> {
+export async function outsideStateOf(fs: WorkspaceFs, base: string, root: string): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  const walk = async (dir: string) => {
+    for (const name of (await fs.readdir(dir)).sort()) {
+      const abs = `${dir}/${name}`;
+      if (abs === root) continue;
+      const st = await fs.lstat(abs);
+      if (st.type === 'dir') {
+        out[`${abs}/`] = `dir ${st.mtimeMs}`;
+        await walk(abs);
+      } else if (st.type === 'symlink') out[abs] = `-> ${await fs.readlink(abs)}`;
+      else out[abs] = `${st.mtimeMs} ${new TextDecoder().decode(await fs.readFile(abs))}`;
+    }
+  };
+  await walk(base);
+  return out;
+}
+
+/**
+ * A world on any backend, built through the backend's own calls: the memory backend in Node and
+ * OPFS and IndexedDB in Chromium. Everything lives below one made-up base folder. `readOutside`
+ * reads what {@link outsideStateOf} reads where the backend lives, for a backend in a worker,
+ * where each of the walk's calls would be a message of its own.
+ */
+export async function backendWorld(
+  backend: World['backend'],
+  store: WorkspaceFs,
+  symlinks: boolean,
+  readOutside?: (base: string, root: string) => Promise<Record<string, string>>,
+): Promise<World> {
+  const { fs, writes } = countingWrites(store);
   const base = '/srv/sandpit-h0st';
   const w = { base, root: `${base}/app`, outside: `${base}/outside`, sibling: `${base}/app2` };
   const canary = `CANARY-${randomTag()}`;
@@ -140,25 +178,34 @@ export async function backendWorld(backend: World['backend'], fs: WorkspaceFs, s
       await clearRoot(fs, w.root);
       await seedRoot(fs, w, symlinks);
     },
-    async outsideState() {
-      const out: Record<string, string> = {};
-      const walk = async (dir: string) => {
-        for (const name of (await fs.readdir(dir)).sort()) {
-          const abs = `${dir}/${name}`;
-          if (abs === w.root) continue;
-          const st = await fs.lstat(abs);
-          if (st.type === 'dir') {
-            out[`${abs}/`] = `dir ${st.mtimeMs}`;
-            await walk(abs);
-          } else if (st.type === 'symlink') out[abs] = `-> ${await fs.readlink(abs)}`;
-          else out[abs] = `${st.mtimeMs} ${new TextDecoder().decode(await fs.readFile(abs))}`;
-        }
-      };
-      await walk(base);
-      return out;
-    },
+    outsideState: () => (readOutside ? readOutside(base, w.root) : outsideStateOf(fs, base, w.root)),
+    writes,
     async cleanup() {},
   };
   await world.reset();
   return world;
+}
+
+/** Every way to change a backend's storage: the operations that write, make or remove. */
+const CHANGING = new Set(['writeFile', 'writeInPlace', 'mkdir', 'rmdir', 'unlink', 'rename', 'symlink']);
+
+/**
+ * The backend, counting each changing operation asked of it (before it runs: one that fails half
+ * way may still have changed something). Everything else passes through untouched.
+ */
+function countingWrites(inner: WorkspaceFs): { fs: WorkspaceFs; writes: () => number } {
+  let count = 0;
+  const fs = new Proxy(inner, {
+    get(target, name, receiver) {
+      const value = Reflect.get(target, name, receiver);
+      if (typeof value !== 'function') return value;
+      if (typeof name === 'string' && CHANGING.has(name))
+        return (...args: unknown[]) => {
+          count++;
+          return value.apply(target, args);
+        };
+      return value.bind(target);
+    },
+  });
+  return { fs, writes: () => count };
 }

@@ -149,7 +149,14 @@ export async function fuzzPaths(
   await world.reset();
 
   const known = knownHostilePaths(world);
+  // Where the world counts the writes asked of its storage, the root and the outside are read again
+  // only once one has been asked for since they were last read: until then neither can differ.
+  // Each mark is taken before its read, so a write landing during the read is looked at next time.
+  const writes = world.writes;
+  const changedSince = (mark: number | undefined) => writes === undefined || writes() !== mark;
+  let outsideReadAt = writes?.();
   let outsideBefore = await world.outsideState();
+  let rootReadAt = writes?.();
   let rootBefore = await rootState(world);
   let dirty = false;
   for (let i = 0; i < count; i++) {
@@ -160,6 +167,7 @@ export async function fuzzPaths(
       for (const use of session.uses) {
         if (dirty) {
           await world.reset();
+          rootReadAt = writes?.();
           rootBefore = await rootState(world);
           dirty = false;
         }
@@ -217,17 +225,21 @@ export async function fuzzPaths(
           report.escapes++;
           note(`${label}: outside content leaked into the envelope`);
         }
-        const outsideAfter = await world.outsideState();
-        if (JSON.stringify(outsideAfter) !== JSON.stringify(outsideBefore)) {
-          report.escapes++;
-          note(`${label}: changed or read something outside the root: ${diffKeys(outsideBefore, outsideAfter)}`);
-          outsideBefore = outsideAfter;
+        if (changedSince(outsideReadAt)) {
+          outsideReadAt = writes?.();
+          const outsideAfter = await world.outsideState();
+          if (JSON.stringify(outsideAfter) !== JSON.stringify(outsideBefore)) {
+            report.escapes++;
+            note(`${label}: changed or read something outside the root: ${diffKeys(outsideBefore, outsideAfter)}`);
+            outsideBefore = outsideAfter;
+          }
         }
         const refused = !env.ok || codes.length > 0;
         if (use.mutates && !refused) dirty = true;
         // only a tool that may change files is checked for leftovers: reading the whole root after
         // every read-only call would double the cost of the run
-        else if (!env.ok && use.mutates) {
+        else if (!env.ok && use.mutates && changedSince(rootReadAt)) {
+          rootReadAt = writes?.();
           const rootAfter = await rootState(world);
           if (rootAfter !== rootBefore) {
             report.partial++;

@@ -164,7 +164,8 @@ async function eachPoint<T>(ks: number[], limit: number, work: (k: number) => Pr
 export function faultsContract(backend: BackendUnderTest, points: FaultPoints = 'every', concurrency = 1) {
   describe('failing storage', () => {
     async function setup(sc: Scenario, ops: readonly FsOp[], snapshots = false, record?: Counted[]) {
-      const h = await open(backend, sc.seed);
+      // a fresh workspace per failure point, and only the root is ever looked at: no escape targets
+      const h = await open(backend, sc.seed, {}, { escapeTargets: false });
       const fs = faultyFs(record ? recordingFs(h.fs, ops, record) : h.fs, { ops });
       // the tools' own writes are counted without snapshots; a pass below turns them on
       const ws: Workspace = createWorkspace({ fs, root: h.root, ...(snapshots ? {} : { snapshots: false as const }) });
