@@ -1,4 +1,5 @@
 import type { Page } from 'playwright-core';
+import { callTool } from './preview-steps.js';
 
 /** What the Git panel's progress bar and phase line showed, one entry per change, as a person saw it. */
 export interface ProgressSeen {
@@ -48,29 +49,17 @@ export async function clickAndRead(
   return JSON.parse((await page.textContent('#git-result'))!);
 }
 
-/** Like playground.ts's runForm, but a boolean argument is a choice in a <select>, so it is picked, not typed. */
-async function runConsole(page: Page, tool: string, fields: Record<string, string>): Promise<Record<string, any>> {
-  await page.click('#tab-console');
-  await page.selectOption('#tool', tool);
-  for (const [name, value] of Object.entries(fields)) {
-    const field = `#arg-${name}`;
-    if (await page.$eval(field, (node) => node.tagName === 'SELECT')) await page.selectOption(field, value);
-    else await page.fill(field, value);
-  }
-  const before = await page.textContent('#envelope');
-  await page.click('#run');
-  await page.waitForFunction((old) => document.getElementById('envelope')!.textContent !== old, before);
-  return JSON.parse((await page.textContent('#envelope'))!);
-}
-
-/** Every file of the open workspace with its text, read through the console as a person would. */
+/**
+ * Every file of the open workspace with its text, read through the page's tool console (callTool:
+ * the console's own clicks and typing are tested elsewhere; here what counts is what is in the files).
+ */
 export async function workspaceFiles(page: Page): Promise<Record<string, string>> {
-  const listed = await runConsole(page, 'list_directory', { path: '.', recursive: 'true', include_hidden: 'true' });
+  const listed = await callTool(page, 'list_directory', { path: '.', recursive: true, include_hidden: true });
   if (!listed.ok) throw new Error(JSON.stringify(listed.error));
   const out: Record<string, string> = {};
   for (const entry of listed.result.entries as Array<{ path: string; type: string }>) {
     if (entry.type !== 'file') continue;
-    const read = await runConsole(page, 'read_file', { path: entry.path });
+    const read = await callTool(page, 'read_file', { path: entry.path });
     if (!read.ok) throw new Error(JSON.stringify(read.error));
     out[entry.path] = read.result.content;
   }

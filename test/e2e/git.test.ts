@@ -9,6 +9,11 @@ import { runForm, shots, startPlayground, treePaths, type Playground } from './p
  * The playground's Git tab end to end: a real `git http-backend` on another port (so every fetch
  * is cross-origin and needs its CORS headers), the built demo under `vite preview`, Chromium, and
  * the git CLI to check what arrived. The steps share the page and run in order.
+ *
+ * Then issue 39 on the same page (a file and a page of its own cost about 3 CPU-seconds): git in
+ * the playground's shell after a clone through the Git tab, on both persistent backends: `git
+ * status`, an edit, `git diff`, `git commit -am`, `git log --oneline`, typed into the console's
+ * run_command as a person would. Each starts in a workspace of its own, so it runs the same alone.
  */
 const REPO = 'e2e-demo';
 const seed = {
@@ -19,6 +24,8 @@ const seed = {
 const edited = "export const greeting = 'hi'; // edited in the playground\n";
 const BRANCH = 'agent/e2e-change';
 const WRONG_TOKEN = 'wrong-token-e2e-7c1a';
+const SHELL_REPO = 'e2e-shell-git';
+const shellSeed = { 'README.md': '# Shell git\n', 'src/app.js': "export const greeting = 'hi';\n" };
 
 let pg: Playground;
 let server: GitServer;
@@ -27,6 +34,7 @@ let bare: string;
 beforeAll(async () => {
   server = await startGitServer();
   bare = createRepo(server, REPO, seed);
+  createRepo(server, SHELL_REPO, shellSeed);
   pg = await startPlayground({ storage: 'memory', leaveMemoryFreely: true });
   page = pg.page;
 }, 120_000);
@@ -190,5 +198,64 @@ describe('the Git tab of the playground', () => {
     ).toEqual([]);
     // The failed clone's request shows as a console error; nothing else may.
     expect(pg.pageErrors.filter((text) => !text.includes('net::ERR_'))).toEqual([]);
+  });
+});
+
+/** run_command from the console: its stdout, stderr and exit code. */
+async function shell(command: string): Promise<{ exit_code: number; stdout: string; stderr: string }> {
+  const envelope = await runForm(page, 'run_command', { command });
+  expect(envelope, command).toMatchObject({ ok: true });
+  return envelope.result;
+}
+
+describe.each([
+  ['opfs', 'OPFS'],
+  ['indexeddb', 'IndexedDB'],
+] as const)('git in the console after a Git-tab clone, on %s', (backend, label) => {
+  it('clones, then status, an edit, diff, commit -am and log --oneline answer as git does', async () => {
+    await page.fill('#ws-name', `git-shell-${backend}`);
+    await page.selectOption('#backend', backend);
+    await page.waitForFunction(
+      (want) => document.getElementById('status')!.textContent!.startsWith(want),
+      `${label} · git-shell-${backend}`,
+    );
+    await pg.waitReady();
+
+    await page.click('#tab-git');
+    await page.fill('#git-url', `${server.url}/${SHELL_REPO}.git`);
+    // the Git tab's author is who the console's commits are by
+    await page.fill('#git-author-name', 'Pat Person');
+    await page.fill('#git-author-email', 'pat@example.com');
+    // the same repository cloned on the other backend answers the same text: start from no answer
+    await page.evaluate(() => {
+      document.getElementById('git-result')!.hidden = true;
+    });
+    expect(await clickAndRead(page, '#git-clone')).toMatchObject({ ok: true, result: { ref: 'main' } });
+
+    const clean = await shell('git status');
+    expect(clean).toMatchObject({ exit_code: 0, stderr: '' });
+    expect(clean.stdout).toBe(
+      "On branch main\nYour branch is up to date with 'origin/main'.\n\nnothing to commit, working tree clean\n",
+    );
+
+    expect(await shell(`sed -i "s/'hi'/'hello'/" src/app.js`)).toMatchObject({ exit_code: 0 });
+    const diff = await shell('git diff');
+    expect(diff.exit_code).toBe(0);
+    expect(diff.stdout).toContain("-export const greeting = 'hi';\n+export const greeting = 'hello';\n");
+    expect(diff.stdout).toMatch(/^diff --git a\/src\/app.js b\/src\/app.js\n/);
+
+    const commit = await shell('git commit -am "Say hello"');
+    expect(commit).toMatchObject({ exit_code: 0, stderr: '' });
+    expect(commit.stdout).toMatch(
+      /^\[main [0-9a-f]{7}\] Say hello\n 1 file changed, 1 insertion\(\+\), 1 deletion\(-\)\n$/,
+    );
+
+    const log = await shell('git log --oneline');
+    const lines = log.stdout.trim().split('\n');
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(/^[0-9a-f]{7} Say hello$/);
+    expect((await shell('git log -1 --format="%an <%ae>"')).stdout).toBe('Pat Person <pat@example.com>\n');
+    expect((await shell('git status --porcelain')).stdout).toBe('');
+    expect((await shell('git status -sb')).stdout).toBe('## main...origin/main [ahead 1]\n');
   });
 });

@@ -81,24 +81,36 @@ async function focused(
   });
   if (!seen) return { key: 'body', want: null, widget: null, name: '' };
   // Chromium's own name computation (aria-labelledby, aria-label, <label>, content, title).
-  return { ...seen, name: await accessibleName(page, cdp) };
+  return { ...seen, name: await accessibleName(cdp) };
 }
 
-/** The marked element's name; asked again when a redraw replaced the node between the lookups. */
-async function accessibleName(page: Page, cdp: CDPSession): Promise<string> {
+/**
+ * The marked element's name, from Chromium's accessibility tree. The element is reached by a
+ * JavaScript handle rather than DOM.getDocument and DOM.querySelector: those turn on the DOM
+ * agent, which then reports every change under the nodes it handed out, key after key. When a
+ * redraw replaced the marked node meanwhile, the name is the focused element's now.
+ */
+async function accessibleName(cdp: CDPSession): Promise<string> {
   for (let attempt = 1; ; attempt++) {
     try {
-      const { root } = await cdp.send('DOM.getDocument', { depth: 0 });
-      const { nodeId } = await cdp.send('DOM.querySelector', { nodeId: root.nodeId, selector: '[data-walk-now]' });
-      const { nodes } = await cdp.send('Accessibility.getPartialAXTree', { nodeId, fetchRelatives: false });
+      const { result } = await cdp.send('Runtime.evaluate', {
+        expression: "document.querySelector('[data-walk-now]') ?? document.activeElement",
+        objectGroup: WALK_OBJECTS,
+      });
+      if (!result.objectId) throw new Error('keyboardWalk: nothing is focused');
+      const { nodes } = await cdp.send('Accessibility.getPartialAXTree', {
+        objectId: result.objectId,
+        fetchRelatives: false,
+      });
       return String(nodes[0]?.name?.value ?? '').trim();
     } catch (error) {
-      if (attempt === 3 || !/Could not find node/.test(String(error))) throw error;
-      // the redraw put a new element in its place: mark the one that has focus now
-      await page.evaluate(() => document.activeElement?.setAttribute('data-walk-now', ''));
+      if (attempt === 3) throw error;
     }
   }
 }
+
+/** The handles accessibleName takes, let go of after each walk. */
+const WALK_OBJECTS = 'keyboard-walk';
 
 /**
  * Walk `scopes` with the keyboard alone: Tab from where focus is now, and on landing in a tree,
@@ -138,6 +150,7 @@ export async function keyboardWalk(page: Page, cdp: CDPSession, scopes: string):
       }
     }
   }
+  await cdp.send('Runtime.releaseObjectGroup', { objectGroup: WALK_OBJECTS });
   const missed = wanted.filter((_, i) => !reached.has(String(i)));
   return { wanted, missed, unnamed: [...unnamed] };
 }

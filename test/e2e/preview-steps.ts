@@ -28,21 +28,62 @@ export async function openPreview(page: Page): Promise<void> {
 export const previewConsole = (page: Page) =>
   page.$$eval('#preview-console li', (items) => items.map((i) => i.textContent ?? ''));
 
-/** Run a tool through the page's own tool console and wait for its envelope. */
+/**
+ * Run a tool through the page's own tool console and wait for its envelope: the Console tab, the
+ * tool picked, the JSON mode, the arguments, Run, then back to the form, as a person does them,
+ * done in one call into the page. A Playwright action per step cost about 0.2 CPU-seconds a call
+ * (its checks and input events, eight round trips), and the tests that use this helper are about
+ * what the tool did; the console's own clicks and typing are tested by runForm and its tests.
+ */
 export async function callTool(page: Page, tool: string, args: Record<string, unknown>): Promise<Record<string, any>> {
-  await page.click('#tab-console');
-  await page.selectOption('#tool', tool);
-  await page.click('#mode-json');
-  await page.fill('#args', JSON.stringify(args));
-  // Cleared first, so a call whose envelope reads as the last one's still counts as answered.
-  await page.$eval('#envelope', (node) => {
-    node.textContent = '';
-  });
-  await page.click('#run');
   // A call waits behind the worker's other work (a save's snapshot, the blame the save asks for)
   // and a full run's load: the test's own time limit bounds it, not a second clock of its own (a
-  // 60 s one ended a file_bytes call after a save at load 17).
-  await page.waitForFunction(() => document.getElementById('envelope')!.textContent !== '', null, { timeout: 0 });
-  await page.click('#mode-form');
-  return JSON.parse((await page.textContent('#envelope'))!);
+  // 60 s one ended a file_bytes call after a save at load 17). The page says when it has answered.
+  const text = await page.evaluate(
+    async ([name, json]) => {
+      const byId = <T extends HTMLElement>(id: string) => {
+        const node = document.getElementById(id) as T | null;
+        if (!node) throw new Error(`callTool: the page has no #${id}`);
+        return node;
+      };
+      const changed = (node: Node, done: () => boolean, options: MutationObserverInit) =>
+        new Promise<void>((resolve) => {
+          if (done()) return resolve();
+          const watch = new MutationObserver(() => {
+            if (!done()) return;
+            watch.disconnect();
+            resolve();
+          });
+          watch.observe(node, options);
+        });
+      byId('tab-console').click();
+      const select = byId<HTMLSelectElement>('tool');
+      if (![...select.options].some((option) => option.value === name))
+        throw new Error(`callTool: the console offers no tool named ${name}`);
+      // As a pick from the list: the page resets the form and clears the last result on change.
+      select.value = name;
+      select.dispatchEvent(new Event('input', { bubbles: true }));
+      select.dispatchEvent(new Event('change', { bubbles: true }));
+      byId('mode-json').click();
+      const raw = byId<HTMLTextAreaElement>('args');
+      raw.value = json;
+      raw.dispatchEvent(new Event('input', { bubbles: true }));
+      // Cleared first, so a call whose envelope reads as the last one's still counts as answered.
+      const envelope = byId('envelope');
+      envelope.textContent = '';
+      // Run is off while another call of the console runs: a click then would do nothing.
+      const run = byId<HTMLButtonElement>('run');
+      await changed(run, () => !run.disabled, { attributes: true });
+      run.click();
+      await changed(envelope, () => envelope.textContent !== '', {
+        childList: true,
+        characterData: true,
+        subtree: true,
+      });
+      byId('mode-form').click();
+      return envelope.textContent!;
+    },
+    [tool, JSON.stringify(args)] as const,
+  );
+  return JSON.parse(text);
 }
