@@ -8,7 +8,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startModelServer } from '../agent/model-server.js';
 import {
-  copyFolder,
+  copyInstall,
   installedOncePerRun,
   localInstall as installFor,
   packSandpit,
@@ -327,22 +327,24 @@ async function launchAsClient(entryArgs: string[], clientName: string): Promise<
   }
 }
 
-let consumerDir: Promise<string> | undefined;
-/** One folder with the tarball installed, for the client configurations. */
+/**
+ * The folder the README's Node install line left, for the client configurations: they only launch the
+ * bin it put in node_modules/.bin, from / on a project of their own, and change nothing in it, so
+ * they share the run's install instead of each making a copy.
+ */
 function installedConsumer(): Promise<string> {
-  consumerDir ??= installedAs('mcp-consumer', 'npm init -y && npm install sandpit-workspace');
-  return consumerDir;
+  return installedOncePerRun(work, localInstall('npm init -y && npm install sandpit-workspace'));
 }
 
 /**
  * A fresh folder in the state `line` leaves it in. The README's install lines come out the same
  * once `vite` is this checkout's: npm runs each distinct line once per run, in a fresh folder
  * (test/package/stage.ts, shared with the package tests' consumers, which install with the Node
- * quick start's line), and each project gets a copy of that folder (npm's own work: about 3 s
- * instead of a 40 s install on a loaded machine).
+ * quick start's line), and each project gets a copy of that folder whose files are hard links
+ * (`copyInstall`: npm's own records are real copies, as the AI SDK installs rewrite them).
  */
 async function installedAs(name: string, line: string): Promise<string> {
   const dir = join(work, name);
-  copyFolder(await installedOncePerRun(work, localInstall(line)), dir);
+  copyInstall(await installedOncePerRun(work, localInstall(line)), dir);
   return dir;
 }
