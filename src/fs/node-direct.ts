@@ -207,11 +207,9 @@ function startHelper(): Helper | null {
     one.pending.delete(id);
     if (one.pending.size === 0) worker.unref();
     if (!requests) return;
-    const files = decode(meta, out);
-    if (requests.length === 1) return requests[0]!.resolve(files);
     let at = 0;
     for (const r of requests) {
-      r.resolve(files.slice(at, at + r.count));
+      r.resolve(decode(meta, out, at, at + r.count));
       at += r.count;
     }
   });
@@ -250,9 +248,10 @@ function pickHelper(): Helper | null {
   return best ?? null;
 }
 
-function decode(meta: Float64Array, out: Uint8Array): Array<PlainFile | null> {
+/** The answers for files `from` to `to` of a message. */
+function decode(meta: Float64Array, out: Uint8Array, from: number, to: number): Array<PlainFile | null> {
   const files: Array<PlainFile | null> = [];
-  for (let m = 0; m < meta.length; m += FIELDS) {
+  for (let m = from * FIELDS; m < to * FIELDS; m += FIELDS) {
     const kind = meta[m];
     if (kind === 0) {
       files.push(null);
