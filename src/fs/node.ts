@@ -163,7 +163,9 @@ async function readMany(dir: string, names: readonly string[], maxBytes: number)
   // one look for escaped bytes in all the paths: a look per path cost more than the rest of the call
   const joined = paths.join('\0');
   const given = hasEscapedBytes(joined) ? paths.map(native) : joined;
-  const read = (await readOnHelper(given, maxBytes)?.catch(() => null)) ?? paths.map((p) => readPlainAt(p, maxBytes));
+  const read =
+    (await readOnHelper(given, names.length, maxBytes)?.catch(() => null)) ??
+    paths.map((p) => readPlainAt(p, maxBytes));
   return read.map((file, i) => (plain[i] ? file : null));
 }
 

@@ -9,6 +9,8 @@ import type { Matcher } from './matcher.js';
 
 /** One matching line of a file. Context arrays appear only when context lines were asked for. */
 export interface LineMatch {
+  /** the file's path, as the answer shows it (first: the matches go into the answer as they are) */
+  path: string;
   line: number;
   /** 1-based, in Unicode code points */
   column: number;
@@ -19,6 +21,8 @@ export interface LineMatch {
 
 /** How much of one file to report. */
 export interface ScanOptions {
+  /** the path each match names */
+  path: string;
   /** report only lines after this one (a cursor inside this file) */
   afterLine: number;
   /** stop after this many matching lines */
@@ -110,6 +114,7 @@ function scanUtf8(
     if (line > options.afterLine) {
       const column = utf8CodePoints(bytes, start, at);
       const match: LineMatch = {
+        path: options.path,
         line,
         column: column + 1,
         content: cappedUtf8Line(bytes, start, end, column, matcher.literalChars, options.maxLineChars),
@@ -197,6 +202,7 @@ async function scanText(text: string, matcher: Matcher, options: ScanOptions): P
     const column = codePoints(whole, 0, found.index);
     const chars = codePoints(whole, found.index, found.index + found.length);
     const match: LineMatch = {
+      path: options.path,
       line: i + 1,
       column: column + 1,
       content: capLine(whole, column, chars, options.maxLineChars),

@@ -10,10 +10,8 @@ import type { Matcher } from './matcher.js';
 import { MAX_LINE_SEARCH, scanFile, type LineMatch, type ScanOutcome } from './scan.js';
 import { noteUnreadable, walkRuns, type Unreadable, type WalkBudget, type WalkEntry } from './walk.js';
 
-/** A match with the file it is in. */
-export interface FileLineMatch extends LineMatch {
-  path: string;
-}
+/** A match with the file it is in (scanFile names the file in each match it makes). */
+export type FileLineMatch = LineMatch;
 
 /** One page of one query, with everything already resolved and validated. */
 export interface SearchSpec {
@@ -55,6 +53,12 @@ const DEFAULT_CONCURRENCY = 24;
  * the read helper thread, and each of those wakes two threads.
  */
 const BATCH = 32;
+/**
+ * Files a batching backend is asked for at once, at least: the window is refilled only once this
+ * many have been taken, so several folders' reads go out in one turn (on the node backend, one
+ * message to a read thread instead of one a folder, and each message wakes two threads).
+ */
+const REFILL = 64;
 
 /** One read of the window: a folder's files read in one backend call, or a file read alone. */
 interface Slot {
@@ -139,7 +143,7 @@ export async function searchFiles(fs: WorkspaceFs, paths: PathResolver, spec: Se
   const batching = fs.readPlainFiles !== undefined;
   // Once the first batch is taken (a small page often ends there), a few batches are in flight,
   // so the backend reads the next ones while this thread scans.
-  const wide = batching ? Math.max(concurrency * 2, BATCH * 3) : Math.max(1, concurrency);
+  const wide = batching ? Math.max(concurrency * 2, BATCH * 5) : Math.max(1, concurrency);
   let limit = batching ? Math.max(concurrency * 2, BATCH + 1) : wide;
   // a batch starts only when a whole one fits: refilled one file at a time, batches would shrink to one file
   const room = () => (batching ? limit - BATCH + 1 : limit);
@@ -153,6 +157,7 @@ export async function searchFiles(fs: WorkspaceFs, paths: PathResolver, spec: Se
     return Math.ceil(((spec.maxMatches + 1 - found.length) * taken) / found.length) * 2;
   };
   const fill = async () => {
+    if (batching && inFlight > Math.max(0, limit - REFILL)) return;
     while (inFlight < room() && inFlight < needed()) {
       const entry = nextInRun() ?? (await next());
       if (!entry) break;
@@ -183,7 +188,7 @@ export async function searchFiles(fs: WorkspaceFs, paths: PathResolver, spec: Se
   const take = (rel: string, outcome: ScanOutcome | null): boolean => {
     taken++;
     if (outcome && !('skipped' in outcome)) {
-      for (const m of outcome.matches) found.push({ path: rel, ...m });
+      for (const m of outcome.matches) found.push(m);
       if (outcome.stoppedAfter !== undefined) {
         resumeAfter = { path: rel, line: outcome.stoppedAfter, column: 0 };
         return true;
@@ -316,6 +321,7 @@ function scanCounted(
     return null;
   }
   const outcome = scanFile(bytes, spec.matcher, {
+    path: rel,
     afterLine,
     limit,
     context: spec.context,
@@ -342,6 +348,7 @@ async function searchOneFile(fs: WorkspaceFs, spec: SearchSpec): Promise<SearchP
   if (isRefusedHardLink(nlink, spec.allowHardLinks === true)) throw hardLinkRefusal(shown, nlink!);
   const afterLine = spec.resume && spec.resume.path === rel ? spec.resume.line : 0;
   const outcome = await scanFile(bytes, spec.matcher, {
+    path: rel,
     afterLine,
     limit: spec.maxMatches + 1,
     context: spec.context,
@@ -358,7 +365,7 @@ async function searchOneFile(fs: WorkspaceFs, spec: SearchSpec): Promise<SearchP
         });
   }
   noteLongLine(spec, rel, outcome);
-  const found = outcome.matches.map((m) => ({ path: rel, ...m }));
+  const found = outcome.matches;
   const stopped = outcome.stoppedAfter === undefined ? undefined : { path: rel, line: outcome.stoppedAfter, column: 0 };
   return finishPage(found, spec.maxMatches, stopped);
 }

@@ -172,7 +172,8 @@ async function* walkEntries(
       options.budget.stoppedAt = rel;
       return;
     }
-    const realRel = joinRel(frame.realRel, name);
+    // the same string when no followed link lies above: one path less per entry
+    const realRel = frame.realRel === frame.rel ? rel : joinRel(frame.realRel, name);
     const depth = frame.depth + 1;
     if (frame.realRel === '' && RESERVED_TOP_LEVEL.includes(name)) continue;
     if (!options.includeHidden && name.charCodeAt(0) === 46) continue;

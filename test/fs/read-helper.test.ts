@@ -49,4 +49,38 @@ describe('read helper threads', () => {
     }
     expect(readHelperCount()).toBe(2);
   });
+
+  it('answers each call of one turn with its own files when they travel in one message', async () => {
+    // a name that is not UTF-8 makes its call's paths an array of bytes; the others stay one string
+    const odd = join(base, 'odd');
+    mkdirSync(odd);
+    const latin1 = Buffer.concat([Buffer.from(`${odd}/th`), Buffer.from([0xe8]), Buffer.from('se.txt')]);
+    writeFileSync(latin1, 'odd file\n');
+    writeFileSync(join(odd, 'plain.txt'), 'plain file\n');
+    const fs = createNodeFs({ root: base });
+    // issued in one turn: small calls of different size caps, the odd folder among them
+    const calls = [
+      fs.readPlainFiles!(join(base, 'd0'), names.slice(0, 3), Number.MAX_SAFE_INTEGER),
+      fs.readPlainFiles!(odd, ['th\udce8se.txt', 'plain.txt', 'missing.txt'], Number.MAX_SAFE_INTEGER),
+      fs.readPlainFiles!(join(base, 'd1'), names.slice(0, 4), 20),
+      fs.readPlainFiles!(join(base, 'd2'), ['f1.txt'], Number.MAX_SAFE_INTEGER),
+    ];
+    const [first, oddOnes, capped, last] = await Promise.all(calls);
+    expect(first!.map((f) => Buffer.from(f!.bytes!).toString())).toEqual(
+      names.slice(0, 3).map((n) => readFileSync(join(base, 'd0', n), 'utf8')),
+    );
+    expect(oddOnes!.map((f) => (f ? Buffer.from(f.bytes!).toString() : null))).toEqual([
+      'odd file\n',
+      'plain file\n',
+      null,
+    ]);
+    for (const [i, f] of capped!.entries()) {
+      const want = readFileSync(join(base, 'd1', names[i]!));
+      expect(f?.stat.size).toBe(want.length);
+      if (want.length > 20) expect(f?.bytes).toBeNull();
+      else expect(Buffer.from(f!.bytes!).equals(want)).toBe(true);
+    }
+    expect(Buffer.from(last![0]!.bytes!).toString()).toBe(readFileSync(join(base, 'd2', 'f1.txt'), 'utf8'));
+    await fs.close?.();
+  });
 });
