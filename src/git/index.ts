@@ -45,30 +45,6 @@ export interface WorkspaceGit {
   setAuthor(options: SetAuthorOptions): Promise<Envelope<SetAuthorResult>>;
 }
 
-/**
- * A clone's code, all its modules asked for at once. In a browser each module is a fetch: asked
- * for through clone.js alone, its imports were found a level at a time (clone.js, then the
- * transport and the indexer, then what they import), three round trips and compiles one after
- * another before the clone's first request to the remote. A module fetched twice is one module.
- */
-function cloneCode(): Promise<typeof import('./clone.js')> {
-  const parts = [
-    import('isomorphic-git'),
-    import('./context.js'),
-    import('./checkout.js'),
-    import('./pack-capture.js'),
-    import('./index-pack.js'),
-    import('./tree-diff.js'),
-    import('./transport.js'),
-    import('./work-repo.js'),
-    import('./work-index.js'),
-    import('./repo-files.js'),
-  ];
-  // awaited through clone.js's own imports; a part that fails fails the clone from there
-  for (const part of parts) part.catch(() => {});
-  return import('./clone.js');
-}
-
 /** The workspace's lock shared with other processes (see `ProcessLock` in the assembly). */
 export interface GitProcessLock {
   acquire(): Promise<() => Promise<void>>;
@@ -125,7 +101,12 @@ export function createWorkspaceGit(
     }
   };
   return {
-    clone: (options) => run('git_clone', cloneCode, (m, c) => m.cloneInto(c, options)),
+    clone: (options) =>
+      run(
+        'git_clone',
+        () => import('./clone.js'),
+        (m, c) => m.cloneInto(c, options),
+      ),
     push: (options = {}) =>
       run(
         'git_push',
