@@ -7,22 +7,8 @@ export interface IndexLine {
   crc: number;
 }
 
-const CRC_TABLE = (() => {
-  const t = new Int32Array(256);
-  for (let n = 0; n < 256; n++) {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    t[n] = c;
-  }
-  return t;
-})();
-
 /** CRC-32 (as zlib computes it) of a pack entry's raw bytes, which the index records. */
-export function crc32(bytes: Uint8Array): number {
-  let c = -1;
-  for (let i = 0; i < bytes.length; i++) c = CRC_TABLE[(c ^ bytes[i]!) & 0xff]! ^ (c >>> 8);
-  return (c ^ -1) >>> 0;
-}
+export { crc32 } from '../fs/hash/crc32.js';
 
 /**
  * A version 2 pack index, byte for byte what `git index-pack` writes: the fan-out table, the

@@ -205,7 +205,8 @@ class PackStore {
           return { stat: this.statOf(node), bytes: node.size > maxBytes ? null : this.read(node) };
         }),
       close: () => this.close(),
-      capabilities: { symlinks: false, atomicRename: true, modes: true },
+      // no links to write through, and a folder in the way is EISDIR: a checkout need not look first
+      capabilities: { symlinks: false, atomicRename: true, modes: true, replacesOnWrite: true },
     };
   }
 
