@@ -1,7 +1,7 @@
 import LightningFS from '@isomorphic-git/lightning-fs';
 import { FsError, translated } from './errors.js';
-import { IdbFileStore } from './indexeddb-store.js';
-import { tuneLightningTree } from './indexeddb-tree.js';
+import { IdbFileStore } from './indexeddb/file-store.js';
+import { tuneLightningTree } from './indexeddb/tree.js';
 import { makeStat } from './stat.js';
 import { requestedMode, type FsDirent, type FsStat, type WorkspaceFs } from './types.js';
 

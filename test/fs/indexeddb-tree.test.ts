@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
-import { tuneLightningTree } from '../../src/fs/indexeddb-tree.js';
+import { tuneLightningTree } from '../../src/fs/indexeddb/tree.js';
 import { createRng } from '../hardening/rng.js';
 
 // lightning-fs's in-memory tree, the part the IndexedDB backend tunes; the rest needs a browser
