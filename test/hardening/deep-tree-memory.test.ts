@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createMemoryFs, createWorkspace, type WorkspaceFs } from '../../src/index.js';
+import { watchedFs } from '../support/watched-fs.js';
 import { FULL } from './sizes.js';
 
 const LEVELS = FULL ? 5000 : 2500;
@@ -8,15 +9,8 @@ type Out = Record<string, any>;
 /** The memory backend with a count of the calls made on it: what bounds each tool call, without timing it. */
 function counted(fs: WorkspaceFs): { fs: WorkspaceFs; calls: () => number } {
   let calls = 0;
-  const wrapped = new Proxy(fs, {
-    get(target, key, receiver) {
-      const value = Reflect.get(target, key, receiver);
-      if (typeof value !== 'function') return value;
-      return (...args: unknown[]) => {
-        calls++;
-        return value.apply(target, args);
-      };
-    },
+  const wrapped = watchedFs(fs, () => {
+    calls++;
   });
   return { fs: wrapped, calls: () => calls };
 }

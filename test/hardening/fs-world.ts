@@ -1,4 +1,5 @@
 import type { WorkspaceFs } from '../../src/index.js';
+import { watchedFs } from '../support/watched-fs.js';
 
 /**
  * A hostile neighbourhood for path fuzzing: the root `app`, a folder `outside` and a name-prefix
@@ -195,17 +196,12 @@ const CHANGING = new Set(['writeFile', 'writeInPlace', 'mkdir', 'rmdir', 'unlink
  */
 function countingWrites(inner: WorkspaceFs): { fs: WorkspaceFs; writes: () => number } {
   let count = 0;
-  const fs = new Proxy(inner, {
-    get(target, name, receiver) {
-      const value = Reflect.get(target, name, receiver);
-      if (typeof value !== 'function') return value;
-      if (typeof name === 'string' && CHANGING.has(name))
-        return (...args: unknown[]) => {
-          count++;
-          return value.apply(target, args);
-        };
-      return value.bind(target);
+  const fs = watchedFs(
+    inner,
+    () => {
+      count++;
     },
-  });
+    CHANGING,
+  );
   return { fs, writes: () => count };
 }

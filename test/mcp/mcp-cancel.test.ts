@@ -5,15 +5,10 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { beforeAll, describe, expect, it } from 'vitest';
-import {
-  createNodeFs,
-  createWorkspace,
-  openNodeWorkspace,
-  serveMcpHttp,
-  type WorkspaceFs,
-} from '../../src/node/index.js';
+import { createNodeFs, createWorkspace, openNodeWorkspace, serveMcpHttp } from '../../src/node/index.js';
 import type { Envelope, Workspace } from '../../src/index.js';
 import { buildCli, cliPath } from '../cli/built-cli.js';
+import { watchedFs } from '../support/watched-fs.js';
 import { scratch } from './scratch.js';
 
 type Row = Record<string, any>;
@@ -115,14 +110,7 @@ function gatedWorkspace(dir: string, gate: string, firstCall: () => AbortSignal 
       if (!signal || signal.aborted) return resolve();
       signal.addEventListener('abort', () => resolve(), { once: true });
     });
-  const gated = new Proxy(fs, {
-    get(target, key, receiver) {
-      const value = Reflect.get(target, key, receiver);
-      if (typeof value !== 'function') return value;
-      return (...args: unknown[]) =>
-        held(args) ? untilCancelled().then(() => value.apply(target, args)) : value.apply(target, args);
-    },
-  }) as WorkspaceFs;
+  const gated = watchedFs(fs, (_operation, args) => (held(args) ? untilCancelled() : undefined));
   const ws = createWorkspace({ fs: gated, root: dir, snapshots: false });
   ws.onClose(() => fs.close?.());
   return ws;
