@@ -1,22 +1,18 @@
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { gitIn, shellGit } from '../shell/git-harness.js';
-import { createRepo, git, startGitServer, type GitServer } from './git-server.js';
+import { createRepo, git, gitServerForFile } from './git-server.js';
 import { backends, onDisk as onDiskAs, type Made } from './workspaces.js';
 
 /**
  * Issue 39: a clone leaves a real `.git` in the workspace, which the real git CLI reads as its
  * own clone (fsck clean, the remote's history, a clean status) and the shell's git works in.
  */
-let server: GitServer;
+const server = gitServerForFile();
 let counter = 0;
 const exported: string[] = [];
-beforeAll(async () => {
-  server = await startGitServer();
-});
 afterAll(async () => {
-  await server.close();
   for (const dir of exported) rmSync(dir, { recursive: true, force: true });
 });
 

@@ -1,18 +1,12 @@
 import { execFileSync } from 'node:child_process';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { createNodeFs } from '../../src/fs/node.js';
 import { packObjectSizes } from '../../src/git/pack-sizes.js';
 import { backends, everything, type Made } from './workspaces.js';
-import { createRepo, git, startGitServer, type GitServer } from './git-server.js';
+import { createRepo, git, gitServerForFile } from './git-server.js';
 
-let server: GitServer;
+const server = gitServerForFile();
 let counter = 0;
-beforeAll(async () => {
-  server = await startGitServer();
-});
-afterAll(async () => {
-  await server.close();
-});
 
 const bare = (name: string) => `${server.root}/${name}.git`;
 

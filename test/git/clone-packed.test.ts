@@ -1,22 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openPackStore } from '../../src/fs/pack/pack-store.js';
 import { createWorkspace } from '../../src/index.js';
 import { MemoryPackFolder } from '../fs/memory-pack-folder.js';
-import { createRepo, startGitServer, type GitServer } from './git-server.js';
+import { createRepo, gitServerForFile } from './git-server.js';
 import { everything } from './workspaces.js';
 
 // A clone into the packed OPFS layout's store (its log held in memory, as in test/fs/pack-store):
 // the checkout's files go to the log a batch per turn, and a batch that fails part-way through
 // the checkout fails the clone and leaves nothing behind.
 
-let server: GitServer;
+const server = gitServerForFile();
 let counter = 0;
-beforeAll(async () => {
-  server = await startGitServer();
-});
-afterAll(async () => {
-  await server.close();
-});
 
 const FILES = 120;
 const files = Object.fromEntries(

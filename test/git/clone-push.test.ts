@@ -1,19 +1,13 @@
 import { createServer, type AddressInfo } from 'node:net';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { createWorkspace } from '../../src/index.js';
 import { backends, everything, workspaceFiles, type Made } from './workspaces.js';
-import { createRepo, filesOnBranch, git, startGitServer, type GitServer } from './git-server.js';
+import { createRepo, filesOnBranch, git, gitServerForFile } from './git-server.js';
 
-let server: GitServer;
+const server = gitServerForFile();
 let counter = 0;
-beforeAll(async () => {
-  server = await startGitServer();
-});
-afterAll(async () => {
-  await server.close();
-});
 
 const seed = { 'README.md': '# Demo\n', 'src/app.ts': 'export const port = 3000;\n', 'docs/guide/intro.md': 'Hello\n' };
 const repo = () => {

@@ -4,6 +4,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
 
 /** A real git smart-HTTP server for tests: `git http-backend` behind node:http, on 127.0.0.1. */
 export interface GitServer {
@@ -203,4 +204,22 @@ function gitEnv(): NodeJS.ProcessEnv {
 function writeNested(path: string, content: string): void {
   mkdirSync(join(path, '..'), { recursive: true });
   writeFileSync(path, content);
+}
+
+/**
+ * The git server of the test file that calls this at its top: started before the file's tests and
+ * closed after them. Its fields are read through once it has started (before then, a read throws).
+ */
+export function gitServerForFile(options: GitServerOptions = {}): GitServer {
+  let started: GitServer | undefined;
+  beforeAll(async () => {
+    started = await startGitServer(options);
+  });
+  afterAll(() => started?.close());
+  return new Proxy({} as GitServer, {
+    get(_target, key) {
+      if (!started) throw new Error('the git server is read before the file started it (use it in a test or hook)');
+      return Reflect.get(started, key);
+    },
+  });
 }

@@ -1,16 +1,10 @@
 import { writeFileSync } from 'node:fs';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { backends, everything, workspaceFiles, type Made } from './workspaces.js';
-import { createRepo, filesOnBranch, git, startGitServer, type GitServer } from './git-server.js';
+import { createRepo, filesOnBranch, git, gitServerForFile } from './git-server.js';
 
-let server: GitServer;
+const server = gitServerForFile({ authForFetch: true });
 let counter = 0;
-beforeAll(async () => {
-  server = await startGitServer({ authForFetch: true });
-});
-afterAll(async () => {
-  await server.close();
-});
 
 const seed = { 'a.txt': 'a\n', 'b.txt': 'b\n' };
 const auth = () => ({ token: server.token });

@@ -3,10 +3,10 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { mergeMessage } from '../../src/git/work-merge.js';
 import { GIT_ENV, gitIn, shellGit } from '../shell/git-harness.js';
-import { createRepo, git, startGitServer, type GitServer } from './git-server.js';
+import { createRepo, git, gitServerForFile } from './git-server.js';
 import { backends, everything, onDisk, workspaceFiles, type Made } from './workspaces.js';
 
 /**
@@ -17,14 +17,10 @@ import { backends, everything, onDisk, workspaceFiles, type Made } from './works
  * dates), and the two repositories are compared. Where git would merge a file line by line (or
  * stop on a conflict), the pull refuses with nothing changed.
  */
-let server: GitServer;
+const server = gitServerForFile();
 let counter = 0;
 const temps: string[] = [];
-beforeAll(async () => {
-  server = await startGitServer();
-});
 afterAll(async () => {
-  await server.close();
   for (const dir of temps) rmSync(dir, { recursive: true, force: true });
 });
 

@@ -1,9 +1,9 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { gitIn, shellGit } from '../shell/git-harness.js';
-import { createRepo, git, startGitServer, type GitServer } from './git-server.js';
+import { createRepo, git, gitServerForFile } from './git-server.js';
 import { backends, onDisk, type Made } from './workspaces.js';
 
 /**
@@ -12,14 +12,10 @@ import { backends, onDisk, type Made } from './workspaces.js';
  * pushed commit; files the clone left out stay in the index; the Git tab's author reaches
  * `.git/config`. The real git reads each result back.
  */
-let server: GitServer;
+const server = gitServerForFile();
 let counter = 0;
 const exported: string[] = [];
-beforeAll(async () => {
-  server = await startGitServer();
-});
 afterAll(async () => {
-  await server.close();
   for (const dir of exported) rmSync(dir, { recursive: true, force: true });
 });
 
