@@ -80,4 +80,17 @@ export async function open(
   return h;
 }
 
+/**
+ * `open` for a test that never names, lists or links to a path beside the root: its backend is
+ * asked for no escape targets, which such a test cannot see. On a browser store they are two files
+ * and two folders made and removed per workspace; the tests that try escapes keep them.
+ */
+export function openRootOnly(
+  backend: BackendUnderTest,
+  seed: Record<string, string | Uint8Array> = {},
+  options: Omit<WorkspaceOptions, 'fs' | 'root'> = {},
+): Promise<Harness> {
+  return open(backend, seed, options, { escapeTargets: false });
+}
+
 export const enc = (s: string) => new TextEncoder().encode(s);

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from './api.js';
 import type { BackendUnderTest } from './backend.js';
-import { open, type Harness } from './harness.js';
+import { openRootOnly, type Harness } from './harness.js';
 
 const patch = (...body: string[]) => ['*** Begin Patch', ...body, '*** End Patch', ''].join('\n');
 
@@ -14,7 +14,7 @@ export function applyPatchCases(backend: BackendUnderTest) {
     });
 
     it('reports each file and records the whole patch as one change with its diff', async () => {
-      h = await open(backend, { 'a.txt': 'one\ntwo\nthree\n', 'gone.txt': 'bye\n', 'src/m.ts': 'm\n' });
+      h = await openRootOnly(backend, { 'a.txt': 'one\ntwo\nthree\n', 'gone.txt': 'bye\n', 'src/m.ts': 'm\n' });
       const r = await h.ok('apply_patch', {
         patch: patch(
           '*** Update File: a.txt',
@@ -53,7 +53,7 @@ export function applyPatchCases(backend: BackendUnderTest) {
 
     it('dry_run returns the diff and counts and writes nothing', async () => {
       const asked: string[][] = [];
-      h = await open(
+      h = await openRootOnly(
         backend,
         { 'a.txt': 'x\ny\n', 'd.txt': 'd\n' },
         {
@@ -88,7 +88,7 @@ export function applyPatchCases(backend: BackendUnderTest) {
 
     it('asks about all deletes once, together, before writing anything', async () => {
       const seen: Array<{ paths: string[]; a: string | null }> = [];
-      h = await open(
+      h = await openRootOnly(
         backend,
         { 'a.txt': 'a\n', 'x.txt': 'x\n', 'dir/y.txt': 'y\n' },
         {
@@ -111,7 +111,7 @@ export function applyPatchCases(backend: BackendUnderTest) {
     });
 
     it('a rejected or failing confirmation applies nothing', async () => {
-      h = await open(
+      h = await openRootOnly(
         backend,
         { 'a.txt': 'a\n', 'x.txt': 'x\n' },
         { policy: { confirm: () => Promise.reject(new Error('/host/secret')) } },
@@ -126,7 +126,7 @@ export function applyPatchCases(backend: BackendUnderTest) {
     });
 
     it('enforces read-before-write and staleness, and counts its own writes as read', async () => {
-      h = await open(backend, { 'a.txt': 'a\n', 'b.txt': 'b\n' }, { policy: { readBeforeWrite: true } });
+      h = await openRootOnly(backend, { 'a.txt': 'a\n', 'b.txt': 'b\n' }, { policy: { readBeforeWrite: true } });
       const up = (file: string, from: string, to: string) => patch(`*** Update File: ${file}`, `-${from}`, `+${to}`);
       expect((await h.fail('apply_patch', { patch: up('a.txt', 'a', 'A') })).code).toBe('NOT_READ');
       await h.ok('read_file', { path: 'a.txt' });
@@ -148,7 +148,7 @@ export function applyPatchCases(backend: BackendUnderTest) {
     });
 
     it('resolves bare names in the current folder and multi-part paths from the root', async () => {
-      h = await open(backend, { 'src/a.ts': 'a\n', 'lib/b.ts': 'b\n' }, { cwd: 'src' });
+      h = await openRootOnly(backend, { 'src/a.ts': 'a\n', 'lib/b.ts': 'b\n' }, { cwd: 'src' });
       await h.ok('apply_patch', {
         patch: patch(
           '*** Update File: a.ts',
@@ -168,7 +168,7 @@ export function applyPatchCases(backend: BackendUnderTest) {
 
     it('refuses paths through symbolic links and into reserved folders', async () => {
       if (!backend.symlinks) return;
-      h = await open(backend, { 'real/a.txt': 'a\n' });
+      h = await openRootOnly(backend, { 'real/a.txt': 'a\n' });
       await h.fs.symlink(`${h.root}/real`, h.abs('link'));
       const before = await h.tree();
       const err = await h.fail('apply_patch', { patch: patch('*** Update File: link/a.txt', '-a', '+b') });
@@ -181,7 +181,7 @@ export function applyPatchCases(backend: BackendUnderTest) {
     });
 
     it('refuses more than 100 files and reports invalid arguments exactly', async () => {
-      h = await open(backend, {});
+      h = await openRootOnly(backend, {});
       const many = Array.from({ length: 101 }, (_, i) => [`*** Add File: f${i}.txt`, '+x']).flat();
       expect((await h.fail('apply_patch', { patch: patch(...many) })).code).toBe('TOO_LARGE');
       const bad = await h.fail('apply_patch', { patch: 'x', dry: true });
@@ -191,7 +191,7 @@ export function applyPatchCases(backend: BackendUnderTest) {
     });
 
     it('serialises concurrent patches to the same file', async () => {
-      h = await open(backend, { 'n.txt': '0\n' });
+      h = await openRootOnly(backend, { 'n.txt': '0\n' });
       const bump = (from: number) =>
         h!.ws.call('apply_patch', { patch: patch('*** Update File: n.txt', `-${from}`, `+${from + 1}`) });
       const results = await Promise.all([bump(0), bump(1), bump(2)]);

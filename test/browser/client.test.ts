@@ -9,7 +9,10 @@ afterEach(async () => {
 });
 const track = (ws: RemoteWorkspace) => (open.push(ws), ws);
 
-describe.each<BackendKind>(['memory', 'indexeddb', 'opfs'])('the workspace in a worker: %s', (backend) => {
+// The browser's stores. The memory backend is the same code in Node, where the contract suite runs
+// every tool on it; the worker's memory workspaces are below (cowork, same names, a gone worker)
+// and in background-tasks, review-worker and node-packages.
+describe.each<BackendKind>(['indexeddb', 'opfs'])('the workspace in a worker: %s', (backend) => {
   it('runs tools, reports changes with their paths, and keeps the diff for a reviewer', async () => {
     const ws = track(await connect({ backend, name: uniqueName('client') }));
     const events: ChangeEvent[] = [];

@@ -27,7 +27,9 @@ const read = async (ws: RemoteWorkspace, path: string) => {
   return r.ok ? (r.result as { content: string }).content : null;
 };
 
-describe.each<BackendKind>(['memory', 'indexeddb', 'opfs'])('run_command in the worker: %s', (backend) => {
+// The browser's stores; the shell over the memory backend is the same code in Node (test/shell),
+// and this file's node-script tests run it in a worker on memory.
+describe.each<BackendKind>(['indexeddb', 'opfs'])('run_command in the worker: %s', (backend) => {
   it('runs shell lines over the workspace as one undoable change', async () => {
     const ws = track(await connect({ backend, name: uniqueName('shell') }));
     await ws.call('write_file', { path: 'src/a.ts', content: 'const a = 1; // TODO\n' });

@@ -88,7 +88,13 @@ async function runScenario(backend: BackendUnderTest, s: Scenario): Promise<Harn
   // never changes (its failure only adds a note to the result), and the shadow repository's first
   // commit of the seed plus the patch's own was most of a scenario's writes on a browser store.
   // apply_patch with snapshots on is in applyPatchCases, and undone step by step in the snapshots group.
-  const h = await open(backend, s.input, { snapshots: false, policy: { ...s.options.policy, confirm } });
+  // A patch that names no path above the root or outside it cannot see the escape targets.
+  const h = await open(
+    backend,
+    s.input,
+    { snapshots: false, policy: { ...s.options.policy, confirm } },
+    { escapeTargets: mayReachOutside(s.patch) },
+  );
   for (const path of s.options.read ?? []) await h.ok('read_file', { path });
   const before = await h.tree();
   const env = await h.ws.call('apply_patch', { patch: s.patch, ...(s.options.dry_run ? { dry_run: true } : {}) });
@@ -109,4 +115,9 @@ async function runScenario(backend: BackendUnderTest, s: Scenario): Promise<Harn
   }
   if (s.options.expect_confirm) expect(asked).toEqual([{ paths: s.options.expect_confirm, action: 'delete' }]);
   return h;
+}
+
+/** Whether a patch names a path that climbs (`..`) or starts at `/`: an escape its scenario tries. */
+function mayReachOutside(patch: string): boolean {
+  return /^\*\*\* [^\n]*(\.\.|:\s*\/)/m.test(patch);
 }

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from '../api.js';
 import type { BackendUnderTest } from '../backend.js';
-import { enc, open, type Harness } from '../harness.js';
+import { enc, openRootOnly, type Harness } from '../harness.js';
 
 const codeOf = async (work: Promise<unknown>): Promise<string | null> =>
   work.then(
@@ -20,7 +20,7 @@ export function backendFsContract(backend: BackendUnderTest) {
     afterEach(async () => h?.cleanup());
 
     it('rmdir refuses a folder that still holds entries with ENOTEMPTY and removes nothing', async () => {
-      h = await open(backend, { 'd/f.txt': 'kept\n', 'd/e/g.txt': 'kept too\n' });
+      h = await openRootOnly(backend, { 'd/f.txt': 'kept\n', 'd/e/g.txt': 'kept too\n' });
       expect(await codeOf(h.fs.rmdir(h.abs('d'))), 'rmdir of a non-empty folder').toBe('ENOTEMPTY');
       expect(await codeOf(h.fs.rmdir(h.abs('d/e'))), 'rmdir of a non-empty subfolder').toBe('ENOTEMPTY');
       expect(await h.text('d/f.txt')).toBe('kept\n');
@@ -31,7 +31,7 @@ export function backendFsContract(backend: BackendUnderTest) {
     });
 
     it('writeFile into a folder that does not exist fails with ENOENT and creates nothing', async () => {
-      h = await open(backend, { 'a.txt': 'a\n' });
+      h = await openRootOnly(backend, { 'a.txt': 'a\n' });
       expect(await codeOf(h.fs.writeFile(h.abs('missing/b.txt'), enc('b\n'))), 'writeFile below a missing folder').toBe(
         'ENOENT',
       );
@@ -44,7 +44,7 @@ export function backendFsContract(backend: BackendUnderTest) {
     });
 
     it('readFile gives a copy, and writeFile keeps one: changing those bytes later changes no file', async () => {
-      h = await open(backend, { 'a.bin': new Uint8Array([1, 2, 3]) });
+      h = await openRootOnly(backend, { 'a.bin': new Uint8Array([1, 2, 3]) });
       const read = await h.fs.readFile(h.abs('a.bin'));
       read.fill(9);
       expect([...(await h.bytes('a.bin'))!], 'after changing the bytes readFile returned').toEqual([1, 2, 3]);
@@ -55,7 +55,7 @@ export function backendFsContract(backend: BackendUnderTest) {
     });
 
     it('stat gives all nine FsStat fields, and mtimeMs moves on every write', async () => {
-      h = await open(backend, { 'dir/a.txt': 'hello' });
+      h = await openRootOnly(backend, { 'dir/a.txt': 'hello' });
       const file = await h.fs.stat(h.abs('dir/a.txt'));
       const dir = await h.fs.stat(h.abs('dir'));
       for (const key of ['mode', 'size', 'ino', 'mtimeMs', 'ctimeMs', 'uid', 'gid', 'dev']) {
@@ -83,7 +83,7 @@ export function backendFsContract(backend: BackendUnderTest) {
     });
 
     it('a backend that says clockMtimes stamps every write with Date.now(), which a rescan trusts after 5 ms', async () => {
-      h = await open(backend, { 'a.txt': 'a' });
+      h = await openRootOnly(backend, { 'a.txt': 'a' });
       if (h.fs.capabilities?.clockMtimes !== true) return;
       for (const content of ['b', 'cc', 'dd']) {
         const before = Date.now();
@@ -98,7 +98,7 @@ export function backendFsContract(backend: BackendUnderTest) {
     });
 
     it('readdirStats, where offered, lists what readdir lists, each with the lstat lstat gives', async () => {
-      h = await open(backend, { 'd/a.txt': 'aaa', 'd/sub/b.txt': 'b' });
+      h = await openRootOnly(backend, { 'd/a.txt': 'aaa', 'd/sub/b.txt': 'b' });
       if (!h.fs.readdirStats) return;
       if (backend.symlinks) await h.fs.symlink('a.txt', h.abs('d/link'));
       const listed = await h.fs.readdirStats(h.abs('d'));

@@ -2,7 +2,7 @@ import { toHex } from '../../fs/hash/hex.js';
 import { afterEach, describe, expect, it } from '../api.js';
 import type { Envelope } from '../../index.js';
 import type { BackendUnderTest } from '../backend.js';
-import { enc, open, type Harness } from '../harness.js';
+import { enc, openRootOnly, type Harness } from '../harness.js';
 
 const tick = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
@@ -23,7 +23,7 @@ export function concurrencyContract(backend: BackendUnderTest) {
     };
 
     it('50 concurrent appends to one file all land, under any spelling of its path', async () => {
-      h = await open(backend, { 'log/app.log': 'start\n' });
+      h = await openRootOnly(backend, { 'log/app.log': 'start\n' });
       const spellings = ['log/app.log', 'log//app.log', 'log/./app.log', 'x/../log/app.log'];
       const envs = await all(
         Array.from({ length: 50 }, (_, i) =>
@@ -39,7 +39,7 @@ export function concurrencyContract(backend: BackendUnderTest) {
     });
 
     it('50 concurrent appends to a missing file create it once and all land', async () => {
-      h = await open(backend, {});
+      h = await openRootOnly(backend, {});
       const envs = await all(
         Array.from({ length: 50 }, (_, i) =>
           h.ws.call('append_file', { path: 'new/dir/log.txt', content: `line ${i}\n` }),
@@ -52,7 +52,7 @@ export function concurrencyContract(backend: BackendUnderTest) {
 
     it('parallel edits of different lines of one file all land (no lost update), after a full read', async () => {
       const n = 30;
-      h = await open(backend, {
+      h = await openRootOnly(backend, {
         'f.txt': Array.from({ length: n }, (_, i) => `token_${i} = ${i};`).join('\r\n') + '\r\n',
       });
       await h.ok('read_file', { path: 'f.txt' });
@@ -67,7 +67,7 @@ export function concurrencyContract(backend: BackendUnderTest) {
     });
 
     it('parallel edits and appends on one file, with expected_sha256 guards, never lose an update', async () => {
-      h = await open(backend, { 'f.txt': 'a\nb\nc\n' });
+      h = await openRootOnly(backend, { 'f.txt': 'a\nb\nc\n' });
       const { sha256 } = await h.ok('read_file', { path: 'f.txt' });
       const envs = await all([
         h.ws.call('edit_file', { path: 'f.txt', old_text: 'a', new_text: 'A', expected_sha256: sha256 }),
@@ -81,7 +81,7 @@ export function concurrencyContract(backend: BackendUnderTest) {
     });
 
     it('parallel writes to different files in existing folders all land', async () => {
-      h = await open(backend, { 'old/keep.txt': 'k\n', 'old/a/keep.txt': 'k\n' });
+      h = await openRootOnly(backend, { 'old/keep.txt': 'k\n', 'old/a/keep.txt': 'k\n' });
       const paths = Array.from({ length: 40 }, (_, i) => (i % 2 ? `old/f${i}.txt` : `old/a/f${i}.txt`));
       const envs = await all(paths.map((p, i) => h.ws.call('write_file', { path: p, content: `file ${i}\n` })));
       expectAllOk(envs);
@@ -90,7 +90,7 @@ export function concurrencyContract(backend: BackendUnderTest) {
 
     // two calls that both find a shared parent missing both mkdir it: the loser's EEXIST must not fail it
     it('parallel writes to different files in new shared folders all land', async () => {
-      h = await open(backend, {});
+      h = await openRootOnly(backend, {});
       const paths = Array.from({ length: 30 }, (_, i) => `new/s${i % 3}/f${i}.txt`);
       const envs = await all(paths.map((p, i) => h.ws.call('write_file', { path: p, content: `file ${i}\n` })));
       expectAllOk(envs);
@@ -99,7 +99,7 @@ export function concurrencyContract(backend: BackendUnderTest) {
 
     // the same race, through create_directory and move_path
     it('parallel create_directory and move_path calls sharing new parent folders all succeed', async () => {
-      h = await open(backend, { 'm0.txt': '0\n', 'm1.txt': '1\n', 'm2.txt': '2\n' });
+      h = await openRootOnly(backend, { 'm0.txt': '0\n', 'm1.txt': '1\n', 'm2.txt': '2\n' });
       const envs = await all([
         ...Array.from({ length: 12 }, (_, i) => h.ws.call('create_directory', { path: `p/q/r${i}` })),
         ...Array.from({ length: 3 }, (_, i) => h.ws.call('move_path', { from: `m${i}.txt`, to: `p/q/m${i}.txt` })),
@@ -112,7 +112,7 @@ export function concurrencyContract(backend: BackendUnderTest) {
 
     it('a move racing an edit of the same file ends in one of the serial orders', async () => {
       for (let round = 0; round < 8; round++) {
-        h = await open(backend, { 'a.txt': 'hello\n' });
+        h = await openRootOnly(backend, { 'a.txt': 'hello\n' });
         const edit = () => h.ws.call('edit_file', { path: 'a.txt', old_text: 'hello', new_text: 'bye' });
         const move = () => h.ws.call('move_path', { from: 'a.txt', to: 'b.txt' });
         const delay = round % 4 === 0 ? Promise.resolve() : tick();
@@ -134,7 +134,7 @@ export function concurrencyContract(backend: BackendUnderTest) {
     });
 
     it('moving or deleting a folder while its files are edited or written ends in a serial order', async () => {
-      h = await open(backend, { 'd/f.txt': 'one\n', 'd/g.txt': 'g\n' });
+      h = await openRootOnly(backend, { 'd/f.txt': 'one\n', 'd/g.txt': 'g\n' });
       const [edit, move, write] = (await all([
         h.ws.call('edit_file', { path: 'd/f.txt', old_text: 'one', new_text: 'ONE' }),
         h.ws.call('move_path', { from: 'd', to: 'e' }),
@@ -156,7 +156,7 @@ export function concurrencyContract(backend: BackendUnderTest) {
 
     it('a reader running beside writers only ever sees whole versions of a file', async () => {
       const version = (i: number) => Array.from({ length: 200 }, () => `v${i}`).join('\n') + '\n';
-      h = await open(backend, { 'f.txt': version(0) });
+      h = await openRootOnly(backend, { 'f.txt': version(0) });
       const seen: string[] = [];
       const writers = Array.from({ length: 10 }, (_, i) =>
         h.ws.call('write_file', { path: 'f.txt', content: version(i + 1) }),

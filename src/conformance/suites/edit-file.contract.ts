@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from '../api.js';
 import type { BackendUnderTest } from '../backend.js';
-import { open, type Harness } from '../harness.js';
+import { openRootOnly, type Harness } from '../harness.js';
 
 export function editFileContract(backend: BackendUnderTest) {
   describe('edit_file', () => {
@@ -8,7 +8,7 @@ export function editFileContract(backend: BackendUnderTest) {
     afterEach(async () => h?.cleanup());
 
     it('replaces one exact match and reports where', async () => {
-      h = await open(backend, { 'a.ts': 'const a = 1;\nconst b = 2;\nconst c = 3;\n' });
+      h = await openRootOnly(backend, { 'a.ts': 'const a = 1;\nconst b = 2;\nconst c = 3;\n' });
       const r = await h.ok('edit_file', {
         path: 'a.ts',
         old_text: 'const b = 2;',
@@ -19,7 +19,7 @@ export function editFileContract(backend: BackendUnderTest) {
     });
 
     it('refuses an ambiguous match listing the lines, and replaces all on request', async () => {
-      h = await open(backend, { 'a.txt': 'x\ny\nx\nz\nx\n' });
+      h = await openRootOnly(backend, { 'a.txt': 'x\ny\nx\nz\nx\n' });
       const err = await h.fail('edit_file', { path: 'a.txt', old_text: 'x', new_text: 'w' });
       expect(err).toMatchObject({ code: 'AMBIGUOUS_MATCH', lines: [1, 3, 5] });
       expect(err.message).toContain('lines 1, 3 and 5');
@@ -31,7 +31,7 @@ export function editFileContract(backend: BackendUnderTest) {
     });
 
     it('points at the nearest whitespace-insensitive match when nothing matches exactly', async () => {
-      h = await open(backend, { 'p.py': 'def f():\n    if x:\n        return 1\n' });
+      h = await openRootOnly(backend, { 'p.py': 'def f():\n    if x:\n        return 1\n' });
       const err = await h.fail('edit_file', {
         path: 'p.py',
         old_text: 'if x:\n  return 1',
@@ -46,13 +46,13 @@ export function editFileContract(backend: BackendUnderTest) {
     });
 
     it('matches \\n against CRLF and keeps CRLF in the new lines', async () => {
-      h = await open(backend, { 'w.txt': 'one\r\ntwo\r\nthree\r\n' });
+      h = await openRootOnly(backend, { 'w.txt': 'one\r\ntwo\r\nthree\r\n' });
       await h.ok('edit_file', { path: 'w.txt', old_text: 'one\ntwo', new_text: 'ONE\nTWO\nTWO-B' });
       expect(await h.text('w.txt')).toBe('ONE\r\nTWO\r\nTWO-B\r\nthree\r\n');
     });
 
     it('refuses empty old_text, identical texts, missing files and binary files', async () => {
-      h = await open(backend, { 'a.txt': 'a\n', 'b.bin': new Uint8Array([0, 1]) });
+      h = await openRootOnly(backend, { 'a.txt': 'a\n', 'b.bin': new Uint8Array([0, 1]) });
       expect((await h.fail('edit_file', { path: 'a.txt', old_text: '', new_text: 'x' })).code).toBe(
         'INVALID_ARGUMENTS',
       );

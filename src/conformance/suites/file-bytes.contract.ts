@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from '../api.js';
 import type { BackendUnderTest } from '../backend.js';
-import { open, type Harness } from '../harness.js';
+import { openRootOnly, type Harness } from '../harness.js';
 
 export function fileBytesContract(backend: BackendUnderTest) {
   describe('file_bytes', () => {
@@ -8,7 +8,7 @@ export function fileBytesContract(backend: BackendUnderTest) {
     afterEach(async () => h?.cleanup());
 
     it('gives the hash and size, and every verdict', async () => {
-      h = await open(backend, {
+      h = await openRootOnly(backend, {
         'lit.txt': 'line one\nline two\n',
         'esc.json': '{"text": "line one\\nline two\\n"}',
         'bad.txt': new Uint8Array([0x61, 0xff, 0x62]),
@@ -41,7 +41,7 @@ export function fileBytesContract(backend: BackendUnderTest) {
     });
 
     it('shows how far a mismatch got', async () => {
-      h = await open(backend, { 'a.txt': 'alpha\nbeta gamma\n' });
+      h = await openRootOnly(backend, { 'a.txt': 'alpha\nbeta gamma\n' });
       const r = await h.ok('file_bytes', { path: 'a.txt', expected: 'beta delta' });
       expect(r.verdict).toBe('mismatch');
       expect(r.mismatch).toMatchObject({

@@ -2,7 +2,7 @@ import type { Workspace } from '../../index.js';
 import type { WorkspaceFs } from '../../fs/types.js';
 import { afterEach, describe, expect, it } from '../api.js';
 import type { BackendUnderTest } from '../backend.js';
-import { open, type Harness } from '../harness.js';
+import { openRootOnly, type Harness } from '../harness.js';
 
 /**
  * Files in the big fork: a hundred by default, 10,000 when HARDENING=full is set (Node) or on
@@ -90,7 +90,7 @@ export function forkMergeContract(backend: BackendUnderTest) {
       const n = forkSize();
       const seed: Record<string, string | Uint8Array> = { ...SEED };
       for (let i = 0; i < n; i++) seed[`many/d${i % 20}/f${i}.txt`] = `file ${i}\n`;
-      h = await open(backend, seed);
+      h = await openRootOnly(backend, seed);
       const before = await filesOf(h.fs, h.root);
       const fork = await h.ws.fork({ name: 'worker' });
       expect(await filesOf(fork.fs, fork.root)).toEqual(before);
@@ -139,7 +139,7 @@ export function forkMergeContract(backend: BackendUnderTest) {
     });
 
     it('lists conflicts per path with both sides and the base, and changes nothing', async () => {
-      h = await open(backend, SEED);
+      h = await openRootOnly(backend, SEED);
       const fork = await h.ws.fork({ name: 'clash' });
       await write(fork, 'c.txt', lines(5).replace('line 3\n', 'fork 3\n'));
       await write(fork, 'd.txt', lines(5).replace('line 1\n', 'fork 1\n'));
@@ -170,7 +170,7 @@ export function forkMergeContract(backend: BackendUnderTest) {
     });
 
     it('merges after the parent moved on, and again from the last merge', async () => {
-      h = await open(backend, SEED);
+      h = await openRootOnly(backend, SEED);
       const fork = await h.ws.fork({ name: 'later' });
       await write(h.ws, 'd.txt', lines(5).replace('line 5\n', 'parent 5\n'));
       await write(h.ws, 'parent-only.txt', 'p\n');
@@ -189,7 +189,7 @@ export function forkMergeContract(backend: BackendUnderTest) {
     });
 
     it('carries edits across renames and merges binary files by content', async () => {
-      h = await open(backend, SEED);
+      h = await openRootOnly(backend, SEED);
       const fork = await h.ws.fork({ name: 'moves' });
       await ok(fork, 'move_path', { from: 'r.txt', to: 'moved/r2.txt' });
       await write(h.ws, 'r.txt', lines(12, 'rename').replace('rename 11\n', 'parent 11\n'));
@@ -216,7 +216,11 @@ export function forkMergeContract(backend: BackendUnderTest) {
     });
 
     it('leaves no empty folder where a merged deletion emptied one, as git does', async () => {
-      h = await open(backend, { 'keep.txt': 'same\n', 'deep/a/b/only.txt': 'last one\n', ...pick(SEED, 'bin/') });
+      h = await openRootOnly(backend, {
+        'keep.txt': 'same\n',
+        'deep/a/b/only.txt': 'last one\n',
+        ...pick(SEED, 'bin/'),
+      });
       const fork = await h.ws.fork({ name: 'tidy' });
       await ok(fork, 'delete_path', { path: 'deep/a/b/only.txt' });
       await ok(fork, 'delete_path', { path: 'bin/one.dat' });
@@ -229,7 +233,7 @@ export function forkMergeContract(backend: BackendUnderTest) {
     });
 
     it('frees on drop the snapshot objects only the fork wrote, loose and packed', async () => {
-      h = await open(backend, { 'keep.txt': 'same\n' });
+      h = await openRootOnly(backend, { 'keep.txt': 'same\n' });
       await write(h.ws, 'keep.txt', 'changed\n');
       const objects = `${h.root === '/' ? '' : h.root}/.sandpit/git/objects`;
       const before = await objectFiles(h.fs, objects);
@@ -249,7 +253,7 @@ export function forkMergeContract(backend: BackendUnderTest) {
     });
 
     it('undoes a merge as one change, and drops forks of forks', async () => {
-      h = await open(backend, SEED);
+      h = await openRootOnly(backend, SEED);
       const fork = await h.ws.fork({ name: 'outer' });
       const inner = await fork.fork({ name: 'inner' });
       await write(inner, 'c.txt', 'from the inner fork\n');

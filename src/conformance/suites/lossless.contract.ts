@@ -1,7 +1,7 @@
 import { toHex } from '../../fs/hash/hex.js';
 import { afterEach, describe, expect, it } from '../api.js';
 import type { BackendUnderTest } from '../backend.js';
-import { enc, open, type Harness } from '../harness.js';
+import { enc, openRootOnly, type Harness } from '../harness.js';
 
 const BOM8 = [0xef, 0xbb, 0xbf];
 
@@ -37,7 +37,7 @@ export function losslessContract(backend: BackendUnderTest) {
 
     describe('edit_file changes only the bytes it means to', () => {
       it('keeps CRLF everywhere, in the edited line and in new lines', async () => {
-        h = await open(backend, { 'w.txt': 'one\r\ntwo\r\nthree\r\n' });
+        h = await openRootOnly(backend, { 'w.txt': 'one\r\ntwo\r\nthree\r\n' });
         await h.ok('edit_file', { path: 'w.txt', old_text: 'two', new_text: 'TWO' });
         await expectBytes('w.txt', 'one\r\nTWO\r\nthree\r\n');
         await h.ok('edit_file', { path: 'w.txt', old_text: 'TWO\nthree', new_text: '2a\n2b\nthree' });
@@ -46,7 +46,7 @@ export function losslessContract(backend: BackendUnderTest) {
 
       it('keeps a mixed file mixed: every untouched line keeps its own ending', async () => {
         const text = 'a\r\nb\nc\r\nd\ne\r\n';
-        h = await open(backend, { 'm.txt': text });
+        h = await openRootOnly(backend, { 'm.txt': text });
         await h.ok('edit_file', { path: 'm.txt', old_text: 'c', new_text: 'C' });
         await expectBytes('m.txt', 'a\r\nb\nC\r\nd\ne\r\n');
         await h.ok('edit_file', { path: 'm.txt', old_text: 'd', new_text: 'D' });
@@ -54,7 +54,7 @@ export function losslessContract(backend: BackendUnderTest) {
       });
 
       it('keeps a UTF-8 BOM and the absence of a final newline', async () => {
-        h = await open(backend, { 'b.txt': cat(BOM8, enc('x = 1\r\ny = 2')), 'n.txt': 'first\nlast' });
+        h = await openRootOnly(backend, { 'b.txt': cat(BOM8, enc('x = 1\r\ny = 2')), 'n.txt': 'first\nlast' });
         await h.ok('edit_file', { path: 'b.txt', old_text: 'y = 2', new_text: 'y = 3' });
         await expectBytes('b.txt', cat(BOM8, enc('x = 1\r\ny = 3')));
         await h.ok('edit_file', { path: 'n.txt', old_text: 'first', new_text: 'FIRST' });
@@ -64,7 +64,10 @@ export function losslessContract(backend: BackendUnderTest) {
       });
 
       it('keeps UTF-16 LE and BE with their BOMs and CRLF', async () => {
-        h = await open(backend, { 'le.txt': utf16le('héllo\r\nwörld 😀\r\n'), 'be.txt': utf16be('one\ntwo\n') });
+        h = await openRootOnly(backend, {
+          'le.txt': utf16le('héllo\r\nwörld 😀\r\n'),
+          'be.txt': utf16be('one\ntwo\n'),
+        });
         expect(await h.ok('read_file', { path: 'le.txt' })).toMatchObject({
           encoding: 'utf-16le',
           bom: true,
@@ -83,7 +86,7 @@ export function losslessContract(backend: BackendUnderTest) {
           return `${i % 5 === 0 ? '\t' : '  '}line ${i} ünï ${i % 7 === 0 ? '😀 ' : ''}trailing   ${eol}`;
         });
         const body = `${lines.join('')}no newline at the end \u00a0`;
-        h = await open(backend, {
+        h = await openRootOnly(backend, {
           'mixed.txt': enc(body),
           'bom.txt': cat(BOM8, enc(body)),
           'le.txt': utf16le(body),
@@ -114,7 +117,7 @@ export function losslessContract(backend: BackendUnderTest) {
 
       it('a failed edit (no match, ambiguous) leaves the bytes alone', async () => {
         const bytes = cat(BOM8, enc('a\r\na\nb'));
-        h = await open(backend, { 'f.txt': bytes });
+        h = await openRootOnly(backend, { 'f.txt': bytes });
         expect((await h.fail('edit_file', { path: 'f.txt', old_text: 'a', new_text: 'z' })).code).toBe(
           'AMBIGUOUS_MATCH',
         );
@@ -125,7 +128,7 @@ export function losslessContract(backend: BackendUnderTest) {
 
     describe("write_file and append_file keep the file's style", () => {
       it('write_file with \\n content over a CRLF file keeps CRLF, and keeps a missing final newline missing', async () => {
-        h = await open(backend, { 'w.txt': 'a\r\nb\r\n', 'n.txt': 'a\r\nb' });
+        h = await openRootOnly(backend, { 'w.txt': 'a\r\nb\r\n', 'n.txt': 'a\r\nb' });
         await h.ok('write_file', { path: 'w.txt', content: 'a\nb\nc\n' });
         await expectBytes('w.txt', 'a\r\nb\r\nc\r\n');
         await h.ok('write_file', { path: 'n.txt', content: 'a\nb\nc' });
@@ -134,7 +137,7 @@ export function losslessContract(backend: BackendUnderTest) {
       });
 
       it('write_file over a mixed file keeps the endings of unchanged lines', async () => {
-        h = await open(backend, { 'm.txt': 'keep1\r\nkeep2\nold\r\nkeep3\n' });
+        h = await openRootOnly(backend, { 'm.txt': 'keep1\r\nkeep2\nold\r\nkeep3\n' });
         await h.ok('write_file', { path: 'm.txt', content: 'keep1\nkeep2\nnew\nkeep3\n' });
         const out = new TextDecoder().decode((await h.bytes('m.txt'))!);
         expect(out.startsWith('keep1\r\nkeep2\n')).toBe(true);
@@ -143,7 +146,7 @@ export function losslessContract(backend: BackendUnderTest) {
       });
 
       it('write_file keeps a BOM and UTF-16, and writes a named encoding for a new file', async () => {
-        h = await open(backend, { 'b.txt': cat(BOM8, enc('old\n')), 'le.txt': utf16le('old\r\n') });
+        h = await openRootOnly(backend, { 'b.txt': cat(BOM8, enc('old\n')), 'le.txt': utf16le('old\r\n') });
         await h.ok('write_file', { path: 'b.txt', content: 'new\n' });
         await expectBytes('b.txt', cat(BOM8, enc('new\n')));
         await h.ok('write_file', { path: 'le.txt', content: 'new 😀\n' });
@@ -154,7 +157,7 @@ export function losslessContract(backend: BackendUnderTest) {
 
       it('latin1 is read and written only when named, and refuses what it cannot hold', async () => {
         const l1 = new Uint8Array([0x63, 0x61, 0x66, 0xe9, 0x0d, 0x0a, 0xff, 0x0a]);
-        h = await open(backend, { 'l1.txt': l1 });
+        h = await openRootOnly(backend, { 'l1.txt': l1 });
         expect((await h.fail('read_file', { path: 'l1.txt' })).code).toBe('DECODE_ERROR');
         expect(await h.ok('read_file', { path: 'l1.txt', encoding: 'latin1' })).toMatchObject({
           content: 'café\nÿ\n',
@@ -176,7 +179,7 @@ export function losslessContract(backend: BackendUnderTest) {
 
       // write-file.ts decodes the old bytes without args.encoding, so a latin1 file loses its line endings
       it('write_file over a latin1 file named as latin1 keeps its CRLF endings', async () => {
-        h = await open(backend, { 'l1.txt': new Uint8Array([0x63, 0x61, 0x66, 0xe9, 0x0d, 0x0a]) });
+        h = await openRootOnly(backend, { 'l1.txt': new Uint8Array([0x63, 0x61, 0x66, 0xe9, 0x0d, 0x0a]) });
         await h.ok('write_file', { path: 'l1.txt', content: 'naïve\ncafé\n', encoding: 'latin1' });
         await expectBytes(
           'l1.txt',
@@ -185,7 +188,7 @@ export function losslessContract(backend: BackendUnderTest) {
       });
 
       it('refuses a lone surrogate instead of writing U+FFFD, and changes nothing', async () => {
-        h = await open(backend, { 'f.txt': 'keep\n' });
+        h = await openRootOnly(backend, { 'f.txt': 'keep\n' });
         for (const [tool, args] of [
           ['write_file', { path: 'f.txt', content: 'bad \ud800\n' }],
           ['write_file', { path: 'new.txt', content: '\udc00' }],
@@ -199,7 +202,7 @@ export function losslessContract(backend: BackendUnderTest) {
       });
 
       it('append_file keeps CRLF, LF, the BOM and UTF-16, and adds nothing between old and new', async () => {
-        h = await open(backend, {
+        h = await openRootOnly(backend, {
           'w.txt': 'a\r\n',
           'l.txt': 'a\n',
           'n.txt': 'a',
@@ -221,7 +224,7 @@ export function losslessContract(backend: BackendUnderTest) {
 
     describe('read_file never splits a character', () => {
       it('stops at max_chars on code points: a 4-byte emoji at the boundary comes whole or not at all', async () => {
-        h = await open(backend, {
+        h = await openRootOnly(backend, {
           'e.txt': 'a😀😀b\r\n😀\n',
           'le.txt': utf16le('x😀y\n'),
           'bom.txt': cat(BOM8, enc('😀z\n')),
@@ -249,7 +252,7 @@ export function losslessContract(backend: BackendUnderTest) {
 
       it('reads the bytes it reports: sha256 and content survive a round trip through write_file', async () => {
         const bytes = cat(BOM8, enc('α\r\nβ 😀\r\nγ'));
-        h = await open(backend, { 'f.txt': bytes });
+        h = await openRootOnly(backend, { 'f.txt': bytes });
         const r = await h.ok('read_file', { path: 'f.txt' });
         expect(r).toMatchObject({ bom: true, eol: 'crlf', content: 'α\nβ 😀\nγ' });
         await h.ok('write_file', { path: 'f.txt', content: r.content, expected_sha256: r.sha256 });

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from '../api.js';
 import type { BackendUnderTest } from '../backend.js';
-import { open, type Harness } from '../harness.js';
+import { openRootOnly, type Harness } from '../harness.js';
 
 export function pathToolsContract(backend: BackendUnderTest) {
   describe('exists, create_directory, move_path, delete_path', () => {
@@ -8,7 +8,7 @@ export function pathToolsContract(backend: BackendUnderTest) {
     afterEach(async () => h?.cleanup());
 
     it('exists tells files, directories and absence apart', async () => {
-      h = await open(backend, { 'src/a.ts': 'x' });
+      h = await openRootOnly(backend, { 'src/a.ts': 'x' });
       expect(await h.ok('exists', { path: 'src/a.ts' })).toEqual({ path: 'src/a.ts', exists: true, type: 'file' });
       expect(await h.ok('exists', { path: 'src' })).toEqual({ path: 'src', exists: true, type: 'directory' });
       expect(await h.ok('exists', { path: 'src/none.ts' })).toEqual({ path: 'src/none.ts', exists: false, type: null });
@@ -16,7 +16,7 @@ export function pathToolsContract(backend: BackendUnderTest) {
     });
 
     it('create_directory makes parents and is idempotent', async () => {
-      h = await open(backend, { 'f.txt': 'x' });
+      h = await openRootOnly(backend, { 'f.txt': 'x' });
       expect(await h.ok('create_directory', { path: 'a/b/c' })).toEqual({ path: 'a/b/c', created: true });
       expect(await h.ok('create_directory', { path: 'a/b/c' })).toEqual({ path: 'a/b/c', created: false });
       expect((await h.fail('create_directory', { path: 'f.txt' })).code).toBe('ALREADY_EXISTS');
@@ -24,7 +24,7 @@ export function pathToolsContract(backend: BackendUnderTest) {
     });
 
     it('moves a file into a new folder and refuses to clobber without overwrite', async () => {
-      h = await open(backend, { 'a.txt': 'A\n', 'b.txt': 'B\n' });
+      h = await openRootOnly(backend, { 'a.txt': 'A\n', 'b.txt': 'B\n' });
       const r = await h.ok('move_path', { from: 'a.txt', to: 'moved/deep/a2.txt' });
       expect(r).toMatchObject({ from: 'a.txt', to: 'moved/deep/a2.txt' });
       expect(await h.text('a.txt')).toBeNull();
@@ -39,7 +39,7 @@ export function pathToolsContract(backend: BackendUnderTest) {
     });
 
     it('moves a directory with everything in it, never into itself', async () => {
-      h = await open(backend, { 'd/x.txt': 'x', 'd/e/y.txt': 'y', 'other/z.txt': 'z' });
+      h = await openRootOnly(backend, { 'd/x.txt': 'x', 'd/e/y.txt': 'y', 'other/z.txt': 'z' });
       expect((await h.fail('move_path', { from: 'd', to: 'd/inner' })).code).toBe('INVALID_ARGUMENTS');
       expect((await h.fail('move_path', { from: 'd', to: 'other' })).code).toBe('ALREADY_EXISTS');
       expect((await h.fail('move_path', { from: 'missing', to: 'x' })).code).toBe('NOT_FOUND');
@@ -49,7 +49,7 @@ export function pathToolsContract(backend: BackendUnderTest) {
     });
 
     it('deletes files, and directories only with recursive', async () => {
-      h = await open(backend, { 'f.txt': 'f\n', 'd/x.txt': 'x\n', 'd/e/y.txt': 'y\n' });
+      h = await openRootOnly(backend, { 'f.txt': 'f\n', 'd/x.txt': 'x\n', 'd/e/y.txt': 'y\n' });
       const err = await h.fail('delete_path', { path: 'd' });
       expect(err.code).toBe('DIRECTORY_NOT_EMPTY');
       expect(await h.text('d/x.txt')).toBe('x\n');
@@ -71,7 +71,7 @@ export function pathToolsContract(backend: BackendUnderTest) {
 
     it('asks the confirm policy before deleting and changes nothing when refused', async () => {
       const asked: Array<[string[], string]> = [];
-      h = await open(
+      h = await openRootOnly(
         backend,
         { 'keep.txt': 'k' },
         {

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from '../api.js';
 import type { BackendUnderTest } from '../backend.js';
-import { open, type Harness } from '../harness.js';
+import { openRootOnly, type Harness } from '../harness.js';
 
 export function policyContract(backend: BackendUnderTest) {
   describe('read ledger, policies and change log', () => {
@@ -8,7 +8,7 @@ export function policyContract(backend: BackendUnderTest) {
     afterEach(async () => h?.cleanup());
 
     it('refuses a write to a file changed since it was read (STALE_FILE)', async () => {
-      h = await open(backend, { 'a.txt': 'v1\n' });
+      h = await openRootOnly(backend, { 'a.txt': 'v1\n' });
       await h.ok('read_file', { path: 'a.txt' });
       await h.put('a.txt', 'changed behind your back\n');
       expect((await h.fail('edit_file', { path: 'a.txt', old_text: 'changed', new_text: 'x' })).code).toBe(
@@ -22,7 +22,7 @@ export function policyContract(backend: BackendUnderTest) {
     });
 
     it('checks expected_sha256 on every write tool', async () => {
-      h = await open(backend, { 'a.txt': 'one\n' });
+      h = await openRootOnly(backend, { 'a.txt': 'one\n' });
       const { sha256 } = await h.ok('read_file', { path: 'a.txt' });
       const wrong = '0'.repeat(64);
       expect(
@@ -39,7 +39,7 @@ export function policyContract(backend: BackendUnderTest) {
     });
 
     it('enforces readBeforeWrite: a whole read grants, a window does not', async () => {
-      h = await open(backend, { 'a.txt': 'one\ntwo\n' }, { policy: { readBeforeWrite: true } });
+      h = await openRootOnly(backend, { 'a.txt': 'one\ntwo\n' }, { policy: { readBeforeWrite: true } });
       expect((await h.fail('edit_file', { path: 'a.txt', old_text: 'one', new_text: '1' })).code).toBe('NOT_READ');
       await h.ok('read_file', { path: 'a.txt', start_line: 1, end_line: 2 });
       expect((await h.fail('write_file', { path: 'a.txt', content: 'x' })).code).toBe('NOT_READ');
@@ -50,7 +50,7 @@ export function policyContract(backend: BackendUnderTest) {
     });
 
     it("keeps each change's full unified diff out of the result, in the change log", async () => {
-      h = await open(backend, { 'a.txt': 'one\ntwo\nthree\n' });
+      h = await openRootOnly(backend, { 'a.txt': 'one\ntwo\nthree\n' });
       const r = await h.ok('edit_file', { path: 'a.txt', old_text: 'two', new_text: 'TWO' });
       expect(JSON.stringify(r)).not.toContain('@@');
       const detail = h.ws.changes.get(r.change_id)!;
@@ -64,7 +64,7 @@ export function policyContract(backend: BackendUnderTest) {
     });
 
     it('answers unknown tools and non-object arguments with envelopes', async () => {
-      h = await open(backend);
+      h = await openRootOnly(backend);
       const unknown = await h.ws.call('file_manager.read_file', {});
       expect(unknown).toMatchObject({ ok: false, error: { code: 'UNKNOWN_TOOL' } });
       expect((unknown as any).error.hint).toContain("'read_file'");

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from '../api.js';
 import type { BackendUnderTest } from '../backend.js';
-import { enc, open, type Harness } from '../harness.js';
+import { enc, openRootOnly, type Harness } from '../harness.js';
 
 export function readFileContract(backend: BackendUnderTest) {
   describe('read_file', () => {
@@ -8,7 +8,7 @@ export function readFileContract(backend: BackendUnderTest) {
     afterEach(async () => h?.cleanup());
 
     it('reads a whole file with its metadata', async () => {
-      h = await open(backend, { 'src/a.txt': 'one\ntwo\nthree\n' });
+      h = await openRootOnly(backend, { 'src/a.txt': 'one\ntwo\nthree\n' });
       const r = await h.ok('read_file', { path: 'src/a.txt' });
       expect(r).toMatchObject({
         path: 'src/a.txt',
@@ -30,7 +30,7 @@ export function readFileContract(backend: BackendUnderTest) {
 
     it('returns 1-based inclusive windows that concatenate back to the file', async () => {
       const text = Array.from({ length: 10 }, (_, i) => `line ${i + 1}`).join('\n') + '\n';
-      h = await open(backend, { 'f.txt': text });
+      h = await openRootOnly(backend, { 'f.txt': text });
       const a = await h.ok('read_file', { path: 'f.txt', start_line: 1, end_line: 4 });
       const b = await h.ok('read_file', { path: 'f.txt', start_line: 5 });
       expect(a).toMatchObject({ start_line: 1, end_line: 4, has_more: true, next_start_line: 5, truncated: false });
@@ -42,7 +42,7 @@ export function readFileContract(backend: BackendUnderTest) {
 
     it('caps an unbounded read at 2,000 lines', async () => {
       const text = Array.from({ length: 2500 }, (_, i) => `${i + 1}`).join('\n');
-      h = await open(backend, { 'big.txt': text });
+      h = await openRootOnly(backend, { 'big.txt': text });
       const r = await h.ok('read_file', { path: 'big.txt' });
       expect(r).toMatchObject({
         total_lines: 2500,
@@ -57,13 +57,13 @@ export function readFileContract(backend: BackendUnderTest) {
     });
 
     it('numbers lines cat -n style on request', async () => {
-      h = await open(backend, { 'f.txt': 'a\nb\nc\n' });
+      h = await openRootOnly(backend, { 'f.txt': 'a\nb\nc\n' });
       const r = await h.ok('read_file', { path: 'f.txt', start_line: 2, line_numbers: true });
       expect(r.content).toBe('     2\tb\n     3\tc\n');
     });
 
     it('stops at max_chars, possibly inside a line, never inside an emoji', async () => {
-      h = await open(backend, { 'e.txt': 'ab😀cd\nsecond\n' });
+      h = await openRootOnly(backend, { 'e.txt': 'ab😀cd\nsecond\n' });
       const r = await h.ok('read_file', { path: 'e.txt', max_chars: 3 });
       expect(r).toMatchObject({
         content: 'ab😀',
@@ -81,7 +81,7 @@ export function readFileContract(backend: BackendUnderTest) {
 
     it('continues a window that stopped inside a line where it stopped, never repeating it', async () => {
       const line = 'x'.repeat(45) + '😀' + 'y'.repeat(20);
-      h = await open(backend, { 'long.txt': `${line}\nnext\n` });
+      h = await openRootOnly(backend, { 'long.txt': `${line}\nnext\n` });
       let got = '';
       let args: Record<string, unknown> = { path: 'long.txt', start_line: 1, end_line: 1, max_chars: 20 };
       const seen = new Set<string>();
@@ -107,7 +107,7 @@ export function readFileContract(backend: BackendUnderTest) {
     });
 
     it('reports CRLF files and returns their content with \\n', async () => {
-      h = await open(backend, { 'w.txt': 'a\r\nb\r\n', 'm.txt': 'a\r\nb\nc', 'n.txt': 'single' });
+      h = await openRootOnly(backend, { 'w.txt': 'a\r\nb\r\n', 'm.txt': 'a\r\nb\nc', 'n.txt': 'single' });
       expect(await h.ok('read_file', { path: 'w.txt' })).toMatchObject({
         eol: 'crlf',
         content: 'a\nb\n',
@@ -123,7 +123,10 @@ export function readFileContract(backend: BackendUnderTest) {
 
     it('detects BOMs and decodes UTF-16', async () => {
       const utf16 = new Uint8Array([0xff, 0xfe, ...[...'hi\n'].flatMap((c) => [c.charCodeAt(0), 0])]);
-      h = await open(backend, { 'bom.txt': new Uint8Array([0xef, 0xbb, 0xbf, ...enc('x\n')]), 'u16.txt': utf16 });
+      h = await openRootOnly(backend, {
+        'bom.txt': new Uint8Array([0xef, 0xbb, 0xbf, ...enc('x\n')]),
+        'u16.txt': utf16,
+      });
       expect(await h.ok('read_file', { path: 'bom.txt' })).toMatchObject({
         content: 'x\n',
         encoding: 'utf-8',
@@ -137,7 +140,7 @@ export function readFileContract(backend: BackendUnderTest) {
     });
 
     it('decodes strictly and reads other encodings only when named', async () => {
-      h = await open(backend, { 'l1.txt': new Uint8Array([0x63, 0x61, 0x66, 0xe9, 0x0a]) });
+      h = await openRootOnly(backend, { 'l1.txt': new Uint8Array([0x63, 0x61, 0x66, 0xe9, 0x0a]) });
       const err = await h.fail('read_file', { path: 'l1.txt' });
       expect(err.code).toBe('DECODE_ERROR');
       expect(err.message).toContain('offset 3');
@@ -148,7 +151,11 @@ export function readFileContract(backend: BackendUnderTest) {
     });
 
     it('refuses binary, Office/PDF, missing files and directories with their codes', async () => {
-      h = await open(backend, { 'bin.dat': new Uint8Array([1, 2, 0, 3]), 'doc.pdf': '%PDF-1.4', 'dir/x.txt': 'x' });
+      h = await openRootOnly(backend, {
+        'bin.dat': new Uint8Array([1, 2, 0, 3]),
+        'doc.pdf': '%PDF-1.4',
+        'dir/x.txt': 'x',
+      });
       expect((await h.fail('read_file', { path: 'bin.dat' })).code).toBe('BINARY_FILE');
       expect((await h.fail('read_file', { path: 'doc.pdf' })).code).toBe('UNSUPPORTED_FILE_TYPE');
       expect((await h.fail('read_file', { path: 'nope.txt' })).code).toBe('NOT_FOUND');
@@ -156,7 +163,7 @@ export function readFileContract(backend: BackendUnderTest) {
     });
 
     it('refuses reads over the size limit unless a window is given', async () => {
-      h = await open(
+      h = await openRootOnly(
         backend,
         { 'big.txt': 'x'.repeat(100) + '\nsecond\n' },
         { policy: { limits: { maxReadBytes: 50 } } },
@@ -166,7 +173,7 @@ export function readFileContract(backend: BackendUnderTest) {
     });
 
     it('rejects bad windows and bad arguments exactly', async () => {
-      h = await open(backend, { 'f.txt': 'a\nb\n' });
+      h = await openRootOnly(backend, { 'f.txt': 'a\nb\n' });
       expect((await h.fail('read_file', { path: 'f.txt', start_line: 5 })).code).toBe('INVALID_ARGUMENTS');
       expect((await h.fail('read_file', { path: 'f.txt', start_line: 2, end_line: 1 })).code).toBe('INVALID_ARGUMENTS');
       const bad = await h.fail('read_file', { path: 'f.txt', start_line: 'one', colour: 'red' });

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from '../api.js';
 import type { BackendUnderTest } from '../backend.js';
-import { open, type Harness } from '../harness.js';
+import { openRootOnly, type Harness } from '../harness.js';
 
 const SEED = {
   'README.md': '# demo\n',
@@ -29,7 +29,7 @@ export function snapshotsContract(backend: BackendUnderTest) {
     afterEach(async () => h?.cleanup());
 
     it('undoes writes, edits, patches, moves and deletes step by step, then redoes them', async () => {
-      h = await open(backend, SEED);
+      h = await openRootOnly(backend, SEED);
       const states = [await h.tree()];
       const steps: Array<[string, Record<string, unknown>]> = [
         ['write_file', { path: 'src/new/c.ts', content: 'export const c = 3;\n' }],
@@ -68,7 +68,7 @@ export function snapshotsContract(backend: BackendUnderTest) {
     });
 
     it('undoes several steps at once and says how far it can go', async () => {
-      h = await open(backend, { 'f.txt': 'v0\n' });
+      h = await openRootOnly(backend, { 'f.txt': 'v0\n' });
       const start = await h.tree();
       for (const v of ['v1', 'v2', 'v3']) await h.ok('write_file', { path: 'f.txt', content: `${v}\n` });
       const err = await h.fail('undo', { steps: 4 });
@@ -83,7 +83,7 @@ export function snapshotsContract(backend: BackendUnderTest) {
     });
 
     it("captures a change made behind the tools' back with rescan()", async () => {
-      h = await open(backend, { 'f.txt': 'one\n' });
+      h = await openRootOnly(backend, { 'f.txt': 'one\n' });
       await h.ok('write_file', { path: 'g.txt', content: 'tool\n' });
       await h.put('f.txt', 'two\n');
       await h.put('made/by/process.txt', 'output\n');
@@ -109,7 +109,7 @@ export function snapshotsContract(backend: BackendUnderTest) {
     });
 
     it('an undo saves unsnapshotted changes first, so they can be brought back', async () => {
-      h = await open(backend, { 'f.txt': 'one\n' });
+      h = await openRootOnly(backend, { 'f.txt': 'one\n' });
       await h.ok('write_file', { path: 'f.txt', content: 'two\n' });
       await h.put('f.txt', 'three (by hand)\n');
       const r = await h.ok('undo', {});
@@ -119,7 +119,7 @@ export function snapshotsContract(backend: BackendUnderTest) {
     });
 
     it('diffs two snapshots, optionally for one path', async () => {
-      h = await open(backend, { 'a/x.txt': 'x\n', 'b/y.txt': 'y1\ny2\n' });
+      h = await openRootOnly(backend, { 'a/x.txt': 'x\n', 'b/y.txt': 'y1\ny2\n' });
       const first = (await h.ok('list_snapshots', {})).snapshots[0].id;
       await h.ok('write_file', { path: 'a/x.txt', content: 'x2\n' });
       await h.ok('write_file', { path: 'b/y.txt', content: 'y1\nY2\ny3\n' });
@@ -138,7 +138,7 @@ export function snapshotsContract(backend: BackendUnderTest) {
     });
 
     it('honours .gitignore and leaves out files over the size cap, listing them', async () => {
-      h = await open(
+      h = await openRootOnly(
         backend,
         {
           '.gitignore': 'build/\n*.log\n',
@@ -178,7 +178,7 @@ export function snapshotsContract(backend: BackendUnderTest) {
         '.cache/blob': 'cached\n',
         'out/report.md': 'an artifact\n',
       };
-      h = await open(backend, project);
+      h = await openRootOnly(backend, project);
       const first = await h.ok('write_file', { path: 'src/b.ts', content: 'b\n' });
       expect(first.snapshot_error).toBeUndefined();
       const held = async () => [...(await h.ws.snapshots!.tree.files()).keys()].sort();
@@ -198,7 +198,7 @@ export function snapshotsContract(backend: BackendUnderTest) {
 
       // A .gitignore that names a folder (at any depth, as in git) is the person's choice: left out,
       // not listed; `!dist/` keeps dist.
-      h = await open(backend, { ...project, '.gitignore': 'node_modules/\n!dist/\n' });
+      h = await openRootOnly(backend, { ...project, '.gitignore': 'node_modules/\n!dist/\n' });
       await h.ok('write_file', { path: 'src/b.ts', content: 'b\n' });
       expect(await held()).toEqual([
         '.gitignore',
@@ -212,13 +212,13 @@ export function snapshotsContract(backend: BackendUnderTest) {
       await h.cleanup();
 
       // snapshots.exclude replaces the list: [] keeps every folder.
-      h = await open(backend, project, { snapshots: { exclude: [] } });
+      h = await openRootOnly(backend, project, { snapshots: { exclude: [] } });
       await h.ok('write_file', { path: 'src/b.ts', content: 'b\n' });
       expect(await held()).toEqual([...Object.keys(project), 'src/b.ts'].sort());
     });
 
     it('keeps a file it already holds when a .gitignore later names it, as git does', async () => {
-      h = await open(backend, { 'app.log': 'first\n', 'out/keep.js': 'kept\n', 'src/a.ts': 'a\n' });
+      h = await openRootOnly(backend, { 'app.log': 'first\n', 'out/keep.js': 'kept\n', 'src/a.ts': 'a\n' });
       await h.ok('snapshot', { message: 'tracked' });
       await h.ok('write_file', { path: '.gitignore', content: '*.log\nout/\n' });
       await h.put('new.log', 'never\n');
@@ -241,7 +241,7 @@ export function snapshotsContract(backend: BackendUnderTest) {
     });
 
     it('keeps the executable bit a checkout gave a file, through an edit, a move, a snapshot and an undo', async () => {
-      h = await open(backend, { 'notes.txt': 'plain\n' });
+      h = await openRootOnly(backend, { 'notes.txt': 'plain\n' });
       // A backend without modes (OPFS as a tree) ignores the mode, and its snapshots say 100644.
       const modes = h.fs.capabilities?.modes === true;
       const want = modes ? '100755' : '100644';
@@ -273,7 +273,7 @@ export function snapshotsContract(backend: BackendUnderTest) {
         '.git/config': '[core]\n\tbare = false\n',
         'sub/.git/index': new Uint8Array([1, 2, 3]),
       };
-      h = await open(backend, { ...userGit, 'f.txt': 'x\n' });
+      h = await openRootOnly(backend, { ...userGit, 'f.txt': 'x\n' });
       for (let i = 0; i < 12; i++) await h.ok('write_file', { path: `f${i % 3}.txt`, content: `${i}\n` });
       await h.ok('undo', { steps: 5 });
       await h.ok('snapshot', {});
@@ -286,7 +286,7 @@ export function snapshotsContract(backend: BackendUnderTest) {
     });
 
     it('keeps only the newest snapshots when a limit is set', async () => {
-      h = await open(backend, { 'f.txt': '0\n' }, { snapshots: { keep: 3 } });
+      h = await openRootOnly(backend, { 'f.txt': '0\n' }, { snapshots: { keep: 3 } });
       for (let i = 1; i <= 6; i++) await h.ok('write_file', { path: 'f.txt', content: `${i}\n` });
       const r = await h.ok('list_snapshots', {});
       expect(r.count).toBe(3);
@@ -296,7 +296,7 @@ export function snapshotsContract(backend: BackendUnderTest) {
     });
 
     it('snapshots once per batch, or only on request', async () => {
-      h = await open(backend, { 'f.txt': '0\n' }, { snapshots: { when: 'batch' } });
+      h = await openRootOnly(backend, { 'f.txt': '0\n' }, { snapshots: { when: 'batch' } });
       await h.ws.batch(async () => {
         await h.ok('write_file', { path: 'f.txt', content: '1\n' });
         await h.ok('write_file', { path: 'g.txt', content: '1\n' });
@@ -309,7 +309,7 @@ export function snapshotsContract(backend: BackendUnderTest) {
       expect(batched.map((s: { files_changed: number }) => s.files_changed)).toEqual([2, 2, 1]);
       await h.cleanup();
 
-      h = await open(backend, { 'f.txt': '0\n' }, { snapshots: { when: 'manual' } });
+      h = await openRootOnly(backend, { 'f.txt': '0\n' }, { snapshots: { when: 'manual' } });
       await h.ok('write_file', { path: 'f.txt', content: '1\n' });
       await h.ok('write_file', { path: 'f.txt', content: '2\n' });
       expect((await h.ok('list_snapshots', {})).count).toBe(1);
@@ -320,7 +320,7 @@ export function snapshotsContract(backend: BackendUnderTest) {
     });
 
     it('answers with NOT_SUPPORTED when snapshots are off, and writes nothing', async () => {
-      h = await open(backend, { 'f.txt': '0\n' }, { snapshots: false });
+      h = await openRootOnly(backend, { 'f.txt': '0\n' }, { snapshots: false });
       await h.ok('write_file', { path: 'f.txt', content: '1\n' });
       expect((await h.fail('undo', {})).code).toBe('NOT_SUPPORTED');
       expect((await h.fail('list_snapshots', {})).code).toBe('NOT_SUPPORTED');
@@ -328,7 +328,7 @@ export function snapshotsContract(backend: BackendUnderTest) {
     });
 
     it('refuses unknown and malformed snapshot ids with coded errors', async () => {
-      h = await open(backend, { 'f.txt': '0\n' });
+      h = await openRootOnly(backend, { 'f.txt': '0\n' });
       await h.ok('write_file', { path: 'f.txt', content: '1\n' });
       expect((await h.fail('restore_snapshot', { id: 'deadbeef' })).code).toBe('NOT_FOUND');
       const bad = await h.fail('restore_snapshot', { id: '../HEAD' });
