@@ -24,6 +24,8 @@ interface Kept {
 
 interface Shelf {
   kept: Kept[];
+  /** changes recorded since the shelf was made: a page that saw one while it ran keeps nothing */
+  changes: number;
 }
 
 const shelves = new WeakMap<ChangeLog, Shelf>();
@@ -38,9 +40,10 @@ function drop(shelf: Shelf, one: Kept): void {
 function shelfOf(changes: ChangeLog): Shelf {
   let shelf = shelves.get(changes);
   if (!shelf) {
-    const made: Shelf = { kept: [] };
+    const made: Shelf = { kept: [], changes: 0 };
     // a change through the workspace may touch what was read ahead or listed: nothing kept survives it
     changes.onChange(() => {
+      made.changes++;
       for (const one of [...made.kept]) drop(made, one);
     });
     shelves.set(changes, made);
@@ -49,9 +52,22 @@ function shelfOf(changes: ChangeLog): Shelf {
   return shelf;
 }
 
-/** Keep a full page's rest under the cursor it returned (a workspace's change log names the workspace). */
-export function keepPage(changes: ChangeLog, cursor: string, rest: SearchContinuation): void {
+/** Where the workspace's changes stand, taken before a page starts: see keepPage. */
+export function changeMark(changes: ChangeLog): number {
+  return shelfOf(changes).changes;
+}
+
+/**
+ * Keep a full page's rest under the cursor it returned (a workspace's change log names the
+ * workspace), unless a change was recorded since `mark` (taken before the page started): its
+ * reads ahead may then hold bytes from before that change.
+ */
+export function keepPage(changes: ChangeLog, mark: number, cursor: string, rest: SearchContinuation): void {
   const shelf = shelfOf(changes);
+  if (shelf.changes !== mark) {
+    void rest.close();
+    return;
+  }
   for (const one of shelf.kept.filter((k) => k.cursor === cursor)) drop(shelf, one);
   while (shelf.kept.length >= MOST) drop(shelf, shelf.kept[0]!);
   const one: Kept = { cursor, rest, timer: setTimeout(() => drop(shelf, one), KEEP_MS) };

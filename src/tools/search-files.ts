@@ -86,6 +86,7 @@ export const searchFilesTool = defineTool({
       import('../search/kept-pages.js'),
     ]);
     // the page that returned this cursor may have left its walk and read-ahead for it
+    const mark = kept.changeMark(ctx.changes);
     const continueFrom = args.cursor === undefined ? undefined : kept.takePage(ctx.changes, args.cursor);
     const page = await runSearch(ctx.fs, ctx.paths, {
       matcher,
@@ -108,7 +109,7 @@ export const searchFilesTool = defineTool({
     const last = page.resumeAfter ?? page.matches[page.matches.length - 1];
     const nextCursor = page.truncated && last ? encodeCursor(fingerprint, last) : null;
     if (page.rest) {
-      if (nextCursor) kept.keepPage(ctx.changes, nextCursor, page.rest);
+      if (nextCursor) kept.keepPage(ctx.changes, mark, nextCursor, page.rest);
       else void page.rest.close();
     }
     return {

@@ -104,6 +104,47 @@ describe('search_files pages going on from the page before', () => {
     expect(whole.matches.filter((m) => m.path === 'd1/f8.txt' || m.path === 'd1/f95.txt')).toHaveLength(3);
   });
 
+  it('keeps nothing from a page that a change through the workspace happened during', async () => {
+    // d1's batch read is held until a file is written into d1 (whose listing the walk already has)
+    let asked!: () => void;
+    const readAsked = new Promise<void>((resolve) => {
+      asked = resolve;
+    });
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const fs = watchedFs(
+      createMemoryFs(seed),
+      (_operation, args) => {
+        if (args[0] !== '/ws/d1') return;
+        asked();
+        return released;
+      },
+      new Set(['readPlainFiles']),
+    );
+    const ws = createWorkspace({ fs, root: '/ws', snapshots: false });
+    const search = searchOn(ws);
+    const first = search({ pattern: 'hit', max_matches: 30 });
+    await readAsked;
+    expect((await ws.call('write_file', { path: 'd1/f95.txt', content: 'hit new\n' })).ok).toBe(true);
+    release();
+    const pages = [await first];
+    let cursor = pages[0]!.next_cursor;
+    while (cursor) {
+      const page = await search({ pattern: 'hit', max_matches: 30, cursor });
+      pages.push(page);
+      cursor = page.next_cursor;
+    }
+    const whole = await searchOn(createWorkspace({ fs, root: '/ws', snapshots: false }))({
+      pattern: 'hit',
+      max_matches: 1000,
+    });
+    const strip = (m: Page['matches'][number]) => [m.path, m.line, m.content];
+    expect(pages.flatMap((p) => p.matches).map(strip)).toEqual(whole.matches.map(strip));
+    expect(whole.matches.some((m) => m.path === 'd1/f95.txt')).toBe(true);
+  });
+
   it('answers a cursor used again, an older one and one whose file is gone as a fresh walk from it does', async () => {
     const { fs } = scrambled(seed);
     const ws = createWorkspace({ fs, root: '/ws', snapshots: false });
