@@ -5,10 +5,18 @@ import { readFileCounted, type CountedFile } from '../fs/helpers.js';
 import { hardLinkRefusal, hardLinkSkipReason, isRefusedHardLink } from '../workspace/hard-links.js';
 import { displayPath, type PathResolver, type WorkspacePath } from '../workspace/paths.js';
 import type { CursorPosition } from './cursor.js';
-import type { PathTest } from './glob.js';
+import { comparePaths, type PathTest } from './glob.js';
+import { BATCH, SearchContinuation, type SlotRead } from './read-window.js';
 import type { Matcher } from './matcher.js';
 import { MAX_LINE_SEARCH, scanFile, type LineMatch, type ScanOutcome } from './scan.js';
-import { noteUnreadable, walkRuns, type Unreadable, type WalkBudget, type WalkEntry } from './walk.js';
+import {
+  noteUnreadable,
+  walkRuns,
+  type Unreadable,
+  type WalkBudget,
+  type WalkEntry,
+  type WalkOptions,
+} from './walk.js';
 
 /** A match with the file it is in (scanFile names the file in each match it makes). */
 export type FileLineMatch = LineMatch;
@@ -21,6 +29,13 @@ export interface SearchSpec {
   include: PathTest | null;
   /** continue after this match (from a cursor) */
   resume: CursorPosition | null;
+  /**
+   * the walk and reads the page that returned `resume` left ahead of its end (see SearchPage.rest):
+   * the page goes on with them instead of walking to `resume` again; only ever the page's own
+   */
+  continueFrom?: SearchContinuation;
+  /** hand a full page's walk and read-ahead on in SearchPage.rest, for the page its cursor asks for next */
+  keepRest?: boolean;
   maxMatches: number;
   context: number;
   maxLineChars: number;
@@ -45,108 +60,48 @@ export interface SearchPage {
   truncated: boolean;
   /** set when the time budget ended the page: where the next page starts (after this line) */
   resumeAfter?: CursorPosition;
+  /**
+   * set when the page ended full: its walk and the reads made past its end, for the page after
+   * the last match returned (SearchSpec.continueFrom); drop it with `close()` when not used
+   */
+  rest?: SearchContinuation;
 }
 
 const DEFAULT_CONCURRENCY = 24;
-/**
- * Files of one folder read in one backend call: on the node backend each call is a round trip to
- * the read helper thread, and each of those wakes two threads.
- */
-const BATCH = 32;
-/**
- * Files a batching backend is asked for at once, at least: the window is refilled only once this
- * many have been taken, so several folders' reads go out in one turn (on the node backend, one
- * message to a read thread instead of one a folder, and each message wakes two threads).
- */
-const REFILL = 64;
-
-/** One read of the window: a folder's files read in one backend call, or a file read alone. */
-interface Slot {
-  entries: WalkEntry[];
-  /** each file's outcome, in order (null: not searched), once every file of the slot is scanned */
-  result: Promise<Array<ScanOutcome | null>>;
-  settled: boolean;
-}
 
 /**
  * Search files in walk order. Reads run ahead with bounded concurrency while results are taken
  * strictly in order, and nothing new is read once one match more than the page holds is known.
- * A folder's files travel together, read in one backend call and scanned in one step as their
- * bytes arrive, so the bookkeeping is paid per batch rather than per file.
+ * A folder's files travel together, read in one backend call, and each file is scanned as the
+ * page takes it, so the bookkeeping is paid per batch rather than per file. A full page hands its
+ * walk and reads on (`rest`), for its cursor's page to go on with.
  */
 export async function searchFiles(fs: WorkspaceFs, paths: PathResolver, spec: SearchSpec): Promise<SearchPage> {
   if (spec.start.stat?.type === 'file') return searchOneFile(fs, spec);
-  const concurrency = spec.concurrency ?? DEFAULT_CONCURRENCY;
   const budget: WalkBudget | undefined = spec.deadline === undefined ? undefined : { deadline: spec.deadline };
-  const runs = walkRuns(
-    fs,
-    paths,
-    spec.start,
-    {
+  let query = spec.continueFrom?.fs === fs && spec.continueFrom.paths === paths ? spec.continueFrom : undefined;
+  if (query) {
+    query.walkOptions.budget = budget;
+    query.walkOptions.unreadable = spec.unreadable;
+    if (spec.unreadable)
+      for (const note of query.carried) if (spec.unreadable.length < 1000) spec.unreadable.push(note);
+    query.carried = [];
+  } else {
+    const walkOptions: WalkOptions = {
       gitignore: true,
       links: 'follow',
       resumeAt: spec.resume?.path,
       budget,
       unreadable: spec.unreadable,
       noteSpecial: true,
-    },
-    BATCH,
-  );
+    };
+    const runs = walkRuns(fs, paths, spec.start, walkOptions, BATCH);
+    query = new SearchContinuation(fs, paths, runs, walkOptions, spec.include, spec.concurrency ?? DEFAULT_CONCURRENCY);
+  }
   const found: FileLineMatch[] = [];
   /** files whose outcome was taken onto the page */
   let taken = 0;
-  /** set once the page is decided: reads still out then are not scanned */
-  const page = { ended: false };
-  const window: Slot[] = [];
-  /** files in the window's slots */
-  let inFlight = 0;
-  let walking = true;
   let scanned = 0;
-  /** the walk's latest run, taken from `at` on */
-  let run: WalkEntry[] = [];
-  let at = 0;
-  /** The next file of the current run that the include globs let through, or null when the run is used up. */
-  const nextInRun = (): WalkEntry | null => {
-    while (at < run.length) {
-      const entry = run[at++]!;
-      if (!spec.include || spec.include(entry.rel)) return entry;
-    }
-    return null;
-  };
-  const next = async (): Promise<WalkEntry | null> => {
-    for (;;) {
-      const entry = nextInRun();
-      if (entry !== null || !walking) return entry;
-      const step = await runs.next();
-      if (step.done) {
-        walking = false;
-        return null;
-      }
-      run = step.value;
-      at = 0;
-    }
-  };
-  const enqueue = (entries: WalkEntry[], read: Promise<Array<PlainFile | null> | null> | null) => {
-    const slot: Slot = {
-      entries,
-      result: scanSlot(fs, entries, read, spec, found.length, page).then((outcomes) => {
-        slot.settled = true;
-        return outcomes;
-      }),
-      settled: false,
-    };
-    window.push(slot);
-    inFlight += entries.length;
-  };
-  // Files of one folder are read together where the backend can (one folder lookup, in parallel
-  // with the scanning on some backends); a link's target and anything unusual is read alone.
-  const batching = fs.readPlainFiles !== undefined;
-  // Once the first batch is taken (a small page often ends there), a few batches are in flight,
-  // so the backend reads the next ones while this thread scans.
-  const wide = batching ? Math.max(concurrency * 2, BATCH * 5) : Math.max(1, concurrency);
-  let limit = batching ? Math.max(concurrency * 2, BATCH + 1) : wide;
-  // a batch starts only when a whole one fits: refilled one file at a time, batches would shrink to one file
-  const room = () => (batching ? limit - BATCH + 1 : limit);
   /**
    * Near the page's end, no more read ahead than the matches still wanted are likely to need (at
    * the rate seen so far, twice over): a cursor's pages each read and scanned three batches past
@@ -155,33 +110,6 @@ export async function searchFiles(fs: WorkspaceFs, paths: PathResolver, spec: Se
   const needed = () => {
     if (found.length === 0) return Infinity;
     return Math.ceil(((spec.maxMatches + 1 - found.length) * taken) / found.length) * 2;
-  };
-  const fill = async () => {
-    if (batching && inFlight > Math.max(0, limit - REFILL)) return;
-    while (inFlight < room() && inFlight < needed()) {
-      const entry = nextInRun() ?? (await next());
-      if (!entry) break;
-      const folder = batching ? plainFolder(entry) : null;
-      if (folder === null) {
-        enqueue([entry], null);
-        continue;
-      }
-      const batch = [entry];
-      while (batch.length < BATCH && inFlight + batch.length < limit) {
-        const more = nextInRun() ?? (await next());
-        if (!more) break;
-        if (plainFolder(more) !== folder) {
-          at--; // taken again by the next batch
-          break;
-        }
-        batch.push(more);
-      }
-      const names = batch.map((e) => e.name);
-      enqueue(
-        batch,
-        fs.readPlainFiles!(folder, names, Number.MAX_SAFE_INTEGER).catch(() => null),
-      );
-    }
   };
   let resumeAfter: CursorPosition | undefined;
   /** Take one file's outcome in order; true when the page must end here (a file stopped inside). */
@@ -196,54 +124,72 @@ export async function searchFiles(fs: WorkspaceFs, paths: PathResolver, spec: Se
     }
     return false;
   };
-  /**
-   * The budget ended the page after file `at` of `slot`: files already read and scanned (the
-   * rest of its batch, settled slots after it) still count on this page; files read ahead and
-   * not yet done are read again by the next, which starts after the last file taken here.
-   */
-  const takeSettled = async (slot: Slot, outcomes: Array<ScanOutcome | null>, at: number) => {
-    let last = slot.entries[at]!.rel;
-    for (let s: Slot | undefined = slot, i = at + 1; s; ) {
-      for (; i < s.entries.length && found.length <= spec.maxMatches; i++) {
-        last = s.entries[i]!.rel;
-        if (take(last, outcomes[i]!)) return;
-      }
-      if (found.length > spec.maxMatches || !window[0]?.settled) break;
-      s = window.shift()!;
-      outcomes = await s.result;
-      i = 0;
-    }
-    resumeAfter = { path: last, line: Number.MAX_SAFE_INTEGER, column: 0 };
-  };
+  /** The outcome of file `i` of a slot, scanned for no more than the page can still hold. */
+  const scanAt = (entry: WalkEntry, read: SlotRead, i: number) =>
+    scanEntry(fs, entry, read, i, spec, Math.max(1, spec.maxMatches + 1 - found.length));
+  let head = query.head;
+  let at = query.headAt;
+  query.head = null;
+  /** where the page ended full: the file of its head it ended in */
+  let endedAt = -1;
   try {
     pages: while (found.length <= spec.maxMatches) {
-      await fill();
-      const head = window.shift();
-      if (!head) break;
-      inFlight -= head.entries.length;
-      limit = wide;
-      const outcomes = await head.result;
-      for (let i = 0; i < outcomes.length; i++) {
+      await query.fill(needed());
+      if (!head) {
+        head = query.shift() ?? null;
+        if (!head) break;
+        at = 0;
+      }
+      const read = await head.read;
+      for (let i = at; i < head.entries.length; i++) {
         if (spec.onFiles && ++scanned % PROGRESS_EVERY === 0) await spec.onFiles(scanned);
-        if (take(head.entries[i]!.rel, outcomes[i]!) || found.length > spec.maxMatches) break pages;
+        const entry = head.entries[i]!;
+        const scanning = scanAt(entry, read, i);
+        if (take(entry.rel, scanning instanceof Promise ? await scanning : scanning)) break pages;
+        if (found.length > spec.maxMatches) {
+          endedAt = i;
+          break pages;
+        }
         if (
           spec.deadline !== undefined &&
           Date.now() > spec.deadline &&
-          (i + 1 < outcomes.length || window.length > 0 || walking)
+          (i + 1 < head.entries.length || query.window.length > 0 || query.walking)
         ) {
-          await takeSettled(head, outcomes, i);
+          // the budget ended the page: the rest of this slot (already read) still counts, the next page starts after it
+          let last = entry.rel;
+          for (let j = i + 1; j < head.entries.length && found.length <= spec.maxMatches; j++) {
+            last = head.entries[j]!.rel;
+            const more = scanAt(head.entries[j]!, read, j);
+            if (take(last, more instanceof Promise ? await more : more)) break pages;
+          }
+          resumeAfter = { path: last, line: Number.MAX_SAFE_INTEGER, column: 0 };
           break pages;
         }
       }
+      head = null;
     }
-  } finally {
-    page.ended = true;
-    walking = false;
-    run = [];
-    await runs.return(undefined);
+  } catch (error) {
+    await query.close();
+    throw error;
   }
   if (!resumeAfter && budget?.stoppedAt !== undefined) resumeAfter = { path: budget.stoppedAt, line: 0, column: 0 };
-  return finishPage(found, spec.maxMatches, resumeAfter);
+  const page = finishPage(found, spec.maxMatches, resumeAfter);
+  if (spec.keepRest && endedAt >= 0 && !resumeAfter && head) {
+    query.head = head;
+    query.headAt = endedAt;
+    query.carried = carriedNotes(spec.unreadable, found[spec.maxMatches - 1]!.path, head.entries[endedAt]!.rel);
+    page.rest = query;
+  } else await query.close();
+  return page;
+}
+
+/**
+ * What a page walking from `from` (the last match returned) would report skipped again: the notes
+ * at or after it in walk order, but those of `next` (the file the page goes on with, scanned again).
+ */
+function carriedNotes(notes: Unreadable[] | undefined, from: string, next: string): Unreadable[] {
+  if (!notes) return [];
+  return notes.filter((n) => n.path !== next && comparePaths(n.path, from) >= 0);
 }
 
 /** Cut to the page size; a page the budget ended is truncated unless the cut already says so. */
@@ -252,58 +198,50 @@ function finishPage(found: FileLineMatch[], maxMatches: number, resumeAfter: Cur
   return resumeAfter ? { matches: found, truncated: true, resumeAfter } : { matches: found, truncated: false };
 }
 
-/** The folder a walk entry is read from by name, or null when it is read by another path (a followed link). */
-function plainFolder(entry: WalkEntry): string | null {
-  const cut = entry.abs.length - entry.name.length - 1;
-  if (cut < 0 || entry.abs.charCodeAt(cut) !== 47 || !entry.abs.endsWith(entry.name)) return null;
-  return cut === 0 ? '/' : entry.abs.slice(0, cut);
-}
-
-function countedOf(file: PlainFile | null): CountedFile | null {
+function countedOf(file: PlainFile | null | undefined): CountedFile | null {
   if (!file?.bytes) return null;
   return file.stat.nlink === undefined ? { bytes: file.bytes } : { bytes: file.bytes, nlink: file.stat.nlink };
 }
 
 /**
- * Scan the files of one slot in order as their batch read arrives; a file the batch could not
- * read (null) is read alone, which says why. `taken` matches were on the page when it started:
- * each file is asked for no more than the page can still hold after the files before it.
+ * Scan file `i` of a slot, synchronously where its bytes are at hand; a file its batch could not
+ * read is read alone, which says why. A file that cannot be read is skipped and reported.
  */
-async function scanSlot(
+function scanEntry(
   fs: WorkspaceFs,
-  entries: WalkEntry[],
-  read: Promise<Array<PlainFile | null> | null> | null,
+  entry: WalkEntry,
+  read: SlotRead,
+  i: number,
   spec: SearchSpec,
-  taken: number,
-  page: { ended: boolean },
-): Promise<Array<ScanOutcome | null>> {
-  const files = read === null ? null : await read;
-  const outcomes: Array<ScanOutcome | null> = [];
-  let left = spec.maxMatches + 1 - taken;
-  for (let i = 0; i < entries.length; i++) {
-    // read ahead past the page's end: nobody takes it
-    if (page.ended) {
-      outcomes.push(null);
-      continue;
-    }
-    const entry = entries[i]!;
-    const afterLine = spec.resume && entry.rel === spec.resume.path ? spec.resume.line : 0;
-    // Past a full page a file is still scanned (for one match), so what it says about itself is as before.
-    const limit = Math.max(1, left);
-    let outcome: ScanOutcome | null;
-    try {
-      const counted = countedOf(files?.[i] ?? null) ?? (await readFileCounted(fs, entry.abs));
-      const scanning = scanCounted(entry.rel, counted, spec, afterLine, limit);
-      outcome = scanning instanceof Promise ? await scanning : scanning;
-    } catch (error) {
-      // A file that vanished is skipped; one that cannot be read is skipped and reported.
-      noteUnreadable(spec.unreadable, entry.rel, error);
-      outcome = null;
-    }
-    if (outcome && !('skipped' in outcome)) left -= outcome.matches.length;
-    outcomes.push(outcome);
+  limit: number,
+): ScanOutcome | null | Promise<ScanOutcome | null> {
+  const afterLine = spec.resume && entry.rel === spec.resume.path ? spec.resume.line : 0;
+  const counted = 'batch' in read ? countedOf(read.batch?.[i]) : 'file' in read ? read.file : null;
+  try {
+    if (counted) return caught(spec, entry.rel, scanCounted(entry.rel, counted, spec, afterLine, limit));
+    if ('error' in read) throw read.error;
+  } catch (error) {
+    noteUnreadable(spec.unreadable, entry.rel, error);
+    return null;
   }
-  return outcomes;
+  return caught(
+    spec,
+    entry.rel,
+    readFileCounted(fs, entry.abs).then((file) => scanCounted(entry.rel, file, spec, afterLine, limit)),
+  );
+}
+
+/** A scan that fails later (a file that vanished, one that cannot be read) is skipped and reported. */
+function caught(
+  spec: SearchSpec,
+  rel: string,
+  outcome: ScanOutcome | null | Promise<ScanOutcome | null>,
+): ScanOutcome | null | Promise<ScanOutcome | null> {
+  if (!(outcome instanceof Promise)) return outcome;
+  return outcome.catch((error: unknown) => {
+    noteUnreadable(spec.unreadable, rel, error);
+    return null;
+  });
 }
 
 /** Scan one file's bytes: synchronous unless the scan must decode and pace itself. */

@@ -81,12 +81,20 @@ export const searchFilesTool = defineTool({
     const resume = args.cursor === undefined ? null : decodeCursor(args.cursor, fingerprint);
     const unreadable: Unreadable[] = [];
     // The search engine loads with the first search, not with the tools (see scripts/build-cli.mjs).
-    const { searchFiles: runSearch } = await import('../search/search.js');
+    const [{ searchFiles: runSearch }, kept] = await Promise.all([
+      import('../search/search.js'),
+      import('../search/kept-pages.js'),
+    ]);
+    // the page that returned this cursor may have left its walk and read-ahead for it
+    const mark = kept.changeMark(ctx.changes);
+    const continueFrom = args.cursor === undefined ? undefined : kept.takePage(ctx.changes, args.cursor);
     const page = await runSearch(ctx.fs, ctx.paths, {
       matcher,
       start,
       include,
       resume,
+      ...(continueFrom ? { continueFrom } : {}),
+      keepRest: true,
       maxMatches: args.max_matches ?? 50,
       context: args.context_lines ?? 0,
       maxLineChars: ctx.policy.limits.maxLineChars,
@@ -99,12 +107,17 @@ export const searchFilesTool = defineTool({
       },
     });
     const last = page.resumeAfter ?? page.matches[page.matches.length - 1];
+    const nextCursor = page.truncated && last ? encodeCursor(fingerprint, last) : null;
+    if (page.rest) {
+      if (nextCursor) kept.keepPage(ctx.changes, mark, nextCursor, page.rest);
+      else void page.rest.close();
+    }
     return {
       matches: page.matches,
       count: page.matches.length,
       // what could not be read makes the answer incomplete, even with nothing more to page
       truncated: page.truncated || unreadable.length > 0,
-      next_cursor: page.truncated && last ? encodeCursor(fingerprint, last) : null,
+      next_cursor: nextCursor,
       ...(page.resumeAfter ? { stopped: 'time_budget' as const } : {}),
       ...(unreadable.length > 0 ? { skipped: unreadable.map(shortened) } : {}),
     };

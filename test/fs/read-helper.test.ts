@@ -1,4 +1,5 @@
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { linkSync, lstatSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -83,4 +84,46 @@ describe('read helper threads', () => {
     expect(Buffer.from(last![0]!.bytes!).toString()).toBe(readFileSync(join(base, 'd2', 'f1.txt'), 'utf8'));
     await fs.close?.();
   });
+
+  it.skipIf(process.platform === 'win32')(
+    "gives each file the stat Node's lstat gives, and null for a FIFO, a folder or a link",
+    async () => {
+      // the thread reads a file's numbers without Node's Stats object where it can: they must be the same numbers
+      const mixed = join(base, 'mixed');
+      mkdirSync(mixed);
+      writeFileSync(join(mixed, 'a.txt'), 'some bytes\n');
+      writeFileSync(join(mixed, 'empty.txt'), '');
+      linkSync(join(mixed, 'a.txt'), join(mixed, 'twice.txt'));
+      execFileSync('mkfifo', [join(mixed, 'pipe')]);
+      mkdirSync(join(mixed, 'sub'));
+      execFileSync('ln', ['-s', 'a.txt', join(mixed, 'link')]);
+      const wanted = ['a.txt', 'empty.txt', 'twice.txt', 'pipe', 'sub', 'link'];
+      for (const root of [undefined, base]) {
+        const fs = createNodeFs(root === undefined ? {} : { root });
+        const files = await fs.readPlainFiles!(mixed, wanted, Number.MAX_SAFE_INTEGER);
+        for (const [i, name] of wanted.entries()) {
+          if (i >= 3) {
+            expect(files[i], name).toBeNull();
+            continue;
+          }
+          const s = lstatSync(join(mixed, name));
+          const { mode, size, ino, mtimeMs, ctimeMs, uid, gid, dev, nlink } = s;
+          expect(files[i]?.stat, name).toMatchObject({
+            type: 'file',
+            mode,
+            size,
+            ino,
+            mtimeMs,
+            ctimeMs,
+            uid,
+            gid,
+            dev,
+            nlink,
+          });
+          expect(Buffer.from(files[i]!.bytes!).equals(readFileSync(join(mixed, name)))).toBe(true);
+        }
+        await fs.close?.();
+      }
+    },
+  );
 });

@@ -1,0 +1,161 @@
+import { readFileCounted, type CountedFile } from '../fs/helpers.js';
+import type { PlainFile, WorkspaceFs } from '../fs/types.js';
+import type { PathResolver } from '../workspace/paths.js';
+import type { PathTest } from './glob.js';
+import type { Unreadable, WalkEntry, WalkOptions } from './walk.js';
+
+/**
+ * Files of one folder read in one backend call: on the node backend each call is a round trip to
+ * the read helper thread, and each of those wakes two threads.
+ */
+export const BATCH = 32;
+/**
+ * Files a batching backend is asked for at once, at least: the window is refilled only once this
+ * many have been taken, so several folders' reads go out in one turn (on the node backend, one
+ * message to a read thread instead of one a folder, and each message wakes two threads).
+ */
+const REFILL = 64;
+
+/** A slot's read: a folder batch's files (null as a whole when the batch failed), or a file read alone. */
+export type SlotRead = { batch: Array<PlainFile | null> | null } | { file: CountedFile } | { error: unknown };
+
+/** One read of the window: a folder's files read in one backend call, or a file read alone. */
+export interface Slot {
+  entries: WalkEntry[];
+  read: Promise<SlotRead>;
+}
+
+/**
+ * A query's walk and its reads in flight, which one page hands to the next: a page of a cursor
+ * then neither walks to the cursor again nor reads again what the page before read past its end.
+ * Each file is scanned when its page takes it, so what the reads are kept for is only bytes.
+ */
+export class SearchContinuation {
+  readonly window: Slot[] = [];
+  /** files in the window's slots */
+  inFlight = 0;
+  walking = true;
+  /** the walk's latest run, taken from `at` on */
+  run: WalkEntry[] = [];
+  at = 0;
+  /** the slot the last page ended in, and the file of it the next page starts with */
+  head: Slot | null = null;
+  headAt = 0;
+  /** what the last page reported skipped at or after its last match: a page walking from that match reports them again */
+  carried: Unreadable[] = [];
+  readonly batching: boolean;
+  readonly wide: number;
+  limit: number;
+
+  constructor(
+    readonly fs: WorkspaceFs,
+    /** the workspace's resolver: a page goes on only in the workspace it was made in */
+    readonly paths: PathResolver,
+    readonly runs: AsyncGenerator<WalkEntry[]>,
+    /** the walk's options: each page puts its own budget and skipped list in */
+    readonly walkOptions: WalkOptions,
+    readonly include: PathTest | null,
+    concurrency: number,
+  ) {
+    // Files of one folder are read together where the backend can (one folder lookup, in parallel
+    // with the scanning on some backends); a link's target and anything unusual is read alone.
+    this.batching = fs.readPlainFiles !== undefined;
+    // Once the first batch is taken (a small page often ends there), a few batches are in flight,
+    // so the backend reads the next ones while this thread scans.
+    this.wide = this.batching ? Math.max(concurrency * 2, BATCH * 5) : Math.max(1, concurrency);
+    this.limit = this.batching ? Math.max(concurrency * 2, BATCH + 1) : this.wide;
+  }
+
+  /** Let the walk go (its reads still out finish unseen). */
+  async close(): Promise<void> {
+    this.walking = false;
+    this.run = [];
+    this.head = null;
+    this.window.length = 0;
+    await this.runs.return(undefined);
+  }
+
+  /** The next file of the current run that the include globs let through, or null when the run is used up. */
+  private nextInRun(): WalkEntry | null {
+    while (this.at < this.run.length) {
+      const entry = this.run[this.at++]!;
+      if (!this.include || this.include(entry.rel)) return entry;
+    }
+    return null;
+  }
+
+  private async next(): Promise<WalkEntry | null> {
+    for (;;) {
+      const entry = this.nextInRun();
+      if (entry !== null || !this.walking) return entry;
+      const step = await this.runs.next();
+      if (step.done) {
+        this.walking = false;
+        return null;
+      }
+      this.run = step.value;
+      this.at = 0;
+    }
+  }
+
+  private enqueue(entries: WalkEntry[], read: Promise<SlotRead>): void {
+    this.window.push({ entries, read });
+    this.inFlight += entries.length;
+  }
+
+  /** Start reads up to the window's size, and no more than `needed` files. */
+  async fill(needed: number): Promise<void> {
+    const { batching, fs } = this;
+    if (batching && this.inFlight > Math.max(0, this.limit - REFILL)) return;
+    // a batch starts only when a whole one fits: refilled one file at a time, batches would shrink to one file
+    const room = () => (batching ? this.limit - BATCH + 1 : this.limit);
+    while (this.inFlight < room() && this.inFlight < needed) {
+      const entry = this.nextInRun() ?? (await this.next());
+      if (!entry) break;
+      const folder = batching ? plainFolder(entry) : null;
+      if (folder === null) {
+        this.enqueue(
+          [entry],
+          readFileCounted(fs, entry.abs).then(
+            (file) => ({ file }),
+            (error: unknown) => ({ error }),
+          ),
+        );
+        continue;
+      }
+      const batch = [entry];
+      while (batch.length < BATCH && this.inFlight + batch.length < this.limit) {
+        const more = this.nextInRun() ?? (await this.next());
+        if (!more) break;
+        if (plainFolder(more) !== folder) {
+          this.at--; // taken again by the next batch
+          break;
+        }
+        batch.push(more);
+      }
+      const names = batch.map((e) => e.name);
+      this.enqueue(
+        batch,
+        fs.readPlainFiles!(folder, names, Number.MAX_SAFE_INTEGER).then(
+          (files) => ({ batch: files }),
+          () => ({ batch: null }),
+        ),
+      );
+    }
+  }
+
+  /** The oldest slot of the window, taken out of it. */
+  shift(): Slot | undefined {
+    const head = this.window.shift();
+    if (head) this.inFlight -= head.entries.length;
+    this.limit = this.wide;
+    return head;
+  }
+}
+
+/** The folder a walk entry is read from by name, or null when it is read by another path (a followed link). */
+function plainFolder(entry: WalkEntry): string | null {
+  const cut = entry.abs.length - entry.name.length - 1;
+  if (cut < 0 || entry.abs.charCodeAt(cut) !== 47 || !entry.abs.endsWith(entry.name)) return null;
+  return cut === 0 ? '/' : entry.abs.slice(0, cut);
+}
