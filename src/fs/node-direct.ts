@@ -109,24 +109,6 @@ const FLAGS = O_RDONLY | O_NOFOLLOW | O_NONBLOCK | (O_NOCTTY || 0);
 let own = null;
 try { own = '/proc/' + fs.readlinkSync('/proc/self') + '/fd/'; } catch {}
 const SELF_FD = '/proc/self/fd/';
-// An fstat's numbers without the Stats object Node makes of them (four Dates each on Node 20: a
-// search's 10,000 files made 40,000, and the garbage was most of this thread's collections).
-// Node's own binding gives them as an array; it is used only if, asked about one folder here,
-// it agrees field by field with fstatSync, so any other shape or meaning falls back to fstatSync.
-const { S_IFMT, S_IFREG } = fs.constants;
-let rawStat = null;
-try {
-  const binding = process.binding('fs');
-  const fd = fs.openSync('/', 'r');
-  try {
-    const s = fs.fstatSync(fd);
-    const v = binding.fstat(fd, false, undefined, true);
-    const ms = (at) => v[at] * 1e3 + v[at + 1] / 1e6;
-    if (v instanceof Float64Array && v.length >= 16 && v[0] === s.dev && v[1] === s.mode && v[2] === s.nlink &&
-        v[3] === s.uid && v[4] === s.gid && v[7] === s.ino && v[8] === s.size && ms(12) === s.mtimeMs && ms(14) === s.ctimeMs)
-      rawStat = (fd) => { const r = binding.fstat(fd, false, undefined, true); return r instanceof Float64Array ? r : null; };
-  } finally { fs.closeSync(fd); }
-} catch {}
 parentPort.on('message', ({ id, paths: given, groups }) => {
   const paths = typeof given === 'string' ? given.split('\\0') : given;
   const n = paths.length;
@@ -147,25 +129,15 @@ parentPort.on('message', ({ id, paths: given, groups }) => {
     let fd;
     try { fd = fs.openSync(paths[i], FLAGS); } catch { continue; }
     try {
+      const s = fs.fstatSync(fd);
+      if (!s.isFile()) { fs.closeSync(fd); continue; }
       const m = i * ${FIELDS};
-      const v = rawStat === null ? null : rawStat(fd);
-      let size;
-      if (v !== null) {
-        if ((v[1] & S_IFMT) !== S_IFREG) { fs.closeSync(fd); continue; }
-        size = v[8];
-        meta[m + 1] = v[1]; meta[m + 2] = size; meta[m + 3] = v[7]; meta[m + 4] = v[12] * 1e3 + v[13] / 1e6;
-        meta[m + 5] = v[14] * 1e3 + v[15] / 1e6; meta[m + 6] = v[3]; meta[m + 7] = v[4]; meta[m + 8] = v[0]; meta[m + 9] = v[2];
-      } else {
-        const s = fs.fstatSync(fd);
-        if (!s.isFile()) { fs.closeSync(fd); continue; }
-        size = s.size;
-        meta[m + 1] = s.mode; meta[m + 2] = size; meta[m + 3] = s.ino; meta[m + 4] = s.mtimeMs;
-        meta[m + 5] = s.ctimeMs; meta[m + 6] = s.uid; meta[m + 7] = s.gid; meta[m + 8] = s.dev; meta[m + 9] = s.nlink;
-      }
-      meta[m] = size > max ? 1 : 2;
-      if (size > max) { fs.closeSync(fd); continue; }
+      meta[m] = s.size > max ? 1 : 2;
+      meta[m + 1] = s.mode; meta[m + 2] = s.size; meta[m + 3] = s.ino; meta[m + 4] = s.mtimeMs;
+      meta[m + 5] = s.ctimeMs; meta[m + 6] = s.uid; meta[m + 7] = s.gid; meta[m + 8] = s.dev; meta[m + 9] = s.nlink;
+      if (s.size > max) { fs.closeSync(fd); continue; }
       fds[i] = fd;
-      total += size;
+      total += s.size;
     } catch { fs.closeSync(fd); meta[i * ${FIELDS}] = 0; }
   }
   // not zero-filled first (every byte is read over): a search's reads were 40 MB of memset
