@@ -22,6 +22,26 @@ function dropSucraseNodeHelper(): Plugin {
 }
 
 /**
+ * `vite preview` (what `npm start` serves) answers every file `no-cache`, so each page load and
+ * each new worker asked again for every module it imports, one conditional request each, and a
+ * backend switch's spare worker asked for some twenty. The files under assets/ are named by a hash
+ * of their content (a new build gives new names), so the browser may keep them for good.
+ */
+function keepHashedAssets(): Plugin {
+  const hashed = /^\/assets\/[^/?#]+-[A-Za-z0-9_-]{8}\.[a-z0-9]+(?:[?#]|$)/;
+  return {
+    name: 'sandpit-keep-hashed-assets',
+    configurePreviewServer(server) {
+      // Before Vite's own file server, which keeps a Cache-Control already set on the answer.
+      server.middlewares.use((req, res, next) => {
+        if (req.url && hashed.test(req.url)) res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
+        next();
+      });
+    },
+  };
+}
+
+/**
  * The demo page: `npm run build:web` writes dist-web/, `npm start` builds and serves it on
  * 127.0.0.1. The aliases swap the Node built-ins memfs loads for browser stand-ins, so the
  * bundle has no `node:` imports (test/bundle proves it).
@@ -33,7 +53,7 @@ export default defineConfig({
   base: './',
   define: { global: 'globalThis' },
   resolve: { alias: browserAliases },
-  plugins: [dropSucraseNodeHelper()],
+  plugins: [dropSucraseNodeHelper(), keepHashedAssets()],
   build: {
     outDir: here('./dist-web'),
     emptyOutDir: true,

@@ -93,6 +93,37 @@ function chromiumCandidates() {
   return [...new Set([...named, ...fixed, ...playwrightChromiums()])];
 }
 
+/**
+ * The features Playwright (1.65) turns off in every Chromium it launches. Chromium keeps only the
+ * last `--disable-features` it is given, so a list of ours must repeat Playwright's, or it would
+ * turn them back on (test/setup/chromium-args.test.ts compares the two).
+ */
+export const PLAYWRIGHT_DISABLED_FEATURES = [
+  'AvoidUnnecessaryBeforeUnloadCheckSync',
+  'DestroyProfileOnBrowserClose',
+  'HttpsUpgrades',
+  'HttpsFirstBalancedModeAutoEnable',
+  'LensOverlay',
+  'MediaRouter',
+  'PaintHolding',
+  'ThirdPartyStoragePartitioning',
+  'AvoidCorsURLLoaderRestartOnRedirect',
+  'TcpPortRandomizationWin',
+  'OptimizationHints',
+  'NetworkTimeServiceQuerying',
+  'AimEnabled',
+  'PreconnectToSearch',
+  'msForceBrowserSignIn',
+  'msEdgeUpdateLaunchServicesPreferredVersion',
+];
+
+/**
+ * The address bar's suggestion popups, which Chromium 156 draws as two web pages of its own
+ * (chrome://omnibox-popup.top-chrome) and loads for every new window, so for every browser context
+ * and tab a test opens, though a headless window never shows them: about 0.6 CPU-seconds each.
+ */
+const UNSEEN_BROWSER_UI = ['WebUIOmniboxPopup', 'WebUIOmniboxAimPopup'];
+
 /** The switches every test and bench Chromium runs with: no sandbox in CI containers, nothing that calls out. */
 export const CHROMIUM_ARGS = [
   '--no-sandbox',
@@ -102,6 +133,7 @@ export const CHROMIUM_ARGS = [
   '--disable-background-networking',
   '--disable-component-update',
   '--disable-sync',
+  `--disable-features=${[...PLAYWRIGHT_DISABLED_FEATURES, ...UNSEEN_BROWSER_UI].join(',')}`,
 ];
 
 /** The Chromium to test with: CHROMIUM_PATH when set, else the first one found, else null. */

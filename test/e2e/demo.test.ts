@@ -19,6 +19,20 @@ describe('the playground served by vite preview', () => {
   describe('replay and files in and out', () => transferSteps(() => pg));
   describe('persistent storage', () => storageSteps(() => pg));
 
+  it('lets the browser keep the hashed build files for good, and asks again for the page itself', async () => {
+    const scripts = await pg.page.$$eval('script[type="module"][src]', (nodes) =>
+      nodes.map((node) => (node as HTMLScriptElement).src),
+    );
+    expect(scripts.length).toBeGreaterThan(0);
+    for (const src of scripts) {
+      expect(new URL(src).pathname).toMatch(/^\/assets\//);
+      expect((await fetch(src)).headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    }
+    // index.html and the preview's Service Worker keep their names from build to build.
+    expect((await fetch(pg.url)).headers.get('cache-control')).toBe('no-cache');
+    expect((await fetch(new URL('preview-sw.js', pg.url))).headers.get('cache-control')).toBe('no-cache');
+  });
+
   it('made no request beyond the local server and logged no errors', () => {
     expect(pg.foreignRequests).toEqual([]);
     expect(pg.pageErrors).toEqual([]);
