@@ -20,16 +20,6 @@ const HANG_GUARD_MS = process.env.HARDENING === 'full' ? 3_600_000 : 900_000;
 // (docs/development.md, where the suite's time goes).
 const setupFiles = process.env.SANDPIT_CPU_LOG ? ['test/support/cpu-log.ts'] : [];
 
-// A shared node worker grows to a gigabyte over its files, and every git, bash or npm it starts
-// costs the kernel a copy of its page tables: about 20 ms of system time per spawn with 800 MB
-// that malloc holds in 4 KiB pages, under 1 ms with 2 MiB ones. glibc's allocator asks for huge
-// pages when this tunable is set as the worker starts; test/support/worker-env.ts puts the
-// environment the tests and their children see back as it was.
-const workerEnv = {
-  GLIBC_TUNABLES: [process.env.GLIBC_TUNABLES, 'glibc.malloc.hugetlb=1'].filter(Boolean).join(':'),
-  SANDPIT_CHILD_GLIBC_TUNABLES: process.env.GLIBC_TUNABLES ?? '',
-};
-
 export default defineConfig({
   define: { global: 'globalThis' },
   test: {
@@ -49,8 +39,7 @@ export default defineConfig({
           include: ['test/**/*.test.ts'],
           exclude: ['test/browser/**', 'test/e2e/**', ...ownProcess],
           globalSetup: ['test/cli/build-global-setup.ts'],
-          env: workerEnv,
-          setupFiles: ['test/support/worker-env.ts', ...setupFiles],
+          setupFiles,
           testTimeout: HANG_GUARD_MS,
           hookTimeout: HANG_GUARD_MS,
           // The files of one worker share its module cache: importing the sources again for each
