@@ -6,6 +6,10 @@ import { afterAll, beforeAll } from 'vitest';
  * this in every node-side file, and each file appends its test process's CPU seconds, its finished
  * children's (git, npm, the CLI, a bundler, a Chromium it launched) and its wall seconds. A
  * Chromium shared by a project (the e2e one) is counted where it was launched, not here.
+ *
+ * Each line also gives the worker's resident memory before and after the file (MB) and how many
+ * processes the file started from the worker: with `isolate: false` a worker runs many files, and
+ * every fork from a large worker costs the kernel a copy of its page tables.
  */
 const TICKS_PER_SECOND = 100;
 
@@ -25,10 +29,53 @@ function cpuNow(): Cpu {
   return { self: tick(14) + tick(15), children: tick(16) + tick(17), selfSys: tick(15), childrenSys: tick(17) };
 }
 
-let start = { self: 0, children: 0, selfSys: 0, childrenSys: 0, wall: 0 };
+/** VmRSS and VmHWM of this process in MB */
+function memoryNow(): { rss: number; peak: number } {
+  const status = readFileSync('/proc/self/status', 'utf8');
+  const kb = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+)`, 'm').exec(status)?.[1] ?? 0);
+  return { rss: Math.round(kb('VmRSS') / 1024), peak: Math.round(kb('VmHWM') / 1024) };
+}
+
+interface SpawnCount {
+  sync: number;
+  async: number;
+}
+
+/**
+ * Counts every process this worker starts, once per process (setup files run again for each file
+ * of a shared worker): node's child_process calls these two bindings for spawnSync/execSync and for
+ * spawn/exec/fork alike, so a count there misses none of them.
+ */
+function spawnCounter(): SpawnCount {
+  const holder = globalThis as { __sandpitSpawnCount?: SpawnCount };
+  if (holder.__sandpitSpawnCount) return holder.__sandpitSpawnCount;
+  const count: SpawnCount = { sync: 0, async: 0 };
+  holder.__sandpitSpawnCount = count;
+  const binding = (process as unknown as { binding(name: string): Record<string, unknown> }).binding;
+  try {
+    const spawnSync = binding('spawn_sync') as { spawn(...args: unknown[]): unknown };
+    const original = spawnSync.spawn;
+    spawnSync.spawn = function (this: unknown, ...args: unknown[]) {
+      count.sync++;
+      return original.apply(this, args);
+    };
+    const wrap = binding('process_wrap') as { Process: { prototype: { spawn(...args: unknown[]): unknown } } };
+    const originalAsync = wrap.Process.prototype.spawn;
+    wrap.Process.prototype.spawn = function (this: unknown, ...args: unknown[]) {
+      count.async++;
+      return originalAsync.apply(this, args);
+    };
+  } catch {
+    // a Node without these bindings: the log gives no counts
+  }
+  return count;
+}
+
+let start = { self: 0, children: 0, selfSys: 0, childrenSys: 0, wall: 0, rss: 0, sync: 0, async: 0 };
 
 beforeAll(() => {
-  start = { ...cpuNow(), wall: performance.now() };
+  const spawns = spawnCounter();
+  start = { ...cpuNow(), wall: performance.now(), rss: memoryNow().rss, sync: spawns.sync, async: spawns.async };
 });
 
 // biome-ignore lint/correctness/noEmptyPattern: vitest parses the first argument's pattern for fixtures; the file's suite is the second
@@ -36,6 +83,8 @@ afterAll(({}, suite) => {
   const log = process.env.SANDPIT_CPU_LOG;
   if (!log) return;
   const now = cpuNow();
+  const memory = memoryNow();
+  const spawns = spawnCounter();
   const file = (suite as { filepath?: string }).filepath ?? suite.file?.filepath ?? 'unknown';
   const row = {
     file,
@@ -44,6 +93,15 @@ afterAll(({}, suite) => {
     selfSys: +(now.selfSys - start.selfSys).toFixed(2),
     childrenSys: +(now.childrenSys - start.childrenSys).toFixed(2),
     wall: +((performance.now() - start.wall) / 1000).toFixed(2),
+    pid: process.pid,
+    rssBefore: start.rss,
+    rssAfter: memory.rss,
+    rssPeak: memory.peak,
+    // V8's part of the resident memory; the rest is native (malloc, a bundler's own allocator, stacks)
+    heapTotal: Math.round(process.memoryUsage().heapTotal / 2 ** 20),
+    external: Math.round(process.memoryUsage().external / 2 ** 20),
+    spawnsSync: spawns.sync - start.sync,
+    spawnsAsync: spawns.async - start.async,
   };
   appendFileSync(log, `${JSON.stringify(row)}\n`);
 });
