@@ -1,4 +1,5 @@
-import http from 'isomorphic-git/http/web';
+import type { GitHttpRequest, HttpClient } from 'isomorphic-git';
+import webHttp from 'isomorphic-git/http/web';
 import type { GitAuth, GitCredentials } from './redact.js';
 
 /** How to reach a remote, shared by clone, pull and push. */
@@ -16,9 +17,56 @@ export interface RemoteOptions {
 
 /**
  * isomorphic-git's fetch-based client: the same one serves Node (which has fetch) and the
- * browser, so the browser entry needs nothing from `node:`.
+ * browser, so the browser entry needs nothing from `node:`. A request that only reads (the ref
+ * list, a fetch's pack) is sent once more when the connection drops before any answer: Node's
+ * fetch reuses a kept-alive connection that the server may be closing at that moment (a loaded
+ * machine's timers make it likely), and git itself would simply reconnect. A push is never sent
+ * twice.
  */
-export { http };
+export const http: HttpClient = {
+  async request(request) {
+    if (!onlyReads(request)) return webHttp.request(request);
+    const bytes = request.body ? await collect(request.body) : undefined;
+    const attempt = () => webHttp.request({ ...request, body: bytes ? once(bytes) : undefined });
+    try {
+      return await attempt();
+    } catch (error) {
+      if (!droppedBeforeAnswer(error)) throw error;
+      return attempt();
+    }
+  },
+};
+
+function onlyReads(request: GitHttpRequest): boolean {
+  const method = (request.method ?? 'GET').toUpperCase();
+  return method === 'GET' || (method === 'POST' && /\/git-upload-pack$/.test(new URL(request.url).pathname));
+}
+
+/** Node's fetch fails with a TypeError whose cause names the socket's end; a browser retries such a request itself. */
+function droppedBeforeAnswer(error: unknown): boolean {
+  const code = (error as { cause?: { code?: unknown } } | null)?.cause?.code;
+  return error instanceof TypeError && (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE');
+}
+
+async function collect(body: AsyncIterableIterator<Uint8Array>): Promise<Uint8Array> {
+  const parts: Uint8Array[] = [];
+  let size = 0;
+  for await (const part of body) {
+    parts.push(part);
+    size += part.byteLength;
+  }
+  const whole = new Uint8Array(size);
+  let at = 0;
+  for (const part of parts) {
+    whole.set(part, at);
+    at += part.byteLength;
+  }
+  return whole;
+}
+
+async function* once(bytes: Uint8Array): AsyncIterableIterator<Uint8Array> {
+  yield bytes;
+}
 
 /**
  * The onAuth callback isomorphic-git calls after a 401. Secrets the caller returns are added to
