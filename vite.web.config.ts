@@ -24,58 +24,62 @@ function keepWorkerUrl(): Plugin {
     // The client may land in a chunk (dist/web/chunks/): the URL is the worker's from that chunk.
     renderChunk(code, chunk) {
       if (!code.includes(marker)) return null;
-      const rel = posix.relative(posix.dirname(chunk.fileName), 'worker.js');
+      const rel = posix.relative(posix.dirname(chunk.fileName), WORKER_FILE);
       return code.replaceAll(marker, JSON.stringify(rel.startsWith('.') ? rel : `./${rel}`));
     },
   };
 }
 
+/** The worker's file below dist/, where the client's `new URL('./worker.js', import.meta.url)` must lead. */
+const WORKER_FILE = 'web/worker.js';
+
 /**
- * The browser bundles, one mode per run. For `sandpit/web` in dist/web: `--mode worker` makes worker.js
- * and chunks/, whose dynamic imports a consumer's bundler keeps as chunks where the worker format
- * allows it (ES-module workers; an iife worker gets them inlined, still working);
- * `--mode client` makes index.js (and chunks/ beside the worker's), whose `new URL('./worker.js', import.meta.url)`
- * is left for the consumer's bundler to follow. `--mode core` makes dist/browser/index.js (and its
- * chunks/, the shell's among them), the `browser` export of `sandpit` itself. The aliases are
- * applied here, once, so a consumer needs no configuration for the Node built-ins memfs loads.
+ * The browser bundles below dist/, in two builds (`--mode page`, `--mode worker`) that write their
+ * chunks to the same web/chunks/. The page build holds `sandpit/web`'s page client (web/index.js)
+ * and the `browser` export of `sandpit` itself (browser/index.js): a page that imports both (the
+ * README's browser app does) shares one copy of what they have in common (createWorkspace, memfs,
+ * the shell); built one by one, each had its own, and a consumer's bundler parsed, minified and
+ * shipped both. The worker (web/worker.js) is a build of its own: a chunk shared with the page's
+ * entries would be, to esbuild, one file that the page imports statically and the worker lazily,
+ * and esbuild puts all of such a file's code in the page's first load (the OPFS backend, which
+ * the worker loads when it opens, and every worker-only export of a shared module).
+ * What an entry loads on first use (git, glob, the shell, the pack writer, the other backends)
+ * stays in chunks loaded by dynamic import, so a bundler that splits (webpack, esbuild, Vite with
+ * worker.format 'es') loads it only then. The client's `new URL('./worker.js', import.meta.url)`
+ * is left for the consumer's bundler to follow. The aliases are applied here, once, so a consumer
+ * needs no configuration for the Node built-ins memfs loads. scripts/build-web.mjs empties
+ * dist/web and dist/browser first (dist/ itself holds tsc's output).
  */
-const entries: Record<string, { entry: string; outDir: string; file: string }> = {
-  worker: { entry: './web/worker.ts', outDir: './dist/web', file: 'worker.js' },
-  client: { entry: './web/index.ts', outDir: './dist/web', file: 'index.js' },
-  core: { entry: './src/index.ts', outDir: './dist/browser', file: 'index.js' },
+const entries: Record<string, Record<string, string>> = {
+  page: { 'web/index': './web/index.ts', 'browser/index': './src/index.ts' },
+  worker: { [WORKER_FILE.replace(/\.js$/, '')]: './web/worker.ts' },
 };
 
 export default defineConfig(({ mode }) => {
-  const target = entries[mode];
-  if (!target) throw new Error(`vite.web.config.ts: unknown mode ${mode} (worker, client or core)`);
+  const entry = entries[mode];
+  if (!entry) throw new Error(`vite.web.config.ts: unknown mode ${mode} (page or worker)`);
   return {
     logLevel: 'warn',
     // Relative asset URLs: the node script worker is found beside worker.js wherever it is served from.
     base: './',
-    plugins: mode === 'client' ? [keepWorkerUrl()] : [],
+    plugins: mode === 'page' ? [keepWorkerUrl()] : [],
     define: { global: 'globalThis', 'process.env.NODE_ENV': '"production"' },
     resolve: { alias: browserAliases },
     build: {
-      outDir: here(target.outDir),
-      // client shares dist/web with worker, which is built first and empties it.
-      emptyOutDir: mode !== 'client',
+      outDir: here('./dist'),
+      emptyOutDir: false,
+      assetsDir: 'web/assets',
       target: 'es2022',
       minify: false,
       sourcemap: false,
       reportCompressedSize: false,
       copyPublicDir: false,
       lib: {
-        entry: here(target.entry),
+        entry: Object.fromEntries(Object.entries(entry).map(([name, path]) => [name, here(path)])),
         formats: ['es' as const],
-        fileName: () => target.file,
+        fileName: (_format: string, name: string) => `${name}.js`,
       },
-      rollupOptions: {
-        // What the entry loads on first use (git, glob, the shell, the pack writer) stays in chunks/, so a
-        // bundler that splits (webpack, esbuild, Vite with worker.format 'es') loads it only then.
-        // The client's own dynamic imports (the page runner's shell and its `node`) are chunks too, so the
-        // page's first load under webpack and esbuild is what connectWorkspace needs.
-        output: { chunkFileNames: 'chunks/[name]-[hash].js' },
-      },
+      rollupOptions: { output: { chunkFileNames: 'web/chunks/[name]-[hash].js' } },
     },
   };
 });
