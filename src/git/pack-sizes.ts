@@ -1,4 +1,5 @@
 import { toHex } from '../fs/hash/hex.js';
+import { joinBytes } from '../fs/join-bytes.js';
 import type { WorkspaceFs } from '../fs/types.js';
 import { deltaResultSize, OFS_DELTA, readEntryHeader, REF_DELTA } from '../snapshots/delta.js';
 
@@ -66,11 +67,5 @@ async function inflatedHead(deflated: Uint8Array): Promise<Uint8Array> {
   } finally {
     await reader.cancel().catch(() => {});
   }
-  const out = new Uint8Array(length);
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.length;
-  }
-  return out;
+  return joinBytes(chunks);
 }

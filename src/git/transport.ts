@@ -1,5 +1,6 @@
 import type { GitHttpRequest, HttpClient } from 'isomorphic-git';
 import webHttp from 'isomorphic-git/http/web';
+import { joinBytes } from '../fs/join-bytes.js';
 import type { GitAuth, GitCredentials } from './redact.js';
 
 /** How to reach a remote, shared by clone, pull and push. */
@@ -50,18 +51,8 @@ function droppedBeforeAnswer(error: unknown): boolean {
 
 async function collect(body: AsyncIterableIterator<Uint8Array>): Promise<Uint8Array> {
   const parts: Uint8Array[] = [];
-  let size = 0;
-  for await (const part of body) {
-    parts.push(part);
-    size += part.byteLength;
-  }
-  const whole = new Uint8Array(size);
-  let at = 0;
-  for (const part of parts) {
-    whole.set(part, at);
-    at += part.byteLength;
-  }
-  return whole;
+  for await (const part of body) parts.push(part);
+  return joinBytes(parts);
 }
 
 async function* once(bytes: Uint8Array): AsyncIterableIterator<Uint8Array> {

@@ -1,3 +1,4 @@
+import { joinBytes } from '../fs/join-bytes.js';
 import { nameFromBytes, nameToBytes } from '../fs/name-bytes.js';
 import { hasFsCode } from '../fs/errors.js';
 import { readTyped, type GitAccess } from './object-reader.js';
@@ -36,7 +37,6 @@ export function serializeTree(entries: TreeEntry[]): Uint8Array {
     .map((e) => ({ e, key: nameToBytes(e.type === 'tree' ? `${e.path}/` : e.path), name: nameToBytes(e.path) }))
     .sort((a, b) => compareBytes(a.key, b.key));
   const parts: Uint8Array[] = [];
-  let length = 0;
   for (const { e, name } of sorted) {
     const head = encoder.encode(`${e.mode.replace(/^0+/, '')} `);
     const part = new Uint8Array(head.length + name.length + 21);
@@ -44,15 +44,8 @@ export function serializeTree(entries: TreeEntry[]): Uint8Array {
     part.set(name, head.length);
     part.set(fromHex(e.oid), head.length + name.length + 1);
     parts.push(part);
-    length += part.length;
   }
-  const out = new Uint8Array(length);
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
+  return joinBytes(parts);
 }
 
 /**

@@ -1,3 +1,4 @@
+import { joinBytes } from '../fs/join-bytes.js';
 import { nativeFor } from '../fs/platform-native.js';
 import type { WorkspaceFs } from '../fs/types.js';
 
@@ -84,21 +85,12 @@ export async function deflate(content: Uint8Array): Promise<Uint8Array> {
 
 async function collect(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<Uint8Array> {
   const chunks: Uint8Array[] = [];
-  let length = 0;
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;
     chunks.push(value);
-    length += value.length;
   }
-  if (chunks.length === 1) return chunks[0]!;
-  const out = new Uint8Array(length);
-  let at = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, at);
-    at += chunk.length;
-  }
-  return out;
+  return joinBytes(chunks);
 }
 
 /**
