@@ -7,6 +7,7 @@ import { cacheModulesForTheRun } from './test/browser/module-cache.js';
 import { recordFigures, type FigureRow } from './test/hardening/figures.js';
 import { FULL, SEED } from './test/hardening/sizes.js';
 import { CHROMIUM_ARGS, findChromium } from './scripts/test-setup.mjs';
+import { HeavyFirstSequencer } from './test/support/heavy-first-sequencer.js';
 
 // Files whose assertions read the whole process: its memory peak, or what one import installs in it.
 const ownProcess = ['test/git/clone-memory.test.ts', 'test/snapshots/platform-native.test.ts'];
@@ -26,6 +27,8 @@ export default defineConfig({
     // Vitest's default is a worker per core less one: one on 2 cores, which left a core idle for
     // the half of the run after the browser project ends. The browser project opens two pages.
     maxWorkers: 2,
+    // A fresh clone (CI) has no record of how long files take (test/support/heavy-first-sequencer.ts).
+    sequence: { sequencer: HeavyFirstSequencer },
     // expect.poll waits for a state; its default second failed tests under load. A hang is still
     // ended, by the test's own limit.
     expect: { poll: { timeout: 60_000 } },
