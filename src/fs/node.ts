@@ -12,6 +12,7 @@ import { atomicTempName } from './temp-names.js';
 import { SYNC_HASH_BYTES, sha256HexSync } from './hash/sha256.js';
 import { watchFolder } from './watch/node-watch.js';
 import { nodeBuiltin } from './node-builtin.js';
+import { inflateStream } from './node-inflate.js';
 
 // zlib loads with the first snapshot and crypto with the first write or large hash, not with this
 // module: an MCP server's first answers go without them.
@@ -232,6 +233,17 @@ export const NODE_NATIVE: NativeHelpers = {
     for (const part of parts) hash.update(part);
     return hash.digest('hex');
   },
+  sha1Stream: () => {
+    const hash = nodeCrypto().createHash('sha1');
+    return {
+      update: (data) => {
+        hash.update(data);
+      },
+      hex: () => hash.digest('hex'),
+    };
+  },
+  // a big object of a clone: pako and the portable SHA-1 took seconds of CPU for each hundred MiB
+  inflateStream: (data, sink) => inflateStream(nodeZlib(), data, sink),
   // memchr where Uint8Array#indexOf compares byte by byte: a fifth of the time on a file's bytes
   indexOfByte: (bytes, byte, from) => (from >= bytes.length ? -1 : bufferIndexOf.call(bytes, byte, from)),
   isUtf8: (bytes) => isUtf8(bytes),
