@@ -12,7 +12,6 @@ import { atomicTempName } from './temp-names.js';
 import { SYNC_HASH_BYTES, sha256HexSync } from './hash/sha256.js';
 import { watchFolder } from './watch/node-watch.js';
 import { nodeBuiltin } from './node-builtin.js';
-import { inflateStream } from './node-inflate.js';
 
 // zlib loads with the first snapshot and crypto with the first write or large hash, not with this
 // module: an MCP server's first answers go without them.
@@ -250,6 +249,44 @@ export const NODE_NATIVE: NativeHelpers = {
 };
 
 const bufferIndexOf = Buffer.prototype.indexOf as (this: Uint8Array, value: number, byteOffset: number) => number;
+
+/** Output handed to the sink per piece: zeros inflate about a thousandfold, so a piece is bounded by this, not by the input. */
+const INFLATE_PIECE = 1024 * 1024;
+
+/**
+ * NativeHelpers.inflateStream on Node's zlib (passed in, so it loads with the first use): the
+ * stream at the start of `data` inflated on the thread pool, each piece handed to `sink` as it
+ * comes. zlib stops at the stream's end and counts the input it took, whatever follows it.
+ */
+function inflateStream(
+  zlib: typeof import('node:zlib'),
+  data: Uint8Array,
+  sink: (piece: Uint8Array) => void,
+): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const inflater = zlib.createInflate({ chunkSize: INFLATE_PIECE });
+    let failed = false;
+    const fail = (error: unknown) => {
+      if (failed) return;
+      failed = true;
+      inflater.destroy();
+      reject(error);
+    };
+    inflater.on('data', (piece: Buffer) => {
+      if (failed) return;
+      try {
+        sink(new Uint8Array(piece.buffer, piece.byteOffset, piece.byteLength));
+      } catch (error) {
+        fail(error);
+      }
+    });
+    inflater.on('error', fail);
+    inflater.on('end', () => {
+      if (!failed) resolve(inflater.bytesWritten);
+    });
+    inflater.end(Buffer.from(data.buffer, data.byteOffset, data.byteLength));
+  });
+}
 
 function writeAtomically(path: string, data: Uint8Array | string, requested?: number): void {
   const temp = join(dirname(path), atomicTempName(basename(path), tempSuffix()));
