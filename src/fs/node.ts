@@ -241,52 +241,12 @@ export const NODE_NATIVE: NativeHelpers = {
       hex: () => hash.digest('hex'),
     };
   },
-  // a big object of a clone: pako and the portable SHA-1 took seconds of CPU for each hundred MiB
-  inflateStream: (data, sink) => inflateStream(nodeZlib(), data, sink),
   // memchr where Uint8Array#indexOf compares byte by byte: a fifth of the time on a file's bytes
   indexOfByte: (bytes, byte, from) => (from >= bytes.length ? -1 : bufferIndexOf.call(bytes, byte, from)),
   isUtf8: (bytes) => isUtf8(bytes),
 };
 
 const bufferIndexOf = Buffer.prototype.indexOf as (this: Uint8Array, value: number, byteOffset: number) => number;
-
-/** Output handed to the sink per piece: zeros inflate about a thousandfold, so a piece is bounded by this, not by the input. */
-const INFLATE_PIECE = 1024 * 1024;
-
-/**
- * NativeHelpers.inflateStream on Node's zlib (passed in, so it loads with the first use): the
- * stream at the start of `data` inflated on the thread pool, each piece handed to `sink` as it
- * comes. zlib stops at the stream's end and counts the input it took, whatever follows it.
- */
-function inflateStream(
-  zlib: typeof import('node:zlib'),
-  data: Uint8Array,
-  sink: (piece: Uint8Array) => void,
-): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const inflater = zlib.createInflate({ chunkSize: INFLATE_PIECE });
-    let failed = false;
-    const fail = (error: unknown) => {
-      if (failed) return;
-      failed = true;
-      inflater.destroy();
-      reject(error);
-    };
-    inflater.on('data', (piece: Buffer) => {
-      if (failed) return;
-      try {
-        sink(new Uint8Array(piece.buffer, piece.byteOffset, piece.byteLength));
-      } catch (error) {
-        fail(error);
-      }
-    });
-    inflater.on('error', fail);
-    inflater.on('end', () => {
-      if (!failed) resolve(inflater.bytesWritten);
-    });
-    inflater.end(Buffer.from(data.buffer, data.byteOffset, data.byteLength));
-  });
-}
 
 function writeAtomically(path: string, data: Uint8Array | string, requested?: number): void {
   const temp = join(dirname(path), atomicTempName(basename(path), tempSuffix()));

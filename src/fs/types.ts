@@ -183,14 +183,6 @@ export interface NativeHelpers {
   sha1Hex?(parts: Uint8Array[]): string;
   /** optional: a SHA-1 fed in pieces (an object too big to hold, hashed as it inflates) */
   sha1Stream?(): { update(data: Uint8Array): void; hex(): string };
-  /**
-   * optional: zlib decompression of the stream at the start of `data`, which may go on past its
-   * end (a pack's next object), a piece at a time: each piece of output goes to `sink` as it comes,
-   * a fresh buffer it may keep, so the whole output is never held. Gives how many bytes of `data`
-   * the stream took. Rejects with what `sink` threw (handing it nothing more), or when the stream is
-   * damaged, or with an error whose `code` is `'Z_BUF_ERROR'` when `data` ends inside the stream.
-   */
-  inflateStream?(data: Uint8Array, sink: (piece: Uint8Array) => void): Promise<number>;
   /** optional: index of `byte` in `bytes` at or after `from`, or -1 (a search jumps between rare bytes with it) */
   indexOfByte?(bytes: Uint8Array, byte: number, from: number): number;
   /** optional: whether `bytes` are valid UTF-8 (a search checks each file with a match) */
