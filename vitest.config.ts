@@ -71,13 +71,14 @@ export default defineConfig({
           environment: 'node',
           alias: [lexerAlias],
           include: ['test/e2e/**/*.test.ts'],
-          globalSetup: ['test/cli/build-global-setup.ts', 'test/e2e/browser-global-setup.ts'],
+          globalSetup: ['test/cli/build-global-setup.ts'],
           setupFiles,
           testTimeout: 120_000,
           hookTimeout: 240_000,
           // A worker runs file after file: a fresh one per file cost a Node start and a load of
-          // Playwright and Vite each time. Each file still opens its own browser context and
-          // server, and keeps its state in its own module.
+          // Playwright and Vite each time. Each worker launches one Chromium for its files
+          // (test/e2e/playground.ts); each file still opens its own browser context and server,
+          // and keeps its state in its own module.
           isolate: false,
         },
       },

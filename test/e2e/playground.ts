@@ -2,7 +2,6 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { inject } from 'vitest';
 import { previewDemo, repoRoot, sharedDemo, type Preview } from '../bundle/web-build.js';
 import { CHROMIUM_ARGS } from '../../scripts/test-setup.mjs';
 
@@ -50,26 +49,19 @@ export interface PlaygroundOptions {
 export async function startPlayground(options: PlaygroundOptions = {}): Promise<Playground> {
   const base = await mkdtemp(join(tmpdir(), 'sandpit-e2e-'));
   let preview: Preview | undefined;
-  let browser: Browser | undefined;
+  let context: BrowserContext | undefined;
   const stop = async () => {
-    await browser?.close();
+    await context?.close();
     await preview?.stop();
     await rm(base, { recursive: true, force: true });
   };
   try {
     preview = await previewDemo(await sharedDemo(join(base, 'web')), options);
-    // The project's one Chromium (browser-global-setup.ts); a context of its own keeps this file's
-    // storage apart. Closing a connected browser closes this file's contexts, not the browser.
-    const shared = inject('e2eBrowser');
-    browser = shared
-      ? await chromium.connect(shared)
-      : await chromium.launch({
-          executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-          args: CHROMIUM_ARGS,
-        });
+    // This process's Chromium; a context of its own keeps this file's storage apart.
+    const browser = await processBrowser();
     // Reduced motion: the editor's caret then stands still (demo/style.css); a blinking one kept
     // the page drawing frames for as long as the editor had focus, wait after wait.
-    const context = await browser.newContext({
+    context = await browser.newContext({
       viewport: { width: 1440, height: 900 },
       acceptDownloads: true,
       reducedMotion: 'reduce',
@@ -145,6 +137,30 @@ export async function startPlayground(options: PlaygroundOptions = {}): Promise<
     await stop();
     throw error;
   }
+}
+
+const BROWSER = Symbol.for('sandpit.e2e.browser');
+
+/**
+ * One Chromium per test process, launched by its first playground and kept for the files after it:
+ * the e2e workers run file after file (`isolate: false`), and each file opens a browser context of
+ * its own on it, so storage, cookies and OPFS stay apart as in a fresh browser. Playwright talks to
+ * it over its own pipe, in this process; a Chromium shared by the whole project (Playwright's
+ * `launchServer` in vitest's main process) passed every protocol message of both workers through
+ * that process and a WebSocket on the way. Playwright closes it when the process ends (vitest stops
+ * a worker with SIGTERM, and Playwright's handler closes what it launched); one that crashed is
+ * launched again.
+ */
+function processBrowser(): Promise<Browser> {
+  const holder = globalThis as { [BROWSER]?: Promise<Browser> };
+  const launch = () =>
+    chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  const current = holder[BROWSER];
+  holder[BROWSER] = (current ?? launch()).then(
+    (browser) => (browser.isConnected() ? browser : launch()),
+    () => launch(),
+  );
+  return holder[BROWSER];
 }
 
 /** Make `page.waitForFunction` look every POLL_MS unless a call names its own polling. */
