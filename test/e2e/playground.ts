@@ -147,14 +147,23 @@ const BROWSER = Symbol.for('sandpit.e2e.browser');
  * its own on it, so storage, cookies and OPFS stay apart as in a fresh browser. Playwright talks to
  * it over its own pipe, in this process; a Chromium shared by the whole project (Playwright's
  * `launchServer` in vitest's main process) passed every protocol message of both workers through
- * that process and a WebSocket on the way. Playwright closes it when the process ends (vitest stops
- * a worker with SIGTERM, and Playwright's handler closes what it launched); one that crashed is
- * launched again.
+ * that process and a WebSocket on the way. One that crashed is launched again.
+ *
+ * Vitest stops a worker with SIGTERM and kills it 500 ms later. Playwright's own SIGTERM handler
+ * closes its browsers gracefully, which may take longer, and the kill then left Chromium's profile
+ * folder behind in the temporary folder; so the worker exits at once on SIGTERM instead, and
+ * Playwright's exit handler kills the browser and removes that folder before the process ends.
  */
 function processBrowser(): Promise<Browser> {
   const holder = globalThis as { [BROWSER]?: Promise<Browser> };
-  const launch = () =>
-    chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  const launch = () => {
+    if (!process.listeners('SIGTERM').includes(exitOnTerm)) process.once('SIGTERM', exitOnTerm);
+    return chromium.launch({
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: CHROMIUM_ARGS,
+      handleSIGTERM: false,
+    });
+  };
   const current = holder[BROWSER];
   holder[BROWSER] = (current ?? launch()).then(
     (browser) => (browser.isConnected() ? browser : launch()),
@@ -162,6 +171,9 @@ function processBrowser(): Promise<Browser> {
   );
   return holder[BROWSER];
 }
+
+/** The exit status of a process ended by SIGTERM, through `process.exit`, so exit handlers run. */
+const exitOnTerm = () => process.exit(128 + 15);
 
 /** Make `page.waitForFunction` look every POLL_MS unless a call names its own polling. */
 function pollByTimer(page: Page): void {
