@@ -127,8 +127,22 @@ export function createHost(): WorkerApi {
       'Close the workspace in the other tab (or use another name), then retry.',
     ) as Extract<Envelope, { ok: false }>;
 
-  async function ready(): Promise<Workspace | null> {
-    if (ws) return ws;
+  /**
+   * The workspace, opened on the first call that needs it; calls that come while it opens wait for
+   * that one opening. Each used to open on its own: while a locked worker's first call waited for
+   * the lock, a second call asked for it again, found it held (by the first) and answered that
+   * another tab had the workspace; two openings at once could also make two workspaces.
+   */
+  let opening: Promise<Workspace | null> | null = null;
+  function ready(): Promise<Workspace | null> {
+    if (ws) return Promise.resolve(ws);
+    opening ??= openNow().finally(() => {
+      opening = null;
+    });
+    return opening;
+  }
+
+  async function openNow(): Promise<Workspace | null> {
     if (!options) throw new Error('open() was not called');
     // fetched beside the backend's code, not after it
     const tasksCode = surface.offered ? null : import('./host-tasks.js');
