@@ -127,20 +127,10 @@ export function createHost(): WorkerApi {
       'Close the workspace in the other tab (or use another name), then retry.',
     ) as Extract<Envelope, { ok: false }>;
 
-  /**
-   * The workspace, opened on the first call that needs it; calls that come while it opens wait for
-   * that one opening. Each used to open on its own: while a locked worker's first call waited for
-   * the lock, a second call asked for it again, found it held (by the first) and answered that
-   * another tab had the workspace; two openings at once could also make two workspaces.
-   */
+  // One opening for every call that waits on it: more found the lock held by their own worker, or made two workspaces.
   let opening: Promise<Workspace | null> | null = null;
-  function ready(): Promise<Workspace | null> {
-    if (ws) return Promise.resolve(ws);
-    opening ??= openNow().finally(() => {
-      opening = null;
-    });
-    return opening;
-  }
+  const ready = (): Promise<Workspace | null> =>
+    ws ? Promise.resolve(ws) : (opening ??= openNow().finally(() => (opening = null)));
 
   async function openNow(): Promise<Workspace | null> {
     if (!options) throw new Error('open() was not called');
