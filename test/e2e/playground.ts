@@ -2,6 +2,7 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { inject } from 'vitest';
 import { previewDemo, repoRoot, sharedDemo, type Preview } from '../bundle/web-build.js';
 import { CHROMIUM_ARGS } from '../../scripts/test-setup.mjs';
 
@@ -156,13 +157,23 @@ const BROWSER = Symbol.for('sandpit.e2e.browser');
  */
 function processBrowser(): Promise<Browser> {
   const holder = globalThis as { [BROWSER]?: Promise<Browser> };
-  const launch = () => {
+  const launch = async () => {
     if (!process.listeners('SIGTERM').includes(exitOnTerm)) process.once('SIGTERM', exitOnTerm);
-    return chromium.launch({
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: CHROMIUM_ARGS,
-      handleSIGTERM: false,
-    });
+    // Playwright makes the profile folder in the temporary folder: the run's own, which the
+    // project's teardown removes (browser-global-setup.ts), should a kill cut the exit handler short.
+    const saved = process.env.TMPDIR;
+    const runTemp = inject('e2eBrowserTemp');
+    if (runTemp) process.env.TMPDIR = runTemp;
+    try {
+      return await chromium.launch({
+        executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+        args: CHROMIUM_ARGS,
+        handleSIGTERM: false,
+      });
+    } finally {
+      if (saved === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = saved;
+    }
   };
   const current = holder[BROWSER];
   holder[BROWSER] = (current ?? launch()).then(
