@@ -79,8 +79,9 @@ export default defineConfig({
           testTimeout: 120_000,
           hookTimeout: 240_000,
           // A worker runs file after file: a fresh one per file cost a Node start and a load of
-          // Playwright and Vite each time. Each file still opens its own browser context and
-          // server, and keeps its state in its own module.
+          // Playwright and Vite each time. Each worker launches one Chromium for its files
+          // (test/e2e/playground.ts); each file still opens its own browser context and server,
+          // and keeps its state in its own module.
           isolate: false,
         },
       },

@@ -127,8 +127,12 @@ export function createHost(): WorkerApi {
       'Close the workspace in the other tab (or use another name), then retry.',
     ) as Extract<Envelope, { ok: false }>;
 
-  async function ready(): Promise<Workspace | null> {
-    if (ws) return ws;
+  // One opening for every call that waits on it: more found the lock held by their own worker, or made two workspaces.
+  let opening: Promise<Workspace | null> | null = null;
+  const ready = (): Promise<Workspace | null> =>
+    ws ? Promise.resolve(ws) : (opening ??= openNow().finally(() => (opening = null)));
+
+  async function openNow(): Promise<Workspace | null> {
     if (!options) throw new Error('open() was not called');
     // fetched beside the backend's code, not after it
     const tasksCode = surface.offered ? null : import('./host-tasks.js');

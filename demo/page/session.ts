@@ -65,6 +65,16 @@ type Listener = (event: ChangeEvent) => void;
 /** The Sandpit worker, bundled with the page (Vite follows this `new URL` into the build). */
 const startWorker = () => new Worker(new URL('../../web/worker.js', import.meta.url), { type: 'module' });
 
+/** Run `task` when the page's thread is next idle (at the latest after a second); returns a way to call it off. */
+function whenIdle(task: () => void): () => void {
+  if (typeof requestIdleCallback === 'function') {
+    const id = requestIdleCallback(task, { timeout: 1000 });
+    return () => cancelIdleCallback(id);
+  }
+  const id = setTimeout(task, 0);
+  return () => clearTimeout(id);
+}
+
 /**
  * The page's one connection. Panels subscribe once; a backend switch swaps the workspace under
  * them and tells them through `onSwitch`, so nobody holds a closed workspace.
@@ -78,6 +88,10 @@ export class Session {
   private unsubscribe: (() => void) | null = null;
   private spare: Worker | null = null;
   private spareState: WarmState | 'starting' = 'starting';
+  /** How the spare's start went, while it is starting; the worker in use once it was taken. */
+  private spareWarm: Promise<WarmState> | null = null;
+  /** Calls off a spare that waits to start (see scheduleSpare). */
+  private cancelSpare: (() => void) | null = null;
   private readonly warmListeners = new Set<(ready: boolean) => void>();
   choice: WorkspaceChoice = rememberedChoice();
   /** confirmations a person already gave in the page (the tree's own question), by tool and paths */
@@ -115,7 +129,8 @@ export class Session {
 
   /**
    * Whether a switch would work offline now: the spare worker has fetched all the code any
-   * backend needs. False for a moment after each switch, while the next spare loads.
+   * backend needs. False for a while after each switch and the first load: the next spare starts
+   * only once the worker in use has fetched its own code and the page is idle (see scheduleSpare).
    */
   get offlineReady(): boolean {
     return this.spareState === 'warm';
@@ -133,21 +148,56 @@ export class Session {
   private startSpare(): Worker {
     const worker = startWorker();
     this.setSpareState('starting');
-    void whenWarm(worker).then((state) => {
+    const warm = whenWarm(worker);
+    this.spareWarm = warm;
+    void warm.then((state) => {
       if (this.spare === worker) this.setSpareState(state);
     });
     return worker;
   }
 
-  /** The spare, unless it never loaded (offline when it started): that one would never answer. */
-  private takeSpare(): Worker {
+  /**
+   * Start the next spare once the worker just connected has fetched the code it loads on first use
+   * (its warm-up gives way to the page's calls, so the first listing comes first) and the page is
+   * idle: a spare started at once competed with the page's first load for the thread and the
+   * connections, and fetched the same modules over again; started after, it finds every one in
+   * the browser's cache. A switch before then takes a new worker, as after a spare that failed.
+   */
+  private scheduleSpare(connected: Promise<WarmState>): void {
+    this.cancelSpare?.();
+    let cancelIdle: (() => void) | null = null;
+    let cancelled = false;
+    this.cancelSpare = () => {
+      cancelled = true;
+      cancelIdle?.();
+    };
+    void connected.then(() => {
+      if (cancelled) return;
+      cancelIdle = whenIdle(() => {
+        if (cancelled) return;
+        this.cancelSpare = null;
+        this.spare = this.startSpare();
+      });
+    });
+  }
+
+  /**
+   * The spare, unless it never loaded (offline when it started): that one would never answer. With
+   * it, how its start goes, for scheduleSpare.
+   */
+  private takeSpare(): { worker: Worker; warm: Promise<WarmState> } {
+    this.cancelSpare?.();
+    this.cancelSpare = null;
     const spare = this.spare;
+    const spareWarm = this.spareWarm;
     this.spare = null;
+    this.spareWarm = null;
     const state = this.spareState;
     this.setSpareState('starting');
-    if (spare && state !== 'failed') return spare;
+    if (spare && spareWarm && state !== 'failed') return { worker: spare, warm: spareWarm };
     spare?.terminate();
-    return startWorker();
+    const worker = startWorker();
+    return { worker, warm: whenWarm(worker) };
   }
 
   private setSpareState(state: WarmState | 'starting'): void {
@@ -167,7 +217,7 @@ export class Session {
     this.ws = null;
     this.unsubscribe?.();
     await previous?.close();
-    const worker = this.takeSpare();
+    const { worker, warm } = this.takeSpare();
     try {
       this.ws = await connectWorkspace({
         backend: choice.backend,
@@ -185,7 +235,7 @@ export class Session {
     this.viewingFork = null;
     rememberChoice(choice);
     // The next switch takes a worker that is already loaded, so switching works offline too.
-    this.spare = this.startSpare();
+    this.scheduleSpare(warm);
     this.setLocked(this.ws.locked);
     const offChanges = this.ws.onChange((event) => {
       // The panels show one workspace at a time: a fork's changes are not the workspace's, and back.

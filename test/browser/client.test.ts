@@ -232,6 +232,14 @@ describe('two tabs on one workspace', () => {
         result: { content: 'from the first tab\n' },
       });
       await first.close();
+      // Calls that arrive together once the first tab let go: one opening serves them all, so
+      // none finds the lock held by its own worker.
+      const together = await Promise.all([
+        second.call('read_file', { path: 'shared.txt' }),
+        second.call('exists', { path: 'shared.txt' }),
+        second.call('list_directory', { path: '.' }),
+      ]);
+      expect(together.map((envelope) => envelope.ok)).toEqual([true, true, true]);
       expect(await second.call('read_file', { path: 'shared.txt' })).toMatchObject({
         ok: true,
         result: { content: 'from the first tab\n' },

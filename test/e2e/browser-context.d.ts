@@ -1,7 +1,7 @@
 declare module 'vitest' {
   export interface ProvidedContext {
-    /** the endpoint of the Chromium test/e2e/browser-global-setup.ts launched for every e2e file */
-    e2eBrowser: string;
+    /** the folder test/e2e/browser-global-setup.ts made for the e2e workers' Chromium profiles */
+    e2eBrowserTemp: string;
   }
 }
 

@@ -50,26 +50,19 @@ export interface PlaygroundOptions {
 export async function startPlayground(options: PlaygroundOptions = {}): Promise<Playground> {
   const base = await mkdtemp(join(tmpdir(), 'sandpit-e2e-'));
   let preview: Preview | undefined;
-  let browser: Browser | undefined;
+  let context: BrowserContext | undefined;
   const stop = async () => {
-    await browser?.close();
+    await context?.close();
     await preview?.stop();
     await rm(base, { recursive: true, force: true });
   };
   try {
     preview = await previewDemo(await sharedDemo(join(base, 'web')), options);
-    // The project's one Chromium (browser-global-setup.ts); a context of its own keeps this file's
-    // storage apart. Closing a connected browser closes this file's contexts, not the browser.
-    const shared = inject('e2eBrowser');
-    browser = shared
-      ? await chromium.connect(shared)
-      : await chromium.launch({
-          executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-          args: CHROMIUM_ARGS,
-        });
+    // This process's Chromium; a context of its own keeps this file's storage apart.
+    const browser = await processBrowser();
     // Reduced motion: the editor's caret then stands still (demo/style.css); a blinking one kept
     // the page drawing frames for as long as the editor had focus, wait after wait.
-    const context = await browser.newContext({
+    context = await browser.newContext({
       viewport: { width: 1440, height: 900 },
       acceptDownloads: true,
       reducedMotion: 'reduce',
@@ -146,6 +139,52 @@ export async function startPlayground(options: PlaygroundOptions = {}): Promise<
     throw error;
   }
 }
+
+const BROWSER = Symbol.for('sandpit.e2e.browser');
+
+/**
+ * One Chromium per test process, launched by its first playground and kept for the files after it:
+ * the e2e workers run file after file (`isolate: false`), and each file opens a browser context of
+ * its own on it, so storage, cookies and OPFS stay apart as in a fresh browser. Playwright talks to
+ * it over its own pipe, in this process; a Chromium shared by the whole project (Playwright's
+ * `launchServer` in vitest's main process) passed every protocol message of both workers through
+ * that process and a WebSocket on the way. One that crashed is launched again.
+ *
+ * Vitest stops a worker with SIGTERM and kills it 500 ms later. Playwright's own SIGTERM handler
+ * closes its browsers gracefully, which may take longer, and the kill then left Chromium's profile
+ * folder behind in the temporary folder; so the worker exits at once on SIGTERM instead, and
+ * Playwright's exit handler kills the browser and removes that folder before the process ends.
+ */
+function processBrowser(): Promise<Browser> {
+  const holder = globalThis as { [BROWSER]?: Promise<Browser> };
+  const launch = async () => {
+    if (!process.listeners('SIGTERM').includes(exitOnTerm)) process.once('SIGTERM', exitOnTerm);
+    // Playwright makes the profile folder in the temporary folder: the run's own, which the
+    // project's teardown removes (browser-global-setup.ts), should a kill cut the exit handler short.
+    const saved = process.env.TMPDIR;
+    const runTemp = inject('e2eBrowserTemp');
+    if (runTemp) process.env.TMPDIR = runTemp;
+    try {
+      return await chromium.launch({
+        executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+        args: CHROMIUM_ARGS,
+        handleSIGTERM: false,
+      });
+    } finally {
+      if (saved === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = saved;
+    }
+  };
+  const current = holder[BROWSER];
+  holder[BROWSER] = (current ?? launch()).then(
+    (browser) => (browser.isConnected() ? browser : launch()),
+    () => launch(),
+  );
+  return holder[BROWSER];
+}
+
+/** The exit status of a process ended by SIGTERM, through `process.exit`, so exit handlers run. */
+const exitOnTerm = () => process.exit(128 + 15);
 
 /** Make `page.waitForFunction` look every POLL_MS unless a call names its own polling. */
 function pollByTimer(page: Page): void {
