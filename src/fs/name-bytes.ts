@@ -7,6 +7,8 @@
  * original bytes.
  */
 
+import { utf8Bytes } from './ascii-bytes.js';
+
 const fatal = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 const encoder = new TextEncoder();
 const LONE_ESCAPE = /(?<![\uD800-\uDBFF])[\uDC80-\uDCFF]/;
@@ -36,7 +38,7 @@ export function utf8Name(bytes: Uint8Array): string | null {
 
 /** The bytes a name stands for: UTF-8, with each escaped byte put back as itself. */
 export function nameToBytes(name: string): Uint8Array {
-  if (!hasEscapedBytes(name)) return encoder.encode(name);
+  if (!hasEscapedBytes(name)) return utf8Bytes(name);
   const out: number[] = [];
   for (let i = 0; i < name.length; i++) {
     const c = name.charCodeAt(i);

@@ -1,3 +1,4 @@
+import { utf8Bytes } from '../ascii-bytes.js';
 import { crc32 } from '../hash/crc32.js';
 import { FsError } from '../errors.js';
 
@@ -45,7 +46,6 @@ export interface PackFile {
 
 const PREFIX = 8;
 const FIXED = 1 + 8 + 2;
-const encoder = new TextEncoder();
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
 /** Paths are limited by the u16 length fields; the tools refuse far shorter ones first. */
@@ -60,8 +60,8 @@ export function encodeHeader(
   data?: Uint8Array,
   executable = false,
 ): Uint8Array {
-  const p = encoder.encode(path);
-  const t = op === Op.Rename ? encoder.encode(to) : new Uint8Array(0);
+  const p = utf8Bytes(path);
+  const t = op === Op.Rename ? utf8Bytes(to) : new Uint8Array(0);
   if (p.length > MAX_PATH_BYTES || t.length > MAX_PATH_BYTES) throw new FsError('ENAMETOOLONG', 'write');
   const size = PREFIX + FIXED + p.length + (op === Op.Rename ? 2 + t.length : 0);
   const out = new Uint8Array(size);
