@@ -7,8 +7,6 @@
  * original bytes.
  */
 
-import { utf8Bytes } from './ascii-bytes.js';
-
 const fatal = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 const encoder = new TextEncoder();
 const LONE_ESCAPE = /(?<![\uD800-\uDBFF])[\uDC80-\uDCFF]/;
@@ -34,6 +32,20 @@ export function utf8Name(bytes: Uint8Array): string | null {
   } catch {
     return null;
   }
+}
+
+const ASCII = /^[\x00-\x7f]*$/;
+
+/**
+ * The UTF-8 bytes of `text`: an ASCII string copied code by code, anything else through
+ * TextEncoder. Each TextEncoder call crosses into the browser and costs microseconds, and a
+ * clone encodes a path for every record of the packed store and every entry of its index.
+ */
+export function utf8Bytes(text: string): Uint8Array {
+  if (!ASCII.test(text)) return encoder.encode(text);
+  const out = new Uint8Array(text.length);
+  for (let i = 0; i < text.length; i++) out[i] = text.charCodeAt(i);
+  return out;
 }
 
 /** The bytes a name stands for: UTF-8, with each escaped byte put back as itself. */

@@ -113,7 +113,7 @@ export async function cloneInto(ctx: GitContext, options: CloneOptions): Promise
         });
         if (!fetched.fetchHead)
           throw new ToolError('NOT_FOUND', `the repository at '${url}' is empty: there is nothing to clone`);
-        const { sizes, read, object, bytes } = await storePack(fs, staging.gitdir, capture);
+        const { sizes, read, object } = await storePack(fs, staging.gitdir, capture);
         const { commit, tree } = await fetchedCommit(object, staging, fetched.fetchHead);
         const gitlinks: FileChange[] = [];
         // the trees from the pack just indexed, most already inflated, else from the staging repository
@@ -141,8 +141,7 @@ export async function cloneInto(ctx: GitContext, options: CloneOptions): Promise
               branch !== null && `refs/heads/${branch}` === (fetched.defaultBranch ?? `refs/heads/${branch}`),
             packs: adopted.packs.map((p) => ({
               name: p,
-              // the captured pack and its index are still in memory: not read back from the store
-              read: async () => bytes?.get(p) ?? fs.readFile(`${store.access.gitdir}/objects/pack/${p}`),
+              read: () => fs.readFile(`${store.access.gitdir}/objects/pack/${p}`),
             })),
             shallow: adopted.shallow,
             files: changes.map((c) => ({ path: c.path, ...c.after! })),

@@ -71,22 +71,16 @@ export async function storePack(
   fs: WorkspaceFs,
   gitdir: string,
   capture: PackCapture,
-): Promise<Pick<IndexedPack, 'sizes'> & Partial<IndexedPack> & { bytes?: Map<string, Uint8Array> }> {
+): Promise<Pick<IndexedPack, 'sizes'> & Partial<IndexedPack>> {
   const pack = capture.pack();
   const indexing = capture.indexed();
   if (!pack || !indexing) return { sizes: await packObjectSizes(fs, gitdir) };
   const indexed = await indexing;
-  const name = `pack-${indexed.sha}`;
-  const base = `${gitdir}/objects/pack/${name}`;
+  const base = `${gitdir}/objects/pack/pack-${indexed.sha}`;
   // the pack before its index: readers find packs through their .idx files
   await fs.writeFile(`${base}.pack`, pack);
   await fs.writeFile(`${base}.idx`, indexed.idx);
-  // the files' bytes by name, for the workspace's own .git (written next, without reading them back)
-  const bytes = new Map([
-    [`${name}.pack`, pack],
-    [`${name}.idx`, indexed.idx],
-  ]);
-  return { ...indexed, bytes };
+  return indexed;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { createTwoFilesPatch } from 'diff';
-import { countLines, splitLines } from './lines.js';
+import { splitLines } from './lines.js';
 
 export interface LineChanges {
   /** lines added */
@@ -16,14 +16,8 @@ export const MAX_COUNTED_EDIT = 2000;
  * trimmed first, so a small edit in a big file costs little; a huge rewrite is counted in bulk.
  */
 export function countLineChanges(before: string | null, after: string | null): LineChanges {
-  // a file added or deleted: its lines counted, not split into strings (a clone adds thousands)
-  if (before === null || after === null)
-    return {
-      added_lines: after === null ? 0 : countLines(after),
-      removed_lines: before === null ? 0 : countLines(before),
-    };
-  const a = splitLines(before);
-  const b = splitLines(after);
+  const a = before === null ? [] : splitLines(before);
+  const b = after === null ? [] : splitLines(after);
   let start = 0;
   while (start < a.length && start < b.length && a[start] === b[start]) start++;
   let endA = a.length;

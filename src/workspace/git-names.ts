@@ -10,9 +10,6 @@ export function foldedName(name: string): string {
     .replace(/[. ]+$/, '');
 }
 
-const PLAIN_NAME = /^[\w.+,=@-]*$/;
-const DOT_GIT = /^\.git\.*$/i;
-
 /**
  * Whether a path component names a `.git` folder on some file system: `.git` itself, or any
  * spelling that folds onto it (`.GIT`, `.Git.`, `.git::$INDEX_ALLOCATION`) or the 8.3 short
@@ -21,10 +18,6 @@ const DOT_GIT = /^\.git\.*$/i;
 export function foldsToGitDir(name: string): boolean {
   // every spelling above has a `g` (no other character lower-cases to one): most names are ruled out without folding
   if (!name.includes('g') && !name.includes('G')) return false;
-  // A name of ASCII letters, digits and `._+,=@-` folds to itself in lower case less its trailing
-  // dots, and holds no `~`: only `.git` followed by dots folds onto `.git`. Every file of a clone
-  // (`pkg00/...`) was folded whole, two replaces, a split and a lower-casing per component.
-  if (PLAIN_NAME.test(name)) return DOT_GIT.test(name);
   const folded = foldedName(name);
   return folded === '.git' || /^git~[1-9]$/.test(folded);
 }

@@ -1,7 +1,6 @@
 import { diffArrays } from 'diff';
 import { describe, expect, it } from 'vitest';
 import { countLineChanges } from '../../src/text/line-diff.js';
-import { splitLines } from '../../src/text/lines.js';
 import { random, randomEdit } from '../support/random-edits.js';
 
 describe('countLineChanges', () => {
@@ -21,22 +20,6 @@ describe('countLineChanges', () => {
         added_lines: added,
         removed_lines: removed,
       });
-    }
-  });
-
-  it("counts a created or deleted file's lines, unsplit, as many as its split gives, whatever its line ends", () => {
-    const pieces = ['a', 'bc', '', '\n', '\r\n', '\r', '\n\r'];
-    // every text of up to four pieces
-    let level = [''];
-    const texts = [''];
-    for (let length = 1; length <= 4; length++) {
-      level = level.flatMap((prefix) => pieces.map((piece) => prefix + piece));
-      texts.push(...level);
-    }
-    for (const text of texts) {
-      const lines = splitLines(text).length;
-      expect(countLineChanges(null, text), JSON.stringify(text)).toEqual({ added_lines: lines, removed_lines: 0 });
-      expect(countLineChanges(text, null), JSON.stringify(text)).toEqual({ added_lines: 0, removed_lines: lines });
     }
   });
 

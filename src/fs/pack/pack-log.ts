@@ -1,4 +1,4 @@
-import { utf8Bytes } from '../ascii-bytes.js';
+import { utf8Bytes } from '../name-bytes.js';
 import { crc32 } from '../hash/crc32.js';
 import { FsError } from '../errors.js';
 
