@@ -34,23 +34,9 @@ export function utf8Name(bytes: Uint8Array): string | null {
   }
 }
 
-const ASCII = /^[\x00-\x7f]*$/;
-
-/**
- * The UTF-8 bytes of `text`: an ASCII string copied code by code, anything else through
- * TextEncoder. Each TextEncoder call crosses into the browser and costs microseconds, and a
- * clone encodes a path for every record of the packed store and every entry of its index.
- */
-export function utf8Bytes(text: string): Uint8Array {
-  if (!ASCII.test(text)) return encoder.encode(text);
-  const out = new Uint8Array(text.length);
-  for (let i = 0; i < text.length; i++) out[i] = text.charCodeAt(i);
-  return out;
-}
-
 /** The bytes a name stands for: UTF-8, with each escaped byte put back as itself. */
 export function nameToBytes(name: string): Uint8Array {
-  if (!hasEscapedBytes(name)) return utf8Bytes(name);
+  if (!hasEscapedBytes(name)) return encoder.encode(name);
   const out: number[] = [];
   for (let i = 0; i < name.length; i++) {
     const c = name.charCodeAt(i);

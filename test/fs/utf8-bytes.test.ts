@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { utf8Bytes } from '../../src/fs/name-bytes.js';
+import { utf8Bytes } from '../../src/fs/pack/pack-log.js';
 
 describe('utf8Bytes', () => {
   it('gives the bytes TextEncoder gives, for ASCII (copied) and every other kind of text', () => {
