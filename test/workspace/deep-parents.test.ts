@@ -55,7 +55,7 @@ describe(`a file ${DEPTH} folders deep`, () => {
     expect(fs.stats).toBeLessThanOrEqual(1 + steps.length);
   });
 
-  it('still refuses a file another call puts where a new folder goes, and undoes the folders it made', async () => {
+  it('still refuses a file another call puts where a new folder goes, and leaves that file as it is', async () => {
     const inner = createMemoryFs({});
     const fs = Object.create(inner) as WorkspaceFs;
     // another call writes a file at the very path, inside a folder this change just made, first
