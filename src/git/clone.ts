@@ -1,3 +1,9 @@
+// Imported here as well as where they are used: a bundle's clone chunk then names them itself, and
+// a worker fetches them beside its other imports instead of a level later, after the chunks that
+// import them have arrived (each level is a fetch and a compile before the first request to the remote).
+import '../snapshots/global-buffer.js';
+import './repo-files.js';
+import './work-index.js';
 import * as git from 'isomorphic-git';
 import { hasFsCode } from '../fs/errors.js';
 import { parseTreeEntries, readTreeEntries, type GitAccess } from '../snapshots/objects.js';
@@ -108,11 +114,11 @@ export async function cloneInto(ctx: GitContext, options: CloneOptions): Promise
         if (!fetched.fetchHead)
           throw new ToolError('NOT_FOUND', `the repository at '${url}' is empty: there is nothing to clone`);
         const { sizes, read, object } = await storePack(fs, staging.gitdir, capture);
-        const { oid: commit, commit: head } = await git.readCommit({ ...staging, oid: fetched.fetchHead });
+        const { commit, tree } = await fetchedCommit(object, staging, fetched.fetchHead);
         const gitlinks: FileChange[] = [];
         // the trees from the pack just indexed, most already inflated, else from the staging repository
         const trees = object ? treesOf(object, staging) : staging;
-        const all = await diffTrees(trees, null, head.tree, '', gitlinks);
+        const all = await diffTrees(trees, null, tree, '', gitlinks);
         const { changes, skipped, left } = applyCaps(all, sizes, options);
         const name = ref ?? (fetched.defaultBranch ?? 'HEAD').replace(/^refs\/heads\//, '');
         try {
@@ -167,6 +173,27 @@ export async function cloneInto(ctx: GitContext, options: CloneOptions): Promise
     }
     throw toGitError(error, 'clone', url, secrets);
   }
+}
+
+/**
+ * The fetched commit and its tree, read through the indexed pack's reader: isomorphic-git's
+ * readCommit loads the pack's index and the whole pack from the store to find one object the
+ * indexer has just read. An annotated tag (peeled by readCommit) or no reader: isomorphic-git's way.
+ */
+async function fetchedCommit(
+  object: IndexedPack['object'] | undefined,
+  staging: GitAccess,
+  oid: string,
+): Promise<{ commit: string; tree: string }> {
+  const found = object ? await object(oid) : null;
+  // a commit's first line is `tree <id>` (git writes no other first line)
+  const first =
+    found?.type === 'commit'
+      ? /^tree ([0-9a-f]{40})\n/.exec(new TextDecoder().decode(found.data.subarray(0, 46)))
+      : null;
+  if (first) return { commit: oid, tree: first[1]! };
+  const read = await git.readCommit({ ...staging, oid });
+  return { commit: read.oid, tree: read.commit.tree };
 }
 
 /** Read trees through the indexed pack's reader; one it lacks (none should) from the repository. */

@@ -120,7 +120,7 @@ export class FileWriter {
     // by path: a file removed and written again (a checkout turning a link into a file) is one entry
     const logged = new LoggedFiles();
     // folders this run has seen to be real folders: each is checked once, not again for every path below it
-    const folders = new Set<string>();
+    const folders = new SeenFolders();
     let current = '';
     let done = 0;
     try {
@@ -302,13 +302,17 @@ export class FileWriter {
    * own resolution still refuses a link swapped in since (the node backend resolves through
    * descriptors).
    */
-  async makeParents(rel: string, known = new Set<string>()): Promise<Array<() => Promise<void>>> {
+  async makeParents(rel: string, known: Set<string> = new SeenFolders()): Promise<Array<() => Promise<void>>> {
     const undo: Array<() => Promise<void>> = [];
+    const made = known instanceof SeenFolders ? known.made : null;
     let current = '';
     try {
       for (current of uncheckedPrefixes(parentRel(rel), known)) {
         const abs = this.paths.toAbs(current);
-        const stat = await lstatOrNull(this.fs, abs);
+        // Inside a folder this change made, nothing is there but what another call makes at the same
+        // moment, which the mkdir's EEXIST catches below: no lookup (a clone's hundreds of new
+        // folders each cost a miss, an ENOENT error built and thrown, before their mkdir).
+        const stat = made?.has(parentRel(current)) ? null : await lstatOrNull(this.fs, abs);
         if (stat?.type === 'dir') {
           known.add(current);
           continue;
@@ -316,6 +320,7 @@ export class FileWriter {
         if (stat) throw notAFolder(current, rel, stat);
         try {
           await this.fs.mkdir(abs);
+          made?.add(current);
           undo.push(() => this.fs.rmdir(abs).catch(() => {}));
         } catch (error) {
           const now = await lstatOrNull(this.fs, abs);
@@ -375,6 +380,24 @@ function uncheckedPrefixes(dir: string, known: Set<string>): string[] {
   let from = all.length;
   while (from > 0 && !known.has(all[from - 1]!)) from--;
   return all.slice(from);
+}
+
+/**
+ * The folders a change has found to be real folders, and among them the ones it made itself: a
+ * folder dropped from the first (removed, moved) is dropped from both.
+ */
+class SeenFolders extends Set<string> {
+  readonly made = new Set<string>();
+
+  override delete(dir: string): boolean {
+    this.made.delete(dir);
+    return super.delete(dir);
+  }
+
+  override clear(): void {
+    this.made.clear();
+    super.clear();
+  }
 }
 
 /** A failure whose undo also failed part-way: the workspace may be partly changed. */

@@ -208,6 +208,19 @@ describe('the packed OPFS layout: one log, replayed on open', () => {
     await again.close();
   });
 
+  it("lists a folder with each entry's stat in one call, as lstat gives it", async () => {
+    const fs = await openPackStore(new MemoryPackFolder());
+    await fs.mkdir('/dir/sub', { recursive: true });
+    await fs.writeFile('/dir/a.txt', 'abc');
+    await fs.writeFile('/dir/run.sh', '#!/bin/sh\n', { mode: 0o755 });
+    const listed = await fs.readdirStats!('/dir');
+    expect(listed.map((e) => e.name).sort()).toEqual(['a.txt', 'run.sh', 'sub']);
+    for (const { name, stat } of listed) expect(stat).toEqual(await fs.lstat(`/dir/${name}`));
+    await expect(fs.readdirStats!('/dir/a.txt')).rejects.toMatchObject({ code: 'ENOTDIR' });
+    await expect(fs.readdirStats!('/none')).rejects.toMatchObject({ code: 'ENOENT' });
+    await fs.close();
+  });
+
   it('a batch whose write fails refuses every change in it, and the store goes on as its log reads', async () => {
     const folder = new MemoryPackFolder();
     const fs = await openPackStore(folder);

@@ -40,6 +40,40 @@ describe(`a file ${DEPTH} folders deep`, () => {
     expect(fs.stats).toBeLessThan(2 * DEPTH);
   });
 
+  it('is made below its first new folder with no lookups: a folder this change made holds nothing yet', async () => {
+    const fs = counting(createMemoryFs({}));
+    const writer = new FileWriter(fs, new PathResolver(fs, '/'), new PathLocks(), new ChangeLog(), null);
+    const steps: FileStep[] = ['f.txt', 'g.txt'].map((name) => ({
+      kind: 'write',
+      rel: `${deepDir}/${name}`,
+      bytes: new TextEncoder().encode(`${name}\n`),
+      before: null,
+    }));
+    await writer.apply(steps, { parallel: 16, prune: true, noteForSnapshot: false });
+    expect(new TextDecoder().decode(await fs.readFile(`/${deepDir}/g.txt`))).toBe('g.txt\n');
+    // the top folder is looked up (the root was there before), then at most each file's own path
+    expect(fs.stats).toBeLessThanOrEqual(1 + steps.length);
+  });
+
+  it('still refuses a file another call puts where a new folder goes, and leaves that file as it is', async () => {
+    const inner = createMemoryFs({});
+    const fs = Object.create(inner) as WorkspaceFs;
+    // another call writes a file at the very path, inside a folder this change just made, first
+    fs.mkdir = async (path, options) => {
+      if (path === '/new/a/b') await inner.writeFile(path, 'theirs');
+      return inner.mkdir(path, options);
+    };
+    const writer = new FileWriter(fs, new PathResolver(fs, '/'), new PathLocks(), new ChangeLog(), null);
+    const steps: FileStep[] = [
+      { kind: 'write', rel: 'new/a/b/c/f.txt', bytes: new TextEncoder().encode('mine\n'), before: null },
+    ];
+    await expect(writer.apply(steps, { parallel: 16, noteForSnapshot: false })).rejects.toMatchObject({
+      code: 'NOT_A_DIRECTORY',
+    });
+    expect(new TextDecoder().decode(await inner.readFile('/new/a/b'))).toBe('theirs');
+    await expect(inner.lstat('/new/a/b/c')).rejects.toMatchObject({ code: 'ENOTDIR' });
+  });
+
   it('is restored by undo, folder by folder, with stat calls proportional to the depth', async () => {
     const fs = counting(createMemoryFs({ 'top.txt': 'top\n' }));
     const ws = createWorkspace({ fs });

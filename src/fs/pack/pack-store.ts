@@ -3,7 +3,14 @@ import { encodeHeader, Op, readRecord, type LogRecord, type PackFile } from './p
 import { GROW_STEP, LogWriter } from './log-writer.js';
 import { PackTree, walkTree, type DirNode, type FileNode } from './pack-tree.js';
 import { makeStat } from '../stat.js';
-import { requestedMode, type FsDirent, type FsStat, type PlainFile, type WorkspaceFs } from '../types.js';
+import {
+  requestedMode,
+  type FsDirent,
+  type FsDirentStat,
+  type FsStat,
+  type PlainFile,
+  type WorkspaceFs,
+} from '../types.js';
 
 /** The folder a packed workspace keeps its logs in. `open` creates a missing file. */
 export interface PackFolder {
@@ -178,6 +185,14 @@ class PackStore {
             ([name, node]): FsDirent => ({ name, type: node.kind }),
           ),
         ),
+      // the tree is in memory: a folder's stats in one call, where an lstat each (a clone's index of
+      // 2,000 files) went through the call path 2,000 times
+      readdirStats: (path) =>
+        run('readdir', () =>
+          [...this.tree.dir(partsOf(path), 'readdir').children].map(
+            ([name, node]): FsDirentStat => ({ name, stat: this.statOf(node) }),
+          ),
+        ),
       stat: (path) => run('stat', () => this.stat(partsOf(path))),
       lstat: (path) => run('lstat', () => this.stat(partsOf(path))),
       mkdir: (path, o) => changed('mkdir', () => this.mkdir(partsOf(path), o?.recursive ?? false)),
@@ -223,7 +238,7 @@ class PackStore {
     return bytes;
   }
 
-  private statOf(node: FileNode | { kind: 'dir'; mtimeMs: number; ino: number }): FsStat {
+  private statOf(node: FileNode | DirNode): FsStat {
     return node.kind === 'file'
       ? makeStat('file', {
           size: node.size,
