@@ -61,7 +61,9 @@ export function hasLoneCr(hay: Uint8Array, from: number, find: ByteFind = typedF
 /**
  * Number of `\n` bytes in hay[from, to). A native search per line end cost a call per line, more
  * than a loop costs per byte on lines of source code; past 64 bytes the loop goes four bytes at a
- * time (a third of the time), each word's `\n` bytes found and counted with arithmetic alone.
+ * time (a third of the time), each word's `\n` bytes found with arithmetic alone and tallied per
+ * byte lane, the lanes summed once per LANE_WORDS words instead of once per word (the count was
+ * the search's busiest function).
  */
 export function countNewlines(hay: Uint8Array, from: number, to: number): number {
   let n = 0;
@@ -72,16 +74,24 @@ export function countNewlines(hay: Uint8Array, from: number, to: number): number
     const count = (end - i) >>> 2;
     const first = (hay.byteOffset + i) >>> 2;
     const words = wordsOf(hay.buffer, first + count);
-    for (let k = first, last = first + count; k < last; k++) {
-      // a `\n` byte is zero after the xor, and then the only byte whose top bit the rest sets
-      const x = words[k]! ^ 0x0a0a0a0a;
-      n += Math.imul(~(((x & 0x7f7f7f7f) + 0x7f7f7f7f) | x | 0x7f7f7f7f) >>> 7, 0x01010101) >>> 24;
+    for (let k = first, last = first + count; k < last; ) {
+      const stop = Math.min(last, k + LANE_WORDS);
+      let lanes = 0;
+      for (; k < stop; k++) {
+        // a `\n` byte is zero after the xor, and then the only byte whose top bit the rest leaves clear
+        const x = words[k]! ^ 0x0a0a0a0a;
+        lanes += (~(((x & 0x7f7f7f7f) + 0x7f7f7f7f) | x) >>> 7) & 0x01010101;
+      }
+      n += (lanes & 0xff) + ((lanes >>> 8) & 0xff) + ((lanes >>> 16) & 0xff) + (lanes >>> 24);
     }
     i += count << 2;
   }
   for (; i < end; i++) if (hay[i] === 10) n++;
   return n;
 }
+
+/** Words tallied before their lanes are summed: each byte lane holds at most 255. */
+const LANE_WORDS = 255;
 
 /**
  * The words of a whole buffer, the last one's kept: a search's files share their batch's buffer,

@@ -31,6 +31,12 @@ export interface ScanOptions {
   maxLineChars: number;
   /** Date.now() after which the scan stops between lines (the call's time budget) */
   deadline?: number;
+  /**
+   * a binary file without the literal may be answered as one without a match: a search of many
+   * files takes both alike, so such a file is not sniffed for NUL bytes (only a file named alone
+   * must say it is binary)
+   */
+  binaryAsNoMatch?: boolean;
 }
 
 /** The matches of a file, or why it was not searched. */
@@ -75,9 +81,16 @@ export function scanFile(
   const utf16 = bom !== null && bom.encoding !== 'utf-8';
   const native = platformNative();
   const find = native?.indexOfByte ?? typedFind;
+  const bodyStart = bom ? bom.length : 0;
+  let first: number | undefined;
+  if (matcher.bytes && !utf16 && options.binaryAsNoMatch) {
+    // most files of a search hold no match: one look for the literal answers them, without the sniff
+    first = indexOfBytes(bytes, matcher.bytes, bodyStart, find);
+    if (first === -1) return { matches: [] };
+  }
   if (!utf16 && find(bytes.length > SNIFF ? bytes.subarray(0, SNIFF) : bytes, 0, 0) !== -1)
     return { skipped: 'binary' };
-  if (matcher.bytes && !utf16) return scanUtf8(bytes, bom ? bom.length : 0, matcher, options, find, native?.isUtf8);
+  if (matcher.bytes && !utf16) return scanUtf8(bytes, bodyStart, matcher, options, find, native?.isUtf8, first);
   const decoded = decodeText(bytes);
   if (isDecodeFailure(decoded)) return { skipped: decoded.kind === 'binary' ? 'binary' : 'decode' };
   return scanText(decoded.text, matcher, options);
@@ -91,9 +104,11 @@ function scanUtf8(
   options: ScanOptions,
   find: ByteFind,
   isUtf8: ((bytes: Uint8Array) => boolean) | undefined,
+  /** where the literal first is, when the caller already looked */
+  first: number | undefined,
 ): ScanOutcome | Promise<ScanOutcome> {
   const pattern = matcher.bytes!;
-  let at = indexOfBytes(bytes, pattern, bodyStart, find);
+  let at = first ?? indexOfBytes(bytes, pattern, bodyStart, find);
   if (at === -1) return { matches: [] };
   const body = bodyStart === 0 ? bytes : bytes.subarray(bodyStart);
   // checked without making the text where the host can: the text is needed only for a lone `\r`

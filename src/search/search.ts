@@ -265,6 +265,7 @@ function scanCounted(
     context: spec.context,
     maxLineChars: spec.maxLineChars,
     deadline: spec.deadline,
+    binaryAsNoMatch: true,
   });
   if (outcome instanceof Promise)
     return outcome.then((o) => {

@@ -64,6 +64,15 @@ describe('byte search', () => {
     }
     expect(countNewlines(new Uint8Array(1000).fill(10), 1, 999)).toBe(998);
   });
+
+  it('counts a long run of newlines exactly: the per-lane tallies never overflow', () => {
+    // each byte lane of the word tally holds at most 255: 64 KiB of newlines is 16,384 words
+    const lines = new Uint8Array(1 << 16).fill(10);
+    expect(countNewlines(lines, 0, lines.length)).toBe(lines.length);
+    expect(countNewlines(lines, 3, lines.length - 5)).toBe(lines.length - 8);
+    lines.fill(97, 1000, 2000);
+    expect(countNewlines(lines, 0, lines.length)).toBe(lines.length - 1000);
+  });
 });
 
 describe('capLine', () => {
