@@ -38,7 +38,8 @@ export default defineConfig({
           alias: [lexerAlias],
           include: ['test/**/*.test.ts'],
           exclude: ['test/browser/**', 'test/e2e/**', ...ownProcess],
-          globalSetup: ['test/cli/build-global-setup.ts'],
+          // The run's one Chromium for the files that drive a page, launched when the first asks.
+          globalSetup: ['test/cli/build-global-setup.ts', 'test/web/chromium-global-setup.ts'],
           setupFiles,
           testTimeout: HANG_GUARD_MS,
           hookTimeout: HANG_GUARD_MS,
