@@ -38,8 +38,7 @@ export default defineConfig({
           alias: [lexerAlias],
           include: ['test/**/*.test.ts'],
           exclude: ['test/browser/**', 'test/e2e/**', ...ownProcess],
-          // The run's one Chromium for the files that drive a page, launched when the first asks.
-          globalSetup: ['test/cli/build-global-setup.ts', 'test/web/chromium-global-setup.ts'],
+          globalSetup: ['test/cli/build-global-setup.ts'],
           setupFiles,
           testTimeout: HANG_GUARD_MS,
           hookTimeout: HANG_GUARD_MS,

@@ -15,7 +15,7 @@ import {
   repoRoot,
 } from '../package/stage.js';
 import { functionCall, patchCall, shellCall, startResponsesServer } from '../native/responses-server.js';
-import { chromiumForFile } from '../web/chromium.js';
+import { launchChromium } from '../web/chromium.js';
 import { servePage } from '../web/page-server.js';
 import { blocksOf, type DocBlock } from './doc-blocks.js';
 
@@ -240,7 +240,7 @@ describe('the README quick starts, in fresh folders with the packed package', ()
       assets.join(' '),
     ).toBeGreaterThanOrEqual(3);
     const server = await servePage(join(app, 'dist'));
-    const browser = await chromiumForFile();
+    const browser = await launchChromium();
     try {
       const page = await browser.newPage();
       await page.goto(server.url);

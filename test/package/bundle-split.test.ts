@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumForFile } from '../web/chromium.js';
+import { launchChromium } from '../web/chromium.js';
 import { filesBelow, servePage } from '../web/page-server.js';
 import { appFiles, type Built, buildEsbuild, buildVite, buildWebpack, gzipKiB } from '../../bench/consumer-builds.mjs';
 import { makeConsumer, packSandpit, writeTree } from './stage.js';
@@ -44,7 +44,7 @@ function expectBrowserClean(files: Record<string, string>): void {
 /** Serve a build on 127.0.0.1, run it in Chromium and return what the page printed. */
 async function runInChromium(out: string): Promise<Record<string, { ok: boolean; result: Record<string, unknown> }>> {
   const server = await servePage(out);
-  browser ??= await chromiumForFile();
+  browser ??= await launchChromium();
   const tab = await browser.newPage();
   const errors: string[] = [];
   tab.on('pageerror', (e) => errors.push(e.message));

@@ -3,7 +3,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumForFile } from '../web/chromium.js';
+import { launchChromium } from '../web/chromium.js';
 import { filesBelow, servePage } from '../web/page-server.js';
 import {
   browserProject,
@@ -207,7 +207,7 @@ describe('the npm package, installed into a fresh project', () => {
     expect(Object.keys(files).filter((f) => f.endsWith('.wasm'))).toEqual([]);
 
     const server = await servePage(out);
-    const browser = await chromiumForFile();
+    const browser = await launchChromium();
     try {
       const page = await browser.newPage();
       await page.goto(server.url);

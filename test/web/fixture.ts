@@ -1,5 +1,5 @@
 import type { Browser } from 'playwright-core';
-import { chromiumForFile } from './chromium.js';
+import { launchChromium } from './chromium.js';
 import { servePage, sharedPage, type PageServer } from './page-server.js';
 
 export interface PageFixture {
@@ -9,12 +9,12 @@ export interface PageFixture {
   stop(): Promise<void>;
 }
 
-/** Serve the test page (built once for the run) and open Chromium (the run's, where it has one). */
+/** Serve the test page (built once for the run) and start Chromium. */
 export async function startPage(): Promise<PageFixture> {
   const page = await sharedPage();
   const outDir = page.dir;
   const server = await servePage(outDir);
-  const browser = await chromiumForFile();
+  const browser = await launchChromium();
   return {
     browser,
     server,
