@@ -52,23 +52,63 @@ function spawnCounter(): SpawnCount {
   const count: SpawnCount = { sync: 0, async: 0 };
   holder.__sandpitSpawnCount = count;
   const binding = (process as unknown as { binding(name: string): Record<string, unknown> }).binding;
+  const reaped = reapLog();
   try {
     const spawnSync = binding('spawn_sync') as { spawn(...args: unknown[]): unknown };
     const original = spawnSync.spawn;
     spawnSync.spawn = function (this: unknown, ...args: unknown[]) {
       count.sync++;
-      return original.apply(this, args);
+      const started = performance.now();
+      reaped?.settle();
+      try {
+        return original.apply(this, args);
+      } finally {
+        reaped?.note(args[0], started);
+      }
     };
+    type Handle = { onexit?: (...a: unknown[]) => unknown };
     const wrap = binding('process_wrap') as { Process: { prototype: { spawn(...args: unknown[]): unknown } } };
     const originalAsync = wrap.Process.prototype.spawn;
-    wrap.Process.prototype.spawn = function (this: unknown, ...args: unknown[]) {
+    wrap.Process.prototype.spawn = function (this: Handle, ...args: unknown[]) {
       count.async++;
+      const started = performance.now();
+      const onexit = this.onexit;
+      // node sets onexit before it spawns; the child's CPU joins ours when it is reaped, just before this runs
+      if (reaped && onexit)
+        this.onexit = function (this: unknown, ...a: unknown[]) {
+          reaped.note(args[0], started);
+          return onexit.apply(this, a);
+        };
       return originalAsync.apply(this, args);
     };
   } catch {
     // a Node without these bindings: the log gives no counts
   }
   return count;
+}
+
+/**
+ * With SANDPIT_SPAWN_LOG=<file> as well: one line per finished child (its command, CPU seconds with
+ * everything it waited for, wall seconds). A child's CPU joins this process's `children` when it is
+ * reaped, and nothing else moves that figure, so the growth since the last reap is the child's.
+ */
+function reapLog(): { settle(): void; note(options: unknown, started: number): void } | null {
+  const log = process.env.SANDPIT_SPAWN_LOG;
+  if (!log) return null;
+  let last = cpuNow().children;
+  return {
+    settle: () => {
+      last = cpuNow().children;
+    },
+    note: (options, started) => {
+      const now = cpuNow().children;
+      const { file, args } = (options ?? {}) as { file?: string; args?: string[] };
+      const command = (args ?? [file]).join(' ').slice(0, 300);
+      const row = { command, cpu: +(now - last).toFixed(2), wall: +((performance.now() - started) / 1000).toFixed(2) };
+      last = now;
+      appendFileSync(log, `${JSON.stringify(row)}\n`);
+    },
+  };
 }
 
 let start = { self: 0, children: 0, selfSys: 0, childrenSys: 0, wall: 0, rss: 0, sync: 0, async: 0 };
