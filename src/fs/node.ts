@@ -232,15 +232,6 @@ export const NODE_NATIVE: NativeHelpers = {
     for (const part of parts) hash.update(part);
     return hash.digest('hex');
   },
-  sha1Stream: () => {
-    const hash = nodeCrypto().createHash('sha1');
-    return {
-      update: (data) => {
-        hash.update(data);
-      },
-      hex: () => hash.digest('hex'),
-    };
-  },
   // memchr where Uint8Array#indexOf compares byte by byte: a fifth of the time on a file's bytes
   indexOfByte: (bytes, byte, from) => (from >= bytes.length ? -1 : bufferIndexOf.call(bytes, byte, from)),
   isUtf8: (bytes) => isUtf8(bytes),

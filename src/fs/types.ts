@@ -181,13 +181,6 @@ export interface NativeHelpers {
   sha256Hex(data: Uint8Array): string;
   /** optional: lower-case hex SHA-1 of the parts one after the other (git object ids, without copying them together) */
   sha1Hex?(parts: Uint8Array[]): string;
-  /** optional: a SHA-1 fed in pieces (an object too big to hold, hashed as it inflates) */
-  sha1Stream?(): {
-    /** hash the next piece */
-    update(data: Uint8Array): void;
-    /** lower-case hex SHA-1 of every piece so far (called once, at the end) */
-    hex(): string;
-  };
   /** optional: index of `byte` in `bytes` at or after `from`, or -1 (a search jumps between rare bytes with it) */
   indexOfByte?(bytes: Uint8Array, byte: number, from: number): number;
   /** optional: whether `bytes` are valid UTF-8 (a search checks each file with a match) */

@@ -1,4 +1,3 @@
-import { platformNative } from '../fs/platform-native.js';
 import { compressBlock, toHex } from '../snapshots/sha1.js';
 
 /**
@@ -6,18 +5,12 @@ import { compressBlock, toHex } from '../snapshots/sha1.js';
  * a delta's result while its copies and inserts are read, so neither is ever one buffer.
  */
 export class Sha1Stream {
-  /** the host's SHA-1 where an entry installed one (Node's is several times faster than the rounds below) */
-  private readonly native = platformNative()?.sha1Stream?.() ?? null;
   private h = new Int32Array([0x67452301, 0xefcdab89 | 0, 0x98badcfe | 0, 0x10325476, 0xc3d2e1f0 | 0]);
   private readonly block = new Uint8Array(64);
   private filled = 0;
   private length = 0;
 
   update(data: Uint8Array): this {
-    if (this.native) {
-      this.native.update(data);
-      return this;
-    }
     this.length += data.length;
     let at = 0;
     if (this.filled > 0) {
@@ -39,7 +32,6 @@ export class Sha1Stream {
 
   /** The lower-case hex digest; the stream is spent afterwards. */
   hex(): string {
-    if (this.native) return this.native.hex();
     const bits = this.length * 8;
     const pad = new Uint8Array(((this.filled + 9 + 63) >> 6) * 64 - this.filled);
     pad[0] = 0x80;
