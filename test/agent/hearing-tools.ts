@@ -1,9 +1,13 @@
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 // The smallest valid PNG: 1x1, one transparent pixel.
 export const PNG_BASE64 =
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
+
+/** Beside the tools in their folder: the loader skips a dot folder. */
+const SIGNALS = '.signals';
 
 const tools: Record<string, { manifest: object; script: string }> = {
   // Two notes while it runs, then a short exit.
@@ -18,7 +22,8 @@ const tools: Record<string, { manifest: object; script: string }> = {
       appendFileSync(process.env.ZAGENT_NOTIFY_FILE, 'indexing 40% done\\n');
       setTimeout(() => { console.log(JSON.stringify({ output: 'indexed 12 files' })); }, 300);`,
   },
-  // Asks to be heard (wake), works on, then leaves a report file in its output folder.
+  // Asks to be heard (wake) once the run waits, works on, and once the run waits again leaves a
+  // report file in its output folder: each step waits for the run's state (markIdle), not a clock.
   reviewer: {
     manifest: {
       description: 'Review the project in the background.',
@@ -26,12 +31,17 @@ const tools: Record<string, { manifest: object; script: string }> = {
       background: true,
       output: 'json',
     },
-    script: `import { appendFileSync, writeFileSync } from 'node:fs';
-      setTimeout(() => appendFileSync(process.env.ZAGENT_NOTIFY_FILE, JSON.stringify({ text: 'need your decision on X', wake: true }) + '\\n'), 200);
-      setTimeout(() => {
-        writeFileSync(process.env.ZAGENT_OUTPUT_DIR + '/review.md', '# Review\\nall good\\n');
-        console.log(JSON.stringify({ output: 'review finished: 0 problems' }));
-      }, 1500);`,
+    script: `import { appendFileSync, existsSync, writeFileSync } from 'node:fs';
+      const idle = (n) => new Promise((go) => {
+        const look = setInterval(() => {
+          if (existsSync(new URL('../${SIGNALS}/idle-' + n, import.meta.url))) go(clearInterval(look));
+        }, 10);
+      });
+      await idle(1);
+      appendFileSync(process.env.ZAGENT_NOTIFY_FILE, JSON.stringify({ text: 'need your decision on X', wake: true }) + '\\n');
+      await idle(2);
+      writeFileSync(process.env.ZAGENT_OUTPUT_DIR + '/review.md', '# Review\\nall good\\n');
+      console.log(JSON.stringify({ output: 'review finished: 0 problems' }));`,
   },
   // Soon done, leaving a file: it exits after the next request went out, while the model thinks.
   quick: {
@@ -69,6 +79,18 @@ const tools: Record<string, { manifest: object; script: string }> = {
       console.log(JSON.stringify({ output: 'drew chart.png; caps ' + process.env.ZAGENT_CAPS }));`,
   },
 };
+
+/**
+ * Tell the tools in `dir` that the run went idle for the `count`th time (its `waiting` event):
+ * the reviewer takes its steps on these marks. `count` 0 clears them, for a new run. Synchronous,
+ * as an onEvent listener calls it: the mark is there before the run waits.
+ */
+export function markIdle(dir: string, count: number): void {
+  const signals = join(dir, SIGNALS);
+  if (count === 0) rmSync(signals, { recursive: true, force: true });
+  mkdirSync(signals, { recursive: true });
+  if (count > 0) writeFileSync(join(signals, `idle-${count}`), '');
+}
 
 /** A tools folder with the background and media tools the agent tests script against. */
 export async function writeHearingTools(dir: string): Promise<void> {

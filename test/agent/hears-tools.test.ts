@@ -6,7 +6,7 @@ import { createProvider, runAgent, type AgentEvent } from '../../src/index.js';
 import { openNodeWorkspace, taskInbox } from '../../src/node/index.js';
 
 import { folderWith } from './fixture-folder.js';
-import { PNG_BASE64, writeHearingTools } from './hearing-tools.js';
+import { markIdle, PNG_BASE64, writeHearingTools } from './hearing-tools.js';
 import { startModelServer, type ModelServer, type RecordedRequest, type ScriptTurn } from './model-server.js';
 import { systemOf } from './requests.js';
 
@@ -75,12 +75,18 @@ describe.each(['openai', 'anthropic'] as const)('the agent hears its tools over 
     });
     const events: AgentEvent[] = [];
     const model = `${script}-${api}`;
+    // The background tools take their steps when the run waits (hearing-tools.ts), not on a clock.
+    markIdle(toolsDir, 0);
+    let waits = 0;
     try {
       const outcome = await runAgent({
         workspace: ws,
         task: 'Do the task.',
         inbox,
-        onEvent: (e) => events.push(e),
+        onEvent: (e) => {
+          events.push(e);
+          if (e.type === 'waiting') markIdle(toolsDir, ++waits);
+        },
         provider: createProvider({
           api,
           endpoint: api === 'openai' ? `${server.url}/v1` : server.url,

@@ -23,7 +23,10 @@ beforeAll(async () => {
   await buildCli();
   server = await startGitServer();
   toolsDir = folder();
-  // A background tool that writes two notes well after it started, so a task_wait is surely open by then.
+  // A background tool that writes two notes well after it started, so a task_wait is surely open by
+  // then, and ends once the test puts `release` in the workspace, its working folder, notes written
+  // or not: the test says when it has seen what it waits for, so no clock decides whether the task
+  // still runs.
   mkdirSync(join(toolsDir, 'notes'));
   writeFileSync(
     join(toolsDir, 'notes', 'notes.json'),
@@ -36,11 +39,16 @@ beforeAll(async () => {
   );
   writeFileSync(
     join(toolsDir, 'notes', 'notes.mjs'),
-    `import { appendFileSync } from 'node:fs';
+    `import { appendFileSync, existsSync } from 'node:fs';
     const wait = (ms) => new Promise((r) => setTimeout(r, ms));
+    const until = Date.now() + 60_000;
+    setInterval(() => {
+      if (!existsSync('release') && Date.now() < until) return;
+      console.log('done');
+      process.exit(0);
+    }, 10);
     await wait(400); appendFileSync(process.env.SANDPIT_NOTIFY_FILE, 'indexed 2 of 4 folders\\n');
-    await wait(300); appendFileSync(process.env.SANDPIT_NOTIFY_FILE, JSON.stringify({ text: 'indexed all 4 folders' }) + '\\n');
-    await wait(300); console.log('done');`,
+    await wait(300); appendFileSync(process.env.SANDPIT_NOTIFY_FILE, JSON.stringify({ text: 'indexed all 4 folders' }) + '\\n');`,
   );
 });
 afterAll(async () => {
@@ -97,10 +105,18 @@ const overHttp: Connect = async (dir) => {
   return client;
 };
 
-async function callWithProgress(client: Client, name: string, args: Row): Promise<{ result: Row; seen: Progress[] }> {
+async function callWithProgress(
+  client: Client,
+  name: string,
+  args: Row,
+  onProgress?: (seen: Progress[]) => void,
+): Promise<{ result: Row; seen: Progress[] }> {
   const seen: Progress[] = [];
   const result = (await client.callTool({ name, arguments: args }, CallToolResultSchema, {
-    onprogress: (p) => seen.push(p),
+    onprogress: (p) => {
+      seen.push(p);
+      onProgress?.(seen);
+    },
     timeout: 60_000,
   })) as Row;
   return { result, seen };
@@ -154,13 +170,18 @@ describe.each([
   });
 
   it("passes each note of a background task to the task_wait waiting on it, as progress with the note's text", async () => {
-    const client = await connect(folder());
+    const dir = folder();
+    const client = await connect(dir);
     const started = (await client.callTool({ name: 'notes', arguments: {} })) as Row;
     expect(started.structuredContent).toMatchObject({ status: 'running' });
-    const { result, seen } = await callWithProgress(client, 'task_wait', {
-      task_id: started.structuredContent.task_id,
-      timeout_seconds: 30,
-    });
+    const { result, seen } = await callWithProgress(
+      client,
+      'task_wait',
+      { task_id: started.structuredContent.task_id, timeout_seconds: 30 },
+      (seen) => {
+        if (seen.length === 2) writeFileSync(join(dir, 'release'), '');
+      },
+    );
     expect(result.structuredContent).toMatchObject({ status: 'exited', exit_code: 0, wait_timed_out: false });
     expect(seen.map((p) => p.message)).toEqual(['indexed 2 of 4 folders', 'indexed all 4 folders']);
     expect(rising(seen)).toBe(true);
@@ -172,7 +193,8 @@ describe.each([
   ['Streamable HTTP', overHttp],
 ] as const)('cancelling a task_wait over %s', (_, connect) => {
   it('stops the wait, not the task', async () => {
-    const client = await connect(folder());
+    const dir = folder();
+    const client = await connect(dir);
     const started = (await client.callTool({ name: 'notes', arguments: {} })) as Row;
     const id = started.structuredContent.task_id;
     const stop = new AbortController();
@@ -185,6 +207,7 @@ describe.each([
     await expect(waiting).rejects.toThrow();
     const listed = (await client.callTool({ name: 'list_tasks', arguments: {} })) as Row;
     expect(listed.structuredContent.tasks).toEqual([expect.objectContaining({ task_id: id, status: 'running' })]);
+    writeFileSync(join(dir, 'release'), '');
     const waited = (await client.callTool({
       name: 'task_wait',
       arguments: { task_id: id, timeout_seconds: 30 },
@@ -195,7 +218,8 @@ describe.each([
 
 describe('a cancelled task_wait', () => {
   it('answers at once with the task still running', async () => {
-    const { ws } = openToolsetWorkspace(folder(), 'canonical', { toolsDir, sandbox: 'none', snapshots: false });
+    const dir = folder();
+    const { ws } = openToolsetWorkspace(dir, 'canonical', { toolsDir, sandbox: 'none', snapshots: false });
     closers.push(() => ws.close());
     const started = await ws.call<{ task_id: string }>('notes', {});
     if (!started.ok) throw new Error(JSON.stringify(started.error));
@@ -208,6 +232,7 @@ describe('a cancelled task_wait', () => {
     setTimeout(() => stop.abort(), 50);
     // without the signal it would answer only once the task exited
     expect(await waiting).toMatchObject({ ok: true, result: { status: 'running', wait_timed_out: true } });
+    writeFileSync(join(dir, 'release'), '');
   });
 });
 
