@@ -74,7 +74,11 @@ export default defineConfig({
           environment: 'node',
           alias: [lexerAlias],
           include: ['test/e2e/**/*.test.ts'],
-          globalSetup: ['test/cli/build-global-setup.ts', 'test/e2e/browser-global-setup.ts'],
+          globalSetup: [
+            'test/cli/build-global-setup.ts',
+            'test/e2e/browser-global-setup.ts',
+            'test/e2e/demo-global-setup.ts',
+          ],
           setupFiles,
           testTimeout: 120_000,
           hookTimeout: 240_000,

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { inject } from 'vitest';
 import { builtOnce } from '../support/built-once.js';
+import { demoBuildCommand } from './demo-build-command.js';
 
 /** The repository root, where package.json's scripts and vite.config.ts live. */
 export const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
@@ -13,21 +14,16 @@ export const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
  * folder, so files running in parallel never read a bundle another build is rewriting.
  */
 export function buildDemo(outDir: string): void {
-  // vitest sets NODE_ENV=test, which would give a development build; `npm start` runs with none.
-  const env = { ...process.env };
-  delete env.NODE_ENV;
-  const run = spawnSync('npm', ['run', 'build:web', '--', '--outDir', outDir, '--emptyOutDir'], {
-    cwd: repoRoot,
-    encoding: 'utf8',
-    env,
-  });
+  const { command, args, options } = demoBuildCommand(outDir);
+  const run = spawnSync(command, args, { ...options, encoding: 'utf8' });
   if (run.status !== 0) throw new Error(`npm run build:web failed:\n${run.stdout}\n${run.stderr}`);
 }
 
 /**
  * The demo page built once for this run, shared read-only by every file that serves it: a
  * build per e2e file cost the suite a build per file. Built on first use, under a lock folder,
- * since files run in parallel workers; outside the node project's setup, a private build.
+ * since files run in parallel workers, unless the e2e project's setup began it already
+ * (test/e2e/demo-global-setup.ts); outside the node project's setup, a private build.
  */
 export async function sharedDemo(privateDir: string): Promise<string> {
   if (!inject('sharedDemoBuild')) {

@@ -3,6 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inject } from 'vitest';
+import { onceFiles } from './build-ahead.js';
 
 export interface Built {
   dir: string;
@@ -23,9 +24,7 @@ export async function builtOnce(name: string, build: (dir: string) => Promise<vo
     await build(dir);
     return { dir, release: () => rm(dir, { recursive: true, force: true }) };
   }
-  const dir = join(root, name);
-  const done = join(root, `${name}.built`);
-  const lock = join(root, `${name}.lock`);
+  const { dir, done, lock } = onceFiles(root, name);
   while (!existsSync(done)) {
     try {
       mkdirSync(lock);
