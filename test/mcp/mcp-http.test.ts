@@ -159,8 +159,8 @@ describe('sandpit mcp over Streamable HTTP (the SDK client)', () => {
     expect(raw.status).toBe(200);
     await raw.body?.cancel();
     expect(server.sessionCount()).toBe(1);
-    await new Promise((r) => setTimeout(r, 1200));
-    expect(server.sessionCount()).toBe(0);
+    // ended by the sweep once idle for 300 ms
+    await expect.poll(() => server.sessionCount()).toBe(0);
     // and the server is still there for the next client
     const next = await connect(server.url);
     expect((await next.listTools()).tools.length).toBeGreaterThan(10);
