@@ -34,8 +34,13 @@ export function buildAhead(root: string, name: string, make: (dir: string) => Bu
   const end = (ok: boolean) => {
     if (ended) return;
     ended = true;
-    if (ok) writeFileSync(done, '');
-    rmdirSync(lock);
+    // The run's folder may be gone already: another project's teardown removes it.
+    try {
+      if (ok) writeFileSync(done, '');
+      rmdirSync(lock);
+    } catch {
+      /* nothing left to mark */
+    }
   };
   // A group of its own, so a run that ends first stops the whole build (npm, its shell, the bundler).
   const child = spawn(command, args, { ...options, stdio: 'ignore', detached: true });
