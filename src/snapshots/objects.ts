@@ -20,10 +20,15 @@ export const TREE_MODE = '040000';
 /** Past this many new objects in one snapshot they go to a pack instead of loose files. */
 const LOOSE_LIMIT = 32;
 
-/** How a snapshot's loose objects are written: the spare files to use (Node hosts), and the fan-out folders known to exist. */
+/**
+ * How a snapshot's loose objects are written: the spare files to use (Node hosts), and the fan-out
+ * folders known to exist. `packAll`: everything goes into one pack however few the objects (a new
+ * repository's first commit, see ObjectSink).
+ */
 export interface LooseWrites {
   spares: Spares | null;
   dirs: Set<string>;
+  packAll?: boolean;
 }
 
 const ASCII = /^[\x00-\x7f]*$/;
@@ -84,7 +89,10 @@ function compareBytes(a: Uint8Array, b: Uint8Array): number {
  * loose, all compressed at once (isomorphic-git's writeBlob/writeTree compress one object at a
  * time, which made a one-file snapshot cost several compressor round trips in a row); past
  * LOOSE_LIMIT everything streams into packfiles, so a first snapshot of a big tree is a few
- * large writes.
+ * large writes. A new repository's first commit is always one pack (`packAll`): its objects would
+ * each be a file in a fan-out folder of its own (256 of them, so nearly every object makes one),
+ * where a pack is two files in a folder the repository already has. On OPFS a file made is the
+ * dearest call, and most workspaces are opened once and changed a little.
  */
 export class ObjectSink {
   private pending: Array<{ oid: string; type: GitObjectType; bytes: Uint8Array }> = [];
@@ -147,6 +155,7 @@ export class ObjectSink {
 
   /** Write everything still pending; after this every id handed out is readable. */
   async finish(): Promise<void> {
+    if (this.loose.packAll && this.pending.length > 0) this.packing ??= this.startPack();
     await this.packing;
     if (this.pack) {
       await this.pack.flush();

@@ -1,8 +1,10 @@
 import { gitFsClient } from '../fs/git-client.js';
 import type { WorkspaceFs } from '../fs/types.js';
 import { BRANCH, readBranch } from './branch.js';
+import { readEntryHeader } from './delta.js';
 import { readCommit, readTyped, type GitAccess } from './object-reader.js';
 import { readTreeEntries } from './objects.js';
+import { PackIndex } from './pack-index.js';
 
 /** What a look at the shadow history found, and what a repair did. */
 export interface HistoryReport {
@@ -37,14 +39,15 @@ export async function checkHistory(fs: WorkspaceFs, gitdir: string): Promise<His
 
 /**
  * Reset a damaged branch to the newest intact commit: first from the reflog, newest entry
- * first, then from every commit in the loose object store, newest first. An intact
+ * first, then from every commit in the object store, loose or packed (a new repository's first
+ * commit is in a pack), newest first. An intact
  * commit reads back to the root or the shallow cut, its tree included. A healthy history is left
  * as it is; when nothing intact is found the branch is not touched.
  */
 export async function repairHistory(fs: WorkspaceFs, gitdir: string): Promise<HistoryReport> {
   const before = await checkHistory(fs, gitdir);
   if (before.healthy) return before;
-  for (const oid of [...(await reflogCandidates(fs, gitdir)), ...(await looseCommits(fs, gitdir))]) {
+  for (const oid of [...(await reflogCandidates(fs, gitdir)), ...(await storedCommits(fs, gitdir))]) {
     const chain = await readChain(fs, gitdir, oid);
     if (chain.broken) continue;
     await fs.mkdir(`${gitdir}/refs/heads`, { recursive: true }).catch(() => {});
@@ -113,22 +116,24 @@ async function reflogCandidates(fs: WorkspaceFs, gitdir: string): Promise<string
   return found;
 }
 
-/** Every loose commit, newest (furthest from the root) first. */
-async function looseCommits(fs: WorkspaceFs, gitdir: string): Promise<string[]> {
+/** Every commit, loose or whole in a pack, newest (furthest from the root) first. */
+async function storedCommits(fs: WorkspaceFs, gitdir: string): Promise<string[]> {
   const access: GitAccess = { fs: gitFsClient(fs), gitdir, cache: {} };
   const commits = new Map<string, { time: number; parents: string[] }>();
+  const candidates: string[] = [];
   const fanOut = await fs.readdir(`${gitdir}/objects`).catch(() => [] as string[]);
   for (const dir of fanOut) {
     if (!/^[0-9a-f]{2}$/.test(dir)) continue;
-    for (const rest of await fs.readdir(`${gitdir}/objects/${dir}`).catch(() => [] as string[])) {
-      if (!/^[0-9a-f]{38}$/.test(rest)) continue;
-      const oid = dir + rest;
-      try {
-        const commit = await readCommit(access, oid);
-        commits.set(oid, { time: commit.committer.timestamp, parents: commit.parent });
-      } catch {
-        // a blob, a tree, or a damaged object: not a candidate
-      }
+    for (const rest of await fs.readdir(`${gitdir}/objects/${dir}`).catch(() => [] as string[]))
+      if (/^[0-9a-f]{38}$/.test(rest)) candidates.push(dir + rest);
+  }
+  candidates.push(...(await packedCommits(fs, gitdir)));
+  for (const oid of candidates) {
+    try {
+      const commit = await readCommit(access, oid);
+      commits.set(oid, { time: commit.committer.timestamp, parents: commit.parent });
+    } catch {
+      // a blob, a tree, or a damaged object: not a candidate
     }
   }
   // Seconds-resolution times tie within one history, so the order is by distance from the root first.
@@ -148,6 +153,30 @@ async function looseCommits(fs: WorkspaceFs, gitdir: string): Promise<string[]> 
     .sort((a, b) => b.depth - a.depth || b.time - a.time)
     .map((c) => c.oid);
 }
+
+/**
+ * The commits stored whole in the repository's packs, found by their entries' type (nothing is
+ * inflated here). A commit stored as a delta is not among them: Sandpit's own packs hold no deltas.
+ */
+async function packedCommits(fs: WorkspaceFs, gitdir: string): Promise<string[]> {
+  const dir = `${gitdir}/objects/pack`;
+  const found: string[] = [];
+  for (const name of await fs.readdir(dir).catch(() => [] as string[])) {
+    if (!/^pack-[0-9a-f]+\.idx$/.test(name)) continue;
+    try {
+      const index = new PackIndex(await fs.readFile(`${dir}/${name}`), name);
+      const pack = await fs.readFile(`${dir}/${name.slice(0, -4)}.pack`);
+      for (const { oid, offset } of index.entries())
+        if (readEntryHeader(pack, offset).kind === COMMIT_ENTRY) found.push(oid);
+    } catch {
+      // a damaged or half-written pack offers no candidates; readChain checks whatever is chosen
+    }
+  }
+  return found;
+}
+
+/** A pack entry's type number for a commit. */
+const COMMIT_ENTRY = 1;
 
 /**
  * Read a tree and everything below it, each object checked against its id (the object reader

@@ -320,12 +320,14 @@ export class SnapshotStore {
     return run;
   }
 
+  /** `first`: a new repository's first commit, written as one pack (see ObjectSink). */
   private async commit(
     paths: string[],
     meta: Omit<CommitMeta, 'files_changed'>,
     force: boolean,
+    first = false,
   ): Promise<CommitOutcome> {
-    const sink = new ObjectSink(this.access, this.looseWrites());
+    const sink = new ObjectSink(this.access, { ...this.looseWrites(), packAll: first });
     const out = { changed: new Set<string>(), skipped: [] as SkippedFile[] };
     await this.scanner.apply(paths, this.tree, sink, out);
     const tree = await this.tree.write(sink);
@@ -472,7 +474,7 @@ export class SnapshotStore {
           await this.fs.mkdir(`${gitdir}/objects/pack`, { recursive: true }).catch((e) => {
             if (!hasFsCode(e, 'EEXIST')) throw e;
           });
-        await this.commit([''], { message: 'Workspace opened' }, true);
+        await this.commit([''], { message: 'Workspace opened' }, true, true);
         await this.fs.unlink(`${gitdir}/${FIRST_OPEN_MARK}`);
       } catch (error) {
         // A repository without its first commit would read as damaged next time: make none at all.

@@ -143,6 +143,27 @@ describe('a damaged snapshot history', () => {
     }
   });
 
+  it('repairs to the first snapshot, kept in a pack, when every later commit is gone', async () => {
+    for (const { label, fs, root } of await backends()) {
+      const ws = createWorkspace({ fs, root });
+      expect((await ws.call('write_file', { path: 'f.txt', content: 'f\n' })).ok).toBe(true);
+      const [first, second] = ws.snapshots!.history.chain.map((s) => s.oid);
+      await ws.close();
+      const gitdir = `${root}/.sandpit/git`;
+      await fs.unlink(objectPath(gitdir, second!));
+      await fs.unlink(`${gitdir}/refs/heads/main`);
+      expect((await checkHistory(fs, gitdir)).healthy).toBe(false);
+      const repaired = await repairHistory(fs, gitdir);
+      expect(repaired.repairedTo, label).toBe(first);
+      const listed = await createWorkspace({ fs, root }).call<{ snapshots: Array<{ message: string }> }>(
+        'list_snapshots',
+        {},
+      );
+      if (!listed.ok) throw new Error(`${label}: ${JSON.stringify(listed.error)}`);
+      expect(listed.result.snapshots.map((s) => s.message).at(-1), label).toBe('Workspace opened');
+    }
+  });
+
   it('leaves a healthy history alone', async () => {
     const fs = createMemoryFs({ '/ws/a.txt': 'a\n' });
     const ws = createWorkspace({ fs, root: '/ws' });

@@ -84,6 +84,26 @@ describe('the shadow repository, read by the real git CLI', () => {
     git(gitdir, 'fsck', '--full', '--strict');
   });
 
+  it("keeps a new repository's first snapshot in one pack, however small, and git reads it", async () => {
+    const root = folder({ 'a.txt': 'a\n', 'src/b.ts': 'export const b = 1;\n' });
+    const ws = createWorkspace({ fs: createNodeFs(), root });
+    await ws.snapshots!.open();
+    const gitdir = join(root, '.sandpit', 'git');
+    const objects = join(gitdir, 'objects');
+    expect(readdirSync(objects).filter((d) => d.length === 2)).toEqual([]);
+    const pack = readdirSync(join(objects, 'pack')).sort();
+    expect(pack).toHaveLength(2);
+    expect(pack[0]).toMatch(/^pack-[0-9a-f]{40}\.idx$/);
+    expect(git(gitdir, 'count-objects', '-v')).toMatch(/in-pack: 5\n/);
+    expect(git(gitdir, 'show', 'HEAD:src/b.ts')).toBe('export const b = 1;\n');
+    git(gitdir, 'fsck', '--full', '--strict');
+    // the next snapshot's objects are loose, as git's own commits are
+    await ok(ws, 'write_file', { path: 'a.txt', content: 'changed\n' });
+    expect(readdirSync(objects).filter((d) => d.length === 2).length).toBeGreaterThan(0);
+    expect(git(gitdir, 'log', '--format=%s').trim().split('\n')).toEqual(['write_file: a.txt', 'Workspace opened']);
+    git(gitdir, 'fsck', '--full', '--strict');
+  });
+
   it('writes the same tree ids as git itself', async () => {
     const files: Record<string, string> = {
       'a.txt': 'a\n',
