@@ -15,7 +15,8 @@ export const lexerAlias = {
 /**
  * What the browser build substitutes for the Node built-ins memfs and isomorphic-git load, so
  * no `node:` import reaches a browser bundle, and for library parts a browser never runs (an old
- * engine's to-buffer polyfills, pako's deflate). Used by every browser build and vitest's browser project.
+ * engine's to-buffer polyfills, pako's deflate, memfs's snapshots and tree printer). Used by every
+ * browser build and vitest's browser project.
  */
 export const browserAliases = [
   { find: /^node:buffer$/, replacement: 'buffer' },
@@ -26,5 +27,6 @@ export const browserAliases = [
   { find: /^(node:)?process$/, replacement: shim('node-process') },
   { find: /^to-buffer$/, replacement: shim('to-buffer', 'cjs') },
   { find: /^pako$/, replacement: shim('pako') },
+  { find: /^@jsonjoy\.com\/fs-(snapshot|print)$/, replacement: shim('memfs-unused', 'cjs') },
   lexerAlias,
 ];
