@@ -17,9 +17,13 @@ const ownProcess = ['test/git/clone-memory.test.ts', 'test/snapshots/platform-na
 // webpack build under load 16 once took 8 minutes; a full hardening run takes an hour.
 const HANG_GUARD_MS = process.env.HARDENING === 'full' ? 3_600_000 : 900_000;
 
-// SANDPIT_CPU_LOG=<file>: each node-side test file appends the CPU it and its children used
-// (docs/development.md, where the suite's time goes).
-const setupFiles = process.env.SANDPIT_CPU_LOG ? ['test/support/cpu-log.ts'] : [];
+// SANDPIT_CPU_LOG=<file>: each node-side test file appends the CPU it and its children used;
+// SANDPIT_CPU_PROFILE=<folder>: each writes a CPU profile of its test process (docs/development.md,
+// where the suite's time goes).
+const setupFiles = [
+  ...(process.env.SANDPIT_CPU_LOG ? ['test/support/cpu-log.ts'] : []),
+  ...(process.env.SANDPIT_CPU_PROFILE ? ['test/support/cpu-profile.ts'] : []),
+];
 
 export default defineConfig({
   define: { global: 'globalThis' },

@@ -1,9 +1,9 @@
-import { execFileSync } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createNodeFs } from '../../src/fs/node.js';
 import { packObjectSizes } from '../../src/git/pack-sizes.js';
 import { backends, everything, type Made } from './workspaces.js';
 import { createRepo, git, gitServerForFile } from './git-server.js';
+import { leanExecFileSync } from '../support/lean-spawn.js';
 
 const server = gitServerForFile();
 let counter = 0;
@@ -12,7 +12,7 @@ const bare = (name: string) => `${server.root}/${name}.git`;
 
 /** Run a plumbing command in a bare repository with stdin. */
 function plumb(gitdir: string, input: string, ...args: string[]): string {
-  return execFileSync('git', [`--git-dir=${gitdir}`, ...args], {
+  return leanExecFileSync('git', [`--git-dir=${gitdir}`, ...args], {
     input,
     encoding: 'utf8',
     env: {
@@ -52,7 +52,7 @@ function bombRepo(bytes: number): string {
     'a.txt': pattern,
     'b.txt': `${pattern}one more line\n`,
   });
-  execFileSync('git', [`--git-dir=${bare(name)}`, 'repack', '-adq', '--window=10']);
+  leanExecFileSync('git', [`--git-dir=${bare(name)}`, 'repack', '-adq', '--window=10']);
   return name;
 }
 
@@ -60,7 +60,7 @@ describe('pack object sizes', () => {
   it('match git cat-file for every object, deltas included, without inflating them', async () => {
     const name = bombRepo(3 * 1024 * 1024);
     const expected = new Map(
-      execFileSync(
+      leanExecFileSync(
         'git',
         [
           `--git-dir=${bare(name)}`,
@@ -75,7 +75,7 @@ describe('pack object sizes', () => {
         .map((l) => l.split(' '))
         .map(([oid, size]) => [oid!, Number(size)]),
     );
-    const deltas = execFileSync(
+    const deltas = leanExecFileSync(
       'git',
       [`--git-dir=${bare(name)}`, 'cat-file', '--batch-check=%(deltabase)', '--batch-all-objects'],
       { encoding: 'utf8' },

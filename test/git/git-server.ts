@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
+import { leanExecFileSync } from '../support/lean-spawn.js';
 
 /** A real git smart-HTTP server for tests: `git http-backend` behind node:http, on 127.0.0.1. */
 export interface GitServer {
@@ -163,7 +164,7 @@ export function createRepo(
     for (const path of executable) git(work, 'update-index', '--chmod=+x', path);
     git(work, 'commit', '-q', '-m', 'initial commit');
     const bare = join(server.root, `${name}.git`);
-    execFileSync('git', ['clone', '-q', '--bare', work, bare], { env: gitEnv() });
+    leanExecFileSync('git', ['clone', '-q', '--bare', work, bare], { env: gitEnv() });
     return bare;
   } finally {
     rmSync(work, { recursive: true, force: true });
@@ -174,7 +175,9 @@ export function createRepo(
 export function filesOnBranch(server: Pick<GitServer, 'root'>, name: string, branch: string): Record<string, string> {
   const work = mkdtempSync(join(tmpdir(), 'sandpit-git-check-'));
   try {
-    execFileSync('git', ['clone', '-q', '--branch', branch, join(server.root, `${name}.git`), work], { env: gitEnv() });
+    leanExecFileSync('git', ['clone', '-q', '--branch', branch, join(server.root, `${name}.git`), work], {
+      env: gitEnv(),
+    });
     const out: Record<string, string> = {};
     const listed = git(work, 'ls-files', '-z').split('\0').filter(Boolean);
     for (const path of listed) out[path] = readFileSync(join(work, path), 'utf8');
@@ -184,9 +187,12 @@ export function filesOnBranch(server: Pick<GitServer, 'root'>, name: string, bra
   }
 }
 
-/** Run git in a folder with a fixed identity and no user config. */
+/**
+ * Run git in a folder with a fixed identity and no user config. Started from a small process, not
+ * the test worker (test/support/lean-spawn.ts): a git file runs it a hundred times or more.
+ */
 export function git(cwd: string, ...args: string[]): string {
-  return execFileSync('git', args, { cwd, encoding: 'utf8', env: gitEnv() });
+  return leanExecFileSync('git', args, { cwd, encoding: 'utf8', env: gitEnv() });
 }
 
 function gitEnv(): NodeJS.ProcessEnv {

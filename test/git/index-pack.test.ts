@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,6 +7,7 @@ import { NODE_NATIVE } from '../../src/fs/node.js';
 import { installPlatformNative, platformNative } from '../../src/fs/platform-native.js';
 import { sha1 } from '../../src/snapshots/sha1.js';
 import { ToolError } from '../../src/contract/index.js';
+import { leanExecFileSync } from '../support/lean-spawn.js';
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -23,7 +23,7 @@ const env = {
   GIT_COMMITTER_EMAIL: 't@t',
 };
 const run = (cwd: string, args: string[], input?: Buffer | string) =>
-  execFileSync('git', args, { cwd, env, input, maxBuffer: 1 << 30 });
+  leanExecFileSync('git', args, { cwd, env, input, maxBuffer: 1 << 30 });
 
 /** A repository with history (so packs hold deltas, chains of them), packed by the real git CLI. */
 function repoWithDeltas(): { dir: string; pack: Uint8Array; idx: Uint8Array } {

@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FULL } from './sizes.js';
 import { buildCli, envelopes, runCli } from '../cli/built-cli.js';
 import { createRepo, git as gitIn, startGitServer, type GitServer } from '../git/git-server.js';
+import { leanExecFileSync } from '../support/lean-spawn.js';
 
 const APPENDS = FULL ? 100 : 30;
 const PULLS = FULL ? 8 : 3;
@@ -23,7 +23,7 @@ afterAll(async () => {
 });
 
 const git = (gitdir: string, ...args: string[]) =>
-  execFileSync('git', [`--git-dir=${gitdir}`, ...args], { encoding: 'utf8' });
+  leanExecFileSync('git', [`--git-dir=${gitdir}`, ...args], { encoding: 'utf8' });
 
 /** Commit `file` on the remote's main through a clone of its bare folder (never through the server, whose loop this would block). */
 async function remoteCommit(work: string, file: string): Promise<void> {
@@ -40,7 +40,7 @@ describe('a git verb in one process racing changes in another', () => {
     const cloned = await runCli(['clone', `${server.url}/race.git`, root]);
     expect(cloned.code, cloned.stdout + cloned.stderr).toBe(0);
     const work = join(base, 'remote-work');
-    execFileSync('git', ['clone', '-q', bare, work]);
+    leanExecFileSync('git', ['clone', '-q', bare, work]);
     const transcript = join(base, 'appends.jsonl');
     await writeFile(
       transcript,
@@ -74,7 +74,9 @@ describe('a git verb in one process racing changes in another', () => {
     expect(subjects.filter((s) => s.startsWith('append_file'))).toHaveLength(APPENDS);
     expect(git(gitdir, 'show', 'main:log.txt').split('\n').filter(Boolean)).toHaveLength(APPENDS);
     for (let p = 0; p < PULLS; p++) expect(git(gitdir, 'show', `main:remote-${p}.txt`)).toBe(`remote-${p}.txt\n`);
-    const fsck = execFileSync('git', [`--git-dir=${gitdir}`, 'fsck', '--full', '--no-reflogs'], { encoding: 'utf8' });
+    const fsck = leanExecFileSync('git', [`--git-dir=${gitdir}`, 'fsck', '--full', '--no-reflogs'], {
+      encoding: 'utf8',
+    });
     const dangling = [...fsck.matchAll(/dangling commit ([0-9a-f]{40})/g)].map((m) =>
       git(gitdir, 'log', '-1', '--format=%s', m[1]!).trim(),
     );

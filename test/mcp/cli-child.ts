@@ -5,6 +5,7 @@ import { Client, type ClientOptions } from '@modelcontextprotocol/sdk/client/ind
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { cliPath } from '../cli/built-cli.js';
+import { sharedSchemaValidator } from './shared-validator.js';
 
 /** Where `sandpit mcp` runs for a test: a fresh stdio child per client, or one HTTP child many clients share. */
 export interface McpChild {
@@ -19,7 +20,10 @@ export function stdioChild(args: string[]): McpChild {
   const clients: Client[] = [];
   return {
     async connect(options = {}, setup) {
-      const client = new Client({ name: 'stdio-child-test', version: '1.0.0' }, options);
+      const client = new Client(
+        { name: 'stdio-child-test', version: '1.0.0' },
+        { jsonSchemaValidator: sharedSchemaValidator, ...options },
+      );
       setup?.(client);
       await client.connect(
         new StdioClientTransport({ command: process.execPath, args: [cliPath, 'mcp', ...args], stderr: 'pipe' }),
@@ -66,7 +70,10 @@ export async function httpChild(args: string[]): Promise<McpChild & { url: strin
     url,
     token,
     async connect(options = {}, setup) {
-      const client = new Client({ name: 'http-child-test', version: '1.0.0' }, options);
+      const client = new Client(
+        { name: 'http-child-test', version: '1.0.0' },
+        { jsonSchemaValidator: sharedSchemaValidator, ...options },
+      );
       setup?.(client);
       await client.connect(
         new StreamableHTTPClientTransport(new URL(url), {

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openToolsetWorkspace, serveMcpHttp, type McpHttpServer } from '../../src/node/index.js';
 import type { Workspace } from '../../src/index.js';
 import { PNG, writeToolsFolder } from '../manifests/fixtures.js';
+import { sharedSchemaValidator } from './shared-validator.js';
 
 type Row = Record<string, any>;
 const dirs: string[] = [];
@@ -44,7 +45,10 @@ async function serve(
 }
 
 async function connect(url: string, headers: Record<string, string> = {}): Promise<Client> {
-  const client = new Client({ name: 'sandpit-http-test', version: '1.0.0' });
+  const client = new Client(
+    { name: 'sandpit-http-test', version: '1.0.0' },
+    { jsonSchemaValidator: sharedSchemaValidator },
+  );
   await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }));
   closers.push(() => client.close().catch(() => {}));
   return client;

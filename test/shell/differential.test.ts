@@ -14,6 +14,7 @@ import { AGENT_LINES, LOUD_LINES } from './differential-agent-lines.js';
 import { ARCHIVE_LINES, ARCHIVE_LOUD_LINES } from './differential-archive-lines.js';
 import { FIXTURE, JQ_LINES, KNOWN_DIFFERENCES, LINES } from './differential-lines.js';
 import { TOOL_LINES } from './differential-tool-lines.js';
+import { leanSpawnSync } from '../support/lean-spawn.js';
 
 const ALL_LINES = [...LINES, ...AGENT_LINES, ...TOOL_LINES, ...ARCHIVE_LINES];
 
@@ -81,15 +82,15 @@ function bash(line: string, name: string) {
   const asksTimes = /-(?:[amc](?:min|time)|newer)\b/.test(line);
   const tree = untouched && !asksTimes ? untouched : freshTree(name);
   if (tree === untouched) untouched = undefined;
-  const run = spawnSync('/bin/bash', ['-c', line], {
+  // started from a small process, not this worker: a fork from a big worker costs more than bash
+  const run = leanSpawnSync('/bin/bash', ['-c', line], {
     cwd: tree.dir,
-    encoding: 'utf8',
     timeout: 10_000,
     env: { PATH: process.env.PATH ?? '/usr/bin:/bin', LC_ALL: 'C', HOME: '/' },
   });
   const files = hostTree(tree.dir);
   if (hostState(tree.dir) === tree.state) untouched = tree;
-  return { stdout: run.stdout, stderr: run.stderr, exit: run.status ?? -1, files };
+  return { stdout: run.stdout.toString('utf8'), stderr: run.stderr.toString('utf8'), exit: run.status ?? -1, files };
 }
 
 async function shell(line: string) {

@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { createMemoryFs } from '../../src/fs/memory.js';
@@ -9,6 +8,7 @@ import { ChangeLog } from '../../src/workspace/change-log.js';
 import { FileWriter } from '../../src/workspace/file-writer.js';
 import { PathLocks } from '../../src/workspace/locks.js';
 import { PathResolver } from '../../src/workspace/paths.js';
+import { leanSpawnSync } from '../support/lean-spawn.js';
 
 /** Fixed people and moments, so both gits make the same hashes. */
 export const GIT_ENV = {
@@ -26,13 +26,12 @@ export interface Outcome {
   exit: number;
 }
 
-/** Real bash and the real git CLI in a host folder, with no user or system config. */
+/** Real bash and the real git CLI in a host folder, with no user or system config (started as lean-spawn.ts says). */
 export function realGit(dir: string) {
   mkdirSync(dir, { recursive: true });
   return (line: string): Outcome => {
-    const run = spawnSync('/bin/bash', ['-c', line], {
+    const run = leanSpawnSync('/bin/bash', ['-c', line], {
       cwd: dir,
-      encoding: 'utf8',
       env: {
         PATH: process.env.PATH ?? '/usr/bin:/bin',
         LC_ALL: 'C',
@@ -46,7 +45,8 @@ export function realGit(dir: string) {
         ...GIT_ENV,
       },
     });
-    return { stdout: run.stdout.replaceAll(`${dir}/`, '/'), stderr: run.stderr, exit: run.status ?? -1 };
+    const stdout = run.stdout.toString('utf8');
+    return { stdout: stdout.replaceAll(`${dir}/`, '/'), stderr: run.stderr.toString('utf8'), exit: run.status ?? -1 };
   };
 }
 
@@ -78,9 +78,8 @@ export const memoryBackend = () => ({ fs: createMemoryFs({}), root: '/' });
 
 /** The real git CLI on a folder the shell wrote: what it says, for reading the repository back. */
 export function gitIn(dir: string, ...args: string[]): Outcome {
-  const run = spawnSync('git', args, {
+  const run = leanSpawnSync('git', args, {
     cwd: dir,
-    encoding: 'utf8',
     env: {
       PATH: process.env.PATH ?? '/usr/bin:/bin',
       HOME: dir,
@@ -88,7 +87,7 @@ export function gitIn(dir: string, ...args: string[]): Outcome {
       GIT_CONFIG_GLOBAL: '/dev/null',
     },
   });
-  return { stdout: run.stdout, stderr: run.stderr, exit: run.status ?? -1 };
+  return { stdout: run.stdout.toString('utf8'), stderr: run.stderr.toString('utf8'), exit: run.status ?? -1 };
 }
 
 export const hostPath = join;

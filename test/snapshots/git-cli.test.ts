@@ -1,13 +1,13 @@
-import { execFileSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createWorkspace, type Workspace, type WorkspaceFs } from '../../src/index.js';
 import { createNodeFs } from '../../src/node/index.js';
+import { leanExecFileSync } from '../support/lean-spawn.js';
 
 const git = (gitdir: string, ...args: string[]) =>
-  execFileSync('git', [`--git-dir=${gitdir}`, ...args], {
+  leanExecFileSync('git', [`--git-dir=${gitdir}`, ...args], {
     encoding: 'utf8',
     env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1', HOME: tmpdir() },
   });
@@ -119,16 +119,16 @@ describe('the shadow repository, read by the real git CLI', () => {
     const copy = join(base, 'copy');
     cpSync(root, copy, { recursive: true, filter: (p) => !p.includes('.sandpit') });
     const plain = join(base, 'plain.git');
-    execFileSync('git', ['init', '-q', '--bare', plain]);
-    execFileSync('git', [`--git-dir=${plain}`, `--work-tree=${copy}`, 'add', '-A'], { cwd: copy });
-    const expected = execFileSync('git', [`--git-dir=${plain}`, 'write-tree'], { encoding: 'utf8' }).trim();
+    leanExecFileSync('git', ['init', '-q', '--bare', plain]);
+    leanExecFileSync('git', [`--git-dir=${plain}`, `--work-tree=${copy}`, 'add', '-A'], { cwd: copy });
+    const expected = leanExecFileSync('git', [`--git-dir=${plain}`, 'write-tree'], { encoding: 'utf8' }).trim();
     expect(ws.snapshots!.history.head!.tree).toBe(expected);
   });
 
   it("leaves a user's own .git byte-identical and out of every snapshot", async () => {
     const root = folder({ 'f.txt': '0\n' });
-    execFileSync('git', ['init', '-q', root]);
-    execFileSync('git', [
+    leanExecFileSync('git', ['init', '-q', root]);
+    leanExecFileSync('git', [
       '-C',
       root,
       '-c',
@@ -162,7 +162,9 @@ describe('the shadow repository, read by the real git CLI', () => {
     expect(git(join(root, '.git'), 'log', '--format=%s')).toBe('user commit\n');
     expect(git(join(root, '.sandpit', 'git'), 'ls-tree', '-r', '--name-only', 'HEAD')).not.toContain('.git/');
     // The user's git does not list Sandpit's history as something to commit.
-    expect(execFileSync('git', ['-C', root, 'status', '--porcelain'], { encoding: 'utf8' })).not.toContain('.sandpit');
+    expect(leanExecFileSync('git', ['-C', root, 'status', '--porcelain'], { encoding: 'utf8' })).not.toContain(
+      '.sandpit',
+    );
   });
 
   it('cuts history at the retention limit with a shallow boundary git honours', async () => {

@@ -119,9 +119,11 @@ beforeAll(() => {
 });
 
 // biome-ignore lint/correctness/noEmptyPattern: vitest parses the first argument's pattern for fixtures; the file's suite is the second
-afterAll(({}, suite) => {
+afterAll(async ({}, suite) => {
   const log = process.env.SANDPIT_CPU_LOG;
   if (!log) return;
+  // children started through test/support/lean-spawn.ts count once their driver is reaped
+  await (globalThis as { __sandpitStopLeanSpawns?: () => Promise<void> }).__sandpitStopLeanSpawns?.();
   const now = cpuNow();
   const memory = memoryNow();
   const spawns = spawnCounter();

@@ -1,9 +1,9 @@
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createMemoryFs, createWorkspace, type Workspace } from '../../src/index.js';
+import { leanSpawnSync } from '../support/lean-spawn.js';
 
 type Files = Record<string, string | Uint8Array>;
 const lines = (n: number, tag = 'line') => Array.from({ length: n }, (_, i) => `${tag} ${i + 1}\n`).join('');
@@ -78,7 +78,8 @@ function git(cwd: string, ...args: string[]): number {
     GIT_COMMITTER_NAME: 't',
     GIT_COMMITTER_EMAIL: 't@x',
   };
-  const r = spawnSync('git', args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  // from a small process (test/support/lean-spawn.ts): this file runs git about 130 times
+  const r = leanSpawnSync('git', args, { cwd, env });
   if (r.status === null) throw new Error(`git ${args[0]} did not finish`);
   return r.status;
 }
@@ -123,8 +124,8 @@ function gitMerge(
   git(dir, 'add', '-A');
   git(dir, 'commit', '-qm', 'ours', '--allow-empty');
   if (git(dir, 'merge', '-q', '--no-edit', 'fork') === 0) return { conflicts: [], files: folderFiles(dir) };
-  const r = spawnSync('git', ['diff', '--name-only', '--diff-filter=U'], { cwd: dir, encoding: 'utf8' });
-  return { conflicts: r.stdout.split('\n').filter(Boolean).sort(), files: {} };
+  const r = leanSpawnSync('git', ['diff', '--name-only', '--diff-filter=U'], { cwd: dir });
+  return { conflicts: r.stdout.toString('utf8').split('\n').filter(Boolean).sort(), files: {} };
 }
 
 /** Make a workspace's files what `files` says, through its tools. */
