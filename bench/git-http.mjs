@@ -8,6 +8,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
 
 const CORS = {
   'Access-Control-Allow-Origin': '*',
@@ -83,7 +84,7 @@ export async function serveGit(projectRoot) {
 
 /** serveGit in a child process: resolves to { url, close } once it listens. */
 export async function serveGitProcess(projectRoot) {
-  const child = spawn(process.execPath, [new URL(import.meta.url).pathname, projectRoot], {
+  const child = spawn(process.execPath, [fileURLToPath(import.meta.url), projectRoot], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const exited = new Promise((resolve) => child.once('exit', resolve));
@@ -100,7 +101,7 @@ export async function serveGitProcess(projectRoot) {
   };
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const server = await serveGit(process.argv[2]);
   console.log(server.url);
   process.once('SIGTERM', () => server.close().then(() => process.exit(0)));
