@@ -1,7 +1,8 @@
-// The browser rows of the git benchmark: `connectWorkspace({ backend }).git.clone({ url })` in
-// headless Chromium, on the built test page (test/web/page), for each backend. The page is served
-// on one port and the git server listens on another, so every clone is a cross-origin fetch from
-// the worker, as it would be against a real host.
+// The browser contenders of the git benchmark: `connectWorkspace({ backend }).git.clone({ url })`
+// in headless Chromium, on the built test page (test/web/page). The page is served on one port and
+// the git server listens on another, so every clone is a cross-origin fetch from the worker, as it
+// would be against a real host. The browser stays open for the whole benchmark, so it idles beside
+// every contender's clone alike, and each clone here takes its turn with the others.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,7 +10,7 @@ import { buildTestPage, openChromium, serve } from './chromium-page.mjs';
 
 export const BROWSER_BACKENDS = ['memory', 'opfs', 'indexeddb'];
 
-/** One timed clone in the page: connect (a fresh worker and storage name) + clone; storage removed after. */
+/** One timed clone in the page: connect (a fresh worker and storage name) + clone; storage removed after, untimed. */
 async function cloneOnce(page, backend, url, name) {
   return page.evaluate(
     async ({ backend, url, name }) => {
@@ -35,13 +36,19 @@ async function cloneOnce(page, backend, url, name) {
 }
 
 /**
- * Median clone time per backend in ms, after one warm-up clone each. Throws when a clone fails or
- * brings a different number of files than `expectFiles`, so a broken clone never looks fast.
+ * Open the page in Chromium; `clone(backend)` then clones `url` once and resolves to its time in
+ * ms. It throws when a clone fails or brings a different number of files than `expectFiles`, so
+ * a broken clone never looks fast. `close()` ends the browser and the page's server.
  */
-export async function benchGitBrowser(url, { runs = 3, expectFiles } = {}) {
+export async function openBrowserCloner(url, { expectFiles } = {}) {
   const outDir = await mkdtemp(join(tmpdir(), 'sandpit-bench-git-web-'));
   let server;
   let browser;
+  const close = async () => {
+    await browser?.close();
+    await new Promise((resolve) => (server ? server.close(resolve) : resolve()));
+    await rm(outDir, { recursive: true, force: true });
+  };
   try {
     await buildTestPage(outDir);
     server = await serve(outDir);
@@ -50,23 +57,17 @@ export async function benchGitBrowser(url, { runs = 3, expectFiles } = {}) {
     await page.goto(`http://127.0.0.1:${server.address().port}/`);
     await page.waitForFunction(() => window.sandpit);
     const stamp = Date.now().toString(36);
-    const medians = {};
-    for (const backend of BROWSER_BACKENDS) {
-      const times = [];
-      for (let i = 0; i <= runs; i++) {
-        const r = await cloneOnce(page, backend, url, `bench-git-${backend}-${stamp}-${i}`);
-        if (r.error) throw new Error(`clone on ${backend}: ${r.error.code}: ${r.error.message}`);
-        if (expectFiles !== undefined && r.files !== expectFiles)
-          throw new Error(`clone on ${backend} brought ${r.files} files, not ${expectFiles}`);
-        if (i > 0) times.push(r.ms);
-      }
-      times.sort((a, b) => a - b);
-      medians[backend] = times[Math.floor(times.length / 2)];
-    }
-    return medians;
-  } finally {
-    await browser?.close();
-    await new Promise((resolve) => (server ? server.close(resolve) : resolve()));
-    await rm(outDir, { recursive: true, force: true });
+    let n = 0;
+    const clone = async (backend) => {
+      const r = await cloneOnce(page, backend, url, `bench-git-${backend}-${stamp}-${++n}`);
+      if (r.error) throw new Error(`clone on ${backend}: ${r.error.code}: ${r.error.message}`);
+      if (expectFiles !== undefined && r.files !== expectFiles)
+        throw new Error(`clone on ${backend} brought ${r.files} files, not ${expectFiles}`);
+      return r.ms;
+    };
+    return { clone, close };
+  } catch (error) {
+    await close();
+    throw error;
   }
 }

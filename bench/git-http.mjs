@@ -1,10 +1,14 @@
 // A git smart-HTTP server for the git benchmark: `git http-backend` behind node:http on
 // 127.0.0.1, read-only (the tests' fuller server with auth is test/git/git-server.ts). It answers
 // with CORS headers, preflights included, because the browser rows clone from a page on another
-// port, which is another origin.
+// port, which is another origin. `serveGitProcess` runs it in a process of its own, so a clone in
+// the benchmark's own process does not share its event loop with the server, which a `git clone`
+// in another process never does. Run alone: `node bench/git-http.mjs <project root>` prints the URL.
 import { execFileSync, spawn } from 'node:child_process';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
 
 const CORS = {
   'Access-Control-Allow-Origin': '*',
@@ -76,4 +80,29 @@ export async function serveGit(projectRoot) {
         server.close(r);
       }),
   };
+}
+
+/** serveGit in a child process: resolves to { url, close } once it listens. */
+export async function serveGitProcess(projectRoot) {
+  const child = spawn(process.execPath, [fileURLToPath(import.meta.url), projectRoot], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  const url = await new Promise((resolve, reject) => {
+    createInterface({ input: child.stdout }).once('line', resolve);
+    child.once('exit', (code) => reject(new Error(`the git server exited ${code} before it listened`)));
+  });
+  return {
+    url,
+    close: async () => {
+      child.kill();
+      await exited;
+    },
+  };
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const server = await serveGit(process.argv[2]);
+  console.log(server.url);
+  process.once('SIGTERM', () => server.close().then(() => process.exit(0)));
 }

@@ -86,6 +86,8 @@ export async function cloneInto(ctx: GitContext, options: CloneOptions): Promise
     await store.open();
     return await store.exclusive(async () => {
       await assertEmpty(ctx);
+      // the checkout's thousands of files need no watch: adopting the clone looks at everything next
+      store.pauseWatching();
       const progress = progressReporter(options.onProgress);
       const staging: GitAccess = { fs: store.access.fs, gitdir: toAbs(`.sandpit/clone-${randomSuffix()}`), cache: {} };
       try {

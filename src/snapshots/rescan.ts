@@ -87,6 +87,11 @@ export class Scanner {
     this.drop(rel, folder);
   }
 
+  /** Close the backend's change feed until the next pass over everything (see FeedNarrowing.drop). */
+  dropFeed(): void {
+    this.narrowing.drop();
+  }
+
   /** Stop the backend's change feed, if one was opened: the workspace closed. */
   close(): void {
     this.narrowing.close();

@@ -79,6 +79,20 @@ export class FeedNarrowing {
     this.skipped = null;
   }
 
+  /**
+   * Close the feed until the next pass over everything, which opens a new one (and, its first take
+   * answering null, looks at everything). For a change whose next pass looks at everything anyway
+   * (a clone's checkout, after which history is taken afresh): the feed would hear each of its
+   * files to no purpose, on a thread that shares the machine with the change itself.
+   */
+  drop(): void {
+    if (this.closed) return;
+    this.feed?.close();
+    this.feed = undefined;
+    this.whole();
+    this.skipped = null;
+  }
+
   /** Stop watching (the workspace closed); later passes look at everything. */
   close(): void {
     this.closed = true;

@@ -366,6 +366,15 @@ export class SnapshotStore {
     return { spares: this.spares, dirs: this.fanOutDirs };
   }
 
+  /**
+   * Stop watching the backend for changes until the next rescan of everything: for a clone,
+   * whose checkout the watch would hear file by file although `adopt` makes the next rescan look
+   * at everything anyway. That rescan watches again.
+   */
+  pauseWatching(): void {
+    this.scanner.dropFeed();
+  }
+
   /** Stop watching the backend for changes (the workspace closed): later rescans look at every file. */
   stopWatching(): void {
     this.scanner.close();
