@@ -47,6 +47,7 @@ export type {
   NativeHelpers,
   InflatedPrefix,
   PlainFile,
+  PlainReadOptions,
 } from './fs/types.js';
 export type { SpecialKind } from './fs/special.js';
 export { FsError, fsCodeOf } from './fs/errors.js';

@@ -3,11 +3,18 @@ import * as fs from 'node:fs';
 import { dirname, basename, join, resolve } from 'node:path';
 import { FsError, hasFsCode, translated } from './errors.js';
 import { Beneath, BENEATH_SUPPORTED, openRegularFile } from './node-beneath.js';
-import { DIRECT_IO, readOnHelper, readPlain, readPlainAt, writeInPlace } from './node-direct.js';
+import { DIRECT_IO, readOnHelper, readPlain, readPlainAt, sendQueuedReads, writeInPlace } from './node-direct.js';
 import { toFsStat } from './stat.js';
 import { hasEscapedBytes, nameFromBytes } from './name-bytes.js';
 import { FolderListings, native } from './node-names.js';
-import { requestedMode, type FsDirent, type NativeHelpers, type PlainFile, type WorkspaceFs } from './types.js';
+import {
+  requestedMode,
+  type FsDirent,
+  type NativeHelpers,
+  type PlainFile,
+  type PlainReadOptions,
+  type WorkspaceFs,
+} from './types.js';
 import { atomicTempName } from './temp-names.js';
 import { SYNC_HASH_BYTES, sha256HexSync } from './hash/sha256.js';
 import { watchFolder } from './watch/node-watch.js';
@@ -126,13 +133,14 @@ export function createNodeFs(options: NodeFsOptions = {}): WorkspaceFs {
               return null;
             }
           },
-          readPlainFiles: (base: string, names: readonly string[], maxBytes: number) => {
+          readPlainFiles: (base: string, names: readonly string[], maxBytes: number, options?: PlainReadOptions) => {
             const dir = base.endsWith('/') ? base.slice(0, -1) : base;
             const parts = beneath?.partsOf(dir === '' ? '/' : dir);
-            if (!parts) return readMany(dir, names, maxBytes);
+            const here = options?.here === true;
+            if (!parts) return readMany(dir, names, maxBytes, here);
             // below the root: every name inside the folder's descriptor, held until all are read
             return beneath!
-              .inDirHeld(parts, (fd) => readMany(`/proc/self/fd/${fd}`, names, maxBytes))
+              .inDirHeld(parts, (fd) => readMany(`/proc/self/fd/${fd}`, names, maxBytes, here))
               .catch(() => names.map(() => null));
           },
           writeInPlace: (path: string, data: Uint8Array, currentSize: number) =>
@@ -154,19 +162,39 @@ export function createNodeFs(options: NodeFsOptions = {}): WorkspaceFs {
 
 /**
  * Plain files of folder `dir` (a path or a folder descriptor's `/proc` path), on the helper thread
- * when there is one, else here. A name that is not a plain name is null: the caller's slow path decides.
+ * when there is one and not asked for `here`, else here. A name that is not a plain name is null:
+ * the caller's slow path decides.
  */
-async function readMany(dir: string, names: readonly string[], maxBytes: number): Promise<Array<PlainFile | null>> {
+async function readMany(
+  dir: string,
+  names: readonly string[],
+  maxBytes: number,
+  here: boolean,
+): Promise<Array<PlainFile | null>> {
   if (names.length === 0) return [];
   const plain = names.map((n) => n !== '' && n !== '.' && n !== '..' && !n.includes('/'));
-  const paths = names.map((n, i) => (plain[i] ? `${dir}/${n}` : `${dir}/.`));
-  // one look for escaped bytes in all the paths: a look per path cost more than the rest of the call
-  const joined = paths.join('\0');
-  const given = hasEscapedBytes(joined) ? paths.map(native) : joined;
-  const read =
-    (await readOnHelper(given, names.length, maxBytes)?.catch(() => null)) ??
-    paths.map((p) => readPlainAt(p, maxBytes));
-  return read.map((file, i) => (plain[i] ? file : null));
+  const allPlain = !plain.includes(false);
+  // a name that is not plain reads the folder itself, which is not a file: null
+  const listed = allPlain ? names : names.map((n, i) => (plain[i] ? n : '.'));
+  const inPlace = () => listed.map((n) => readPlainAt(`${dir}/${n}`, maxBytes));
+  let read: Array<PlainFile | null>;
+  if (here) {
+    sendQueuedReads();
+    read = inPlace();
+  } else {
+    // one look for escaped bytes in all the names: a look per path cost more than the rest of the call
+    const joined = listed.join('\0');
+    const escaped = hasEscapedBytes(dir) || hasEscapedBytes(joined);
+    const onHelper = escaped
+      ? readOnHelper(
+          listed.map((n) => native(`${dir}/${n}`)),
+          names.length,
+          maxBytes,
+        )
+      : readOnHelper(joined, names.length, maxBytes, dir);
+    read = (await onHelper?.catch(() => null)) ?? inPlace();
+  }
+  return allPlain ? read : read.map((file, i) => (plain[i] ? file : null));
 }
 
 /** A regular file's bytes, opened without following a final link unless `follow`; never blocks on a FIFO. */

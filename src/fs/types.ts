@@ -102,7 +102,12 @@ export interface WorkspaceFs {
    * (plain names in folder `base`), answered together, in order, with the folder resolved once.
    * A backend may read them in parallel. Null where readPlainFile would be null.
    */
-  readPlainFiles?(base: string, names: readonly string[], maxBytes: number): Promise<Array<PlainFile | null>>;
+  readPlainFiles?(
+    base: string,
+    names: readonly string[],
+    maxBytes: number,
+    options?: PlainReadOptions,
+  ): Promise<Array<PlainFile | null>>;
   /**
    * Optional: write `data` (at least `currentSize` bytes) over an existing regular file that holds
    * exactly `currentSize` bytes, in place: no temporary file, no rename, so no atomicity either.
@@ -193,6 +198,15 @@ export interface PlainFile {
   stat: FsStat;
   /** its bytes, or null when it is larger than asked for */
   bytes: Uint8Array | null;
+}
+
+/** How readPlainFiles reads. */
+export interface PlainReadOptions {
+  /**
+   * Read on the calling thread, not on a helper thread: for a caller that would otherwise only
+   * wait for the reads it already has out (the wait becomes work, and no thread is woken for it).
+   */
+  here?: boolean;
 }
 
 /** What a backend can do, so the tools and the suite know what to expect of it. */

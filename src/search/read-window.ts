@@ -23,6 +23,8 @@ export type SlotRead = { batch: Array<PlainFile | null> | null } | { file: Count
 export interface Slot {
   entries: WalkEntry[];
   read: Promise<SlotRead>;
+  /** set when `read` has settled */
+  done?: boolean;
 }
 
 /**
@@ -99,49 +101,89 @@ export class SearchContinuation {
   }
 
   private enqueue(entries: WalkEntry[], read: Promise<SlotRead>): void {
-    this.window.push({ entries, read });
+    const slot: Slot = { entries, read };
+    slot.read = read.then((r) => {
+      slot.done = true;
+      return r;
+    });
+    this.window.push(slot);
     this.inFlight += entries.length;
   }
 
-  /** Start reads up to the window's size, and no more than `needed` files. */
+  /**
+   * Start reads up to the window's size, and no more than `needed` files. When the oldest read is
+   * not back yet (the caller is about to wait for it), the last batch of this turn is read on
+   * this thread, after the others are handed out, rather than only waited for: the helper threads
+   * have a message and two wake-ups less. The same batches are read either way, so a page sees
+   * the same files and notes.
+   */
   async fill(needed: number): Promise<void> {
-    const { batching, fs } = this;
+    const { batching } = this;
     if (batching && this.inFlight > Math.max(0, this.limit - REFILL)) return;
     // a batch starts only when a whole one fits: refilled one file at a time, batches would shrink to one file
     const room = () => (batching ? this.limit - BATCH + 1 : this.limit);
-    while (this.inFlight < room() && this.inFlight < needed) {
-      const entry = this.nextInRun() ?? (await this.next());
-      if (!entry) break;
-      const folder = batching ? plainFolder(entry) : null;
-      if (folder === null) {
-        this.enqueue(
-          [entry],
-          readFileCounted(fs, entry.abs).then(
-            (file) => ({ file }),
-            (error: unknown) => ({ error }),
-          ),
-        );
-        continue;
-      }
-      const batch = [entry];
-      while (batch.length < BATCH && this.inFlight + batch.length < this.limit) {
-        const more = this.nextInRun() ?? (await this.next());
-        if (!more) break;
-        if (plainFolder(more) !== folder) {
-          this.at--; // taken again by the next batch
-          break;
+    const waiting = batching && this.window.length > 0 && this.window[0]!.done !== true;
+    let held: ((here: boolean) => void) | null = null;
+    try {
+      while (this.inFlight < room() && this.inFlight < needed) {
+        const started = await this.start(waiting);
+        if (started === false) break;
+        if (typeof started === 'function') {
+          held?.(false);
+          held = started;
         }
-        batch.push(more);
       }
-      const names = batch.map((e) => e.name);
+    } finally {
+      held?.(true);
+    }
+  }
+
+  /**
+   * Start the read of the next file, with the files after it in its folder; false at the walk's
+   * end. With `hold`, a batch's read waits to be issued by the function returned (here or not).
+   */
+  private async start(hold: boolean): Promise<boolean | ((here: boolean) => void)> {
+    const entry = this.nextInRun() ?? (await this.next());
+    if (!entry) return false;
+    const folder = this.batching ? plainFolder(entry) : null;
+    if (folder === null) {
       this.enqueue(
-        batch,
-        fs.readPlainFiles!(folder, names, Number.MAX_SAFE_INTEGER).then(
-          (files) => ({ batch: files }),
-          () => ({ batch: null }),
+        [entry],
+        readFileCounted(this.fs, entry.abs).then(
+          (file) => ({ file }),
+          (error: unknown) => ({ error }),
         ),
       );
+      return true;
     }
+    const batch = [entry];
+    while (batch.length < BATCH && this.inFlight + batch.length < this.limit) {
+      const more = this.nextInRun() ?? (await this.next());
+      if (!more) break;
+      if (plainFolder(more) !== folder) {
+        this.at--; // taken again by the next batch
+        break;
+      }
+      batch.push(more);
+    }
+    const names = batch.map((e) => e.name);
+    const read = (here: boolean): Promise<SlotRead> =>
+      this.fs.readPlainFiles!(folder, names, Number.MAX_SAFE_INTEGER, here ? { here } : undefined).then(
+        (files) => ({ batch: files }),
+        () => ({ batch: null }),
+      );
+    if (!hold) {
+      this.enqueue(batch, read(false));
+      return true;
+    }
+    let issue!: (read: Promise<SlotRead>) => void;
+    this.enqueue(
+      batch,
+      new Promise<SlotRead>((resolve) => {
+        issue = resolve;
+      }),
+    );
+    return (here) => issue(read(here));
   }
 
   /** The oldest slot of the window, taken out of it. */

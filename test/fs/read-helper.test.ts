@@ -126,4 +126,29 @@ describe('read helper threads', () => {
       }
     },
   );
+
+  it('reads the same files here (on the calling thread) as on the threads, in one turn with them', async () => {
+    for (const root of [undefined, base]) {
+      const fs = createNodeFs(root === undefined ? {} : { root });
+      const odd = ['', '.', '..', 'a/b', 'missing.txt'];
+      // handed to the threads and read here in the same turn, as a search's read window does
+      const [there, here] = await Promise.all([
+        fs.readPlainFiles!(join(base, 'd3'), [...names, ...odd], Number.MAX_SAFE_INTEGER),
+        fs.readPlainFiles!(join(base, 'd3'), [...names, ...odd], Number.MAX_SAFE_INTEGER, { here: true }),
+      ]);
+      expect(here).toHaveLength(names.length + odd.length);
+      for (const [i, file] of here!.entries()) {
+        if (i >= names.length) {
+          expect(file).toBeNull();
+          continue;
+        }
+        const want = readFileSync(join(base, 'd3', names[i]!));
+        expect(Buffer.from(file!.bytes!).equals(want)).toBe(true);
+        expect(Buffer.from(there![i]!.bytes!).equals(want)).toBe(true);
+        expect(file!.stat).toEqual(there![i]!.stat);
+      }
+      expect(there!.slice(names.length)).toEqual(odd.map(() => null));
+      await fs.close?.();
+    }
+  });
 });
