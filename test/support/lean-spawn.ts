@@ -12,7 +12,6 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 
 /**
  * spawnSync and execFileSync for tests that start hundreds of short children (bash, git): the
@@ -41,7 +40,9 @@ export interface LeanRun {
   error?: Error & { code?: string };
 }
 
-const DRIVER = fileURLToPath(new URL('./lean-spawn-driver.mjs', import.meta.url));
+// Not fileURLToPath: the browser project's global set-up imports this through its aliases, where
+// `node:url` is the browser build's shim.
+const DRIVER = decodeURIComponent(new URL('./lean-spawn-driver.mjs', import.meta.url).pathname);
 
 interface Driver {
   child: ChildProcess;
