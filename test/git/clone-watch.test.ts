@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { createWorkspace, type WorkspaceFs } from '../../src/index.js';
 import { createNodeFs } from '../../src/node/index.js';
 import { createRepo, gitServerForFile } from './git-server.js';
+import { inotifyWatches } from '../support/inotify-watches.js';
 
 // A clone's checkout is not watched file by file: the node backend's folder watcher would hear
 // every file of it on its own thread, while the clone's adopted history makes the next rescan look
@@ -23,31 +24,6 @@ const DIRS = 12;
 const files = Object.fromEntries(
   Array.from({ length: DIRS * 5 }, (_, i) => [`pkg/d${i % DIRS}/f${i}.txt`, `file ${i}\n`]),
 );
-
-/** inotify watches this process holds (every thread's). */
-function inotifyWatches(): number {
-  let count = 0;
-  for (const fd of readdirSync('/proc/self/fd')) {
-    try {
-      if (readlinkSync(`/proc/self/fd/${fd}`) !== 'anon_inode:inotify') continue;
-      count += readFileSync(`/proc/self/fdinfo/${fd}`, 'utf8')
-        .split('\n')
-        .filter((l) => l.startsWith('inotify wd:')).length;
-    } catch {
-      /* closed meanwhile */
-    }
-  }
-  return count;
-}
-
-async function until(check: () => boolean, ms = 5000): Promise<boolean> {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (check()) return true;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  return check();
-}
 
 /** path -> blob id of every file below `dir`, leaving out Sandpit's state and the clone's `.git`. */
 function onDisk(dir: string, rel = '', out = new Map<string, string>()): Map<string, string> {
@@ -83,7 +59,7 @@ it.runIf(process.platform === 'linux')(
     const cloned = await ws.git.clone({ url: `${server.url}/watched.git` });
     expect(cloned.ok, JSON.stringify(cloned)).toBe(true);
     // the workspace's open watched its empty root; the clone let that watch go before its checkout
-    expect(await until(() => inotifyWatches() === watchesBefore)).toBe(true);
+    await expect.poll(() => inotifyWatches()).toBe(watchesBefore);
 
     await ws.rescan();
     const held = async () => new Map([...(await ws.snapshots!.tree.files(''))].map(([path, leaf]) => [path, leaf.oid]));
@@ -104,6 +80,6 @@ it.runIf(process.platform === 'linux')(
       expect(listings - before, `${what}: folders listed`).toBeLessThan(DIRS / 2);
     }
     await ws.close();
-    expect(await until(() => inotifyWatches() === watchesBefore)).toBe(true);
+    await expect.poll(() => inotifyWatches()).toBe(watchesBefore);
   },
 );

@@ -21,6 +21,7 @@ import { join, resolve } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { createMemoryFs, createWorkspace, type WorkspaceFs } from '../../src/index.js';
 import { createNodeFs } from '../../src/node/index.js';
+import { inotifyWatches } from '../support/inotify-watches.js';
 
 // A rescan narrowed to what the backend's change feed saw (a folder watcher on node, the
 // backend's own journal on memory) must find every change a whole pass finds. Each step changes
@@ -67,31 +68,6 @@ function countingNodeFs(at: string): { fs: WorkspaceFs; listed: () => number } {
     },
   };
   return { fs, listed: () => listings };
-}
-
-/** inotify watches this process holds (every thread's). */
-function inotifyWatches(): number {
-  let count = 0;
-  for (const fd of readdirSync('/proc/self/fd')) {
-    try {
-      if (readlinkSync(`/proc/self/fd/${fd}`) !== 'anon_inode:inotify') continue;
-      count += readFileSync(`/proc/self/fdinfo/${fd}`, 'utf8')
-        .split('\n')
-        .filter((l) => l.startsWith('inotify wd:')).length;
-    } catch {
-      /* closed meanwhile */
-    }
-  }
-  return count;
-}
-
-async function until(check: () => boolean, ms = 5000): Promise<boolean> {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (check()) return true;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  return check();
 }
 
 it.runIf(process.platform === 'linux')(
@@ -178,7 +154,7 @@ it.runIf(process.platform === 'linux')(
     expect(lstatSync(join(at, 'top.txt')).isSymbolicLink()).toBe(true);
 
     await ws.close();
-    expect(await until(() => inotifyWatches() === watchesBefore)).toBe(true);
+    await expect.poll(() => inotifyWatches()).toBe(watchesBefore);
     // after close, a rescan still works, looking at everything
     put('after-close.txt', 'x\n');
     await ws.rescan();

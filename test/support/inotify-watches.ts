@@ -1,0 +1,17 @@
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+
+/** inotify watches this process holds (every thread's): what the node backend's folder watcher has set. */
+export function inotifyWatches(): number {
+  let count = 0;
+  for (const fd of readdirSync('/proc/self/fd')) {
+    try {
+      if (readlinkSync(`/proc/self/fd/${fd}`) !== 'anon_inode:inotify') continue;
+      count += readFileSync(`/proc/self/fdinfo/${fd}`, 'utf8')
+        .split('\n')
+        .filter((l) => l.startsWith('inotify wd:')).length;
+    } catch {
+      /* closed meanwhile */
+    }
+  }
+  return count;
+}
