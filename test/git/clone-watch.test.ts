@@ -3,10 +3,9 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, unlinkSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
-import { createWorkspace, type WorkspaceFs } from '../../src/index.js';
-import { createNodeFs } from '../../src/node/index.js';
+import { createWorkspace } from '../../src/index.js';
 import { createRepo, gitServerForFile } from './git-server.js';
-import { inotifyWatches } from '../support/inotify-watches.js';
+import { countingNodeFs, inotifyWatches } from '../support/node-watch-probes.js';
 
 // A clone's checkout is not watched file by file: the node backend's folder watcher would hear
 // every file of it on its own thread, while the clone's adopted history makes the next rescan look
@@ -45,15 +44,7 @@ it.runIf(process.platform === 'linux')(
     createRepo(server, 'watched', files);
     root = mkdtempSync(join(tmpdir(), 'sandpit-clone-watch-'));
     const at = root;
-    const inner = createNodeFs({ root: at });
-    let listings = 0;
-    const fs: WorkspaceFs = {
-      ...inner,
-      readdirStats: (path) => {
-        listings++;
-        return inner.readdirStats!(path);
-      },
-    };
+    const { fs, listed } = countingNodeFs(at);
     const watchesBefore = inotifyWatches();
     const ws = createWorkspace({ fs, root: at });
     const cloned = await ws.git.clone({ url: `${server.url}/watched.git` });
@@ -74,10 +65,10 @@ it.runIf(process.platform === 'linux')(
     ];
     for (const [what, change] of steps) {
       change();
-      const before = listings;
+      const before = listed();
       await ws.rescan();
       expect(await held(), what).toEqual(onDisk(at));
-      expect(listings - before, `${what}: folders listed`).toBeLessThan(DIRS / 2);
+      expect(listed() - before, `${what}: folders listed`).toBeLessThan(DIRS / 2);
     }
     await ws.close();
     await expect.poll(() => inotifyWatches()).toBe(watchesBefore);

@@ -21,7 +21,7 @@ import { join, resolve } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { createMemoryFs, createWorkspace, type WorkspaceFs } from '../../src/index.js';
 import { createNodeFs } from '../../src/node/index.js';
-import { inotifyWatches } from '../support/inotify-watches.js';
+import { countingNodeFs, inotifyWatches } from '../support/node-watch-probes.js';
 
 // A rescan narrowed to what the backend's change feed saw (a folder watcher on node, the
 // backend's own journal on memory) must find every change a whole pass finds. Each step changes
@@ -54,20 +54,6 @@ function onDisk(dir: string, rel = '', out = new Map<string, string>()): Map<str
 async function held(ws: ReturnType<typeof createWorkspace>): Promise<Map<string, string>> {
   const files = await ws.snapshots!.tree.files('');
   return new Map([...files].map(([path, leaf]) => [path, `${leaf.mode} ${leaf.oid}`]));
-}
-
-/** The node backend, counting the folder listings a pass makes. */
-function countingNodeFs(at: string): { fs: WorkspaceFs; listed: () => number } {
-  const inner = createNodeFs({ root: at });
-  let listings = 0;
-  const fs: WorkspaceFs = {
-    ...inner,
-    readdirStats: (path) => {
-      listings++;
-      return inner.readdirStats!(path);
-    },
-  };
-  return { fs, listed: () => listings };
 }
 
 it.runIf(process.platform === 'linux')(
