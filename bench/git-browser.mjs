@@ -10,7 +10,7 @@ import { buildTestPage, openChromium, serve } from './chromium-page.mjs';
 
 export const BROWSER_BACKENDS = ['memory', 'opfs', 'indexeddb'];
 
-/** One timed clone in the page: connect (a fresh worker and storage name) + clone; storage removed after, untimed. */
+/** One timed clone in the page: connect (a fresh worker and storage name) + clone, the worker closed. */
 async function cloneOnce(page, backend, url, name) {
   return page.evaluate(
     async ({ backend, url, name }) => {
@@ -19,7 +19,16 @@ async function cloneOnce(page, backend, url, name) {
       const envelope = await ws.git.clone({ url });
       const ms = performance.now() - t;
       await ws.close();
-      // Removed so a run never fills the origin's quota or reads an earlier run's files.
+      return envelope.ok ? { ms, files: envelope.result.files } : { ms, error: envelope.error };
+    },
+    { backend, url, name },
+  );
+}
+
+/** A clone's storage removed, so a run never fills the origin's quota or reads an earlier run's files. */
+async function removeStorage(page, backend, name) {
+  await page.evaluate(
+    async ({ backend, name }) => {
       if (backend === 'opfs')
         await (await navigator.storage.getDirectory())
           .removeEntry(`sandpit-${name}`, { recursive: true })
@@ -29,16 +38,16 @@ async function cloneOnce(page, backend, url, name) {
           const r = indexedDB.deleteDatabase(`sandpit-${name}`);
           r.onsuccess = r.onerror = r.onblocked = done;
         });
-      return envelope.ok ? { ms, files: envelope.result.files } : { ms, error: envelope.error };
     },
-    { backend, url, name },
+    { backend, name },
   );
 }
 
 /**
- * Open the page in Chromium; `clone(backend)` then clones `url` once and resolves to its time in
- * ms. It throws when a clone fails or brings a different number of files than `expectFiles`, so
- * a broken clone never looks fast. `close()` ends the browser and the page's server.
+ * Open the page in Chromium; `clone(backend, lap)` then clones `url` once and resolves to its
+ * time in ms, the page's own figure; `lap.start()` and `lap.stop(ms)`, if given, are called around
+ * the page's call, the storage's removal after it untimed. It throws when a clone fails or brings a
+ * different number of files than `expectFiles`, so a broken clone never looks fast. `close()` ends the browser and the page's server.
  */
 export async function openBrowserCloner(url, { expectFiles } = {}) {
   const outDir = await mkdtemp(join(tmpdir(), 'sandpit-bench-git-web-'));
@@ -58,8 +67,12 @@ export async function openBrowserCloner(url, { expectFiles } = {}) {
     await page.waitForFunction(() => window.sandpit);
     const stamp = Date.now().toString(36);
     let n = 0;
-    const clone = async (backend) => {
-      const r = await cloneOnce(page, backend, url, `bench-git-${backend}-${stamp}-${++n}`);
+    const clone = async (backend, lap) => {
+      const name = `bench-git-${backend}-${stamp}-${++n}`;
+      lap?.start();
+      const r = await cloneOnce(page, backend, url, name);
+      lap?.stop(r.ms);
+      await removeStorage(page, backend, name);
       if (r.error) throw new Error(`clone on ${backend}: ${r.error.code}: ${r.error.message}`);
       if (expectFiles !== undefined && r.files !== expectFiles)
         throw new Error(`clone on ${backend} brought ${r.files} files, not ${expectFiles}`);

@@ -82,7 +82,7 @@ export async function serveGit(projectRoot) {
   };
 }
 
-/** serveGit in a child process: resolves to { url, close } once it listens. */
+/** serveGit in a child process: resolves to { url, pid, close } once it listens. */
 export async function serveGitProcess(projectRoot) {
   const child = spawn(process.execPath, [fileURLToPath(import.meta.url), projectRoot], {
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -94,6 +94,8 @@ export async function serveGitProcess(projectRoot) {
   });
   return {
     url,
+    /** the server's process: a benchmark leaves its CPU out of a contender's */
+    pid: child.pid,
     close: async () => {
       child.kill();
       await exited;
