@@ -5,18 +5,26 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { buildTestPage, openChromium, serve } from './chromium-page.mjs';
+import { buildTestPage, openChromium, serve, within } from './chromium-page.mjs';
 import { fmtMs, fmtRatio, table } from './measure.mjs';
 import { opfsWorkerGzip } from './worker-size.mjs';
 
+/** The longest the page's benchmarks may take: minutes on a loaded machine, never an hour. */
+const PAGE_BENCH_SECONDS = 900;
+
 /** Run the page's benchmarks in a fresh Chromium: a profile on disk, or a private window. */
 async function inChromium(url, options, privateWindow) {
+  const where = privateWindow ? 'a private window' : 'a profile on disk';
   const browser = await openChromium({ privateWindow });
   try {
     const page = await browser.newPage();
     await page.goto(url);
     await page.waitForFunction(() => window.sandpitBench);
-    return await page.evaluate((o) => window.sandpitBench(o), options);
+    return await within(
+      PAGE_BENCH_SECONDS,
+      `the test page's benchmarks in ${where}`,
+      page.evaluate((o) => window.sandpitBench(o), options),
+    );
   } finally {
     await browser.close();
   }
@@ -26,15 +34,18 @@ async function inChromium(url, options, privateWindow) {
  * Round trip, 1,000 files and snapshot timings in Chromium with a profile on disk (a user's
  * browser), the 1,000-file rows again in a private window, and the worker's gzip size.
  */
-export async function benchBrowser({ files = 1000 } = {}) {
+export async function benchBrowser({ files = 1000, log = () => {} } = {}) {
   const outDir = await mkdtemp(join(tmpdir(), 'sandpit-bench-web-'));
   let server;
   try {
+    log('browser: building the test page');
     await buildTestPage(outDir);
     const workerGz = await opfsWorkerGzip(join(outDir, 'assets'));
     server = await serve(outDir);
     const url = `http://127.0.0.1:${server.address().port}/`;
+    log(`browser: the worker's rows in Chromium with a profile on disk (${files} files per backend)`);
     const r = await inChromium(url, { files }, false);
+    log('browser: the file rows again in a private window');
     const p = await inChromium(url, { files, filesOnly: true }, true);
     const f = r.files;
     const speedUp = (x) => x.indexeddb.writeMs / x.opfs.writeMs;
@@ -83,7 +94,7 @@ export async function benchBrowser({ files = 1000 } = {}) {
       ['measure', 'result', 'target', ''],
       rows,
     );
-    return `${workerTable}\n\n${await (await import('./preview.mjs')).benchPreview()}`;
+    return `${workerTable}\n\n${await (await import('./preview.mjs')).benchPreview({ log })}`;
   } finally {
     await new Promise((resolve) => (server ? server.close(resolve) : resolve()));
     await rm(outDir, { recursive: true, force: true });

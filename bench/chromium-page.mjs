@@ -12,6 +12,19 @@ import { CHROMIUM_ARGS } from '../scripts/test-setup.mjs';
 
 const TYPES = { '.html': 'text/html', '.js': 'text/javascript' };
 
+/**
+ * `promise`, or an error naming `what` once `seconds` have passed: a page that never answers (a
+ * backend that blocks, a preview that never loads) fails the section with that step's name instead
+ * of holding the run with nothing printed. The caller closes the browser, which ends the page's work.
+ */
+export function within(seconds, what, promise) {
+  let timer;
+  const limit = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} did not finish within ${seconds} s`)), seconds * 1000);
+  });
+  return Promise.race([promise, limit]).finally(() => clearTimeout(timer));
+}
+
 /** Serve a built folder on 127.0.0.1 (a random port); resolves to the node:http server. */
 export function serve(dir) {
   const server = createServer(async (req, res) => {
@@ -23,7 +36,10 @@ export function serve(dir) {
       res.writeHead(404).end();
     }
   });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve(server));
+  });
 }
 
 /** Build test/web/page into outDir with the real Vite build. */
@@ -41,7 +57,12 @@ export async function buildTestPage(outDir) {
  * sync-handle call is a round trip to it. Resolves to { newPage, close }.
  */
 export async function openChromium({ privateWindow = false } = {}) {
-  const options = { executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS };
+  // Playwright's own limit on a launch is three minutes; a Chromium that has not started in one will not.
+  const options = {
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: CHROMIUM_ARGS,
+    timeout: 60_000,
+  };
   if (privateWindow) {
     const browser = await chromium.launch(options);
     return { newPage: () => browser.newPage(), close: () => browser.close() };
