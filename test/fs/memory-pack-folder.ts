@@ -5,19 +5,32 @@ import type { PackFolder } from '../../src/fs/pack/pack-store.js';
  * A folder of growable byte arrays with the sync access handle's behaviour: one open handle per
  * file, and (like Chromium past its quota) a `truncate` beyond `capacity` total bytes does nothing.
  * `files` is the folder's content, so a test can cut a log short to play a crash.
+ *
+ * A file grown by `truncate` is held sparse, as a disk holds it: its array keeps the bytes up to
+ * the last write and the size the handle reports is kept beside it (`reserved`); the bytes between
+ * read as zeros. Every store's log reserves 1 MiB at its start, and the contract suite opens
+ * thousands of stores: a zeroed 1 MiB array each, copied on every grow, was a fifth of the
+ * contract file's CPU with the garbage collection it caused. An array set into `files` by a test
+ * has the size of its length.
  */
 export class MemoryPackFolder implements PackFolder {
   readonly files = new Map<string, Uint8Array>();
   readonly held = new Set<string>();
+  /** the size a file's handle reports, where a `truncate` made it larger than the array held */
+  private readonly reserved = new WeakMap<Uint8Array, number>();
   /** called on every write of any log */
   onWrite: (() => void) | null = null;
   /** this many next writes throw, as a sync access handle does on an I/O error */
   failWrites = 0;
   constructor(public capacity = Infinity) {}
 
+  private sizeOf(bytes: Uint8Array): number {
+    return Math.max(bytes.length, this.reserved.get(bytes) ?? 0);
+  }
+
   private used(except: string): number {
     let total = 0;
-    for (const [name, bytes] of this.files) if (name !== except) total += bytes.length;
+    for (const [name, bytes] of this.files) if (name !== except) total += this.sizeOf(bytes);
     return total;
   }
 
@@ -36,29 +49,36 @@ export class MemoryPackFolder implements PackFolder {
       return folder.files.get(name)!;
     };
     const file: PackFile = {
-      getSize: () => bytes().length,
+      getSize: () => folder.sizeOf(bytes()),
       read(buffer, { at }) {
-        const part = bytes().subarray(at, at + buffer.length);
-        buffer.set(part);
-        return part.length;
+        const current = bytes();
+        const count = Math.max(0, Math.min(buffer.length, folder.sizeOf(current) - at));
+        const held = current.subarray(at, at + count);
+        buffer.set(held);
+        buffer.fill(0, held.length, count);
+        return count;
       },
       write(buffer, { at }) {
-        const current = bytes();
         folder.onWrite?.();
         if (folder.failWrites > 0) {
           folder.failWrites--;
           throw new Error('the disk failed');
         }
         const room = Math.max(0, Math.min(buffer.length, folder.capacity - folder.used(name) - at));
-        if (at + room > current.length) file.truncate(at + room);
-        folder.files.get(name)!.set(buffer.subarray(0, room), at);
+        if (at + room > folder.sizeOf(bytes())) file.truncate(at + room);
+        folder.hold(name, at + room).set(buffer.subarray(0, room), at);
         return room;
       },
       truncate(size) {
         const current = bytes();
-        if (size > current.length && folder.used(name) + size > folder.capacity) return;
-        const next = new Uint8Array(size);
-        next.set(current.subarray(0, size));
+        const was = folder.sizeOf(current);
+        if (size > was && folder.used(name) + size > folder.capacity) return;
+        if (size >= current.length) {
+          // growing, or shrinking within the reserved zeros: the bytes held stay as they are
+          folder.reserved.set(current, size);
+          return;
+        }
+        const next = current.slice(0, size);
         folder.files.set(name, next);
       },
       flush() {
@@ -70,6 +90,18 @@ export class MemoryPackFolder implements PackFolder {
       },
     };
     return file;
+  }
+
+  /** The file's array, holding at least `end` bytes (more, up to its size, so appends copy seldom). */
+  private hold(name: string, end: number): Uint8Array {
+    const current = this.files.get(name)!;
+    if (end <= current.length) return current;
+    const size = this.sizeOf(current);
+    const next = new Uint8Array(Math.min(size, Math.max(end, current.length * 2, 64 * 1024)));
+    next.set(current);
+    this.reserved.set(next, size);
+    this.files.set(name, next);
+    return next;
   }
 
   async remove(name: string): Promise<void> {
