@@ -6,6 +6,15 @@ interface KnownFile {
   mtimeMs: number;
 }
 
+/**
+ * The bytes of small files this adapter wrote or read are kept too, up to a budget, so reading a
+ * file again asks the browser nothing. A read is two round trips (`getFile`, `arrayBuffer`), and a
+ * workspace reads back what it just wrote all the time: the snapshot branch before each commit,
+ * a file a tool wrote and a check then reads. Larger files (a snapshot pack) are not kept.
+ */
+const KEEP_FILE_BYTES = 64 * 1024;
+const KEEP_TOTAL_BYTES = 4 * 1024 * 1024;
+
 const split = (key: string): [string, string] => {
   const i = key.lastIndexOf('/');
   return i === -1 ? ['', key] : [key.slice(0, i), key.slice(i + 1)];
@@ -26,6 +35,9 @@ export class OpfsCache {
   private readonly known = new Map<string, KnownFile>();
   /** The `File` of the last stat, so the read that follows a stat asks the browser once, not twice. */
   private snapshot: { key: string; file: File } | null = null;
+  /** Bytes of small files, oldest use first (a Map keeps insertion order), within KEEP_TOTAL_BYTES. */
+  private readonly contents = new Map<string, Uint8Array>();
+  private contentBytes = 0;
 
   constructor(top: FileSystemDirectoryHandle) {
     this.dirs.set('', top);
@@ -65,6 +77,7 @@ export class OpfsCache {
     for (const map of [this.dirs, this.files, this.listings, this.known] as Map<string, unknown>[]) {
       for (const k of map.keys()) if (k === key || k.startsWith(below)) map.delete(k);
     }
+    for (const k of this.contents.keys()) if (k === key || k.startsWith(below)) this.dropBytes(k);
     const [parent, name] = split(key);
     this.listings.get(parent)?.delete(name);
     this.snapshot = null;
@@ -78,6 +91,7 @@ export class OpfsCache {
 
   forgetStat(key: string): void {
     this.known.delete(key);
+    this.dropBytes(key);
     if (this.snapshot?.key === key) this.snapshot = null;
   }
 
@@ -89,6 +103,36 @@ export class OpfsCache {
   setFileStat(key: string, size: number, mtimeMs: number, snapshot?: File): void {
     this.known.set(key, { size, mtimeMs });
     this.snapshot = snapshot ? { key, file: snapshot } : null;
+  }
+
+  /** A copy of the bytes of `key` when they are kept, or undefined. */
+  bytesOf(key: string): Uint8Array | undefined {
+    const held = this.contents.get(key);
+    if (!held) return undefined;
+    // most recently used last, so the budget drops the file used longest ago
+    this.contents.delete(key);
+    this.contents.set(key, held);
+    return held.slice();
+  }
+
+  /** Keep a copy of `bytes` as the content of `key` (a file just written or read), if small enough. */
+  keepBytes(key: string, bytes: Uint8Array): void {
+    this.dropBytes(key);
+    if (bytes.length > KEEP_FILE_BYTES) return;
+    this.contents.set(key, bytes.slice());
+    this.contentBytes += bytes.length;
+    for (const [k, held] of this.contents) {
+      if (this.contentBytes <= KEEP_TOTAL_BYTES) break;
+      this.contents.delete(k);
+      this.contentBytes -= held.length;
+    }
+  }
+
+  private dropBytes(key: string): void {
+    const held = this.contents.get(key);
+    if (!held) return;
+    this.contents.delete(key);
+    this.contentBytes -= held.length;
   }
 
   /** The `File` the last stat of `key` fetched, handed out once. */

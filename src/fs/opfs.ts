@@ -300,6 +300,7 @@ export async function createOpfsFs(options: OpfsFsOptions = {}): Promise<Workspa
     }
     cache.add(key, 'file', handle);
     cache.setFileStat(key, bytes.length, Date.now());
+    cache.keepBytes(key, bytes);
   }
 
   const key = (path: string) => partsOf(path).join('/');
@@ -317,7 +318,12 @@ export async function createOpfsFs(options: OpfsFsOptions = {}): Promise<Workspa
       translated('readFile', () =>
         queue.run(key(path), async () => {
           const parts = partsOf(path);
-          return readBytes(await file(parts, 'readFile'), cache.takeSnapshot(parts.join('/')));
+          const k = parts.join('/');
+          const kept = cache.kindOf(k) === 'file' ? cache.bytesOf(k) : undefined;
+          if (kept) return kept;
+          const bytes = await readBytes(await file(parts, 'readFile'), cache.takeSnapshot(k));
+          cache.keepBytes(k, bytes);
+          return bytes;
         }),
       ),
     writeFile: (path, data) =>

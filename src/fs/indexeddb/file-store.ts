@@ -1,4 +1,5 @@
 import type LightningFS from '@isomorphic-git/lightning-fs';
+import { KeptBytes } from './kept-bytes.js';
 
 /**
  * The store lightning-fs keeps file bytes and its tree in, in place of its own (idb-keyval), which
@@ -10,6 +11,8 @@ import type LightningFS from '@isomorphic-git/lightning-fs';
  */
 export class IdbFileStore implements LightningFS.IDB {
   private db: Promise<IDBDatabase> | undefined;
+  /** The bytes of small files read or written here: this store is its database's only writer. */
+  private readonly kept = new KeptBytes<number>();
 
   constructor(
     private readonly dbName: string,
@@ -22,16 +25,26 @@ export class IdbFileStore implements LightningFS.IDB {
   loadSuperblock(): Promise<LightningFS.SuperBlock> {
     return this.read('!root') as Promise<LightningFS.SuperBlock>;
   }
-  readFile(inode: number): Promise<Uint8Array> {
-    return this.read(inode) as Promise<Uint8Array>;
+  async readFile(inode: number): Promise<Uint8Array> {
+    const kept = this.kept.bytesOf(inode);
+    if (kept) return kept;
+    const since = this.kept.now();
+    const data = (await this.read(inode)) as Uint8Array | undefined;
+    // kept only when no write or removal of this inode started while the read was on its way
+    if (data instanceof Uint8Array) this.kept.keep(inode, data, since);
+    return data as Uint8Array;
   }
-  writeFile(inode: number, data: Uint8Array): Promise<void> {
-    return this.write((store) => store.put(data, inode));
+  async writeFile(inode: number, data: Uint8Array): Promise<void> {
+    const since = this.kept.changing(inode);
+    await this.write((store) => store.put(data, inode));
+    this.kept.keep(inode, data, since);
   }
   unlink(inode: number): Promise<void> {
+    this.kept.changing(inode);
     return this.write((store) => store.delete(inode));
   }
   wipe(): Promise<void> {
+    this.kept.clear();
     return this.write((store) => store.clear());
   }
   /** Closes the connection; the next call opens a new one (lightning-fs closes it when idle). */
