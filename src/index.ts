@@ -48,6 +48,7 @@ export type {
   InflatedPrefix,
   PlainFile,
   PlainReadOptions,
+  ResolveOptions,
 } from './fs/types.js';
 export type { SpecialKind } from './fs/special.js';
 export { FsError, fsCodeOf } from './fs/errors.js';

@@ -4,6 +4,7 @@ import { native } from './node-names.js';
 import { makeStat, toFsStat } from './stat.js';
 import type { PlainFile } from './types.js';
 import { nodeBuiltin } from './node-builtin.js';
+import type { FolderCheck } from './node-beneath.js';
 
 const { O_RDONLY, O_WRONLY, O_NOFOLLOW, O_NONBLOCK, O_NOCTTY } = fs.constants;
 /** Without O_NOFOLLOW (Windows) an open would follow a link, so these paths are not offered. */
@@ -93,7 +94,9 @@ export function writeInPlace(path: string, data: Uint8Array, currentSize: number
  * The thread opens exactly the paths it is given with O_NOFOLLOW and O_NONBLOCK, as the
  * in-place read does: a caller below a root passes `/proc/self/fd/<folder>/<name>` paths whose
  * folder descriptors it keeps open until the answer is back, so where a read lands is decided
- * by the descriptor, not by a path a racing process could change.
+ * by the descriptor, not by a path a racing process could change. A read may come with a check
+ * (a descriptor's link and the path it must read): once the files are open, a folder no longer
+ * at that path makes every file of that read null.
  */
 
 /** Fields of each answer, in the metadata array. */
@@ -110,7 +113,7 @@ let own = null;
 try { own = '/proc/' + fs.readlinkSync('/proc/self') + '/fd/'; } catch {}
 const SELF_FD = '/proc/self/fd/';
 const viaOwn = (p) => (own !== null && typeof p === 'string' && p.startsWith(SELF_FD) ? own + p.slice(SELF_FD.length) : p);
-parentPort.on('message', ({ id, paths: given, dirs, groups }) => {
+parentPort.on('message', ({ id, paths: given, dirs, groups, checks }) => {
   const paths = typeof given === 'string' ? given.split('\\0') : given;
   const n = paths.length;
   if (dirs !== undefined) {
@@ -144,6 +147,21 @@ parentPort.on('message', ({ id, paths: given, dirs, groups }) => {
       total += s.size;
     } catch { fs.closeSync(fd); meta[i * ${FIELDS}] = 0; }
   }
+  // checks: [link, path] of each read asked for, or nulls: its folder must still be at that path
+  // now that its files are open (it was found there earlier in the caller's call)
+  if (checks !== undefined) {
+    for (let r = 0, i = 0; 2 * r < groups.length; r++) {
+      const end = i + groups[2 * r];
+      let still = checks[2 * r] === null;
+      if (!still) try { still = fs.readlinkSync(viaOwn(checks[2 * r])) === checks[2 * r + 1]; } catch {}
+      for (; i < end; i++) {
+        if (still) continue;
+        const m = i * ${FIELDS};
+        if (fds[i] !== -1) { fs.closeSync(fds[i]); fds[i] = -1; total -= meta[m + 2]; }
+        meta[m] = 0;
+      }
+    }
+  }
   // not zero-filled first (every byte is read over): a search's reads were 40 MB of memset
   const out = total === 0 ? new Uint8Array(0) : new Uint8Array(Buffer.allocUnsafeSlow(total).buffer, 0, total);
   let at = 0;
@@ -171,6 +189,8 @@ parentPort.on('message', ({ id, paths: given, dirs, groups }) => {
 interface Request {
   /** the folder that `paths` (then names joined by NUL) are in, or null when they are whole paths */
   dir: string | null;
+  /** a folder descriptor's link and the path it must still read once the files are open, or null */
+  check: FolderCheck | null;
   paths: string | Array<string | Buffer>;
   count: number;
   maxBytes: number;
@@ -306,11 +326,12 @@ export function readOnHelper(
   count: number,
   maxBytes: number,
   dir: string | null = null,
+  check: FolderCheck | null = null,
 ): Promise<Array<PlainFile | null>> | null {
   if (helpers === null) return null;
   return new Promise((resolve, reject) => {
     if (outbox.length === 0) process.nextTick(flush);
-    outbox.push({ dir, paths, count, maxBytes, resolve, reject });
+    outbox.push({ dir, check, paths, count, maxBytes, resolve, reject });
   });
 }
 
@@ -347,11 +368,14 @@ function send(requests: Request[]): void {
     dirs = requests.map((r) => r.dir!);
     paths = requests.length === 1 ? requests[0]!.paths : requests.map((r) => r.paths).join('\0');
   } else paths = requests.flatMap(wholePaths);
+  const checks = requests.some((r) => r.check !== null)
+    ? requests.flatMap((r) => (r.check === null ? [null, null] : [r.check.link, r.check.path]))
+    : undefined;
   const id = nextId++;
   if (h.pending.size === 0) h.worker.ref();
   h.pending.set(id, requests);
   try {
-    h.worker.postMessage(dirs ? { id, paths, dirs, groups } : { id, paths, groups });
+    h.worker.postMessage(dirs ? { id, paths, dirs, groups, checks } : { id, paths, groups, checks });
   } catch (error) {
     h.pending.delete(id);
     if (h.pending.size === 0) h.worker.unref();

@@ -2,7 +2,7 @@ import { isUtf8 } from 'node:buffer';
 import * as fs from 'node:fs';
 import { dirname, basename, join, resolve } from 'node:path';
 import { FsError, hasFsCode, translated } from './errors.js';
-import { Beneath, BENEATH_SUPPORTED, openRegularFile } from './node-beneath.js';
+import { Beneath, BENEATH_SUPPORTED, openRegularFile, stillInPlace, type FolderCheck } from './node-beneath.js';
 import { DIRECT_IO, readOnHelper, readPlain, readPlainAt, sendQueuedReads, writeInPlace } from './node-direct.js';
 import { toFsStat } from './stat.js';
 import { hasEscapedBytes, nameFromBytes } from './name-bytes.js';
@@ -53,10 +53,13 @@ export function createNodeFs(options: NodeFsOptions = {}): WorkspaceFs {
     const parts = beneath?.partsOf(abs);
     return parts ? beneath!.at(parts, work) : work(abs);
   };
-  /** `work` on a folder itself, opened without following links when below the root. */
-  const inFolder = <T>(abs: string, work: (path: string) => T): T => {
+  /**
+   * `work` on a folder itself, opened without following links when below the root (a folder
+   * checked after `since` is not checked again: see ResolveOptions).
+   */
+  const inFolder = <T>(abs: string, work: (path: string) => T, since?: number): T => {
     const parts = beneath?.partsOf(abs);
-    return parts ? beneath!.inDir(parts, (fd) => work(`/proc/self/fd/${fd}`)) : work(abs);
+    return parts ? beneath!.inDir(parts, (fd) => work(`/proc/self/fd/${fd}`), since) : work(abs);
   };
   const listings = new FolderListings();
   return {
@@ -71,17 +74,21 @@ export function createNodeFs(options: NodeFsOptions = {}): WorkspaceFs {
       translated('readdir', async () =>
         inFolder(path, (p) => fs.readdirSync(native(p), { encoding: 'buffer' })).map(nameFromBytes),
       ),
-    readdirTypes: (path) =>
+    readdirTypes: (path, options) =>
       translated('readdir', async () =>
-        inFolder(path, (p) => {
-          // names as strings, by bytes only for a folder with a name that is not UTF-8 (see readdirStats)
-          const listed = fs.readdirSync(native(p), { withFileTypes: true });
-          if (!listed.some((d) => d.name.includes('\uFFFD')))
-            return listed.map((d): FsDirent => ({ name: d.name, type: direntType(d) }));
-          return fs
-            .readdirSync(native(p), { withFileTypes: true, encoding: 'buffer' })
-            .map((d): FsDirent => ({ name: nameFromBytes(d.name), type: direntType(d) }));
-        }),
+        inFolder(
+          path,
+          (p) => {
+            // names as strings, by bytes only for a folder with a name that is not UTF-8 (see readdirStats)
+            const listed = fs.readdirSync(native(p), { withFileTypes: true });
+            if (!listed.some((d) => d.name.includes('\uFFFD')))
+              return listed.map((d): FsDirent => ({ name: d.name, type: direntType(d) }));
+            return fs
+              .readdirSync(native(p), { withFileTypes: true, encoding: 'buffer' })
+              .map((d): FsDirent => ({ name: nameFromBytes(d.name), type: direntType(d) }));
+          },
+          options?.resolvedSince,
+        ),
       ),
     // One folder resolution for the whole listing: a rescan lstats every file, and resolving each
     // path again (a descriptor check per call below the root) cost more than the lstat itself.
@@ -140,7 +147,11 @@ export function createNodeFs(options: NodeFsOptions = {}): WorkspaceFs {
             if (!parts) return readMany(dir, names, maxBytes, here);
             // below the root: every name inside the folder's descriptor, held until all are read
             return beneath!
-              .inDirHeld(parts, (fd) => readMany(`/proc/self/fd/${fd}`, names, maxBytes, here))
+              .inDirHeld(
+                parts,
+                (fd, recheck) => readMany(`/proc/self/fd/${fd}`, names, maxBytes, here, recheck),
+                options?.resolvedSince,
+              )
               .catch(() => names.map(() => null));
           },
           writeInPlace: (path: string, data: Uint8Array, currentSize: number) =>
@@ -163,20 +174,26 @@ export function createNodeFs(options: NodeFsOptions = {}): WorkspaceFs {
 /**
  * Plain files of folder `dir` (a path or a folder descriptor's `/proc` path), on the helper thread
  * when there is one and not asked for `here`, else here. A name that is not a plain name is null:
- * the caller's slow path decides.
+ * the caller's slow path decides. With `recheck`, the folder must still be in place once the
+ * files are open, or every file is null.
  */
 async function readMany(
   dir: string,
   names: readonly string[],
   maxBytes: number,
   here: boolean,
+  recheck: FolderCheck | null = null,
 ): Promise<Array<PlainFile | null>> {
   if (names.length === 0) return [];
   const plain = names.map((n) => n !== '' && n !== '.' && n !== '..' && !n.includes('/'));
   const allPlain = !plain.includes(false);
   // a name that is not plain reads the folder itself, which is not a file: null
   const listed = allPlain ? names : names.map((n, i) => (plain[i] ? n : '.'));
-  const inPlace = () => listed.map((n) => readPlainAt(`${dir}/${n}`, maxBytes));
+  const inPlace = () => {
+    const files = listed.map((n) => readPlainAt(`${dir}/${n}`, maxBytes));
+    // the files were opened, read and closed: the folder must still be where it was found
+    return recheck === null || stillInPlace(recheck) ? files : files.map(() => null);
+  };
   let read: Array<PlainFile | null>;
   if (here) {
     sendQueuedReads();
@@ -190,8 +207,10 @@ async function readMany(
           listed.map((n) => native(`${dir}/${n}`)),
           names.length,
           maxBytes,
+          null,
+          recheck,
         )
-      : readOnHelper(joined, names.length, maxBytes, dir);
+      : readOnHelper(joined, names.length, maxBytes, dir, recheck);
     read = (await onHelper?.catch(() => null)) ?? inPlace();
   }
   return allPlain ? read : read.map((file, i) => (plain[i] ? file : null));

@@ -82,7 +82,7 @@ export interface WorkspaceFs {
   /** Make a link at `path` pointing to `target` (EPERM from a backend without links). */
   symlink(target: string, path: string): Promise<void>;
   /** Optional fast path for directory walks; callers fall back to readdir + lstat. */
-  readdirTypes?(path: string): Promise<FsDirent[]>;
+  readdirTypes?(path: string, options?: ResolveOptions): Promise<FsDirent[]>;
   /**
    * Optional fast path for a walk that needs every entry's lstat (a rescan): the folder's entries,
    * in any order, each with its lstat, the folder resolved once instead of once per entry. An entry
@@ -200,8 +200,21 @@ export interface PlainFile {
   bytes: Uint8Array | null;
 }
 
+/**
+ * How much of an earlier resolution a backend may reuse for a call. A backend that resolves each
+ * path race-free below its root (the node backend opened on its root) checks every folder it goes
+ * through; a folder it checked after `resolvedSince` was at its path below the root during the
+ * caller's call, so the caller may have it used again without a new check. A search passes when
+ * its page started: the folders it lists are then read through the descriptors their listings
+ * opened. Without it, every use is checked again, as before.
+ */
+export interface ResolveOptions {
+  /** a `performance.now()` time: when the caller's call started (the backend checks folders checked before it again) */
+  resolvedSince?: number;
+}
+
 /** How readPlainFiles reads. */
-export interface PlainReadOptions {
+export interface PlainReadOptions extends ResolveOptions {
   /**
    * Read on the calling thread, not on a helper thread: for a caller that would otherwise only
    * wait for the reads it already has out (the wait becomes work, and no thread is woken for it).

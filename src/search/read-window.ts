@@ -167,8 +167,11 @@ export class SearchContinuation {
       batch.push(more);
     }
     const names = batch.map((e) => e.name);
+    // the page's start: the folder its walk listed is read through what the listing found in place
+    const since = this.walkOptions.resolvedSince;
+    const options = since === undefined ? undefined : { resolvedSince: since };
     const read = (here: boolean): Promise<SlotRead> =>
-      this.fs.readPlainFiles!(folder, names, Number.MAX_SAFE_INTEGER, here ? { here } : undefined).then(
+      this.fs.readPlainFiles!(folder, names, Number.MAX_SAFE_INTEGER, here ? { ...options, here } : options).then(
         (files) => ({ batch: files }),
         () => ({ batch: null }),
       );

@@ -78,10 +78,14 @@ const DEFAULT_CONCURRENCY = 24;
  */
 export async function searchFiles(fs: WorkspaceFs, paths: PathResolver, spec: SearchSpec): Promise<SearchPage> {
   if (spec.start.stat?.type === 'file') return searchOneFile(fs, spec);
+  // A folder this page finds in place (when listing it) is read through what that found, not
+  // checked again; one a page before it found is checked again (see ResolveOptions).
+  const resolvedSince = performance.now();
   const budget: WalkBudget | undefined = spec.deadline === undefined ? undefined : { deadline: spec.deadline };
   let query = spec.continueFrom?.fs === fs && spec.continueFrom.paths === paths ? spec.continueFrom : undefined;
   if (query) {
     query.walkOptions.budget = budget;
+    query.walkOptions.resolvedSince = resolvedSince;
     query.walkOptions.unreadable = spec.unreadable;
     if (spec.unreadable)
       for (const note of query.carried) if (spec.unreadable.length < 1000) spec.unreadable.push(note);
@@ -94,6 +98,7 @@ export async function searchFiles(fs: WorkspaceFs, paths: PathResolver, spec: Se
       budget,
       unreadable: spec.unreadable,
       noteSpecial: true,
+      resolvedSince,
     };
     const runs = walkRuns(fs, paths, spec.start, walkOptions, BATCH);
     query = new SearchContinuation(fs, paths, runs, walkOptions, spec.include, spec.concurrency ?? DEFAULT_CONCURRENCY);

@@ -1,7 +1,7 @@
 import { ToolError } from '../contract/index.js';
 import { hasFsCode } from '../fs/errors.js';
 import { isAbsent, lstatOrNull } from '../fs/helpers.js';
-import type { FsDirent, WorkspaceFs } from '../fs/types.js';
+import type { FsDirent, ResolveOptions, WorkspaceFs } from '../fs/types.js';
 import { toToolError } from '../fs/tool-error.js';
 import { displayPath, joinRel, RESERVED_TOP_LEVEL, type PathResolver } from '../workspace/paths.js';
 import { comparePaths } from './glob.js';
@@ -47,6 +47,8 @@ export interface WalkOptions {
   unreadable?: Unreadable[];
   /** also note special files (FIFOs, sockets, devices) in `unreadable`: a search says it left them out */
   noteSpecial?: boolean;
+  /** when the caller's call started, for the listings (see ResolveOptions); each page of a search sets its own */
+  resolvedSince?: number;
 }
 
 /** Why a search left out a special file. */
@@ -150,7 +152,7 @@ async function* walkEntries(
   const resumeAt = options.resumeAt;
   const stack: Frame[] = [];
   const rules: IgnoreRules[] = options.gitignore ? await ancestorRules(fs, paths, start.realRel) : [];
-  const first = await readFolder(fs, paths.toAbs(start.realRel)).catch((e) => {
+  const first = await readFolder(fs, paths.toAbs(start.realRel), options).catch((e) => {
     throw toToolError(e, displayPath(start.rel));
   });
   const frameOf = (rel: string, realRel: string, entries: FsDirent[], depth: number) =>
@@ -234,7 +236,7 @@ async function* walkEntries(
       continue;
     }
     // Absent, unreadable or unreachable (a name too long, too deep) is reported as skipped; an I/O failure is not hidden.
-    const children = await (frame.prefetched.get(name) ?? readFolder(fs, abs)).catch((error: unknown) => {
+    const children = await (frame.prefetched.get(name) ?? readFolder(fs, abs, options)).catch((error: unknown) => {
       if (hasFsCode(error, 'EIO')) throw error;
       noteUnreadable(options.unreadable, rel, error);
       return null;
@@ -273,7 +275,7 @@ async function frameFor(
       if (prefetched.size >= PREFETCH_PER_FOLDER) break;
       // a page resumed from a cursor enters only the folders on the way to it and after it
       if (options.resumeAt !== undefined && beforeResume(joinRel(rel, e.name), options.resumeAt)) continue;
-      const listing = readFolder(fs, paths.toAbs(joinRel(realRel, e.name)));
+      const listing = readFolder(fs, paths.toAbs(joinRel(realRel, e.name)), options);
       listing.catch(() => {});
       prefetched.set(e.name, listing);
     }
@@ -287,10 +289,11 @@ function beforeResume(rel: string, resumeAt: string): boolean {
 }
 
 /** Entries of a folder sorted by name, from readdirTypes when the backend has it. */
-export async function readFolder(fs: WorkspaceFs, abs: string): Promise<FsDirent[]> {
+export async function readFolder(fs: WorkspaceFs, abs: string, options?: ResolveOptions): Promise<FsDirent[]> {
   let entries: FsDirent[];
   if (fs.readdirTypes) {
-    entries = await fs.readdirTypes(abs);
+    const since = options?.resolvedSince;
+    entries = await (since === undefined ? fs.readdirTypes(abs) : fs.readdirTypes(abs, { resolvedSince: since }));
   } else {
     const names = await fs.readdir(abs);
     const base = abs === '/' ? '' : abs;
