@@ -111,16 +111,28 @@ export class Beneath {
   private keep(key: string, fd: number, checkedAt: number): KeptFolder {
     const entry: KeptFolder = { fd, users: 0, checkedAt, used: ++this.uses };
     this.kept.set(key, entry);
+    this.trim(entry);
+    return entry;
+  }
+
+  /**
+   * Close the folders longest unchecked and not in use until at most KEPT_FOLDERS are kept. The one
+   * just kept (`spare`) is never closed: its caller is about to use it, and closing it handed out a
+   * closed descriptor (a search reading more folders at once than are kept then failed with EBADF,
+   * and the free number could name whatever was opened next). With every other folder in use the
+   * cache stays above the limit until they are let go (see hold's release).
+   */
+  private trim(spare: KeptFolder | null): void {
     while (this.kept.size > KEPT_FOLDERS) {
       // the one longest unchecked and not in use (a search holds some while their files are read)
       let oldest: [string, KeptFolder] | null = null;
       for (const pair of this.kept)
-        if (pair[1].users === 0 && (oldest === null || pair[1].used < oldest[1].used)) oldest = pair;
+        if (pair[1] !== spare && pair[1].users === 0 && (oldest === null || pair[1].used < oldest[1].used))
+          oldest = pair;
       if (oldest === null) break;
       this.kept.delete(oldest[0]);
       fs.closeSync(oldest[1].fd);
     }
-    return entry;
   }
 
   /** Close the kept folders (the root stays: it is the workspace's own). */
@@ -204,8 +216,11 @@ export class Beneath {
       checkedAt: held.checkedAt,
       release: () => {
         held.users--;
+        if (held.users > 0) return;
         // dropped from the cache while in use (found stale by a nested call): close it now
-        if (held.users === 0 && this.kept.get(key) !== held) fs.closeSync(held.fd);
+        if (this.kept.get(key) !== held) fs.closeSync(held.fd);
+        // kept above the limit while every folder was in use: back to it now one is free
+        else this.trim(null);
       },
     };
   }
