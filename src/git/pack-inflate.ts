@@ -1,20 +1,8 @@
-// @ts-expect-error pako (isomorphic-git's inflater, already in every bundle) ships no types; its shape is named below
-import pakoUntyped from 'pako';
-// @ts-expect-error the same package's zlib port, which ships no types either
+// @ts-expect-error pako's zlib port (pako is isomorphic-git's inflater, already in every bundle), which ships no types
 import zlibUntyped from 'pako/lib/zlib/inflate.js';
 // @ts-expect-error as above
 import ZStreamUntyped from 'pako/lib/zlib/zstream.js';
 import { platformNative } from '../fs/platform-native.js';
-
-interface PakoInflate {
-  push(data: Uint8Array, mode?: boolean | number): boolean;
-  onData(chunk: Uint8Array): void;
-  onEnd(status: number): void;
-  ended: boolean;
-  msg: string;
-  strm: { avail_in: number };
-}
-const pako = pakoUntyped as { Inflate: new (options?: { chunkSize?: number }) => PakoInflate };
 
 /** pako's zlib port, driven directly: one stream state reset per object instead of a new one. */
 interface ZStream {
@@ -86,7 +74,9 @@ function resetKeepingTables(strm: ZStream): void {
 }
 const Z_STREAM_END = 1;
 
-/** Input handed to the inflater per step; zeros inflate about a thousandfold, so this bounds one step's output too. */
+const Z_BUF_ERROR = -5;
+
+/** Output of one step: the piece a sink sees; zeros inflate about a thousandfold, so input does not bound it. */
 const SLICE = 64 * 1024;
 /** Output between two yields to the event loop, so one big object does not stall every other call. */
 const YIELD_EVERY = 16 * 1024 * 1024;
@@ -99,11 +89,39 @@ export interface Inflated {
   length: number;
 }
 
+/** A zlib stream state over the pack's bytes from `start` to its end. */
+function streamAt(pack: Uint8Array, start: number): ZStream {
+  const strm = new ZStreamClass();
+  zlib.inflateInit2(strm, 15);
+  strm.input = pack;
+  strm.next_in = start;
+  strm.avail_in = pack.length - start;
+  return strm;
+}
+
+/** One call of zlib's inflate writing at most `room` bytes into `output` from `at`: its status and the bytes made. */
+function step(strm: ZStream, output: Uint8Array, at: number, room: number): { status: number; made: number } {
+  strm.output = output;
+  strm.next_out = at;
+  strm.avail_out = room;
+  const status = zlib.inflate(strm, 0);
+  return { status, made: room - strm.avail_out };
+}
+
+/** The error for a step that made nothing and did not end the stream. */
+function stuck(strm: ZStream, status: number, start: number): Error {
+  if (status === Z_BUF_ERROR || (status >= 0 && strm.avail_in === 0))
+    return new Error(`the pack ends inside the object at offset ${start}`);
+  return new Error(`the object at offset ${start} does not inflate: ${strm.msg || status}`);
+}
+
+const nextTurn = () => new Promise((r) => setTimeout(r, 0));
+
 /**
  * Inflate the zlib stream that starts at `start` in `pack`, handing each piece of output to
- * `sink` as it comes (pieces are fresh buffers the sink may keep). Nothing is held beyond one
- * piece, so an object's size does not decide the memory used. Stops at the stream's end, or
- * with an error once the output passes `limit`.
+ * `sink` as it comes. A piece is valid only during the call (the next one is written over it):
+ * nothing is allocated per piece, so an object's size decides neither the memory held nor the
+ * garbage made. Stops at the stream's end, or with an error once the output passes `limit`.
  */
 export async function inflateAt(
   pack: Uint8Array,
@@ -111,52 +129,48 @@ export async function inflateAt(
   sink: (piece: Uint8Array) => void,
   limit = Infinity,
 ): Promise<Inflated> {
-  const inflator = new pako.Inflate({ chunkSize: SLICE });
+  const strm = streamAt(pack, start);
+  const piece = new Uint8Array(SLICE);
   let length = 0;
   let sinceYield = 0;
-  inflator.onData = (piece) => {
-    length += piece.length;
+  for (;;) {
+    const { status, made } = step(strm, piece, 0, SLICE);
+    length += made;
     // a stream that inflates past its header's size is corrupt or hostile: stop, whatever it holds
     if (length > limit) throw new Error(`the object at offset ${start} inflates past its stated ${limit} bytes`);
-    sinceYield += piece.length;
-    sink(piece);
-  };
-  let status = 0;
-  inflator.onEnd = (s) => {
-    status = s;
-  };
-  let at = start;
-  while (!inflator.ended) {
-    if (at >= pack.length) throw new Error(`the pack ends inside the object at offset ${start}`);
-    const slice = pack.subarray(at, Math.min(at + SLICE, pack.length));
-    inflator.push(slice, false);
-    if (inflator.ended) {
-      if (status !== 0) throw new Error(`the object at offset ${start} does not inflate: ${inflator.msg || status}`);
-      return { end: at + slice.length - inflator.strm.avail_in, length };
-    }
-    at += slice.length;
+    if (made > 0) sink(piece.subarray(0, made));
+    if (status === Z_STREAM_END) return { end: strm.next_in, length };
+    if (status < 0 || made === 0) throw stuck(strm, status, start);
+    sinceYield += made;
     if (sinceYield >= YIELD_EVERY) {
       sinceYield = 0;
-      await new Promise((r) => setTimeout(r, 0));
+      await nextTurn();
     }
   }
-  throw new Error(`the object at offset ${start} does not inflate`);
 }
 
-/** Inflate a stream whose length is known into one buffer of exactly that length. */
+/**
+ * Inflate a stream whose length is known straight into one buffer of exactly that length: no
+ * piece is made and copied, so a big object costs one copy of itself, not two and its garbage.
+ */
 export async function inflateWhole(pack: Uint8Array, start: number, size: number): Promise<Uint8Array> {
+  const strm = streamAt(pack, start);
   const out = new Uint8Array(size);
   let at = 0;
-  await inflateAt(
-    pack,
-    start,
-    (piece) => {
-      out.set(piece, at);
-      at += piece.length;
-    },
-    size,
-  );
-  if (at !== size) throw new Error(`the object at offset ${start} inflates to ${at} bytes, not its stated ${size}`);
+  while (at < size) {
+    const { status, made } = step(strm, out, at, Math.min(size - at, YIELD_EVERY));
+    at += made;
+    if (status === Z_STREAM_END) {
+      if (at !== size) throw new Error(`the object at offset ${start} inflates to ${at} bytes, not its stated ${size}`);
+      return out;
+    }
+    if (status < 0 || made === 0) throw stuck(strm, status, start);
+    if (at < size) await nextTurn();
+  }
+  // full: the stream must end here, with not one byte more
+  const { status, made } = step(strm, new Uint8Array(1), 0, 1);
+  if (made > 0) throw new Error(`the object at offset ${start} inflates past its stated ${size} bytes`);
+  if (status !== Z_STREAM_END) throw stuck(strm, status, start);
   return out;
 }
 
