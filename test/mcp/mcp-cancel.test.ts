@@ -144,6 +144,11 @@ describe('cancelling a long search_files', () => {
     const progress: number[] = [];
     const answers = new Map<number, Row>();
     let buffered = '';
+    // woken by every message from the child: the test waits for what it needs, not for a clock
+    let wake = () => {};
+    const until = async (state: () => boolean) => {
+      while (!state()) await new Promise<void>((done) => (wake = done));
+    };
     child.stdout.on('data', (chunk: Buffer) => {
       buffered += chunk.toString('utf8');
       for (let nl = buffered.indexOf('\n'); nl !== -1; nl = buffered.indexOf('\n')) {
@@ -159,10 +164,11 @@ describe('cancelling a long search_files', () => {
             });
         } else if (message.id !== undefined) answers.set(message.id, message);
       }
+      wake();
     });
     const send = (message: Row) => child.stdin.write(`${JSON.stringify(message)}\n`);
     const answer = async (id: number) => {
-      await expect.poll(() => answers.get(id), { timeout: 30_000 }).toBeDefined();
+      await until(() => answers.has(id));
       return answers.get(id)!;
     };
     send({
@@ -185,7 +191,12 @@ describe('cancelling a long search_files', () => {
     });
     send({ jsonrpc: '2.0', id: 3, method: 'ping' });
     expect(await answer(3)).toMatchObject({ result: {} });
-    await expect.poll(() => progress.length, { timeout: 30_000 }).toBeGreaterThan(0);
+    // the search's first progress report, or its answer had it ended first
+    await until(() => progress.length > 0 || answers.has(2));
+    expect(
+      progress.length,
+      `the search answered before any progress: ${JSON.stringify(answers.get(2))}`,
+    ).toBeGreaterThan(0);
     send({
       jsonrpc: '2.0',
       id: 4,

@@ -77,6 +77,12 @@ function freshTree(name: string): { dir: string; state: string } {
   return { dir, state: hostState(dir) };
 }
 
+/**
+ * A line's limit, in bash and in the shell alike, only to end a hang: no line is about time
+ * (`timeout N` lines carry their own), and at load 11-18 a 10 s limit killed lines that were right.
+ */
+const LINE_HANG_GUARD_MS = 300_000;
+
 function bash(line: string, name: string) {
   // A kept tree is older than a fresh one: a line that asks about times gets a fresh one.
   const asksTimes = /-(?:[amc](?:min|time)|newer)\b/.test(line);
@@ -85,7 +91,7 @@ function bash(line: string, name: string) {
   // started from a small process, not this worker: a fork from a big worker costs more than bash
   const run = leanSpawnSync('/bin/bash', ['-c', line], {
     cwd: tree.dir,
-    timeout: 10_000,
+    timeout: LINE_HANG_GUARD_MS,
     env: { PATH: process.env.PATH ?? '/usr/bin:/bin', LC_ALL: 'C', HOME: '/' },
   });
   const files = hostTree(tree.dir);
@@ -102,7 +108,7 @@ async function shell(line: string) {
     command: line,
     cwd: '.',
     env: { LC_ALL: 'C' },
-    timeoutMs: 10_000,
+    timeoutMs: LINE_HANG_GUARD_MS,
     apply: (steps) => writer.apply(steps, { allOrNothing: false }),
   });
   return { stdout: r.stdout, stderr: r.stderr, exit: r.exit_code, files: await memoryTree(fs) };

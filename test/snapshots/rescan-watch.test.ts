@@ -239,6 +239,8 @@ it.runIf(process.platform === 'linux')(
     writeFileSync(join(root, 'a.txt'), 'a\n');
     const entry = resolve('dist/node/index.js');
     const script = `
+      // what the process holds before any work: its own stdout and stderr (pipes)
+      const atStart = [process.stdout, process.stderr] && process.getActiveResourcesInfo();
       const { openNodeWorkspace } = await import(${JSON.stringify(entry)});
       const { writeFileSync } = await import('node:fs');
       const ws = openNodeWorkspace(${JSON.stringify(root)});
@@ -247,25 +249,36 @@ it.runIf(process.platform === 'linux')(
       const found = await ws.rescan();
       process.stdout.write(JSON.stringify(found.changed) + '\\n');
       await ws.close();
+      // one turn of the loop after close: what it holds beyond its start would keep it alive
+      setImmediate(() => process.stdout.write(JSON.stringify([atStart, process.getActiveResourcesInfo()]) + '\\n'));
     `;
+    // No clock on the child (a busy machine took over 20 s to load, scan and close): the script says
+    // when its work is done and what still holds its loop; with nothing held, it must exit on its own.
     const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
       stdio: ['ignore', 'pipe', 'inherit'],
     });
+    // 'close': after the child's stdout has been read to its end
+    const exited = new Promise<number | null>((done) => child.on('close', (c) => done(c)));
     let out = '';
-    child.stdout.on('data', (d: Buffer) => {
-      out += d.toString();
-    });
-    const code = await new Promise<number | null>((done) => {
-      const timer = setTimeout(() => {
-        child.kill();
-        done(-1);
-      }, 20_000);
-      child.on('exit', (c) => {
-        clearTimeout(timer);
-        done(c);
+    const reported = new Promise<string[]>((done, fail) => {
+      child.stdout.on('data', (d: Buffer) => {
+        out += d.toString();
+        const lines = out.split('\n');
+        if (lines.length > 2) done(lines.slice(0, 2));
       });
+      void exited.then(() => fail(new Error(`the script ended before it reported: ${out}`)));
     });
-    expect(code).toBe(0);
-    expect(out.trim()).toBe('["b.txt"]');
+    let changed: string;
+    try {
+      const [first, held] = await reported;
+      changed = first!;
+      const [atStart, afterClose] = JSON.parse(held!) as string[][];
+      expect(afterClose).toEqual(atStart);
+    } catch (error) {
+      child.kill();
+      throw error;
+    }
+    expect(await exited).toBe(0);
+    expect(changed).toBe('["b.txt"]');
   },
 );
