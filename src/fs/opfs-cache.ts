@@ -1,3 +1,5 @@
+import { KeptBytes } from './indexeddb/kept-bytes.js';
+
 /** What an OPFS entry is; the handle API names a folder `directory`. */
 export type OpfsKind = 'file' | 'directory';
 
@@ -5,15 +7,6 @@ interface KnownFile {
   size: number;
   mtimeMs: number;
 }
-
-/**
- * The bytes of small files this adapter wrote or read are kept too, up to a budget, so reading a
- * file again asks the browser nothing. A read is two round trips (`getFile`, `arrayBuffer`), and a
- * workspace reads back what it just wrote all the time: the snapshot branch before each commit,
- * a file a tool wrote and a check then reads. Larger files (a snapshot pack) are not kept.
- */
-const KEEP_FILE_BYTES = 64 * 1024;
-const KEEP_TOTAL_BYTES = 4 * 1024 * 1024;
 
 const split = (key: string): [string, string] => {
   const i = key.lastIndexOf('/');
@@ -35,9 +28,11 @@ export class OpfsCache {
   private readonly known = new Map<string, KnownFile>();
   /** The `File` of the last stat, so the read that follows a stat asks the browser once, not twice. */
   private snapshot: { key: string; file: File } | null = null;
-  /** Bytes of small files, oldest use first (a Map keeps insertion order), within KEEP_TOTAL_BYTES. */
-  private readonly contents = new Map<string, Uint8Array>();
-  private contentBytes = 0;
+  /**
+   * The bytes of small files this adapter wrote or read, so reading one again asks the browser
+   * nothing (a read is `getFile` and `arrayBuffer`, two round trips).
+   */
+  private readonly contents = new KeptBytes<string>();
 
   constructor(top: FileSystemDirectoryHandle) {
     this.dirs.set('', top);
@@ -77,7 +72,7 @@ export class OpfsCache {
     for (const map of [this.dirs, this.files, this.listings, this.known] as Map<string, unknown>[]) {
       for (const k of map.keys()) if (k === key || k.startsWith(below)) map.delete(k);
     }
-    for (const k of this.contents.keys()) if (k === key || k.startsWith(below)) this.dropBytes(k);
+    this.contents.changingWhere((k) => k === key || k.startsWith(below));
     const [parent, name] = split(key);
     this.listings.get(parent)?.delete(name);
     this.snapshot = null;
@@ -91,7 +86,7 @@ export class OpfsCache {
 
   forgetStat(key: string): void {
     this.known.delete(key);
-    this.dropBytes(key);
+    this.contents.changing(key);
     if (this.snapshot?.key === key) this.snapshot = null;
   }
 
@@ -107,32 +102,20 @@ export class OpfsCache {
 
   /** A copy of the bytes of `key` when they are kept, or undefined. */
   bytesOf(key: string): Uint8Array | undefined {
-    const held = this.contents.get(key);
-    if (!held) return undefined;
-    // most recently used last, so the budget drops the file used longest ago
-    this.contents.delete(key);
-    this.contents.set(key, held);
-    return held.slice();
+    return this.contents.bytesOf(key);
   }
 
-  /** Keep a copy of `bytes` as the content of `key` (a file just written or read), if small enough. */
-  keepBytes(key: string, bytes: Uint8Array): void {
-    this.dropBytes(key);
-    if (bytes.length > KEEP_FILE_BYTES) return;
-    this.contents.set(key, bytes.slice());
-    this.contentBytes += bytes.length;
-    for (const [k, held] of this.contents) {
-      if (this.contentBytes <= KEEP_TOTAL_BYTES) break;
-      this.contents.delete(k);
-      this.contentBytes -= held.length;
-    }
+  /** Where a read starting now stands: what it hands to `keepBytes` when it ends. */
+  readStarts(): number {
+    return this.contents.now();
   }
 
-  private dropBytes(key: string): void {
-    const held = this.contents.get(key);
-    if (!held) return;
-    this.contents.delete(key);
-    this.contentBytes -= held.length;
+  /**
+   * Keep a copy of `bytes` as the content of `key` (a file written or read from `since` on),
+   * unless `key` or a folder above it changed meanwhile.
+   */
+  keepBytes(key: string, bytes: Uint8Array, since: number): void {
+    this.contents.keep(key, bytes, since);
   }
 
   /** The `File` the last stat of `key` fetched, handed out once. */

@@ -287,6 +287,7 @@ export async function createOpfsFs(options: OpfsFsOptions = {}): Promise<Workspa
       created = true;
     }
     cache.forgetStat(key);
+    const since = cache.readStarts();
     try {
       await writeBytes(handle, bytes, access, created);
     } catch (error) {
@@ -300,7 +301,7 @@ export async function createOpfsFs(options: OpfsFsOptions = {}): Promise<Workspa
     }
     cache.add(key, 'file', handle);
     cache.setFileStat(key, bytes.length, Date.now());
-    cache.keepBytes(key, bytes);
+    cache.keepBytes(key, bytes, since);
   }
 
   const key = (path: string) => partsOf(path).join('/');
@@ -321,8 +322,10 @@ export async function createOpfsFs(options: OpfsFsOptions = {}): Promise<Workspa
           const k = parts.join('/');
           const kept = cache.kindOf(k) === 'file' ? cache.bytesOf(k) : undefined;
           if (kept) return kept;
+          // a folder above may move while this read is on its way (its own lock, not this key's)
+          const since = cache.readStarts();
           const bytes = await readBytes(await file(parts, 'readFile'), cache.takeSnapshot(k));
-          cache.keepBytes(k, bytes);
+          cache.keepBytes(k, bytes, since);
           return bytes;
         }),
       ),

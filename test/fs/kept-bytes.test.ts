@@ -3,7 +3,7 @@ import { KeptBytes } from '../../src/fs/indexeddb/kept-bytes.js';
 
 const bytes = (...values: number[]) => new Uint8Array(values);
 
-describe('KeptBytes (the IndexedDB store keeps small files it read or wrote)', () => {
+describe('KeptBytes (the browser stores keep small files they read or wrote)', () => {
   it('hands out a copy, and keeps its own copy of what it was given', () => {
     const kept = new KeptBytes<number>();
     const given = bytes(1, 2, 3);
@@ -56,5 +56,18 @@ describe('KeptBytes (the IndexedDB store keeps small files it read or wrote)', (
     expect(kept.bytesOf(2)).toBeUndefined();
     expect(kept.bytesOf(1)?.[0]).toBe(1);
     expect(kept.bytesOf(65)?.[0]).toBe(65);
+  });
+
+  it('forgets a folder and what is below it, and any read on its way then, but not its neighbours', () => {
+    const kept = new KeptBytes<string>();
+    for (const key of ['a/x', 'a/y/z', 'ab', 'b']) kept.keep(key, bytes(1), kept.now());
+    const readStarted = kept.now(); // a read of a/w, not held yet
+    kept.changingWhere((k) => k === 'a' || k.startsWith('a/'));
+    expect(kept.bytesOf('a/x')).toBeUndefined();
+    expect(kept.bytesOf('a/y/z')).toBeUndefined();
+    expect(kept.bytesOf('ab')).toEqual(bytes(1));
+    expect(kept.bytesOf('b')).toEqual(bytes(1));
+    kept.keep('a/w', bytes(2), readStarted);
+    expect(kept.bytesOf('a/w')).toBeUndefined();
   });
 });

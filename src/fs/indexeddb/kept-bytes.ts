@@ -4,9 +4,11 @@ const KEEP_FILE_BYTES = 64 * 1024;
 const KEEP_TOTAL_BYTES = 4 * 1024 * 1024;
 
 /**
- * The bytes of small files, so reading a file again asks IndexedDB nothing: a read is a transaction,
- * and a workspace reads back what it just wrote all the time (the snapshot branch before each
- * commit, a file a check reads after a tool wrote it). Sound only for a database's one writer.
+ * The bytes of small files, so reading a file again asks the browser's storage nothing: an
+ * IndexedDB read is a transaction, an OPFS read two round trips to the browser process, and a
+ * workspace reads back what it just wrote all the time (the snapshot branch before each commit, a
+ * file a check reads after a tool wrote it). Sound only for a store's one writer. Both browser
+ * stores use it (the OPFS adapter from here: src/fs/ is at the layer test's 25 files).
  * Every write, removal and clear takes the next number of a counter: a read or write puts its
  * bytes here only if nothing changed that key since it started, so bytes on their way never
  * overtake newer ones.
@@ -53,6 +55,15 @@ export class KeptBytes<K> {
       this.held.delete(k);
       this.total -= old.length;
     }
+  }
+
+  /**
+   * Every key `test` accepts is changing (a folder removed or moved with what is below it), and so
+   * is any read on its way now, whatever its key: one under the folder may not be held yet.
+   */
+  changingWhere(test: (key: K) => boolean): void {
+    for (const key of [...this.held.keys()]) if (test(key)) this.drop(key);
+    this.cleared = ++this.count;
   }
 
   clear(): void {
