@@ -239,8 +239,10 @@ it.runIf(process.platform === 'linux')(
     writeFileSync(join(root, 'a.txt'), 'a\n');
     const entry = resolve('dist/node/index.js');
     const script = `
-      // what the process holds before any work: its own stdout and stderr (pipes)
-      const atStart = [process.stdout, process.stderr] && process.getActiveResourcesInfo();
+      // what the process holds before any work: its own stdout and stderr (pipes, made on first use)
+      void process.stdout;
+      void process.stderr;
+      const atStart = process.getActiveResourcesInfo();
       const { openNodeWorkspace } = await import(${JSON.stringify(entry)});
       const { writeFileSync } = await import('node:fs');
       const ws = openNodeWorkspace(${JSON.stringify(root)});
