@@ -1,7 +1,7 @@
 import { FsError, fsCodeOf, translated } from './errors.js';
-import { OpfsCache } from './opfs-cache.js';
-import { canUseSyncAccess, PathQueue, readBytes, writeBytes, type OpfsAccess } from './opfs-files.js';
-import { opfsPackFolder } from './opfs-pack-folder.js';
+import { OpfsCache } from './opfs/cache.js';
+import { canUseSyncAccess, PathQueue, readBytes, writeBytes, type OpfsAccess } from './opfs/files.js';
+import { opfsPackFolder } from './opfs/pack-folder.js';
 import { isPackLogName, openPackStore } from './pack/pack-store.js';
 import { makeStat } from './stat.js';
 import type { FsDirent, FsStat, WorkspaceFs } from './types.js';
@@ -85,7 +85,7 @@ async function chooseLayout(
 /**
  * A backend in the Origin Private File System. OPFS has no symlinks (symlink fails with EPERM,
  * as on a filesystem without them) and no folder rename, so a folder is moved entry by entry.
- * Handles, folder listings and file sizes are remembered (opfs-cache.ts), so most lookups, misses
+ * Handles, folder listings and file sizes are remembered (opfs/cache.ts), so most lookups, misses
  * and stats cost no round trip to the browser.
  */
 export async function createOpfsFs(options: OpfsFsOptions = {}): Promise<WorkspaceFs> {

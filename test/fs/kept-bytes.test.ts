@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { KeptBytes } from '../../src/fs/indexeddb/kept-bytes.js';
+import { KeptBytes } from '../../src/fs/kept-bytes.js';
 
 const bytes = (...values: number[]) => new Uint8Array(values);
 

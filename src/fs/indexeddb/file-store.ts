@@ -1,5 +1,5 @@
 import type LightningFS from '@isomorphic-git/lightning-fs';
-import { KeptBytes } from './kept-bytes.js';
+import { KeptBytes } from '../kept-bytes.js';
 
 /**
  * The store lightning-fs keeps file bytes and its tree in, in place of its own (idb-keyval), which

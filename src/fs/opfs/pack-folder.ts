@@ -1,5 +1,5 @@
-import type { PackFile } from './pack/pack-log.js';
-import type { PackFolder } from './pack/pack-store.js';
+import type { PackFile } from '../pack/pack-log.js';
+import type { PackFolder } from '../pack/pack-store.js';
 
 type SyncCapable = FileSystemFileHandle & { createSyncAccessHandle(): Promise<PackFile> };
 type IterableDir = FileSystemDirectoryHandle & { keys(): AsyncIterableIterator<string> };

@@ -1,4 +1,4 @@
-import { KeptBytes } from './indexeddb/kept-bytes.js';
+import { KeptBytes } from '../kept-bytes.js';
 
 /** What an OPFS entry is; the handle API names a folder `directory`. */
 export type OpfsKind = 'file' | 'directory';
