@@ -2,7 +2,7 @@
 export { createWorkspace, type CreateWorkspaceOptions } from './create-workspace.js';
 export type { Workspace, WorkspaceOptions, Envelope, CallOptions } from './workspace-core.js';
 
-export { importResultSchema, type ImportedFile, type ImportResult } from './tools/import-files.js';
+export type { ImportedFile, ImportResult } from './tools/import-files.js';
 export type { ExportedFile, ExportResult } from './workspace/export-files.js';
 export type { WorkspacePolicy, WorkspaceLimits, ConfirmAction, Approver, ApprovalRequest } from './workspace/policy.js';
 export type { ChangeDetail, ChangeSummary, ChangeListener, ChangeEvent, ChangeOrigin } from './workspace/change-log.js';
@@ -51,7 +51,7 @@ export type {
   ResolveOptions,
 } from './fs/types.js';
 export type { SpecialKind } from './fs/special.js';
-export { FsError, fsCodeOf } from './fs/errors.js';
+export { FsError } from './fs/errors.js';
 export { gitFsClient, type GitFsClient } from './fs/git-client.js';
 export {
   defineTool,
@@ -67,7 +67,7 @@ export {
   type ToolRunContext,
 } from './tools/schema/define.js';
 export type {
-  ToolDefinition as ToolContract,
+  ToolContract,
   ToolAnnotations,
   ArgsOf,
   ResultOf,
@@ -78,7 +78,7 @@ export type {
   SchemaKeywords,
   SchemaProperties,
 } from './contract/index.js';
-export { s, OptionalProperty, toolErrorSchema } from './contract/index.js';
+export { s, OptionalProperty } from './contract/index.js';
 export {
   canonicalTools,
   CANONICAL_TOOLS,
@@ -88,12 +88,11 @@ export {
   type CanonicalResult,
 } from './toolsets/canonical.js';
 export { runCommand, createRunCommandTool } from './tools/run-command.js';
-export { splitCommand } from './process/split-command.js';
 export type { RunCommandArgs, RunCommandResult, RunCommandTool } from './tools/run-command-types.js';
 export type { ProcessRunner, CommandRequest, CommandResult, CommandSession } from './process/process-runner.js';
 export type { ShellSession } from './shell/run.js';
-export { createShellRunner, SHELL_SUMMARY, type ShellRunnerOptions } from './process/shell-runner.js';
-export { createShellTaskRegistry, SHELL_NOTIFY_FILE } from './process/shell-tasks.js';
+export { createShellRunner, type ShellRunnerOptions } from './process/shell-runner.js';
+export { createShellTaskRegistry } from './process/shell-tasks.js';
 export {
   TaskRegistry,
   type TaskEvent,
@@ -111,10 +110,6 @@ export {
   TOOLSET_NAMES,
   NATIVE_TOOLSET_NAMES,
   isNativeToolsetName,
-  openaiTools,
-  anthropicTools,
-  openaiNativeTools,
-  anthropicNativeTools,
   presentApplyPatch,
   presentShell,
   presentEditor,
@@ -135,17 +130,12 @@ export {
   type OpenAIShellTool,
   type AnthropicTextEditorTool,
   type AnthropicBashTool,
-  fileManagerTools,
-  fsProcessTools,
-  coworkTools,
   toOpenAI,
   toOpenAIResponses,
   toAnthropic,
   toMcp,
   toStrictSchema,
   fromStrictArgs,
-  fitDescription,
-  OPENAI_DESCRIPTION_LIMIT,
   type OpenAIResponsesTool,
   type OpenAIExportOptions,
   type ObjectSchema as ExportedObjectSchema,
@@ -201,15 +191,10 @@ export {
   anthropicProvider,
   openAIResponsesProvider,
   createProvider,
-  guessApi,
-  providerCaps,
   systemPrompt,
   TranscriptRecorder,
   toJsonl,
-  readSse,
   NoteQueue,
-  infoLines,
-  splitMedia,
   type AgentInbox,
   type AgentNote,
   type AgentMedia,
@@ -236,7 +221,6 @@ export {
   type ProviderOptions,
   type ApiKind,
   type TranscriptLine,
-  type SseEvent,
   type RetryPolicy,
   type HttpOptions,
 } from './agent/index.js';

@@ -6,7 +6,7 @@ import {
   WARM_MESSAGE,
   type BackendKind,
   type CallProgress,
-  type ChangeEvent,
+  type ChangeNotice,
   type TaskNoteEvent,
   type GitVerb,
   type WarmMessage,
@@ -85,7 +85,7 @@ export interface RemoteWorkspace extends WorkspaceVerbs {
    */
   readonly forks: RemoteForks;
   /** Called after every change with its id and paths, so a UI can refresh. Returns an unsubscribe. */
-  onChange(listener: (event: ChangeEvent) => void): () => void;
+  onChange(listener: (event: ChangeNotice) => void): () => void;
   /** Called for each note a background task writes and for its end, as an agent inbox takes them. Returns an unsubscribe. */
   onTask(listener: (event: TaskNoteEvent) => void): () => void;
   /** One file's bytes as stored, for a live preview: read-only, confined like a tool's path, `.sandpit` never served. */
@@ -226,12 +226,12 @@ export async function connectWorkspace(options: ConnectOptions): Promise<RemoteW
 
   // Sent with the open, not a round trip each after it: neither needs the workspace, and the
   // worker takes messages in the order they were sent, so both are in place before any later call.
-  const listeners = new Set<(event: ChangeEvent) => void>();
+  const listeners = new Set<(event: ChangeNotice) => void>();
   const taskListeners = new Set<(event: TaskNoteEvent) => void>();
   const subscribed = Promise.all([
     guarded(() =>
       remote.subscribe(
-        proxy((event: ChangeEvent) => {
+        proxy((event: ChangeNotice) => {
           for (const listener of listeners) listener(event);
         }),
       ),

@@ -2,7 +2,7 @@ import type { Envelope, Workspace } from '../src/workspace-core.js';
 import { forkHostOf } from '../src/snapshots/fork/fork-host.js';
 import { ToolError } from '../src/contract/index.js';
 import { toToolError } from '../src/fs/tool-error.js';
-import type { ChangeEvent, ForkDiff, ForkSummary, WireCallOptions, WireForks } from './protocol.js';
+import type { ChangeNotice, ForkDiff, ForkSummary, WireCallOptions, WireForks } from './protocol.js';
 
 /**
  * The forks of a worker's workspace, loaded on the first fork verb: making, listing, viewing,
@@ -12,7 +12,7 @@ import type { ChangeEvent, ForkDiff, ForkSummary, WireCallOptions, WireForks } f
 export function hostForks(
   parent: () => Promise<Workspace | null>,
   locked: (tool: string) => Envelope<never>,
-  emit: (event: ChangeEvent) => void,
+  emit: (event: ChangeNotice) => void,
   view: (fork: { name: string; ws: Workspace } | null) => void,
   viewing: () => string | null,
 ): WireForks {

@@ -9,7 +9,7 @@ import type { GitCredentials, GitProgress } from '../src/git/index.js';
 import type { ToolDefinition } from '../src/tools/schema/define.js';
 import type {
   CallProgress,
-  ChangeEvent,
+  ChangeNotice,
   GitVerb,
   OpenInfo,
   TaskNoteEvent,
@@ -85,8 +85,8 @@ export function createHost(): WorkerApi {
   let backend: OpenedBackend | null = null;
   let ws: Workspace | null = null;
   let surface: Awaited<ReturnType<typeof toolsFor>> = { tools: canonicalTools, offered: null };
-  const listeners = new Set<(event: ChangeEvent) => void>();
-  const emit = (event: ChangeEvent) => {
+  const listeners = new Set<(event: ChangeNotice) => void>();
+  const emit = (event: ChangeNotice) => {
     for (const listener of listeners) Promise.resolve(listener(event)).catch(() => listeners.delete(listener));
   };
   /** the fork the page works on, or null for the workspace itself */

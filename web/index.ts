@@ -11,7 +11,7 @@ export {
 export type { RemoteReview, RemoteReviewInbox } from './client-review.js';
 export type {
   BackendKind,
-  ChangeEvent,
+  ChangeNotice,
   TaskNoteEvent,
   ImportProgress,
   WorkspaceVerbs,
@@ -20,7 +20,7 @@ export type {
   ForkSummary,
   ForkDiff,
   ForkDiffFile,
-  ForkListing,
+  ForkView,
 } from './protocol.js';
 export type { BackendDescriptor, OpenedBackend } from '../src/fs/backends.js';
 export type { PreviewEntry } from './preview/read-file.js';

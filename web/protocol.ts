@@ -43,7 +43,7 @@ export interface WireOpenOptions {
 }
 
 /** A change as a UI needs it to refresh: which call made it and which paths it touched. */
-export interface ChangeEvent {
+export interface ChangeNotice {
   /** the change, for `change(id)` */
   change_id: string;
   /** the tool that made it */
@@ -69,7 +69,7 @@ export interface ForkSummary {
 }
 
 /** The forks of the open workspace, and which one the calls now go to. */
-export interface ForkListing {
+export interface ForkView {
   /** every fork of the workspace */
   forks: ForkSummary[];
   /** the fork the calls go to, or null for the workspace itself */
@@ -107,9 +107,9 @@ export interface WireForks {
   /** make a fork of the workspace as it is now */
   forkCreate(name: string): Promise<Envelope<ForkSummary>>;
   /** the forks, oldest first, and which one the page works on (null: the workspace itself) */
-  forkList(): Promise<Envelope<ForkListing>>;
+  forkList(): Promise<Envelope<ForkView>>;
   /** work on a fork, or on the workspace itself with null */
-  forkUse(name: string | null): Promise<Envelope<Pick<ForkListing, 'viewing'>>>;
+  forkUse(name: string | null): Promise<Envelope<Pick<ForkView, 'viewing'>>>;
   /** a fork's diff against its fork point */
   forkDiff(name: string): Promise<Envelope<ForkDiff>>;
   /** merge a fork into the workspace (all or nothing; PATCH_CONFLICT changes nothing) */
@@ -236,7 +236,7 @@ export interface WorkerApi extends Omit<WorkspaceVerbs, 'call'>, WireReview, Wir
     options: Pick<WireOpenOptions, 'toolset' | 'artifactDir' | 'policy'>,
     confirm?: (paths: string[], action: ConfirmAction, request: ApprovalRequest) => Promise<boolean>,
   ): Promise<void>;
-  subscribe(listener: (event: ChangeEvent) => void): Promise<void>;
+  subscribe(listener: (event: ChangeNotice) => void): Promise<void>;
   /** Hear the background tasks' notes and ends (the workspace's run_command starts them with `background: true`). */
   subscribeTasks(listener: (event: TaskNoteEvent) => void): Promise<void>;
   /**

@@ -1,5 +1,5 @@
 import { NoteQueue, type AgentInbox, type AgentNote } from '../../src/agent/index.js';
-import type { ChangeEvent, TaskNoteEvent } from '../../web/protocol.js';
+import type { ChangeNotice, TaskNoteEvent } from '../../web/protocol.js';
 
 const named = (paths: string[]) =>
   paths.length <= 4 ? paths.join(', ') : `${paths.slice(0, 4).join(', ')} and ${paths.length - 4} more`;
@@ -12,14 +12,14 @@ const named = (paths: string[]) =>
  * task's end starts its next turn.
  */
 export class ChangesInbox implements AgentInbox {
-  private heardChanges: ChangeEvent[] = [];
+  private heardChanges: ChangeNotice[] = [];
   private readonly own = new Set<string>();
   private readonly taskNotes = new NoteQueue();
   private readonly started = new Set<string>();
   private readonly ended = new Set<string>();
 
   /** A change the page heard of, from anyone. */
-  heard(event: ChangeEvent): void {
+  heard(event: ChangeNotice): void {
     this.heardChanges.push(event);
   }
 

@@ -1,5 +1,5 @@
 import { connectWorkspace, whenWarm, type RemoteWorkspace, type WarmState } from '../../web/client.js';
-import type { BackendKind, ChangeEvent, TaskNoteEvent } from '../../web/protocol.js';
+import type { BackendKind, ChangeNotice, TaskNoteEvent } from '../../web/protocol.js';
 import { WORKSPACE_BACKENDS } from '../../src/fs/backends.js';
 import type { ApprovalRequest, Envelope } from '../../src/index.js';
 
@@ -60,7 +60,7 @@ export function rememberChoice(choice: WorkspaceChoice): void {
   }
 }
 
-type Listener = (event: ChangeEvent) => void;
+type Listener = (event: ChangeNotice) => void;
 
 /** The Sandpit worker, bundled with the page (Vite follows this `new URL` into the build). */
 const startWorker = () => new Worker(new URL('../../web/worker.js', import.meta.url), { type: 'module' });

@@ -54,7 +54,7 @@ export interface ToolAnnotations {
  * surface reads (title, annotations, where it is offered) and the function that does the work.
  * `Ctx` is what the workspace hands `run`; the contract does not need to know its shape.
  */
-export interface ToolDefinition<Args = any, Result = unknown, Ctx = any, Name extends string = string> {
+export interface ToolContract<Args = any, Result = unknown, Ctx = any, Name extends string = string> {
   /** the name a model calls it by (`read_file`) */
   name: Name;
   /** a short human-readable name (MCP `title`) */
@@ -104,6 +104,6 @@ export interface ToolInfo {
 }
 
 /** The arguments a tool definition takes. */
-export type ArgsOf<T> = T extends ToolDefinition<infer A, any, any, any> ? A : never;
+export type ArgsOf<T> = T extends ToolContract<infer A, any, any, any> ? A : never;
 /** The result a tool definition gives on success. */
-export type ResultOf<T> = T extends ToolDefinition<any, infer R, any, any> ? R : never;
+export type ResultOf<T> = T extends ToolContract<any, infer R, any, any> ? R : never;

@@ -12,7 +12,7 @@ import { createNodeRunner, nodeRunCommand, type NodeProcessOptions } from './pro
 import { gitTools } from './git-tools.js';
 import type { GitAuth } from '../git/index.js';
 import { taskTools } from '../tools/task-tools.js';
-import { TaskRegistry } from './process/tasks.js';
+import { ProcessTaskRegistry } from './process/tasks.js';
 
 /**
  * What loading manifest tools takes: the names no manifest may take, the loader and the tool
@@ -59,7 +59,7 @@ export interface NodeToolset {
   /** run_command, the task tools and the manifest tools */
   tools: ToolDefinition[];
   /** the background tasks its tools started */
-  tasks: TaskRegistry;
+  tasks: ProcessTaskRegistry;
   /** what loading toolsDir found (null without toolsDir) */
   manifests: ManifestLoad | null;
   /** what manifest tools tell ZAGENT_CAPS and attach by, read at each call (runAgent narrows it to its provider's for a run) */
@@ -72,7 +72,7 @@ export interface NodeToolset {
 
 /** nodeTools, with the manifest support given (null: no tools folder may be given). */
 export function makeNodeTools(options: NodeToolsOptions, support: ManifestSupport | null): NodeToolset {
-  const tasks = new TaskRegistry(options.maxOutputBytes);
+  const tasks = new ProcessTaskRegistry(options.maxOutputBytes);
   let workspace: Workspace | null = null;
   const findChanges = async () => (workspace ? ((await workspace.rescan())?.changed ?? []) : []);
   // A background task ends after its call returned, so its changes are logged here, not by the call.

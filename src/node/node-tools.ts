@@ -4,7 +4,7 @@ import { loadManifests } from './manifests/load.js';
 import { manifestTool } from './manifests/tool.js';
 import { GIT_TOOL_NAMES } from './git-tools.js';
 import { makeNodeTools, type ManifestSupport, type NodeToolset, type NodeToolsOptions } from './node-tools-core.js';
-import { TaskRegistry } from './process/tasks.js';
+import { ProcessTaskRegistry } from './process/tasks.js';
 
 export { mergeTools, type NodeToolset, type NodeToolsOptions } from './node-tools-core.js';
 
@@ -15,7 +15,7 @@ export { mergeTools, type NodeToolset, type NodeToolsOptions } from './node-tool
 export const BUILTIN_TOOL_NAMES: readonly string[] = listedOnFirstUse(() => [
   ...new Set([
     ...TOOLSET_NAMES.flatMap((name) => toolset(name).tools.map((t) => t.name)),
-    ...taskTools(new TaskRegistry()).map((t) => t.name),
+    ...taskTools(new ProcessTaskRegistry()).map((t) => t.name),
     ...GIT_TOOL_NAMES,
   ]),
 ]);

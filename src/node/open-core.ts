@@ -9,14 +9,14 @@ import type { ModelCaps } from './manifests/output.js';
 import { makeNodeTools, type NodeToolset, type NodeToolsOptions } from './node-tools-core.js';
 import { folderLock } from './process/folder-lock.js';
 import type { SandboxMode } from './process/sandbox.js';
-import type { TaskRegistry } from './process/tasks.js';
+import type { ProcessTaskRegistry } from './process/tasks.js';
 import { loadNodeToolset } from './toolset-load.js';
 import type { WorkspacePolicy } from '../workspace/policy.js';
 
 /** A workspace over a real folder, with processes, background tasks and manifest tools. */
 export interface NodeWorkspace extends Workspace {
   /** background tasks; task events (notes, exits) arrive through tasks.onEvent */
-  readonly tasks: TaskRegistry;
+  readonly tasks: ProcessTaskRegistry;
   /** what loading `toolsDir` found, for warnings and doctor */
   readonly manifests: ManifestLoad | null;
   /** the toolset this workspace offers, with its wire envelope and export formats */
@@ -87,7 +87,7 @@ export async function openToolsetWorkspaceLazily(
   folder: string,
   name: ToolsetName | NativeToolsetName,
   options: ToolsetWorkspaceOptions = {},
-): Promise<{ ws: NodeWorkspace; set: Toolset; tasks: TaskRegistry }> {
+): Promise<{ ws: NodeWorkspace; set: Toolset; tasks: ProcessTaskRegistry }> {
   const { artifactDir, ...rest } = options;
   const support = rest.toolsDir !== undefined ? (await import('./node-tools.js')).manifestSupport : null;
   const node = makeNodeTools(rest, support);

@@ -8,7 +8,7 @@ import {
 import type { WorkspaceOptions } from '../workspace-core.js';
 import { nodeToolset } from './mcp/workspace.js';
 import { mergeTools, nodeTools, type NodeToolsOptions } from './node-tools.js';
-import type { TaskRegistry } from './process/tasks.js';
+import type { ProcessTaskRegistry } from './process/tasks.js';
 import { openNodeWorkspaceOver, type NodeWorkspace, type ToolsetWorkspaceOptions } from './open-core.js';
 
 export { keepSpares, type NodeWorkspace, type ToolsetWorkspaceOptions } from './open-core.js';
@@ -56,7 +56,7 @@ export function openToolsetWorkspace(
   /** the toolset it offers */
   set: Toolset;
   /** its background tasks */
-  tasks: TaskRegistry;
+  tasks: ProcessTaskRegistry;
 } {
   const ws = openNodeWorkspace(folder, { ...options, toolset: name });
   return { ws, set: ws.toolset, tasks: ws.tasks };

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { connectWorkspace, type RemoteWorkspace } from '../../web/client.js';
-import type { BackendKind, ChangeEvent } from '../../web/protocol.js';
+import type { BackendKind, ChangeNotice } from '../../web/protocol.js';
 import { connect, uniqueName } from './connect.js';
 
 const open: RemoteWorkspace[] = [];
@@ -15,7 +15,7 @@ const track = (ws: RemoteWorkspace) => (open.push(ws), ws);
 describe.each<BackendKind>(['indexeddb', 'opfs'])('the workspace in a worker: %s', (backend) => {
   it('runs tools, reports changes with their paths, and keeps the diff for a reviewer', async () => {
     const ws = track(await connect({ backend, name: uniqueName('client') }));
-    const events: ChangeEvent[] = [];
+    const events: ChangeNotice[] = [];
     ws.onChange((e) => events.push(e));
     const written = await ws.call('write_file', { path: 'src/a.ts', content: 'export const a = 1;\n' });
     expect(written).toMatchObject({ ok: true, tool: 'write_file', result: { path: 'src/a.ts', created: true } });
@@ -61,7 +61,7 @@ describe.each<BackendKind>(['indexeddb', 'opfs'])('the workspace in a worker: %s
 
   it('imports and exports exact bytes across the boundary, with progress, as one change', async () => {
     const ws = track(await connect({ backend, name: uniqueName('bytes') }));
-    const events: ChangeEvent[] = [];
+    const events: ChangeNotice[] = [];
     ws.onChange((e) => events.push(e));
     const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 0, 0xff, 0x80, 0x0d, 0x0a]);
     const big = new Uint8Array(200_000).map((_, i) => (i * 7) & 0xff);

@@ -2,7 +2,8 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createMemoryFs, createWorkspace, fsProcessTools, toolset, type ProcessRunner } from '../../src/index.js';
+import { createMemoryFs, createWorkspace, toolset, type ProcessRunner } from '../../src/index.js';
+import { fsProcessTools } from '../../src/toolsets/fs-process.js';
 import { openNodeWorkspace } from '../../src/node/index.js';
 import { openCliWorkspace } from '../../src/node/cli/open.js';
 

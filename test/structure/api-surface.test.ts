@@ -133,4 +133,25 @@ describe('the public surface', () => {
     if (process.env.UPDATE_API_SURFACE) writeFileSync(REPORT, now);
     expect(now.split('\n')).toEqual(readFileSync(REPORT, 'utf8').split('\n'));
   });
+
+  // The node entry passes the root's names on and adds its own: a name of its own that the root
+  // also uses (a Node TaskRegistry beside the portable one) would mean two things by entry.
+  it('gives one name one meaning in every entry', () => {
+    const program = ownFilesProgram();
+    const checker = program.getTypeChecker();
+    const meanings = new Map<string, Map<ts.Symbol, string[]>>();
+    for (const [entry, file] of ENTRIES) {
+      const module = checker.getSymbolAtLocation(program.getSourceFile(file)!)!;
+      for (const symbol of checker.getExportsOfModule(module)) {
+        const target = symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol;
+        const byTarget = meanings.get(symbol.getName()) ?? new Map<ts.Symbol, string[]>();
+        byTarget.set(target, [...(byTarget.get(target) ?? []), entry]);
+        meanings.set(symbol.getName(), byTarget);
+      }
+    }
+    const twoMeanings = [...meanings]
+      .filter(([, byTarget]) => byTarget.size > 1)
+      .map(([name, byTarget]) => `${name}: ${[...byTarget.values()].map((entries) => entries.join(', ')).join(' / ')}`);
+    expect(twoMeanings).toEqual([]);
+  });
 });

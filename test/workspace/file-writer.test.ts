@@ -4,16 +4,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
-  coworkTools,
   createMemoryFs,
   createWorkspace,
-  fileManagerTools,
-  fsProcessTools,
   type ToolDefinition,
   type Workspace,
   type WorkspaceFs,
 } from '../../src/index.js';
 import { createNodeFs } from '../../src/fs/node.js';
+import { coworkTools } from '../../src/toolsets/cowork.js';
+import { fileManagerTools } from '../../src/toolsets/file-manager.js';
+import { fsProcessTools } from '../../src/toolsets/fs-process.js';
 import { faultyFs } from '../support/faulty-fs.js';
 
 const dirs: string[] = [];

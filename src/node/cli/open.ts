@@ -18,7 +18,7 @@ import type { Approver } from '../../workspace/policy.js';
 import { UsageError, type WorkspaceSource } from './args.js';
 import { refuseBroadRoot } from './broad-root.js';
 import type { ModelCaps } from '../manifests/output.js';
-import type { TaskRegistry } from '../process/tasks.js';
+import type { ProcessTaskRegistry } from '../process/tasks.js';
 import { openToolsetWorkspaceLazily, type ToolsetWorkspaceOptions } from '../open-core.js';
 
 /** Folders `--from` leaves behind: dependencies and Sandpit's own state are not workspace content. */
@@ -55,7 +55,7 @@ export interface CliToolsetOptions {
 export async function openCliWorkspace(
   source: WorkspaceSource,
   options: CliToolsetOptions = {},
-): Promise<{ ws: Workspace; report: OpenReport; set: Toolset; tasks: TaskRegistry | null }> {
+): Promise<{ ws: Workspace; report: OpenReport; set: Toolset; tasks: ProcessTaskRegistry | null }> {
   const name = cliToolsetName(options.toolset);
   const artifacts = options.artifactDir === undefined ? {} : { artifactDir: options.artifactDir };
   const snapshots = options.snapshots === undefined ? {} : { snapshots: options.snapshots };

@@ -14,14 +14,14 @@ import { startProcess } from '../process/spawn.js';
 import { chooseSandbox, sandboxChoice } from '../process/sandbox.js';
 import { execRequest, workspacePathInside } from '../process/sandbox-exec.js';
 import type { NodeProcessOptions } from '../process/run-command.js';
-import type { TaskRegistry } from '../process/tasks.js';
+import type { ProcessTaskRegistry } from '../process/tasks.js';
 import type { LoadedManifest } from './load.js';
 import { NotifyTail, type NotifyNote } from './notify.js';
 import { failureOf, toolResult, type ModelCaps } from './output.js';
 
 /** What every manifest tool of a workspace shares. */
 export interface ManifestDeps {
-  tasks: TaskRegistry;
+  tasks: ProcessTaskRegistry;
   process: NodeProcessOptions;
   /** the agent home ({home}) and its scratch folder ({scratch}; per-call output folders go here) */
   home: string;

@@ -15,7 +15,7 @@ import type { EarlyHttp } from './http-early.js';
 export { httpOption };
 import type { GitAuth } from '../../git/index.js';
 import type { NodeWorkspace } from '../open.js';
-import type { TaskRegistry } from '../process/tasks.js';
+import type { ProcessTaskRegistry } from '../process/tasks.js';
 import type { Workspace } from '../../workspace-core.js';
 import { toToolError } from '../../fs/tool-error.js';
 import { toolsetInstructions } from '../../toolsets/instructions.js';
@@ -47,7 +47,7 @@ function snapshotsOption(value: string | undefined, log: McpLogHub): SnapshotOpt
 }
 
 /** Tell every session what a person at a terminal would have been shown: broken manifests, task exits. */
-function logWorkspaceEvents(log: McpLogHub, ws: Workspace, tasks: TaskRegistry | null): void {
+function logWorkspaceEvents(log: McpLogHub, ws: Workspace, tasks: ProcessTaskRegistry | null): void {
   const manifests = (ws as Partial<NodeWorkspace>).manifests;
   if (manifests?.folderProblem)
     log.atStart({

@@ -9,7 +9,7 @@ import { reportOutputProgress } from './output-progress.js';
 import { startProcess } from './spawn.js';
 import { chooseSandbox, sandboxChoice, type SandboxMode, type SandboxPolicy } from './sandbox.js';
 import { execRequest } from './sandbox-exec.js';
-import type { TaskRegistry } from './tasks.js';
+import type { ProcessTaskRegistry } from './tasks.js';
 
 /** How Node runs commands for a workspace. */
 export interface NodeProcessOptions {
@@ -41,7 +41,7 @@ export interface NodeRunner extends ProcessRunner {
  * become tasks in `tasks`; `afterExit` runs when one ends (the workspace's rescan).
  */
 export function createNodeRunner(
-  tasks: TaskRegistry,
+  tasks: ProcessTaskRegistry,
   options: NodeProcessOptions = {},
   afterExit?: (tool: string) => Promise<void>,
 ): NodeRunner {
@@ -100,7 +100,7 @@ export function createNodeRunner(
 
 /** The canonical run_command for Node, with the workspace's rescan for foreground and background commands. */
 export function nodeRunCommand(
-  tasks: TaskRegistry,
+  tasks: ProcessTaskRegistry,
   options: NodeProcessOptions,
   hooks: { findChanges: FindExternalChanges; afterExit: (tool: string) => Promise<void> },
   runner: NodeRunner = createNodeRunner(tasks, options, hooks.afterExit),

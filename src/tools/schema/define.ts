@@ -2,7 +2,7 @@ import type {
   Infer,
   JsonSchema,
   ToolAnnotations,
-  ToolDefinition as ContractTool,
+  ToolContract as ContractTool,
   ToolInfo,
 } from '../../contract/index.js';
 import type { SnapshotStore } from '../../snapshots/store.js';
