@@ -2,7 +2,8 @@ import { ToolError } from '../contract/index.js';
 import { objectId, sha1Digest, toHex } from '../snapshots/sha1.js';
 import { applyDelta, deltaResultSize, OFS_DELTA, readEntryHeader, REF_DELTA } from '../snapshots/delta.js';
 import { inflateAt, inflateWhole, WHOLE_LIMIT, WholeInflater } from './pack-inflate.js';
-import { crc32, writePackIndex } from './pack-index-file.js';
+import { crc32 } from '../fs/hash/crc32.js';
+import { writePackIndex } from '../snapshots/pack-index.js';
 import { Sha1Stream } from './sha1-stream.js';
 import { yieldToHost } from '../workspace/host-yield.js';
 

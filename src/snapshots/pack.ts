@@ -1,6 +1,7 @@
 import type { WorkspaceFs } from '../fs/types.js';
-import { fromHex, sha1Digest, toHex, type GitObjectType } from './sha1.js';
+import { sha1Digest, toHex, type GitObjectType } from './sha1.js';
 import { crc32 } from '../fs/hash/crc32.js';
+import { writePackIndex } from './pack-index.js';
 import { compress, isStoredSize, putStored, STORED_FRAMING } from './zlib.js';
 
 /**
@@ -69,7 +70,8 @@ export class PackWriter {
     const name = `pack-${toHex(packSum)}`;
     await this.fs.writeFile(`${this.packDir}/${name}.pack`, pack);
     // The index goes last: readers find packs through their index files.
-    await this.fs.writeFile(`${this.packDir}/${name}.idx`, buildIndex(entries, offsets, crcs, packSum));
+    const lines = entries.map((e, i) => ({ oid: e.oid, offset: offsets[i]!, crc: crcs[i]! }));
+    await this.fs.writeFile(`${this.packDir}/${name}.idx`, writePackIndex(lines, toHex(packSum)));
     this.written += entries.length;
   }
 }
@@ -116,43 +118,4 @@ function entryHeader(type: number, size: number): Uint8Array {
   }
   out.push(byte);
   return Uint8Array.from(out);
-}
-
-function buildIndex(entries: Entry[], offsets: number[], crcs: number[], packSum: Uint8Array): Uint8Array {
-  const order = entries.map((_, i) => i).sort((a, b) => (entries[a]!.oid < entries[b]!.oid ? -1 : 1));
-  const n = entries.length;
-  const large = order.filter((i) => offsets[i]! >= 0x80000000);
-  const size = 8 + 256 * 4 + n * 20 + n * 4 + n * 4 + large.length * 8 + 40;
-  const idx = new Uint8Array(size);
-  const view = new DataView(idx.buffer);
-  idx.set([0xff, 0x74, 0x4f, 0x63]);
-  view.setUint32(4, 2);
-  const fanout = new Uint32Array(256);
-  for (const e of entries) fanout[parseInt(e.oid.slice(0, 2), 16)]!++;
-  let running = 0;
-  for (let b = 0; b < 256; b++) {
-    running += fanout[b]!;
-    view.setUint32(8 + b * 4, running);
-  }
-  const names = 8 + 1024;
-  const crcAt = names + n * 20;
-  const offAt = crcAt + n * 4;
-  const largeAt = offAt + n * 4;
-  let nextLarge = 0;
-  order.forEach((i, k) => {
-    idx.set(fromHex(entries[i]!.oid), names + k * 20);
-    view.setUint32(crcAt + k * 4, crcs[i]!);
-    const offset = offsets[i]!;
-    if (offset < 0x80000000) {
-      view.setUint32(offAt + k * 4, offset);
-    } else {
-      view.setUint32(offAt + k * 4, 0x80000000 | nextLarge);
-      view.setBigUint64(largeAt + nextLarge * 8, BigInt(offset));
-      nextLarge++;
-    }
-  });
-  const end = largeAt + large.length * 8;
-  idx.set(packSum, end);
-  idx.set(sha1Digest(idx.subarray(0, end + 20)), end + 20);
-  return idx;
 }
