@@ -42,6 +42,26 @@ function keepHashedAssets(): Plugin {
 }
 
 /**
+ * `vite preview` gzips every answer of a compressible type as it sends it, anew for each request:
+ * the playground's 3 MB of JavaScript for every new visitor, and the browser then inflates it. The
+ * playground is served on 127.0.0.1 (`npm start`), where nothing is gained by a smaller transfer,
+ * so the files go as they are. Vite's compression follows the request's Accept-Encoding only;
+ * the request is otherwise unchanged, and every byte served the same.
+ */
+function serveUncompressed(): Plugin {
+  return {
+    name: 'sandpit-serve-uncompressed',
+    configurePreviewServer(server) {
+      // Before Vite's own compression, which is the first middleware after these hooks.
+      server.middlewares.use((req, _res, next) => {
+        delete req.headers['accept-encoding'];
+        next();
+      });
+    },
+  };
+}
+
+/**
  * The demo page: `npm run build:web` writes dist-web/, `npm start` builds and serves it on
  * 127.0.0.1. The aliases swap the Node built-ins memfs loads for browser stand-ins, so the
  * bundle has no `node:` imports (test/bundle proves it).
@@ -53,7 +73,7 @@ export default defineConfig({
   base: './',
   define: { global: 'globalThis' },
   resolve: { alias: browserAliases },
-  plugins: [dropSucraseNodeHelper(), keepHashedAssets()],
+  plugins: [dropSucraseNodeHelper(), keepHashedAssets(), serveUncompressed()],
   build: {
     outDir: here('./dist-web'),
     emptyOutDir: true,

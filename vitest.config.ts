@@ -19,10 +19,12 @@ const HANG_GUARD_MS = process.env.HARDENING === 'full' ? 3_600_000 : 900_000;
 
 // SANDPIT_CPU_LOG=<file>: each node-side test file appends the CPU it and its children used;
 // SANDPIT_CPU_PROFILE=<folder>: each writes a CPU profile of its test process (docs/development.md,
-// where the suite's time goes).
+// where the suite's time goes); SANDPIT_TEST_CPU_LOG=<file>: each test appends its cgroup's CPU
+// (test/support/cpu-per-test.ts).
 const setupFiles = [
   ...(process.env.SANDPIT_CPU_LOG ? ['test/support/cpu-log.ts'] : []),
   ...(process.env.SANDPIT_CPU_PROFILE ? ['test/support/cpu-profile.ts'] : []),
+  ...(process.env.SANDPIT_TEST_CPU_LOG ? ['test/support/cpu-per-test.ts'] : []),
 ];
 
 export default defineConfig({

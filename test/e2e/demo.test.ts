@@ -33,6 +33,15 @@ describe('the playground served by vite preview', () => {
     expect((await fetch(new URL('preview-sw.js', pg.url))).headers.get('cache-control')).toBe('no-cache');
   });
 
+  it('sends the files as they are: nothing is compressed anew for each request on 127.0.0.1', async () => {
+    const src = await pg.page.$eval('script[type="module"][src]', (node) => (node as HTMLScriptElement).src);
+    const answer = await fetch(src, { headers: { 'accept-encoding': 'gzip, deflate, br' } });
+    expect(answer.headers.get('content-encoding')).toBeNull();
+    const body = Buffer.from(await answer.arrayBuffer());
+    expect(Number(answer.headers.get('content-length'))).toBe(body.length);
+    expect(body.length).toBeGreaterThan(1024);
+  });
+
   it('made no request beyond the local server and logged no errors', () => {
     expect(pg.foreignRequests).toEqual([]);
     expect(pg.pageErrors).toEqual([]);
