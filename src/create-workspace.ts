@@ -1,5 +1,5 @@
 import type { ProcessRunner } from './process/process-runner.js';
-import { awaitsRunner, bindRunner } from './tools/runner-slot.js';
+import { waitsForRunner } from './tools/schema/define.js';
 import { createShellRunner } from './process/shell-runner.js';
 import { canonicalTools } from './toolsets/canonical.js';
 import { createWorkspaceCore, type Workspace, type WorkspaceOptions } from './workspace-core.js';
@@ -10,8 +10,9 @@ export interface CreateWorkspaceOptions extends WorkspaceOptions {
    * loads on the first command; `node` there says it is not available, see `createPageRunner` in
    * `sandpit/web` for scripts in Web Workers). A host's runner (a remote sandbox) replaces it;
    * `false` or `null` turns run_command off: every call is NOT_SUPPORTED. It backs each tool in
-   * `tools` that was made without a runner (canonical's and fs_process's run_command); a tool
-   * made over its own runner (Node's real processes) keeps it.
+   * `tools` whose `programs` has no runner (canonical's and fs_process's run_command, and a host's
+   * `{ ...tool }` copy of one, which keeps its own words); a tool made over its own runner (Node's
+   * real processes) keeps it.
    */
   processRunner?: ProcessRunner | false | null;
 }
@@ -27,11 +28,12 @@ export function createWorkspace(options: CreateWorkspaceOptions): Workspace {
   const rest = { forkWith: (o: CreateWorkspaceOptions) => createWorkspace(o), ...given };
   const base = options.tools ?? canonicalTools;
   // Nothing to bind (Node's own run_command, or no such tool) or run_command turned off: the tools as they are.
-  if (processRunner === false || processRunner === null || !base.some(awaitsRunner))
+  if (processRunner === false || processRunner === null || !base.some(waitsForRunner))
     return createWorkspaceCore({ ...rest, tools: base });
   const runner = processRunner ?? createShellRunner(options.fs, options.root ?? '/');
   // A command may change any file, so the workspace rescans after it to log and snapshot the changes.
   const findChanges = async () => (await ws.rescan())?.changed ?? [];
-  const ws: Workspace = createWorkspaceCore({ ...rest, tools: base.map((t) => bindRunner(t, runner, findChanges)) });
+  const bind = (t: (typeof base)[number]) => (waitsForRunner(t) ? t.programs!.over(runner, findChanges, t) : t);
+  const ws: Workspace = createWorkspaceCore({ ...rest, tools: base.map(bind) });
   return ws;
 }

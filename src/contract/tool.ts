@@ -69,12 +69,6 @@ export interface ToolContract<Args = any, Result = unknown, Ctx = any, Name exte
   annotations?: ToolAnnotations;
   /** true when the tool can change files; such calls return a change_id */
   mutates: boolean;
-  /**
-   * A place a host fills with its own tool: a host that can run programs swaps its tool for the
-   * one in slot `process` (canonical's run_command, which otherwise runs on the workspace's own
-   * runner: the built-in shell, or NOT_SUPPORTED where the host turns it off).
-   */
-  slot?: 'process';
   /** The toolsets that offer this tool when it joins one as an extra (default: every toolset). */
   toolsets?: readonly string[];
   /** The hint for a call to `<name>.<method>`, a dotted name some models invent, when this tool takes the method in its arguments. */

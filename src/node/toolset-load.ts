@@ -11,9 +11,9 @@ export function nodeToolsetOptions(
   // The task tools say which toolsets offer them; a seed toolset keeps to its own list.
   return {
     ...native,
-    runCommand: node.tools.find((t) => t.slot === 'process'),
+    runCommand: node.tools.find((t) => t.name === 'run_command'),
     ...(artifactDir !== undefined ? { artifactDir } : {}),
-    extra: node.tools.filter((t) => t.slot !== 'process'),
+    extra: node.tools.filter((t) => t.name !== 'run_command'),
   };
 }
 

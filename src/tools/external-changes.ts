@@ -1,14 +1,10 @@
 import type { WorkspaceFs } from '../fs/types.js';
 import type { ChangedFile } from '../workspace/change-log.js';
 import type { ObjectOf } from '../contract/index.js';
-import type { ToolRunContext as ToolContext } from './schema/define.js';
+import type { FindExternalChanges, ToolRunContext as ToolContext } from './schema/define.js';
 import type { externalChangeResults } from './schema/result-schemas.js';
 
-/**
- * Finds what a program changed behind the tools' back (the workspace's rescan) and returns the
- * root-relative paths; [] when nothing changed or the workspace cannot tell.
- */
-export type FindExternalChanges = () => Promise<string[]>;
+export type { FindExternalChanges };
 
 /** Most changed paths a result lists; the change log keeps them all. */
 const MAX_LISTED = 100;

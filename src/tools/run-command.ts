@@ -1,10 +1,9 @@
 import type { FileStep } from '../workspace/file-writer.js';
 import { s, ToolError, type Infer } from '../contract/index.js';
 import { displayPath } from '../workspace/paths.js';
-import { defineTool, RUNS_PROGRAMS } from './schema/define.js';
+import { defineTool, RUNS_PROGRAMS, runsPrograms } from './schema/define.js';
 import { recordExternalChanges, recordKnownChanges, type FindExternalChanges } from './external-changes.js';
 import type { CommandResult, ProcessRunner } from '../process/process-runner.js';
-import { awaitRunner } from './runner-slot.js';
 import { externalChangeResults } from './schema/result-schemas.js';
 import type { RunCommandArgs, RunCommandResult, RunCommandTool } from './run-command-types.js';
 
@@ -84,14 +83,13 @@ void resultsAgree;
 
 /**
  * The canonical run_command over a host's process runner. Made without one, it waits for the
- * workspace's runner (createWorkspace binds it to the built-in shell unless told otherwise) and
- * answers NOT_SUPPORTED where none is given. What a command changed goes in the change log and
+ * workspace's runner (its `programs` says so: createWorkspace binds it to the built-in shell unless
+ * told otherwise) and answers NOT_SUPPORTED where none is given. What a command changed goes in the change log and
  * the snapshot after the call (the files a shell runner reports; for programs, what `findChanges`,
  * the workspace's rescan, finds); the result then lists the files and gives a change_id.
  */
 export function createRunCommandTool(runner?: ProcessRunner, findChanges?: FindExternalChanges): RunCommandTool {
-  const tool = runCommandOver(runner, findChanges);
-  return runner ? tool : awaitRunner(tool, (bound, changes) => runCommandOver(bound, changes));
+  return runsPrograms(runCommandOver, runner, findChanges);
 }
 
 function runCommandOver(runner?: ProcessRunner, findChanges?: FindExternalChanges): RunCommandTool {
@@ -107,8 +105,6 @@ function runCommandOver(runner?: ProcessRunner, findChanges?: FindExternalChange
         'A nonzero exit or a timeout (timed_out: true, exit_code -1) is a normal result. No shell is involved.',
     mutates: true,
     annotations: RUNS_PROGRAMS,
-    // the place a host that can run programs fills with its own run_command
-    slot: 'process',
     schema: schemaFor(shell),
     resultSchema,
     async run(args, ctx) {

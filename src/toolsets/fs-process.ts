@@ -4,13 +4,14 @@ import {
   DESTRUCTIVE_IDEMPOTENT,
   READ_ONLY,
   RUNS_PROGRAMS,
+  runsPrograms,
+  waitsForRunner,
   type ToolDefinition,
 } from '../tools/schema/define.js';
 import { editFile } from '../tools/edit-file.js';
 import { fileBytes } from '../tools/file-bytes.js';
 import { readFile } from '../tools/read-file.js';
-import { createRunCommandTool } from '../tools/run-command.js';
-import { awaitRunner, awaitsRunner } from '../tools/runner-slot.js';
+import { createRunCommandTool, runCommand } from '../tools/run-command.js';
 import { writeFile } from '../tools/write-file.js';
 import { LfView } from '../text/lines.js';
 import type { ToolRunContext as ToolContext } from '../tools/schema/define.js';
@@ -259,15 +260,16 @@ function fsRun(inner: ToolDefinition, shell: boolean) {
  * shell by default) and is NOT_SUPPORTED where the workspace has none.
  */
 export function fsProcessTools(options: { runCommand?: ToolDefinition } = {}): ToolDefinition[] {
-  const inner = options.runCommand ?? createRunCommandTool();
+  const inner = options.runCommand ?? runCommand;
   const own: ToolDefinition[] = [fsRead, fsWrite, fsEdit, fsSearch, fsList, fsBytes];
   const tools = own.map((tool) => speaking(tool, FS_PROCESS_WORDS));
-  const run = speaking(fsRun(inner, false), FS_PROCESS_WORDS);
-  if (!awaitsRunner(inner)) return [...tools, run];
-  return [
-    ...tools,
-    awaitRunner(run, (runner, findChanges) =>
-      speaking(fsRun(createRunCommandTool(runner, findChanges), runner.kind === 'shell'), FS_PROCESS_WORDS),
+  if (!waitsForRunner(inner)) return [...tools, speaking(fsRun(inner, false), FS_PROCESS_WORDS)];
+  // Waiting like the canonical one: the workspace's runner then does the work, worded for a shell where it is one.
+  const run = runsPrograms((runner, findChanges) =>
+    speaking(
+      runner ? fsRun(createRunCommandTool(runner, findChanges), runner.kind === 'shell') : fsRun(inner, false),
+      FS_PROCESS_WORDS,
     ),
-  ];
+  );
+  return [...tools, run];
 }

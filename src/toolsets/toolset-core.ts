@@ -1,6 +1,7 @@
 import type { ToolDefinition } from '../tools/schema/define.js';
 import type { Envelope } from '../contract/index.js';
 import { canonicalTools } from './canonical.js';
+import { runCommand } from '../tools/run-command.js';
 import type { CoworkOptions } from './cowork.js';
 import {
   toAnthropic,
@@ -40,7 +41,7 @@ export function isToolsetName(name: string): name is ToolsetName {
 
 /** What `toolset()` needs beside the name: the host's process runner and the cowork options. */
 export interface ToolsetOptions {
-  /** the tool for the `process` slot, which runs programs (in Node, the run_command nodeTools builds): canonical's, and fs_process's worker */
+  /** the run_command that takes canonical's place and does the work of fs_process's and the vendors' shells (in Node, the one nodeTools builds over real processes) */
   runCommand?: ToolDefinition;
   /** cowork's artifact folder, relative to the workspace root */
   artifactDir?: string;
@@ -126,7 +127,7 @@ export function buildToolset(
             ? need(builders.openaiTools, name)(nativeOptions(options))
             : name === 'anthropic'
               ? need(builders.anthropicTools, name)(nativeOptions(options))
-              : canonicalTools.map((t) => (t.slot && options.runCommand?.slot === t.slot ? options.runCommand : t));
+              : canonicalTools.map((t) => (t === runCommand && options.runCommand ? options.runCommand : t));
   const names = new Set(own.map((t) => t.name));
   const joins = (t: ToolDefinition) => !names.has(t.name) && (t.toolsets === undefined || t.toolsets.includes(name));
   return assembleToolset(name, [...own, ...(options.extra ?? []).filter(joins)], builders);

@@ -89,7 +89,7 @@ describe('tools carry their own facts', () => {
     expect(new Set(BUILTIN_TOOL_NAMES)).toEqual(builtIn);
   });
 
-  it('the task tools join only the toolset whose run_command starts tasks, and Node fills the process slot', () => {
+  it("the task tools join only the toolset whose run_command starts tasks, and Node's run_command takes canonical's place", () => {
     expect(nodeToolset('canonical', node).tools.map((t) => t.name)).toEqual(
       expect.arrayContaining(['task_output', 'task_kill']),
     );
@@ -97,7 +97,9 @@ describe('tools carry their own facts', () => {
       expect(nodeToolset(name, node).tools.map((t) => t.name)).not.toContain('task_output');
     }
     const run = nodeToolset('canonical', node).tools.find((t) => t.name === 'run_command');
-    expect(run).toBe(node.tools.find((t) => t.slot === 'process'));
+    expect(run).toBe(node.tools.find((t) => t.name === 'run_command'));
+    // made over Node's runner, so no workspace rebinds it
+    expect(run?.programs?.runner).toBeDefined();
   });
 
   it('listTools carries title, output schema and annotations', () => {

@@ -1,7 +1,6 @@
 import type { CommandRequest, CommandResult, CommandSession, ProcessRunner } from '../../process/process-runner.js';
 import { replayedBashSession, SESSION_INSIDE, sessionArgv } from './bash-session.js';
 import { createRunCommandTool } from '../../tools/run-command.js';
-import { runsOn } from '../../toolsets/native/shell-line.js';
 import type { ToolDefinition } from '../../tools/schema/define.js';
 import type { FindExternalChanges } from '../../tools/external-changes.js';
 import { DEFAULT_OUTPUT_CAP } from './output-cap.js';
@@ -105,5 +104,5 @@ export function nodeRunCommand(
   hooks: { findChanges: FindExternalChanges; afterExit: (tool: string) => Promise<void> },
   runner: NodeRunner = createNodeRunner(tasks, options, hooks.afterExit),
 ): ToolDefinition {
-  return runsOn(createRunCommandTool(runner, hooks.findChanges), runner, hooks.findChanges);
+  return createRunCommandTool(runner, hooks.findChanges);
 }

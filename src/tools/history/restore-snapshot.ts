@@ -1,9 +1,8 @@
 import { restoreSnapshot } from '../../snapshots/restore.js';
 import { recordRestore, requireSnapshots, syncRestoredPackages } from './snapshot-support.js';
 import type { ProcessRunner } from '../../process/process-runner.js';
-import { awaitRunner } from '../runner-slot.js';
 import { s } from '../../contract/index.js';
-import { defineTool, DESTRUCTIVE_IDEMPOTENT } from '../schema/define.js';
+import { defineTool, DESTRUCTIVE_IDEMPOTENT, runsPrograms } from '../schema/define.js';
 import { restoreResults } from '../schema/result-schemas.js';
 
 const restoreOver = (runner?: ProcessRunner) =>
@@ -39,4 +38,4 @@ const restoreOver = (runner?: ProcessRunner) =>
   });
 
 /** restore_snapshot; bound to the workspace's runner, which brings node_modules back with a lock it restores. */
-export const restoreSnapshotTool = awaitRunner(restoreOver(), (runner) => restoreOver(runner));
+export const restoreSnapshotTool = runsPrograms(restoreOver);

@@ -1,9 +1,8 @@
 import { restoreSnapshot } from '../../snapshots/restore.js';
 import { recordRestore, requireSnapshots, syncRestoredPackages } from './snapshot-support.js';
 import type { ProcessRunner } from '../../process/process-runner.js';
-import { awaitRunner } from '../runner-slot.js';
 import { s, ToolError } from '../../contract/index.js';
-import { defineTool, DESTRUCTIVE } from '../schema/define.js';
+import { defineTool, DESTRUCTIVE, runsPrograms } from '../schema/define.js';
 import { restoreResults } from '../schema/result-schemas.js';
 
 const undoOver = (runner?: ProcessRunner) =>
@@ -56,4 +55,4 @@ const undoOver = (runner?: ProcessRunner) =>
   });
 
 /** undo; bound to the workspace's runner, which brings node_modules back with a lock it restores. */
-export const undoTool = awaitRunner(undoOver(), (runner) => undoOver(runner));
+export const undoTool = runsPrograms(undoOver);

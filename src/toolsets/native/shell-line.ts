@@ -1,9 +1,13 @@
-import type { ToolDefinition, ToolRunContext } from '../../tools/schema/define.js';
-import { createRunCommandTool } from '../../tools/run-command.js';
-import type { FindExternalChanges } from '../../tools/external-changes.js';
+import {
+  runsPrograms,
+  waitsForRunner,
+  type FindExternalChanges,
+  type ToolDefinition,
+  type ToolRunContext,
+} from '../../tools/schema/define.js';
+import { createRunCommandTool, runCommand as canonicalRunCommand } from '../../tools/run-command.js';
 import type { CommandSession, ProcessRunner } from '../../process/process-runner.js';
 import type { ShellSession } from '../../shell/run.js';
-import { awaitRunner, awaitsRunner } from '../../tools/runner-slot.js';
 import { runCanonical } from '../adapt.js';
 
 /** What one command line gave: the run_command result fields a vendor's shell output needs. */
@@ -43,36 +47,27 @@ export function lineRunner(inner: ToolDefinition, shell: boolean): RunLine {
   };
 }
 
-// The runner behind a host's run_command (Node's), so a vendor's shell tool given that tool can
-// open a session on the same runner. Kept here, not in run_command, so the worker's first load
-// does not carry it.
-const overRunners = new WeakMap<ToolDefinition, { runner: ProcessRunner; findChanges?: FindExternalChanges }>();
-
-/** Say which runner (and rescan) a host's run_command runs on, so the vendors' shell tools over it can open sessions. */
-export function runsOn(tool: ToolDefinition, runner: ProcessRunner, findChanges?: FindExternalChanges): ToolDefinition {
-  overRunners.set(tool, { runner, ...(findChanges ? { findChanges } : {}) });
-  return tool;
-}
-
 /**
- * A vendor's shell tool made over the host's run_command: given Node's (made over a runner) it
- * is built at once; given none, it waits like canonical's run_command for the workspace's runner
- * (the built-in shell unless the host gives its own).
+ * A vendor's shell tool made over the host's run_command: given one made over a runner (Node's,
+ * whose `programs` names it) it opens its sessions on that runner at once; given none, it waits
+ * like canonical's run_command for the workspace's runner (the built-in shell unless the host
+ * gives its own).
  */
 export function overRunner(
   runCommand: ToolDefinition | undefined,
   build: (run: RunLine) => ToolDefinition,
 ): ToolDefinition {
-  const behind = runCommand && overRunners.get(runCommand);
-  if (behind) return build(sessionRunner(behind.runner, behind.findChanges) ?? lineRunner(runCommand, false));
-  const inner = runCommand ?? createRunCommandTool();
+  const inner = runCommand ?? canonicalRunCommand;
+  const behind = inner.programs;
+  if (behind?.runner) return build(sessionRunner(behind.runner, behind.findChanges) ?? lineRunner(inner, false));
   // A host's own run_command of unknown make runs programs: its lines go through bash.
-  const tool = build(lineRunner(inner, false));
-  if (!awaitsRunner(inner)) return tool;
-  return awaitRunner(tool, (runner, findChanges) =>
+  if (!waitsForRunner(inner)) return build(lineRunner(inner, false));
+  return runsPrograms((runner, findChanges) =>
     build(
-      sessionRunner(runner, findChanges) ??
-        lineRunner(createRunCommandTool(runner, findChanges), runner.kind === 'shell'),
+      runner
+        ? (sessionRunner(runner, findChanges) ??
+            lineRunner(createRunCommandTool(runner, findChanges), runner.kind === 'shell'))
+        : lineRunner(inner, false),
     ),
   );
 }
