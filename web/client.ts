@@ -98,6 +98,12 @@ export interface RemoteWorkspace extends WorkspaceVerbs {
    */
   previewAnswer(request: PreviewAnswerRequest, port: PreviewPort): Promise<string[]>;
   /**
+   * Warm the live preview's code in the worker (its file server, sucrase) on sample modules, so
+   * the first preview does not compile it: call it as a preview starts (its Service Worker
+   * starting), and the compile overlaps that. It stops when the preview's first request comes.
+   */
+  previewWarm(): Promise<void>;
+  /**
    * Swap the toolset and policy over the same storage: files, snapshots and history stay, and the
    * next call meets the new tools (as a new `connectWorkspace` would, without reopening).
    */
@@ -327,6 +333,7 @@ export async function connectWorkspace(options: ConnectOptions): Promise<RemoteW
     previewEntry: (path) => guarded(() => remote.previewEntry(path) as Promise<PreviewEntry>),
     previewAnswer: (request, port) =>
       guarded(() => remote.previewAnswer(request, transfer(port, [port])) as Promise<string[]>),
+    previewWarm: () => guarded(() => remote.previewWarm()),
     onChange(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);

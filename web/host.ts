@@ -20,8 +20,8 @@ import type {
   WorkerApi,
 } from './protocol.js';
 import { tryLock, type HeldLock } from './tab-lock.js';
-import type { PreviewAnswerRequest, PreviewPort } from './preview/messages.js';
 import { hostReview } from './host-review.js';
+import { hostPreview } from './host-preview.js';
 import { yieldingFs } from './yielding-fs.js';
 import { givenWayTo, warmInTurns } from './warm-up.js';
 
@@ -109,14 +109,7 @@ export function createHost(): WorkerApi {
       ),
     ));
   const taskListeners = new Set<(event: TaskNoteEvent) => void>();
-  /**
-   * Whether a live preview reads this worker's files: from its first request on, a long run of
-   * writes (a snapshot) gives the preview's requests a turn, and a change's modules are
-   * transpiled as it is recorded, so the reload a save causes need not wait for the save's snapshot.
-   */
-  let previewing = false;
-  /** the preview's file server, once a preview has loaded it: a change's modules are prepared in the same turn */
-  let preview: typeof import('./preview/answer.js') | null = null;
+  const preview = hostPreview(target);
 
   /** The answer while another tab holds this workspace. */
   const locked = (tool: string) =>
@@ -144,7 +137,7 @@ export function createHost(): WorkerApi {
       if (!lock) return null;
     }
     backend ??= await descriptor.create(options.name);
-    const fs = yieldingFs(backend.fs, () => previewing);
+    const fs = yieldingFs(backend.fs, preview.previewing);
     const { confirm: asks, ...policy } = options.policy ?? {};
     // Background commands are tasks of this workspace; the task tools go with canonical's run_command.
     const background = !tasksCode
@@ -168,7 +161,7 @@ export function createHost(): WorkerApi {
     if (background) ws.onClose(() => background.tasks.closeAll());
     const opened = ws;
     ws.changes.onChange((event) => {
-      if (preview && view === null) void preview.prepareChanged(opened, event.files);
+      if (view === null) preview.changed(opened, event.files);
       emit({ change_id: event.change_id, tool: event.tool, paths: [...event.paths] });
     });
     return ws;
@@ -330,19 +323,7 @@ export function createHost(): WorkerApi {
       await progress.delivered();
       return result;
     }) as WorkerApi['git'],
-    async previewEntry(path: string) {
-      const current = await target();
-      // the preview's reader loads when a preview first asks, not with every worker
-      return current
-        ? (await import('./preview/read-file.js')).readPreviewEntry(current, path)
-        : { kind: 'missing' as const };
-    },
-    async previewAnswer(request: PreviewAnswerRequest, port: PreviewPort) {
-      previewing = true;
-      // the preview's file server (and sucrase, on its first module) loads when a preview first asks
-      preview ??= await import('./preview/answer.js');
-      return preview.answerPreview(await target(), request, port);
-    },
+    ...preview.verbs,
     async close() {
       listeners.clear();
       taskListeners.clear();

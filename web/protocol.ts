@@ -253,6 +253,8 @@ export interface WorkerApi extends Omit<WorkspaceVerbs, 'call'>, WireReview, Wir
   previewEntry(path: string): Promise<PreviewEntry>;
   /** Answer one of the live preview's requests on the Service Worker's `port`, serving ahead what it leads to; resolves with the problems found. */
   previewAnswer(request: PreviewAnswerRequest, port: PreviewPort): Promise<string[]>;
+  /** Load and run the preview's file server and sucrase on sample modules, until the first preview request comes. */
+  previewWarm(): Promise<void>;
 }
 
 /**

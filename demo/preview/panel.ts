@@ -140,6 +140,11 @@ export class PreviewPanel {
   private async start(): Promise<void> {
     this.started = true;
     this.status(`Starting the preview on ${this.link.origin}…`);
+    // The worker compiles the preview's code while the bridge and its Service Worker start, not after
+    // the first request (a workspace still opening has none to warm: the first request warms it then).
+    Promise.resolve()
+      .then(() => this.session.workspace.previewWarm())
+      .catch(() => {});
     // The bridge (and its Service Worker) starts while the folders are listed: neither needs the other.
     const linked = this.link.start();
     linked.catch(() => {});
