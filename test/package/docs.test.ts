@@ -11,7 +11,8 @@ let result: Run;
 // `npm run docs` as CI runs it, into a temporary folder: typedoc.json treats every warning (a
 // broken link, a public type that is not exported) as an error, so a broken reference fails here.
 // Its type-check of src is the build's, done already when dist/ is current (test/cli/build-dist.ts):
-// typedoc skips its own, 60% of its CPU, and a plugin checks the rest (web/, docs/entries/).
+// typedoc skips its own, 60% of its CPU, and a plugin checks the rest (docs/entries/ and the web/
+// files the build's declaration step did not check).
 beforeAll(async () => {
   out = await mkdtemp(join(tmpdir(), 'sandpit-docs-'));
   const checked = distIsCurrent()
