@@ -20,6 +20,8 @@ export class MemoryPackFolder implements PackFolder {
   private readonly reserved = new WeakMap<Uint8Array, number>();
   /** called on every write of any log */
   onWrite: (() => void) | null = null;
+  /** called on every read of any log */
+  onRead: (() => void) | null = null;
   /** this many next writes throw, as a sync access handle does on an I/O error */
   failWrites = 0;
   constructor(public capacity = Infinity) {}
@@ -51,6 +53,7 @@ export class MemoryPackFolder implements PackFolder {
     const file: PackFile = {
       getSize: () => folder.sizeOf(bytes()),
       read(buffer, { at }) {
+        folder.onRead?.();
         const current = bytes();
         const count = Math.max(0, Math.min(buffer.length, folder.sizeOf(current) - at));
         const held = current.subarray(at, at + count);

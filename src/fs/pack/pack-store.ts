@@ -124,8 +124,9 @@ export async function openPackStore(folder: PackFolder): Promise<PackedFs> {
   if (!chosen) {
     const generation = (generations[0] ?? 0) + 1;
     const file = await folder.open(logName(generation));
-    file.truncate(0);
-    const writer = new LogWriter(file, 0);
+    // A new name is an empty file; emptying it again would be one more round trip to the browser.
+    if (file.getSize() > 0) file.truncate(0);
+    const writer = new LogWriter(file, 0, undefined, 0);
     writer.append(encodeHeader(Op.Checkpoint, Date.now(), ''));
     writer.writeNow();
     file.flush();
@@ -232,10 +233,7 @@ class PackStore {
   }
 
   private read(node: FileNode): Uint8Array {
-    if (this.log.holds(node.at, node.at + node.size)) this.log.writeNow();
-    const bytes = new Uint8Array(node.size);
-    if (node.size > 0 && this.log.file.read(bytes, { at: node.at }) !== node.size) throw new FsError('EIO', 'readFile');
-    return bytes;
+    return this.log.read(node.at, node.size);
   }
 
   private statOf(node: FileNode | DirNode): FsStat {
