@@ -18,7 +18,13 @@ export { nodeTools, mergeTools, BUILTIN_TOOL_NAMES, type NodeToolset, type NodeT
 export { createNodeRunner, type NodeProcessOptions, type NodeRunner } from './process/run-command.js';
 export type { SandboxMode, SandboxPolicy } from './process/sandbox.js';
 export { taskInbox, exitNote } from '../agent/task-inbox.js';
-export { ProcessTaskRegistry, type TaskEvent, type TaskInfo, type TaskListener, type TaskStatus } from './process/tasks.js';
+export {
+  ProcessTaskRegistry,
+  type TaskEvent,
+  type TaskInfo,
+  type TaskListener,
+  type TaskStatus,
+} from './process/tasks.js';
 export { loadManifests, type LoadedManifest, type ManifestLoad, type ManifestReport } from './manifests/load.js';
 export { doctorReport } from './manifests/doctor.js';
 export type { ToolManifest } from './manifests/schema.js';
