@@ -12,7 +12,7 @@ import { OtherProcesses, readHistory } from './store/catch-up.js';
 import { CommitQueue, type CommitOutcome } from './store/commit-queue.js';
 import { RepositoryLifecycle } from './store/lifecycle.js';
 import { SpareFiles } from './store/spare-files.js';
-import { damagedHistory, recoverView, type SharedLock } from './store/view.js';
+import { damagedHistory, recoverView } from './store/view.js';
 import { TreeCache } from './tree.js';
 
 export type { CommitOutcome } from './store/commit-queue.js';
@@ -77,7 +77,12 @@ export class SnapshotStore {
    * is alone. With one, an open that does not hold it never commits: a read that opens first
    * leaves the commit of what changed while closed to the next change, which holds the lock.
    */
-  readonly sharedLock: SharedLock | null;
+  readonly sharedLock: {
+    /** wait for the lock; resolves to the function that lets it go */
+    acquire(): Promise<() => Promise<void>>;
+    /** how many times this process took it afresh: while the count stays, no other process committed */
+    readonly takes?: number;
+  } | null;
   /** see {@link SnapshotOptions.onError} */
   readonly onError: ((error: unknown) => void) | undefined;
   private readonly scanner: Scanner;
@@ -98,7 +103,7 @@ export class SnapshotStore {
     readonly fs: WorkspaceFs,
     readonly toAbs: (rel: string) => string,
     options: SnapshotOptions = {},
-    reads: { allowHardLinks?: boolean; sharedLock?: SharedLock | null } = {},
+    reads: { allowHardLinks?: boolean; sharedLock?: SnapshotStore['sharedLock'] } = {},
   ) {
     const dir = options.dir ?? '.sandpit/git';
     if (!/^\.sandpit\/[^/]/.test(dir) || dir.split('/').includes('..'))
