@@ -149,22 +149,22 @@ export function createWorkspaceCore(options: WorkspaceOptions & { tools: ToolDef
       ? null
       : new SnapshotStore(options.fs, (rel) => paths.toAbs(rel), options.snapshots, {
           allowHardLinks: policy.allowHardLinks,
+          sharedLock: options.processLock ?? null,
         });
-  if (snapshots && options.processLock) snapshots.sharedLock = options.processLock;
   if (snapshots) closeHooks.push(() => snapshots.stopWatching()); // the change feed lives while the workspace is open
-  const schedule = snapshots && new SnapshotSchedule(snapshots);
+  // when snapshots are taken, and (afterReply) the commits still to run, live in the schedule alone
+  const schedule =
+    snapshots && new SnapshotSchedule(snapshots, options.snapshots !== false && options.snapshots?.afterReply === true);
   const writer = new FileWriter(options.fs, paths, locks, changes, snapshots, {
     allowGitWrites: policy.allowGitWrites,
   });
-  const afterReply = options.snapshots !== false && options.snapshots?.afterReply === true;
-  // With afterReply, the commits still to run: every entry point waits for them first.
-  let settling: Promise<void> = Promise.resolve();
-  const settled = () => settling;
+  // With afterReply, every entry point waits first for the commits still to run.
+  const settled = () => (schedule ? schedule.settled() : Promise.resolve());
 
   async function call(name: string, args: unknown = {}, callOptions: CallOptions = {}): Promise<Envelope> {
     const toolName = typeof name === 'string' ? name : String(name);
     try {
-      if (afterReply) await settling;
+      if (schedule?.afterReply) await schedule.settled();
       const tool = byName.get(toolName);
       if (!tool) throw unknownTool(toolName, byName);
       // A model shown strict-mode schemas sends null for "absent" and maps as pairs: read them as meant.
@@ -220,20 +220,10 @@ export function createWorkspaceCore(options: WorkspaceOptions & { tools: ToolDef
         await release?.();
       }
     }
-    let commit: Promise<unknown> | null = null;
-    try {
-      const opened = await schedule.before(release !== null);
-      const result = await tool.run(args, ctx);
-      commit = schedule.after(tool.name, ctx.recorded);
-      const failed = opened ?? (afterReply ? null : await commit);
-      return failed && ctx.recorded.length > 0 ? withSnapshotError(result, failed) : result;
-    } finally {
-      // a call that failed part-way still snapshots what it changed before failing
-      commit ??= schedule.after(tool.name, ctx.recorded);
-      const done = commit.then(reviewing.journal.flush, reviewing.journal.flush).finally(() => release?.());
-      if (afterReply) settling = settling.then(() => done).then(() => {});
-      else await done;
-    }
+    return schedule.change(tool.name, ctx, () => tool.run(args, ctx), {
+      release,
+      afterCommit: reviewing.journal.flush,
+    });
   }
 
   const forkDeps: ForkDeps<Workspace> = {
@@ -352,20 +342,6 @@ export function createWorkspaceCore(options: WorkspaceOptions & { tools: ToolDef
         ...(t.resultSchema ? { output_schema: t.resultSchema } : {}),
         ...(t.annotations ? { annotations: t.annotations } : {}),
       })),
-  };
-}
-
-/** A change that history does not hold says so in its result, so no one relies on undoing it. */
-function withSnapshotError<R>(result: R, error: unknown): R {
-  if (!result || typeof result !== 'object' || Array.isArray(result)) return result;
-  const { code, message, hint } = toToolError(error).toJSON();
-  return {
-    ...result,
-    snapshot_error: {
-      code,
-      message: `the change was made but is not in the snapshot history: ${message}`,
-      ...(hint ? { hint } : {}),
-    },
   };
 }
 

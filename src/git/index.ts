@@ -89,9 +89,7 @@ export function createWorkspaceGit(
       if (locked && lock) {
         release = await lock.acquire();
         // held: an open here may commit what changed while the workspace was closed, which a push must carry
-        await ctx.store.open(true);
-        await ctx.store.catchUp();
-        await ctx.store.commitDeferredOpen();
+        await ctx.store.openHeld();
       }
       return { ok: true, tool, result: await work(await code, { ...ctx, store: ctx.store }) };
     } catch (error) {

@@ -1,5 +1,6 @@
 import { hasFsCode } from '../fs/errors.js';
 import type { WorkspaceFs } from '../fs/types.js';
+import { ToolError } from '../contract/index.js';
 
 /** The shadow repository's one branch. */
 export const BRANCH = 'refs/heads/main';
@@ -91,4 +92,30 @@ export async function initRepository(fs: WorkspaceFs, gitdir: string): Promise<b
   );
   await fs.writeFile(`${gitdir}/HEAD`, text(`ref: ${BRANCH}\n`));
   return true;
+}
+
+/**
+ * Point the branch at `oid` if it still points at `expected` (null: a first commit, nothing to
+ * compare). A branch some other process moved since this one read it is never overwritten (that
+ * would orphan its commits): the new commit stays unreferenced and the call says so. The ref file
+ * keeps its size from one commit to the next, so a backend that can overwrite a small file in
+ * place spares a temporary file and a rename per snapshot; otherwise (first commit, a ref git
+ * packed away) the whole file is written.
+ */
+export async function moveBranch(fs: WorkspaceFs, gitdir: string, oid: string, expected: string | null): Promise<void> {
+  if (expected !== null) {
+    const now = await readBranch(fs, gitdir);
+    if (now.kind !== 'ok' || now.oid !== expected) {
+      throw new ToolError(
+        'IO_ERROR',
+        'the snapshot history moved underneath this process (another process committed without the workspace lock)',
+        {
+          hint: 'Open the workspace through one Sandpit host at a time, or through hosts that share the workspace lock; then retry.',
+        },
+      );
+    }
+  }
+  const line = new TextEncoder().encode(`${oid}\n`);
+  if (await fs.writeInPlace?.(`${gitdir}/${BRANCH}`, line, line.length)) return;
+  await writeBranch(fs, gitdir, oid);
 }
