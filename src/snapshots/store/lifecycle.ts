@@ -1,5 +1,5 @@
 import { hasFsCode } from '../../fs/errors.js';
-import type { WorkspaceFs } from '../../fs/types.js';
+import { removeTree } from '../../fs/helpers.js';
 import { FIRST_OPEN_MARK, initRepository, readBranch } from '../branch.js';
 import { readCommit } from '../object-reader.js';
 import type { Scanner } from '../rescan.js';
@@ -118,7 +118,7 @@ export class RepositoryLifecycle {
     const { fs, toAbs } = this.view;
     const { gitdir } = this.view.access;
     // a first open cut off before its first commit left a repository with no history to keep
-    if (cut) await removeAll(fs, gitdir);
+    if (cut) await removeTree(fs, gitdir);
     await fs.mkdir(toAbs('.sandpit'), { recursive: true }).catch((e) => {
       if (!hasFsCode(e, 'EEXIST')) throw e;
     });
@@ -140,20 +140,9 @@ export class RepositoryLifecycle {
       await fs.unlink(`${gitdir}/${FIRST_OPEN_MARK}`);
     } catch (error) {
       // A repository without its first commit would read as damaged next time: make none at all.
-      await removeAll(fs, gitdir).catch(() => {});
+      await removeTree(fs, gitdir).catch(() => {});
       this.resetAll();
       throw error;
     }
   }
-}
-
-async function removeAll(fs: WorkspaceFs, abs: string): Promise<void> {
-  const stat = await fs.lstat(abs).catch(() => null);
-  if (!stat) return;
-  if (stat.type !== 'dir') {
-    await fs.unlink(abs);
-    return;
-  }
-  for (const name of await fs.readdir(abs)) await removeAll(fs, `${abs}/${name}`);
-  await fs.rmdir(abs);
 }
