@@ -35,6 +35,18 @@ export type {
 export type { AgentReviewDesk } from './agent/types.js';
 export type { PackageSettings } from './shell/context.js';
 export { ERROR_CODES, ToolError, type ErrorCode, type Problem, type ToolErrorBody } from './contract/index.js';
+// the types a ToolError's Words texts are made of (contract/words.ts), so its signature reads whole
+export type {
+  ArgSlot,
+  ErrorWords,
+  Passage,
+  PassageKey,
+  PointerSlot,
+  ToolSlot,
+  WordedProblem,
+  WordPart,
+  Words,
+} from './contract/index.js';
 export { createMemoryFs, type SeedFiles } from './fs/memory.js';
 export type {
   WorkspaceFs,

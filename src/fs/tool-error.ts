@@ -1,4 +1,6 @@
 import { ToolError, type ErrorCode } from '../contract/errors.js';
+import { PASSAGES } from '../contract/passages.js';
+import { words } from '../contract/words.js';
 import { fsCodeOf, type FsErrorCode } from './errors.js';
 import { describeSpecial, SpecialFileError, type SpecialKind } from './special.js';
 
@@ -40,7 +42,7 @@ export function toToolError(error: unknown, relPath?: string): ToolError {
   const foreign = error as { code?: unknown; name?: unknown } | null;
   if (typeof foreign?.code !== 'string' && !(typeof DOMException !== 'undefined' && error instanceof DOMException)) {
     return new ToolError('IO_ERROR', `an internal error stopped the tool while working on ${subject}`, {
-      hint: 'Check the path with read_file or list_directory before retrying; report it if it repeats.',
+      hint: words`${PASSAGES.retryCheck}; report it if it repeats.`,
     });
   }
   return new ToolError('IO_ERROR', `the storage failed while working on ${subject} (${code})`, {

@@ -1,9 +1,9 @@
 import type { ChangedFile, ChangeSummary } from '../workspace/change-log.js';
 import type { ToolContext } from '../workspace/context.js';
-import { ToolError } from '../contract/index.js';
 import { PartialChangeError, type FileStep } from '../workspace/file-writer.js';
 import { fileSha256 } from '../workspace/sha-cache.js';
 import type { PatchPlan, PlannedFile } from './plan.js';
+import { tool, ToolError, words } from '../contract/index.js';
 
 /** The bytes a planned file ends with, encoded as the file was (encoding, BOM). */
 export function finalBytes(ctx: ToolContext, file: PlannedFile): Uint8Array {
@@ -52,15 +52,15 @@ export async function commitPlan(
     if (error instanceof PartialChangeError) {
       throw new ToolError(
         'IO_ERROR',
-        `${error.cause.message}; rolling the patch back also failed for ${error.failedUndos} step(s), so the workspace may be partly changed`,
+        words`${error.cause.wordsOf('message')}; rolling the patch back also failed for ${error.failedUndos} step(s), so the workspace may be partly changed`,
         {
-          hint: 'Check the files the patch names with read_file before retrying.',
+          hint: words`Check the files the patch names with ${tool('read_file')} before retrying.`,
         },
       );
     }
     const cause = error as ToolError;
-    throw new ToolError(cause.code, `${cause.message}; the patch was rolled back and nothing changed`, {
-      hint: cause.hint ?? 'Retry once; if it fails again, the storage is unhealthy.',
+    throw new ToolError(cause.code, words`${cause.wordsOf('message')}; the patch was rolled back and nothing changed`, {
+      hint: cause.wordsOf('hint') ?? 'Retry once; if it fails again, the storage is unhealthy.',
     });
   }
   for (const [rel, file] of plan.files) {

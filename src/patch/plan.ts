@@ -2,13 +2,13 @@ import { decodeText, isDecodeFailure, type TextEncodingName } from '../text/code
 import { fileSha256 } from '../workspace/sha-cache.js';
 import { countLines } from '../text/lines.js';
 import type { ToolContext } from '../workspace/context.js';
-import { ToolError } from '../contract/index.js';
 import { toToolError } from '../fs/tool-error.js';
 import { lstatOrNull } from '../fs/helpers.js';
 import { displayPath, parentRel, type WorkspacePath } from '../workspace/paths.js';
 import type { PatchOp } from './parse.js';
 import { applyChunks } from './rewrite.js';
 import { documentKind } from '../text/document-types.js';
+import { PASSAGES, ToolError, words } from '../contract/index.js';
 
 /** What a file holds at one moment of the plan. */
 export interface Content {
@@ -201,7 +201,7 @@ function requireFile(file: PlannedFile, patchLine: number, verb: string): Conten
     {
       hint: gone
         ? 'Each file can be removed or moved away once per patch.'
-        : `Check the path with list_directory or glob; to create it use '*** Add File: ${shown}'.`,
+        : words`Check the path with ${PASSAGES.listOrGlob}; to create it use '*** Add File: ${shown}'.`,
       details: { path: shown, patch_line: patchLine },
     },
   );
@@ -235,8 +235,8 @@ async function checkParents(ctx: ToolContext, plan: PatchPlan, rel: string, patc
 
 function atLine(error: unknown, patchLine: number): unknown {
   if (!(error instanceof ToolError)) return error;
-  return new ToolError(error.code, `patch line ${patchLine}: ${error.message}`, {
-    hint: error.hint,
+  return new ToolError(error.code, words`patch line ${patchLine}: ${error.wordsOf('message')}`, {
+    hint: error.wordsOf('hint'),
     details: { ...error.details, patch_line: patchLine },
   });
 }

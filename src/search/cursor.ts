@@ -1,4 +1,4 @@
-import { ToolError } from '../contract/index.js';
+import { arg, PASSAGES, tool, ToolError, words } from '../contract/index.js';
 
 /** Where a page ended: the last match returned. */
 export interface CursorPosition {
@@ -60,20 +60,16 @@ export function decodeCursor(cursor: string, fingerprint: string): CursorPositio
     !Number.isInteger(body.c) ||
     typeof body.q !== 'string'
   ) {
-    throw new ToolError('INVALID_ARGUMENTS', 'the cursor is not one search_files returned', {
-      hint: 'Pass next_cursor exactly as a previous search_files result gave it, or omit cursor to start over.',
+    throw new ToolError('INVALID_ARGUMENTS', words`the cursor is not one ${tool('search_files')} returned`, {
+      hint: words`Pass ${arg('next_cursor')} exactly as a previous ${tool('search_files')} result gave it, or omit ${arg('cursor')} to start over.`,
       problems: [{ path: '/cursor', message: 'is not a valid cursor' }],
     });
   }
   if (body.q !== fingerprint) {
-    throw new ToolError(
-      'INVALID_ARGUMENTS',
-      'the cursor belongs to a different search (pattern, path, is_regex, case_sensitive or include changed)',
-      {
-        hint: 'Repeat the search with the same arguments as the call that returned the cursor, or omit cursor to start over.',
-        problems: [{ path: '/cursor', message: 'belongs to a different query' }],
-      },
-    );
+    throw new ToolError('INVALID_ARGUMENTS', words`the cursor belongs to a different search ${PASSAGES.searchArgs}`, {
+      hint: 'Repeat the search with the same arguments as the call that returned the cursor, or omit cursor to start over.',
+      problems: [{ path: '/cursor', message: 'belongs to a different query' }],
+    });
   }
   return { path: body.p, line: body.l!, column: body.c! };
 }

@@ -1,4 +1,4 @@
-import { ToolError } from '../contract/index.js';
+import { tool, ToolError, words } from '../contract/index.js';
 import { prepareBytes, type BytePattern } from './bytes.js';
 import { compileRegex } from './regex.js';
 
@@ -18,10 +18,14 @@ export interface Matcher {
 /** Build the matcher for a query; an invalid regex is INVALID_ARGUMENTS naming the problem. */
 export async function buildMatcher(pattern: string, isRegex: boolean, caseSensitive: boolean): Promise<Matcher> {
   if (!isRegex && /[\r\n]/.test(pattern)) {
-    throw new ToolError('INVALID_ARGUMENTS', 'the pattern spans lines, but search_files matches within one line', {
-      hint: 'Search for one line of the text (the most distinctive one).',
-      problems: [{ path: '/pattern', message: 'must not contain a line break' }],
-    });
+    throw new ToolError(
+      'INVALID_ARGUMENTS',
+      words`the pattern spans lines, but ${tool('search_files')} matches within one line`,
+      {
+        hint: 'Search for one line of the text (the most distinctive one).',
+        problems: [{ path: '/pattern', message: 'must not contain a line break' }],
+      },
+    );
   }
   if (!isRegex && caseSensitive) {
     return {

@@ -1,5 +1,5 @@
 import type { PlainFile, WorkspaceFs } from '../fs/types.js';
-import { ToolError } from '../contract/index.js';
+import { PASSAGES, ToolError } from '../contract/index.js';
 import { toToolError } from '../fs/tool-error.js';
 import { readFileCounted, type CountedFile } from '../fs/helpers.js';
 import { hardLinkRefusal, hardLinkSkipReason, isRefusedHardLink } from '../workspace/hard-links.js';
@@ -302,10 +302,10 @@ async function searchOneFile(fs: WorkspaceFs, spec: SearchSpec): Promise<SearchP
   if ('skipped' in outcome) {
     throw outcome.skipped === 'binary'
       ? new ToolError('BINARY_FILE', `'${shown}' looks binary (it has NUL bytes), so it cannot be searched as text`, {
-          hint: 'Use file_bytes to look for bytes in it.',
+          hint: PASSAGES.searchBinary,
         })
       : new ToolError('DECODE_ERROR', `'${shown}' is not valid UTF-8 or UTF-16, so it cannot be searched as text`, {
-          hint: 'Read it with read_file and an explicit encoding.',
+          hint: PASSAGES.searchDecode,
         });
   }
   noteLongLine(spec, rel, outcome);

@@ -1,5 +1,5 @@
 import type { ChangedFile } from '../workspace/change-log.js';
-import { s, ToolError } from '../contract/index.js';
+import { PASSAGES, s, ToolError, words } from '../contract/index.js';
 import { filesUnder } from '../workspace/tree.js';
 import { pathProperty } from './common.js';
 import { confirmOrRefuse } from './confirm.js';
@@ -33,7 +33,7 @@ export const deletePath = defineTool({
         });
       if (!path.stat)
         throw new ToolError('NOT_FOUND', `'${shown}' does not exist`, {
-          hint: 'Check the name with list_directory or glob.',
+          hint: words`Check the name with ${PASSAGES.listOrGlob}.`,
         });
       const isDir = path.stat.type === 'dir';
       const removed = isDir ? await filesUnder(ctx.fs, ctx.paths, path.rel) : [path.rel];

@@ -1,5 +1,5 @@
 import { dominantEol, lineAt, LfView, toLf } from '../text/lines.js';
-import { s, ToolError } from '../contract/index.js';
+import { arg, PASSAGES, s, ToolError, words } from '../contract/index.js';
 import { expectedShaProperty, pathProperty } from './common.js';
 import { defineTool, DESTRUCTIVE } from './schema/define.js';
 import { findNearMatch } from './near-match.js';
@@ -37,9 +37,13 @@ export const editFile = defineTool({
       const oldText = toLf(args.old_text);
       const newText = toLf(args.new_text);
       if (oldText === newText) {
-        throw new ToolError('INVALID_ARGUMENTS', 'old_text and new_text are the same, so nothing would change', {
-          problems: [{ path: '/new_text', message: 'must differ from old_text' }],
-        });
+        throw new ToolError(
+          'INVALID_ARGUMENTS',
+          words`${arg('old_text')} and ${arg('new_text')} are the same, so nothing would change`,
+          {
+            problems: [{ path: '/new_text', message: words`must differ from ${arg('old_text')}` }],
+          },
+        );
       }
       const view = new LfView(file.text);
       const starts: number[] = [];
@@ -50,9 +54,9 @@ export const editFile = defineTool({
         const lines = starts.map((s) => lineAt(view.text, s));
         throw new ToolError(
           'AMBIGUOUS_MATCH',
-          `old_text occurs ${starts.length} times in '${shown}', ${whereOnLines(lines)}`,
+          words`${arg('old_text')} occurs ${starts.length} times in '${shown}', ${whereOnLines(lines)}`,
           {
-            hint: 'Include more surrounding lines so it matches once, or set replace_all: true to change every occurrence.',
+            hint: words`Include more surrounding lines so it matches once,${PASSAGES.replaceAll}.`,
             details: { lines },
           },
         );
@@ -79,11 +83,11 @@ export const editFile = defineTool({
 function noMatch(shown: string, text: string, needle: string): ToolError {
   const near = findNearMatch(text, needle);
   const hint = !near
-    ? 'Read the file again and copy old_text exactly, including indentation.'
+    ? words`Read the file again and copy ${arg('old_text')} exactly, including indentation.`
     : near.kind === 'whitespace'
-      ? `A match that differs only in whitespace starts at line ${near.line}:\n${near.text}\nCopy its exact spacing into old_text.`
-      : `The first line of old_text is at line ${near.line}, but the lines after it differ:\n${near.text}`;
-  return new ToolError('NO_MATCH', `old_text was not found in '${shown}'`, {
+      ? words`A match that differs only in whitespace starts at line ${near.line}:\n${near.text}\nCopy its exact spacing into ${arg('old_text')}.`
+      : words`The first line of ${arg('old_text')} is at line ${near.line}, but the lines after it differ:\n${near.text}`;
+  return new ToolError('NO_MATCH', words`${arg('old_text')} was not found in '${shown}'`, {
     hint,
     details: near ? { near_line: near.line } : undefined,
   });

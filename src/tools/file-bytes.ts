@@ -1,6 +1,6 @@
 import { sha256Hex } from '../text/hash.js';
 import { lineAt } from '../text/lines.js';
-import { s, ToolError } from '../contract/index.js';
+import { PASSAGES, s, sayWords, ToolError, words } from '../contract/index.js';
 import { displayPath } from '../workspace/paths.js';
 import { pathProperty } from './common.js';
 import { defineTool, READ_ONLY } from './schema/define.js';
@@ -79,7 +79,7 @@ export const fileBytes = defineTool({
         occurrences: { literal: [], escaped: [] },
         occurrence_count: { literal: 0, escaped: 0 },
         mismatch: null,
-        hint: 'The file is not valid UTF-8; read it with read_file and an explicit encoding, or treat it as binary.',
+        hint: sayWords(NOT_UTF8_HINT),
       };
     }
     if (args.expected === undefined || args.expected === '') {
@@ -120,6 +120,9 @@ export const fileBytes = defineTool({
     };
   },
 });
+
+/** The decode_error verdict's hint, as Words: fs_process says it in its own names (a result carries only the text). */
+export const NOT_UTF8_HINT = words`The file is not valid UTF-8; ${PASSAGES.bytesDecode}.`;
 
 const HINTS: Record<Verdict, string | null> = {
   ok: null,

@@ -1,5 +1,5 @@
 import { walk, type WalkEntry } from '../search/walk.js';
-import { s, ToolError } from '../contract/index.js';
+import { s, tool, ToolError, words } from '../contract/index.js';
 import { displayPath } from '../workspace/paths.js';
 import { pathProperty } from './common.js';
 import { defineTool, READ_ONLY } from './schema/define.js';
@@ -57,7 +57,7 @@ export const listDirectory = defineTool({
       });
     if (start.stat.type !== 'dir') {
       throw new ToolError('NOT_A_DIRECTORY', `'${shown}' is a file, not a folder`, {
-        hint: 'Use read_file to read it, or list its parent folder.',
+        hint: words`Use ${tool('read_file')} to read it, or list its parent folder.`,
       });
     }
     const maxDepth = args.max_depth ?? (args.recursive ? Infinity : 1);

@@ -1,6 +1,6 @@
 import { fileSha256 } from '../workspace/sha-cache.js';
 import type { ChangedFile } from '../workspace/change-log.js';
-import { s, ToolError } from '../contract/index.js';
+import { PASSAGES, s, ToolError, words } from '../contract/index.js';
 import { toToolError } from '../fs/tool-error.js';
 import { displayPath, lexicalPath } from '../workspace/paths.js';
 import { filesUnder } from '../workspace/tree.js';
@@ -34,7 +34,7 @@ export const movePath = defineTool({
       const toShown = displayPath(to.rel);
       if (!from.stat)
         throw new ToolError('NOT_FOUND', `'${fromShown}' does not exist`, {
-          hint: 'Check the name with list_directory or glob.',
+          hint: words`Check the name with ${PASSAGES.listOrGlob}.`,
         });
       if (from.rel === '' || to.rel === '')
         throw new ToolError('PERMISSION_DENIED', 'the workspace root cannot be moved or replaced');

@@ -1,6 +1,6 @@
 import { detectEol, LfView } from '../text/lines.js';
 import { TEXT_ENCODINGS } from '../text/codec.js';
-import { s, ToolError } from '../contract/index.js';
+import { arg, s, ToolError, words } from '../contract/index.js';
 import { displayPath } from '../workspace/paths.js';
 import { codePointLength, codePointOffset, encodingProperty, pathProperty } from './common.js';
 import { defineTool, READ_ONLY } from './schema/define.js';
@@ -67,14 +67,18 @@ export const readFile = defineTool({
     const wanted = args.end_line ?? start + cap - 1;
     const { totalLines, from, to: windowEnd } = lineWindow(view, start, wanted);
     if (args.end_line !== undefined && args.end_line < start) {
-      throw new ToolError('INVALID_ARGUMENTS', `end_line ${args.end_line} is before start_line ${start}`, {
-        problems: [{ path: '/end_line', message: 'must be at least start_line' }],
-      });
+      throw new ToolError(
+        'INVALID_ARGUMENTS',
+        words`${arg('end_line')} ${args.end_line} is before ${arg('start_line')} ${start}`,
+        {
+          problems: [{ path: '/end_line', message: words`must be at least ${arg('start_line')}` }],
+        },
+      );
     }
     if (start > Math.max(totalLines, 1)) {
       throw new ToolError(
         'INVALID_ARGUMENTS',
-        `start_line ${start} is past the end: '${displayPath(path.rel)}' has ${totalLines} lines`,
+        words`${arg('start_line')} ${start} is past the end: '${displayPath(path.rel)}' has ${totalLines} lines`,
         {
           problems: [{ path: '/start_line', message: `must be at most ${Math.max(totalLines, 1)}` }],
         },
@@ -155,7 +159,7 @@ function skipChars(text: string, from: number, to: number, chars: number): numbe
   if (chars > length) {
     throw new ToolError(
       'INVALID_ARGUMENTS',
-      `start_char ${chars + 1} is past the end of the line, which has ${length} characters`,
+      words`${arg('start_char')} ${chars + 1} is past the end of the line, which has ${length} characters`,
       {
         problems: [{ path: '/start_char', message: `must be at most ${length + 1}` }],
       },

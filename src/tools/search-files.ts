@@ -3,7 +3,7 @@ import { decodeCursor, encodeCursor, queryFingerprint } from '../search/cursor.j
 import { anyGlob } from '../search/glob.js';
 import { buildMatcher } from '../search/matcher.js';
 import { shortened, type Unreadable } from '../search/walk.js';
-import { s, ToolError } from '../contract/index.js';
+import { arg, s, tool, ToolError, words } from '../contract/index.js';
 import { displayPath } from '../workspace/paths.js';
 import { pathProperty } from './common.js';
 import { defineTool, READ_ONLY } from './schema/define.js';
@@ -74,7 +74,7 @@ export const searchFilesTool = defineTool({
     const start = await ctx.resolve(args.path ?? '.', 'read');
     if (!start.stat) {
       throw new ToolError('NOT_FOUND', `'${displayPath(start.rel)}' does not exist`, {
-        hint: 'Check the folder with list_directory, or omit path to search the current folder.',
+        hint: words`Check the folder with ${tool('list_directory')}, or omit ${arg('path')} to search the current folder.`,
       });
     }
     const fingerprint = queryFingerprint([args.pattern, start.rel, isRegex, caseSensitive, args.include ?? []]);

@@ -1,7 +1,7 @@
 import { adoptLineEndings } from '../text/eol.js';
 import { fileSha256 } from '../workspace/sha-cache.js';
 import { decodeText, isDecodeFailure } from '../text/codec.js';
-import { s, ToolError } from '../contract/index.js';
+import { PASSAGES, s, ToolError } from '../contract/index.js';
 import { toToolError } from '../fs/tool-error.js';
 import { encodingProperty, expectedShaProperty, pathProperty } from './common.js';
 import { defineTool, DESTRUCTIVE_IDEMPOTENT } from './schema/define.js';
@@ -42,7 +42,7 @@ export const writeFile = defineTool({
       const exists = path.stat !== null;
       if (exists && args.overwrite === false) {
         throw new ToolError('ALREADY_EXISTS', `'${shown}' already exists and overwrite is false`, {
-          hint: 'Use edit_file to change it, or set overwrite: true to replace it.',
+          hint: PASSAGES.existsUseEdit,
         });
       }
       const oldBytes = exists

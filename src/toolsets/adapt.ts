@@ -1,7 +1,16 @@
 import type { JsonSchema, ToolDefinition } from '../tools/schema/define.js';
 import { validateArgs } from '../tools/schema/validate.js';
 import type { ToolRunContext as ToolContext } from '../tools/schema/define.js';
-import { ToolError, type Problem, type ResultOf } from '../contract/index.js';
+import {
+  joinWords,
+  pointer,
+  tool as toolName,
+  ToolError,
+  words,
+  type Problem,
+  type ResultOf,
+  type Words,
+} from '../contract/index.js';
 import type { ResolvedPolicy } from '../workspace/policy.js';
 
 /**
@@ -16,22 +25,19 @@ export async function runCanonical<
   const problems = validateArgs(tool.schema, args);
   if (problems.length > 0)
     throw invalid(
-      `${where || tool.name} got invalid arguments`,
+      words`${where ? pointer(where) : toolName(tool.name)} got invalid arguments`,
       problems.map((p) => ({ ...p, path: `${where}${p.path}` })),
     );
   return (await tool.run(args, ctx)) as R;
 }
 
 /** An INVALID_ARGUMENTS error listing each problem in its message too. */
-export function invalid(what: string, problems: Problem[], hint?: string): ToolError {
-  return new ToolError(
-    'INVALID_ARGUMENTS',
-    `${what}: ${problems.map((p) => `${p.path || '(arguments)'} ${p.message}`).join('; ')}`,
-    {
-      ...(hint ? { hint } : {}),
-      problems,
-    },
-  );
+export function invalid(what: string | Words, problems: Problem[], hint?: string): ToolError {
+  const listed = problems.map((p) => words`${p.path ? pointer(p.path) : '(arguments)'} ${p.message}`);
+  return new ToolError('INVALID_ARGUMENTS', words`${what}: ${joinWords(listed, '; ')}`, {
+    ...(hint ? { hint } : {}),
+    problems,
+  });
 }
 
 /** Only the named properties of a canonical schema, so a seed tool reuses their descriptions and types. */

@@ -9,17 +9,17 @@ import {
   type ToolDefinition,
 } from '../tools/schema/define.js';
 import { editFile } from '../tools/edit-file.js';
-import { fileBytes } from '../tools/file-bytes.js';
+import { fileBytes, NOT_UTF8_HINT } from '../tools/file-bytes.js';
 import { readFile } from '../tools/read-file.js';
 import { createRunCommandTool, runCommand } from '../tools/run-command.js';
 import { writeFile } from '../tools/write-file.js';
 import { LfView } from '../text/lines.js';
 import type { ToolRunContext as ToolContext } from '../tools/schema/define.js';
-import { s, type JsonSchema, type ResultOf, type Schema } from '../contract/index.js';
+import { s, sayWords, type JsonSchema, type ResultOf, type Schema } from '../contract/index.js';
 import { defined, invalid, runCanonical } from './adapt.js';
 import { fsList, fsSearch } from './fs-process-listing.js';
 import { projectTarget as target, underRoot } from './fs-process-root.js';
-import { FS_PROCESS_WORDS, say, speaking } from './vocabulary.js';
+import { FS_PROCESS_WORDS, speaking } from './vocabulary.js';
 
 type Row = Record<string, any>;
 
@@ -192,7 +192,8 @@ const fsBytes = defineTool({
     return {
       file: path,
       ...rest,
-      ...(typeof rest.hint === 'string' ? { hint: say(rest.hint, FS_PROCESS_WORDS) } : {}),
+      // the one verdict hint that names a tool; a result carries text only, so it is said from the Words here
+      ...(rest.verdict === 'decode_error' ? { hint: sayWords(NOT_UTF8_HINT, FS_PROCESS_WORDS) } : {}),
     };
   },
 });

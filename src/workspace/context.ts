@@ -1,7 +1,7 @@
 import type { WorkspaceFs } from '../fs/types.js';
 import { decodeText, encodeText, isDecodeFailure, type TextEncodingName } from '../text/codec.js';
 import type { ChangeLog, ChangedFile, ChangeOrigin, ChangeSummary } from './change-log.js';
-import { ToolError } from '../contract/index.js';
+import { PASSAGES, ToolError, words } from '../contract/index.js';
 import { specialFileRefusal, toToolError } from '../fs/tool-error.js';
 import { readFileCounted } from '../fs/helpers.js';
 import type { ReadLedger } from './ledger.js';
@@ -180,7 +180,7 @@ export class ToolContext<S extends SnapshotPort = SnapshotPort> {
       'TOO_LARGE',
       `'${displayPath(path.rel)}' is ${size} bytes, over the ${this.policy.limits.maxReadBytes}-byte read limit`,
       {
-        hint: 'Read a line window with start_line and end_line, or search it with search_files.',
+        hint: PASSAGES.tooLarge,
       },
     );
   }
@@ -191,14 +191,14 @@ export class ToolContext<S extends SnapshotPort = SnapshotPort> {
     if (isDecodeFailure(decoded)) {
       if (decoded.kind === 'binary') {
         throw new ToolError('BINARY_FILE', `'${shown}' looks binary (it has NUL bytes), so text tools refuse it`, {
-          hint: 'Use file_bytes to inspect it.',
+          hint: PASSAGES.bytesForBinary,
         });
       }
       throw new ToolError(
         'DECODE_ERROR',
         `'${shown}' is not valid ${decoded.encoding} (first bad byte at offset ${decoded.byteOffset})`,
         {
-          hint: 'If you know its encoding, name it with the encoding argument (utf-8, utf-16le, utf-16be, latin1); file_bytes shows the raw bytes.',
+          hint: PASSAGES.decode,
         },
       );
     }
@@ -215,11 +215,11 @@ export class ToolContext<S extends SnapshotPort = SnapshotPort> {
     const shown = displayPath(path.rel);
     if (!path.stat)
       throw new ToolError('NOT_FOUND', `'${shown}' does not exist`, {
-        hint: 'Check the name with list_directory or glob.',
+        hint: words`Check the name with ${PASSAGES.listOrGlob}.`,
       });
     if (path.stat.type === 'dir')
       throw new ToolError('NOT_A_FILE', `'${shown}' is a directory`, {
-        hint: 'Use list_directory to see what it holds.',
+        hint: PASSAGES.folderHolds,
       });
     if (path.stat.type !== 'file') throw new ToolError('NOT_A_FILE', `'${shown}' is not a regular file`);
     if (path.stat.special) throw specialFileRefusal(`'${shown}'`, path.stat.special);
@@ -253,7 +253,7 @@ export class ToolContext<S extends SnapshotPort = SnapshotPort> {
       throw new ToolError(
         'STALE_FILE',
         currentSha === null
-          ? `'${shown}' does not exist, but expected_sha256 was given`
+          ? words`'${shown}' ${PASSAGES.goneSinceRead}`
           : `'${shown}' has sha256 ${currentSha}, not the expected ${expectedSha}`,
         {
           hint: 'Read the file again and base the change on what it holds now.',
@@ -269,7 +269,7 @@ export class ToolContext<S extends SnapshotPort = SnapshotPort> {
     }
     if (this.policy.readBeforeWrite && !seen?.full) {
       throw new ToolError('NOT_READ', `'${shown}' must be read in full before it is changed`, {
-        hint: 'Call read_file on it without start_line/end_line/max_chars first.',
+        hint: PASSAGES.readInFull,
       });
     }
   }

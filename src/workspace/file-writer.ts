@@ -1,7 +1,7 @@
 // Over 400 lines: the one write path (locks, race-free resolution, atomic write, modes and links, the
 // .git capability of the shell's git) is one sequence whose steps share the call's state.
 
-import { ToolError } from '../contract/index.js';
+import { tool, ToolError, words } from '../contract/index.js';
 import { hasFsCode } from '../fs/errors.js';
 import { lstatOrNull, readdirOrNull, removeTree } from '../fs/helpers.js';
 import { toToolError } from '../fs/tool-error.js';
@@ -410,9 +410,9 @@ export class PartialChangeError extends ToolError {
   ) {
     super(
       'IO_ERROR',
-      `${cause.message}; undoing the steps already taken also failed for ${failedUndos} of them, so the workspace may be partly changed`,
+      words`${cause.wordsOf('message')}; undoing the steps already taken also failed for ${failedUndos} of them, so the workspace may be partly changed`,
       {
-        hint: 'Check the files this change names with read_file before retrying.',
+        hint: words`Check the files this change names with ${tool('read_file')} before retrying.`,
       },
     );
   }

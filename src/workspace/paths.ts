@@ -1,7 +1,7 @@
 import { hasFsCode } from '../fs/errors.js';
 import { lstatOrNull } from '../fs/helpers.js';
 import type { FsStat, WorkspaceFs } from '../fs/types.js';
-import { ToolError } from '../contract/index.js';
+import { PASSAGES, ToolError } from '../contract/index.js';
 
 /** Top-level names the tools never see (the shadow snapshot repository lives there). */
 export const RESERVED_TOP_LEVEL = ['.sandpit'];
@@ -94,7 +94,7 @@ export function lexicalPath(input: string, cwd: string): string {
   const rel = out.join('/');
   if (out.length > 0 && RESERVED_TOP_LEVEL.includes(out[0]!)) {
     throw new ToolError('PERMISSION_DENIED', `'${rel}' is reserved for Sandpit's own snapshot data`, {
-      hint: 'Use the snapshot tools (list_snapshots, diff_snapshots, undo) to look at history.',
+      hint: PASSAGES.snapshotData,
     });
   }
   return rel;

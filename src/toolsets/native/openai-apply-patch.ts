@@ -59,10 +59,15 @@ export function operationPatch(op: ApplyPatchOperation): string {
 // The engine counts lines of the wrapped patch; the model wrote only the diff.
 function inDiffLines(error: unknown, wrapper: number): unknown {
   if (!(error instanceof ToolError) || !/^patch line \d+/.test(error.message)) return error;
-  const message = error.message.replace(/^patch line (\d+)/, (_, n: string) => `diff line ${Number(n) - wrapper}`);
-  return new ToolError(error.code, message, {
-    hint: "Check the V4A diff: '@@' lines, then lines starting ' ' (context), '-' (remove) or '+' (add).",
-  });
+  const [first, ...rest] = error.wordsOf('message')!.parts;
+  const lead = (first as string).replace(/^patch line (\d+)/, (_, n: string) => `diff line ${Number(n) - wrapper}`);
+  return new ToolError(
+    error.code,
+    { parts: [lead, ...rest] },
+    {
+      hint: "Check the V4A diff: '@@' lines, then lines starting ' ' (context), '-' (remove) or '+' (add).",
+    },
+  );
 }
 
 const VERB = { create_file: 'Created', update_file: 'Updated', delete_file: 'Deleted' } as const;
