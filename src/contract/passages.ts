@@ -33,8 +33,8 @@ export const PASSAGES = {
   retryCheck: passage(
     'retry-check',
   )`Check the path with ${tool('read_file')} or ${tool('list_directory')} before retrying`,
-  /** AMBIGUOUS_MATCH: the way to change every occurrence (with its leading space, so a toolset can drop it) */
-  replaceAll: passage('replace-all')` or set ${arg('replace_all')}: true to change every occurrence`,
+  /** AMBIGUOUS_MATCH: the way to change every occurrence (with its leading comma, so a toolset can drop it whole) */
+  replaceAll: passage('replace-all')`, or set ${arg('replace_all')}: true to change every occurrence`,
   /** BINARY_FILE on a search */
   searchBinary: passage('search-binary')`Use ${tool('file_bytes')} to look for bytes in it.`,
   /** DECODE_ERROR on a search */

@@ -56,7 +56,7 @@ export const editFile = defineTool({
           'AMBIGUOUS_MATCH',
           words`${arg('old_text')} occurs ${starts.length} times in '${shown}', ${whereOnLines(lines)}`,
           {
-            hint: words`Include more surrounding lines so it matches once,${PASSAGES.replaceAll}.`,
+            hint: words`Include more surrounding lines so it matches once${PASSAGES.replaceAll}.`,
             details: { lines },
           },
         );

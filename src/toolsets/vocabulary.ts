@@ -58,7 +58,7 @@ export const FS_PROCESS_WORDS: Vocabulary = {
   pointers: { old_text: 'old', new_text: 'new', timeout_seconds: 'timeout' },
   passages: {
     'read-in-full': 'Call read_file on it without start_line/end_line first (the whole file, up to 2,000 lines).',
-    'replace-all': ' or pass count=-1 to change every occurrence (or count=N for the first N)',
+    'replace-all': ', or pass count=-1 to change every occurrence (or count=N for the first N)',
     'list-or-glob': 'list_dir',
     decode: 'read_file reads UTF-8 only; file_bytes shows the raw bytes.',
     'bytes-decode': 'it cannot be read as UTF-8 text; treat it as binary',

@@ -50,13 +50,15 @@ describe('errors carry the names they mention as data', () => {
     expect(sayWords(hint, FS_PROCESS_WORDS)).toBe('Check the name with list_dir.');
     expect(sayWords(PASSAGES.folderHolds, COWORK_WORDS)).toBe('Use glob to see what it holds.');
     expect(sayWords(PASSAGES.folderHolds, ANTHROPIC_EDITOR_WORDS)).toBe('View the folder to see what it holds.');
-    const ambiguous = words`Include more surrounding lines so it matches once,${PASSAGES.replaceAll}.`;
+    const ambiguous = words`Include more surrounding lines so it matches once${PASSAGES.replaceAll}.`;
     expect(sayWords(ambiguous)).toBe(
       'Include more surrounding lines so it matches once, or set replace_all: true to change every occurrence.',
     );
     expect(sayWords(ambiguous, FS_PROCESS_WORDS)).toBe(
       'Include more surrounding lines so it matches once, or pass count=-1 to change every occurrence (or count=N for the first N).',
     );
+    // the editor has no replace-all: the sentence ends, with no comma left hanging
+    expect(sayWords(ambiguous, ANTHROPIC_EDITOR_WORDS)).toBe('Include more surrounding lines so it matches once.');
   });
 
   it('pointers are renamed in problem paths and, by argument name, in prose', () => {
