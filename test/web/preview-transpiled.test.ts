@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createMemoryFs, createWorkspace } from '../../src/index.js';
-import { createFileServer } from '../../web/preview/file-server.js';
-import { readPreviewEntry } from '../../web/preview/read-file.js';
+import { createMemoryFs } from '../../src/index.js';
+import { previewServer } from './preview-module-loader.js';
 import { transpileKept } from '../../web/preview/transpiled.js';
 import { yieldingFs } from '../../web/yielding-fs.js';
 
@@ -19,14 +18,7 @@ describe("the preview's kept transpiles", () => {
   });
 
   it('serves the text a reload reads, never one prepared before a later write', async () => {
-    const ws = createWorkspace({ fs: createMemoryFs({ 'app.tsx': 'export const v = 1;\n' }), root: '/' });
-    const server = createFileServer({
-      entry: (rel) => readPreviewEntry(ws, rel),
-      root: () => '',
-      playgroundOrigin: 'http://127.0.0.1:1',
-      prefix: '/preview/s/',
-      onProblem: () => {},
-    });
+    const { ws, server } = previewServer({ 'app.tsx': 'export const v = 1;\n' });
     const text = async () => new TextDecoder().decode((await server.serve('app.tsx')).body);
     expect(await text()).toContain('v = 1');
     // prepared for a text that a later write replaced before the reload

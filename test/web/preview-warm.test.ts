@@ -1,7 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createMemoryFs, createWorkspace } from '../../src/index.js';
-import { createFileServer } from '../../web/preview/file-server.js';
-import { readPreviewEntry } from '../../web/preview/read-file.js';
+import { previewServer } from './preview-module-loader.js';
 import { warmPreview } from '../../web/preview/warm.js';
 
 describe("the preview's warm-up", () => {
@@ -33,16 +31,9 @@ describe("the preview's warm-up", () => {
     expect(asks).toBe(1);
     await warmPreview(() => false);
     // the warm-up's own page and module are not what a preview of the same paths serves
-    const ws = createWorkspace({
-      fs: createMemoryFs({ 'index.html': '<p>mine</p>', 'main.tsx': 'export const own: number = 7;\n' }),
-      root: '/',
-    });
-    const server = createFileServer({
-      entry: (rel) => readPreviewEntry(ws, rel),
-      root: () => '',
-      playgroundOrigin: 'http://127.0.0.1:1',
-      prefix: '/preview/s/',
-      onProblem: () => {},
+    const { server } = previewServer({
+      'index.html': '<p>mine</p>',
+      'main.tsx': 'export const own: number = 7;\n',
     });
     const text = async (path: string) => new TextDecoder().decode((await server.serve(path)).body);
     expect(await text('')).toContain('<p>mine</p>');
