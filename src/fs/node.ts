@@ -9,7 +9,6 @@ import { hasEscapedBytes, nameFromBytes } from './name-bytes.js';
 import { FolderListings, native } from './node-names.js';
 import {
   requestedMode,
-  writesConcurrently,
   type FsDirent,
   type NativeHelpers,
   type PlainFile,
@@ -70,19 +69,7 @@ export function createNodeFs(options: NodeFsOptions = {}): WorkspaceFs {
         return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
       }),
     writeFile: (path, data, options) =>
-      translated('writeFile', async () => {
-        const mode = requestedMode(options);
-        // one of many in flight with its mode known (a checkout): on the thread pool, where the
-        // system calls of several files overlap (see writeAtomicallyInPool)
-        if (mode === undefined || !writesConcurrently(options)) return at(path, (p) => writeAtomically(p, data, mode));
-        const parts = beneath?.partsOf(path);
-        if (!parts || parts.length === 0) return writeAtomicallyInPool(path, data, mode);
-        // the folder's descriptor stays open until the last call on its `/proc` path is done
-        const name = parts[parts.length - 1]!;
-        return beneath!.inDirHeld(parts.slice(0, -1), (fd) =>
-          writeAtomicallyInPool(`/proc/self/fd/${fd}/${name}`, data, mode),
-        );
-      }),
+      translated('writeFile', async () => at(path, (p) => writeAtomically(p, data, requestedMode(options)))),
     readdir: (path) =>
       translated('readdir', async () =>
         inFolder(path, (p) => fs.readdirSync(native(p), { encoding: 'buffer' })).map(nameFromBytes),
@@ -326,37 +313,6 @@ function writeAtomically(path: string, data: Uint8Array | string, requested?: nu
     } catch {
       /* already gone */
     }
-    throw error;
-  }
-}
-
-/** A Node callback call as a promise (the callback API: fs.promises wraps every descriptor in a FileHandle). */
-function pooled<T>(call: (done: (error: NodeJS.ErrnoException | null, value: T) => void) => void): Promise<T> {
-  return new Promise((resolve, reject) => call((error, value) => (error ? reject(error) : resolve(value))));
-}
-
-/**
- * writeAtomically with a mode asked for, each system call on libuv's thread pool. Creating a file
- * waits in the kernel far longer than it computes (2,000 new files: ~4 s of wall time for ~0.7 s
- * of CPU, here), so a checkout that keeps several in flight overlaps those waits instead of
- * queueing them on the main thread. Same steps and guarantees as writeAtomically: a new temporary
- * name opened exclusively, renamed over the target.
- */
-async function writeAtomicallyInPool(path: string, data: Uint8Array | string, mode: number): Promise<void> {
-  const temp = native(join(dirname(path), atomicTempName(basename(path), tempSuffix())));
-  const bytes = typeof data === 'string' ? Buffer.from(data) : data;
-  let fd = await pooled<number>((done) => fs.open(temp, 'wx', mode, done));
-  try {
-    for (let at = 0; at < bytes.length; )
-      at += await pooled<number>((done) => fs.write(fd, bytes, at, bytes.length - at, at, done));
-    await pooled<void>((done) => fs.fchmod(fd, mode, (error) => done(error, undefined)));
-    const closing = fd;
-    fd = -1;
-    await pooled<void>((done) => fs.close(closing, (error) => done(error ?? null, undefined)));
-    await pooled<void>((done) => fs.rename(temp, native(path), (error) => done(error, undefined)));
-  } catch (error) {
-    if (fd !== -1) fs.closeSync(fd);
-    await pooled<void>((done) => fs.unlink(temp, () => done(null, undefined)));
     throw error;
   }
 }

@@ -61,8 +61,6 @@ export interface WorkspaceFs {
    * `options.mode`, when given, sets the file's permission bits, new file or not (a git checkout
    * passes 0o755 or 0o644); without it an existing file keeps its mode and a new one is not
    * executable. Backends without modes (`capabilities.modes` not true) ignore it.
-   * `options.concurrent: true` says the caller has many writes in flight (a checkout): a backend
-   * whose calls are otherwise synchronous may carry this one out off the calling thread.
    */
   writeFile(path: string, data: Uint8Array | string, options?: unknown): Promise<void>;
   /** The names in a folder (not `.` or `..`), in any order. */
@@ -251,11 +249,6 @@ export interface FsCapabilities {
 export function requestedMode(options: unknown): number | undefined {
   const mode = (options as { mode?: unknown } | null | undefined)?.mode;
   return typeof options === 'object' && typeof mode === 'number' ? mode : undefined;
-}
-
-/** Whether a writeFile call said it is one of many in flight (`concurrent`). */
-export function writesConcurrently(options: unknown): boolean {
-  return typeof options === 'object' && options !== null && (options as { concurrent?: unknown }).concurrent === true;
 }
 
 export function statTypeOf(s: {

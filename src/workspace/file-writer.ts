@@ -134,7 +134,7 @@ export class FileWriter {
             undo.push(...(await this.makeParents(`${dir}/x`, folders)));
           await parallel(batch, options.parallel!, async (s) => {
             current = s.rel;
-            await this.take(s, undo, keepUndo, options, logged, folders, true);
+            await this.take(s, undo, keepUndo, options, logged, folders);
             options.onProgress?.(++done, steps.length);
           });
           i = end - 1;
@@ -159,7 +159,6 @@ export class FileWriter {
    * Carry out one step, pushing onto `undo` what undoes each part as soon as it is done: new
    * folders always, files only when the change is all or nothing (`keepUndo`). `folders` holds
    * the folders this run already found real; a step that removes or moves folders drops them.
-   * `concurrent`: the step is one of a batch written in parallel (the backend may overlap them).
    */
   private async take(
     step: FileStep,
@@ -168,7 +167,6 @@ export class FileWriter {
     options: ApplyOptions,
     logged: LoggedFiles,
     folders: Set<string>,
-    concurrent = false,
   ): Promise<void> {
     switch (step.kind) {
       case 'write':
@@ -202,7 +200,7 @@ export class FileWriter {
           const executable = step.kind === 'write' ? step.executable : undefined;
           await (executable === undefined
             ? this.fs.writeFile(abs, bytes)
-            : this.fs.writeFile(abs, bytes, { mode: executable ? 0o755 : 0o644, concurrent })
+            : this.fs.writeFile(abs, bytes, { mode: executable ? 0o755 : 0o644 })
           ).catch((error: unknown) => {
             throw replaces && hasFsCode(error, 'EISDIR') ? isADirectory(step.rel) : error;
           });
