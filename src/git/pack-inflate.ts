@@ -3,6 +3,7 @@ import zlibUntyped from 'pako/lib/zlib/inflate.js';
 // @ts-expect-error as above
 import ZStreamUntyped from 'pako/lib/zlib/zstream.js';
 import { platformNative } from '../fs/platform-native.js';
+import { yieldToHost } from '../workspace/host-yield.js';
 
 /** pako's zlib port, driven directly: one stream state reset per object instead of a new one. */
 interface ZStream {
@@ -115,8 +116,6 @@ function stuck(strm: ZStream, status: number, start: number): Error {
   return new Error(`the object at offset ${start} does not inflate: ${strm.msg || status}`);
 }
 
-const nextTurn = () => new Promise((r) => setTimeout(r, 0));
-
 /**
  * Inflate the zlib stream that starts at `start` in `pack`, handing each piece of output to
  * `sink` as it comes. A piece is valid only during the call (the next one is written over it):
@@ -144,7 +143,7 @@ export async function inflateAt(
     sinceYield += made;
     if (sinceYield >= YIELD_EVERY) {
       sinceYield = 0;
-      await nextTurn();
+      await yieldToHost();
     }
   }
 }
@@ -165,7 +164,7 @@ export async function inflateWhole(pack: Uint8Array, start: number, size: number
       return out;
     }
     if (status < 0 || made === 0) throw stuck(strm, status, start);
-    if (at < size) await nextTurn();
+    if (at < size) await yieldToHost();
   }
   // full: the stream must end here, with not one byte more
   const { status, made } = step(strm, new Uint8Array(1), 0, 1);

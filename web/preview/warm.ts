@@ -1,6 +1,7 @@
 import { createFileServer } from './file-server.js';
 import type { PreviewEntry } from './read-file.js';
 import { transpile } from './transform.js';
+import { yieldToHost } from '../../src/workspace/host-yield.js';
 
 /**
  * Modules like an app's: types, interfaces, generics, JSX with attributes and children, imports
@@ -35,7 +36,6 @@ export function View${n}({ title, count = 0 }: Props & { title: string; count?: 
 const ROUNDS = 24;
 
 const encoder = new TextEncoder();
-const turn = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
 /**
  * Warm the preview's code before a first preview asks for anything: load the file server and
@@ -67,7 +67,7 @@ export async function warmPreview(stop: () => boolean): Promise<void> {
   await server.serve('');
   await server.serve('main.tsx', '');
   for (let n = 1; n <= ROUNDS && !stop(); n++) {
-    await turn();
+    await yieldToHost();
     if (stop()) return;
     transpile(`warm/m${n}.tsx`, SAMPLE_TSX(n), { runtime: 'classic' });
   }
