@@ -69,7 +69,7 @@ describe('the CLI keeps credentials out of the process that runs programs', () =
     const exited = new Promise<string | null>((resolve) => parent.once('exit', (_code, signal) => resolve(signal)));
     parent.kill(signal);
     expect(await exited).toBe(signal);
-    for (const pid of children) expect(await eventually(async () => !(await alive(pid)), 5000)).toBe(true);
+    for (const pid of children) expect(await eventually(async () => !(await alive(pid)))).toBe(true);
     parent.stdin.destroy();
   }
 

@@ -86,16 +86,16 @@ describe.skipIf(process.platform !== 'linux')('run_command in the OS sandbox', (
     // The command sleeps 100 s: an answer well before that is the 1 s timeout at work, however
     // slow the machine; the bound is loose so that a loaded machine does not fail it.
     expect(Date.now() - started).toBeLessThan(30_000);
-    expect(await eventually(async () => (await hostProcessesWith(marker)) === 0, 20_000)).toBe(true);
+    expect(await eventually(async () => (await hostProcessesWith(marker)) === 0)).toBe(true);
 
     const other = uniqueSleep();
     const task = (await t.ws.call('run_command', {
       command: ['sh', '-c', `setsid sleep ${other} & echo up; wait`],
       background: true,
     })) as Envelope;
-    expect(await eventually(async () => (await hostProcessesWith(other)) === 1, 20_000)).toBe(true);
+    expect(await eventually(async () => (await hostProcessesWith(other)) === 1)).toBe(true);
     expect((await t.ws.call('task_kill', { task_id: task.result!.task_id })).ok).toBe(true);
-    expect(await eventually(async () => (await hostProcessesWith(other)) === 0, 20_000)).toBe(true);
+    expect(await eventually(async () => (await hostProcessesWith(other)) === 0)).toBe(true);
   });
 
   it('refuses a TCP connect to 127.0.0.1 with the network off, and allows it when the policy turns it on', async () => {
@@ -110,11 +110,11 @@ describe.skipIf(process.platform !== 'linux')('run_command in the OS sandbox', (
     ];
     try {
       await open();
-      const off = await run({ command: connect, timeout_seconds: 10 });
+      const off = await run({ command: connect, timeout_seconds: 120 });
       expect(off).toMatchObject({ exit_code: 1, stdout: 'ECONNREFUSED\n' });
       await t.cleanup();
       await open({ sandboxPolicy: { network: true } });
-      const on = await run({ command: connect, timeout_seconds: 10 });
+      const on = await run({ command: connect, timeout_seconds: 120 });
       expect(on).toMatchObject({ exit_code: 0, stdout: 'got hello\n' });
     } finally {
       server.close();

@@ -40,8 +40,13 @@ export async function alive(pid: number): Promise<boolean> {
   return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
 }
 
-/** Poll until `check` holds or `ms` pass; returns whether it held. */
-export async function eventually(check: () => Promise<boolean> | boolean, ms = 5000): Promise<boolean> {
+/**
+ * Poll until `check` holds or `ms` pass; returns whether it held. The limit only ends a wait that
+ * would never end: a process ending or starting is a state to wait for, and on a machine at load 45
+ * a Node start alone took over 5 s, which failed tests whose behaviour was right.
+ */
+const HANG_GUARD_MS = 120_000;
+export async function eventually(check: () => Promise<boolean> | boolean, ms = HANG_GUARD_MS): Promise<boolean> {
   const end = Date.now() + ms;
   for (;;) {
     if (await check()) return true;

@@ -35,7 +35,7 @@ describe('background tasks', () => {
     const still = await call('task_wait', { task_id: started.task_id, timeout_seconds: 0.2 });
     expect(still).toMatchObject({ status: 'running', wait_timed_out: true, stdout: '' });
     await writeFile(join(t.root, 'go'), '');
-    const done = await call('task_wait', { task_id: started.task_id, timeout_seconds: 10 });
+    const done = await call('task_wait', { task_id: started.task_id, timeout_seconds: 120 });
     expect(done).toMatchObject({ status: 'exited', exit_code: 4, stdout: 'two\n', wait_timed_out: false });
     expect((await call('list_tasks', {})).tasks).toEqual([
       expect.objectContaining({ task_id: started.task_id, status: 'exited', exit_code: 4 }),
@@ -48,7 +48,7 @@ describe('background tasks', () => {
       command: [node, '-e', 'require("fs").writeFileSync("made.txt", "x")'],
       background: true,
     });
-    await call('task_wait', { task_id: writer.task_id, timeout_seconds: 10 });
+    await call('task_wait', { task_id: writer.task_id, timeout_seconds: 120 });
     expect(t.ws.changes.list()[1]).toMatchObject({ tool: 'run_command', files: [{ path: 'made.txt' }] });
   });
 
@@ -65,13 +65,13 @@ describe('background tasks', () => {
     const grandchild = Number(out.trim());
     const killed = await call('task_kill', { task_id: started.task_id });
     expect(killed).toMatchObject({ status: 'killed', exit_code: -1 });
-    expect(await eventually(async () => !(await alive(grandchild)), 2000)).toBe(true);
+    expect(await eventually(async () => !(await alive(grandchild)))).toBe(true);
   });
 
   it('a timeout ends a background task; close() ends the rest', async () => {
     t = await tempWorkspace({ sandbox: 'none' });
     const short = await call('run_command', { command: ['sleep', '30'], background: true, timeout_seconds: 0.3 });
-    expect(await call('task_wait', { task_id: short.task_id, timeout_seconds: 5 })).toMatchObject({
+    expect(await call('task_wait', { task_id: short.task_id, timeout_seconds: 120 })).toMatchObject({
       status: 'timed_out',
       exit_code: -1,
     });
@@ -83,7 +83,7 @@ describe('background tasks', () => {
     });
     await t.ws.close();
     expect((await call('list_tasks', {})).tasks[1]).toMatchObject({ status: 'killed' });
-    expect(await eventually(async () => !(await alive(Number(out.trim()))), 2000)).toBe(true);
+    expect(await eventually(async () => !(await alive(Number(out.trim()))))).toBe(true);
   });
 
   it('names an unknown task with NOT_FOUND', async () => {
