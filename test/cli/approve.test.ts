@@ -62,7 +62,7 @@ const PYTHON = process.env.SANDPIT_TEST_PYTHON ?? 'python3';
 function whyNoTerminal(): string | null {
   const probe = spawnSync(PYTHON, ['-c', 'import os, pty; os.waitstatus_to_exitcode'], {
     encoding: 'utf8',
-    timeout: 30_000,
+    timeout: 120_000,
   });
   if (probe.error)
     return `${PYTHON} is not installed (${(probe.error as NodeJS.ErrnoException).code ?? probe.error.message}); the pseudo-terminal tests need python3 3.9 or later`;
@@ -73,7 +73,7 @@ function whyNoTerminal(): string | null {
 const noTerminal = whyNoTerminal();
 
 function onTerminal(answer: string, args: string[]) {
-  const run = spawnSync(PYTHON, ['-c', PTY, answer, process.execPath, ...args], { encoding: 'utf8', timeout: 60_000 });
+  const run = spawnSync(PYTHON, ['-c', PTY, answer, process.execPath, ...args], { encoding: 'utf8', timeout: 300_000 });
   return { code: run.status, output: run.stdout };
 }
 

@@ -48,7 +48,7 @@ it('tells the session when a background manifest task exits', async () => {
   const started = ((await client.callTool({ name: 'bg', arguments: {} })) as Row).structuredContent;
   expect(started).toMatchObject({ status: 'running' });
   await expect
-    .poll(() => logs.find((l) => l.logger === 'tasks'), { timeout: 10_000 })
+    .poll(() => logs.find((l) => l.logger === 'tasks'), { timeout: 120_000 })
     .toEqual({
       level: 'info',
       logger: 'tasks',
@@ -68,7 +68,7 @@ describe('a snapshot that fails after the change is made', () => {
     expect(statSync(objects).isDirectory()).toBe(true);
     breakIt(objects);
     expect(await write(client, 'second.txt')).toMatchObject({ created: true });
-    await expect.poll(() => logs.filter((l) => l.logger === 'snapshots'), { timeout: 10_000 }).toHaveLength(1);
+    await expect.poll(() => logs.filter((l) => l.logger === 'snapshots'), { timeout: 120_000 }).toHaveLength(1);
     const failure = logs.find((l) => l.logger === 'snapshots')!;
     expect(failure.level).toBe('error');
     expect(String(failure.data)).toMatch(/^a snapshot failed \(the change itself is made/);

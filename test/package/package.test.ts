@@ -212,7 +212,7 @@ describe('the npm package, installed into a fresh project', () => {
       const page = await browser.newPage();
       await page.goto(server.url);
       await page.waitForFunction(() => document.getElementById('out')?.textContent !== 'loading', null, {
-        timeout: 20_000,
+        timeout: 120_000,
       });
       const text = (await page.textContent('#out'))!;
       expect(text.startsWith('ERROR'), text).toBe(false);
