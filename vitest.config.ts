@@ -111,10 +111,16 @@ export default defineConfig({
             headless: true,
             // Two pages, each running its own files: a page waits on OPFS and IndexedDB about 60% of
             // the time, which the other page fills. The same CPU, about a quarter less wall time
-            // (docs/development.md). Each file names its stores with a random part, so the pages'
-            // files, sharing one origin's storage, never meet.
+            // (docs/development.md). Each page is a private context of its own (the provider makes
+            // one per page), and a page runs file after file in it, so each file names its stores
+            // with a random part and never meets another's.
             fileParallelism: true,
             screenshotFailures: false,
+            // Private contexts on purpose: their OPFS and IndexedDB live in the browser's memory. A
+            // profile on disk (the provider's `persistentContext`, which it ignores with two pages)
+            // cost more CPU for the page's OPFS and IndexedDB files and about the same for the
+            // worker's tree layout; only the packed layout gained, about 8 CPU-seconds
+            // (docs/development.md, "A Chromium profile on disk for the browser project").
             provider: playwright({
               // `npm test` runs scripts/test-setup.mjs first, which installs a Chromium when none is found.
               launchOptions: { executablePath: findChromium() ?? '/usr/bin/chromium', args: CHROMIUM_ARGS },
