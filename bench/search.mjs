@@ -5,6 +5,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { readdir, readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { startCommandRunner } from './command-runner.mjs';
 import { createMemoryFs, createWorkspace } from '../dist/index.js';
 import { createNodeFs } from '../dist/node/index.js';
 import { ensureTree, NEEDLE } from './gen-tree.mjs';
@@ -49,12 +50,6 @@ function ensureRipgrep() {
     return false;
   }
   return hasCommand('rg');
-}
-
-/** Count output lines of a search command (the matches it found). */
-function runCommand(cmd, args) {
-  const r = spawnSync(cmd, args, { maxBuffer: 256 * 1024 * 1024, encoding: 'utf8' });
-  return r.stdout.split('\n').filter(Boolean).length;
 }
 
 /** Every match through call(), paging with next_cursor until the end. */
@@ -134,8 +129,11 @@ export async function benchSearch({ runs = 7, log = () => {} } = {}) {
   // The CLI and the MCP server open the node backend on its root (openNodeWorkspace): every read goes
   // through the root's folder descriptors, the race-free path, which costs more than the plain one.
   const rootedWs = createWorkspace({ fs: createNodeFs({ root }), root });
+  // rg and grep run from a child: a fork of this process between turns would make the next row
+  // pay for it (see command-runner.mjs)
+  const commands = startCommandRunner();
   const contenders = [
-    ['grep -rnF', () => runCommand('grep', ['-rnF', NEEDLE, root])],
+    ['grep -rnF', () => commands.run('grep', ['-rnF', NEEDLE, root])],
     ['search_files via call(), one page of 100,000', () => searchAll(nodeWs, 100_000)],
     ['search_files via call(), pages of 1,000 (cursor)', () => searchAll(nodeWs, 1_000)],
     [
@@ -148,8 +146,8 @@ export async function benchSearch({ runs = 7, log = () => {} } = {}) {
     ],
   ];
   if (ensureRipgrep())
-    contenders.unshift(['rg -F (ripgrep)', () => runCommand('rg', ['-F', '-n', '--no-heading', NEEDLE, root])]);
-  const results = await interleaved(runs, contenders);
+    contenders.unshift(['rg -F (ripgrep)', () => commands.run('rg', ['-F', '-n', '--no-heading', NEEDLE, root])]);
+  const results = await interleaved(runs, contenders).finally(() => commands.close());
   results.push(['naive Node readdir+readFile+indexOf', await timeIt(Math.min(runs, 3), () => naiveNode(root))]);
   const rg = results.find(([name]) => name.startsWith('rg'))?.[1];
   const rows = results.map(([name, r]) => [name, fmtMs(r.ms), String(r.out), rg ? fmtRatio(r.ms / rg.ms) : 'n/a']);
