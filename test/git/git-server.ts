@@ -1,5 +1,5 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -147,6 +147,14 @@ function runBackend(backend: string, root: string, req: IncomingMessage, res: Se
   });
 }
 
+/**
+ * Each distinct seed's repository as real git made it once, per server folder: a test file asks for
+ * the same seed a dozen times (once per test and backend), and making one took four git processes
+ * (init, add, commit, a bare clone). Kept inside the server's folder, so it goes with the server.
+ */
+const seedRepos = new Map<string, string>();
+let seedRepoCount = 0;
+
 /** The CLI helpers below run git synchronously: point them at bare paths, never at this server's URL (its event loop would be blocked). */
 /** Make a bare repository `name` on the server holding `files` (the `executable` ones as 100755) in one commit on `branch`. */
 export function createRepo(
@@ -156,6 +164,21 @@ export function createRepo(
   branch = 'main',
   executable: string[] = [],
 ): string {
+  const bare = join(server.root, `${name}.git`);
+  const key = JSON.stringify([server.root, files, branch, executable]);
+  let seeded = seedRepos.get(key);
+  if (seeded === undefined || !existsSync(seeded)) {
+    // a name no test asks for: `.seed-` and a number, in the server's folder
+    seeded = join(server.root, `.seed-${++seedRepoCount}-${process.pid}.git`);
+    makeRepo(seeded, files, branch, executable);
+    seedRepos.set(key, seeded);
+  }
+  // a copy is the same repository, byte for byte: the same commit, refs and objects, its own files
+  cpSync(seeded, bare, { recursive: true, force: false, errorOnExist: true });
+  return bare;
+}
+
+function makeRepo(bare: string, files: Record<string, string>, branch: string, executable: string[]): void {
   const work = mkdtempSync(join(tmpdir(), 'sandpit-git-seed-'));
   try {
     git(work, 'init', '-q', '-b', branch);
@@ -163,9 +186,7 @@ export function createRepo(
     git(work, 'add', '-A');
     for (const path of executable) git(work, 'update-index', '--chmod=+x', path);
     git(work, 'commit', '-q', '-m', 'initial commit');
-    const bare = join(server.root, `${name}.git`);
     leanExecFileSync('git', ['clone', '-q', '--bare', work, bare], { env: gitEnv() });
-    return bare;
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
