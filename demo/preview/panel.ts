@@ -10,6 +10,11 @@ const CONSOLE_LINES = 200;
 const OPEN_KEY = 'sandpit.demo.preview-open';
 /** The longest the other panels wait for a reload they yield to: a page that never loads must not hold them. */
 const YIELD_AT_MOST_MS = 600;
+/**
+ * The longest a reload waits for the navigation before it to end (see `reload`): the Service
+ * Worker answers a page within 15 s, so a frame past that has lost its navigation some other way.
+ */
+const NAVIGATION_AT_MOST_MS = 16_000;
 
 function buildPane(pane: HTMLElement): void {
   pane.innerHTML = `
@@ -47,6 +52,11 @@ export class PreviewPanel {
   /** Panels waiting for the reload in flight to finish (see `afterReload`). */
   private waiting: Array<() => void> = [];
   private reloading = false;
+  /** When the frame was last sent to `navigatingTo` and has not fired `load` since; 0 when it has. */
+  private navigatingSince = 0;
+  private navigatingTo = '';
+  /** A reload was asked for while the frame's navigation was still going: it runs once that one loads. */
+  private reloadOwed = false;
 
   constructor(private readonly session: Session) {
     const pane = $('pane-preview');
@@ -63,7 +73,9 @@ export class PreviewPanel {
     $('preview-reload').addEventListener('click', () => this.reload());
     // A page the file server did not write (an error page of the Service Worker) sends no report of its load.
     this.frame.addEventListener('load', () => {
-      if (!this.reloadTimer) this.reloaded();
+      this.navigatingSince = 0;
+      if (this.reloadOwed) this.reload();
+      else if (!this.reloadTimer) this.reloaded();
     });
     $('preview-clear').addEventListener('click', () => this.log.replaceChildren());
     this.rootSelect.addEventListener('change', () => {
@@ -190,13 +202,29 @@ export class PreviewPanel {
     else this.reloadTimer = setTimeout(() => this.reload(), RELOAD_QUIET_MS - since);
   }
 
-  /** Load the frame again at the path it showed last, so a reload keeps the person where they were. */
+  /**
+   * Load the frame again at the path it showed last, so a reload keeps the person where they were.
+   * Chromium drops a navigation to the URL a frame is still navigating to (before that one's
+   * response, within about two seconds of its start): the page then shows what the earlier
+   * navigation read, from before the newest change, and no load follows. So while the frame is
+   * still navigating to the same path, the reload waits for that load and goes after it (the
+   * frame's `load` handler runs it; the timer, should that load never come).
+   */
   reload(): void {
     if (!this.started) return;
     clearTimeout(this.reloadTimer);
     this.reloadTimer = undefined;
-    this.lastReload = performance.now();
     this.reloading = true;
+    const waited = performance.now() - this.navigatingSince;
+    if (this.navigatingSince && this.navigatingTo === this.path && waited < NAVIGATION_AT_MOST_MS) {
+      this.reloadOwed = true;
+      this.reloadTimer = setTimeout(() => this.reload(), NAVIGATION_AT_MOST_MS - waited);
+      return;
+    }
+    this.reloadOwed = false;
+    this.navigatingSince = performance.now();
+    this.navigatingTo = this.path;
+    this.lastReload = performance.now();
     this.log.replaceChildren();
     this.status('');
     $('preview-address').textContent = `/${this.path}`;

@@ -1,4 +1,4 @@
-import type { FrameLocator, Page } from 'playwright-core';
+import type { FrameLocator, Page, Worker } from 'playwright-core';
 
 /** The previewed page, as Playwright reaches into the cross-origin frame. */
 export const previewFrame = (page: Page): FrameLocator => page.frameLocator('#preview-frame');
@@ -86,4 +86,67 @@ export async function callTool(page: Page, tool: string, args: Record<string, un
     [tool, JSON.stringify(args)] as const,
   );
   return JSON.parse(text);
+}
+
+/** The preview origin's Service Worker, where a test can reach into how it answers. */
+function previewWorker(page: Page): Worker {
+  const worker = page
+    .context()
+    .serviceWorkers()
+    .find((w) => new URL(w.url()).pathname.endsWith('/preview-sw.js'));
+  if (!worker) throw new Error('the preview has no Service Worker running');
+  return worker;
+}
+
+/**
+ * Hold the answer to the preview's next page request until `releaseHeldPage`: the file server
+ * reads and answers it as usual, but the Service Worker gets the answer only on release, so the
+ * frame's navigation stays waiting for its response, with bytes read before the release. The
+ * Service Worker's request to the bridge is given a port of the test's, which passes on what
+ * comes back.
+ */
+export async function holdNextPage(page: Page): Promise<void> {
+  await previewWorker(page).evaluate(() => {
+    type Poster = { postMessage(message: unknown, transfer: Transferable[]): void };
+    const scope = globalThis as unknown as { WindowClient: { prototype: Poster }; previewHold: unknown };
+    const proto = scope.WindowClient.prototype;
+    const post = proto.postMessage;
+    const queue: Array<() => void> = [];
+    let answered = () => {};
+    const hold = { answered: new Promise<void>((resolve) => (answered = resolve)), released: false, release: () => {} };
+    hold.release = () => {
+      hold.released = true;
+      for (const send of queue.splice(0)) send();
+    };
+    scope.previewHold = hold;
+    proto.postMessage = function (this: Poster, message: unknown, transfer: Transferable[]) {
+      const request = message as { type?: string; navigation?: boolean };
+      const toServiceWorker = transfer[0] as MessagePort | undefined;
+      if (request?.type !== 'sandpit-preview-request' || request.navigation !== true || !toServiceWorker)
+        return post.call(this, message, transfer);
+      proto.postMessage = post;
+      const between = new MessageChannel();
+      between.port1.onmessage = (answer) => {
+        answered();
+        const send = () => toServiceWorker.postMessage(answer.data);
+        if (hold.released) send();
+        else queue.push(send);
+      };
+      return post.call(this, message, [between.port2]);
+    };
+  });
+}
+
+/** Wait until the held page has been answered (its bytes read), not yet passed on. */
+export async function heldPageAnswered(page: Page): Promise<void> {
+  await previewWorker(page).evaluate(
+    () => (globalThis as unknown as { previewHold: { answered: Promise<void> } }).previewHold.answered,
+  );
+}
+
+/** Let the held page's answer (and what it serves ahead) through to the Service Worker. */
+export async function releaseHeldPage(page: Page): Promise<void> {
+  await previewWorker(page).evaluate(() =>
+    (globalThis as unknown as { previewHold: { release(): void } }).previewHold.release(),
+  );
 }

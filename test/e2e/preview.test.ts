@@ -4,7 +4,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startModelServer, type ModelServer } from '../agent/model-server.js';
 import { runAgentTask } from './agent-steps.js';
 import { shots, startPlayground, type Playground } from './playground.js';
-import { callTool, nextLoad, openPreview, previewConsole, previewFrame, previewLoads } from './preview-steps.js';
+import {
+  callTool,
+  heldPageAnswered,
+  holdNextPage,
+  nextLoad,
+  openPreview,
+  previewConsole,
+  previewFrame,
+  previewLoads,
+  releaseHeldPage,
+} from './preview-steps.js';
 
 /**
  * The live preview: the workspace served by a Service Worker on its own origin, TSX turned into
@@ -217,6 +227,17 @@ describe('the live preview', () => {
     const lastAsked = await asked();
     expect(lastAsked.length).toBeGreaterThan(0);
     expect(lastAsked.every((path) => path === '')).toBe(true);
+
+    // A change while the frame still waits for the page of the reload before it, read before the
+    // change: Chromium drops a navigation to the URL the frame is navigating to (within ~3 s of
+    // that one's start), so the panel reloads after that page has loaded instead.
+    await holdNextPage(page);
+    await callTool(page, 'write_file', { path: 'fresh/theme.css', content: '#p { font-size: 24px; }\n' });
+    await heldPageAnswered(page);
+    await callTool(page, 'write_file', { path: 'fresh/theme.css', content: '#p { font-size: 25px; }\n' });
+    await releaseHeldPage(page);
+    await page.click('#tab-preview');
+    await expect.poll(style, { timeout: 15_000 }).toBe('rgb(10, 11, 12) 25px');
   });
 
   it("serves a page's module graph ahead with the page: only the page reaches the playground, and an edit deep in the graph shows in the next load", async () => {
