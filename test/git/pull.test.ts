@@ -8,6 +8,8 @@ let counter = 0;
 
 const seed = { 'a.txt': 'a\n', 'b.txt': 'b\n' };
 const auth = () => ({ token: server.token });
+// Each pull's envelope is the assertion's message: toMatchObject's diff leaves out the keys it was
+// not asked about, so an unexpected error would show its code without its message or hint.
 
 /** A repository on the server, a workspace cloned from it, and a CLI clone for "someone else". */
 async function setup(make: () => Promise<Made>) {
@@ -53,7 +55,10 @@ describe.each(backends)('pull on %s', (_, make) => {
     made = s.made;
     s.theirs('a.txt', 'a changed remotely\n');
     const pulled = await made.ws.git.pull({ auth });
-    expect(pulled).toMatchObject({ ok: true, result: { status: 'fast_forward', files: ['a.txt'] } });
+    expect(pulled, JSON.stringify(pulled)).toMatchObject({
+      ok: true,
+      result: { status: 'fast_forward', files: ['a.txt'] },
+    });
     expect(await workspaceFiles(made)).toEqual({ ...seed, 'a.txt': 'a changed remotely\n' });
     // a pull is a change in the log like any other, so a reviewer sees its diff
     const pull = made.ws.changes.list().find((c) => c.tool === 'git_pull');
@@ -72,7 +77,7 @@ describe.each(backends)('pull on %s', (_, make) => {
     s.theirs('a.txt', 'theirs\n');
     await made.ws.call('write_file', { path: 'b.txt', content: 'mine\n' });
     const pulled = await made.ws.git.pull({ auth });
-    expect(pulled).toMatchObject({ ok: true, result: { status: 'merged', files: ['a.txt'] } });
+    expect(pulled, JSON.stringify(pulled)).toMatchObject({ ok: true, result: { status: 'merged', files: ['a.txt'] } });
     expect(await workspaceFiles(made)).toEqual({ 'a.txt': 'theirs\n', 'b.txt': 'mine\n' });
     expect((await made.ws.git.push({ auth })).ok).toBe(true);
     expect(filesOnBranch(server, s.name, 'main')).toEqual(await workspaceFiles(made));
@@ -86,7 +91,7 @@ describe.each(backends)('pull on %s', (_, make) => {
     const before = await workspaceFiles(made);
     const snapsBefore = await made.ws.call('list_snapshots', {});
     const pulled = await made.ws.git.pull({ auth });
-    expect(pulled).toMatchObject({
+    expect(pulled, JSON.stringify(pulled)).toMatchObject({
       ok: false,
       tool: 'git_pull',
       error: { code: 'PATCH_CONFLICT', problems: [{ path: 'a.txt' }] },
@@ -101,7 +106,10 @@ describe.each(backends)('pull on %s', (_, make) => {
     s.theirs('b.txt', 'theirs\n');
     await made.fs.writeFile(`${made.root === '/' ? '' : made.root}/b.txt`, 'edited outside the tools\n');
     const pulled = await made.ws.git.pull({ auth });
-    expect(pulled).toMatchObject({ ok: false, error: { code: 'PATCH_CONFLICT', problems: [{ path: 'b.txt' }] } });
+    expect(pulled, JSON.stringify(pulled)).toMatchObject({
+      ok: false,
+      error: { code: 'PATCH_CONFLICT', problems: [{ path: 'b.txt' }] },
+    });
     expect((await workspaceFiles(made))['b.txt']).toBe('edited outside the tools\n');
   });
 });
