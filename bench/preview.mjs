@@ -12,7 +12,7 @@ import { fmtMs, median, table } from './measure.mjs';
 const root = fileURLToPath(new URL('..', import.meta.url));
 
 /** A 2 KB TSX module: a component, some types, JSX. */
-function tsxModule(n, salt = '') {
+export function tsxModule(n, salt = '') {
   const lines = [
     `// module ${n} ${salt}`,
     'const React = { createElement: (t: string, _p: unknown, ...k: Array<string | Node>) => { const e = document.createElement(t); e.append(...k); return e; } };',
