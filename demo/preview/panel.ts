@@ -84,6 +84,14 @@ export class PreviewPanel {
       this.reload();
     });
     // Start when the pane is first shown, so a page that never opens it never talks to the preview origin.
+    // A pointer on the tab is about to open it: the bridge (the first 0.2-0.7 s of a first preview)
+    // starts then, so the time a person takes to click overlaps it; the click waits for that same start.
+    const tab = $('tab-preview');
+    const startBridge = () => {
+      if (!this.started) this.link.start().catch(() => {});
+    };
+    tab.addEventListener('pointerenter', startBridge, { once: true });
+    tab.addEventListener('pointerdown', startBridge, { once: true });
     new MutationObserver(() => this.visibilityChanged()).observe(pane, {
       attributes: true,
       attributeFilter: ['hidden'],
