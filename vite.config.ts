@@ -62,6 +62,48 @@ function serveUncompressed(): Plugin {
 }
 
 /**
+ * The preview origin's bridge page registers the Service Worker, the first step of every first
+ * preview. Built as a page that links a module script, it fetched that script (and Vite's
+ * modulepreload polyfill, which it imports) before it could register: a round trip of 60-400 ms
+ * on a busy two-core machine. Its script imports nothing else at run time, so it goes into the
+ * page itself, and the page asks for nothing before it registers.
+ */
+function inlineBridgeScript(): Plugin {
+  return {
+    name: 'sandpit-inline-bridge-script',
+    apply: 'build',
+    // After Vite's HTML plugin has written the page with its script tag.
+    enforce: 'post',
+    generateBundle(_options, bundle) {
+      const page = bundle['preview-bridge.html'];
+      const script = Object.values(bundle).find(
+        (file) => file.type === 'chunk' && file.isEntry && file.name === 'preview-bridge',
+      );
+      if (page?.type !== 'asset' || script?.type !== 'chunk') return;
+      let code = script.code;
+      for (const imported of script.imports) {
+        const name = imported.slice(imported.lastIndexOf('/') + 1);
+        if (!name.startsWith('modulepreload-polyfill-'))
+          this.error(
+            `the preview bridge's script imports ${imported}; inlineBridgeScript keeps only self-contained code`,
+          );
+        code = code.replace(`import"./${name}";`, '');
+      }
+      if (/\bimport\s*["'{*(]|<\/script/i.test(code))
+        this.error("the preview bridge's script still imports or closes a script tag; check inlineBridgeScript");
+      const tag = `<script type="module" crossorigin src="./${script.fileName}"></script>`;
+      const html = String(page.source);
+      if (!html.includes(tag))
+        this.error(`the preview bridge page no longer links ${script.fileName}; check inlineBridgeScript`);
+      page.source = html
+        .replace(tag, `<script type="module">${code.trim()}</script>`)
+        .replace(/\s*<link rel="modulepreload"[^>]*>/g, '');
+      delete bundle[script.fileName];
+    },
+  };
+}
+
+/**
  * The demo page: `npm run build:web` writes dist-web/, `npm start` builds and serves it on
  * 127.0.0.1. The aliases swap the Node built-ins memfs loads for browser stand-ins, so the
  * bundle has no `node:` imports (test/bundle proves it).
@@ -73,7 +115,7 @@ export default defineConfig({
   base: './',
   define: { global: 'globalThis' },
   resolve: { alias: browserAliases },
-  plugins: [dropSucraseNodeHelper(), keepHashedAssets(), serveUncompressed()],
+  plugins: [dropSucraseNodeHelper(), keepHashedAssets(), serveUncompressed(), inlineBridgeScript()],
   build: {
     outDir: here('./dist-web'),
     emptyOutDir: true,

@@ -45,6 +45,7 @@ export class PreviewPanel {
   private readonly rootSelect: HTMLSelectElement;
   private readonly log: HTMLOListElement;
   private started = false;
+  private warmed = false;
   private path = '';
   private reloadTimer: ReturnType<typeof setTimeout> | undefined;
   private lastReload = 0;
@@ -84,6 +85,16 @@ export class PreviewPanel {
       this.reload();
     });
     // Start when the pane is first shown, so a page that never opens it never talks to the preview origin.
+    // A pointer on the tab is about to open it: the bridge (the first 0.2-0.7 s of a first preview)
+    // starts then, so the time a person takes to click overlaps it; the click waits for that same start.
+    const tab = $('tab-preview');
+    const startEarly = () => {
+      if (this.started) return;
+      this.warm();
+      this.link.start().catch(() => {});
+    };
+    tab.addEventListener('pointerenter', startEarly, { once: true });
+    tab.addEventListener('pointerdown', startEarly, { once: true });
     new MutationObserver(() => this.visibilityChanged()).observe(pane, {
       attributes: true,
       attributeFilter: ['hidden'],
@@ -152,11 +163,7 @@ export class PreviewPanel {
   private async start(): Promise<void> {
     this.started = true;
     this.status(`Starting the preview on ${this.link.origin}…`);
-    // The worker compiles the preview's code while the bridge and its Service Worker start, not after
-    // the first request (a workspace still opening has none to warm: the first request warms it then).
-    Promise.resolve()
-      .then(() => this.session.workspace.previewWarm())
-      .catch(() => {});
+    this.warm();
     // The bridge (and its Service Worker) starts while the folders are listed: neither needs the other.
     const linked = this.link.start();
     linked.catch(() => {});
@@ -169,6 +176,19 @@ export class PreviewPanel {
       return;
     }
     this.reload();
+  }
+
+  /**
+   * The worker compiles the preview's code while the bridge and its Service Worker start, not after
+   * the first request (a workspace still opening has none to warm: the first request warms it then).
+   * Once per page: a bridge started early warms it then, or the first request does.
+   */
+  private warm(): void {
+    if (this.warmed) return;
+    this.warmed = true;
+    Promise.resolve()
+      .then(() => this.session.workspace.previewWarm())
+      .catch(() => {});
   }
 
   /** The folders that hold an index.html, shallowest first; the workspace root is always offered. */

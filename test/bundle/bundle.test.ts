@@ -30,8 +30,14 @@ async function offences(dir: string): Promise<string[]> {
     const bytes = await readFile(join(dir, file));
     if (file.endsWith('.wasm')) found.push(`${file}: a .wasm file`);
     if (bytes.includes(WASM_MAGIC)) found.push(`${file}: WebAssembly magic bytes`);
-    if (!/\.(m?js)$/.test(file)) continue;
-    const js = bytes.toString('utf8');
+    const text = bytes.toString('utf8');
+    // A page's inline scripts (the preview bridge's is one) run in the browser as the files do.
+    const js = /\.(m?js)$/.test(file)
+      ? text
+      : file.endsWith('.html')
+        ? [...text.matchAll(/<script\b[^>]*>([\s\S]*?)<\/script>/gi)].map((m) => m[1]).join('\n')
+        : '';
+    if (!js) continue;
     for (const spec of specifiers(js)) if (NODE_BUILTINS.has(spec)) found.push(`${file}: imports '${spec}'`);
     if (/["'`]node:[a-z_]/.test(js)) found.push(`${file}: a 'node:' specifier string`);
     if (/\bWebAssembly\b/.test(js)) found.push(`${file}: mentions WebAssembly`);
@@ -100,6 +106,10 @@ describe('the browser bundles', () => {
     // below covers them, and sucrase (the TypeScript transform) with them.
     expect(files).toEqual(expect.arrayContaining(['preview-sw.js', 'preview-bridge.html']));
     expect(await readFile(join(out, 'preview-sw.js'), 'utf8')).toContain('sandpit-preview-request');
+    // The bridge page asks for nothing before it registers the Service Worker: its script is in the page.
+    const bridge = await readFile(join(out, 'preview-bridge.html'), 'utf8');
+    expect(bridge).toContain('navigator.serviceWorker.register');
+    expect(bridge).not.toMatch(/<script[^>]*\bsrc=|rel="modulepreload"/);
     expect(js).toContain('jsxPragma');
     expect(await offences(out)).toEqual([]);
     await expectShellLoadedOnFirstUse(out, scripts);

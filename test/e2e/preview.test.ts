@@ -76,6 +76,9 @@ describe('the live preview', () => {
   it('shows what a scripted agent wrote, follows its edit, and an undo', async () => {
     const { page } = pg;
     expect(await agent('preview-build', 'Write a page.')).toBe('answered');
+    // A pointer on the tab starts the bridge before the click: its frame is there while the pane is still hidden.
+    await page.hover('#tab-preview');
+    await page.waitForSelector('#pane-preview[hidden] iframe.preview-bridge', { state: 'attached' });
     await openPreview(page);
     expect(await heading()).toBe('Made by the agent');
     const color = await previewFrame(page)
