@@ -1,5 +1,5 @@
 import type { RemoteWorkspace } from '../../web/client.js';
-import { el, toast } from '../page/dom.js';
+import { coalesced, el, toast } from '../page/dom.js';
 import { failureText } from '../page/failure-words.js';
 
 type Hunk = Extract<Awaited<ReturnType<RemoteWorkspace['review']['hunks']>>, { ok: true }>['result']['hunks'][number];
@@ -26,9 +26,17 @@ export class HunkReview {
     private readonly blameTitle: HTMLElement,
   ) {}
 
-  async refresh(): Promise<void> {
-    await Promise.all([this.drawHunks(), this.drawBlame()]);
+  /** Redraw the hunks and blame; calls while one redraw runs fold into one more after it. */
+  refresh(): Promise<void> {
+    return this.refreshOnce(undefined);
   }
+
+  private readonly refreshOnce = coalesced(
+    async () => {
+      await Promise.all([this.drawHunks(), this.drawBlame()]);
+    },
+    () => undefined,
+  );
 
   private async drawHunks(): Promise<void> {
     const ws = this.host.workspace();

@@ -1,5 +1,5 @@
 import type { Envelope } from '../../src/index.js';
-import { $, el, formatTime, toast } from '../page/dom.js';
+import { $, coalesced, el, formatTime, toast } from '../page/dom.js';
 import { failureText } from '../page/failure-words.js';
 import { parseUnifiedDiff, renderDiff } from './diff-view.js';
 import { isInstalledFile, packageChanges } from './package-summary.js';
@@ -138,7 +138,18 @@ export class Review {
   }
 
   /** Reload the timeline; the newest snapshot becomes the selection when `follow` is set. */
-  async refresh(follow = false): Promise<void> {
+  refresh(follow = false): Promise<void> {
+    return this.refreshOnce(follow);
+  }
+
+  // A burst of writes (an agent writing 200 files) sends a change per write: while one redraw of
+  // the timeline is on its way the others fold into one more, not one each (each is O(changes)).
+  private readonly refreshOnce = coalesced(
+    (follow: boolean) => this.load(follow),
+    (a, b) => a || b,
+  );
+
+  private async load(follow: boolean): Promise<void> {
     const envelope = await this.session.call('list_snapshots', { limit: 200 });
     this.rows = envelope.ok ? (envelope.result as { snapshots: SnapshotRow[] }).snapshots : [];
     $('timeline-empty').hidden = this.rows.length > 1;
