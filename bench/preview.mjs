@@ -24,6 +24,23 @@ export function tsxModule(n, salt = '') {
   return `${lines.join('\n')}\n`;
 }
 
+/** The bench's app: `index.html` importing `modules` 2 KB TSX modules, and a one-module app in `small/`. */
+export function previewApp(modules) {
+  const files = {
+    'index.html': `<!doctype html><html><head><link rel="stylesheet" href="style.css"></head><body><script type="module" src="main.ts"></script></body></html>`,
+    'style.css': 'p { color: #333; }\n',
+    'main.ts': `${Array.from({ length: modules }, (_, n) => `import { view${n + 1} } from './src/m${n + 1}.tsx';`).join('\n')}\ndocument.body.append(${Array.from({ length: modules }, (_, n) => `view${n + 1}()`).join(', ')});\n`,
+  };
+  for (let n = 1; n <= modules; n++) files[`src/m${n}.tsx`] = tsxModule(n);
+  const small = {
+    'small/index.html':
+      '<!doctype html><html><head><link rel="stylesheet" href="style.css"></head><body><script type="module" src="app.tsx"></script></body></html>',
+    'small/style.css': 'p { color: #333; }\n',
+    'small/app.tsx': `${tsxModule(0)}document.body.append(view0());\n`,
+  };
+  return { files, small };
+}
+
 async function sucraseMs() {
   const { transform } = await import('sucrase');
   const source = tsxModule(0);
@@ -167,6 +184,23 @@ async function reactPreviewMs(page) {
 /** The longest the preview's page steps may take on a loaded machine: the 201 writes alone take tens of seconds there. */
 const PAGE_STEPS_SECONDS = 600;
 
+/**
+ * Two `vite preview` servers of the playground built in `outDir` (from `checkout`'s config), the
+ * playground's and its preview origin's, pushed onto `servers` as they start (for closing); their ports.
+ */
+export async function servePlayground(outDir, servers, checkout = root) {
+  for (let i = 0; i < 2; i++)
+    servers.push(
+      await preview({
+        configFile: join(checkout, 'vite.config.ts'),
+        logLevel: 'error',
+        build: { outDir },
+        preview: { host: '127.0.0.1', port: 0, strictPort: false, open: false },
+      }),
+    );
+  return servers.map((s) => s.httpServer.address().port);
+}
+
 /** Save-to-reload and first-preview timings, and sucrase's cost per 2 KB module. */
 export async function benchPreview({ rounds = 20, modules = 198, log = () => {} } = {}) {
   const outDir = await mkdtemp(join(tmpdir(), 'sandpit-bench-preview-'));
@@ -175,28 +209,8 @@ export async function benchPreview({ rounds = 20, modules = 198, log = () => {} 
   try {
     log('preview: building the playground');
     await build({ configFile: join(root, 'vite.config.ts'), logLevel: 'error', build: { outDir, emptyOutDir: true } });
-    for (let i = 0; i < 2; i++)
-      servers.push(
-        await preview({
-          configFile: join(root, 'vite.config.ts'),
-          logLevel: 'error',
-          build: { outDir },
-          preview: { host: '127.0.0.1', port: 0, strictPort: false, open: false },
-        }),
-      );
-    const [main, previews] = servers.map((s) => s.httpServer.address().port);
-    const files = {
-      'index.html': `<!doctype html><html><head><link rel="stylesheet" href="style.css"></head><body><script type="module" src="main.ts"></script></body></html>`,
-      'style.css': 'p { color: #333; }\n',
-      'main.ts': `${Array.from({ length: modules }, (_, n) => `import { view${n + 1} } from './src/m${n + 1}.tsx';`).join('\n')}\ndocument.body.append(${Array.from({ length: modules }, (_, n) => `view${n + 1}()`).join(', ')});\n`,
-    };
-    for (let n = 1; n <= modules; n++) files[`src/m${n}.tsx`] = tsxModule(n);
-    const small = {
-      'small/index.html':
-        '<!doctype html><html><head><link rel="stylesheet" href="style.css"></head><body><script type="module" src="app.tsx"></script></body></html>',
-      'small/style.css': 'p { color: #333; }\n',
-      'small/app.tsx': `${tsxModule(0)}document.body.append(view0());\n`,
-    };
+    const [main, previews] = await servePlayground(outDir, servers);
+    const { files, small } = previewApp(modules);
     browser = await openChromium({ privateWindow: true });
     const page = await browser.newPage();
     await page.goto(`http://127.0.0.1:${main}/?preview=${previews}`);

@@ -12,9 +12,9 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
-import { build, preview } from 'vite';
+import { build } from 'vite';
 import { CHROMIUM_ARGS } from '../scripts/test-setup.mjs';
-import { tsxModule } from './preview.mjs';
+import { previewApp, servePlayground } from './preview.mjs';
 
 const root = process.env.ROOT ?? new URL('..', import.meta.url).pathname;
 const out = process.argv[2] ?? join(tmpdir(), 'sandpit-save-profile');
@@ -24,29 +24,9 @@ const trace = process.env.TRACE === '1';
 const outDir = await mkdtemp(join(tmpdir(), 'sandpit-prof-'));
 await build({ configFile: join(root, 'vite.config.ts'), logLevel: 'error', build: { outDir, emptyOutDir: true } });
 const servers = [];
-for (let i = 0; i < 2; i++)
-  servers.push(
-    await preview({
-      configFile: join(root, 'vite.config.ts'),
-      logLevel: 'error',
-      build: { outDir },
-      preview: { host: '127.0.0.1', port: 0, strictPort: false, open: false },
-    }),
-  );
-const [main, previews] = servers.map((s) => s.httpServer.address().port);
+const [main, previews] = await servePlayground(outDir, servers, root);
 const modules = Number(process.env.MODULES ?? 198);
-const files = {
-  'index.html': `<!doctype html><html><head><link rel="stylesheet" href="style.css"></head><body><script type="module" src="main.ts"></script></body></html>`,
-  'style.css': 'p { color: #333; }\n',
-  'main.ts': `${Array.from({ length: modules }, (_, n) => `import { view${n + 1} } from './src/m${n + 1}.tsx';`).join('\n')}\ndocument.body.append(${Array.from({ length: modules }, (_, n) => `view${n + 1}()`).join(', ')});\n`,
-};
-for (let n = 1; n <= modules; n++) files[`src/m${n}.tsx`] = tsxModule(n);
-const small = {
-  'small/index.html':
-    '<!doctype html><html><head><link rel="stylesheet" href="style.css"></head><body><script type="module" src="app.tsx"></script></body></html>',
-  'small/style.css': 'p { color: #333; }\n',
-  'small/app.tsx': `${tsxModule(0)}document.body.append(view0());\n`,
-};
+const { files, small } = previewApp(modules);
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
   args: CHROMIUM_ARGS,
