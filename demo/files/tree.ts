@@ -1,4 +1,4 @@
-import { el, formatSize } from '../page/dom.js';
+import { coalesced, el, formatSize } from '../page/dom.js';
 import type { Session } from '../page/session.js';
 
 // One collator for every sort: `localeCompare` with options builds a new one per comparison, and
@@ -22,8 +22,6 @@ export class FileTree {
   private readonly collapsed = new Set<string>();
   private previousSizes = new Map<string, number | undefined>();
   private selected: string | null = null;
-  private pending: Promise<void> | null = null;
-  private again = false;
 
   constructor(
     private readonly session: Session,
@@ -74,20 +72,10 @@ export class FileTree {
 
   /** Redraw; calls arriving during a redraw fold into one more redraw, never a pile of them. */
   refresh(): Promise<void> {
-    if (this.pending) {
-      this.again = true;
-      return this.pending;
-    }
-    this.pending = (async () => {
-      do {
-        this.again = false;
-        await this.load();
-      } while (this.again);
-    })().finally(() => {
-      this.pending = null;
-    });
-    return this.pending;
+    return this.refreshOnce();
   }
+
+  private readonly refreshOnce = coalesced(() => this.load());
 
   private async load(): Promise<void> {
     const envelope = await this.session.call('list_directory', {

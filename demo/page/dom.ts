@@ -42,9 +42,13 @@ const timeFormat = () =>
 /**
  * `run` behind a gate: a call while one is running asks for one more run after it instead of a
  * second one beside it, so a burst of change events costs two runs, not one per event. Every
- * caller's promise settles once a run that started after its call has finished.
+ * caller's promise settles once a run that started after its call has finished. `merge` folds the
+ * arguments of calls owed to the next run (the latest one by default).
  */
-export function coalesced<A>(run: (arg: A) => Promise<void>, merge: (a: A, b: A) => A): (arg: A) => Promise<void> {
+export function coalesced<A = void>(
+  run: (arg: A) => Promise<void>,
+  merge: (a: A, b: A) => A = (_, b) => b,
+): (arg: A) => Promise<void> {
   let pending: Promise<void> | null = null;
   const state: { owed: { arg: A } | null } = { owed: null };
   return (arg) => {

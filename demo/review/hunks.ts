@@ -28,15 +28,12 @@ export class HunkReview {
 
   /** Redraw the hunks and blame; calls while one redraw runs fold into one more after it. */
   refresh(): Promise<void> {
-    return this.refreshOnce(undefined);
+    return this.refreshOnce();
   }
 
-  private readonly refreshOnce = coalesced(
-    async () => {
-      await Promise.all([this.drawHunks(), this.drawBlame()]);
-    },
-    () => undefined,
-  );
+  private readonly refreshOnce = coalesced(async () => {
+    await Promise.all([this.drawHunks(), this.drawBlame()]);
+  });
 
   private async drawHunks(): Promise<void> {
     const ws = this.host.workspace();
