@@ -1,4 +1,4 @@
-import { coalesced, el, formatSize } from '../page/dom.js';
+import { coalesced, el, formatSize, placeChildren } from '../page/dom.js';
 import type { Session } from '../page/session.js';
 
 // One collator for every sort: `localeCompare` with options builds a new one per comparison, and
@@ -65,8 +65,11 @@ export class FileTree {
   select(path: string | null): void {
     this.selected = path;
     for (const item of this.list.querySelectorAll<HTMLLIElement>('li[data-path]')) {
-      item.classList.toggle('selected', item.dataset.path === path);
-      item.setAttribute('aria-selected', String(item.dataset.path === path));
+      const on = String(item.dataset.path === path);
+      // Only what differs: kept rows already say it, and each write restyles the row.
+      if (item.getAttribute('aria-selected') === on) continue;
+      item.classList.toggle('selected', on === 'true');
+      item.setAttribute('aria-selected', on);
     }
   }
 
@@ -92,36 +95,33 @@ export class FileTree {
 
   private render(error: string | null): void {
     const fresh = this.previousSizes.size > 0;
+    // A row keyboard focus is on stays the tab stop: kept rows keep the focus across redraws now.
+    const focused = this.list.contains(document.activeElement)
+      ? (document.activeElement as HTMLElement).closest<HTMLLIElement>('li[data-path]')?.dataset.path
+      : undefined;
+    const tabStop = focused ?? this.selected;
     const items: HTMLLIElement[] = [];
+    const rows = new Map<string, { key: string; item: HTMLLIElement }>();
     for (const entry of this.entries) {
       const parts = entry.path.split('/');
       if (parts.some((_, i) => i > 0 && this.collapsed.has(parts.slice(0, i).join('/')))) continue;
-      const item = el('li', undefined, `entry ${entry.type}`);
-      item.dataset.path = entry.path;
-      item.dataset.type = entry.type;
-      item.tabIndex = entry.path === this.selected ? 0 : -1;
-      item.setAttribute('role', 'treeitem');
-      item.style.paddingLeft = `${0.5 + (parts.length - 1) * 0.95}rem`;
-      if (entry.type === 'directory') {
-        const open = !this.collapsed.has(entry.path);
-        item.setAttribute('aria-expanded', String(open));
-        item.append(el('span', open ? '▾' : '▸', 'twisty'), el('span', entry.name, 'name'));
-      } else {
-        item.append(el('span', entry.type === 'symlink' ? '↪' : '', 'twisty'), el('span', entry.name, 'name'));
-        if (entry.type === 'file') item.append(el('span', formatSize(entry.size_bytes ?? 0), 'size'));
-        const before = this.previousSizes.get(entry.path);
-        if (fresh && (!this.previousSizes.has(entry.path) || before !== entry.size_bytes))
-          item.classList.add('changed');
-      }
-      const remove = el('button', '×', 'delete');
-      remove.type = 'button';
-      remove.tabIndex = -1;
-      remove.title = `Delete ${entry.path} (Delete key)`;
-      remove.setAttribute('aria-label', `Delete ${entry.path}`);
-      item.append(remove);
-      items.push(item);
+      const open = !this.collapsed.has(entry.path);
+      const before = this.previousSizes.get(entry.path);
+      const changed =
+        entry.type !== 'directory' && fresh && (!this.previousSizes.has(entry.path) || before !== entry.size_bytes);
+      // A row whose entry looks the same as last time keeps its element: a burst of 200 writes
+      // otherwise rebuilds every row per change (most of the page's script time in that burst).
+      const key = `${entry.type}|${entry.size_bytes}|${open}|${changed}`;
+      const kept = this.rows.get(entry.path);
+      const row = kept?.key === key ? kept : { key, item: this.row(entry, parts.length, open, changed) };
+      rows.set(entry.path, row);
+      // The attribute, not the property: a new <li> reads tabIndex -1 without being focusable.
+      const tabIndex = entry.path === tabStop ? '0' : '-1';
+      if (row.item.getAttribute('tabindex') !== tabIndex) row.item.setAttribute('tabindex', tabIndex);
+      items.push(row.item);
     }
-    this.list.replaceChildren(...items);
+    this.rows = rows;
+    placeChildren(this.list, items);
     if (!items.some((i) => i.tabIndex === 0) && items[0]) items[0].tabIndex = 0;
     this.select(this.selected);
     const files = this.files.length;
@@ -145,6 +145,31 @@ export class FileTree {
         } else if (!this.empty.hidden) this.empty.querySelector<HTMLElement>('button:not([disabled])')?.focus();
       }
     }
+  }
+
+  private rows = new Map<string, { key: string; item: HTMLLIElement }>();
+
+  private row(entry: TreeEntry, depth: number, open: boolean, changed: boolean): HTMLLIElement {
+    const item = el('li', undefined, `entry ${entry.type}`);
+    item.dataset.path = entry.path;
+    item.dataset.type = entry.type;
+    item.setAttribute('role', 'treeitem');
+    item.style.paddingLeft = `${0.5 + (depth - 1) * 0.95}rem`;
+    if (entry.type === 'directory') {
+      item.setAttribute('aria-expanded', String(open));
+      item.append(el('span', open ? '▾' : '▸', 'twisty'), el('span', entry.name, 'name'));
+    } else {
+      item.append(el('span', entry.type === 'symlink' ? '↪' : '', 'twisty'), el('span', entry.name, 'name'));
+      if (entry.type === 'file') item.append(el('span', formatSize(entry.size_bytes ?? 0), 'size'));
+      if (changed) item.classList.add('changed');
+    }
+    const remove = el('button', '×', 'delete');
+    remove.type = 'button';
+    remove.tabIndex = -1;
+    remove.title = `Delete ${entry.path} (Delete key)`;
+    remove.setAttribute('aria-label', `Delete ${entry.path}`);
+    item.append(remove);
+    return item;
   }
 
   private activate(item: HTMLLIElement): void {

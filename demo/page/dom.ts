@@ -10,6 +10,30 @@ export function el<K extends keyof HTMLElementTagNameMap>(
   return node;
 }
 
+/**
+ * Make `parent`'s children exactly `items`, in order, moving or removing only what is out of place:
+ * a redraw that keeps most rows leaves them where they are, so the browser restyles and lays out
+ * only the rows that came, went or changed (a whole-list swap redoes every row).
+ */
+export function placeChildren(parent: Element, items: readonly Node[]): void {
+  const wanted = new Set<Node>(items);
+  let at = parent.firstChild;
+  for (const item of items) {
+    while (at && !wanted.has(at)) {
+      const gone = at;
+      at = at.nextSibling;
+      gone.remove();
+    }
+    if (at === item) at = at.nextSibling;
+    else parent.insertBefore(item, at);
+  }
+  while (at) {
+    const gone = at;
+    at = at.nextSibling;
+    gone.remove();
+  }
+}
+
 export const $ = <T extends HTMLElement>(id: string): T => {
   const node = document.getElementById(id);
   if (!node) throw new Error(`the page has no #${id}`);

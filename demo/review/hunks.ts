@@ -1,5 +1,5 @@
 import type { RemoteWorkspace } from '../../web/client.js';
-import { coalesced, el, toast } from '../page/dom.js';
+import { coalesced, el, placeChildren, toast } from '../page/dom.js';
 import { failureText } from '../page/failure-words.js';
 
 type Hunk = Extract<Awaited<ReturnType<RemoteWorkspace['review']['hunks']>>, { ok: true }>['result']['hunks'][number];
@@ -12,6 +12,8 @@ export interface HunkHost {
 
 const where = (h: Hunk) =>
   h.new_lines === 0 ? `after line ${h.new_start - 1}` : `lines ${h.new_start}–${h.new_start + h.new_lines - 1}`;
+
+const titleOf = (h: Hunk) => `${h.path} · ${where(h)} · ${h.change_id}`;
 
 /**
  * Review by hunk: the open hunks of the kept changes, newest first, each with Accept and Reject
@@ -38,13 +40,22 @@ export class HunkReview {
   private async drawHunks(): Promise<void> {
     const ws = this.host.workspace();
     const listed = ws ? await ws.review.hunks({ status: 'pending' }).catch(() => null) : null;
-    const hunks = listed?.ok ? [...listed.result.hunks].reverse() : [];
-    this.list.replaceChildren(
-      ...(hunks.length
-        ? hunks.slice(0, 50).map((h) => this.item(h))
-        : [el('li', 'No hunks waiting for review.', 'muted')]),
-    );
+    const hunks = listed?.ok ? [...listed.result.hunks].reverse().slice(0, 50) : [];
+    // A hunk still waiting keeps its row: a burst of writes redraws this list per change, and
+    // fresh rows (an input and two buttons each) cost style and layout every time; a kept row also
+    // keeps a reason being typed into it, and the focus, across the redraws an agent's writes cause.
+    const rows = new Map<string, { key: string; item: HTMLLIElement }>();
+    for (const h of hunks) {
+      const key = `${titleOf(h)}\n${h.removed.slice(0, 8).join('\n')}\n${h.added.slice(0, 8).join('\n')}`;
+      const kept = this.rows.get(h.id);
+      rows.set(h.id, kept?.key === key ? kept : { key, item: this.item(h) });
+    }
+    this.rows = rows;
+    placeChildren(this.list, hunks.length ? [...rows.values()].map((r) => r.item) : [this.none]);
   }
+
+  private rows = new Map<string, { key: string; item: HTMLLIElement }>();
+  private readonly none = el('li', 'No hunks waiting for review.', 'muted');
 
   private item(h: Hunk): HTMLLIElement {
     const item = el('li', undefined, 'hunk');
@@ -73,7 +84,7 @@ export class HunkReview {
           'Rejected and reverted; the agent will be told.',
         ),
     );
-    item.append(el('div', `${h.path} · ${where(h)} · ${h.change_id}`, 'hunk-title'), lines, reason, accept, reject);
+    item.append(el('div', titleOf(h), 'hunk-title'), lines, reason, accept, reject);
     return item;
   }
 

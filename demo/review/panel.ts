@@ -1,5 +1,5 @@
 import type { Envelope } from '../../src/index.js';
-import { $, coalesced, el, formatTime, toast } from '../page/dom.js';
+import { $, coalesced, el, formatTime, placeChildren, toast } from '../page/dom.js';
 import { failureText } from '../page/failure-words.js';
 import { parseUnifiedDiff, renderDiff } from './diff-view.js';
 import { isInstalledFile, packageChanges } from './package-summary.js';
@@ -187,36 +187,53 @@ export class Review {
   private drawList(): void {
     // The oldest snapshot is the state the workspace was opened in: a starting point, not a change.
     const shown = this.rows.slice(0, Math.max(0, this.rows.length - 1));
-    this.list.replaceChildren(
-      ...shown.map((row, index) => {
-        const item = el('li', undefined, 'step');
-        item.dataset.id = row.id;
-        item.tabIndex = row.id === this.selected ? 0 : -1;
-        // A list to pick one step from: aria-selected needs the option role (and the list, listbox).
-        item.setAttribute('role', 'option');
-        item.classList.toggle('selected', row.id === this.selected);
-        item.setAttribute('aria-selected', String(row.id === this.selected));
-        const redo = this.isRedo(index);
-        const subject = row.restored_to ? this.restoreWords(row.restored_to, redo) : subjectOf(row);
-        const badge = row.undo ? 'undo' : redo ? 'redo' : row.restored_to ? 'restore' : null;
-        const top = el('div', undefined, 'step-top');
-        top.append(
-          el('span', badge ?? row.tool ?? 'snapshot', `badge ${badge === 'redo' ? 'restore' : (badge ?? 'change')}`),
-          el('span', formatTime(row.created_at), 'time'),
-        );
-        if (index === 0) top.append(el('span', 'now', 'badge head'));
-        item.append(
-          top,
-          el('div', subject, 'step-message'),
-          el(
-            'div',
-            `${row.files_changed} file${row.files_changed === 1 ? '' : 's'} · ${row.id.slice(0, 7)}`,
-            'step-meta',
-          ),
-        );
-        return item;
-      }),
+    // A step whose words are the same as last time keeps its row: a burst of writes redraws this
+    // list (up to 199 steps) per change, and fresh rows cost the browser their style and layout.
+    const items = new Map<string, { key: string; item: HTMLLIElement }>();
+    for (const [index, row] of shown.entries()) {
+      const redo = this.isRedo(index);
+      const subject = row.restored_to ? this.restoreWords(row.restored_to, redo) : subjectOf(row);
+      const badge = row.undo ? 'undo' : redo ? 'redo' : row.restored_to ? 'restore' : null;
+      const time = formatTime(row.created_at);
+      const key = [badge, row.tool, time, subject, row.files_changed, index === 0].join('\n');
+      const kept = this.items.get(row.id);
+      const entry = kept?.key === key ? kept : { key, item: this.step(row, index, badge, time, subject) };
+      items.set(row.id, entry);
+      const on = row.id === this.selected;
+      // Only what differs: each attribute written restyles the row.
+      if (entry.item.getAttribute('aria-selected') !== String(on)) {
+        entry.item.tabIndex = on ? 0 : -1;
+        entry.item.classList.toggle('selected', on);
+        entry.item.setAttribute('aria-selected', String(on));
+      }
+    }
+    this.items = items;
+    placeChildren(
+      this.list,
+      [...items.values()].map((i) => i.item),
     );
+  }
+
+  /** The timeline's rows by snapshot id, with the words each was drawn with. */
+  private items = new Map<string, { key: string; item: HTMLLIElement }>();
+
+  private step(row: SnapshotRow, index: number, badge: string | null, time: string, subject: string): HTMLLIElement {
+    const item = el('li', undefined, 'step');
+    item.dataset.id = row.id;
+    // A list to pick one step from: aria-selected needs the option role (and the list, listbox).
+    item.setAttribute('role', 'option');
+    const top = el('div', undefined, 'step-top');
+    top.append(
+      el('span', badge ?? row.tool ?? 'snapshot', `badge ${badge === 'redo' ? 'restore' : (badge ?? 'change')}`),
+      el('span', time, 'time'),
+    );
+    if (index === 0) top.append(el('span', 'now', 'badge head'));
+    item.append(
+      top,
+      el('div', subject, 'step-message'),
+      el('div', `${row.files_changed} file${row.files_changed === 1 ? '' : 's'} · ${row.id.slice(0, 7)}`, 'step-meta'),
+    );
+    return item;
   }
 
   /** A restore right after an undo, back to the step that undo took away: that is a redo. */
@@ -234,16 +251,37 @@ export class Review {
     return redo ? `redo: ${subjectOf(step)}` : `back to ${what} of ${formatTime(step.created_at)}`;
   }
 
+  private scrollOwed = false;
+
+  /**
+   * Bring the selected step into view at the next frame, once however many selections came
+   * before it: `scrollIntoView` lays the page out on the spot, and a burst of writes selects a new
+   * newest step per change. At the frame the browser lays out anyway. A hidden tab paints no
+   * frames, so nothing waits on this; the scroll happens when the tab shows again.
+   */
+  private scrollToSelected(): void {
+    if (this.scrollOwed) return;
+    this.scrollOwed = true;
+    requestAnimationFrame(() => {
+      this.scrollOwed = false;
+      if (!this.selected) return;
+      this.list
+        .querySelector<HTMLLIElement>(`li[data-id="${CSS.escape(this.selected)}"]`)
+        ?.scrollIntoView({ block: 'nearest' });
+    });
+  }
+
   private async select(id: string): Promise<void> {
     this.selected = id;
     for (const item of this.list.querySelectorAll<HTMLLIElement>('li[data-id]')) {
       const on = item.dataset.id === id;
+      if (item.getAttribute('aria-selected') === String(on)) continue;
       item.classList.toggle('selected', on);
       item.setAttribute('aria-selected', String(on));
       item.tabIndex = on ? 0 : -1;
-      // A restore selects the new newest entry: bring it into view wherever the list was scrolled.
-      if (on) item.scrollIntoView({ block: 'nearest' });
     }
+    // A restore selects the new newest entry: bring it into view wherever the list was scrolled.
+    this.scrollToSelected();
     ($('restore') as HTMLButtonElement).disabled = id === this.rows[0]?.id;
     const envelope = await this.session.call('diff_snapshots', { to: id });
     if (!envelope.ok || this.selected !== id) return;
