@@ -108,6 +108,35 @@ describe("the preview's direct channel", () => {
     await cdp.detach();
   });
 
+  it("answers over the bridge when the worker at the channel's end is gone, then makes a new channel", async () => {
+    const { page } = pg;
+    // A channel whose far end nobody answers, handed to the Service Worker as the playground does.
+    await page.evaluate(() => {
+      const bridge = document.querySelector<HTMLIFrameElement>('iframe.preview-bridge')!;
+      const url = new URL(bridge.src);
+      const dead = new MessageChannel();
+      (window as unknown as { deadEnd: MessagePort }).deadEnd = dead.port1;
+      bridge.contentWindow!.postMessage(
+        { type: 'sandpit-preview-channel', session: url.searchParams.get('session'), id: 'gone' },
+        url.origin,
+        [dead.port2],
+      );
+    });
+    const before = await bridged();
+    const channel = await page.$eval('#preview-frame', (frame) => (frame as HTMLElement).dataset.channel);
+    // The reload's page is not taken on the channel: within seconds it comes over the bridge, with the new bytes.
+    await save('gone-one');
+    expect(await bridged()).toBeGreaterThan(before);
+    // and the playground has made a new channel, which the next save goes on
+    await page.waitForFunction(
+      (old) => (document.getElementById('preview-frame') as HTMLElement).dataset.channel !== old,
+      channel,
+    );
+    const after = await bridged();
+    await save('gone-two');
+    expect(await bridged()).toBe(after);
+  });
+
   it('previews the new bytes after a backend switch, on a channel to the new workspace worker', async () => {
     const { page } = pg;
     const name = 'e2e-channel-idb';
