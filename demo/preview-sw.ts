@@ -1,10 +1,13 @@
 /// <reference lib="es2022" />
 // The preview origin's Service Worker. It answers the previewed page's requests by asking the
-// playground (through the bridge page beside it) for the workspace's bytes. It keeps no copy:
-// the files a page links, sent with the page, are held only until that one page asks for them.
+// workspace worker for the workspace's bytes: on the direct channel the playground hands it, else
+// through the bridge page beside it and the playground. It keeps no copy: the files a page links,
+// sent with the page, are held only until that one page asks for them.
 import {
   BRIDGE_PATH,
   splitPreviewPath,
+  type ChannelOffer,
+  type ChannelReady,
   type FileReply,
   type FileRequest,
   type LinkedBatch,
@@ -13,7 +16,7 @@ import {
 
 /** The few Service Worker globals used here (the page's DOM types do not describe a worker). */
 interface WindowClientLike {
-  id: string;
+  id?: string;
   url: string;
   postMessage(message: unknown, transfer: Transferable[]): void;
 }
@@ -35,6 +38,12 @@ interface WorkerScope {
 }
 const worker = globalThis as unknown as WorkerScope;
 const ANSWER_WITHIN_MS = 15_000;
+/**
+ * How long a request on the direct channel waits for the workspace worker to take it (it
+ * acknowledges each request as it arrives, before reading anything). A worker that has not by
+ * then is gone or stuck: the request goes over the bridge, which also brings a new channel.
+ */
+const TAKEN_WITHIN_MS = 2_000;
 /** How long the files sent with a page wait for it to ask; a page that never does lets them go. */
 const LINKED_KEPT_MS = 20_000;
 
@@ -134,6 +143,29 @@ async function target(event: FetchEventLike): Promise<{ session: string; path: s
   };
 }
 
+/**
+ * The direct channel to the workspace worker, by session, as the playground handed it over the
+ * bridge. Held only in this thread: a Service Worker the browser stopped starts again without it,
+ * asks over the bridge, and the playground hands it a new one.
+ */
+const channels = new Map<string, { id: string; port: MessagePort }>();
+
+worker.addEventListener('message', (event: MessageEvent & { source: WindowClientLike | null }) => {
+  const offer = event.data as ChannelOffer;
+  const port = event.ports[0];
+  if (offer?.type !== 'sandpit-preview-channel' || !port || !event.source) return;
+  // Only a session's own bridge may hand its channel: a previewed page shares this origin.
+  const from = new URL(event.source.url);
+  if (from.pathname !== BRIDGE_PATH || from.searchParams.get('session') !== offer.session) {
+    port.close();
+    return;
+  }
+  channels.get(offer.session)?.port.close();
+  channels.set(offer.session, { id: String(offer.id), port });
+  const ready: ChannelReady = { type: 'sandpit-preview-channel-ready', id: String(offer.id) };
+  event.source.postMessage(ready, []);
+});
+
 async function bridgeFor(session: string): Promise<WindowClientLike | undefined> {
   const windows = await worker.clients.matchAll({ type: 'window', includeUncontrolled: true });
   return windows.find((client) => {
@@ -171,6 +203,66 @@ function respond(event: FetchEventLike, served: FileReply): Response {
   return new Response(body, { status: served.status, headers });
 }
 
+/** An answer and the port it came on, which then brings the files served ahead; null for no answer in time. */
+interface Asked {
+  served: FileReply | null;
+  port: MessagePort;
+}
+
+/**
+ * Post `request` with a new reply port through `send`, and wait until `deadline` for its answer.
+ * With `takenWithin`, the other end must first acknowledge it within that time, else this resolves
+ * with 'not taken' at once (the channel's worker is gone).
+ */
+function ask(
+  send: (request: FileRequest, port: MessagePort) => void,
+  request: FileRequest,
+  deadline: number,
+  takenWithin?: number,
+): Promise<Asked | 'not taken'> {
+  const channel = new MessageChannel();
+  return new Promise((resolve) => {
+    const late = () => resolve({ served: null, port: channel.port1 });
+    let timer =
+      takenWithin === undefined
+        ? setTimeout(late, deadline - Date.now())
+        : setTimeout(() => {
+            channel.port1.close();
+            resolve('not taken');
+          }, takenWithin);
+    channel.port1.onmessage = (message) => {
+      const type = String((message.data as LinkedFile)?.type);
+      if (type === 'sandpit-preview-taken') {
+        clearTimeout(timer);
+        timer = setTimeout(late, deadline - Date.now());
+        return;
+      }
+      if (/^sandpit-preview-linked/.test(type)) return;
+      clearTimeout(timer);
+      resolve({ served: message.data as FileReply, port: channel.port1 });
+    };
+    send(request, channel.port2);
+  });
+}
+
+/** Ask on the session's direct channel, else (none, or its worker did not take the request) through the bridge. */
+async function askWorkspace(session: string, request: FileRequest): Promise<Asked | 'no bridge'> {
+  const deadline = Date.now() + ANSWER_WITHIN_MS;
+  const direct = channels.get(session);
+  if (direct) {
+    const asked = await ask((r, port) => direct.port.postMessage(r, [port]), request, deadline, TAKEN_WITHIN_MS);
+    if (asked !== 'not taken') return asked;
+    if (channels.get(session) === direct) {
+      channels.delete(session);
+      direct.port.close();
+    }
+  }
+  const bridge = await bridgeFor(session);
+  if (!bridge) return 'no bridge';
+  const bridged = { ...request, channel: channels.get(session)?.id ?? null };
+  return (await ask((r, port) => bridge.postMessage(r, [port]), bridged, deadline)) as Asked;
+}
+
 async function answer(
   event: FetchEventLike,
   where: { session: string; path: string; referrer: string },
@@ -178,17 +270,6 @@ async function answer(
   const sent = event.clientId ? takeLinked(event.clientId, where.path) : undefined;
   const early = sent && (await sent);
   if (early) return respond(event, early);
-  const bridge = await bridgeFor(where.session);
-  if (!bridge) return page(503, 'The playground that showed this preview is closed. Open the Preview panel again.');
-  const channel = new MessageChannel();
-  const reply = new Promise<FileReply | null>((resolve) => {
-    const timer = setTimeout(() => resolve(null), ANSWER_WITHIN_MS);
-    channel.port1.onmessage = (message) => {
-      if (/^sandpit-preview-linked/.test(String((message.data as LinkedFile)?.type))) return;
-      clearTimeout(timer);
-      resolve(message.data as FileReply);
-    };
-  });
   const navigation = event.request.mode === 'navigate' && Boolean(event.resultingClientId);
   const request: FileRequest = {
     type: 'sandpit-preview-request',
@@ -197,12 +278,14 @@ async function answer(
     destination: event.request.destination,
     navigation,
   };
-  bridge.postMessage(request, [channel.port2]);
-  const served = await reply;
+  const asked = await askWorkspace(where.session, request);
+  if (asked === 'no bridge')
+    return page(503, 'The playground that showed this preview is closed. Open the Preview panel again.');
+  const { served, port } = asked;
   // A page's files are held for the document it becomes; a module's imports for the document that asked.
   const holder = navigation ? event.resultingClientId : event.clientId;
-  if (served && holder && served.linked?.length) expectLinked(holder, served.linked, channel.port1);
-  else channel.port1.close();
+  if (served && holder && served.linked?.length) expectLinked(holder, served.linked, port);
+  else port.close();
   if (!served) return page(504, 'The playground did not answer in time. Reload the preview.');
   return respond(event, served);
 }

@@ -18,7 +18,12 @@ import {
 } from './protocol.js';
 import type { CloneOptions, GitAuth, PushOptions } from '../src/git/index.js';
 import type { PreviewEntry } from './preview/read-file.js';
-import type { PreviewAnswerRequest, PreviewPort } from './preview/messages.js';
+import type {
+  PreviewAnswerRequest,
+  PreviewChannelContext,
+  PreviewChannelPort,
+  PreviewPort,
+} from './preview/messages.js';
 import type { BlameResult } from '../src/review-hooks.js';
 import { plainCallOptions, remoteReview, type RemoteReview } from './client-review.js';
 
@@ -97,6 +102,19 @@ export interface RemoteWorkspace extends WorkspaceVerbs {
    * of its channel. Resolves, once all is sent, with the problems found, in a person's words.
    */
   previewAnswer(request: PreviewAnswerRequest, port: PreviewPort): Promise<string[]>;
+  /**
+   * Give the worker its end of a direct channel to the preview Service Worker: the Service Worker
+   * posts each request, with its reply port, on the other end, and the worker answers it as
+   * `previewAnswer` would, with no main thread in between. `context` is what the requests do not
+   * carry (the previewed folder: connect again when it changes); the problems found go to
+   * `onProblems`. A new channel for the same `context.prefix` ends the one before. Resolves once
+   * the worker listens.
+   */
+  previewConnect(
+    port: PreviewChannelPort,
+    context: PreviewChannelContext,
+    onProblems: (problems: string[]) => void,
+  ): Promise<void>;
   /**
    * Warm the live preview's code in the worker (its file server, sucrase) on sample modules, so
    * the first preview does not compile it: call it as a preview starts (its Service Worker
@@ -333,6 +351,14 @@ export async function connectWorkspace(options: ConnectOptions): Promise<RemoteW
     previewEntry: (path) => guarded(() => remote.previewEntry(path) as Promise<PreviewEntry>),
     previewAnswer: (request, port) =>
       guarded(() => remote.previewAnswer(request, transfer(port, [port])) as Promise<string[]>),
+    previewConnect: (port, context, onProblems) =>
+      guarded(() =>
+        remote.previewConnect(
+          transfer(port, [port as unknown as Transferable]),
+          { root: context.root, prefix: context.prefix, playgroundOrigin: context.playgroundOrigin },
+          proxy((problems: string[]) => onProblems(problems)),
+        ),
+      ),
     previewWarm: () => guarded(() => remote.previewWarm()),
     onChange(listener) {
       listeners.add(listener);

@@ -1,7 +1,7 @@
 import type { Workspace } from '../src/workspace-core.js';
 import type { WorkerApi } from './protocol.js';
 
-type PreviewVerbs = Pick<WorkerApi, 'previewEntry' | 'previewAnswer' | 'previewWarm'>;
+type PreviewVerbs = Pick<WorkerApi, 'previewEntry' | 'previewAnswer' | 'previewConnect' | 'previewWarm'>;
 
 /**
  * The live preview as a worker answers it, over the workspace (or viewed fork) `target` gives.
@@ -28,6 +28,18 @@ export function hostPreview(target: () => Promise<Workspace | null>) {
       // the preview's file server (and sucrase, on its first module) loads when a preview first asks
       preview ??= await import('./preview/answer.js');
       return preview.answerPreview(await target(), request, port);
+    },
+    async previewConnect(port, context, report) {
+      const { listenOnChannel } = await import('./preview/channel.js');
+      listenOnChannel(
+        port,
+        context,
+        (request, reply) => verbs.previewAnswer(request, reply),
+        (problems) => {
+          // the page may be gone or closing; its panel then has nothing to show them in
+          Promise.resolve(report(problems)).catch(() => {});
+        },
+      );
     },
     async previewWarm() {
       // once a preview's first request has come, its own files warm the code

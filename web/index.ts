@@ -24,7 +24,12 @@ export type {
 } from './protocol.js';
 export type { BackendDescriptor, OpenedBackend } from '../src/fs/backends.js';
 export type { PreviewEntry } from './preview/read-file.js';
-export type { PreviewAnswerRequest, PreviewPort } from './preview/messages.js';
+export type {
+  PreviewAnswerRequest,
+  PreviewChannelContext,
+  PreviewChannelPort,
+  PreviewPort,
+} from './preview/messages.js';
 export type { ScriptCopyLimits } from '../src/shell/commands/shell/node.js';
 export { createOpfsFs, type OpfsFsOptions, type OpfsDirectoryHandle } from '../src/fs/opfs.js';
 export { createIndexedDbFs, type IndexedDbFs, type IndexedDbFsOptions } from '../src/fs/indexeddb.js';

@@ -14,7 +14,12 @@ import type { Envelope, Workspace } from '../src/workspace-core.js';
 import type { BlameResult, Hunk, HunkFilter, RejectResult, ReviewOptions } from '../src/review-hooks.js';
 import type { ReviewNote } from '../src/workspace/review/notes.js';
 import type { PreviewEntry } from './preview/read-file.js';
-import type { PreviewAnswerRequest, PreviewPort } from './preview/messages.js';
+import type {
+  PreviewAnswerRequest,
+  PreviewChannelContext,
+  PreviewChannelPort,
+  PreviewPort,
+} from './preview/messages.js';
 import type { DropForkOutcome, MergeOutcome } from '../src/workspace-forks.js';
 
 export type { BackendKind };
@@ -253,6 +258,16 @@ export interface WorkerApi extends Omit<WorkspaceVerbs, 'call'>, WireReview, Wir
   previewEntry(path: string): Promise<PreviewEntry>;
   /** Answer one of the live preview's requests on the Service Worker's `port`, serving ahead what it leads to; resolves with the problems found. */
   previewAnswer(request: PreviewAnswerRequest, port: PreviewPort): Promise<string[]>;
+  /**
+   * Answer the preview Service Worker's requests that come on `port` (a direct channel's end) as
+   * `previewAnswer` does, with `context` for what each request does not carry; the problems found
+   * go to `report`, a comlink proxy in the page.
+   */
+  previewConnect(
+    port: PreviewChannelPort,
+    context: PreviewChannelContext,
+    report: (problems: string[]) => void,
+  ): Promise<void>;
   /** Load and run the preview's file server and sucrase on sample modules, until the first preview request comes. */
   previewWarm(): Promise<void>;
 }

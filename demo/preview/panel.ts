@@ -67,6 +67,7 @@ export class PreviewPanel {
     this.log = $<HTMLOListElement>('preview-console');
     this.link = new PreviewLink(this.frame, pane, {
       answer: (request, port) => this.session.workspace.previewAnswer(request, port),
+      connect: (port, context, onProblems) => this.session.workspace.previewConnect(port, context, onProblems),
       root: () => this.rootSelect.value,
       onProblem: (problem) => this.problem(problem),
       onReport: (report) => this.report(report),
@@ -105,6 +106,8 @@ export class PreviewPanel {
       this.scheduleReload();
     });
     session.onSwitch(() => {
+      // a new workspace worker: the Service Worker's channel to the old one leads nowhere now
+      this.link.disconnect();
       if (!this.started) return;
       this.path = '';
       void this.refreshFolders().then(() => this.reload());

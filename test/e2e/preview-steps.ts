@@ -102,15 +102,20 @@ function previewWorker(page: Page): Worker {
  * Hold the answer to the preview's next page request until `releaseHeldPage`: the file server
  * reads and answers it as usual, but the Service Worker gets the answer only on release, so the
  * frame's navigation stays waiting for its response, with bytes read before the release. The
- * Service Worker's request to the bridge is given a port of the test's, which passes on what
- * comes back.
+ * Service Worker's request (on its direct channel to the workspace worker, or to the bridge) is
+ * given a port of the test's, which passes on what comes back: the worker's note that it took the
+ * request at once, the answer on release.
  */
 export async function holdNextPage(page: Page): Promise<void> {
   await previewWorker(page).evaluate(() => {
     type Poster = { postMessage(message: unknown, transfer: Transferable[]): void };
-    const scope = globalThis as unknown as { WindowClient: { prototype: Poster }; previewHold: unknown };
-    const proto = scope.WindowClient.prototype;
-    const post = proto.postMessage;
+    const scope = globalThis as unknown as {
+      WindowClient: { prototype: Poster };
+      MessagePort: { prototype: Poster };
+      previewHold: unknown;
+    };
+    const protos = [scope.WindowClient.prototype, scope.MessagePort.prototype];
+    const posts = protos.map((proto) => proto.postMessage);
     const queue: Array<() => void> = [];
     let answered = () => {};
     const hold = { answered: new Promise<void>((resolve) => (answered = resolve)), released: false, release: () => {} };
@@ -119,22 +124,62 @@ export async function holdNextPage(page: Page): Promise<void> {
       for (const send of queue.splice(0)) send();
     };
     scope.previewHold = hold;
-    proto.postMessage = function (this: Poster, message: unknown, transfer: Transferable[]) {
-      const request = message as { type?: string; navigation?: boolean };
-      const toServiceWorker = transfer[0] as MessagePort | undefined;
-      if (request?.type !== 'sandpit-preview-request' || request.navigation !== true || !toServiceWorker)
-        return post.call(this, message, transfer);
-      proto.postMessage = post;
-      const between = new MessageChannel();
-      between.port1.onmessage = (answer) => {
-        answered();
-        const send = () => toServiceWorker.postMessage(answer.data);
-        if (hold.released) send();
-        else queue.push(send);
+    protos.forEach((proto, i) => {
+      const post = posts[i]!;
+      proto.postMessage = function (this: Poster, message: unknown, transfer: Transferable[] = []) {
+        const request = message as { type?: string; navigation?: boolean };
+        const toServiceWorker = transfer[0] as MessagePort | undefined;
+        if (request?.type !== 'sandpit-preview-request' || request.navigation !== true || !toServiceWorker)
+          return post.call(this, message, transfer);
+        protos.forEach((p, j) => (p.postMessage = posts[j]!));
+        const between = new MessageChannel();
+        between.port1.onmessage = (answer) => {
+          const send = () => posts[1]!.call(toServiceWorker as unknown as Poster, answer.data, []);
+          if ((answer.data as { type?: string })?.type === 'sandpit-preview-taken') return send();
+          answered();
+          if (hold.released) send();
+          else queue.push(send);
+        };
+        return post.call(this, message, [between.port2]);
       };
-      return post.call(this, message, [between.port2]);
-    };
+    });
   });
+}
+
+/**
+ * Note from now on the paths of the requests the Service Worker asks of the workspace (the files
+ * it was not sent ahead), and which way each went: on the direct channel or over the bridge.
+ */
+export async function watchAsked(page: Page): Promise<void> {
+  await previewWorker(page).evaluate(() => {
+    type Poster = { postMessage(message: unknown, transfer: Transferable[]): void };
+    const scope = globalThis as unknown as {
+      WindowClient: { prototype: Poster };
+      MessagePort: { prototype: Poster };
+      previewAsked?: Array<{ path: string; via: string }>;
+    };
+    if (scope.previewAsked) return;
+    const asked: Array<{ path: string; via: string }> = [];
+    scope.previewAsked = asked;
+    for (const [proto, via] of [
+      [scope.WindowClient.prototype, 'bridge'],
+      [scope.MessagePort.prototype, 'channel'],
+    ] as const) {
+      const post = proto.postMessage;
+      proto.postMessage = function (this: Poster, message: unknown, transfer: Transferable[] = []) {
+        const request = message as { type?: string; path?: string };
+        if (request?.type === 'sandpit-preview-request') asked.push({ path: String(request.path), via });
+        return post.call(this, message, transfer);
+      };
+    }
+  });
+}
+
+/** The requests noted since `watchAsked` or the last call of this, which it clears. */
+export async function takeAsked(page: Page): Promise<Array<{ path: string; via: string }>> {
+  return previewWorker(page).evaluate(() =>
+    (globalThis as unknown as { previewAsked: Array<{ path: string; via: string }> }).previewAsked.splice(0),
+  );
 }
 
 /** Wait until the held page has been answered (its bytes read), not yet passed on. */

@@ -14,6 +14,8 @@ import {
   previewFrame,
   previewLoads,
   releaseHeldPage,
+  takeAsked,
+  watchAsked,
 } from './preview-steps.js';
 
 /**
@@ -188,15 +190,9 @@ describe('the live preview', () => {
     };
     for (const [path, content] of Object.entries(files))
       expect((await callTool(page, 'write_file', { path, content })).ok).toBe(true);
-    // What reaches the playground: with the files sent along with the page, only the page itself.
-    await page.evaluate(() => {
-      const seen: string[] = [];
-      (window as unknown as { previewAsked: string[] }).previewAsked = seen;
-      window.addEventListener('message', (event) => {
-        if (event.data?.type === 'sandpit-preview-request') seen.push(event.data.path);
-      });
-    });
-    const asked = () => page.evaluate(() => (window as unknown as { previewAsked: string[] }).previewAsked.splice(0));
+    // What reaches the workspace worker: with the files sent along with the page, only the page itself.
+    await watchAsked(page);
+    const asked = async () => (await takeAsked(page)).map((request) => request.path);
     await page.click('#tab-preview');
     await page.selectOption('#preview-root', 'fresh');
     const frame = previewFrame(page);
@@ -227,9 +223,11 @@ describe('the live preview', () => {
     await nextLoad(page, loads);
     await expect.poll(style, { timeout: 15_000 }).toBe('rgb(10, 11, 12) 23px');
     expect(await frame.locator('body').getAttribute('data-word')).toBe('three');
-    const lastAsked = await asked();
+    const lastAsked = await takeAsked(page);
     expect(lastAsked.length).toBeGreaterThan(0);
-    expect(lastAsked.every((path) => path === '')).toBe(true);
+    expect(lastAsked.every((request) => request.path === '')).toBe(true);
+    // and straight to the worker, on the direct channel, not through the bridge and this page
+    expect(lastAsked.every((request) => request.via === 'channel')).toBe(true);
 
     // A change while the frame still waits for the page of the reload before it, read before the
     // change: Chromium drops a navigation to the URL the frame is navigating to (within ~3 s of
@@ -259,15 +257,10 @@ describe('the live preview', () => {
     await page.selectOption('#preview-root', 'graph');
     const frame = previewFrame(page);
     await frame.locator('body[data-word="a-one"]').waitFor({ timeout: 15_000 });
-    // From here on, what reaches the playground: with the graph sent along with the page, only the page.
-    await page.evaluate(() => {
-      const seen: string[] = [];
-      (window as unknown as { graphAsked: string[] }).graphAsked = seen;
-      window.addEventListener('message', (event) => {
-        if (event.data?.type === 'sandpit-preview-request') seen.push(event.data.path);
-      });
-    });
-    const asked = () => page.evaluate(() => (window as unknown as { graphAsked: string[] }).graphAsked.splice(0));
+    // From here on, what reaches the workspace worker: with the graph sent along with the page, only the page.
+    await watchAsked(page);
+    await takeAsked(page);
+    const asked = async () => (await takeAsked(page)).map((request) => request.path);
     const before = await previewLoads(page);
     await page.click('#preview-reload');
     await nextLoad(page, before);

@@ -22,6 +22,12 @@ export interface FileRequest {
   destination: string;
   /** a frame's navigation: the Service Worker can hold what the new page links until it asks */
   navigation?: boolean;
+  /**
+   * Over the bridge only: the id of the direct channel the Service Worker holds, null when it has
+   * none (it was restarted, or the channel's worker stopped answering). The playground then hands
+   * it a new one.
+   */
+  channel?: string | null;
 }
 
 /** playground → SW, on the request's port. */
@@ -64,6 +70,20 @@ export interface PreviewPort {
 }
 
 /**
+ * The workspace worker's end of a direct channel (see PreviewChannelContext): it hears the Service
+ * Worker's requests, each with its reply port. Declared here, like PreviewPort, for code built
+ * without the DOM library; pass a `MessagePort`.
+ */
+export interface PreviewChannelPort {
+  /** the worker hears each message: a FileRequest with the request's reply port in `ports` */
+  addEventListener(type: 'message', listener: (event: { data: unknown; ports: readonly PreviewPort[] }) => void): void;
+  /** start delivering the messages heard */
+  start(): void;
+  /** end the channel */
+  close(): void;
+}
+
+/**
  * playground → workspace worker: a FileRequest to answer on the Service Worker's port, with what
  * the worker's file server needs to know of the playground: the previewed folder, the session's
  * URL prefix and the playground's origin (for the hook injected into pages).
@@ -81,6 +101,41 @@ export interface PreviewAnswerRequest {
   prefix: string;
   /** the playground's origin: the only one the hook injected into served pages reports to */
   playgroundOrigin: string;
+}
+
+/**
+ * The direct channel (a MessageChannel): the Service Worker posts each FileRequest on it, with the
+ * request's own reply port, straight to the workspace worker, so neither the bridge nor the
+ * playground's main thread relays it. This is what the worker's end needs to answer on its own:
+ * the fields of a PreviewAnswerRequest that do not come with each request.
+ */
+export interface PreviewChannelContext {
+  /** the previewed folder, root-relative ('' is the workspace root) */
+  root: string;
+  /** `/preview/<session>/` */
+  prefix: string;
+  /** the playground's origin: the only one the hook injected into served pages reports to */
+  playgroundOrigin: string;
+}
+
+/** workspace worker → SW, on a request's reply port as soon as the request arrives: the channel's worker is there. */
+export interface RequestTaken {
+  type: 'sandpit-preview-taken';
+}
+
+/** playground → bridge → SW, with the Service Worker's end of a new direct channel as the message's port. */
+export interface ChannelOffer {
+  type: 'sandpit-preview-channel';
+  /** the playground tab's session: the channel answers only its requests */
+  session: string;
+  /** names this channel in the FileRequests that still come over the bridge */
+  id: string;
+}
+
+/** SW → bridge → playground: the Service Worker holds the channel `id` and sends its requests on it. */
+export interface ChannelReady {
+  type: 'sandpit-preview-channel-ready';
+  id: string;
 }
 
 /** bridge → playground: the Service Worker is active and answers requests for this session. */
