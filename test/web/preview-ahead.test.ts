@@ -181,3 +181,42 @@ describe('the worker answers a preview request on the Service Worker port', () =
     expect(lazy.text('c.ts')).toContain('export const c = 3');
   });
 });
+
+describe("a page's module graph goes out as it is served", () => {
+  it('in batches of at most 48 files while the rest are still transpiled, each module once, not in one message at the end', async () => {
+    const count = 80;
+    const files: Record<string, string> = {
+      'index.html': '<script type="module" src="main.ts"></script>',
+      // each import used, so the TypeScript transform keeps it
+      'main.ts': `${Array.from({ length: count }, (_, n) => `import { v${n} } from './m${n}.tsx';`).join('\n')}\nexport const all = [${Array.from({ length: count }, (_, n) => `v${n}`).join(', ')}];\n`,
+    };
+    for (let n = 0; n < count; n++)
+      files[`m${n}.tsx`] = `export const v${n}: number = ${n};\nexport const view${n} = () => <p>{v${n}}</p>;\n`;
+    const ws = createWorkspace({ fs: createMemoryFs(files), root: '/' });
+    const { port1, port2 } = new MessageChannel();
+    const batches: number[] = [];
+    const modules: string[] = [];
+    port1.onmessage = (event) => {
+      const message = event.data as FileReply | LinkedFile | LinkedBatch;
+      if (!('type' in message)) return;
+      const sent = message.type === 'sandpit-preview-linked-batch' ? message.files : [message];
+      if (sent.some((file) => /^m\d+\.tsx$/.test(file.path))) batches.push(sent.length);
+      for (const file of sent) if (/^m\d+\.tsx$/.test(file.path)) modules.push(file.path);
+    };
+    // the page's request, as the Service Worker hands it over: the page, then all it leads to
+    const request = {
+      path: '',
+      referrer: '',
+      navigation: true,
+      root: '',
+      prefix: PREFIX,
+      playgroundOrigin: 'http://127.0.0.1:1',
+    };
+    await answerPreview(ws, request, port2 as unknown as MessagePort);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    port1.close();
+    expect(modules.sort()).toEqual(Array.from({ length: count }, (_, n) => `m${n}.tsx`).sort());
+    expect(Math.max(...batches)).toBeLessThanOrEqual(48);
+    expect(batches.length).toBeGreaterThanOrEqual(Math.ceil(count / 48));
+  });
+});

@@ -66,9 +66,20 @@ async function serveSafely(session: PreviewSession, path: string, referrer: stri
   }
 }
 
-/** Files finished within one turn go to the Service Worker as one message: each message has a fixed cost on both ends. */
+/** A batch goes out once its first file has waited this long, or once it holds this many files. */
+const BATCH_WAIT_MS = 25;
+const BATCH_FILES = 48;
+
+/**
+ * Files finished close together go to the Service Worker as one message: each message has a fixed
+ * cost on both ends. Serving a graph ahead runs as one long chain of promise callbacks (reads that
+ * resolve at once, then a transpile each), where a timer would fire only after the last module:
+ * so a batch also goes out from within that chain once it is old or full enough, and the browser
+ * starts fetching and parsing the first modules while the worker transpiles the rest.
+ */
 function batched(port: PreviewPort): { send(file: LinkedFile): void; flush(): void } {
   let queue: LinkedFile[] = [];
+  let firstAt = 0;
   let scheduled = false;
   const flush = () => {
     scheduled = false;
@@ -83,6 +94,8 @@ function batched(port: PreviewPort): { send(file: LinkedFile): void; flush(): vo
   return {
     send(file) {
       queue.push(file);
+      if (queue.length === 1) firstAt = performance.now();
+      if (queue.length >= BATCH_FILES || performance.now() - firstAt >= BATCH_WAIT_MS) return flush();
       if (!scheduled) {
         scheduled = true;
         setTimeout(flush, 0);
