@@ -5,7 +5,9 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { chromium } from 'playwright-core';
 import { build, preview } from 'vite';
+import { CHROMIUM_ARGS } from '../scripts/test-setup.mjs';
 import { openChromium, within } from './chromium-page.mjs';
 import { fmtMs, median, table } from './measure.mjs';
 
@@ -202,6 +204,44 @@ export async function servePlayground(outDir, servers, checkout = root) {
 }
 
 /** Save-to-reload and first-preview timings, and sucrase's cost per 2 KB module. */
+/**
+ * For the profile scripts: the playground of `checkout` built into a temporary folder, served with
+ * its preview origin, and a headless Chromium (a private window per context). `url` opens the
+ * playground with its preview on the second server; `close` stops and removes all of it.
+ */
+export async function profiledPlayground(checkout, prefix) {
+  const outDir = await mkdtemp(join(tmpdir(), prefix));
+  const servers = [];
+  let browser;
+  const close = async () => {
+    await browser?.close();
+    await Promise.all(servers.map((s) => s.close()));
+    await rm(outDir, { recursive: true, force: true });
+  };
+  try {
+    await build({
+      configFile: join(checkout, 'vite.config.ts'),
+      logLevel: 'error',
+      build: { outDir, emptyOutDir: true },
+    });
+    const [main, previews] = await servePlayground(outDir, servers, checkout);
+    browser = await chromium.launch({
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: CHROMIUM_ARGS,
+    });
+    return { browser, url: `http://127.0.0.1:${main}/?preview=${previews}`, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+/** Open the playground at `url` in `page` and wait until it is ready for calls. */
+export async function openPlayground(page, url) {
+  await page.goto(url);
+  await page.waitForSelector('body[data-ready="true"]', { state: 'attached' });
+}
+
 export async function benchPreview({ rounds = 20, modules = 198, log = () => {} } = {}) {
   const outDir = await mkdtemp(join(tmpdir(), 'sandpit-bench-preview-'));
   const servers = [];

@@ -8,13 +8,7 @@
 //   node bench/profile-burst.mjs [LABEL]   with ROOT=<checkout>, CONCURRENT=1 to send all the writes
 //   at once (none awaited before the next, as test/e2e/burst.test.ts does), and PROFILE=1 for the
 //   top functions of a CPU profile (0.2 ms sampling; it slows every step)
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { chromium } from 'playwright-core';
-import { build } from 'vite';
-import { CHROMIUM_ARGS } from '../scripts/test-setup.mjs';
-import { servePlayground, tsxModule } from './preview.mjs';
+import { openPlayground, profiledPlayground, tsxModule } from './preview.mjs';
 
 const root = process.env.ROOT ?? new URL('..', import.meta.url).pathname;
 const label = process.argv[2] ?? root;
@@ -29,18 +23,10 @@ const files = {
 for (let n = 1; n <= 198; n++) files[`src/m${n}.tsx`] = tsxModule(n);
 const count = String(Object.keys(files).length);
 
-const outDir = await mkdtemp(join(tmpdir(), 'sandpit-burst-'));
-await build({ configFile: join(root, 'vite.config.ts'), logLevel: 'error', build: { outDir, emptyOutDir: true } });
-const servers = [];
-const [main, previews] = await servePlayground(outDir, servers, root);
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: CHROMIUM_ARGS,
-});
+const { browser, url, close } = await profiledPlayground(root, 'sandpit-burst-');
 try {
   const page = await browser.newPage();
-  await page.goto(`http://127.0.0.1:${main}/?preview=${previews}`);
-  await page.waitForSelector('body[data-ready="true"]', { state: 'attached' });
+  await openPlayground(page, url);
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Performance.enable');
   const metrics = async () =>
@@ -88,9 +74,7 @@ try {
   );
   if (profile) printProfile((await cdp.send('Profiler.stop')).profile);
 } finally {
-  await browser.close();
-  await Promise.all(servers.map((s) => s.close()));
-  await rm(outDir, { recursive: true, force: true });
+  await close();
 }
 
 /** The functions with the most samples, their own and with what they called. */

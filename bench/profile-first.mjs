@@ -12,10 +12,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { chromium } from 'playwright-core';
-import { build } from 'vite';
-import { CHROMIUM_ARGS } from '../scripts/test-setup.mjs';
-import { previewApp, servePlayground } from './preview.mjs';
+import { openPlayground, previewApp, profiledPlayground } from './preview.mjs';
 
 const checkout = process.env.ROOT ?? new URL('..', import.meta.url).pathname;
 
@@ -84,22 +81,14 @@ const runs = Number(process.env.RUNS ?? 3);
 const trace = process.env.TRACE === '1';
 const modules = Number(process.env.MODULES ?? 198);
 
-const outDir = await mkdtemp(join(tmpdir(), 'sandpit-prof-first-'));
-await build({ configFile: join(root, 'vite.config.ts'), logLevel: 'error', build: { outDir, emptyOutDir: true } });
-const servers = [];
-const [main, previews] = await servePlayground(outDir, servers, root);
 const { files } = previewApp(modules);
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: CHROMIUM_ARGS,
-});
+const { browser, url, close } = await profiledPlayground(root, 'sandpit-prof-first-');
 const all = [];
 try {
   for (let run = 0; run < runs; run++) {
     const context = await browser.newContext();
     const page = await context.newPage();
-    await page.goto(`http://127.0.0.1:${main}/?preview=${previews}`);
-    await page.waitForSelector('body[data-ready="true"]', { state: 'attached' });
+    await openPlayground(page, url);
     await page.evaluate(async (files) => {
       const { session } = window.sandpitPlayground;
       for (const [path, content] of Object.entries(files)) await session.call('write_file', { path, content });
@@ -163,9 +152,7 @@ try {
   await writeFile(`${out}.json`, JSON.stringify(all));
   for (const r of all) console.log(summary(r));
 } finally {
-  await browser.close();
-  await Promise.all(servers.map((s) => s.close()));
-  await rm(outDir, { recursive: true, force: true });
+  await close();
   await rm(root, { recursive: true, force: true });
 }
 

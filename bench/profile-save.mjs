@@ -8,33 +8,22 @@
 // checkout), so another checkout can be measured in turns with this one:
 //   node bench/profile-save.mjs [OUT]   with ROUNDS=20, MODULES=198, ROOT=<checkout>, and TRACE=1
 //   for a Chromium trace of every thread's CPU samples in OUT.json (DevTools, Perfetto; it slows every step)
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
-import { build } from 'vite';
-import { CHROMIUM_ARGS } from '../scripts/test-setup.mjs';
-import { previewApp, servePlayground } from './preview.mjs';
+import { openPlayground, previewApp, profiledPlayground } from './preview.mjs';
 
 const root = process.env.ROOT ?? new URL('..', import.meta.url).pathname;
 const out = process.argv[2] ?? join(tmpdir(), 'sandpit-save-profile');
 const rounds = Number(process.env.ROUNDS ?? 20);
 const trace = process.env.TRACE === '1';
 
-const outDir = await mkdtemp(join(tmpdir(), 'sandpit-prof-'));
-await build({ configFile: join(root, 'vite.config.ts'), logLevel: 'error', build: { outDir, emptyOutDir: true } });
-const servers = [];
-const [main, previews] = await servePlayground(outDir, servers, root);
 const modules = Number(process.env.MODULES ?? 198);
 const { files, small } = previewApp(modules);
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: CHROMIUM_ARGS,
-});
+const { browser, url, close } = await profiledPlayground(root, 'sandpit-prof-');
 try {
   const page = await browser.newPage();
-  await page.goto(`http://127.0.0.1:${main}/?preview=${previews}`);
-  await page.waitForSelector('body[data-ready="true"]', { state: 'attached' });
+  await openPlayground(page, url);
   await page.evaluate(
     async ({ files, small }) => {
       const { session } = window.sandpitPlayground;
@@ -181,9 +170,7 @@ try {
   await writeFile(`${out}.rows.json`, JSON.stringify(rows));
   console.log(summary(rows, io));
 } finally {
-  await browser.close();
-  await Promise.all(servers.map((s) => s.close()));
-  await rm(outDir, { recursive: true, force: true });
+  await close();
 }
 
 /** Medians and ranges of each step, in ms from the save's start as the page saw it. */
