@@ -58,6 +58,11 @@ describe('the preview file server', () => {
     expect(app.text).toMatch(/\/\/# sourceMappingURL=data:application\/json;charset=utf-8;base64,/);
     const map = JSON.parse(Buffer.from(app.text.split('base64,')[1]!, 'base64').toString('utf8'));
     expect(map.sourcesContent[0]).toContain('<b>{greet()}</b>');
+    // each output line maps to the same line of the source, where sucrase keeps it
+    const code = app.text.slice(0, app.text.lastIndexOf('\n//# sourceMappingURL='));
+    expect(code.split('\n')[1]).toContain("React.createElement('b'");
+    expect(map.mappings).toMatch(/^AAAA(;AACA)*$/);
+    expect(map.mappings.split(';')).toHaveLength(code.split('\n').length);
     const greet = await text('greet.js');
     expect(greet.status).toBe(200);
     expect(greet.text).toContain('export const greet = () => "hi"');
