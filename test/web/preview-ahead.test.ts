@@ -137,16 +137,19 @@ async function answered(ws: ReturnType<typeof createWorkspace>, path: string, na
   const messages: Array<FileReply | LinkedFile | LinkedBatch> = [];
   port1.onmessage = (event) => messages.push(event.data);
   const request = { path, referrer: '', navigation, root: '', prefix: PREFIX, playgroundOrigin: 'http://127.0.0.1:1' };
+  // the worker closes its end once all is sent; Node delivers what was posted before the close
+  const closed = new Promise((resolve) =>
+    (port1 as unknown as { once(e: string, f: () => void): void }).once('close', () => resolve(null)),
+  );
   const problems = await answerPreview(ws, request, port2 as unknown as MessagePort);
-  await new Promise((resolve) => setTimeout(resolve, 20));
-  port1.close();
+  await closed;
   const [reply, ...rest] = messages as [FileReply, ...Array<LinkedFile | LinkedBatch>];
   const files = new Map<string, FileReply | null>();
   for (const message of rest)
     for (const file of message.type === 'sandpit-preview-linked-batch' ? message.files : [message])
       files.set(file.path, file.reply);
   const text = (file: string) => new TextDecoder().decode(files.get(file)!.body!);
-  return { reply, files, problems, text };
+  return { reply, files, problems, text, rest };
 }
 
 describe('the worker answers a preview request on the Service Worker port', () => {
@@ -193,28 +196,15 @@ describe("a page's module graph goes out as it is served", () => {
     for (let n = 0; n < count; n++)
       files[`m${n}.tsx`] = `export const v${n}: number = ${n};\nexport const view${n} = () => <p>{v${n}}</p>;\n`;
     const ws = createWorkspace({ fs: createMemoryFs(files), root: '/' });
-    const { port1, port2 } = new MessageChannel();
-    const batches: number[] = [];
-    const modules: string[] = [];
-    port1.onmessage = (event) => {
-      const message = event.data as FileReply | LinkedFile | LinkedBatch;
-      if (!('type' in message)) return;
-      const sent = message.type === 'sandpit-preview-linked-batch' ? message.files : [message];
-      if (sent.some((file) => /^m\d+\.tsx$/.test(file.path))) batches.push(sent.length);
-      for (const file of sent) if (/^m\d+\.tsx$/.test(file.path)) modules.push(file.path);
-    };
     // the page's request, as the Service Worker hands it over: the page, then all it leads to
-    const request = {
-      path: '',
-      referrer: '',
-      navigation: true,
-      root: '',
-      prefix: PREFIX,
-      playgroundOrigin: 'http://127.0.0.1:1',
-    };
-    await answerPreview(ws, request, port2 as unknown as MessagePort);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    port1.close();
+    const { rest } = await answered(ws, '');
+    const isModule = (file: { path: string }) => /^m\d+\.tsx$/.test(file.path);
+    const sent = rest.map((message) => (message.type === 'sandpit-preview-linked-batch' ? message.files : [message]));
+    const batches = sent.filter((files) => files.some(isModule)).map((files) => files.length);
+    const modules = sent
+      .flat()
+      .filter(isModule)
+      .map((file) => file.path);
     expect(modules.sort()).toEqual(Array.from({ length: count }, (_, n) => `m${n}.tsx`).sort());
     expect(Math.max(...batches)).toBeLessThanOrEqual(48);
     expect(batches.length).toBeGreaterThanOrEqual(Math.ceil(count / 48));
