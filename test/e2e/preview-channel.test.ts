@@ -86,25 +86,30 @@ describe("the preview's direct channel", () => {
     await save('four');
   });
 
-  it('comes back over the bridge after the browser stops the Service Worker, then on a new channel', async () => {
+  /** Save `first` and see it come over the bridge, then wait for a new channel and see `next` come on it. */
+  async function bridgedThenNewChannel(first: string, next: string[]): Promise<void> {
     const { page } = pg;
-    const cdp = await page.context().newCDPSession(page);
-    await cdp.send('ServiceWorker.enable');
-    await cdp.send('ServiceWorker.stopAllWorkers');
     const before = await bridged();
     const channel = await page.$eval('#preview-frame', (frame) => (frame as HTMLElement).dataset.channel);
-    // The restarted Service Worker has no channel: the page comes over the bridge, with the new bytes.
-    await save('five');
+    await save(first);
     expect(await bridged()).toBeGreaterThan(before);
-    // The playground has handed it a new channel: the next saves go on it.
     await page.waitForFunction(
       (old) => (document.getElementById('preview-frame') as HTMLElement).dataset.channel !== old,
       channel,
     );
     const after = await bridged();
-    await save('six');
-    await save('seven');
+    for (const word of next) await save(word);
     expect(await bridged()).toBe(after);
+  }
+
+  it('comes back over the bridge after the browser stops the Service Worker, then on a new channel', async () => {
+    const { page } = pg;
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('ServiceWorker.enable');
+    await cdp.send('ServiceWorker.stopAllWorkers');
+    // The restarted Service Worker has no channel: the page comes over the bridge, with the new bytes;
+    // then the playground hands it a new channel, and the next saves go on it.
+    await bridgedThenNewChannel('five', ['six', 'seven']);
     await cdp.detach();
   });
 
@@ -122,19 +127,9 @@ describe("the preview's direct channel", () => {
         [dead.port2],
       );
     });
-    const before = await bridged();
-    const channel = await page.$eval('#preview-frame', (frame) => (frame as HTMLElement).dataset.channel);
-    // The reload's page is not taken on the channel: within seconds it comes over the bridge, with the new bytes.
-    await save('gone-one');
-    expect(await bridged()).toBeGreaterThan(before);
-    // and the playground has made a new channel, which the next save goes on
-    await page.waitForFunction(
-      (old) => (document.getElementById('preview-frame') as HTMLElement).dataset.channel !== old,
-      channel,
-    );
-    const after = await bridged();
-    await save('gone-two');
-    expect(await bridged()).toBe(after);
+    // The reload's page is not taken on the channel: within seconds it comes over the bridge, with the
+    // new bytes; then the playground makes a new channel, which the next save goes on.
+    await bridgedThenNewChannel('gone-one', ['gone-two']);
   });
 
   it('previews the new bytes after a backend switch, on a channel to the new workspace worker', async () => {
