@@ -96,7 +96,16 @@ export async function createOpfsFs(options: OpfsFsOptions = {}): Promise<Workspa
   const access: OpfsAccess =
     options.access === 'auto' || !options.access ? (canUseSyncAccess() ? 'sync' : 'async') : options.access;
   const { layout, entries } = await chooseLayout(top, options.layout ?? 'auto', access);
-  if (layout === 'packed') return translated('open', () => openPackStore(opfsPackFolder(top)));
+  if (layout === 'packed')
+    return translated('open', () =>
+      openPackStore(
+        opfsPackFolder(
+          top,
+          undefined,
+          entries.map(([name]) => name),
+        ),
+      ),
+    );
   const cache = new OpfsCache(top);
   // The folder was just listed: a name not in it is absent, with no lookup (a new workspace's first files).
   cache.listed(
@@ -160,6 +169,11 @@ export async function createOpfsFs(options: OpfsFsOptions = {}): Promise<Workspa
     return { kind: 'directory', handle };
   }
 
+  async function hasEntries(dir: FileSystemHandle): Promise<boolean> {
+    for await (const _ of (dir as IterableDir).keys()) return true;
+    return false;
+  }
+
   const exists = (parts: string[]) =>
     entryAt(parts).then(
       (e) => e,
@@ -221,7 +235,10 @@ export async function createOpfsFs(options: OpfsFsOptions = {}): Promise<Workspa
     if (entry.kind !== want)
       throw new FsError(want === 'file' ? 'EISDIR' : 'ENOTDIR', want === 'file' ? 'unlink' : 'rmdir');
     if (want === 'directory') {
-      for await (const _ of (entry.handle as IterableDir).keys()) throw new FsError('ENOTEMPTY', 'rmdir');
+      // A listing the cache holds answers without a round trip; were it ever behind, OPFS itself
+      // refuses to remove a folder that is not empty (InvalidModificationError, ENOTEMPTY).
+      const known = cache.listing(parts.join('/'));
+      if (known ? known.length > 0 : await hasEntries(entry.handle)) throw new FsError('ENOTEMPTY', 'rmdir');
     }
     await (await dirAt(parts.slice(0, -1))).removeEntry(parts[parts.length - 1]!);
     cache.remove(parts.join('/'));
@@ -286,10 +303,12 @@ export async function createOpfsFs(options: OpfsFsOptions = {}): Promise<Workspa
       handle = await parent.getFileHandle(name, { create: true });
       created = true;
     }
+    // the size this adapter last wrote or read, so an overwrite need not ask the browser for it
+    const sizeNow = created ? undefined : cache.fileStat(key)?.size;
     cache.forgetStat(key);
     const since = cache.readStarts();
     try {
-      await writeBytes(handle, bytes, access, created);
+      await writeBytes(handle, bytes, access, created, sizeNow);
     } catch (error) {
       // A file this call made is removed again; if even that fails, its presence is no longer known.
       if (created)

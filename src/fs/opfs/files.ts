@@ -43,13 +43,16 @@ export async function readBytes(handle: FileSystemFileHandle, fetched?: File): P
  * and its size checked after (and, when empty, not opened at all); the caller removes it if that fails. Each step on a sync handle is
  * a round trip to the browser in a private window, so every one saved counts.
  * No `flush()` (an fsync): like IndexedDB's default durability, a write survives a crash of the
- * tab or the browser, not of the machine.
+ * tab or the browser, not of the machine. `sizeNow`: the file's size as the caller knows it (the
+ * OPFS adapter is its files' only writer), which spares the sync path a `getSize` before an
+ * overwrite; unknown, it is asked for.
  */
 export async function writeBytes(
   handle: FileSystemFileHandle,
   data: Uint8Array,
   access: OpfsAccess,
   fresh = false,
+  sizeNow?: number,
 ): Promise<void> {
   // A file just created is already empty: nothing to open (a marker file, an empty file made by a tool).
   if (fresh && data.length === 0) return;
@@ -62,7 +65,7 @@ export async function writeBytes(
           throw new DOMException('the storage quota is full', 'QuotaExceededError');
         return;
       }
-      const before = h.getSize();
+      const before = sizeNow ?? h.getSize();
       if (data.length > before) {
         h.truncate(data.length);
         if (h.getSize() !== data.length) {
