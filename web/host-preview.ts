@@ -1,5 +1,6 @@
 import type { Workspace } from '../src/workspace-core.js';
 import type { WorkerApi } from './protocol.js';
+import { givingWayWhile } from './warm-up.js';
 
 type PreviewVerbs = Pick<WorkerApi, 'previewEntry' | 'previewAnswer' | 'previewConnect' | 'previewWarm'>;
 
@@ -34,7 +35,10 @@ export function hostPreview(target: () => Promise<Workspace | null>) {
       listenOnChannel(
         port,
         context,
-        (request, reply) => verbs.previewAnswer(request, reply),
+        // A first preview's two hundred modules are the page's work as much as a verb is: the
+        // worker's warm-up (twenty-odd imports, then the page's spare worker, which it starts once
+        // the warm-up ends) waits for them instead of taking the thread and the cores from them.
+        (request, reply) => givingWayWhile(() => verbs.previewAnswer(request, reply)),
         (problems) => {
           // the page may be gone or closing; its panel then has nothing to show them in
           Promise.resolve(report(problems)).catch(() => {});

@@ -19,22 +19,30 @@ const SETTLE_MS = 100;
 /** Imports under way at once while warming. */
 const AT_ONCE = 4;
 
+/**
+ * Run `work` as the warm-up counts a verb: it starts no import until `work` has settled and a
+ * moment more. For the page's work that comes by another way than a verb: a live preview's
+ * requests come from its Service Worker on a channel of their own.
+ */
+export async function givingWayWhile<T>(work: () => Promise<T> | T): Promise<T> {
+  running++;
+  try {
+    return await work();
+  } finally {
+    running--;
+    lastEnd = performance.now();
+    if (running === 0) for (const resume of wake.splice(0)) resume();
+  }
+}
+
 /** `api`, each of whose verbs the warm-up gives way to while it runs. */
 export function givenWayTo<T extends object>(api: T): T {
   const out = { ...api };
   for (const key of Object.keys(out) as Array<keyof T>) {
     const verb = out[key];
     if (typeof verb !== 'function') continue;
-    out[key] = (async (...args: unknown[]) => {
-      running++;
-      try {
-        return await (verb as (...a: unknown[]) => unknown).apply(out, args);
-      } finally {
-        running--;
-        lastEnd = performance.now();
-        if (running === 0) for (const resume of wake.splice(0)) resume();
-      }
-    }) as T[keyof T];
+    out[key] = ((...args: unknown[]) =>
+      givingWayWhile(() => (verb as (...a: unknown[]) => unknown).apply(out, args))) as T[keyof T];
   }
   return out;
 }
