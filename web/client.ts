@@ -373,6 +373,9 @@ export async function connectWorkspace(options: ConnectOptions): Promise<RemoteW
         .catch(() => {})
         .finally(() => {
           failure ??= new Error('this Sandpit workspace was closed; connect again to use it');
+          // A call still on its way gets no answer from a worker that is gone: end it with this,
+          // as a call made from now on is.
+          fail(failure);
           listeners.clear();
           taskListeners.clear();
           remote[releaseProxy]();
