@@ -126,7 +126,10 @@ export interface RemoteWorkspace extends WorkspaceVerbs {
    * next call meets the new tools (as a new `connectWorkspace` would, without reopening).
    */
   retool(options: Pick<ConnectOptions, 'toolset' | 'artifactDir' | 'policy'>): Promise<void>;
-  /** Let go of the workspace (another tab may then open it) and end the worker. */
+  /**
+   * Let go of the workspace (another tab may then open it) and end the worker. A call still on its
+   * way then rejects, as every call made after it does.
+   */
   close(): Promise<void>;
 }
 
