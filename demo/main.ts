@@ -1,6 +1,6 @@
 import type { BackendKind } from '../web/protocol.js';
 import sampleSession from '../public/sample-session.jsonl?raw';
-import { $, clearToasts, counted, el, toast } from './page/dom.js';
+import { $, clearToasts, counted, el, inTurn, toast } from './page/dom.js';
 import { failureText } from './page/failure-words.js';
 import { Editor } from './files/editor.js';
 import { FileTree } from './files/tree.js';
@@ -197,7 +197,12 @@ async function reopenFile(): Promise<void> {
   if (path && tree.files.some((f) => f.path === path)) await openFile(path);
 }
 
-async function openWorkspace(
+// One workspace change at a time: a Storage pick made while another workspace was still opening
+// ran beside it, and the page could end on the first pick or never finish opening the second.
+const oneChange = inTurn();
+const openWorkspace = oneChange(openWorkspaceNow);
+
+async function openWorkspaceNow(
   backend: BackendKind,
   name: string,
   tools: ToolChoice = toolsSelect.value as ToolChoice,
@@ -286,7 +291,8 @@ backendSelect.addEventListener(
 );
 // Other tools over the same storage: the files and the history stay, so nothing needs asking.
 toolsSelect.addEventListener('change', () => void changeTools(toolsSelect.value as ToolChoice));
-async function changeTools(tools: ToolChoice): Promise<void> {
+const changeTools = oneChange(changeToolsNow);
+async function changeToolsNow(tools: ToolChoice): Promise<void> {
   const before = session.choice.tools ?? 'canonical';
   // A question asked by the old tools has nobody left to act on it: it is a no.
   approvals.denyOpen();

@@ -126,7 +126,10 @@ export interface RemoteWorkspace extends WorkspaceVerbs {
    * next call meets the new tools (as a new `connectWorkspace` would, without reopening).
    */
   retool(options: Pick<ConnectOptions, 'toolset' | 'artifactDir' | 'policy'>): Promise<void>;
-  /** Let go of the workspace (another tab may then open it) and end the worker. */
+  /**
+   * Let go of the workspace (another tab may then open it) and end the worker. A call still on its
+   * way then rejects, as every call made after it does.
+   */
   close(): Promise<void>;
 }
 
@@ -373,6 +376,9 @@ export async function connectWorkspace(options: ConnectOptions): Promise<RemoteW
         .catch(() => {})
         .finally(() => {
           failure ??= new Error('this Sandpit workspace was closed; connect again to use it');
+          // A call still on its way gets no answer from a worker that is gone: end it with this,
+          // as a call made from now on is.
+          fail(failure);
           listeners.clear();
           taskListeners.clear();
           remote[releaseProxy]();

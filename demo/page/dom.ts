@@ -92,6 +92,21 @@ export function coalesced<A = void>(
   };
 }
 
+/**
+ * Wrappers that run their calls one after another: a wrapped call starts once every call made
+ * before it through the same `inTurn()` has finished, failed or not. Opening a workspace while
+ * another still opened ran both at once, and whichever connected last won (demo/main.ts).
+ */
+export function inTurn(): <A extends unknown[]>(task: (...args: A) => Promise<void>) => (...args: A) => Promise<void> {
+  let last: Promise<void> = Promise.resolve();
+  return (task) =>
+    (...args) => {
+      const run = last.then(() => task(...args));
+      last = run.catch(() => {});
+      return run;
+    };
+}
+
 /** A short-lived message in the corner; errors stay longer because they need reading. */
 export function toast(message: string, kind: 'info' | 'error' = 'info'): void {
   const host = document.getElementById('toasts');

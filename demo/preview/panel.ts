@@ -16,6 +16,20 @@ const YIELD_AT_MOST_MS = 600;
  */
 const NAVIGATION_AT_MOST_MS = 16_000;
 
+/**
+ * The frame the previewed page runs in. It joins the pane when the pane is first shown (see
+ * `visibilityChanged`): an iframe in the page, even an empty one, is a child frame Chromium sets up
+ * on every load of the playground, and most visits never open the preview.
+ */
+function buildFrame(): HTMLIFrameElement {
+  const frame = document.createElement('iframe');
+  frame.id = 'preview-frame';
+  frame.className = 'preview-frame';
+  frame.title = 'Preview of the workspace';
+  frame.setAttribute('sandbox', 'allow-scripts allow-forms allow-same-origin');
+  return frame;
+}
+
 function buildPane(pane: HTMLElement): void {
   pane.innerHTML = `
     <div class="preview-bar">
@@ -25,7 +39,6 @@ function buildPane(pane: HTMLElement): void {
       <span id="preview-address" class="muted preview-address"></span>
     </div>
     <p id="preview-status" class="muted preview-status" role="status"></p>
-    <iframe id="preview-frame" class="preview-frame" title="Preview of the workspace" sandbox="allow-scripts allow-forms allow-same-origin"></iframe>
     <div class="preview-console-head">
       <h3>Preview console</h3>
       <button id="preview-clear" type="button" class="secondary small">Clear</button>
@@ -62,7 +75,7 @@ export class PreviewPanel {
   constructor(private readonly session: Session) {
     const pane = $('pane-preview');
     buildPane(pane);
-    this.frame = $<HTMLIFrameElement>('preview-frame');
+    this.frame = buildFrame();
     this.rootSelect = $<HTMLSelectElement>('preview-root');
     this.log = $<HTMLOListElement>('preview-console');
     this.link = new PreviewLink(this.frame, pane, {
@@ -160,6 +173,7 @@ export class PreviewPanel {
     } catch {
       // Storage may be off; the tab then just opens on Console next time.
     }
+    if (visible && !this.frame.isConnected) $('preview-status').after(this.frame);
     if (visible && !this.started) void this.start();
   }
 

@@ -213,6 +213,26 @@ describe('a worker that does not load', () => {
     await ws.close();
     await expect(ws.call('read_file', { path: 'a' })).rejects.toThrow();
   });
+
+  it('rejects a call still on its way when the workspace closes, instead of leaving it unanswered', async () => {
+    // A delete waiting for the page's confirmation is a call the worker has not answered; the
+    // close ends that worker. Unanswered, such a call kept the playground's coalesced redraws
+    // waiting for good after a switch: its next workspace never showed as open.
+    let asked!: () => void;
+    const waiting = new Promise<void>((resolve) => {
+      asked = resolve;
+    });
+    const ws = await connect({
+      backend: 'memory',
+      name: uniqueName('closing'),
+      policy: { confirm: () => (asked(), new Promise<boolean>(() => {})), alwaysConfirmDeletes: true },
+    });
+    await ws.call('write_file', { path: 'a.txt', content: 'a' });
+    const pending = ws.call('delete_path', { path: 'a.txt' });
+    await waiting;
+    await ws.close();
+    await expect(pending).rejects.toThrow(/closed/);
+  });
 });
 
 describe('two tabs on one workspace', () => {
