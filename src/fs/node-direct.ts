@@ -213,6 +213,10 @@ interface Helper {
 const MAX_HELPERS = 2;
 /** The threads running; null once none can start. */
 let helpers: Helper[] | null = [];
+// Files read in place before the first helper starts: a thread's start (75-100 ms of CPU on Node 20)
+// costs as much as a few thousand small reads, so a CLI command or a small workspace never pays it.
+const READ_IN_PLACE_FIRST = 256;
+let readInPlace = 0;
 /** Set when a thread failed: no new one is started after that. */
 let helperFailed = false;
 let nextId = 0;
@@ -311,9 +315,9 @@ let outbox: Request[] = [];
 /**
  * Read `paths` (each opened without following a final link) on a helper thread: for each a
  * regular file's lstat and bytes (null bytes over `maxBytes`), or null for anything else. Null
- * as a whole when there is no helper thread: the caller reads in place (as it does when the
- * promise rejects). Plain paths come joined by NUL (one string clones far cheaper than an array
- * of them; a path is never NUL), or, with `dir`, the names in that folder joined so (the thread
+ * as a whole when there is no helper thread (or none yet): the caller reads in place (as it does
+ * when the promise rejects). Plain paths come joined by NUL (one string clones far cheaper than an
+ * array of them; a path is never NUL), or, with `dir`, the names in that folder joined so (the thread
  * makes the paths: 10,000 of them were a tenth of what a search allocated on the caller's
  * thread); an array holds whole paths, as bytes where a name is not UTF-8.
  *
@@ -329,6 +333,10 @@ export function readOnHelper(
   check: FolderCheck | null = null,
 ): Promise<Array<PlainFile | null>> | null {
   if (helpers === null) return null;
+  if (helpers.length === 0 && readInPlace < READ_IN_PLACE_FIRST) {
+    readInPlace += count;
+    return null;
+  }
   return new Promise((resolve, reject) => {
     if (outbox.length === 0) process.nextTick(flush);
     outbox.push({ dir, check, paths, count, maxBytes, resolve, reject });

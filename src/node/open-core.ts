@@ -63,10 +63,14 @@ export function openNodeWorkspaceOver(
   set: Toolset,
   node: NodeToolset,
   options: Omit<WorkspaceOptions, 'fs' | 'root' | 'tools'>,
+  watch = true,
 ): NodeWorkspace {
   const root = resolve(folder);
   // Real processes only: a tool left without Node's runner stays NOT_SUPPORTED rather than quietly becoming the built-in shell.
   const fs = createNodeFs({ root });
+  // A change feed narrows the rescans after the first, which looks at everything anyway: for a
+  // process that makes one call, its watcher thread and a watch per folder would serve no pass.
+  if (!watch) delete fs.watchChanges;
   // kept 20 ms after a change: a model's parallel calls and a replay arrive closer together than that
   const lock = folderLock(root, { lingerMs: 20 });
   const ws = createWorkspace({ processLock: lock, ...options, fs, root, tools: set.tools, processRunner: false });
@@ -87,11 +91,12 @@ export async function openToolsetWorkspaceLazily(
   folder: string,
   name: ToolsetName | NativeToolsetName,
   options: ToolsetWorkspaceOptions = {},
+  watch = true,
 ): Promise<{ ws: NodeWorkspace; set: Toolset; tasks: ProcessTaskRegistry }> {
   const { artifactDir, ...rest } = options;
   const support = rest.toolsDir !== undefined ? (await import('./node-tools.js')).manifestSupport : null;
   const node = makeNodeTools(rest, support);
   const set = await loadNodeToolset(name, node, artifactDir);
-  const ws = openNodeWorkspaceOver(folder, set, node, rest);
+  const ws = openNodeWorkspaceOver(folder, set, node, rest, watch);
   return { ws, set, tasks: ws.tasks };
 }

@@ -44,7 +44,10 @@ async function callCommand(args: ParsedArgs): Promise<void> {
   }
   const source = workspaceSource(args);
   const [, tool, rawArgs] = args.positionals as [string, string, string | undefined];
-  const { ws, report, set } = await (await loadOpen()).openCliWorkspace(source, toolsetOptions(args));
+  const { ws, report, set } = await (await loadOpen()).openCliWorkspace(source, {
+    ...toolsetOptions(args),
+    oneCall: true,
+  });
   tellSkipped(report);
   let envelope: Envelope;
   try {

@@ -49,6 +49,8 @@ export interface CliToolsetOptions {
   caps?: Partial<ModelCaps>;
   /** offer the git tools (a folder workspace only) */
   gitTools?: ToolsetWorkspaceOptions['gitTools'];
+  /** the command makes one call and exits (`sandpit call`): no change feed for later rescans */
+  oneCall?: boolean;
 }
 
 /** Open the workspace a command runs on, offering the named toolset; a missing or unusable folder is a UsageError. */
@@ -65,15 +67,20 @@ export async function openCliWorkspace(
     await requireFolder(root, '--root');
     refuseBroadRoot(root, '--root', source.allowBroadRoot === true);
     if (source.toolsDir !== undefined) await requireFolder(resolve(source.toolsDir), '--tools');
-    const { ws, set, tasks } = await openToolsetWorkspaceLazily(root, name, {
-      ...artifacts,
-      ...snapshots,
-      ...policy,
-      ...(options.caps ? { caps: options.caps } : {}),
-      ...(options.gitTools ? { gitTools: options.gitTools } : {}),
-      ...(source.toolsDir !== undefined ? { toolsDir: source.toolsDir } : {}),
-      ...(source.sandbox ? { sandbox: source.sandbox } : {}),
-    });
+    const { ws, set, tasks } = await openToolsetWorkspaceLazily(
+      root,
+      name,
+      {
+        ...artifacts,
+        ...snapshots,
+        ...policy,
+        ...(options.caps ? { caps: options.caps } : {}),
+        ...(options.gitTools ? { gitTools: options.gitTools } : {}),
+        ...(source.toolsDir !== undefined ? { toolsDir: source.toolsDir } : {}),
+        ...(source.sandbox ? { sandbox: source.sandbox } : {}),
+      },
+      options.oneCall !== true,
+    );
     return { ws, set, tasks, report: { skipped: 0 } };
   }
   // memfs loads only for a memory workspace, so every other command starts without it
