@@ -65,7 +65,7 @@ async function sucraseMs() {
 }
 
 /** Runs in the playground page: write files, open the preview, time loads. */
-async function inPage({ files, small, rounds }) {
+async function inPage({ files, small, rounds, firstOnly = false }) {
   const { session } = window.sandpitPlayground;
   const frame = () => document.getElementById('preview-frame');
   const loads = () => Number(frame()?.dataset.loads ?? 0);
@@ -91,7 +91,8 @@ async function inPage({ files, small, rounds }) {
       check();
     });
   for (const [path, content] of Object.entries(files)) await session.call('write_file', { path, content });
-  for (const [path, content] of Object.entries(small)) await session.call('write_file', { path, content });
+  if (!firstOnly)
+    for (const [path, content] of Object.entries(small)) await session.call('write_file', { path, content });
   // The bridge on the preview origin says when its Service Worker is ready: the part of a first
   // preview before any file is asked for.
   let readyAt = Number.NaN;
@@ -105,6 +106,7 @@ async function inPage({ files, small, rounds }) {
   document.getElementById('tab-preview').click();
   const firstMs = (await nextLoad(0)) - t0;
   window.removeEventListener('message', onReady);
+  if (firstOnly) return { firstMs, bridgeMs: readyAt - t0 };
   const select = document.getElementById('preview-root');
   select.value = 'small';
   select.dispatchEvent(new Event('change'));
@@ -183,6 +185,9 @@ async function reactPreviewMs(page) {
   return { firstMs, againMs: performance.now() - t1, bytes: Object.values(files).reduce((n, t) => n + t.length, 0) };
 }
 
+/** How many first previews the first-preview row is the median of (each in a fresh context). */
+const FIRST_PREVIEWS = 3;
+
 /** The longest the preview's page steps may take on a loaded machine: the 201 writes alone take tens of seconds there. */
 const PAGE_STEPS_SECONDS = 600;
 
@@ -253,7 +258,8 @@ export async function benchPreview({ rounds = 20, modules = 198, log = () => {} 
     const { files, small } = previewApp(modules);
     browser = await openChromium({ privateWindow: true });
     const page = await browser.newPage();
-    await page.goto(`http://127.0.0.1:${main}/?preview=${previews}`);
+    const url = `http://127.0.0.1:${main}/?preview=${previews}`;
+    await page.goto(url);
     await page.waitForSelector('body[data-ready="true"]', { state: 'attached' });
     log(`preview: writing the ${Object.keys(files).length}-file app, its first preview, then ${rounds} saves`);
     const r = await within(
@@ -261,6 +267,29 @@ export async function benchPreview({ rounds = 20, modules = 198, log = () => {} 
       "the preview's first load and saves",
       page.evaluate(inPage, { files, small, rounds }),
     );
+    // One first preview swings by a few hundred ms with what else the 2 cores do (a spare worker
+    // loading, the machine's other work): the row is the median of this one and two more, each in
+    // a fresh context (a first visit again: no Service Worker, the 201 files written first).
+    const firsts = [r];
+    for (let i = 2; i <= FIRST_PREVIEWS; i++) {
+      log(`preview: first preview ${i} of ${FIRST_PREVIEWS}, in a fresh context`);
+      const again = await browser.newPage();
+      try {
+        await again.goto(url);
+        await again.waitForSelector('body[data-ready="true"]', { state: 'attached' });
+        firsts.push(
+          await within(
+            PAGE_STEPS_SECONDS,
+            "the preview's first load",
+            again.evaluate(inPage, { files, small, rounds: 0, firstOnly: true }),
+          ),
+        );
+      } finally {
+        await again.context().close();
+      }
+    }
+    const middle = (key) => firsts.map((f) => f[key]).sort((a, b) => a - b)[Math.floor(firsts.length / 2)];
+    const firstMs = middle('firstMs');
     const s = await sucraseMs();
     log('preview: the React sample');
     const react = await within(PAGE_STEPS_SECONDS, "the React sample's preview", reactPreviewMs(page));
@@ -273,14 +302,14 @@ export async function benchPreview({ rounds = 20, modules = 198, log = () => {} 
       ],
       ['preview: of which the write_file call itself (its snapshot included)', fmtMs(r.writeMs), '', ''],
       [
-        `preview: first preview of a ${Object.keys(files).length}-file app (${modules} TSX modules), from opening the tab to load (first visit: no Service Worker yet, the bridge starting at the click)`,
-        fmtMs(r.firstMs),
+        `preview: first preview of a ${Object.keys(files).length}-file app (${modules} TSX modules), from opening the tab to load, median of ${firsts.length} (each a first visit in a fresh context: no Service Worker yet, the bridge starting at the click)`,
+        fmtMs(firstMs),
         'under 1 s',
-        r.firstMs < 1000 ? 'met' : 'missed',
+        firstMs < 1000 ? 'met' : 'missed',
       ],
       [
-        "preview: of which the bridge and its Service Worker starting (to the bridge's ready message)",
-        fmtMs(r.bridgeMs),
+        "preview: of which the bridge and its Service Worker starting (to the bridge's ready message), median of the same",
+        fmtMs(middle('bridgeMs')),
         '',
         '',
       ],

@@ -125,6 +125,9 @@ try {
       return { t0, ready, loaded: performance.timeOrigin + performance.now() };
     });
     if (trace) await browser.stopTracing();
+    // The spare workspace worker starts once the preview has loaded and the page is idle: wait
+    // for it (a bounded wait), so the summary says when it started against the preview's load.
+    if (page.workers().length < 2) await page.waitForEvent('worker', { timeout: 15_000 }).catch(() => {});
     const answers = await page.evaluate(() => window.__answers);
     const f = page.frames().find((x) => x.url().includes('/preview/'));
     const frame = await f.evaluate(() => ({
@@ -145,6 +148,8 @@ try {
         m: performance.getEntries().map((e) => [e.entryType[0], e.name, e.startTime, e.duration]),
       }));
     const worker = await Promise.all(page.workers().map(measuresOf));
+    // The workspace worker in use first, then the spare: when each started (its time origin).
+    worker.sort((a, b) => a.origin - b.origin);
     const sw = await Promise.all(context.serviceWorkers().map(measuresOf));
     all.push({ clicked, answers, frame, worker, sw });
     await context.close();
@@ -181,6 +186,7 @@ function summary({ clicked, answers, frame, worker, sw }) {
   line('frame: domContentLoaded end', frame.origin + nav.domContentLoadedEventEnd);
   line('frame: load event', frame.origin + nav.loadEventStart);
   line('playground: load seen', clicked.loaded);
+  worker.forEach((w, i) => line(i === 0 ? 'workspace worker started' : 'spare workspace worker started', w.origin));
   for (const [path, t, end] of answers ?? [])
     lines.push(`  ${at(t)} ms  hand-over ${path} (answered+sent ahead by ${at(end)})`);
   for (const w of [...worker, ...sw]) {

@@ -271,6 +271,11 @@ session.onOfflineReady((ready) => {
     : 'Still loading the code for the next switch.';
 });
 
+// Tests can tell when the next spare worker waits for the preview's load (see Session.spareWaitsFor).
+session.onSpareHeld((held) => {
+  document.body.dataset.spareWaits = held ? 'preview' : '';
+});
+
 function showStatus(): void {
   const { backend, name } = session.choice;
   const label = BACKENDS.find((b) => b.kind === backend)!.label;

@@ -1,6 +1,7 @@
 import { connectWorkspace, whenWarm, type RemoteWorkspace, type WarmState } from '../../web/client.js';
 import type { BackendKind, ChangeNotice, TaskNoteEvent } from '../../web/protocol.js';
 import { WORKSPACE_BACKENDS } from '../../src/fs/backends.js';
+import { whenIdle } from './idle.js';
 import type { ApprovalRequest, Envelope } from '../../src/index.js';
 
 const STORE_KEY = 'sandpit.demo.workspace';
@@ -64,16 +65,6 @@ type Listener = (event: ChangeNotice) => void;
 
 /** The Sandpit worker, bundled with the page (Vite follows this `new URL` into the build). */
 const startWorker = () => new Worker(new URL('../../web/worker.js', import.meta.url), { type: 'module' });
-
-/** Run `task` when the page's thread is next idle (at the latest after a second); returns a way to call it off. */
-function whenIdle(task: () => void): () => void {
-  if (typeof requestIdleCallback === 'function') {
-    const id = requestIdleCallback(task, { timeout: 1000 });
-    return () => cancelIdleCallback(id);
-  }
-  const id = setTimeout(task, 0);
-  return () => clearTimeout(id);
-}
 
 /**
  * The page's one connection. Panels subscribe once; a backend switch swaps the workspace under
@@ -170,15 +161,44 @@ export class Session {
     this.cancelSpare = () => {
       cancelled = true;
       cancelIdle?.();
+      this.setSpareHeld(false);
     };
-    void connected.then(() => {
-      if (cancelled) return;
+    const startWhenFree = () => {
       cancelIdle = whenIdle(() => {
         if (cancelled) return;
+        // A preview load in flight goes first (see spareWaitsFor): the spare's code loading
+        // competed with its transpiles and its Service Worker for the cores.
+        const busy = this.previewLoading();
+        if (busy) {
+          this.setSpareHeld(true);
+          void busy.then(() => {
+            if (!cancelled) startWhenFree();
+          });
+          return;
+        }
         this.cancelSpare = null;
+        this.setSpareHeld(false);
         this.spare = this.startSpare();
       });
-    });
+    };
+    void connected.then(() => !cancelled && startWhenFree());
+  }
+
+  /** The preview's load in flight, if any, and who hears when the next spare waits for one. */
+  private previewLoading: () => Promise<void> | null = () => null;
+  private setSpareHeld: (held: boolean) => void = () => {};
+
+  /**
+   * What the next spare waits for before it starts: `loading` gives the preview's load in flight
+   * (settling when it loads, fails or times out: the preview bounds the wait), or null when none is.
+   */
+  spareWaitsFor(loading: () => Promise<void> | null): void {
+    this.previewLoading = loading;
+  }
+
+  /** Told when the next spare starts waiting for a preview load, and when it stops. */
+  onSpareHeld(listener: (held: boolean) => void): void {
+    this.setSpareHeld = listener;
   }
 
   /**

@@ -15,6 +15,12 @@ const YIELD_AT_MOST_MS = 600;
  * Worker answers a page within 15 s, so a frame past that has lost its navigation some other way.
  */
 const NAVIGATION_AT_MOST_MS = 16_000;
+/**
+ * The longest the session's spare worker waits for one preview load (see `loadStarted`): a first
+ * preview of 201 modules takes about a second, several on a loaded machine; one that never loads
+ * must not keep the page from its spare.
+ */
+const SPARE_WAITS_AT_MOST_MS = 10_000;
 
 /**
  * The frame the previewed page runs in. It joins the pane when the pane is first shown (see
@@ -71,6 +77,8 @@ export class PreviewPanel {
   private navigatingTo = '';
   /** A reload was asked for while the frame's navigation was still going: it runs once that one loads. */
   private reloadOwed = false;
+  /** The load in flight, from the panel's start or a reload to the frame's `load` (or the bound). */
+  private loading: { done: Promise<void>; end: () => void } | null = null;
 
   constructor(private readonly session: Session) {
     const pane = $('pane-preview');
@@ -78,6 +86,7 @@ export class PreviewPanel {
     this.frame = buildFrame();
     this.rootSelect = $<HTMLSelectElement>('preview-root');
     this.log = $<HTMLOListElement>('preview-console');
+    session.spareWaitsFor(() => this.loading?.done ?? null);
     this.link = new PreviewLink(this.frame, pane, {
       answer: (request, port) => this.session.workspace.previewAnswer(request, port),
       connect: (port, context, onProblems) => this.session.workspace.previewConnect(port, context, onProblems),
@@ -89,6 +98,7 @@ export class PreviewPanel {
     // A page the file server did not write (an error page of the Service Worker) sends no report of its load.
     this.frame.addEventListener('load', () => {
       this.navigatingSince = 0;
+      this.loading?.end();
       if (this.reloadOwed) this.reload();
       else if (!this.reloadTimer) this.reloaded();
     });
@@ -177,8 +187,27 @@ export class PreviewPanel {
     if (visible && !this.started) void this.start();
   }
 
+  /**
+   * A load starts (the panel's start, a reload): the session's spare worker, which loads all the
+   * workspace's code, waits until the frame's `load` or SPARE_WAITS_AT_MOST_MS, whichever is first.
+   */
+  private loadStarted(): void {
+    if (this.loading) return;
+    let end = () => {};
+    const done = new Promise<void>((resolve) => {
+      const timer = setTimeout(() => end(), SPARE_WAITS_AT_MOST_MS);
+      end = () => {
+        clearTimeout(timer);
+        if (this.loading?.done === done) this.loading = null;
+        resolve();
+      };
+    });
+    this.loading = { done, end };
+  }
+
   private async start(): Promise<void> {
     this.started = true;
+    this.loadStarted();
     this.status(`Starting the preview on ${this.link.origin}…`);
     this.warm();
     // The bridge (and its Service Worker) starts while the folders are listed: neither needs the other.
@@ -189,6 +218,7 @@ export class PreviewPanel {
       await linked;
     } catch (error) {
       this.started = false;
+      this.loading?.end();
       this.status((error as Error).message, true);
       return;
     }
@@ -259,6 +289,7 @@ export class PreviewPanel {
       return;
     }
     this.reloadOwed = false;
+    this.loadStarted();
     this.navigatingSince = performance.now();
     this.navigatingTo = this.path;
     this.lastReload = performance.now();

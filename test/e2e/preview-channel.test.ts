@@ -2,11 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPlayground, type Playground } from './playground.js';
 import {
   callTool,
+  heldPageAnswered,
+  holdNextPage,
   nextLoad,
   openPreview,
   previewConsole,
   previewFrame,
   previewLoads,
+  releaseHeldPage,
   takeAsked,
   watchAsked,
 } from './preview-steps.js';
@@ -151,5 +154,56 @@ describe("the preview's direct channel", () => {
     expect(asked.length).toBeGreaterThan(0);
     expect(asked.filter((request) => request.via !== 'channel')).toEqual([]);
     expect(await bridged()).toBe(before);
+  });
+});
+
+describe("the playground's spare worker and the preview's first load", () => {
+  it('starts the spare only once the preview open at a reload has loaded', async () => {
+    const { page } = pg;
+    // Each Worker the playground starts notes how many times the preview frame had loaded by then;
+    // a capture listener sees the frame's load before the panel's own handler runs.
+    await page.addInitScript(() => {
+      if (window !== window.top) return;
+      const scope = window as unknown as { workerStarts: number[]; Worker: typeof Worker };
+      scope.workerStarts = [];
+      let loads = 0;
+      document.addEventListener(
+        'load',
+        (event) => {
+          const frame = event.target as HTMLIFrameElement;
+          if (frame.id === 'preview-frame' && frame.src) loads += 1;
+        },
+        true,
+      );
+      const Native = scope.Worker;
+      scope.Worker = class extends Native {
+        constructor(url: string | URL, options?: WorkerOptions) {
+          super(url, options);
+          scope.workerStarts.push(loads);
+        }
+      };
+    });
+    // The preview open and loaded (its Service Worker running), so the reload opens it at once;
+    // its page's answer then waits for the test.
+    for (const [path, content] of Object.entries(app('ten')))
+      expect((await callTool(page, 'write_file', { path, content })).ok).toBe(true);
+    await page.click('#tab-preview');
+    await shows('ten');
+    await holdNextPage(page);
+    await page.reload({ waitUntil: 'commit' });
+    await heldPageAnswered(page);
+    const starts = () => page.evaluate(() => (window as unknown as { workerStarts: number[] }).workerStarts);
+    // The workspace worker has started; the spare either waits for the held load or (before) started during it.
+    await page.waitForFunction(
+      () =>
+        document.body.dataset.spareWaits === 'preview' ||
+        (window as unknown as { workerStarts: number[] }).workerStarts.length > 1,
+    );
+    expect(await starts()).toEqual([0]);
+    await releaseHeldPage(page);
+    await page.waitForFunction(() => (window as unknown as { workerStarts: number[] }).workerStarts.length > 1);
+    expect(await starts()).toEqual([0, 1]);
+    expect(await page.getAttribute('body', 'data-spare-waits')).toBe('');
+    expect(await previewLoads(page)).toBeGreaterThan(0);
   });
 });
