@@ -1,12 +1,14 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Plugin, ViteDevServer } from 'vite';
+import type { Plugin } from 'vite';
 
 /** The id test/patch/scenarios.ts imports the scenario files by (test/support/scenario-files-module.d.ts). */
 export const SCENARIO_FILES_ID = 'virtual:patch-scenario-files';
-const RESOLVED_ID = `\0${SCENARIO_FILES_ID}`;
 const SCENARIOS = fileURLToPath(new URL('../patch/scenarios', import.meta.url));
+// The folder itself, not a \0 id: Vitest's watch mode walks from a changed file up through the
+// importers that have a file, and a virtual module without one would end the walk short of the tests.
+const RESOLVED_ID = `${SCENARIOS}?scenario-files`;
 
 function filesBelow(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
@@ -25,18 +27,11 @@ export function scenarioFileTexts(folder = SCENARIOS): Record<string, string> {
   return Object.fromEntries(keyed.map(([key, file]) => [key, readFileSync(file!, 'utf-8')]));
 }
 
-function invalidate(server: ViteDevServer): void {
-  for (const env of Object.values(server.environments)) {
-    const mod = env.moduleGraph.getModuleById(RESOLVED_ID);
-    if (mod) env.moduleGraph.invalidateModule(mod);
-  }
-}
-
 /**
  * Serves the 250-odd scenario files as one module. Through the glob each was a module of its own,
  * fetched and evaluated by every contract page and worker of the browser project: 1-2 CPU-s per
- * file (docs/development.md). Each file is watched, so an edit reruns the tests that load
- * scenarios; a file added or removed does the same, through the module that imports this one.
+ * file (docs/development.md). A file added, changed or removed in watch mode reruns the tests that
+ * load scenarios, with the folder read again.
  */
 export function scenarioFiles(): Plugin {
   return {
@@ -50,15 +45,12 @@ export function scenarioFiles(): Plugin {
       return `export default ${JSON.stringify(scenarioFileTexts())};`;
     },
     configureServer(server) {
-      const importer = fileURLToPath(new URL('../patch/scenarios.ts', import.meta.url));
-      const onAddOrRemove = (file: string) => {
-        if (!file.startsWith(SCENARIOS + sep)) return;
-        invalidate(server);
-        // A new file is in no module's graph yet: a change to the importer reruns what loads scenarios.
-        server.watcher.emit('change', importer);
+      // A file added is in no module's graph yet, and Vitest invalidates only the changed file's own
+      // module: a change to the folder (this module's file) invalidates this module and reruns what loads it.
+      const onScenarioFile = (file: string) => {
+        if (file.startsWith(SCENARIOS + sep)) server.watcher.emit('change', SCENARIOS);
       };
-      server.watcher.on('add', onAddOrRemove);
-      server.watcher.on('unlink', onAddOrRemove);
+      for (const event of ['add', 'change', 'unlink'] as const) server.watcher.on(event, onScenarioFile);
     },
   };
 }
