@@ -8,6 +8,7 @@ import { recordFigures, type FigureRow } from './test/hardening/figures.js';
 import { FULL, SEED } from './test/hardening/sizes.js';
 import { CHROMIUM_ARGS, findChromium } from './scripts/test-setup.mjs';
 import { HeavyFirstSequencer } from './test/support/heavy-first-sequencer.js';
+import { scenarioFiles } from './test/support/scenario-files.js';
 
 // Files whose assertions read the whole process: its memory peak, or what one import installs in it.
 const ownProcess = ['test/git/clone-memory.test.ts', 'test/snapshots/platform-native.test.ts'];
@@ -29,6 +30,8 @@ const setupFiles = [
 
 export default defineConfig({
   define: { global: 'globalThis' },
+  // The patch scenario files as one module, for every project that loads test/patch/scenarios.ts.
+  plugins: [scenarioFiles()],
   test: {
     // Vitest's default is a worker per core less one: one on 2 cores, which left a core idle for
     // the half of the run after the browser project ends. The browser project opens two pages.

@@ -1,15 +1,11 @@
-/// <reference types="vite/client" />
-import type { PatchScenario } from '../../src/conformance/suites/apply-patch.contract.js';
-
-/**
- * The scenario folders, loaded through Vite's glob import so the same code runs in Node and in
- * Chromium. A file named `x.esc` holds the bytes of `x` written with escapes (`\r`, `\xHH`, `\\`),
- * so CRLF, BOM and UTF-16 inputs survive git and the raw import unchanged.
+/*
+ * The scenario folders' files, served by test/support/scenario-files.ts as one module so the same
+ * code runs in Node and in Chromium (a module per file cost each contract page and worker 1-2 CPU-s).
+ * A file named `x.esc` holds the bytes of `x` written with escapes (`\r`, `\xHH`, `\\`), so CRLF,
+ * BOM and UTF-16 inputs survive git and the text import unchanged.
  */
-const raw = import.meta.glob('./scenarios/**/*', { query: '?raw', import: 'default', eager: true }) as Record<
-  string,
-  string
->;
+import raw from 'virtual:patch-scenario-files';
+import type { PatchScenario } from '../../src/conformance/suites/apply-patch.contract.js';
 
 /** The shape the exported conformance suite runs; loaded here from the scenario folders. */
 export type Scenario = PatchScenario;
@@ -32,8 +28,13 @@ function contentOf(path: string, text: string): [string, Uint8Array] {
 }
 
 export function loadScenarios(): Scenario[] {
+  return scenariosFrom(raw);
+}
+
+/** The scenarios in `files` (keyed `./scenarios/<folder>/<path>`); a file of no known kind throws. */
+export function scenariosFrom(files: Record<string, string>): Scenario[] {
   const byName = new Map<string, Scenario>();
-  for (const [key, text] of Object.entries(raw)) {
+  for (const [key, text] of Object.entries(files)) {
     const [, name, rest] = /^\.\/scenarios\/([^/]+)\/(.+)$/.exec(key) ?? [];
     if (!name || !rest) continue;
     let s = byName.get(name);
