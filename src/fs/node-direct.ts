@@ -213,9 +213,8 @@ interface Helper {
 const MAX_HELPERS = 2;
 /** The threads running; null once none can start. */
 let helpers: Helper[] | null = [];
-// Files read in place, in batches that fit in it, before the first helper starts: a thread's start
-// (75-100 ms of CPU on Node 20) costs as much as a few thousand small reads, so a CLI command or a
-// small workspace never pays it.
+// Files read in place before the first helper starts: a thread's start (75-100 ms of CPU on Node 20)
+// costs as much as a few thousand small reads, so a CLI command or a small workspace never pays it.
 const READ_IN_PLACE_FIRST = 256;
 let readInPlace = 0;
 /** Set when a thread failed: no new one is started after that. */
