@@ -213,8 +213,8 @@ interface Helper {
 const MAX_HELPERS = 2;
 /** The threads running; null once none can start. */
 let helpers: Helper[] | null = [];
-// Files read in place before the first helper starts: a thread's start (75-100 ms of CPU on Node 20)
-// costs as much as a few thousand small reads, so a CLI command or a small workspace never pays it.
+// Files read in place (batches that fit: a big first folder would hold the event loop) before a helper
+// starts: a thread's start (75-100 ms of CPU on Node 20) is worth thousands of small reads.
 const READ_IN_PLACE_FIRST = 256;
 let readInPlace = 0;
 /** Set when a thread failed: no new one is started after that. */
@@ -333,7 +333,6 @@ export function readOnHelper(
   check: FolderCheck | null = null,
 ): Promise<Array<PlainFile | null>> | null {
   if (helpers === null) return null;
-  // a large first folder still goes to a thread: read in place, it would hold the event loop
   if (helpers.length === 0 && readInPlace + count <= READ_IN_PLACE_FIRST) {
     readInPlace += count;
     return null;
