@@ -290,6 +290,9 @@ export async function benchPreview({ rounds = 20, modules = 198, log = () => {} 
     }
     const middle = (key) => firsts.map((f) => f[key]).sort((a, b) => a - b)[Math.floor(firsts.length / 2)];
     const firstMs = middle('firstMs');
+    log(
+      `preview: first previews ${firsts.map((f) => Math.round(f.firstMs)).join(', ')} ms (bridge ${firsts.map((f) => Math.round(f.bridgeMs)).join(', ')} ms)`,
+    );
     const s = await sucraseMs();
     log('preview: the React sample');
     const react = await within(PAGE_STEPS_SECONDS, "the React sample's preview", reactPreviewMs(page));
@@ -341,5 +344,5 @@ export async function benchPreview({ rounds = 20, modules = 198, log = () => {} 
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1]).href) {
-  console.log(await benchPreview());
+  console.log(await benchPreview({ log: (line) => console.error(`# ${line}`) }));
 }
