@@ -100,6 +100,8 @@ session.onView(() => {
 });
 
 async function openFile(path: string): Promise<void> {
+  // The file is open already: reading it again would put the saved text over what is being typed.
+  if (editor.editingText === path) return;
   if (editor.dirty && editor.path !== path && !window.confirm(`Discard unsaved changes to ${editor.path}?`)) return;
   if (await editor.open(path)) toolConsole.useFile(path), void review.hunks.refresh();
 }

@@ -62,6 +62,11 @@ export class Editor {
     return this.file?.path ?? this.viewing;
   }
 
+  /** The path of the text file open for editing (not one shown as bytes), or null. */
+  get editingText(): string | null {
+    return this.view ? (this.file?.path ?? null) : null;
+  }
+
   /** Whether the editor's text differs from `text` (the file as the workspace now has it). */
   private dirtyAgainst(text: string): boolean {
     return Boolean(

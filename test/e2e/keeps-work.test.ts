@@ -97,6 +97,28 @@ describe('the playground keeps what a person made (issue 33)', () => {
     expect(files.length).toBeGreaterThanOrEqual(8);
   });
 
+  it("a click on the open file's row keeps what is typed and not saved", async () => {
+    await page.click('#editor .cm-line >> nth=0');
+    await page.keyboard.press('End');
+    await page.keyboard.insertText(' (typed)');
+    await page.click('#file-tree li[data-path="README.md"]');
+    // a round trip to the workspace worker after the click: a read the click started has landed
+    await page.evaluate(() =>
+      (
+        window as unknown as { sandpitPlayground: { session: { call(tool: string, args: object): Promise<unknown> } } }
+      ).sandpitPlayground.session.call('read_file', { path: 'README.md' }),
+    );
+    await page.evaluate(() => new Promise(requestAnimationFrame));
+    expect(await page.textContent('#editor .cm-line >> nth=0')).toMatch(/\(edited\) \(typed\)$/);
+    expect(await page.textContent('#editor-state')).toBe('unsaved changes');
+    // the click left the keyboard on the tree's row: back to the line's end in the editor
+    await page.click('#editor .cm-line >> nth=0');
+    await page.keyboard.press('End');
+    for (let i = 0; i < ' (typed)'.length; i++) await page.keyboard.press('Backspace');
+    // the text is the saved text again: nothing left to save
+    await page.waitForFunction(() => (document.getElementById('save') as HTMLButtonElement).disabled);
+  });
+
   it('changing Tools swaps the toolset and keeps every file and the history, without a question', async () => {
     await page.selectOption('#toolset', 'canonical-ask');
     await page.waitForFunction(() => document.getElementById('status')!.textContent!.includes('deletes asked'));
