@@ -27,7 +27,7 @@ import { createMemoryFs, createWorkspace } from '../dist/index.js';
 import { createNodeFs } from '../dist/node/index.js';
 import { BROWSER_BACKENDS, openBrowserCloner } from './git-browser.mjs';
 import { serveGitProcess } from './git-http.mjs';
-import { fmtMs, fmtRatio, table } from './measure.mjs';
+import { fmtMs, fmtRatio, medianOf as median, table } from './measure.mjs';
 import { meter, settle, turnOrder } from './turns.mjs';
 
 const FILES = 2000;
@@ -68,8 +68,6 @@ const run = (cmd, args) =>
     const child = spawn(cmd, args, { env, stdio: 'ignore' });
     child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`${cmd} exited ${code}`))));
   });
-
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 export async function benchGit({ rounds = ROUNDS } = {}) {
   const base = await mkdtemp(join(tmpdir(), 'sandpit-bench-git-'));

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { buildTestPage, openChromium, serve } from './chromium-page.mjs';
-import { fmtMs, fmtRatio, table } from './measure.mjs';
+import { fmtMs, fmtRatio, medianOf, table } from './measure.mjs';
 import { startNpmRegistry } from './npm-registry.mjs';
 
 const run = promisify(execFile);
@@ -41,8 +41,6 @@ export function reactTree() {
     project: { name: 'react-app', version: '1.0.0', dependencies: { react: '^19.3.1', 'react-dom': '^19.3.1' } },
   };
 }
-
-const medianOf = (times) => [...times].sort((a, b) => a - b)[Math.floor(times.length / 2)];
 
 async function timeSandpit(registry, project, cache, dist) {
   const fs = dist.createMemoryFs({ '/package.json': JSON.stringify(project) });

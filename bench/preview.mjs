@@ -9,7 +9,7 @@ import { chromium } from 'playwright-core';
 import { build, preview } from 'vite';
 import { CHROMIUM_ARGS } from '../scripts/test-setup.mjs';
 import { openChromium, within } from './chromium-page.mjs';
-import { fmtMs, median, table } from './measure.mjs';
+import { fmtMs, median, medianOf, table } from './measure.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -288,7 +288,7 @@ export async function benchPreview({ rounds = 20, modules = 198, log = () => {} 
         await again.context().close();
       }
     }
-    const middle = (key) => firsts.map((f) => f[key]).sort((a, b) => a - b)[Math.floor(firsts.length / 2)];
+    const middle = (key) => medianOf(firsts.map((f) => f[key]));
     const firstMs = middle('firstMs');
     log(
       `preview: first previews ${firsts.map((f) => Math.round(f.firstMs)).join(', ')} ms (bridge ${firsts.map((f) => Math.round(f.bridgeMs)).join(', ')} ms)`,
