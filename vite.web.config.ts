@@ -34,15 +34,15 @@ function keepWorkerUrl(): Plugin {
 const WORKER_FILE = 'web/worker.js';
 
 /**
- * The browser bundles below dist/, in two builds (`--mode page`, `--mode worker`) that write their
- * chunks to the same web/chunks/. The page build holds `sandpit/web`'s page client (web/index.js)
- * and the `browser` export of `sandpit` itself (browser/index.js): a page that imports both (the
- * README's browser app does) shares one copy of what they have in common (createWorkspace, memfs,
- * the shell); built one by one, each had its own, and a consumer's bundler parsed, minified and
- * shipped both. The worker (web/worker.js) is a build of its own: a chunk shared with the page's
- * entries would be, to esbuild, one file that the page imports statically and the worker lazily,
- * and esbuild puts all of such a file's code in the page's first load (the OPFS backend, which
- * the worker loads when it opens, and every worker-only export of a shared module).
+ * The browser bundles below dist/, in one build: `sandpit/web`'s page client (web/index.js), the
+ * `browser` export of `sandpit` itself (browser/index.js) and the worker (web/worker.js), their
+ * chunks in web/chunks/. What they have in common (createWorkspace, memfs, the shell, git, the
+ * tools) is one copy: a page that imports both page entries gets one, and a consumer's bundler
+ * parses and minifies the worker's lazy chunks (the shell, git's commands, the backends) once, not
+ * once for the page's copy and once for the worker's as when the worker was a build of its own.
+ * The cost is esbuild's page first load (esbuild places all of a file's live code where any entry
+ * imports that file statically, so what the worker loads from a chunk the page imports at start
+ * lands in the page): measured in docs/browser.md, within the guards of bundle-split.test.ts.
  * What an entry loads on first use (git, glob, the shell, the pack writer, the other backends)
  * stays in chunks loaded by dynamic import, so a bundler that splits (webpack, esbuild, Vite with
  * worker.format 'es') loads it only then. The client's `new URL('./worker.js', import.meta.url)`
@@ -50,19 +50,18 @@ const WORKER_FILE = 'web/worker.js';
  * needs no configuration for the Node built-ins memfs loads. scripts/build-web.mjs empties
  * dist/web and dist/browser first (dist/ itself holds tsc's output).
  */
-const entries: Record<string, Record<string, string>> = {
-  page: { 'web/index': './web/index.ts', 'browser/index': './src/index.ts' },
-  worker: { [WORKER_FILE.replace(/\.js$/, '')]: './web/worker.ts' },
+const entries: Record<string, string> = {
+  'web/index': './web/index.ts',
+  'browser/index': './src/index.ts',
+  [WORKER_FILE.replace(/\.js$/, '')]: './web/worker.ts',
 };
 
-export default defineConfig(({ mode }) => {
-  const entry = entries[mode];
-  if (!entry) throw new Error(`vite.web.config.ts: unknown mode ${mode} (page or worker)`);
+export default defineConfig(() => {
   return {
     logLevel: 'warn',
     // Relative asset URLs: the node script worker is found beside worker.js wherever it is served from.
     base: './',
-    plugins: mode === 'page' ? [keepWorkerUrl()] : [],
+    plugins: [keepWorkerUrl()],
     define: { global: 'globalThis', 'process.env.NODE_ENV': '"production"' },
     resolve: { alias: browserAliases },
     build: {
@@ -75,7 +74,7 @@ export default defineConfig(({ mode }) => {
       reportCompressedSize: false,
       copyPublicDir: false,
       lib: {
-        entry: Object.fromEntries(Object.entries(entry).map(([name, path]) => [name, here(path)])),
+        entry: Object.fromEntries(Object.entries(entries).map(([name, path]) => [name, here(path)])),
         formats: ['es' as const],
         fileName: (_format: string, name: string) => `${name}.js`,
       },

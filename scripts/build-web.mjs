@@ -1,6 +1,6 @@
-// Builds the browser bundles (vite.web.config.ts): `sandpit/web` into dist/web, the worker and the
-// page client, with their declarations pointing at the core's in dist/; and the `browser` build of
-// `sandpit` itself into dist/browser, its chunks shared with sandpit/web's in dist/web/chunks.
+// Builds the browser bundles (vite.web.config.ts), one build: `sandpit/web` into dist/web, the worker
+// and the page client, with their declarations pointing at the core's in dist/; and the `browser`
+// build of `sandpit` itself into dist/browser, all three sharing their chunks in dist/web/chunks.
 // Run after `tsc -p tsconfig.build.json`, which writes those core declarations.
 import { spawnSync } from 'node:child_process';
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
@@ -19,11 +19,10 @@ function run(args) {
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
 
-// Two builds of the three entries into dist/ (which holds tsc's output, so it is not emptied): what
+// One build of the three entries into dist/ (which holds tsc's output, so it is not emptied): what
 // an older build left in dist/web and dist/browser goes first.
 for (const dir of ['dist/web', 'dist/browser']) await rm(join(root, dir), { recursive: true, force: true });
-for (const mode of ['page', 'worker'])
-  run([bin('vite/bin/vite.js'), 'build', '-c', 'vite.web.config.ts', '--mode', mode]);
+run([bin('vite/bin/vite.js'), 'build', '-c', 'vite.web.config.ts']);
 
 // The browser bundles are ASCII: a page script that is not a module is decoded with the page's
 // encoding, and without `<meta charset="utf-8">` that is windows-1252, where isomorphic-git's
