@@ -145,6 +145,7 @@ export async function searchFiles(fs: WorkspaceFs, paths: PathResolver, spec: Se
         if (!head) break;
         at = 0;
       }
+      if (head.done !== true) await query.readWhileWaiting(head, needed());
       const read = await head.read;
       for (let i = at; i < head.entries.length; i++) {
         if (spec.onFiles && ++scanned % PROGRESS_EVERY === 0) await spec.onFiles(scanned);
