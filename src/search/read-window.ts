@@ -152,7 +152,7 @@ export class SearchContinuation {
   async readWhileWaiting(slot: Slot, needed: number): Promise<void> {
     if (!this.batching) return;
     while (slot.done !== true && this.inFlight < needed && this.inFlight < this.limit + WAIT_READS_MOST) {
-      const started = await this.start(true);
+      const started = await this.start(true, this.limit + WAIT_READS_MOST);
       if (started === false) return;
       if (typeof started === 'function') started(true);
       await yieldToHost();
@@ -163,7 +163,7 @@ export class SearchContinuation {
    * Start the read of the next file, with the files after it in its folder; false at the walk's
    * end. With `hold`, a batch's read waits to be issued by the function returned (here or not).
    */
-  private async start(hold: boolean): Promise<boolean | ((here: boolean) => void)> {
+  private async start(hold: boolean, most = this.limit): Promise<boolean | ((here: boolean) => void)> {
     const entry = this.nextInRun() ?? (await this.next());
     if (!entry) return false;
     const folder = this.batching ? plainFolder(entry) : null;
@@ -178,7 +178,7 @@ export class SearchContinuation {
       return true;
     }
     const batch = [entry];
-    while (batch.length < BATCH && this.inFlight + batch.length < this.limit) {
+    while (batch.length < BATCH && this.inFlight + batch.length < most) {
       const more = this.nextInRun() ?? (await this.next());
       if (!more) break;
       if (plainFolder(more) !== folder) {
