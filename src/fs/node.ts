@@ -2,9 +2,10 @@ import { isUtf8 } from 'node:buffer';
 import * as fs from 'node:fs';
 import { dirname, basename, join, resolve } from 'node:path';
 import { FsError, hasFsCode, translated } from './errors.js';
-import { Beneath, BENEATH_SUPPORTED, openRegularFile, stillInPlace, type FolderCheck } from './node-beneath.js';
+import { Beneath, BENEATH_SUPPORTED, openRegularFile, type FolderCheck } from './node-beneath.js';
 import { DIRECT_IO, readOnHelper, readPlain, readPlainAt, sendQueuedReads, writeInPlace } from './node-direct.js';
 import { toFsStat } from './stat.js';
+import { decodeBatch, readBatch, viaOwnProc } from './node-read-batch.js';
 import { hasEscapedBytes, nameFromBytes } from './name-bytes.js';
 import { FolderListings, native } from './node-names.js';
 import {
@@ -189,19 +190,27 @@ async function readMany(
   const allPlain = !plain.includes(false);
   // a name that is not plain reads the folder itself, which is not a file: null
   const listed = allPlain ? names : names.map((n, i) => (plain[i] ? n : '.'));
+  // one look for escaped bytes in all the names: a look per path cost more than the rest of the call
+  const joined = listed.join('\0');
+  const escaped = hasEscapedBytes(dir) || hasEscapedBytes(joined);
   const inPlace = () => {
-    const files = listed.map((n) => readPlainAt(`${dir}/${n}`, maxBytes));
-    // the files were opened, read and closed: the folder must still be where it was found
-    return recheck === null || stillInPlace(recheck) ? files : files.map(() => null);
+    // as a helper thread reads them (the same code), and just as cheaply per file
+    const own = (ownPath ??= viaOwnProc(fs));
+    const base = own(dir);
+    const paths = listed.map((n) => (escaped ? native(`${base}/${n}`) : `${base}/${n}`));
+    const { meta, out } = readBatch(
+      fs,
+      paths,
+      [paths.length, maxBytes],
+      recheck ? [own(recheck.link), recheck.path] : undefined,
+    );
+    return decodeBatch(meta, out, 0, paths.length);
   };
   let read: Array<PlainFile | null>;
   if (here) {
     sendQueuedReads();
     read = inPlace();
   } else {
-    // one look for escaped bytes in all the names: a look per path cost more than the rest of the call
-    const joined = listed.join('\0');
-    const escaped = hasEscapedBytes(dir) || hasEscapedBytes(joined);
     const onHelper = escaped
       ? readOnHelper(
           listed.map((n) => native(`${dir}/${n}`)),
@@ -215,6 +224,8 @@ async function readMany(
   }
   return allPlain ? read : read.map((file, i) => (plain[i] ? file : null));
 }
+
+let ownPath: ReturnType<typeof viaOwnProc> | undefined;
 
 /** A regular file's bytes, opened without following a final link unless `follow`; never blocks on a FIFO. */
 function readRegular(path: string, follow: boolean): Buffer {

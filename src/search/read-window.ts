@@ -1,6 +1,7 @@
 import { readFileCounted, type CountedFile } from '../fs/helpers.js';
 import type { PlainFile, WorkspaceFs } from '../fs/types.js';
 import type { PathResolver } from '../workspace/paths.js';
+import { yieldToHost } from '../workspace/host-yield.js';
 import type { PathTest } from './glob.js';
 import type { Unreadable, WalkEntry, WalkOptions } from './walk.js';
 
@@ -15,6 +16,8 @@ export const BATCH = 32;
  * message to a read thread instead of one a folder, and each message wakes two threads).
  */
 const REFILL = 64;
+/** Files the page's own thread reads past the window's size while it waits (see readWhileWaiting). */
+const WAIT_READS_MOST = 64;
 
 /** A slot's read: a folder batch's files (null as a whole when the batch failed), or a file read alone. */
 export type SlotRead = { batch: Array<PlainFile | null> | null } | { file: CountedFile } | { error: unknown };
@@ -139,10 +142,28 @@ export class SearchContinuation {
   }
 
   /**
+   * While `slot`'s read is still out on another thread, read the next batches on this one instead
+   * of waiting idle, each between two turns of the event loop (so the helper's answer is taken as
+   * soon as it comes). On two cores a page's thread scans faster than one helper reads, and waited
+   * for it about half its time: now both read. The batches are the walk's next ones, queued
+   * behind the others, so the order of files and what a page takes do not change; no more than
+   * `needed` files are out, and no more than WAIT_READS_MOST past the window's size.
+   */
+  async readWhileWaiting(slot: Slot, needed: number): Promise<void> {
+    if (!this.batching) return;
+    while (slot.done !== true && this.inFlight < needed && this.inFlight < this.limit + WAIT_READS_MOST) {
+      const started = await this.start(true, this.limit + WAIT_READS_MOST);
+      if (started === false) return;
+      if (typeof started === 'function') started(true);
+      await yieldToHost();
+    }
+  }
+
+  /**
    * Start the read of the next file, with the files after it in its folder; false at the walk's
    * end. With `hold`, a batch's read waits to be issued by the function returned (here or not).
    */
-  private async start(hold: boolean): Promise<boolean | ((here: boolean) => void)> {
+  private async start(hold: boolean, most = this.limit): Promise<boolean | ((here: boolean) => void)> {
     const entry = this.nextInRun() ?? (await this.next());
     if (!entry) return false;
     const folder = this.batching ? plainFolder(entry) : null;
@@ -157,7 +178,7 @@ export class SearchContinuation {
       return true;
     }
     const batch = [entry];
-    while (batch.length < BATCH && this.inFlight + batch.length < this.limit) {
+    while (batch.length < BATCH && this.inFlight + batch.length < most) {
       const more = this.nextInRun() ?? (await this.next());
       if (!more) break;
       if (plainFolder(more) !== folder) {

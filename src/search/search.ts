@@ -145,6 +145,8 @@ export async function searchFiles(fs: WorkspaceFs, paths: PathResolver, spec: Se
         if (!head) break;
         at = 0;
       }
+      // not while waiting for the page's first files: a small page often ends in them
+      if (head.done !== true && taken > 0) await query.readWhileWaiting(head, needed());
       const read = await head.read;
       for (let i = at; i < head.entries.length; i++) {
         if (spec.onFiles && ++scanned % PROGRESS_EVERY === 0) await spec.onFiles(scanned);

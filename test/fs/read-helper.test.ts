@@ -3,12 +3,14 @@ import { linkSync, lstatSync, mkdtempSync, readFileSync, rmSync, statSync, write
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readHelperCount } from '../../src/fs/node-direct.js';
+import { readHelperCount, setReadHelperLimit } from '../../src/fs/node-direct.js';
 import { createNodeFs } from '../../src/fs/node.js';
 
 // The node backend reads a folder's files on up to two helper threads (src/fs/node-direct.ts):
 // answers must come back to the call that asked, whichever thread read them.
 describe('read helper threads', () => {
+  // two even on a machine of two cores (where a search starts one), so answers do cross threads
+  setReadHelperLimit(2);
   const base = mkdtempSync(join(tmpdir(), 'sandpit-read-helper-'));
   afterAll(() => rmSync(base, { recursive: true, force: true }));
   const folders = Array.from({ length: 12 }, (_, f) => `d${f}`);
