@@ -297,15 +297,6 @@ export interface FolderCheck {
   path: string;
 }
 
-/** Whether the folder of `check` is still at its path (see FolderCheck). */
-export function stillInPlace(check: FolderCheck): boolean {
-  try {
-    return fs.readlinkSync(check.link) === check.path;
-  } catch {
-    return false;
-  }
-}
-
 /**
  * Open a regular file for reading (without following a final link unless `follow`); anything
  * else is refused. O_NONBLOCK: opening a FIFO never waits for a writer, and it is refused next.

@@ -159,8 +159,8 @@ function helperLimit(): number {
   return maxHelpers;
 }
 
-/** For tests: allow `limit` helper threads whatever the cores (two, to see answers cross threads). */
-export function setReadHelperLimit(limit: number): void {
+/** For tests: allow `limit` helper threads whatever the cores (two, to see answers cross threads); undefined restores the default. */
+export function setReadHelperLimit(limit: number | undefined): void {
   maxHelpers = limit;
 }
 

@@ -11,6 +11,8 @@ import { createNodeFs } from '../../src/fs/node.js';
 describe('read helper threads', () => {
   // two even on a machine of two cores (where a search starts one), so answers do cross threads
   setReadHelperLimit(2);
+  // the node project's files share a worker (isolate: false): later files get the machine's limit
+  afterAll(() => setReadHelperLimit(undefined));
   const base = mkdtempSync(join(tmpdir(), 'sandpit-read-helper-'));
   afterAll(() => rmSync(base, { recursive: true, force: true }));
   const folders = Array.from({ length: 12 }, (_, f) => `d${f}`);

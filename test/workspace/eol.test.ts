@@ -11,6 +11,8 @@ describe('adoptLineEndings', () => {
   it('gives a CRLF file CRLF throughout', () => {
     expect(adoptLineEndings('a\r\nb\r\n', 'a\nb\nc\n')).toBe('a\r\nb\r\nc\r\n');
     expect(adoptLineEndings('a\r\nb\r\n', 'new\n')).toBe('new\r\n');
+    // no line kept (answered without the diff): a mixed file's majority ending, the last line as written
+    expect(adoptLineEndings('a\r\nb\nc\r\n', 'x\ny\nz')).toBe('x\r\ny\r\nz');
   });
 
   it('keeps the presence or absence of a final newline as the new text has it', () => {
