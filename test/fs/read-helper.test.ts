@@ -11,10 +11,12 @@ import { createNodeFs } from '../../src/fs/node.js';
 describe('read helper threads', () => {
   // two even on a machine of two cores (where a search starts one), so answers do cross threads
   setReadHelperLimit(2);
-  // the node project's files share a worker (isolate: false): later files get the machine's limit
-  afterAll(() => setReadHelperLimit(undefined));
   const base = mkdtempSync(join(tmpdir(), 'sandpit-read-helper-'));
-  afterAll(() => rmSync(base, { recursive: true, force: true }));
+  afterAll(() => {
+    rmSync(base, { recursive: true, force: true });
+    // the node project's files share a worker (isolate: false): later files get the machine's limit
+    setReadHelperLimit(undefined);
+  });
   const folders = Array.from({ length: 12 }, (_, f) => `d${f}`);
   const names = Array.from({ length: 30 }, (_, i) => `f${i}.txt`);
   for (const [f, folder] of folders.entries()) {
