@@ -221,6 +221,8 @@ export class SearchContinuation {
 
 /** The folder a walk entry is read from by name, or null when it is read by another path (a followed link). */
 function plainFolder(entry: WalkEntry): string | null {
+  // the folder's one string, shared by its entries: a batch is told apart from the next by identity
+  if (entry.dir !== undefined) return entry.dir;
   const cut = entry.abs.length - entry.name.length - 1;
   if (cut < 0 || entry.abs.charCodeAt(cut) !== 47 || !entry.abs.endsWith(entry.name)) return null;
   return cut === 0 ? '/' : entry.abs.slice(0, cut);

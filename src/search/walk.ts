@@ -26,6 +26,11 @@ export interface WalkEntry {
   depth: number;
   /** the backend path to read (a followed link's target) */
   abs: string;
+  /**
+   * the backend path of the folder listed, shared by its entries: `abs` is it and `name`, but for
+   * a followed link (undefined); a reader batching a folder's files compares it by identity
+   */
+  dir: string | undefined;
 }
 
 export interface WalkOptions {
@@ -101,6 +106,8 @@ const PREFETCH_PER_FOLDER = 64;
 interface Frame {
   rel: string;
   realRel: string;
+  /** the backend path of realRel, which its entries' paths start with */
+  abs: string;
   entries: FsDirent[];
   next: number;
   depth: number;
@@ -195,22 +202,24 @@ async function* walkEntries(
         options.unreadable.push({ path: rel, reason: SPECIAL_SKIP_REASON });
       continue;
     }
-    const abs = paths.toAbs(realRel);
+    // paths.toAbs(realRel), made from the folder's own path: one string less per entry
+    const dir = frame.abs;
+    const abs = dir === '/' ? `/${name}` : `${dir}/${name}`;
     if (entry.type === 'symlink') {
       if (options.links !== 'follow') {
-        const link: WalkEntry = { rel, name, type: 'symlink', depth, abs };
+        const link: WalkEntry = { rel, name, type: 'symlink', depth, abs, dir };
         yield most > 0 ? [link] : link;
         continue;
       }
       const target = await paths.resolveRel(realRel, 'read').catch(droppedLink);
       if (target?.stat?.type === 'file') {
-        const file: WalkEntry = { rel, name, type: 'file', depth, abs: target.abs };
+        const file: WalkEntry = { rel, name, type: 'file', depth, abs: target.abs, dir: undefined };
         yield most > 0 ? [file] : file;
       }
       continue;
     }
     if (!isDir) {
-      const file: WalkEntry = { rel, name, type: 'file', depth, abs };
+      const file: WalkEntry = { rel, name, type: 'file', depth, abs, dir };
       if (most === 0) {
         yield file;
         continue;
@@ -223,8 +232,8 @@ async function* walkEntries(
       continue;
     }
     if (options.dirs && !(resumeAt !== undefined && comparePaths(rel, resumeAt) < 0)) {
-      const dir: WalkEntry = { rel, name, type: 'dir', depth, abs };
-      yield most > 0 ? [dir] : dir;
+      const folder: WalkEntry = { rel, name, type: 'dir', depth, abs, dir };
+      yield most > 0 ? [folder] : folder;
     }
     if (buildOutput || depth >= maxDepth) continue;
     if (depth >= MAX_WALK_DEPTH) {
@@ -280,7 +289,7 @@ async function frameFor(
       prefetched.set(e.name, listing);
     }
   }
-  return { rel, realRel, entries, next: 0, depth, rules: own, prefetched };
+  return { rel, realRel, abs: paths.toAbs(realRel), entries, next: 0, depth, rules: own, prefetched };
 }
 
 /** A folder the walk skips whole when resuming at `resumeAt`: before it, and not on the way to it. */
