@@ -15,9 +15,9 @@ export const isRun = (argv: readonly string[] = process.argv) => argv.includes('
 /**
  * For `vitest run` of the browser project: the tests' workspace workers run the package's built
  * worker (what `sandpit-workspace/web` ships and the playground serves), not web/worker.ts through
- * Vite's dev server. A dev worker loads its code as some hundreds of modules, each fetched, compiled
- * and linked anew in every worker, and its warm-up fetches the rest of the product the same way;
- * the build is about twenty chunks. 20 workers, each opening a memory workspace and writing a file:
+ * Vite's dev server. A dev worker loads its code as a module per source file (about 150 to start),
+ * each fetched, compiled and linked anew in every worker, and its warm-up fetches the rest of the
+ * product the same way; the build is about twenty chunks. 20 workers, each opening a memory workspace and writing a file:
  * 15.8 CPU-seconds of Chromium and Vite from source, 7.7 built (docs/development.md). The files go as
  * they are on disk, before Vite's transforms: the build is plain browser JavaScript with relative
  * imports, and vitest's rewriting of dynamic imports, which only its own frames can run, would break
