@@ -4,9 +4,6 @@ import { fileURLToPath } from 'node:url';
 import type { Plugin } from 'vite';
 import { buildDist } from '../cli/build-dist.js';
 
-/** Where the browser tests' workers load the package's built worker from (`dist/web/worker.js`). */
-export const BUILT_WORKER_URL = '/dist/web/worker.js';
-
 const distWeb = fileURLToPath(new URL('../../dist/web/', import.meta.url));
 
 /** `vitest run`, not watch mode: the sources do not change during the run. */

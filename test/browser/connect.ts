@@ -7,12 +7,12 @@ let counter = 0;
 export const uniqueName = (label: string) =>
   `${label}-${Date.now().toString(36)}-${++counter}-${Math.random().toString(36).slice(2, 8)}`;
 
-// Kept apart from test/browser/built-worker.ts, which imports Node's modules for the server side.
+/** Where test/browser/built-worker.ts serves the package's built worker from. */
 const BUILT_WORKER_URL = '/dist/web/worker.js';
 
 /**
  * Connect to the real worker: under `vitest run` the package's build of web/worker.ts
- * (dist/web/worker.js, built by the project's global set-up and served as it is on disk), in watch
+ * (dist/web/worker.js, built when stale and served as it is on disk), in watch
  * mode web/worker.ts itself through Vite (test/browser/built-worker.ts says why).
  */
 export function connect(options: Omit<ConnectOptions, 'worker'>): Promise<RemoteWorkspace> {
