@@ -4,6 +4,7 @@ import { browserAliases, lexerAlias } from './web/browser-aliases.js';
 import { gitCommands } from './test/browser/git-commands.js';
 import { npmCommands } from './test/browser/npm-commands.js';
 import { cacheModulesForTheRun } from './test/browser/module-cache.js';
+import { isRun, serveBuiltWorker } from './test/browser/built-worker.js';
 import { recordFigures, type FigureRow } from './test/hardening/figures.js';
 import { FULL, SEED } from './test/hardening/sizes.js';
 import { CHROMIUM_ARGS, findChromium } from './scripts/test-setup.mjs';
@@ -101,14 +102,15 @@ export default defineConfig({
       {
         extends: true,
         // A Worker or a test file's frame loads its modules from Chromium's cache during a run (test/browser/module-cache.ts).
-        plugins: [cacheModulesForTheRun()],
+        // The tests' workspace workers run the package's built worker (test/browser/built-worker.ts).
+        plugins: [cacheModulesForTheRun(), serveBuiltWorker()],
         test: {
           name: 'browser',
           alias: browserAliases,
           include: ['test/browser/**/*.test.ts'],
           globalSetup: ['test/browser/git-global-setup.ts', 'test/browser/npm-global-setup.ts'],
           testTimeout: 60_000,
-          provide: { hardening: { full: FULL, seed: SEED } },
+          provide: { hardening: { full: FULL, seed: SEED }, builtWorker: isRun() },
           browser: {
             enabled: true,
             headless: true,

@@ -1,3 +1,4 @@
+import { inject } from 'vitest';
 import { connectWorkspace, type ConnectOptions, type RemoteWorkspace } from '../../web/client.js';
 
 let counter = 0;
@@ -6,10 +7,19 @@ let counter = 0;
 export const uniqueName = (label: string) =>
   `${label}-${Date.now().toString(36)}-${++counter}-${Math.random().toString(36).slice(2, 8)}`;
 
-/** Connect to the real worker module (web/worker.ts), served by Vite as the page's worker. */
+/** Where test/browser/built-worker.ts serves the package's built worker from. */
+const BUILT_WORKER_URL = '/dist/web/worker.js';
+
+/**
+ * Connect to the real worker: under `vitest run` the package's build of web/worker.ts
+ * (dist/web/worker.js, built when stale and served as it is on disk), in watch
+ * mode web/worker.ts itself through Vite (test/browser/built-worker.ts says why).
+ */
 export function connect(options: Omit<ConnectOptions, 'worker'>): Promise<RemoteWorkspace> {
   return connectWorkspace({
     ...options,
-    worker: new Worker(new URL('../../web/worker.ts', import.meta.url), { type: 'module' }),
+    worker: inject('builtWorker')
+      ? new Worker(BUILT_WORKER_URL, { type: 'module' })
+      : new Worker(new URL('../../web/worker.ts', import.meta.url), { type: 'module' }),
   });
 }
