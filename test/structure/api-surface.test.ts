@@ -1,6 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import ts from 'typescript';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 
 // Each entry the package exports, as typedoc reads it (docs/entries re-export what a user imports).
 const ENTRIES: Array<[string, string]> = [
@@ -36,6 +36,13 @@ const OPTIONS: ts.CompilerOptions = {
   noEmit: true,
 };
 
+/** The program of the repository's own files, made once for both tests (they only read it). */
+let ownFiles: ts.Program | undefined;
+// a worker runs other files after this one, and should not carry the program into them
+afterAll(() => {
+  ownFiles = undefined;
+});
+
 /**
  * A program of the repository's own files only: no default library, no @types, and no package
  * behind a bare import. The names a module exports and their kinds are decided by its own
@@ -44,8 +51,11 @@ const OPTIONS: ts.CompilerOptions = {
  * leads into a package, and reads the full program when one does.
  */
 function ownFilesProgram(): ts.Program {
+  if (ownFiles) return ownFiles;
   const options: ts.CompilerOptions = { ...OPTIONS, noLib: true, types: [] };
   const host = ts.createCompilerHost(options);
+  // names and kinds come from the code; no JSDoc comment can change them
+  host.jsDocParsingMode = ts.JSDocParsingMode.ParseNone;
   host.resolveModuleNameLiterals = (literals, containingFile, redirected, compilerOptions, file) =>
     literals.map((literal) =>
       /^\.\.?\//.test(literal.text)
@@ -60,11 +70,12 @@ function ownFilesProgram(): ts.Program {
           )
         : { resolvedModule: undefined },
     );
-  return ts.createProgram(
+  ownFiles = ts.createProgram(
     ENTRIES.map(([, file]) => file),
     options,
     host,
   );
+  return ownFiles;
 }
 
 /** The names each entry exports, with their kinds, as one Markdown page. */
