@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { distIsCurrent } from '../cli/build-dist.js';
+import { fromDeclarations } from '../support/dist-declarations.js';
 
 const fixtures = {
   assigns: fileURLToPath(new URL('./sdk-fixture/assigns.ts', import.meta.url)),
@@ -11,38 +12,28 @@ const fixtures = {
 
 let diagnostics: Array<{ file: string; message: string }> | undefined;
 
-const src = fileURLToPath(new URL('../../src/', import.meta.url));
-const dist = fileURLToPath(new URL('../../dist/', import.meta.url));
-
 /**
- * A compiler host that reads a module of src from the declarations the build wrote for it in
- * dist/, as a user's program does: the same types without the code they were inferred from, which
- * the checker would otherwise parse and infer again (a third of this file's CPU). JSDoc is parsed
- * as tsc parses it, only where it can change a type.
+ * A compiler host that reads a module of src from the declarations the current build wrote for it
+ * (a third of this file's CPU was inferring them again from the code). JSDoc is parsed as tsc
+ * parses it, only where it can change a type.
  */
 function hostReadingDist(options: ts.CompilerOptions): ts.CompilerHost {
   const host = ts.createCompilerHost(options);
   host.jsDocParsingMode = ts.JSDocParsingMode.ParseForTypeErrors;
   host.resolveModuleNameLiterals = (literals, containingFile, redirected, compilerOptions, file) =>
-    literals.map((literal) => {
-      const mode = ts.getModeForUsageLocation(file, literal, compilerOptions);
-      const found = ts.resolveModuleName(
-        literal.text,
-        containingFile,
-        compilerOptions,
-        host,
-        undefined,
-        redirected,
-        mode,
-      );
-      const path = found.resolvedModule?.resolvedFileName;
-      if (!path?.startsWith(src) || !path.endsWith('.ts') || path.endsWith('.d.ts')) return found;
-      const declarations = `${dist}${path.slice(src.length, -'.ts'.length)}.d.ts`;
-      if (!ts.sys.fileExists(declarations)) throw new Error(`the build wrote no ${declarations}`);
-      return {
-        resolvedModule: { ...found.resolvedModule!, resolvedFileName: declarations, extension: ts.Extension.Dts },
-      };
-    });
+    literals.map((literal) =>
+      fromDeclarations(
+        ts.resolveModuleName(
+          literal.text,
+          containingFile,
+          compilerOptions,
+          host,
+          undefined,
+          redirected,
+          ts.getModeForUsageLocation(file, literal, compilerOptions),
+        ),
+      ),
+    );
   return host;
 }
 
