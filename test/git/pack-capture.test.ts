@@ -61,7 +61,8 @@ function answerFor(pack: Uint8Array): { answer: Buffer; rest: Buffer } {
 async function capture(answer: Uint8Array, piece: number, bytes: Uint8Array) {
   const receiver = new PackReceiver(new PackIndexer({ maxObjectBytes: 1 << 30 }));
   const splitter = new AnswerSplitter((payload) => receiver.push(payload));
-  for (let at = 0; at < answer.length; at += piece) splitter.push(Uint8Array.from(answer.subarray(at, at + piece)));
+  // each piece a buffer of its own, as the network hands them over
+  for (let at = 0; at < answer.length; at += piece) splitter.push(new Uint8Array(answer.subarray(at, at + piece)));
   const rest = splitter.end();
   const pack = await receiver.end();
   expect(Buffer.from(pack!).equals(Buffer.from(bytes)), `pack, pieces of ${piece}`).toBe(true);

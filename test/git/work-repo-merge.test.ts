@@ -28,8 +28,8 @@ const run = promisify(execFile);
 const AUTHOR = { name: 'Pat Person', email: 'pat@example.com' };
 const seed = { 'README.md': '# Demo\n', 'src/app.ts': 'export const port = 3000;\n' };
 
-/** A repository on the server, someone else's clone that pushes to it, and a real clone of our own over HTTP. */
-async function scripted() {
+/** A repository on the server, and someone else's clone that pushes to it. */
+function scripted() {
   const name = `merge-${++counter}`;
   const bare = createRepo(server, name, seed);
   const url = `${server.url}/${name}.git`;
@@ -42,7 +42,15 @@ async function scripted() {
     git(other, 'commit', '-qm', message);
     git(other, 'push', '-q', 'origin', 'main');
   };
-  // the real clone talks to the server over HTTP, as the workspace does, so its merge names the same URL
+  return { url, bare, theirs };
+}
+
+/**
+ * A real clone of our own over HTTP, for the tests that compare with it (a clone over HTTP is a
+ * git process and its server's, from this worker). It talks to the server as the workspace does,
+ * so its merge names the same URL; the author goes into its config as `git config` would put it.
+ */
+async function realClone(url: string) {
   const dir = mkdtempSync(join(tmpdir(), 'sandpit-real-merge-'));
   temps.push(dir);
   const env = {
@@ -52,10 +60,10 @@ async function scripted() {
     GIT_CONFIG_NOSYSTEM: '1',
     GIT_CONFIG_GLOBAL: '/dev/null',
   };
-  await run('git', ['clone', '-q', url, dir], { env });
-  await run('git', ['config', 'user.name', AUTHOR.name], { cwd: dir, env });
-  await run('git', ['config', 'user.email', AUTHOR.email], { cwd: dir, env });
-  const real = {
+  await run('git', ['clone', '-q', '-c', `user.name=${AUTHOR.name}`, '-c', `user.email=${AUTHOR.email}`, url, dir], {
+    env,
+  });
+  return {
     dir,
     write: (path: string, content: string) => writeFileSync(join(dir, path), content),
     /** the same commit the shell makes: the harness's pinned people and dates */
@@ -67,7 +75,6 @@ async function scripted() {
         (e: { stdout: string; stderr: string; code: number }) => ({ stdout: e.stdout, stderr: e.stderr, exit: e.code }),
       ),
   };
-  return { url, bare, theirs, real };
 }
 
 /** Every file and `.git`'s bytes, without the snapshot store (a refused pull still fetched into it). */
@@ -92,40 +99,41 @@ describe.each(backends)("a pull merges the shell's own commits as git pull does,
 
   it('a merge commit by the workspace author: the shell and the real git answer as a real clone after git pull', async () => {
     made = await make();
-    const r = await scripted();
+    const r = scripted();
+    const real = await realClone(r.url);
     expect((await made.ws.git.clone({ url: r.url, author: AUTHOR })).ok).toBe(true);
     const sh = shellGit({ fs: made.fs, root: made.root });
     expect((await made.ws.call('write_file', { path: 'src/app.ts', content: 'export const port = 4000;\n' })).ok).toBe(
       true,
     );
     expect(await sh("git commit -qam 'port 4000'")).toMatchObject({ exit: 0, stderr: '' });
-    r.real.write('src/app.ts', 'export const port = 4000;\n');
-    await r.real.commit('port 4000');
+    real.write('src/app.ts', 'export const port = 4000;\n');
+    await real.commit('port 4000');
     // the same commit on both sides
-    expect((await sh('git rev-parse HEAD')).stdout).toBe(gitIn(r.real.dir, 'rev-parse', 'HEAD').stdout);
+    expect((await sh('git rev-parse HEAD')).stdout).toBe(gitIn(real.dir, 'rev-parse', 'HEAD').stdout);
 
     r.theirs('README.md', '# Changed\n', 'readme elsewhere');
     r.theirs('docs/new.md', 'new\n', 'a new page');
     const pulled = await made.ws.git.pull({});
     expect(pulled).toMatchObject({ ok: true, result: { status: 'merged' } });
-    expect((await r.real.pull()).exit).toBe(0);
+    expect((await real.pull()).exit).toBe(0);
 
     for (const line of LINES) {
       const shell = await sh(`git ${line}`);
       expect({ line, ...shell }).toEqual({
         line,
-        stdout: gitIn(r.real.dir, ...line.split(' ')).stdout,
+        stdout: gitIn(real.dir, ...line.split(' ')).stdout,
         stderr: '',
         exit: 0,
       });
     }
     expect((await sh('git log -1 --format=%s')).stdout).toBe(`Merge branch 'main' of ${r.url.slice(0, -4)}\n`);
     const files = await workspaceFiles(made);
-    for (const [path, text] of Object.entries(files)) expect(text).toBe(readFileSync(join(r.real.dir, path), 'latin1'));
-    expect(Object.keys(files).sort()).toEqual(gitIn(r.real.dir, 'ls-files').stdout.trim().split('\n').sort());
+    for (const [path, text] of Object.entries(files)) expect(text).toBe(readFileSync(join(real.dir, path), 'latin1'));
+    expect(Object.keys(files).sort()).toEqual(gitIn(real.dir, 'ls-files').stdout.trim().split('\n').sort());
 
     const dir = await onDisk(made, temps);
-    const both = (...args: string[]) => expect(gitIn(dir, ...args).stdout).toBe(gitIn(r.real.dir, ...args).stdout);
+    const both = (...args: string[]) => expect(gitIn(dir, ...args).stdout).toBe(gitIn(real.dir, ...args).stdout);
     expect(gitIn(dir, 'fsck', '--strict')).toMatchObject({ exit: 0, stderr: '' });
     both('status', '--porcelain');
     both('ls-files', '-s');
@@ -136,7 +144,7 @@ describe.each(backends)("a pull merges the shell's own commits as git pull does,
 
   it('up to date when the remote has nothing new: the shell commit stays ahead, as git says', async () => {
     made = await make();
-    const r = await scripted();
+    const r = scripted();
     expect((await made.ws.git.clone({ url: r.url, author: AUTHOR })).ok).toBe(true);
     const sh = shellGit({ fs: made.fs, root: made.root });
     await made.ws.call('write_file', { path: 'notes.md', content: 'mine\n' });
@@ -149,13 +157,14 @@ describe.each(backends)("a pull merges the shell's own commits as git pull does,
 
   it('where git would merge a file line by line, or stop on local changes, the pull refuses and changes nothing', async () => {
     made = await make();
-    const r = await scripted();
+    const r = scripted();
+    const real = await realClone(r.url);
     expect((await made.ws.git.clone({ url: r.url, author: AUTHOR })).ok).toBe(true);
     const sh = shellGit({ fs: made.fs, root: made.root });
     await made.ws.call('write_file', { path: 'src/app.ts', content: 'export const port = 4000;\n' });
     expect(await sh("git commit -qam 'port 4000'")).toMatchObject({ exit: 0 });
-    r.real.write('src/app.ts', 'export const port = 4000;\n');
-    await r.real.commit('port 4000');
+    real.write('src/app.ts', 'export const port = 4000;\n');
+    await real.commit('port 4000');
     r.theirs('src/app.ts', 'export const port = 8080;\n', 'port elsewhere');
 
     const before = await kept(made);
@@ -163,8 +172,8 @@ describe.each(backends)("a pull merges the shell's own commits as git pull does,
     expect(refused).toMatchObject({ ok: false, error: { code: 'PATCH_CONFLICT', problems: [{ path: 'src/app.ts' }] } });
     expect(await kept(made)).toEqual(before);
     // what the real git does there: a conflict it leaves for the user to resolve
-    const real = await r.real.pull();
-    expect(real).toMatchObject({
+    const byGit = await real.pull();
+    expect(byGit).toMatchObject({
       exit: 1,
       stdout: expect.stringContaining('CONFLICT (content): Merge conflict in src/app.ts'),
     });
@@ -172,7 +181,7 @@ describe.each(backends)("a pull merges the shell's own commits as git pull does,
 
   it('a change not committed in .git, to a file the merge would write: refused with nothing changed, as git refuses', async () => {
     made = await make();
-    const r = await scripted();
+    const r = scripted();
     expect((await made.ws.git.clone({ url: r.url, author: AUTHOR })).ok).toBe(true);
     const sh = shellGit({ fs: made.fs, root: made.root });
     await made.ws.call('write_file', { path: 'notes.md', content: 'mine\n' });

@@ -34,6 +34,13 @@ export interface World {
    * state tells of reads too): they are read after every call that needs them.
    */
   writes?(): number;
+  /**
+   * The same count for the root alone, for a world whose `writes` stays absent (the host's): a
+   * refused call that asked for no change cannot have changed the root, and its root need not be
+   * read again. Only for tools whose every change goes through `fs`: a tool that runs programs
+   * changes files with a child's own system calls, so the fuzzer reads the root after those.
+   */
+  rootWrites?(): number;
   /** host strings no envelope may carry beyond echoing the caller's own input */
   hostStrings: string[];
   cleanup(): Promise<void>;
@@ -194,7 +201,7 @@ const CHANGING = new Set(['writeFile', 'writeInPlace', 'mkdir', 'rmdir', 'unlink
  * The backend, counting each changing operation asked of it (before it runs: one that fails half
  * way may still have changed something). Everything else passes through untouched.
  */
-function countingWrites(inner: WorkspaceFs): { fs: WorkspaceFs; writes: () => number } {
+export function countingWrites(inner: WorkspaceFs): { fs: WorkspaceFs; writes: () => number } {
   let count = 0;
   const fs = watchedFs(
     inner,

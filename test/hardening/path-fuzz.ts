@@ -112,7 +112,7 @@ export async function fuzzPaths(
     if (report.broken.length < 300) report.broken.push(line);
   };
   const audit = auditedFs(world.fs, world.root);
-  const sessions: Array<{ set: string; ws: Workspace; cwd: string; uses: PathUse[] }> = [];
+  const sessions: Array<{ set: string; ws: Workspace; cwd: string; uses: PathUse[]; programs: Set<string> }> = [];
   for (const set of toolsets) {
     for (const [cwd, snapshots] of [
       ['', true],
@@ -141,7 +141,12 @@ export async function fuzzPaths(
       const kept = uses.filter((u) => !unsupported.has(u.tool));
       uses.length = 0;
       uses.push(...kept);
-      sessions.push({ set: set.name, ws, cwd, uses });
+      // the tools that may change files without asking `fs`: those that run programs, and those the
+      // host added (its run_command, its task tools), which the toolset does not describe
+      const programs = new Set(
+        offered.filter((t) => !set.tools.some((d) => d.name === t.name && !d.programs)).map((t) => t.name),
+      );
+      sessions.push({ set: set.name, ws, cwd, uses, programs });
     }
   }
   report.uses = sessions.filter((s) => s.cwd === '').reduce((n, s) => n + s.uses.length, 0);
@@ -154,9 +159,16 @@ export async function fuzzPaths(
   // Each mark is taken before its read, so a write landing during the read is looked at next time.
   const writes = world.writes;
   const changedSince = (mark: number | undefined) => writes === undefined || writes() !== mark;
+  // The host's world counts only for the root, and only what its tools ask of `fs`: a child that
+  // a program-running tool started writes with its own system calls.
+  const rootWrites = writes ?? world.rootWrites;
+  const rootChangedSince = (mark: number | undefined, tool: string, programs: Set<string>) =>
+    rootWrites === undefined || rootWrites() !== mark || (writes === undefined && programs.has(tool));
   let outsideReadAt = writes?.();
   let outsideBefore = await world.outsideState();
-  let rootReadAt = writes?.();
+  // compared as text after every call that needs it: made once per state, not once per comparison
+  let outsideBeforeText = JSON.stringify(outsideBefore);
+  let rootReadAt = rootWrites?.();
   let rootBefore = await rootState(world);
   let dirty = false;
   for (let i = 0; i < count; i++) {
@@ -167,7 +179,7 @@ export async function fuzzPaths(
       for (const use of session.uses) {
         if (dirty) {
           await world.reset();
-          rootReadAt = writes?.();
+          rootReadAt = rootWrites?.();
           rootBefore = await rootState(world);
           dirty = false;
         }
@@ -228,18 +240,20 @@ export async function fuzzPaths(
         if (changedSince(outsideReadAt)) {
           outsideReadAt = writes?.();
           const outsideAfter = await world.outsideState();
-          if (JSON.stringify(outsideAfter) !== JSON.stringify(outsideBefore)) {
+          const outsideAfterText = JSON.stringify(outsideAfter);
+          if (outsideAfterText !== outsideBeforeText) {
             report.escapes++;
             note(`${label}: changed or read something outside the root: ${diffKeys(outsideBefore, outsideAfter)}`);
             outsideBefore = outsideAfter;
+            outsideBeforeText = outsideAfterText;
           }
         }
         const refused = !env.ok || codes.length > 0;
         if (use.mutates && !refused) dirty = true;
         // only a tool that may change files is checked for leftovers: reading the whole root after
         // every read-only call would double the cost of the run
-        else if (!env.ok && use.mutates && changedSince(rootReadAt)) {
-          rootReadAt = writes?.();
+        else if (!env.ok && use.mutates && rootChangedSince(rootReadAt, use.tool, session.programs)) {
+          rootReadAt = rootWrites?.();
           const rootAfter = await rootState(world);
           if (rootAfter !== rootBefore) {
             report.partial++;

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createMemoryFs } from '../../src/index.js';
 import { createNodeFs } from '../../src/fs/node.js';
-import { backendWorld, linkNames, outsideFiles, randomTag, seedRoot, type World } from './fs-world.js';
+import { backendWorld, countingWrites, linkNames, outsideFiles, randomTag, seedRoot, type World } from './fs-world.js';
 
 export type { World } from './fs-world.js';
 
@@ -26,7 +26,7 @@ export async function nodeWorld(): Promise<World> {
   const old = new Date('2001-01-01T00:00:00Z');
   for (const p of watched) nodeFs.utimesSync(p, old, nodeFs.statSync(p).mtime);
   nodeFs.mkdirSync(w.root);
-  const fs = createNodeFs();
+  const { fs, writes } = countingWrites(createNodeFs());
   // each seeded entry as the first seeding left it, for reset to tell what a call changed
   let seeded: Map<string, string> | undefined;
   const world: World = {
@@ -66,6 +66,7 @@ export async function nodeWorld(): Promise<World> {
     // Read with the host's own calls: through the node backend (each step opened beneath the
     // root), reading the root after every refused change was a quarter of this world's CPU.
     rootState: () => hostRootState(w.root),
+    rootWrites: writes,
     async outsideState() {
       const out: Record<string, string> = {};
       out['beside root'] = nodeFs.readdirSync(base).sort().join(',');

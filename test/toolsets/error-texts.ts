@@ -15,6 +15,9 @@ export const UNKNOWN = '\u2026';
 /** The variants one expression may take before the sweep stops spelling them out. */
 const MAX_VARIANTS = 64;
 
+/** Each file's runtime imports by its path and text: the seeds' sweeps share most of their files. */
+const importsOf = new Map<string, string[]>();
+
 /** The project files `roots` load through their relative imports (static and dynamic; type-only ones load nothing). */
 export function reachedFrom(roots: string[]): string[] {
   const seen = new Set<string>();
@@ -29,11 +32,22 @@ export function reachedFrom(roots: string[]): string[] {
     } catch {
       continue; // a folder import or a generated file: nothing of ours to read
     }
-    for (const spec of runtimeImports(ts.createSourceFile(file, source, ts.ScriptTarget.ES2023))) {
+    const key = `${file}\0${source}`;
+    let specs = importsOf.get(key);
+    if (!specs) {
+      specs = runtimeImports(ts.createSourceFile(file, source, ts.ScriptTarget.ES2023));
+      importsOf.set(key, specs);
+    }
+    for (const spec of specs) {
       if (spec.startsWith('.')) queue.push(normalize(join(dirname(file), spec)).replace(/\.js$/, '.ts'));
     }
   }
   return [...seen].sort();
+}
+
+/** Let go of what {@link reachedFrom} keeps between calls. */
+export function forgetReached(): void {
+  importsOf.clear();
 }
 
 /** The modules a file loads when it runs: type-only imports and re-exports carry no code, so no texts. */
@@ -71,15 +85,13 @@ function runtimeImports(file: ts.SourceFile): string[] {
 }
 
 /**
- * Every error text `files` hold: the message and hint of each `new ToolError(code, message, { hint })`,
- * every `hint:` and each problem's `message:` (an object with `path` beside it), followed through
- * the ways hints are built here: constants (also imported ones), `a ?? b`, `c ? a : b`, `+`,
- * template literals, lookup tables (`HINTS[verdict]`), and a helper's parameter (`outside(input,
- * why, hint)`), which takes the texts its callers pass.
+ * The program {@link errorTexts} reads `files` with. Only names are resolved, never types: no lib
+ * files, so a program over a toolset is quick. One program over several toolsets' files serves
+ * each of them: a file's names resolve to the same declarations in it (only runtime imports carry
+ * texts, and the files they reach are in both), and the texts are read from the given files alone.
  */
-export function errorTexts(files: string[]): Map<string, ErrorText[]> {
-  // Only names are resolved, never types: no lib files, so a program over a toolset is quick.
-  const program = ts.createProgram(files, {
+export function sweepProgram(files: string[]): ts.Program {
+  const options: ts.CompilerOptions = {
     target: ts.ScriptTarget.ES2023,
     module: ts.ModuleKind.NodeNext,
     moduleResolution: ts.ModuleResolutionKind.NodeNext,
@@ -87,7 +99,21 @@ export function errorTexts(files: string[]): Map<string, ErrorText[]> {
     noLib: true,
     noResolve: true,
     types: [],
-  });
+  };
+  const host = ts.createCompilerHost(options);
+  // the sweep reads code, never a comment
+  host.jsDocParsingMode = ts.JSDocParsingMode.ParseNone;
+  return ts.createProgram(files, options, host);
+}
+
+/**
+ * Every error text `files` hold: the message and hint of each `new ToolError(code, message, { hint })`,
+ * every `hint:` and each problem's `message:` (an object with `path` beside it), followed through
+ * the ways hints are built here: constants (also imported ones), `a ?? b`, `c ? a : b`, `+`,
+ * template literals, lookup tables (`HINTS[verdict]`), and a helper's parameter (`outside(input,
+ * why, hint)`), which takes the texts its callers pass.
+ */
+export function errorTexts(files: string[], program: ts.Program = sweepProgram(files)): Map<string, ErrorText[]> {
   const checker = program.getTypeChecker();
   const ours = files.map((f) => program.getSourceFile(f)!);
   const calls = new Map<ts.Symbol, ts.CallExpression[]>();

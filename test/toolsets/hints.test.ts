@@ -1,10 +1,11 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import type ts from 'typescript';
+import { afterAll, describe, expect, it } from 'vitest';
 import { createMemoryFs, createWorkspace, type JsonSchema, type WorkspacePolicy } from '../../src/index.js';
 import { TOOLSET_NAMES, toolset, type ToolsetName } from '../../src/toolsets/index.js';
-import { errorTexts, reachedFrom, UNKNOWN, type ErrorText } from './error-texts.js';
+import { errorTexts, forgetReached, reachedFrom, sweepProgram, UNKNOWN, type ErrorText } from './error-texts.js';
 
 type Row = Record<string, any>;
 type Case = [tool: string, args: Row, code: string];
@@ -217,9 +218,20 @@ const SEED_ROOTS: Record<SeedName, string[]> = {
 };
 
 const swept = new Map<SeedName, ErrorText[]>();
-/** The error texts of the code a seed toolset loads (read once per run: a program over ~80 files). */
+/** One program over every seed's files (about 100), which each seed's sweep reads its own files from. */
+let seedsProgram: ts.Program | undefined;
+afterAll(() => {
+  swept.clear();
+  seedsProgram = undefined;
+  forgetReached();
+});
+
+/** The error texts of the code a seed toolset loads (read once per run). */
 function textsOf(name: SeedName): ErrorText[] {
-  if (!swept.has(name)) swept.set(name, [...errorTexts(reachedFrom(SEED_ROOTS[name])).values()].flat());
+  if (!swept.has(name)) {
+    seedsProgram ??= sweepProgram([...new Set(Object.values(SEED_ROOTS).flatMap((roots) => reachedFrom(roots)))]);
+    swept.set(name, [...errorTexts(reachedFrom(SEED_ROOTS[name]), seedsProgram).values()].flat());
+  }
   return swept.get(name)!;
 }
 
