@@ -1,5 +1,7 @@
 /** The app's files, by path below the consumer project. */
 export declare const appFiles: Record<string, string>;
+/** The package's chunks the app's calls load beyond what the package's entry modules import themselves. */
+export declare const appLoads: readonly string[];
 /** The page that loads a build's entry. */
 export declare function page(script: string): string;
 /** Run a program, failing with its output; answers its stdout. */
@@ -19,8 +21,11 @@ export interface Built {
   pageFirstLoad: string[];
   /** the files that hold a chunk the package loads on first use, by the name of its chunk in the package */
   lazy(name: 'run' | 'pack' | 'clone'): string[];
+  /** the JavaScript files the build left unminified (webpack with `minifyOnly`; otherwise none) */
+  unminified?: string[];
 }
 
 export declare function buildVite(app: string): Promise<Built>;
-export declare function buildWebpack(app: string): Promise<Built>;
+/** `minifyOnly`: minify what the app can load (its entries, what the package's entries import, these chunks' imports). */
+export declare function buildWebpack(app: string, options?: { minifyOnly?: readonly string[] }): Promise<Built>;
 export declare function buildEsbuild(app: string): Promise<Built>;

@@ -43,6 +43,15 @@ main().then(
   'web/vite.config.js': `export default { worker: { format: 'es' } };\n`,
 };
 
+/**
+ * The package's chunks the app's calls load beyond what the package's entry modules import
+ * themselves: the review journal its first write keeps (`journal-link`), and RE2 and picomatch
+ * (`build`, `posix`), which its .gitignore rules and its glob load. The webpack build of the test
+ * minifies what the app can load and no more (`buildWebpack`'s `minifyOnly`), and the test checks
+ * that the app, run in Chromium, loaded no file the build left unminified.
+ */
+export const appLoads = ['journal-link', 'build', 'posix'];
+
 /** The page that loads a build's entry. */
 export function page(script) {
   return `<!doctype html>\n<html><body><pre id="out">loading</pre>${script}</body></html>\n`;
@@ -131,16 +140,44 @@ export async function buildVite(app) {
  * webpack 5 with nothing but the entry and the output folder: it follows the package's
  * `new Worker(new URL('./worker.js', import.meta.url))` and makes the worker's dynamic imports
  * chunks of its own, named by number; the stats tell which import each chunk serves.
+ *
+ * `minifyOnly`, a list of the package's chunk names: webpack's own minimizer, with its own
+ * defaults, still minifies every chunk the app can load (the page's and the worker's entries, all
+ * that the package's entry modules import, which the worker's warm-up fetches whenever a call
+ * leaves it a quiet moment, and the chunks of the imports named in the list) and leaves alone the
+ * chunks only another import reaches (git's verbs, most shell commands). terser minifies each
+ * file on its own, so a file it minifies comes out byte for byte as in a build that minifies
+ * everything; `unminified` lists the files it left.
  */
-export async function buildWebpack(app) {
+export async function buildWebpack(app, { minifyOnly } = {}) {
   const web = join(app, 'web');
   const out = join(web, 'dist-webpack');
-  const build = `require('webpack')({ mode: 'production', context: ${JSON.stringify(web)}, entry: './main.js',
-  output: { path: ${JSON.stringify(out)}, clean: true }, performance: { hints: false } }, (error, stats) => {
+  const build = `const webpack = require('webpack');
+const compiler = webpack({ mode: 'production', context: ${JSON.stringify(web)}, entry: './main.js',
+  output: { path: ${JSON.stringify(out)}, clean: true }, performance: { hints: false } });
+const named = ${minifyOnly ? `new RegExp(${JSON.stringify(`/(${minifyOnly.join('|')})-[\\w-]+\\.js$`)})` : null};
+const unminified = [];
+if (named) compiler.hooks.thisCompilation.tap('minify-only', (compilation) => {
+  const entryModule = /sandpit-workspace\\/dist\\/(web\\/worker|web\\/index|browser\\/index|index)\\.js$/;
+  const loadable = (origin) =>
+    !origin.request || entryModule.test(origin.module?.resource ?? '') || named.test(origin.request);
+  // Before the minimizer's stage: an asset marked minimized is one it leaves as it is.
+  compilation.hooks.processAssets.tap({ name: 'minify-only', stage: webpack.Compilation.PROCESS_ASSETS_STAGE_OPTIMIZE_SIZE - 1 }, () => {
+    for (const chunk of compilation.chunks) {
+      if (chunk.canBeInitial() || [...chunk.groupsIterable].some((g) => g.origins.some(loadable))) continue;
+      for (const file of chunk.files) if (file.endsWith('.js')) {
+        compilation.updateAsset(file, (source) => source, { minimized: true });
+        unminified.push(file);
+      }
+    }
+  });
+});
+compiler.run((error, stats) => {
   if (error || stats.hasErrors()) { console.error(error ?? stats.toString('errors-only')); process.exit(1); }
-  process.stdout.write(JSON.stringify(stats.toJson({ all: false, chunks: true, chunkOrigins: true, entrypoints: true, ids: true })));
+  process.stdout.write(JSON.stringify({ unminified, stats: stats.toJson({ all: false, chunks: true, chunkOrigins: true, entrypoints: true, ids: true }) }));
+  compiler.close(() => {});
 });`;
-  const stats = JSON.parse(mustRun(process.execPath, ['-e', build], app));
+  const { stats, unminified } = JSON.parse(mustRun(process.execPath, ['-e', build], app));
   // A classic script and no charset in the page: decoded as windows-1252, so the package must be ASCII.
   await writeTree(out, { 'index.html': page('<script src="./main.js"></script>') });
   const files = await readOutput(out);
@@ -155,6 +192,7 @@ export async function buildWebpack(app) {
   return {
     out,
     files,
+    unminified,
     workerFirstLoad: [...new Set([...worker, ...imported(/\/opfs-[\w-]+\.js$/)])],
     pageFirstLoad: stats.chunks.filter((c) => main.includes(String(c.id))).flatMap((c) => c.files),
     lazy: (name) => imported(new RegExp(`/${name}-[\\w-]+\\.js$`)),

@@ -27,16 +27,20 @@ export function sharedPage(): Promise<Built> {
 
 export interface PageServer {
   url: string;
+  /** The paths asked for so far (the page's and its workers' requests), in the built folder's terms: `main.js`. */
+  requested: string[];
   stop(): Promise<void>;
 }
 
 /** Serve a built folder on 127.0.0.1 (a secure context, so OPFS and Web Locks are there). */
 export async function servePage(dir: string): Promise<PageServer> {
+  const requested: string[] = [];
   const server: Server = createServer(async (req, res) => {
     const path = normalize(decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname)).replace(
       /^(\.\.[/\\])+/,
       '',
     );
+    requested.push(path.replace(/^\//, ''));
     try {
       const body = await readFile(join(dir, path.endsWith('/') ? `${path}index.html` : path));
       res.writeHead(200, { 'content-type': TYPES[extname(path) || '.html'] ?? 'application/octet-stream' });
@@ -47,7 +51,11 @@ export async function servePage(dir: string): Promise<PageServer> {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as { port: number };
-  return { url: `http://127.0.0.1:${port}/`, stop: () => new Promise((resolve) => server.close(() => resolve())) };
+  return {
+    url: `http://127.0.0.1:${port}/`,
+    requested,
+    stop: () => new Promise((resolve) => server.close(() => resolve())),
+  };
 }
 
 export { filesBelow } from '../support/files-below.js';
