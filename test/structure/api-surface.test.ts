@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import ts from 'typescript';
 import { afterAll, describe, expect, it } from 'vitest';
 import { distIsCurrent } from '../cli/build-dist.js';
-import { fromDeclarations } from '../support/dist-declarations.js';
+import { fromDeclarations, resolveModulesThrough } from '../support/dist-declarations.js';
 
 // Each entry the package exports, as typedoc reads it (docs/entries re-export what a user imports).
 const ENTRIES: Array<[string, string]> = [
@@ -61,22 +61,7 @@ function ownFilesProgram(): ts.Program {
   host.jsDocParsingMode = ts.JSDocParsingMode.ParseNone;
   // a current build's declarations name and kind every export as src does, without its code
   const read = distIsCurrent() ? fromDeclarations : (found: ts.ResolvedModuleWithFailedLookupLocations) => found;
-  host.resolveModuleNameLiterals = (literals, containingFile, redirected, compilerOptions, file) =>
-    literals.map((literal) =>
-      /^\.\.?\//.test(literal.text)
-        ? read(
-            ts.resolveModuleName(
-              literal.text,
-              containingFile,
-              compilerOptions,
-              host,
-              undefined,
-              redirected,
-              ts.getModeForUsageLocation(file, literal, compilerOptions),
-            ),
-          )
-        : { resolvedModule: undefined },
-    );
+  host.resolveModuleNameLiterals = resolveModulesThrough(host, read, (specifier) => /^\.\.?\//.test(specifier));
   ownFiles = ts.createProgram(
     ENTRIES.map(([, file]) => file),
     options,

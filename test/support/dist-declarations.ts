@@ -22,3 +22,30 @@ export function fromDeclarations(
     resolvedModule: { ...found.resolvedModule!, resolvedFileName: declarations, extension: ts.Extension.Dts },
   };
 }
+
+/**
+ * A compiler host's module resolution, each answer passed through `map` (fromDeclarations, say);
+ * a specifier `only` leaves out resolves to nothing.
+ */
+export function resolveModulesThrough(
+  host: ts.CompilerHost,
+  map: (found: ts.ResolvedModuleWithFailedLookupLocations) => ts.ResolvedModuleWithFailedLookupLocations,
+  only: (specifier: string) => boolean = () => true,
+): NonNullable<ts.CompilerHost['resolveModuleNameLiterals']> {
+  return (literals, containingFile, redirected, compilerOptions, file) =>
+    literals.map((literal) =>
+      only(literal.text)
+        ? map(
+            ts.resolveModuleName(
+              literal.text,
+              containingFile,
+              compilerOptions,
+              host,
+              undefined,
+              redirected,
+              ts.getModeForUsageLocation(file, literal, compilerOptions),
+            ),
+          )
+        : { resolvedModule: undefined },
+    );
+}

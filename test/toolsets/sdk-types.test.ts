@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { distIsCurrent } from '../cli/build-dist.js';
-import { fromDeclarations } from '../support/dist-declarations.js';
+import { fromDeclarations, resolveModulesThrough } from '../support/dist-declarations.js';
 
 const fixtures = {
   assigns: fileURLToPath(new URL('./sdk-fixture/assigns.ts', import.meta.url)),
@@ -20,20 +20,7 @@ let diagnostics: Array<{ file: string; message: string }> | undefined;
 function hostReadingDist(options: ts.CompilerOptions): ts.CompilerHost {
   const host = ts.createCompilerHost(options);
   host.jsDocParsingMode = ts.JSDocParsingMode.ParseForTypeErrors;
-  host.resolveModuleNameLiterals = (literals, containingFile, redirected, compilerOptions, file) =>
-    literals.map((literal) =>
-      fromDeclarations(
-        ts.resolveModuleName(
-          literal.text,
-          containingFile,
-          compilerOptions,
-          host,
-          undefined,
-          redirected,
-          ts.getModeForUsageLocation(file, literal, compilerOptions),
-        ),
-      ),
-    );
+  host.resolveModuleNameLiterals = resolveModulesThrough(host, fromDeclarations);
   return host;
 }
 
