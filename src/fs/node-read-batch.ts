@@ -1,5 +1,5 @@
 import type * as NodeFs from 'node:fs';
-import { regularFileStat } from './stat.js';
+import { makeStat } from './stat.js';
 import type { PlainFile } from './types.js';
 
 /** Fields of each answer, in the metadata array. */
@@ -137,17 +137,17 @@ export function decodeBatch(meta: Float64Array, out: Uint8Array, from: number, t
       files.push(null);
       continue;
     }
-    const stat = regularFileStat(
-      meta[m + 1]!,
-      meta[m + 2]!,
-      meta[m + 3]!,
-      meta[m + 4]!,
-      meta[m + 5]!,
-      meta[m + 6]!,
-      meta[m + 7]!,
-      meta[m + 8]!,
-      meta[m + 9]!,
-    );
+    const stat = makeStat('file', {
+      mode: meta[m + 1]!,
+      size: meta[m + 2]!,
+      ino: meta[m + 3]!,
+      mtimeMs: meta[m + 4]!,
+      ctimeMs: meta[m + 5]!,
+      uid: meta[m + 6]!,
+      gid: meta[m + 7]!,
+      dev: meta[m + 8]!,
+      nlink: meta[m + 9]!,
+    });
     files.push({ stat, bytes: kind === 1 ? null : out.subarray(meta[m + 10]!, meta[m + 10]! + meta[m + 2]!) });
   }
   return files;

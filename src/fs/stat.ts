@@ -113,39 +113,6 @@ export function fromNodeStats(s: {
   return stat;
 }
 
-/**
- * A regular file's stat from its numbers, shaped as fromNodeStats makes them (one object and no
- * fields object first): a search decodes one per file it reads, most of them never looked at.
- */
-export function regularFileStat(
-  mode: number,
-  size: number,
-  ino: number,
-  mtimeMs: number,
-  ctimeMs: number,
-  uid: number,
-  gid: number,
-  dev: number,
-  nlink: number,
-): FsStat {
-  const kind = KINDS.file;
-  return {
-    type: 'file',
-    mode,
-    size,
-    ino,
-    mtimeMs,
-    ctimeMs,
-    uid,
-    gid,
-    dev,
-    nlink,
-    isFile: kind.isFile,
-    isDirectory: kind.isDirectory,
-    isSymbolicLink: kind.isSymbolicLink,
-  };
-}
-
 function specialOfFormat(format: number): FsStat['special'] {
   switch (format) {
     case 0o010000:
