@@ -103,6 +103,8 @@ export interface CountedFile {
   bytes: Uint8Array;
   /** hard links of the file read, from the same open as the bytes (undefined when the backend reads without one) */
   nlink?: number;
+  /** the lines holding a search's literal, where the backend found them as it read (PlainFile.literalLines) */
+  literalLines?: ArrayLike<number>;
 }
 
 /**

@@ -2,7 +2,8 @@ import * as fs from 'node:fs';
 import type { Worker } from 'node:worker_threads';
 import { native } from './node-names.js';
 import { toFsStat } from './stat.js';
-import { decodeBatch, readBatch, viaOwnProc } from './node-read-batch.js';
+import { literalLines, type LiteralBytes } from './literal-lines.js';
+import { decodeBatch, readBatch, viaOwnProc, type BatchAnswer } from './node-read-batch.js';
 import type { PlainFile } from './types.js';
 import { nodeBuiltin } from './node-builtin.js';
 import type { FolderCheck } from './node-beneath.js';
@@ -106,7 +107,11 @@ const fs = require('node:fs');
 const { parentPort } = require('node:worker_threads');
 const readBatch = ${readBatch.toString()};
 const viaOwn = (${viaOwnProc.toString()})(fs);
-parentPort.on('message', ({ id, paths: given, dirs, groups, checks }) => {
+const { lines } = (${literalLines.toString()})(
+  (hay, byte, from) => (from >= hay.length ? -1 : Buffer.prototype.indexOf.call(hay, byte, from)),
+  require('node:buffer').isUtf8,
+);
+parentPort.on('message', ({ id, paths: given, dirs, groups, checks, literal }) => {
   const paths = typeof given === 'string' ? given.split('\\0') : given;
   const n = paths.length;
   if (dirs !== undefined) {
@@ -117,8 +122,9 @@ parentPort.on('message', ({ id, paths: given, dirs, groups, checks }) => {
       for (const end = i + groups[2 * d]; i < end; i++) paths[i] = prefix + paths[i];
     }
   } else for (let i = 0; i < n; i++) paths[i] = viaOwn(paths[i]);
-  const { meta, out } = readBatch(fs, paths, groups, checks && checks.map((c, i) => (i % 2 === 0 && c !== null ? viaOwn(c) : c)));
-  parentPort.postMessage({ id, meta, out }, [meta.buffer, out.buffer]);
+  const viaChecks = checks && checks.map((c, i) => (i % 2 === 0 && c !== null ? viaOwn(c) : c));
+  const answer = readBatch(fs, paths, groups, viaChecks, literal && { literal, lines });
+  parentPort.postMessage({ id, ...answer }, [answer.meta.buffer, answer.out.buffer, answer.lines.buffer]);
 });
 `;
 
@@ -129,6 +135,8 @@ interface Request {
   /** a folder descriptor's link and the path it must still read once the files are open, or null */
   check: FolderCheck | null;
   paths: string | Array<string | Buffer>;
+  /** the literal whose lines are found as the files are read (PlainReadOptions.literal), or null */
+  literal: LiteralBytes | null;
   count: number;
   maxBytes: number;
   resolve: (files: Array<PlainFile | null>) => void;
@@ -185,14 +193,14 @@ function startHelper(): Helper | null {
   }
   worker.unref();
   const one: Helper = { worker, pending: new Map() };
-  worker.on('message', ({ id, meta, out }: { id: number; meta: Float64Array; out: Uint8Array }) => {
+  worker.on('message', ({ id, ...answer }: BatchAnswer & { id: number }) => {
     const requests = one.pending.get(id);
     one.pending.delete(id);
     if (one.pending.size === 0) worker.unref();
     if (!requests) return;
     let at = 0;
     for (const r of requests) {
-      r.resolve(decodeBatch(meta, out, at, at + r.count));
+      r.resolve(decodeBatch(answer, at, at + r.count));
       at += r.count;
     }
   });
@@ -259,6 +267,7 @@ export function readOnHelper(
   maxBytes: number,
   dir: string | null = null,
   check: FolderCheck | null = null,
+  literal: LiteralBytes | null = null,
 ): Promise<Array<PlainFile | null>> | null {
   if (helpers === null) return null;
   if (helpers.length === 0 && readInPlace + count <= READ_IN_PLACE_FIRST) {
@@ -267,7 +276,7 @@ export function readOnHelper(
   }
   return new Promise((resolve, reject) => {
     if (outbox.length === 0) process.nextTick(flush);
-    outbox.push({ dir, check, paths, count, maxBytes, resolve, reject });
+    outbox.push({ dir, check, paths, literal, count, maxBytes, resolve, reject });
   });
 }
 
@@ -276,14 +285,16 @@ export function sendQueuedReads(): void {
   if (outbox.length > 0) flush();
 }
 
-/** Send the reads asked for in this turn, up to MESSAGE_FILES files a message. */
+/** Send the reads asked for in this turn, up to MESSAGE_FILES files a message, each message's for one literal. */
 function flush(): void {
   const queued = outbox;
   outbox = [];
   for (let at = 0; at < queued.length; ) {
     let end = at + 1;
     let files = queued[at]!.count;
-    while (end < queued.length && files + queued[end]!.count <= MESSAGE_FILES) files += queued[end++]!.count;
+    const { literal } = queued[at]!;
+    while (end < queued.length && files + queued[end]!.count <= MESSAGE_FILES && queued[end]!.literal === literal)
+      files += queued[end++]!.count;
     send(queued.slice(at, end));
     at = end;
   }
@@ -310,8 +321,9 @@ function send(requests: Request[]): void {
   const id = nextId++;
   if (h.pending.size === 0) h.worker.ref();
   h.pending.set(id, requests);
+  const literal = requests[0]!.literal ?? undefined;
   try {
-    h.worker.postMessage(dirs ? { id, paths, dirs, groups, checks } : { id, paths, groups, checks });
+    h.worker.postMessage(dirs ? { id, paths, dirs, groups, checks, literal } : { id, paths, groups, checks, literal });
   } catch (error) {
     h.pending.delete(id);
     if (h.pending.size === 0) h.worker.unref();

@@ -1,14 +1,25 @@
 import type * as NodeFs from 'node:fs';
+import type { LiteralBytes, LiteralLineSearch } from './literal-lines.js';
 import { makeStat } from './stat.js';
 import type { PlainFile } from './types.js';
 
 /** Fields of each answer, in the metadata array. */
-export const FIELDS = 11;
+export const FIELDS = 13;
 
-/** The files of one batch: each one's numbers in `meta` (FIELDS a file), the bytes of all in `out`. */
+/**
+ * The files of one batch: each one's numbers in `meta` (FIELDS a file), the bytes of all in `out`,
+ * and the lines holding the literal asked for in `lines` (four numbers a line).
+ */
 export interface BatchAnswer {
   meta: Float64Array;
   out: Uint8Array;
+  lines: Float64Array;
+}
+
+/** What a batch looks for in its files as it reads them: a literal, with the line search that finds it. */
+export interface BatchLiteral {
+  literal: LiteralBytes;
+  lines: LiteralLineSearch['lines'];
 }
 
 /**
@@ -16,7 +27,8 @@ export interface BatchAnswer {
  * without waiting on a FIFO: a regular file's fstat numbers and bytes (none over its group's
  * `maxBytes`), nothing for anything else. `groups` holds [count, maxBytes] of each read asked
  * for, in order; `checks` [link, path] of each (or two nulls): that read's folder must still be at
- * that path once its files are open, or none of them is answered.
+ * that path once its files are open, or none of them is answered. With `find`, each file read
+ * whole is searched for the literal's lines there and then (a search's scan, on this thread).
  *
  * The same code runs on a read helper thread (its source is made from this function's, so it
  * must use nothing but its arguments and builtins) and on the calling thread when it reads in
@@ -27,8 +39,12 @@ export function readBatch(
   paths: Array<string | Buffer>,
   groups: readonly number[],
   checks: ReadonlyArray<string | null> | undefined,
+  find?: BatchLiteral,
 ): BatchAnswer {
-  const fields = 11;
+  const fields = 13;
+  // more lines in one file than this are left to the reader, who stops at what its page can hold
+  const mostLines = 1000;
+  const found: number[] = [];
   const { O_RDONLY, O_NOFOLLOW, O_NONBLOCK, O_NOCTTY } = fs.constants;
   const flags = O_RDONLY | O_NOFOLLOW | O_NONBLOCK | (O_NOCTTY || 0);
   const n = paths.length;
@@ -123,13 +139,25 @@ export function readBatch(
     if (got < size) out.fill(0, at + got, at + size);
     meta[m + 10] = at;
     meta[m + 2] = got;
+    meta[m + 11] = -1;
+    if (find !== undefined && meta[m] === 2) {
+      const first = found.length;
+      const n = find.lines(out.subarray(at, at + got), find.literal, 0, mostLines + 1, found);
+      if (n >= 0 && n <= mostLines) {
+        meta[m + 11] = n;
+        meta[m + 12] = first;
+      } else found.length = first;
+    }
     at += size;
   }
-  return { meta, out };
+  return { meta, out, lines: new Float64Array(found) };
 }
 
+const NO_LINES = new Float64Array(0);
+const NO_BYTES = new Uint8Array(0);
+
 /** The answers for files `from` to `to` of a batch. */
-export function decodeBatch(meta: Float64Array, out: Uint8Array, from: number, to: number): Array<PlainFile | null> {
+export function decodeBatch({ meta, out, lines }: BatchAnswer, from: number, to: number): Array<PlainFile | null> {
   const files: Array<PlainFile | null> = [];
   for (let m = from * FIELDS; m < to * FIELDS; m += FIELDS) {
     const kind = meta[m];
@@ -148,7 +176,15 @@ export function decodeBatch(meta: Float64Array, out: Uint8Array, from: number, t
       dev: meta[m + 8]!,
       nlink: meta[m + 9]!,
     });
-    files.push({ stat, bytes: kind === 1 ? null : out.subarray(meta[m + 10]!, meta[m + 10]! + meta[m + 2]!) });
+    const n = meta[m + 11]!;
+    if (kind === 1) files.push({ stat, bytes: null });
+    // no view of a file found without the literal: its bytes are not looked at again
+    else if (n === 0) files.push({ stat, bytes: NO_BYTES, literalLines: NO_LINES });
+    else {
+      const bytes = out.subarray(meta[m + 10]!, meta[m + 10]! + meta[m + 2]!);
+      const first = meta[m + 12]!;
+      files.push(n < 0 ? { stat, bytes } : { stat, bytes, literalLines: lines.subarray(first, first + 4 * n) });
+    }
   }
   return files;
 }

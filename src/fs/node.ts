@@ -6,6 +6,7 @@ import { Beneath, BENEATH_SUPPORTED, openRegularFile, type FolderCheck } from '.
 import { DIRECT_IO, readOnHelper, readPlain, readPlainAt, sendQueuedReads, writeInPlace } from './node-direct.js';
 import { toFsStat } from './stat.js';
 import { decodeBatch, readBatch, viaOwnProc } from './node-read-batch.js';
+import { literalLines, type LiteralBytes, type LiteralLineSearch } from './literal-lines.js';
 import { hasEscapedBytes, nameFromBytes } from './name-bytes.js';
 import { FolderListings, native } from './node-names.js';
 import {
@@ -145,12 +146,13 @@ export function createNodeFs(options: NodeFsOptions = {}): WorkspaceFs {
             const dir = base.endsWith('/') ? base.slice(0, -1) : base;
             const parts = beneath?.partsOf(dir === '' ? '/' : dir);
             const here = options?.here === true;
-            if (!parts) return readMany(dir, names, maxBytes, here);
+            const literal = options?.literal ?? null;
+            if (!parts) return readMany(dir, names, maxBytes, here, null, literal);
             // below the root: every name inside the folder's descriptor, held until all are read
             return beneath!
               .inDirHeld(
                 parts,
-                (fd, recheck) => readMany(`/proc/self/fd/${fd}`, names, maxBytes, here, recheck),
+                (fd, recheck) => readMany(`/proc/self/fd/${fd}`, names, maxBytes, here, recheck, literal),
                 options?.resolvedSince,
               )
               .catch(() => names.map(() => null));
@@ -176,7 +178,8 @@ export function createNodeFs(options: NodeFsOptions = {}): WorkspaceFs {
  * Plain files of folder `dir` (a path or a folder descriptor's `/proc` path), on the helper thread
  * when there is one and not asked for `here`, else here. A name that is not a plain name is null:
  * the caller's slow path decides. With `recheck`, the folder must still be in place once the
- * files are open, or every file is null.
+ * files are open, or every file is null. With `literal`, its lines are found in each file as it
+ * is read (PlainFile.literalLines), on the thread that reads it.
  */
 async function readMany(
   dir: string,
@@ -184,6 +187,7 @@ async function readMany(
   maxBytes: number,
   here: boolean,
   recheck: FolderCheck | null = null,
+  literal: LiteralBytes | null = null,
 ): Promise<Array<PlainFile | null>> {
   if (names.length === 0) return [];
   const plain = names.map((n) => n !== '' && n !== '.' && n !== '..' && !n.includes('/'));
@@ -198,13 +202,14 @@ async function readMany(
     const own = (ownPath ??= viaOwnProc(fs));
     const base = own(dir);
     const paths = listed.map((n) => (escaped ? native(`${base}/${n}`) : `${base}/${n}`));
-    const { meta, out } = readBatch(
+    const answer = readBatch(
       fs,
       paths,
       [paths.length, maxBytes],
       recheck ? [own(recheck.link), recheck.path] : undefined,
+      literal === null ? undefined : { literal, lines: (lineSearch ??= literalLines(nativeFind, isUtf8)).lines },
     );
-    return decodeBatch(meta, out, 0, paths.length);
+    return decodeBatch(answer, 0, paths.length);
   };
   let read: Array<PlainFile | null>;
   if (here) {
@@ -218,14 +223,18 @@ async function readMany(
           maxBytes,
           null,
           recheck,
+          literal,
         )
-      : readOnHelper(joined, names.length, maxBytes, dir, recheck);
+      : readOnHelper(joined, names.length, maxBytes, dir, recheck, literal);
     read = (await onHelper?.catch(() => null)) ?? inPlace();
   }
   return allPlain ? read : read.map((file, i) => (plain[i] ? file : null));
 }
 
 let ownPath: ReturnType<typeof viaOwnProc> | undefined;
+let lineSearch: LiteralLineSearch | undefined;
+const nativeFind = (bytes: Uint8Array, byte: number, from: number) =>
+  from >= bytes.length ? -1 : bufferIndexOf.call(bytes, byte, from);
 
 /** A regular file's bytes, opened without following a final link unless `follow`; never blocks on a FIFO. */
 function readRegular(path: string, follow: boolean): Buffer {
@@ -291,7 +300,7 @@ export const NODE_NATIVE: NativeHelpers = {
     return hash.digest('hex');
   },
   // memchr where Uint8Array#indexOf compares byte by byte: a fifth of the time on a file's bytes
-  indexOfByte: (bytes, byte, from) => (from >= bytes.length ? -1 : bufferIndexOf.call(bytes, byte, from)),
+  indexOfByte: nativeFind,
   isUtf8: (bytes) => isUtf8(bytes),
 };
 

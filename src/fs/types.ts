@@ -1,3 +1,4 @@
+import type { LiteralBytes } from './literal-lines.js';
 import type { SpecialKind } from './special.js';
 /** What `stat`/`lstat` return: the fields isomorphic-git and the tools read. */
 export interface FsStat {
@@ -196,8 +197,17 @@ export interface NativeHelpers {
 export interface PlainFile {
   /** the file's lstat */
   stat: FsStat;
-  /** its bytes, or null when it is larger than asked for */
+  /**
+   * its bytes, or null when it is larger than asked for; with PlainReadOptions.literal, a backend
+   * may leave them out (empty) of a file it found without the literal (`literalLines` empty)
+   */
   bytes: Uint8Array | null;
+  /**
+   * With PlainReadOptions.literal, where the backend could tell: the lines of `bytes` holding the
+   * literal, four numbers each (LiteralLineSearch.lines with no line skipped), empty when it is
+   * not there. Undefined where the reader must look itself (a UTF-16 or binary file, a lone `\r`).
+   */
+  literalLines?: ArrayLike<number>;
 }
 
 /**
@@ -220,6 +230,8 @@ export interface PlainReadOptions extends ResolveOptions {
    * wait for the reads it already has out (the wait becomes work, and no thread is woken for it).
    */
   here?: boolean;
+  /** a literal to find the lines of in each file as it is read (PlainFile.literalLines): a search's */
+  literal?: LiteralBytes;
 }
 
 /** What a backend can do, so the tools and the suite know what to expect of it. */

@@ -1,4 +1,5 @@
 import { readFileCounted, type CountedFile } from '../fs/helpers.js';
+import type { LiteralBytes } from '../fs/literal-lines.js';
 import type { PlainFile, WorkspaceFs } from '../fs/types.js';
 import type { PathResolver } from '../workspace/paths.js';
 import { yieldToHost } from '../workspace/host-yield.js';
@@ -28,6 +29,8 @@ export interface Slot {
   read: Promise<SlotRead>;
   /** set when `read` has settled */
   done?: boolean;
+  /** read on the page's own thread: it keeps no helper busy */
+  here?: boolean;
 }
 
 /**
@@ -39,6 +42,8 @@ export class SearchContinuation {
   readonly window: Slot[] = [];
   /** files in the window's slots */
   inFlight = 0;
+  /** of those, files read on the page's own thread */
+  readHere = 0;
   walking = true;
   /** the walk's latest run, taken from `at` on */
   run: WalkEntry[] = [];
@@ -61,6 +66,8 @@ export class SearchContinuation {
     readonly walkOptions: WalkOptions,
     readonly include: PathTest | null,
     concurrency: number,
+    /** a byte search's literal: a backend that can finds its lines as it reads (PlainReadOptions.literal) */
+    readonly literal: LiteralBytes | null = null,
   ) {
     // Files of one folder are read together where the backend can (one folder lookup, in parallel
     // with the scanning on some backends); a link's target and anything unusual is read alone.
@@ -103,7 +110,7 @@ export class SearchContinuation {
     }
   }
 
-  private enqueue(entries: WalkEntry[], read: Promise<SlotRead>): void {
+  private enqueue(entries: WalkEntry[], read: Promise<SlotRead>): Slot {
     const slot: Slot = { entries, read };
     slot.read = read.then((r) => {
       slot.done = true;
@@ -111,34 +118,26 @@ export class SearchContinuation {
     });
     this.window.push(slot);
     this.inFlight += entries.length;
+    return slot;
   }
 
   /**
-   * Start reads up to the window's size, and no more than `needed` files. When the oldest read is
-   * not back yet (the caller is about to wait for it), the last batch of this turn is read on
-   * this thread, after the others are handed out, rather than only waited for: the helper threads
-   * have a message and two wake-ups less. The same batches are read either way, so a page sees
-   * the same files and notes.
+   * Start reads on the helper threads up to the window's size, and no more than `needed` files
+   * in all. What this thread read itself while it waited (readWhileWaiting) does not count: the
+   * helper is kept as busy as before, where a window counting those reads left it idle for a
+   * third of a search while this thread read in its place.
    */
   async fill(needed: number): Promise<void> {
     const { batching } = this;
-    if (batching && this.inFlight > Math.max(0, this.limit - REFILL)) return;
+    if (batching && this.outThere() > Math.max(0, this.limit - REFILL)) return;
     // a batch starts only when a whole one fits: refilled one file at a time, batches would shrink to one file
-    const room = () => (batching ? this.limit - BATCH + 1 : this.limit);
-    const waiting = batching && this.window.length > 0 && this.window[0]!.done !== true;
-    let held: ((here: boolean) => void) | null = null;
-    try {
-      while (this.inFlight < room() && this.inFlight < needed) {
-        const started = await this.start(waiting);
-        if (started === false) break;
-        if (typeof started === 'function') {
-          held?.(false);
-          held = started;
-        }
-      }
-    } finally {
-      held?.(true);
-    }
+    const room = batching ? this.limit - BATCH + 1 : this.limit;
+    while (this.outThere() < room && this.inFlight < needed) if (!(await this.start(false, this.limit))) break;
+  }
+
+  /** Files of the window read on other threads. */
+  private outThere(): number {
+    return this.inFlight - this.readHere;
   }
 
   /**
@@ -151,19 +150,19 @@ export class SearchContinuation {
    */
   async readWhileWaiting(slot: Slot, needed: number): Promise<void> {
     if (!this.batching) return;
-    while (slot.done !== true && this.inFlight < needed && this.inFlight < this.limit + WAIT_READS_MOST) {
-      const started = await this.start(true, this.limit + WAIT_READS_MOST);
-      if (started === false) return;
-      if (typeof started === 'function') started(true);
+    const most = this.limit + WAIT_READS_MOST;
+    while (slot.done !== true && this.inFlight < needed && this.inFlight < most) {
+      if (!(await this.start(true, most))) return;
       await yieldToHost();
     }
   }
 
   /**
-   * Start the read of the next file, with the files after it in its folder; false at the walk's
-   * end. With `hold`, a batch's read waits to be issued by the function returned (here or not).
+   * Start the read of the next file, with the files after it in its folder (here, or on a helper
+   * thread); false at the walk's end. A batch read here stops at `most` files in the window, one
+   * read elsewhere at `most` read elsewhere.
    */
-  private async start(hold: boolean, most = this.limit): Promise<boolean | ((here: boolean) => void)> {
+  private async start(here: boolean, most: number): Promise<boolean> {
     const entry = this.nextInRun() ?? (await this.next());
     if (!entry) return false;
     const folder = this.batching ? plainFolder(entry) : null;
@@ -178,7 +177,8 @@ export class SearchContinuation {
       return true;
     }
     const batch = [entry];
-    while (batch.length < BATCH && this.inFlight + batch.length < most) {
+    const counted = here ? this.inFlight : this.outThere();
+    while (batch.length < BATCH && counted + batch.length < most) {
       const more = this.nextInRun() ?? (await this.next());
       if (!more) break;
       if (plainFolder(more) !== folder) {
@@ -190,30 +190,35 @@ export class SearchContinuation {
     const names = batch.map((e) => e.name);
     // the page's start: the folder its walk listed is read through what the listing found in place
     const since = this.walkOptions.resolvedSince;
-    const options = since === undefined ? undefined : { resolvedSince: since };
-    const read = (here: boolean): Promise<SlotRead> =>
+    const { literal } = this;
+    const options =
+      since === undefined && literal === null
+        ? undefined
+        : {
+            ...(since === undefined ? {} : { resolvedSince: since }),
+            ...(literal === null ? {} : { literal }),
+          };
+    const slot = this.enqueue(
+      batch,
       this.fs.readPlainFiles!(folder, names, Number.MAX_SAFE_INTEGER, here ? { ...options, here } : options).then(
         (files) => ({ batch: files }),
         () => ({ batch: null }),
-      );
-    if (!hold) {
-      this.enqueue(batch, read(false));
-      return true;
-    }
-    let issue!: (read: Promise<SlotRead>) => void;
-    this.enqueue(
-      batch,
-      new Promise<SlotRead>((resolve) => {
-        issue = resolve;
-      }),
+      ),
     );
-    return (here) => issue(read(here));
+    if (here) {
+      slot.here = true;
+      this.readHere += batch.length;
+    }
+    return true;
   }
 
   /** The oldest slot of the window, taken out of it. */
   shift(): Slot | undefined {
     const head = this.window.shift();
-    if (head) this.inFlight -= head.entries.length;
+    if (head) {
+      this.inFlight -= head.entries.length;
+      if (head.here) this.readHere -= head.entries.length;
+    }
     this.limit = this.wide;
     return head;
   }

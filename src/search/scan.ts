@@ -2,7 +2,9 @@ import { decodeText, detectBom, isDecodeFailure } from '../text/codec.js';
 import { splitLines } from '../text/lines.js';
 import { yieldToHost } from '../workspace/host-yield.js';
 import { platformNative } from '../fs/platform-native.js';
-import { countNewlines, hasLoneCr, indexOfBytes, typedFind, utf8CodePoints, type ByteFind } from './bytes.js';
+import { literalLines, LINES_BINARY, LINES_NOT_UTF8, type LiteralLineSearch } from '../fs/literal-lines.js';
+import type { NativeHelpers } from '../fs/types.js';
+import { typedFind, utf8CodePoints } from './bytes.js';
 import { capLine, codePoints } from './line-cap.js';
 import { cappedUtf8Line } from './utf8-line.js';
 import type { Matcher } from './matcher.js';
@@ -66,89 +68,73 @@ export const MAX_LINE_SEARCH = 1 << 20;
 const YIELD_EVERY_MS = 50;
 
 const SNIFF = 8192;
-const fatalUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /**
  * Find matching lines in a file's bytes; binary and undecodable files are skipped, not errors.
  * Synchronous unless the file is decoded whole (a regex, a lone `\r`), so a batch scans in one step.
+ * `located`: the lines a backend found the matcher's literal in as it read the file (see
+ * PlainFile.literalLines), for a byte search of many files: then only those lines are decoded.
  */
 export function scanFile(
   bytes: Uint8Array,
   matcher: Matcher,
   options: ScanOptions,
+  located?: ArrayLike<number>,
 ): ScanOutcome | Promise<ScanOutcome> {
   const bom = detectBom(bytes);
   const utf16 = bom !== null && bom.encoding !== 'utf-8';
   const native = platformNative();
   const find = native?.indexOfByte ?? typedFind;
-  const bodyStart = bom ? bom.length : 0;
-  let first: number | undefined;
-  if (matcher.bytes && !utf16 && options.binaryAsNoMatch) {
-    // most files of a search hold no match: one look for the literal answers them, without the sniff
-    first = indexOfBytes(bytes, matcher.bytes, bodyStart, find);
-    if (first === -1) return { matches: [] };
-  }
-  if (!utf16 && find(bytes.length > SNIFF ? bytes.subarray(0, SNIFF) : bytes, 0, 0) !== -1)
+  if (matcher.bytes && !utf16) {
+    if (located !== undefined && options.binaryAsNoMatch) return matchesAt(bytes, located, matcher, options);
+    if (!options.binaryAsNoMatch && find(bytes.length > SNIFF ? bytes.subarray(0, SNIFF) : bytes, 0, 0) !== -1)
+      return { skipped: 'binary' };
+    // Only files with the literal are validated, and only matching lines are decoded; a file
+    // without it is answered by one look for it (a binary file too, in a search of many files).
+    const lines: number[] = [];
+    const found = lineSearch(native).lines(bytes, matcher.bytes, options.afterLine, options.limit, lines);
+    if (found >= 0) return matchesAt(bytes, lines, matcher, options);
+    if (found === LINES_BINARY) return { skipped: 'binary' };
+    if (found === LINES_NOT_UTF8) return { skipped: 'decode' };
+    // a lone `\r` line end (rare): the lines are numbered on the text
+  } else if (!utf16 && find(bytes.length > SNIFF ? bytes.subarray(0, SNIFF) : bytes, 0, 0) !== -1)
     return { skipped: 'binary' };
-  if (matcher.bytes && !utf16) return scanUtf8(bytes, bodyStart, matcher, options, find, native?.isUtf8, first);
   const decoded = decodeText(bytes);
   if (isDecodeFailure(decoded)) return { skipped: decoded.kind === 'binary' ? 'binary' : 'decode' };
   return scanText(decoded.text, matcher, options);
 }
 
-/** Byte search: only files with a hit are validated, and only matching lines are decoded. */
-function scanUtf8(
-  bytes: Uint8Array,
-  bodyStart: number,
-  matcher: Matcher,
-  options: ScanOptions,
-  find: ByteFind,
-  isUtf8: ((bytes: Uint8Array) => boolean) | undefined,
-  /** where the literal first is, when the caller already looked */
-  first: number | undefined,
-): ScanOutcome | Promise<ScanOutcome> {
-  const pattern = matcher.bytes!;
-  let at = first ?? indexOfBytes(bytes, pattern, bodyStart, find);
-  if (at === -1) return { matches: [] };
-  const body = bodyStart === 0 ? bytes : bytes.subarray(bodyStart);
-  // checked without making the text where the host can: the text is needed only for a lone `\r`
-  if (isUtf8 ? !isUtf8(body) : decodes(body) === null) return { skipped: 'decode' };
-  // The byte walk below counts `\n` only; a file with a lone `\r` line end (rare) is numbered on its text.
-  if (hasLoneCr(bytes, bodyStart, find)) {
-    const text = decodes(body);
-    return text === null ? { skipped: 'decode' } : scanText(text, matcher, options);
-  }
+/** The line search over the host's native byte search, made once per host. */
+let searchOf: { native: NativeHelpers | null; search: LiteralLineSearch } | null = null;
+function lineSearch(native: NativeHelpers | null): LiteralLineSearch {
+  if (searchOf?.native !== native)
+    searchOf = { native, search: literalLines(native?.indexOfByte ?? typedFind, native?.isUtf8) };
+  return searchOf.search;
+}
+
+/** The matches of a byte search from the lines it found, four numbers each (see LiteralLineSearch.lines). */
+function matchesAt(bytes: Uint8Array, lines: ArrayLike<number>, matcher: Matcher, options: ScanOptions): ScanOutcome {
   const matches: LineMatch[] = [];
-  let line = 1;
-  let counted = bodyStart;
-  while (at !== -1) {
-    const start = lineStart(bytes, at, bodyStart);
-    line += countNewlines(bytes, counted, start);
-    counted = start;
-    const end = lineEnd(bytes, at);
-    if (line > options.afterLine) {
-      const column = utf8CodePoints(bytes, start, at);
-      const match: LineMatch = {
-        path: options.path,
-        line,
-        column: column + 1,
-        content: cappedUtf8Line(bytes, start, end, column, matcher.literalChars, options.maxLineChars),
-      };
-      if (options.context > 0) addByteContext(match, bytes, bodyStart, start, end, options);
-      matches.push(match);
-      if (matches.length >= options.limit) break;
-    }
-    at = end >= bytes.length ? -1 : indexOfBytes(bytes, pattern, end + 1, find);
+  for (let k = 0; k < lines.length && matches.length < options.limit; k += 4) {
+    const line = lines[k]!;
+    if (line <= options.afterLine) continue;
+    const start = lines[k + 1]!;
+    const end = lines[k + 2]!;
+    const column = utf8CodePoints(bytes, start, lines[k + 3]!);
+    const match: LineMatch = {
+      path: options.path,
+      line,
+      column: column + 1,
+      content: cappedUtf8Line(bytes, start, end, column, matcher.literalChars, options.maxLineChars),
+    };
+    if (options.context > 0) addByteContext(match, bytes, bodyStartOf(bytes), start, end, options);
+    matches.push(match);
   }
   return { matches };
 }
 
-function decodes(bytes: Uint8Array): string | null {
-  try {
-    return fatalUtf8.decode(bytes);
-  } catch {
-    return null;
-  }
+function bodyStartOf(bytes: Uint8Array): number {
+  return bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
 }
 
 function lineStart(bytes: Uint8Array, at: number, bodyStart: number): number {

@@ -101,7 +101,15 @@ export async function searchFiles(fs: WorkspaceFs, paths: PathResolver, spec: Se
       resolvedSince,
     };
     const runs = walkRuns(fs, paths, spec.start, walkOptions, BATCH);
-    query = new SearchContinuation(fs, paths, runs, walkOptions, spec.include, spec.concurrency ?? DEFAULT_CONCURRENCY);
+    query = new SearchContinuation(
+      fs,
+      paths,
+      runs,
+      walkOptions,
+      spec.include,
+      spec.concurrency ?? DEFAULT_CONCURRENCY,
+      spec.matcher.bytes,
+    );
   }
   const found: FileLineMatch[] = [];
   /** files whose outcome was taken onto the page */
@@ -205,9 +213,13 @@ function finishPage(found: FileLineMatch[], maxMatches: number, resumeAfter: Cur
   return resumeAfter ? { matches: found, truncated: true, resumeAfter } : { matches: found, truncated: false };
 }
 
+const NO_MATCH: ScanOutcome = Object.freeze({ matches: Object.freeze([]) as unknown as LineMatch[] });
+
 function countedOf(file: PlainFile | null | undefined): CountedFile | null {
   if (!file?.bytes) return null;
-  return file.stat.nlink === undefined ? { bytes: file.bytes } : { bytes: file.bytes, nlink: file.stat.nlink };
+  const { bytes, literalLines } = file;
+  const { nlink } = file.stat;
+  return literalLines === undefined ? { bytes, nlink } : { bytes, nlink, literalLines };
 }
 
 /**
@@ -223,7 +235,11 @@ function scanEntry(
   limit: number,
 ): ScanOutcome | null | Promise<ScanOutcome | null> {
   const afterLine = spec.resume && entry.rel === spec.resume.path ? spec.resume.line : 0;
-  const counted = 'batch' in read ? countedOf(read.batch?.[i]) : 'file' in read ? read.file : null;
+  const file = 'batch' in read ? read.batch?.[i] : undefined;
+  // found without the literal where it was read: nothing to scan (a third of a search's files)
+  if (file?.literalLines?.length === 0 && !isRefusedHardLink(file.stat.nlink, spec.allowHardLinks === true))
+    return NO_MATCH;
+  const counted = file !== undefined ? countedOf(file) : 'file' in read ? read.file : null;
   try {
     if (counted) return caught(spec, entry.rel, scanCounted(entry.rel, counted, spec, afterLine, limit));
     if ('error' in read) throw read.error;
@@ -254,7 +270,7 @@ function caught(
 /** Scan one file's bytes: synchronous unless the scan must decode and pace itself. */
 function scanCounted(
   rel: string,
-  { bytes, nlink }: CountedFile,
+  { bytes, nlink, literalLines }: CountedFile,
   spec: SearchSpec,
   afterLine: number,
   limit: number,
@@ -265,15 +281,20 @@ function scanCounted(
       spec.unreadable.push({ path: rel, reason: hardLinkSkipReason(nlink!) });
     return null;
   }
-  const outcome = scanFile(bytes, spec.matcher, {
-    path: rel,
-    afterLine,
-    limit,
-    context: spec.context,
-    maxLineChars: spec.maxLineChars,
-    deadline: spec.deadline,
-    binaryAsNoMatch: true,
-  });
+  const outcome = scanFile(
+    bytes,
+    spec.matcher,
+    {
+      path: rel,
+      afterLine,
+      limit,
+      context: spec.context,
+      maxLineChars: spec.maxLineChars,
+      deadline: spec.deadline,
+      binaryAsNoMatch: true,
+    },
+    literalLines,
+  );
   if (outcome instanceof Promise)
     return outcome.then((o) => {
       noteLongLine(spec, rel, o);
