@@ -63,6 +63,7 @@ export type {
   ResolveOptions,
 } from './fs/types.js';
 export type { SpecialKind } from './fs/special.js';
+export type { LiteralBytes } from './fs/literal-lines.js';
 export { FsError } from './fs/errors.js';
 export { gitFsClient, type GitFsClient } from './fs/git-client.js';
 export {

@@ -3,8 +3,11 @@ export type ByteFind = (hay: Uint8Array, byte: number, from: number) => number;
 
 /** A literal prepared for repeated searches: its bytes and which of them a search jumps to (see prepareBytes). */
 export interface LiteralBytes {
+  /** the literal's UTF-8 bytes */
   bytes: Uint8Array;
+  /** the index in `bytes` of the byte a search jumps to (its rarest, as prepareBytes judges) */
   anchor: number;
+  /** that byte */
   anchorByte: number;
 }
 
