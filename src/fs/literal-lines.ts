@@ -24,8 +24,8 @@ export const LINES_NOT_UTF8 = -3;
 export interface LiteralLineSearch {
   /**
    * The lines of `bytes` that hold `literal`, after line `afterLine` (1-based), up to the
-   * `most`th: four numbers each pushed onto `into` (the line, its first byte, the byte after it
-   * ends before its `\n`, and where the literal starts). Returns how many, 0 when the literal is
+   * `most`th: four numbers each pushed onto `into` (the line, its first byte, where it ends: its
+   * `\n` or the end of the bytes, and where the literal starts). Returns how many, 0 when the literal is
    * not in the file at all (which is answered without looking at the rest: a binary file without
    * it is simply one without a match), or LINES_NOT_HERE, LINES_BINARY or LINES_NOT_UTF8.
    */

@@ -123,9 +123,9 @@ export class SearchContinuation {
 
   /**
    * Start reads on the helper threads up to the window's size, and no more than `needed` files
-   * in all. What this thread read itself while it waited (readWhileWaiting) does not count: the
-   * helper is kept as busy as before, where a window counting those reads left it idle for a
-   * third of a search while this thread read in its place.
+   * in all. What this thread reads itself while it waits (readWhileWaiting) does not count
+   * against the helpers' share: counted, it left the read helper idle for a third of a search
+   * while this thread read in its place.
    */
   async fill(needed: number): Promise<void> {
     const { batching } = this;
@@ -159,8 +159,8 @@ export class SearchContinuation {
 
   /**
    * Start the read of the next file, with the files after it in its folder (here, or on a helper
-   * thread); false at the walk's end. A batch read here stops at `most` files in the window, one
-   * read elsewhere at `most` read elsewhere.
+   * thread); false at the walk's end. A batch read here ends where the window would hold `most`
+   * files, one sent to a helper where `most` would be out on the helpers.
    */
   private async start(here: boolean, most: number): Promise<boolean> {
     const entry = this.nextInRun() ?? (await this.next());
