@@ -33,8 +33,6 @@ export interface LiteralLineSearch {
   indexOf(hay: Uint8Array, literal: LiteralBytes, from: number): number;
   /** Number of `\n` bytes in hay[from, to). */
   countNewlines(hay: Uint8Array, from: number, to: number): number;
-  /** Whether hay[from..] holds a lone `\r` (one not followed by `\n`), which ends a line as `\n` does. */
-  hasLoneCr(hay: Uint8Array, from: number): boolean;
 }
 
 /**
@@ -136,7 +134,10 @@ export function literalLines(find: ByteFind, isUtf8: ((bytes: Uint8Array) => boo
     return -1;
   }
 
-  /** Text without any `\r` costs one native scan; a CRLF file one native jump per line. */
+  /**
+   * Whether hay[from..] holds a lone `\r` (one not followed by `\n`), which ends a line as `\n`
+   * does. Text without any `\r` costs one native scan; a CRLF file one native jump per line.
+   */
   function hasLoneCr(hay: Uint8Array, from: number): boolean {
     for (let i = find(hay, 13, from); i !== -1; i = find(hay, 13, i + 1)) if (hay[i + 1] !== 10) return true;
     return false;
@@ -153,6 +154,7 @@ export function literalLines(find: ByteFind, isUtf8: ((bytes: Uint8Array) => boo
   }
 
   function lines(bytes: Uint8Array, literal: LiteralBytes, afterLine: number, most: number, into: number[]): number {
+    // detectBom's byte order marks, again: this function stands alone (and the fs layer sits below text's codec)
     const b0 = bytes[0];
     const b1 = bytes[1];
     if (bytes.length >= 2 && ((b0 === 0xff && b1 === 0xfe) || (b0 === 0xfe && b1 === 0xff))) return LINES_NOT_HERE_CODE;
@@ -180,5 +182,5 @@ export function literalLines(find: ByteFind, isUtf8: ((bytes: Uint8Array) => boo
     }
     return found;
   }
-  return { lines, indexOf, countNewlines, hasLoneCr };
+  return { lines, indexOf, countNewlines };
 }

@@ -101,16 +101,21 @@ export function writeInPlace(path: string, data: Uint8Array, currentSize: number
  * at that path makes every file of that read null.
  */
 
+/**
+ * Node's memchr for one byte where Uint8Array#indexOf compares byte by byte: a fifth of the time
+ * on a file's bytes. Self-contained: the read helper thread's source is made from it too.
+ */
+export function nativeIndexOfByte(bytes: Uint8Array, byte: number, from: number): number {
+  return from >= bytes.length ? -1 : Buffer.prototype.indexOf.call(bytes, byte, from);
+}
+
 /** The thread's code (CommonJS: an eval worker has no module loader); its reads are readBatch's. */
 const SOURCE = `
 const fs = require('node:fs');
 const { parentPort } = require('node:worker_threads');
 const readBatch = ${readBatch.toString()};
 const viaOwn = (${viaOwnProc.toString()})(fs);
-const { lines } = (${literalLines.toString()})(
-  (hay, byte, from) => (from >= hay.length ? -1 : Buffer.prototype.indexOf.call(hay, byte, from)),
-  require('node:buffer').isUtf8,
-);
+const { lines } = (${literalLines.toString()})(${nativeIndexOfByte.toString()}, require('node:buffer').isUtf8);
 parentPort.on('message', ({ id, paths: given, dirs, groups, checks, literal }) => {
   const paths = typeof given === 'string' ? given.split('\\0') : given;
   const n = paths.length;

@@ -86,14 +86,15 @@ export function scanFile(
   const native = platformNative();
   const find = native?.indexOfByte ?? typedFind;
   if (matcher.bytes && !utf16) {
-    if (located !== undefined && options.binaryAsNoMatch) return matchesAt(bytes, located, matcher, options);
+    const bodyStart = bom ? bom.length : 0;
+    if (located !== undefined && options.binaryAsNoMatch) return matchesAt(bytes, bodyStart, located, matcher, options);
     if (!options.binaryAsNoMatch && find(bytes.length > SNIFF ? bytes.subarray(0, SNIFF) : bytes, 0, 0) !== -1)
       return { skipped: 'binary' };
     // Only files with the literal are validated, and only matching lines are decoded; a file
     // without it is answered by one look for it (a binary file too, in a search of many files).
     const lines: number[] = [];
     const found = lineSearch(native).lines(bytes, matcher.bytes, options.afterLine, options.limit, lines);
-    if (found >= 0) return matchesAt(bytes, lines, matcher, options);
+    if (found >= 0) return matchesAt(bytes, bodyStart, lines, matcher, options);
     if (found === LINES_BINARY) return { skipped: 'binary' };
     if (found === LINES_NOT_UTF8) return { skipped: 'decode' };
     // a lone `\r` line end (rare): the lines are numbered on the text
@@ -113,7 +114,13 @@ function lineSearch(native: NativeHelpers | null): LiteralLineSearch {
 }
 
 /** The matches of a byte search from the lines it found, four numbers each (see LiteralLineSearch.lines). */
-function matchesAt(bytes: Uint8Array, lines: ArrayLike<number>, matcher: Matcher, options: ScanOptions): ScanOutcome {
+function matchesAt(
+  bytes: Uint8Array,
+  bodyStart: number,
+  lines: ArrayLike<number>,
+  matcher: Matcher,
+  options: ScanOptions,
+): ScanOutcome {
   const matches: LineMatch[] = [];
   for (let k = 0; k < lines.length && matches.length < options.limit; k += 4) {
     const line = lines[k]!;
@@ -127,14 +134,10 @@ function matchesAt(bytes: Uint8Array, lines: ArrayLike<number>, matcher: Matcher
       column: column + 1,
       content: cappedUtf8Line(bytes, start, end, column, matcher.literalChars, options.maxLineChars),
     };
-    if (options.context > 0) addByteContext(match, bytes, bodyStartOf(bytes), start, end, options);
+    if (options.context > 0) addByteContext(match, bytes, bodyStart, start, end, options);
     matches.push(match);
   }
   return { matches };
-}
-
-function bodyStartOf(bytes: Uint8Array): number {
-  return bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
 }
 
 function lineStart(bytes: Uint8Array, at: number, bodyStart: number): number {
