@@ -50,7 +50,11 @@ export type ScanOutcome =
       /** the first line longer than MAX_LINE_SEARCH, only the start of which was searched */
       longLine?: number;
     }
-  | { skipped: 'binary' | 'decode' };
+  | {
+      skipped: 'binary' | 'decode';
+      /** the literal searched for is in the file's bytes, which are not UTF-8: a search of many files says so */
+      literalInside?: true;
+    };
 
 /** Lines between two looks at the clock: cheap enough per line, fine-grained enough per call. */
 const CLOCK_EVERY = 256;
@@ -96,7 +100,7 @@ export function scanFile(
     const found = lineSearch(native).lines(bytes, matcher.bytes, options.afterLine, options.limit, lines);
     if (found >= 0) return matchesAt(bytes, bodyStart, lines, matcher, options);
     if (found === LINES_BINARY) return { skipped: 'binary' };
-    if (found === LINES_NOT_UTF8) return { skipped: 'decode' };
+    if (found === LINES_NOT_UTF8) return { skipped: 'decode', literalInside: true };
     // a lone `\r` line end (rare): the lines are numbered on the text
   } else if (!utf16 && find(bytes.length > SNIFF ? bytes.subarray(0, SNIFF) : bytes, 0, 0) !== -1)
     return { skipped: 'binary' };

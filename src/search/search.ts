@@ -128,7 +128,10 @@ export async function searchFiles(fs: WorkspaceFs, paths: PathResolver, spec: Se
   /** Take one file's outcome in order; true when the page must end here (a file stopped inside). */
   const take = (rel: string, outcome: ScanOutcome | null): boolean => {
     taken++;
-    if (outcome && !('skipped' in outcome)) {
+    if (outcome && 'skipped' in outcome) {
+      if (outcome.literalInside && spec.unreadable && spec.unreadable.length < 1000)
+        spec.unreadable.push({ path: rel, reason: UNDECODABLE_WITH_LITERAL });
+    } else if (outcome) {
       for (const m of outcome.matches) found.push(m);
       if (outcome.stoppedAfter !== undefined) {
         resumeAfter = { path: rel, line: outcome.stoppedAfter, column: 0 };
@@ -212,6 +215,13 @@ function finishPage(found: FileLineMatch[], maxMatches: number, resumeAfter: Cur
   if (found.length > maxMatches) return { matches: found.slice(0, maxMatches), truncated: true };
   return resumeAfter ? { matches: found, truncated: true, resumeAfter } : { matches: found, truncated: false };
 }
+
+/**
+ * Why a file holding the literal's bytes was not searched: grep and ripgrep would show its lines,
+ * so a search of many files lists it rather than answering as if it had none.
+ */
+export const UNDECODABLE_WITH_LITERAL =
+  'DECODE_ERROR: it holds the pattern but is not valid UTF-8 or UTF-16, so it was not searched as text; read it with an explicit encoding';
 
 const NO_MATCH: ScanOutcome = Object.freeze({ matches: Object.freeze([]) as unknown as LineMatch[] });
 

@@ -16,7 +16,8 @@ export const searchFilesTool = defineTool({
     'Search file contents for a literal text (default) or an RE2 regex (JavaScript syntax without backreferences ' +
     'or lookaround), one result per matching line ' +
     '(path, 1-based line and column, the line capped at 500 characters). Skips hidden folders, node_modules, build ' +
-    'outputs, binary and undecodable files and whatever .gitignore excludes. Results are in sorted path order; when ' +
+    'outputs, binary and undecodable files (one holding a literal pattern is listed in skipped) and whatever ' +
+    '.gitignore excludes. Results are in sorted path order; when ' +
     'truncated, pass next_cursor as cursor (with the same other arguments) to get the next page; a search that ' +
     "runs out of time answers with what it found, truncated, stopped: 'time_budget' and a next_cursor.",
   mutates: false,
