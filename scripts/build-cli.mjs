@@ -48,13 +48,12 @@ const SERVER = ['mcp/server.js', 'mcp/call.js'];
 
 /**
  * Packages bundled in, each otherwise read file by file (and the CommonJS ones scanned for their
- * exports): what the first call uses (diff, ignore), and the MCP SDK with what its server loads,
+ * exports): what the first call uses (diff), and the MCP SDK with what its server loads,
  * whose hundred-odd files would otherwise be read beside the first answers. The others (git, the
  * shell's, HTTP's) load from node_modules as they did.
  */
 const BUNDLED = new Set([
   'diff',
-  'ignore',
   '@modelcontextprotocol/sdk',
   'zod',
   'zod-to-json-schema',

@@ -338,6 +338,8 @@ async function ancestorRules(fs: WorkspaceFs, paths: PathResolver, startReal: st
   for (let i = 0; i < parts.length; i++) {
     const rules = await loadRules(fs, paths, parts.slice(0, i).join('/'));
     if (rules) found.push(rules);
+    // the start folder or one above it is ignored (rules judge each folder with those above it in)
+    if (isIgnored(found, parts.slice(0, i + 1).join('/'), true)) return [];
   }
-  return isIgnored(found, startReal, true) ? [] : found;
+  return found;
 }

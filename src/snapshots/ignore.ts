@@ -1,14 +1,14 @@
-import type { Ignore } from 'ignore';
 import type { FsStat, WorkspaceFs } from '../fs/types.js';
 import { RESERVED_TOP_LEVEL } from '../workspace/paths.js';
 import { isAtomicTemp } from '../fs/temp-names.js';
+import type { GitignoreRules } from '../search/gitignore.js';
 import { gitignoreRules } from '../search/ignore.js';
 import { DEFAULT_SNAPSHOT_EXCLUDES } from '../search/skipped-folders.js';
 
 export { DEFAULT_SNAPSHOT_EXCLUDES } from '../search/skipped-folders.js';
 
 /** The `.gitignore` rules that apply in a folder, deepest folder first (see SnapshotIgnore.rulesFor). */
-export type FolderRules = ReadonlyArray<{ dir: string; rules: Ignore }>;
+export type FolderRules = ReadonlyArray<{ dir: string; rules: GitignoreRules }>;
 
 /**
  * A stat taken within this long of its mtime is not trusted next time: a second write in the same
@@ -29,13 +29,13 @@ export type LeftOut = false | 'ignored' | 'excluded';
  * ({@link listed}).
  */
 export class SnapshotIgnore {
-  private readonly rules = new Map<string, Ignore | null>();
+  private readonly rules = new Map<string, GitignoreRules | null>();
   /** per folder, the stat of the .gitignore its cached rules were read from (null: not to be trusted) */
   private readonly loadedFrom = new Map<string, string | null>();
   /** per folder, the stat a walk's listing just gave its .gitignore, for the read that follows */
   private readonly listedStat = new Map<string, string | null>();
   /** per folder, the folders at or above it that have rules, deepest first (see rulesFor) */
-  private readonly above = new Map<string, Array<{ dir: string; rules: Ignore }>>();
+  private readonly above = new Map<string, Array<{ dir: string; rules: GitignoreRules }>>();
 
   private readonly excluded: ReadonlySet<string>;
 
@@ -134,9 +134,9 @@ export class SnapshotIgnore {
     const rel = dir === '' ? name : `${dir}/${name}`;
     for (const { dir: at, rules } of above) {
       const sub = at === '' ? rel : rel.slice(at.length + 1);
-      const verdict = rules.test(isDir ? `${sub}/` : sub);
-      if (verdict.ignored) return 'ignored';
-      if (verdict.unignored) return false;
+      const verdict = rules.verdict(sub, isDir);
+      if (verdict === true) return 'ignored';
+      if (verdict === false) return false;
     }
     return byDefault ? 'excluded' : false;
   }
@@ -151,7 +151,7 @@ export class SnapshotIgnore {
     // find the nearest folder already known, then fill in the ones below it, parent first
     const missing: string[] = [];
     let at: string | null = dir;
-    let base: Array<{ dir: string; rules: Ignore }> = [];
+    let base: Array<{ dir: string; rules: GitignoreRules }> = [];
     while (at !== null) {
       const hit = this.above.get(at);
       if (hit) {
@@ -169,9 +169,9 @@ export class SnapshotIgnore {
     return base;
   }
 
-  private async load(dir: string): Promise<Ignore | null> {
+  private async load(dir: string): Promise<GitignoreRules | null> {
     if (this.rules.has(dir)) return this.rules.get(dir)!;
-    let rules: Ignore | null = null;
+    let rules: GitignoreRules | null = null;
     try {
       const text = new TextDecoder().decode(
         await this.fs.readFile(this.toAbs(dir ? `${dir}/.gitignore` : '.gitignore')),

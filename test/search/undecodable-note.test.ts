@@ -53,7 +53,8 @@ describe('a file holding the literal that is not UTF-8', () => {
     const skipped = new Map<string, string>();
     let cursor: string | null = null;
     do {
-      const env = await ws.call<Page>('search_files', { ...args, ...(cursor ? { cursor } : {}) });
+      const pageArgs: Record<string, unknown> = cursor ? { ...args, cursor } : args;
+      const env = await ws.call<Page>('search_files', pageArgs);
       if (!env.ok) throw new Error(JSON.stringify(env.error));
       for (const m of env.result.matches) matched.add(m.path);
       for (const s of env.result.skipped ?? []) skipped.set(s.path, s.reason);

@@ -517,7 +517,7 @@ const NO_VISIBLE_EFFECT: Record<string, Record<string, string>> = {
   read: { s: 'input never comes from a terminal, so nothing is echoed', p: 'the prompt shows only on a terminal' },
   grep: { G: 'basic regular expressions are already the default' },
   timeout: { k: 'the command stops at the first signal, so a second is never sent' },
-  'git status': { '-u': 'normal untracked files are the default', '--long': 'the long format is the default' },
+  'git status': { '--long': 'the long format is the default' },
   'git diff': { '--no-color': 'this git never colours', '--no-ext-diff': 'this git never runs an external diff' },
   'git log': { '--pretty=medium': 'the medium format is the default', '--no-decorate': 'this git never decorates' },
   'git show': {
@@ -685,6 +685,8 @@ const GIT_CASES: Record<string, Record<string, [string, string]>> = {
     '--porcelain': ['cd dir; git status --porcelain', 'cd dir; git status -s'],
     '-b': ['git status -s -b', 'git status -s'],
     '-uno': ['git status -s -uno', 'git status -s'],
+    '-u': ['mkdir nd; echo x > nd/f; git status -s -u', 'mkdir nd; echo x > nd/f; git status -s'],
+    '-uall': ['mkdir nd; echo x > nd/f; git status -s -uall', 'mkdir nd; echo x > nd/f; git status -s'],
   },
   'git diff': {
     '--cached': ['git diff --cached', 'git diff'],
@@ -725,6 +727,7 @@ const GIT_CASES: Record<string, Record<string, [string, string]>> = {
   'git add': {
     '-A': ['git add -A; git status -s', 'git status -s'],
     '-u': ['git add -u; git status -s', 'git status -s'],
+    '-f': ['git add -f ign.log; git status -s', 'git add ign.log; git status -s'],
   },
   'git rm': {
     '--cached': ['git rm -q --cached dir/c.txt; git status -s; ls dir', 'git rm -q dir/c.txt; git status -s; ls dir'],

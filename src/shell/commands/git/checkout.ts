@@ -53,7 +53,7 @@ async function restorePaths(repo: Repo, specs: string[], rev: string | null, sta
   const source = oid ? await repo.treeFiles(oid) : await readIndex(repo);
   const files = pick(source, paths, specs);
   await writeWork(repo, files);
-  if (oid && !staged) for (const [path] of files) await git.add({ ...repo.base, filepath: path });
+  if (oid && !staged) for (const [path] of files) await git.add({ ...repo.base, filepath: path, force: true });
   return files.length;
 }
 

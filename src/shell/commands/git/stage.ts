@@ -2,35 +2,44 @@ import * as git from 'isomorphic-git';
 import type { CommandContext } from '../../context.js';
 import { readIndex, type IndexEntry } from './index-file.js';
 import { GitFatal, openRepo, unknownOption, type Repo } from './repo.js';
-import { untracked, workChanges } from './worktree.js';
+import { ignoredPart, untracked, workChanges } from './worktree.js';
 
 /** The options add, rm and mv parse (one spelling each): the table the flags test reads. */
-export const GIT_STAGE_FLAGS = { add: ['-A', '-u'], rm: ['--cached', '-r', '-q', '-f'], mv: [] as string[] };
+export const GIT_STAGE_FLAGS = { add: ['-A', '-u', '-f'], rm: ['--cached', '-r', '-q', '-f'], mv: [] as string[] };
 
 /** Whether `path` is `spec` or below it ('' is everything). */
 export const under = (path: string, spec: string) => spec === '' || path === spec || path.startsWith(`${spec}/`);
 
-/** Stage what changed below the pathspecs: new and changed files added, missing ones removed. */
-export async function stagePaths(repo: Repo, specs: string[], withNew: boolean): Promise<void> {
+/**
+ * Stage what changed below the pathspecs: new and changed files added, missing ones removed; new
+ * files that .gitignore excludes only with `force`. Returns the excluded paths a pathspec named
+ * (what git refuses to add, naming each), the rest being staged all the same.
+ */
+export async function stagePaths(repo: Repo, specs: string[], withNew: boolean, force = false): Promise<string[]> {
   const index = await readIndex(repo);
   const wanted = (p: string) => specs.some((s) => under(p, s));
   const changes = await workChanges(repo, index, wanted);
-  const fresh = withNew ? (await untracked(repo, index, false)).filter(wanted) : [];
+  const fresh = withNew ? (await untracked(repo, index, false, !force)).filter(wanted) : [];
   const matched = new Set<string>();
   for (const s of specs) {
     if (s === '' || index.has(s) || [...index.keys()].some((p) => under(p, s)) || fresh.some((p) => under(p, s)))
       matched.add(s);
   }
+  const refused = new Set<string>();
   for (const s of specs) {
-    if (!matched.has(s)) {
-      const exists = await repo.workFile(s);
-      if (!exists) throw new GitFatal(`pathspec '${s}' did not match any files`);
-    }
+    if (matched.has(s)) continue;
+    const stat = await repo.ctx.shell.state.fs.fullStat(`${repo.dir === '/' ? '' : repo.dir}/${s}`);
+    const excluded = stat && withNew ? await ignoredPart(repo, s, stat.type === 'dir') : null;
+    if (excluded !== null) refused.add(excluded);
+    else if (!(await repo.workFile(s))) throw new GitFatal(`pathspec '${s}' did not match any files`);
   }
   const removed = changes.filter((c) => !c.now).map((c) => c.path);
   const added = [...changes.filter((c) => c.now).map((c) => c.path), ...fresh];
   for (const filepath of removed) await git.remove({ ...repo.base, filepath });
-  if (added.length > 0) await git.add({ ...repo.base, filepath: added });
+  // already judged by .gitignore as git judges it (untracked): isomorphic-git's own check ignores case
+  // and lets an outer folder's rule win over a nested re-include, and tracked files are never ignored
+  if (added.length > 0) await git.add({ ...repo.base, filepath: added, force: true });
+  return [...refused];
 }
 
 /** `git add PATH...`, `-A`/`--all`, `-u`/`--update`. */
@@ -38,9 +47,11 @@ export async function add(ctx: CommandContext, args: string[]): Promise<number> 
   const specs: string[] = [];
   let all = false;
   let update = false;
+  let force = false;
   for (const a of args) {
     if (a === '-A' || a === '--all') all = true;
     else if (a === '-u' || a === '--update') update = true;
+    else if (a === '-f' || a === '--force') force = true;
     else if (a === '--') continue;
     else if (a.startsWith('-') && a !== '-') unknownOption('add', a);
     else specs.push(a);
@@ -51,8 +62,13 @@ export async function add(ctx: CommandContext, args: string[]): Promise<number> 
     return 0;
   }
   const paths = specs.length > 0 ? specs.map((s) => repo.toRepoPath(s)) : [''];
-  await stagePaths(repo, paths, !update);
-  return 0;
+  const refused = await stagePaths(repo, paths, !update, force);
+  if (refused.length === 0) return 0;
+  ctx.err(
+    `The following paths are ignored by one of your .gitignore files:\n${refused.join('\n')}\n` +
+      'hint: Use -f if you really want to add them.\n',
+  );
+  return 1;
 }
 
 /** `git rm [--cached] [-r] [-q] [-f] PATH...`. */
@@ -192,7 +208,7 @@ export async function mv(ctx: CommandContext, args: string[]): Promise<number> {
     await sfs.writeFile(`${top}/${target}`, file.data);
     await sfs.remove(`${top}/${path}`);
     await git.remove({ ...repo.base, filepath: path });
-    await git.add({ ...repo.base, filepath: target });
+    await git.add({ ...repo.base, filepath: target, force: true });
   }
   if (moved.length > 1 || from !== moved[0]) await sfs.remove(`${top}/${from}`).catch(() => undefined);
   return 0;

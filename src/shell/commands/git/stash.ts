@@ -130,7 +130,7 @@ async function apply(ctx: CommandContext, repo: Repo, n: number): Promise<void> 
       if (!(await sfs.stat(d))) await sfs.mkdir(d);
     }
     await sfs.writeFile(`${top}/${path}`, await repo.blob(f.oid));
-    if (!base.has(path) && !index.has(path)) await git.add({ ...repo.base, filepath: path });
+    if (!base.has(path) && !index.has(path)) await git.add({ ...repo.base, filepath: path, force: true });
   }
   for (const path of base.keys()) {
     if (!saved.has(path) && (await sfs.fullStat(`${top}/${path}`))) await sfs.remove(`${top}/${path}`);

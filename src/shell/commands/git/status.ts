@@ -6,7 +6,7 @@ import { untracked, workChanges, type FolderListings, type WorkChange } from './
 import type { CommandContext } from '../../context.js';
 
 /** The options status parses (one spelling each): the table the flags test reads. */
-export const GIT_STATUS_FLAGS = ['-s', '--porcelain', '-b', '-uno', '-u', '--long'];
+export const GIT_STATUS_FLAGS = ['-s', '--porcelain', '-b', '-uno', '-u', '-uall', '--long'];
 
 /** What `status` reports: staged pairs (HEAD to index), unstaged changes, untracked paths. */
 export interface StatusData {
@@ -43,7 +43,11 @@ export function pairsOf(
  */
 const lastStaged = new WeakMap<object, { tree: object; staged: FilePair[] }>();
 
-export async function collectStatus(repo: Repo, withUntracked = true): Promise<StatusData> {
+/** `untracked`: 'no', folders holding no tracked file shown once (`normal`), or every file (`all`). */
+export async function collectStatus(
+  repo: Repo,
+  untrackedFiles: 'no' | 'normal' | 'all' = 'normal',
+): Promise<StatusData> {
   const head = await repo.head();
   const index = await readIndex(repo, true);
   const tree = await repo.treeFiles(head, true);
@@ -52,7 +56,8 @@ export async function collectStatus(repo: Repo, withUntracked = true): Promise<S
   lastStaged.set(index, { tree, staged });
   const folders: FolderListings = new Map();
   const unstaged = await workChanges(repo, index, () => true, folders);
-  const others = withUntracked ? await untracked(repo, index, true, true, folders) : [];
+  const others =
+    untrackedFiles === 'no' ? [] : await untracked(repo, index, untrackedFiles === 'normal', true, folders);
   return { head, staged, unstaged, untracked: others, index };
 }
 
@@ -63,18 +68,22 @@ export async function status(ctx: CommandContext, args: string[]): Promise<numbe
   let short = false;
   let porcelain = false;
   let branchLine = false;
-  let withUntracked = true;
+  let untrackedFiles: 'no' | 'normal' | 'all' = 'normal';
   // `-sb` is `-s -b`, as git reads bundled short options
   for (const a of args.flatMap((x) => (/^-[sb]{2}$/.test(x) ? ['-s', '-b'] : [x]))) {
     if (a === '-s' || a === '--short') short = true;
     else if (a === '--porcelain' || a === '--porcelain=v1') porcelain = true;
     else if (a === '-b' || a === '--branch') branchLine = true;
-    else if (a === '-uno' || a === '--untracked-files=no') withUntracked = false;
-    else if (a === '-unormal' || a === '-u' || a === '--untracked-files=normal' || a === '--long') continue;
+    else if (a === '-uno' || a === '--untracked-files=no') untrackedFiles = 'no';
+    else if (a === '-unormal' || a === '--untracked-files=normal') untrackedFiles = 'normal';
+    // git's -u alone means all, as --untracked-files does without a value
+    else if (a === '-uall' || a === '-u' || a === '--untracked-files=all' || a === '--untracked-files')
+      untrackedFiles = 'all';
+    else if (a === '--long') continue;
     else unknownOption('status', a);
   }
   const repo = await openRepo(ctx);
-  const data = await collectStatus(repo, withUntracked);
+  const data = await collectStatus(repo, untrackedFiles);
   const branch = await repo.branch();
   const upstream = branch && (branchLine || !(short || porcelain)) ? await tracking(repo, branch, data.head) : null;
   const show = porcelain ? (p: string) => p : (p: string) => repo.display(p);

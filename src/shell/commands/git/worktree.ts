@@ -1,4 +1,4 @@
-import ignore, { type Ignore } from 'ignore';
+import { compileGitignore, type GitignoreRules } from '../../../search/gitignore.js';
 import type { FsStat } from '../../../fs/types.js';
 import { objectId } from '../../../snapshots/sha1.js';
 import type { IndexEntry } from './index-file.js';
@@ -110,6 +110,46 @@ export async function workChanges(
   return out;
 }
 
+type RuleStack = Array<{ base: string; ig: GitignoreRules }>;
+
+/**
+ * Whether `path` (its folders not excluded) is excluded: as git, the deepest .gitignore with an
+ * opinion wins (a nested `!pattern` re-includes), info/exclude (first on the stack) last.
+ */
+function excludedBy(rules: RuleStack, path: string, dir: boolean): boolean {
+  for (let i = rules.length - 1; i >= 0; i--) {
+    const { base, ig } = rules[i]!;
+    if (base && !path.startsWith(`${base}/`)) continue;
+    const verdict = ig.verdict(base ? path.slice(base.length + 1) : path, dir);
+    if (verdict !== null) return verdict;
+  }
+  return false;
+}
+
+/**
+ * The first of `path`'s folders, or `path` itself, that the `.gitignore` files and
+ * `.git/info/exclude` exclude (what `git add` names when it refuses a path), or null.
+ */
+export async function ignoredPart(repo: Repo, path: string, isDir: boolean): Promise<string | null> {
+  const sfs = repo.ctx.shell.state.fs;
+  const top = repo.dir === '/' ? '' : repo.dir;
+  const rules: RuleStack = [];
+  const exclude = await repo.readText('info/exclude').catch(() => '');
+  if (exclude) rules.push({ base: '', ig: compileGitignore(exclude) });
+  const parts = path.split('/');
+  for (let i = 0; i < parts.length; i++) {
+    const folder = parts.slice(0, i).join('/');
+    const text = await sfs
+      .readFile(`${top}/${folder ? `${folder}/` : ''}.gitignore`)
+      .then((bytes) => new TextDecoder().decode(bytes))
+      .catch(() => null);
+    if (text !== null) rules.push({ base: folder, ig: compileGitignore(text) });
+    const here = parts.slice(0, i + 1).join('/');
+    if (excludedBy(rules, here, i < parts.length - 1 || isDir)) return here;
+  }
+  return null;
+}
+
 /**
  * The untracked files, with a folder holding no tracked file shown once as `folder/` (git's
  * default), skipping what `.gitignore` files and `.git/info/exclude` name.
@@ -142,25 +182,32 @@ export async function untracked(
   }
   const sfs = repo.ctx.shell.state.fs;
   const top = repo.dir === '/' ? '' : repo.dir;
-  const rules: Array<{ base: string; ig: Ignore }> = [];
+  const rules: RuleStack = [];
   const exclude = await repo.readText('info/exclude').catch(() => '');
-  if (exclude) rules.push({ base: '', ig: ignore().add(exclude) });
-  const ignored = (path: string, dir: boolean) =>
-    honourIgnores &&
-    rules.some(({ base, ig }) => {
-      if (base && !path.startsWith(`${base}/`)) return false;
-      const rel = base ? path.slice(base.length + 1) : path;
-      return ig.ignores(dir ? `${rel}/` : rel);
-    });
+  if (exclude) rules.push({ base: '', ig: compileGitignore(exclude) });
+  const ignored = (path: string, dir: boolean) => honourIgnores && excludedBy(rules, path, dir);
   const out: string[] = [];
+  /** A folder's own .gitignore, put on the rules while its entries are judged (see `walk`). */
+  const pushRules = async (rel: string, has: boolean): Promise<boolean> => {
+    if (!has) return false;
+    const text = new TextDecoder().decode(await sfs.readFile(`${top}/${rel ? `${rel}/` : ''}.gitignore`));
+    rules.push({ base: rel, ig: compileGitignore(text) });
+    return true;
+  };
   const anyFile = async (rel: string): Promise<boolean> => {
-    for (const name of await sfs.readdir(`${top}/${rel}`)) {
-      const path = `${rel}/${name}`;
-      const s = await sfs.fullStat(`${top}/${path}`);
-      if (!s) continue;
-      if (s.type === 'dir' ? !ignored(path, true) && (await anyFile(path)) : !ignored(path, false)) return true;
+    const names = await sfs.readdir(`${top}/${rel}`);
+    const pushed = await pushRules(rel, names.includes('.gitignore'));
+    try {
+      for (const name of names) {
+        const path = `${rel}/${name}`;
+        const s = await sfs.fullStat(`${top}/${path}`);
+        if (!s) continue;
+        if (s.type === 'dir' ? !ignored(path, true) && (await anyFile(path)) : !ignored(path, false)) return true;
+      }
+      return false;
+    } finally {
+      if (pushed) rules.pop();
     }
-    return false;
   };
   const walk = async (rel: string): Promise<void> => {
     repo.ctx.shell.checkTime();
@@ -168,11 +215,7 @@ export async function untracked(
     // a folder the tracked files' pass listed is not listed again (what it could not stat is gone)
     const listed = await folders.get(dir);
     const names = listed ? listed.keys() : await sfs.readdir(dir);
-    const pushed = listed ? listed.has('.gitignore') : (names as string[]).includes('.gitignore');
-    if (pushed) {
-      const text = new TextDecoder().decode(await sfs.readFile(`${top}/${rel ? `${rel}/` : ''}.gitignore`));
-      rules.push({ base: rel, ig: ignore().add(text) });
-    }
+    const pushed = await pushRules(rel, listed ? listed.has('.gitignore') : (names as string[]).includes('.gitignore'));
     // a folder whose listing is its tracked files (the first pass counted them) and its tracked
     // folders has no other name: only those folders are walked
     const subs = subdirs.get(rel) ?? [];
