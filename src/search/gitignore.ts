@@ -1,4 +1,5 @@
 import { hasEscapedBytes, nameToBytes } from '../fs/name-bytes.js';
+import { wildcardMatcher, type WildPart } from './wildcard.js';
 
 /**
  * The patterns of one `.gitignore` (or `info/exclude`), matched as git matches them on a
@@ -18,7 +19,7 @@ export interface GitignoreRules {
 
 interface Pattern {
   /** null: a pattern git can never match (an unclosed `[`, a trailing backslash) */
-  regex: RegExp | null;
+  test: ((text: string) => boolean) | null;
   negative: boolean;
   dirOnly: boolean;
   /** no slash but a trailing one: matched against the last component only */
@@ -49,7 +50,8 @@ export function compileGitignore(text: string): GitignoreRules {
     if (dirOnly) pattern = pattern.slice(0, -1);
     const basename = !pattern.includes('/');
     if (!basename && pattern.startsWith('/')) pattern = pattern.slice(1);
-    patterns.push({ regex: toRegex(byteString(pattern), !basename), negative, dirOnly, basename });
+    const parts = partsOf(byteString(pattern), !basename);
+    patterns.push({ test: parts && wildcardMatcher(parts, !basename), negative, dirOnly, basename });
   }
   return {
     verdict(path: string, isDir: boolean): boolean | null {
@@ -58,8 +60,8 @@ export function compileGitignore(text: string): GitignoreRules {
       const name = bytes.slice(bytes.lastIndexOf('/') + 1);
       for (let i = patterns.length - 1; i >= 0; i--) {
         const p = patterns[i]!;
-        if ((p.dirOnly && !isDir) || p.regex === null) continue;
-        if (p.regex.test(p.basename ? name : bytes)) return !p.negative;
+        if ((p.dirOnly && !isDir) || p.test === null) continue;
+        if (p.test(p.basename ? name : bytes)) return !p.negative;
       }
       return null;
     },
@@ -99,38 +101,43 @@ const POSIX_CLASSES: Record<string, string> = {
 const escapeChar = (c: string) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`;
 
 /**
- * The pattern as a regex over byte strings; `pathname`: matched against the whole relative
- * path, where no wildcard but `**` crosses a `/`.
+ * The pattern's parts, or null when git can never match it: `*` within a component (anywhere in a
+ * basename pattern), `**` as a whole component at the end (anything) or before a slash (`dirs`).
  */
-function toRegex(pattern: string, pathname: boolean): RegExp | null {
+function partsOf(pattern: string, pathname: boolean): WildPart[] | null {
   const any = pathname ? '[^/]' : '[^]';
-  let source = '';
+  // git compares a path pattern's part before its first wildcard as plain text and matches the rest
+  // as a pattern of its own, whose start counts as a component's: `a**/**b` matches `aab`
+  const literalPart = pathname ? pattern.search(/[*?[\\]/) : -1;
+  const parts: WildPart[] = [];
+  const literal = (c: string) => parts.push(c === '/' ? { one: escapeChar(c), slash: true } : { one: escapeChar(c) });
   for (let i = 0; i < pattern.length; i++) {
     const c = pattern[i]!;
     if (c === '*') {
       let end = i;
       while (pattern[end] === '*') end++;
-      const wholeComponent = (i === 0 || pattern[i - 1] === '/') && (end === pattern.length || pattern[end] === '/');
+      const start = i === 0 || i === literalPart || pattern[i - 1] === '/';
+      const wholeComponent = start && (end === pattern.length || pattern[end] === '/');
       if (pathname && end - i >= 2 && wholeComponent) {
-        if (end === pattern.length) source += '[^]*';
+        if (end === pattern.length) parts.push({ rest: true });
         else {
-          source += '(?:[^]*/)?';
+          parts.push({ dirs: true });
           end++;
         }
-      } else source += `${any}*`;
+      } else parts.push({ star: true });
       i = end - 1;
-    } else if (c === '?') source += any;
+    } else if (c === '?') parts.push({ one: any });
     else if (c === '[') {
       const parsed = bracket(pattern, i, pathname);
       if (parsed === null) return null;
-      source += parsed.source;
+      parts.push({ one: parsed.source });
       i = parsed.end;
     } else if (c === '\\') {
       if (i + 1 >= pattern.length) return null;
-      source += escapeChar(pattern[++i]!);
-    } else source += escapeChar(c);
+      literal(pattern[++i]!);
+    } else literal(c);
   }
-  return new RegExp(`^${source}$`);
+  return parts;
 }
 
 /** A `[...]` from `start`: its regex and the index of its `]`, or null when it is not closed. */

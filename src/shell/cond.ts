@@ -2,7 +2,7 @@ import type { Word } from './ast.js';
 import { ShellSyntaxError } from './ast.js';
 import { evalArithmetic } from './arith.js';
 import type { ExpandHost } from './expand-host.js';
-import { globRegExp } from './glob.js';
+import { globPattern } from './glob.js';
 import { shellPath } from './overlay.js';
 import { patternOf } from './params.js';
 
@@ -75,7 +75,7 @@ export async function evalCond(host: ExpandHost, words: Word[]): Promise<boolean
       if (op in INT_OPS) return INT_OPS[op]!(evalArithmetic(left, host), evalArithmetic(await text(rightWord), host));
       if (op === '<') return left < (await text(rightWord));
       if (op === '>') return left > (await text(rightWord));
-      const matches = globRegExp(await patternOf(host, rightWord)).test(left);
+      const matches = globPattern(await patternOf(host, rightWord)).test(left);
       return op === '!=' ? !matches : matches;
     }
     if (bw !== null && UNARY.has(bw) && words[i + 1] !== undefined) {

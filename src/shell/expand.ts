@@ -6,7 +6,7 @@ import { readWord } from './lex.js';
 import type { ExpandHost } from './expand-host.js';
 import { paramValue } from './params.js';
 
-export { globRegExp } from './glob.js';
+export { globPattern, type GlobPattern } from './glob.js';
 
 export type { ExpandHost };
 

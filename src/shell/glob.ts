@@ -1,15 +1,26 @@
+import { wildcardMatcher, type WildPart } from '../search/wildcard.js';
 import type { ShellFs } from './overlay.js';
 
 export const GLOB_CHARS = /[*?[]/;
 
-/** A regular expression for one glob pattern (`*`, `?`, `[...]`, backslash escapes). */
-export function globRegExp(pattern: string, segment = false): RegExp {
-  let re = '';
+/** A compiled glob pattern: whether a whole text matches it. */
+export interface GlobPattern {
+  test(text: string): boolean;
+}
+
+/**
+ * One glob pattern (`*`, `?`, `[...]`, backslash escapes); with `segment`, no wildcard matches a
+ * `/`. Matched without backtracking (see wildcardMatcher): a pattern of many stars against a long
+ * name held the shell for minutes.
+ */
+export function globPattern(pattern: string, segment = false, ignoreCase = false): GlobPattern {
+  const parts: WildPart[] = [];
   for (let i = 0; i < pattern.length; i++) {
     const c = pattern[i]!;
-    if (c === '\\' && i + 1 < pattern.length) re += `\\${pattern[++i]}`.replace(/^\\([A-Za-z0-9])$/, '$1');
-    else if (c === '*') re += segment ? '[^/]*' : '[\\s\\S]*';
-    else if (c === '?') re += segment ? '[^/]' : '[\\s\\S]';
+    if (c === '\\' && i + 1 < pattern.length) parts.push(literal(pattern[++i]!));
+    else if (c === '*') {
+      if (!('star' in (parts[parts.length - 1] ?? {}))) parts.push({ star: true });
+    } else if (c === '?') parts.push({ one: segment ? '[^/]' : '[^]' });
     else if (c === '[') {
       let end = i + 2;
       while (end < pattern.length && pattern[end] !== ']') {
@@ -17,19 +28,23 @@ export function globRegExp(pattern: string, segment = false): RegExp {
           end = pattern.indexOf(':]', end + 2) + 2;
         else end++;
       }
-      if (end >= pattern.length) end = -1;
-      if (end < 0) {
-        re += '\\[';
+      if (end >= pattern.length) {
+        parts.push(literal('['));
         continue;
       }
       let body = pattern.slice(i + 1, end);
       if (body.startsWith('!')) body = `^${body.slice(1)}`;
       body = body.replace(/\\/g, '\\\\').replace(/\[:([a-z]+):\]/g, (m, name: string) => CLASSES[name] ?? m);
-      re += `[${body}]`;
+      parts.push({ one: `[${body}]` });
       i = end;
-    } else re += /[.+^${}()|\]\\/]/.test(c) ? `\\${c}` : c;
+    } else parts.push(literal(c));
   }
-  return new RegExp(`^${re}$`);
+  const test = wildcardMatcher(parts, segment, ignoreCase ? 'i' : '');
+  return { test };
+}
+
+function literal(c: string): WildPart {
+  return { one: /[.*?+^${}()|[\]\\/]/.test(c) ? `\\${c}` : c, ...(c === '/' ? { slash: true } : {}) };
 }
 
 const CLASSES: Record<string, string> = {
@@ -62,7 +77,7 @@ export async function glob(fs: ShellFs, cwd: string, pattern: string): Promise<s
         continue;
       }
       const names = await fs.readdir(dir).catch(() => [] as string[]);
-      const re = globRegExp(seg, true);
+      const re = globPattern(seg, true);
       for (const name of names) {
         if (name.startsWith('.') && !seg.startsWith('.')) continue;
         if (!re.test(name)) continue;

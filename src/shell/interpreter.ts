@@ -17,7 +17,7 @@ import {
   type ShellState,
 } from './context.js';
 import { expandString, expandWord, type ExpandHost } from './expand.js';
-import { globRegExp } from './glob.js';
+import { globPattern } from './glob.js';
 import { parseCommandLine } from './parse.js';
 import { ExpansionError, patternOf } from './params.js';
 import { applyRedirects } from './redirect.js';
@@ -390,7 +390,7 @@ export class Interpreter implements ShellHandle {
         let matched = false;
         for (const item of cmd.items) {
           if (!matched) {
-            for (const p of item.patterns) if (globRegExp(await patternOf(host, p)).test(value)) matched = true;
+            for (const p of item.patterns) if (globPattern(await patternOf(host, p)).test(value)) matched = true;
             if (!matched) continue;
           }
           await this.runList(item.body, io);

@@ -1,7 +1,7 @@
 import { ShellSyntaxError, type Word, type WordPart } from './ast.js';
 import { evalArithmetic } from './arith.js';
 import type { ExpandHost } from './expand-host.js';
-import { globRegExp } from './glob.js';
+import { globPattern } from './glob.js';
 
 type VarPart = Extract<WordPart, { t: 'var' }>;
 
@@ -54,7 +54,7 @@ function lookup(host: ExpandHost, part: VarPart): { values: string[]; many: bool
 /** Replace the first (or every) match of a glob in `value`: `${v/p/r}`, `${v//p/r}`, `${v/#p/r}`, `${v/%p/r}`. */
 function replaceGlob(value: string, op: string, pattern: string, replacement: string): string {
   if (pattern === '') return value;
-  const re = globRegExp(pattern);
+  const re = globPattern(pattern);
   const fits = (s: string) => re.test(s);
   if (op === '/#') {
     for (let n = value.length; n >= 0; n--) if (fits(value.slice(0, n))) return replacement + value.slice(n);
@@ -88,7 +88,7 @@ function replaceGlob(value: string, op: string, pattern: string, replacement: st
 
 /** ${x#p} ${x##p} ${x%p} ${x%%p}: remove the shortest or longest prefix or suffix matching a glob. */
 export function trimAffix(value: string, op: string, pattern: string): string {
-  const re = globRegExp(pattern);
+  const re = globPattern(pattern);
   const lengths = [...Array(value.length + 1).keys()];
   const order = op === '##' || op === '%%' ? lengths.reverse() : lengths;
   for (const n of order) {
@@ -99,7 +99,7 @@ export function trimAffix(value: string, op: string, pattern: string): string {
 }
 
 function caseChange(value: string, op: string, pattern: string): string {
-  const re = pattern ? globRegExp(pattern) : null;
+  const re = pattern ? globPattern(pattern) : null;
   const change = (c: string) => (op[0] === '^' ? c.toUpperCase() : c.toLowerCase());
   const chars = [...value];
   return chars.map((c, n) => ((op.length === 2 || n === 0) && (!re || re.test(c)) ? change(c) : c)).join('');

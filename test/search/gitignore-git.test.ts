@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -50,6 +50,8 @@ const NAMES = [
   '__init__.py',
   'x.pyc',
   'Cargo.lock',
+  'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa',
+  'aaaaaaaaaaab',
 ];
 const PATTERNS = [
   '*.log',
@@ -136,6 +138,18 @@ const PATTERNS = [
   '!**/keep.log',
   'x.JS',
   '*.JS',
+  '*a*b*',
+  '**/a/**/x.js',
+  'a/**/b/**',
+  '*.*.*',
+  '**/**/e.md',
+  '*o*o*',
+  '?*?',
+  'a*/**/*',
+  '**/*[0-9]*',
+  '*a*a*a*',
+  '**/b*/**/*.log',
+  'a**/**b',
   '/**/a',
   'a/*',
   '*/a',
@@ -248,6 +262,47 @@ describe('.gitignore rules against git', () => {
       rmSync(root, { recursive: true, force: true });
     }
     expect(differences.slice(0, 5)).toEqual([]);
+  });
+
+  it('answers hostile patterns on names of many a-s as git does, each in one pass over the name', () => {
+    const root = join(base, 'hostile');
+    const deep = `${Array(40).fill('x').join('/')}/b`;
+    const names = ['a'.repeat(200), `${'a'.repeat(120)}b`, deep, `${deep}a`];
+    for (const name of names) {
+      mkdirSync(join(root, name, '..'), { recursive: true });
+      writeFileSync(join(root, name), '');
+    }
+    execFileSync('git', ['init', '-q'], { cwd: root });
+    const hostile = [
+      '*a*a*a*a*a*a*a*a*a*a*a*a*b',
+      'a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a',
+      '*a*a*a*a*a*a*a*a*a*a*a*a*a*a*',
+      '**/**/**/**/**/**/**/**/**/**/a',
+      '**/**/**/**/b',
+      'x/**/x/**/x/**/x/**/x/**/c',
+      '**/*a*a*a*a*a*a*a*/**/b',
+      '[a][a]*[a]*[a]*[a]*[a]*[a]*b',
+    ];
+    // git's own matcher backtracks for many seconds over these (none of them matches): not asked
+    const gitTooSlow = new Set([
+      `${hostile[1]} ${names[1]}`,
+      `${hostile[6]} ${names[1]}`,
+      `${hostile[3]} ${names[2]}`,
+      `${hostile[3]} ${names[3]}`,
+    ]);
+    const differences: string[] = [];
+    for (const pattern of hostile) {
+      writeFileSync(join(root, '.gitignore'), `${pattern}\n`);
+      const rules = compileGitignore(`${pattern}\n`);
+      for (const name of names) {
+        const git =
+          !gitTooSlow.has(`${pattern} ${name}`) &&
+          spawnSync('git', ['check-ignore', '-q', name], { cwd: root }).status === 0;
+        if (rules.verdict(name, false) !== (git ? true : null)) differences.push(`${pattern} ${name}: git ${git}`);
+      }
+    }
+    expect(differences).toEqual([]);
+    expect(compileGitignore('**/**/**/**/**/**/**/**/**/**/b\n').verdict(deep, false)).toBe(true);
   });
 
   it('rules snapshots and search as git rules `git add -A`, on 25 random trees', async () => {

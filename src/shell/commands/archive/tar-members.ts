@@ -3,7 +3,7 @@ import type { TarEntry } from '../../../archive/tar-read.js';
 import type { TarMember } from '../../../archive/tar-write.js';
 import { decodeLossy } from '../../bytes.js';
 import { errorText, type CommandContext } from '../../context.js';
-import { globRegExp } from '../../glob.js';
+import { globPattern } from '../../glob.js';
 import { shellPath, type ShellFs } from '../../overlay.js';
 import { confinedTarget } from '../files/ln.js';
 
@@ -61,7 +61,7 @@ function excluded(patterns: string[], name: string): boolean {
   if (patterns.length === 0) return false;
   const parts = name.replace(/\/+$/, '').split('/');
   return patterns.some((p) => {
-    const re = globRegExp(p.replace(/\/+$/, ''));
+    const re = globPattern(p.replace(/\/+$/, ''));
     for (let i = 0; i < parts.length; i++)
       for (let j = i + 1; j <= parts.length; j++) if (re.test(parts.slice(i, j).join('/'))) return true;
     return false;

@@ -1,5 +1,5 @@
 import { UsageError } from '../../context.js';
-import { globRegExp } from '../../expand.js';
+import { globPattern } from '../../expand.js';
 
 /** One file find looks at: where it is, how it is shown, and what it is (links are never followed). */
 export interface FindEntry {
@@ -139,16 +139,14 @@ export function parseFind(args: string[], host: FindHost): FindPlan {
       }
       case '-name':
       case '-iname': {
-        const re = globRegExp(value());
-        const test = a === '-iname' ? new RegExp(re.source, 'i') : re;
+        const test = globPattern(value(), false, a === '-iname');
         return (e) => test.test(e.name);
       }
       case '-path':
       case '-wholename':
       case '-ipath':
       case '-iwholename': {
-        const re = globRegExp(value());
-        const test = a.startsWith('-i') ? new RegExp(re.source, 'i') : re;
+        const test = globPattern(value(), false, a.startsWith('-i'));
         return (e) => test.test(e.shown);
       }
       case '-regextype': {

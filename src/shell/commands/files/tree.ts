@@ -1,5 +1,5 @@
 import { UsageError, type CommandFn } from '../../context.js';
-import { globRegExp } from '../../glob.js';
+import { globPattern } from '../../glob.js';
 import { compareC, getopts, resolve } from '../util.js';
 
 /** tree's options: the table the flags test reads (`N` is `--noreport`). */
@@ -22,7 +22,7 @@ export const tree: CommandFn = async (ctx) => {
   if (depthArg !== undefined && !/^[1-9]\d*$/.test(depthArg))
     throw new UsageError('Invalid level, must be greater than 0.');
   const maxDepth = depthArg === undefined ? Infinity : Number(depthArg);
-  const ignore = (values.get('I') ?? []).flatMap((p) => p.split('|')).map((p) => globRegExp(p, true));
+  const ignore = (values.get('I') ?? []).flatMap((p) => p.split('|')).map((p) => globPattern(p, true));
   const locale = ctx.env.get('LC_ALL') || ctx.env.get('LC_CTYPE') || ctx.env.get('LANG') || '';
   const utf8 = /utf-?8/i.test(locale);
   const [tee, last, bar, gap] = utf8 ? ['├── ', '└── ', '│\u00a0\u00a0 ', '    '] : ['|-- ', '`-- ', '|   ', '    '];

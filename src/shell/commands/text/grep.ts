@@ -1,7 +1,8 @@
 import { decodeLossy } from '../../bytes.js';
 import { errorText, UsageError, type CommandContext, type CommandFn } from '../../context.js';
-import { globRegExp } from '../../expand.js';
+import { globPattern, type GlobPattern } from '../../expand.js';
 import { getopts, lines, resolve } from '../util.js';
+import { lineRegex } from './line-regex.js';
 import { escapeRegex, posixRegex } from './regex.js';
 
 const LONG = {
@@ -60,7 +61,7 @@ async function walk(
   dir: string,
   shown: string,
   out: Array<[string, string]>,
-  skip: RegExp[] = [],
+  skip: GlobPattern[] = [],
 ): Promise<void> {
   const fs = ctx.shell.state.fs;
   for (const name of await fs.readdir(dir)) {
@@ -93,15 +94,19 @@ export const grep: CommandFn = async (ctx) => {
       if (flags.has('x')) body = `^(?:${body})$`;
       return body;
     });
-  const re = new RegExp(sources.map((s) => `(?:${s})`).join('|'), flags.has('i') ? 'gi' : 'g');
+  const re = await lineRegex(
+    sources.map((s) => `(?:${s})`).join('|'),
+    flags.has('i'),
+    flags.has('o') && !flags.has('P'),
+  );
   const recursive = flags.has('r') || flags.has('R');
   const files: Array<[string, string]> = [];
   let status = 1;
   let trouble = false;
   const fs = ctx.shell.state.fs;
-  const include = (values.get('<') ?? []).map((g) => globRegExp(g, true));
-  const exclude = (values.get('>') ?? []).map((g) => globRegExp(g, true));
-  const excludeDir = (values.get('/') ?? []).map((g) => globRegExp(g.replace(/\/+$/, ''), true));
+  const include = (values.get('<') ?? []).map((g) => globPattern(g, true));
+  const exclude = (values.get('>') ?? []).map((g) => globPattern(g, true));
+  const excludeDir = (values.get('/') ?? []).map((g) => globPattern(g.replace(/\/+$/, ''), true));
   const number = (letter: string) => {
     const v = values.get(letter)?.at(-1);
     if (v === undefined) return 0;
@@ -152,17 +157,14 @@ export const grep: CommandFn = async (ctx) => {
   const max = values.has('m') ? Number(values.get('m')![0]) : Infinity;
   for (const [label, text, binary] of inputs) {
     const prefix = many ? `${label}:` : '';
-    if (text === null) {
-      re.lastIndex = 0;
-      continue;
-    }
+    if (text === null) continue;
     let count = 0;
     const all = lines(text);
     lastPrinted = -1;
     let afterLeft = 0;
     const quiet = flags.has('l') || flags.has('L') || flags.has('c') || flags.has('q');
     if (binary && !quiet) {
-      if (all.some((line) => ((re.lastIndex = 0), re.test(line) !== flags.has('v')))) {
+      if (all.some((line) => re.test(line) !== flags.has('v'))) {
         status = 0;
         ctx.err(`grep: ${label}: binary file matches\n`);
       }
@@ -186,7 +188,6 @@ export const grep: CommandFn = async (ctx) => {
         }
         break;
       }
-      re.lastIndex = 0;
       const hit = re.test(line) !== flags.has('v');
       if (!hit) {
         if (afterLeft > 0 && !quiet) {
@@ -203,8 +204,7 @@ export const grep: CommandFn = async (ctx) => {
       afterLeft = after;
       const num = flags.has('n') ? `${n + 1}:` : '';
       if (flags.has('o') && !flags.has('v')) {
-        re.lastIndex = 0;
-        for (const m of line.matchAll(re)) if (m[0]) ctx.out(`${prefix}${num}${m[0]}\n`);
+        for (const m of re.matches(line)) ctx.out(`${prefix}${num}${m}\n`);
         lastPrinted = n;
         anyPrinted = true;
       } else show(n, ':');
