@@ -37,6 +37,9 @@ function byteString(text: string): string {
   return out;
 }
 
+/** Answers remembered per `.gitignore`, at most (then forgotten at once). */
+const SEEN_MOST = 1 << 16;
+
 /** Parse a `.gitignore`'s text. */
 export function compileGitignore(text: string): GitignoreRules {
   const patterns: Pattern[] = [];
@@ -53,17 +56,28 @@ export function compileGitignore(text: string): GitignoreRules {
     const parts = partsOf(byteString(pattern), !basename);
     patterns.push({ test: parts && wildcardMatcher(parts, !basename), negative, dirOnly, basename });
   }
+  // a walk without a change feed (IndexedDB, OPFS) asks again about every path at each rescan
+  const seen = new Map<string, boolean | null>();
   return {
     verdict(path: string, isDir: boolean): boolean | null {
       if (patterns.length === 0) return null;
+      const key = isDir ? `${path}/` : path;
+      const known = seen.get(key);
+      if (known !== undefined) return known;
       const bytes = byteString(path);
       const name = bytes.slice(bytes.lastIndexOf('/') + 1);
+      let answer: boolean | null = null;
       for (let i = patterns.length - 1; i >= 0; i--) {
         const p = patterns[i]!;
         if ((p.dirOnly && !isDir) || p.test === null) continue;
-        if (p.test(p.basename ? name : bytes)) return !p.negative;
+        if (p.test(p.basename ? name : bytes)) {
+          answer = !p.negative;
+          break;
+        }
       }
-      return null;
+      if (seen.size >= SEEN_MOST) seen.clear();
+      seen.set(key, answer);
+      return answer;
     },
   };
 }
