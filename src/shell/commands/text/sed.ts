@@ -1,15 +1,21 @@
 import { encodeUtf8 } from '../../bytes.js';
 import { UsageError, type CommandFn } from '../../context.js';
 import { getopts, inputs, lines, resolve } from '../util.js';
+import { lineRegexNow, loadLinearRegex, type LineMatch, type LineRegex } from './line-regex.js';
 import { posixRegex } from './regex.js';
 
-type Address = { line: number } | { last: true } | { re: RegExp } | { first: number; step: number } | { plus: number };
+type Address =
+  | { line: number }
+  | { last: true }
+  | { re: LineRegex }
+  | { first: number; step: number }
+  | { plus: number };
 interface SedCommand {
   from?: Address;
   to?: Address;
   negate: boolean;
   name: string;
-  re?: RegExp;
+  re?: LineRegex;
   replacement?: string;
   global?: boolean;
   print?: boolean;
@@ -91,7 +97,7 @@ function parseScript(script: string, extended: boolean): SedCommand[] {
     if (script[i] === '/' || script[i] === '\\') {
       const delim = script[i] === '\\' ? script[++i]! : '/';
       i++;
-      return { re: posixRegex(delimited(delim), extended, '', true) };
+      return { re: sedRegex(delimited(delim), extended, false) };
     }
     return undefined;
   };
@@ -122,7 +128,7 @@ function parseScript(script: string, extended: boolean): SedCommand[] {
         cmd.global = fl.includes('g');
         cmd.print = fl.includes('p');
         cmd.nth = Number(fl.replace(/\D/g, '')) || 1;
-        cmd.re = posixRegex(pattern, extended, `g${/[iI]/.test(fl) ? 'i' : ''}`, true);
+        cmd.re = sedRegex(pattern, extended, /[iI]/.test(fl));
       }
     } else if ('aic'.includes(cmd.name)) {
       const m = /^\\?\n?\s*((?:[^\n\\]|\\.)*)/.exec(script.slice(i))!;
@@ -136,11 +142,16 @@ function parseScript(script: string, extended: boolean): SedCommand[] {
   return cmds;
 }
 
+/** A sed pattern, on RE2 where it repeats anything (see lineRegexNow; the caller loads RE2 first). */
+function sedRegex(pattern: string, extended: boolean, ignoreCase: boolean): LineRegex {
+  return lineRegexNow(posixRegex(pattern, extended, '', true).source, ignoreCase);
+}
+
 /** A replacement with `&`, `\1`-`\9`, `\n` and escaped characters. */
-function replace(template: string, m: RegExpExecArray): string {
+function replace(template: string, m: LineMatch): string {
   return template.replace(/\\(\d)|\\n|\\t|\\r|\\(.)|&/g, (all, d: string | undefined, ch: string | undefined) =>
     d !== undefined
-      ? (m[Number(d)] ?? '')
+      ? (m.group(Number(d)) ?? '')
       : all === '\\n'
         ? '\n'
         : all === '\\t'
@@ -149,26 +160,34 @@ function replace(template: string, m: RegExpExecArray): string {
             ? '\r'
             : ch !== undefined
               ? ch
-              : m[0],
+              : (m.group(0) ?? ''),
   );
 }
 
 function substitute(line: string, c: SedCommand): [string, boolean] {
   const re = c.re!;
-  re.lastIndex = 0;
   let out = '';
   let last = 0;
   let n = 0;
   let changed = false;
-  for (let m = re.exec(line); m; m = re.exec(line)) {
+  let previousEnd = -1;
+  for (let m = re.matchFrom(line, 0); m; ) {
+    // GNU sed takes no empty match right where the last match ended (`s/b*/-/g` on `abc`: `-a-c-`)
+    if (m.end === m.index && m.index === previousEnd) {
+      m = m.index + 1 > line.length ? null : re.matchFrom(line, m.index + 1);
+      continue;
+    }
+    previousEnd = m.end;
     n++;
     if (n >= c.nth! && (c.global || n === c.nth)) {
       out += line.slice(last, m.index) + replace(c.replacement!, m);
-      last = m.index + m[0].length;
+      last = m.end;
       changed = true;
     }
-    if (m[0] === '') re.lastIndex++;
     if (!c.global && n >= c.nth!) break;
+    // after an empty match the next search starts one further on, as JavaScript's and GNU's do
+    const next = m.end + (m.end === m.index ? 1 : 0);
+    m = next > line.length ? null : re.matchFrom(line, next);
   }
   return [out + line.slice(last), changed];
 }
@@ -194,6 +213,7 @@ export const sed: CommandFn = async (ctx) => {
   });
   const scripts = values.get('e') ?? (operands.length ? [operands.shift()!] : []);
   if (scripts.length === 0) throw new UsageError('no script specified', 1);
+  await loadLinearRegex();
   const cmds = parseScript(scripts.join('\n'), flags.has('E') || flags.has('r'));
   const run = (text: string): { out: string; quit: boolean } => {
     const all = lines(text);
@@ -211,7 +231,7 @@ export const sed: CommandFn = async (ctx) => {
               : n === a.first
             : 'plus' in a
               ? false
-              : ((a.re.lastIndex = 0), a.re.test(line));
+              : a.re.test(line);
     for (let idx = 0; idx < all.length && !quit; idx++) {
       let line = all[idx]!;
       const n = idx + 1;
