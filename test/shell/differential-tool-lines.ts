@@ -120,6 +120,8 @@ export const TOOL_LINES: string[] = [
   "printf 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaax\\n' > as.txt; grep -oE '(a|aa)+x' as.txt | wc -c",
   "printf 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\\n' > as.txt; grep -E '^(a+)+$' as.txt | wc -c",
   "echo abcd | grep -oE 'ab|abcd'",
+  "printf '%s\\n' aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa > as.txt; rg -c '(a|aa)*c' as.txt; echo $?",
+  "printf '%s\\n' aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaax > as.txt; rg -o '(a|aa)+x' as.txt | wc -c",
   "printf '%s\\n' aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa > as.txt; sed -E 's/(a|aa)*c/X/' as.txt | wc -c",
   "printf '%s\\n' aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaax > as.txt; sed -E 's/(a|aa)+x/[&]/' as.txt | wc -c",
   "printf '%s\\n' aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa > as.txt; sed -n '/^\\(a*\\)*b/p' as.txt | wc -l",

@@ -1,3 +1,4 @@
+import type { LineRegex } from '../text/line-regex.js';
 import type { CommandContext } from '../../context.js';
 import { lines } from '../util.js';
 
@@ -21,15 +22,12 @@ export interface RgOutput {
 export function printMatches(
   ctx: CommandContext,
   files: Array<{ shown: string; text: string }>,
-  regex: RegExp,
+  regex: LineRegex,
   o: RgOutput,
 ): boolean {
   let any = false;
   let printedGroup = false;
-  const hits = (line: string) => {
-    regex.lastIndex = 0;
-    return regex.test(line) !== o.invert;
-  };
+  const hits = (line: string) => regex.test(line) !== o.invert;
   for (const file of files) {
     const all = lines(file.text);
     const name = o.withName ? file.shown : '';
@@ -55,8 +53,7 @@ export function printMatches(
       if (context && printedGroup && from > last + 1) ctx.out('--\n');
       for (let n = from; n < m; n++) ctx.out(`${prefix(n, '-')}${all[n]}\n`);
       if (o.only && !o.invert) {
-        regex.lastIndex = 0;
-        for (const found of all[m]!.matchAll(regex)) if (found[0]) ctx.out(`${prefix(m, ':')}${found[0]}\n`);
+        for (const found of regex.matches(all[m]!)) ctx.out(`${prefix(m, ':')}${found}\n`);
       } else ctx.out(`${prefix(m, ':')}${all[m]}\n`);
       last = m;
       printedGroup = true;

@@ -4,6 +4,7 @@ import { decodeLossy } from '../../bytes.js';
 import { UsageError, type CommandFn } from '../../context.js';
 import { escapeRegex } from '../text/regex.js';
 import { getopts, resolve } from '../util.js';
+import { lineRegexNow, loadLinearRegex, type LineRegex } from '../text/line-regex.js';
 import { printMatches } from './rg-print.js';
 
 /** rg's short options, each letter once: the table the flags test reads. */
@@ -80,7 +81,7 @@ export const rg: CommandFn = async (ctx) => {
   const sortBy = values.get('^')?.[0];
   if (sortBy !== undefined && sortBy !== 'path' && sortBy !== 'none')
     throw new UsageError(`sorting by '${sortBy}' is not supported by this shell (it sorts by path)`, 2);
-  const regex = compile(patterns, flags);
+  const regex = await compile(patterns, flags);
   const typeGlobs = async (names: string[] | undefined) => {
     if (!names) return null;
     const globs: PathTest[] = [];
@@ -181,8 +182,12 @@ const lastOf = (args: string[], names: string[]) =>
     ),
   );
 
-/** One RegExp for all patterns, with rg's case rules (-i, -S smart case) and -w -x -F. */
-function compile(patterns: string[], flags: Set<string>): RegExp {
+/**
+ * One pattern for all, with rg's case rules (-i, -S smart case) and -w -x -F; on RE2 where it
+ * repeats anything, as ripgrep's own engine runs in time linear in the line (see lineRegexNow).
+ */
+async function compile(patterns: string[], flags: Set<string>): Promise<LineRegex> {
+  await loadLinearRegex();
   let ignoreCase = flags.has('i');
   if (flags.has('S') && !flags.has('i')) ignoreCase = !patterns.some((p) => /[A-Z]/.test(p.replace(/\\./g, '')));
   if (flags.has('s')) ignoreCase = false;
@@ -197,7 +202,7 @@ function compile(patterns: string[], flags: Set<string>): RegExp {
     return src;
   });
   try {
-    return new RegExp(sources.map((s) => `(?:${s})`).join('|'), ignoreCase ? 'gi' : 'g');
+    return lineRegexNow(sources.map((s) => `(?:${s})`).join('|'), ignoreCase);
   } catch (error) {
     throw new UsageError(`regex parse error: ${(error as Error).message}`, 2);
   }
