@@ -1,11 +1,12 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createWorkspace } from '../../src/index.js';
 import { createNodeFs } from '../../src/node/index.js';
-import { compileGitignore, type GitignoreRules } from '../../src/search/gitignore.js';
+import { compileGitignore } from '../../src/search/gitignore.js';
+import { isIgnored, type IgnoreRules } from '../../src/search/ignore.js';
 import { DEFAULT_SNAPSHOT_EXCLUDES, SKIPPED_FOLDERS } from '../../src/search/skipped-folders.js';
 
 /**
@@ -172,25 +173,19 @@ describe('.gitignore rules against git', () => {
   /** The files a walk keeps: excluded folders are not entered, the deepest file with an opinion wins. */
   function kept(root: string): string[] {
     const out: string[] = [];
-    const visit = (rel: string, stack: Array<{ base: string; rules: GitignoreRules }>) => {
+    const visit = (rel: string, stack: IgnoreRules[]) => {
       const dir = join(root, rel);
       const names = readdirSync(dir, { withFileTypes: true });
       const here = names.some((d) => d.name === '.gitignore' && d.isFile())
-        ? [...stack, { base: rel, rules: compileGitignore(readText(join(dir, '.gitignore'))) }]
+        ? [
+            ...stack,
+            { base: rel, rules: compileGitignore(new TextDecoder().decode(readFileSync(join(dir, '.gitignore')))) },
+          ]
         : stack;
       for (const d of names) {
         if (rel === '' && d.name === '.git') continue;
         const path = rel === '' ? d.name : `${rel}/${d.name}`;
-        let excluded = false;
-        for (let i = here.length - 1; i >= 0; i--) {
-          const { base: at, rules } = here[i]!;
-          const verdict = rules.verdict(at === '' ? path : path.slice(at.length + 1), d.isDirectory());
-          if (verdict !== null) {
-            excluded = verdict;
-            break;
-          }
-        }
-        if (excluded) continue;
+        if (isIgnored(here, path, d.isDirectory())) continue;
         if (d.isDirectory()) visit(path, here);
         else out.push(path);
       }
@@ -198,7 +193,6 @@ describe('.gitignore rules against git', () => {
     visit('', []);
     return out.sort();
   }
-  const readText = (path: string) => new TextDecoder().decode(execFileSync('cat', [path]));
 
   /** A random tree with random `.gitignore` files in folder `seed` under base, git initialised there; what git keeps. */
   function randomTree(seed: number): { root: string; ignores: Record<string, string>; git: string[] } {

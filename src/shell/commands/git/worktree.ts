@@ -1,4 +1,5 @@
-import { compileGitignore, type GitignoreRules } from '../../../search/gitignore.js';
+import { compileGitignore } from '../../../search/gitignore.js';
+import { isIgnored, type IgnoreRules } from '../../../search/ignore.js';
 import type { FsStat } from '../../../fs/types.js';
 import { objectId } from '../../../snapshots/sha1.js';
 import type { IndexEntry } from './index-file.js';
@@ -110,22 +111,6 @@ export async function workChanges(
   return out;
 }
 
-type RuleStack = Array<{ base: string; ig: GitignoreRules }>;
-
-/**
- * Whether `path` (its folders not excluded) is excluded: as git, the deepest .gitignore with an
- * opinion wins (a nested `!pattern` re-includes), info/exclude (first on the stack) last.
- */
-function excludedBy(rules: RuleStack, path: string, dir: boolean): boolean {
-  for (let i = rules.length - 1; i >= 0; i--) {
-    const { base, ig } = rules[i]!;
-    if (base && !path.startsWith(`${base}/`)) continue;
-    const verdict = ig.verdict(base ? path.slice(base.length + 1) : path, dir);
-    if (verdict !== null) return verdict;
-  }
-  return false;
-}
-
 /**
  * The first of `path`'s folders, or `path` itself, that the `.gitignore` files and
  * `.git/info/exclude` exclude (what `git add` names when it refuses a path), or null.
@@ -133,9 +118,9 @@ function excludedBy(rules: RuleStack, path: string, dir: boolean): boolean {
 export async function ignoredPart(repo: Repo, path: string, isDir: boolean): Promise<string | null> {
   const sfs = repo.ctx.shell.state.fs;
   const top = repo.dir === '/' ? '' : repo.dir;
-  const rules: RuleStack = [];
+  const rules: IgnoreRules[] = [];
   const exclude = await repo.readText('info/exclude').catch(() => '');
-  if (exclude) rules.push({ base: '', ig: compileGitignore(exclude) });
+  if (exclude) rules.push({ base: '', rules: compileGitignore(exclude) });
   const parts = path.split('/');
   for (let i = 0; i < parts.length; i++) {
     const folder = parts.slice(0, i).join('/');
@@ -143,9 +128,9 @@ export async function ignoredPart(repo: Repo, path: string, isDir: boolean): Pro
       .readFile(`${top}/${folder ? `${folder}/` : ''}.gitignore`)
       .then((bytes) => new TextDecoder().decode(bytes))
       .catch(() => null);
-    if (text !== null) rules.push({ base: folder, ig: compileGitignore(text) });
+    if (text !== null) rules.push({ base: folder, rules: compileGitignore(text) });
     const here = parts.slice(0, i + 1).join('/');
-    if (excludedBy(rules, here, i < parts.length - 1 || isDir)) return here;
+    if (isIgnored(rules, here, i < parts.length - 1 || isDir)) return here;
   }
   return null;
 }
@@ -182,16 +167,17 @@ export async function untracked(
   }
   const sfs = repo.ctx.shell.state.fs;
   const top = repo.dir === '/' ? '' : repo.dir;
-  const rules: RuleStack = [];
+  const rules: IgnoreRules[] = [];
   const exclude = await repo.readText('info/exclude').catch(() => '');
-  if (exclude) rules.push({ base: '', ig: compileGitignore(exclude) });
-  const ignored = (path: string, dir: boolean) => honourIgnores && excludedBy(rules, path, dir);
+  if (exclude) rules.push({ base: '', rules: compileGitignore(exclude) });
+  // info/exclude first on the stack: every .gitignore outranks it, as in git
+  const ignored = (path: string, dir: boolean) => honourIgnores && isIgnored(rules, path, dir);
   const out: string[] = [];
   /** A folder's own .gitignore, put on the rules while its entries are judged (see `walk`). */
   const pushRules = async (rel: string, has: boolean): Promise<boolean> => {
     if (!has) return false;
     const text = new TextDecoder().decode(await sfs.readFile(`${top}/${rel ? `${rel}/` : ''}.gitignore`));
-    rules.push({ base: rel, ig: compileGitignore(text) });
+    rules.push({ base: rel, rules: compileGitignore(text) });
     return true;
   };
   const anyFile = async (rel: string): Promise<boolean> => {
